@@ -1,0 +1,69 @@
+# Retry Lab — `make run` serves the playground, `make test` runs every test.
+# Run `make` (or `make help`) for the list of targets.
+
+SHELL     := /bin/bash
+GO        ?= go
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm
+BIN       := bin/retrylab
+WASM      := web/app.wasm
+# Every Go source the two builds depend on.
+SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test.go') app/app-worker.js
+# Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
+ARGS      ?=
+# Which chromium the end-to-end tests drive.
+export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
+
+.DEFAULT_GOAL := help
+.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+deps: ## download the Go modules
+	$(GO) mod download
+
+build: deps $(BIN) $(WASM).br $(WASM).gz wasm_exec.js ## build the server, web/app.wasm and its compressed copies
+
+$(BIN): $(SOURCES)
+	$(GO) build -o $@ ./app
+
+$(WASM): $(SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app
+
+# brotli -q 11 takes ~20 s; it only runs again when app.wasm changes.
+$(WASM).br $(WASM).gz &: $(WASM) $(BIN)
+	$(BIN) compress $(WASM)
+
+wasm_exec.js: $(WASM_EXEC)/wasm_exec.js
+	cp $< $@
+
+run: build ## build everything and serve the playground (ARGS='-port 9000' to change flags)
+	$(BIN) serve $(ARGS)
+
+test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium
+
+unit: deps ## unit tests, natively with the race detector
+	$(GO) test -race -count=1 ./...
+
+wasmtest: deps ## core and browser glue tests compiled to js/wasm, run under node
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/... ./app/ui/... ./app/browser/...
+
+e2e: build chromium ## end-to-end tests in headless Chromium against the real server
+	$(GO) test -tags e2e -count=1 -v -timeout 20m ./tests/
+
+chromium: ## install Debian's chromium when it is missing (needs apt-get)
+	@sh tests/install-chromium.sh
+
+bench: build chromium ## benchmarks: core and mock (go test -bench), loopback load, browser figures
+	$(GO) test -run='^$$' -bench=. -benchmem ./core/... ./app/...
+	$(GO) test -tags e2e -count=1 -run='^$$' -bench=. -benchtime=1x -v ./tests/
+
+lint: deps ## gofmt, go vet (native and js/wasm)
+	@test -z "$$(gofmt -l app core tests)" || { echo "gofmt needed:"; gofmt -l app core tests; exit 1; }
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./app/...
+	$(GO) vet -tags e2e ./tests/
+
+clean: ## remove everything make built
+	rm -rf bin $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/e2e.log

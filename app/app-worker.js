@@ -1,0 +1,68 @@
+// Retry Lab's service worker (served as /app-worker.js; go-app fills in the
+// version and the list of shell resources).
+//
+// It caches the app shell so the page opens offline after the first visit,
+// and it deliberately stays out of every other request. go-app's default
+// worker answers every fetch() itself, which broke the playground: an aborted
+// fetch to the mock endpoint never reached the server as a cancellation, and
+// every request picked up worker latency. Here a request to /mock (on any
+// origin) or to another origin is never intercepted, so the browser sends it
+// directly and aborts reach the wire.
+const cacheName = "retrylab-" + "{{.Version}}";
+const resourcesToCache = {{.ResourcesToCache}};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(cacheName);
+      // "no-cache" revalidates against the HTTP cache: when the page is
+      // downloading app.wasm at the same moment, Chromium's cache lock makes
+      // this request wait and then answer 304 instead of downloading the
+      // wasm a second time, and an update is never served stale.
+      await cache.addAll(
+        resourcesToCache.map((url) => new Request(url, { cache: "no-cache" }))
+      );
+      await self.skipWaiting();
+    })()
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const keys = await caches.keys();
+      await Promise.all(
+        keys.filter((k) => k !== cacheName).map((k) => caches.delete(k))
+      );
+      await self.clients.claim();
+    })()
+  );
+});
+
+function isShellRequest(request) {
+  if (request.method !== "GET") {
+    return false;
+  }
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) {
+    return false;
+  }
+  return !(url.pathname === "/mock" || url.pathname.startsWith("/mock/"));
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (!isShellRequest(request)) {
+    return; // not ours: the browser performs it untouched
+  }
+  event.respondWith(
+    (async () => {
+      // A shared link carries the whole configuration in its query string:
+      // any navigation is answered by the cached page shell.
+      const cached = await caches.match(request, {
+        ignoreSearch: request.mode === "navigate",
+      });
+      return cached || fetch(request);
+    })()
+  );
+});

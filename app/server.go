@@ -1,0 +1,181 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// config is what the serve command is told by flags and the environment.
+type config struct {
+	host string // address to listen on
+	port int
+	root string // folder holding web/ and wasm_exec.js
+}
+
+// usage is printed by -h and for an unknown command.
+const usage = `Retry Lab — an in-browser retry playground.
+
+Usage:
+  retrylab [serve] [flags]      serve the playground and the mock endpoint
+  retrylab compress FILE...     write FILE.gz and FILE.br next to each FILE
+
+Flags of serve (each also read from the environment variable shown):
+`
+
+func serverMain() {
+	args := os.Args[1:]
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = serveCommand(args)
+	case "compress":
+		err = compressCommand(args)
+	default:
+		err = fmt.Errorf("unknown command %q (want serve or compress)", cmd)
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylab:", err)
+		os.Exit(2)
+	}
+}
+
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	envOr := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	var c config
+	fs.StringVar(&c.host, "host", envOr("RETRYLAB_HOST", "localhost"),
+		"host or IP to listen on; 0.0.0.0 serves a workshop room on every interface (RETRYLAB_HOST)")
+	portDefault, err := strconv.Atoi(envOr("RETRYLAB_PORT", "8080"))
+	if err != nil {
+		return c, fmt.Errorf("RETRYLAB_PORT %q: must be a port number between 1 and 65535", getenv("RETRYLAB_PORT"))
+	}
+	fs.IntVar(&c.port, "port", portDefault, "TCP port to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
+	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
+		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.port < 0 || c.port > 65535 {
+		return c, fmt.Errorf("port %d: must be between 1 and 65535 (0 picks a free port)", c.port)
+	}
+	return c, nil
+}
+
+func serveCommand(args []string) error {
+	c, err := parseConfig(args, os.Getenv, os.Stderr)
+	if err != nil {
+		return err
+	}
+	site, err := newSite(c.root)
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+
+	lns, err := listen(c.host, c.port)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// Requests inherit base: shutting down ends hanging mock requests and
+	// event streams instead of waiting for them.
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	srv := &http.Server{
+		Handler:           site,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		// Longer than the mock's largest latency and hang; event streams
+		// lift the deadline for themselves.
+		WriteTimeout:   2 * time.Minute,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 16 << 10,
+		BaseContext:    func(net.Listener) context.Context { return base },
+		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
+	}
+	errc := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errc <- srv.Serve(ln) }()
+	}
+	port := lns[0].Addr().(*net.TCPAddr).Port
+	fmt.Printf("Retry Lab is serving the playground at %s/\n", openURL(c.host, port))
+	fmt.Printf("mock endpoint: %s/mock?limiter=bucket&rate=5&burst=5&retry_after=seconds\n", openURL(c.host, port))
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Println("retrylab: shutting down")
+	cancelBase()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// listen opens the listeners. "localhost" listens on both loopback
+// addresses, since browsers may resolve *.localhost (the worker origins, see
+// ui.MockOrigin) to either.
+func listen(host string, port int) ([]net.Listener, error) {
+	p := strconv.Itoa(port)
+	if host != "localhost" {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, p))
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s:%s: %w", host, p, err)
+		}
+		return []net.Listener{ln}, nil
+	}
+	ln4, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", p))
+	if err != nil {
+		return nil, fmt.Errorf("listen on 127.0.0.1:%s: %w", p, err)
+	}
+	lns := []net.Listener{ln4}
+	p = strconv.Itoa(ln4.Addr().(*net.TCPAddr).Port) // the same port on both when 0 was asked
+	if ln6, err := net.Listen("tcp", net.JoinHostPort("::1", p)); err == nil {
+		lns = append(lns, ln6)
+	}
+	return lns, nil
+}
+
+func openURL(host string, port int) string {
+	switch host {
+	case "", "0.0.0.0", "::":
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(port))
+}

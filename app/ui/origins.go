@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// WorkersPerOrigin is how many concurrent connections a browser opens to one
+// origin over HTTP/1.1 (FACTS.md: 6 in Chromium and Firefox).
+const WorkersPerOrigin = 6
+
+// MockOrigin returns the origin worker w (0-based) sends its requests to.
+//
+// Over HTTP/1.1 a browser opens at most six connections per origin, so fifty
+// workers on one origin queue inside the browser and the queueing looks just
+// like server latency. When the page itself is served from a loopback host,
+// workers are spread over subdomains of localhost (w0.localhost,
+// w1.localhost, …): browsers resolve every *.localhost name to the loopback
+// interface without DNS, each subdomain is its own origin with its own six
+// connections, and the same server answers them all. Elsewhere (a workshop
+// server on a LAN address) there is no such trick and every worker uses the
+// page's own origin; the timeline then shows the browser's queueing.
+func MockOrigin(page *url.URL, w int) string {
+	host := page.Hostname()
+	port := page.Port()
+	if !isLoopback(host) || page.Scheme != "http" {
+		return page.Scheme + "://" + page.Host
+	}
+	shard := w / WorkersPerOrigin
+	h := fmt.Sprintf("w%d.localhost", shard)
+	if port != "" {
+		h = net.JoinHostPort(h, port)
+	}
+	return "http://" + h
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

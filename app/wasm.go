@@ -1,0 +1,119 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// wasmLengthHeader carries the uncompressed size of app.wasm: go-app's
+// loader counts decompressed bytes, so Content-Length (compressed) would
+// make its progress overshoot 100%.
+const wasmLengthHeader = "X-Wasm-Content-Length"
+
+var noDeadline time.Time
+
+// wasmAsset serves app.wasm precompressed: brotli or gzip by Accept-Encoding,
+// identity otherwise. The copies are made by `retrylab compress` at build time.
+type wasmAsset struct {
+	version  string
+	modTime  time.Time
+	raw      []byte
+	encoded  map[string][]byte // "br", "gzip"
+	warnings []string
+}
+
+func loadWasm(path string) (*wasmAsset, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s is missing: run `make build` first", path)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	a := &wasmAsset{version: versionOf(raw), modTime: st.ModTime(), raw: raw, encoded: map[string][]byte{}}
+	for enc, ext := range map[string]string{"br": ".br", "gzip": ".gz"} {
+		cst, err := os.Stat(path + ext)
+		if err != nil || cst.ModTime().Before(st.ModTime()) {
+			a.warnings = append(a.warnings, fmt.Sprintf("%s%s missing or older than %s: serving without %s (run `make build`)", path, ext, path, enc))
+			continue
+		}
+		b, err := os.ReadFile(path + ext)
+		if err != nil {
+			return nil, err
+		}
+		a.encoded[enc] = b
+	}
+	for _, w := range a.warnings {
+		fmt.Fprintln(os.Stderr, "retrylab: warning:", w)
+	}
+	return a, nil
+}
+
+func (a *wasmAsset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	enc := pickEncoding(r.Header.Get("Accept-Encoding"), a.encoded)
+	body := a.raw
+	h := w.Header()
+	h.Set("Vary", "Accept-Encoding")
+	h.Set("Content-Type", "application/wasm")
+	// Revalidate on every load; a 304 costs one round trip, and a new build
+	// is never served stale.
+	h.Set("Cache-Control", "no-cache")
+	h.Set(wasmLengthHeader, strconv.Itoa(len(a.raw)))
+	etag := a.version
+	if enc != "" {
+		body = a.encoded[enc]
+		h.Set("Content-Encoding", enc)
+		etag += "-" + enc
+	}
+	h.Set("ETag", `"`+etag+`"`)
+	http.ServeContent(w, r, "app.wasm", a.modTime, bytes.NewReader(body))
+}
+
+// pickEncoding chooses br, then gzip, among the encodings available and
+// accepted (q > 0) by the client; "" means identity.
+func pickEncoding(accept string, have map[string][]byte) string {
+	q := map[string]float64{}
+	for _, part := range strings.Split(accept, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		weight := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					weight = f
+				}
+			}
+		}
+		q[name] = weight
+	}
+	for _, enc := range []string{"br", "gzip"} {
+		if _, ok := have[enc]; !ok {
+			continue
+		}
+		w, named := q[enc]
+		if !named {
+			w, named = q["*"]
+		}
+		if named && w > 0 {
+			return enc
+		}
+	}
+	return ""
+}

@@ -1,0 +1,297 @@
+//go:build e2e
+
+package tests
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// repoRoot is where make put bin/retrylab, web/app.wasm and wasm_exec.js.
+var repoRoot = func() string {
+	abs, err := filepath.Abs("..")
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}()
+
+// server is one running retrylab process.
+type server struct {
+	URL    string // http://localhost:PORT
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	output strings.Builder
+	done   chan error
+}
+
+var urlLine = regexp.MustCompile(`serving the playground at (http://\S+?)/?$`)
+
+// startServer runs the real binary on a free port and waits for its URL.
+func startServer(tb testing.TB, args ...string) *server {
+	tb.Helper()
+	bin := filepath.Join(repoRoot, "bin", "retrylab")
+	for _, f := range []string{bin, filepath.Join(repoRoot, "web", "app.wasm"), filepath.Join(repoRoot, "wasm_exec.js")} {
+		if _, err := os.Stat(f); err != nil {
+			tb.Fatalf("%s is missing: run `make build` first (make e2e does)", f)
+		}
+	}
+	cmd := exec.Command(bin, append([]string{"serve", "-port", "0", "-root", repoRoot}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &server{cmd: cmd, done: make(chan error, 1)}
+	cmd.Stderr = &lockedWriter{s: s}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line := sc.Text()
+			s.mu.Lock()
+			s.output.WriteString(line + "\n")
+			s.mu.Unlock()
+			if m := urlLine.FindStringSubmatch(line); m != nil {
+				urlc <- m[1]
+			}
+		}
+		s.done <- cmd.Wait()
+	}()
+	select {
+	case s.URL = <-urlc:
+	case err := <-s.done:
+		tb.Fatalf("server exited before serving: %v\n%s", err, s.Output())
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		tb.Fatalf("server did not print its URL in 20s:\n%s", s.Output())
+	}
+	tb.Cleanup(func() { s.Stop(tb) })
+	return s
+}
+
+type lockedWriter struct{ s *server }
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	return w.s.output.Write(p)
+}
+
+// Output is everything the server printed so far.
+func (s *server) Output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.output.String()
+}
+
+// Stop sends SIGTERM and expects a graceful exit within 10 s.
+func (s *server) Stop(tb testing.TB) {
+	tb.Helper()
+	if s.cmd.ProcessState != nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		if err != nil {
+			tb.Errorf("server did not exit cleanly on SIGTERM: %v\n%s", err, s.Output())
+		}
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		tb.Errorf("server did not stop within 10s of SIGTERM\n%s", s.Output())
+	}
+}
+
+// get fetches a URL from the server with Go's client.
+func (s *server) get(tb testing.TB, path string, header ...string) (*http.Response, []byte) {
+	tb.Helper()
+	req, err := http.NewRequest("GET", s.URL+path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	tr := &http.Transport{DisableCompression: true}
+	resp, err := (&http.Client{Transport: tr, Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp, body
+}
+
+// chromiumPath finds the browser: RETRYLAB_CHROMIUM, then chromium on PATH.
+// A missing browser is a failure, never a skip.
+func chromiumPath(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("RETRYLAB_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	tb.Fatal("chromium not found: run `make chromium` (apt-get install chromium) or set RETRYLAB_CHROMIUM")
+	return ""
+}
+
+// newBrowser starts a fresh headless Chromium with its own profile and
+// returns a tab context. Console errors and uncaught exceptions are
+// collected; the test fails on an uncaught exception unless allowed.
+func newBrowser(tb testing.TB) (context.Context, *pageLog) {
+	tb.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(tb)),
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.WindowSize(1400, 1000),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	log := &pageLog{}
+	messages := chromedp.Console(ctx)
+	if err := chromedp.Do(ctx); err != nil {
+		cancelCtx()
+		cancelAlloc()
+		tb.Fatalf("start chromium: %v", err)
+	}
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			log.add(m)
+		}
+	}()
+	tb.Cleanup(func() {
+		cancelCtx()
+		cancelAlloc()
+		if ex := log.exceptions(); len(ex) > 0 {
+			tb.Errorf("uncaught page errors:\n%s", strings.Join(ex, "\n"))
+		}
+	})
+	return ctx, log
+}
+
+// pageLog keeps what the page wrote to the console.
+type pageLog struct {
+	mu   sync.Mutex
+	msgs []chromedp.ConsoleMessage
+}
+
+func (l *pageLog) add(m chromedp.ConsoleMessage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, m)
+}
+
+// exceptions lists uncaught exceptions and console errors, except
+// Chromium's "Failed to load resource" lines, which it logs for every
+// non-2xx fetch (FACTS.md) — a 429 is the point of this page.
+func (l *pageLog) exceptions() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, m := range l.msgs {
+		text := m.String()
+		if strings.Contains(text, "Failed to load resource") || strings.Contains(text, "net::ERR_ABORTED") {
+			continue
+		}
+		if m.IsException() || m.Type == chromedp.ConsoleError {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// boot navigates to url and waits until the wasm has started and the page
+// is interactive (go-app removes its loader once Go runs).
+func boot(tb testing.TB, ctx context.Context, url string) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`)),
+	); err != nil {
+		tb.Fatalf("page at %s did not become ready: %v", url, err)
+	}
+}
+
+// eval runs a JS expression (awaiting a promise) and decodes its value.
+func eval[T any](tb testing.TB, ctx context.Context, js string) T {
+	tb.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.Fatalf("evaluate %s: %v", firstLine(js), err)
+	}
+	return v
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// screenshot saves a full-page PNG under tests/out/ (gitignored).
+func screenshot(tb testing.TB, ctx context.Context, name string) string {
+	tb.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.Errorf("screenshot %s: %v", name, err)
+		return ""
+	}
+	dir := filepath.Join(repoRoot, "tests", "out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+var errTimeout = errors.New("timed out")
+
+// waitFor polls cond every 20 ms until it holds or d passes.
+func waitFor(d time.Duration, cond func() bool) error {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("%w after %s", errTimeout, d)
+}
