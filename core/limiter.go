@@ -1,0 +1,282 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// LimiterKind selects a server-side limiting algorithm.
+type LimiterKind uint8
+
+const (
+	LimitNone          LimiterKind = iota // every request allowed
+	LimitTokenBucket                      // Rate tokens/s, capacity Burst, one token per request
+	LimitFixedWindow                      // Limit requests per aligned window of length Window
+	LimitSlidingWindow                    // Limit requests in any window of length Window
+)
+
+var limiterKindNames = [...]string{"none", "token-bucket", "fixed-window", "sliding-window"}
+
+// String returns "none", "token-bucket", "fixed-window" or "sliding-window".
+func (k LimiterKind) String() string {
+	if int(k) < len(limiterKindNames) {
+		return limiterKindNames[k]
+	}
+	return fmt.Sprintf("LimiterKind(%d)", uint8(k))
+}
+
+// ParseLimiterKind is the inverse of LimiterKind.String.
+func ParseLimiterKind(s string) (LimiterKind, error) {
+	for i, name := range limiterKindNames {
+		if s == name {
+			return LimiterKind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("core: limiter kind %q: must be one of none, token-bucket, fixed-window, sliding-window", s)
+}
+
+// LimiterConfig describes a server-side limit. Only the fields of the
+// chosen Kind are used (and validated).
+type LimiterConfig struct {
+	Kind   LimiterKind
+	Rate   float64       // token bucket: tokens per second (LimiterRateRange)
+	Burst  int           // token bucket: capacity (LimiterBurstRange)
+	Limit  int           // windows: requests per window (LimiterLimitRange)
+	Window time.Duration // windows: window length (LimiterWindowRange)
+}
+
+// Validate reports the first field outside its allowed range.
+func (c LimiterConfig) Validate() error {
+	switch c.Kind {
+	case LimitNone:
+		return nil
+	case LimitTokenBucket:
+		if err := LimiterRateRange.check("limiter rate", c.Rate); err != nil {
+			return err
+		}
+		return LimiterBurstRange.check("limiter burst", c.Burst)
+	case LimitFixedWindow, LimitSlidingWindow:
+		if err := LimiterLimitRange.check("limiter limit", c.Limit); err != nil {
+			return err
+		}
+		return LimiterWindowRange.check("limiter window", c.Window)
+	}
+	return fmt.Errorf("core: limiter kind %d: must be between 0 and 3", uint8(c.Kind))
+}
+
+// Limiter is one server-side limit (one per key at the mock endpoint).
+// Decide admits or rejects a request at an instant and says what a
+// well-behaved server would tell the client: remaining quota, time to reset
+// and an exact Retry-After.
+//
+// Time is a parameter. An instant earlier than the latest one seen is
+// treated as that latest one, so the limits hold even if concurrent callers
+// read the clock and take the lock in different orders.
+//
+// The algorithms:
+//   - token bucket: refills Rate/s up to Burst and starts full; a request
+//     takes a token; rejected requests take nothing. The same arithmetic as
+//     Bucket.
+//   - fixed window: windows [start+k·Window, start+(k+1)·Window) where start
+//     is the instant given to NewLimiter; at most Limit requests in each.
+//     Up to 2·Limit can pass around a window boundary: that is the known
+//     weakness of fixed windows, shown on purpose.
+//   - sliding window: exact, never more than Limit allowed requests in any
+//     half-open window of length Window. It keeps the times of the last
+//     Limit allowed requests in a ring (hence LimiterLimitRange.Max = 1000).
+//
+// A Limiter is not safe for concurrent use: the server locks per key.
+// Decide and Peek do not allocate.
+type Limiter struct {
+	cfg  LimiterConfig
+	tb   tokenBucket
+	base time.Time // offsets below are nanoseconds since base
+	late int64     // latest offset seen (time never runs backwards)
+
+	// fixed window
+	win   int64 // index of the current window
+	count int   // allowed in the current window
+
+	// sliding window: offsets of the last allowed requests, oldest at head
+	ring []int64
+	head int
+	n    int
+}
+
+// NewLimiter returns a limiter for c whose windows (or full bucket) start at
+// now. It panics if c.Validate() fails: validate configurations from users
+// first.
+func NewLimiter(c LimiterConfig, now time.Time) *Limiter {
+	if err := c.Validate(); err != nil {
+		panic(err)
+	}
+	l := &Limiter{cfg: c, base: now}
+	switch c.Kind {
+	case LimitTokenBucket:
+		l.tb = tokenBucket{rate: c.Rate, capacity: float64(c.Burst), tokens: float64(c.Burst), last: now}
+	case LimitSlidingWindow:
+		l.ring = make([]int64, c.Limit)
+	}
+	return l
+}
+
+// Config returns the configuration the limiter was made with.
+func (l *Limiter) Config() LimiterConfig { return l.cfg }
+
+// Decision is a limiter's answer for one request.
+type Decision struct {
+	Allowed    bool
+	Limit      int           // the policy's quota (Burst or Limit; 0 for LimitNone)
+	Remaining  int           // quota left after this decision
+	Reset      time.Duration // until the quota is fully restored (bucket full / window over / log empty)
+	RetryAfter time.Duration // exact time until a request would be allowed (0 if allowed)
+}
+
+// RetryAfterSeconds is RetryAfter rounded up to whole seconds, as sent in a
+// Retry-After header: a client that waits that long is allowed. It is at
+// least 1 when the request was denied and 0 when it was allowed.
+func (d Decision) RetryAfterSeconds() int { return ceilSeconds(d.RetryAfter, !d.Allowed) }
+
+// ResetSeconds is Reset rounded up to whole seconds, for RateLimit-style
+// headers.
+func (d Decision) ResetSeconds() int { return ceilSeconds(d.Reset, false) }
+
+func ceilSeconds(d time.Duration, atLeastOne bool) int {
+	s := int((d + time.Second - 1) / time.Second)
+	if d > maxDuration-time.Second {
+		s = int(maxDuration / time.Second)
+	}
+	if atLeastOne && s < 1 {
+		s = 1
+	}
+	return s
+}
+
+// Decide admits or rejects one request at now and records it if admitted.
+func (l *Limiter) Decide(now time.Time) Decision { return l.decide(now, true) }
+
+// Peek is Decide without recording anything: what Decide would say about a
+// request at now, with Remaining not reduced by it. The endpoint uses it to
+// put rate-limit headers on responses that did not go through the limiter
+// (injected failures).
+func (l *Limiter) Peek(now time.Time) Decision { return l.decide(now, false) }
+
+func (l *Limiter) decide(now time.Time, take bool) Decision {
+	switch l.cfg.Kind {
+	case LimitTokenBucket:
+		return l.decideBucket(now, take)
+	case LimitFixedWindow:
+		return l.decideFixed(l.offset(now, take), take)
+	case LimitSlidingWindow:
+		return l.decideSliding(l.offset(now, take), take)
+	}
+	return Decision{Allowed: true}
+}
+
+// offset returns now in nanoseconds since base, never earlier than the
+// latest offset seen; with take it records it as the latest.
+func (l *Limiter) offset(now time.Time, take bool) int64 {
+	off := int64(now.Sub(l.base))
+	if off < l.late {
+		off = l.late
+	}
+	if take {
+		l.late = off
+	}
+	return off
+}
+
+func (l *Limiter) decideBucket(now time.Time, take bool) Decision {
+	t, tokens := l.tb.advance(now)
+	d := Decision{Limit: l.cfg.Burst, Allowed: tokens >= 1}
+	if d.Allowed && take {
+		tokens--
+	}
+	if !take {
+		// Evaluate the waits from a scratch copy so Peek changes nothing.
+		tb := l.tb
+		tb.last, tb.tokens = t, tokens
+		return finishBucket(d, &tb, now, tokens)
+	}
+	l.tb.last, l.tb.tokens = t, tokens
+	return finishBucket(d, &l.tb, now, tokens)
+}
+
+func finishBucket(d Decision, tb *tokenBucket, now time.Time, tokens float64) Decision {
+	d.Remaining = int(tokens)
+	d.Reset = tb.until(tb.capacity, now)
+	if !d.Allowed {
+		d.RetryAfter = tb.until(1, now)
+	}
+	return d
+}
+
+func (l *Limiter) decideFixed(off int64, take bool) Decision {
+	w := int64(l.cfg.Window)
+	k := off / w
+	count := l.count
+	if k != l.win {
+		count = 0
+	}
+	d := Decision{Limit: l.cfg.Limit, Allowed: count < l.cfg.Limit}
+	if d.Allowed && take {
+		count++
+	}
+	if take {
+		l.win, l.count = k, count
+	}
+	d.Remaining = l.cfg.Limit - count
+	d.Reset = time.Duration((k+1)*w - off)
+	if !d.Allowed {
+		d.RetryAfter = d.Reset
+	}
+	return d
+}
+
+func (l *Limiter) decideSliding(off int64, take bool) Decision {
+	w := int64(l.cfg.Window)
+	limit := l.cfg.Limit
+	full := l.n == limit
+	d := Decision{Limit: limit, Allowed: !full || off-l.ring[l.head] >= w}
+	if d.Allowed && take {
+		if full {
+			l.ring[l.head] = off
+			l.head++
+			if l.head == limit {
+				l.head = 0
+			}
+		} else {
+			l.ring[l.at(l.n)] = off
+			l.n++
+		}
+	}
+	// Entries are in time order from head: find the first inside the window
+	// (off-w, off] by binary search.
+	lo, hi := 0, l.n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if l.ring[l.at(mid)] > off-w {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	inWindow := l.n - lo
+	d.Remaining = limit - inWindow
+	if inWindow > 0 {
+		d.Reset = time.Duration(l.ring[l.at(l.n-1)] + w - off)
+	}
+	if !d.Allowed {
+		d.RetryAfter = time.Duration(l.ring[l.head] + w - off)
+	}
+	return d
+}
+
+// at maps a position counted from the oldest entry to a ring index.
+func (l *Limiter) at(i int) int {
+	i += l.head
+	if i >= len(l.ring) {
+		i -= len(l.ring)
+	}
+	return i
+}

@@ -1,0 +1,99 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Range is the inclusive range of values a configuration field accepts.
+// The page shows these bounds next to each input and the mock endpoint
+// checks its query against them, so both read them from here. Treat the
+// exported Range variables as read-only.
+type Range[T ~int | ~int64 | ~float64] struct{ Min, Max T }
+
+// Contains reports whether Min <= v <= Max. NaN is never contained.
+func (r Range[T]) Contains(v T) bool { return v >= r.Min && v <= r.Max }
+
+// String formats the range as "between <min> and <max>".
+func (r Range[T]) String() string {
+	return "between " + formatValue(r.Min) + " and " + formatValue(r.Max)
+}
+
+// check returns nil if v is in range, else an error of the form
+// "core: <field> <value>: must be between <min> and <max>".
+func (r Range[T]) check(field string, v T) error {
+	if r.Contains(v) {
+		return nil
+	}
+	return fmt.Errorf("core: %s %s: must be %s", field, formatValue(v), r)
+}
+
+// Allowed ranges, one per configuration field. A field documented with
+// "0 = off/unlimited" has a range starting at 0.
+var (
+	// Backoff.
+	BackoffBaseRange       = Range[time.Duration]{time.Millisecond, time.Hour}
+	BackoffMultiplierRange = Range[float64]{1, 10}
+	BackoffCapRange        = Range[time.Duration]{0, 24 * time.Hour} // 0 = no cap; else >= Base
+
+	// Policy.
+	PolicyMaxAttemptsRange = Range[int]{1, 1000}
+	PolicyMaxElapsedRange  = Range[time.Duration]{0, 24 * time.Hour} // 0 = unlimited
+	PolicyCeilingRange     = Range[time.Duration]{0, 24 * time.Hour} // 0 = no ceiling
+	PolicySpreadRange      = Range[time.Duration]{0, time.Minute}    // 0 = off
+
+	// Bucket (client-side pacing).
+	BucketRateRange     = Range[float64]{0.001, 1e6} // tokens per second
+	BucketCapacityRange = Range[float64]{1, 1e6}     // tokens
+
+	// Budget (retry quota).
+	BudgetCapacityRange = Range[float64]{1, 1e6}
+	BudgetRefillRange   = Range[float64]{0, 1e6} // tokens returned per success
+
+	// LimiterConfig (server side). Limit is capped at 1000 because the exact
+	// sliding window keeps one timestamp per allowed request in the window
+	// (at most 8 KB per limiter).
+	LimiterRateRange   = Range[float64]{0.001, 1e6} // token bucket: tokens per second
+	LimiterBurstRange  = Range[int]{1, 1e6}         // token bucket: capacity
+	LimiterLimitRange  = Range[int]{1, 1000}        // windows: requests per window
+	LimiterWindowRange = Range[time.Duration]{time.Millisecond, 24 * time.Hour}
+)
+
+// formatValue prints durations compactly ("1h", "1m30s", "100ms") and
+// floats without exponents where practical ("1000000", "0.001").
+func formatValue[T ~int | ~int64 | ~float64](v T) string {
+	switch x := any(v).(type) {
+	case time.Duration:
+		return formatDuration(x)
+	case float64:
+		return formatFloat(x)
+	}
+	// Other integer kinds.
+	if f := float64(v); f == math.Trunc(f) {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return formatFloat(float64(v))
+}
+
+func formatFloat(f float64) string {
+	if math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// formatDuration is time.Duration.String without trailing zero units:
+// "1h" rather than "1h0m0s", "1m" rather than "1m0s".
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}

@@ -1,0 +1,354 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// maxDelaySeconds is the largest delay-seconds a time.Duration holds.
+const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
+
+// ParseRetryAfter parses a Retry-After field value (RFC 9110 §10.2.3) and
+// returns how long after now the server asked the client to wait.
+//
+// The value is either delay-seconds (1*DIGIT: "120", "0", "007") or an
+// HTTP-date in any of the three forms a recipient must accept (RFC 9110
+// §5.6.7):
+//
+//	Sun, 06 Nov 1994 08:49:37 GMT    IMF-fixdate (the one servers should send)
+//	Sunday, 06-Nov-94 08:49:37 GMT   obsolete RFC 850 format
+//	Sun Nov  6 08:49:37 1994         ANSI C asctime() format
+//
+// A date is relative to now; a date in the past means 0. Surrounding spaces
+// and tabs are ignored. Day and month names match in any case; the zone must
+// be "GMT". The weekday is not checked against the date (it is redundant).
+// A two-digit RFC 850 year is read as the RFC says: in now's century, unless
+// that is more than 50 years after now, then in the century before.
+//
+// Everything else is an error saying what was wrong: empty, negative,
+// fractional, signed ("+120"), a list ("1, 2"), non-ASCII digits, garbage,
+// impossible dates (Feb 30, second 60), and values too large for a
+// time.Duration (over 9223372036 seconds, or a date more than ~292 years
+// ahead) — never a silent huge or negative wait. Whether to honour a
+// large but representable delay is the caller's choice (Policy.Ceiling).
+func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
+	v := trimOWS(value)
+	if v == "" {
+		return 0, retryAfterError(value, "empty")
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] >= 0x80 {
+			return 0, retryAfterError(value, "non-ASCII characters (delay-seconds are ASCII digits 0-9)")
+		}
+	}
+	switch c := v[0]; {
+	case isDigit(c):
+		return parseDelaySeconds(value, v)
+	case c == '-':
+		if len(v) > 1 && (isDigit(v[1]) || v[1] == '.') {
+			return 0, retryAfterError(value, "negative delay")
+		}
+	case c == '+':
+		return 0, retryAfterError(value, "sign not allowed (delay-seconds are bare digits)")
+	case c == '.':
+		return 0, retryAfterError(value, "fractional seconds not allowed")
+	}
+	t, problem := parseHTTPDate(v, now)
+	if problem != "" {
+		return 0, retryAfterError(value, problem)
+	}
+	if !t.After(now) {
+		return 0, nil
+	}
+	d := t.Sub(now)
+	if d == maxDuration { // Sub saturated
+		return 0, retryAfterError(value, "date too far ahead (overflows a time.Duration)")
+	}
+	return d, nil
+}
+
+func retryAfterError(value, problem string) error {
+	return fmt.Errorf("core: retry-after %q: %s", value, problem)
+}
+
+func parseDelaySeconds(value, v string) (time.Duration, error) {
+	var n int64
+	i := 0
+	overflow := false
+	for ; i < len(v) && isDigit(v[i]); i++ {
+		if n > (maxDelaySeconds-int64(v[i]-'0'))/10 {
+			overflow = true
+		} else if !overflow {
+			n = n*10 + int64(v[i]-'0')
+		}
+	}
+	if i < len(v) {
+		switch v[i] {
+		case '.':
+			return 0, retryAfterError(value, "fractional seconds not allowed")
+		case ',':
+			return 0, retryAfterError(value, "a list is not allowed (one value only)")
+		case 'e', 'E':
+			return 0, retryAfterError(value, "exponent not allowed (delay-seconds are bare digits)")
+		}
+		if isOWS(v[i]) && i+1 < len(v) {
+			return 0, retryAfterError(value, "more than one value")
+		}
+		return 0, retryAfterError(value, "invalid syntax (want delay-seconds or an HTTP-date)")
+	}
+	if overflow {
+		return 0, retryAfterError(value, fmt.Sprintf("too large (more than %d seconds overflows a time.Duration)", maxDelaySeconds))
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+var (
+	dayNames  = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+	longDays  = [...]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	monthAbbr = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+)
+
+// dateScanner reads an HTTP-date left to right. Every read method records
+// the first problem and then does nothing, so callers check once at the end.
+type dateScanner struct {
+	s       string
+	i       int
+	problem string
+}
+
+func (p *dateScanner) fail(problem string) {
+	if p.problem == "" {
+		p.problem = problem
+	}
+}
+
+func (p *dateScanner) lit(c byte) {
+	if p.problem != "" {
+		return
+	}
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return
+	}
+	p.fail("invalid syntax (want delay-seconds or an HTTP-date)")
+}
+
+func (p *dateScanner) word() string {
+	start := p.i
+	for p.i < len(p.s) && isLetter(p.s[p.i]) {
+		p.i++
+	}
+	return p.s[start:p.i]
+}
+
+// digits reads exactly n ASCII digits.
+func (p *dateScanner) digits(n int) int {
+	if p.problem != "" {
+		return 0
+	}
+	v := 0
+	for k := 0; k < n; k++ {
+		if p.i >= len(p.s) || !isDigit(p.s[p.i]) {
+			p.fail("invalid syntax (want delay-seconds or an HTTP-date)")
+			return 0
+		}
+		v = v*10 + int(p.s[p.i]-'0')
+		p.i++
+	}
+	return v
+}
+
+func (p *dateScanner) month() int {
+	if p.problem != "" {
+		return 0
+	}
+	w := p.word()
+	for m, name := range monthAbbr {
+		if equalFold(w, name) {
+			return m + 1
+		}
+	}
+	p.fail(fmt.Sprintf("invalid date: unknown month %q", w))
+	return 0
+}
+
+// clock reads time-of-day "HH:MM:SS".
+func (p *dateScanner) clock() (h, m, s int) {
+	h = p.digits(2)
+	p.lit(':')
+	m = p.digits(2)
+	p.lit(':')
+	s = p.digits(2)
+	return h, m, s
+}
+
+func (p *dateScanner) gmt() {
+	if p.problem != "" {
+		return
+	}
+	if !strings.HasPrefix(p.s[p.i:], "GMT") {
+		p.fail("invalid date: time zone must be GMT")
+		return
+	}
+	p.i += 3
+}
+
+func (p *dateScanner) end() {
+	switch {
+	case p.problem != "" || p.i == len(p.s):
+	case p.s[p.i] == ',':
+		p.fail("a list is not allowed (one value only)")
+	default:
+		p.fail("invalid syntax: unexpected text after the date")
+	}
+}
+
+// parseHTTPDate parses the three HTTP-date forms; on failure it returns a
+// description of the problem.
+func parseHTTPDate(s string, now time.Time) (time.Time, string) {
+	p := &dateScanner{s: s}
+	day := p.word()
+	short := dayIndex(day, dayNames[:]) >= 0
+	long := dayIndex(day, longDays[:]) >= 0
+	if !short && !long {
+		if day == "" {
+			return time.Time{}, "invalid syntax (want delay-seconds or an HTTP-date)"
+		}
+		return time.Time{}, fmt.Sprintf("invalid date: unknown day name %q", day)
+	}
+	var year, month, mday, hh, mm, ss int
+	switch {
+	case short && p.i < len(s) && s[p.i] == ',': // IMF-fixdate
+		p.lit(',')
+		p.lit(' ')
+		mday = p.digits(2)
+		p.lit(' ')
+		month = p.month()
+		p.lit(' ')
+		year = p.digits(4)
+		p.lit(' ')
+		hh, mm, ss = p.clock()
+		p.lit(' ')
+		p.gmt()
+	case long && p.i < len(s) && s[p.i] == ',': // rfc850-date
+		p.lit(',')
+		p.lit(' ')
+		mday = p.digits(2)
+		p.lit('-')
+		month = p.month()
+		p.lit('-')
+		year = p.digits(2)
+		p.lit(' ')
+		hh, mm, ss = p.clock()
+		p.lit(' ')
+		p.gmt()
+		if p.problem == "" {
+			year = rfc850Year(year, month, mday, hh, mm, ss, now)
+		}
+	case short: // asctime-date: day-name SP month SP ( 2DIGIT / ( SP DIGIT ) ) SP time SP year
+		p.lit(' ')
+		month = p.month()
+		p.lit(' ')
+		if p.i < len(s) && s[p.i] == ' ' {
+			p.i++
+			mday = p.digits(1)
+		} else {
+			mday = p.digits(2)
+		}
+		p.lit(' ')
+		hh, mm, ss = p.clock()
+		p.lit(' ')
+		year = p.digits(4)
+	default:
+		p.fail("invalid syntax (want delay-seconds or an HTTP-date)")
+	}
+	p.end()
+	if p.problem != "" {
+		return time.Time{}, p.problem
+	}
+	if problem := checkDate(year, month, mday, hh, mm, ss); problem != "" {
+		return time.Time{}, problem
+	}
+	return time.Date(year, time.Month(month), mday, hh, mm, ss, 0, time.UTC), ""
+}
+
+// rfc850Year applies RFC 9110 §5.6.7: a two-digit year that appears to be
+// more than 50 years in the future is the most recent past year with the
+// same last two digits.
+func rfc850Year(yy, month, mday, hh, mm, ss int, now time.Time) int {
+	now = now.UTC()
+	year := now.Year() - now.Year()%100 + yy
+	if checkDate(year, month, mday, hh, mm, ss) != "" {
+		return year // let checkDate report it
+	}
+	t := time.Date(year, time.Month(month), mday, hh, mm, ss, 0, time.UTC)
+	if t.After(now.AddDate(50, 0, 0)) {
+		year -= 100
+	}
+	return year
+}
+
+func checkDate(year, month, mday, hh, mm, ss int) string {
+	switch {
+	case mday < 1 || mday > daysIn(month, year):
+		return fmt.Sprintf("invalid date: %s %d has no day %d", monthAbbr[month-1], year, mday)
+	case hh > 23:
+		return fmt.Sprintf("invalid date: hour %d out of range", hh)
+	case mm > 59:
+		return fmt.Sprintf("invalid date: minute %d out of range", mm)
+	case ss > 59:
+		return fmt.Sprintf("invalid date: second %d out of range", ss)
+	}
+	return ""
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+func dayIndex(w string, names []string) int {
+	for i, n := range names {
+		if equalFold(w, n) {
+			return i
+		}
+	}
+	return -1
+}
+
+// equalFold compares ASCII letters case-insensitively.
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i]|0x20 != b[i]|0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isOWS(c byte) bool    { return c == ' ' || c == '\t' }
+
+// trimOWS removes optional whitespace (SP, HTAB) around a field value.
+func trimOWS(s string) string {
+	for len(s) > 0 && isOWS(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isOWS(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
