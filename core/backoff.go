@@ -1,0 +1,252 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Strategy names a delay schedule.
+type Strategy uint8
+
+const (
+	None               Strategy = iota // no retries
+	Constant                           // Base every time
+	Exponential                        // min(Cap, Base·Multiplier^n)
+	FullJitter                         // U(0, min(Cap, Base·Multiplier^n))
+	EqualJitter                        // t/2 + U(0, t/2), t = min(Cap, Base·Multiplier^n)
+	DecorrelatedJitter                 // min(Cap, U(Base, prev·3))
+)
+
+var strategyNames = [...]string{"none", "constant", "exponential", "full", "equal", "decorrelated"}
+
+// String returns "none", "constant", "exponential", "full", "equal" or
+// "decorrelated": the names ParseStrategy accepts.
+func (s Strategy) String() string {
+	if int(s) < len(strategyNames) {
+		return strategyNames[s]
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// ParseStrategy is the inverse of Strategy.String. Names are exact
+// (lower case, no surrounding space).
+func ParseStrategy(s string) (Strategy, error) {
+	for i, name := range strategyNames {
+		if s == name {
+			return Strategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("core: backoff strategy %q: must be one of none, constant, exponential, full, equal, decorrelated", s)
+}
+
+// Backoff is a pure description of a delay schedule: the formulas of the
+// AWS Architecture Blog's "Exponential Backoff and Jitter", with n the
+// number of failed attempts so far (n = 1 before the first retry).
+//
+//	None                0 (the loop never retries)
+//	Constant            Base
+//	Exponential         t = min(Cap, Base·Multiplier^n)
+//	FullJitter          U(0, t)
+//	EqualJitter         t/2 + U(0, t/2)
+//	DecorrelatedJitter  min(Cap, U(Base, prev·3)), starting from prev = Base
+//
+// Full jitter spreads a herd evenly over [0, t) and is the usual choice;
+// equal jitter keeps at least half of the exponential wait; decorrelated
+// jitter grows from the previous delay rather than from n. Cap 0 means no
+// cap (delays saturate at the largest time.Duration). The zero Backoff is
+// None.
+type Backoff struct {
+	Strategy   Strategy
+	Base       time.Duration // first delay scale (BackoffBaseRange)
+	Multiplier float64       // growth per failure, AWS uses 2; only Exponential, FullJitter, EqualJitter (BackoffMultiplierRange)
+	Cap        time.Duration // largest delay, 0 = no cap; not used by Constant (BackoffCapRange)
+}
+
+// Validate reports the first field outside its allowed range. Fields the
+// strategy does not use are not checked.
+func (b Backoff) Validate() error {
+	if b.Strategy > DecorrelatedJitter {
+		return fmt.Errorf("core: backoff strategy %d: must be between 0 (none) and 5 (decorrelated)", uint8(b.Strategy))
+	}
+	if b.Strategy == None {
+		return nil
+	}
+	if err := BackoffBaseRange.check("backoff base", b.Base); err != nil {
+		return err
+	}
+	if b.Strategy == Constant {
+		return nil
+	}
+	if b.Strategy != DecorrelatedJitter {
+		if err := BackoffMultiplierRange.check("backoff multiplier", b.Multiplier); err != nil {
+			return err
+		}
+	}
+	if err := BackoffCapRange.check("backoff cap", b.Cap); err != nil {
+		return err
+	}
+	if b.Cap != 0 && b.Cap < b.Base {
+		return fmt.Errorf("core: backoff cap %s: must be 0 (no cap) or at least base %s", formatDuration(b.Cap), formatDuration(b.Base))
+	}
+	return nil
+}
+
+// Delay is the wait after the n-th failed attempt (n >= 1): with the AWS
+// convention t = min(Cap, Base·Multiplier^n), the first retry of
+// Exponential waits Base·Multiplier. prev is the previous delay
+// (DecorrelatedJitter only; 0 for the first retry, which then starts from
+// prev = Base). u is a random number in [0, 1) (values outside are
+// clamped); only the jitter strategies use it, and the result is a pure
+// function of the arguments, identical on every platform.
+//
+// Base·Multiplier^n is computed by repeated multiplication, stopping at
+// Cap, so Delay and Schedule agree to the nanosecond. The result is never
+// negative, even for a Backoff that fails Validate.
+func (b Backoff) Delay(n int, prev time.Duration, u float64) time.Duration {
+	if !(u > 0) { // also NaN
+		u = 0
+	} else if u > 1 {
+		u = 1
+	}
+	switch b.Strategy {
+	case Constant:
+		return toDuration(float64(b.Base))
+	case Exponential, FullJitter, EqualJitter:
+		return b.jitter(b.expo(n), u)
+	case DecorrelatedJitter:
+		return b.decorrelated(prev, u)
+	}
+	return 0
+}
+
+// limit is the cap as a float, or the largest Duration when there is none.
+func (b Backoff) limit() float64 {
+	if b.Cap > 0 {
+		return float64(b.Cap)
+	}
+	return maxDurationF
+}
+
+// expoLoopMax bounds the multiplication loop; beyond it (only reachable
+// with multipliers a hair above 1 or absurd n) math.Pow is used.
+const expoLoopMax = 1 << 12
+
+// expo returns min(limit, Base·Multiplier^n).
+func (b Backoff) expo(n int) float64 {
+	t, m, limit := float64(b.Base), b.Multiplier, b.limit()
+	if !(m > 1) || n <= 0 {
+		return math.Min(t, limit)
+	}
+	if n > expoLoopMax {
+		return math.Min(t*math.Pow(m, float64(n)), limit)
+	}
+	for i := 0; i < n && t < limit; i++ {
+		t *= m
+	}
+	return math.Min(t, limit)
+}
+
+// jitter applies the strategy's jitter to t = min(Cap, Base·Multiplier^n).
+// The explicit float64 conversions forbid fused multiply-add, which some
+// architectures would otherwise use, so results match across platforms.
+func (b Backoff) jitter(t, u float64) time.Duration {
+	switch b.Strategy {
+	case FullJitter:
+		return toDuration(float64(u * t))
+	case EqualJitter:
+		h := t / 2
+		return toDuration(h + float64(u*h))
+	}
+	return toDuration(t)
+}
+
+func (b Backoff) decorrelated(prev time.Duration, u float64) time.Duration {
+	base := float64(b.Base)
+	p := float64(prev)
+	if prev <= 0 {
+		p = base
+	}
+	hi := math.Max(3*p, base)
+	d := base + float64(u*(hi-base))
+	return toDuration(math.Min(d, b.limit()))
+}
+
+// toDuration converts nanoseconds to a Duration, truncating, with NaN and
+// negatives as 0 and overflow saturating.
+func toDuration(f float64) time.Duration {
+	switch {
+	case !(f > 0):
+		return 0
+	case f >= maxDurationF:
+		return maxDuration
+	}
+	return time.Duration(f)
+}
+
+// Schedule steps through one Backoff's delays with its own Rand: the k-th
+// call to Next returns Delay(k, previous, u) with u drawn from the Rand
+// (only for the jitter strategies). It keeps Base·Multiplier^k between
+// calls, so Next costs a multiplication and at most one random draw. It is
+// the sequencer form of Backoff for callers that want one, like
+// cenkalti/backoff's NextBackOff. Not safe for concurrent use.
+type Schedule struct {
+	b     Backoff
+	rng   Rand
+	n     int
+	t     float64 // min-free Base·Multiplier^n for the loop path
+	limit float64
+	prev  time.Duration
+}
+
+// NewSchedule returns a schedule for b drawing from rng (nil is allowed for
+// None, Constant and Exponential, which draw nothing).
+func NewSchedule(b Backoff, rng Rand) *Schedule {
+	s := &Schedule{b: b, rng: rng, limit: b.limit()}
+	s.Reset()
+	return s
+}
+
+// Reset starts the schedule again from the first retry.
+func (s *Schedule) Reset() {
+	s.n, s.prev, s.t = 0, 0, float64(s.b.Base)
+}
+
+// Attempt returns how many delays Next has returned since the last Reset.
+func (s *Schedule) Attempt() int { return s.n }
+
+// Next returns the next delay.
+func (s *Schedule) Next() time.Duration {
+	s.n++
+	var d time.Duration
+	switch s.b.Strategy {
+	case Constant:
+		d = toDuration(float64(s.b.Base))
+	case Exponential, FullJitter, EqualJitter:
+		var t float64
+		if s.n > expoLoopMax {
+			t = s.b.expo(s.n)
+		} else {
+			if s.b.Multiplier > 1 && s.t < s.limit {
+				s.t *= s.b.Multiplier
+			}
+			t = math.Min(s.t, s.limit)
+		}
+		u := 0.0
+		if s.b.Strategy != Exponential {
+			u = clampUnit(s.rng.Float64())
+		}
+		d = s.b.jitter(t, u)
+	case DecorrelatedJitter:
+		d = s.b.decorrelated(s.prev, clampUnit(s.rng.Float64()))
+	}
+	s.prev = d
+	return d
+}
+
+func clampUnit(u float64) float64 {
+	if !(u > 0) {
+		return 0
+	}
+	return math.Min(u, 1)
+}

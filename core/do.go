@@ -1,0 +1,87 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// Clock is the time source and timer the blocking driver Do uses. The page
+// plugs in a clock backed by JavaScript timers (tighter than time.Sleep in
+// the browser); nil means RealClock.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d, returning nil, or returns ctx.Err() (or another
+	// error) if ctx is done first.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// RealClock is the time package's clock.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Sleep waits d on a timer, or until ctx is done.
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Operation runs one attempt (attempt is 1-based) and reports how it went.
+// It should honour ctx: Do cancels the job through it.
+type Operation func(ctx context.Context, attempt int) Outcome
+
+// Do drives l to the end on clock (nil: RealClock), running op for each
+// attempt, and returns l's final error: nil on success, else a *StopError
+// saying why it gave up, wrapping the last attempt's error.
+//
+// Cancelling ctx stops the job at once: during a wait, before an attempt,
+// or, if op returns a failure once ctx is done, after it (ErrCancelled;
+// the outcome is still reported).
+func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
+	if clock == nil {
+		clock = RealClock{}
+	}
+	step := l.Start(clock.Now())
+	for {
+		switch step.Action {
+		case ActDone:
+			return step.Err
+		case ActWait:
+			if err := clock.Sleep(ctx, step.Wait); err != nil {
+				step = l.Cancel(clock.Now(), causeOf(ctx, err))
+				continue
+			}
+			step = l.Woke(clock.Now())
+		case ActAttempt:
+			if ctx.Err() != nil {
+				step = l.Cancel(clock.Now(), context.Cause(ctx))
+				continue
+			}
+			o := op(ctx, l.Begin(clock.Now()))
+			now := clock.Now()
+			if ctx.Err() != nil && !o.succeeded() {
+				step = l.end(now, o, context.Cause(ctx))
+			} else {
+				step = l.End(now, o)
+			}
+		}
+	}
+}
+
+// causeOf is ctx's cause, or err if ctx is not done (a clock that failed).
+func causeOf(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}

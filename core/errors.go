@@ -1,0 +1,72 @@
+package core
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Why a retry loop stopped. Test with errors.Is: the loop returns a
+// *StopError whose Cause is one of these.
+var (
+	ErrExhausted    = errors.New("core: attempts exhausted")                     // MaxAttempts reached (or strategy None)
+	ErrMaxElapsed   = errors.New("core: max elapsed time reached")               // the next wait would end past MaxElapsed
+	ErrPermanent    = errors.New("core: permanent failure")                      // the outcome is not retryable
+	ErrAboveCeiling = errors.New("core: server delay above ceiling")             // Retry-After/reset above Ceiling with CeilingStop
+	ErrBudgetEmpty  = errors.New("core: retry budget empty")                     // the Budget had no token for a retry
+	ErrCancelled    = errors.New("core: cancelled")                              // the context was cancelled
+)
+
+// StopError says why a retry loop gave up. errors.Is matches its Cause (one
+// of the Err* values), the last attempt's error and, for ErrCancelled, the
+// context's cause.
+type StopError struct {
+	Cause    error // ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty or ErrCancelled
+	Attempts int   // attempts made
+	Last     error // the last attempt's error (*StatusError for a failed HTTP status); nil if none was made
+	Context  error // ErrCancelled only: context.Cause of the cancelled context
+}
+
+// Error reads like "core: attempts exhausted after 5 attempts: http status 429".
+func (e *StopError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Cause.Error())
+	b.WriteString(" after ")
+	b.WriteString(strconv.Itoa(e.Attempts))
+	if e.Attempts == 1 {
+		b.WriteString(" attempt")
+	} else {
+		b.WriteString(" attempts")
+	}
+	if e.Context != nil {
+		b.WriteString(": ")
+		b.WriteString(trimCore(e.Context.Error()))
+	}
+	if e.Last != nil {
+		if e.Context != nil {
+			b.WriteString("; last error")
+		}
+		b.WriteString(": ")
+		b.WriteString(trimCore(e.Last.Error()))
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause, the context's cause and the last error.
+func (e *StopError) Unwrap() []error {
+	errs := make([]error, 0, 3)
+	for _, err := range []error{e.Cause, e.Context, e.Last} {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// StatusError is the error of an attempt that got a response with a
+// failing HTTP status.
+type StatusError struct{ Status int }
+
+func (e *StatusError) Error() string { return "core: http status " + strconv.Itoa(e.Status) }
+
+func trimCore(s string) string { return strings.TrimPrefix(s, "core: ") }

@@ -1,0 +1,366 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Action is what a Loop asks its driver to do next.
+type Action uint8
+
+const (
+	ActAttempt Action = iota // call Begin, run the operation, call End
+	ActWait                  // wait Step.Wait, then call Woke
+	ActDone                  // stop: Step.Err is nil on success, else why
+)
+
+// String returns "attempt", "wait" or "done".
+func (a Action) String() string {
+	switch a {
+	case ActAttempt:
+		return "attempt"
+	case ActWait:
+		return "wait"
+	case ActDone:
+		return "done"
+	}
+	return fmt.Sprintf("Action(%d)", uint8(a))
+}
+
+// Step is a Loop's instruction to its driver.
+type Step struct {
+	Action Action
+	Wait   time.Duration // ActWait: how long
+	Reason Reason        // ActWait: why
+	Err    error         // ActDone: nil on success, else a *StopError (or the Policy's Validate error)
+}
+
+type loopState uint8
+
+const (
+	stateNew loopState = iota
+	stateRetryWait
+	stateBucketWait
+	stateReady
+	stateInFlight
+	stateDone
+)
+
+var stateNames = [...]string{"new", "retry wait", "bucket wait", "ready", "in flight", "done"}
+
+// Loop is one job's retry state machine. It has no goroutines and no clock:
+// a driver feeds it instants and outcomes and does what the returned Step
+// says. Do is the blocking driver; the simulator drives loops in virtual
+// time. The protocol:
+//
+//	step := l.Start(now)
+//	for step.Action != ActDone {
+//		switch step.Action {
+//		case ActWait:    // sleep step.Wait (or until cancelled: step = l.Cancel(now, cause))
+//			step = l.Woke(now)
+//		case ActAttempt:
+//			n := l.Begin(now)          // sending attempt n now
+//			o := run attempt n
+//			step = l.End(now, o)
+//		}
+//	}
+//
+// Calling a method out of this order panics (a driver bug); once the loop
+// is done every method returns the final step and emits nothing.
+//
+// Every decision is reported to observe as an Event. Before each attempt
+// the loop takes a token from the Bucket, if any (ReserveAt: waiting with
+// reason bucket when the bucket is in debt); each retry spends a token from
+// the Budget, if any. A Loop is not safe for concurrent use; its Bucket and
+// Budget are, and are usually shared by many loops.
+type Loop struct {
+	p         Policy
+	invalid   error
+	rng       Rand
+	bucket    *Bucket
+	budget    *Budget
+	observe   func(Event)
+	retryable func(Outcome) bool
+
+	state    loopState
+	start    time.Time
+	attempt  int           // attempts begun
+	prev     time.Duration // last backoff delay (decorrelated jitter)
+	waitEnd  time.Time     // planned end of the current wait
+	intended time.Time     // planned send time of the next attempt
+	last     error         // last attempt's error
+	final    Step
+}
+
+// NewLoop returns a loop for one job. rng supplies the jitter and spread
+// draws (nil means NewRand(0)); give each loop its own, e.g.
+// NewRand(SubSeed(seed, worker, job)), so runs are reproducible. bucket,
+// budget and observe may be nil. An invalid Policy is reported by Start,
+// which then stops at once with p.Validate's error.
+func NewLoop(p Policy, rng Rand, bucket *Bucket, budget *Budget, observe func(Event)) *Loop {
+	if rng == nil {
+		rng = NewRand(0)
+	}
+	l := &Loop{p: p, invalid: p.Validate(), rng: rng, bucket: bucket, budget: budget, observe: observe, retryable: p.Retryable}
+	if l.retryable == nil {
+		l.retryable = DefaultRetryable
+	}
+	return l
+}
+
+// Attempts returns the number of attempts begun so far.
+func (l *Loop) Attempts() int { return l.attempt }
+
+// Done reports whether the loop has stopped, and with what error.
+func (l *Loop) Done() (bool, error) { return l.state == stateDone, l.final.Err }
+
+func (l *Loop) emit(e Event) {
+	if l.observe != nil {
+		l.observe(e)
+	}
+}
+
+func (l *Loop) misuse(method string) {
+	panic(fmt.Sprintf("core: Loop.%s called in state %q", method, stateNames[l.state]))
+}
+
+// Start begins the job at now: the first attempt, possibly after a bucket
+// wait.
+func (l *Loop) Start(now time.Time) Step {
+	switch l.state {
+	case stateDone:
+		return l.final
+	case stateNew:
+	default:
+		l.misuse("Start")
+	}
+	l.start = now
+	if l.invalid != nil {
+		return l.finish(now, l.invalid, "invalid policy")
+	}
+	return l.beforeAttempt(now, now)
+}
+
+// beforeAttempt takes a bucket token for the next attempt, planned for
+// intended, and says whether to wait for it.
+func (l *Loop) beforeAttempt(now, intended time.Time) Step {
+	if l.bucket != nil {
+		if w := l.bucket.ReserveAt(now); w > 0 {
+			if l.pastMaxElapsed(now, w) {
+				l.bucket.unreserveAt(now)
+				return l.stop(now, ErrMaxElapsed, l.elapsedNote("bucket wait", now, w))
+			}
+			l.state, l.waitEnd = stateBucketWait, now.Add(w)
+			l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: w, Reason: ReasonBucket, Note: "bucket empty"})
+			return Step{Action: ActWait, Wait: w, Reason: ReasonBucket}
+		}
+	}
+	l.state, l.intended = stateReady, intended
+	return Step{Action: ActAttempt}
+}
+
+// Woke tells the loop the wait it asked for is over.
+func (l *Loop) Woke(now time.Time) Step {
+	switch l.state {
+	case stateRetryWait:
+		return l.beforeAttempt(now, l.waitEnd)
+	case stateBucketWait:
+		l.state, l.intended = stateReady, l.waitEnd
+		return Step{Action: ActAttempt}
+	case stateDone:
+		return l.final
+	}
+	l.misuse("Woke")
+	return Step{}
+}
+
+// Begin tells the loop the driver is sending the next attempt now. It
+// emits EventAttempt (with the intended and the actual time) and returns
+// the attempt's 1-based number.
+func (l *Loop) Begin(now time.Time) int {
+	if l.state != stateReady {
+		l.misuse("Begin")
+	}
+	l.attempt++
+	l.state = stateInFlight
+	l.emit(Event{Kind: EventAttempt, At: now, Attempt: l.attempt, Intended: l.intended})
+	return l.attempt
+}
+
+// End tells the loop how the attempt in flight finished. It emits
+// EventOutcome, then EventWait for a retry or EventDone.
+func (l *Loop) End(now time.Time, o Outcome) Step { return l.end(now, o, nil) }
+
+// end is End; a non-nil cancelled (a context's cause) means the job was
+// cancelled while the attempt ran, so a failed outcome stops the loop with
+// ErrCancelled instead of being retried.
+func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
+	switch l.state {
+	case stateDone:
+		return l.final
+	case stateInFlight:
+	default:
+		l.misuse("End")
+	}
+	l.emit(Event{Kind: EventOutcome, At: now, Attempt: l.attempt, Outcome: o})
+	retry := l.retryable(o)
+	if o.succeeded() && !retry {
+		if l.budget != nil {
+			l.budget.Success()
+		}
+		return l.finish(now, nil, "")
+	}
+	l.last = o.err()
+	if l.last == nil { // a success the policy wants retried
+		l.last = &StatusError{Status: o.Status}
+	}
+	if cancelled == nil && errors.Is(o.Err, context.Canceled) {
+		cancelled = o.Err
+	}
+	if cancelled != nil {
+		return l.cancelled(now, cancelled)
+	}
+	if !retry {
+		return l.stop(now, ErrPermanent, "not retryable")
+	}
+	if l.p.Backoff.Strategy == None {
+		return l.stop(now, ErrExhausted, "strategy none: no retries")
+	}
+	if l.attempt >= l.p.MaxAttempts {
+		return l.stop(now, ErrExhausted, fmt.Sprintf("max attempts %d reached", l.p.MaxAttempts))
+	}
+	d, reason, note, stop := l.nextWait(now, o)
+	if stop != nil {
+		return l.stop(now, stop, note)
+	}
+	if l.pastMaxElapsed(now, d) {
+		return l.stop(now, ErrMaxElapsed, joinNote(note, l.elapsedNote(reason.String()+" wait", now, d)))
+	}
+	if l.budget != nil && !l.budget.Spend() {
+		return l.stop(now, ErrBudgetEmpty, note)
+	}
+	l.state, l.waitEnd = stateRetryWait, now.Add(d)
+	l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: d, Reason: reason, Note: note})
+	return Step{Action: ActWait, Wait: d, Reason: reason}
+}
+
+// nextWait decides how long to wait before the next attempt and why: a
+// usable Retry-After, else a usable reset hint, else the backoff.
+func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string, error) {
+	var note string
+	if l.p.RetryAfter && o.Header != nil {
+		if v := o.Header.Get("Retry-After"); v != "" {
+			d, err := ParseRetryAfter(v, now)
+			if err == nil {
+				return l.serverWait(d, ReasonRetryAfter, "")
+			}
+			note = trimCore(err.Error())
+		}
+	}
+	if l.p.UseResetHints && o.Header != nil {
+		hint, err := ParseRateLimit(o.Header, now)
+		switch {
+		case err != nil:
+			note = joinNote(note, trimCore(err.Error()))
+		case hint.HasReset && (!hint.HasRemaining || hint.Remaining == 0):
+			if note != "" {
+				note += "; fell back to reset hint"
+			}
+			return l.serverWait(hint.Reset, ReasonResetHint, note)
+		case hint.HasReset:
+			note = joinNote(note, fmt.Sprintf("reset hint ignored: %d remaining", hint.Remaining))
+		}
+	}
+	if note != "" {
+		note += "; fell back to backoff"
+	}
+	u := 0.0
+	switch l.p.Backoff.Strategy {
+	case FullJitter, EqualJitter, DecorrelatedJitter:
+		u = l.rng.Float64()
+	}
+	d := l.p.Backoff.Delay(l.attempt, l.prev, u)
+	l.prev = d
+	return d, ReasonBackoff, note, nil
+}
+
+// serverWait applies the ceiling and the spread to a server-requested wait.
+func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Duration, Reason, string, error) {
+	if c := l.p.Ceiling; c > 0 && d > c {
+		if l.p.AboveCeiling == CeilingStop {
+			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, formatDuration(d), formatDuration(c))), ErrAboveCeiling
+		}
+		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", formatDuration(d), formatDuration(c)))
+		d = c
+	}
+	if l.p.Spread > 0 {
+		extra := toDuration(float64(l.rng.Float64() * float64(l.p.Spread)))
+		note = joinNote(note, "spread +"+formatDuration(extra))
+		if d > maxDuration-extra {
+			d = maxDuration
+		} else {
+			d += extra
+		}
+	}
+	return d, reason, note, nil
+}
+
+func (l *Loop) pastMaxElapsed(now time.Time, wait time.Duration) bool {
+	if l.p.MaxElapsed <= 0 {
+		return false
+	}
+	used := now.Sub(l.start)
+	return wait > l.p.MaxElapsed-used
+}
+
+func (l *Loop) elapsedNote(what string, now time.Time, wait time.Duration) string {
+	return fmt.Sprintf("%s %s would end past max elapsed %s (%s used)", what, formatDuration(wait),
+		formatDuration(l.p.MaxElapsed), formatDuration(now.Sub(l.start)))
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// Cancel stops the loop because its context was cancelled, at any point:
+// during a wait, before an attempt, or with an attempt in flight (whose
+// outcome is then not reported). A token reserved for a bucket wait is
+// given back. cause is the context's cause (nil means context.Canceled).
+// It emits EventDone with a *StopError whose Cause is ErrCancelled.
+func (l *Loop) Cancel(now time.Time, cause error) Step {
+	if l.state == stateDone {
+		return l.final
+	}
+	if l.state == stateBucketWait {
+		l.bucket.unreserveAt(now)
+	}
+	if cause == nil {
+		cause = context.Canceled
+	}
+	return l.cancelled(now, cause)
+}
+
+func (l *Loop) cancelled(now time.Time, cause error) Step {
+	err := &StopError{Cause: ErrCancelled, Attempts: l.attempt, Last: l.last, Context: cause}
+	if err.Last == cause {
+		err.Last = nil
+	}
+	return l.finish(now, err, "")
+}
+
+func (l *Loop) stop(now time.Time, cause error, note string) Step {
+	return l.finish(now, &StopError{Cause: cause, Attempts: l.attempt, Last: l.last}, note)
+}
+
+// finish ends the loop; err is nil on success.
+func (l *Loop) finish(now time.Time, err error, note string) Step {
+	l.state = stateDone
+	l.final = Step{Action: ActDone, Err: err}
+	l.emit(Event{Kind: EventDone, At: now, Attempt: l.attempt, Err: err, Note: note})
+	return l.final
+}

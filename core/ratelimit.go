@@ -1,0 +1,466 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Header is what core reads response headers through. net/http.Header
+// satisfies it (Get canonicalises the key); core does not import net/http,
+// which would bloat the WebAssembly build.
+type Header interface{ Get(key string) string }
+
+// RateLimitHint is what a response's rate-limit fields say about the
+// client's quota. Each value is only meaningful when its Has flag is set.
+type RateLimitHint struct {
+	Limit, Remaining int           // quota units in the window / left in it
+	Reset            time.Duration // until the quota resets (never negative)
+	Window           time.Duration // the policy's window, when stated (RateLimit-Policy w)
+	HasLimit         bool
+	HasRemaining     bool
+	HasReset         bool
+	HasWindow        bool
+	Source           string // which fields: "RateLimit", "RateLimit-Limit" (older drafts), "X-RateLimit"; "" if none
+}
+
+// unixSecondsFrom and unixMillisFrom split X-RateLimit-Reset values into
+// delta-seconds, Unix seconds and Unix milliseconds.
+const (
+	unixSecondsFrom = 1e9  // 2001-09-09: no real reset is 31 years away
+	unixMillisFrom  = 1e12 // 33658 AD in seconds, 2001 in milliseconds
+)
+
+// ParseRateLimit reads rate-limit hints from response headers, trying in
+// order and using the first family present:
+//
+//  1. The IETF fields (draft-ietf-httpapi-ratelimit-headers), Source
+//     "RateLimit". The current drafts send Structured Field lists:
+//
+//     RateLimit: "default";r=50;t=30
+//     RateLimit-Policy: "default";q=100;w=60
+//
+//     r is the remaining quota, t the seconds until it resets, q the quota
+//     and w the window in seconds. With several policies the one with the
+//     least remaining quota (then the longest reset) is reported, with the
+//     q and w of the RateLimit-Policy item of the same name. Draft 07's
+//     dictionary form "limit=100, remaining=50, reset=30" is also read.
+//  2. The earlier drafts' RateLimit-Limit, RateLimit-Remaining and
+//     RateLimit-Reset (delta-seconds), Source "RateLimit-Limit".
+//  3. The de-facto X-RateLimit-Limit, X-RateLimit-Remaining and
+//     X-RateLimit-Reset, Source "X-RateLimit". Reset is read by size:
+//     below 1e9 it is seconds until the reset (decimals allowed); from 1e9
+//     to below 1e12 it is a Unix time in seconds (1e9 s is 2001-09-09, and
+//     no one announces a reset 31 years away); from 1e12 it is a Unix time
+//     in milliseconds. A Unix time in the past means 0.
+//
+// A Limit field may carry a policy list ("100, 100;w=60"): its first number
+// is the limit. Absent headers give a zero hint and no error; a malformed
+// field gives a zero hint and an error naming the field and what was wrong.
+// Values are never negative.
+func ParseRateLimit(h Header, now time.Time) (RateLimitHint, error) {
+	if h == nil {
+		return RateLimitHint{}, nil
+	}
+	var hint RateLimitHint
+	var err error
+	if rl, pol := h.Get("RateLimit"), h.Get("RateLimit-Policy"); rl != "" || pol != "" {
+		hint, err = parseIETF(rl, pol)
+	} else if l, r, t := h.Get("RateLimit-Limit"), h.Get("RateLimit-Remaining"), h.Get("RateLimit-Reset"); l != "" || r != "" || t != "" {
+		hint.Source = "RateLimit-Limit"
+		err = parseTriple(&hint, "RateLimit", l, r, t, now)
+	} else if l, r, t := h.Get("X-RateLimit-Limit"), h.Get("X-RateLimit-Remaining"), h.Get("X-RateLimit-Reset"); l != "" || r != "" || t != "" {
+		hint.Source = "X-RateLimit"
+		err = parseTriple(&hint, "X-RateLimit", l, r, t, now)
+	}
+	if err != nil {
+		return RateLimitHint{}, err
+	}
+	return hint, nil
+}
+
+func rateLimitError(field, value, problem string) error {
+	return fmt.Errorf("core: %s %q: %s", field, value, problem)
+}
+
+// parseTriple reads the Limit/Remaining/Reset fields of the older drafts
+// (prefix "RateLimit") or the X- convention (prefix "X-RateLimit").
+func parseTriple(hint *RateLimitHint, prefix, limit, remaining, reset string, now time.Time) error {
+	if limit != "" {
+		// The first list member's bare item: "100" or "100, 100;w=60".
+		first := limit
+		if i := strings.IndexAny(first, ",;"); i >= 0 {
+			first = first[:i]
+		}
+		n, problem := parseCount(trimOWS(first))
+		if problem != "" {
+			return rateLimitError(prefix+"-Limit", limit, problem)
+		}
+		hint.Limit, hint.HasLimit = n, true
+	}
+	if remaining != "" {
+		n, problem := parseCount(trimOWS(remaining))
+		if problem != "" {
+			return rateLimitError(prefix+"-Remaining", remaining, problem)
+		}
+		hint.Remaining, hint.HasRemaining = n, true
+	}
+	if reset != "" {
+		var d time.Duration
+		var problem string
+		if prefix == "X-RateLimit" {
+			d, problem = parseXReset(trimOWS(reset), now)
+		} else {
+			d, problem = parseSeconds(trimOWS(reset))
+		}
+		if problem != "" {
+			return rateLimitError(prefix+"-Reset", reset, problem)
+		}
+		hint.Reset, hint.HasReset = d, true
+	}
+	return nil
+}
+
+// parseCount reads a non-negative integer (an sf-integer without sign).
+func parseCount(s string) (int, string) {
+	if s == "" {
+		return 0, "empty"
+	}
+	if s[0] == '-' {
+		return 0, "negative"
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isDigit(c) {
+			if c == '.' {
+				return 0, "not an integer"
+			}
+			return 0, "not a number"
+		}
+		if i == 15 { // an sf-integer has at most 15 digits
+			return 0, "too large"
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if int64(int(n)) != n { // 32-bit platforms
+		return 0, "too large"
+	}
+	return int(n), ""
+}
+
+// parseSeconds reads non-negative integer seconds as a Duration.
+func parseSeconds(s string) (time.Duration, string) {
+	n, problem := parseCount(s)
+	if problem != "" {
+		return 0, problem
+	}
+	if int64(n) > maxDelaySeconds {
+		return 0, "too large (overflows a time.Duration)"
+	}
+	return time.Duration(n) * time.Second, ""
+}
+
+// parseXReset reads X-RateLimit-Reset: a non-negative decimal number of
+// seconds until the reset, or a Unix time (see ParseRateLimit).
+func parseXReset(s string, now time.Time) (time.Duration, string) {
+	v, problem := parseDecimal(s)
+	if problem != "" {
+		return 0, problem
+	}
+	var at time.Time
+	switch {
+	case v < unixSecondsFrom:
+		f := v * 1e9
+		if f >= maxDurationF {
+			return 0, "too large (overflows a time.Duration)"
+		}
+		return time.Duration(math.Ceil(f)), ""
+	case v < unixMillisFrom:
+		sec, frac := math.Modf(v)
+		at = time.Unix(int64(sec), int64(math.Round(frac*1e9)))
+	case v < 1e16:
+		ms, frac := math.Modf(v)
+		at = time.UnixMilli(int64(ms)).Add(time.Duration(math.Round(frac * 1e6)))
+	default:
+		return 0, "too large (not seconds, a Unix time or Unix milliseconds)"
+	}
+	if !at.After(now) {
+		return 0, ""
+	}
+	d := at.Sub(now)
+	if d == maxDuration {
+		return 0, "too far ahead (overflows a time.Duration)"
+	}
+	return d, ""
+}
+
+// parseDecimal reads DIGITS [ "." DIGITS ] as a float (at most 20 digits in
+// all, so no exponents, signs, "inf" or "nan" sneak in).
+func parseDecimal(s string) (float64, string) {
+	if s == "" {
+		return 0, "empty"
+	}
+	if s[0] == '-' {
+		return 0, "negative"
+	}
+	var v, scale float64 = 0, 1
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isDigit(c):
+			digits++
+			if digits > 20 {
+				return 0, "too large"
+			}
+			if dot {
+				scale /= 10
+				v += float64(c-'0') * scale
+			} else {
+				v = v*10 + float64(c-'0')
+			}
+		case c == '.' && !dot && i > 0 && i+1 < len(s):
+			dot = true
+		default:
+			return 0, "not a number"
+		}
+	}
+	return v, ""
+}
+
+// sfMember is one member of a Structured Field list (RFC 9651), loosely
+// read: its bare item (unquoted if it was a string) and its parameters.
+type sfMember struct {
+	item   string
+	params []sfParam
+}
+
+type sfParam struct{ key, value string }
+
+func (m sfMember) param(key string) (string, bool) {
+	for _, p := range m.params {
+		if p.key == key {
+			return p.value, true
+		}
+	}
+	return "", false
+}
+
+// parseSFList splits a Structured Field list into members. It accepts the
+// list syntax of RFC 9651 with strings, tokens and numbers as bare items
+// and parameter values, and reports unterminated strings and stray text.
+func parseSFList(s string) ([]sfMember, string) {
+	var members []sfMember
+	i := 0
+	skip := func(ws string) {
+		for i < len(s) && strings.IndexByte(ws, s[i]) >= 0 {
+			i++
+		}
+	}
+	// bare reads a string or a run of characters up to a delimiter.
+	bare := func() (string, string) {
+		if i < len(s) && s[i] == '"' {
+			var b strings.Builder
+			for i++; i < len(s); i++ {
+				switch c := s[i]; c {
+				case '\\':
+					if i+1 < len(s) {
+						i++
+						b.WriteByte(s[i])
+					}
+				case '"':
+					i++
+					return b.String(), ""
+				default:
+					b.WriteByte(c)
+				}
+			}
+			return "", "unterminated string"
+		}
+		start := i
+		for i < len(s) && strings.IndexByte(";=, \t\"", s[i]) < 0 {
+			i++
+		}
+		return s[start:i], ""
+	}
+	for {
+		skip(" \t")
+		if i == len(s) {
+			break
+		}
+		item, problem := bare()
+		if problem != "" {
+			return nil, problem
+		}
+		if item == "" && i < len(s) && s[i] != '=' {
+			return nil, fmt.Sprintf("unexpected %q", s[i])
+		}
+		m := sfMember{item: item}
+		if i < len(s) && s[i] == '=' { // dictionary member: key=value
+			i++
+			v, problem := bare()
+			if problem != "" {
+				return nil, problem
+			}
+			m.params = append(m.params, sfParam{key: "=", value: v})
+		}
+		for {
+			skip(" ")
+			if i == len(s) || s[i] != ';' {
+				break
+			}
+			i++
+			skip(" ")
+			key, problem := bare()
+			if problem != "" || key == "" {
+				return nil, "empty parameter name"
+			}
+			val := "?1"
+			if i < len(s) && s[i] == '=' {
+				i++
+				if val, problem = bare(); problem != "" {
+					return nil, problem
+				}
+			}
+			m.params = append(m.params, sfParam{key: strings.ToLower(key), value: val})
+		}
+		members = append(members, m)
+		skip(" \t")
+		if i == len(s) {
+			break
+		}
+		if s[i] != ',' {
+			return nil, fmt.Sprintf("unexpected %q", s[i])
+		}
+		i++
+	}
+	if len(members) == 0 {
+		return nil, "empty"
+	}
+	return members, ""
+}
+
+// parseIETF reads RateLimit and RateLimit-Policy (see ParseRateLimit).
+func parseIETF(rl, pol string) (RateLimitHint, error) {
+	hint := RateLimitHint{Source: "RateLimit"}
+	var policies []sfMember
+	if pol != "" {
+		var problem string
+		if policies, problem = parseSFList(pol); problem != "" {
+			return hint, rateLimitError("RateLimit-Policy", pol, problem)
+		}
+	}
+	name := ""
+	chosen := false
+	if rl != "" {
+		members, problem := parseSFList(rl)
+		if problem != "" {
+			return hint, rateLimitError("RateLimit", rl, problem)
+		}
+		if _, ok := members[0].param("="); ok {
+			if err := parseDraft07(&hint, rl, members); err != nil {
+				return hint, err
+			}
+			members = nil
+		}
+		for _, m := range members {
+			var h RateLimitHint
+			if v, ok := m.param("r"); ok {
+				n, problem := parseCount(v)
+				if problem != "" {
+					return hint, rateLimitError("RateLimit", rl, "r="+v+": "+problem)
+				}
+				h.Remaining, h.HasRemaining = n, true
+			}
+			if v, ok := m.param("t"); ok {
+				d, problem := parseSeconds(v)
+				if problem != "" {
+					return hint, rateLimitError("RateLimit", rl, "t="+v+": "+problem)
+				}
+				h.Reset, h.HasReset = d, true
+			}
+			if !h.HasRemaining && !h.HasReset {
+				continue
+			}
+			if !chosen || moreRestrictive(h, hint) {
+				hint.Remaining, hint.HasRemaining = h.Remaining, h.HasRemaining
+				hint.Reset, hint.HasReset = h.Reset, h.HasReset
+				name, chosen = m.item, true
+			}
+		}
+	}
+	for _, p := range policies {
+		if chosen && p.item != name {
+			continue
+		}
+		// Draft 07 policies are bare quotas ("10;w=1"); later ones "name";q=10;w=1.
+		q, ok := p.param("q")
+		if !ok && p.item != "" && isDigit(p.item[0]) {
+			q, ok = p.item, true
+		}
+		if ok && !hint.HasLimit {
+			n, problem := parseCount(q)
+			if problem != "" {
+				return hint, rateLimitError("RateLimit-Policy", pol, "q="+q+": "+problem)
+			}
+			hint.Limit, hint.HasLimit = n, true
+		}
+		if w, ok := p.param("w"); ok {
+			d, problem := parseSeconds(w)
+			if problem != "" {
+				return hint, rateLimitError("RateLimit-Policy", pol, "w="+w+": "+problem)
+			}
+			hint.Window, hint.HasWindow = d, true
+		}
+		break
+	}
+	return hint, nil
+}
+
+// moreRestrictive reports whether a leaves less quota than b (then: resets later).
+func moreRestrictive(a, b RateLimitHint) bool {
+	ar, br := a.Remaining, b.Remaining
+	if !a.HasRemaining {
+		ar = math.MaxInt
+	}
+	if !b.HasRemaining {
+		br = math.MaxInt
+	}
+	if ar != br {
+		return ar < br
+	}
+	return a.Reset > b.Reset
+}
+
+// parseDraft07 reads "limit=100, remaining=50, reset=30".
+func parseDraft07(hint *RateLimitHint, rl string, members []sfMember) error {
+	for _, m := range members {
+		v, ok := m.param("=")
+		if !ok {
+			return rateLimitError("RateLimit", rl, "mixes list and dictionary members")
+		}
+		switch strings.ToLower(m.item) {
+		case "limit":
+			n, problem := parseCount(v)
+			if problem != "" {
+				return rateLimitError("RateLimit", rl, "limit="+v+": "+problem)
+			}
+			hint.Limit, hint.HasLimit = n, true
+		case "remaining":
+			n, problem := parseCount(v)
+			if problem != "" {
+				return rateLimitError("RateLimit", rl, "remaining="+v+": "+problem)
+			}
+			hint.Remaining, hint.HasRemaining = n, true
+		case "reset":
+			d, problem := parseSeconds(v)
+			if problem != "" {
+				return rateLimitError("RateLimit", rl, "reset="+v+": "+problem)
+			}
+			hint.Reset, hint.HasReset = d, true
+		}
+	}
+	return nil
+}
