@@ -1,0 +1,106 @@
+// Package mock is Retry Lab's mock endpoint: a plain HTTP URL whose
+// rate limiting, Retry-After, latency and failures are chosen by its query,
+// so the page's workers (and curl) can see what a real rate-limited API does
+// to a fleet of retrying clients. Its limiters are core's.
+//
+// # Routes
+//
+// The server mounts the Handler and its arrivals stream:
+//
+//	h := mock.New(mock.Options{})
+//	mux.Handle("/mock", h)                 // GET, HEAD; OPTIONS preflight
+//	mux.Handle("/mock/events", h.Events()) // GET: Server-Sent Events for one key
+//	srv.RegisterOnShutdown(h.Close)         // ends streams and hangs
+//
+// Example:
+//
+//	curl -i 'http://localhost:8080/mock?key=room1&limiter=fixed&limit=5&window=10s&retry_after=date&headers=both'
+//	curl -N 'http://localhost:8080/mock/events?key=room1'
+//
+// # Parameters
+//
+// Every parameter is optional and bounded. An unknown parameter, one given
+// twice, an empty or out-of-range value gets 400 with a JSON body
+// {"error", "param", "value", "allowed"}; bad input never gets a 5xx.
+//
+//	| parameter | meaning | default | allowed |
+//	|---|---|---|---|
+//	| `key` | whose limiter state is used: a run's own id, or a shared room name | default | 1–64 characters from A–Z a–z 0–9 . _ ~ - |
+//	| `tag` | opaque client label (worker/attempt) echoed in the body and the arrivals stream | (empty) | 0–64 characters from A–Z a–z 0–9 . _ ~ - |
+//	| `limiter` | limiter kind: token bucket, fixed window, sliding window, or no limit | bucket | bucket, fixed, sliding, none (core's token-bucket, fixed-window, sliding-window also accepted) |
+//	| `rate` | token bucket refill, tokens per second | 5 | a number between 0.001 and 1000000 |
+//	| `burst` | token bucket capacity (it starts full) | 10 | an integer between 1 and 1000000 |
+//	| `limit` | fixed/sliding window: requests allowed per window | 10 | an integer between 1 and 1000 |
+//	| `window` | fixed/sliding window length (Go duration syntax) | 1s | a duration between 1ms and 24h, e.g. 500ms, 2s, 1m |
+//	| `status` | status code of a rejection | 429 | 429, 503 |
+//	| `retry_after` | Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage | seconds | none, seconds, date, fixed, malformed |
+//	| `retry_value` | seconds sent with retry_after=fixed | 1 | an integer between 0 and 86400 |
+//	| `malformed` | kind of garbage sent with retry_after=malformed (mix rotates through all) | mix | mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601 |
+//	| `headers` | extra rate-limit headers on every response: IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both | none | none, ietf, x, both |
+//	| `latency` | delay before every response (abandoned when the client goes away) | 0s | a duration between 0s and 30s; latency+spread ≤ 30s |
+//	| `spread` | extra uniform random delay in [0, spread) | 0s | a duration between 0s and 30s; latency+spread ≤ 30s |
+//	| `fail500` | percent of requests answered 500, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//	| `fail503` | percent of requests answered 503, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//	| `drop` | percent of requests whose connection is closed without a response | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//	| `hang` | percent of requests never answered: held until the client gives up | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//
+// # What happens to a request
+//
+//  1. The request is received at now (Options.Now) and numbered: seq is
+//     the key's arrival count, from 1.
+//  2. Injected failures are rolled (fail500, fail503, drop, hang, in percent
+//     of all requests). An injected failure bypasses the limiter: it does not
+//     count against the limit (its headers come from core's Limiter.Peek).
+//  3. Otherwise the key's limiter decides (core's Limiter.Decide). A
+//     rejection gets the status parameter (429 or 503) and Retry-After as
+//     retry_after says:
+//     seconds = Decision.RetryAfterSeconds (exact wait rounded up, ≥ 1);
+//     date = IMF-fixdate (http.TimeFormat) of the first whole second at or
+//     after now+RetryAfter; fixed = retry_value; malformed = one of text
+//     ("soon"), empty (""), negative ("-2"), decimal ("1.3"), unit ("2s"),
+//     huge ("99999999999999999999": digits, but it overflows int64 and
+//     core rejects it), rfc1123z (a date with "+0000" instead of "GMT"),
+//     iso8601 ("2026-11-05T10:00:02Z"); mix rotates through them by seq.
+//  4. The response waits latency + U(0, spread). When the client goes away
+//     first, nothing is written and the stream reports "cancelled". A hang
+//     waits until the client goes away or Options.HangLimit passes (then the
+//     connection is closed); a drop closes the connection without a response
+//     (after the latency).
+//  5. The response carries a JSON body (see Body), with headers=ietf
+//     RateLimit-Policy: "fixed";q=5;w=10 and RateLimit: "fixed";r=2;t=7
+//     (draft-ietf-httpapi-ratelimit-headers structured fields; the policy
+//     name is the limiter kind, w is the window or a token bucket's time to
+//     refill from empty), with headers=x X-RateLimit-Limit, -Remaining and
+//     -Reset (delta seconds, rounded up). limiter=none sends neither.
+//
+// Every response, errors included, carries Access-Control-Allow-Origin: *,
+// Access-Control-Expose-Headers listing Retry-After, RateLimit,
+// RateLimit-Policy and X-RateLimit-*, Timing-Allow-Origin: *, and
+// Cache-Control: no-store. OPTIONS answers preflights with 204.
+//
+// # Keys
+//
+// A key is a run's own id or a room shared by many clients. Its limiter
+// state lasts until it has been idle for Options.IdleTTL. The last
+// configuration wins: a request whose limiter parameters differ from the
+// previous one's starts the key's limiter afresh (seq continues). At most
+// Options.MaxKeys keys (and about Options.MaxBytes of state) are held; beyond
+// that the least recently used key of the same shard is evicted, so a flood
+// of unique keys cannot exhaust memory.
+//
+// # Arrivals stream
+//
+// GET /mock/events?key=K streams every arrival at K and the end of its
+// handling, live, as Server-Sent Events whose data is one JSON Event.
+// An aborted fetch that was still waiting (latency or hang) shows as an end
+// event with end "cancelled". Streams never slow the endpoint down: a
+// consumer that falls behind Options.StreamBuf events loses events and is
+// told how many ({"type":"dropped"}).
+//
+// # Browser
+//
+// params.go and event.go carry no server-only imports and compile for
+// js/wasm: the page builds mock URLs with Params.Encode, shows ranges from
+// Table, and decodes Body and Event. Everything else is tagged
+// !(js && wasm).
+package mock

@@ -1,0 +1,285 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// hub fans arrivals out to the streams subscribed to their key. Publishing
+// never blocks: each stream has a bounded buffer and an event that does not
+// fit is dropped and counted. With no stream open, publishing is one atomic load.
+type hub struct {
+	n       atomic.Int32 // streams open
+	dropped atomic.Uint64
+	max     int
+	buf     int
+
+	mu     sync.RWMutex
+	topics map[string][]*stream // copy-on-write slices
+}
+
+type stream struct {
+	ch      chan streamEvent
+	dropped atomic.Uint64
+}
+
+// streamEvent is an arrival or an end, as queued for a stream.
+type streamEvent struct {
+	a   arrival
+	end End
+	at  time.Time // when it ended (end events)
+	fin bool      // an end event
+}
+
+func newHub(max, buf int) *hub {
+	return &hub{max: max, buf: buf, topics: make(map[string][]*stream)}
+}
+
+// subscribe opens a stream for key, or returns nil when MaxStreams are open.
+func (h *hub) subscribe(key string) *stream {
+	if int(h.n.Add(1)) > h.max {
+		h.n.Add(-1)
+		return nil
+	}
+	s := &stream{ch: make(chan streamEvent, h.buf)}
+	h.mu.Lock()
+	old := h.topics[key]
+	subs := make([]*stream, len(old), len(old)+1)
+	copy(subs, old)
+	h.topics[key] = append(subs, s)
+	h.mu.Unlock()
+	return s
+}
+
+func (h *hub) unsubscribe(key string, s *stream) {
+	h.mu.Lock()
+	old := h.topics[key]
+	subs := make([]*stream, 0, len(old))
+	for _, o := range old {
+		if o != s {
+			subs = append(subs, o)
+		}
+	}
+	if len(subs) == 0 {
+		delete(h.topics, key)
+	} else {
+		h.topics[key] = subs
+	}
+	h.mu.Unlock()
+	h.n.Add(-1)
+}
+
+func (h *hub) publish(key string, ev *streamEvent) {
+	if h.n.Load() == 0 {
+		return
+	}
+	h.mu.RLock()
+	subs := h.topics[key]
+	h.mu.RUnlock()
+	for _, s := range subs {
+		select {
+		case s.ch <- *ev:
+		default:
+			s.dropped.Add(1)
+			h.dropped.Add(1)
+		}
+	}
+}
+
+func (h *hub) arrival(a *arrival) {
+	if h.n.Load() == 0 {
+		return
+	}
+	h.publish(a.key, &streamEvent{a: *a})
+}
+
+func (h *hub) end(a *arrival, end End, at time.Time) {
+	if h.n.Load() == 0 {
+		return
+	}
+	h.publish(a.key, &streamEvent{a: *a, end: end, at: at, fin: true})
+}
+
+var streamPreamble = []byte("retry: 2000\n\n")
+
+// Events returns the arrivals stream: GET /mock/events?key=K serves
+// Server-Sent Events, one JSON object per event (see Event), for every
+// arrival at key K and the end of its handling, live. key is the only
+// parameter (default "default"). A slow consumer loses events, never delays
+// the endpoint: after a gap it receives {"type":"dropped","dropped":N}.
+// Idle streams get a keepalive comment every Options.Keepalive. The stream
+// ends when the client goes away or the Handler is closed. With MaxStreams
+// open, the answer is 503 with Retry-After: 5.
+func (h *Handler) Events() http.Handler {
+	return http.HandlerFunc(h.serveEvents)
+}
+
+func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	setCommon(hdr)
+	switch r.Method {
+	case http.MethodGet:
+	case http.MethodOptions:
+		preflight(w, r)
+		return
+	default:
+		hdr["Allow"] = hvMethods
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "GET, OPTIONS"})
+		return
+	}
+	key, perr := parseEventsQuery(r.URL.RawQuery)
+	if perr != nil {
+		writeError(w, http.StatusBadRequest, perr)
+		return
+	}
+	key = strings.Clone(key) // do not keep the request's URL alive
+	s := h.hub.subscribe(key)
+	if s == nil {
+		hdr.Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "streams", Value: strconv.Itoa(h.opts.MaxStreams), Allowed: "fewer arrivals streams open at once; try again later"})
+		return
+	}
+	defer h.hub.unsubscribe(key, s)
+
+	rc := http.NewResponseController(w)
+	hdr["Content-Type"] = hvEventStream
+	hdr["X-Accel-Buffering"] = []string{"no"}
+	w.WriteHeader(http.StatusOK)
+	b := append([]byte(nil), streamPreamble...)
+	b = append(b, `data: {"type":"hello","key":"`...)
+	b = append(b, key...)
+	b = append(b, "\"}\n\n"...)
+	if h.flush(w, rc, b) != nil {
+		return
+	}
+	tick := time.NewTicker(h.opts.Keepalive)
+	defer tick.Stop()
+	var reported uint64
+	for {
+		b = b[:0]
+		select {
+		case <-r.Context().Done():
+			return
+		case <-h.done:
+			return
+		case <-tick.C:
+			b = append(b, ": keepalive\n\n"...)
+		case ev := <-s.ch:
+			b = appendEvent(b, &ev)
+			for more := true; more && len(b) < 32<<10; { // batch what is queued
+				select {
+				case ev := <-s.ch:
+					b = appendEvent(b, &ev)
+				default:
+					more = false
+				}
+			}
+		}
+		if n := s.dropped.Load(); n != reported {
+			reported = n
+			b = append(b, `data: {"type":"dropped","key":"`...)
+			b = append(b, key...)
+			b = append(b, `","dropped":`...)
+			b = strconv.AppendUint(b, n, 10)
+			b = append(b, "}\n\n"...)
+		}
+		if h.flush(w, rc, b) != nil {
+			return
+		}
+	}
+}
+
+// flush writes b with a write deadline, so a consumer that stops reading is
+// disconnected instead of holding the stream forever.
+func (h *Handler) flush(w http.ResponseWriter, rc *http.ResponseController, b []byte) error {
+	_ = rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	return rc.Flush()
+}
+
+func parseEventsQuery(raw string) (string, *ParamError) {
+	key, seen := "default", false
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(pair, "=")
+		var err error
+		if name, err = unescape(name); err != nil {
+			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+		}
+		if value, err = unescape(value); err != nil {
+			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+		}
+		switch {
+		case name != "key":
+			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=..."}
+		case seen:
+			return "", &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+		case !ValidKey(value):
+			return "", perr(pKey, value)
+		}
+		key, seen = value, true
+	}
+	return key, nil
+}
+
+// appendEvent appends one SSE event: "data: {json}\n\n".
+func appendEvent(b []byte, ev *streamEvent) []byte {
+	a := &ev.a
+	if ev.fin {
+		b = append(b, `data: {"type":"end","key":"`...)
+	} else {
+		b = append(b, `data: {"type":"arrival","key":"`...)
+	}
+	b = append(b, a.key...)
+	b = append(b, '"')
+	if a.tag != "" {
+		b = append(b, `,"tag":"`...)
+		b = append(b, a.tag...)
+		b = append(b, '"')
+	}
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, a.seq, 10)
+	b = append(b, `,"at":"`...)
+	at := a.at
+	if ev.fin {
+		at = ev.at
+	}
+	b = at.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","outcome":"`...)
+	b = append(b, a.outcome.String()...)
+	b = append(b, `","status":`...)
+	b = strconv.AppendInt(b, int64(a.status), 10)
+	if ev.fin {
+		b = append(b, `,"end":"`...)
+		b = append(b, ev.end.String()...)
+		b = append(b, `","elapsed_ms":`...)
+		b = appendMS(b, ev.at.Sub(a.at))
+	} else {
+		b = append(b, `,"allowed":`...)
+		b = strconv.AppendBool(b, a.d.Allowed)
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, int64(a.d.Limit), 10)
+		b = append(b, `,"remaining":`...)
+		b = strconv.AppendInt(b, int64(a.d.Remaining), 10)
+		b = append(b, `,"reset_ms":`...)
+		b = appendMS(b, a.d.Reset)
+		b = append(b, `,"retry_after_ms":`...)
+		b = appendMS(b, a.d.RetryAfter)
+		b = append(b, `,"latency_ms":`...)
+		b = appendMS(b, a.latency)
+	}
+	b = append(b, "}\n\n"...)
+	return b
+}

@@ -1,0 +1,320 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"retrylab/core"
+)
+
+// Options configure a Handler. The zero value is ready to use; every zero
+// field takes the default named beside it.
+type Options struct {
+	MaxKeys    int              // keys with limiter state held at once (default 100,000); the least recently used is evicted beyond
+	MaxBytes   int              // estimated bytes of limiter state held at once (default 64 MiB); evicts likewise
+	IdleTTL    time.Duration    // a key unused this long is forgotten (default 10 min)
+	Now        func() time.Time // the clock for limiter decisions and receive times (default time.Now)
+	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures (default math/rand/v2.Float64)
+	HangLimit  time.Duration    // longest hang before the connection is closed anyway (default 60 s)
+	MaxStreams int              // arrivals streams open at once (default 500); beyond, 503
+	StreamBuf  int              // events buffered per stream before they are dropped (default 256)
+	Keepalive  time.Duration    // SSE comment sent on an idle stream this often (default 15 s)
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxKeys    = 100_000
+	DefaultMaxBytes   = 64 << 20
+	DefaultIdleTTL    = 10 * time.Minute
+	DefaultHangLimit  = 60 * time.Second
+	DefaultMaxStreams = 500
+	DefaultStreamBuf  = 256
+	DefaultKeepalive  = 15 * time.Second
+)
+
+func (o *Options) fill() {
+	if o.MaxKeys <= 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.IdleTTL <= 0 {
+		o.IdleTTL = DefaultIdleTTL
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	if o.HangLimit <= 0 {
+		o.HangLimit = DefaultHangLimit
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.StreamBuf <= 0 {
+		o.StreamBuf = DefaultStreamBuf
+	}
+	if o.Keepalive <= 0 {
+		o.Keepalive = DefaultKeepalive
+	}
+}
+
+// Handler is the mock endpoint. It serves GET (and HEAD) with the behaviour
+// the query asks for, answers CORS preflights (OPTIONS), and refuses other
+// methods with 405. Events returns the arrivals stream. A Handler is safe for
+// concurrent use; call Close when done with it.
+type Handler struct {
+	opts      Options
+	store     *store
+	hub       *hub
+	done      chan struct{}
+	closeOnce sync.Once
+	janitor   sync.WaitGroup
+}
+
+// New returns a Handler and starts its janitor, which forgets idle keys.
+func New(opts Options) *Handler {
+	opts.fill()
+	h := &Handler{
+		opts:  opts,
+		store: newStore(opts.MaxKeys, opts.MaxBytes, opts.IdleTTL, opts.Now()),
+		hub:   newHub(opts.MaxStreams, opts.StreamBuf),
+		done:  make(chan struct{}),
+	}
+	h.janitor.Add(1)
+	go h.sweepLoop()
+	return h
+}
+
+// Close stops the janitor, ends every arrivals stream, ends waiting latencies
+// early (their responses are sent) and hangs (their connections are closed).
+// Register it with http.Server.RegisterOnShutdown: Shutdown waits for streams.
+// Close is idempotent.
+func (h *Handler) Close() {
+	h.closeOnce.Do(func() { close(h.done) })
+	h.janitor.Wait()
+}
+
+func (h *Handler) sweepLoop() {
+	defer h.janitor.Done()
+	every := min(max(h.opts.IdleTTL/4, time.Second), time.Minute)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.done:
+			return
+		case <-t.C:
+			h.store.sweep(h.opts.Now())
+		}
+	}
+}
+
+// Stats are counters for monitoring and tests.
+type Stats struct {
+	Keys          int    // keys with limiter state
+	Evicted       uint64 // keys evicted because the store was full
+	Expired       uint64 // keys forgotten after IdleTTL
+	Streams       int    // arrivals streams open
+	EventsDropped uint64 // stream events discarded because a consumer was slow
+}
+
+// Stats returns the current counters.
+func (h *Handler) Stats() Stats {
+	return Stats{
+		Keys:          h.store.len(),
+		Evicted:       h.store.evicted.Load(),
+		Expired:       h.store.expired.Load(),
+		Streams:       int(h.hub.n.Load()),
+		EventsDropped: h.hub.dropped.Load(),
+	}
+}
+
+// arrival is one decided request, as the response and the stream see it.
+type arrival struct {
+	key, tag string
+	seq      uint64
+	at       time.Time
+	d        core.Decision
+	outcome  Outcome
+	status   int
+	latency  time.Duration
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// ServeHTTP serves the mock endpoint.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	setCommon(hdr)
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		preflight(w, r)
+		return
+	default:
+		hdr["Allow"] = hvMethods
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "GET, HEAD, OPTIONS"})
+		return
+	}
+	now := h.opts.Now()
+	p, err := ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.(*ParamError))
+		return
+	}
+
+	// Injected failures are rolled first and bypass the limiter (Peek): they
+	// do not count against the limit.
+	a := arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
+	if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
+		switch u := h.opts.Rand() * 100; {
+		case u < p.Fail500:
+			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
+		case u < p.Fail500+p.Fail503:
+			a.outcome, a.status = OutcomeFail503, http.StatusServiceUnavailable
+		case u < p.Fail500+p.Fail503+p.Drop:
+			a.outcome, a.status = OutcomeDrop, 0
+		case u < inj:
+			a.outcome, a.status = OutcomeHang, 0
+		}
+	}
+	cfg := p.LimiterConfig()
+	a.d, a.seq = h.store.decide(p.Key, cfg, now, a.outcome == OutcomeOK)
+	if a.outcome != OutcomeOK {
+		a.d.Allowed = false // not admitted: the limiter was only consulted
+	} else if !a.d.Allowed {
+		a.outcome, a.status = OutcomeLimited, p.Status
+	}
+	a.latency = p.Latency
+	if p.Spread > 0 {
+		a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
+	}
+	h.hub.arrival(&a)
+
+	if a.outcome == OutcomeHang {
+		h.extendWrite(w, h.opts.HangLimit)
+		end := h.wait(r.Context(), h.opts.HangLimit)
+		if end == EndSent {
+			end = EndTimeout
+		}
+		h.hub.end(&a, end, h.opts.Now())
+		if end != EndCancelled {
+			abort(w)
+		}
+		return
+	}
+	if a.latency > 0 {
+		h.extendWrite(w, a.latency)
+		if end := h.wait(r.Context(), a.latency); end == EndCancelled {
+			h.hub.end(&a, end, h.opts.Now())
+			return
+		}
+	}
+	if a.outcome == OutcomeDrop {
+		h.hub.end(&a, EndDropped, h.opts.Now())
+		abort(w)
+		return
+	}
+
+	bp := bufPool.Get().(*[]byte)
+	var hv headerVals
+	hv.buf = (*bp)[:0]
+	if a.outcome == OutcomeLimited {
+		if b, ok := appendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
+			hv.buf = b
+			hv.add("Retry-After")
+		}
+	}
+	if cfg.Kind != core.LimitNone {
+		if p.Headers.IETF() {
+			hv.buf = append(hv.buf, '"')
+			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)
+			hv.buf = append(hv.buf, `";q=`...)
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Limit), 10)
+			hv.buf = append(hv.buf, ";w="...)
+			hv.buf = strconv.AppendInt(hv.buf, policyWindow(cfg), 10)
+			hv.add("Ratelimit-Policy")
+			hv.buf = append(hv.buf, '"')
+			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)
+			hv.buf = append(hv.buf, `";r=`...)
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Remaining), 10)
+			hv.buf = append(hv.buf, ";t="...)
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.ResetSeconds()), 10)
+			hv.add("Ratelimit")
+		}
+		if p.Headers.X() {
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Limit), 10)
+			hv.add("X-Ratelimit-Limit")
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Remaining), 10)
+			hv.add("X-Ratelimit-Remaining")
+			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.ResetSeconds()), 10)
+			hv.add("X-Ratelimit-Reset")
+		}
+	}
+	hv.set(hdr)
+	hdr["Content-Type"] = hvJSON
+	w.WriteHeader(a.status)
+	body := appendBody(hv.buf[:0], &a)
+	w.Write(body)
+	*bp = body
+	bufPool.Put(bp)
+	h.hub.end(&a, EndSent, h.opts.Now())
+}
+
+// wait blocks for d, or until the client goes away or the handler is closed.
+func (h *Handler) wait(ctx context.Context, d time.Duration) End {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return EndSent
+	case <-ctx.Done():
+		return EndCancelled
+	case <-h.done:
+		return EndShutdown
+	}
+}
+
+// extendWrite moves the connection's write deadline past a deliberate wait,
+// so a server WriteTimeout shorter than the wait does not cut the response.
+// Writers that do not support deadlines are left alone.
+func (h *Handler) extendWrite(w http.ResponseWriter, d time.Duration) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + 10*time.Second))
+}
+
+// abort ends the request without a response: an HTTP/1 connection is
+// hijacked and closed; where that is impossible (HTTP/2) the handler panics
+// with http.ErrAbortHandler, which the server turns into a stream reset
+// without logging.
+func abort(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	conn.Close()
+}
+
+// writeError answers a refused request with a JSON body naming the parameter,
+// the value received and what is allowed.
+func writeError(w http.ResponseWriter, status int, e *ParamError) {
+	body, _ := json.Marshal(struct {
+		Error   string `json:"error"`
+		Param   string `json:"param"`
+		Value   string `json:"value"`
+		Allowed string `json:"allowed"`
+	}{e.Error(), e.Param, e.Value, e.Allowed})
+	w.Header()["Content-Type"] = hvJSON
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}

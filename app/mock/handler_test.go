@@ -1,0 +1,658 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+// t0 has a fractional second, so date rounding is exercised.
+var t0 = time.Date(2026, 11, 5, 10, 0, 0, 250_000_000, time.UTC)
+
+// fakeClock is a settable clock for Options.Now.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// fixedRand returns the given values in turn, forever.
+type fixedRand struct {
+	mu   sync.Mutex
+	vals []float64
+	i    int
+}
+
+func (r *fixedRand) Float64() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v := r.vals[r.i%len(r.vals)]
+	r.i++
+	return v
+}
+
+// newTestHandler returns a Handler on a fake clock starting at t0 (unless
+// opts.Now is set), closed when the test ends.
+func newTestHandler(t *testing.T, opts Options) (*Handler, *fakeClock) {
+	t.Helper()
+	clk := &fakeClock{t: t0}
+	if opts.Now == nil {
+		opts.Now = clk.Now
+	}
+	h := New(opts)
+	t.Cleanup(h.Close)
+	return h, clk
+}
+
+func get(h http.Handler, query string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mock?"+query, nil))
+	return rec
+}
+
+func decodeBody(t *testing.T, rec *httptest.ResponseRecorder) Body {
+	t.Helper()
+	var b Body
+	if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+		t.Fatalf("body %q: %v", rec.Body.String(), err)
+	}
+	return b
+}
+
+// step is one request in a limiter scenario: after advancing the clock by
+// after, a request must get status, and the body must show remaining and
+// retry_after_ms.
+type step struct {
+	after     time.Duration
+	status    int
+	remaining int
+	retryMS   float64
+}
+
+func runSteps(t *testing.T, query string, steps []step) {
+	t.Helper()
+	h, clk := newTestHandler(t, Options{})
+	for i, s := range steps {
+		clk.Advance(s.after)
+		rec := get(h, query)
+		b := decodeBody(t, rec)
+		if rec.Code != s.status || b.Remaining != s.remaining || b.RetryAfterMS != s.retryMS || b.Seq != uint64(i+1) {
+			t.Errorf("%s step %d: status %d remaining %d retry_after_ms %v seq %d; want %d %d %v %d",
+				query, i, rec.Code, b.Remaining, b.RetryAfterMS, b.Seq, s.status, s.remaining, s.retryMS, i+1)
+		}
+	}
+}
+
+func TestLimiterBucket(t *testing.T) {
+	runSteps(t, "key=b&limiter=bucket&rate=2&burst=2", []step{
+		{0, 200, 1, 0},
+		{0, 200, 0, 0},
+		{0, 429, 0, 500},                      // next token in 1/rate = 500ms
+		{200 * time.Millisecond, 429, 0, 300}, // rejected requests take nothing
+		{300 * time.Millisecond, 200, 0, 0},
+		{time.Second, 200, 1, 0}, // refilled to 2, took one
+	})
+}
+
+func TestLimiterFixedWindow(t *testing.T) {
+	runSteps(t, "key=f&limiter=fixed&limit=2&window=1s", []step{
+		{0, 200, 1, 0},
+		{100 * time.Millisecond, 200, 0, 0},
+		{100 * time.Millisecond, 429, 0, 800}, // until the window ends
+		{800 * time.Millisecond, 200, 1, 0},   // new window
+	})
+}
+
+func TestLimiterSlidingWindow(t *testing.T) {
+	runSteps(t, "key=s&limiter=sliding&limit=2&window=1s", []step{
+		{0, 200, 1, 0},
+		{400 * time.Millisecond, 200, 0, 0},
+		{400 * time.Millisecond, 429, 0, 200}, // the first leaves the window at 1s
+		{200 * time.Millisecond, 200, 0, 0},   // t=1s: the first left, this one in
+		{100 * time.Millisecond, 429, 0, 300}, // the second leaves at 1.4s
+	})
+}
+
+func TestLimiterNone(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for i := 0; i < 100; i++ {
+		rec := get(h, "key=n&limiter=none&headers=both")
+		if rec.Code != 200 {
+			t.Fatalf("request %d: %d", i, rec.Code)
+		}
+		if b := decodeBody(t, rec); !b.Allowed || b.Limit != 0 {
+			t.Fatalf("body %+v", b)
+		}
+		for _, k := range []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit"} {
+			if v := rec.Header().Get(k); v != "" {
+				t.Fatalf("limiter=none sent %s: %q", k, v)
+			}
+		}
+	}
+}
+
+func TestStatusParam(t *testing.T) {
+	for _, status := range []int{429, 503} {
+		h, _ := newTestHandler(t, Options{})
+		q := "key=s&limiter=fixed&limit=1&status=" + strconv.Itoa(status)
+		get(h, q)
+		rec := get(h, q)
+		b := decodeBody(t, rec)
+		if rec.Code != status || b.Status != status || b.Outcome != "limited" || b.Allowed {
+			t.Errorf("status=%d: got %d %+v", status, rec.Code, b)
+		}
+		if rec.Header().Get("Retry-After") != "1" {
+			t.Errorf("status=%d: Retry-After %q", status, rec.Header().Get("Retry-After"))
+		}
+	}
+}
+
+// rejected returns the second response of a limit=1 fixed window of 2.5 s
+// opened at t0 (so the exact wait is 2.5 s minus what elapsed).
+func rejected(t *testing.T, extra string, elapsed time.Duration) *httptest.ResponseRecorder {
+	t.Helper()
+	h, clk := newTestHandler(t, Options{})
+	q := "key=ra&limiter=fixed&limit=1&window=2500ms&" + extra
+	if rec := get(h, q); rec.Code != 200 {
+		t.Fatalf("first request: %d", rec.Code)
+	}
+	clk.Advance(elapsed)
+	rec := get(h, q)
+	if rec.Code != 429 {
+		t.Fatalf("second request: %d", rec.Code)
+	}
+	return rec
+}
+
+func TestRetryAfterSeconds(t *testing.T) {
+	tests := []struct {
+		elapsed time.Duration
+		want    string
+	}{
+		{0, "3"},                       // 2.5s rounded up
+		{500 * time.Millisecond, "2"},  // exactly 2s
+		{2499 * time.Millisecond, "1"}, // 1ms rounds up to 1
+	}
+	for _, tt := range tests {
+		rec := rejected(t, "retry_after=seconds", tt.elapsed)
+		v := rec.Header().Get("Retry-After")
+		if v != tt.want {
+			t.Errorf("elapsed %v: Retry-After %q, want %q", tt.elapsed, v, tt.want)
+		}
+		d, err := core.ParseRetryAfter(v, t0)
+		exact := 2500*time.Millisecond - tt.elapsed
+		if err != nil || d < exact || d >= exact+time.Second {
+			t.Errorf("elapsed %v: core.ParseRetryAfter(%q) = %v, %v; want in [%v, %v)", tt.elapsed, v, d, err, exact, exact+time.Second)
+		}
+		if b := decodeBody(t, rec); b.RetryAfterMS != float64(exact.Milliseconds()) {
+			t.Errorf("retry_after_ms %v, want %v", b.RetryAfterMS, exact.Milliseconds())
+		}
+	}
+}
+
+func TestRetryAfterDate(t *testing.T) {
+	for _, elapsed := range []time.Duration{0, 250 * time.Millisecond, 1 * time.Second} {
+		rec := rejected(t, "retry_after=date", elapsed)
+		now := t0.Add(elapsed)
+		allowedAt := t0.Add(2500 * time.Millisecond)
+		v := rec.Header().Get("Retry-After")
+		if !strings.HasSuffix(v, " GMT") || len(v) != len(http.TimeFormat) {
+			t.Errorf("Retry-After %q is not an IMF-fixdate", v)
+		}
+		at, err := http.ParseTime(v)
+		if err != nil || at.Before(allowedAt) || !at.Before(allowedAt.Add(time.Second)) {
+			t.Errorf("http.ParseTime(%q) = %v, %v; want the first whole second at or after %v", v, at, err, allowedAt)
+		}
+		d, err := core.ParseRetryAfter(v, now)
+		if err != nil || d != at.Sub(now) {
+			t.Errorf("core.ParseRetryAfter(%q, %v) = %v, %v; want %v", v, now, d, err, at.Sub(now))
+		}
+	}
+	// On an exact second, the date is that second.
+	if got := retryDate(time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC), time.Second); !got.Equal(time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)) {
+		t.Errorf("retryDate on an exact second = %v", got)
+	}
+}
+
+func TestRetryAfterFixedAndNone(t *testing.T) {
+	for _, tt := range []struct{ query, want string }{
+		{"retry_after=fixed&retry_value=7", "7"},
+		{"retry_after=fixed", "1"},
+		{"retry_after=fixed&retry_value=0", "0"},
+		{"retry_after=fixed&retry_value=86400", "86400"},
+	} {
+		rec := rejected(t, tt.query, 0)
+		v := rec.Header().Get("Retry-After")
+		if v != tt.want {
+			t.Errorf("%s: Retry-After %q, want %q", tt.query, v, tt.want)
+		}
+		want, _ := strconv.Atoi(tt.want)
+		if d, err := core.ParseRetryAfter(v, t0); err != nil || d != time.Duration(want)*time.Second {
+			t.Errorf("%s: core.ParseRetryAfter(%q) = %v, %v", tt.query, v, d, err)
+		}
+	}
+	rec := rejected(t, "retry_after=none", 0)
+	if _, ok := rec.Header()["Retry-After"]; ok {
+		t.Errorf("retry_after=none sent Retry-After %q", rec.Header().Get("Retry-After"))
+	}
+	if b := decodeBody(t, rec); b.RetryAfterMS != 2500 {
+		t.Errorf("retry_after=none: body retry_after_ms %v, want the exact 2500", b.RetryAfterMS)
+	}
+}
+
+func TestRetryAfterMalformed(t *testing.T) {
+	want := map[Malformed]string{
+		MalformedText:     "soon",
+		MalformedEmpty:    "",
+		MalformedNegative: "-3",
+		MalformedDecimal:  "2.5",
+		MalformedUnit:     "3s",
+		MalformedHuge:     hugeValue,
+		MalformedRFC1123Z: "Thu, 05 Nov 2026 10:00:03 +0000",
+		MalformedISO8601:  "2026-11-05T10:00:03Z",
+	}
+	for m := MalformedText; m <= MalformedISO8601; m++ {
+		rec := rejected(t, "retry_after=malformed&malformed="+m.String(), 0)
+		vs, ok := rec.Header()["Retry-After"]
+		if !ok || len(vs) != 1 || vs[0] != want[m] {
+			t.Errorf("%v: Retry-After %q (present %v), want %q", m, vs, ok, want[m])
+			continue
+		}
+		v := vs[0]
+		if d, err := core.ParseRetryAfter(v, t0); err == nil {
+			t.Errorf("%v: core.ParseRetryAfter(%q) = %v, want an error", m, v, d)
+		}
+		if _, err := http.ParseTime(v); err == nil {
+			t.Errorf("%v: http.ParseTime(%q) succeeded", m, v)
+		}
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+			t.Errorf("%v: %q reads as a valid delay with strconv.Atoi", m, v)
+		}
+	}
+	// mix rotates through every kind by arrival number.
+	h, _ := newTestHandler(t, Options{})
+	seen := map[string]bool{}
+	for i := 0; i < 1+2*len(want); i++ {
+		rec := get(h, "key=mix&limiter=fixed&limit=1&window=1h&retry_after=malformed")
+		if i == 0 {
+			continue
+		}
+		seen[rec.Header().Get("Retry-After")] = true
+		if b := decodeBody(t, rec); malformedKind(MalformedMix, b.Seq) == MalformedMix {
+			t.Fatalf("mix resolved to mix at seq %d", b.Seq)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("mix sent %d distinct values, want %d: %v", len(seen), len(want), seen)
+	}
+}
+
+func TestRateLimitHeaders(t *testing.T) {
+	type hdrs map[string]string
+	tests := []struct {
+		query string
+		want  hdrs
+	}{
+		{"limiter=fixed&limit=5&window=10s&headers=ietf", hdrs{
+			"RateLimit-Policy": `"fixed";q=5;w=10`, "RateLimit": `"fixed";r=4;t=10`, "X-RateLimit-Limit": "",
+		}},
+		{"limiter=sliding&limit=5&window=1500ms&headers=x", hdrs{
+			"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "4", "X-RateLimit-Reset": "2", "RateLimit": "",
+		}},
+		{"limiter=bucket&rate=2&burst=10&headers=both", hdrs{
+			"RateLimit-Policy": `"bucket";q=10;w=5`, "RateLimit": `"bucket";r=9;t=1`,
+			"X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "9", "X-RateLimit-Reset": "1",
+		}},
+		{"limiter=bucket&headers=none", hdrs{"RateLimit": "", "RateLimit-Policy": "", "X-RateLimit-Limit": ""}},
+		{"limiter=fixed&limit=1&window=100ms&headers=ietf", hdrs{"RateLimit-Policy": `"fixed";q=1;w=1`, "RateLimit": `"fixed";r=0;t=1`}},
+	}
+	for _, tt := range tests {
+		h, _ := newTestHandler(t, Options{})
+		rec := get(h, "key=h&"+tt.query)
+		for k, v := range tt.want {
+			if got := rec.Header().Get(k); got != v {
+				t.Errorf("%s: %s = %q, want %q", tt.query, k, got, v)
+			}
+		}
+	}
+	// On a rejection the headers say 0 remaining, and they come with Retry-After.
+	h, _ := newTestHandler(t, Options{})
+	get(h, "key=h&limiter=fixed&limit=1&window=3s&headers=both")
+	rec := get(h, "key=h&limiter=fixed&limit=1&window=3s&headers=both")
+	if rec.Code != 429 || rec.Header().Get("RateLimit") != `"fixed";r=0;t=3` || rec.Header().Get("X-RateLimit-Remaining") != "0" || rec.Header().Get("Retry-After") != "3" {
+		t.Errorf("rejection headers: %d %v", rec.Code, rec.Header())
+	}
+}
+
+func TestBody(t *testing.T) {
+	h, clk := newTestHandler(t, Options{})
+	clk.Advance(123456 * time.Nanosecond)
+	rec := get(h, "key=body-1&tag=w2.a1&limiter=fixed&limit=3&window=1s")
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	b := decodeBody(t, rec)
+	want := Body{Key: "body-1", Tag: "w2.a1", Seq: 1, Allowed: true, Status: 200, Outcome: "ok", Limit: 3, Remaining: 2,
+		ResetMS: 1000, RetryAfterMS: 0, LatencyMS: 0, Received: t0.Add(123456 * time.Nanosecond)}
+	if !b.Received.Equal(want.Received) {
+		t.Errorf("received %v, want %v", b.Received, want.Received)
+	}
+	b.Received = want.Received
+	if b != want {
+		t.Errorf("body\n got %+v\nwant %+v", b, want)
+	}
+	if strings.Contains(rec.Body.String(), `"tag"`) != true {
+		t.Error("tag missing")
+	}
+	// Without a tag, no tag field.
+	if rec := get(h, "key=body-2"); strings.Contains(rec.Body.String(), "tag") {
+		t.Errorf("untagged body has a tag: %s", rec.Body)
+	}
+}
+
+func TestAppendMS(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0"}, {-5, "0"}, {1, "0.001"}, {time.Millisecond, "1"}, {1500 * time.Microsecond, "1.5"},
+		{1234567 * time.Nanosecond, "1.235"}, {2500 * time.Millisecond, "2500"}, {10*time.Millisecond + 10*time.Microsecond, "10.01"},
+	} {
+		if got := string(appendMS(nil, tt.d)); got != tt.want {
+			t.Errorf("appendMS(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestInjectedFailures(t *testing.T) {
+	// Rand values u pick by u*100 against the cumulative percentages 10, 30, 60, 100.
+	const q = "key=inj&limiter=fixed&limit=1&window=1h&fail500=10&fail503=20&drop=30&hang=40"
+	tests := []struct {
+		u       float64
+		outcome string
+		status  int
+	}{
+		{0.05, "fail500", 500},
+		{0.15, "fail503", 503},
+		{0.299, "fail503", 503},
+	}
+	for _, tt := range tests {
+		r := &fixedRand{vals: []float64{tt.u}}
+		h, _ := newTestHandler(t, Options{Rand: r.Float64})
+		rec := get(h, q+"&headers=x")
+		b := decodeBody(t, rec)
+		if rec.Code != tt.status || b.Outcome != tt.outcome || b.Allowed {
+			t.Errorf("u=%v: %d %+v, want %d %s", tt.u, rec.Code, b, tt.status, tt.outcome)
+		}
+		if v, ok := rec.Header()["Retry-After"]; ok {
+			t.Errorf("u=%v: injected failure sent Retry-After %q", tt.u, v)
+		}
+		// The limiter was only peeked at: its one request is still available.
+		if rec.Header().Get("X-RateLimit-Remaining") != "1" || b.Remaining != 1 {
+			t.Errorf("u=%v: remaining %q / %d, want 1 (not consumed)", tt.u, rec.Header().Get("X-RateLimit-Remaining"), b.Remaining)
+		}
+	}
+	// Percentages in aggregate, with the default random source.
+	h, _ := newTestHandler(t, Options{})
+	counts := map[int]int{}
+	for i := 0; i < 4000; i++ {
+		counts[get(h, "key=agg&limiter=none&fail500=25&fail503=50").Code]++
+	}
+	if counts[500] < 850 || counts[500] > 1150 || counts[503] < 1800 || counts[503] > 2200 || counts[200] < 850 {
+		t.Errorf("fail500=25&fail503=50 over 4000 requests: %v", counts)
+	}
+}
+
+func TestNewConfigStartsFresh(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	get(h, "key=cfg&limiter=fixed&limit=1&window=1h")
+	if rec := get(h, "key=cfg&limiter=fixed&limit=1&window=1h"); rec.Code != 429 {
+		t.Fatalf("second request %d, want 429", rec.Code)
+	}
+	// Unused fields do not count as a new configuration.
+	if rec := get(h, "key=cfg&limiter=fixed&limit=1&window=1h&rate=77&headers=both&latency=0s"); rec.Code != 429 {
+		t.Fatalf("same limiter, other params: %d, want 429", rec.Code)
+	}
+	rec := get(h, "key=cfg&limiter=fixed&limit=2&window=1h")
+	b := decodeBody(t, rec)
+	if rec.Code != 200 || b.Remaining != 1 || b.Seq != 4 {
+		t.Errorf("new config: %d %+v; want 200, remaining 1, seq 4 (seq continues)", rec.Code, b)
+	}
+	// Another key is independent.
+	if rec := get(h, "key=cfg2&limiter=fixed&limit=1&window=1h"); rec.Code != 200 || decodeBody(t, rec).Seq != 1 {
+		t.Errorf("other key: %d", rec.Code)
+	}
+}
+
+func TestIdleKeysExpire(t *testing.T) {
+	h, clk := newTestHandler(t, Options{IdleTTL: time.Minute})
+	const q = "key=idle&limiter=fixed&limit=1&window=24h"
+	get(h, q)
+	clk.Advance(time.Minute) // exactly the TTL: still held
+	if rec := get(h, q); rec.Code != 429 {
+		t.Fatalf("within TTL: %d, want 429", rec.Code)
+	}
+	clk.Advance(time.Minute + time.Nanosecond)
+	rec := get(h, q)
+	if b := decodeBody(t, rec); rec.Code != 200 || b.Seq != 1 {
+		t.Errorf("after TTL: %d seq %d, want a fresh key", rec.Code, b.Seq)
+	}
+	// The janitor's sweep forgets idle keys.
+	for i := 0; i < 100; i++ {
+		get(h, "key=k"+strconv.Itoa(i))
+	}
+	if n := h.Stats().Keys; n != 101 {
+		t.Fatalf("keys %d, want 101", n)
+	}
+	clk.Advance(30 * time.Second)
+	get(h, "key=k7")
+	clk.Advance(31 * time.Second)
+	if n := h.store.sweep(clk.Now()); n != 100 {
+		t.Errorf("sweep removed %d, want 100", n)
+	}
+	if st := h.Stats(); st.Keys != 1 || st.Expired != 101 {
+		t.Errorf("after sweep: %+v", st)
+	}
+}
+
+func TestEvictionUnderFlood(t *testing.T) {
+	const maxKeys = 1000
+	h, _ := newTestHandler(t, Options{MaxKeys: maxKeys})
+	var hot uint64
+	for i := 0; i < 100_000; i++ {
+		get(h, "key=flood-"+strconv.Itoa(i))
+		if i%10 == 0 {
+			hot = decodeBody(t, get(h, "key=hot")).Seq
+		}
+	}
+	st := h.Stats()
+	if st.Keys > maxKeys || st.Keys < maxKeys*9/10 {
+		t.Errorf("keys %d after a flood, want at most %d (and close to it)", st.Keys, maxKeys)
+	}
+	if st.Evicted < 100_000-maxKeys {
+		t.Errorf("evicted %d", st.Evicted)
+	}
+	if hot != 10_000 {
+		t.Errorf("the often-used key was evicted: seq %d, want 10000", hot)
+	}
+	// A least recently used key is gone: it starts again at seq 1.
+	if b := decodeBody(t, get(h, "key=flood-0")); b.Seq != 1 {
+		t.Errorf("flood-0 seq %d, want 1", b.Seq)
+	}
+}
+
+func TestEvictionBySize(t *testing.T) {
+	// Sliding windows of 1000 cost ~8.5 KB each: the byte budget binds first.
+	const maxBytes = 1 << 20
+	h, _ := newTestHandler(t, Options{MaxBytes: maxBytes})
+	for i := 0; i < 5000; i++ {
+		get(h, "limiter=sliding&limit=1000&key=big-"+strconv.Itoa(i))
+	}
+	perKey := entryCost(core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 1000})
+	if n := h.Stats().Keys; n > maxBytes/perKey || n < maxBytes/perKey/2 {
+		t.Errorf("keys %d, want at most %d", n, maxBytes/perKey)
+	}
+	for i := range h.store.shards {
+		if sh := &h.store.shards[i]; sh.bytes > sh.budget {
+			t.Errorf("shard %d holds %d bytes, budget %d", i, sh.bytes, sh.budget)
+		}
+	}
+}
+
+func TestShardsFor(t *testing.T) {
+	for _, tt := range []struct{ maxKeys, want int }{{1, 1}, {127, 1}, {128, 2}, {1000, 8}, {4096, 64}, {100_000, 64}} {
+		if got := shardsFor(tt.maxKeys); got != tt.want {
+			t.Errorf("shardsFor(%d) = %d, want %d", tt.maxKeys, got, tt.want)
+		}
+	}
+	s := newStore(10, 1<<20, time.Hour, t0)
+	for i := 0; i < 100; i++ {
+		s.decide("k"+strconv.Itoa(i), core.LimiterConfig{}, t0, true)
+	}
+	if s.len() != 10 {
+		t.Errorf("MaxKeys 10 holds %d", s.len())
+	}
+}
+
+func TestErrorResponses(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	tests := []struct {
+		method, query string
+		status        int
+		param         string
+	}{
+		{"GET", "rate=0", 400, "rate"},
+		{"GET", "bogus=1", 400, "bogus"},
+		{"GET", "key=a&key=b", 400, "key"},
+		{"GET", "key=%zz", 400, "query"},
+		{"GET", "fail500=60&drop=60", 400, "fail500+fail503+drop+hang"},
+		{"GET", "latency=30s&spread=1ms", 400, "latency+spread"},
+		{"GET", "window=1s&limiter=sliding&limit=1001", 400, "limit"},
+		{"GET", "key=" + strings.Repeat("x", 65), 400, "key"},
+		{"POST", "", 405, "method"},
+		{"DELETE", "rate=0", 405, "method"},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tt.method, "/mock?"+tt.query, nil))
+		var e struct{ Error, Param, Value, Allowed string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+			t.Errorf("%s %s: body %q: %v", tt.method, tt.query, rec.Body, err)
+		}
+		if rec.Code != tt.status || e.Param != tt.param || e.Allowed == "" || !strings.HasPrefix(e.Error, "mock: ") {
+			t.Errorf("%s %s: %d %+v, want %d for %s", tt.method, tt.query, rec.Code, e, tt.status, tt.param)
+		}
+		if rec.Header().Get("Access-Control-Allow-Origin") != "*" || rec.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s: error lacks CORS or JSON headers: %v", tt.method, tt.query, rec.Header())
+		}
+		if tt.status == 405 && rec.Header().Get("Allow") != "GET, HEAD, OPTIONS" {
+			t.Errorf("405 Allow = %q", rec.Header().Get("Allow"))
+		}
+	}
+	if n := h.Stats().Keys; n != 0 {
+		t.Errorf("refused requests created %d keys", n)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for _, handler := range []http.Handler{h, h.Events()} {
+		req := httptest.NewRequest(http.MethodOptions, "/mock?key=x", nil)
+		req.Header.Set("Origin", "http://other.example:9000")
+		req.Header.Set("Access-Control-Request-Method", "GET")
+		req.Header.Set("Access-Control-Request-Headers", "x-worker, content-type")
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		want := map[string]string{
+			"Access-Control-Allow-Origin":  "*",
+			"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+			"Access-Control-Allow-Headers": "x-worker, content-type",
+			"Access-Control-Max-Age":       "7200",
+		}
+		if rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+			t.Errorf("preflight: %d %q", rec.Code, rec.Body)
+		}
+		for k, v := range want {
+			if got := rec.Header().Get(k); got != v {
+				t.Errorf("preflight %s = %q, want %q", k, got, v)
+			}
+		}
+		// A hostile request-headers value is not echoed.
+		req.Header.Set("Access-Control-Request-Headers", "x\r\nSet-Cookie: a=b")
+		rec = httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		if v := rec.Header().Get("Access-Control-Allow-Headers"); v != "" {
+			t.Errorf("echoed %q", v)
+		}
+	}
+	if n := h.Stats().Keys; n != 0 {
+		t.Errorf("preflights created %d keys", n)
+	}
+	// Every GET response exposes the rate-limit headers to cross-origin scripts.
+	for _, q := range []string{"key=c", "key=c&limiter=fixed&limit=1", "rate=-1"} {
+		rec := get(h, q)
+		exposed := strings.Split(rec.Header().Get("Access-Control-Expose-Headers"), ", ")
+		for _, name := range []string{"Retry-After", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+			if !contains(exposed, name) {
+				t.Errorf("%s: %s not exposed: %q", q, name, exposed)
+			}
+		}
+		for k, v := range map[string]string{"Access-Control-Allow-Origin": "*", "Timing-Allow-Origin": "*", "Cache-Control": "no-store"} {
+			if got := rec.Header().Get(k); got != v {
+				t.Errorf("%s: %s = %q, want %q", q, k, got, v)
+			}
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHEADCountsAsArrival(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/mock?key=head&limiter=fixed&limit=1", nil))
+	if rec.Code != 200 {
+		t.Fatalf("HEAD: %d", rec.Code)
+	}
+	if rec := get(h, "key=head&limiter=fixed&limit=1"); rec.Code != 429 {
+		t.Errorf("GET after HEAD: %d, want 429", rec.Code)
+	}
+}
+
+// TestSharedHeaderValuesUnchanged guards the shared header slices that every
+// response's map points at.
+func TestSharedHeaderValuesUnchanged(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	rec := get(h, "key=x")
+	rec.Header().Add("Cache-Control", "private") // appends to a copy, not the shared slice
+	if hvNoStore[0] != "no-store" || len(hvNoStore) != 1 || get(h, "key=x").Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("shared header slice modified: %q", hvNoStore)
+	}
+}

@@ -1,0 +1,534 @@
+package mock
+
+// This file is deliberately free of server-only imports: the page (compiled to
+// js/wasm) builds mock URLs and shows the allowed ranges with the same code.
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/core"
+)
+
+// Bounds on the parameters that core does not define. The limiter's own
+// bounds are core's (core.LimiterRateRange, LimiterBurstRange,
+// LimiterLimitRange, LimiterWindowRange), read here so the page, the mock
+// and core can never disagree.
+const (
+	MaxKeyLen     = 64               // longest key and tag, in bytes
+	MaxRetryValue = 86400            // seconds, for retry_after=fixed
+	MaxLatency    = 30 * time.Second // bound on latency+spread
+)
+
+// RetryMode says what the Retry-After header of a rejection carries.
+type RetryMode uint8
+
+const (
+	RetryNone      RetryMode = iota // no Retry-After header
+	RetrySeconds                    // delta-seconds: Decision.RetryAfterSeconds (rounded up)
+	RetryDate                       // IMF-fixdate of the first whole second at or after now+RetryAfter
+	RetryFixed                      // Params.RetryValue seconds, whatever the limiter says
+	RetryMalformed                  // deliberately invalid value, kind chosen by Params.Malformed
+)
+
+var retryModeNames = [...]string{"none", "seconds", "date", "fixed", "malformed"}
+
+func (m RetryMode) String() string { return enumName(retryModeNames[:], int(m)) }
+
+// Malformed selects the kind of garbage sent with retry_after=malformed.
+// Each is a mistake real servers make or a value that breaks naive clients.
+type Malformed uint8
+
+const (
+	MalformedMix      Malformed = iota // rotate through the kinds below by arrival number
+	MalformedText                      // "soon"
+	MalformedEmpty                     // "" (header present, value empty)
+	MalformedNegative                  // "-3"
+	MalformedDecimal                   // "2.5": the exact wait with one decimal (fractions are not allowed)
+	MalformedUnit                      // "3s"
+	MalformedHuge                      // "99999999999999999999" (digits only, overflows int64)
+	MalformedRFC1123Z                  // "Mon, 02 Jan 2006 15:04:05 +0000" (numeric zone, not GMT)
+	MalformedISO8601                   // "2006-01-02T15:04:05Z" (RFC 3339, not an HTTP-date)
+)
+
+var malformedNames = [...]string{"mix", "text", "empty", "negative", "decimal", "unit", "huge", "rfc1123z", "iso8601"}
+
+func (m Malformed) String() string { return enumName(malformedNames[:], int(m)) }
+
+// Headers selects the optional rate-limit headers sent with every response.
+type Headers uint8
+
+const (
+	HeadersNone Headers = iota
+	HeadersIETF         // RateLimit and RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers, structured fields)
+	HeadersX            // X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds)
+	HeadersBoth         // both sets
+)
+
+var headersNames = [...]string{"none", "ietf", "x", "both"}
+
+func (h Headers) String() string { return enumName(headersNames[:], int(h)) }
+
+// IETF reports whether the RateLimit/RateLimit-Policy headers are sent.
+func (h Headers) IETF() bool { return h == HeadersIETF || h == HeadersBoth }
+
+// X reports whether the X-RateLimit-* headers are sent.
+func (h Headers) X() bool { return h == HeadersX || h == HeadersBoth }
+
+var limiterNames = [...]string{
+	core.LimitNone:          "none",
+	core.LimitTokenBucket:   "bucket",
+	core.LimitFixedWindow:   "fixed",
+	core.LimitSlidingWindow: "sliding",
+}
+
+// LimiterName is the query value for a limiter kind ("bucket", "fixed", "sliding", "none").
+func LimiterName(k core.LimiterKind) string { return enumName(limiterNames[:], int(k)) }
+
+func enumName(names []string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return "invalid(" + strconv.Itoa(i) + ")"
+}
+
+// Params is the decoded query of a mock URL. The zero value is not useful:
+// start from Defaults. ParseParams(p.Query()) returns p for every valid p.
+type Params struct {
+	Key string // whose limiter state is used: a run id or a room name
+	Tag string // opaque client label echoed in the body and the arrivals stream; "" = none
+
+	Limiter core.LimiterKind
+	Rate    float64       // token bucket: tokens per second
+	Burst   int           // token bucket: capacity
+	Limit   int           // windows: requests per window
+	Window  time.Duration // windows: window length
+
+	Status     int       // status of a rejection: 429 or 503
+	RetryAfter RetryMode // Retry-After on rejections
+	RetryValue int       // seconds, for RetryFixed
+	Malformed  Malformed // kind of garbage, for RetryMalformed
+	Headers    Headers   // optional rate-limit headers
+
+	Latency time.Duration // base delay before every response
+	Spread  time.Duration // plus a uniform random delay in [0, Spread)
+
+	// Injected failures, in percent of all requests (0–100, sum ≤ 100). An
+	// injected failure bypasses the limiter: it does not count against the
+	// limit, and its rate-limit headers show the limiter's state unchanged.
+	Fail500 float64 // answer 500, no Retry-After
+	Fail503 float64 // answer 503, no Retry-After
+	Drop    float64 // close the connection without a response
+	Hang    float64 // never answer: hold the request until the client gives up (or the server's bound)
+}
+
+// Defaults returns the parameters of a URL with an empty query.
+func Defaults() Params {
+	return Params{
+		Key:        "default",
+		Limiter:    core.LimitTokenBucket,
+		Rate:       5,
+		Burst:      10,
+		Limit:      10,
+		Window:     time.Second,
+		Status:     429,
+		RetryAfter: RetrySeconds,
+		RetryValue: 1,
+		Malformed:  MalformedMix,
+		Headers:    HeadersNone,
+	}
+}
+
+// LimiterConfig is the core limiter configuration these parameters select.
+// Fields the kind does not use are zero, so two URLs that differ only in an
+// unused field (rate for a fixed window, say) share the key's limiter state.
+func (p Params) LimiterConfig() core.LimiterConfig {
+	c := core.LimiterConfig{Kind: p.Limiter}
+	switch p.Limiter {
+	case core.LimitTokenBucket:
+		c.Rate, c.Burst = p.Rate, p.Burst
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		c.Limit, c.Window = p.Limit, p.Window
+	}
+	return c
+}
+
+// ParamError is a rejected query parameter. The server answers it with 400
+// and a JSON body {"error", "param", "value", "allowed"}.
+type ParamError struct {
+	Param   string // the parameter's name (or "query" when the query itself is not decodable)
+	Value   string // the value received, cut to 64 bytes
+	Allowed string // what would have been accepted
+}
+
+func (e *ParamError) Error() string {
+	return "mock: " + e.Param + " " + strconv.Quote(e.Value) + ": allowed " + e.Allowed
+}
+
+// ParamInfo documents one query parameter; Table lists them all.
+type ParamInfo struct {
+	Name    string
+	Meaning string
+	Default string
+	Allowed string
+}
+
+// The parameters, in the order Table and Encode use.
+const (
+	pKey = iota
+	pTag
+	pLimiter
+	pRate
+	pBurst
+	pLimit
+	pWindow
+	pStatus
+	pRetryAfter
+	pRetryValue
+	pMalformed
+	pHeaders
+	pLatency
+	pSpread
+	pFail500
+	pFail503
+	pDrop
+	pHang
+	numParams
+)
+
+var table = [numParams]ParamInfo{
+	pKey:        {"key", "whose limiter state is used: a run's own id, or a shared room name", "default", "1–64 characters from A–Z a–z 0–9 . _ ~ -"},
+	pTag:        {"tag", "opaque client label (worker/attempt) echoed in the body and the arrivals stream", "(empty)", "0–64 characters from A–Z a–z 0–9 . _ ~ -"},
+	pLimiter:    {"limiter", "limiter kind: token bucket, fixed window, sliding window, or no limit", "bucket", "bucket, fixed, sliding, none (core's token-bucket, fixed-window, sliding-window also accepted)"},
+	pRate:       {"rate", "token bucket refill, tokens per second", "5", "a number " + core.LimiterRateRange.String()},
+	pBurst:      {"burst", "token bucket capacity (it starts full)", "10", "an integer " + core.LimiterBurstRange.String()},
+	pLimit:      {"limit", "fixed/sliding window: requests allowed per window", "10", "an integer " + core.LimiterLimitRange.String()},
+	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + ", e.g. 500ms, 2s, 1m"},
+	pStatus:     {"status", "status code of a rejection", "429", "429, 503"},
+	pRetryAfter: {"retry_after", "Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
+	pRetryValue: {"retry_value", "seconds sent with retry_after=fixed", "1", "an integer between 0 and 86400"},
+	pMalformed:  {"malformed", "kind of garbage sent with retry_after=malformed (mix rotates through all)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
+	pHeaders:    {"headers", "extra rate-limit headers on every response: IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
+	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
+	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
+	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pHang:       {"hang", "percent of requests never answered: held until the client gives up", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+}
+
+// Table describes every query parameter: name, meaning, default and allowed values.
+func Table() []ParamInfo {
+	t := table
+	return t[:]
+}
+
+func paramIndex(name string) int {
+	for i := range table {
+		if table[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+const (
+	allowedSum     = "fail500+fail503+drop+hang ≤ 100"
+	allowedLatency = "latency+spread ≤ 30s"
+	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang"
+)
+
+func perr(i int, value string) *ParamError {
+	return &ParamError{Param: table[i].Name, Value: cut(value), Allowed: table[i].Allowed}
+}
+
+func cut(s string) string {
+	if len(s) <= MaxKeyLen {
+		return s
+	}
+	n := MaxKeyLen
+	for n > 0 && s[n]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// ParseParams decodes a mock URL's query. An unknown parameter, a parameter
+// given twice, an empty or out-of-range value is a *ParamError. Parameters are
+// checked in Table order, so the error reported for a bad query is deterministic.
+func ParseParams(q url.Values) (Params, error) {
+	p := Defaults()
+	for i := range table {
+		vs, ok := q[table[i].Name]
+		if !ok {
+			continue
+		}
+		if len(vs) != 1 {
+			return p, &ParamError{Param: table[i].Name, Value: cut(strings.Join(vs, ",")), Allowed: "one value"}
+		}
+		if err := p.set(i, vs[0]); err != nil {
+			return p, err
+		}
+	}
+	if len(q) > 0 {
+		var unknown string
+		found := false
+		for name := range q {
+			if paramIndex(name) < 0 && (!found || name < unknown) {
+				unknown, found = name, true
+			}
+		}
+		if found {
+			return p, unknownParam(unknown, strings.Join(q[unknown], ","))
+		}
+	}
+	if err := p.check(); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// ParseQuery decodes a raw query string (URL.RawQuery) like ParseParams, without
+// building a url.Values: the server's hot path. Errors are reported in query order.
+func ParseQuery(raw string) (Params, error) {
+	p := Defaults()
+	var seen [numParams]bool
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(pair, "=")
+		var err error
+		if name, err = unescape(name); err != nil {
+			return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+		}
+		if value, err = unescape(value); err != nil {
+			return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+		}
+		i := paramIndex(name)
+		if i < 0 {
+			return p, unknownParam(name, value)
+		}
+		if seen[i] {
+			return p, &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+		}
+		seen[i] = true
+		if perr := p.set(i, value); perr != nil {
+			return p, perr
+		}
+	}
+	if err := p.check(); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+func unknownParam(name, value string) *ParamError {
+	if name == "" {
+		return &ParamError{Param: "query", Value: cut("=" + value), Allowed: "name=value pairs with names " + allowedKnown}
+	}
+	return &ParamError{Param: cut(name), Value: cut(value), Allowed: allowedKnown}
+}
+
+func unescape(s string) (string, error) {
+	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
+		return s, nil
+	}
+	return url.QueryUnescape(s)
+}
+
+// ValidKey reports whether s is an acceptable key (and tag, when non-empty).
+func ValidKey(s string) bool {
+	if len(s) == 0 || len(s) > MaxKeyLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '~' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Params) set(i int, v string) *ParamError {
+	ok := true
+	switch i {
+	case pKey:
+		ok = ValidKey(v)
+		p.Key = v
+	case pTag:
+		ok = v == "" || ValidKey(v)
+		p.Tag = v
+	case pLimiter:
+		var k int
+		if k, ok = enumIndex(limiterNames[:], v); !ok { // core's names are aliases
+			kind, err := core.ParseLimiterKind(v)
+			k, ok = int(kind), err == nil
+		}
+		p.Limiter = core.LimiterKind(k)
+	case pRate:
+		p.Rate, ok = parseFloat(v, core.LimiterRateRange.Min, core.LimiterRateRange.Max)
+	case pBurst:
+		p.Burst, ok = parseInt(v, core.LimiterBurstRange.Min, core.LimiterBurstRange.Max)
+	case pLimit:
+		p.Limit, ok = parseInt(v, core.LimiterLimitRange.Min, core.LimiterLimitRange.Max)
+	case pWindow:
+		p.Window, ok = parseDuration(v, core.LimiterWindowRange.Min, core.LimiterWindowRange.Max)
+	case pStatus:
+		p.Status, ok = parseInt(v, 429, 503)
+		ok = ok && (p.Status == 429 || p.Status == 503)
+	case pRetryAfter:
+		var k int
+		k, ok = enumIndex(retryModeNames[:], v)
+		p.RetryAfter = RetryMode(k)
+	case pRetryValue:
+		p.RetryValue, ok = parseInt(v, 0, MaxRetryValue)
+	case pMalformed:
+		var k int
+		k, ok = enumIndex(malformedNames[:], v)
+		p.Malformed = Malformed(k)
+	case pHeaders:
+		var k int
+		k, ok = enumIndex(headersNames[:], v)
+		p.Headers = Headers(k)
+	case pLatency:
+		p.Latency, ok = parseDuration(v, 0, MaxLatency)
+	case pSpread:
+		p.Spread, ok = parseDuration(v, 0, MaxLatency)
+	case pFail500:
+		p.Fail500, ok = parseFloat(v, 0, 100)
+	case pFail503:
+		p.Fail503, ok = parseFloat(v, 0, 100)
+	case pDrop:
+		p.Drop, ok = parseFloat(v, 0, 100)
+	case pHang:
+		p.Hang, ok = parseFloat(v, 0, 100)
+	}
+	if !ok {
+		return perr(i, v)
+	}
+	return nil
+}
+
+// check validates what no single parameter can: the sums.
+func (p *Params) check() *ParamError {
+	if p.Latency+p.Spread > MaxLatency {
+		return &ParamError{Param: "latency+spread", Value: (p.Latency + p.Spread).String(), Allowed: allowedLatency}
+	}
+	if s := p.Fail500 + p.Fail503 + p.Drop + p.Hang; s > 100 {
+		return &ParamError{Param: "fail500+fail503+drop+hang", Value: strconv.FormatFloat(s, 'g', -1, 64), Allowed: allowedSum}
+	}
+	return nil
+}
+
+// Valid reports whether p is within every bound (what ParseParams would accept).
+func (p Params) Valid() error {
+	_, err := ParseParams(p.Query())
+	return err
+}
+
+func enumIndex(names []string, v string) (int, bool) {
+	for i, n := range names {
+		if n == v {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func parseInt(v string, lo, hi int) (int, bool) {
+	n, err := strconv.Atoi(v)
+	return n, err == nil && lo <= n && n <= hi
+}
+
+func parseFloat(v string, lo, hi float64) (float64, bool) {
+	f, err := strconv.ParseFloat(v, 64)
+	return f, err == nil && lo <= f && f <= hi // false for NaN
+}
+
+func parseDuration(v string, lo, hi time.Duration) (time.Duration, bool) {
+	d, err := time.ParseDuration(v)
+	return d, err == nil && lo <= d && d <= hi
+}
+
+// Query encodes p as query values, leaving out parameters equal to their default.
+func (p Params) Query() url.Values {
+	q := url.Values{}
+	p.each(func(i int, v string) { q.Set(table[i].Name, v) })
+	return q
+}
+
+// Encode is the query string of p in Table order (not sorted), without defaults:
+// "key=room1&limiter=fixed&limit=5".
+func (p Params) Encode() string {
+	var b strings.Builder
+	p.each(func(i int, v string) {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(table[i].Name)
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	})
+	return b.String()
+}
+
+// each calls f with every parameter that differs from its default, in Table order.
+func (p Params) each(f func(i int, v string)) {
+	d := Defaults()
+	str := func(i int, v, def string) {
+		if v != def {
+			f(i, v)
+		}
+	}
+	num := func(i int, v, def float64) {
+		if v != def || math.Signbit(v) != math.Signbit(def) {
+			f(i, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	integer := func(i int, v, def int) {
+		if v != def {
+			f(i, strconv.Itoa(v))
+		}
+	}
+	dur := func(i int, v, def time.Duration) {
+		if v != def {
+			f(i, v.String())
+		}
+	}
+	str(pKey, p.Key, d.Key)
+	str(pTag, p.Tag, d.Tag)
+	str(pLimiter, LimiterName(p.Limiter), LimiterName(d.Limiter))
+	num(pRate, p.Rate, d.Rate)
+	integer(pBurst, p.Burst, d.Burst)
+	integer(pLimit, p.Limit, d.Limit)
+	dur(pWindow, p.Window, d.Window)
+	integer(pStatus, p.Status, d.Status)
+	str(pRetryAfter, p.RetryAfter.String(), d.RetryAfter.String())
+	integer(pRetryValue, p.RetryValue, d.RetryValue)
+	str(pMalformed, p.Malformed.String(), d.Malformed.String())
+	str(pHeaders, p.Headers.String(), d.Headers.String())
+	dur(pLatency, p.Latency, d.Latency)
+	dur(pSpread, p.Spread, d.Spread)
+	num(pFail500, p.Fail500, d.Fail500)
+	num(pFail503, p.Fail503, d.Fail503)
+	num(pDrop, p.Drop, d.Drop)
+	num(pHang, p.Hang, d.Hang)
+}
+
+// MarkdownTable renders Table as a Markdown table (for the README; doc.go
+// holds the same text, and a test keeps them equal).
+func MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| parameter | meaning | default | allowed |\n|---|---|---|---|\n")
+	for _, p := range table {
+		b.WriteString("| `" + p.Name + "` | " + p.Meaning + " | " + p.Default + " | " + p.Allowed + " |\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,395 @@
+package mock
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+func TestParseDefaults(t *testing.T) {
+	for _, q := range []string{"", "&", "&&"} {
+		p, err := ParseQuery(q)
+		if err != nil || p != Defaults() {
+			t.Errorf("ParseQuery(%q) = %+v, %v; want Defaults()", q, p, err)
+		}
+	}
+	p, err := ParseParams(url.Values{})
+	if err != nil || p != Defaults() {
+		t.Errorf("ParseParams(empty) = %+v, %v; want Defaults()", p, err)
+	}
+	if err := Defaults().Valid(); err != nil {
+		t.Errorf("Defaults().Valid() = %v", err)
+	}
+	if err := Defaults().LimiterConfig().Validate(); err != nil {
+		t.Errorf("Defaults().LimiterConfig().Validate() = %v", err)
+	}
+}
+
+// TestParseEachParam checks every parameter's accepted values (bounds
+// included) and rejected values, through both decoders.
+func TestParseEachParam(t *testing.T) {
+	long := strings.Repeat("k", MaxKeyLen)
+	type ok struct {
+		value string
+		check func(Params) bool
+	}
+	tests := []struct {
+		name string
+		good []ok
+		bad  []string
+	}{
+		{"key", []ok{
+			{"run-1", func(p Params) bool { return p.Key == "run-1" }},
+			{long, func(p Params) bool { return p.Key == long }},
+			{"A.b_c~d-9", func(p Params) bool { return p.Key == "A.b_c~d-9" }},
+		}, []string{"", long + "k", "a b", "a/b", "ключ", "a%", "<script>", "a\x00"}},
+		{"tag", []ok{
+			{"", func(p Params) bool { return p.Tag == "" }},
+			{"w3.a2", func(p Params) bool { return p.Tag == "w3.a2" }},
+		}, []string{long + "k", "a b", "\"", "é"}},
+		{"limiter", []ok{
+			{"bucket", func(p Params) bool { return p.Limiter == core.LimitTokenBucket }},
+			{"fixed", func(p Params) bool { return p.Limiter == core.LimitFixedWindow }},
+			{"sliding", func(p Params) bool { return p.Limiter == core.LimitSlidingWindow }},
+			{"none", func(p Params) bool { return p.Limiter == core.LimitNone }},
+			{"token-bucket", func(p Params) bool { return p.Limiter == core.LimitTokenBucket }},
+			{"sliding-window", func(p Params) bool { return p.Limiter == core.LimitSlidingWindow }},
+		}, []string{"", "Bucket", "leaky", "0", "1"}},
+		{"rate", []ok{
+			{"0.001", func(p Params) bool { return p.Rate == 0.001 }},
+			{"2.5", func(p Params) bool { return p.Rate == 2.5 }},
+			{"1e6", func(p Params) bool { return p.Rate == 1e6 }},
+		}, []string{"", "0", "0.0009", "1000001", "-1", "NaN", "Inf", "+Inf", "abc", "1,5"}},
+		{"burst", []ok{
+			{"1", func(p Params) bool { return p.Burst == 1 }},
+			{"1000000", func(p Params) bool { return p.Burst == 1000000 }},
+		}, []string{"", "0", "1000001", "-3", "1.5", "1e3", "99999999999999999999"}},
+		{"limit", []ok{
+			{"1", func(p Params) bool { return p.Limit == 1 }},
+			{"1000", func(p Params) bool { return p.Limit == 1000 }},
+		}, []string{"", "0", "1001", "x"}},
+		{"window", []ok{
+			{"1ms", func(p Params) bool { return p.Window == time.Millisecond }},
+			{"1.5s", func(p Params) bool { return p.Window == 1500*time.Millisecond }},
+			{"24h", func(p Params) bool { return p.Window == 24*time.Hour }},
+		}, []string{"", "0", "999us", "24h1ns", "10", "-1s", "1 s", "1y"}},
+		{"status", []ok{
+			{"429", func(p Params) bool { return p.Status == 429 }},
+			{"503", func(p Params) bool { return p.Status == 503 }},
+		}, []string{"", "200", "500", "430", "429.0"}},
+		{"retry_after", []ok{
+			{"none", func(p Params) bool { return p.RetryAfter == RetryNone }},
+			{"seconds", func(p Params) bool { return p.RetryAfter == RetrySeconds }},
+			{"date", func(p Params) bool { return p.RetryAfter == RetryDate }},
+			{"fixed", func(p Params) bool { return p.RetryAfter == RetryFixed }},
+			{"malformed", func(p Params) bool { return p.RetryAfter == RetryMalformed }},
+		}, []string{"", "delta", "SECONDS"}},
+		{"retry_value", []ok{
+			{"0", func(p Params) bool { return p.RetryValue == 0 }},
+			{"86400", func(p Params) bool { return p.RetryValue == 86400 }},
+		}, []string{"", "-1", "86401", "1.5", "1s"}},
+		{"malformed", []ok{
+			{"mix", func(p Params) bool { return p.Malformed == MalformedMix }},
+			{"iso8601", func(p Params) bool { return p.Malformed == MalformedISO8601 }},
+			{"huge", func(p Params) bool { return p.Malformed == MalformedHuge }},
+		}, []string{"", "random", "all"}},
+		{"headers", []ok{
+			{"none", func(p Params) bool { return p.Headers == HeadersNone }},
+			{"ietf", func(p Params) bool { return p.Headers == HeadersIETF && p.Headers.IETF() && !p.Headers.X() }},
+			{"x", func(p Params) bool { return p.Headers == HeadersX && p.Headers.X() && !p.Headers.IETF() }},
+			{"both", func(p Params) bool { return p.Headers.IETF() && p.Headers.X() }},
+		}, []string{"", "all", "X"}},
+		{"latency", []ok{
+			{"0", func(p Params) bool { return p.Latency == 0 }},
+			{"200ms", func(p Params) bool { return p.Latency == 200*time.Millisecond }},
+			{"30s", func(p Params) bool { return p.Latency == 30*time.Second }},
+		}, []string{"", "-1ms", "30.001s", "1h", "200"}},
+		{"spread", []ok{
+			{"0s", func(p Params) bool { return p.Spread == 0 }},
+			{"30s", func(p Params) bool { return p.Spread == 30*time.Second }},
+		}, []string{"", "-1s", "31s"}},
+		{"fail500", []ok{
+			{"0", func(p Params) bool { return p.Fail500 == 0 }},
+			{"0.5", func(p Params) bool { return p.Fail500 == 0.5 }},
+			{"100", func(p Params) bool { return p.Fail500 == 100 }},
+		}, []string{"", "-0.1", "100.1", "NaN", "1e400", "50%"}},
+		{"fail503", []ok{{"100", func(p Params) bool { return p.Fail503 == 100 }}}, []string{"101", "-1"}},
+		{"drop", []ok{{"100", func(p Params) bool { return p.Drop == 100 }}}, []string{"101", "x"}},
+		{"hang", []ok{{"100", func(p Params) bool { return p.Hang == 100 }}}, []string{"101", "Inf"}},
+	}
+	if len(tests) != len(Table()) {
+		t.Errorf("%d parameters tested, Table has %d", len(tests), len(Table()))
+	}
+	for _, tt := range tests {
+		info := Table()[paramIndex(tt.name)]
+		for _, g := range tt.good {
+			for _, p := range parseBoth(t, url.Values{tt.name: {g.value}}) {
+				if p.err != nil {
+					t.Errorf("%s=%q: %s: unexpected error %v", tt.name, g.value, p.via, p.err)
+				} else if !g.check(p.p) {
+					t.Errorf("%s=%q: %s: got %+v", tt.name, g.value, p.via, p.p)
+				}
+			}
+		}
+		for _, b := range tt.bad {
+			for _, p := range parseBoth(t, url.Values{tt.name: {b}}) {
+				var pe *ParamError
+				if !errors.As(p.err, &pe) {
+					t.Errorf("%s=%q: %s: error %v, want *ParamError", tt.name, b, p.via, p.err)
+					continue
+				}
+				if pe.Param != tt.name || pe.Allowed != info.Allowed || pe.Value != cut(b) {
+					t.Errorf("%s=%q: %s: %+v, want param %q, value %q, allowed %q", tt.name, b, p.via, pe, tt.name, b, info.Allowed)
+				}
+				if !strings.HasPrefix(pe.Error(), "mock: "+tt.name+" ") {
+					t.Errorf("%s=%q: Error() = %q", tt.name, b, pe.Error())
+				}
+			}
+		}
+	}
+}
+
+type parsed struct {
+	via string
+	p   Params
+	err error
+}
+
+// parseBoth decodes q with ParseParams and, encoded, with ParseQuery.
+func parseBoth(t *testing.T, q url.Values) []parsed {
+	t.Helper()
+	p1, err1 := ParseParams(q)
+	p2, err2 := ParseQuery(q.Encode())
+	return []parsed{{"ParseParams", p1, err1}, {"ParseQuery", p2, err2}}
+}
+
+func TestParseSums(t *testing.T) {
+	tests := []struct {
+		query string
+		param string // "" = valid
+	}{
+		{"fail500=25&fail503=25&drop=25&hang=25", ""},
+		{"fail500=40&fail503=30&drop=20&hang=10.5", "fail500+fail503+drop+hang"},
+		{"fail500=100&hang=0.001", "fail500+fail503+drop+hang"},
+		{"latency=20s&spread=10s", ""},
+		{"latency=20s&spread=10.001s", "latency+spread"},
+	}
+	for _, tt := range tests {
+		q, _ := url.ParseQuery(tt.query)
+		for _, p := range parseBoth(t, q) {
+			var pe *ParamError
+			errors.As(p.err, &pe)
+			switch {
+			case tt.param == "" && p.err != nil:
+				t.Errorf("%s: %s: unexpected error %v", tt.query, p.via, p.err)
+			case tt.param != "" && (pe == nil || pe.Param != tt.param):
+				t.Errorf("%s: %s: error %v, want one for %s", tt.query, p.via, p.err, tt.param)
+			}
+		}
+	}
+}
+
+func TestParseQueryErrors(t *testing.T) {
+	tests := []struct {
+		raw, param, allowed string
+	}{
+		{"bogus=1", "bogus", allowedKnown},
+		{"rate=1&rate=2", "rate", "one value"},
+		{"key=a%zz", "query", "a percent-encoded query"},
+		{"=1", "query", "name=value pairs with names " + allowedKnown},
+		{"ke%zz=a", "query", "a percent-encoded query"},
+		{"rate", "rate", Table()[pRate].Allowed},
+		{"key=a;rate=1", "key", Table()[pKey].Allowed},
+		{"a;b=1", "a;b", allowedKnown},
+		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "…", allowedKnown},
+	}
+	for _, tt := range tests {
+		_, err := ParseQuery(tt.raw)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != tt.param || pe.Allowed != tt.allowed {
+			t.Errorf("ParseQuery(%.40q) = %v, want param %q allowed %q", tt.raw, err, tt.param, tt.allowed)
+		}
+	}
+	// url.Values: unknown names are reported in a deterministic order, after known ones.
+	_, err := ParseParams(url.Values{"zeta": {"1"}, "alpha": {"1"}, "rate": {"2"}})
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "alpha" {
+		t.Errorf("ParseParams(unknowns) = %v, want param alpha", err)
+	}
+	_, err = ParseParams(url.Values{"burst": {"1", "2"}})
+	if !errors.As(err, &pe) || pe.Param != "burst" || pe.Allowed != "one value" || pe.Value != "1,2" {
+		t.Errorf("ParseParams(duplicate) = %v", err)
+	}
+}
+
+func TestParamErrorValueIsCut(t *testing.T) {
+	v := strings.Repeat("é", 100) // 200 bytes
+	_, err := ParseQuery("key=" + url.QueryEscape(v))
+	var pe *ParamError
+	if !errors.As(err, &pe) {
+		t.Fatal(err)
+	}
+	if len(pe.Value) > MaxKeyLen+len("…") || !strings.HasSuffix(pe.Value, "…") || !utf8Valid(pe.Value) {
+		t.Errorf("Value = %q (%d bytes), want at most 64 bytes of valid UTF-8 and …", pe.Value, len(pe.Value))
+	}
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// randomParams draws valid parameters, hitting bounds often.
+func randomParams(r *rand.Rand) Params {
+	pick := func(xs ...float64) float64 { return xs[r.IntN(len(xs))] }
+	p := Defaults()
+	p.Key = []string{"default", "r", "room-1", strings.Repeat("z", MaxKeyLen)}[r.IntN(4)]
+	p.Tag = []string{"", "w1.a3", "t"}[r.IntN(3)]
+	p.Limiter = core.LimiterKind(r.IntN(4))
+	p.Rate = pick(core.LimiterRateRange.Min, core.LimiterRateRange.Max, 5, 0.1+r.Float64()*100)
+	p.Burst = int(pick(1, float64(core.LimiterBurstRange.Max), 10, float64(1+r.IntN(1000))))
+	p.Limit = int(pick(1, float64(core.LimiterLimitRange.Max), 10, float64(1+r.IntN(1000))))
+	p.Window = time.Duration(pick(float64(core.LimiterWindowRange.Min), float64(core.LimiterWindowRange.Max), float64(time.Second), float64(time.Millisecond+time.Duration(r.Int64N(int64(time.Hour))))))
+	p.Status = []int{429, 503}[r.IntN(2)]
+	p.RetryAfter = RetryMode(r.IntN(len(retryModeNames)))
+	p.RetryValue = r.IntN(MaxRetryValue + 1)
+	p.Malformed = Malformed(r.IntN(len(malformedNames)))
+	p.Headers = Headers(r.IntN(len(headersNames)))
+	p.Latency = time.Duration(r.Int64N(int64(MaxLatency)))
+	p.Spread = time.Duration(r.Int64N(int64(MaxLatency - p.Latency + 1)))
+	p.Fail500 = pick(0, 0, r.Float64()*25)
+	p.Fail503 = pick(0, 0, r.Float64()*25)
+	p.Drop = pick(0, 0, r.Float64()*25)
+	p.Hang = pick(0, 0, 25)
+	return p
+}
+
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 5000; i++ {
+		p := randomParams(r)
+		if err := p.Valid(); err != nil {
+			t.Fatalf("randomParams gave invalid %+v: %v", p, err)
+		}
+		got, err := ParseParams(p.Query())
+		if err != nil || got != p {
+			t.Fatalf("ParseParams(%v.Query()) = %+v, %v", p, got, err)
+		}
+		got, err = ParseQuery(p.Encode())
+		if err != nil || got != p {
+			t.Fatalf("ParseQuery(%q) = %+v, %v; want %+v", p.Encode(), got, err, p)
+		}
+		if err := p.LimiterConfig().Validate(); err != nil {
+			t.Fatalf("valid params %q give invalid limiter config: %v", p.Encode(), err)
+		}
+	}
+}
+
+func TestEncode(t *testing.T) {
+	p := Defaults()
+	if got := p.Encode(); got != "" {
+		t.Errorf("Defaults().Encode() = %q, want empty", got)
+	}
+	p.Key, p.Limiter, p.Limit, p.Window, p.RetryAfter, p.Rate = "room1", core.LimitFixedWindow, 5, 10*time.Second, RetryDate, 1e6
+	const want = "key=room1&limiter=fixed&rate=1e%2B06&limit=5&window=10s&retry_after=date"
+	if got := p.Encode(); got != want {
+		t.Errorf("Encode() = %q, want %q", got, want)
+	}
+}
+
+func TestLimiterConfigIgnoresUnusedFields(t *testing.T) {
+	a, b := Defaults(), Defaults()
+	a.Limiter, b.Limiter = core.LimitFixedWindow, core.LimitFixedWindow
+	b.Rate, b.Burst = 99, 99
+	if a.LimiterConfig() != b.LimiterConfig() {
+		t.Errorf("fixed window configs differ by bucket fields: %+v vs %+v", a.LimiterConfig(), b.LimiterConfig())
+	}
+	a.Limiter, b.Limiter = core.LimitNone, core.LimitNone
+	if a.LimiterConfig() != (core.LimiterConfig{}) {
+		t.Errorf("none config = %+v, want zero", a.LimiterConfig())
+	}
+}
+
+func TestEnumStrings(t *testing.T) {
+	for i, n := range limiterNames {
+		if LimiterName(core.LimiterKind(i)) != n {
+			t.Errorf("LimiterName(%d) = %q", i, LimiterName(core.LimiterKind(i)))
+		}
+	}
+	if s := RetryMode(99).String(); s != "invalid(99)" {
+		t.Errorf("RetryMode(99) = %q", s)
+	}
+	if Outcome(0).String() != "ok" || EndCancelled.String() != "cancelled" || MalformedISO8601.String() != "iso8601" || HeadersBoth.String() != "both" {
+		t.Error("enum names changed")
+	}
+}
+
+// TestDocTable keeps doc.go's parameter table equal to Table.
+func TestDocTable(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(MarkdownTable()), "\n") {
+		if !strings.Contains(string(src), "//\t"+line+"\n") {
+			t.Errorf("doc.go lacks the table line\n%s\n(regenerate it from MarkdownTable)", line)
+		}
+	}
+}
+
+func TestValidRejects(t *testing.T) {
+	bad := []func(*Params){
+		func(p *Params) { p.Key = "" },
+		func(p *Params) { p.Tag = "a b" },
+		func(p *Params) { p.Limiter = 9 },
+		func(p *Params) { p.Rate = math.NaN() },
+		func(p *Params) { p.Status = 200 },
+		func(p *Params) { p.Fail500, p.Fail503 = 60, 50 },
+	}
+	for i, f := range bad {
+		p := Defaults()
+		f(&p)
+		if p.Valid() == nil {
+			t.Errorf("case %d: %+v is valid", i, p)
+		}
+	}
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"", "key=a&rate=2", "limiter=fixed&limit=5&window=1s", "fail500=50&drop=50",
+		"retry_after=malformed&malformed=huge", "latency=1s&spread=29s", "rate=NaN", "key=%zz", "a;b", "tag=&key=x",
+		"window=1e3h", "status=429&status=503", "burst=+5", "rate=0x1p-2", "latency=-0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := ParseQuery(raw)
+		if err != nil {
+			var pe *ParamError
+			if !errors.As(err, &pe) {
+				t.Fatalf("ParseQuery(%q) error %T, want *ParamError", raw, err)
+			}
+			if pe.Param == "" || pe.Allowed == "" || len(pe.Value) > MaxKeyLen+len("…") {
+				t.Fatalf("ParseQuery(%q): incomplete %+v", raw, pe)
+			}
+			return
+		}
+		if err := p.LimiterConfig().Validate(); err != nil {
+			t.Fatalf("ParseQuery(%q) accepted an invalid limiter: %v", raw, err)
+		}
+		if q, err := ParseQuery(p.Encode()); err != nil || q != p {
+			t.Fatalf("round trip of %q: %+v, %v; want %+v", raw, q, err, p)
+		}
+		if vals, err := url.ParseQuery(raw); err == nil {
+			q, err := ParseParams(vals)
+			if err != nil || q != p {
+				t.Fatalf("ParseParams(%q) = %+v, %v; ParseQuery gave %+v", raw, q, err, p)
+			}
+		}
+		_ = strconv.Quote(p.Key)
+	})
+}

@@ -1,0 +1,218 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"retrylab/core"
+)
+
+// Header values shared by every response. They are assigned to the header map
+// directly (no per-request allocation); nothing may modify their elements.
+var (
+	hvStar          = []string{"*"}
+	hvNoStore       = []string{"no-store"}
+	hvNoSniff       = []string{"nosniff"}
+	hvJSON          = []string{"application/json"}
+	hvEventStream   = []string{"text/event-stream"}
+	hvMethods       = []string{"GET, HEAD, OPTIONS"}
+	hvMaxAge        = []string{"7200"}
+	hvVaryPreflight = []string{"Access-Control-Request-Headers"}
+	hvExpose        = []string{"Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"}
+)
+
+// setCommon sets what every response carries: open CORS for GET, the exposed
+// rate-limit headers, Resource Timing details, and no caching.
+func setCommon(h http.Header) {
+	h["Access-Control-Allow-Origin"] = hvStar
+	h["Access-Control-Expose-Headers"] = hvExpose
+	h["Timing-Allow-Origin"] = hvStar
+	h["Cache-Control"] = hvNoStore
+	h["X-Content-Type-Options"] = hvNoSniff
+}
+
+// preflight answers a CORS preflight: 204, GET/HEAD allowed, the requested
+// headers allowed when they are a plain list of field names.
+func preflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h["Access-Control-Allow-Methods"] = hvMethods
+	h["Access-Control-Max-Age"] = hvMaxAge
+	h["Vary"] = hvVaryPreflight
+	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 && fieldNameList(req) {
+		h.Set("Access-Control-Allow-Headers", req)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// fieldNameList reports whether s is a comma-separated list of tokens.
+func fieldNameList(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == ',' || c == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// ceilSeconds is d in whole seconds, rounded up (0 for d <= 0).
+func ceilSeconds(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64((d + time.Second - 1) / time.Second)
+}
+
+// appendMS appends d in milliseconds, rounded up to the microsecond, without
+// trailing zeros: "0", "250", "1.5", "0.001".
+func appendMS(b []byte, d time.Duration) []byte {
+	if d <= 0 {
+		return append(b, '0')
+	}
+	us := (int64(d) + 999) / 1000
+	b = strconv.AppendInt(b, us/1000, 10)
+	f := us % 1000
+	if f == 0 {
+		return b
+	}
+	b = append(b, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+	for b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// retryDate is the moment a Retry-After date names: the first whole second at
+// or after now+wait, so a client that waits until then is never early.
+func retryDate(now time.Time, wait time.Duration) time.Time {
+	at := now.Add(wait).UTC().Round(0)
+	t := at.Truncate(time.Second)
+	if t.Before(at) {
+		t = t.Add(time.Second)
+	}
+	return t
+}
+
+const hugeValue = "99999999999999999999"
+
+// malformedKind resolves MalformedMix by arrival number.
+func malformedKind(m Malformed, seq uint64) Malformed {
+	if m != MalformedMix {
+		return m
+	}
+	n := uint64(len(malformedNames) - 1)
+	return Malformed(1 + (seq+n-1)%n)
+}
+
+// appendRetryAfter appends the Retry-After value of a rejection; ok is false
+// when no header is to be sent.
+func appendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
+	switch p.RetryAfter {
+	case RetrySeconds:
+		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
+	case RetryDate:
+		return retryDate(now, d.RetryAfter).AppendFormat(b, http.TimeFormat), true
+	case RetryFixed:
+		return strconv.AppendInt(b, int64(p.RetryValue), 10), true
+	case RetryMalformed:
+		secs := int64(d.RetryAfterSeconds())
+		switch malformedKind(p.Malformed, seq) {
+		case MalformedText:
+			return append(b, "soon"...), true
+		case MalformedEmpty:
+			return b, true
+		case MalformedNegative:
+			return strconv.AppendInt(append(b, '-'), secs, 10), true
+		case MalformedDecimal:
+			return strconv.AppendFloat(b, d.RetryAfter.Seconds(), 'f', 1, 64), true
+		case MalformedUnit:
+			return append(strconv.AppendInt(b, secs, 10), 's'), true
+		case MalformedHuge:
+			return append(b, hugeValue...), true
+		case MalformedRFC1123Z:
+			return retryDate(now, d.RetryAfter).AppendFormat(b, time.RFC1123Z), true
+		case MalformedISO8601:
+			return retryDate(now, d.RetryAfter).AppendFormat(b, time.RFC3339), true
+		}
+	}
+	return b, false
+}
+
+// policyWindow is the window of the IETF RateLimit-Policy, in whole seconds
+// (at least 1): the window length, or for a token bucket the time it takes
+// to refill from empty.
+func policyWindow(c core.LimiterConfig) int64 {
+	var w time.Duration
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
+	default:
+		w = c.Window
+	}
+	if s := ceilSeconds(w); s > 1 {
+		return s
+	}
+	return 1
+}
+
+// headerVals collects dynamic header values in one byte buffer; set turns
+// them into strings and header slices with two allocations in total.
+type headerVals struct {
+	buf  []byte
+	n    int
+	name [6]string
+	end  [6]int
+}
+
+func (v *headerVals) add(name string) { v.name[v.n] = name; v.end[v.n] = len(v.buf); v.n++ }
+
+func (v *headerVals) set(h http.Header) {
+	if v.n == 0 {
+		return
+	}
+	all := string(v.buf)
+	vals := make([]string, v.n)
+	start := 0
+	for i := 0; i < v.n; i++ {
+		vals[i] = all[start:v.end[i]]
+		start = v.end[i]
+		h[v.name[i]] = vals[i : i+1 : i+1]
+	}
+}
+
+// appendBody appends the JSON body of an answered arrival.
+func appendBody(b []byte, a *arrival) []byte {
+	b = append(b, `{"key":"`...)
+	b = append(b, a.key...)
+	b = append(b, '"')
+	if a.tag != "" {
+		b = append(b, `,"tag":"`...)
+		b = append(b, a.tag...)
+		b = append(b, '"')
+	}
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, a.seq, 10)
+	b = append(b, `,"allowed":`...)
+	b = strconv.AppendBool(b, a.d.Allowed)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(a.status), 10)
+	b = append(b, `,"outcome":"`...)
+	b = append(b, a.outcome.String()...)
+	b = append(b, `","limit":`...)
+	b = strconv.AppendInt(b, int64(a.d.Limit), 10)
+	b = append(b, `,"remaining":`...)
+	b = strconv.AppendInt(b, int64(a.d.Remaining), 10)
+	b = append(b, `,"reset_ms":`...)
+	b = appendMS(b, a.d.Reset)
+	b = append(b, `,"retry_after_ms":`...)
+	b = appendMS(b, a.d.RetryAfter)
+	b = append(b, `,"latency_ms":`...)
+	b = appendMS(b, a.latency)
+	b = append(b, `,"received":"`...)
+	b = a.at.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\"}\n"...)
+	return b
+}
