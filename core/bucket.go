@@ -13,14 +13,28 @@ import (
 //
 // Time is a parameter: AllowAt, ReserveAt and TokensAt take the instant to
 // evaluate at, so tests and the simulator step through fixed instants;
-// Wait uses the real clock. Over any window of length w the bucket grants
-// at most Capacity + Rate·w tokens, and it never holds more than Capacity.
+// Wait uses the real clock. An instant earlier than the latest one seen
+// counts as that latest one: time never runs backwards inside the bucket,
+// so callers that read the clock and then race for the bucket cannot be
+// credited the same interval twice.
+//
+// The arithmetic is exact in integer nanoseconds, with the rate applied as
+// ⌈1e9/Rate⌉ nanoseconds per token (never faster than asked). So the bucket
+// never holds more than Capacity, over any window of length w it grants at
+// most Capacity + Rate·w tokens, and its waits are exact; on the same
+// instants it decides as golang.org/x/time/rate's AllowN(t, 1) does (a
+// differential test checks it).
 //
 // A Bucket is safe for concurrent use; a whole fleet of workers shares one.
 // Create it with NewBucket: the zero value is not usable.
 type Bucket struct {
-	mu sync.Mutex
-	tb tokenBucket
+	rate, capacity float64
+
+	mu      sync.Mutex
+	tb      tokenBucket
+	base    time.Time // offsets are nanoseconds since base, the first instant seen
+	late    int64     // latest offset seen
+	started bool
 }
 
 // NewBucket returns a full bucket refilling at rate tokens per second with
@@ -33,23 +47,44 @@ func NewBucket(rate, capacity float64) (*Bucket, error) {
 	if err := BucketCapacityRange.check("bucket capacity", capacity); err != nil {
 		return nil, err
 	}
-	return &Bucket{tb: tokenBucket{rate: rate, capacity: capacity, tokens: capacity}}, nil
+	return &Bucket{rate: rate, capacity: capacity, tb: newTokenBucket(rate, capacity, 0)}, nil
 }
 
 // Rate returns the refill rate in tokens per second.
-func (b *Bucket) Rate() float64 { return b.tb.rate }
+func (b *Bucket) Rate() float64 { return b.rate }
 
 // Capacity returns the most tokens the bucket holds.
-func (b *Bucket) Capacity() float64 { return b.tb.capacity }
+func (b *Bucket) Capacity() float64 { return b.capacity }
+
+// offset converts now to nanoseconds since the first instant seen, never
+// earlier than the latest one; with record it becomes the latest. Call with
+// b.mu held.
+func (b *Bucket) offset(now time.Time, record bool) int64 {
+	if !b.started {
+		if !record {
+			return 0 // a full bucket looks the same at any instant
+		}
+		b.base, b.started = now, true
+		return 0
+	}
+	off := int64(now.Sub(b.base))
+	if off < b.late {
+		return b.late
+	}
+	if record {
+		b.late = off
+	}
+	return off
+}
 
 // AllowAt takes one token at now if one is available and reports whether it
-// did. It is what x/time/rate calls AllowN(now, 1), with the same decisions.
+// did. It is what x/time/rate calls AllowN(now, 1).
 func (b *Bucket) AllowAt(now time.Time) bool {
 	b.mu.Lock()
-	t, tokens := b.tb.advance(now)
-	ok := tokens >= 1
+	off := b.offset(now, true)
+	ok := b.tb.allows(off)
 	if ok {
-		b.tb.last, b.tb.tokens = t, tokens-1
+		b.tb.take(off)
 	}
 	b.mu.Unlock()
 	return ok
@@ -62,9 +97,9 @@ func (b *Bucket) AllowAt(now time.Time) bool {
 // uses ReserveAt before every attempt.
 func (b *Bucket) ReserveAt(now time.Time) time.Duration {
 	b.mu.Lock()
-	t, tokens := b.tb.advance(now)
-	b.tb.last, b.tb.tokens = t, tokens-1
-	wait := b.tb.until(0, now)
+	off := b.offset(now, true)
+	b.tb.take(off)
+	wait := b.tb.untilNoDebt(off)
 	b.mu.Unlock()
 	return wait
 }
@@ -73,22 +108,18 @@ func (b *Bucket) ReserveAt(now time.Time) time.Duration {
 // (the wait was cancelled or the loop stopped instead of waiting).
 func (b *Bucket) unreserveAt(now time.Time) {
 	b.mu.Lock()
-	t, tokens := b.tb.advance(now)
-	tokens++
-	if tokens > b.tb.capacity {
-		tokens = b.tb.capacity
-	}
-	b.tb.last, b.tb.tokens = t, tokens
+	b.tb.give(b.offset(now, true))
 	b.mu.Unlock()
 }
 
 // TokensAt returns the tokens available at now; negative means reservations
-// are waiting for that many tokens to refill.
+// are waiting for that many tokens to refill. It only looks: now does not
+// become the bucket's latest instant.
 func (b *Bucket) TokensAt(now time.Time) float64 {
 	b.mu.Lock()
-	_, tokens := b.tb.advance(now)
+	t := b.tb.tokens(b.offset(now, false))
 	b.mu.Unlock()
-	return tokens
+	return t
 }
 
 // Wait blocks until a token is available on the real clock, taking it. It

@@ -9,12 +9,12 @@ import (
 // Why a retry loop stopped. Test with errors.Is: the loop returns a
 // *StopError whose Cause is one of these.
 var (
-	ErrExhausted    = errors.New("core: attempts exhausted")                     // MaxAttempts reached (or strategy None)
-	ErrMaxElapsed   = errors.New("core: max elapsed time reached")               // the next wait would end past MaxElapsed
-	ErrPermanent    = errors.New("core: permanent failure")                      // the outcome is not retryable
-	ErrAboveCeiling = errors.New("core: server delay above ceiling")             // Retry-After/reset above Ceiling with CeilingStop
-	ErrBudgetEmpty  = errors.New("core: retry budget empty")                     // the Budget had no token for a retry
-	ErrCancelled    = errors.New("core: cancelled")                              // the context was cancelled
+	ErrExhausted    = errors.New("core: attempts exhausted")         // MaxAttempts reached (or strategy None)
+	ErrMaxElapsed   = errors.New("core: max elapsed time reached")   // the next wait would end past MaxElapsed
+	ErrPermanent    = errors.New("core: permanent failure")          // the outcome is not retryable
+	ErrAboveCeiling = errors.New("core: server delay above ceiling") // Retry-After/reset above Ceiling with CeilingStop
+	ErrBudgetEmpty  = errors.New("core: retry budget empty")         // the Budget had no token for a retry
+	ErrCancelled    = errors.New("core: cancelled")                  // the context was cancelled
 )
 
 // StopError says why a retry loop gave up. errors.Is matches its Cause (one

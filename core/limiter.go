@@ -75,8 +75,8 @@ func (c LimiterConfig) Validate() error {
 //
 // The algorithms:
 //   - token bucket: refills Rate/s up to Burst and starts full; a request
-//     takes a token; rejected requests take nothing. The same arithmetic as
-//     Bucket.
+//     takes a token; rejected requests take nothing. The same exact integer
+//     arithmetic as Bucket (a token every ⌈1e9/Rate⌉ ns).
 //   - fixed window: windows [start+k·Window, start+(k+1)·Window) where start
 //     is the instant given to NewLimiter; at most Limit requests in each.
 //     Up to 2·Limit can pass around a window boundary: that is the known
@@ -113,7 +113,7 @@ func NewLimiter(c LimiterConfig, now time.Time) *Limiter {
 	l := &Limiter{cfg: c, base: now}
 	switch c.Kind {
 	case LimitTokenBucket:
-		l.tb = tokenBucket{rate: c.Rate, capacity: float64(c.Burst), tokens: float64(c.Burst), last: now}
+		l.tb = newTokenBucket(c.Rate, float64(c.Burst), 0)
 	case LimitSlidingWindow:
 		l.ring = make([]int64, c.Limit)
 	}
@@ -164,7 +164,7 @@ func (l *Limiter) Peek(now time.Time) Decision { return l.decide(now, false) }
 func (l *Limiter) decide(now time.Time, take bool) Decision {
 	switch l.cfg.Kind {
 	case LimitTokenBucket:
-		return l.decideBucket(now, take)
+		return l.decideBucket(l.offset(now, take), take)
 	case LimitFixedWindow:
 		return l.decideFixed(l.offset(now, take), take)
 	case LimitSlidingWindow:
@@ -186,27 +186,17 @@ func (l *Limiter) offset(now time.Time, take bool) int64 {
 	return off
 }
 
-func (l *Limiter) decideBucket(now time.Time, take bool) Decision {
-	t, tokens := l.tb.advance(now)
-	d := Decision{Limit: l.cfg.Burst, Allowed: tokens >= 1}
+func (l *Limiter) decideBucket(off int64, take bool) Decision {
+	d := Decision{Limit: l.cfg.Burst, Allowed: l.tb.allows(off)}
+	tb := l.tb
 	if d.Allowed && take {
-		tokens--
+		l.tb.take(off)
+		tb = l.tb
 	}
-	if !take {
-		// Evaluate the waits from a scratch copy so Peek changes nothing.
-		tb := l.tb
-		tb.last, tb.tokens = t, tokens
-		return finishBucket(d, &tb, now, tokens)
-	}
-	l.tb.last, l.tb.tokens = t, tokens
-	return finishBucket(d, &l.tb, now, tokens)
-}
-
-func finishBucket(d Decision, tb *tokenBucket, now time.Time, tokens float64) Decision {
-	d.Remaining = int(tokens)
-	d.Reset = tb.until(tb.capacity, now)
+	d.Remaining = tb.wholeTokens(off)
+	d.Reset = time.Duration(tb.debt(off))
 	if !d.Allowed {
-		d.RetryAfter = tb.until(1, now)
+		d.RetryAfter = tb.untilAvailable(off)
 	}
 	return d
 }

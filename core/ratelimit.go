@@ -46,8 +46,10 @@ const (
 //     least remaining quota (then the longest reset) is reported, with the
 //     q and w of the RateLimit-Policy item of the same name. Draft 07's
 //     dictionary form "limit=100, remaining=50, reset=30" is also read.
+//
 //  2. The earlier drafts' RateLimit-Limit, RateLimit-Remaining and
 //     RateLimit-Reset (delta-seconds), Source "RateLimit-Limit".
+//
 //  3. The de-facto X-RateLimit-Limit, X-RateLimit-Remaining and
 //     X-RateLimit-Reset, Source "X-RateLimit". Reset is read by size:
 //     below 1e9 it is seconds until the reset (decimals allowed); from 1e9
@@ -280,6 +282,14 @@ func parseSFList(s string) ([]sfMember, string) {
 			return "", "unterminated string"
 		}
 		start := i
+		if i < len(s) && s[i] == ':' { // byte sequence :base64:
+			end := strings.IndexByte(s[i+1:], ':')
+			if end < 0 {
+				return "", "unterminated byte sequence"
+			}
+			i += end + 2
+			return s[start:i], ""
+		}
 		for i < len(s) && strings.IndexByte(";=, \t\"", s[i]) < 0 {
 			i++
 		}

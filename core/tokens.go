@@ -12,66 +12,90 @@ const maxDuration = time.Duration(math.MaxInt64)
 const maxDurationF = float64(1 << 63)
 
 // tokenBucket is the token-bucket arithmetic shared by Bucket (client side,
-// may go into debt) and Limiter (server side, never below zero). It is not
-// locked; its owners are.
+// may go into debt) and Limiter (server side). It works on instants given
+// as nanosecond offsets from its owner's base time and is not locked; its
+// owners are.
 //
-// The refill formula is the one golang.org/x/time/rate uses,
-// tokens + elapsed.Seconds()*rate capped at capacity, so both make the same
-// decision for the same times (a differential test checks it). Unlike
-// x/time/rate, an instant earlier than the last one seen is treated as the
-// last one: time never runs backwards inside the bucket, so out-of-order
-// callers cannot be credited the same interval twice.
+// The arithmetic is exact, in integer nanoseconds (the "theoretical arrival
+// time" form of a token bucket, as in GCRA): a rate is applied as a whole
+// number of nanoseconds per token, interval = ⌈1e9/rate⌉, so the bucket is
+// never faster than asked (rates whose interval is a whole number of
+// nanoseconds, like 0.5, 1, 2, 10 or 1000 per second, are exact). The
+// state is the instant at which the bucket will be full again; the tokens
+// at instant t are capacity - (full-t)/interval. No float error builds up,
+// waits are exact to the nanosecond, and a token bucket's Retry-After is
+// exactly the time until the next token.
 type tokenBucket struct {
-	rate     float64 // tokens per second, > 0
-	capacity float64 // >= 1
-	tokens   float64 // at last; negative means debt (Bucket.ReserveAt)
-	last     time.Time
+	interval int64 // nanoseconds per token, >= 1
+	burst    int64 // capacity·interval: the refill time of a full bucket
+	full     int64 // offset at which the bucket is full again (<= now: full)
 }
 
-// advance returns the instant the bucket is evaluated at (now, or last if
-// now is earlier) and the tokens it holds then, without changing state.
-func (tb *tokenBucket) advance(now time.Time) (time.Time, float64) {
-	if now.Before(tb.last) {
-		return tb.last, tb.tokens
+func newTokenBucket(rate, capacity float64, now int64) tokenBucket {
+	interval := int64(math.Ceil(1e9 / rate))
+	var burst int64
+	if capacity == math.Trunc(capacity) {
+		burst = int64(capacity) * interval // exact; at most 1e6·1e12
+	} else {
+		burst = int64(math.Floor(capacity * float64(interval)))
 	}
-	tokens := tb.tokens + now.Sub(tb.last).Seconds()*tb.rate
-	if tokens > tb.capacity {
-		tokens = tb.capacity
-	}
-	return now, tokens
+	return tokenBucket{interval: interval, burst: burst, full: now}
 }
 
-// until returns how long after now the bucket will hold at least target
-// tokens, given the stored state, rounded up to the nanosecond so that the
-// bucket evaluated at now+until really holds target tokens.
-func (tb *tokenBucket) until(target float64, now time.Time) time.Duration {
-	if target > tb.capacity {
-		return maxDuration
+// debt is how long after off the bucket is full again (0 if full).
+func (tb *tokenBucket) debt(off int64) int64 {
+	if d := tb.full - off; d > 0 {
+		return d
 	}
-	missing := target - tb.tokens
-	if missing <= 0 {
-		return 0
+	return 0
+}
+
+// allows reports whether a token is available at off.
+func (tb *tokenBucket) allows(off int64) bool { return tb.debt(off) <= tb.burst-tb.interval }
+
+// take removes one token at off (possibly into debt).
+func (tb *tokenBucket) take(off int64) {
+	tb.full = satAdd(max(tb.full, off), tb.interval)
+}
+
+// give returns one token at off, up to the capacity.
+func (tb *tokenBucket) give(off int64) {
+	tb.full = max(tb.full-tb.interval, off)
+}
+
+// tokens returns the tokens at off; negative when reservations are queued.
+func (tb *tokenBucket) tokens(off int64) float64 {
+	return float64(tb.burst-tb.debt(off)) / float64(tb.interval)
+}
+
+// wholeTokens is tokens rounded down, and never below 0.
+func (tb *tokenBucket) wholeTokens(off int64) int {
+	if n := (tb.burst - tb.debt(off)) / tb.interval; n > 0 {
+		return int(n)
 	}
-	f := math.Ceil(missing / tb.rate * 1e9)
-	if f >= maxDurationF {
-		return maxDuration
+	return 0
+}
+
+// untilAvailable is how long after off a token will be available.
+func (tb *tokenBucket) untilAvailable(off int64) time.Duration {
+	if w := tb.debt(off) - (tb.burst - tb.interval); w > 0 {
+		return time.Duration(w)
 	}
-	need := time.Duration(f) // elapsed since last that refills enough
-	// Float rounding (here and in Seconds) can leave need a nanosecond or
-	// two off the smallest elapsed time that refills enough: step to it,
-	// using the same expression advance uses.
-	for i := 0; i < 8 && tb.tokens+need.Seconds()*tb.rate < target; i++ {
-		need++
+	return 0
+}
+
+// untilNoDebt is how long after off the bucket is out of debt (holds >= 0
+// tokens): when the newest reservation's token has refilled.
+func (tb *tokenBucket) untilNoDebt(off int64) time.Duration {
+	if w := tb.debt(off) - tb.burst; w > 0 {
+		return time.Duration(w)
 	}
-	for i := 0; i < 8 && need > 0 && tb.tokens+(need-1).Seconds()*tb.rate >= target; i++ {
-		need--
+	return 0
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
 	}
-	if now.Before(tb.last) {
-		now = tb.last
-	}
-	wait := need - now.Sub(tb.last)
-	if wait < 0 {
-		return 0
-	}
-	return wait
+	return a + b
 }

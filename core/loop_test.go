@@ -1,0 +1,548 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// drive runs l like a driver would, at fixed instants: each attempt takes
+// latency, each wait ends late by lateness, and the i-th attempt gets
+// outcomes[i] (the last one repeats). It returns the events as text.
+func drive(t *testing.T, l *Loop, ev *[]Event, latency, lateness time.Duration, outcomes ...Outcome) (Step, []string) {
+	t.Helper()
+	now := t0
+	step := l.Start(now)
+	for i := 0; step.Action != ActDone; {
+		if i > 100 {
+			t.Fatal("loop does not end")
+		}
+		switch step.Action {
+		case ActWait:
+			now = now.Add(step.Wait + lateness)
+			step = l.Woke(now)
+		case ActAttempt:
+			l.Begin(now)
+			now = now.Add(latency)
+			step = l.End(now, outcomes[min(i, len(outcomes)-1)])
+			i++
+		}
+	}
+	return step, traceEvents(*ev)
+}
+
+// traceEvents prints events compactly, times relative to t0.
+func traceEvents(evs []Event) []string {
+	var out []string
+	for _, e := range evs {
+		rel := func(x time.Time) string { return formatDuration(x.Sub(t0)) }
+		var line string
+		switch e.Kind {
+		case EventAttempt:
+			line = fmt.Sprintf("attempt %d at %s", e.Attempt, rel(e.At))
+			if !e.Intended.Equal(e.At) {
+				line += " intended " + rel(e.Intended)
+			}
+		case EventOutcome:
+			line = fmt.Sprintf("outcome %d at %s: %d", e.Attempt, rel(e.At), e.Outcome.Status)
+			if e.Outcome.Err != nil {
+				line += " " + e.Outcome.Err.Error()
+			}
+		case EventWait:
+			line = fmt.Sprintf("wait %s %s for %d at %s", e.Reason, formatDuration(e.Wait), e.Attempt, rel(e.At))
+		case EventDone:
+			line = fmt.Sprintf("done at %s after %d", rel(e.At), e.Attempt)
+			if e.Err != nil {
+				line += ": " + e.Err.Error()
+			}
+		}
+		if e.Note != "" {
+			line += " (" + e.Note + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func recorder() (*[]Event, func(Event)) {
+	var evs []Event
+	return &evs, func(e Event) { evs = append(evs, e) }
+}
+
+// fixedRand returns the same number every time.
+type fixedRand float64
+
+func (f fixedRand) Float64() float64 { return float64(f) }
+
+func status(code int, kv ...string) Outcome {
+	h := hdr{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		h[kv[i]] = kv[i+1]
+	}
+	return Outcome{Status: code, Header: h}
+}
+
+func expo(max int) Policy {
+	return Policy{Backoff: Backoff{Strategy: Exponential, Base: 100 * ms, Multiplier: 2, Cap: 10 * s}, MaxAttempts: max}
+}
+
+func withPolicy(p Policy, f func(*Policy)) Policy { f(&p); return p }
+
+func TestLoopScenarios(t *testing.T) {
+	full := withPolicy(expo(4), func(p *Policy) { p.Backoff.Strategy = FullJitter })
+	tests := []struct {
+		name     string
+		p        Policy
+		rng      Rand
+		latency  time.Duration
+		outcomes []Outcome
+		want     []string
+	}{
+		{"success first time", expo(3), nil, 10 * ms, []Outcome{status(200)}, []string{
+			"attempt 1 at 0s",
+			"outcome 1 at 10ms: 200",
+			"done at 10ms after 1",
+		}},
+		{"exponential until exhausted", expo(4), nil, 0, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 503", "wait backoff 800ms for 4 at 600ms",
+			"attempt 4 at 1.4s", "outcome 4 at 1.4s: 503",
+			"done at 1.4s after 4: core: attempts exhausted after 4 attempts: http status 503 (max attempts 4 reached)",
+		}},
+		{"full jitter uses the loop's Rand", full, fixedRand(0.5), 0, []Outcome{status(429), status(429), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait backoff 100ms for 2 at 0s",
+			"attempt 2 at 100ms", "outcome 2 at 100ms: 429", "wait backoff 200ms for 3 at 100ms",
+			"attempt 3 at 300ms", "outcome 3 at 300ms: 200", "done at 300ms after 3",
+		}},
+		{"equal jitter", withPolicy(expo(2), func(p *Policy) { p.Backoff.Strategy = EqualJitter }), fixedRand(0.5), 0, []Outcome{status(500)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 500", "wait backoff 150ms for 2 at 0s",
+			"attempt 2 at 150ms", "outcome 2 at 150ms: 500",
+			"done at 150ms after 2: core: attempts exhausted after 2 attempts: http status 500 (max attempts 2 reached)",
+		}},
+		{"decorrelated grows from the previous delay", withPolicy(expo(4), func(p *Policy) { p.Backoff.Strategy = DecorrelatedJitter }), fixedRand(0.5), 0, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 350ms for 3 at 200ms",
+			"attempt 3 at 550ms", "outcome 3 at 550ms: 503", "wait backoff 575ms for 4 at 550ms",
+			"attempt 4 at 1.125s", "outcome 4 at 1.125s: 503",
+			"done at 1.125s after 4: core: attempts exhausted after 4 attempts: http status 503 (max attempts 4 reached)",
+		}},
+		{"constant", withPolicy(expo(3), func(p *Policy) { p.Backoff.Strategy = Constant }), nil, 0, []Outcome{status(503), status(204)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 100ms for 2 at 0s",
+			"attempt 2 at 100ms", "outcome 2 at 100ms: 204", "done at 100ms after 2",
+		}},
+		{"strategy none never retries", withPolicy(expo(5), func(p *Policy) { p.Backoff = Backoff{} }), nil, 0, []Outcome{status(429)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			"done at 0s after 1: core: attempts exhausted after 1 attempt: http status 429 (strategy none: no retries)",
+		}},
+		{"permanent failure", expo(5), nil, 0, []Outcome{status(404)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 404",
+			"done at 0s after 1: core: permanent failure after 1 attempt: http status 404 (not retryable)",
+		}},
+		{"network error and timeout are retried", expo(3), nil, 0, []Outcome{{Err: io.ErrUnexpectedEOF}, {Err: fmt.Errorf("attempt timeout: %w", context.DeadlineExceeded)}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 0 unexpected EOF", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 0 attempt timeout: context deadline exceeded", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 200", "done at 600ms after 3",
+		}},
+		{"custom retryable", withPolicy(expo(3), func(p *Policy) { p.Retryable = func(o Outcome) bool { return o.Status == 503 } }), nil, 0, []Outcome{status(503), status(429)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 429",
+			"done at 200ms after 2: core: permanent failure after 2 attempts: http status 429 (not retryable)",
+		}},
+		{"retry-after wins over backoff", withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(429, "Retry-After", "3"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 3s for 2 at 0s",
+			"attempt 2 at 3s", "outcome 2 at 3s: 200", "done at 3s after 2",
+		}},
+		{"retry-after ignored when not honoured", expo(3), nil, 0, []Outcome{status(429, "Retry-After", "3"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"retry-after date", withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(503, "Retry-After", at(90*s).Format("Mon, 02 Jan 2006 15:04:05 GMT")), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait retry-after 1m30s for 2 at 0s",
+			"attempt 2 at 1m30s", "outcome 2 at 1m30s: 200", "done at 1m30s after 2",
+		}},
+		{"invalid retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(429, "Retry-After", "1.5"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			`wait backoff 200ms for 2 at 0s (retry-after "1.5": fractional seconds not allowed; fell back to backoff)`,
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"ceiling clamps", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling = true, 30*s }), nil, 0, []Outcome{status(429, "Retry-After", "120"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s (clamped from 2m to ceiling 30s)",
+			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",
+		}},
+		{"ceiling stops", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, 30*s, CeilingStop }), nil, 0, []Outcome{status(429, "Retry-After", "120")}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			"done at 0s after 1: core: server delay above ceiling after 1 attempt: http status 429 (retry-after 2m above ceiling 30s)",
+		}},
+		{"delay equal to the ceiling is honoured", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, 30*s, CeilingStop }), nil, 0, []Outcome{status(429, "Retry-After", "30"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s",
+			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",
+		}},
+		{"spread on top of retry-after", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Spread = true, 200*ms }), fixedRand(0.25), 0, []Outcome{status(429, "Retry-After", "2"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 2.05s for 2 at 0s (spread +50ms)",
+			"attempt 2 at 2.05s", "outcome 2 at 2.05s: 200", "done at 2.05s after 2",
+		}},
+		{"spread after clamping", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling, p.Spread = true, 10*s, time.Second }), fixedRand(0.5), 0, []Outcome{status(429, "Retry-After", "60"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 10.5s for 2 at 0s (clamped from 1m to ceiling 10s; spread +500ms)",
+			"attempt 2 at 10.5s", "outcome 2 at 10.5s: 200", "done at 10.5s after 2",
+		}},
+		{"spread not added to backoff", withPolicy(expo(2), func(p *Policy) { p.Spread = time.Second }), fixedRand(0.5), 0, []Outcome{status(429), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"reset hint when retry-after is absent", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{status(429, "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "5"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait reset-hint 5s for 2 at 0s",
+			"attempt 2 at 5s", "outcome 2 at 5s: 200", "done at 5s after 2",
+		}},
+		{"retry-after wins over a reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{status(429, "Retry-After", "1", "RateLimit", `"d";r=0;t=50`), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 1s for 2 at 0s",
+			"attempt 2 at 1s", "outcome 2 at 1s: 200", "done at 1s after 2",
+		}},
+		{"invalid retry-after falls back to the reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{status(429, "Retry-After", "soon", "RateLimit", `"d";r=0;t=4`), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "soon": invalid date: unknown day name "soon"; fell back to reset hint)`,
+			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
+		}},
+		{"reset hint ignored while quota remains", withPolicy(expo(2), func(p *Policy) { p.UseResetHints = true }), nil, 0, []Outcome{status(503, "RateLimit", `"d";r=7;t=40`), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s (reset hint ignored: 7 remaining; fell back to backoff)",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"malformed rate-limit header falls back", withPolicy(expo(2), func(p *Policy) { p.UseResetHints = true }), nil, 0, []Outcome{status(429, "X-RateLimit-Reset", "-3"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait backoff 200ms for 2 at 0s (X-RateLimit-Reset "-3": negative; fell back to backoff)`,
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"reset hints obey the ceiling", withPolicy(expo(2), func(p *Policy) { p.UseResetHints, p.Ceiling, p.AboveCeiling = true, 10*s, CeilingStop }), nil, 0, []Outcome{status(429, "RateLimit-Reset", "60")}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			"done at 0s after 1: core: server delay above ceiling after 1 attempt: http status 429 (reset-hint 1m above ceiling 10s)",
+		}},
+		{"max elapsed stops before a wait that would pass it", withPolicy(expo(10), func(p *Policy) { p.MaxElapsed = time.Second }), nil, 0, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 503",
+			"done at 600ms after 3: core: max elapsed time reached after 3 attempts: http status 503 (backoff wait 800ms would end past max elapsed 1s (600ms used))",
+		}},
+		{"max elapsed counts attempt time", withPolicy(expo(10), func(p *Policy) { p.MaxElapsed = time.Second }), nil, 450 * ms, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 450ms: 503", "wait backoff 200ms for 2 at 450ms",
+			"attempt 2 at 650ms", "outcome 2 at 1.1s: 503",
+			"done at 1.1s after 2: core: max elapsed time reached after 2 attempts: http status 503 (backoff wait 400ms would end past max elapsed 1s (1.1s used))",
+		}},
+		{"a wait ending exactly at max elapsed is allowed", withPolicy(expo(3), func(p *Policy) { p.MaxElapsed = 600 * ms }), nil, 0, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 503",
+			"done at 600ms after 3: core: attempts exhausted after 3 attempts: http status 503 (max attempts 3 reached)",
+		}},
+		{"a retried success", withPolicy(expo(2), func(p *Policy) { p.Retryable = func(o Outcome) bool { return o.Header.Get("X-Empty") != "" } }), nil, 0, []Outcome{status(200, "X-Empty", "1")}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 200", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200",
+			"done at 200ms after 2: core: attempts exhausted after 2 attempts: http status 200 (max attempts 2 reached)",
+		}},
+		{"invalid policy stops at once", Policy{}, nil, 0, []Outcome{status(200)}, []string{
+			"done at 0s after 0: core: policy max attempts 0: must be between 1 and 1000 (invalid policy)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, obs := recorder()
+			l := NewLoop(tt.p, tt.rng, nil, nil, obs)
+			_, got := drive(t, l, ev, tt.latency, 0, tt.outcomes...)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("events:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+			}
+		})
+	}
+}
+
+func TestLoopStopErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		p        Policy
+		budget   float64
+		outcomes []Outcome
+		cause    error
+		last     error
+	}{
+		{"exhausted", expo(2), 0, []Outcome{status(429)}, ErrExhausted, &StatusError{429}},
+		{"permanent", expo(2), 0, []Outcome{status(400)}, ErrPermanent, &StatusError{400}},
+		{"network error", expo(2), 0, []Outcome{{Err: io.EOF}}, ErrExhausted, io.EOF},
+		{"max elapsed", withPolicy(expo(5), func(p *Policy) { p.MaxElapsed = 100 * ms }), 0, []Outcome{status(503)}, ErrMaxElapsed, &StatusError{503}},
+		{"above ceiling", withPolicy(expo(5), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, s, CeilingStop }), 0, []Outcome{status(503, "Retry-After", "2")}, ErrAboveCeiling, &StatusError{503}},
+		{"budget empty", expo(5), 1, []Outcome{status(503)}, ErrBudgetEmpty, &StatusError{503}},
+		{"attempt cancelled", expo(5), 0, []Outcome{{Err: fmt.Errorf("fetch aborted: %w", context.Canceled)}}, ErrCancelled, context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var budget *Budget
+			if tt.budget > 0 {
+				budget, _ = NewBudget(tt.budget, 0)
+			}
+			ev, obs := recorder()
+			l := NewLoop(tt.p, nil, nil, budget, obs)
+			final, _ := drive(t, l, ev, 0, 0, tt.outcomes...)
+			var se *StopError
+			if !errors.As(final.Err, &se) {
+				t.Fatalf("final error %v is not a *StopError", final.Err)
+			}
+			if !errors.Is(final.Err, tt.cause) {
+				t.Errorf("error %v is not %v", final.Err, tt.cause)
+			}
+			var st *StatusError
+			if want, ok := tt.last.(*StatusError); ok {
+				if !errors.As(final.Err, &st) || st.Status != want.Status {
+					t.Errorf("error %v does not wrap status %d", final.Err, want.Status)
+				}
+			} else if !errors.Is(final.Err, tt.last) {
+				t.Errorf("error %v does not wrap %v", final.Err, tt.last)
+			}
+			if done, err := l.Done(); !done || err != final.Err {
+				t.Errorf("Done() = %v, %v", done, err)
+			}
+			if last := (*ev)[len(*ev)-1]; last.Kind != EventDone || last.Err != final.Err {
+				t.Errorf("last event %+v is not EventDone with the final error", last)
+			}
+		})
+	}
+}
+
+func TestLoopBucketWaitsBeforeAttempts(t *testing.T) {
+	b, _ := NewBucket(1, 1)
+	ev, obs := recorder()
+	l := NewLoop(expo(3), nil, b, nil, obs)
+	_, got := drive(t, l, ev, 0, 0, status(503), status(503), status(200))
+	want := []string{
+		"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+		"wait bucket 800ms for 2 at 200ms (bucket empty)",
+		"attempt 2 at 1s", "outcome 2 at 1s: 503", "wait backoff 400ms for 3 at 1s",
+		"wait bucket 600ms for 3 at 1.4s (bucket empty)",
+		"attempt 3 at 2s", "outcome 3 at 2s: 200", "done at 2s after 3",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// The attempt's intended time is the planned end of its bucket wait.
+	for _, e := range *ev {
+		if e.Kind == EventAttempt && !e.Intended.Equal(e.At) {
+			t.Errorf("attempt %d intended %v, sent %v", e.Attempt, e.Intended, e.At)
+		}
+	}
+}
+
+func TestLoopBucketSharedByTwoLoops(t *testing.T) {
+	b, _ := NewBucket(2, 1)
+	l1 := NewLoop(expo(1), nil, b, nil, nil)
+	l2 := NewLoop(expo(1), nil, b, nil, nil)
+	if s := l1.Start(t0); s.Action != ActAttempt {
+		t.Fatalf("first loop: %+v", s)
+	}
+	if s := l2.Start(t0); s.Action != ActWait || s.Reason != ReasonBucket || s.Wait != 500*ms {
+		t.Fatalf("second loop: %+v, want a 500ms bucket wait", s)
+	}
+}
+
+func TestLoopIntendedVersusActual(t *testing.T) {
+	ev, obs := recorder()
+	l := NewLoop(expo(2), nil, nil, nil, obs)
+	_, got := drive(t, l, ev, 0, 7*ms, status(503), status(200))
+	if got[3] != "attempt 2 at 207ms intended 200ms" {
+		t.Fatalf("late wake-up not reported: %q", got[3])
+	}
+}
+
+func TestLoopMaxElapsedAppliesToBucketWaits(t *testing.T) {
+	b, _ := NewBucket(1, 1)
+	b.AllowAt(t0)
+	p := withPolicy(expo(3), func(p *Policy) { p.MaxElapsed = 500 * ms })
+	ev, obs := recorder()
+	l := NewLoop(p, nil, b, nil, obs)
+	step := l.Start(t0)
+	if !errors.Is(step.Err, ErrMaxElapsed) {
+		t.Fatalf("Start = %+v, want ErrMaxElapsed", step)
+	}
+	if got := traceEvents(*ev); got[0] != "done at 0s after 0: core: max elapsed time reached after 0 attempts (bucket wait 1s would end past max elapsed 500ms (0s used))" {
+		t.Fatalf("events %q", got)
+	}
+	if tok := b.TokensAt(t0); tok != 0 {
+		t.Fatalf("the reservation was not given back: %v tokens", tok)
+	}
+}
+
+func TestLoopBudget(t *testing.T) {
+	budget, _ := NewBudget(2, 0.5)
+	run := func(outcomes ...Outcome) error {
+		t.Helper()
+		ev, obs := recorder()
+		final, _ := drive(t, NewLoop(expo(10), nil, nil, budget, obs), ev, 0, 0, outcomes...)
+		return final.Err
+	}
+	if err := run(status(503), status(503), status(200)); err != nil { // spends 2, refills 0.5
+		t.Fatal(err)
+	}
+	if got := budget.Tokens(); got != 0.5 {
+		t.Fatalf("tokens %v, want 0.5", got)
+	}
+	if err := run(status(503)); !errors.Is(err, ErrBudgetEmpty) {
+		t.Fatalf("err %v, want ErrBudgetEmpty", err)
+	}
+	run(status(200)) // first attempts need no token; success refills
+	if got := budget.Tokens(); got != 1 {
+		t.Fatalf("tokens %v, want 1", got)
+	}
+	if err := run(status(503), status(200)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoopCancel(t *testing.T) {
+	t.Run("during a retry wait", func(t *testing.T) {
+		ev, obs := recorder()
+		l := NewLoop(expo(3), nil, nil, nil, obs)
+		l.Start(t0)
+		l.Begin(t0)
+		l.End(at(10*ms), status(503))
+		step := l.Cancel(at(50*ms), nil)
+		if !errors.Is(step.Err, ErrCancelled) || !errors.Is(step.Err, context.Canceled) {
+			t.Fatalf("Cancel = %v", step.Err)
+		}
+		if got := step.Err.Error(); got != "core: cancelled after 1 attempt: context canceled; last error: http status 503" {
+			t.Fatalf("error %q", got)
+		}
+		if again := l.Cancel(at(60*ms), nil); again != step {
+			t.Fatalf("second Cancel = %+v", again)
+		}
+		if n := len(*ev); n != 4 {
+			t.Fatalf("%d events, want 4 (nothing after done)", n)
+		}
+	})
+	t.Run("during a bucket wait gives the token back", func(t *testing.T) {
+		b, _ := NewBucket(1, 1)
+		b.AllowAt(t0)
+		l := NewLoop(expo(3), nil, b, nil, nil)
+		if s := l.Start(t0); s.Reason != ReasonBucket {
+			t.Fatalf("Start = %+v", s)
+		}
+		l.Cancel(at(300*ms), context.DeadlineExceeded)
+		if tok := b.TokensAt(at(300 * ms)); tok < 0.3-1e-9 || tok > 0.3+1e-9 {
+			t.Fatalf("tokens %v, want 0.3", tok)
+		}
+	})
+	t.Run("with a cause", func(t *testing.T) {
+		cause := errors.New("user pressed stop")
+		l := NewLoop(expo(3), nil, nil, nil, nil)
+		l.Start(t0)
+		err := l.Cancel(t0, cause).Err
+		if !errors.Is(err, cause) || err.Error() != "core: cancelled after 0 attempts: user pressed stop" {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+func TestLoopCallsAfterDoneReturnTheFinalStep(t *testing.T) {
+	l := NewLoop(expo(1), nil, nil, nil, nil)
+	l.Start(t0)
+	l.Begin(t0)
+	final := l.End(t0, status(200))
+	for _, s := range []Step{l.Start(t0), l.Woke(t0), l.End(t0, status(500)), l.Cancel(t0, nil)} {
+		if s != final {
+			t.Fatalf("after done: %+v, want %+v", s, final)
+		}
+	}
+}
+
+func TestLoopMisusePanics(t *testing.T) {
+	for name, f := range map[string]func(l *Loop){
+		"Begin before Start": func(l *Loop) { l.Begin(t0) },
+		"Woke while ready":   func(l *Loop) { l.Start(t0); l.Woke(t0) },
+		"End while ready":    func(l *Loop) { l.Start(t0); l.End(t0, status(200)) },
+		"Start twice":        func(l *Loop) { l.Start(t0); l.Start(t0) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "core: Loop.") {
+					t.Fatalf("recovered %v", r)
+				}
+			}()
+			f(NewLoop(expo(2), nil, nil, nil, nil))
+		})
+	}
+}
+
+// TestLoopSeededRunsAreReproducible: two loops with the same seed make the
+// same decisions.
+func TestLoopSeededRunsAreReproducible(t *testing.T) {
+	p := withPolicy(expo(8), func(p *Policy) { p.Backoff.Strategy = DecorrelatedJitter; p.RetryAfter = true; p.Spread = s })
+	outcomes := []Outcome{status(503), status(429, "Retry-After", "1"), status(503), status(500), status(200)}
+	var runs [2][]string
+	for i := range runs {
+		ev, obs := recorder()
+		_, runs[i] = drive(t, NewLoop(p, NewRand(SubSeed(99, 3, 1)), nil, nil, obs), ev, 5*ms, 0, outcomes...)
+	}
+	if strings.Join(runs[0], "\n") != strings.Join(runs[1], "\n") {
+		t.Fatalf("runs differ:\n%v\n%v", runs[0], runs[1])
+	}
+}
+
+func TestPolicyValidate(t *testing.T) {
+	tests := []struct {
+		p    Policy
+		want string
+	}{
+		{DefaultPolicy(), ""},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.Backoff.Base = 0 }), "core: backoff base 0s: must be between 1ms and 1h"},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.MaxAttempts = 1001 }), "core: policy max attempts 1001: must be between 1 and 1000"},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.MaxElapsed = -s }), "core: policy max elapsed -1s: must be between 0s and 24h"},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.Ceiling = 48 * time.Hour }), "core: policy ceiling 48h: must be between 0s and 24h"},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.AboveCeiling = 2 }), "core: policy above-ceiling action 2"},
+		{withPolicy(DefaultPolicy(), func(p *Policy) { p.Spread = 2 * time.Minute }), "core: policy spread 2m: must be between 0s and 1m"},
+	}
+	for _, tt := range tests {
+		wantErr(t, tt.p.Validate(), tt.want)
+	}
+}
+
+func TestDefaultRetryable(t *testing.T) {
+	for _, tt := range []struct {
+		o    Outcome
+		want bool
+	}{
+		{Outcome{Status: 200}, false},
+		{Outcome{Status: 404}, false},
+		{Outcome{Status: 408}, false},
+		{Outcome{Status: 429}, true},
+		{Outcome{Status: 500}, true},
+		{Outcome{Status: 503}, true},
+		{Outcome{Status: 599}, true},
+		{Outcome{Err: io.EOF}, true},
+		{Outcome{Err: context.DeadlineExceeded}, true},
+		{Outcome{Err: fmt.Errorf("abort: %w", context.Canceled)}, false},
+	} {
+		if got := DefaultRetryable(tt.o); got != tt.want {
+			t.Errorf("DefaultRetryable(%+v) = %v", tt.o, got)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{ReasonBackoff.String(), "backoff"}, {ReasonRetryAfter.String(), "retry-after"},
+		{ReasonResetHint.String(), "reset-hint"}, {ReasonBucket.String(), "bucket"},
+		{EventAttempt.String(), "attempt"}, {EventOutcome.String(), "outcome"},
+		{EventWait.String(), "wait"}, {EventDone.String(), "done"},
+		{ActAttempt.String(), "attempt"}, {ActWait.String(), "wait"}, {ActDone.String(), "done"},
+		{CeilingClamp.String(), "clamp"}, {CeilingStop.String(), "stop"},
+		{Reason(9).String(), "Reason(9)"}, {EventKind(9).String(), "EventKind(9)"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	for _, a := range []CeilingAction{CeilingClamp, CeilingStop} {
+		if got, err := ParseCeilingAction(a.String()); err != nil || got != a {
+			t.Errorf("ParseCeilingAction(%q) = %v, %v", a, got, err)
+		}
+	}
+	_, err := ParseCeilingAction("wait")
+	wantErr(t, err, `core: ceiling action "wait": must be clamp or stop`)
+}

@@ -1,0 +1,129 @@
+package core
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// hdr is a minimal Header: keys as written.
+type hdr map[string]string
+
+func (h hdr) Get(k string) string { return h[k] }
+
+func TestParseRateLimit(t *testing.T) {
+	unix := func(d time.Duration) string { return itoa(t0.Add(d).Unix()) }
+	tests := []struct {
+		name string
+		h    Header
+		want RateLimitHint
+		err  string
+	}{
+		{"nil header", nil, RateLimitHint{}, ""},
+		{"no fields", hdr{"Content-Type": "text/plain"}, RateLimitHint{}, ""},
+		{"ietf current draft", hdr{"RateLimit": `"default";r=50;t=30`, "RateLimit-Policy": `"default";q=100;w=60`},
+			RateLimitHint{Limit: 100, Remaining: 50, Reset: 30 * s, Window: time.Minute, HasLimit: true, HasRemaining: true, HasReset: true, HasWindow: true, Source: "RateLimit"}, ""},
+		{"ietf token names and spaces", hdr{"RateLimit": ` default ; r=0 ; t=5 `},
+			RateLimitHint{Remaining: 0, Reset: 5 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"ietf several policies: least remaining wins, with its own quota", hdr{
+			"RateLimit":        `"burst";r=40;t=1, "daily";r=3;t=3600`,
+			"RateLimit-Policy": `"burst";q=50;w=1, "daily";q=1000;w=86400`},
+			RateLimitHint{Limit: 1000, Remaining: 3, Reset: time.Hour, Window: 24 * time.Hour, HasLimit: true, HasRemaining: true, HasReset: true, HasWindow: true, Source: "RateLimit"}, ""},
+		{"ietf tie on remaining: longest reset wins", hdr{"RateLimit": `a;r=0;t=2, b;r=0;t=9`},
+			RateLimitHint{Reset: 9 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"ietf policy only", hdr{"RateLimit-Policy": `"default";q=10;w=1`},
+			RateLimitHint{Limit: 10, Window: s, HasLimit: true, HasWindow: true, Source: "RateLimit"}, ""},
+		{"ietf extra parameters ignored", hdr{"RateLimit": `"x";r=1;t=2;pk=:abc=:`},
+			RateLimitHint{Remaining: 1, Reset: 2 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"ietf escaped quote in name", hdr{"RateLimit": `"a\"b";r=1;t=2`, "RateLimit-Policy": `"a\"b";q=5`},
+			RateLimitHint{Limit: 5, Remaining: 1, Reset: 2 * s, HasLimit: true, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"draft 07 dictionary", hdr{"RateLimit": "limit=100, remaining=50, reset=30", "RateLimit-Policy": "100;w=60"},
+			RateLimitHint{Limit: 100, Remaining: 50, Reset: 30 * s, Window: time.Minute, HasLimit: true, HasRemaining: true, HasReset: true, HasWindow: true, Source: "RateLimit"}, ""},
+		{"older drafts", hdr{"RateLimit-Limit": "100, 100;w=60", "RateLimit-Remaining": "0", "RateLimit-Reset": "12"},
+			RateLimitHint{Limit: 100, Remaining: 0, Reset: 12 * s, HasLimit: true, HasRemaining: true, HasReset: true, Source: "RateLimit-Limit"}, ""},
+		{"x-ratelimit delta seconds", hdr{"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "7"},
+			RateLimitHint{Limit: 60, Reset: 7 * s, HasLimit: true, HasRemaining: true, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit decimal seconds", hdr{"X-RateLimit-Reset": "1.25"},
+			RateLimitHint{Reset: 1250 * ms, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit largest delta", hdr{"X-RateLimit-Reset": "999999999"},
+			RateLimitHint{Reset: 999999999 * s, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit unix seconds", hdr{"X-RateLimit-Reset": unix(42 * s)},
+			RateLimitHint{Reset: 42 * s, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit unix seconds with fraction", hdr{"X-RateLimit-Reset": unix(42*s) + ".5"},
+			RateLimitHint{Reset: 42*s + 500*ms, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit unix milliseconds", hdr{"X-RateLimit-Reset": itoa(t0.Add(1500 * ms).UnixMilli())},
+			RateLimitHint{Reset: 1500 * ms, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit unix time in the past", hdr{"X-RateLimit-Reset": unix(-time.Hour)},
+			RateLimitHint{Reset: 0, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"ietf wins over x-", hdr{"RateLimit": `"d";r=1;t=1`, "X-RateLimit-Remaining": "9"},
+			RateLimitHint{Remaining: 1, Reset: s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		// Errors.
+		{"negative remaining", hdr{"X-RateLimit-Remaining": "-1"}, RateLimitHint{}, `core: X-RateLimit-Remaining "-1": negative`},
+		{"garbage reset", hdr{"X-RateLimit-Reset": "soon"}, RateLimitHint{}, `core: X-RateLimit-Reset "soon": not a number`},
+		{"x reset exponent", hdr{"X-RateLimit-Reset": "1e3"}, RateLimitHint{}, "not a number"},
+		{"x reset too large", hdr{"X-RateLimit-Reset": "99999999999999999"}, RateLimitHint{}, "too large"},
+		{"x reset 21 digits", hdr{"X-RateLimit-Reset": "123456789012345678901"}, RateLimitHint{}, "too large"},
+		{"older draft reset not integer", hdr{"RateLimit-Reset": "1.5"}, RateLimitHint{}, `core: RateLimit-Reset "1.5": not an integer`},
+		{"older draft reset overflows", hdr{"RateLimit-Reset": "99999999999999"}, RateLimitHint{}, "too large (overflows a time.Duration)"},
+		{"limit too many digits", hdr{"X-RateLimit-Limit": "1234567890123456"}, RateLimitHint{}, "too large"},
+		{"ietf negative r", hdr{"RateLimit": `"d";r=-1;t=1`}, RateLimitHint{}, `core: RateLimit "\"d\";r=-1;t=1": r=-1: negative`},
+		{"ietf unterminated string", hdr{"RateLimit": `"d;r=1`}, RateLimitHint{}, "unterminated string"},
+		{"ietf stray text", hdr{"RateLimit": `"d";r=1 t=2`}, RateLimitHint{}, "unexpected"},
+		{"ietf empty list", hdr{"RateLimit-Policy": `  ,`}, RateLimitHint{}, "core: RateLimit-Policy"},
+		{"ietf bad policy quota", hdr{"RateLimit-Policy": `"d";q=lots`}, RateLimitHint{}, "q=lots: not a number"},
+		{"draft 07 bad value", hdr{"RateLimit": "limit=100, remaining=x"}, RateLimitHint{}, "remaining=x: not a number"},
+		{"ietf empty parameter", hdr{"RateLimit": `"d";;r=1`}, RateLimitHint{}, "empty parameter name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseRateLimit(tt.h, t0)
+			wantErr(t, err, tt.err)
+			if got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+func FuzzParseRateLimit(f *testing.F) {
+	f.Add(`"default";r=50;t=30`, `"default";q=100;w=60`, "100", "0", "30")
+	f.Add("limit=10, remaining=1, reset=7", "10;w=1", "", "", "1700000000")
+	f.Add("", "", "60", "-1", "1.5")
+	f.Fuzz(func(t *testing.T, rl, pol, limit, remaining, reset string) {
+		for _, h := range []hdr{
+			{"RateLimit": rl, "RateLimit-Policy": pol},
+			{"RateLimit-Limit": limit, "RateLimit-Remaining": remaining, "RateLimit-Reset": reset},
+			{"X-RateLimit-Limit": limit, "X-RateLimit-Remaining": remaining, "X-RateLimit-Reset": reset},
+		} {
+			hint, err := ParseRateLimit(h, t0)
+			if hint.Limit < 0 || hint.Remaining < 0 || hint.Reset < 0 || hint.Window < 0 {
+				t.Fatalf("%v: negative value in %+v", h, hint)
+			}
+			if err != nil && (hint != RateLimitHint{} || !strings.HasPrefix(err.Error(), "core: ")) {
+				t.Fatalf("%v: error %v with hint %+v", h, err, hint)
+			}
+		}
+	})
+}
