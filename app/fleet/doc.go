@@ -1,0 +1,29 @@
+// Package fleet is the model and the runner behind the playground page: a
+// Scenario (every client-fleet and mock-endpoint parameter), the Fields that
+// describe, validate and encode it, the Presets that tell the story, and Run,
+// which drives a fleet of workers through core's retry loop and records every
+// event.
+//
+// The package is pure Go: it compiles natively and for js/wasm, touches no
+// JavaScript and no go-app. The page plugs in a fetch()-based Transport and a
+// JS-timer core.Clock; tests and the simulator comparison use HTTPTransport
+// and the real clock.
+//
+// # One place for every parameter
+//
+// Fields is the single description of each parameter: URL key, label, unit,
+// allowed range, default and one line of help. The page's controls, Validate,
+// Query/FromQuery and the README table (FieldsMarkdown) are all generated from
+// it. Ranges are not restated here: policy fields use core's exported ranges
+// (core.BackoffBaseRange, …), endpoint fields are parsed by app/mock's own
+// parser, and only the fleet's own knobs (workers, jobs, timeout) have their
+// ranges in this package (WorkersRange, JobsRange, TimeoutRange).
+//
+// # Runs are reproducible
+//
+// Worker w's job j draws its random numbers from
+// core.NewRand(core.SubSeed(Scenario.Seed, w, j)), so the same seed gives the
+// same waits whatever order the goroutines run in (and the simulator, which
+// uses the same derivation, gives the same schedule in virtual time).
+// Workers and jobs are numbered from 0; attempts from 1, as core numbers them.
+package fleet

@@ -1,0 +1,300 @@
+package fleet
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/core"
+)
+
+// FieldKind says how a Field's value is written and which input fits it.
+type FieldKind uint8
+
+const (
+	KindInt      FieldKind = iota // a decimal integer
+	KindFloat                     // a decimal number
+	KindDuration                  // a Go duration: "250ms", "2s", "1m30s"
+	KindBool                      // "on" or "off" (also accepted: true/false, 1/0, yes/no)
+	KindChoice                    // one of Choices' values
+	KindText                      // free text, checked by Set
+)
+
+var kindNames = [...]string{"int", "float", "duration", "bool", "choice", "text"}
+
+// String returns "int", "float", "duration", "bool", "choice" or "text".
+func (k FieldKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "FieldKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Choice is one allowed value of a KindChoice field.
+type Choice struct {
+	Value string // as written in the URL, e.g. "full"
+	Label string // as shown to users, e.g. "Exponential, full jitter"
+}
+
+// Field describes one configurable parameter: the single place for its URL
+// key, label, unit, allowed range, default and one line on why it matters.
+// Controls, validation, URL state and the README table are all generated
+// from Fields.
+type Field struct {
+	Key     string    // URL query key, e.g. "workers"
+	Group   string    // "fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures"
+	Label   string    // "Workers"
+	Unit    string    // "ms", "req/s", "%", ""
+	Kind    FieldKind // how the value is written
+	Choices []Choice  // for KindChoice
+	Min     string    // allowed range as shown to users ("1"); "" when the kind has none
+	Max     string    // ("500")
+	Help    string    // one line on why it matters
+
+	// Get returns the current value as text, in the form Set accepts.
+	Get func(*Scenario) string
+	// Set parses text, checks it against the field's own range and stores it.
+	// On error the Scenario is unchanged and the error names the field, the
+	// value and what is allowed. Rules between fields (cap >= base, the
+	// endpoint's sums) are checked by Scenario.Validate.
+	Set func(*Scenario, string) error
+	// Enabled reports whether the field has an effect in s (the bucket rate
+	// only matters when the bucket is on). nil means always.
+	Enabled func(*Scenario) bool
+
+	allowed string // what Allowed returns for kinds other than choice and bool
+}
+
+// IsEnabled reports whether f has an effect in s (Enabled, or true when nil).
+func (f *Field) IsEnabled(s *Scenario) bool { return f.Enabled == nil || f.Enabled(s) }
+
+// Allowed describes the values f accepts, e.g. "between 1 and 500",
+// "one of none, constant, exponential", "a URL starting with http:// or https://, or empty".
+func (f *Field) Allowed() string {
+	if f.allowed != "" {
+		return f.allowed
+	}
+	if f.Kind == KindChoice {
+		vs := make([]string, len(f.Choices))
+		for i, c := range f.Choices {
+			vs[i] = c.Value
+		}
+		return "one of " + strings.Join(vs, ", ")
+	}
+	if f.Kind == KindBool {
+		return "on or off"
+	}
+	return ""
+}
+
+// FieldByKey returns the field with the given URL key.
+func FieldByKey(key string) (*Field, bool) {
+	i, ok := fieldIndex[key]
+	if !ok {
+		return nil, false
+	}
+	return &Fields[i], true
+}
+
+var fieldIndex = func() map[string]int {
+	m := make(map[string]int, len(Fields))
+	for i, f := range Fields {
+		if _, dup := m[f.Key]; dup {
+			panic("fleet: duplicate field key " + f.Key)
+		}
+		m[f.Key] = i
+	}
+	return m
+}()
+
+// FieldError is a field whose value is not allowed. Msg names the field,
+// the value and the allowed range; the page shows it beside the input (or, for
+// a URL that could not be used as given, as a notice). Key is "" for a
+// problem no single field owns.
+type FieldError struct {
+	Key   string
+	Value string
+	Msg   string
+}
+
+func (e FieldError) Error() string { return e.Msg }
+
+// invalid builds the error every Set returns: `Workers "0": must be between 1 and 500`.
+func invalid(label, value, allowed string) error {
+	return fmt.Errorf("%s %s: must be %s", label, strconv.Quote(cut(value)), allowed)
+}
+
+// cut shortens a value quoted in a message.
+func cut(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// Text forms of values. Durations are written as time.Duration.String
+// without trailing zero units ("1m", not "1m0s"); time.ParseDuration reads
+// both back exactly. Floats use the shortest form that parses back exactly.
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+func formatFloat(f float64) string {
+	if math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func formatBool(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "1", "yes":
+		return true, true
+	case "off", "false", "0", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// Constructors for the fields whose range lives in a core.Range.
+
+func intField(key, group, label, unit, help string, r core.Range[int], ptr func(*Scenario) *int) Field {
+	allowed := "an integer " + r.String()
+	return Field{
+		Key: key, Group: group, Label: label, Unit: unit, Kind: KindInt, Help: help,
+		Min: strconv.Itoa(r.Min), Max: strconv.Itoa(r.Max), allowed: allowed,
+		Get: func(s *Scenario) string { return strconv.Itoa(*ptr(s)) },
+		Set: func(s *Scenario, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || !r.Contains(n) {
+				return invalid(label, v, allowed)
+			}
+			*ptr(s) = n
+			return nil
+		},
+	}
+}
+
+func floatField(key, group, label, unit, help string, r core.Range[float64], ptr func(*Scenario) *float64) Field {
+	allowed := "a number " + r.String()
+	return Field{
+		Key: key, Group: group, Label: label, Unit: unit, Kind: KindFloat, Help: help,
+		Min: formatFloat(r.Min), Max: formatFloat(r.Max), allowed: allowed,
+		Get: func(s *Scenario) string { return formatFloat(*ptr(s)) },
+		Set: func(s *Scenario, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !r.Contains(f) { // Contains is false for NaN
+				return invalid(label, v, allowed)
+			}
+			*ptr(s) = f
+			return nil
+		},
+	}
+}
+
+func durationField(key, group, label, help string, r core.Range[time.Duration], ptr func(*Scenario) *time.Duration) Field {
+	allowed := "a duration " + r.String() + " (e.g. 250ms, 2s, 1m)"
+	return Field{
+		Key: key, Group: group, Label: label, Kind: KindDuration, Help: help,
+		Min: formatDuration(r.Min), Max: formatDuration(r.Max), allowed: allowed,
+		Get: func(s *Scenario) string { return formatDuration(*ptr(s)) },
+		Set: func(s *Scenario, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || !r.Contains(d) {
+				return invalid(label, v, allowed)
+			}
+			*ptr(s) = d
+			return nil
+		},
+	}
+}
+
+func boolField(key, group, label, help string, ptr func(*Scenario) *bool) Field {
+	return Field{
+		Key: key, Group: group, Label: label, Kind: KindBool, Help: help,
+		Get: func(s *Scenario) string { return formatBool(*ptr(s)) },
+		Set: func(s *Scenario, v string) error {
+			b, ok := parseBool(v)
+			if !ok {
+				return invalid(label, v, "on or off")
+			}
+			*ptr(s) = b
+			return nil
+		},
+	}
+}
+
+// choiceField builds a KindChoice field over values of T, listed by choices
+// (in order) with a label each.
+func choiceField[T comparable](key, group, label, help string, choices []T, name func(T) string, labels map[string]string, ptr func(*Scenario) *T) Field {
+	cs := make([]Choice, len(choices))
+	for i, c := range choices {
+		v := name(c)
+		l := labels[v]
+		if l == "" {
+			l = v
+		}
+		cs[i] = Choice{Value: v, Label: l}
+	}
+	f := Field{
+		Key: key, Group: group, Label: label, Kind: KindChoice, Choices: cs, Help: help,
+		Get: func(s *Scenario) string { return name(*ptr(s)) },
+	}
+	f.Set = func(s *Scenario, v string) error {
+		for _, c := range choices {
+			if name(c) == v {
+				*ptr(s) = c
+				return nil
+			}
+		}
+		return invalid(label, v, f.Allowed())
+	}
+	return f
+}
+
+// enumerate lists the values of an enum type whose String method
+// round-trips through parse, in numeric order: the enum's own package stays
+// the one place that knows its members.
+func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T {
+	var out []T
+	for i := 0; i < 256; i++ {
+		v := T(i)
+		if p, ok := parse(name(v)); ok && p == v {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// with returns f with Enabled set.
+func (f Field) with(enabled func(*Scenario) bool) Field {
+	f.Enabled = enabled
+	return f
+}
+
+// withUnit returns f with Unit set.
+func (f Field) withUnit(unit string) Field {
+	f.Unit = unit
+	return f
+}

@@ -1,0 +1,467 @@
+package fleet
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"retrylab/app/mock"
+)
+
+// fieldCase holds, for one field, a valid value (with its canonical text),
+// values just outside the range ("" when the kind has no range) and garbage.
+type fieldCase struct {
+	key       string
+	valid     string
+	canonical string // Get after Set(valid); "" = same as valid
+	below     string
+	above     string
+	garbage   string
+}
+
+var fieldCases = []fieldCase{
+	{key: "workers", valid: "50", below: "0", above: "501", garbage: "lots"},
+	{key: "jobs", valid: "7", below: "0", above: "1001", garbage: "3.5"},
+	{key: "timeout", valid: "1500ms", canonical: "1.5s", below: "-1ns", above: "2m0.001s", garbage: "5"},
+	{key: "seed", valid: "18446744073709551615", below: "-1", above: "18446744073709551616", garbage: "0x10"},
+	{key: "strategy", valid: "decorrelated", garbage: "Full"},
+	{key: "base", valid: "1ms", below: "999us", above: "1h0m0.001s", garbage: "fast"},
+	{key: "mult", valid: "1.5", below: "0.99", above: "10.01", garbage: "NaN"},
+	{key: "cap", valid: "0", canonical: "0s", below: "-1ns", above: "24h0m0.000000001s", garbage: "1 s"},
+	{key: "attempts", valid: "1", below: "0", above: "1001", garbage: "many"},
+	{key: "elapsed", valid: "90s", canonical: "1m30s", below: "-1s", above: "24h1s", garbage: "forever"},
+	{key: "ra_honour", valid: "true", canonical: "on", garbage: "maybe"},
+	{key: "ra_ceiling", valid: "1m", below: "-1s", above: "25h", garbage: "1min"},
+	{key: "ra_above", valid: "stop", garbage: "halt"},
+	{key: "ra_spread", valid: "250ms", below: "-1ms", above: "1m0.001s", garbage: "x"},
+	{key: "hints", valid: "yes", canonical: "on", garbage: "sometimes"},
+	{key: "bucket", valid: "1", canonical: "on", garbage: "enabled"},
+	{key: "bucket_rate", valid: "0.5", below: "0.0009", above: "1000001", garbage: "Inf"},
+	{key: "bucket_cap", valid: "1", below: "0.5", above: "1e7", garbage: "full"},
+	{key: "budget", valid: "off", garbage: "2"},
+	{key: "budget_size", valid: "100", below: "0", above: "2e6", garbage: "big"},
+	{key: "budget_refill", valid: "0", below: "-0.1", above: "1e7", garbage: "--1"},
+	{key: "target", valid: "https://api.example.com/v1/items?page=2", garbage: "ftp://example.com/x"},
+	{key: "room", valid: "workshop-1", garbage: "two words"},
+	{key: "limiter", valid: "sliding", garbage: "leaky"},
+	{key: "rate", valid: "0.5", below: "0.0001", above: "1000001", garbage: "fast"},
+	{key: "burst", valid: "1", below: "0", above: "1000001", garbage: "1.5"},
+	{key: "limit", valid: "5", below: "0", above: "1001", garbage: "five"},
+	{key: "window", valid: "10ms", below: "0s", above: "25h", garbage: "1"},
+	{key: "status", valid: "503", garbage: "500"},
+	{key: "retry_after", valid: "date", garbage: "later"},
+	{key: "retry_value", valid: "0", below: "-1", above: "86401", garbage: "1s"},
+	{key: "malformed", valid: "huge", garbage: "nice"},
+	{key: "headers", valid: "both", garbage: "all"},
+	{key: "latency", valid: "200ms", below: "-1ms", above: "30.001s", garbage: "slow"},
+	{key: "spread", valid: "1s", below: "-1ms", above: "31s", garbage: "x"},
+	{key: "fail500", valid: "12.5", below: "-1", above: "100.5", garbage: "1%"},
+	{key: "fail503", valid: "100", below: "-0.001", above: "101", garbage: "x"},
+	{key: "drop", valid: "0.1", below: "-1", above: "1e3", garbage: "NaN"},
+	{key: "hang", valid: "3", below: "-1", above: "200", garbage: ""},
+}
+
+func TestEveryFieldHasACase(t *testing.T) {
+	var keys, cased []string
+	for _, f := range Fields {
+		keys = append(keys, f.Key)
+	}
+	for _, c := range fieldCases {
+		cased = append(cased, c.key)
+	}
+	if !slices.Equal(keys, cased) {
+		t.Fatalf("fieldCases keys\n%v\nwant (Fields order)\n%v", cased, keys)
+	}
+}
+
+func TestFieldsDescribeThemselves(t *testing.T) {
+	groups := []string{"fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures"}
+	last := 0
+	for _, f := range Fields {
+		if f.Label == "" || f.Help == "" || f.Get == nil || f.Set == nil {
+			t.Errorf("%s: label, help, Get and Set are required", f.Key)
+		}
+		g := slices.Index(groups, f.Group)
+		if g < last {
+			t.Errorf("%s: group %q out of order", f.Key, f.Group)
+		}
+		last = g
+		if f.Allowed() == "" {
+			t.Errorf("%s: Allowed is empty", f.Key)
+		}
+		switch f.Kind {
+		case KindInt, KindFloat, KindDuration:
+			if f.Min == "" || f.Max == "" {
+				t.Errorf("%s: a %s field needs Min and Max", f.Key, f.Kind)
+			}
+		case KindChoice:
+			if len(f.Choices) < 2 {
+				t.Errorf("%s: choices %v", f.Key, f.Choices)
+			}
+		}
+		if got, ok := FieldByKey(f.Key); !ok || got.Key != f.Key {
+			t.Errorf("FieldByKey(%q) = %v, %v", f.Key, got, ok)
+		}
+	}
+	if _, ok := FieldByKey("nope"); ok {
+		t.Error(`FieldByKey("nope") found something`)
+	}
+}
+
+// The Min and Max shown for a field must be accepted, and each endpoint
+// field's must agree with app/mock's own parser.
+func TestFieldBoundsAreAccepted(t *testing.T) {
+	for _, f := range Fields {
+		for _, v := range []string{f.Min, f.Max} {
+			if v == "" {
+				continue
+			}
+			s := Default()
+			if err := f.Set(&s, v); err != nil {
+				t.Errorf("%s: bound %q rejected: %v", f.Key, v, err)
+			}
+		}
+	}
+}
+
+// Endpoint fields use app/mock's parameter names, and no fleet key collides
+// with one of them.
+func TestEndpointKeysAreMockParams(t *testing.T) {
+	mockNames := map[string]bool{}
+	for _, p := range mock.Table() {
+		mockNames[p.Name] = true
+	}
+	for _, f := range Fields {
+		endpoint := f.Group == "endpoint" || f.Group == "failures"
+		if endpoint && f.Key != "target" && f.Key != "room" && !mockNames[f.Key] {
+			t.Errorf("endpoint field %s is not a mock parameter", f.Key)
+		}
+		if !endpoint && mockNames[f.Key] {
+			t.Errorf("fleet field %s collides with the mock parameter of that name", f.Key)
+		}
+		delete(mockNames, f.Key)
+	}
+	delete(mockNames, "key") // set per run (MockURL)
+	delete(mockNames, "tag") // set per attempt (AttemptTag)
+	for name := range mockNames {
+		t.Errorf("mock parameter %s has no field", name)
+	}
+}
+
+func TestFieldSet(t *testing.T) {
+	for _, c := range fieldCases {
+		f, ok := FieldByKey(c.key)
+		if !ok {
+			t.Fatalf("no field %s", c.key)
+		}
+		t.Run(c.key, func(t *testing.T) {
+			s := Default()
+			if err := f.Set(&s, c.valid); err != nil {
+				t.Fatalf("Set(%q): %v", c.valid, err)
+			}
+			want := c.canonical
+			if want == "" {
+				want = c.valid
+			}
+			if got := f.Get(&s); got != want {
+				t.Errorf("Get after Set(%q) = %q, want %q", c.valid, got, want)
+			}
+			// The canonical text sets the same value.
+			s2 := Default()
+			if err := f.Set(&s2, f.Get(&s)); err != nil || s2 != s {
+				t.Errorf("Set(Get()) = %v; scenario differs: %v", err, s2 != s)
+			}
+			for _, bad := range []struct{ name, v string }{{"below", c.below}, {"above", c.above}, {"garbage", c.garbage}} {
+				if bad.v == "" && bad.name != "garbage" {
+					continue
+				}
+				s := Default()
+				err := f.Set(&s, bad.v)
+				if err == nil {
+					t.Errorf("%s: Set(%q) accepted", bad.name, bad.v)
+					continue
+				}
+				if s != Default() {
+					t.Errorf("%s: Set(%q) failed but changed the scenario", bad.name, bad.v)
+				}
+				msg := err.Error()
+				if !strings.HasPrefix(msg, f.Label+" "+strconv.Quote(bad.v)+": must be ") || !strings.Contains(msg, f.Allowed()) {
+					t.Errorf("%s: Set(%q) error %q should name the label, the value and %q", bad.name, bad.v, msg, f.Allowed())
+				}
+			}
+		})
+	}
+}
+
+func TestFromQueryFieldByField(t *testing.T) {
+	def := Default()
+	for _, c := range fieldCases {
+		f, _ := FieldByKey(c.key)
+		t.Run(c.key, func(t *testing.T) {
+			s, notes := FromQuery(url.Values{c.key: {c.valid}})
+			if len(notes) != 0 {
+				t.Fatalf("valid %q: notes %v", c.valid, notes)
+			}
+			want := c.canonical
+			if want == "" {
+				want = c.valid
+			}
+			if got := f.Get(&s); got != want {
+				t.Errorf("valid %q: got %q", c.valid, got)
+			}
+			for _, bad := range []string{c.below, c.above, c.garbage} {
+				if bad == "" && c.garbage != "" {
+					continue
+				}
+				q := url.Values{c.key: {bad}, "workers": {"7"}}
+				if c.key == "workers" {
+					q = url.Values{c.key: {bad}, "jobs": {"7"}}
+				}
+				s, notes := FromQuery(q)
+				if len(notes) != 1 || notes[0].Key != c.key || notes[0].Value != bad {
+					t.Fatalf("bad %q: notes %+v, want one for %s", bad, notes, c.key)
+				}
+				if !strings.Contains(notes[0].Msg, "using the default "+f.Get(&def)) {
+					t.Errorf("bad %q: note %q does not say the default is used", bad, notes[0].Msg)
+				}
+				if f.Get(&s) != f.Get(&def) {
+					t.Errorf("bad %q: field is %q, want the default %q", bad, f.Get(&s), f.Get(&def))
+				}
+				if s.Workers != 7 && s.Jobs != 7 {
+					t.Errorf("bad %q: the other field was not applied", bad)
+				}
+				if errs := s.Validate(); errs != nil {
+					t.Errorf("bad %q: result does not validate: %v", bad, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestFromQueryNotices(t *testing.T) {
+	s, notes := FromQuery(url.Values{
+		"workers": {"30", "40"},
+		"zzz":     {"1"},
+		"aaa":     {"x", "y"},
+	})
+	if s.Workers != 30 {
+		t.Errorf("workers = %d, want the first value 30", s.Workers)
+	}
+	var got []string
+	for _, n := range notes {
+		got = append(got, n.Key+": "+n.Msg)
+	}
+	want := []string{
+		`workers: Workers (workers) is given 2 times; using the first value, "30"`,
+		`aaa: unknown parameter "aaa" ignored`,
+		`zzz: unknown parameter "zzz" ignored`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("notes\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestCrossFieldRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		q       url.Values
+		blame   string
+		contain string
+	}{
+		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, "cap", "cap"},
+		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, "base", "at least base 20s"},
+		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, "spread", "latency+spread"},
+		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, "fail503", "fail500+fail503+drop+hang"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Set field by field: each is within its own range.
+			s := Default()
+			for k, vs := range tt.q {
+				f, _ := FieldByKey(k)
+				if err := f.Set(&s, vs[0]); err != nil {
+					t.Fatalf("Set %s: %v", k, err)
+				}
+			}
+			errs := s.Validate()
+			if len(errs) != 1 || errs[0].Key != tt.blame || !strings.Contains(errs[0].Msg, tt.contain) {
+				t.Fatalf("Validate = %+v, want one error on %s mentioning %q", errs, tt.blame, tt.contain)
+			}
+			got, notes := FromQuery(tt.q)
+			if len(notes) != 1 || notes[0].Key != tt.blame {
+				t.Fatalf("FromQuery notes %+v, want one on %s", notes, tt.blame)
+			}
+			if errs := got.Validate(); errs != nil {
+				t.Errorf("FromQuery result does not validate: %v", errs)
+			}
+		})
+	}
+}
+
+func TestValidateReportsFieldsSetDirectly(t *testing.T) {
+	s := Default()
+	s.Workers = 0
+	s.Mock.Rate = -1
+	s.Timeout = -1
+	errs := s.Validate()
+	var keys []string
+	for _, e := range errs {
+		keys = append(keys, e.Key)
+	}
+	if !slices.Equal(keys, []string{"workers", "timeout", "rate"}) {
+		t.Errorf("Validate keys %v (%+v)", keys, errs)
+	}
+	if errs[0].Msg != `Workers "0": must be an integer between 1 and 500` || errs[0].Value != "0" {
+		t.Errorf("message %q", errs[0].Msg)
+	}
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	scenarios := map[string]Scenario{"default": Default()}
+	for _, p := range Presets {
+		scenarios[p.ID] = p.Scenario()
+	}
+	// Every field at its case's valid value (in an order that keeps cross rules).
+	all := Default()
+	for _, c := range fieldCases {
+		f, _ := FieldByKey(c.key)
+		if err := f.Set(&all, c.valid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all.Cap = 0
+	all.Mock.Fail500, all.Mock.Fail503, all.Mock.Drop, all.Mock.Hang = 10, 20, 30, 40
+	if errs := all.Validate(); errs != nil {
+		t.Fatalf("test scenario invalid: %v", errs)
+	}
+	scenarios["all-cases"] = all
+	for name, s := range scenarios {
+		q := s.Query()
+		if len(q) != len(Fields) {
+			t.Errorf("%s: Query has %d keys, want every field (%d)", name, len(q), len(Fields))
+		}
+		got, notes := FromQuery(q)
+		if notes != nil || got != s {
+			t.Errorf("%s: FromQuery(Query()) = %+v, notes %v; want %+v", name, got, notes, s)
+		}
+		pq, err := url.ParseQuery(s.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, notes := FromQuery(pq); notes != nil || got != s {
+			t.Errorf("%s: Encode does not round-trip: %v", name, notes)
+		}
+	}
+}
+
+func TestDefaultAndPresetsAreValid(t *testing.T) {
+	d := Default()
+	if errs := d.Validate(); errs != nil {
+		t.Fatalf("Default: %v", errs)
+	}
+	var ids []string
+	for _, p := range Presets {
+		ids = append(ids, p.ID)
+		_, notes := FromQuery(p.Query)
+		if notes != nil {
+			t.Errorf("%s: %v", p.ID, notes)
+		}
+		if p.Title == "" || len(p.Caption) < 40 {
+			t.Errorf("%s: title %q caption %q", p.ID, p.Title, p.Caption)
+		}
+		if got, ok := PresetByID(p.ID); !ok || got.ID != p.ID {
+			t.Errorf("PresetByID(%q)", p.ID)
+		}
+	}
+	if want := []string{"flood", "exponential", "full-jitter", "retry-after", "bucket"}; !slices.Equal(ids, want) {
+		t.Errorf("preset ids %v, want %v", ids, want)
+	}
+	flood := Presets[0].Scenario()
+	if flood.Strategy.String() != "constant" || flood.Base.String() != "2s" || flood.RetryAfter || flood.Bucket {
+		t.Errorf("flood preset is not a constant 2 s without Retry-After or bucket: %+v", flood)
+	}
+}
+
+func TestMockURL(t *testing.T) {
+	s := Default()
+	s.Mock = mock.Defaults()
+	if got, want := s.MockURL("http://w0.localhost:8080", "run-1"), "http://w0.localhost:8080/mock?key=run-1"; got != want {
+		t.Errorf("defaults: %s, want %s", got, want)
+	}
+	s.Mock.Limiter = 2 // fixed window
+	s.Mock.Limit = 5
+	s.Mock.Key, s.Mock.Tag = "ignored", "ignored"
+	s.Room = "room1"
+	got := s.MockURL("http://localhost:8080", "run-1")
+	if want := "http://localhost:8080/mock?limiter=fixed&limit=5&key=room1"; got != want {
+		t.Errorf("room: %s, want %s", got, want)
+	}
+	u, _ := url.Parse(got)
+	p, err := mock.ParseParams(u.Query())
+	if err != nil || p.Limit != 5 || p.Key != "room1" {
+		t.Errorf("mock parses %s as %+v, %v", got, p, err)
+	}
+}
+
+func TestAttemptTag(t *testing.T) {
+	tag := AttemptTag(499, 999, 1000)
+	if tag != "w499.j999.a1000" || !mock.ValidKey(tag) {
+		t.Fatalf("tag %q", tag)
+	}
+	w, j, a, ok := ParseAttemptTag(tag)
+	if !ok || w != 499 || j != 999 || a != 1000 {
+		t.Errorf("ParseAttemptTag(%q) = %d %d %d %v", tag, w, j, a, ok)
+	}
+	for _, bad := range []string{"", "w1.j2", "w1.j2.a3.x", "x1.j2.a3", "w-1.j2.a3", "w01.j2.a3", "w1.j2.a"} {
+		if _, _, _, ok := ParseAttemptTag(bad); ok {
+			t.Errorf("ParseAttemptTag(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzFromQuery(f *testing.F) {
+	f.Add(Default().Encode())
+	for _, p := range Presets {
+		f.Add(p.Query.Encode())
+	}
+	for _, c := range fieldCases {
+		f.Add(url.Values{c.key: {c.garbage}}.Encode())
+		f.Add(c.key + "=" + c.below + "&" + c.key + "=" + c.valid)
+	}
+	f.Add("base=2s&cap=1s&latency=20s&spread=20s&fail500=60&drop=60")
+	f.Add("%zz=1&workers=%41")
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, _ := url.ParseQuery(raw)
+		s, notes := FromQuery(q)
+		if errs := s.Validate(); errs != nil {
+			t.Fatalf("FromQuery(%q) = invalid scenario: %v (notes %v)", raw, errs, notes)
+		}
+		noted := map[string]bool{}
+		for _, n := range notes {
+			noted[n.Key] = true
+			if n.Msg == "" {
+				t.Fatalf("empty notice for %s", n.Key)
+			}
+		}
+		// A field FromQuery accepted holds the value given.
+		for k, vs := range q {
+			f, ok := FieldByKey(k)
+			if !ok || noted[k] || len(vs) == 0 {
+				continue
+			}
+			c := Default()
+			if err := f.Set(&c, vs[0]); err != nil {
+				t.Fatalf("%s=%q accepted by FromQuery, rejected by Set: %v", k, vs[0], err)
+			}
+			if f.Get(&c) != f.Get(&s) {
+				t.Fatalf("%s=%q accepted but the scenario holds %q", k, vs[0], f.Get(&s))
+			}
+		}
+		back, notes2 := FromQuery(s.Query())
+		if notes2 != nil || back != s {
+			t.Fatalf("round trip of %q: %v", raw, notes2)
+		}
+	})
+}

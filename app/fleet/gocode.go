@@ -1,0 +1,181 @@
+package fleet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/core"
+)
+
+// GoCodeOrigin is the origin GoCode's program calls when the scenario uses
+// the built-in mock: where `make run` serves it.
+const GoCodeOrigin = "http://localhost:8080"
+
+// strategyIdent is the name of each core.Strategy constant.
+var strategyIdent = map[core.Strategy]string{
+	core.None:               "core.None",
+	core.Constant:           "core.Constant",
+	core.Exponential:        "core.Exponential",
+	core.FullJitter:         "core.FullJitter",
+	core.EqualJitter:        "core.EqualJitter",
+	core.DecorrelatedJitter: "core.DecorrelatedJitter",
+}
+
+var ceilingIdent = map[core.CeilingAction]string{
+	core.CeilingClamp: "core.CeilingClamp",
+	core.CeilingStop:  "core.CeilingStop",
+}
+
+// GoCode returns the scenario's client settings as a complete Go program
+// using retrylab/core: the policy (exactly Policy()), the fleet's shared
+// bucket and budget, the per-attempt timeout, and workers running their jobs
+// with the same per-job seeds as the page. With the built-in mock it calls
+// the mock at GoCodeOrigin with the scenario's endpoint parameters; with a
+// custom target, the target. The program is gofmt-formatted.
+func (s Scenario) GoCode() string {
+	var b strings.Builder
+	p := s.Policy()
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	target := s.Target
+	if target == "" {
+		key := s.Room
+		if key == "" {
+			key = "gocode"
+		}
+		target = s.MockURL(GoCodeOrigin, key)
+	}
+
+	w("// Retry settings exported from Retry Lab.\n")
+	w("//\n// Run it with `go run .` in a module that requires retrylab.\n")
+	w("package main\n\n")
+	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n\t\"sync\"\n")
+	if s.Timeout > 0 || durationsUsed(p) {
+		w("\t\"time\"\n")
+	}
+	w("\n\t\"retrylab/core\"\n)\n\n")
+
+	w("// target is the endpoint every worker calls.\n")
+	w("const target = %s\n\n", strconv.Quote(target))
+	w("// workers run jobs each, one after another; worker w's job j draws its\n")
+	w("// random numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
+	w("const (\n")
+	w("\tworkers = %d\n", s.Workers)
+	w("\tjobs    = %d\n", s.Jobs)
+	w("\tseed    = %d\n", s.Seed)
+	w(")\n\n")
+
+	if s.Timeout > 0 {
+		w("// timeout is how long one attempt may take.\n")
+		w("const timeout = %s\n\n", goDuration(s.Timeout))
+	}
+	w("// policy is the retry policy of every job. A zero Cap means no cap, a zero\n")
+	w("// MaxElapsed no limit, a zero Ceiling no ceiling and a zero Spread none.\n")
+	w("var policy = core.Policy{\n")
+	w("\tBackoff: core.Backoff{\n")
+	w("\t\tStrategy:   %s,\n", strategyIdent[p.Backoff.Strategy])
+	w("\t\tBase:       %s,\n", goDuration(p.Backoff.Base))
+	w("\t\tMultiplier: %s,\n", goFloat(p.Backoff.Multiplier))
+	w("\t\tCap:        %s,\n", goDuration(p.Backoff.Cap))
+	w("\t},\n")
+	w("\tMaxAttempts:   %d,\n", p.MaxAttempts)
+	w("\tMaxElapsed:    %s,\n", goDuration(p.MaxElapsed))
+	w("\tRetryAfter:    %t,\n", p.RetryAfter)
+	w("\tCeiling:       %s,\n", goDuration(p.Ceiling))
+	w("\tAboveCeiling:  %s,\n", ceilingIdent[p.AboveCeiling])
+	w("\tSpread:        %s,\n", goDuration(p.Spread))
+	w("\tUseResetHints: %t,\n", p.UseResetHints)
+	w("}\n\n")
+
+	w("func main() {\n")
+	if s.Bucket {
+		w("\t// One token bucket paces every attempt of the whole fleet.\n")
+		w("\tbucket, err := core.NewBucket(%s, %s)\n", goFloat(s.BucketRate), goFloat(s.BucketCapacity))
+		w("\tif err != nil {\n\t\tpanic(err)\n\t}\n")
+	} else {
+		w("\tvar bucket *core.Bucket // no fleet token bucket\n")
+	}
+	if s.Budget {
+		w("\t// One retry budget for the whole fleet: retries spend it, successes refill it.\n")
+		w("\tbudget, err := core.NewBudget(%s, %s)\n", goFloat(s.BudgetSize), goFloat(s.BudgetRefill))
+		w("\tif err != nil {\n\t\tpanic(err)\n\t}\n")
+	} else {
+		w("\tvar budget *core.Budget // no retry budget\n")
+	}
+	w("\tctx := context.Background()\n")
+	w("\tvar wg sync.WaitGroup\n")
+	w("\tfor worker := range workers {\n")
+	w("\t\twg.Go(func() {\n")
+	w("\t\t\tfor job := range jobs {\n")
+	w("\t\t\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
+	w("\t\t\t\tif err := core.Do(ctx, loop, nil, attempt); err != nil {\n")
+	w("\t\t\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
+	w("\t\t\t\t}\n")
+	w("\t\t\t}\n")
+	w("\t\t})\n")
+	w("\t}\n")
+	w("\twg.Wait()\n")
+	w("}\n\n")
+
+	w("// attempt sends one request and reports what happened to the retry loop.\n")
+	w("func attempt(ctx context.Context, n int) core.Outcome {\n")
+	if s.Timeout > 0 {
+		w("\tctx, cancel := context.WithTimeout(ctx, timeout)\n")
+		w("\tdefer cancel()\n")
+	}
+	w("\treq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)\n")
+	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
+	w("\tresp, err := http.DefaultClient.Do(req)\n")
+	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
+	w("\tdefer resp.Body.Close()\n")
+	w("\tio.Copy(io.Discard, resp.Body)\n")
+	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header}\n")
+	w("}\n")
+	return b.String()
+}
+
+// durationsUsed reports whether the policy literal needs package time.
+func durationsUsed(p core.Policy) bool {
+	for _, d := range []time.Duration{p.Backoff.Base, p.Backoff.Cap, p.MaxElapsed, p.Ceiling, p.Spread} {
+		if strings.Contains(goDuration(d), "time.") {
+			return true
+		}
+	}
+	return false
+}
+
+// goDuration writes d as a Go expression: "2 * time.Second", "time.Minute",
+// "1500 * time.Millisecond", "0".
+func goDuration(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	units := []struct {
+		d    time.Duration
+		name string
+	}{
+		{time.Hour, "time.Hour"},
+		{time.Minute, "time.Minute"},
+		{time.Second, "time.Second"},
+		{time.Millisecond, "time.Millisecond"},
+		{time.Microsecond, "time.Microsecond"},
+		{time.Nanosecond, "time.Nanosecond"},
+	}
+	for _, u := range units {
+		if d%u.d == 0 {
+			n := d / u.d
+			if n == 1 {
+				return u.name
+			}
+			return strconv.FormatInt(int64(n), 10) + " * " + u.name
+		}
+	}
+	panic("unreachable")
+}
+
+// goFloat writes f as a Go constant.
+func goFloat(f float64) string {
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,145 @@
+//go:build !(js && wasm)
+
+package fleet
+
+import (
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+// gocodeScenarios are the configurations whose generated code must build.
+func gocodeScenarios() map[string]Scenario {
+	m := map[string]Scenario{"default": Default()}
+	for _, p := range Presets {
+		m[p.ID] = p.Scenario()
+	}
+	custom := Default()
+	custom.Target = "https://api.example.com/items?q=\"x\""
+	custom.Timeout = 0
+	custom.Strategy = core.DecorrelatedJitter
+	custom.Cap = 90 * time.Second
+	custom.MaxElapsed = time.Minute + 500*time.Millisecond
+	custom.Budget, custom.Bucket = true, true
+	custom.BucketRate, custom.BudgetRefill = 0.25, 1e-7
+	custom.AboveCeiling = core.CeilingStop
+	custom.Spread = 1500 * time.Microsecond
+	custom.Seed = 1<<64 - 1
+	m["custom"] = custom
+	room := Default()
+	room.Room = "workshop"
+	room.Strategy = core.None
+	m["room"] = room
+	return m
+}
+
+func TestGoCodeIsFormatted(t *testing.T) {
+	for name, s := range gocodeScenarios() {
+		code := s.GoCode()
+		formatted, err := format.Source([]byte(code))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, code)
+		}
+		if string(formatted) != code {
+			t.Errorf("%s: GoCode is not gofmt-clean; gofmt gives\n%s", name, formatted)
+		}
+	}
+}
+
+// TestGoCodeBuilds writes each scenario's program into a temporary module
+// that requires retrylab (replaced by this repository), runs go vet and
+// go build on it, then runs each program with a hook that prints its policy
+// and constants instead of calling anything, and compares them with the
+// scenario.
+func TestGoCodeBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module gocodetest\n\ngo 1.26\n\nrequire retrylab v0.0.0\n\nreplace retrylab => "+repo+"\n")
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("go.sum", string(sum))
+	const hook = `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func init() {
+	if os.Getenv("GOCODE_DUMP") == "" {
+		return
+	}
+	fmt.Printf("%#v\n%d %d %d %q\n", policy, workers, jobs, uint64(seed), target)
+	os.Exit(0)
+}
+`
+	scenarios := gocodeScenarios()
+	for name, s := range scenarios {
+		write(name+"/main.go", s.GoCode())
+		write(name+"/hook.go", hook)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goTool, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOOS=", "GOARCH=")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("vet", "./...")
+	bin := filepath.Join(dir, "bin")
+	run("build", "-o", bin+string(filepath.Separator), "./...")
+	for name, s := range scenarios {
+		cmd := exec.Command(filepath.Join(bin, name))
+		cmd.Env = append(os.Environ(), "GOCODE_DUMP=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		target := s.Target
+		if target == "" {
+			key := s.Room
+			if key == "" {
+				key = "gocode"
+			}
+			target = s.MockURL(GoCodeOrigin, key)
+		}
+		want := fmt.Sprintf("%#v\n%d %d %d %q\n", s.Policy(), s.Workers, s.Jobs, s.Seed, target)
+		if string(out) != want {
+			t.Errorf("%s: the program's settings\n%s\nwant\n%s", name, out, want)
+		}
+	}
+}

@@ -1,0 +1,323 @@
+package fleet
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/app/mock"
+	"retrylab/core"
+)
+
+// Fields lists every parameter of a Scenario, in the order the page shows
+// them: fleet, backoff, retry-after, bucket, budget, endpoint, failures.
+// Treat it as read-only.
+var Fields = []Field{
+	// Client fleet.
+	intField("workers", "fleet", "Workers", "", "How many clients share the limit: the more workers, the bigger the herd when they retry together.",
+		WorkersRange, func(s *Scenario) *int { return &s.Workers }),
+	intField("jobs", "fleet", "Jobs per worker", "", "Requests each worker must get through, one after another; the run ends when every job succeeded or gave up.",
+		JobsRange, func(s *Scenario) *int { return &s.Jobs }),
+	durationField("timeout", "fleet", "Request timeout", "How long one attempt may take before it is abandoned and counted as a timeout; 0 = no timeout.",
+		TimeoutRange, func(s *Scenario) *time.Duration { return &s.Timeout }),
+	seedField(),
+
+	// Backoff.
+	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen: without jitter, workers rejected together retry together.",
+		enumerate(core.Strategy.String, func(v string) (core.Strategy, bool) { st, err := core.ParseStrategy(v); return st, err == nil }),
+		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
+	durationField("base", "backoff", "Base", "The first wait (constant: every wait); exponential strategies grow it by the multiplier.",
+		core.BackoffBaseRange, func(s *Scenario) *time.Duration { return &s.Base }).
+		with(func(s *Scenario) bool { return s.Strategy != core.None }),
+	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
+		core.BackoffMultiplierRange, func(s *Scenario) *float64 { return &s.Multiplier }).
+		with(func(s *Scenario) bool { return growing(s.Strategy) }),
+	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Jitter is drawn under it.",
+		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
+		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }),
+	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
+		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
+	durationField("elapsed", "backoff", "Max elapsed", "A job gives up once this long has passed since it started; 0 = no limit.",
+		core.PolicyMaxElapsedRange, func(s *Scenario) *time.Duration { return &s.MaxElapsed }),
+
+	// Retry-After and hints.
+	boolField("ra_honour", "retry-after", "Honour Retry-After", "Wait as long as the server's Retry-After says instead of guessing: the server knows when it will have room.",
+		func(s *Scenario) *bool { return &s.RetryAfter }),
+	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured; 0 = no ceiling. Protects against a server asking for hours.",
+		core.PolicyCeilingRange, func(s *Scenario) *time.Duration { return &s.Ceiling }).
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }),
+	choiceField("ra_above", "retry-after", "Above the ceiling", "When the server asks for longer than the ceiling: wait the ceiling (clamp) or give up (stop).",
+		[]core.CeilingAction{core.CeilingClamp, core.CeilingStop}, ceilingName, ceilingLabels,
+		func(s *Scenario) *core.CeilingAction { return &s.AboveCeiling }).
+		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }),
+	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
+		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }),
+	boolField("hints", "retry-after", "Use reset hints", "When Retry-After is absent, wait for the RateLimit / X-RateLimit reset the server announced.",
+		func(s *Scenario) *bool { return &s.ResetHints }),
+
+	// Fleet token bucket.
+	boolField("bucket", "bucket", "Fleet token bucket", "One bucket shared by every worker paces all attempts, so backoff is the exception, not what holds throughput down.",
+		func(s *Scenario) *bool { return &s.Bucket }),
+	floatField("bucket_rate", "bucket", "Bucket rate", "req/s", "Attempts per second the whole fleet may start; set it just under the server's limit.",
+		core.BucketRateRange, func(s *Scenario) *float64 { return &s.BucketRate }).
+		with(func(s *Scenario) bool { return s.Bucket }),
+	floatField("bucket_cap", "bucket", "Bucket capacity", "req", "How many attempts may start at once after a quiet spell (the bucket starts full).",
+		core.BucketCapacityRange, func(s *Scenario) *float64 { return &s.BucketCapacity }).
+		with(func(s *Scenario) bool { return s.Bucket }),
+
+	// Retry budget.
+	boolField("budget", "budget", "Retry budget", "Retries spend from a budget shared by the fleet and successes earn it back: when it is empty, failures give up instead of piling on.",
+		func(s *Scenario) *bool { return &s.Budget }),
+	floatField("budget_size", "budget", "Budget size", "retries", "Retries the fleet may spend before it must earn them back with successes.",
+		core.BudgetCapacityRange, func(s *Scenario) *float64 { return &s.BudgetSize }).
+		with(func(s *Scenario) bool { return s.Budget }),
+	floatField("budget_refill", "budget", "Refill per success", "retries", "Budget each success earns back: 0.1 allows one retry per ten successes once the budget is spent.",
+		core.BudgetRefillRange, func(s *Scenario) *float64 { return &s.BudgetRefill }).
+		with(func(s *Scenario) bool { return s.Budget }),
+
+	// Endpoint.
+	targetField(),
+	roomField(),
+	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts, a fixed window resets all at once.",
+		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, uint8Candidates[core.LimiterKind](), limiterLabels, nil),
+	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
+		formatFloat(core.LimiterRateRange.Min), formatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, formatFloat,
+		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }),
+	mockNumber("burst", "endpoint", "Server burst", "req", "Requests the endpoint accepts at once after a quiet spell (its bucket starts full).",
+		strconv.Itoa(core.LimiterBurstRange.Min), strconv.Itoa(core.LimiterBurstRange.Max), func(p *mock.Params) *int { return &p.Burst }, strconv.Itoa,
+		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }),
+	mockNumber("limit", "endpoint", "Requests per window", "req", "Requests the endpoint allows in each window.",
+		strconv.Itoa(core.LimiterLimitRange.Min), strconv.Itoa(core.LimiterLimitRange.Max), func(p *mock.Params) *int { return &p.Limit }, strconv.Itoa,
+		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
+	mockNumber("window", "endpoint", "Window", "", "Length of the endpoint's window; a fixed window forgets everything at each boundary, so bursts straddle it.",
+		formatDuration(core.LimiterWindowRange.Min), formatDuration(core.LimiterWindowRange.Max), func(p *mock.Params) *time.Duration { return &p.Window }, time.Duration.String,
+		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
+	mockChoice("status", "endpoint", "Rejection status", "What a rejection looks like: 429 Too Many Requests or 503 Service Unavailable; both are retried.",
+		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, intCandidates(100, 599), nil, nil),
+	mockChoice("retry_after", "endpoint", "Retry-After sent", "What the endpoint puts in Retry-After: nothing, seconds, a date, a fixed value, or garbage that tests the client's parser.",
+		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, uint8Candidates[mock.RetryMode](), retryModeLabels, nil),
+	mockNumber("retry_value", "endpoint", "Fixed Retry-After", "s", "Seconds sent in every Retry-After, whatever the limiter says; a value too small brings a herd back too early.",
+		"0", strconv.Itoa(mock.MaxRetryValue), func(p *mock.Params) *int { return &p.RetryValue }, strconv.Itoa,
+		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryFixed }),
+	mockChoice("malformed", "endpoint", "Malformed kind", "Which broken Retry-After the endpoint sends; mix rotates through them all.",
+		func(p *mock.Params) *mock.Malformed { return &p.Malformed }, mock.Malformed.String, uint8Candidates[mock.Malformed](), nil,
+		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryMalformed }),
+	mockChoice("headers", "endpoint", "Rate-limit headers", "Quota headers on every response (IETF RateLimit, X-RateLimit-*): what reset hints read.",
+		func(p *mock.Params) *mock.Headers { return &p.Headers }, mock.Headers.String, uint8Candidates[mock.Headers](), headersLabels,
+		func(s *Scenario) bool { return s.Mock.Limiter != core.LimitNone }),
+	mockNumber("latency", "endpoint", "Latency", "", "Time the endpoint takes to answer each request; a worker's next attempt waits for it.",
+		"0s", formatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil),
+	mockNumber("spread", "endpoint", "Latency spread", "", "Extra random latency, up to this much, on each response.",
+		"0s", formatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil),
+
+	// Injected failures.
+	mockNumber("fail500", "failures", "500 errors", "%", "Allowed requests answered 500, with no Retry-After: retried on backoff alone.",
+		"0", "100", func(p *mock.Params) *float64 { return &p.Fail500 }, formatFloat, nil),
+	mockNumber("fail503", "failures", "503 errors", "%", "Allowed requests answered 503 without Retry-After: an overloaded server that gives no hint.",
+		"0", "100", func(p *mock.Params) *float64 { return &p.Fail503 }, formatFloat, nil),
+	mockNumber("drop", "failures", "Dropped connections", "%", "Allowed requests whose connection is closed without an answer: a network error.",
+		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, formatFloat, nil),
+	mockNumber("hang", "failures", "Hangs", "%", "Allowed requests never answered: only the request timeout gets the worker out.",
+		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, formatFloat, nil),
+}
+
+var strategyLabels = map[string]string{
+	"none":         "None (never retry)",
+	"constant":     "Constant",
+	"exponential":  "Exponential, no jitter",
+	"full":         "Exponential, full jitter",
+	"equal":        "Exponential, equal jitter",
+	"decorrelated": "Decorrelated jitter",
+}
+
+var ceilingLabels = map[string]string{"clamp": "Wait the ceiling", "stop": "Give up"}
+
+func ceilingName(a core.CeilingAction) string {
+	if a == core.CeilingStop {
+		return "stop"
+	}
+	return "clamp"
+}
+
+var limiterLabels = map[string]string{
+	"bucket":  "Token bucket",
+	"fixed":   "Fixed window",
+	"sliding": "Sliding window",
+	"none":    "No limit",
+}
+
+var retryModeLabels = map[string]string{
+	"none":      "None",
+	"seconds":   "Delta-seconds",
+	"date":      "HTTP-date",
+	"fixed":     "Fixed value",
+	"malformed": "Malformed",
+}
+
+var headersLabels = map[string]string{
+	"none": "None",
+	"ietf": "RateLimit (IETF draft)",
+	"x":    "X-RateLimit-*",
+	"both": "Both",
+}
+
+// growing reports whether the strategy uses the multiplier.
+func growing(st core.Strategy) bool {
+	return st == core.Exponential || st == core.FullJitter || st == core.EqualJitter
+}
+
+func windowed(k core.LimiterKind) bool {
+	return k == core.LimitFixedWindow || k == core.LimitSlidingWindow
+}
+
+func mockOn(s *Scenario) bool { return s.Target == "" }
+
+func seedField() Field {
+	allowed := "an integer between 0 and " + strconv.FormatUint(math.MaxUint64, 10)
+	return Field{
+		Key: "seed", Group: "fleet", Label: "Random seed", Kind: KindInt,
+		Min: "0", Max: strconv.FormatUint(math.MaxUint64, 10), allowed: allowed,
+		Help: "The same seed and settings give the same jitter, so a shared link reproduces the run.",
+		Get:  func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
+		Set: func(s *Scenario, v string) error {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return invalid("Random seed", v, allowed)
+			}
+			s.Seed = n
+			return nil
+		},
+	}
+}
+
+// MaxTargetLen is the longest custom target URL accepted.
+const MaxTargetLen = 2048
+
+func targetField() Field {
+	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes"
+	return Field{
+		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
+		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
+		Get:  func(s *Scenario) string { return s.Target },
+		Set: func(s *Scenario, v string) error {
+			v = strings.TrimSpace(v)
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || len(v) > MaxTargetLen || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+					return invalid("Custom target", v, allowed)
+				}
+			}
+			s.Target = v
+			return nil
+		},
+	}
+}
+
+func roomField() Field {
+	allowed := "empty (this run alone) or 1–" + strconv.Itoa(mock.MaxKeyLen) + " characters from A–Z a–z 0–9 . _ ~ -"
+	return Field{
+		Key: "room", Group: "endpoint", Label: "Shared room", Kind: KindText, allowed: allowed,
+		Help:    "Everyone using the same room name hits one shared limit (a workshop's whole audience); empty = this run has its own.",
+		Get:     func(s *Scenario) string { return s.Room },
+		Enabled: mockOn,
+		Set: func(s *Scenario, v string) error {
+			if v != "" && !mock.ValidKey(v) {
+				return invalid("Shared room", v, allowed)
+			}
+			s.Room = v
+			return nil
+		},
+	}
+}
+
+// mockAllowed is what app/mock's parameter table says a parameter accepts.
+func mockAllowed(name string) string {
+	for _, p := range mock.Table() {
+		if p.Name == name {
+			return p.Allowed
+		}
+	}
+	panic("fleet: app/mock has no parameter " + name)
+}
+
+// mockSet parses one endpoint parameter with app/mock's own parser, so the
+// endpoint's ranges live in one place. Rules between parameters (the sums)
+// are checked by Scenario.Validate.
+func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func(*Scenario, string) error {
+	return func(s *Scenario, v string) error {
+		p, err := mock.ParseParams(url.Values{name: {v}})
+		if err != nil {
+			return invalid(label, v, allowed)
+		}
+		*ptr(&s.Mock) = *ptr(&p)
+		return nil
+	}
+}
+
+func mockEnabled(extra func(*Scenario) bool) func(*Scenario) bool {
+	if extra == nil {
+		return mockOn
+	}
+	return func(s *Scenario) bool { return mockOn(s) && extra(s) }
+}
+
+func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func(*mock.Params) *T, format func(T) string, enabled func(*Scenario) bool) Field {
+	kind := KindFloat
+	switch any(*new(T)).(type) {
+	case int:
+		kind = KindInt
+	case time.Duration:
+		kind = KindDuration
+	}
+	return Field{
+		Key: name, Group: group, Label: label, Unit: unit, Kind: kind, Help: help,
+		Min: min, Max: max, allowed: mockAllowed(name),
+		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
+		Set:     mockSet(name, label, mockAllowed(name), ptr),
+		Enabled: mockEnabled(enabled),
+	}
+}
+
+// mockChoice is a KindChoice endpoint field whose choices are the candidates
+// app/mock's parser accepts.
+func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, candidates []T, labels map[string]string, enabled func(*Scenario) bool) Field {
+	var cs []Choice
+	for _, c := range candidates {
+		v := format(c)
+		p, err := mock.ParseParams(url.Values{name: {v}})
+		if err != nil || *ptr(&p) != c {
+			continue
+		}
+		l := labels[v]
+		if l == "" {
+			l = v
+		}
+		cs = append(cs, Choice{Value: v, Label: l})
+	}
+	f := Field{
+		Key: name, Group: group, Label: label, Kind: KindChoice, Choices: cs, Help: help,
+		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
+		Enabled: mockEnabled(enabled),
+	}
+	f.Set = mockSet(name, label, f.Allowed(), ptr)
+	return f
+}
+
+func uint8Candidates[T ~uint8]() []T {
+	out := make([]T, 256)
+	for i := range out {
+		out[i] = T(i)
+	}
+	return out
+}
+
+func intCandidates(lo, hi int) []int {
+	out := make([]int, 0, hi-lo+1)
+	for i := lo; i <= hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package fleet
+
+import "net/url"
+
+// Preset is one step of the story the page tells. Query holds overrides on
+// top of Default (FromQuery(p.Query) is the preset's Scenario); every preset
+// sets all the fields its point depends on, so changing Default does not
+// change what a preset shows.
+type Preset struct {
+	ID      string     // stable id for links and keyboard shortcuts: "flood", …
+	Title   string     // short, for the button
+	Caption string     // a sentence or two shown beside it: what to look for
+	Query   url.Values // overrides on top of Default
+}
+
+// Scenario returns the preset's configuration.
+func (p Preset) Scenario() Scenario {
+	s, _ := FromQuery(p.Query)
+	return s
+}
+
+// PresetByID returns the preset with the given ID.
+func PresetByID(id string) (Preset, bool) {
+	for _, p := range Presets {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// storyStage is what every preset shares: one endpoint and one fleet, so
+// that only the client's retry behaviour changes from step to step.
+//
+// The endpoint is a token bucket of 10 req/s with a burst of 10 that sends
+// Retry-After in whole seconds, answering in 50 ms. 50 workers with 2 jobs
+// each (100 jobs) need at least 9 s at that rate once the burst is spent, so
+// a good client drains in ~10 s and a bad one visibly takes longer, wastes
+// requests, or gives up.
+var storyStage = map[string]string{
+	"workers":     "50",
+	"jobs":        "2",
+	"timeout":     "5s",
+	"seed":        "1",
+	"attempts":    "10",
+	"elapsed":     "0s",
+	"ra_ceiling":  "30s",
+	"ra_above":    "clamp",
+	"hints":       "off",
+	"budget":      "off",
+	"target":      "",
+	"room":        "",
+	"limiter":     "bucket",
+	"rate":        "10",
+	"burst":       "10",
+	"status":      "429",
+	"retry_after": "seconds",
+	"headers":     "none",
+	"latency":     "50ms",
+	"spread":      "0s",
+	"fail500":     "0",
+	"fail503":     "0",
+	"drop":        "0",
+	"hang":        "0",
+}
+
+func stage(overrides map[string]string) url.Values {
+	q := url.Values{}
+	for k, v := range storyStage {
+		q.Set(k, v)
+	}
+	for k, v := range overrides {
+		q.Set(k, v)
+	}
+	return q
+}
+
+// Presets tell the seed's story, in order: the synchronized flood, then
+// exponential backoff without jitter, full jitter, honouring Retry-After,
+// and a fleet token bucket. Treat it as read-only.
+var Presets = []Preset{
+	{
+		ID:    "flood",
+		Title: "Synchronized flood",
+		Caption: "Every worker that gets a 429 waits exactly 2 s and retries. The ones rejected together " +
+			"come back together: spikes every 2 s, the limit lets ~10 through, the rest are rejected again.",
+		Query: stage(map[string]string{
+			"strategy": "constant", "base": "2s",
+			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
+		}),
+	},
+	{
+		ID:    "exponential",
+		Title: "Exponential, no jitter",
+		Caption: "Waits double (1 s, 2 s, 4 s …) but every worker rejected in the same instant computes " +
+			"the same wait: the spikes only get further apart, and the run takes longer.",
+		Query: stage(map[string]string{
+			"strategy": "exponential", "base": "500ms", "mult": "2", "cap": "8s",
+			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
+		}),
+	},
+	{
+		ID:    "full-jitter",
+		Title: "Full jitter",
+		Caption: "Each wait is drawn at random between 0 and the exponential value: retries spread over " +
+			"the whole window instead of arriving in spikes, so more of them get through.",
+		Query: stage(map[string]string{
+			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
+		}),
+	},
+	{
+		ID:    "retry-after",
+		Title: "+ honour Retry-After",
+		Caption: "The server says when it will have room; a rejected worker waits that long (plus up to " +
+			"1 s of spread so the herd does not return in one millisecond) instead of guessing: fewer 429s.",
+		Query: stage(map[string]string{
+			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"ra_honour": "on", "ra_spread": "1s", "bucket": "off",
+		}),
+	},
+	{
+		ID:    "bucket",
+		Title: "+ fleet token bucket",
+		Caption: "One bucket shared by the fleet starts at most 9 attempts per second, just under the " +
+			"server's 10: requests queue on the client, almost none are rejected, and retries are the exception.",
+		Query: stage(map[string]string{
+			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"ra_honour": "on", "ra_spread": "1s",
+			"bucket": "on", "bucket_rate": "9", "bucket_cap": "5",
+		}),
+	},
+}

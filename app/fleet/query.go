@@ -1,0 +1,101 @@
+package fleet
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Query encodes the whole configuration, every field included (also those
+// equal to their default, so a shared link keeps meaning the same run if a
+// default changes later). FromQuery(s.Query()) returns s for every valid s.
+// Endpoint fields use app/mock's own parameter names and values, so that part
+// of the page's URL reads like the mock URL it produces.
+func (s Scenario) Query() url.Values {
+	q := make(url.Values, len(Fields))
+	for i := range Fields {
+		q.Set(Fields[i].Key, Fields[i].Get(&s))
+	}
+	return q
+}
+
+// Encode is Query as a query string in Fields order (url.Values.Encode would
+// sort the keys): "workers=20&jobs=3&…".
+func (s Scenario) Encode() string {
+	var b strings.Builder
+	for i := range Fields {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(Fields[i].Key))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(Fields[i].Get(&s)))
+	}
+	return b.String()
+}
+
+// FromQuery builds a Scenario from a page URL's query, field by field,
+// starting from Default: a missing field keeps its default, and so does a
+// field whose value is not allowed, which also yields a notice naming the
+// field, the value received and what is allowed. A key given more than once
+// uses its first value (with a notice); keys that are not fields are
+// reported and ignored. Rules between fields are then checked as Validate
+// does, and a field that breaks one is put back to its default (with a
+// notice), so the Scenario returned always passes Validate.
+func FromQuery(q url.Values) (Scenario, []FieldError) {
+	s := Default()
+	def := Default()
+	var notes []FieldError
+	for i := range Fields {
+		f := &Fields[i]
+		vs, ok := q[f.Key]
+		if !ok || len(vs) == 0 {
+			continue
+		}
+		v := vs[0]
+		if len(vs) > 1 {
+			notes = append(notes, FieldError{Key: f.Key, Value: strings.Join(vs, ","),
+				Msg: f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(cut(v))})
+		}
+		if err := f.Set(&s, v); err != nil {
+			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; using the default " + f.Get(&def)})
+		}
+	}
+
+	var unknown []string
+	for k := range q {
+		if _, ok := FieldByKey(k); !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		notes = append(notes, FieldError{Key: k, Value: strings.Join(q[k], ","),
+			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored"})
+	}
+
+	// Rules between fields: put the blamed field back to its default until
+	// every rule passes. Each round fixes at least one field or falls back.
+	for range len(Fields) {
+		errs := s.crossErrors()
+		if len(errs) == 0 {
+			return s, notes
+		}
+		for _, e := range errs {
+			f, ok := FieldByKey(e.Key)
+			if !ok {
+				continue
+			}
+			_ = f.Set(&s, f.Get(&def))
+			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default " + f.Get(&def)})
+		}
+	}
+	if errs := s.crossErrors(); len(errs) > 0 {
+		for _, e := range errs {
+			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default configuration"})
+		}
+		s = Default()
+	}
+	return s, notes
+}

@@ -1,0 +1,257 @@
+package fleet
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/app/mock"
+	"retrylab/core"
+)
+
+// Ranges of the fleet's own knobs. Every other range lives where its value
+// is used: core's exported ranges for the policy, bucket and budget, and
+// app/mock's parser for the endpoint. Treat these as read-only.
+var (
+	WorkersRange = core.Range[int]{Min: 1, Max: 500}
+	JobsRange    = core.Range[int]{Min: 1, Max: 1000}
+	TimeoutRange = core.Range[time.Duration]{Min: 0, Max: 2 * time.Minute} // 0 = no timeout
+)
+
+// Scenario is one complete configuration of a run: the client fleet, its
+// retry policy, and the endpoint it calls. The zero value is not useful:
+// start from Default (or FromQuery). Fields describes, checks and encodes
+// every field; set fields through it (or check with Validate afterwards).
+type Scenario struct {
+	// Client fleet.
+	Workers int           // concurrent workers (WorkersRange)
+	Jobs    int           // jobs per worker, run one after another (JobsRange)
+	Timeout time.Duration // per attempt; 0 = none (TimeoutRange)
+
+	// Backoff and limits (core.Policy).
+	Strategy    core.Strategy
+	Base        time.Duration
+	Multiplier  float64
+	Cap         time.Duration // 0 = no cap
+	MaxAttempts int
+	MaxElapsed  time.Duration // 0 = unlimited
+
+	// Retry-After and rate-limit hints (core.Policy).
+	RetryAfter   bool               // honour Retry-After
+	Ceiling      time.Duration      // largest server delay honoured; 0 = no ceiling
+	AboveCeiling core.CeilingAction // clamp or stop above the ceiling
+	Spread       time.Duration      // extra U(0, Spread) on server-requested waits
+	ResetHints   bool               // use RateLimit reset when Retry-After is absent
+
+	// Fleet token bucket, shared by every worker.
+	Bucket         bool
+	BucketRate     float64 // tokens per second
+	BucketCapacity float64
+
+	// Retry budget, shared by every worker.
+	Budget       bool
+	BudgetSize   float64 // capacity: retries the fleet may spend
+	BudgetRefill float64 // tokens each success returns
+
+	Seed uint64 // run seed; worker w's job j uses core.SubSeed(Seed, w, j)
+
+	// Endpoint.
+	Target string      // "" = the built-in mock; else the user's own URL, called as is
+	Room   string      // mock key shared with others; "" = the run's own key (see MockURL)
+	Mock   mock.Params // the mock's behaviour; Key and Tag are set per run and attempt, not here
+}
+
+// Default returns the configuration of a page opened without a query: a
+// moderate fleet with full jitter against a 10 req/s token bucket. Presets
+// are overrides on top of it.
+func Default() Scenario {
+	m := mock.Defaults()
+	m.Rate = 10
+	m.Burst = 10
+	m.Latency = 50 * time.Millisecond
+	return Scenario{
+		Workers: 20,
+		Jobs:    3,
+		Timeout: 5 * time.Second,
+
+		Strategy:    core.FullJitter,
+		Base:        500 * time.Millisecond,
+		Multiplier:  2,
+		Cap:         8 * time.Second,
+		MaxAttempts: 8,
+		MaxElapsed:  0,
+
+		RetryAfter:   false,
+		Ceiling:      30 * time.Second,
+		AboveCeiling: core.CeilingClamp,
+		Spread:       0,
+		ResetHints:   false,
+
+		Bucket:         false,
+		BucketRate:     9,
+		BucketCapacity: 5,
+
+		Budget:       false,
+		BudgetSize:   20,
+		BudgetRefill: 0.1,
+
+		Seed: 1,
+		Mock: m,
+	}
+}
+
+// Policy is the scenario's retry policy for core.NewLoop.
+func (s Scenario) Policy() core.Policy {
+	return core.Policy{
+		Backoff: core.Backoff{
+			Strategy:   s.Strategy,
+			Base:       s.Base,
+			Multiplier: s.Multiplier,
+			Cap:        s.Cap,
+		},
+		MaxAttempts:   s.MaxAttempts,
+		MaxElapsed:    s.MaxElapsed,
+		RetryAfter:    s.RetryAfter,
+		Ceiling:       s.Ceiling,
+		AboveCeiling:  s.AboveCeiling,
+		Spread:        s.Spread,
+		UseResetHints: s.ResetHints,
+	}
+}
+
+// Validate checks every field (each against its own range, as Set would)
+// and the rules between fields (core.Policy.Validate, the endpoint's sums).
+// It returns nil when the scenario can be run.
+func (s *Scenario) Validate() []FieldError {
+	var errs []FieldError
+	for i := range Fields {
+		f := &Fields[i]
+		v := f.Get(s)
+		c := *s
+		if err := f.Set(&c, v); err != nil {
+			errs = append(errs, FieldError{Key: f.Key, Value: v, Msg: err.Error()})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return s.crossErrors()
+}
+
+// A cross rule is a check spanning several fields. When it fails, the field
+// to blame is found by trying each of its fields at its default value, last
+// field first (see crossErrors).
+type crossRule struct {
+	keys  []string
+	check func(*Scenario) error
+}
+
+var crossRules = []crossRule{
+	{
+		keys: []string{"strategy", "base", "mult", "cap", "attempts", "elapsed", "ra_honour", "ra_ceiling", "ra_above", "ra_spread", "hints"},
+		check: func(s *Scenario) error {
+			return s.Policy().Validate()
+		},
+	},
+	{
+		keys: []string{"limiter", "rate", "burst", "limit", "window", "status", "retry_after", "retry_value", "malformed", "headers", "latency", "spread", "fail500", "fail503", "drop", "hang"},
+		check: func(s *Scenario) error {
+			p := s.Mock
+			p.Key, p.Tag = mock.Defaults().Key, ""
+			return p.Valid()
+		},
+	},
+}
+
+func (s *Scenario) crossErrors() []FieldError {
+	var errs []FieldError
+	def := Default()
+	for _, r := range crossRules {
+		err := r.check(s)
+		if err == nil {
+			continue
+		}
+		// Blame the last field whose default fixes the rule; failing that
+		// (two errors at once), the last whose default changes the error.
+		key := ""
+		for pass := 0; pass < 2 && key == ""; pass++ {
+			for i := len(r.keys) - 1; i >= 0 && key == ""; i-- {
+				f, _ := FieldByKey(r.keys[i])
+				c := *s
+				if f.Set(&c, f.Get(&def)) != nil {
+					continue
+				}
+				err2 := r.check(&c)
+				if err2 == nil || (pass == 1 && err2.Error() != err.Error()) {
+					key = f.Key
+				}
+			}
+		}
+		fe := FieldError{Key: key, Msg: trimPkg(err.Error())}
+		if f, ok := FieldByKey(key); ok {
+			fe.Value = f.Get(s)
+			fe.Msg = f.Label + ": " + fe.Msg
+		}
+		errs = append(errs, fe)
+	}
+	return errs
+}
+
+// MockURL is the URL worker requests go to when the scenario uses the
+// built-in mock: origin + "/mock?" + the endpoint parameters that differ
+// from the mock's defaults (app/mock's encoding) + the key. The key is the
+// shared room when Room is set, else runKey (a run's own id, so every run
+// starts with a fresh limiter). The page picks the origin per worker
+// (app/ui.MockOrigin); a Transport may append "&tag=" + AttemptTag(…).
+func (s Scenario) MockURL(origin, runKey string) string {
+	p := s.Mock
+	p.Key, p.Tag = mock.Defaults().Key, ""
+	q := p.Encode()
+	key := s.Room
+	if key == "" {
+		key = runKey
+	}
+	if key != "" {
+		if q != "" {
+			q += "&"
+		}
+		q += "key=" + url.QueryEscape(key)
+	}
+	return origin + "/mock?" + q
+}
+
+// AttemptTag labels one attempt for the mock's tag parameter, which the mock
+// echoes in its body and arrivals stream: "w3.j0.a2" is worker 3, job 0,
+// attempt 2. ParseAttemptTag reads it back.
+func AttemptTag(worker, job, attempt int) string {
+	return "w" + strconv.Itoa(worker) + ".j" + strconv.Itoa(job) + ".a" + strconv.Itoa(attempt)
+}
+
+// ParseAttemptTag is the inverse of AttemptTag.
+func ParseAttemptTag(tag string) (worker, job, attempt int, ok bool) {
+	var n [3]int
+	rest := tag
+	for i, prefix := range []string{"w", "j", "a"} {
+		var part string
+		var found bool
+		part, rest, found = strings.Cut(rest, ".")
+		if (i < 2) != found || !strings.HasPrefix(part, prefix) {
+			return 0, 0, 0, false
+		}
+		v, err := strconv.Atoi(part[1:])
+		if err != nil || v < 0 || part[1:] != strconv.Itoa(v) {
+			return 0, 0, 0, false
+		}
+		n[i] = v
+	}
+	return n[0], n[1], n[2], true
+}
+
+// trimPkg drops a "core: " or "mock: " prefix from an error message.
+func trimPkg(msg string) string {
+	for _, p := range []string{"core: ", "mock: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
+}
