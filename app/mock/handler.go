@@ -208,7 +208,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if end == EndSent {
 			end = EndTimeout
 		}
-		h.hub.end(&a, end, h.opts.Now())
+		h.end(&a, end)
 		if end != EndCancelled {
 			abort(w)
 		}
@@ -217,12 +217,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.latency > 0 {
 		h.extendWrite(w, a.latency)
 		if end := h.wait(r.Context(), a.latency); end == EndCancelled {
-			h.hub.end(&a, end, h.opts.Now())
+			h.end(&a, end)
 			return
 		}
 	}
 	if a.outcome == OutcomeDrop {
-		h.hub.end(&a, EndDropped, h.opts.Now())
+		h.end(&a, EndDropped)
 		abort(w)
 		return
 	}
@@ -269,7 +269,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(body)
 	*bp = body
 	bufPool.Put(bp)
-	h.hub.end(&a, EndSent, h.opts.Now())
+	h.end(&a, EndSent)
+}
+
+// end publishes the end of a's handling, reading the clock only when a
+// stream is open.
+func (h *Handler) end(a *arrival, end End) {
+	if h.hub.n.Load() > 0 {
+		h.hub.end(a, end, h.opts.Now())
+	}
 }
 
 // wait blocks for d, or until the client goes away or the handler is closed.

@@ -227,10 +227,43 @@ func Table() []ParamInfo {
 }
 
 func paramIndex(name string) int {
-	for i := range table {
-		if table[i].Name == name {
-			return i
-		}
+	switch name { // a switch compiles to a search on length and bytes
+	case "key":
+		return pKey
+	case "tag":
+		return pTag
+	case "limiter":
+		return pLimiter
+	case "rate":
+		return pRate
+	case "burst":
+		return pBurst
+	case "limit":
+		return pLimit
+	case "window":
+		return pWindow
+	case "status":
+		return pStatus
+	case "retry_after":
+		return pRetryAfter
+	case "retry_value":
+		return pRetryValue
+	case "malformed":
+		return pMalformed
+	case "headers":
+		return pHeaders
+	case "latency":
+		return pLatency
+	case "spread":
+		return pSpread
+	case "fail500":
+		return pFail500
+	case "fail503":
+		return pFail503
+	case "drop":
+		return pDrop
+	case "hang":
+		return pHang
 	}
 	return -1
 }
@@ -296,6 +329,7 @@ func ParseParams(q url.Values) (Params, error) {
 func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
+	escaped := strings.ContainsAny(raw, "%+") // else nothing needs unescaping
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")
@@ -303,12 +337,14 @@ func ParseQuery(raw string) (Params, error) {
 			continue
 		}
 		name, value, _ := strings.Cut(pair, "=")
-		var err error
-		if name, err = unescape(name); err != nil {
-			return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
-		}
-		if value, err = unescape(value); err != nil {
-			return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+		if escaped {
+			var err error
+			if name, err = unescape(name); err != nil {
+				return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+			}
+			if value, err = unescape(value); err != nil {
+				return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+			}
 		}
 		i := paramIndex(name)
 		if i < 0 {

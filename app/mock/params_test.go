@@ -315,6 +315,19 @@ func TestLimiterConfigIgnoresUnusedFields(t *testing.T) {
 	}
 }
 
+func TestParamIndex(t *testing.T) {
+	for i, p := range Table() {
+		if paramIndex(p.Name) != i {
+			t.Errorf("paramIndex(%q) = %d, want %d", p.Name, paramIndex(p.Name), i)
+		}
+	}
+	for _, s := range []string{"", "Key", "keys", "rate ", "retry-after"} {
+		if paramIndex(s) != -1 {
+			t.Errorf("paramIndex(%q) = %d", s, paramIndex(s))
+		}
+	}
+}
+
 func TestEnumStrings(t *testing.T) {
 	for i, n := range limiterNames {
 		if LimiterName(core.LimiterKind(i)) != n {

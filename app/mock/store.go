@@ -41,11 +41,10 @@ type shard struct {
 
 type entry struct {
 	key        string
-	cfg        core.LimiterConfig
-	lim        *core.Limiter
-	seq        uint64 // arrivals for this key, the last one included
-	used       int64  // last use, nanoseconds since store.base
-	cost       int    // entryCost(cfg)
+	lim        *core.Limiter // its Config() is the key's configuration
+	seq        uint64        // arrivals for this key, the last one included
+	used       int64         // last use, nanoseconds since store.base
+	cost       int           // entryCost(cfg)
 	prev, next *entry
 }
 
@@ -107,7 +106,7 @@ func (s *store) decide(key string, cfg core.LimiterConfig, now time.Time, take b
 		s.expired.Add(1)
 		sh.unlink(e)
 		sh.reset(e, cfg, now, true)
-	case e.cfg != cfg:
+	case e.lim.Config() != cfg:
 		sh.unlink(e)
 		sh.reset(e, cfg, now, false)
 	default:
@@ -138,7 +137,7 @@ func (s *store) decide(key string, cfg core.LimiterConfig, now time.Time, take b
 func (sh *shard) reset(e *entry, cfg core.LimiterConfig, now time.Time, restart bool) {
 	c := entryCost(cfg)
 	sh.bytes += c - e.cost
-	e.cost, e.cfg, e.lim = c, cfg, core.NewLimiter(cfg, now)
+	e.cost, e.lim = c, core.NewLimiter(cfg, now)
 	if restart {
 		e.seq = 0
 	}

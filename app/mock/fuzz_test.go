@@ -1,0 +1,72 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// FuzzHandler: whatever the query, the handler never panics (except the
+// deliberate http.ErrAbortHandler of a drop or an expired hang, which a
+// recorder cannot hijack), answers bad input with 400 and a complete JSON error, and sends a
+// 5xx only when the query asked for one.
+func FuzzHandler(f *testing.F) {
+	for _, s := range []string{
+		"", "key=a", "rate=0", "key=%zz", "=1", "a;b", "limiter=sliding&limit=1000&window=24h",
+		"retry_after=malformed&malformed=mix&limiter=fixed&limit=1", "fail500=100", "fail503=50&status=503",
+		"drop=100", "hang=100", "latency=30s", "spread=1s", "headers=both&limiter=bucket&rate=0.001&burst=1000000",
+		"key=" + string(make([]byte, 100)), "tag=%00", "retry_after=date&limiter=fixed&limit=1&window=24h",
+	} {
+		f.Add(s)
+	}
+	h := New(Options{MaxKeys: 1000, HangLimit: time.Millisecond})
+	f.Cleanup(h.Close)
+	f.Fuzz(func(t *testing.T, raw string) {
+		req := httptest.NewRequest(http.MethodGet, "/mock", nil)
+		req.URL.RawQuery = raw
+		ctx, cancel := context.WithTimeout(req.Context(), 2*time.Millisecond) // ends latencies and hangs
+		defer cancel()
+		rec := httptest.NewRecorder()
+		aborted := func() (aborted bool) {
+			defer func() {
+				if r := recover(); r != nil {
+					if r != http.ErrAbortHandler {
+						panic(r)
+					}
+					aborted = true
+				}
+			}()
+			h.ServeHTTP(rec, req.WithContext(ctx))
+			return false
+		}()
+		p, err := ParseQuery(raw)
+		if err != nil {
+			var e struct{ Error, Param, Value, Allowed string }
+			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param == "" || e.Allowed == "" || e.Error == "" {
+				t.Fatalf("bad query %q: %d %q", raw, rec.Code, rec.Body)
+			}
+			return
+		}
+		switch {
+		case aborted:
+			if p.Drop == 0 && p.Hang == 0 {
+				t.Fatalf("query %q aborted without drop or hang", raw)
+			}
+		case rec.Code == 500:
+			if p.Fail500 == 0 {
+				t.Fatalf("query %q: 500 without fail500", raw)
+			}
+		case rec.Code == 503:
+			if p.Fail503 == 0 && p.Status != 503 {
+				t.Fatalf("query %q: 503 without fail503 or status=503", raw)
+			}
+		case rec.Code >= 500 || rec.Code == 400:
+			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
+		}
+	})
+}
