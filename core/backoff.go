@@ -167,9 +167,15 @@ func (b Backoff) decorrelated(prev time.Duration, u float64) time.Duration {
 	if prev <= 0 {
 		p = base
 	}
-	hi := math.Max(3*p, base)
+	hi := 3 * p
+	if hi < base {
+		hi = base
+	}
 	d := base + float64(u*(hi-base))
-	return toDuration(math.Min(d, b.limit()))
+	if limit := b.limit(); d > limit {
+		d = limit
+	}
+	return toDuration(d)
 }
 
 // toDuration converts nanoseconds to a Duration, truncating, with NaN and
@@ -186,15 +192,17 @@ func toDuration(f float64) time.Duration {
 
 // Schedule steps through one Backoff's delays with its own Rand: the k-th
 // call to Next returns Delay(k, previous, u) with u drawn from the Rand
-// (only for the jitter strategies). It keeps Base·Multiplier^k between
-// calls, so Next costs a multiplication and at most one random draw. It is
-// the sequencer form of Backoff for callers that want one, like
+// (only for the jitter strategies), to the nanosecond. It keeps
+// Base·Multiplier^k between calls, so Next costs a multiplication and at
+// most one random draw. It is the sequencer form of Backoff, like
 // cenkalti/backoff's NextBackOff. Not safe for concurrent use.
 type Schedule struct {
 	b     Backoff
 	rng   Rand
+	fast  *PCG // rng, when it is one: a direct call
 	n     int
-	t     float64 // min-free Base·Multiplier^n for the loop path
+	t     float64 // min(limit, Base·Multiplier^n) by repeated multiplication
+	mult  float64 // Multiplier, or 1 when it would not grow
 	limit float64
 	prev  time.Duration
 }
@@ -202,7 +210,11 @@ type Schedule struct {
 // NewSchedule returns a schedule for b drawing from rng (nil is allowed for
 // None, Constant and Exponential, which draw nothing).
 func NewSchedule(b Backoff, rng Rand) *Schedule {
-	s := &Schedule{b: b, rng: rng, limit: b.limit()}
+	s := &Schedule{b: b, rng: rng, limit: b.limit(), mult: b.Multiplier}
+	s.fast, _ = rng.(*PCG)
+	if !(s.mult > 1) {
+		s.mult = 1
+	}
 	s.Reset()
 	return s
 }
@@ -215,6 +227,13 @@ func (s *Schedule) Reset() {
 // Attempt returns how many delays Next has returned since the last Reset.
 func (s *Schedule) Attempt() int { return s.n }
 
+func (s *Schedule) draw() float64 {
+	if s.fast != nil {
+		return s.fast.Float64()
+	}
+	return clampUnit(s.rng.Float64())
+}
+
 // Next returns the next delay.
 func (s *Schedule) Next() time.Duration {
 	s.n++
@@ -224,21 +243,25 @@ func (s *Schedule) Next() time.Duration {
 		d = toDuration(float64(s.b.Base))
 	case Exponential, FullJitter, EqualJitter:
 		var t float64
-		if s.n > expoLoopMax {
-			t = s.b.expo(s.n)
-		} else {
-			if s.b.Multiplier > 1 && s.t < s.limit {
-				s.t *= s.b.Multiplier
+		if s.n <= expoLoopMax {
+			// The same steps as Backoff.expo, one per call.
+			if s.t < s.limit {
+				s.t *= s.mult
 			}
-			t = math.Min(s.t, s.limit)
+			t = s.t
+			if t > s.limit {
+				t = s.limit
+			}
+		} else {
+			t = s.b.expo(s.n)
 		}
-		u := 0.0
-		if s.b.Strategy != Exponential {
-			u = clampUnit(s.rng.Float64())
+		if s.b.Strategy == Exponential {
+			d = toDuration(t)
+		} else {
+			d = s.b.jitter(t, s.draw())
 		}
-		d = s.b.jitter(t, u)
 	case DecorrelatedJitter:
-		d = s.b.decorrelated(s.prev, clampUnit(s.rng.Float64()))
+		d = s.b.decorrelated(s.prev, s.draw())
 	}
 	s.prev = d
 	return d

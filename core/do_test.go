@@ -1,0 +1,183 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// script returns an Operation that replies with outcomes in turn (the last
+// repeats) after latency.
+func script(latency time.Duration, outcomes ...Outcome) Operation {
+	i := 0
+	return func(ctx context.Context, attempt int) Outcome {
+		if latency > 0 {
+			select {
+			case <-time.After(latency):
+			case <-ctx.Done():
+				return Outcome{Err: ctx.Err()}
+			}
+		}
+		o := outcomes[min(i, len(outcomes)-1)]
+		i++
+		return o
+	}
+}
+
+func TestDoRealClockInBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ev, obs := recorder()
+		l := NewLoop(withPolicy(expo(5), func(p *Policy) { p.RetryAfter = true }), nil, nil, nil, obs)
+		start := time.Now()
+		err := Do(context.Background(), l, nil, script(10*ms, status(503), status(429, "Retry-After", "2"), status(200)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 10ms + 200ms backoff + 10ms + 2s retry-after + 10ms
+		if got := time.Since(start); got != 2230*ms {
+			t.Fatalf("took %v, want 2.23s", got)
+		}
+		kinds := ""
+		for _, e := range *ev {
+			kinds += e.Kind.String()[:1]
+		}
+		if kinds != "aowaowaod" {
+			t.Fatalf("event kinds %q", kinds)
+		}
+	})
+}
+
+func TestDoCancelledDuringWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(150 * ms)
+			cancel()
+		}()
+		l := NewLoop(expo(5), nil, nil, nil, nil)
+		start := time.Now()
+		err := Do(ctx, l, nil, script(0, status(503)))
+		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v", err)
+		}
+		if got := time.Since(start); got != 150*ms {
+			t.Fatalf("returned after %v, want 150ms (mid-wait)", got)
+		}
+		var se *StopError
+		if !errors.As(err, &se) || se.Attempts != 1 || !strings.Contains(err.Error(), "http status 503") {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+func TestDoCancelledDuringAttempt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		stop := errors.New("stop pressed")
+		go func() {
+			time.Sleep(50 * ms)
+			cancel(stop)
+		}()
+		ev, obs := recorder()
+		l := NewLoop(expo(5), nil, nil, nil, obs)
+		err := Do(ctx, l, nil, script(time.Second, status(200)))
+		if !errors.Is(err, ErrCancelled) || !errors.Is(err, stop) {
+			t.Fatalf("err %v", err)
+		}
+		got := traceEvents(*ev)
+		if len(got) != 3 || !strings.HasPrefix(got[1], "outcome 1") || !strings.HasPrefix(got[2], "done") {
+			t.Fatalf("events %q", got)
+		}
+	})
+}
+
+func TestDoDeadlineDuringWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*ms)
+		defer cancel()
+		err := Do(ctx, NewLoop(expo(5), nil, nil, nil, nil), nil, script(0, status(503)))
+		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+func TestDoAlreadyCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := 0
+	err := Do(ctx, NewLoop(expo(3), nil, nil, nil, nil), nil, func(context.Context, int) Outcome { calls++; return Outcome{} })
+	if !errors.Is(err, ErrCancelled) || calls != 0 {
+		t.Fatalf("err %v after %d calls", err, calls)
+	}
+}
+
+func TestDoBucketWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, _ := NewBucket(5, 1)
+		start := time.Now()
+		var sent []time.Duration
+		op := func(context.Context, int) Outcome {
+			sent = append(sent, time.Since(start))
+			return status(200)
+		}
+		for job := 0; job < 3; job++ {
+			if err := Do(context.Background(), NewLoop(expo(1), nil, b, nil, nil), nil, op); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(sent) != 3 || sent[0] != 0 || sent[1] != 200*ms || sent[2] != 400*ms {
+			t.Fatalf("sent at %v, want [0 200ms 400ms]", sent)
+		}
+	})
+}
+
+// virtualClock jumps instead of sleeping.
+type virtualClock struct{ now time.Time }
+
+func (c *virtualClock) Now() time.Time { return c.now }
+func (c *virtualClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.now = c.now.Add(d)
+	return nil
+}
+
+// failingClock's Sleep fails without the context being done.
+type failingClock struct{ virtualClock }
+
+func (c *failingClock) Sleep(context.Context, time.Duration) error { return errors.New("timer broke") }
+
+func TestDoWithClock(t *testing.T) {
+	c := &virtualClock{now: t0}
+	err := Do(context.Background(), NewLoop(expo(3), nil, nil, nil, nil), c, script(0, status(503)))
+	if !errors.Is(err, ErrExhausted) || c.now.Sub(t0) != 600*ms {
+		t.Fatalf("err %v after %v", err, c.now.Sub(t0))
+	}
+	err = Do(context.Background(), NewLoop(expo(3), nil, nil, nil, nil), &failingClock{virtualClock{now: t0}}, script(0, status(503)))
+	if !errors.Is(err, ErrCancelled) || !strings.Contains(err.Error(), "timer broke") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestRealClockSleep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c RealClock
+		start := c.Now()
+		if err := c.Sleep(context.Background(), 3*s); err != nil || time.Since(start) != 3*s {
+			t.Fatalf("Sleep: %v after %v", err, time.Since(start))
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := c.Sleep(ctx, 0); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Sleep(0) on a cancelled context = %v", err)
+		}
+		if err := c.Sleep(ctx, s); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Sleep on a cancelled context = %v", err)
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package core
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// testOnlyDeps are the only non-standard imports allowed, and only in the
+// external test package core_test (differential tests and benchmarks).
+var testOnlyDeps = map[string]bool{
+	"retrylab/core":                  true,
+	"golang.org/x/time/rate":         true,
+	"github.com/cenkalti/backoff/v5": true,
+}
+
+// bannedInCore are standard packages core must not use: net/http bloats
+// the WebAssembly build, syscall/js belongs in app/browser.
+var bannedInCore = map[string]bool{"net/http": true, "syscall/js": true}
+
+func isStandard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".") && first != "retrylab"
+}
+
+// TestImportsStandardLibraryOnly parses every .go file in core/ (all build
+// tags, tests included) and checks:
+//   - package core files (non-test): standard library only, and neither
+//     net/http nor syscall/js;
+//   - package core internal tests (_test.go): standard library only
+//     (net/http allowed, for the differential HTTP-date test);
+//   - package core_test external tests: standard library, retrylab/core,
+//     golang.org/x/time/rate and github.com/cenkalti/backoff/v5 only.
+func TestImportsStandardLibraryOnly(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files found: %v", err)
+	}
+	fset := token.NewFileSet()
+	var checked int
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isTest := strings.HasSuffix(name, "_test.go")
+		external := f.Name.Name == "core_test"
+		if f.Name.Name != "core" && !external {
+			t.Errorf("%s: package %s", name, f.Name.Name)
+		}
+		if external && !isTest {
+			t.Errorf("%s: package core_test in a non-test file", name)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case external:
+				if !isStandard(path) && !testOnlyDeps[path] {
+					t.Errorf("%s imports %s: not standard nor an allowed test dependency", name, path)
+				}
+			case !isStandard(path):
+				t.Errorf("%s imports %s: package core must use the standard library only", name, path)
+			case !isTest && bannedInCore[path]:
+				t.Errorf("%s imports %s: not allowed in core", name, path)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d imports checked: wrong directory?", checked)
+	}
+}
+
+// TestTransitiveDepsAreStandard asks the go command for core's full
+// dependency graph (non-test build, for linux/amd64 and js/wasm): every
+// package must be standard, and net/http must not be among them even
+// indirectly. It needs the go command,
+// so it is skipped under js/wasm.
+func TestTransitiveDepsAreStandard(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no go command under js/wasm; TestImportsStandardLibraryOnly covers the direct imports")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(goCmd); err != nil {
+			t.Skip("go command not found")
+		}
+	}
+	for _, goos := range []string{"linux", "js"} {
+		cmd := exec.Command(goCmd, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+map[string]string{"linux": "amd64", "js": "wasm"}[goos])
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list (GOOS=%s): %v\n%s", goos, err, out)
+		}
+		n := 0
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			path, std, _ := strings.Cut(line, " ")
+			n++
+			if path == "retrylab/core" {
+				continue
+			}
+			if std != "true" {
+				t.Errorf("GOOS=%s: core depends on non-standard %s", goos, path)
+			}
+			if path == "net/http" { // (syscall/js is fine indirectly: the js runtime uses it)
+				t.Errorf("GOOS=%s: core depends on net/http", goos)
+			}
+		}
+		if n < 10 {
+			t.Fatalf("GOOS=%s: suspiciously few deps: %s", goos, out)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package core
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestRange(t *testing.T) {
+	r := Range[time.Duration]{time.Millisecond, time.Hour}
+	for _, tt := range []struct {
+		v    time.Duration
+		want bool
+	}{{0, false}, {time.Millisecond, true}, {time.Minute, true}, {time.Hour, true}, {time.Hour + 1, false}} {
+		if got := r.Contains(tt.v); got != tt.want {
+			t.Errorf("%v.Contains(%v) = %v", r, tt.v, got)
+		}
+	}
+	if got := r.String(); got != "between 1ms and 1h" {
+		t.Errorf("String() = %q", got)
+	}
+	f := Range[float64]{0.001, 1e6}
+	if f.Contains(math.NaN()) || f.Contains(math.Inf(1)) || !f.Contains(1e6) {
+		t.Error("float range: NaN/Inf contained or bound excluded")
+	}
+	if got := f.String(); got != "between 0.001 and 1000000" {
+		t.Errorf("String() = %q", got)
+	}
+	wantErr(t, Range[int]{1, 10}.check("widget count", 11), "core: widget count 11: must be between 1 and 10")
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", time.Hour: "1h", 24 * time.Hour: "24h", time.Minute: "1m", 90 * time.Second: "1m30s",
+		time.Hour + time.Second: "1h0m1s", 1500 * time.Millisecond: "1.5s", 100 * time.Millisecond: "100ms",
+		-time.Second: "-1s", 2*time.Hour + 30*time.Minute: "2h30m",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestRangesAreSane: every exported range is non-empty and the defaults
+// fit inside them.
+func TestRangesAreSane(t *testing.T) {
+	if err := DefaultPolicy().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, ok := range map[string]bool{
+		"BackoffBaseRange":       BackoffBaseRange.Min <= BackoffBaseRange.Max,
+		"BackoffMultiplierRange": BackoffMultiplierRange.Min <= BackoffMultiplierRange.Max,
+		"BackoffCapRange":        BackoffCapRange.Min <= BackoffCapRange.Max,
+		"PolicyMaxAttemptsRange": PolicyMaxAttemptsRange.Min >= 1,
+		"PolicyMaxElapsedRange":  PolicyMaxElapsedRange.Min == 0,
+		"PolicyCeilingRange":     PolicyCeilingRange.Min == 0,
+		"PolicySpreadRange":      PolicySpreadRange.Min == 0,
+		"BucketRateRange":        BucketRateRange.Min > 0,
+		"BucketCapacityRange":    BucketCapacityRange.Min >= 1,
+		"BudgetCapacityRange":    BudgetCapacityRange.Min >= 1,
+		"BudgetRefillRange":      BudgetRefillRange.Min == 0,
+		"LimiterRateRange":       LimiterRateRange.Min > 0,
+		"LimiterBurstRange":      LimiterBurstRange.Min >= 1,
+		"LimiterLimitRange":      LimiterLimitRange.Min >= 1 && LimiterLimitRange.Max <= 1000,
+		"LimiterWindowRange":     LimiterWindowRange.Min > 0,
+	} {
+		if !ok {
+			t.Errorf("%s is not sane", name)
+		}
+	}
+}
