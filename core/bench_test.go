@@ -51,7 +51,9 @@ func BenchmarkXTimeRateAllowN(b *testing.B) {
 // Schedule with a seeded core.PCG, restarting every 16 retries like a job
 // would. BenchmarkScheduleNextRand is the same through core.NewRand's
 // *rand.Rand (the same numbers, one more indirect call per draw).
-func BenchmarkScheduleNext(b *testing.B) { benchSchedule(b, func() core.Rand { return core.NewPCG(1) }) }
+func BenchmarkScheduleNext(b *testing.B) {
+	benchSchedule(b, func() core.Rand { return core.NewPCG(1) })
+}
 
 func BenchmarkScheduleNextRand(b *testing.B) {
 	benchSchedule(b, func() core.Rand { return core.NewRand(1) })
