@@ -129,7 +129,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 		preflight(w, r)
 		return
 	default:
-		hdr["Allow"] = hvMethods
+		hdr["Allow"] = hvStreamMethods
 		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "GET, OPTIONS"})
 		return
 	}

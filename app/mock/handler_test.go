@@ -656,3 +656,87 @@ func TestSharedHeaderValuesUnchanged(t *testing.T) {
 		t.Errorf("shared header slice modified: %q", hvNoStore)
 	}
 }
+
+// TestRateLimitHeadersParseWithCore: what the mock sends is what core's
+// client side reads.
+func TestRateLimitHeadersParseWithCore(t *testing.T) {
+	for _, tt := range []struct {
+		query, source string
+	}{
+		{"headers=ietf", "RateLimit"},
+		{"headers=x", "X-RateLimit"},
+		{"headers=both", "RateLimit"},
+	} {
+		h, _ := newTestHandler(t, Options{})
+		q := "key=parse&limiter=fixed&limit=3&window=20s&" + tt.query
+		get(h, q)
+		rec := get(h, q)
+		hint, err := core.ParseRateLimit(rec.Header(), t0)
+		if err != nil {
+			t.Errorf("%s: core.ParseRateLimit: %v (headers %v)", tt.query, err, rec.Header())
+			continue
+		}
+		if hint.Source != tt.source || !hint.HasRemaining || hint.Remaining != 1 || !hint.HasReset || hint.Reset != 20*time.Second {
+			t.Errorf("%s: hint %+v, want remaining 1, reset 20s from %s", tt.query, hint, tt.source)
+		}
+		if tt.source == "RateLimit" && (!hint.HasLimit || hint.Limit != 3 || !hint.HasWindow || hint.Window != 20*time.Second) {
+			t.Errorf("%s: hint %+v, want limit 3 and window 20s from RateLimit-Policy", tt.query, hint)
+		}
+	}
+}
+
+// TestAllocsPerRequest guards the hot path: an allowed request allocates
+// nothing in the handler itself, a rejection with every header two.
+func TestAllocsPerRequest(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for _, tt := range []struct {
+		query string
+		max   float64
+	}{
+		{"key=allocs&limiter=bucket&rate=1000000&burst=1000000", 0},
+		{"key=allocs2&limiter=fixed&limit=1&window=24h&headers=both&retry_after=date", 2},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "/mock?"+tt.query, nil)
+		w := &discard{h: http.Header{}}
+		h.ServeHTTP(w, req) // create the key
+		n := testing.AllocsPerRun(200, func() {
+			clear(w.h)
+			h.ServeHTTP(w, req)
+		})
+		if n > tt.max {
+			t.Errorf("%s: %v allocations per request, want at most %v", tt.query, n, tt.max)
+		}
+	}
+}
+
+// TestConcurrentRequestsShareOneLimit: a room hammered from many goroutines
+// admits exactly its limit.
+func TestConcurrentRequestsShareOneLimit(t *testing.T) {
+	h, _ := newTestHandler(t, Options{Now: time.Now})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	seqs := map[uint64]bool{}
+	for g := 0; g < 50; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				rec := get(h, "key=room&limiter=sliding&limit=100&window=24h")
+				var b Body
+				json.Unmarshal(rec.Body.Bytes(), &b)
+				mu.Lock()
+				codes[rec.Code]++
+				seqs[b.Seq] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if codes[200] != 100 || codes[429] != 900 {
+		t.Errorf("codes %v, want exactly 100 allowed of 1000", codes)
+	}
+	if len(seqs) != 1000 || !seqs[1] || !seqs[1000] {
+		t.Errorf("%d distinct seqs, want 1..1000", len(seqs))
+	}
+}

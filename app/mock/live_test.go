@@ -478,3 +478,70 @@ func TestCloseEndsStreamsAndHangs(t *testing.T) {
 	}
 	ls.h.Close() // idempotent
 }
+
+// TestHTTP2DropAndCancel: over HTTP/2 (no hijacking) a drop resets the
+// stream, and a client that gives up during the latency is seen.
+func TestHTTP2DropAndCancel(t *testing.T) {
+	h := New(Options{})
+	defer h.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/mock", h)
+	mux.Handle("/mock/events", h.Events())
+	srv := httptest.NewUnstartedServer(mux)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	c := srv.Client()
+
+	resp, err := c.Get(srv.URL + "/mock?key=h2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.ProtoMajor != 2 || resp.StatusCode != 200 {
+		t.Fatalf("%s %d, want HTTP/2 200", resp.Proto, resp.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/mock/events?key=h2", nil)
+	sresp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sresp.Body.Close()
+	events := bufio.NewScanner(sresp.Body)
+	nextData := func() Event {
+		t.Helper()
+		for events.Scan() {
+			if line := events.Text(); strings.HasPrefix(line, "data: ") {
+				var ev Event
+				json.Unmarshal([]byte(line[6:]), &ev)
+				return ev
+			}
+		}
+		t.Fatal("stream ended")
+		return Event{}
+	}
+	nextData() // hello
+
+	if resp, err := c.Get(srv.URL + "/mock?key=h2&drop=100"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("drop over HTTP/2 answered %d", resp.StatusCode)
+	}
+	if ev := nextData(); ev.Outcome != "drop" {
+		t.Errorf("arrival %+v", ev)
+	}
+	if ev := nextData(); ev.End != "dropped" {
+		t.Errorf("end %+v", ev)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/mock?key=h2&latency=10s", nil)
+	if resp, err := c.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatal("answered before the latency")
+	}
+	nextData()
+	if ev := nextData(); ev.End != "cancelled" || ev.ElapsedMS > 2000 {
+		t.Errorf("end %+v, want cancelled after about 100ms", ev)
+	}
+}

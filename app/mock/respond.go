@@ -19,6 +19,7 @@ var (
 	hvJSON          = []string{"application/json"}
 	hvEventStream   = []string{"text/event-stream"}
 	hvMethods       = []string{"GET, HEAD, OPTIONS"}
+	hvStreamMethods = []string{"GET, OPTIONS"}
 	hvMaxAge        = []string{"7200"}
 	hvVaryPreflight = []string{"Access-Control-Request-Headers"}
 	hvExpose        = []string{"Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"}
