@@ -264,3 +264,25 @@ func TestBucketWaitFakeTimer(t *testing.T) {
 		t.Fatalf("wait on a cancelled context = %v", err)
 	}
 }
+
+// With float64 tokens (the first version), a second reservation after a
+// partial refill came out as 600.000001ms and a limiter could announce
+// "Retry-After: 2" for a one-second wait. The arithmetic is now integer.
+func TestBucketWaitNotANanosecondOffAfterPartialRefill(t *testing.T) {
+	b, _ := NewBucket(1, 1)
+	b.AllowAt(at(0))
+	if w := b.ReserveAt(at(200 * ms)); w != 800*ms {
+		t.Fatalf("first wait %v, want 800ms", w)
+	}
+	if w := b.ReserveAt(at(1400 * ms)); w != 600*ms {
+		t.Fatalf("second wait %v, want exactly 600ms", w)
+	}
+	l := NewLimiter(LimiterConfig{Kind: LimitTokenBucket, Rate: 10, Burst: 3}, t0)
+	now := t0
+	for i := 0; i < 10000; i++ {
+		now = now.Add(37 * ms)
+		if d := l.Decide(now); !d.Allowed && d.RetryAfterSeconds() != 1 {
+			t.Fatalf("decision %d: RetryAfter %v rounds to %ds", i, d.RetryAfter, d.RetryAfterSeconds())
+		}
+	}
+}

@@ -142,14 +142,14 @@ func (d Decision) RetryAfterSeconds() int { return ceilSeconds(d.RetryAfter, !d.
 func (d Decision) ResetSeconds() int { return ceilSeconds(d.Reset, false) }
 
 func ceilSeconds(d time.Duration, atLeastOne bool) int {
-	s := int((d + time.Second - 1) / time.Second)
-	if d > maxDuration-time.Second {
-		s = int(maxDuration / time.Second)
+	n := int64(d / time.Second)
+	if d%time.Second > 0 {
+		n++
 	}
-	if atLeastOne && s < 1 {
-		s = 1
+	if atLeastOne && n < 1 {
+		n = 1
 	}
-	return s
+	return int(n)
 }
 
 // Decide admits or rejects one request at now and records it if admitted.

@@ -112,7 +112,7 @@ func TestDecisionRetryAfterSeconds(t *testing.T) {
 		{Decision{RetryAfter: s}, 1},
 		{Decision{RetryAfter: s + 1}, 2},
 		{Decision{RetryAfter: 59*s + 999*ms}, 60},
-		{Decision{RetryAfter: maxDuration}, int(maxDuration / s)},
+		{Decision{RetryAfter: maxDuration}, int(maxDuration/s) + 1},
 	}
 	for _, tt := range tests {
 		if got := tt.d.RetryAfterSeconds(); got != tt.want {

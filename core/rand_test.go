@@ -39,3 +39,14 @@ func TestSubSeed(t *testing.T) {
 var goldenRand1 = [3]float64{0.2586307512390512, 0.8658619983891641, 0.5311573071630694}
 
 const goldenSubSeed123 uint64 = 0xdf2f0a8d31987f99
+
+func TestPCGDrawsWhatNewRandDraws(t *testing.T) {
+	for seed := uint64(0); seed < 50; seed++ {
+		a, b := NewRand(seed), NewPCG(seed)
+		for i := 0; i < 100; i++ {
+			if x, y := a.Float64(), b.Float64(); x != y || y < 0 || y >= 1 {
+				t.Fatalf("seed %d draw %d: NewRand %v, NewPCG %v", seed, i, x, y)
+			}
+		}
+	}
+}
