@@ -62,18 +62,25 @@ func newSite(root string) (*site, error) {
 		Icon: app.Icon{
 			Default: "/web/icon-192.png",
 			Large:   "/web/icon-512.png",
+			SVG:     "/web/icon.svg",
 		},
 		BackgroundColor:         "#f7f7f4",
 		ThemeColor:              "#1f2a44",
 		LoadingLabel:            "Loading Retry Lab {progress}%",
 		Styles:                  []string{"/web/app.css"},
-		Resources:               app.LocalDir(root),
+		Resources:               webDir{http.FileServer(http.Dir(root))},
 		Version:                 wasm.version,
 		WasmContentLengthHeader: wasmLengthHeader,
 		ServiceWorkerTemplate:   workerJS,
 	})
 	return &site{mux: mux, mock: m}, nil
 }
+
+// webDir serves root/web/ under /web/ and leaves resource URLs as they are
+// (app.LocalDir would put its directory into every URL).
+type webDir struct{ http.Handler }
+
+func (webDir) Resolve(location string) string { return location }
 
 // noWriteDeadline lifts the server's WriteTimeout for a long-lived stream.
 func noWriteDeadline(h http.Handler) http.Handler {

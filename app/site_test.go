@@ -1,0 +1,155 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/app/ui"
+)
+
+// fakeRoot lays out what `make build` produces, with a tiny "wasm".
+func fakeRoot(t *testing.T, withCompressed bool) string {
+	t.Helper()
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "web"), 0o755))
+	wasm := filepath.Join(root, "web", "app.wasm")
+	must(os.WriteFile(wasm, bytes.Repeat([]byte("\x00asm wasm bytes "), 512), 0o644))
+	must(os.WriteFile(filepath.Join(root, "wasm_exec.js"), []byte("// toolchain wasm_exec.js\n"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "web", "app.css"), []byte("body{}"), 0o644))
+	if withCompressed {
+		must(compressCommand([]string{wasm}))
+	}
+	return root
+}
+
+func TestMain(m *testing.M) {
+	ui.Routes() // the go-app handler answers 404 for unregistered routes
+	os.Exit(m.Run())
+}
+
+func TestSiteServes(t *testing.T) {
+	s, err := newSite(fakeRoot(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 10 * time.Second}
+
+	get := func(path string, hdr ...string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+
+	tests := []struct {
+		path, accept string
+		status       int
+		contentType  string
+		encoding     string
+		contains     string
+	}{
+		{"/", "", 200, "text/html", "", "Retry Lab"},
+		{"/wasm_exec.js", "", 200, "text/javascript", "", "toolchain wasm_exec.js"},
+		{"/app-worker.js", "", 200, "", "", `url.pathname === "/mock"`},
+		{"/web/app.css", "", 200, "text/css", "", "body{}"},
+		{"/web/app.wasm", "br, gzip", 200, "application/wasm", "br", ""},
+		{"/web/app.wasm", "gzip", 200, "application/wasm", "gzip", ""},
+		{"/web/app.wasm", "identity", 200, "application/wasm", "", "asm wasm bytes"},
+		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`},
+		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`},
+	}
+	for _, tt := range tests {
+		resp, body := get(tt.path, "Accept-Encoding", tt.accept)
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: status %d, want %d", tt.path, resp.StatusCode, tt.status)
+		}
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, tt.contentType) {
+			t.Errorf("%s: Content-Type %q, want %q", tt.path, ct, tt.contentType)
+		}
+		if enc := resp.Header.Get("Content-Encoding"); enc != tt.encoding {
+			t.Errorf("%s (Accept-Encoding %q): Content-Encoding %q, want %q", tt.path, tt.accept, enc, tt.encoding)
+		}
+		if !strings.Contains(body, tt.contains) {
+			t.Errorf("%s: body does not contain %q:\n%.200s", tt.path, tt.contains, body)
+		}
+	}
+
+	// The gzip copy decodes to the very bytes of app.wasm, and the
+	// uncompressed size travels in a header for go-app's loader progress.
+	resp, gz := get("/web/app.wasm", "Accept-Encoding", "gzip")
+	zr, err := gzip.NewReader(strings.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(zr)
+	_, identity := get("/web/app.wasm")
+	if string(raw) != identity {
+		t.Error("gzip copy does not decode to app.wasm")
+	}
+	if got := resp.Header.Get(wasmLengthHeader); got != "8192" {
+		t.Errorf("%s = %q, want 8192", wasmLengthHeader, got)
+	}
+	// Revalidation is a 304.
+	etag := resp.Header.Get("ETag")
+	if r, _ := get("/web/app.wasm", "Accept-Encoding", "gzip", "If-None-Match", etag); r.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match %s: status %d, want 304", etag, r.StatusCode)
+	}
+}
+
+// Regression: a compressed copy older than app.wasm (a rebuild without
+// compress) must not be served in place of the new build.
+func TestStaleCompressedCopyIgnored(t *testing.T) {
+	root := fakeRoot(t, true)
+	wasm := filepath.Join(root, "web", "app.wasm")
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(wasm, future, future); err != nil {
+		t.Fatal(err)
+	}
+	a, err := loadWasm(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.encoded) != 0 || len(a.warnings) != 2 {
+		t.Errorf("stale copies: encoded %d, warnings %q; want none served and two warnings", len(a.encoded), a.warnings)
+	}
+}
+
+func TestSiteNeedsBuild(t *testing.T) {
+	if _, err := newSite(t.TempDir()); err == nil || !strings.Contains(err.Error(), "make build") {
+		t.Errorf("newSite on an empty folder: %v, want an error telling to run make build", err)
+	}
+}
+
+func TestVersionIsDeterministic(t *testing.T) {
+	a, b := versionOf([]byte("build one")), versionOf([]byte("build one"))
+	if a != b || a == versionOf([]byte("build two")) || len(a) != 16 {
+		t.Errorf("versions %q %q", a, b)
+	}
+}

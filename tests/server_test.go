@@ -1,0 +1,262 @@
+//go:build e2e
+
+package tests
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+)
+
+// TestPageBootsAndReachesMock: the page boots from the real server, and a
+// fetch() from the page to the mock (on its worker origin, cross-origin)
+// gets a 429 and can read Retry-After and the rate-limit headers.
+func TestPageBootsAndReachesMock(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+
+	type result struct {
+		Statuses   []int    `json:"statuses"`
+		RetryAfter []string `json:"retryAfter"`
+		RateLimit  string   `json:"rateLimit"`
+		XLimit     string   `json:"xLimit"`
+		Origin     string   `json:"origin"`
+	}
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	got := eval[result](t, ctx, `(async () => {
+		const url = "http://w0.localhost:`+port+`/mock?key=e2e-429&limiter=bucket&rate=0.5&burst=1&retry_after=seconds&headers=both";
+		const out = {statuses: [], retryAfter: [], origin: location.origin};
+		for (let i = 0; i < 2; i++) {
+			const r = await fetch(url, {cache: "no-store"});
+			out.statuses.push(r.status);
+			out.retryAfter.push(r.headers.get("Retry-After"));
+			out.rateLimit = r.headers.get("RateLimit");
+			out.xLimit = r.headers.get("X-RateLimit-Limit");
+		}
+		return out;
+	})()`)
+	if len(got.Statuses) != 2 || got.Statuses[0] != 200 || got.Statuses[1] != 429 {
+		t.Fatalf("statuses = %v, want [200 429]", got.Statuses)
+	}
+	if got.RetryAfter[1] != "2" {
+		t.Errorf("Retry-After read by the page = %q, want \"2\" (rate 0.5/s, burst 1)", got.RetryAfter[1])
+	}
+	if got.RateLimit == "" || got.XLimit != "1" {
+		t.Errorf("rate-limit headers not readable cross-origin: RateLimit=%q X-RateLimit-Limit=%q", got.RateLimit, got.XLimit)
+	}
+	if strings.Contains(got.Origin, "w0.localhost") {
+		t.Errorf("page origin %s: the test meant to fetch cross-origin", got.Origin)
+	}
+}
+
+// TestAbortReachesServer: a fetch aborted by the page is seen by the server
+// as a cancellation, on a page controlled by our service worker (go-app's
+// default worker swallowed aborts, FACTS.md).
+func TestAbortReachesServer(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	// Wait for the service worker to control the page (it claims clients
+	// on activation), so the abort really goes through it.
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `!!navigator.serviceWorker.controller`)
+	}); err != nil {
+		t.Fatalf("service worker never controlled the page: %v", err)
+	}
+
+	events := subscribe(t, srv, "e2e-abort")
+	for _, origin := range []string{srv.URL, strings.Replace(srv.URL, "localhost", "w1.localhost", 1)} {
+		tag := "same"
+		if strings.Contains(origin, "w1.") {
+			tag = "cross"
+		}
+		got := eval[string](t, ctx, `(async () => {
+			const c = new AbortController();
+			const p = fetch("`+origin+`/mock?key=e2e-abort&limiter=none&latency=3s&tag=`+tag+`", {cache: "no-store", signal: c.signal});
+			setTimeout(() => c.abort(), 300);
+			try { await p; return "not aborted"; } catch (e) { return e.name; }
+		})()`)
+		if got != "AbortError" {
+			t.Fatalf("%s: fetch ended with %q, want AbortError", tag, got)
+		}
+		ev := events.next(t, 5*time.Second, func(e mockEvent) bool { return e.Type == "end" && e.Tag == tag })
+		if ev.End != "cancelled" {
+			t.Errorf("%s: server saw the request end as %q, want cancelled", tag, ev.End)
+		}
+		if ev.ElapsedMS > 2500 {
+			t.Errorf("%s: the server noticed the abort after %.0f ms; it should be ~300 ms", tag, ev.ElapsedMS)
+		}
+	}
+}
+
+// TestWasmServedOnceAndCompressed: on a cold load app.wasm crosses the
+// network once, brotli-encoded: the service worker's install revalidates
+// (304) instead of downloading it a second time. Counted by a proxy in front
+// of the server, since the worker's own requests are invisible to the page.
+func TestWasmServedOnceAndCompressed(t *testing.T) {
+	srv := startServer(t)
+	target, _ := url.Parse(srv.URL)
+	var mu sync.Mutex
+	var wasm []string // "status encoding"
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.ModifyResponse = func(r *http.Response) error {
+		if r.Request.URL.Path == "/web/app.wasm" {
+			mu.Lock()
+			wasm = append(wasm, fmt.Sprintf("%d %s", r.StatusCode, r.Header.Get("Content-Encoding")))
+			mu.Unlock()
+		}
+		return nil
+	}
+	proxy := httptest.NewServer(rp)
+	defer proxy.Close()
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, strings.Replace(proxy.URL, "127.0.0.1", "localhost", 1)+"/")
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `(async () => !!navigator.serviceWorker.controller && !!(await caches.match("/web/app.wasm")))()`)
+	}); err != nil {
+		t.Fatalf("service worker never cached app.wasm: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	full := 0
+	for _, w := range wasm {
+		if strings.HasPrefix(w, "200") {
+			full++
+			if w != "200 br" {
+				t.Errorf("app.wasm served as %q, want brotli", w)
+			}
+		}
+	}
+	t.Logf("app.wasm responses on a cold load: %v", wasm)
+	if full != 1 {
+		t.Errorf("app.wasm downloaded in full %d times on a cold load, want 1", full)
+	}
+}
+
+// TestOfflineAfterFirstVisit: once the service worker has cached the
+// shell, the page boots with the server gone.
+func TestOfflineAfterFirstVisit(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
+	}); err != nil {
+		t.Fatalf("shell never cached: %v", err)
+	}
+	srv.Stop(t)
+	// A shared link with a query string must open offline too.
+	boot(t, ctx, srv.URL+"/?workers=7")
+}
+
+// TestServerHeaders checks what curl sees: wasm encodings, the toolchain's
+// wasm_exec.js, our service worker, local icons.
+func TestServerHeaders(t *testing.T) {
+	srv := startServer(t)
+	for _, tt := range []struct{ accept, encoding string }{{"br, gzip", "br"}, {"gzip", "gzip"}, {"", ""}} {
+		resp, body := srv.get(t, "/web/app.wasm", "Accept-Encoding", tt.accept)
+		if got := resp.Header.Get("Content-Encoding"); got != tt.encoding {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.accept, got, tt.encoding)
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/wasm" {
+			t.Errorf("Content-Type %q", ct)
+		}
+		if resp.Header.Get("X-Wasm-Content-Length") == "" || resp.Header.Get("ETag") == "" {
+			t.Errorf("missing X-Wasm-Content-Length or ETag: %v", resp.Header)
+		}
+		t.Logf("app.wasm with Accept-Encoding %q: %d bytes", tt.accept, len(body))
+		if tt.encoding == "gzip" && len(body) > 2_000_000 {
+			t.Errorf("gzip app.wasm is %d bytes, budget 2,000,000", len(body))
+		}
+		if tt.encoding == "br" && len(body) > 1_600_000 {
+			t.Errorf("brotli app.wasm is %d bytes, budget 1,600,000", len(body))
+		}
+	}
+	_, js := srv.get(t, "/app-worker.js")
+	if !strings.Contains(string(js), `url.pathname === "/mock"`) {
+		t.Errorf("/app-worker.js is not Retry Lab's worker:\n%.300s", js)
+	}
+	_, page := srv.get(t, "/")
+	if strings.Contains(string(page), "githubusercontent") {
+		t.Error("page references remote icons")
+	}
+}
+
+type mockEvent struct {
+	Type      string  `json:"type"`
+	Tag       string  `json:"tag"`
+	Seq       uint64  `json:"seq"`
+	End       string  `json:"end"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	Status    int     `json:"status"`
+}
+
+type eventStream struct{ ch chan mockEvent }
+
+// subscribe opens the mock's arrivals stream for key.
+func subscribe(t *testing.T, srv *server, key string) *eventStream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/mock/events?key="+key, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("events stream: %s", resp.Status)
+	}
+	s := &eventStream{ch: make(chan mockEvent, 1024)}
+	hello := make(chan struct{})
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var ev mockEvent
+			if json.Unmarshal([]byte(data), &ev) != nil {
+				continue
+			}
+			if ev.Type == "hello" {
+				close(hello)
+				continue
+			}
+			s.ch <- ev
+		}
+	}()
+	select {
+	case <-hello:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no hello on the events stream")
+	}
+	return s
+}
+
+func (s *eventStream) next(t *testing.T, d time.Duration, match func(mockEvent) bool) mockEvent {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case ev := <-s.ch:
+			if match(ev) {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no matching event within %s", d)
+		}
+	}
+}
