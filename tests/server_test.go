@@ -15,7 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // TestPageBootsAndReachesMock: the page boots from the real server, and a
