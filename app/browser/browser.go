@@ -1,12 +1,23 @@
 // Package browser is the only place in Retry Lab that touches JavaScript.
 // Every file that does is tagged js && wasm and goes through safejs, so a JS
 // exception becomes a Go error instead of a panic; the untagged declarations
-// here let the rest of the app (and native tests) compile against the same API.
+// here let the rest of the app (and native tests) compile against the same
+// API. Natively every browser operation returns ErrNoBrowser, except the
+// Clock, which falls back to Go's timers.
+//
+// Callbacks from JavaScript into Go go through one long-lived function (the
+// bridge): timers and promises register a channel under a numeric id and the
+// bridge delivers the result to it. A wait that is cancelled forgets its id,
+// so a late timer or promise settles into nothing: nothing is leaked and no
+// released function can ever be called. Every other Go function handed to
+// JavaScript is counted (LiveFuncs) so tests can prove that run/stop cycles
+// leave nothing behind.
 package browser
 
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 )
 
 // ErrNoBrowser is returned by every operation when the code runs natively.
@@ -33,7 +44,7 @@ type Timing struct {
 // Queued is how long the request waited inside the browser before it was
 // sent (connection limits, cache locks): requestStart - fetchStart.
 func (t Timing) Queued() float64 {
-	if t.RequestStart == 0 || t.FetchStart == 0 {
+	if t.RequestStart == 0 || t.FetchStart == 0 || t.RequestStart < t.FetchStart {
 		return 0
 	}
 	return t.RequestStart - t.FetchStart
@@ -44,6 +55,36 @@ type Response struct {
 	Status int
 	Header Header
 	Body   string
+	Type   string // Response.type: "basic", "cors", "opaque", …
 	Timing Timing
 	Sent   float64 // performance.now() just before fetch() was called
+}
+
+// JSError is a JavaScript exception or promise rejection seen from Go.
+// Name is the error's constructor name: "AbortError" for an aborted fetch,
+// "TypeError" for a network failure (refused connection, CORS rejection,
+// dropped connection): browsers deliberately do not say which.
+type JSError struct {
+	Name    string
+	Message string
+}
+
+func (e *JSError) Error() string {
+	if e.Name == "" {
+		return "browser: " + e.Message
+	}
+	return "browser: " + e.Name + ": " + e.Message
+}
+
+// liveFuncs counts the Go functions currently handed to JavaScript by this
+// package; permanentFuncs the long-lived ones among them (the bridge, the
+// frame loop, the page hooks) that exist once per page.
+var liveFuncs, permanentFuncs atomic.Int64
+
+// LiveFuncs returns how many Go functions this package has handed to
+// JavaScript and not released yet, and how many of those are long-lived
+// (created once per page). LiveFuncs()-permanent must return to its value
+// after every run.
+func LiveFuncs() (live, permanent int) {
+	return int(liveFuncs.Load()), int(permanentFuncs.Load())
 }

@@ -1,0 +1,253 @@
+//go:build js && wasm
+
+package browser
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/hack-pad/safejs"
+)
+
+// These tests run in node (PATH=$PATH:$(go env GOROOT)/lib/wasm GOOS=js
+// GOARCH=wasm go test ./app/browser/): timers, promises and the bridge are
+// the same there as in a browser.
+
+func TestClockSleepAccuracy(t *testing.T) {
+	var c Clock
+	var late []time.Duration
+	for range 20 {
+		start := time.Now()
+		if err := c.Sleep(context.Background(), 7*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		got := time.Since(start)
+		if got < 7*time.Millisecond-earlyEnough {
+			t.Fatalf("Sleep(7ms) returned after %v: early", got)
+		}
+		late = append(late, got-7*time.Millisecond)
+	}
+	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+	t.Logf("lateness p50 %v, max %v", late[len(late)/2], late[len(late)-1])
+	if p50 := late[len(late)/2]; p50 > 3*time.Millisecond {
+		t.Errorf("Sleep p50 lateness %v, want ≤ 3ms (setTimeout rounds up to whole ms)", p50)
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}
+
+func TestClockSleepCancel(t *testing.T) {
+	var c Clock
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- c.Sleep(ctx, time.Hour) }()
+	time.Sleep(5 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Sleep = %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("Sleep did not return after cancel")
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("cancel took %v", d)
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered after cancel", n)
+	}
+	// An already cancelled context returns at once, before arming anything.
+	if err := c.Sleep(ctx, time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("Sleep on a cancelled ctx = %v", err)
+	}
+}
+
+func TestClockManySleepers(t *testing.T) {
+	var c Clock
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const n = 500
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- c.Sleep(ctx, time.Duration(i%20)*time.Millisecond) }()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}
+
+func promise(t *testing.T, body string) safejs.Value {
+	t.Helper()
+	fn, err := compile(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := fn.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestAwait(t *testing.T) {
+	ctx := context.Background()
+	v, err := Await(ctx, promise(t, `return new Promise(function (ok) { setTimeout(function () { ok(42); }, 2); });`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := v.Int(); n != 42 {
+		t.Errorf("resolved %v, want 42", n)
+	}
+
+	_, err = Await(ctx, promise(t, `return Promise.reject(new TypeError("Failed to fetch"));`))
+	var je *JSError
+	if !errors.As(err, &je) || je.Name != "TypeError" || je.Message != "Failed to fetch" {
+		t.Errorf("rejection = %#v, want a *JSError TypeError", err)
+	}
+	_, err = Await(ctx, promise(t, `return Promise.reject("plain string");`))
+	if !errors.As(err, &je) || je.Message != "plain string" {
+		t.Errorf("string rejection = %v", err)
+	}
+
+	// A promise that never settles: cancelling returns at once and leaves nothing registered.
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if _, err := Await(cctx, promise(t, `return new Promise(function () {});`)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("never-settling promise = %v, want DeadlineExceeded", err)
+	}
+	// A promise settling after the wait was cancelled is ignored.
+	lctx, lcancel := context.WithCancel(ctx)
+	p := promise(t, `return new Promise(function (ok) { setTimeout(function () { ok(1); }, 20); });`)
+	lcancel()
+	if _, err := Await(lctx, p); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled await = %v", err)
+	}
+	time.Sleep(40 * time.Millisecond)
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}
+
+func TestFuncsAreCountedAndReleased(t *testing.T) {
+	fakeDocument(t)
+	live0, perm0 := LiveFuncs()
+	for range 100 {
+		stop, err := WatchVisibility(func(bool) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live, _ := LiveFuncs(); live != live0+1 {
+			t.Fatalf("live funcs %d while watching, want %d", live, live0+1)
+		}
+		stop()
+		stop() // idempotent
+	}
+	doc, _ := safejs.Global().Get("document")
+	if l, _ := doc.Get("listeners"); !l.IsUndefined() {
+		if n, _ := l.Int(); n != 0 {
+			t.Errorf("%d visibilitychange listeners left", n)
+		}
+	}
+	live, perm := LiveFuncs()
+	if live != live0 || perm != perm0 {
+		t.Errorf("live/permanent funcs %d/%d after 100 watch/stop cycles, want %d/%d", live, perm, live0, perm0)
+	}
+}
+
+func TestBridgeIsPermanentAndSingle(t *testing.T) {
+	if _, err := getBridge(); err != nil {
+		t.Fatal(err)
+	}
+	live0, perm0 := LiveFuncs()
+	ctx, cancel := context.WithCancel(context.Background())
+	for range 200 {
+		go Clock{}.Sleep(ctx, time.Hour)
+	}
+	runtime.Gosched()
+	time.Sleep(5 * time.Millisecond)
+	if live, perm := LiveFuncs(); live != live0 || perm != perm0 {
+		t.Errorf("200 sleepers created functions: live %d→%d, permanent %d→%d", live0, live, perm0, perm)
+	}
+	if n := PendingWaits(); n != 200 {
+		t.Errorf("pending waits %d, want 200", n)
+	}
+	cancel()
+	time.Sleep(5 * time.Millisecond)
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("pending waits %d after cancel, want 0", n)
+	}
+}
+
+func TestFetchRejectsAndCancels(t *testing.T) {
+	// node has fetch(); nothing listens on port 9 of the loopback.
+	_, err := Fetch(context.Background(), "http://127.0.0.1:9/mock")
+	var je *JSError
+	if !errors.As(err, &je) || je.Name != "TypeError" {
+		t.Errorf("fetch to a closed port = %v, want a TypeError *JSError", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Fetch(ctx, "http://127.0.0.1:9/mock"); !errors.Is(err, context.Canceled) {
+		t.Errorf("fetch with a cancelled ctx = %v", err)
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}
+
+func TestParseHeaderLines(t *testing.T) {
+	h := parseHeaderLines("retry-after: 2\nratelimit: \"default\";r=0;t=2\ncontent-type: application/json\n")
+	if h.Get("Retry-After") != "2" || h.Get("RateLimit") != `"default";r=0;t=2` || len(h) != 3 {
+		t.Errorf("parsed %v", h)
+	}
+}
+
+func TestExpose(t *testing.T) {
+	err := Expose("echo", func(args []string) string { return `{"n":` + args[0] + `}` })
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, err := compile(`return globalThis.retrylab.echo("7").n;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := fn.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := v.Int(); n != 7 {
+		t.Errorf("retrylab.echo(\"7\").n = %v, want 7", n)
+	}
+}
+
+// fakeDocument gives node the little of document that WatchVisibility uses,
+// counting listeners so the test can see they are removed.
+func fakeDocument(t *testing.T) {
+	t.Helper()
+	if d, _ := safejs.Global().Get("document"); !d.IsUndefined() {
+		return
+	}
+	fn, err := compile(`globalThis.document = {
+  visibilityState: "visible", listeners: 0,
+  addEventListener: function () { this.listeners++; },
+  removeEventListener: function () { this.listeners--; }
+};`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fn.Invoke(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,132 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"go/build/constraint"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTimeoutMS(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want int
+	}{
+		{time.Millisecond, 1},
+		{1500 * time.Microsecond, 2}, // rounded up: a wait never ends early
+		{2 * time.Second, 2000},
+		{time.Nanosecond, 1},
+		{100 * 24 * time.Hour, 1<<31 - 1}, // setTimeout's largest delay
+	}
+	for _, tt := range tests {
+		if got := timeoutMS(tt.d); got != tt.want {
+			t.Errorf("timeoutMS(%v) = %d, want %d", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestClockNative(t *testing.T) {
+	var c Clock
+	start := time.Now()
+	if err := c.Sleep(context.Background(), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 5*time.Millisecond {
+		t.Errorf("slept %v, want ≥ 5ms", d)
+	}
+	if err := c.Sleep(context.Background(), -time.Second); err != nil {
+		t.Errorf("negative sleep = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(time.Millisecond); cancel() }()
+	if err := c.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled sleep = %v", err)
+	}
+}
+
+func TestOpsEncoding(t *testing.T) {
+	var o Ops
+	o.FillStyle(2)
+	o.Rect(1, 2, 3, 4)
+	o.BeginPath()
+	o.Shape(Triangle, 10, 20, 3)
+	o.FillPath()
+	o.Text("1 s", 5, 6, 1, AlignCenter, BaselineTop)
+	o.Text("1 s", 7, 8, 1, AlignLeft, BaselineMiddle) // the string is sent once
+	want := []float32{
+		opFill, 2,
+		opRect, 1, 2, 3, 4,
+		opBegin,
+		opShape, float32(Triangle), 10, 20, 3,
+		opFillPath,
+		opText, 0, 5, 6, 1, AlignCenter, BaselineTop,
+		opText, 0, 7, 8, 1, AlignLeft, BaselineMiddle,
+	}
+	if !slices.Equal(o.Buffer(), want) {
+		t.Errorf("buffer\n got %v\nwant %v", o.Buffer(), want)
+	}
+	if !slices.Equal(o.Strings(), []string{"1 s"}) {
+		t.Errorf("strings %q", o.Strings())
+	}
+	o.Reset()
+	if o.Len() != 0 || len(o.Strings()) != 0 {
+		t.Error("Reset left data")
+	}
+	o.Text("x", 0, 0, 0, 0, 0)
+	if o.Buffer()[1] != 0 {
+		t.Error("string index not reset")
+	}
+}
+
+func TestHeaderGet(t *testing.T) {
+	h := Header{"retry-after": "3"}
+	if h.Get("Retry-After") != "3" || h.Get("RateLimit") != "" {
+		t.Errorf("Get: %v", h)
+	}
+}
+
+func TestTimingQueued(t *testing.T) {
+	if q := (Timing{FetchStart: 10, RequestStart: 12.5}).Queued(); q != 2.5 {
+		t.Errorf("Queued = %v", q)
+	}
+	if q := (Timing{FetchStart: 10}).Queued(); q != 0 {
+		t.Errorf("Queued without requestStart = %v, want 0 (unknown)", q)
+	}
+}
+
+// TestJSFilesAreTagged keeps syscall/js and safejs behind the js && wasm tag:
+// a native build that imports them fails, and untagged JS code would also
+// break the server build.
+func TestJSFilesAreTagged(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		usesJS := strings.Contains(src, "\t\""+"syscall/js\"") || strings.Contains(src, "\t\""+"github.com/hack-pad/safejs\"")
+		if !usesJS {
+			continue
+		}
+		line, _, _ := strings.Cut(src, "\n")
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			t.Errorf("%s imports JS but has no build constraint", f)
+			continue
+		}
+		native := expr.Eval(func(tag string) bool { return tag == "linux" || tag == "amd64" })
+		wasm := expr.Eval(func(tag string) bool { return tag == "js" || tag == "wasm" })
+		if native || !wasm {
+			t.Errorf("%s imports JS but its constraint %q does not mean js && wasm", f, line)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+//go:build js && wasm
+
+package browser
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"unsafe"
+
+	"github.com/hack-pad/safejs"
+)
+
+// drawJS replays an Ops display list on the canvas with the given id, sized
+// w×h CSS pixels at the device pixel ratio. It returns how many values it
+// read (n when the list was well formed).
+const drawJS = `
+var canvas = document.getElementById(id);
+if (!canvas) return -1;
+var dpr = window.devicePixelRatio || 1;
+var pw = Math.max(1, Math.round(w * dpr)), ph = Math.max(1, Math.round(h * dpr));
+if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
+if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
+var g = canvas.getContext("2d");
+g.setTransform(dpr, 0, 0, dpr, 0, 0);
+g.clearRect(0, 0, w, h);
+g.globalAlpha = 1;
+var S = strs.split("\x1f"), P = palette.split("\x1f"), F = fonts.split("\x1f");
+var AL = ["left", "center", "right"], BL = ["middle", "top", "bottom"];
+var b = buf, i = 0, x, y, r, k;
+while (i < n) {
+  switch (b[i]) {
+  case 1: g.fillStyle = P[b[i+1]]; i += 2; break;
+  case 2: g.strokeStyle = P[b[i+1]]; g.lineWidth = b[i+2]; g.setLineDash(b[i+3] > 0 ? [b[i+3], b[i+3] * 0.75] : []); i += 4; break;
+  case 3: g.fillRect(b[i+1], b[i+2], b[i+3], b[i+4]); i += 5; break;
+  case 4: g.strokeRect(b[i+1], b[i+2], b[i+3], b[i+4]); i += 5; break;
+  case 5: g.beginPath(); g.moveTo(b[i+1], b[i+2]); g.lineTo(b[i+3], b[i+4]); g.stroke(); i += 5; break;
+  case 6: g.beginPath(); i += 1; break;
+  case 7:
+    k = b[i+1]; x = b[i+2]; y = b[i+3]; r = b[i+4]; i += 5;
+    switch (k) {
+    case 0: g.moveTo(x + r, y); g.arc(x, y, r, 0, 6.283185307179586); break;
+    case 1: g.moveTo(x, y - r); g.lineTo(x + r * 0.95, y + r * 0.8); g.lineTo(x - r * 0.95, y + r * 0.8); g.closePath(); break;
+    case 2: g.rect(x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6); break;
+    case 3: g.moveTo(x, y - r); g.lineTo(x + r, y); g.lineTo(x, y + r); g.lineTo(x - r, y); g.closePath(); break;
+    case 4: g.moveTo(x - r * 0.8, y - r * 0.8); g.lineTo(x + r * 0.8, y + r * 0.8); g.moveTo(x + r * 0.8, y - r * 0.8); g.lineTo(x - r * 0.8, y + r * 0.8); break;
+    case 5: g.rect(x - 0.75, y - r, 1.5, r * 2); break;
+    }
+    break;
+  case 8: g.fill(); i += 1; break;
+  case 9: g.stroke(); i += 1; break;
+  case 10:
+    g.font = F[b[i+4]]; g.textAlign = AL[b[i+5]]; g.textBaseline = BL[b[i+6]];
+    g.fillText(S[b[i+1]], b[i+2], b[i+3]); i += 7; break;
+  case 11: g.globalAlpha = b[i+1]; i += 2; break;
+  case 12: g.save(); g.beginPath(); g.rect(b[i+1], b[i+2], b[i+3], b[i+4]); g.clip(); i += 5; break;
+  case 13: g.restore(); i += 1; break;
+  case 14:
+    x = b[i+1]; y = b[i+2]; var hw = b[i+3], hh = b[i+4], sp = b[i+5]; i += 6;
+    g.save(); g.beginPath(); g.rect(x, y, hw, hh); g.clip(); g.beginPath();
+    for (var d = -hh; d < hw; d += sp) { g.moveTo(x + d, y + hh); g.lineTo(x + d + hh, y); }
+    g.stroke(); g.restore(); break;
+  case 15: g.rect(b[i+1], b[i+2], b[i+3], b[i+4]); i += 5; break;
+  default: return i;
+  }
+}
+return i;`
+
+// widthJS is the CSS width of the element with the given id (0 if absent).
+const widthJS = `var e = document.getElementById(id); return e ? e.clientWidth : 0;`
+
+// pngJS resolves to a PNG Blob of the canvas.
+const pngJS = `
+var c = document.getElementById(id);
+if (!c) return Promise.reject(new Error("no canvas #" + id));
+return new Promise(function (ok, fail) {
+  c.toBlob(function (b) { if (b) ok(b); else fail(new Error("canvas is empty")); }, "image/png");
+});`
+
+type drawer struct {
+	mu      sync.Mutex
+	draw    safejs.Value
+	width   safejs.Value
+	png     safejs.Value
+	f32     safejs.Value // persistent Float32Array
+	u8      safejs.Value // a byte view of it, for the copy
+	capa    int          // its length in float32s
+	initErr error
+	once    sync.Once
+}
+
+var theDrawer drawer
+
+func getDrawer() (*drawer, error) {
+	d := &theDrawer
+	d.once.Do(func() {
+		var errs [3]error
+		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h")
+		d.width, errs[1] = compile(widthJS, "id")
+		d.png, errs[2] = compile(pngJS, "id")
+		d.initErr = errors.Join(errs[:]...)
+	})
+	return d, d.initErr
+}
+
+// Width returns the element's CSS width in pixels (0 when it is not in the page).
+func (c Canvas) Width() (float64, error) {
+	d, err := getDrawer()
+	if err != nil {
+		return 0, err
+	}
+	v, err := d.width.Invoke(c.ID)
+	if err != nil {
+		return 0, err
+	}
+	return v.Float()
+}
+
+// Draw sizes the canvas to w×h CSS pixels (at the device pixel ratio),
+// clears it and replays o: one copy of the buffer and one call into JavaScript.
+func (c Canvas) Draw(o *Ops, w, h float64) error {
+	d, err := getDrawer()
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := len(o.buf)
+	if n > d.capa {
+		capa := max(4096, d.capa)
+		for capa < n {
+			capa *= 2
+		}
+		ctor, err := safejs.Global().Get("Float32Array")
+		if err != nil {
+			return err
+		}
+		if d.f32, err = ctor.New(capa); err != nil {
+			return err
+		}
+		u8ctor, err := safejs.Global().Get("Uint8Array")
+		if err != nil {
+			return err
+		}
+		ab, err := d.f32.Get("buffer")
+		if err != nil {
+			return err
+		}
+		if d.u8, err = u8ctor.New(ab); err != nil {
+			return err
+		}
+		d.capa = capa
+	}
+	if n > 0 {
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&o.buf[0])), n*4) // wasm is little-endian, like Float32Array
+		if _, err := safejs.CopyBytesToJS(d.u8, bytes); err != nil {
+			return err
+		}
+	}
+	read, err := d.draw.Invoke(c.ID, d.f32, n, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h)
+	if err != nil {
+		return err
+	}
+	if got, _ := read.Int(); got != n {
+		if got < 0 {
+			return errors.New("browser: no canvas #" + c.ID)
+		}
+		return errors.New("browser: corrupt display list")
+	}
+	return nil
+}
+
+// PNG encodes the canvas as a PNG Blob.
+func (c Canvas) PNG(ctx context.Context) (Blob, error) {
+	d, err := getDrawer()
+	if err != nil {
+		return Blob{}, err
+	}
+	p, err := d.png.Invoke(c.ID)
+	if err != nil {
+		return Blob{}, err
+	}
+	v, err := Await(ctx, p)
+	if err != nil {
+		return Blob{}, err
+	}
+	return Blob{v: v}, nil
+}

@@ -1,0 +1,177 @@
+//go:build js && wasm
+
+package browser
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/hack-pad/safejs"
+)
+
+// copyJS copies text with the legacy path, for when the Clipboard API is
+// missing or refused (an insecure origin, no user activation).
+const copyJS = `
+var t = document.createElement("textarea");
+t.value = text; t.setAttribute("readonly", ""); t.style.position = "fixed"; t.style.opacity = "0";
+document.body.appendChild(t); t.select();
+var ok = false;
+try { ok = document.execCommand("copy"); } catch (e) {}
+t.remove();
+return ok;`
+
+var copyFn lazyFunc
+
+// CopyText puts text on the clipboard.
+func CopyText(ctx context.Context, text string) error {
+	if nav, err := safejs.Global().Get("navigator"); err == nil {
+		if cb, err := nav.Get("clipboard"); err == nil && !cb.IsUndefined() {
+			if p, err := cb.Call("writeText", text); err == nil {
+				if _, err := Await(ctx, p); err == nil {
+					return nil
+				}
+			}
+		}
+	}
+	fn, err := compiled(&copyFn, copyJS, "text")
+	if err != nil {
+		return err
+	}
+	ok, err := fn.Invoke(text)
+	if err != nil {
+		return err
+	}
+	if b, _ := ok.Bool(); !b {
+		return errors.New("browser: the browser refused to copy to the clipboard")
+	}
+	return nil
+}
+
+// ReplaceURL replaces the address bar's URL (a path, query or full URL of
+// the same origin) without navigating or adding a history entry.
+func ReplaceURL(u string) error {
+	h, err := safejs.Global().Get("history")
+	if err != nil {
+		return err
+	}
+	_, err = h.Call("replaceState", nil, "", u)
+	return err
+}
+
+// Hidden reports whether the page is hidden (a background tab, a minimised
+// window): timers are then throttled to at least a second.
+func Hidden() bool {
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return false
+	}
+	v, err := doc.Get("visibilityState")
+	if err != nil {
+		return false
+	}
+	s, _ := v.String()
+	return s == "hidden"
+}
+
+// WatchVisibility calls fn(hidden) whenever the page's visibility changes,
+// until stop is called. fn runs on a JS callback and must not block.
+func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return nil, err
+	}
+	f, err := funcOf(func(safejs.Value, []safejs.Value) any {
+		fn(Hidden())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := doc.Call("addEventListener", "visibilitychange", f.Value()); err != nil {
+		release(f)
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_, _ = doc.Call("removeEventListener", "visibilitychange", f.Value())
+			release(f)
+		})
+	}, nil
+}
+
+// FrameLoop runs a function at the next animation frame after Request,
+// however many times Request was called in between: a live view redraws at
+// most once per frame, not once per event. Browsers pause animation frames
+// in hidden tabs; the pending frame then runs when the page shows again.
+type FrameLoop struct {
+	mu      sync.Mutex
+	pending bool
+	fn      safejs.Func
+	raf     safejs.Value
+	frame   func()
+}
+
+// NewFrameLoop prepares a loop calling frame; it lives as long as the page.
+// frame runs on a JS callback: it may call into JavaScript but must not block.
+func NewFrameLoop(frame func()) (*FrameLoop, error) {
+	l := &FrameLoop{frame: frame}
+	var err error
+	if l.raf, err = safejs.Global().Get("requestAnimationFrame"); err != nil {
+		return nil, err
+	}
+	l.fn, err = permanent(func(safejs.Value, []safejs.Value) any {
+		l.mu.Lock()
+		l.pending = false
+		l.mu.Unlock()
+		l.frame()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Request asks for one call of the frame function at the next animation frame.
+func (l *FrameLoop) Request() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pending {
+		return
+	}
+	if _, err := l.raf.Invoke(l.fn.Value()); err == nil {
+		l.pending = true
+	}
+}
+
+// exposeJS wraps a Go function returning JSON into one returning the parsed value.
+const exposeJS = `
+var ns = globalThis.retrylab || (globalThis.retrylab = {});
+ns[name] = function () { return JSON.parse(fn.apply(null, arguments)); };`
+
+var exposeFn lazyFunc
+
+// Expose publishes fn as window.retrylab[name](): JavaScript callers (the
+// end-to-end tests, the console) get fn's JSON result parsed. fn runs on a
+// JS callback and must not block.
+func Expose(name string, fn func(args []string) string) error {
+	wrap, err := compiled(&exposeFn, exposeJS, "name", "fn")
+	if err != nil {
+		return err
+	}
+	f, err := permanent(func(_ safejs.Value, args []safejs.Value) any {
+		strs := make([]string, 0, len(args))
+		for _, a := range args {
+			s, _ := a.String()
+			strs = append(strs, s)
+		}
+		return fn(strs)
+	})
+	if err != nil {
+		return err
+	}
+	_, err = wrap.Invoke(name, f.Value())
+	return err
+}

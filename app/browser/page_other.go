@@ -1,0 +1,29 @@
+//go:build !(js && wasm)
+
+package browser
+
+import "context"
+
+// CopyText returns ErrNoBrowser natively.
+func CopyText(ctx context.Context, text string) error { return ErrNoBrowser }
+
+// ReplaceURL returns ErrNoBrowser natively.
+func ReplaceURL(u string) error { return ErrNoBrowser }
+
+// Hidden is false natively.
+func Hidden() bool { return false }
+
+// WatchVisibility returns ErrNoBrowser natively.
+func WatchVisibility(fn func(hidden bool)) (stop func(), err error) { return nil, ErrNoBrowser }
+
+// FrameLoop calls its function at once natively (there are no animation frames).
+type FrameLoop struct{ frame func() }
+
+// NewFrameLoop returns a loop that runs frame synchronously on Request.
+func NewFrameLoop(frame func()) (*FrameLoop, error) { return &FrameLoop{frame: frame}, nil }
+
+// Request runs the frame function.
+func (l *FrameLoop) Request() { l.frame() }
+
+// Expose returns ErrNoBrowser natively.
+func Expose(name string, fn func(args []string) string) error { return ErrNoBrowser }
