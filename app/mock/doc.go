@@ -103,4 +103,12 @@
 // js/wasm: the page builds mock URLs with Params.Encode, shows ranges from
 // Table, and decodes Body and Event. Everything else is tagged
 // !(js && wasm).
+//
+// Give every request its own tag (worker and attempt): the body and the
+// stream then name the attempt, and distinct URLs are not serialized by
+// Chromium's cache lock (fetch with cache: "no-store" as well). A drop on a
+// reused keep-alive connection is resent once by the browser (and by Go's
+// Transport) before the caller sees an error, so one fetch can show two
+// drop arrivals. Over HTTP/1.1 the arrivals stream holds one of the six
+// connections a page may open to the mock's origin.
 package mock

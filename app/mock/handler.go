@@ -170,7 +170,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := h.opts.Now()
 	p, err := ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.(*ParamError))
+		pe, ok := err.(*ParamError)
+		if !ok { // ParseQuery returns only *ParamError; never panic if that changes
+			pe = &ParamError{Param: "query", Value: cut(r.URL.RawQuery), Allowed: err.Error()}
+		}
+		writeError(w, http.StatusBadRequest, pe)
 		return
 	}
 
