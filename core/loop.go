@@ -297,7 +297,7 @@ func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Dur
 		d = c
 	}
 	if l.p.Spread > 0 {
-		extra := toDuration(float64(l.rng.Float64() * float64(l.p.Spread)))
+		extra := toDuration(float64(clampUnit(l.rng.Float64()) * float64(l.p.Spread)))
 		note = joinNote(note, "spread +"+formatDuration(extra))
 		if d > maxDuration-extra {
 			d = maxDuration
