@@ -128,6 +128,7 @@ func serveCommand(args []string) error {
 		BaseContext:    func(net.Listener) context.Context { return base },
 		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
 	}
+	srv.RegisterOnShutdown(site.Close) // ends event streams and hangs
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"retrylab/app/mock"
 	"retrylab/app/ui"
 )
 
@@ -151,5 +152,20 @@ func TestVersionIsDeterministic(t *testing.T) {
 	a, b := versionOf([]byte("build one")), versionOf([]byte("build one"))
 	if a != b || a == versionOf([]byte("build two")) || len(a) != 16 {
 		t.Errorf("versions %q %q", a, b)
+	}
+}
+
+// The README's parameter table is the mock's own: a parameter added to the
+// endpoint and not documented fails here.
+func TestReadmeDocumentsEveryMockParameter(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range mock.Table() {
+		row := "| `" + p.Name + "` | " + p.Meaning + " | " + p.Default + " | " + p.Allowed + " |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README.md lacks the row for %q:\n%s", p.Name, row)
+		}
 	}
 }
