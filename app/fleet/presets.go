@@ -95,7 +95,7 @@ var Presets = []Preset{
 		Caption: "Waits double (1 s, 2 s, 4 s …) but every worker rejected in the same instant computes " +
 			"the same wait: the spikes only get further apart, and the run takes longer.",
 		Query: stage(map[string]string{
-			"strategy": "exponential", "base": "500ms", "mult": "2", "cap": "8s",
+			"strategy": "exponential", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
 		}),
 	},
@@ -105,7 +105,7 @@ var Presets = []Preset{
 		Caption: "Each wait is drawn at random between 0 and the exponential value: retries spread over " +
 			"the whole window instead of arriving in spikes, so more of them get through.",
 		Query: stage(map[string]string{
-			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
 		}),
 	},
@@ -115,7 +115,7 @@ var Presets = []Preset{
 		Caption: "The server says when it will have room; a rejected worker waits that long (plus up to " +
 			"1 s of spread so the herd does not return in one millisecond) instead of guessing: fewer 429s.",
 		Query: stage(map[string]string{
-			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s", "bucket": "off",
 		}),
 	},
@@ -125,7 +125,7 @@ var Presets = []Preset{
 		Caption: "One bucket shared by the fleet starts at most 9 attempts per second, just under the " +
 			"server's 10: requests queue on the client, almost none are rejected, and retries are the exception.",
 		Query: stage(map[string]string{
-			"strategy": "full", "base": "500ms", "mult": "2", "cap": "8s",
+			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s",
 			"bucket": "on", "bucket_rate": "9", "bucket_cap": "5",
 		}),

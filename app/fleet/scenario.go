@@ -71,15 +71,15 @@ func Default() Scenario {
 	m.Burst = 10
 	m.Latency = 50 * time.Millisecond
 	return Scenario{
-		Workers: 20,
-		Jobs:    3,
+		Workers: 50,
+		Jobs:    2,
 		Timeout: 5 * time.Second,
 
 		Strategy:    core.FullJitter,
-		Base:        500 * time.Millisecond,
+		Base:        100 * time.Millisecond,
 		Multiplier:  2,
-		Cap:         8 * time.Second,
-		MaxAttempts: 8,
+		Cap:         10 * time.Second,
+		MaxAttempts: 10,
 		MaxElapsed:  0,
 
 		RetryAfter:   false,

@@ -1,0 +1,322 @@
+package fleet
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"retrylab/core"
+)
+
+// Recording is every event of one run, in the order they were appended.
+// It is safe for concurrent use: workers append while the page reads
+// snapshots.
+type Recording struct {
+	Start     time.Time // when the run started (its clock's Now)
+	Scenario  Scenario  // what ran
+	Simulated bool      // produced in virtual time by the simulator, not by live requests
+	Err       error     // set when nothing could run (an invalid scenario)
+
+	mu      sync.Mutex
+	records []Record
+	end     time.Time // when Run returned; zero while running
+}
+
+// NewRecording returns an empty recording of s starting at start. Run makes
+// one; the simulator makes its own.
+func NewRecording(s Scenario, start time.Time, simulated bool) *Recording {
+	return &Recording{Start: start, Scenario: s, Simulated: simulated}
+}
+
+// Append adds records at the end.
+func (r *Recording) Append(recs ...Record) {
+	r.mu.Lock()
+	r.records = append(r.records, recs...)
+	r.mu.Unlock()
+}
+
+// Records returns a snapshot of every record so far (a copy: safe to keep
+// while the run goes on).
+func (r *Recording) Records() []Record { return r.Since(0) }
+
+// Since returns a copy of the records from index i on: a page drawing
+// incrementally asks for what is new since its last Len.
+func (r *Recording) Since(i int) []Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i >= len(r.records) {
+		return nil
+	}
+	return append([]Record(nil), r.records[max(0, i):]...)
+}
+
+// Len returns the number of records so far.
+func (r *Recording) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.records)
+}
+
+// finish marks the run over at end.
+func (r *Recording) finish(end time.Time) {
+	r.mu.Lock()
+	r.end = end
+	r.mu.Unlock()
+}
+
+// Finish marks a recording made outside Run (the simulator's) as over.
+func (r *Recording) Finish(end time.Time) { r.finish(end) }
+
+// End returns when the run finished, and false while it is still running.
+func (r *Recording) End() (time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.end, !r.end.IsZero()
+}
+
+// Stats computes the run's numbers from a snapshot of its records.
+func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
+
+// Export schema.
+//
+// JSON writes one object:
+//
+//	{
+//	  "schema":    "retrylab.recording/v1",
+//	  "start":     "2026-11-29T10:00:00.123456789Z",   // RFC 3339, the run's start
+//	  "simulated": false,
+//	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
+//	  "stats":     {"requests": 180, …},                  // Stats, durations in ms
+//	  "events":    [ {…}, … ]                            // one object per event, columns below
+//	}
+//
+// CSV writes a header line and one line per event with the same columns, in
+// the order of EventColumns; empty cells are fields the event kind does not
+// have. SchemaMarkdown documents the columns as a markdown table.
+const Schema = "retrylab.recording/v1"
+
+// EventColumn documents one column of the event export.
+type EventColumn struct {
+	Name    string // JSON key and CSV header
+	Kinds   string // the event kinds that have it
+	Meaning string
+}
+
+// EventColumns lists the export's event columns in CSV order.
+var EventColumns = []EventColumn{
+	{"t_ms", "all", "milliseconds since the run's start when the event happened"},
+	{"kind", "all", "attempt (sent), outcome (finished), wait (scheduled) or done (the job ended)"},
+	{"worker", "all", "worker number, from 0"},
+	{"job", "all", "the worker's job number, from 0"},
+	{"attempt", "all", "attempt number from 1 (wait: the attempt it waits for; done: attempts made)"},
+	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; t_ms − intended_ms is the send lateness"},
+	{"status", "outcome", "HTTP status, 0 when there was no response"},
+	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
+	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
+	{"retry_after", "outcome", "the Retry-After header as received"},
+	{"ratelimit", "outcome", "RateLimit and X-RateLimit-* headers as received, \"; \"-separated name: value"},
+	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart)"},
+	{"server_seq", "outcome", "the mock's arrival number for the key"},
+	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
+	{"wait_ms", "wait", "the wait chosen, in ms"},
+	{"reason", "wait", "backoff, retry-after, reset-hint or bucket"},
+	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, cancelled or invalid"},
+	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
+}
+
+// SchemaMarkdown is the event export's columns as a markdown table, for the README.
+func SchemaMarkdown() string {
+	b := []byte("| column | events | meaning |\n|---|---|---|\n")
+	for _, c := range EventColumns {
+		b = append(b, "| `"+c.Name+"` | "+c.Kinds+" | "+c.Meaning+" |\n"...)
+	}
+	return string(b)
+}
+
+// rateLimitHeaders are the hint headers exported in the ratelimit column.
+var rateLimitHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+
+// exportEvent is one event row; pointers and omitempty leave out what the
+// kind does not have.
+type exportEvent struct {
+	TMS        float64  `json:"t_ms"`
+	Kind       string   `json:"kind"`
+	Worker     int      `json:"worker"`
+	Job        int      `json:"job"`
+	Attempt    int      `json:"attempt"`
+	IntendedMS *float64 `json:"intended_ms,omitempty"`
+	Status     *int     `json:"status,omitempty"`
+	Class      string   `json:"class,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	RetryAfter string   `json:"retry_after,omitempty"`
+	RateLimit  string   `json:"ratelimit,omitempty"`
+	QueuedMS   *float64 `json:"queued_ms,omitempty"`
+	ServerSeq  *int     `json:"server_seq,omitempty"`
+	ServerMS   *float64 `json:"server_ms,omitempty"`
+	WaitMS     *float64 `json:"wait_ms,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Cause      string   `json:"cause,omitempty"`
+	Note       string   `json:"note,omitempty"`
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func ptr[T any](v T) *T { return &v }
+
+func toExport(start time.Time, r *Record) exportEvent {
+	e := &r.Event
+	x := exportEvent{TMS: ms(e.At.Sub(start)), Kind: e.Kind.String(), Worker: r.Worker, Job: r.Job, Attempt: e.Attempt, Note: e.Note}
+	switch e.Kind {
+	case core.EventAttempt:
+		if !e.Intended.IsZero() {
+			x.IntendedMS = ptr(ms(e.Intended.Sub(start)))
+		}
+	case core.EventOutcome:
+		x.Status = ptr(e.Outcome.Status)
+		x.Class = Classify(e.Outcome).String()
+		if e.Outcome.Err != nil {
+			x.Error = e.Outcome.Err.Error()
+		}
+		if h := e.Outcome.Header; h != nil {
+			x.RetryAfter = h.Get("Retry-After")
+			for _, name := range rateLimitHeaders {
+				if v := h.Get(name); v != "" {
+					if x.RateLimit != "" {
+						x.RateLimit += "; "
+					}
+					x.RateLimit += name + ": " + v
+				}
+			}
+		}
+		if a := r.Attempt; a != nil {
+			if a.Queued > 0 {
+				x.QueuedMS = ptr(ms(a.Queued))
+			}
+			if a.ServerSeq > 0 {
+				x.ServerSeq = ptr(a.ServerSeq)
+			}
+			if !a.ServerAt.IsZero() {
+				x.ServerMS = ptr(ms(a.ServerAt.Sub(start)))
+			}
+		}
+	case core.EventWait:
+		x.WaitMS = ptr(ms(e.Wait))
+		x.Reason = e.Reason.String()
+	case core.EventDone:
+		x.Cause = Cause(e.Err)
+		if e.Err != nil {
+			x.Error = e.Err.Error()
+		}
+	}
+	return x
+}
+
+// cells is the CSV row of x, in EventColumns order.
+func (x *exportEvent) cells() []string {
+	f := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'f', -1, 64)
+	}
+	i := func(p *int) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.Itoa(*p)
+	}
+	return []string{
+		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
+		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
+		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note,
+	}
+}
+
+// exportStats is Stats with durations in milliseconds.
+type exportStats struct {
+	Requests         int            `json:"requests"`
+	FirstTries       int            `json:"first_tries"`
+	Retries          int            `json:"retries"`
+	OK               int            `json:"ok"`
+	Limited          int            `json:"limited"`
+	Failed           int            `json:"failed"`
+	Timeouts         int            `json:"timeouts"`
+	Aborted          int            `json:"aborted"`
+	InFlight         int            `json:"in_flight"`
+	Jobs             int            `json:"jobs"`
+	Successes        int            `json:"successes"`
+	GiveUps          int            `json:"give_ups"`
+	Cancelled        int            `json:"cancelled"`
+	Causes           map[string]int `json:"causes,omitempty"`
+	Amplification    float64        `json:"amplification"`
+	WastedPerSuccess float64        `json:"wasted_per_success"`
+	PeakRPS          int            `json:"peak_rps"`
+	CompletionP50MS  float64        `json:"completion_p50_ms"`
+	CompletionP99MS  float64        `json:"completion_p99_ms"`
+	CompletionMaxMS  float64        `json:"completion_max_ms"`
+	DrainMS          float64        `json:"drain_ms"`
+	LatenessP50MS    float64        `json:"lateness_p50_ms"`
+	LatenessP99MS    float64        `json:"lateness_p99_ms"`
+	QueuedP50MS      float64        `json:"queued_p50_ms"`
+	QueuedP99MS      float64        `json:"queued_p99_ms"`
+}
+
+func toExportStats(s Stats) exportStats {
+	return exportStats{
+		Requests: s.Requests, FirstTries: s.FirstTries, Retries: s.Retries,
+		OK: s.OK, Limited: s.Limited, Failed: s.Failed, Timeouts: s.Timeouts, Aborted: s.Aborted, InFlight: s.InFlight,
+		Jobs: s.Jobs, Successes: s.Successes, GiveUps: s.GiveUps, Cancelled: s.Cancelled, Causes: s.Causes,
+		Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
+		CompletionP50MS: ms(s.CompletionP50), CompletionP99MS: ms(s.CompletionP99), CompletionMaxMS: ms(s.CompletionMax),
+		DrainMS: ms(s.Drain), LatenessP50MS: ms(s.LatenessP50), LatenessP99MS: ms(s.LatenessP99),
+		QueuedP50MS: ms(s.QueuedP50), QueuedP99MS: ms(s.QueuedP99),
+	}
+}
+
+// JSON writes the recording as one JSON object (see Schema).
+func (r *Recording) JSON(w io.Writer) error {
+	recs := r.Records()
+	events := make([]exportEvent, len(recs))
+	for i := range recs {
+		events[i] = toExport(r.Start, &recs[i])
+	}
+	scenario := map[string]string{}
+	for k, vs := range r.Scenario.Query() {
+		scenario[k] = vs[0]
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(struct {
+		Schema    string            `json:"schema"`
+		Start     time.Time         `json:"start"`
+		Simulated bool              `json:"simulated"`
+		Scenario  map[string]string `json:"scenario"`
+		Stats     exportStats       `json:"stats"`
+		Events    []exportEvent     `json:"events"`
+	}{Schema, r.Start.UTC(), r.Simulated, scenario, toExportStats(StatsOf(r.Start, recs)), events})
+}
+
+// CSV writes the recording's events as CSV: a header line of EventColumns'
+// names, then one line per event.
+func (r *Recording) CSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	header := make([]string, len(EventColumns))
+	for i, c := range EventColumns {
+		header[i] = c.Name
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	recs := r.Records()
+	for i := range recs {
+		x := toExport(r.Start, &recs[i])
+		if err := cw.Write(x.cells()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

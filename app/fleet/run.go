@@ -1,0 +1,146 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"retrylab/core"
+)
+
+// Attempt is what a Transport measured about one attempt, beyond the status,
+// headers and error that core.Outcome carries.
+type Attempt struct {
+	Status    int           // HTTP status; 0 when there was no response
+	Header    core.Header   // response headers (those the browser exposes); may be nil
+	Err       error         // network error, timeout (wrapping context.DeadlineExceeded), abort (context.Canceled)
+	Queued    time.Duration // browser-side queueing (requestStart - fetchStart); 0 if unknown
+	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
+	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown
+}
+
+// Outcome is the attempt as the retry loop sees it.
+func (a Attempt) Outcome() core.Outcome {
+	return core.Outcome{Status: a.Status, Header: a.Header, Err: a.Err}
+}
+
+// Transport performs one attempt of worker's job (all 0-based; attempt is
+// 1-based) and reports what happened. It must honour ctx: Run cancels it
+// for the per-attempt timeout and for Stop. Implementations must be safe for
+// concurrent use: every worker calls Do from its own goroutine.
+type Transport interface {
+	Do(ctx context.Context, worker, job, attempt int) Attempt
+}
+
+// Record is one core.Event tagged with the worker and job (0-based) that
+// produced it; on EventOutcome, Attempt holds what the transport measured.
+type Record struct {
+	Worker, Job int
+	Event       core.Event
+	Attempt     *Attempt // EventOutcome only; nil otherwise
+}
+
+// ErrTimeout is wrapped by the error of an attempt that ran out of the
+// scenario's per-attempt timeout. It wraps context.DeadlineExceeded, so
+// core retries it as an ordinary failure and Classify calls it a timeout.
+var ErrTimeout = fmt.Errorf("fleet: request timeout: %w", context.DeadlineExceeded)
+
+// Run runs the scenario: Workers goroutines, each running its Jobs one after
+// another through core.NewLoop and core.Do, with the per-job seed
+// core.SubSeed(s.Seed, worker, job), the fleet's shared Bucket and Budget
+// (when on), the given clock (nil: core.RealClock) and transport. Each
+// attempt gets the scenario's timeout.
+//
+// Every event is appended to the returned Recording and then passed to
+// onRecord (nil ok), from the worker's goroutine: onRecord must be safe for
+// concurrent use and must not block long (it holds up that worker).
+//
+// Run blocks until every worker has returned. Cancelling ctx stops the run at
+// once: waits end, attempts in flight are aborted through their context,
+// each running job ends with a core.ErrCancelled give-up, and jobs not yet
+// started are not started. An invalid scenario runs nothing: the Recording's
+// Err says why.
+func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onRecord func(Record)) *Recording {
+	if clock == nil {
+		clock = core.RealClock{}
+	}
+	rec := NewRecording(s, clock.Now(), false)
+	defer func() { rec.finish(clock.Now()) }()
+	if errs := s.Validate(); errs != nil {
+		rec.Err = invalidScenario(errs)
+		return rec
+	}
+	var bucket *core.Bucket
+	var budget *core.Budget
+	var err error
+	if s.Bucket {
+		if bucket, err = core.NewBucket(s.BucketRate, s.BucketCapacity); err != nil {
+			rec.Err = err
+			return rec
+		}
+	}
+	if s.Budget {
+		if budget, err = core.NewBudget(s.BudgetSize, s.BudgetRefill); err != nil {
+			rec.Err = err
+			return rec
+		}
+	}
+	policy := s.Policy()
+	var wg sync.WaitGroup
+	for w := range s.Workers {
+		wg.Go(func() {
+			for j := range s.Jobs {
+				if ctx.Err() != nil {
+					return
+				}
+				runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord)
+			}
+		})
+	}
+	wg.Wait()
+	return rec
+}
+
+func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, bucket *core.Bucket, budget *core.Budget,
+	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
+	var last Attempt // the attempt in flight; Do reports its outcome synchronously
+	observe := func(e core.Event) {
+		r := Record{Worker: w, Job: j, Event: e}
+		if e.Kind == core.EventOutcome {
+			a := last
+			r.Attempt = &a
+		}
+		rec.Append(r)
+		if onRecord != nil {
+			onRecord(r)
+		}
+	}
+	op := func(ctx context.Context, attempt int) core.Outcome {
+		actx, cancel := ctx, context.CancelFunc(nil)
+		if s.Timeout > 0 {
+			actx, cancel = context.WithTimeoutCause(ctx, s.Timeout, ErrTimeout)
+		}
+		a := tr.Do(actx, w, j, attempt)
+		if cancel != nil {
+			if a.Err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), ErrTimeout) {
+				a.Err = fmt.Errorf("%w after %s (%v)", ErrTimeout, formatDuration(s.Timeout), a.Err)
+			}
+			cancel()
+		}
+		last = a
+		return a.Outcome()
+	}
+	loop := core.NewLoop(policy, core.NewRand(core.SubSeed(s.Seed, w, j)), bucket, budget, observe)
+	core.Do(ctx, loop, clock, op)
+}
+
+// invalidScenario joins a scenario's validation errors.
+func invalidScenario(errs []FieldError) error {
+	es := make([]error, len(errs))
+	for i, e := range errs {
+		es[i] = e
+	}
+	return fmt.Errorf("fleet: invalid scenario: %w", errors.Join(es...))
+}

@@ -1,0 +1,472 @@
+//go:build !(js && wasm)
+
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"retrylab/app/mock"
+	"retrylab/core"
+)
+
+// scenario returns Default with the given fields set (t fails on a bad one).
+func scenario(t *testing.T, kv ...string) Scenario {
+	t.Helper()
+	s := Default()
+	for i := 0; i < len(kv); i += 2 {
+		f, ok := FieldByKey(kv[i])
+		if !ok {
+			t.Fatalf("no field %s", kv[i])
+		}
+		if err := f.Set(&s, kv[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if errs := s.Validate(); errs != nil {
+		t.Fatalf("invalid test scenario: %v", errs)
+	}
+	return s
+}
+
+// mockServer serves the real mock endpoint over loopback HTTP.
+func mockServer(t *testing.T) (*httptest.Server, *mock.Handler) {
+	t.Helper()
+	h := mock.New(mock.Options{})
+	mux := http.NewServeMux()
+	mux.Handle("/mock", h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		h.Close() // ends hangs and latencies first, so Close does not wait for them
+		srv.Close()
+	})
+	return srv, h
+}
+
+// runLive runs s against the real mock with the real clock.
+func runLive(t *testing.T, srv *httptest.Server, s Scenario, runKey string) *Recording {
+	t.Helper()
+	tr := NewHTTPTransport(s, srv.URL, runKey)
+	defer tr.Close()
+	rec := Run(context.Background(), s, tr, nil, nil)
+	if rec.Err != nil {
+		t.Fatal(rec.Err)
+	}
+	return rec
+}
+
+// checkAccounting checks the identities every finished run satisfies.
+func checkAccounting(t *testing.T, s Scenario, rec *Recording) Stats {
+	t.Helper()
+	st := rec.Stats()
+	if st.Requests != st.FirstTries+st.Retries {
+		t.Errorf("requests %d != first tries %d + retries %d", st.Requests, st.FirstTries, st.Retries)
+	}
+	if st.Successes+st.GiveUps != st.Jobs {
+		t.Errorf("successes %d + give-ups %d != jobs %d", st.Successes, st.GiveUps, st.Jobs)
+	}
+	if st.Jobs != st.FirstTries {
+		t.Errorf("jobs %d != first tries %d (every job makes one)", st.Jobs, st.FirstTries)
+	}
+	if st.OK+st.Limited+st.Failed+st.Timeouts+st.Aborted != st.Requests || st.InFlight != 0 {
+		t.Errorf("outcomes %+v do not add up to requests %d", st, st.Requests)
+	}
+	if want := s.Workers * s.Jobs; st.Jobs != want && st.Cancelled == 0 {
+		t.Errorf("jobs %d, want %d", st.Jobs, want)
+	}
+	if end, done := rec.End(); !done || end.Before(rec.Start) {
+		t.Errorf("End = %v, %v", end, done)
+	}
+	return st
+}
+
+// serverArrivals are the mock's receive times of every answered attempt.
+func serverArrivals(recs []Record) []time.Time {
+	var ts []time.Time
+	for _, r := range recs {
+		if r.Attempt != nil && !r.Attempt.ServerAt.IsZero() {
+			ts = append(ts, r.Attempt.ServerAt)
+		}
+	}
+	return ts
+}
+
+// The presets in virtual time against the real mock handler (in-process):
+// the story the page tells holds, with the preset numbers themselves.
+func TestPresetsTellTheStory(t *testing.T) {
+	type result struct {
+		st   Stats
+		disp float64
+		peak int // server arrivals in any 1 s
+	}
+	res := map[string]result{}
+	for _, p := range Presets {
+		s := p.Scenario()
+		var rec *Recording
+		synctest.Test(t, func(t *testing.T) {
+			h := mock.New(mock.Options{})
+			defer h.Close()
+			rec = Run(context.Background(), s, newHandlerTransport(h, s, "story"), nil, nil)
+		})
+		st := checkAccounting(t, s, rec)
+		r := result{st, Dispersion(rec.Records(), 100*time.Millisecond), peakWithin(serverArrivals(rec.Records()), time.Second)}
+		res[p.ID] = r
+		t.Logf("%-12s requests %3d retries %3d 429s %3d give-ups %d peak %3d/s server peak %2d/s p50 %5.2fs p99 %5.2fs drain %5.2fs dispersion %5.2f",
+			p.ID, st.Requests, st.Retries, st.Limited, st.GiveUps, st.PeakRPS, r.peak,
+			st.CompletionP50.Seconds(), st.CompletionP99.Seconds(), st.Drain.Seconds(), r.disp)
+		if st.Drain < 5*time.Second || st.Drain > 40*time.Second {
+			t.Errorf("%s drains in %v: the live run should take roughly 10–20 s", p.ID, st.Drain)
+		}
+	}
+	flood, expo, full, ra, bucket := res["flood"], res["exponential"], res["full-jitter"], res["retry-after"], res["bucket"]
+	if flood.disp < 3*full.disp || expo.disp < 2*full.disp {
+		t.Errorf("dispersion: flood %.1f, exponential %.1f, full jitter %.1f: spikes should stand out", flood.disp, expo.disp, full.disp)
+	}
+	if float64(ra.st.Limited) > 0.8*float64(full.st.Limited) {
+		t.Errorf("429s: honouring Retry-After %d, ignoring it %d: want at least 20%% fewer", ra.st.Limited, full.st.Limited)
+	}
+	if bucket.st.Limited > 5 || bucket.peak > 9+5 {
+		t.Errorf("bucket: %d 429s, server peak %d/s: want ~0 and at most rate+capacity", bucket.st.Limited, bucket.peak)
+	}
+	if flood.st.Drain < full.st.Drain || expo.st.Drain < full.st.Drain {
+		t.Errorf("drain: flood %v, exponential %v, full jitter %v", flood.st.Drain, expo.st.Drain, full.st.Drain)
+	}
+}
+
+func TestRunAgainstRealMock(t *testing.T) {
+	srv, _ := mockServer(t)
+	s := scenario(t, "workers", "20", "jobs", "3", "strategy", "full", "base", "20ms", "cap", "200ms",
+		"attempts", "6", "rate", "100", "burst", "10", "latency", "5ms", "timeout", "2s")
+	start := time.Now()
+	rec := runLive(t, srv, s, "real")
+	st := checkAccounting(t, s, rec)
+	t.Logf("%v: %+v", time.Since(start).Round(time.Millisecond), st)
+	if st.Limited == 0 || st.Retries == 0 || st.Successes == 0 {
+		t.Errorf("expected some 429s, retries and successes: %+v", st)
+	}
+	// Every outcome carries the mock's arrival facts; arrival numbers are
+	// unique per key, and tags arrived (the mock echoes them).
+	seen := map[int]bool{}
+	for _, r := range rec.Records() {
+		if r.Event.Kind != core.EventOutcome {
+			if r.Attempt != nil {
+				t.Fatalf("%v event with attempt facts", r.Event.Kind)
+			}
+			continue
+		}
+		a := r.Attempt
+		if a == nil || a.ServerSeq == 0 || a.ServerAt.IsZero() || seen[a.ServerSeq] {
+			t.Fatalf("outcome without mock facts (or a repeated seq): %+v", a)
+		}
+		seen[a.ServerSeq] = true
+		if a.Status != r.Event.Outcome.Status {
+			t.Fatalf("attempt status %d, event status %d", a.Status, r.Event.Outcome.Status)
+		}
+	}
+	if len(seen) != st.Requests {
+		t.Errorf("%d server arrivals for %d requests", len(seen), st.Requests)
+	}
+}
+
+// The mock echoes the tag; check it names the attempt that sent it.
+func TestAttemptTagReachesTheMock(t *testing.T) {
+	srv, _ := mockServer(t)
+	s := scenario(t, "workers", "3", "jobs", "2", "rate", "1000")
+	tr := NewHTTPTransport(s, srv.URL, "tags")
+	defer tr.Close()
+	var mu sync.Mutex
+	var tags []string
+	tr.Client = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		tags = append(tags, r.URL.Query().Get("tag")+" key="+r.URL.Query().Get("key"))
+		mu.Unlock()
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	rec := Run(context.Background(), s, tr, nil, nil)
+	checkAccounting(t, s, rec)
+	slices.Sort(tags)
+	want := []string{"w0.j0.a1 key=tags", "w0.j1.a1 key=tags", "w1.j0.a1 key=tags", "w1.j1.a1 key=tags", "w2.j0.a1 key=tags", "w2.j1.a1 key=tags"}
+	if !slices.Equal(tags, want) {
+		t.Errorf("tags %v, want %v", tags, want)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestCustomTargetGetsItsURLUnchanged(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.RequestURI())
+		mu.Unlock()
+		if len(got)%2 == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	}))
+	defer srv.Close()
+	s := scenario(t, "workers", "2", "jobs", "2", "target", srv.URL+"/api/items?page=2", "strategy", "constant", "base", "1ms",
+		"ra_honour", "on", "rate", "0.5", "latency", "10s") // endpoint fields must not leak into the URL
+	tr := NewHTTPTransport(s, "http://unused.example", "run")
+	defer tr.Close()
+	rec := Run(context.Background(), s, tr, nil, nil)
+	st := checkAccounting(t, s, rec)
+	if st.Successes != 4 || len(got) != st.Requests {
+		t.Fatalf("stats %+v, server saw %d", st, len(got))
+	}
+	for _, u := range got {
+		if u != "/api/items?page=2" {
+			t.Errorf("custom target called as %q", u)
+		}
+	}
+	for _, r := range rec.Records() {
+		if r.Attempt != nil && (r.Attempt.ServerSeq != 0 || !r.Attempt.ServerAt.IsZero()) {
+			t.Errorf("mock facts read from a custom target: %+v", r.Attempt)
+		}
+	}
+}
+
+// Honouring the mock's Retry-After (plus a little spread) instead of a
+// short backoff guess gives fewer 429s for the same work.
+func TestRetryAfterReducesRejections(t *testing.T) {
+	srv, _ := mockServer(t)
+	base := []string{"workers", "20", "jobs", "1", "strategy", "full", "base", "20ms", "cap", "500ms", "attempts", "30",
+		"rate", "10", "burst", "5", "latency", "1ms", "retry_after", "seconds"}
+	ignore := scenario(t, append(base, "ra_honour", "off")...)
+	honour := scenario(t, append(base, "ra_honour", "on", "ra_spread", "500ms")...)
+	var stIgnore, stHonour Stats
+	var wg sync.WaitGroup
+	wg.Go(func() { stIgnore = checkAccounting(t, ignore, runLive(t, srv, ignore, "ignore")) })
+	wg.Go(func() { stHonour = checkAccounting(t, honour, runLive(t, srv, honour, "honour")) })
+	wg.Wait()
+	t.Logf("429s ignoring Retry-After %d (drain %v), honouring %d (drain %v)", stIgnore.Limited, stIgnore.Drain.Round(time.Millisecond),
+		stHonour.Limited, stHonour.Drain.Round(time.Millisecond))
+	if stIgnore.Successes != 20 || stHonour.Successes != 20 {
+		t.Fatalf("successes %d and %d, want 20", stIgnore.Successes, stHonour.Successes)
+	}
+	if 2*stHonour.Limited > stIgnore.Limited {
+		t.Errorf("honouring Retry-After: %d 429s, ignoring it: %d; want at most half", stHonour.Limited, stIgnore.Limited)
+	}
+}
+
+// A fleet bucket keeps the server's arrivals (by the mock's own receive
+// times) within rate·1s + capacity in any second; without it they are not.
+func TestBucketKeepsServerArrivalsUnderItsRate(t *testing.T) {
+	srv, _ := mockServer(t)
+	base := []string{"workers", "30", "jobs", "4", "strategy", "full", "base", "10ms", "cap", "100ms",
+		"limiter", "none", "latency", "2ms"}
+	with := scenario(t, append(base, "bucket", "on", "bucket_rate", "50", "bucket_cap", "5")...)
+	without := scenario(t, append(base, "bucket", "off")...)
+	recWith := runLive(t, srv, with, "with")
+	checkAccounting(t, with, recWith)
+	recWithout := runLive(t, srv, without, "without")
+	peakWith := peakWithin(serverArrivals(recWith.Records()), time.Second)
+	peakWithout := peakWithin(serverArrivals(recWithout.Records()), time.Second)
+	stWith := recWith.Stats()
+	t.Logf("server peak per second: %d with a 50/s bucket (capacity 5, drain %v), %d without", peakWith, stWith.Drain.Round(time.Millisecond), peakWithout)
+	if len(serverArrivals(recWith.Records())) != 120 {
+		t.Fatalf("%d arrivals, want 120", len(serverArrivals(recWith.Records())))
+	}
+	// rate·1s + capacity, plus 2 for arrivals bunched by loopback jitter.
+	if peakWith > 50+5+2 {
+		t.Errorf("with the bucket the server saw %d requests in one second; the bucket allows 55", peakWith)
+	}
+	if peakWithout <= 57 {
+		t.Errorf("without the bucket the peak was only %d: the test does not show anything", peakWithout)
+	}
+	if stWith.Drain < 1900*time.Millisecond {
+		t.Errorf("120 requests through a 50/s bucket with capacity 5 finished in %v", stWith.Drain)
+	}
+}
+
+// The flood (constant wait, no jitter) sends its retries in spikes; full
+// jitter spreads them. Same fleet, same endpoint, same seed.
+func TestFloodIsMoreDispersedThanFullJitter(t *testing.T) {
+	srv, _ := mockServer(t)
+	base := []string{"workers", "40", "jobs", "1", "attempts", "20", "rate", "40", "burst", "5", "latency", "1ms", "retry_after", "none"}
+	flood := scenario(t, append(base, "strategy", "constant", "base", "300ms")...)
+	full := scenario(t, append(base, "strategy", "full", "base", "50ms", "cap", "600ms")...)
+	var recFlood, recFull *Recording
+	var wg sync.WaitGroup
+	wg.Go(func() { recFlood = runLive(t, srv, flood, "flood") })
+	wg.Go(func() { recFull = runLive(t, srv, full, "full") })
+	wg.Wait()
+	checkAccounting(t, flood, recFlood)
+	checkAccounting(t, full, recFull)
+	dFlood := Dispersion(recFlood.Records(), 50*time.Millisecond)
+	dFull := Dispersion(recFull.Records(), 50*time.Millisecond)
+	t.Logf("dispersion of retries per 50 ms: flood %.2f, full jitter %.2f (429s %d vs %d)", dFlood, dFull, recFlood.Stats().Limited, recFull.Stats().Limited)
+	if dFlood < 2*dFull {
+		t.Errorf("flood dispersion %.2f should be well above full jitter's %.2f", dFlood, dFull)
+	}
+}
+
+// Stop: cancelling the context ends waits and in-flight attempts at once,
+// every running job gives up with ErrCancelled, and nothing is left running.
+func TestStopReturnsPromptlyWithoutLeaks(t *testing.T) {
+	srv, _ := mockServer(t)
+	// At t=0 all 30 first tries arrive: 10 are allowed, 20 rejected; all are
+	// answered at 250 ms. The 20 then wait 3 s; the 10 start their next job,
+	// in flight until 500 ms. Stop comes at 400 ms.
+	s := scenario(t, "workers", "30", "jobs", "100", "strategy", "constant", "base", "3s", "timeout", "10s",
+		"rate", "20", "burst", "10", "latency", "250ms")
+	tr := NewHTTPTransport(s, srv.URL, "stop")
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	var onRecord atomic.Int64
+	done := make(chan *Recording)
+	go func() { done <- Run(ctx, s, tr, nil, func(Record) { onRecord.Add(1) }) }()
+	time.Sleep(400 * time.Millisecond)
+	stopped := time.Now()
+	cancel()
+	var rec *Recording
+	select {
+	case rec = <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("Run did not return within 2 s of Stop")
+	}
+	took := time.Since(stopped)
+	st := checkAccounting(t, s, rec)
+	t.Logf("returned %v after Stop: %+v", took.Round(time.Millisecond), st)
+	if took > 500*time.Millisecond {
+		t.Errorf("Run took %v to return after Stop", took)
+	}
+	if st.Cancelled != st.Jobs-st.Successes || st.Aborted == 0 || st.Successes == 0 || st.Jobs >= 30*100 {
+		t.Errorf("want every unfinished job cancelled, some attempts aborted, some successes: %+v", st)
+	}
+	// Both kinds of Stop happened: jobs waiting (their last event before
+	// EventDone is a wait) and jobs with an attempt in flight (aborted).
+	lastKind := map[[2]int]core.EventKind{}
+	waiting, inFlight := 0, 0
+	for _, r := range rec.Records() {
+		k := [2]int{r.Worker, r.Job}
+		if r.Event.Kind == core.EventDone && r.Event.Err != nil {
+			switch lastKind[k] {
+			case core.EventWait:
+				waiting++
+			case core.EventOutcome:
+				inFlight++
+			}
+		}
+		lastKind[k] = r.Event.Kind
+	}
+	if waiting == 0 || inFlight == 0 {
+		t.Errorf("stopped %d jobs while waiting and %d with an attempt in flight; want both", waiting, inFlight)
+	}
+	if int(onRecord.Load()) != rec.Len() {
+		t.Errorf("onRecord saw %d records, the recording has %d", onRecord.Load(), rec.Len())
+	}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventDone && r.Event.Err != nil && !errors.Is(r.Event.Err, core.ErrCancelled) {
+			t.Errorf("job gave up with %v", r.Event.Err)
+		}
+	}
+	tr.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		buf := make([]byte, 1<<16)
+		t.Errorf("goroutines: %d before the run, %d after Stop\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// 503 without Retry-After every time: each job's waits depend only on its
+// seed, whatever order the goroutines ran in.
+func TestRunIsReproducible(t *testing.T) {
+	s := scenario(t, "workers", "8", "jobs", "3", "strategy", "full", "base", "1ms", "cap", "4ms", "attempts", "4", "seed", "42")
+	waits := func(seed uint64) map[string]string {
+		s.Seed = seed
+		rec := Run(context.Background(), s, constTransport{Status: 503}, nil, nil)
+		checkAccounting(t, s, rec)
+		m := map[string]string{}
+		for _, r := range rec.Records() {
+			if r.Event.Kind == core.EventWait {
+				m[fmt.Sprint(r.Worker, r.Job)] += r.Event.Wait.String() + " "
+			}
+		}
+		return m
+	}
+	a, b := waits(42), waits(42)
+	if len(a) != 24 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("same seed, different waits:\n%v\n%v", a, b)
+	}
+	if fmt.Sprint(a) == fmt.Sprint(waits(43)) {
+		t.Error("another seed gave the same waits")
+	}
+	// Worker 3's job 1 draws from core.SubSeed(42, 3, 1), like the simulator.
+	rng := core.NewRand(core.SubSeed(42, 3, 1))
+	b0 := s.Policy().Backoff
+	var want string
+	for n := 1; n <= 3; n++ {
+		want += b0.Delay(n, 0, rng.Float64()).String() + " "
+	}
+	if a["3 1"] != want {
+		t.Errorf("worker 3 job 1 waited %q, want %q", a["3 1"], want)
+	}
+}
+
+type constTransport Attempt
+
+func (c constTransport) Do(ctx context.Context, worker, job, attempt int) Attempt { return Attempt(c) }
+
+func TestTimeoutsAreCounted(t *testing.T) {
+	srv, _ := mockServer(t)
+	s := scenario(t, "workers", "4", "jobs", "1", "strategy", "constant", "base", "10ms", "attempts", "2",
+		"timeout", "50ms", "hang", "100", "limiter", "none")
+	start := time.Now()
+	rec := runLive(t, srv, s, "hang")
+	st := checkAccounting(t, s, rec)
+	if st.Timeouts != 8 || st.GiveUps != 4 || st.Causes["exhausted"] != 4 {
+		t.Errorf("want 8 timeouts and 4 exhausted give-ups: %+v", st)
+	}
+	if time.Since(start) > time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventOutcome && (!errors.Is(r.Event.Outcome.Err, ErrTimeout) || !errors.Is(r.Event.Outcome.Err, context.DeadlineExceeded)) {
+			t.Errorf("timeout error %v", r.Event.Outcome.Err)
+		}
+	}
+}
+
+func TestRunRefusesAnInvalidScenario(t *testing.T) {
+	s := Default()
+	s.Workers = 0
+	rec := Run(context.Background(), s, constTransport{Status: 200}, nil, nil)
+	if rec.Err == nil || !strings.Contains(rec.Err.Error(), `Workers "0"`) || rec.Len() != 0 {
+		t.Errorf("Err %v, %d records", rec.Err, rec.Len())
+	}
+	if _, done := rec.End(); !done {
+		t.Error("not marked finished")
+	}
+}
+
+// The fleet's budget is shared: with 10 tokens and no refill, the whole
+// fleet makes at most 10 retries.
+func TestBudgetIsShared(t *testing.T) {
+	s := scenario(t, "workers", "10", "jobs", "2", "strategy", "constant", "base", "1ms", "attempts", "5",
+		"budget", "on", "budget_size", "10", "budget_refill", "0")
+	rec := Run(context.Background(), s, constTransport{Status: 500}, nil, nil)
+	st := checkAccounting(t, s, rec)
+	if st.Retries != 10 || st.Causes["budget-empty"] != 20 {
+		t.Errorf("want 10 retries and 20 budget-empty give-ups: %+v", st)
+	}
+}

@@ -1,0 +1,299 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+var t0 = time.Date(2026, time.November, 29, 10, 0, 0, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+func attempt(w, j, n, atMS, intendedMS int) Record {
+	return Record{Worker: w, Job: j, Event: core.Event{Kind: core.EventAttempt, At: at(atMS), Attempt: n, Intended: at(intendedMS)}}
+}
+
+func outcome(w, j, n, atMS int, a Attempt) Record {
+	return Record{Worker: w, Job: j, Event: core.Event{Kind: core.EventOutcome, At: at(atMS), Attempt: n, Outcome: a.Outcome()}, Attempt: &a}
+}
+
+func wait(w, j, n, atMS int, d time.Duration, reason core.Reason) Record {
+	return Record{Worker: w, Job: j, Event: core.Event{Kind: core.EventWait, At: at(atMS), Attempt: n, Wait: d, Reason: reason}}
+}
+
+func done(w, j, n, atMS int, err error) Record {
+	return Record{Worker: w, Job: j, Event: core.Event{Kind: core.EventDone, At: at(atMS), Attempt: n, Err: err}}
+}
+
+// handMade is a small run:
+//
+//	w0 j0: 429 (Retry-After 1) → waits 1 s → sent 2 ms late → 200. Success.
+//	w1 j0: times out → waits 200 ms → 500. Exhausted.
+//	w1 j1: aborted by Stop. Cancelled.
+//	w2 j0: 503 (queued 30 ms in the browser) → waits → second attempt in flight.
+func handMade() []Record {
+	limited := http.Header{"Retry-After": {"1"}, "X-Ratelimit-Remaining": {"0"}}
+	return []Record{
+		attempt(0, 0, 1, 0, 0),
+		attempt(1, 0, 1, 10, 10),
+		attempt(2, 0, 1, 20, 20),
+		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: limited, ServerSeq: 11, ServerAt: at(1)}),
+		wait(0, 0, 2, 50, time.Second, core.ReasonRetryAfter),
+		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond}),
+		wait(2, 0, 2, 70, 230*time.Millisecond, core.ReasonBackoff),
+		attempt(2, 0, 2, 300, 300),
+		outcome(1, 0, 1, 510, Attempt{Err: fmt.Errorf("%w after 500ms", ErrTimeout)}),
+		wait(1, 0, 2, 510, 200*time.Millisecond, core.ReasonBackoff),
+		attempt(1, 0, 2, 710, 710),
+		outcome(1, 0, 2, 760, Attempt{Status: 500}),
+		done(1, 0, 2, 760, &core.StopError{Cause: core.ErrExhausted, Attempts: 2, Last: &core.StatusError{Status: 500}}),
+		attempt(1, 1, 1, 800, 800),
+		outcome(1, 1, 1, 900, Attempt{Err: context.Canceled}),
+		done(1, 1, 1, 900, &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled}),
+		attempt(0, 0, 2, 1052, 1050),
+		outcome(0, 0, 2, 1100, Attempt{Status: 200, ServerSeq: 12, ServerAt: at(1060)}),
+		done(0, 0, 2, 1100, nil),
+	}
+}
+
+func TestStatsOfHandMadeRecords(t *testing.T) {
+	got := StatsOf(t0, handMade())
+	want := Stats{
+		Requests: 7, FirstTries: 4, Retries: 3,
+		OK: 1, Limited: 2, Failed: 1, Timeouts: 1, Aborted: 1, InFlight: 1,
+		Jobs: 3, Successes: 1, GiveUps: 2, Cancelled: 1,
+		Causes:        map[string]int{"exhausted": 1, "cancelled": 1},
+		Amplification: 1.75, WastedPerSuccess: 6,
+		PeakRPS:       6, // sends at 0, 10, 20, 300, 710, 800 ms lie within one second
+		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
+		Drain:       1100 * time.Millisecond,
+		LatenessP50: 0, LatenessP99: 2 * time.Millisecond,
+		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("StatsOf\n got %+v\nwant %+v", got, want)
+	}
+	if z := StatsOf(t0, nil); !reflect.DeepEqual(z, Stats{}) {
+		t.Errorf("StatsOf(nil) = %+v", z)
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	bins := Histogram(handMade(), 500*time.Millisecond)
+	var got []string
+	for _, b := range bins {
+		got = append(got, fmt.Sprintf("%v %v %d", b.Start.Sub(t0), b.Count, b.Total()))
+	}
+	// Classes: ok, limited, failed, timeout, aborted, pending.
+	want := []string{
+		"0s [0 2 0 1 0 1] 4",
+		"500ms [0 0 1 0 1 0] 2",
+		"1s [1 0 0 0 0 0] 1",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Histogram\n got %q\nwant %q", got, want)
+	}
+	// From an earlier origin the slices shift.
+	bins = HistogramFrom(t0.Add(-250*time.Millisecond), handMade(), time.Second)
+	if len(bins) != 2 || bins[0].Total() != 5 || bins[1].Total() != 2 {
+		t.Errorf("HistogramFrom: %+v", bins)
+	}
+	if Histogram(nil, time.Second) != nil {
+		t.Error("Histogram(nil) not nil")
+	}
+}
+
+func TestDispersion(t *testing.T) {
+	// Retries at 300, 710 and 1052 ms: counts [2, 1] per 500 ms;
+	// mean 1.5, variance 0.25.
+	if got, want := Dispersion(handMade(), 500*time.Millisecond), 0.25/1.5; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Dispersion = %v, want %v", got, want)
+	}
+	retries := func(ms ...int) []Record {
+		var recs []Record
+		for i, m := range ms {
+			recs = append(recs, attempt(i, 0, 2, m, m))
+		}
+		return recs
+	}
+	// Evenly paced: one per slice.
+	if got := Dispersion(retries(0, 100, 200, 300, 400), 100*time.Millisecond); got != 0 {
+		t.Errorf("evenly paced: %v, want 0", got)
+	}
+	// A herd of 10 at 0 and at 1 s: 11 slices, counts 10, 0 ×9, 10.
+	var herd []int
+	for range 10 {
+		herd = append(herd, 0, 1000)
+	}
+	mean := 20.0 / 11
+	want := (2*(10-mean)*(10-mean) + 9*mean*mean) / 11 / mean
+	if got := Dispersion(retries(herd...), 100*time.Millisecond); math.Abs(got-want) > 1e-12 || got < 5 {
+		t.Errorf("herd: %v, want %v", got, want)
+	}
+	if got := Dispersion(retries(5, 7), 100*time.Millisecond); got != 0 {
+		t.Errorf("one slice: %v, want 0", got)
+	}
+	if got := Dispersion(nil, time.Second); got != 0 {
+		t.Errorf("no retries: %v", got)
+	}
+}
+
+func TestClassifyAndCause(t *testing.T) {
+	classes := []struct {
+		o    core.Outcome
+		want Class
+	}{
+		{core.Outcome{Status: 200}, ClassOK},
+		{core.Outcome{Status: 304}, ClassOK},
+		{core.Outcome{Status: 429}, ClassLimited},
+		{core.Outcome{Status: 503}, ClassLimited},
+		{core.Outcome{Status: 500}, ClassFailed},
+		{core.Outcome{Status: 404}, ClassFailed},
+		{core.Outcome{Err: errors.New("connection reset")}, ClassFailed},
+		{core.Outcome{Err: ErrTimeout}, ClassTimeout},
+		{core.Outcome{Err: fmt.Errorf("get: %w", context.DeadlineExceeded)}, ClassTimeout},
+		{core.Outcome{Err: fmt.Errorf("get: %w", context.Canceled)}, ClassAborted},
+	}
+	for _, c := range classes {
+		if got := Classify(c.o); got != c.want {
+			t.Errorf("Classify(%+v) = %v, want %v", c.o, got, c.want)
+		}
+	}
+	causes := map[string]error{
+		"success":       nil,
+		"exhausted":     &core.StopError{Cause: core.ErrExhausted},
+		"max-elapsed":   &core.StopError{Cause: core.ErrMaxElapsed},
+		"permanent":     &core.StopError{Cause: core.ErrPermanent},
+		"above-ceiling": &core.StopError{Cause: core.ErrAboveCeiling},
+		"budget-empty":  &core.StopError{Cause: core.ErrBudgetEmpty},
+		"cancelled":     &core.StopError{Cause: core.ErrCancelled, Last: &core.StatusError{Status: 429}},
+		"invalid":       errors.New("core: backoff base 0s: must be between 1ms and 1h"),
+	}
+	for want, err := range causes {
+		if got := Cause(err); got != want {
+			t.Errorf("Cause(%v) = %q, want %q", err, got, want)
+		}
+	}
+}
+
+func TestExportJSON(t *testing.T) {
+	rec := NewRecording(Default(), t0, true)
+	rec.Append(handMade()...)
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Schema    string            `json:"schema"`
+		Start     time.Time         `json:"start"`
+		Simulated bool              `json:"simulated"`
+		Scenario  map[string]string `json:"scenario"`
+		Stats     map[string]any    `json:"stats"`
+		Events    []map[string]any  `json:"events"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
+		t.Errorf("header: %q %v %v %v", doc.Schema, doc.Start, doc.Simulated, doc.Scenario)
+	}
+	if doc.Stats["requests"] != 7.0 || doc.Stats["completion_p50_ms"] != 750.0 || doc.Stats["limited"] != 2.0 {
+		t.Errorf("stats: %v", doc.Stats)
+	}
+	if len(doc.Events) != len(handMade()) {
+		t.Fatalf("%d events", len(doc.Events))
+	}
+	check := func(i int, want map[string]any) {
+		t.Helper()
+		if !reflect.DeepEqual(doc.Events[i], want) {
+			t.Errorf("event %d\n got %v\nwant %v", i, doc.Events[i], want)
+		}
+	}
+	check(3, map[string]any{"t_ms": 50.0, "kind": "outcome", "worker": 0.0, "job": 0.0, "attempt": 1.0, "status": 429.0, "class": "limited",
+		"retry_after": "1", "ratelimit": "X-RateLimit-Remaining: 0", "server_seq": 11.0, "server_ms": 1.0})
+	check(4, map[string]any{"t_ms": 50.0, "kind": "wait", "worker": 0.0, "job": 0.0, "attempt": 2.0, "wait_ms": 1000.0, "reason": "retry-after"})
+	check(12, map[string]any{"t_ms": 760.0, "kind": "done", "worker": 1.0, "job": 0.0, "attempt": 2.0, "cause": "exhausted",
+		"error": "core: attempts exhausted after 2 attempts: http status 500"})
+	check(16, map[string]any{"t_ms": 1052.0, "kind": "attempt", "worker": 0.0, "job": 0.0, "attempt": 2.0, "intended_ms": 1050.0})
+}
+
+func TestExportCSV(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(handMade()...)
+	var buf bytes.Buffer
+	if err := rec.CSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+len(handMade()) {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, c := range EventColumns {
+		if rows[0][i] != c.Name {
+			t.Errorf("header %d = %q, want %q", i, rows[0][i], c.Name)
+		}
+	}
+	want := map[int]string{
+		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,",
+		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,",
+		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout: context deadline exceeded after 500ms,,,,,,,,,",
+		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,",
+		19: "1100,done,0,0,2,,,,,,,,,,,,success,",
+	}
+	for i, w := range want {
+		if got := strings.Join(rows[i], ","); got != w {
+			t.Errorf("row %d\n got %s\nwant %s", i, got, w)
+		}
+	}
+	if md := SchemaMarkdown(); strings.Count(md, "\n") != len(EventColumns)+2 || !strings.Contains(md, "| `server_seq` | outcome |") {
+		t.Errorf("SchemaMarkdown:\n%s", md)
+	}
+}
+
+func TestRecordingIsSafeWhileRunning(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				rec.Append(attempt(w, 0, 1, i, i))
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 50 {
+			n := rec.Len()
+			if got := len(rec.Since(n)); got < 0 {
+				t.Error("negative")
+			}
+			_ = rec.Stats()
+		}
+	})
+	wg.Wait()
+	if rec.Len() != 1600 || len(rec.Records()) != 1600 || len(rec.Since(1590)) != 10 || rec.Since(1600) != nil {
+		t.Errorf("len %d", rec.Len())
+	}
+	if _, done := rec.End(); done {
+		t.Error("finished before Finish")
+	}
+	rec.Finish(at(5))
+	if end, done := rec.End(); !done || !end.Equal(at(5)) {
+		t.Error("Finish")
+	}
+}
