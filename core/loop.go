@@ -97,9 +97,9 @@ type Loop struct {
 // NewLoop returns a loop for one job. rng supplies the jitter and spread
 // draws (nil means NewPCG(0), which draws what NewRand(0) draws); give each
 // loop its own, e.g. NewPCG(SubSeed(seed, worker, job)), so runs are
-// reproducible whatever order the loops run in. bucket,
-// budget and observe may be nil. An invalid Policy is reported by Start,
-// which then stops at once with p.Validate's error.
+// reproducible whatever order the loops run in. bucket, budget and observe
+// may be nil. An invalid Policy is reported by Start, which then stops at
+// once with p.Validate's error.
 func NewLoop(p Policy, rng Rand, bucket *Bucket, budget *Budget, observe func(Event)) *Loop {
 	if rng == nil {
 		rng = NewPCG(0)
