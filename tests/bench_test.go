@@ -1,0 +1,105 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// median returns the middle of xs (the mean of the two middles for an even count).
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// BenchmarkColdLoad: a fresh browser profile (no HTTP cache, no service
+// worker) loads the page; the figure is performance.now() when the page
+// marks itself interactive (go-app mounted, wasm running), i.e. time from
+// navigation start to interactive. Median of 5.
+func BenchmarkColdLoad(b *testing.B) {
+	srv := startServer(b)
+	var ms []float64
+	for i := 0; i < 5; i++ {
+		ctx, _ := newBrowser(b)
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+			b.Fatal(err)
+		}
+		pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		t, err := chromedp.Run(pctx, chromedp.Poll[float64](
+			`document.querySelector('main[data-ready="true"]') ? performance.now() : null`,
+			chromedp.WithPollingMutation()))
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms = append(ms, t)
+	}
+	b.ReportMetric(median(ms), "ms-to-interactive")
+	fmt.Printf("cold load to interactive: median %.0f ms over 5 fresh profiles %s\n", median(ms), fmtMS(ms))
+}
+
+// BenchmarkBrowserQueueing: 50 concurrent fetch() calls against the mock
+// with 200 ms latency, spread over the worker origins exactly as the page
+// does (ui.MockOrigin: six workers per *.localhost subdomain), versus all
+// on the page's own origin. The figure is the p99 of requestStart −
+// fetchStart: time spent waiting inside the browser.
+func BenchmarkBrowserQueueing(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	boot(b, ctx, srv.URL+"/")
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	for _, mode := range []string{"sharded", "one-origin"} {
+		var p99s, walls []float64
+		for run := 0; run < 5; run++ {
+			type res struct {
+				P99  float64 `json:"p99"`
+				Wall float64 `json:"wall"`
+				N    int     `json:"n"`
+			}
+			r := eval[res](b, ctx, fmt.Sprintf(`(async () => {
+				performance.clearResourceTimings();
+				const key = "bench-q-%s-%d";
+				const t0 = performance.now();
+				const urls = [];
+				for (let w = 0; w < 50; w++) {
+					const origin = %q === "sharded" ? "http://w" + Math.floor(w / 6) + ".localhost:%s" : location.origin;
+					urls.push(origin + "/mock?limiter=none&latency=200ms&key=" + key + "&tag=w" + w);
+				}
+				await Promise.all(urls.map(u => fetch(u, {cache: "no-store"}).then(r => r.text())));
+				const wall = performance.now() - t0;
+				const q = urls.map(u => { const e = performance.getEntriesByName(u).pop(); return e.requestStart - e.fetchStart; }).sort((a, b) => a - b);
+				return {p99: q[Math.ceil(q.length * 0.99) - 1], wall, n: q.length};
+			})()`, mode, run, mode, port))
+			if r.N != 50 {
+				b.Fatalf("%s: %d timings, want 50", mode, r.N)
+			}
+			p99s = append(p99s, r.P99)
+			walls = append(walls, r.Wall)
+		}
+		b.ReportMetric(median(p99s), mode+"-queue-p99-ms")
+		fmt.Printf("browser queueing, 50 fetches, 200 ms latency, %-10s: p99 median %.1f ms %s, wall median %.0f ms\n", mode, median(p99s), fmtMS(p99s), median(walls))
+	}
+}
+
+func fmtMS(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprintf("%.1f", x)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
