@@ -293,8 +293,27 @@ func (f Field) with(enabled func(*Scenario) bool) Field {
 	return f
 }
 
-// withUnit returns f with Unit set.
-func (f Field) withUnit(unit string) Field {
-	f.Unit = unit
-	return f
+// FieldsMarkdown is the table of every parameter for the README: key,
+// group, label, allowed values, default and why it matters.
+func FieldsMarkdown() string {
+	def := Default()
+	var b strings.Builder
+	b.WriteString("| key | group | parameter | allowed | default | why it matters |\n|---|---|---|---|---|---|\n")
+	for i := range Fields {
+		f := &Fields[i]
+		label := f.Label
+		if f.Unit != "" {
+			label += " (" + f.Unit + ")"
+		}
+		d := f.Get(&def)
+		if d == "" {
+			d = "(empty)"
+		}
+		cells := []string{"`" + f.Key + "`", f.Group, label, f.Allowed(), "`" + d + "`", f.Help}
+		for j, c := range cells {
+			cells[j] = strings.ReplaceAll(c, "|", "\\|")
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
 }

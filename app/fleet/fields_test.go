@@ -465,3 +465,19 @@ func FuzzFromQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestFieldsMarkdown(t *testing.T) {
+	md := FieldsMarkdown()
+	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
+	if len(lines) != 2+len(Fields) {
+		t.Fatalf("%d lines for %d fields", len(lines), len(Fields))
+	}
+	for i, f := range Fields {
+		if !strings.HasPrefix(lines[2+i], "| `"+f.Key+"` | "+f.Group+" | ") || strings.Count(lines[2+i], " | ") != 5 {
+			t.Errorf("row %q", lines[2+i])
+		}
+	}
+	if !strings.Contains(md, "| `workers` | fleet | Workers | an integer between 1 and 500 | `50` |") {
+		t.Errorf("workers row:\n%s", md)
+	}
+}

@@ -96,7 +96,7 @@ var Fields = []Field{
 		formatDuration(core.LimiterWindowRange.Min), formatDuration(core.LimiterWindowRange.Max), func(p *mock.Params) *time.Duration { return &p.Window }, time.Duration.String,
 		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
 	mockChoice("status", "endpoint", "Rejection status", "What a rejection looks like: 429 Too Many Requests or 503 Service Unavailable; both are retried.",
-		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, intCandidates(100, 599), nil, nil),
+		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, intCandidates(400, 599), nil, nil),
 	mockChoice("retry_after", "endpoint", "Retry-After sent", "What the endpoint puts in Retry-After: nothing, seconds, a date, a fixed value, or garbage that tests the client's parser.",
 		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, uint8Candidates[mock.RetryMode](), retryModeLabels, nil),
 	mockNumber("retry_value", "endpoint", "Fixed Retry-After", "s", "Seconds sent in every Retry-After, whatever the limiter says; a value too small brings a herd back too early.",
@@ -306,8 +306,10 @@ func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Pa
 	return f
 }
 
+// uint8Candidates are the enum values tried: app/mock's enums have a
+// handful of members, far below 64.
 func uint8Candidates[T ~uint8]() []T {
-	out := make([]T, 256)
+	out := make([]T, 64)
 	for i := range out {
 		out[i] = T(i)
 	}

@@ -62,9 +62,10 @@ type Scenario struct {
 	Mock   mock.Params // the mock's behaviour; Key and Tag are set per run and attempt, not here
 }
 
-// Default returns the configuration of a page opened without a query: a
-// moderate fleet with full jitter against a 10 req/s token bucket. Presets
-// are overrides on top of it.
+// Default returns the configuration of a page opened without a query: 50
+// workers with 2 jobs each, full jitter from 100 ms (cap 10 s, 10 attempts),
+// Retry-After ignored, no bucket or budget, against a mock token bucket of
+// 10 req/s (burst 10) answering in 50 ms. Presets are overrides on top of it.
 func Default() Scenario {
 	m := mock.Defaults()
 	m.Rate = 10
