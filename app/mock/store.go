@@ -51,7 +51,7 @@ type entry struct {
 // entryOverhead estimates the heap bytes of one key besides a sliding
 // window's ring: the entry, the limiter, the key's bytes and its map slot.
 // TestMemoryMillionKeys measures the real figure.
-const entryOverhead = 512
+const entryOverhead = 640
 
 func entryCost(c core.LimiterConfig) int {
 	if c.Kind == core.LimitSlidingWindow {
