@@ -45,7 +45,7 @@ func newSite(root string) (*site, error) {
 	m := mock.New(mock.Options{})
 	mux := http.NewServeMux()
 	mux.Handle("/mock", m)
-	mux.Handle("/mock/events", noWriteDeadline(m.Events()))
+	mux.Handle("/mock/events", m.Events()) // it keeps its own rolling write deadline
 	mux.Handle("/web/app.wasm", wasm)
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
 		// The toolchain's copy, served ahead of go-app's embedded one, which
@@ -81,14 +81,6 @@ func newSite(root string) (*site, error) {
 type webDir struct{ http.Handler }
 
 func (webDir) Resolve(location string) string { return location }
-
-// noWriteDeadline lifts the server's WriteTimeout for a long-lived stream.
-func noWriteDeadline(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = http.NewResponseController(w).SetWriteDeadline(noDeadline)
-		h.ServeHTTP(w, r)
-	})
-}
 
 // versionOf is the app's version: a hash of the wasm it serves, so the same
 // build always has the same version and a new build is noticed by the page.
