@@ -17,7 +17,6 @@ import (
 // make its progress overshoot 100%.
 const wasmLengthHeader = "X-Wasm-Content-Length"
 
-
 // wasmAsset serves app.wasm precompressed: brotli or gzip by Accept-Encoding,
 // identity otherwise. The copies are made by `retrylab compress` at build time.
 type wasmAsset struct {
