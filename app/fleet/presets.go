@@ -39,12 +39,12 @@ func PresetByID(id string) (Preset, bool) {
 // short enough for a workshop. Measured in virtual time against the real mock
 // handler (TestPresetsTellTheStory; live runs vary by a few percent):
 //
-//	preset        429s  drain  dispersion (retries per 100 ms)
-//	flood          350  18.5 s  36
-//	exponential   ~310  23 s    26
-//	full-jitter   ~295  13.5 s   9
-//	retry-after   ~180  10 s     2
-//	bucket           0  10.6 s   0 (no retries)
+//	preset        429s  drain   dispersion (retries per 100 ms)  peak arrivals/s
+//	flood          350  18.5 s  36                               60
+//	exponential   ~310  23 s    26                              ~160
+//	full-jitter   ~300  13.5 s   9                              ~200
+//	retry-after   ~180  10 s     2                               ~60
+//	bucket           0  12.4 s   0 (no retries)                   8
 var storyStage = map[string]string{
 	"workers":     "50",
 	"jobs":        "2",
@@ -130,12 +130,12 @@ var Presets = []Preset{
 	{
 		ID:    "bucket",
 		Title: "+ fleet token bucket",
-		Caption: "One bucket shared by the fleet starts at most 9 attempts per second, just under the " +
-			"server's 10: requests wait on the client instead of being rejected. No 429s, no retries.",
+		Caption: "One bucket shared by the fleet starts at most 8 attempts per second, under the server's " +
+			"10: requests wait on the client instead of being rejected. No 429s, no retries.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s",
-			"bucket": "on", "bucket_rate": "9", "bucket_cap": "5",
+			"bucket": "on", "bucket_rate": "8", "bucket_cap": "1",
 		}),
 	},
 }
