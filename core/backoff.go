@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 )
 
@@ -199,7 +200,8 @@ func toDuration(f float64) time.Duration {
 type Schedule struct {
 	b     Backoff
 	rng   Rand
-	fast  *PCG // rng, when it is one: a direct call
+	fast  *PCG       // rng, when it is one: a direct call
+	std   *rand.Rand // rng, when it is one: one indirect call fewer
 	n     int
 	t     float64 // min(limit, Base·Multiplier^n) by repeated multiplication
 	mult  float64 // Multiplier, or 1 when it would not grow
@@ -212,6 +214,7 @@ type Schedule struct {
 func NewSchedule(b Backoff, rng Rand) *Schedule {
 	s := &Schedule{b: b, rng: rng, limit: b.limit(), mult: b.Multiplier}
 	s.fast, _ = rng.(*PCG)
+	s.std, _ = rng.(*rand.Rand)
 	if !(s.mult > 1) {
 		s.mult = 1
 	}
@@ -228,8 +231,11 @@ func (s *Schedule) Reset() {
 func (s *Schedule) Attempt() int { return s.n }
 
 func (s *Schedule) draw() float64 {
-	if s.fast != nil {
+	switch {
+	case s.fast != nil:
 		return s.fast.Float64()
+	case s.std != nil:
+		return s.std.Float64()
 	}
 	return clampUnit(s.rng.Float64())
 }

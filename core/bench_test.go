@@ -49,8 +49,8 @@ func BenchmarkXTimeRateAllowN(b *testing.B) {
 
 // BenchmarkScheduleNext is each strategy's next delay through the stateful
 // Schedule with a seeded core.PCG, restarting every 16 retries like a job
-// would. BenchmarkScheduleNextRand is the same through core.NewRand's
-// *rand.Rand (the same numbers, one more indirect call per draw).
+// would. BenchmarkScheduleNextRand is the same with core.NewRand's
+// *rand.Rand (the same numbers).
 func BenchmarkScheduleNext(b *testing.B) {
 	benchSchedule(b, func() core.Rand { return core.NewPCG(1) })
 }
@@ -76,7 +76,10 @@ func benchSchedule(b *testing.B, rng func() core.Rand) {
 	}
 }
 
-// BenchmarkBackoffDelay is the pure function with a fresh draw each time.
+// BenchmarkBackoffDelay is the pure function with a fresh draw each time
+// through the Rand interface; it recomputes Base·Multiplier^n by repeated
+// multiplication on every call (Schedule keeps it), so it is the slower way
+// to step through a schedule.
 func BenchmarkBackoffDelay(b *testing.B) {
 	for _, st := range []core.Strategy{core.Exponential, core.FullJitter, core.EqualJitter, core.DecorrelatedJitter} {
 		b.Run(st.String(), func(b *testing.B) {

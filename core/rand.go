@@ -21,8 +21,8 @@ func NewRand(seed uint64) *rand.Rand {
 }
 
 // PCG is the generator NewRand wraps, as a Rand of its own: NewPCG(seed)
-// draws exactly the numbers NewRand(seed).Float64 draws, one indirection
-// cheaper (Schedule and Loop call it directly). Not safe for concurrent use.
+// draws exactly the numbers NewRand(seed).Float64 draws, without the
+// *rand.Rand indirection. Not safe for concurrent use.
 type PCG struct{ src rand.PCG }
 
 // NewPCG returns the generator for seed (see PCG).
