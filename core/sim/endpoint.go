@@ -1,0 +1,304 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"retrylab/core"
+)
+
+// Request is one attempt as it reaches a simulated server.
+type Request struct {
+	Worker, Job int // 0-based
+	Attempt     int // 1-based
+}
+
+// Response is how a simulated server answers a Request: what the client
+// will see, and when.
+type Response struct {
+	Status int         // HTTP status; 0 when there is no response (Err is set)
+	Header core.Header // nil when the response carries none of the fields core reads
+	Err    error       // no response: ErrDropped, ErrHangClosed, ...
+
+	Delay    time.Duration // from the request's arrival until the client has the answer (>= 0)
+	Seq      int           // the server's arrival number, from 1
+	Received time.Time     // when the server received the request
+}
+
+// Server is a simulated server. Arrive is called at the instant a request
+// reaches it, in virtual-time order, and decides at once how and when it
+// is answered. Servers are driven by one scheduler and need no locking.
+type Server interface {
+	Arrive(now time.Time, r Request) Response
+}
+
+// RetryAfterMode says what the Retry-After field of a rejection carries.
+type RetryAfterMode uint8
+
+const (
+	RetryAfterNone    RetryAfterMode = iota // no Retry-After
+	RetryAfterSeconds                       // delta-seconds: core.Decision.RetryAfterSeconds (exact wait rounded up, >= 1)
+	RetryAfterDate                          // IMF-fixdate of the first whole second at or after now+RetryAfter
+	RetryAfterFixed                         // Endpoint.RetryValue seconds, whatever the limiter says
+)
+
+// Errors of attempts that got no response.
+var (
+	ErrDropped    = errors.New("sim: connection closed without a response")
+	ErrHangClosed = errors.New("sim: no response: connection closed after the server's hang limit")
+)
+
+// DefaultHangLimit is how long a hanging request is held before the
+// connection is closed when Endpoint.HangLimit is 0: the mock endpoint's
+// default.
+const DefaultHangLimit = 60 * time.Second
+
+// Endpoint describes the mock endpoint in virtual time: the same core
+// limiter with the same configuration, the same rejection status and
+// headers, latency and injected failures, decided in the same order as the
+// live endpoint decides them (see app/mock):
+//
+//  1. The request is numbered (Seq, from 1).
+//  2. Injected failures are rolled (Fail500, Fail503, Drop, Hang, percent
+//     of all requests, in that order); one bypasses the limiter, whose
+//     headers then come from core.Limiter.Peek.
+//  3. Otherwise the limiter decides (core.Limiter.Decide); a rejection gets
+//     Status and Retry-After as RetryAfter says.
+//  4. The answer leaves after Latency + U(0, Spread). A drop answers with
+//     ErrDropped after that delay; a hang with ErrHangClosed after
+//     HangLimit (a client timeout usually ends it first).
+//  5. With IETF set, RateLimit-Policy: "<kind>";q=<limit>;w=<window s> and
+//     RateLimit: "<kind>";r=<remaining>;t=<reset s>; with X set,
+//     X-RateLimit-Limit, -Remaining and -Reset (seconds, rounded up).
+//     No limiter (LimitNone) sends neither.
+//
+// The random draws (one for the failure roll when any failure is
+// configured, one for the spread when Spread > 0) come from the server's
+// own generator, so a simulated run is reproducible from its seed.
+type Endpoint struct {
+	Limiter    core.LimiterConfig
+	Status     int            // status of a rejection: 429 or 503 (0 means 429)
+	RetryAfter RetryAfterMode // Retry-After on rejections
+	RetryValue int            // seconds, for RetryAfterFixed (0–86400)
+
+	// RetryAfterValue, when set, replaces RetryAfter: it returns the
+	// Retry-After value of a rejection decided at now (seq is the arrival
+	// number), or false to send none. The fleet adapter uses it for the
+	// mock's deliberately malformed values.
+	RetryAfterValue func(d core.Decision, now time.Time, seq int) (string, bool)
+
+	IETF bool // send RateLimit and RateLimit-Policy
+	X    bool // send X-RateLimit-Limit, -Remaining, -Reset
+
+	Latency time.Duration // base delay of every answer
+	Spread  time.Duration // plus U(0, Spread)
+
+	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100)
+
+	HangLimit time.Duration // how long a hang is held; 0 = DefaultHangLimit
+}
+
+// Validate reports the first field that makes no sense.
+func (e *Endpoint) Validate() error {
+	if err := e.Limiter.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case e.Status != 0 && e.Status != 429 && e.Status != 503:
+		return fmt.Errorf("sim: endpoint status %d: must be 429 or 503", e.Status)
+	case e.RetryAfter > RetryAfterFixed:
+		return fmt.Errorf("sim: endpoint retry-after mode %d: must be between 0 (none) and 3 (fixed)", e.RetryAfter)
+	case e.RetryValue < 0 || e.RetryValue > 86400:
+		return fmt.Errorf("sim: endpoint retry value %d: must be between 0 and 86400", e.RetryValue)
+	case e.Latency < 0 || e.Spread < 0 || e.HangLimit < 0:
+		return fmt.Errorf("sim: endpoint latency %v, spread %v, hang limit %v: must not be negative", e.Latency, e.Spread, e.HangLimit)
+	}
+	sum := 0.0
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"fail500", e.Fail500}, {"fail503", e.Fail503}, {"drop", e.Drop}, {"hang", e.Hang}} {
+		if !(p.v >= 0 && p.v <= 100) {
+			return fmt.Errorf("sim: endpoint %s %v: must be between 0 and 100", p.name, p.v)
+		}
+		sum += p.v
+	}
+	if sum > 100 {
+		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most 100", sum)
+	}
+	return nil
+}
+
+// EndpointServer is an Endpoint running in virtual time: a Server.
+type EndpointServer struct {
+	e     Endpoint
+	lim   *core.Limiter
+	rng   *core.PCG
+	seq   int
+	kind  string // policy name in the IETF fields
+	pwin  string // RateLimit-Policy w, seconds
+	quota string // RateLimit-Policy q
+}
+
+// NewEndpointServer returns e's server, its limiter starting at start and
+// its random draws from core.NewPCG(seed).
+func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServer, error) {
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	if e.Status == 0 {
+		e.Status = 429
+	}
+	if e.HangLimit == 0 {
+		e.HangLimit = DefaultHangLimit
+	}
+	s := &EndpointServer{e: e, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
+	s.kind = limiterName(e.Limiter.Kind)
+	s.pwin = strconv.FormatInt(policyWindow(e.Limiter), 10)
+	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
+	return s, nil
+}
+
+// Arrivals returns the number of requests received so far.
+func (s *EndpointServer) Arrivals() int { return s.seq }
+
+type injected uint8
+
+const (
+	injNone injected = iota
+	inj500
+	inj503
+	injDrop
+	injHang
+)
+
+// Arrive decides one request arriving at now.
+func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
+	e := &s.e
+	s.seq++
+	r := Response{Seq: s.seq, Received: now, Status: 200}
+	inj := injNone
+	if sum := e.Fail500 + e.Fail503 + e.Drop + e.Hang; sum > 0 {
+		switch u := s.rng.Float64() * 100; {
+		case u < e.Fail500:
+			inj, r.Status = inj500, 500
+		case u < e.Fail500+e.Fail503:
+			inj, r.Status = inj503, 503
+		case u < e.Fail500+e.Fail503+e.Drop:
+			inj, r.Status = injDrop, 0
+		case u < sum:
+			inj, r.Status = injHang, 0
+		}
+	}
+	var d core.Decision
+	if inj == injNone {
+		d = s.lim.Decide(now)
+		if !d.Allowed {
+			r.Status = e.Status
+		}
+	} else {
+		d = s.lim.Peek(now)
+		d.Allowed = false
+	}
+	r.Delay = e.Latency
+	if e.Spread > 0 {
+		r.Delay += time.Duration(s.rng.Float64() * float64(e.Spread))
+	}
+	switch inj {
+	case injHang:
+		r.Delay, r.Err = e.HangLimit, ErrHangClosed
+		return r
+	case injDrop:
+		r.Err = ErrDropped
+		return r
+	}
+	var h Header
+	set := false
+	if inj == injNone && !d.Allowed {
+		if v, ok := s.retryAfter(d, now); ok {
+			h.RetryAfter, set = v, true
+		}
+	}
+	if e.Limiter.Kind != core.LimitNone {
+		if e.IETF {
+			h.RateLimitPolicy = `"` + s.kind + `";q=` + s.quota + ";w=" + s.pwin
+			h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(d.Remaining) + ";t=" + strconv.Itoa(d.ResetSeconds())
+			set = true
+		}
+		if e.X {
+			h.XRateLimitLimit = strconv.Itoa(d.Limit)
+			h.XRateLimitRemaining = strconv.Itoa(d.Remaining)
+			h.XRateLimitReset = strconv.Itoa(d.ResetSeconds())
+			set = true
+		}
+	}
+	if set {
+		r.Header = &h
+	}
+	return r
+}
+
+func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, bool) {
+	e := &s.e
+	if e.RetryAfterValue != nil {
+		return e.RetryAfterValue(d, now, s.seq)
+	}
+	switch e.RetryAfter {
+	case RetryAfterSeconds:
+		return strconv.Itoa(d.RetryAfterSeconds()), true
+	case RetryAfterDate:
+		return RetryDate(now, d.RetryAfter).Format(TimeFormat), true
+	case RetryAfterFixed:
+		return strconv.Itoa(e.RetryValue), true
+	}
+	return "", false
+}
+
+// TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's
+// TimeFormat; core/sim does not import net/http).
+const TimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// RetryDate is the instant a Retry-After date names for a wait decided at
+// now, as the mock endpoint computes it: the first whole second at or
+// after now+wait, in UTC, so a client that waits until then is never early.
+func RetryDate(now time.Time, wait time.Duration) time.Time {
+	at := now.Add(wait).UTC().Round(0)
+	t := at.Truncate(time.Second)
+	if t.Before(at) {
+		t = t.Add(time.Second)
+	}
+	return t
+}
+
+// limiterName is the mock's query name of a limiter kind, used as the
+// policy name in the IETF fields.
+func limiterName(k core.LimiterKind) string {
+	switch k {
+	case core.LimitTokenBucket:
+		return "bucket"
+	case core.LimitFixedWindow:
+		return "fixed"
+	case core.LimitSlidingWindow:
+		return "sliding"
+	}
+	return "none"
+}
+
+// policyWindow is the RateLimit-Policy window in whole seconds (at least
+// 1): the window, or for a token bucket the time to refill from empty.
+func policyWindow(c core.LimiterConfig) int64 {
+	var w time.Duration
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
+	default:
+		w = c.Window
+	}
+	s := int64(0)
+	if w > 0 {
+		s = int64((w + time.Second - 1) / time.Second)
+	}
+	return max(s, 1)
+}

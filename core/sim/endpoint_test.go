@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+func newEndpoint(t *testing.T, e Endpoint) *EndpointServer {
+	t.Helper()
+	s, err := NewEndpointServer(e, hashStart, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestEndpointAnswers(t *testing.T) {
+	bucket := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 10, Burst: 2}
+	type arrival struct {
+		at                     time.Duration // after hashStart
+		status                 int
+		retryAfter, rl, policy string
+		xLimit, xRem, xReset   string
+	}
+	tests := []struct {
+		name string
+		e    Endpoint
+		in   []arrival
+	}{
+		{"seconds, IETF", Endpoint{Limiter: bucket, RetryAfter: RetryAfterSeconds, IETF: true}, []arrival{
+			{0, 200, "", `"bucket";r=1;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+			{0, 200, "", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+			{0, 429, "1", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+			{100 * time.Millisecond, 200, "", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+			{2 * time.Second, 200, "", `"bucket";r=1;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+		}},
+		{"date, X, 503", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: 10 * time.Second}, Status: 503, RetryAfter: RetryAfterDate, X: true}, []arrival{
+			{0, 200, "", "", "", "1", "0", "10"},
+			// Rejected 1 s in: the window resets in 9 s, at 10:00:10.123456789;
+			// the date names the next whole second.
+			{time.Second, 503, "Sun, 29 Nov 2026 10:00:11 GMT", "", "", "1", "0", "9"},
+		}},
+		{"fixed", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 1, Window: time.Second}, RetryAfter: RetryAfterFixed, RetryValue: 7}, []arrival{
+			{0, 200, "", "", "", "", "", ""},
+			{0, 429, "7", "", "", "", "", ""},
+		}},
+		{"none: no header at all", Endpoint{Limiter: bucket}, []arrival{
+			{0, 200, "", "", "", "", "", ""}, {0, 200, "", "", "", "", "", ""}, {0, 429, "", "", "", "", "", ""},
+		}},
+		{"no limiter: no rate-limit headers", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitNone}, IETF: true, X: true}, []arrival{
+			{0, 200, "", "", "", "", "", ""},
+		}},
+		{"custom value", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1},
+			RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
+				return "soon" + strings.Repeat("!", seq), true
+			}}, []arrival{
+			{0, 200, "", "", "", "", "", ""}, {0, 429, "soon!!", "", "", "", "", ""},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.e.Latency = 25 * time.Millisecond
+			s := newEndpoint(t, tt.e)
+			for i, a := range tt.in {
+				now := hashStart.Add(a.at)
+				r := s.Arrive(now, Request{})
+				var h *Header
+				if r.Header != nil {
+					h = r.Header.(*Header)
+				}
+				got := arrival{a.at, r.Status, h.Get("Retry-After"), h.Get("ratelimit"), h.Get("RateLimit-Policy"),
+					h.Get("X-RateLimit-Limit"), h.Get("x-ratelimit-remaining"), h.Get("X-RateLimit-Reset")}
+				if got != a {
+					t.Errorf("arrival %d:\ngot  %+v\nwant %+v", i+1, got, a)
+				}
+				if r.Seq != i+1 || !r.Received.Equal(now) || r.Delay != 25*time.Millisecond || r.Err != nil {
+					t.Errorf("arrival %d: seq %d, received %v, delay %v, err %v", i+1, r.Seq, r.Received, r.Delay, r.Err)
+				}
+				if h != nil && len(h.Fields()) == 0 {
+					t.Errorf("arrival %d: an empty header instead of nil", i+1)
+				}
+			}
+			if s.Arrivals() != len(tt.in) {
+				t.Errorf("Arrivals %d", s.Arrivals())
+			}
+		})
+	}
+}
+
+// Injected failures bypass the limiter (its headers show it unchanged),
+// carry no Retry-After, and come in the configured proportions.
+func TestEndpointInjectedFailures(t *testing.T) {
+	e := Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 3}, RetryAfter: RetryAfterSeconds, X: true,
+		Latency: 10 * time.Millisecond, Spread: 20 * time.Millisecond, Fail500: 20, Fail503: 20, Drop: 20, Hang: 20}
+	s := newEndpoint(t, e)
+	counts := map[string]int{}
+	for i := range 20000 {
+		r := s.Arrive(hashStart.Add(time.Duration(i)*time.Hour), Request{}) // the bucket is full again each time
+		key := ""
+		switch {
+		case r.Err == ErrDropped && r.Status == 0 && r.Delay >= 10*time.Millisecond && r.Delay < 30*time.Millisecond:
+			key = "drop"
+		case r.Err == ErrHangClosed && r.Status == 0 && r.Delay == DefaultHangLimit:
+			key = "hang"
+		case r.Err == nil && (r.Status == 500 || r.Status == 503 || r.Status == 200):
+			key = http(r.Status)
+			if h := r.Header.(*Header); h.RetryAfter != "" || h.XRateLimitRemaining != map[int]string{200: "2", 500: "3", 503: "3"}[r.Status] {
+				t.Fatalf("status %d with headers %+v", r.Status, h)
+			}
+		default:
+			t.Fatalf("unexpected response %+v", r)
+		}
+		counts[key]++
+	}
+	for _, k := range []string{"200", "500", "503", "drop", "hang"} {
+		if math.Abs(float64(counts[k])-4000) > 250 {
+			t.Errorf("%s: %d of 20000, want about 4000", k, counts[k])
+		}
+	}
+}
+
+func http(status int) string { return map[int]string{200: "200", 500: "500", 503: "503"}[status] }
+
+func TestEndpointValidate(t *testing.T) {
+	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
+	for _, tc := range []struct {
+		e    Endpoint
+		want string
+	}{
+		{Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 0, Burst: 1}}, "core: limiter rate 0"},
+		{Endpoint{Limiter: ok, Status: 500}, "sim: endpoint status 500: must be 429 or 503"},
+		{Endpoint{Limiter: ok, RetryAfter: 9}, "sim: endpoint retry-after mode 9"},
+		{Endpoint{Limiter: ok, RetryValue: 86401}, "sim: endpoint retry value 86401: must be between 0 and 86400"},
+		{Endpoint{Limiter: ok, Latency: -1}, "sim: endpoint latency -1ns"},
+		{Endpoint{Limiter: ok, Drop: 101}, "sim: endpoint drop 101: must be between 0 and 100"},
+		{Endpoint{Limiter: ok, Fail500: 60, Hang: 50}, "sim: endpoint fail500+fail503+drop+hang 110: must be at most 100"},
+	} {
+		_, err := NewEndpointServer(tc.e, hashStart, 0)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+}
+
+func TestHeaderGet(t *testing.T) {
+	var nilHeader *Header
+	if nilHeader.Get("Retry-After") != "" || nilHeader.Fields() != nil {
+		t.Error("nil header")
+	}
+	h := &Header{RetryAfter: "1", RateLimit: "a", RateLimitPolicy: "b", XRateLimitLimit: "c", XRateLimitRemaining: "d", XRateLimitReset: "e"}
+	for key, want := range map[string]string{"retry-after": "1", "RATELIMIT": "a", "Ratelimit-Policy": "b", "x-ratelimit-limit": "c",
+		"X-Ratelimit-Remaining": "d", "X-RateLimit-Reset": "e", "Content-Type": "", "": "", "Retry-Afte": ""} {
+		if got := h.Get(key); got != want {
+			t.Errorf("Get(%q) = %q, want %q", key, got, want)
+		}
+	}
+	if len(h.Fields()) != 6 {
+		t.Error("fields")
+	}
+}

@@ -1,0 +1,258 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+// constServer answers every request with the same response.
+type constServer Response
+
+func (c constServer) Arrive(now time.Time, r Request) Response {
+	resp := Response(c)
+	resp.Received = now
+	return resp
+}
+
+// trace renders records as "w0.j0 attempt#1@0s" lines.
+func trace(recs []Record, start time.Time) string {
+	var b strings.Builder
+	for _, r := range recs {
+		e := r.Event
+		fmt.Fprintf(&b, "w%d.j%d %s#%d@%v", r.Worker, r.Job, e.Kind, e.Attempt, e.At.Sub(start))
+		switch e.Kind {
+		case core.EventOutcome:
+			if e.Outcome.Err != nil {
+				fmt.Fprintf(&b, " err")
+			} else {
+				fmt.Fprintf(&b, " %d", e.Outcome.Status)
+			}
+		case core.EventWait:
+			fmt.Fprintf(&b, " %v %v", e.Wait, e.Reason)
+		case core.EventDone:
+			if e.Err != nil {
+				fmt.Fprintf(&b, " %v", causeName(e.Err))
+			} else {
+				b.WriteString(" ok")
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func causeName(err error) string {
+	for _, c := range []error{core.ErrCancelled, core.ErrExhausted, core.ErrBudgetEmpty, core.ErrMaxElapsed} {
+		if errors.Is(err, c) {
+			return strings.TrimPrefix(c.Error(), "core: ")
+		}
+	}
+	return err.Error()
+}
+
+func runFleet(t *testing.T, f Fleet) ([]Record, FleetResult) {
+	t.Helper()
+	var recs []Record
+	f.Observe = func(r *Record) {
+		c := *r
+		if r.Response != nil {
+			resp := *r.Response
+			c.Response = &resp
+		}
+		recs = append(recs, c)
+	}
+	res, err := f.Run(NewScheduler(t0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, res
+}
+
+var constant100 = core.Policy{Backoff: core.Backoff{Strategy: core.Constant, Base: 100 * time.Millisecond}, MaxAttempts: 3}
+
+func TestFleetDrivesTheLoop(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Fleet
+		want string
+	}{
+		{"retries then gives up", Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: constServer{Status: 503, Delay: 20 * time.Millisecond}}, `
+w0.j0 attempt#1@0s
+w0.j0 outcome#1@20ms 503
+w0.j0 wait#2@20ms 100ms backoff
+w0.j0 attempt#2@120ms
+w0.j0 outcome#2@140ms 503
+w0.j0 wait#3@140ms 100ms backoff
+w0.j0 attempt#3@240ms
+w0.j0 outcome#3@260ms 503
+w0.j0 done#3@260ms attempts exhausted
+`},
+		{"jobs one after another", Fleet{Workers: 1, Jobs: 2, Policy: constant100, Server: constServer{Status: 200, Delay: 30 * time.Millisecond}}, `
+w0.j0 attempt#1@0s
+w0.j0 outcome#1@30ms 200
+w0.j0 done#1@30ms ok
+w0.j1 attempt#1@30ms
+w0.j1 outcome#1@60ms 200
+w0.j1 done#1@60ms ok
+`},
+		{"timeout ends the attempt", Fleet{Workers: 1, Jobs: 1, Policy: core.Policy{Backoff: constant100.Backoff, MaxAttempts: 2}, Timeout: 50 * time.Millisecond,
+			Server: constServer{Status: 200, Delay: time.Second}}, `
+w0.j0 attempt#1@0s
+w0.j0 outcome#1@50ms err
+w0.j0 wait#2@50ms 100ms backoff
+w0.j0 attempt#2@150ms
+w0.j0 outcome#2@200ms err
+w0.j0 done#2@200ms attempts exhausted
+`},
+		{"workers start together, in order", Fleet{Workers: 2, Jobs: 1, Policy: constant100, Server: constServer{Status: 200, Delay: 10 * time.Millisecond}}, `
+w0.j0 attempt#1@0s
+w1.j0 attempt#1@0s
+w0.j0 outcome#1@10ms 200
+w0.j0 done#1@10ms ok
+w1.j0 outcome#1@10ms 200
+w1.j0 done#1@10ms ok
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, res := runFleet(t, tt.f)
+			if got := trace(recs, t0); got != tt.want[1:] {
+				t.Errorf("got\n%swant\n%s", got, tt.want[1:])
+			}
+			if res.Jobs != tt.f.Workers*tt.f.Jobs || res.Stopped {
+				t.Errorf("result %+v", res)
+			}
+			if last := recs[len(recs)-1].Event.At; !res.End.Equal(last) {
+				t.Errorf("End %v, last event %v", res.End, last)
+			}
+		})
+	}
+}
+
+func TestFleetTimeoutHasNoResponse(t *testing.T) {
+	f := Fleet{Workers: 1, Jobs: 1, Policy: core.Policy{Backoff: constant100.Backoff, MaxAttempts: 1}, Timeout: 50 * time.Millisecond,
+		Server: constServer{Status: 200, Delay: time.Second, Seq: 1}}
+	recs, _ := runFleet(t, f)
+	o := recs[1]
+	if o.Response != nil || !errors.Is(o.Event.Outcome.Err, ErrTimeout) {
+		t.Errorf("timeout outcome %+v", o)
+	}
+	f.TimeoutErr = errors.New("custom")
+	recs, _ = runFleet(t, f)
+	if recs[1].Event.Outcome.Err != f.TimeoutErr {
+		t.Errorf("TimeoutErr not used: %v", recs[1].Event.Outcome.Err)
+	}
+}
+
+// A shared bucket paces the whole fleet: 5 workers, 10 tokens/s, capacity
+// 1: attempts go out 100 ms apart.
+func TestFleetSharesTheBucket(t *testing.T) {
+	bucket, _ := core.NewBucket(10, 1)
+	recs, _ := runFleet(t, Fleet{Workers: 5, Jobs: 1, Policy: constant100, Bucket: bucket, Server: constServer{Status: 200, Delay: time.Millisecond}})
+	var sends []string
+	for _, r := range recs {
+		if r.Event.Kind == core.EventAttempt {
+			sends = append(sends, fmt.Sprintf("w%d@%v", r.Worker, r.Event.At.Sub(t0)))
+		}
+	}
+	if got, want := strings.Join(sends, " "), "w0@0s w1@100ms w2@200ms w3@300ms w4@400ms"; got != want {
+		t.Errorf("sends %s, want %s", got, want)
+	}
+}
+
+// A shared budget with 3 tokens and no refill allows 3 retries in all.
+func TestFleetSharesTheBudget(t *testing.T) {
+	budget, _ := core.NewBudget(3, 0)
+	p := constant100
+	p.MaxAttempts = 10
+	recs, res := runFleet(t, Fleet{Workers: 4, Jobs: 2, Policy: p, Budget: budget, Server: constServer{Status: 500, Delay: time.Millisecond}})
+	empty := 0
+	for _, r := range recs {
+		if r.Event.Kind == core.EventDone && errors.Is(r.Event.Err, core.ErrBudgetEmpty) {
+			empty++
+		}
+	}
+	// Every job ends on an empty budget: 3 of them after one retry.
+	if res.Attempts != 8+3 || empty != 8 {
+		t.Errorf("%d attempts and %d budget-empty give-ups, want 11 and 8", res.Attempts, empty)
+	}
+}
+
+// MaxAttempts stops the run as a live Stop does: every unfinished job is
+// cancelled, attempts in flight are reported aborted, no job starts after.
+func TestFleetMaxAttemptsStops(t *testing.T) {
+	var recs []Record
+	f, s := windowFleet(t, 7, func(r *Record) { recs = append(recs, *r) })
+	res, err := f.Run(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || res.Attempts != 250 {
+		t.Fatalf("result %+v: want stopped at 250 attempts", res)
+	}
+	type job struct{ w, j int }
+	started, done := map[job]bool{}, map[job]int{}
+	cancelled, aborted, attempts := 0, 0, 0
+	var stopAt time.Time
+	for _, r := range recs {
+		k := job{r.Worker, r.Job}
+		started[k] = true
+		switch r.Event.Kind {
+		case core.EventAttempt:
+			attempts++
+		case core.EventOutcome:
+			if errors.Is(r.Event.Outcome.Err, ErrLimit) {
+				aborted++
+			}
+		case core.EventDone:
+			done[k]++
+			if errors.Is(r.Event.Err, core.ErrCancelled) {
+				if !errors.Is(r.Event.Err, ErrLimit) {
+					t.Errorf("cancelled without ErrLimit: %v", r.Event.Err)
+				}
+				if stopAt.IsZero() {
+					stopAt = r.Event.At
+				}
+				if !r.Event.At.Equal(stopAt) {
+					t.Errorf("cancellations at %v and %v", stopAt, r.Event.At)
+				}
+				cancelled++
+			}
+		}
+	}
+	if attempts != 250 || cancelled == 0 || aborted == 0 || res.Jobs != len(started) {
+		t.Errorf("attempts %d, cancelled %d, aborted %d, jobs %d (started %d)", attempts, cancelled, aborted, res.Jobs, len(started))
+	}
+	for k := range started {
+		if done[k] != 1 {
+			t.Errorf("job %v ended %d times", k, done[k])
+		}
+	}
+	if !res.End.Equal(stopAt) {
+		t.Errorf("End %v, stop at %v", res.End, stopAt)
+	}
+}
+
+func TestFleetValidate(t *testing.T) {
+	srv := constServer{Status: 200}
+	for _, tc := range []struct {
+		f    Fleet
+		want string
+	}{
+		{Fleet{Workers: 0, Jobs: 1, Policy: constant100, Server: srv}, "sim: fleet workers 0: must be at least 1"},
+		{Fleet{Workers: 1, Jobs: 0, Policy: constant100, Server: srv}, "sim: fleet jobs 0: must be at least 1"},
+		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, Timeout: -1}, "sim: fleet timeout -1ns: must not be negative"},
+		{Fleet{Workers: 1, Jobs: 1, Policy: constant100}, "sim: fleet has no server"},
+		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, MaxAttempts: -1}, "sim: fleet max attempts -1"},
+		{Fleet{Workers: 1, Jobs: 1, Server: srv}, "core: policy max attempts 0: must be between 1 and 1000"},
+	} {
+		if _, err := tc.f.Run(NewScheduler(t0)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+}
