@@ -1,0 +1,237 @@
+package fleet
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"retrylab/app/mock"
+	"retrylab/core"
+	"retrylab/core/sim"
+)
+
+// SimWorkersRange is the fleet size Simulate accepts: a simulation costs
+// no connections, so it goes well past the live WorkersRange.
+var SimWorkersRange = core.Range[int]{Min: 1, Max: 10000}
+
+// DefaultSimMaxAttempts is the most attempts a simulation sends before it
+// stops (see SimOptions.MaxAttempts): about 3 records and 250 bytes of
+// memory each, so a stopped simulation holds a few hundred megabytes at
+// most.
+const DefaultSimMaxAttempts = 1_000_000
+
+// SimEpoch is the virtual start of a simulation whose SimOptions.Start is
+// zero. Only differences from it are shown, but Retry-After dates are
+// whole seconds, so a fixed start keeps them reproducible.
+var SimEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// SimOptions tune SimulateWith. The zero value is what Simulate uses.
+type SimOptions struct {
+	Start       time.Time    // virtual start of the run; zero = SimEpoch
+	MaxAttempts int          // stop after this many attempts; 0 = DefaultSimMaxAttempts
+	OnRecord    func(Record) // called with every record as it is appended (nil ok)
+}
+
+// SimSummary is what SimulateWith reports besides the Recording.
+type SimSummary struct {
+	Attempts int           // attempts simulated
+	Events   uint64        // scheduler events fired
+	Stopped  bool          // MaxAttempts was reached: unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit)
+	Virtual  time.Duration // virtual time from the start to the last job's end
+	Wall     time.Duration // real time the simulation took
+}
+
+// Simulate runs the scenario in virtual time and returns its Recording,
+// at once: the same Records a live Run against the built-in mock produces
+// (workers, jobs, core events from the same core.Loop with the same
+// per-job seeds core.SubSeed(Seed, worker, job), the mock's arrival number
+// and receive time on each outcome), with Simulated set. Stats, Histogram,
+// JSON and CSV work on it as on a live run.
+//
+// The endpoint is app/mock's, modelled by core/sim: the same core limiter
+// built from Mock.LimiterConfig(), the same status, Retry-After values
+// (malformed ones included) and rate-limit headers, latency + U(0, spread),
+// and injected failures, decided in the mock's order with the mock's
+// random draws taken from core.SubSeed(Seed, -1, 0). Requests reach the
+// mock the instant they are sent and answers come back after the mock's
+// latency: no network, browser queueing or timer lateness (Attempt.Queued
+// is 0, every attempt is sent when intended). A drop is answered at once
+// by an error (a live Go or browser client may resend it once on a reused
+// connection); a hang ends at the timeout, or after the mock's 60 s limit.
+//
+// Workers may go up to SimWorkersRange.Max (10,000); every other field must
+// pass Validate. A custom Target cannot be simulated, and a shared Room is
+// simulated as if no one else used it. On such errors the Recording has
+// Err set and no records, as Run does for an invalid scenario.
+func Simulate(s Scenario) *Recording {
+	rec, _ := SimulateWith(s, SimOptions{})
+	return rec
+}
+
+// SimulateWith is Simulate with options, also returning a summary.
+func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
+	began := time.Now()
+	start := o.Start
+	if start.IsZero() {
+		start = SimEpoch
+	}
+	start = start.Round(0)
+	rec := NewRecording(s, start, true)
+	var sum SimSummary
+	fail := func(err error) (*Recording, SimSummary) {
+		rec.Err = err
+		rec.Finish(start)
+		sum.Wall = time.Since(began)
+		return rec, sum
+	}
+	if err := checkSimulable(s); err != nil {
+		return fail(err)
+	}
+	var bucket *core.Bucket
+	var budget *core.Budget
+	var err error
+	if s.Bucket {
+		if bucket, err = core.NewBucket(s.BucketRate, s.BucketCapacity); err != nil {
+			return fail(err)
+		}
+	}
+	if s.Budget {
+		if budget, err = core.NewBudget(s.BudgetSize, s.BudgetRefill); err != nil {
+			return fail(err)
+		}
+	}
+	srv, err := sim.NewEndpointServer(SimEndpoint(s.Mock), start, core.SubSeed(s.Seed, -1, 0))
+	if err != nil {
+		return fail(err)
+	}
+	maxAttempts := o.MaxAttempts
+	if maxAttempts <= 0 {
+		maxAttempts = DefaultSimMaxAttempts
+	}
+	f := sim.Fleet{
+		Workers: s.Workers, Jobs: s.Jobs,
+		Policy: s.Policy(), Bucket: bucket, Budget: budget,
+		Seed:        s.Seed,
+		Timeout:     s.Timeout,
+		TimeoutErr:  fmt.Errorf("%w after %s (simulated)", ErrTimeout, formatDuration(s.Timeout)),
+		Server:      srv,
+		MaxAttempts: maxAttempts,
+	}
+	// Records go to the recording in batches: one lock per batch rather
+	// than per event.
+	const batch = 4096
+	buf := make([]Record, 0, batch)
+	f.Observe = func(r *sim.Record) {
+		out := Record{Worker: r.Worker, Job: r.Job, Event: r.Event}
+		if r.Event.Kind == core.EventOutcome {
+			a := &Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err}
+			if p := r.Response; p != nil {
+				a.ServerSeq, a.ServerAt = p.Seq, p.Received
+			}
+			out.Attempt = a
+		}
+		buf = append(buf, out)
+		if o.OnRecord != nil {
+			o.OnRecord(out)
+		}
+		if len(buf) == batch {
+			rec.Append(buf...)
+			buf = buf[:0]
+		}
+	}
+	res, err := f.Run(sim.NewScheduler(start))
+	if err != nil {
+		return fail(err)
+	}
+	rec.Append(buf...)
+	rec.Finish(res.End)
+	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Virtual: res.End.Sub(start), Wall: time.Since(began)}
+	return rec, sum
+}
+
+// checkSimulable validates s as Run would, except that Workers may go up to
+// SimWorkersRange.Max, and refuses what the simulator cannot model.
+func checkSimulable(s Scenario) error {
+	if !SimWorkersRange.Contains(s.Workers) {
+		return fmt.Errorf("fleet: workers %d: must be %s to simulate", s.Workers, SimWorkersRange)
+	}
+	if s.Target != "" {
+		return errors.New("fleet: a custom target cannot be simulated: the simulator models only the built-in mock endpoint")
+	}
+	c := s
+	c.Workers = min(c.Workers, WorkersRange.Max)
+	if errs := c.Validate(); errs != nil {
+		es := make([]error, len(errs))
+		for i, e := range errs {
+			es[i] = e
+		}
+		return fmt.Errorf("fleet: invalid scenario: %w", errors.Join(es...))
+	}
+	return nil
+}
+
+// SimEndpoint is the mock endpoint p describes, for core/sim: the limiter of
+// p.LimiterConfig(), p's status, Retry-After mode (malformed values as the
+// mock writes them), headers, latency and injected failures. Key and Tag
+// play no part.
+func SimEndpoint(p mock.Params) sim.Endpoint {
+	e := sim.Endpoint{
+		Limiter:    p.LimiterConfig(),
+		Status:     p.Status,
+		RetryValue: p.RetryValue,
+		IETF:       p.Headers.IETF(),
+		X:          p.Headers.X(),
+		Latency:    p.Latency,
+		Spread:     p.Spread,
+		Fail500:    p.Fail500,
+		Fail503:    p.Fail503,
+		Drop:       p.Drop,
+		Hang:       p.Hang,
+	}
+	switch p.RetryAfter {
+	case mock.RetrySeconds:
+		e.RetryAfter = sim.RetryAfterSeconds
+	case mock.RetryDate:
+		e.RetryAfter = sim.RetryAfterDate
+	case mock.RetryFixed:
+		e.RetryAfter = sim.RetryAfterFixed
+	case mock.RetryMalformed:
+		kind := p.Malformed
+		e.RetryAfterValue = func(d core.Decision, now time.Time, seq int) (string, bool) {
+			return malformedRetryAfter(kind, d, now, seq), true
+		}
+	}
+	return e
+}
+
+// malformedRetryAfter is the mock's deliberately invalid Retry-After value
+// of kind m for decision d at now (app/mock writes it in its native-only
+// response code, which the page's build cannot import; a test compares the
+// two on every kind). Mix rotates through the kinds by arrival number.
+func malformedRetryAfter(m mock.Malformed, d core.Decision, now time.Time, seq int) string {
+	if m == mock.MalformedMix {
+		const kinds = int(mock.MalformedISO8601) // text … iso8601
+		m = mock.Malformed(1 + (seq+kinds-1)%kinds)
+	}
+	secs := strconv.Itoa(d.RetryAfterSeconds())
+	switch m {
+	case mock.MalformedText:
+		return "soon"
+	case mock.MalformedEmpty:
+		return ""
+	case mock.MalformedNegative:
+		return "-" + secs
+	case mock.MalformedDecimal:
+		return strconv.FormatFloat(d.RetryAfter.Seconds(), 'f', 1, 64)
+	case mock.MalformedUnit:
+		return secs + "s"
+	case mock.MalformedHuge:
+		return "99999999999999999999"
+	case mock.MalformedRFC1123Z:
+		return sim.RetryDate(now, d.RetryAfter).Format(time.RFC1123Z)
+	case mock.MalformedISO8601:
+		return sim.RetryDate(now, d.RetryAfter).Format(time.RFC3339)
+	}
+	return ""
+}

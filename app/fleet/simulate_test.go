@@ -1,0 +1,467 @@
+//go:build !(js && wasm)
+
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"retrylab/app/mock"
+	"retrylab/core"
+	"retrylab/core/sim"
+)
+
+// simScenario returns Default with the given fields set, for Simulate
+// (workers may exceed the live range).
+func simScenario(t testing.TB, kv ...string) Scenario {
+	t.Helper()
+	s := Default()
+	workers := 0
+	for i := 0; i < len(kv); i += 2 {
+		if kv[i] == "workers" {
+			workers, _ = strconv.Atoi(kv[i+1])
+			continue
+		}
+		f, ok := FieldByKey(kv[i])
+		if !ok {
+			t.Fatalf("no field %s", kv[i])
+		}
+		if err := f.Set(&s, kv[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if workers > 0 {
+		s.Workers = workers
+	}
+	return s
+}
+
+// lockedRand is a seeded generator safe for the mock's concurrent use.
+func lockedRand(seed uint64) func() float64 {
+	var mu sync.Mutex
+	p := core.NewPCG(seed)
+	return func() float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return p.Float64()
+	}
+}
+
+// The simulated endpoint answers exactly as the real mock handler does: the
+// same arrivals at the same instants, with the same random draws, get the
+// same status, the same Retry-After and rate-limit header values, the same
+// arrival numbers and latencies — for every limiter, Retry-After mode
+// (every malformed kind), header family and injected failure. The handler
+// runs inside a synctest bubble, so its latencies and hangs take no time.
+func TestSimEndpointMatchesMock(t *testing.T) {
+	queries := []string{
+		"limiter=bucket&rate=2&burst=3&retry_after=seconds&headers=both&latency=15ms&spread=30ms",
+		"limiter=fixed&limit=2&window=1500ms&retry_after=date&headers=ietf&status=503",
+		"limiter=sliding&limit=3&window=2s&retry_after=fixed&retry_value=5&headers=x",
+		"limiter=bucket&rate=1.5&burst=1&retry_after=malformed&malformed=mix&headers=both",
+		"limiter=bucket&rate=0.7&burst=2&retry_after=malformed&malformed=decimal",
+		"limiter=fixed&limit=1&window=700ms&retry_after=malformed&malformed=rfc1123z",
+		"limiter=sliding&limit=2&window=900ms&retry_after=malformed&malformed=iso8601",
+		"limiter=none&retry_after=none&headers=both&fail500=20&fail503=20&drop=10&hang=10&latency=5ms&spread=5ms",
+		"limiter=bucket&rate=3&burst=2&retry_after=date&headers=both&fail500=10&fail503=10&drop=5&hang=5",
+	}
+	// 60 arrivals at uneven instants, several at the same instant.
+	var offsets []time.Duration
+	rng := core.NewPCG(5)
+	at := time.Duration(0)
+	for range 60 {
+		offsets = append(offsets, at)
+		if rng.Float64() > 0.3 {
+			at += time.Duration(rng.Float64() * float64(700*time.Millisecond))
+		}
+	}
+	start := time.Date(2026, 11, 29, 10, 0, 0, 250_000_000, time.UTC) // not a whole second: dates round
+	for _, q := range queries {
+		t.Run(q, func(t *testing.T) {
+			p, err := mock.ParseParams(mustQuery(t, q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := sim.NewEndpointServer(SimEndpoint(p), start, 77)
+			if err != nil {
+				t.Fatal(err)
+			}
+			synctest.Test(t, func(t *testing.T) {
+				var offset atomic.Int64 // the janitor reads the clock too
+				h := mock.New(mock.Options{Now: func() time.Time { return start.Add(time.Duration(offset.Load())) }, Rand: lockedRand(77)})
+				defer h.Close()
+				for i, off := range offsets {
+					offset.Store(int64(off))
+					now := start.Add(off)
+					live := serveOnce(h, "/mock?"+q+"&key=k")
+					r := srv.Arrive(now, sim.Request{})
+					simmed := answer{Status: r.Status, Dropped: r.Err == sim.ErrDropped, Hung: r.Err == sim.ErrHangClosed}
+					if !simmed.Dropped && !simmed.Hung {
+						simmed.Seq, simmed.LatencyMS = r.Seq, math.Ceil(float64(r.Delay)/1e3)/1e3
+						for _, name := range answerHeaders {
+							if r.Header != nil {
+								simmed.Headers = append(simmed.Headers, r.Header.Get(name))
+							} else {
+								simmed.Headers = append(simmed.Headers, "")
+							}
+						}
+					}
+					if fmt.Sprint(live) != fmt.Sprint(simmed) {
+						t.Fatalf("arrival %d at +%v:\nmock %+v\nsim  %+v", i+1, off, live, simmed)
+					}
+				}
+			})
+		})
+	}
+}
+
+var answerHeaders = []string{"Retry-After", "RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+
+type answer struct {
+	Status        int
+	Dropped, Hung bool
+	Seq           int
+	LatencyMS     float64
+	Headers       []string
+}
+
+// serveOnce calls the handler in-process and reads what a client would see.
+func serveOnce(h http.Handler, target string) (a answer) {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	began := time.Now()
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			// The mock aborts drops after the latency and hangs after the
+			// hang limit.
+			if time.Since(began) >= mock.DefaultHangLimit {
+				a = answer{Hung: true}
+			} else {
+				a = answer{Dropped: true}
+			}
+		}
+	}()
+	h.ServeHTTP(rec, req)
+	var b mock.Body
+	if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+		panic(fmt.Sprintf("mock body %q: %v", rec.Body.String(), err))
+	}
+	a = answer{Status: rec.Code, Seq: int(b.Seq), LatencyMS: b.LatencyMS}
+	for _, name := range answerHeaders {
+		a.Headers = append(a.Headers, rec.Result().Header.Get(name))
+	}
+	return a
+}
+
+func mustQuery(t *testing.T, q string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// simStats checks the identities every finished recording satisfies and
+// returns its Stats.
+func simStats(t *testing.T, s Scenario, rec *Recording) Stats {
+	t.Helper()
+	if rec.Err != nil {
+		t.Fatal(rec.Err)
+	}
+	if !rec.Simulated {
+		t.Error("recording not marked simulated")
+	}
+	end, done := rec.End()
+	if !done || end.Before(rec.Start) {
+		t.Errorf("End %v, %v", end, done)
+	}
+	st := rec.Stats()
+	if st.Requests != st.FirstTries+st.Retries || st.Successes+st.GiveUps != st.Jobs ||
+		st.OK+st.Limited+st.Failed+st.Timeouts+st.Aborted != st.Requests || st.InFlight != 0 {
+		t.Errorf("stats do not add up: %+v", st)
+	}
+	// A stopped run cancels jobs, some before their first attempt, and
+	// starts no more (as Run's Stop does).
+	if st.Cancelled == 0 && (st.Jobs != st.FirstTries || st.Jobs != s.Workers*s.Jobs) {
+		t.Errorf("jobs %d, first tries %d, want %d", st.Jobs, st.FirstTries, s.Workers*s.Jobs)
+	}
+	if st.Drain != end.Sub(rec.Start) {
+		t.Errorf("drain %v, end %v after start", st.Drain, end.Sub(rec.Start))
+	}
+	return st
+}
+
+func TestSimulateRecordsLikeRun(t *testing.T) {
+	s := simScenario(t, "workers", "60", "jobs", "3", "strategy", "full", "base", "50ms", "cap", "2s", "attempts", "6",
+		"timeout", "400ms", "ra_honour", "on", "ra_spread", "100ms", "hints", "on", "bucket", "on", "bucket_rate", "30", "bucket_cap", "5",
+		"budget", "on", "budget_size", "30", "budget_refill", "0.2",
+		"rate", "20", "burst", "5", "retry_after", "date", "headers", "both", "latency", "40ms", "spread", "20ms",
+		"fail500", "3", "fail503", "3", "drop", "2", "hang", "2")
+	rec := Simulate(s)
+	st := simStats(t, s, rec)
+	t.Logf("%+v", st)
+	if !rec.Start.Equal(SimEpoch) {
+		t.Errorf("start %v", rec.Start)
+	}
+	if st.Limited == 0 || st.Failed == 0 || st.Timeouts == 0 || st.Retries == 0 || st.Successes == 0 || st.GiveUps == 0 {
+		t.Errorf("want every kind of outcome: %+v", st)
+	}
+	seqs := map[int]bool{}
+	prev := rec.Start
+	for _, r := range rec.Records() {
+		if r.Event.At.Before(prev) {
+			t.Fatalf("records out of time order: %v after %v", r.Event.At, prev)
+		}
+		prev = r.Event.At
+		if (r.Event.Kind == core.EventOutcome) != (r.Attempt != nil) {
+			t.Fatalf("%v record with attempt facts %v", r.Event.Kind, r.Attempt)
+		}
+		if r.Attempt == nil {
+			continue
+		}
+		a := r.Attempt
+		if a.Status != r.Event.Outcome.Status || a.Err != r.Event.Outcome.Err {
+			t.Fatalf("attempt %+v, outcome %+v", a, r.Event.Outcome)
+		}
+		if errors.Is(a.Err, ErrTimeout) {
+			if a.ServerSeq != 0 {
+				t.Errorf("a timed-out attempt has mock facts: %+v", a)
+			}
+			continue
+		}
+		if a.ServerSeq == 0 || seqs[a.ServerSeq] || a.ServerAt.IsZero() {
+			t.Fatalf("outcome without mock facts (or a repeated seq): %+v", a)
+		}
+		seqs[a.ServerSeq] = true
+	}
+	var b bytes.Buffer
+	if err := rec.JSON(&b); err != nil || !strings.Contains(b.String(), `"simulated": true`) {
+		t.Errorf("JSON export: %v", err)
+	}
+}
+
+// Simulate gives worker w's job j the random numbers of
+// core.NewRand(core.SubSeed(Seed, w, j)), as Run does: with a server that
+// always fails without Retry-After, the waits are exactly the backoff's.
+func TestSimulateUsesTheLiveSeeds(t *testing.T) {
+	s := simScenario(t, "workers", "8", "jobs", "3", "strategy", "full", "base", "1ms", "cap", "4ms", "attempts", "4", "seed", "42",
+		"fail503", "100", "limiter", "none")
+	rec := Simulate(s)
+	simStats(t, s, rec)
+	waits := map[string]string{}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventWait {
+			waits[fmt.Sprint(r.Worker, r.Job)] += r.Event.Wait.String() + " "
+		}
+	}
+	for w := range 8 {
+		for j := range 3 {
+			rng := core.NewRand(core.SubSeed(42, w, j))
+			var want string
+			for n := 1; n <= 3; n++ {
+				want += s.Policy().Backoff.Delay(n, 0, rng.Float64()).String() + " "
+			}
+			if got := waits[fmt.Sprint(w, j)]; got != want {
+				t.Errorf("worker %d job %d waited %q, want %q", w, j, got, want)
+			}
+		}
+	}
+}
+
+func TestSimulateIsReproducible(t *testing.T) {
+	csvOf := func(seed uint64) string {
+		s := simScenario(t, "workers", "40", "jobs", "2", "rate", "15", "burst", "5", "latency", "30ms", "spread", "30ms", "fail500", "5",
+			"retry_after", "malformed", "malformed", "mix", "ra_honour", "on")
+		s.Seed = seed
+		var b bytes.Buffer
+		if err := Simulate(s).CSV(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	a, b, c := csvOf(9), csvOf(9), csvOf(10)
+	if a != b {
+		t.Error("same seed, different records")
+	}
+	if a == c {
+		t.Error("another seed gave the same records")
+	}
+	if !strings.Contains(a, "fell back to backoff") {
+		t.Error("malformed Retry-After values did not reach the loop")
+	}
+}
+
+// The simulation and a live run against the real mock over loopback HTTP
+// (same scenario, same seed) agree on the number of 429s.
+func TestSimulateAgreesWithLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("live runs take a few seconds")
+	}
+	srv, _ := mockServer(t)
+	live := func(s Scenario, key string) Stats {
+		tr := NewHTTPTransport(s, srv.URL, key)
+		defer tr.Close()
+		rec := Run(context.Background(), s, tr, nil, nil)
+		if rec.Err != nil {
+			t.Error(rec.Err)
+		}
+		return rec.Stats()
+	}
+
+	// 1. A synchronised flood (constant wait, no jitter) is deterministic
+	// in the simulator: 30 workers against 10 req/s with a burst of 10;
+	// 20 rejected at once, then every 310 ms the herd comes back and ~3 get
+	// through: 20+17+14+11+8+5+2 = 77 429s. Live, each round comes back a
+	// little later (loopback round trips, timer lateness: 0.5–15 ms per
+	// round), so the bucket has refilled a hair more and now and then lets
+	// one more through. Tolerance: 4 (5%).
+	flood := simScenario(t, "workers", "30", "jobs", "1", "strategy", "constant", "base", "300ms", "attempts", "20",
+		"rate", "10", "burst", "10", "latency", "10ms", "retry_after", "seconds", "timeout", "2s", "seed", "3")
+
+	// 2. Full jitter: 20 workers × 3 jobs against 40 req/s (burst 5).
+	// Here the same seed does not give the same run: live timing noise
+	// changes which request beats the bucket, and from then on the runs
+	// diverge. What must agree is the distribution: over seeds the
+	// simulator gives 92–109 429s per run (sd ≈ 6; measured), so the
+	// difference of two independent runs has sd ≈ 8.5 and the sum over
+	// three seeds sd ≈ 15. Tolerance: 15% of the simulated sum (≈ 45, 3 sd).
+	jitter := func(seed int) Scenario {
+		return simScenario(t, "workers", "20", "jobs", "3", "strategy", "full", "base", "50ms", "cap", "1s", "attempts", "10",
+			"rate", "40", "burst", "5", "latency", "20ms", "retry_after", "none", "timeout", "2s", "seed", strconv.Itoa(seed))
+	}
+
+	began := time.Now()
+	var floodLive Stats
+	jitterLive := make([]Stats, 3)
+	var wg sync.WaitGroup
+	wg.Go(func() { floodLive = live(flood, "flood") })
+	for i := range jitterLive {
+		wg.Go(func() { jitterLive[i] = live(jitter(i+1), "jitter"+strconv.Itoa(i)) })
+	}
+	wg.Wait()
+	t.Logf("live runs took %v", time.Since(began).Round(time.Millisecond))
+
+	floodSim := simStats(t, flood, Simulate(flood))
+	t.Logf("flood: 429s simulated %d, live %d", floodSim.Limited, floodLive.Limited)
+	if floodSim.Limited != 77 {
+		t.Errorf("simulated flood: %d 429s, want 77", floodSim.Limited)
+	}
+	if d := floodSim.Limited - floodLive.Limited; d < -4 || d > 4 {
+		t.Errorf("flood: 429s simulated %d, live %d: differ by more than 4", floodSim.Limited, floodLive.Limited)
+	}
+	simSum, liveSum := 0, 0
+	for i := range jitterLive {
+		st := simStats(t, jitter(i+1), Simulate(jitter(i+1)))
+		simSum += st.Limited
+		liveSum += jitterLive[i].Limited
+		t.Logf("full jitter, seed %d: 429s simulated %d, live %d", i+1, st.Limited, jitterLive[i].Limited)
+	}
+	if math.Abs(float64(simSum-liveSum)) > 0.15*float64(simSum) {
+		t.Errorf("full jitter: 429s simulated %d, live %d over three seeds: differ by more than 15%%", simSum, liveSum)
+	}
+}
+
+func TestSimulateRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		mod  func(*Scenario)
+		want string
+	}{
+		{func(s *Scenario) { s.Workers = 0 }, "fleet: workers 0: must be between 1 and 10000 to simulate"},
+		{func(s *Scenario) { s.Workers = 10001 }, "fleet: workers 10001: must be between 1 and 10000 to simulate"},
+		{func(s *Scenario) { s.Target = "https://api.example.com/x" }, "fleet: a custom target cannot be simulated"},
+		{func(s *Scenario) { s.Jobs = 0 }, `fleet: invalid scenario: Jobs per worker "0": must be an integer between 1 and 1000`},
+		{func(s *Scenario) { s.Base = 0 }, "fleet: invalid scenario: Base"},
+	} {
+		s := Default()
+		tc.mod(&s)
+		rec := Simulate(s)
+		if rec.Err == nil || !strings.HasPrefix(rec.Err.Error(), tc.want) || rec.Len() != 0 || !rec.Simulated {
+			t.Errorf("Err %v (want %q), %d records", rec.Err, tc.want, rec.Len())
+		}
+		if _, done := rec.End(); !done {
+			t.Error("not marked finished")
+		}
+	}
+}
+
+// Beyond the live range of workers, and a run cut short by the attempt
+// limit: unfinished jobs are cancelled as Stop cancels them.
+func TestSimulateLargeFleetAndLimit(t *testing.T) {
+	s := simScenario(t, "workers", "3000", "jobs", "3", "rate", "500", "burst", "50", "latency", "20ms")
+	full := simStats(t, s, Simulate(s))
+
+	var onRecord int
+	rec, sum := SimulateWith(s, SimOptions{MaxAttempts: full.Requests / 2, OnRecord: func(Record) { onRecord++ }, Start: time.Unix(1e9, 0)})
+	st := simStats(t, s, rec)
+	t.Logf("whole run %d attempts; stopped at %d: %+v", full.Requests, sum.Attempts, st)
+	if !sum.Stopped || sum.Attempts != full.Requests/2 || st.Requests != sum.Attempts || st.Cancelled == 0 ||
+		st.Aborted == 0 || st.Cancelled != st.GiveUps-st.Causes["exhausted"] || st.Jobs >= 3*3000 {
+		t.Errorf("summary %+v, stats %+v", sum, st)
+	}
+	if onRecord != rec.Len() || !rec.Start.Equal(time.Unix(1e9, 0)) {
+		t.Errorf("onRecord saw %d of %d records; start %v", onRecord, rec.Len(), rec.Start)
+	}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventDone && errors.Is(r.Event.Err, core.ErrCancelled) && !errors.Is(r.Event.Err, sim.ErrLimit) {
+			t.Fatalf("cancelled without sim.ErrLimit: %v", r.Event.Err)
+		}
+	}
+}
+
+// The malformed values match app/mock's, kind by kind (the mock's own
+// function is in its native-only response code).
+func TestMalformedRetryAfterRotates(t *testing.T) {
+	d := core.Decision{RetryAfter: 1300 * time.Millisecond}
+	now := time.Date(2026, 11, 5, 10, 0, 0, 500_000_000, time.UTC)
+	var got []string
+	for seq := 1; seq <= 9; seq++ {
+		got = append(got, malformedRetryAfter(mock.MalformedMix, d, now, seq))
+	}
+	want := []string{"soon", "", "-2", "1.3", "2s", "99999999999999999999", "Thu, 05 Nov 2026 10:00:02 +0000", "2026-11-05T10:00:02Z", "soon"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// BenchmarkSimulate10k: 10,000 workers × 5 jobs against the mock's token
+// bucket, records and all (what the page's Simulate button costs).
+func BenchmarkSimulate10k(b *testing.B) {
+	for _, bc := range []struct{ name, rate, burst string }{
+		{"rate1000", "1000", "100"},
+		{"rate100", "100", "20"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := simScenario(b, "workers", "10000", "jobs", "5", "rate", bc.rate, "burst", bc.burst, "latency", "50ms",
+				"strategy", "full", "base", "100ms", "cap", "10s", "attempts", "10")
+			b.ReportAllocs()
+			var sum SimSummary
+			var rec *Recording
+			for b.Loop() {
+				rec, sum = SimulateWith(s, SimOptions{})
+			}
+			st := rec.Stats()
+			b.ReportMetric(float64(sum.Attempts), "attempts")
+			b.ReportMetric(float64(rec.Len()), "records")
+			b.ReportMetric(sum.Virtual.Seconds(), "virtual-s")
+			b.ReportMetric(float64(st.GiveUps), "give-ups")
+		})
+	}
+}
