@@ -193,12 +193,13 @@ func TestServerHeaders(t *testing.T) {
 }
 
 type mockEvent struct {
-	Type      string  `json:"type"`
-	Tag       string  `json:"tag"`
-	Seq       uint64  `json:"seq"`
-	End       string  `json:"end"`
-	ElapsedMS float64 `json:"elapsed_ms"`
-	Status    int     `json:"status"`
+	Type      string    `json:"type"`
+	Tag       string    `json:"tag"`
+	Seq       uint64    `json:"seq"`
+	At        time.Time `json:"at"`
+	End       string    `json:"end"`
+	ElapsedMS float64   `json:"elapsed_ms"`
+	Status    int       `json:"status"`
 }
 
 type eventStream struct{ ch chan mockEvent }

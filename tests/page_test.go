@@ -1,0 +1,401 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// pageState is window.retrylab.state().
+type pageState struct {
+	Running bool               `json:"running"`
+	Runs    int                `json:"runs"`
+	RunKey  string             `json:"run_key"`
+	Records int                `json:"records"`
+	Invalid int                `json:"invalid"`
+	Preset  string             `json:"preset"`
+	Stats   map[string]float64 `json:"stats"`
+}
+
+func state(t testing.TB, ctx context.Context) pageState {
+	t.Helper()
+	return eval[pageState](t, ctx, `JSON.parse(window.retrylab.state())`)
+}
+
+func click(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(id), chromedp.NodeVisible)); err != nil {
+		t.Fatalf("click #%s: %v", id, err)
+	}
+}
+
+// typeInto replaces the text of input #f-<key> by typing, as a person would.
+func typeInto(t testing.TB, ctx context.Context, key, text string) {
+	t.Helper()
+	sel := chromedp.ID("f-" + key)
+	if err := chromedp.Do(ctx,
+		chromedp.Focus(sel),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("f-`+key+`").select()`),
+		chromedp.SendKeys(sel, "\b"),
+		chromedp.SendKeys(sel, text),
+	); err != nil {
+		t.Fatalf("type %q into #f-%s: %v", text, key, err)
+	}
+}
+
+// runToEnd clicks Run and waits until the run has finished.
+func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState {
+	t.Helper()
+	before := state(t, ctx).Runs
+	click(t, ctx, "run")
+	var st pageState
+	if err := waitFor(limit, func() bool {
+		st = state(t, ctx)
+		return st.Runs > before && !st.Running
+	}); err != nil {
+		t.Fatalf("run did not finish: %v (last state %+v)", err, st)
+	}
+	return st
+}
+
+// arrivals collects the mock's arrivals for a key from its stream.
+type arrivals struct {
+	mu  sync.Mutex
+	all []arrival
+}
+
+type arrival struct {
+	At      time.Time
+	Tag     string
+	Status  int
+	Attempt int
+}
+
+func watchArrivals(t *testing.T, srv *server, key string) *arrivals {
+	t.Helper()
+	s := subscribe(t, srv, key)
+	a := &arrivals{}
+	go func() {
+		for ev := range s.ch {
+			if ev.Type != "arrival" {
+				continue
+			}
+			att := 0
+			if i := strings.LastIndex(ev.Tag, ".a"); i >= 0 {
+				fmt.Sscanf(ev.Tag[i+2:], "%d", &att)
+			}
+			a.mu.Lock()
+			a.all = append(a.all, arrival{At: ev.At, Tag: ev.Tag, Status: ev.Status, Attempt: att})
+			a.mu.Unlock()
+		}
+	}()
+	return a
+}
+
+func (a *arrivals) snapshot() []arrival {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]arrival(nil), a.all...)
+}
+
+// retryDispersion is the variance-to-mean ratio of retry arrivals (attempt
+// ≥ 2) per 100 ms at the server: about 1 for arrivals spread at random, k
+// for herds of k arriving together.
+func retryDispersion(as []arrival) float64 {
+	var first time.Time
+	counts := map[int64]int{}
+	var lo, hi int64 = math.MaxInt64, math.MinInt64
+	for _, a := range as {
+		if first.IsZero() || a.At.Before(first) {
+			first = a.At
+		}
+	}
+	for _, a := range as {
+		if a.Attempt < 2 {
+			continue
+		}
+		b := int64(a.At.Sub(first) / (100 * time.Millisecond))
+		counts[b]++
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	if len(counts) == 0 {
+		return 0
+	}
+	n := float64(hi - lo + 1)
+	var sum, sq float64
+	for b := lo; b <= hi; b++ {
+		c := float64(counts[b])
+		sum += c
+		sq += c * c
+	}
+	mean := sum / n
+	return (sq/n - mean*mean) / mean
+}
+
+// maxPerSecond is the most arrivals at the server in any 1 s window.
+func maxPerSecond(as []arrival) int {
+	ts := make([]time.Time, len(as))
+	for i, a := range as {
+		ts[i] = a.At
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
+	best, j := 0, 0
+	for i := range ts {
+		for ts[i].Sub(ts[j]) >= time.Second {
+			j++
+		}
+		best = max(best, i-j+1)
+	}
+	return best
+}
+
+// TestPresetsTellTheStory loads each preset by clicking it, runs it live
+// against the real server, and checks what was counted and what the server
+// saw, with the presets' fixed seed. Each finished preset is saved as a
+// screenshot in tests/out/.
+func TestPresetsTellTheStory(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+
+	type result struct {
+		st         pageState
+		arrivals   []arrival
+		dispersion float64
+		peak       int
+	}
+	results := map[string]result{}
+	for _, id := range []string{"flood", "exponential", "full-jitter", "retry-after", "bucket"} {
+		t.Run(id, func(t *testing.T) {
+			click(t, ctx, "preset-"+id)
+			room := fmt.Sprintf("e2e-%s-%d", id, time.Now().UnixNano()%1e6)
+			typeInto(t, ctx, "room", room)
+			arr := watchArrivals(t, srv, room)
+			st := runToEnd(t, ctx, 60*time.Second)
+			time.Sleep(200 * time.Millisecond) // the last arrivals on the stream
+			as := arr.snapshot()
+			r := result{st: st, arrivals: as, dispersion: retryDispersion(as), peak: maxPerSecond(as)}
+			results[id] = r
+			s := st.Stats
+			t.Logf("%s: requests %.0f, 429s %.0f, successes %.0f/%.0f, retries %.0f, server arrivals %d, retry dispersion %.1f, server peak %d/s, drain %.1fs",
+				id, s["requests"], s["limited"], s["successes"], s["jobs"], s["retries"], len(as), r.dispersion, r.peak, s["drain_ms"]/1000)
+
+			// What the page counted is what the server saw, and it adds up.
+			if got := int(s["requests"]); got != len(as) {
+				t.Errorf("page counted %d requests, the server saw %d arrivals", got, len(as))
+			}
+			if s["requests"] != s["first_tries"]+s["retries"] {
+				t.Errorf("requests %.0f != first tries %.0f + retries %.0f", s["requests"], s["first_tries"], s["retries"])
+			}
+			if s["jobs"] != 100 || s["successes"]+s["give_ups"] != s["jobs"] {
+				t.Errorf("jobs %.0f, successes %.0f, give-ups %.0f: want 100 jobs, all accounted", s["jobs"], s["successes"], s["give_ups"])
+			}
+			if st.Preset != id {
+				t.Errorf("page says preset %q is active, want %q", st.Preset, id)
+			}
+			// The timeline drew something: the canvas is not blank.
+			painted := eval[int](t, ctx, `(() => {
+				const c = document.getElementById("timeline");
+				const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+				let n = 0; for (let i = 0; i < d.length; i += 16) if (d[i] !== d[0] || d[i+1] !== d[1] || d[i+2] !== d[2]) n++;
+				return n;
+			})()`)
+			if painted < 1000 {
+				t.Errorf("timeline canvas looks blank (%d differing samples)", painted)
+			}
+			screenshot(t, ctx, "preset-"+id)
+		})
+	}
+
+	flood, full, exp, ra, bucket := results["flood"], results["full-jitter"], results["exponential"], results["retry-after"], results["bucket"]
+	if flood.dispersion <= 2*full.dispersion {
+		t.Errorf("flood retries should arrive in spikes: dispersion %.1f vs full jitter %.1f", flood.dispersion, full.dispersion)
+	}
+	if exp.dispersion <= full.dispersion {
+		t.Errorf("exponential without jitter should be spikier than full jitter: %.1f vs %.1f", exp.dispersion, full.dispersion)
+	}
+	if ra.st.Stats["limited"] >= full.st.Stats["limited"] {
+		t.Errorf("honouring Retry-After should give fewer 429s: %.0f vs %.0f ignoring it", ra.st.Stats["limited"], full.st.Stats["limited"])
+	}
+	if bucket.peak > 10 {
+		t.Errorf("with the fleet bucket the server saw %d requests in one second, over its limit of 10/s", bucket.peak)
+	}
+	if bucket.st.Stats["limited"] > 0.05*bucket.st.Stats["requests"] {
+		t.Errorf("with the fleet bucket 429s should be the exception: %.0f of %.0f", bucket.st.Stats["limited"], bucket.st.Stats["requests"])
+	}
+}
+
+// TestInvalidInputStartsNothing: a bad value gets its message beside the
+// input naming the field, the value and the range; Run is disabled and
+// nothing reaches the server; fixing the value enables Run again.
+func TestInvalidInputStartsNothing(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	typeInto(t, ctx, "room", "e2e-invalid")
+	arr := watchArrivals(t, srv, "e2e-invalid")
+	for _, tt := range []struct{ key, value, wantInMsg string }{
+		{"workers", "0", "500"},
+		{"workers", "abc", "workers"},
+		{"base", "-5s", "base"},
+		{"rate", "0", "0.001"},
+	} {
+		typeInto(t, ctx, tt.key, tt.value)
+		msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("err-"+tt.key)))
+		if err != nil {
+			t.Fatalf("%s=%q: no message beside the input: %v", tt.key, tt.value, err)
+		}
+		if !strings.Contains(msg, tt.wantInMsg) || !strings.Contains(msg, strings.TrimPrefix(tt.value, "-")) {
+			t.Errorf("%s=%q: message %q should name the value and the allowed range", tt.key, tt.value, msg)
+		}
+		if !eval[bool](t, ctx, `document.getElementById("run").disabled`) {
+			t.Errorf("%s=%q: Run is enabled", tt.key, tt.value)
+		}
+		// Pressing r (the shortcut) must not start a run either.
+		chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("r"))
+		time.Sleep(300 * time.Millisecond)
+		if st := state(t, ctx); st.Running || st.Runs != 0 {
+			t.Fatalf("%s=%q: a run started: %+v", tt.key, tt.value, st)
+		}
+		defaults := map[string]string{"workers": "50", "base": "100ms", "rate": "10"}
+		typeInto(t, ctx, tt.key, defaults[tt.key])
+	}
+	if n := len(arr.snapshot()); n != 0 {
+		t.Errorf("the server saw %d requests from an invalid configuration", n)
+	}
+	if eval[bool](t, ctx, `document.getElementById("run").disabled`) {
+		t.Error("Run stays disabled after every value was fixed")
+	}
+}
+
+// TestSharedURLReproducesConfiguration: what is set on the page is in the
+// URL; opening that URL elsewhere sets up the same run, and a malformed
+// field falls back with a visible notice.
+func TestSharedURLReproducesConfiguration(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	click(t, ctx, "preset-retry-after")
+	typeInto(t, ctx, "workers", "37")
+	typeInto(t, ctx, "seed", "424242")
+	time.Sleep(300 * time.Millisecond)
+	link := eval[string](t, ctx, `location.href`)
+	q, err := url.Parse(link)
+	if err != nil || q.Query().Get("workers") != "37" || q.Query().Get("seed") != "424242" || q.Query().Get("ra_honour") != "on" {
+		t.Fatalf("the URL does not carry the configuration: %s", link)
+	}
+
+	ctx2, _ := newBrowser(t)
+	boot(t, ctx2, link)
+	for key, want := range map[string]string{"workers": "37", "seed": "424242", "strategy": "full", "ra_spread": "1s"} {
+		got := eval[string](t, ctx2, `document.getElementById("f-`+key+`").value`)
+		if got != want {
+			t.Errorf("opened link: #f-%s = %q, want %q", key, got, want)
+		}
+	}
+	if got := eval[bool](t, ctx2, `document.getElementById("f-ra_honour").checked`); !got {
+		t.Error("opened link: honour Retry-After is off")
+	}
+
+	bad := strings.Replace(link, "workers=37", "workers=9999", 1) + "&bogus=1"
+	boot(t, ctx2, bad)
+	notice, err := chromedp.Run(ctx2, chromedp.Text(chromedp.ID("url-notice")))
+	if err != nil {
+		t.Fatalf("no notice for a malformed link: %v", err)
+	}
+	if !strings.Contains(notice, "workers") || !strings.Contains(notice, "bogus") {
+		t.Errorf("notice %q should name the bad field and the unknown one", notice)
+	}
+	if got := eval[string](t, ctx2, `document.getElementById("f-seed").value`); got != "424242" {
+		t.Errorf("the good fields of a malformed link are lost: seed %q", got)
+	}
+}
+
+// TestStopAbortsInFlight: Stop aborts every in-flight fetch at once (the
+// server sees the cancellations), and Run again starts clean.
+func TestStopAbortsInFlight(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	typeInto(t, ctx, "workers", "20")
+	typeInto(t, ctx, "latency", "5s")
+	typeInto(t, ctx, "room", "e2e-stop")
+	events := subscribe(t, srv, "e2e-stop")
+	click(t, ctx, "run")
+	// Wait until all twenty requests are held by the server.
+	seen := 0
+	for seen < 20 {
+		events.next(t, 10*time.Second, func(e mockEvent) bool { return e.Type == "arrival" })
+		seen++
+	}
+	stopAt := time.Now()
+	click(t, ctx, "stop")
+	cancelled := 0
+	for cancelled < 20 {
+		ev := events.next(t, 3*time.Second, func(e mockEvent) bool { return e.Type == "end" })
+		if ev.End != "cancelled" {
+			t.Errorf("request %s ended as %q, want cancelled", ev.Tag, ev.End)
+		}
+		cancelled++
+	}
+	t.Logf("all 20 in-flight requests cancelled at the server %.0f ms after Stop", float64(time.Since(stopAt).Milliseconds()))
+	if err := waitFor(2*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+		t.Fatalf("page still running after Stop: %v", err)
+	}
+	st := state(t, ctx)
+	if st.Stats["aborted"] != 20 || st.Stats["successes"] != 0 {
+		t.Errorf("after Stop: aborted %.0f, successes %.0f; want 20 and 0", st.Stats["aborted"], st.Stats["successes"])
+	}
+	// Run again starts clean: fresh numbers.
+	typeInto(t, ctx, "latency", "0s")
+	typeInto(t, ctx, "workers", "5")
+	typeInto(t, ctx, "jobs", "1")
+	st = runToEnd(t, ctx, 20*time.Second)
+	if st.Stats["aborted"] != 0 || st.Stats["jobs"] != 5 {
+		t.Errorf("second run is not clean: %+v", st.Stats)
+	}
+}
+
+// TestRunStopCyclesLeakNothing: 100 run/stop cycles leave no goroutines and
+// no JS callbacks behind.
+func TestRunStopCyclesLeakNothing(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	typeInto(t, ctx, "workers", "20")
+	typeInto(t, ctx, "latency", "2s")
+	type debug struct {
+		Goroutines int `json:"goroutines"`
+		Funcs      int `json:"funcs"`
+		Pending    int `json:"pending_waits"`
+	}
+	read := func() debug { return eval[debug](t, ctx, `JSON.parse(window.retrylab.debug())`) }
+	before := read()
+	for i := 0; i < 100; i++ {
+		click(t, ctx, "run")
+		if err := waitFor(5*time.Second, func() bool { return state(t, ctx).Records >= 20 }); err != nil {
+			t.Fatalf("cycle %d: run never got going: %v", i, err)
+		}
+		click(t, ctx, "stop")
+		if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+			t.Fatalf("cycle %d: stop did not finish: %v", i, err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	after := read()
+	t.Logf("100 run/stop cycles: goroutines %d → %d, live JS funcs %d → %d, pending waits %d → %d",
+		before.Goroutines, after.Goroutines, before.Funcs, after.Funcs, before.Pending, after.Pending)
+	if after.Goroutines > before.Goroutines+5 || after.Funcs > before.Funcs || after.Pending > 0 {
+		t.Errorf("leak after 100 cycles: before %+v, after %+v", before, after)
+	}
+}
