@@ -170,13 +170,18 @@ func (c Canvas) Draw(o *Ops, w, h float64) error {
 	return nil
 }
 
-// PNG encodes the canvas as a PNG Blob.
-func (c Canvas) PNG(ctx context.Context) (Blob, error) {
+// PNG encodes the canvas as a PNG Blob. The canvas's pixels are copied
+// before PNG waits for the encoding; started (nil ok) is then called, so the
+// caller may draw on the canvas again.
+func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {
 	d, err := getDrawer()
 	if err != nil {
 		return Blob{}, err
 	}
 	p, err := d.png.Invoke(c.ID)
+	if started != nil {
+		started()
+	}
 	if err != nil {
 		return Blob{}, err
 	}

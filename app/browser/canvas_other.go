@@ -11,4 +11,9 @@ func (c Canvas) Width() (float64, error) { return 0, ErrNoBrowser }
 func (c Canvas) Draw(o *Ops, w, h float64) error { return ErrNoBrowser }
 
 // PNG returns ErrNoBrowser natively.
-func (c Canvas) PNG(ctx context.Context) (Blob, error) { return Blob{}, ErrNoBrowser }
+func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {
+	if started != nil {
+		started()
+	}
+	return Blob{}, ErrNoBrowser
+}

@@ -175,3 +175,51 @@ func Expose(name string, fn func(args []string) string) error {
 	_, err = wrap.Invoke(name, f.Value())
 	return err
 }
+
+// keysJS forwards keydown events on the document to Go as
+// (key, inField, modified); Go answers whether it handled the key.
+const keysJS = `
+var h = function (e) {
+  var t = e.target, tag = t && t.tagName ? t.tagName.toUpperCase() : "";
+  var inField = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable);
+  if (fn(e.key, !!inField, e.ctrlKey || e.metaKey || e.altKey)) e.preventDefault();
+};
+document.addEventListener("keydown", h);
+return function () { document.removeEventListener("keydown", h); };`
+
+var keysFn lazyFunc
+
+// ListenKeys calls fn for every key pressed on the page until stop is
+// called; inField is true when the focus is in an input, a select or a text
+// area, modified when Ctrl, Meta or Alt is held. fn runs on a JS callback
+// and must not block; returning true prevents the key's default action.
+func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), err error) {
+	wrap, err := compiled(&keysFn, keysJS, "fn")
+	if err != nil {
+		return nil, err
+	}
+	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) < 3 {
+			return false
+		}
+		key, _ := args[0].String()
+		inField, _ := args[1].Bool()
+		mod, _ := args[2].Bool()
+		return fn(key, inField, mod)
+	})
+	if err != nil {
+		return nil, err
+	}
+	remove, err := wrap.Invoke(f.Value())
+	if err != nil {
+		release(f)
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_, _ = remove.Invoke()
+			release(f)
+		})
+	}, nil
+}

@@ -27,3 +27,8 @@ func (l *FrameLoop) Request() { l.frame() }
 
 // Expose returns ErrNoBrowser natively.
 func Expose(name string, fn func(args []string) string) error { return ErrNoBrowser }
+
+// ListenKeys returns ErrNoBrowser natively.
+func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), err error) {
+	return nil, ErrNoBrowser
+}

@@ -1,64 +1,171 @@
 package ui
 
 import (
-	"context"
-	"fmt"
-	"time"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/browser"
 )
 
-// Playground is the Retry Lab page.
+// Playground is the Retry Lab page: the story's presets, the controls, the
+// run bar, the numbers, the timeline and the exports. It owns the Lab; its
+// children render from it and call it.
 type Playground struct {
 	app.Compo
 
-	mockURL string
-	result  string
-	busy    bool
-	ready   bool
+	lab      *Lab
+	ready    bool
+	removers []func()
 }
 
-// OnMount marks the page interactive: the wasm runs and handlers are live.
+// OnInit creates the page's state.
+func (p *Playground) OnInit() {
+	p.lab = newLab()
+}
+
+// OnNav reads the configuration from the address (once) and sets the title.
+func (p *Playground) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("Retry Lab — see what retries do to a server")
+	p.lab.Load(ctx.Page().URL())
+}
+
+// hooksOnce publishes window.retrylab once per page: the functions are
+// long-lived and read whichever Playground mounted last.
+var (
+	hooksOnce sync.Once
+	hooksLab  struct {
+		sync.Mutex
+		lab *Lab
+	}
+)
+
+func currentLab() *Lab {
+	hooksLab.Lock()
+	defer hooksLab.Unlock()
+	return hooksLab.lab
+}
+
+// OnMount marks the page interactive (main[data-ready="true"]) and starts
+// listening: keyboard shortcuts, page visibility, window size.
 func (p *Playground) OnMount(ctx app.Context) {
 	p.ready = true
+	l := p.lab
+	hooksLab.Lock()
+	hooksLab.lab = l
+	hooksLab.Unlock()
+	hooksOnce.Do(func() {
+		_ = browser.Expose("state", func([]string) string { return currentLab().stateJSON() })
+		_ = browser.Expose("debug", func([]string) string { return debugJSON(currentLab().view) })
+		_ = browser.Expose("redraw", func([]string) string { return redrawJSON(currentLab().view) })
+		_ = browser.Expose("synthetic", func(args []string) string { return syntheticJSON(currentLab(), args) })
+	})
+	if stop, err := browser.WatchVisibility(l.view.setHidden); err == nil {
+		p.removers = append(p.removers, stop)
+	}
+	l.view.setHidden(browser.Hidden())
+	if stop, err := browser.ListenKeys(func(key string, inField, modified bool) bool {
+		return p.onKey(ctx, key, inField, modified)
+	}); err == nil {
+		p.removers = append(p.removers, stop)
+	}
 }
 
-// OnNav sets the page title and the mock URL from the page's own address.
-func (p *Playground) OnNav(ctx app.Context) {
-	ctx.Page().SetTitle("Retry Lab")
-	page := ctx.Page().URL()
-	p.mockURL = MockOrigin(page, 0) + "/mock?limiter=bucket&rate=1&burst=1&retry_after=seconds&key=shell"
+// OnResize redraws the timeline at the new width.
+func (p *Playground) OnResize(ctx app.Context) { p.lab.view.invalidate() }
+
+// OnDismount stops the run and the listeners.
+func (p *Playground) OnDismount() {
+	p.lab.Stop()
+	for _, r := range p.removers {
+		r()
+	}
+	p.removers = nil
+}
+
+// onKey handles the keyboard shortcuts: r run, s or Escape stop, 1–5
+// presets, p presentation mode, ? help. Keys typed into a field are left
+// alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
+func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
+	if inField || modified {
+		return false
+	}
+	switch key {
+	case "r", "R", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	default:
+		return false
+	}
+	ctx.Dispatch(func(ctx app.Context) { p.shortcut(ctx, key) })
+	return key != "Escape"
+}
+
+func (p *Playground) shortcut(ctx app.Context, key string) {
+	l := p.lab
+	switch key {
+	case "r", "R":
+		l.Run(ctx)
+	case "s", "S":
+		l.Stop()
+	case "Escape":
+		if l.help {
+			l.help = false
+			l.runRev++
+		} else {
+			l.Stop()
+		}
+	case "p", "P":
+		l.TogglePresent()
+	case "?":
+		l.help = !l.help
+		l.runRev++
+	default:
+		i := int(key[0] - '1')
+		presets := presetIDs()
+		if i < len(presets) && !l.running {
+			l.Preset(presets[i])
+		}
+	}
 }
 
 // Render draws the page.
 func (p *Playground) Render() app.UI {
-	return app.Main().Class("shell").DataSet("ready", p.ready).Body(
-		app.H1().Text("Retry Lab"),
-		app.P().Text("Mock endpoint:"),
-		app.Code().ID("mock-url").Text(p.mockURL),
-		app.Button().ID("send").Text("Send a test request").Disabled(p.busy).OnClick(p.send),
-		app.Pre().ID("result").Text(p.result),
+	l := p.lab
+	cls := "lab"
+	if l.present {
+		cls += " present"
+	}
+	if l.running {
+		cls += " running"
+	}
+	return app.Main().Class(cls).DataSet("ready", p.ready).Body(
+		app.Header().Class("top").Body(
+			app.Div().Class("brand").Body(
+				app.H1().Text("Retry Lab"),
+				app.P().Class("tagline").Text("See what retries do to a server: real fetch() calls from many workers against a rate-limited endpoint."),
+			),
+			app.Div().Class("top-actions").Body(
+				app.Button().ID("present").Class("ghost").
+					Aria("pressed", l.present).
+					Title("Presentation mode: large type, high contrast (p)").
+					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent() }),
+				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").
+					OnClick(func(ctx app.Context, e app.Event) { l.help = true; l.runRev++ }),
+			),
+		),
+		&Notice{Lab: l, Rev: l.cfgRev},
+		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
+		app.Div().Class("workspace").Body(
+			app.Aside().Class("sidebar").Aria("label", "Configuration").Body(
+				&Controls{Lab: l, Rev: l.cfgRev, Running: l.running},
+			),
+			app.Section().Class("stage").Aria("label", "Run").Body(
+				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
+				&Numbers{Lab: l, Rev: l.runRev},
+				&Legend{},
+				&Timeline{Lab: l},
+				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
+			),
+		),
+		&Help{Lab: l, Open: l.help},
 	)
-}
-
-func (p *Playground) send(ctx app.Context, e app.Event) {
-	p.busy = true
-	target := p.mockURL
-	ctx.Async(func() {
-		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		resp, err := browser.Fetch(c, target)
-		var text string
-		if err != nil {
-			text = "error: " + err.Error()
-		} else {
-			text = fmt.Sprintf("%d Retry-After=%q queued=%.1fms\n%s", resp.Status, resp.Header.Get("Retry-After"), resp.Timing.Queued(), resp.Body)
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			p.busy = false
-			p.result = text
-		})
-	})
 }

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/fleet"
+)
+
+// groupTitles names the groups of fleet.Fields, in the order shown.
+var groupTitles = []struct{ id, title, note string }{
+	{"fleet", "Client fleet", "Who calls, how often, for how long."},
+	{"backoff", "Backoff", "What a worker waits after a failure."},
+	{"retry-after", "Retry-After and hints", "Listening to what the server says."},
+	{"bucket", "Fleet token bucket", "Pacing the whole fleet on the client."},
+	{"budget", "Retry budget", "Capping retries across the fleet."},
+	{"endpoint", "Endpoint", "The rate-limited server the workers call."},
+	{"failures", "Injected failures", "Percent of allowed requests that fail anyway."},
+}
+
+// Controls are the inputs, generated from fleet.Fields: each with its
+// label, unit, allowed range and one line on why it matters, and a message
+// beside it when its value is not allowed.
+type Controls struct {
+	app.Compo
+
+	Lab     *Lab
+	Rev     int
+	Running bool
+}
+
+// Render draws every group of fields.
+func (c *Controls) Render() app.UI {
+	return app.Form().Class("controls").
+		OnSubmit(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
+		Body(app.Range(groupTitles).Slice(func(i int) app.UI {
+			g := groupTitles[i]
+			var fields []int
+			for j := range fleet.Fields {
+				if fleet.Fields[j].Group == g.id {
+					fields = append(fields, j)
+				}
+			}
+			return app.FieldSet().Class("group").ID("group-"+g.id).Body(
+				app.Legend().Text(g.title),
+				app.P().Class("group-note").Text(g.note),
+				app.Range(fields).Slice(func(k int) app.UI { return c.field(&fleet.Fields[fields[k]]) }),
+			)
+		}))
+}
+
+func (c *Controls) field(f *fleet.Field) app.UI {
+	l := c.Lab
+	s := l.Scenario()
+	key := f.Key
+	id := "f-" + key
+	errMsg := l.Err(key)
+	enabled := f.IsEnabled(&s)
+	cls := "field kind-" + f.Kind.String()
+	if errMsg != "" {
+		cls += " invalid"
+	}
+	if !enabled {
+		cls += " inactive"
+	}
+	described := "help-" + key
+	if errMsg != "" {
+		described = "err-" + key + " " + described
+	}
+	var input app.UI
+	switch f.Kind {
+	case fleet.KindBool:
+		input = app.Input().Type("checkbox").ID(id).Class("switch").
+			Checked(l.Text(key) == "on").
+			Disabled(c.Running).
+			Aria("describedby", described).
+			OnChange(func(ctx app.Context, e app.Event) {
+				v := "off"
+				if ctx.JSSrc().Get("checked").Bool() {
+					v = "on"
+				}
+				l.Set(key, v)
+			})
+	case fleet.KindChoice:
+		cur := l.Text(key)
+		input = app.Select().ID(id).
+			Disabled(c.Running).
+			Aria("invalid", errMsg != "").
+			Aria("describedby", described).
+			Body(app.Range(f.Choices).Slice(func(i int) app.UI {
+				ch := f.Choices[i]
+				label := ch.Label
+				if label == "" {
+					label = ch.Value
+				}
+				return app.Option().Value(ch.Value).Selected(ch.Value == cur).Text(label)
+			})).
+			OnChange(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+	default:
+		mode := "text"
+		switch f.Kind {
+		case fleet.KindInt:
+			mode = "numeric"
+		case fleet.KindFloat:
+			mode = "decimal"
+		}
+		input = app.Input().Type("text").ID(id).
+			Value(l.Text(key)).
+			Attr("inputmode", mode).
+			Attr("autocomplete", "off").
+			Attr("spellcheck", "false").
+			Disabled(c.Running).
+			Aria("invalid", errMsg != "").
+			Aria("describedby", described).
+			OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+	}
+	rangeText := ""
+	if f.Min != "" || f.Max != "" {
+		rangeText = f.Min + " – " + f.Max
+		if f.Unit != "" {
+			rangeText += " " + f.Unit
+		}
+	}
+	if f.Kind == fleet.KindDuration && rangeText != "" {
+		rangeText += " (e.g. 250ms, 2s)"
+	}
+	return app.Div().Class(cls).DataSet("key", key).Body(
+		app.Div().Class("field-head").Body(
+			app.Label().For(id).Body(
+				app.Text(f.Label),
+				app.If(f.Unit != "", func() app.UI { return app.Span().Class("unit").Text(f.Unit) }),
+			),
+			app.If(rangeText != "", func() app.UI { return app.Span().Class("range").Text(rangeText) }),
+		),
+		input,
+		app.P().ID("help-"+key).Class("help").Text(f.Help),
+		app.If(errMsg != "", func() app.UI {
+			return app.P().ID("err-"+key).Class("err").Role("alert").Text(errMsg)
+		}),
+	)
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
+)
+
+// ExportBar downloads the last run's events (JSON, CSV) and the timeline
+// (PNG), and copies the share link and the client settings as Go code.
+type ExportBar struct {
+	app.Compo
+
+	Lab    *Lab
+	Rev    int
+	RunRev int
+}
+
+// Render draws the bar and the Go code.
+func (x *ExportBar) Render() app.UI {
+	l := x.Lab
+	noRun := l.rec == nil
+	code := l.goCode()
+	return app.Section().Class("exports").Aria("label", "Export and share").Body(
+		app.Div().Class("export-row").Body(
+			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
+				Title("Every event of the last run, schema retrylab.recording/v1").
+				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "json") }),
+			app.Button().ID("export-csv").Class("ghost").Disabled(noRun).Text("Events CSV").
+				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
+			app.Button().ID("export-png").Class("ghost").Disabled(l.view.m == nil).Text("Timeline PNG").
+				OnClick(func(ctx app.Context, e app.Event) { l.exportPNG(ctx) }),
+			app.Span().Class("sep"),
+			app.Button().ID("copy-link").Class("ghost").Text("Copy share link").
+				Title("The whole configuration, seed included, is in the link").
+				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, l.ShareURL(), "Share link copied") }),
+			app.Button().ID("copy-go").Class("ghost").Text("Copy as Go code").
+				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, code, "Go code copied") }),
+		),
+		app.Details().Class("gocode").Body(
+			app.Summary().Text("Client settings as Go code (uses retrylab/core)"),
+			app.Pre().ID("go-code").Body(app.Code().Text(code)),
+		),
+	)
+}
+
+// goCode is the configuration as Go code, generated once per configuration.
+func (l *Lab) goCode() string {
+	if l.codeRev != l.cfgRev || l.code == "" {
+		l.code, l.codeRev = l.s.GoCode(), l.cfgRev
+	}
+	return l.code
+}
+
+// fileStamp names exported files after the run.
+func (l *Lab) fileStamp() string {
+	t := time.Now()
+	if l.rec != nil {
+		t = l.rec.Start
+	}
+	return "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
+}
+
+// export downloads the last run as JSON or CSV.
+func (l *Lab) export(ctx app.Context, format string) {
+	rec := l.rec
+	if rec == nil {
+		return
+	}
+	ctx.Async(func() {
+		var buf bytes.Buffer
+		var err error
+		mime := "application/json"
+		if format == "csv" {
+			mime = "text/csv"
+			err = rec.CSV(&buf)
+		} else {
+			err = rec.JSON(&buf)
+		}
+		if err == nil {
+			err = browser.Download(l.fileStamp()+"."+format, mime, buf.Bytes())
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				l.Flash(ctx, "Export failed: "+err.Error())
+			}
+		})
+	})
+}
+
+// exportPNG downloads the timeline as a PNG, with a title line saying what ran.
+func (l *Lab) exportPNG(ctx app.Context) {
+	title := "Retry Lab: " + l.presetTitle()
+	sub := l.ShareURL()
+	ctx.Async(func() {
+		err := l.view.png(ctx, l.fileStamp()+".png", title, sub)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				l.Flash(ctx, "PNG export failed: "+err.Error())
+			}
+		})
+	})
+}
+
+func (l *Lab) presetTitle() string {
+	for i, p := range presetIDs() {
+		if p == l.ActivePreset() {
+			return p + " (step " + string(rune('1'+i)) + ")"
+		}
+	}
+	return "custom configuration"
+}
+
+// png draws the timeline with a title line, encodes it and redraws the
+// normal view. The canvas's pixels are copied when the encoding starts
+// (toBlob), so frames are held back only until then.
+func (v *view) png(ctx context.Context, name, title, sub string) error {
+	v.mu.Lock()
+	v.ingest()
+	now := time.Duration(0)
+	workers := v.scen.Workers
+	if v.m != nil {
+		now = time.Since(v.m.start)
+		workers = v.m.workers
+	}
+	lay := newLayout(v.width, workers, v.span(now), v.theme, true)
+	lay.titleText, lay.subTitle = title, sub
+	var ops browser.Ops
+	paint(&ops, &lay, v.m, frameInput{th: v.theme, running: v.running, now: now, lim: v.lim})
+	canvas := browser.Canvas{ID: canvasID}
+	err := canvas.Draw(&ops, lay.w, lay.h)
+	v.frozen = err == nil
+	v.mu.Unlock()
+	if err != nil {
+		v.invalidate()
+		return err
+	}
+	blob, err := canvas.PNG(ctx, func() {
+		v.mu.Lock()
+		v.frozen = false
+		v.mu.Unlock()
+		v.invalidate()
+	})
+	if err != nil {
+		return err
+	}
+	return blob.Save(name)
+}

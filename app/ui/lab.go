@@ -1,0 +1,440 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/url"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// Lab is the page's state and what can be done with it: the configuration
+// being edited (with its errors), the current or last run, and the page's
+// modes. Components render from it and call its methods from their event
+// handlers; it is owned by go-app's UI goroutine, except where noted. Work
+// that blocks (a run, a copy to the clipboard) goes through app.Context.Async
+// and comes back through Dispatch.
+type Lab struct {
+	page *url.URL // the page's address: the mock is on its origin
+
+	s         fleet.Scenario
+	texts     map[string]string // what the user typed, per field key
+	fieldErrs map[string]string // per field key: its value is not allowed
+	crossErrs []fleet.FieldError
+	notices   []fleet.FieldError // the URL's fields that could not be used
+	loaded    bool
+
+	// Revisions: bumped when what a component shows changes, so go-app
+	// re-renders only the components concerned.
+	cfgRev, runRev int
+
+	view     *view
+	running  bool
+	stopping bool
+	cancel   context.CancelFunc
+	runKey   string
+	runs     int
+	live     *liveRecords
+	rec      *fleet.Recording // the last finished run
+	stats    fleet.Stats
+	hasStats bool
+	disp     float64 // the last finished run's retry dispersion
+	tr       *fetchTransport
+
+	present bool
+	help    bool
+	toast   string // a short message ("Link copied"), cleared after a while
+	toastN  int
+
+	code    string // goCode's cache, for cfgRev codeRev
+	codeRev int
+
+	snap atomic.Pointer[snapshot] // for window.retrylab.state(), read off the UI goroutine
+}
+
+// liveRecords keeps a run's records for the live numbers (the run's own
+// Recording is only handed back when it ends).
+type liveRecords struct {
+	mu   sync.Mutex
+	recs []fleet.Record
+}
+
+func (l *liveRecords) add(r fleet.Record) {
+	l.mu.Lock()
+	l.recs = append(l.recs, r)
+	l.mu.Unlock()
+}
+
+func (l *liveRecords) snapshot() []fleet.Record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]fleet.Record(nil), l.recs...)
+}
+
+func (l *liveRecords) len() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.recs)
+}
+
+// newLab returns a lab with the default configuration.
+func newLab() *Lab {
+	l := &Lab{s: fleet.Default(), view: newView()}
+	l.resetTexts()
+	l.view.configure(l.s)
+	l.publish()
+	return l
+}
+
+// Scenario is the configuration as it will run.
+func (l *Lab) Scenario() fleet.Scenario { return l.s }
+
+func (l *Lab) resetTexts() {
+	l.texts = make(map[string]string, len(fleet.Fields))
+	l.fieldErrs = map[string]string{}
+	for i := range fleet.Fields {
+		f := &fleet.Fields[i]
+		l.texts[f.Key] = f.Get(&l.s)
+	}
+	l.crossErrs = l.s.Validate()
+	l.cfgRev++
+}
+
+// Load sets the configuration from a page URL's query, field by field; the
+// fields that could not be used become notices. Only the first call counts
+// (go-app calls OnNav again on every navigation).
+func (l *Lab) Load(page *url.URL) {
+	l.page = page
+	l.cfgRev++
+	if l.loaded {
+		return
+	}
+	l.loaded = true
+	defer l.view.configure(l.s)
+	if page == nil || page.RawQuery == "" {
+		return
+	}
+	q, err := url.ParseQuery(page.RawQuery)
+	s, notes := fleet.FromQuery(q)
+	if err != nil {
+		notes = append(notes, fleet.FieldError{Key: "", Value: page.RawQuery, Msg: "the address's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
+	}
+	l.s = s
+	l.notices = notes
+	l.resetTexts()
+}
+
+// Text is what the input of field key shows.
+func (l *Lab) Text(key string) string { return l.texts[key] }
+
+// Err is the message beside field key's input, "" when it is fine.
+func (l *Lab) Err(key string) string {
+	if e := l.fieldErrs[key]; e != "" {
+		return e
+	}
+	for _, e := range l.crossErrs {
+		if e.Key == key {
+			return e.Msg
+		}
+	}
+	return ""
+}
+
+// GeneralErrs are the errors no single field owns.
+func (l *Lab) GeneralErrs() []string {
+	var out []string
+	for _, e := range l.crossErrs {
+		if _, ok := fleet.FieldByKey(e.Key); !ok {
+			out = append(out, e.Msg)
+		}
+	}
+	return out
+}
+
+// Invalid is how many fields have a value that is not allowed.
+func (l *Lab) Invalid() int { return len(l.fieldErrs) + len(l.crossErrs) }
+
+// CanRun reports whether Run would start a run.
+func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 }
+
+// Set takes what the user typed into field key. A value that is not
+// allowed keeps its text and gets a message beside the input, and the run
+// configuration keeps its last valid value: Run is disabled until it is
+// fixed, nothing is silently clamped.
+func (l *Lab) Set(key, text string) {
+	f, ok := fleet.FieldByKey(key)
+	if !ok {
+		return
+	}
+	l.texts[key] = text
+	c := l.s
+	if err := f.Set(&c, text); err != nil {
+		l.fieldErrs[key] = err.Error()
+	} else {
+		delete(l.fieldErrs, key)
+		l.s = c
+	}
+	l.crossErrs = l.s.Validate()
+	l.cfgRev++
+	l.view.configure(l.s)
+	l.saveURL()
+}
+
+// saveURL puts the configuration in the address bar when it is valid.
+func (l *Lab) saveURL() {
+	if l.Invalid() > 0 {
+		return
+	}
+	_ = browser.ReplaceURL("?" + l.s.Encode())
+}
+
+// ShareURL is the link that reproduces the configuration.
+func (l *Lab) ShareURL() string {
+	base := "/"
+	if l.page != nil {
+		base = l.page.Scheme + "://" + l.page.Host + l.page.Path
+	}
+	return base + "?" + l.s.Encode()
+}
+
+// Preset loads preset id.
+func (l *Lab) Preset(id string) {
+	p, ok := fleet.PresetByID(id)
+	if !ok {
+		return
+	}
+	l.s = p.Scenario()
+	l.resetTexts()
+	l.view.configure(l.s)
+	l.saveURL()
+}
+
+// ActivePreset is the preset the configuration equals, or "".
+func (l *Lab) ActivePreset() string {
+	enc := l.s.Encode()
+	for _, p := range fleet.Presets {
+		ps := p.Scenario()
+		if ps.Encode() == enc {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// EndpointURL is the mock URL of the configuration, as curl would call it
+// (on the page's own origin, with the last run's key).
+func (l *Lab) EndpointURL() string {
+	if l.s.Target != "" {
+		return l.s.Target
+	}
+	origin := "http://localhost:8080"
+	if l.page != nil {
+		origin = l.page.Scheme + "://" + l.page.Host
+	}
+	key := l.runKey
+	if key == "" {
+		key = "try-me"
+	}
+	return l.s.MockURL(origin, key)
+}
+
+// newRunKey is a fresh mock key, so each run starts with a full limiter.
+func newRunKey() string {
+	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
+}
+
+// Run starts a live run of the configuration, unless one is running or a
+// field is invalid. ctx is the page's context.
+func (l *Lab) Run(ctx app.Context) {
+	if !l.CanRun() {
+		return
+	}
+	s := l.s
+	l.runs++
+	l.runKey = newRunKey()
+	if s.Room != "" {
+		l.runKey = s.Room
+	}
+	_ = browser.PrepareTimings(250_000)
+	rctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	l.running, l.stopping = true, false
+	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, true, 0
+	tr := newFetchTransport(l.pageURL(), s, l.runKey)
+	l.tr = tr
+	live := &liveRecords{}
+	l.live = live
+	start := time.Now()
+	l.view.start(s, start)
+	l.runRev++
+	l.publish()
+
+	ctx.Async(func() {
+		tickCtx, stopTick := context.WithCancel(context.Background())
+		go l.tick(ctx, tickCtx, live, start)
+		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
+			live.add(r)
+			l.view.onRecord(r)
+		})
+		stopTick()
+		cancel()
+		end, ok := rec.End()
+		if !ok {
+			end = time.Now()
+		}
+		l.view.finish(end)
+		recs := rec.Records()
+		st := fleet.StatsOf(rec.Start, recs)
+		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		ctx.Dispatch(func(app.Context) {
+			if l.live != live {
+				return // a newer run took over
+			}
+			l.running, l.stopping = false, false
+			l.rec, l.stats, l.disp = rec, st, disp
+			l.runRev++
+			l.publish()
+		})
+	})
+}
+
+// tick refreshes the live numbers while a run goes on, no more often than
+// ten times the cost of computing them.
+func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, start time.Time) {
+	gap := 250 * time.Millisecond
+	for {
+		if (browser.Clock{}).Sleep(tickCtx, gap) != nil {
+			return
+		}
+		t0 := time.Now()
+		st := fleet.StatsOf(start, live.snapshot())
+		gap = max(250*time.Millisecond, 10*time.Since(t0))
+		ctx.Dispatch(func(app.Context) {
+			if l.live != live || !l.running {
+				return
+			}
+			l.stats = st
+			l.runRev++
+			l.publish()
+		})
+	}
+}
+
+// Stop aborts every request in flight and ends every wait of the run at
+// once, by cancelling its context.
+func (l *Lab) Stop() {
+	if !l.running || l.cancel == nil {
+		return
+	}
+	l.stopping = true
+	l.cancel()
+	l.runRev++
+	l.publish()
+}
+
+func (l *Lab) pageURL() *url.URL {
+	if l.page != nil {
+		return l.page
+	}
+	return &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}
+}
+
+// CORSNote explains what a custom target may be hiding, or "".
+func (l *Lab) CORSNote() string { return l.tr.corsNote() }
+
+// Flash shows a short message for a few seconds.
+func (l *Lab) Flash(ctx app.Context, msg string) {
+	l.toastN++
+	n := l.toastN
+	l.toast = msg
+	l.runRev++
+	ctx.Async(func() {
+		_ = browser.Clock{}.Sleep(context.Background(), 2500*time.Millisecond)
+		ctx.Dispatch(func(app.Context) {
+			if l.toastN == n {
+				l.toast = ""
+				l.runRev++
+			}
+		})
+	})
+}
+
+// snapshot is what window.retrylab.state() returns.
+type snapshot struct {
+	Running bool           `json:"running"`
+	Runs    int            `json:"runs"`
+	RunKey  string         `json:"run_key"`
+	Stats   map[string]any `json:"stats"`
+	Invalid int            `json:"invalid"`
+	Preset  string         `json:"preset"`
+	live    *liveRecords
+}
+
+// publish refreshes the snapshot the JS hooks read.
+func (l *Lab) publish() {
+	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]any{}}
+	for _, st := range statList(&l.stats, l.disp) {
+		s.Stats[st.Name] = st.Value
+	}
+	s.Preset = l.ActivePreset()
+	l.snap.Store(s)
+}
+
+// stateJSON is window.retrylab.state(): {running, records, stats, …}.
+func (l *Lab) stateJSON() string {
+	s := l.snap.Load()
+	out := struct {
+		*snapshot
+		Records int `json:"records"`
+	}{s, s.live.len()}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return `{"error":` + strconv.Quote(err.Error()) + `}`
+	}
+	return string(b)
+}
+
+// debugJSON is window.retrylab.debug(): what a leak test watches.
+func debugJSON(v *view) string {
+	live, perm := browser.LiveFuncs()
+	v.mu.Lock()
+	cost := v.drawCost
+	v.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{
+		"goroutines":      runtime.NumGoroutine(),
+		"funcs":           live,
+		"funcs_permanent": perm,
+		"pending_waits":   browser.PendingWaits(),
+		"last_redraw_ms":  float64(cost) / 1e6,
+	})
+	return string(b)
+}
+
+// TogglePresent switches presentation mode (large type, high contrast).
+func (l *Lab) TogglePresent() {
+	l.present = !l.present
+	l.view.setTheme(l.present)
+	l.runRev++
+	l.cfgRev++
+}
+
+// presetIDs lists the presets in keyboard order (1, 2, …).
+func presetIDs() []string {
+	ids := make([]string, len(fleet.Presets))
+	for i, p := range fleet.Presets {
+		ids[i] = p.ID
+	}
+	return ids
+}

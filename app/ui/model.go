@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// mark is one attempt as the timeline draws it. Times are offsets from the
+// run's start.
+type mark struct {
+	worker, job, attempt int
+	class                fleet.Class
+	status               int
+	intended, sent, end  time.Duration // end < 0 while in flight
+	queued               time.Duration // browser-side queueing
+	serverAt             time.Duration // server receive time (by the server's clock)
+	hasServer            bool
+	serverSeq            int
+	retryAfter           string
+	rateLimit            string
+	errText              string
+	bucketWait           time.Duration // waited for a fleet-bucket token before it
+	waitAfter            time.Duration // the wait chosen after it
+	waitReason           core.Reason
+	waitNote             string
+	hasWait              bool
+	prev, next           int // the same job's attempts (-1: none)
+}
+
+// span is a wait drawn in a worker's lane.
+type span struct {
+	worker  int
+	reason  core.Reason
+	from    time.Duration
+	planned time.Duration // when the loop meant it to end
+	to      time.Duration // when it ended; < 0 while waiting
+}
+
+// jobEnd is a job's EventDone.
+type jobEnd struct {
+	worker int
+	at     time.Duration
+	ok     bool
+	cause  string
+}
+
+// interval is a stretch of the run, [from, to); to < 0 while open.
+type interval struct{ from, to time.Duration }
+
+// model is what a run looks like so far, built incrementally from its
+// records (one worker's records arrive in order). It is not safe for
+// concurrent use: view guards it.
+type model struct {
+	start   time.Time
+	workers int
+	marks   []mark
+	spans   []span
+	ends    []jobEnd
+	lanes   [][]int // per worker: indices into marks, in send order
+	hidden  []interval
+	last    time.Duration // latest event time
+
+	openMark   []int // per worker: the attempt in flight, or -1
+	openSpan   []int // per worker: the wait in progress, or -1
+	lastMark   []int // per worker: its latest attempt, or -1
+	pendBucket []time.Duration
+}
+
+func newModel(start time.Time, workers int) *model {
+	m := &model{start: start, workers: workers}
+	m.lanes = make([][]int, workers)
+	m.openMark = make([]int, workers)
+	m.openSpan = make([]int, workers)
+	m.lastMark = make([]int, workers)
+	m.pendBucket = make([]time.Duration, workers)
+	for i := range workers {
+		m.openMark[i], m.openSpan[i], m.lastMark[i] = -1, -1, -1
+	}
+	return m
+}
+
+// since is t as an offset from the run's start.
+func (m *model) since(t time.Time) time.Duration { return t.Sub(m.start) }
+
+// add takes one record in.
+func (m *model) add(r *fleet.Record) {
+	w := r.Worker
+	if w < 0 || w >= m.workers {
+		return
+	}
+	e := &r.Event
+	t := m.since(e.At)
+	m.last = max(m.last, t)
+	switch e.Kind {
+	case core.EventWait:
+		m.closeSpan(w, t)
+		m.spans = append(m.spans, span{worker: w, reason: e.Reason, from: t, planned: t + e.Wait, to: -1})
+		m.openSpan[w] = len(m.spans) - 1
+		if e.Reason == core.ReasonBucket {
+			m.pendBucket[w] += e.Wait
+		} else if i := m.lastMark[w]; i >= 0 && m.marks[i].job == r.Job {
+			k := &m.marks[i]
+			k.waitAfter, k.waitReason, k.waitNote, k.hasWait = e.Wait, e.Reason, e.Note, true
+		}
+	case core.EventAttempt:
+		m.closeSpan(w, t)
+		k := mark{
+			worker: w, job: r.Job, attempt: e.Attempt, class: fleet.ClassPending,
+			intended: t, sent: t, end: -1, bucketWait: m.pendBucket[w], prev: -1, next: -1,
+		}
+		if !e.Intended.IsZero() {
+			k.intended = m.since(e.Intended)
+		}
+		m.pendBucket[w] = 0
+		i := len(m.marks)
+		if p := m.lastMark[w]; p >= 0 && m.marks[p].job == r.Job {
+			k.prev = p
+			m.marks[p].next = i
+		}
+		m.marks = append(m.marks, k)
+		m.lanes[w] = append(m.lanes[w], i)
+		m.openMark[w], m.lastMark[w] = i, i
+	case core.EventOutcome:
+		i := m.openMark[w]
+		if i < 0 {
+			return
+		}
+		m.openMark[w] = -1
+		k := &m.marks[i]
+		k.end = t
+		k.class = fleet.Classify(e.Outcome)
+		k.status = e.Outcome.Status
+		if e.Outcome.Err != nil {
+			k.errText = e.Outcome.Err.Error()
+		}
+		if h := e.Outcome.Header; h != nil {
+			k.retryAfter = h.Get("Retry-After")
+			k.rateLimit = rateLimitText(h)
+		}
+		if a := r.Attempt; a != nil {
+			k.queued = a.Queued
+			if !a.ServerAt.IsZero() {
+				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
+			}
+		}
+	case core.EventDone:
+		m.closeSpan(w, t)
+		if i := m.openMark[w]; i >= 0 { // cancelled with the attempt in flight
+			m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
+			m.openMark[w] = -1
+		}
+		m.pendBucket[w] = 0
+		m.ends = append(m.ends, jobEnd{worker: w, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
+	}
+}
+
+func (m *model) closeSpan(w int, t time.Duration) {
+	if i := m.openSpan[w]; i >= 0 {
+		m.spans[i].to = t
+		m.openSpan[w] = -1
+	}
+}
+
+// setHidden opens or closes a hidden-tab stretch at t.
+func (m *model) setHidden(hidden bool, t time.Duration) {
+	n := len(m.hidden)
+	open := n > 0 && m.hidden[n-1].to < 0
+	switch {
+	case hidden && !open:
+		m.hidden = append(m.hidden, interval{from: max(0, t), to: -1})
+	case !hidden && open:
+		m.hidden[n-1].to = max(m.hidden[n-1].from, t)
+	}
+}
+
+// finish closes whatever is still open at t (the run returned).
+func (m *model) finish(t time.Duration) {
+	for w := range m.workers {
+		m.closeSpan(w, t)
+		if i := m.openMark[w]; i >= 0 {
+			m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
+			m.openMark[w] = -1
+		}
+	}
+	if n := len(m.hidden); n > 0 && m.hidden[n-1].to < 0 {
+		m.hidden[n-1].to = t
+	}
+	m.last = max(m.last, t)
+}
+
+var hintHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+
+// rateLimitText joins the rate-limit headers a response carried.
+func rateLimitText(h core.Header) string {
+	var s string
+	for _, name := range hintHeaders {
+		if v := h.Get(name); v != "" {
+			if s != "" {
+				s += "; "
+			}
+			s += name + ": " + v
+		}
+	}
+	return s
+}
+
+// histogram counts attempts per slice of the run by send time, stacked by
+// the class of their outcome (as fleet.HistogramFrom does, from the model).
+func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
+	bins := make([][fleet.NumClasses]int, n)
+	for i := range m.marks {
+		k := &m.marks[i]
+		b := int(k.sent / slice)
+		if b >= 0 && b < n {
+			bins[b][k.class]++
+		}
+	}
+	return bins
+}

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Numbers is the panel a presenter points at: requests, successes, 429s,
+// other failures, wasted requests per success, peak req/s, amplification in
+// the first row; first tries vs retries, completion percentiles, time to
+// drain, give-ups and the measurement checks below. Each number carries
+// data-stat=<name> and its raw value in data-value (durations in ms).
+type Numbers struct {
+	app.Compo
+
+	Lab *Lab
+	Rev int
+}
+
+// Render draws the panel.
+func (n *Numbers) Render() app.UI {
+	l := n.Lab
+	stats := statList(&l.stats, l.disp)
+	var primary, secondary, hidden []stat
+	for _, s := range stats {
+		if s.Hidden {
+			hidden = append(hidden, s)
+		} else if s.Primary {
+			primary = append(primary, s)
+		} else {
+			secondary = append(secondary, s)
+		}
+	}
+	card := func(s stat, cls string) app.UI {
+		text := s.Text
+		if !l.hasStats {
+			text = "–"
+		}
+		return app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64)).Body(
+			app.Span().Class("v").Text(text),
+			app.Span().Class("k").Text(s.Label),
+			app.Span().Class("sub").Text(s.Sub),
+		)
+	}
+	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(
+		app.Div().Class("stats primary").Body(app.Range(primary).Slice(func(i int) app.UI { return card(primary[i], "stat big") })),
+		app.Div().Class("stats secondary").Body(app.Range(secondary).Slice(func(i int) app.UI { return card(secondary[i], "stat") })),
+		app.Div().Hidden(true).Body(app.Range(hidden).Slice(func(i int) app.UI {
+			s := hidden[i]
+			return app.Span().DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64)).Text(s.Label + ": " + s.Text)
+		})),
+	)
+}

@@ -1,0 +1,694 @@
+package ui
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// layout places the timeline's panels on the canvas. Every panel shares one
+// time axis: x(t) is the same function for the worker lanes, the histogram
+// and the server's arrivals.
+type layout struct {
+	w, h                float64
+	left, right         float64 // the plot's x range
+	axisY               float64 // baseline of the top axis labels
+	lanesTop, laneH     float64
+	histTop, histH      float64
+	srvTop, srvH        float64
+	bottom              float64 // bottom of the last panel
+	workers             int
+	span                time.Duration // the time shown: [0, span]
+	scale               float64
+	markR               float64
+	slice               time.Duration // histogram bin width
+	histMax             float64       // req/s at the top of the histogram
+	srvRows             int
+	title               bool // a title line (PNG export)
+	titleText, subTitle string
+}
+
+// lanesHeight is the height worker lanes get: up to 14 px each, at least
+// 1 px, about 440 px in all.
+func lanesHeight(workers int, scale float64) (laneH float64) {
+	laneH = 440 / float64(max(1, workers))
+	return math.Max(1, math.Min(14*scale, laneH))
+}
+
+func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
+	s := th.scale
+	l := layout{w: math.Max(width, 320), workers: max(1, workers), span: max(span, time.Second), scale: s, title: title}
+	l.left = math.Round(62 * s)
+	l.right = l.w - 16
+	top := 0.0
+	if title {
+		top = 44 * s
+	}
+	l.axisY = top + 14*s
+	l.lanesTop = top + 26*s
+	l.laneH = lanesHeight(l.workers, s)
+	l.histTop = l.lanesTop + l.laneH*float64(l.workers) + 28*s
+	l.histH = 130 * s
+	l.srvTop = l.histTop + l.histH + 28*s
+	l.srvH = 64 * s
+	l.bottom = l.srvTop + l.srvH
+	l.h = l.bottom + 30*s
+	l.markR = math.Max(1.6, math.Min(5.5*s, l.laneH*0.42))
+	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
+	l.slice = histSlice(l.span, l.right-l.left)
+	return l
+}
+
+func (l *layout) x(t time.Duration) float64 {
+	return l.left + (l.right-l.left)*float64(t)/float64(l.span)
+}
+
+func (l *layout) t(x float64) time.Duration {
+	return time.Duration((x - l.left) / (l.right - l.left) * float64(l.span))
+}
+
+func (l *layout) laneY(w int) float64 { return l.lanesTop + (float64(w)+0.5)*l.laneH }
+
+func (l *layout) srvY(seq int) float64 {
+	row := seq % l.srvRows
+	return l.srvTop + l.srvH*(float64(row)+0.5)/float64(l.srvRows)
+}
+
+// histSlice is the histogram's bin: a second for most runs, so the bars
+// read as requests per second against a limit per second (the lanes show
+// the finer structure); shorter for short runs, longer for long ones, and
+// never narrower than 4 px.
+func histSlice(span time.Duration, px float64) time.Duration {
+	var want time.Duration
+	switch {
+	case span >= 5*time.Minute:
+		want = 10 * time.Second
+	case span >= 2*time.Minute:
+		want = 5 * time.Second
+	case span >= 8*time.Second:
+		want = time.Second
+	case span >= 4*time.Second:
+		want = 500 * time.Millisecond
+	default:
+		want = 250 * time.Millisecond
+	}
+	return max(want, niceStep(span, px/4, sliceSteps))
+}
+
+var tickSteps = []time.Duration{
+	10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
+	200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second,
+	10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
+	10 * time.Minute, 30 * time.Minute, time.Hour,
+}
+
+var sliceSteps = []time.Duration{
+	50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 250 * time.Millisecond,
+	500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second,
+	30 * time.Second, time.Minute, 5 * time.Minute,
+}
+
+// niceStep is the smallest step such that span/step intervals fit in n.
+func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	for _, s := range steps {
+		if float64(span)/float64(s) <= n {
+			return s
+		}
+	}
+	return steps[len(steps)-1]
+}
+
+// secondsLabel writes a time offset the way the axis does: "0 s", "1.5 s", "250 ms".
+func secondsLabel(t, step time.Duration) string {
+	if step < time.Second && t < time.Second && t != 0 {
+		return strconv.FormatInt(t.Milliseconds(), 10) + " ms"
+	}
+	prec := 0
+	if step%time.Second != 0 {
+		prec = 1
+		if step%(100*time.Millisecond) != 0 {
+			prec = 2
+		}
+	}
+	return strconv.FormatFloat(t.Seconds(), 'f', prec, 64) + " s"
+}
+
+// limits are the rates drawn across the histogram.
+type limits struct {
+	server      float64 // the endpoint's sustained limit, req/s (0: none or unknown)
+	serverLabel string
+	client      float64 // the fleet bucket's rate (0: off)
+}
+
+func limitsOf(s *fleet.Scenario) limits {
+	var l limits
+	if s.Target == "" {
+		c := s.Mock.LimiterConfig()
+		switch c.Kind {
+		case core.LimitTokenBucket:
+			l.server = c.Rate
+			l.serverLabel = "server limit " + trimFloat(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
+		case core.LimitFixedWindow, core.LimitSlidingWindow:
+			if c.Window > 0 {
+				l.server = float64(c.Limit) / c.Window.Seconds()
+				l.serverLabel = "server limit " + strconv.Itoa(c.Limit) + " per " + c.Window.String()
+			}
+		}
+	}
+	if s.Bucket {
+		l.client = s.BucketRate
+	}
+	return l
+}
+
+// frameInput is everything one paint needs.
+type frameInput struct {
+	th      *theme
+	running bool
+	now     time.Duration // the run's current time (the "now" line while running)
+	lim     limits
+}
+
+// paint draws the whole timeline into o.
+func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
+	th := in.th
+	o.Reset()
+	o.Palette, o.Fonts = th.palette, th.fonts
+	s := l.scale
+
+	o.FillStyle(colBG)
+	o.Rect(0, 0, l.w, l.h)
+	if l.title {
+		o.FillStyle(colText)
+		o.Text(l.titleText, l.left, 16*s, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+		o.FillStyle(colMuted)
+		o.Text(l.subTitle, l.left, 34*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+	plotW := l.right - l.left
+	lanesH := l.laneH * float64(l.workers)
+	o.FillStyle(colPanel)
+	o.Rect(l.left, l.lanesTop, plotW, lanesH)
+	o.Rect(l.left, l.histTop, plotW, l.histH)
+	o.Rect(l.left, l.srvTop, plotW, l.srvH)
+
+	// Every fifth lane is shaded, so a lane can be followed by eye.
+	if l.laneH >= 4 {
+		o.FillStyle(colLaneAlt)
+		o.BeginPath()
+		for w := 0; w < l.workers; w += 10 {
+			if w+5 < l.workers {
+				o.PathRect(l.left, l.lanesTop+float64(w+5)*l.laneH, plotW, l.laneH*float64(min(5, l.workers-w-5)))
+			}
+		}
+		o.FillPath()
+	}
+
+	// Grid and the time axis, shared by every panel.
+	step := niceStep(l.span, plotW/(90*s), tickSteps)
+	o.StrokeStyle(colGrid, 1, 0)
+	for t := time.Duration(0); t <= l.span; t += step {
+		x := math.Round(l.x(t)) + 0.5
+		o.Line(x, l.lanesTop, x, l.bottom)
+	}
+	o.FillStyle(colMuted)
+	for t := time.Duration(0); t <= l.span; t += step {
+		x := l.x(t)
+		lab := secondsLabel(t, step)
+		align := browser.AlignCenter
+		if t == 0 {
+			align = browser.AlignLeft
+		} else if l.x(t+step) > l.right+1 && x > l.right-20*s {
+			align = browser.AlignRight
+		}
+		o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
+		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
+	}
+	o.Text("time since Run", l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+
+	// Panel titles: in the top-left corner for the lanes, above the others.
+	o.FillStyle(colText)
+	o.Text("workers", 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+	o.Text("Requests sent per second", l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
+	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
+	o.FillStyle(colMuted)
+	o.Text("by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome", l.left+titleWidth("Requests sent per second", s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	o.Text("each request where and when the server received it (rows cycle by arrival number)", l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	o.Text("req/s", 6, l.histTop+l.histH/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	paintLaneLabels(o, l)
+
+	if m == nil {
+		o.FillStyle(colMuted)
+		o.Text("Press Run (r): each lane will be one of the "+strconv.Itoa(l.workers)+" workers, each mark one real request.",
+			(l.left+l.right)/2, l.lanesTop+math.Min(lanesH/2, 60*s), fontLabel, browser.AlignCenter, browser.BaselineMiddle)
+	}
+	if m != nil {
+		o.Clip(l.left, l.lanesTop-2, plotW, l.bottom-l.lanesTop+4)
+		paintHidden(o, l, m, in)
+		paintWaits(o, l, m, in)
+		paintFlights(o, l, m, in)
+		paintMarks(o, l, m)
+		paintGiveUps(o, l, m)
+		paintServer(o, l, m)
+		if in.running {
+			x := l.x(in.now)
+			o.StrokeStyle(colAxis, 1, 3)
+			o.Line(x, l.lanesTop, x, l.bottom)
+		}
+		o.Restore()
+		o.Clip(l.left, l.histTop, plotW, l.histH+1)
+		paintHistogram(o, l, m, in)
+		o.Restore()
+		paintHistogramAxis(o, l, in)
+	}
+	// Panel outlines last, crisp over the content.
+	o.StrokeStyle(colAxis, 1, 0)
+	o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, lanesH)
+	o.StrokeRect(l.left+0.5, l.histTop+0.5, plotW-1, l.histH-1)
+	o.StrokeRect(l.left+0.5, l.srvTop+0.5, plotW-1, l.srvH-1)
+}
+
+func paintLaneLabels(o *browser.Ops, l *layout) {
+	s := l.scale
+	every := 1
+	for float64(every)*l.laneH < 13*s {
+		switch every {
+		case 1:
+			every = 2
+		case 2:
+			every = 5
+		default:
+			every *= 2
+		}
+	}
+	if l.workers*int(l.laneH) < 40 { // one or two lanes under the title
+		return
+	}
+	o.FillStyle(colMuted)
+	for w := 0; w < l.workers; w += every {
+		y := l.laneY(w)
+		o.Text("w"+strconv.Itoa(w), l.left-6, y, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	}
+}
+
+// end is where an open interval is drawn to.
+func openEnd(to, planned time.Duration, in frameInput) time.Duration {
+	if to >= 0 {
+		return to
+	}
+	if in.running {
+		return min(planned, in.now)
+	}
+	return planned
+}
+
+func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
+	for _, h := range m.hidden {
+		to := h.to
+		if to < 0 {
+			to = in.now
+		}
+		x1, x2 := l.x(h.from), l.x(to)
+		o.StrokeStyle(colHidden, 1, 0)
+		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
+		o.FillStyle(colMuted)
+		o.Text("tab hidden: timers throttled, not measured truth", x1+4, l.lanesTop+4, fontSmall, browser.AlignLeft, browser.BaselineTop)
+	}
+}
+
+func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
+	h := math.Max(1, l.laneH*0.5)
+	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+		n := 0
+		o.FillStyle(reasonColour(r))
+		o.BeginPath()
+		for i := range m.spans {
+			sp := &m.spans[i]
+			if sp.reason != r {
+				continue
+			}
+			x1, x2 := l.x(sp.from), l.x(openEnd(sp.to, sp.planned, in))
+			if x2-x1 < 0.3 {
+				continue
+			}
+			o.PathRect(x1, l.lanesTop+float64(sp.worker)*l.laneH+(l.laneH-h)/2, x2-x1, h)
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		o.FillPath()
+		if r == core.ReasonBucket && l.laneH >= 6 {
+			o.StrokeStyle(colBucketLn, 0.75, 0)
+			o.StrokePath()
+		}
+	}
+}
+
+func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput) {
+	h := math.Max(1, l.laneH*0.22)
+	qh := math.Max(1, l.laneH*0.4)
+	o.FillStyle(colFlight)
+	o.BeginPath()
+	for i := range m.marks {
+		k := &m.marks[i]
+		end := k.end
+		if end < 0 {
+			end = in.now
+		}
+		x1, x2 := l.x(k.sent), l.x(end)
+		if x2-x1 < 0.5 {
+			continue
+		}
+		o.PathRect(x1, l.laneY(k.worker)-h/2, x2-x1, h)
+	}
+	o.FillPath()
+	// Browser-side queueing: drawn where it happened, never hidden.
+	o.FillStyle(colQueued)
+	o.BeginPath()
+	any := false
+	for i := range m.marks {
+		k := &m.marks[i]
+		if k.queued <= 0 {
+			continue
+		}
+		x1, x2 := l.x(k.sent), l.x(k.sent+k.queued)
+		if x2-x1 < 0.5 {
+			continue
+		}
+		o.PathRect(x1, l.laneY(k.worker)-qh/2, x2-x1, qh)
+		any = true
+	}
+	if any {
+		o.FillPath()
+	}
+}
+
+func paintMarks(o *browser.Ops, l *layout, m *model) {
+	r := l.markR
+	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+		shape := classShape[c]
+		n := 0
+		o.BeginPath()
+		for i := range m.marks {
+			k := &m.marks[i]
+			if k.class != c {
+				continue
+			}
+			o.Shape(shape, l.x(k.sent), l.laneY(k.worker), r)
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		if shape == browser.Cross {
+			o.StrokeStyle(classColour[c], math.Max(1, r*0.45), 0)
+			o.StrokePath()
+			continue
+		}
+		if r >= 3 {
+			o.StrokeStyle(colBG, 1, 0) // a halo keeps touching marks apart
+			o.StrokePath()
+		}
+		o.FillStyle(classColour[c])
+		o.FillPath()
+	}
+}
+
+func paintGiveUps(o *browser.Ops, l *layout, m *model) {
+	n := 0
+	o.FillStyle(colGiveUp)
+	o.BeginPath()
+	for _, e := range m.ends {
+		if e.ok || e.cause == "cancelled" {
+			continue
+		}
+		o.PathRect(l.x(e.at)-1, l.lanesTop+float64(e.worker)*l.laneH, 2, math.Max(1, l.laneH))
+		n++
+	}
+	if n > 0 {
+		o.FillPath()
+	}
+}
+
+func paintServer(o *browser.Ops, l *layout, m *model) {
+	r := math.Max(2, 2.2*l.scale)
+	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+		n := 0
+		o.BeginPath()
+		for i := range m.marks {
+			k := &m.marks[i]
+			if !k.hasServer || k.class != c {
+				continue
+			}
+			o.Shape(classShape[c], l.x(k.serverAt), l.srvY(k.serverSeq), r)
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		if classShape[c] == browser.Cross {
+			o.StrokeStyle(classColour[c], 1, 0)
+			o.StrokePath()
+			continue
+		}
+		o.FillStyle(classColour[c])
+		o.FillPath()
+	}
+}
+
+// histogramScale is the top of the histogram's y axis, in req/s: a round
+// number above the drawn limits and most bars. Bars above it (the first
+// wave, a herd's spike) are cut at the top and labelled with their value,
+// so one spike does not flatten the limit line into the floor.
+func histogramScale(rates []float64, lim limits) float64 {
+	var nz []float64
+	for _, r := range rates {
+		if r > 0 {
+			nz = append(nz, r)
+		}
+	}
+	top := math.Max(lim.server, lim.client) * 4
+	if len(nz) > 0 {
+		sort.Float64s(nz)
+		p90 := nz[min(len(nz)-1, int(float64(len(nz))*0.9))]
+		top = math.Max(top, p90*1.1)
+		if top <= 0 {
+			top = nz[len(nz)-1]
+		}
+	}
+	if top <= 0 {
+		return 10
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(top)))
+	for _, f := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if f*mag >= top*0.999 {
+			return f * mag
+		}
+	}
+	return 10 * mag
+}
+
+func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
+	s := l.scale
+	n := int(l.span/l.slice) + 1
+	bins := m.histogram(l.slice, n)
+	perSec := float64(time.Second) / float64(l.slice)
+	rates := make([]float64, n)
+	for i := range bins {
+		tot := 0
+		for _, c := range bins[i] {
+			tot += c
+		}
+		rates[i] = float64(tot) * perSec
+	}
+	top := histogramScale(rates, in.lim)
+	l.histMax = top
+	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	bw := l.x(l.slice) - l.x(0)
+	gap := 0.0
+	if bw > 4 {
+		gap = 1
+	}
+	// Stacked bars, one path per class, bottom up in a fixed order.
+	order := []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+	base := make([]float64, n)
+	for _, c := range order {
+		cnt := 0
+		o.FillStyle(classColour[c])
+		o.BeginPath()
+		for i := range bins {
+			v := float64(bins[i][c]) * perSec
+			if v == 0 || base[i] >= top {
+				base[i] += v
+				continue
+			}
+			y1 := y(base[i] + v)
+			y0 := y(base[i])
+			o.PathRect(l.x(time.Duration(i)*l.slice), y1, bw-gap, y0-y1)
+			base[i] += v
+			cnt++
+		}
+		if cnt > 0 {
+			o.FillPath()
+		}
+	}
+	// Bars cut at the top: a break mark and their value.
+	lastLabel := -1e9
+	for i, r := range rates {
+		if r <= top {
+			continue
+		}
+		x := l.x(time.Duration(i) * l.slice)
+		o.FillStyle(colPanel)
+		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
+		peakHere := (i == 0 || rates[i-1] <= r) && (i == len(rates)-1 || rates[i+1] < r)
+		if peakHere && x-lastLabel > 34*s {
+			o.FillStyle(colText)
+			o.Text(trimFloat(r), x+bw/2, l.histTop+9*s, fontSmall, browser.AlignCenter, browser.BaselineTop)
+			lastLabel = x
+		}
+	}
+}
+
+// paintHistogramAxis draws the histogram's y labels and its limit lines,
+// over the bars and outside the clip.
+func paintHistogramAxis(o *browser.Ops, l *layout, in frameInput) {
+	s := l.scale
+	top := l.histMax
+	if top <= 0 {
+		return
+	}
+	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	o.FillStyle(colMuted)
+	for _, v := range []float64{0, top / 2, top} {
+		o.Text(trimFloat(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	}
+	if in.lim.server > 0 {
+		yy := math.Round(y(in.lim.server)) + 0.5
+		o.StrokeStyle(colLimit, 1.5*s, 6*s)
+		o.Line(l.left, yy, l.right, yy)
+		o.FillStyle(colLimit)
+		o.Text(in.lim.serverLabel, l.right-4, yy-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+	}
+	if in.lim.client > 0 {
+		yy := math.Round(y(in.lim.client)) + 0.5
+		o.StrokeStyle(colClient, 1.5*s, 2*s)
+		o.Line(l.left, yy, l.right, yy)
+		o.FillStyle(colClient)
+		o.Text("fleet bucket "+trimFloat(in.lim.client)+" req/s", l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+	}
+}
+
+// paintOverlay draws what follows the pointer and the selection: the
+// crosshair across every panel, the selected attempt, its job's other
+// attempts and its arrival at the server.
+func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64, sel int) {
+	o.Reset()
+	o.Palette, o.Fonts = th.palette, th.fonts
+	s := l.scale
+	if crossX >= l.left && crossX <= l.right {
+		o.StrokeStyle(colCross, 1, 0)
+		x := math.Round(crossX) + 0.5
+		o.Line(x, l.lanesTop, x, l.bottom)
+		t := l.t(crossX)
+		lab := strconv.FormatFloat(t.Seconds(), 'f', 3, 64) + " s"
+		o.FillStyle(colText)
+		o.Rect(x-30*s, l.bottom+3*s, 60*s, 16*s)
+		o.FillStyle(colBG)
+		o.Text(lab, x, l.bottom+11*s, fontSmall, browser.AlignCenter, browser.BaselineMiddle)
+	}
+	if m == nil || sel < 0 || sel >= len(m.marks) {
+		return
+	}
+	// The job's attempts, joined in order.
+	first := sel
+	for m.marks[first].prev >= 0 {
+		first = m.marks[first].prev
+	}
+	o.StrokeStyle(colSelect, 1.25, 0)
+	o.BeginPath()
+	for i := first; i >= 0; i = m.marks[i].next {
+		k := &m.marks[i]
+		o.Shape(browser.Circle, l.x(k.sent), l.laneY(k.worker), l.markR+2.5)
+	}
+	o.StrokePath()
+	if m.marks[first].next >= 0 {
+		o.StrokeStyle(colSelect, 1, 2)
+		for i := first; m.marks[i].next >= 0; i = m.marks[i].next {
+			a, b := &m.marks[i], &m.marks[m.marks[i].next]
+			o.Line(l.x(a.sent), l.laneY(a.worker), l.x(b.sent), l.laneY(b.worker))
+		}
+	}
+	k := &m.marks[sel]
+	x, y := l.x(k.sent), l.laneY(k.worker)
+	o.StrokeStyle(colSelect, 2.5, 0)
+	o.BeginPath()
+	o.Shape(browser.Circle, x, y, l.markR+4)
+	o.StrokePath()
+	if k.hasServer {
+		sx, sy := l.x(k.serverAt), l.srvY(k.serverSeq)
+		o.StrokeStyle(colSelect, 1, 3)
+		o.Line(x, y, sx, sy)
+		o.StrokeStyle(colSelect, 2, 0)
+		o.BeginPath()
+		o.Shape(browser.Circle, sx, sy, 6*s)
+		o.StrokePath()
+	}
+}
+
+// hit finds the attempt drawn nearest to (x, y), within reach pixels: in
+// the worker lanes by its send mark, in the server panel by its arrival.
+// It returns -1 when there is none.
+func hit(l *layout, m *model, x, y float64) int {
+	if m == nil || x < l.left-8 || x > l.right+8 {
+		return -1
+	}
+	const reach = 10.0
+	best, bestD := -1, reach*reach
+	consider := func(i int, px, py float64) {
+		if d := (px-x)*(px-x) + (py-y)*(py-y); d <= bestD {
+			best, bestD = i, d
+		}
+	}
+	lanesBottom := l.lanesTop + l.laneH*float64(l.workers)
+	switch {
+	case y >= l.lanesTop-reach && y <= lanesBottom+reach:
+		w := int((y - l.lanesTop) / l.laneH)
+		d := int(math.Ceil(reach / l.laneH))
+		tLo, tHi := l.t(x-reach), l.t(x+reach)
+		for lw := max(0, w-d); lw <= min(l.workers-1, w+d); lw++ {
+			lane := m.lanes[lw]
+			j := sort.Search(len(lane), func(i int) bool { return m.marks[lane[i]].sent >= tLo })
+			for ; j < len(lane) && m.marks[lane[j]].sent <= tHi; j++ {
+				k := &m.marks[lane[j]]
+				consider(lane[j], l.x(k.sent), l.laneY(lw))
+			}
+		}
+	case y >= l.srvTop && y <= l.srvTop+l.srvH:
+		for i := range m.marks {
+			if k := &m.marks[i]; k.hasServer {
+				consider(i, l.x(k.serverAt), l.srvY(k.serverSeq))
+			}
+		}
+	}
+	return best
+}
+
+// titleWidth estimates the width of a bold label, plus a gap (the canvas
+// cannot be asked without a round trip to JavaScript).
+func titleWidth(t string, scale float64) float64 {
+	return (float64(len(t))*7.6 + 12) * scale
+}
+
+// trimFloat formats f with at most two decimals and no trailing zeros.
+func trimFloat(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
+}

@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/fleet"
+)
+
+// PresetBar shows the story as numbered steps (keys 1–5), with the active
+// step's caption beside them.
+type PresetBar struct {
+	app.Compo
+
+	Lab     *Lab
+	Rev     int
+	Running bool
+}
+
+// Render draws the steps.
+func (b *PresetBar) Render() app.UI {
+	l := b.Lab
+	active := l.ActivePreset()
+	caption := "Custom configuration: pick a step of the story to reset every field, or keep tuning."
+	for _, p := range fleet.Presets {
+		if p.ID == active {
+			caption = p.Caption
+		}
+	}
+	return app.Nav().Class("story").Aria("label", "Presets").Body(
+		app.Ol().Class("steps").Body(app.Range(fleet.Presets).Slice(func(i int) app.UI {
+			p := fleet.Presets[i]
+			cls := "step"
+			if p.ID == active {
+				cls += " active"
+			}
+			return app.Li().Body(
+				app.Button().ID("preset-"+p.ID).Class(cls).
+					Aria("pressed", p.ID == active).
+					Title(p.Caption).
+					Disabled(b.Running).
+					Body(
+						app.Span().Class("num").Text(strconv.Itoa(i+1)),
+						app.Span().Class("title").Text(p.Title),
+					).
+					OnClick(func(ctx app.Context, e app.Event) { l.Preset(p.ID) }),
+			)
+		})),
+		app.P().ID("preset-caption").Class("caption").Aria("live", "polite").Text(caption),
+	)
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"strconv"
+	"time"
+
+	"retrylab/app/fleet"
+)
+
+// stat is one number of the numbers panel. Name is its data-stat
+// attribute and its key in window.retrylab.state().stats; Value is the raw
+// number (durations in milliseconds) in data-value.
+type stat struct {
+	Name    string
+	Label   string
+	Value   float64
+	Text    string // Value for people
+	Sub     string // one line of context
+	Primary bool   // shown large, in the first row
+	Hidden  bool   // only told in another number's line (its element is hidden)
+}
+
+// statList turns Stats into the panel's numbers, in the order shown.
+func statList(st *fleet.Stats, disp float64) []stat {
+	msOf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	n := func(name, label string, v int, sub string, primary bool) stat {
+		return stat{Name: name, Label: label, Value: float64(v), Text: strconv.Itoa(v), Sub: sub, Primary: primary}
+	}
+	f := func(name, label string, v float64, sub string, primary bool) stat {
+		return stat{Name: name, Label: label, Value: v, Text: trimFloat(v), Sub: sub, Primary: primary}
+	}
+	d := func(name, label string, v time.Duration, sub string, primary bool) stat {
+		return stat{Name: name, Label: label, Value: msOf(v), Text: fmtDur(v), Sub: sub, Primary: primary}
+	}
+	rate429 := 0.0
+	if st.Requests > 0 {
+		rate429 = float64(st.Limited) / float64(st.Requests) * 100
+	}
+	jobs := st.Jobs
+	hide := func(s stat) stat { s.Hidden = true; return s }
+	return []stat{
+		n("requests", "requests sent", st.Requests, strconv.Itoa(st.InFlight)+" in flight", true),
+		n("successes", "jobs succeeded", st.Successes, "of "+strconv.Itoa(jobs)+" finished", true),
+		n("limited", "429s", st.Limited, trimFloat(rate429)+"% of requests (429/503)", true),
+		n("failed", "other failures", st.Failed, strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted", true),
+		f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true),
+		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
+		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
+		n("first_tries", "first tries", st.FirstTries, strconv.Itoa(st.Retries)+" retries", false),
+		d("completion_p50_ms", "completion p50", st.CompletionP50, "job start to done", false),
+		d("completion_p99_ms", "completion p99", st.CompletionP99, "max "+fmtDur(st.CompletionMax), false),
+		d("drain_ms", "time to drain", st.Drain, "Run to the last job done", false),
+		n("give_ups", "give-ups", st.GiveUps, strconv.Itoa(st.Cancelled)+" stopped by Stop", false),
+		d("lateness_p99_ms", "send lateness p99", st.LatenessP99, "p50 "+fmtDur(st.LatenessP50)+", vs intended", false),
+		d("queued_p99_ms", "browser queueing p99", st.QueuedP99, "p50 "+fmtDur(st.QueuedP50)+", before sending", false),
+		f("dispersion", "retry dispersion", disp, "per 100 ms; ≫ 1 means herds", false),
+		hide(n("retries", "retries", st.Retries, "", false)),
+		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
+		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
+		hide(n("aborted", "aborted", st.Aborted, "", false)),
+		hide(n("in_flight", "in flight", st.InFlight, "", false)),
+		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
+		hide(n("cancelled", "jobs stopped by Stop", st.Cancelled, "", false)),
+	}
+}

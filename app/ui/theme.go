@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// Colour indices into a theme's palette (browser.Ops.Palette).
+const (
+	colBG = iota
+	colPanel
+	colGrid
+	colAxis
+	colText
+	colMuted
+	colOK       // 2xx
+	colLimited  // 429 / 503
+	colFailed   // other failures
+	colTimeout  // timeouts
+	colAborted  // aborted by Stop
+	colPending  // in flight
+	colFlight   // the in-flight bar ("waiting" in the network waterfall)
+	colQueued   // browser-side queueing
+	colBackoff  // backoff wait ("stalled")
+	colServer   // Retry-After wait
+	colHint     // reset-hint wait
+	colBucket   // bucket wait ("queueing")
+	colBucketLn // its outline
+	colHidden   // hidden-tab hatching
+	colLimit    // the server's limit line
+	colClient   // the fleet bucket's rate line
+	colSelect   // selection ring
+	colCross    // crosshair
+	colGiveUp   // a job that gave up
+	colLaneAlt  // every fifth lane
+	numColours
+)
+
+// theme is the look of the canvas: the Okabe–Ito colour-blind-safe palette
+// for outcomes (which also differ by shape), network-waterfall colours for
+// phases, and sizes.
+type theme struct {
+	name    string
+	palette []string
+	fonts   []string // fontSmall, fontLabel, fontTitle
+	scale   float64  // marks and text grow in presentation mode
+}
+
+const (
+	fontSmall = iota
+	fontLabel
+	fontTitle
+)
+
+var normalTheme = theme{
+	name: "normal",
+	palette: []string{
+		colBG:       "#ffffff",
+		colPanel:    "#fafaf7",
+		colGrid:     "#e6e6e1",
+		colAxis:     "#9a9a94",
+		colText:     "#1f2a44",
+		colMuted:    "#6b6f7a",
+		colOK:       "#009E73", // bluish green
+		colLimited:  "#D55E00", // vermillion
+		colFailed:   "#CC79A7", // reddish purple
+		colTimeout:  "#E69F00", // orange
+		colAborted:  "#3d3d3d",
+		colPending:  "#0072B2",
+		colFlight:   "#8fd1bb", // a light "waiting" green
+		colQueued:   "#F0E442", // yellow: the browser held it
+		colBackoff:  "#b9b9b4", // grey: "stalled"
+		colServer:   "#56B4E9", // sky blue: the server asked
+		colHint:     "#9fc9e6",
+		colBucket:   "#ecebe6", // near white: "queueing"
+		colBucketLn: "#a3a39c",
+		colHidden:   "#b0a9c9",
+		colLimit:    "#1f2a44",
+		colClient:   "#0072B2",
+		colSelect:   "#111111",
+		colCross:    "rgba(31,42,68,0.55)",
+		colGiveUp:   "#111111",
+		colLaneAlt:  "#f3f3ee",
+	},
+	fonts: []string{
+		fontSmall: "11px system-ui, sans-serif",
+		fontLabel: "12px system-ui, sans-serif",
+		fontTitle: "600 12px system-ui, sans-serif",
+	},
+	scale: 1,
+}
+
+// presentTheme is for a projector: white background, darker lines, bigger
+// type and marks.
+var presentTheme = func() theme {
+	t := normalTheme
+	t.name = "present"
+	t.palette = append([]string(nil), normalTheme.palette...)
+	t.palette[colPanel] = "#ffffff"
+	t.palette[colGrid] = "#d0d0ca"
+	t.palette[colAxis] = "#555555"
+	t.palette[colText] = "#000000"
+	t.palette[colMuted] = "#333333"
+	t.palette[colBackoff] = "#a4a49e"
+	t.palette[colBucket] = "#e3e2dc"
+	t.palette[colLaneAlt] = "#f4f4f0"
+	t.fonts = []string{
+		fontSmall: "15px system-ui, sans-serif",
+		fontLabel: "16px system-ui, sans-serif",
+		fontTitle: "700 16px system-ui, sans-serif",
+	}
+	t.scale = 1.4
+	return t
+}()
+
+// classColour and classShape: every outcome differs in colour AND shape.
+var classColour = [fleet.NumClasses]int{
+	fleet.ClassOK:      colOK,
+	fleet.ClassLimited: colLimited,
+	fleet.ClassFailed:  colFailed,
+	fleet.ClassTimeout: colTimeout,
+	fleet.ClassAborted: colAborted,
+	fleet.ClassPending: colPending,
+}
+
+var classShape = [fleet.NumClasses]browser.Shape{
+	fleet.ClassOK:      browser.Circle,
+	fleet.ClassLimited: browser.Triangle,
+	fleet.ClassFailed:  browser.Square,
+	fleet.ClassTimeout: browser.Diamond,
+	fleet.ClassAborted: browser.Cross,
+	fleet.ClassPending: browser.Bar,
+}
+
+// classLabel is how the legend and the tooltip name a class.
+var classLabel = [fleet.NumClasses]string{
+	fleet.ClassOK:      "success (2xx)",
+	fleet.ClassLimited: "rejected (429/503)",
+	fleet.ClassFailed:  "other failure",
+	fleet.ClassTimeout: "timeout",
+	fleet.ClassAborted: "aborted (Stop)",
+	fleet.ClassPending: "in flight",
+}
+
+// reasonColour is the fill of a wait, by why the loop waits.
+func reasonColour(r core.Reason) int {
+	switch r {
+	case core.ReasonRetryAfter:
+		return colServer
+	case core.ReasonResetHint:
+		return colHint
+	case core.ReasonBucket:
+		return colBucket
+	}
+	return colBackoff
+}
+
+// reasonLabel names a wait reason for people, with the waterfall phase it looks like.
+var reasonLabel = map[core.Reason]string{
+	core.ReasonBackoff:    "backoff",
+	core.ReasonRetryAfter: "Retry-After",
+	core.ReasonResetHint:  "rate-limit reset hint",
+	core.ReasonBucket:     "fleet bucket",
+}

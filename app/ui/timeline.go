@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Timeline is the canvas where a run is drawn: a lane per worker, the
+// histogram of requests per time slice and the server's arrivals, all on
+// one time axis, with a crosshair across them. Hovering a mark, clicking it,
+// or moving with the arrow keys once the canvas has focus shows its facts.
+// The drawing itself is done by the Lab's view at animation frames; go-app
+// only renders the elements and the tooltip.
+type Timeline struct {
+	app.Compo
+
+	Lab *Lab
+}
+
+// OnMount draws into the fresh canvas.
+func (t *Timeline) OnMount(ctx app.Context) { t.Lab.view.invalidate() }
+
+func offset(e app.Event) (x, y float64) {
+	return e.Get("offsetX").Float(), e.Get("offsetY").Float()
+}
+
+// Render draws the canvases and the tooltip.
+func (t *Timeline) Render() app.UI {
+	v := t.Lab.view
+	tp, ok := v.selection()
+	return app.Div().ID("timeline-wrap").Class("timeline-wrap").Body(
+		app.Canvas().ID(canvasID).
+			TabIndex(0).
+			Role("img").
+			Aria("label", "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "+
+				"Focus it and use the arrow keys to step through attempts.").
+			Aria("describedby", "tooltip").
+			OnMouseMove(func(ctx app.Context, e app.Event) {
+				if !v.pointer(offset(e)) {
+					ctx.PreventUpdate()
+				}
+			}).
+			OnMouseLeave(func(ctx app.Context, e app.Event) { v.pointer(-1, -1) }).
+			OnClick(func(ctx app.Context, e app.Event) { v.click(offset(e)) }).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				if v.key(e.Get("key").String()) {
+					e.PreventDefault()
+					return
+				}
+				ctx.PreventUpdate()
+			}),
+		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", true),
+		app.If(ok, func() app.UI {
+			cls := "tip " + tp.Class
+			left := tp.X + 14
+			if tp.X > v.lay.w-360 {
+				cls += " flip"
+				left = tp.X - 14
+			}
+			return app.Div().ID("tooltip").Class(cls).Role("status").Aria("live", "polite").
+				Style("left", strconv.FormatFloat(left, 'f', 0, 64)+"px").
+				Style("top", strconv.FormatFloat(tp.Y+10, 'f', 0, 64)+"px").
+				Body(
+					app.Strong().Text(tp.Title),
+					app.Range(tp.Lines).Slice(func(i int) app.UI { return app.Div().Text(tp.Lines[i]) }),
+				)
+		}).Else(func() app.UI {
+			return app.Div().ID("tooltip").Class("tip-empty").Role("status").Aria("live", "polite")
+		}),
+	)
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// fetchTransport is the page's fleet.Transport: each attempt is one fetch()
+// (cache "no-store", an AbortController tied to the attempt's context), so
+// the per-request timeout and Stop abort it on the wire.
+//
+// With the built-in mock, worker w calls the mock on MockOrigin(page, w) —
+// six workers per origin, so HTTP/1.1's connection limit does not queue
+// requests inside the browser — tagged with the attempt, and the mock's JSON
+// body gives the server's arrival number and receive time. A custom target is
+// called as given.
+type fetchTransport struct {
+	bases  []string // base URL per origin shard
+	custom bool
+
+	// What a custom target let us see, for the CORS explanation.
+	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
+	limited     atomic.Int64 // 429/503 answers
+	noRetryHdr  atomic.Int64 // 429/503 answers without a readable Retry-After
+}
+
+func newFetchTransport(page *url.URL, s fleet.Scenario, runKey string) *fetchTransport {
+	t := &fetchTransport{custom: s.Target != ""}
+	if t.custom {
+		t.bases = []string{s.Target}
+		return t
+	}
+	shards := (s.Workers + WorkersPerOrigin - 1) / WorkersPerOrigin
+	for i := range max(1, shards) {
+		t.bases = append(t.bases, s.MockURL(MockOrigin(page, i*WorkersPerOrigin), runKey))
+	}
+	return t
+}
+
+func (t *fetchTransport) base(worker int) string {
+	if t.custom {
+		return t.bases[0]
+	}
+	return t.bases[min(worker/WorkersPerOrigin, len(t.bases)-1)]
+}
+
+// Do performs one attempt.
+func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet.Attempt {
+	u := fleet.AttemptURL(t.base(worker), !t.custom, worker, job, attempt)
+	r, err := browser.Fetch(ctx, u)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fleet.Attempt{Err: ctx.Err()} // timeout (DeadlineExceeded) or Stop (Canceled)
+		}
+		var je *browser.JSError
+		if errors.As(err, &je) && je.Name == "TypeError" {
+			t.networkErrs.Add(1)
+			err = errNetwork
+		}
+		return fleet.Attempt{Err: err}
+	}
+	a := fleet.Attempt{
+		Status: r.Status,
+		Header: r.Header,
+		Queued: time.Duration(r.Timing.Queued() * float64(time.Millisecond)),
+	}
+	if r.Status == 429 || r.Status == 503 {
+		t.limited.Add(1)
+		if r.Header.Get("Retry-After") == "" {
+			t.noRetryHdr.Add(1)
+		}
+	}
+	if !t.custom {
+		a.ServerSeq, a.ServerAt, _ = fleet.MockFacts([]byte(r.Body))
+	}
+	return a
+}
+
+// errNetwork is what the browser tells about a failed fetch: nothing more
+// (a refused or dropped connection and a CORS rejection look the same).
+var errNetwork = errors.New("network error: the connection failed or CORS blocked the response")
+
+// corsNote explains, for a custom target, what the browser may be hiding.
+// It is "" when nothing suggests a problem.
+func (t *fetchTransport) corsNote() string {
+	if t == nil || !t.custom {
+		return ""
+	}
+	switch {
+	case t.networkErrs.Load() > 0:
+		return "Some requests failed with a network error. Browsers report a CORS rejection the same way: " +
+			"your server must answer with Access-Control-Allow-Origin (e.g. *) for this page's origin."
+	case t.limited.Load() > 0 && t.noRetryHdr.Load() == t.limited.Load():
+		return "Rejections came back without a readable Retry-After. Cross-origin, fetch() only sees the headers " +
+			"your server lists in Access-Control-Expose-Headers: add Retry-After, RateLimit, RateLimit-Policy " +
+			"(and X-RateLimit-* if you send them)."
+	}
+	return ""
+}

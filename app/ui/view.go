@@ -1,0 +1,514 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// Element ids of the timeline's two canvases: the drawing, and an overlay
+// for the crosshair and the selection (redrawn alone when the pointer moves).
+const (
+	canvasID  = "timeline"
+	overlayID = "timeline-overlay"
+)
+
+// view is the live timeline: the model of the current run, fed from the
+// workers' goroutines, and drawn on the canvas at most once per animation
+// frame (never once per event). It is safe for concurrent use.
+type view struct {
+	mu      sync.Mutex
+	m       *model
+	pending []fleet.Record // records not yet in the model
+	scen    fleet.Scenario
+	lim     limits
+	running bool
+	theme   *theme
+
+	frames    *browser.FrameLoop
+	lay       layout // of the last frame: hit tests use it
+	laid      bool
+	ops, ovl  browser.Ops
+	width     float64
+	dirty     bool // the drawing must be redone
+	ovlDirty  bool // the overlay must be redone
+	scheduled bool // a frame is requested or about to be
+	lastDraw  time.Time
+	drawCost  time.Duration // the last full redraw
+	drawErr   error
+
+	crossX float64 // crosshair position, < 0 for none
+	sel    int     // selected attempt (hover or keyboard), -1 for none
+	pinned bool    // the selection came from a click or the keyboard
+	hidden bool    // the page is hidden now
+	frozen bool    // a PNG export owns the canvas: frames wait
+}
+
+func newView() *view {
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, width: 1000}
+	frames, err := browser.NewFrameLoop(v.frame)
+	if err != nil {
+		v.drawErr = err
+	}
+	v.frames = frames
+	return v
+}
+
+// start resets the view for a new run of s starting at start.
+func (v *view) start(s fleet.Scenario, start time.Time) {
+	v.mu.Lock()
+	v.m = newModel(start, s.Workers)
+	v.pending = v.pending[:0]
+	v.scen, v.lim = s, limitsOf(&s)
+	v.running = true
+	v.sel, v.pinned = -1, false
+	if v.hidden {
+		v.m.setHidden(true, 0)
+	}
+	v.dirty, v.ovlDirty = true, true
+	v.mu.Unlock()
+	v.request()
+}
+
+// configure shows an empty timeline for s, unless a run is drawn.
+func (v *view) configure(s fleet.Scenario) {
+	v.mu.Lock()
+	idle := v.m == nil
+	if idle {
+		v.scen, v.lim = s, limitsOf(&s)
+		v.dirty = true
+	}
+	v.mu.Unlock()
+	if idle {
+		v.request()
+	}
+}
+
+// onRecord queues one record for the next frame. It is called from the
+// workers' goroutines and returns at once.
+func (v *view) onRecord(r fleet.Record) {
+	v.mu.Lock()
+	v.pending = append(v.pending, r)
+	v.dirty = true
+	v.mu.Unlock()
+	v.request()
+}
+
+// finish marks the run over at end.
+func (v *view) finish(end time.Time) {
+	v.mu.Lock()
+	if v.m != nil {
+		v.ingest()
+		v.m.finish(v.m.since(end))
+	}
+	v.running = false
+	v.dirty = true
+	v.mu.Unlock()
+	v.request()
+}
+
+// setHidden notes that the page became hidden or visible: the stretch is
+// marked on the timeline (timers are throttled to ≥ 1 s meanwhile).
+func (v *view) setHidden(hidden bool) {
+	v.mu.Lock()
+	v.hidden = hidden
+	if v.m != nil && v.running {
+		v.m.setHidden(hidden, time.Since(v.m.start))
+		v.dirty = true
+	}
+	v.mu.Unlock()
+	v.request()
+}
+
+// setTheme switches between the normal and the presentation look.
+func (v *view) setTheme(present bool) {
+	v.mu.Lock()
+	if present {
+		v.theme = &presentTheme
+	} else {
+		v.theme = &normalTheme
+	}
+	v.dirty, v.ovlDirty = true, true
+	v.mu.Unlock()
+	v.request()
+}
+
+// invalidate redraws everything (the canvas was resized or re-created).
+func (v *view) invalidate() {
+	v.mu.Lock()
+	v.dirty, v.ovlDirty = true, true
+	v.mu.Unlock()
+	v.request()
+}
+
+// ingest moves pending records into the model. v.mu must be held.
+func (v *view) ingest() {
+	if v.m == nil {
+		v.pending = v.pending[:0]
+		return
+	}
+	for i := range v.pending {
+		v.m.add(&v.pending[i])
+	}
+	clear(v.pending) // drop references to headers and errors
+	v.pending = v.pending[:0]
+}
+
+// minGap is the least time between two redraws while a run goes on: 30
+// frames a second at most, and long enough that drawing takes at most a
+// quarter of the time, so the workers' timers and fetches keep the thread.
+func (v *view) minGap() time.Duration {
+	return min(250*time.Millisecond, max(33*time.Millisecond, 4*v.drawCost))
+}
+
+// request asks for a frame, at most one at a time and, while running, no
+// sooner than minGap after the last redraw.
+func (v *view) request() {
+	v.mu.Lock()
+	if v.scheduled || v.frames == nil {
+		v.mu.Unlock()
+		return
+	}
+	v.scheduled = true
+	wait := time.Duration(0)
+	if v.running {
+		wait = v.minGap() - time.Since(v.lastDraw)
+	}
+	v.mu.Unlock()
+	if wait <= 0 {
+		v.frames.Request()
+		return
+	}
+	go func() {
+		_ = browser.Clock{}.Sleep(context.Background(), wait)
+		v.frames.Request()
+	}()
+}
+
+// span is the time the axis shows: the whole run once it is over; while
+// running, a little ahead of now so the axis does not rescale every frame.
+func (v *view) span(now time.Duration) time.Duration {
+	if v.m == nil {
+		return 10 * time.Second
+	}
+	if !v.running {
+		return max(time.Second, v.m.last+v.m.last/50)
+	}
+	ahead := max(10*time.Second, now)
+	step := niceStep(ahead, 8, tickSteps)
+	return (ahead/step + 1) * step
+}
+
+// frame runs at an animation frame: it takes in new records and redraws
+// what changed.
+func (v *view) frame() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.scheduled = false
+	if v.frozen {
+		return
+	}
+	if width, err := (browser.Canvas{ID: canvasID}).Width(); err == nil && width > 0 && width != v.width {
+		v.width = width
+		v.dirty, v.ovlDirty = true, true
+	}
+	if len(v.pending) > 0 {
+		v.ingest()
+		v.dirty = true
+	}
+	if v.running {
+		v.dirty = true // the "now" line and open bars move
+	}
+	if v.dirty {
+		v.redraw()
+	}
+	if v.ovlDirty || v.dirty {
+		v.ovlDirty = false
+		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel)
+		if err := (browser.Canvas{ID: overlayID}).Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
+			v.drawErr = err
+		}
+	}
+}
+
+// redraw lays out and paints the whole timeline. v.mu must be held.
+func (v *view) redraw() {
+	t0 := time.Now()
+	now := time.Duration(0)
+	workers := v.scen.Workers
+	if v.m != nil {
+		now = time.Since(v.m.start)
+		workers = v.m.workers
+	}
+	v.lay = newLayout(v.width, workers, v.span(now), v.theme, false)
+	v.laid = true
+	paint(&v.ops, &v.lay, v.m, frameInput{th: v.theme, running: v.running, now: now, lim: v.lim})
+	if err := (browser.Canvas{ID: canvasID}).Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
+		v.drawErr = err
+	}
+	v.dirty = false
+	v.lastDraw = time.Now()
+	v.drawCost = v.lastDraw.Sub(t0)
+}
+
+// Redraw draws everything now, synchronously, and returns how long it took
+// and how many attempts were drawn (the benchmark's figure).
+func (v *view) Redraw() (time.Duration, int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.ingest()
+	v.redraw()
+	n := 0
+	if v.m != nil {
+		n = len(v.m.marks)
+	}
+	return v.drawCost, n
+}
+
+// pointer moves the crosshair to (x, y) (CSS pixels in the canvas; x < 0
+// when the pointer left) and, unless a selection is pinned, selects the
+// attempt under it. It reports whether the selection changed.
+func (v *view) pointer(x, y float64) bool {
+	v.mu.Lock()
+	v.crossX = x
+	changed := false
+	if !v.pinned {
+		sel := -1
+		if x >= 0 && v.laid {
+			sel = hit(&v.lay, v.m, x, y)
+		}
+		changed = sel != v.sel
+		v.sel = sel
+	}
+	v.ovlDirty = true
+	v.mu.Unlock()
+	v.request()
+	return changed
+}
+
+// click pins the attempt under (x, y), or unpins when there is none.
+func (v *view) click(x, y float64) {
+	v.mu.Lock()
+	sel := -1
+	if v.laid {
+		sel = hit(&v.lay, v.m, x, y)
+	}
+	v.sel, v.pinned = sel, sel >= 0
+	v.ovlDirty = true
+	v.mu.Unlock()
+	v.request()
+}
+
+// key moves the selection with the keyboard: left/right along the lane,
+// up/down to the nearest attempt in the next lane with any, home/end to the
+// lane's first/last, escape to clear. It reports whether it handled key.
+func (v *view) key(key string) bool {
+	v.mu.Lock()
+	defer func() {
+		v.ovlDirty = true
+		v.mu.Unlock()
+		v.request()
+	}()
+	m := v.m
+	if m == nil || len(m.marks) == 0 {
+		return false
+	}
+	if key == "Escape" {
+		handled := v.sel >= 0
+		v.sel, v.pinned = -1, false
+		return handled
+	}
+	if v.sel < 0 || v.sel >= len(m.marks) {
+		switch key {
+		case "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ":
+			v.sel, v.pinned = 0, true
+			return true
+		}
+		return false
+	}
+	k := m.marks[v.sel]
+	lane := m.lanes[k.worker]
+	pos := laneIndex(m, lane, v.sel)
+	switch key {
+	case "ArrowLeft":
+		if pos > 0 {
+			v.sel = lane[pos-1]
+		}
+	case "ArrowRight":
+		if pos+1 < len(lane) {
+			v.sel = lane[pos+1]
+		}
+	case "Home":
+		v.sel = lane[0]
+	case "End":
+		v.sel = lane[len(lane)-1]
+	case "ArrowUp", "ArrowDown":
+		d := 1
+		if key == "ArrowUp" {
+			d = -1
+		}
+		for w := k.worker + d; w >= 0 && w < m.workers; w += d {
+			if len(m.lanes[w]) > 0 {
+				v.sel = nearestInLane(m, m.lanes[w], k.sent)
+				break
+			}
+		}
+	default:
+		return false
+	}
+	v.pinned = true
+	return true
+}
+
+func laneIndex(m *model, lane []int, idx int) int {
+	for i, j := range lane {
+		if j == idx {
+			return i
+		}
+	}
+	return 0
+}
+
+func nearestInLane(m *model, lane []int, t time.Duration) int {
+	best, bestD := lane[0], time.Duration(1<<62)
+	for _, j := range lane {
+		d := m.marks[j].sent - t
+		if d < 0 {
+			d = -d
+		}
+		if d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// tip is what the tooltip shows about the selected attempt.
+type tip struct {
+	Title string
+	Lines []string
+	X, Y  float64 // the mark, in canvas CSS pixels
+	Class string  // its class name, for the accent colour
+}
+
+// selection describes the selected attempt, or ok=false.
+func (v *view) selection() (t tip, ok bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {
+		return tip{}, false
+	}
+	k := v.m.marks[v.sel]
+	t = describe(&k, v.running)
+	t.X, t.Y = v.lay.x(k.sent), v.lay.laneY(k.worker)
+	return t, true
+}
+
+// describe writes an attempt's facts for people.
+func describe(k *mark, running bool) tip {
+	t := tip{Class: k.class.String()}
+	t.Title = "Worker " + strconv.Itoa(k.worker) + " · job " + strconv.Itoa(k.job) + " · attempt " + strconv.Itoa(k.attempt)
+	late := k.sent - k.intended
+	t.Lines = append(t.Lines,
+		"intended "+fmtSeconds(k.intended)+" · sent "+fmtSeconds(k.sent)+" ("+fmtSigned(late)+" late)")
+	if k.bucketWait > 0 {
+		t.Lines = append(t.Lines, "waited "+fmtDur(k.bucketWait)+" for a fleet-bucket token first")
+	}
+	if k.queued > 0 {
+		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out")
+	}
+	if k.hasServer {
+		t.Lines = append(t.Lines, "server received it at "+fmtSeconds(k.serverAt)+" (arrival #"+strconv.Itoa(k.serverSeq)+")")
+	}
+	switch {
+	case k.end < 0:
+		t.Lines = append(t.Lines, "in flight")
+	default:
+		res := classLabel[k.class]
+		if k.status != 0 {
+			res = strconv.Itoa(k.status) + " " + statusText(k.status)
+		}
+		res += " after " + fmtDur(k.end-k.sent)
+		t.Lines = append(t.Lines, res)
+		if k.errText != "" && k.status == 0 {
+			t.Lines = append(t.Lines, k.errText)
+		}
+	}
+	if k.retryAfter != "" {
+		t.Lines = append(t.Lines, "Retry-After: "+k.retryAfter)
+	}
+	if k.rateLimit != "" {
+		t.Lines = append(t.Lines, k.rateLimit)
+	}
+	if k.hasWait {
+		w := "then waited " + fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]
+		if k.waitNote != "" {
+			w += " (" + k.waitNote + ")"
+		}
+		t.Lines = append(t.Lines, w)
+	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
+		t.Lines = append(t.Lines, "no retry: the job gave up here")
+	}
+	return t
+}
+
+func statusText(code int) string {
+	switch code {
+	case 200:
+		return "OK"
+	case 429:
+		return "Too Many Requests"
+	case 500:
+		return "Internal Server Error"
+	case 502:
+		return "Bad Gateway"
+	case 503:
+		return "Service Unavailable"
+	case 504:
+		return "Gateway Timeout"
+	}
+	return ""
+}
+
+// fmtSeconds is an offset from the run's start: "2.104 s".
+func fmtSeconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + " s"
+}
+
+// fmtDur is a duration for people: "850 µs", "12.3 ms", "1.25 s", "2 min 5 s".
+func fmtDur(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < time.Millisecond:
+		s = strconv.FormatInt(d.Microseconds(), 10) + " µs"
+	case d < 100*time.Millisecond:
+		s = strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + " ms"
+	case d < time.Second:
+		s = strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	case d < time.Minute:
+		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
+	default:
+		s = strconv.Itoa(int(d/time.Minute)) + " min " + strconv.Itoa(int(d%time.Minute/time.Second)) + " s"
+	}
+	if neg {
+		return "−" + s
+	}
+	return s
+}
+
+// fmtSigned is a lateness: "+0.8 ms", "−0.2 ms".
+func fmtSigned(d time.Duration) string {
+	if d >= 0 {
+		return "+" + fmtDur(d)
+	}
+	return fmtDur(d)
+}
