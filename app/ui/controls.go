@@ -134,7 +134,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		input,
 		app.P().ID("help-"+key).Class("help").Text(f.Help),
 		app.If(errMsg != "", func() app.UI {
-			return app.P().ID("err-"+key).Class("err").Role("alert").Text(errMsg)
+			return app.P().ID("err-" + key).Class("err").Role("alert").Text(errMsg)
 		}),
 	)
 }
