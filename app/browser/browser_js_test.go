@@ -219,7 +219,7 @@ func TestExpose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn, err := compile(`return globalThis.retrylab.echo("7").n;`)
+	fn, err := compile(`return JSON.parse(globalThis.retrylab.echo(7)).n;`)
 	if err != nil {
 		t.Fatal(err)
 	}

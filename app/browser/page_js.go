@@ -146,16 +146,17 @@ func (l *FrameLoop) Request() {
 	}
 }
 
-// exposeJS wraps a Go function returning JSON into one returning the parsed value.
+// exposeJS publishes a Go function under globalThis.retrylab, its
+// arguments turned to strings.
 const exposeJS = `
 var ns = globalThis.retrylab || (globalThis.retrylab = {});
-ns[name] = function () { return JSON.parse(fn.apply(null, arguments)); };`
+ns[name] = function () { return fn.apply(null, Array.prototype.map.call(arguments, String)); };`
 
 var exposeFn lazyFunc
 
-// Expose publishes fn as window.retrylab[name](): JavaScript callers (the
-// end-to-end tests, the console) get fn's JSON result parsed. fn runs on a
-// JS callback and must not block.
+// Expose publishes fn as window.retrylab[name](...): JavaScript callers
+// (the end-to-end tests, the console) get fn's result, a JSON text to parse
+// with JSON.parse. fn runs on a JS callback and must not block.
 func Expose(name string, fn func(args []string) string) error {
 	wrap, err := compiled(&exposeFn, exposeJS, "name", "fn")
 	if err != nil {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"strconv"
 
 	"retrylab/app/fleet"
 )
@@ -84,7 +85,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		cur := l.Text(key)
 		input = app.Select().ID(id).
 			Disabled(c.Running).
-			Aria("invalid", errMsg != "").
+			Aria("invalid", strconv.FormatBool(errMsg != "")).
 			Aria("describedby", described).
 			Body(app.Range(f.Choices).Slice(func(i int) app.UI {
 				ch := f.Choices[i]
@@ -109,7 +110,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 			Attr("autocomplete", "off").
 			Attr("spellcheck", "false").
 			Disabled(c.Running).
-			Aria("invalid", errMsg != "").
+			Aria("invalid", strconv.FormatBool(errMsg != "")).
 			Aria("describedby", described).
 			OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
 	}

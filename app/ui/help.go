@@ -33,7 +33,7 @@ func (h *Help) Render() app.UI {
 		l.runRev++
 	}
 	return app.Div().Class("modal-back").OnClick(closeHelp).Body(
-		app.Div().ID("help").Class("modal").Role("dialog").Aria("modal", true).Aria("labelledby", "help-title").
+		app.Div().ID("help").Class("modal").Role("dialog").Aria("modal", "true").Aria("labelledby", "help-title").
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
 			Body(
 				app.H2().ID("help-title").Text("Keyboard shortcuts"),

@@ -35,7 +35,7 @@ var legendPhases = []legendItem{
 // Render draws the legend.
 func (g *Legend) Render() app.UI {
 	item := func(it legendItem) app.UI {
-		return app.Li().Title(it.title).Body(app.Span().Class(it.swatch).Aria("hidden", true), app.Text(it.label))
+		return app.Li().Title(it.title).Body(app.Span().Class(it.swatch).Aria("hidden", "true"), app.Text(it.label))
 	}
 	return app.Div().ID("legend").Class("legend").Aria("label", "Legend").Body(
 		app.Ul().Class("legend-outcomes").Body(app.Range(legendOutcomes).Slice(func(i int) app.UI { return item(legendOutcomes[i]) })),

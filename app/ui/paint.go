@@ -478,7 +478,7 @@ func histogramScale(rates []float64, lim limits) float64 {
 	top := math.Max(lim.server, lim.client) * 4
 	if len(nz) > 0 {
 		sort.Float64s(nz)
-		p90 := nz[min(len(nz)-1, int(float64(len(nz))*0.9))]
+		p90 := nz[int(float64(len(nz)-1)*0.9)]
 		top = math.Max(top, p90*1.1)
 		if top <= 0 {
 			top = nz[len(nz)-1]

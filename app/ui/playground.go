@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -145,7 +146,7 @@ func (p *Playground) Render() app.UI {
 			),
 			app.Div().Class("top-actions").Body(
 				app.Button().ID("present").Class("ghost").
-					Aria("pressed", l.present).
+					Aria("pressed", strconv.FormatBool(l.present)).
 					Title("Presentation mode: large type, high contrast (p)").
 					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent() }),
 				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").

@@ -37,7 +37,7 @@ func (b *PresetBar) Render() app.UI {
 			}
 			return app.Li().Body(
 				app.Button().ID("preset-"+p.ID).Class(cls).
-					Aria("pressed", p.ID == active).
+					Aria("pressed", strconv.FormatBool(p.ID == active)).
 					Title(p.Caption).
 					Disabled(b.Running).
 					Body(

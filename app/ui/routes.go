@@ -1,6 +1,43 @@
 // Package ui holds the go-app components of the Retry Lab page. It compiles
 // for both builds: the server renders the page shell from the same routes the
 // browser navigates.
+//
+// # Hooks for tests and benchmarks
+//
+// Stable element ids and attributes:
+//
+//	main[data-ready="true"]      the page is mounted and its handlers are live
+//	#f-<key>                     the input of fleet field <key> (text, select or checkbox)
+//	#err-<key>                   the message beside an invalid input (absent when valid)
+//	#help-<key>                  the input's one line of help
+//	#run, #stop, #simulate       the run buttons (#simulate is disabled until the simulator lands)
+//	#run-status                  what the run is doing, for people
+//	#preset-<id>                 a step of the story (fleet.Presets), aria-pressed when active
+//	#preset-caption              the active preset's caption
+//	#endpoint-url, #copy-endpoint  the mock URL the workers call (curl works with it)
+//	#cors-note                   the CORS explanation, with a custom target
+//	#url-notice                  the link's fields that could not be used
+//	[data-stat="<name>"]         a number, raw value in data-value (durations in ms);
+//	                             the names are those of statList (stats.go)
+//	#timeline, #timeline-overlay the canvases (drawing; crosshair and selection)
+//	#tooltip                     the selected attempt's facts (role=status)
+//	#legend                      the legend
+//	#export-json, #export-csv, #export-png, #copy-link, #copy-go, #go-code
+//	#present, #help-open, #help  presentation mode, the shortcuts dialog
+//
+// JavaScript hooks on window.retrylab, each returning a JSON text:
+//
+//	state()          {running, runs, run_key, records, invalid, preset, stats{<name>: number}}
+//	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms}:
+//	                 funcs counts the Go functions app/browser handed to JavaScript and did
+//	                 not release (funcs_permanent of them live as long as the page);
+//	                 pending_waits the timers and promises Go code waits for
+//	redraw()         {ms, marks}: one full synchronous redraw of the timeline
+//	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
+//	                 events over w workers (default 10000, 500), no requests sent
+//
+// Keyboard: r run, s or Escape stop, 1–5 presets, p presentation mode, ? help;
+// on the focused timeline ← → ↑ ↓ Home End move the selection, Escape clears it.
 package ui
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"

@@ -50,7 +50,7 @@ func (t *Timeline) Render() app.UI {
 				}
 				ctx.PreventUpdate()
 			}),
-		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", true),
+		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		app.If(ok, func() app.UI {
 			cls := "tip " + tp.Class
 			left := tp.X + 14

@@ -1,0 +1,151 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/fleet"
+)
+
+func html(c app.UI) string { return app.HTMLString(c) }
+
+// tagWith returns the start tag holding attr (attributes print in any order).
+func tagWith(out, attr string) string {
+	i := strings.Index(out, attr)
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndex(out[:i], "<")
+	end := strings.Index(out[i:], ">")
+	return out[start : i+end+1]
+}
+
+// isTrue reports whether a boolean attribute is set in a start tag: the
+// static encoder prints "true" as the bare name.
+func isTrue(tag, name string) bool {
+	return strings.Contains(tag, " "+name+" ") || strings.Contains(tag, " "+name+">") || strings.Contains(tag, name+`="true"`)
+}
+
+func TestControlsRenderEveryField(t *testing.T) {
+	l := newLab()
+	out := html(&Controls{Lab: l, Rev: l.cfgRev})
+	for _, f := range fleet.Fields {
+		for _, id := range []string{`id="f-` + f.Key + `"`, `id="help-` + f.Key + `"`} {
+			if !strings.Contains(out, id) {
+				t.Errorf("no %s", id)
+			}
+		}
+		if !strings.Contains(out, f.Label) {
+			t.Errorf("label %q missing", f.Label)
+		}
+	}
+	if strings.Contains(out, `id="err-`) {
+		t.Error("an error shown for the default configuration")
+	}
+	if !strings.Contains(out, "1 – 500") {
+		t.Error("the workers range is not shown")
+	}
+}
+
+func TestControlsShowErrorBesideInput(t *testing.T) {
+	l := newLab()
+	l.Set("workers", "abc")
+	out := html(&Controls{Lab: l, Rev: l.cfgRev})
+	i := strings.Index(out, `id="err-workers"`)
+	if i < 0 {
+		t.Fatal("no #err-workers")
+	}
+	if !strings.Contains(out[i:], `abc`) {
+		t.Error("the message does not quote the value")
+	}
+	if !isTrue(tagWith(out, `id="f-workers"`), "aria-invalid") {
+		t.Error("the input is not marked aria-invalid")
+	}
+	if !strings.Contains(out, `value="abc"`) {
+		t.Error("the typed text is not kept in the input")
+	}
+	bar := html(&RunBar{Lab: l, Rev: l.cfgRev})
+	if run := tagWith(bar, `id="run"`); !isTrue(run, "disabled") {
+		t.Errorf("Run is not disabled with an invalid field: %s", run)
+	}
+	if !strings.Contains(bar, "Fix 1 field") {
+		t.Error("the status does not say a field must be fixed")
+	}
+}
+
+func TestPresetBarMarksActive(t *testing.T) {
+	l := newLab()
+	l.Preset("flood")
+	out := html(&PresetBar{Lab: l, Rev: l.cfgRev})
+	for _, p := range fleet.Presets {
+		if !strings.Contains(out, `id="preset-`+p.ID+`"`) {
+			t.Errorf("no button for preset %q", p.ID)
+		}
+	}
+	flood := fleet.Presets[0]
+	if !strings.Contains(out, flood.Caption[:40]) {
+		t.Error("the active preset's caption is not shown")
+	}
+	if btn := tagWith(out, `id="preset-flood"`); !isTrue(btn, "aria-pressed") {
+		t.Errorf("flood button not pressed: %s", btn)
+	}
+}
+
+func TestNumbersCarryRawValues(t *testing.T) {
+	l := newLab()
+	l.stats = fleet.Stats{Requests: 42, Limited: 30, FirstTries: 12, Retries: 30}
+	l.hasStats = true
+	out := html(&Numbers{Lab: l, Rev: 1})
+	for name, want := range map[string]string{"requests": "42", "limited": "30", "retries": "30", "first_tries": "12"} {
+		if tag := tagWith(out, `data-stat="`+name+`"`); !strings.Contains(tag, `data-value="`+want+`"`) {
+			t.Errorf("stat %s: %q, want data-value %s", name, tag, want)
+		}
+	}
+}
+
+func TestNoticeNamesBadFields(t *testing.T) {
+	l := newLab()
+	u, _ := url.Parse("http://localhost/?workers=9999&bogus=1")
+	l.Load(u)
+	out := html(&Notice{Lab: l, Rev: l.cfgRev})
+	if !strings.Contains(out, `id="url-notice"`) || !strings.Contains(out, "bogus") || !strings.Contains(out, "9999") {
+		t.Errorf("notice: %s", out)
+	}
+	if got := html(&Notice{Lab: newLab()}); strings.Contains(got, "url-notice") {
+		t.Error("notice shown for a clean URL")
+	}
+}
+
+func TestCustomTargetExplainsCORS(t *testing.T) {
+	l := newLab()
+	l.Set("target", "https://api.example.com/items")
+	out := html(&RunBar{Lab: l, Rev: l.cfgRev})
+	if !strings.Contains(out, `id="cors-note"`) || !strings.Contains(out, "Access-Control-Expose-Headers") {
+		t.Error("no CORS explanation with a custom target")
+	}
+}
+
+func TestPlaygroundPage(t *testing.T) {
+	e := app.NewTestEngine()
+	p := &Playground{}
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	out := html(p)
+	for _, want := range []string{`<main`, `id="timeline"`, `id="timeline-overlay"`, `id="legend"`, `id="run"`, `id="stop"`,
+		`id="export-json"`, `id="copy-link"`, `id="numbers"`, `id="endpoint-url"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	// Natively OnMount is not called: the page is not marked ready.
+	if strings.Contains(out, `data-ready="true"`) {
+		t.Error("marked ready without OnMount")
+	}
+}

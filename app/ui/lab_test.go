@@ -1,0 +1,161 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"retrylab/app/fleet"
+)
+
+func TestLabSetValidAndInvalid(t *testing.T) {
+	l := newLab()
+	if !l.CanRun() || l.Invalid() != 0 {
+		t.Fatalf("default configuration: CanRun %v, invalid %d", l.CanRun(), l.Invalid())
+	}
+	l.Set("workers", "120")
+	if got := l.Scenario().Workers; got != 120 {
+		t.Errorf("workers = %d, want 120", got)
+	}
+	l.Set("workers", "0")
+	msg := l.Err("workers")
+	if msg == "" || !strings.Contains(msg, `"0"`) || !strings.Contains(msg, "500") {
+		t.Errorf("workers=0: message %q should name the value and the range", msg)
+	}
+	if l.CanRun() {
+		t.Error("Run is enabled with an invalid field")
+	}
+	if got := l.Scenario().Workers; got != 120 {
+		t.Errorf("an invalid value changed the configuration: workers = %d (never a silent clamp)", got)
+	}
+	if got := l.Text("workers"); got != "0" {
+		t.Errorf("the input lost what was typed: %q", got)
+	}
+	l.Set("workers", "7")
+	if l.Err("workers") != "" || !l.CanRun() {
+		t.Errorf("fixed value still flagged: %q", l.Err("workers"))
+	}
+	l.Set("nope", "1") // unknown keys are ignored
+}
+
+func TestLabCrossFieldError(t *testing.T) {
+	l := newLab()
+	// Every field alone is in range, but together they break a rule
+	// (the cap must not be below the base).
+	l.Set("base", "5s")
+	l.Set("cap", "1s")
+	if l.CanRun() {
+		t.Fatalf("cap < base accepted: errors %v", l.crossErrs)
+	}
+	found := false
+	for _, k := range []string{"base", "cap"} {
+		if l.Err(k) != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the cross-field error is shown beside neither base nor cap: %+v", l.crossErrs)
+	}
+}
+
+func TestLabPresets(t *testing.T) {
+	l := newLab()
+	for i, id := range presetIDs() {
+		l.Preset(id)
+		if got := l.ActivePreset(); got != id {
+			t.Errorf("preset %d %q: active preset %q", i+1, id, got)
+		}
+		if !l.CanRun() {
+			t.Errorf("preset %q does not validate", id)
+		}
+	}
+	l.Preset("flood")
+	if l.Text("base") != "2s" || l.Text("strategy") != "constant" {
+		t.Errorf("flood preset inputs: base %q, strategy %q", l.Text("base"), l.Text("strategy"))
+	}
+	l.Set("workers", "49")
+	if got := l.ActivePreset(); got != "" {
+		t.Errorf("edited preset still active: %q", got)
+	}
+}
+
+func TestLabLoadFieldByField(t *testing.T) {
+	l := newLab()
+	u, _ := url.Parse("http://localhost:8080/?workers=9999&seed=424242&bogus=1&strategy=equal")
+	l.Load(u)
+	s := l.Scenario()
+	if s.Seed != 424242 || s.Strategy.String() != "equal" {
+		t.Errorf("good fields lost: seed %d, strategy %v", s.Seed, s.Strategy)
+	}
+	if s.Workers != fleet.Default().Workers {
+		t.Errorf("bad workers not reset to the default: %d", s.Workers)
+	}
+	var keys []string
+	for _, n := range l.notices {
+		keys = append(keys, n.Key)
+	}
+	if j := strings.Join(keys, ","); !strings.Contains(j, "workers") || !strings.Contains(j, "bogus") {
+		t.Errorf("notices %v should name workers and bogus", keys)
+	}
+	// OnNav runs again on every navigation: only the first load counts.
+	u2, _ := url.Parse("http://localhost:8080/?seed=1")
+	l.Load(u2)
+	if l.Scenario().Seed != 424242 {
+		t.Error("a second Load replaced the configuration")
+	}
+}
+
+func TestLabShareAndEndpointURLs(t *testing.T) {
+	l := newLab()
+	u, _ := url.Parse("http://localhost:8090/?workers=33")
+	l.Load(u)
+	share, err := url.Parse(l.ShareURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, notes := fleet.FromQuery(share.Query())
+	if len(notes) != 0 || back.Encode() != l.Scenario().Encode() {
+		t.Errorf("share link does not reproduce the configuration: %v", notes)
+	}
+	if !strings.HasPrefix(l.ShareURL(), "http://localhost:8090/?") {
+		t.Errorf("share link %q is not on the page's origin", l.ShareURL())
+	}
+	ep := l.EndpointURL()
+	if !strings.HasPrefix(ep, "http://localhost:8090/mock?") || !strings.Contains(ep, "key=") {
+		t.Errorf("endpoint URL %q", ep)
+	}
+	l.Set("target", "https://api.example.com/items")
+	if l.EndpointURL() != "https://api.example.com/items" {
+		t.Errorf("custom target not shown: %q", l.EndpointURL())
+	}
+}
+
+func TestStatListNames(t *testing.T) {
+	st := fleet.Stats{Requests: 10, FirstTries: 4, Retries: 6, Limited: 5, Successes: 4, Jobs: 4}
+	seen := map[string]bool{}
+	for _, s := range statList(&st, 1.5) {
+		if seen[s.Name] {
+			t.Errorf("stat %q listed twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	for _, name := range []string{"requests", "successes", "limited", "failed", "wasted_per_success", "peak_rps",
+		"first_tries", "retries", "amplification", "completion_p50_ms", "completion_p99_ms", "completion_max_ms",
+		"drain_ms", "give_ups", "jobs", "aborted", "timeouts", "dispersion"} {
+		if !seen[name] {
+			t.Errorf("stat %q missing", name)
+		}
+	}
+}
+
+func TestStateJSON(t *testing.T) {
+	l := newLab()
+	js := l.stateJSON()
+	for _, want := range []string{`"running":false`, `"records":0`, `"stats":{`, `"requests":0`, `"preset":"full-jitter"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("state %s lacks %s", js, want)
+		}
+	}
+}

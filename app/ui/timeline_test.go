@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+// oneJob is worker 1's job 0: a bucket wait, a 429 with Retry-After, a
+// Retry-After wait, a 200.
+func oneJob() []fleet.Record {
+	h := headerMap{"retry-after": "1", "ratelimit": `"default";r=0;t=1`}
+	return []fleet.Record{
+		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 50 * time.Millisecond, Reason: core.ReasonBucket}},
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(52), Intended: at(50), Attempt: 1}},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 429, Header: h, Queued: 3 * time.Millisecond, ServerSeq: 7, ServerAt: at(56)},
+			Event: core.Event{Kind: core.EventOutcome, At: at(100), Attempt: 1, Outcome: core.Outcome{Status: 429, Header: h}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(100), Attempt: 2, Wait: time.Second, Reason: core.ReasonRetryAfter, Note: "spread +120ms"}},
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(1101), Intended: at(1100), Attempt: 2}},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 200, ServerSeq: 9, ServerAt: at(1103)},
+			Event: core.Event{Kind: core.EventOutcome, At: at(1150), Attempt: 2, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventDone, At: at(1150), Attempt: 2}},
+	}
+}
+
+func TestModelBuildsAttemptsAndWaits(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	if len(m.marks) != 2 || len(m.spans) != 2 || len(m.ends) != 1 {
+		t.Fatalf("marks %d, spans %d, ends %d; want 2, 2, 1", len(m.marks), len(m.spans), len(m.ends))
+	}
+	a, b := m.marks[0], m.marks[1]
+	if a.class != fleet.ClassLimited || a.status != 429 || a.retryAfter != "1" || a.rateLimit == "" {
+		t.Errorf("first attempt %+v", a)
+	}
+	if a.bucketWait != 50*time.Millisecond || a.queued != 3*time.Millisecond || !a.hasServer || a.serverSeq != 7 {
+		t.Errorf("first attempt facts %+v", a)
+	}
+	if !a.hasWait || a.waitReason != core.ReasonRetryAfter || a.waitAfter != time.Second || a.waitNote == "" {
+		t.Errorf("wait after the first attempt not attached: %+v", a)
+	}
+	if a.next != 1 || b.prev != 0 || b.class != fleet.ClassOK {
+		t.Errorf("attempts of one job not linked: %+v %+v", a, b)
+	}
+	if sp := m.spans[1]; sp.reason != core.ReasonRetryAfter || sp.to != 1101*time.Millisecond || sp.planned != 1100*time.Millisecond {
+		t.Errorf("Retry-After wait span %+v", sp)
+	}
+	if got := a.sent - a.intended; got != 2*time.Millisecond {
+		t.Errorf("lateness %v, want 2ms", got)
+	}
+	if !m.ends[0].ok || m.ends[0].cause != "success" {
+		t.Errorf("job end %+v", m.ends[0])
+	}
+	bins := m.histogram(time.Second, 2)
+	if bins[0][fleet.ClassLimited] != 1 || bins[1][fleet.ClassOK] != 1 {
+		t.Errorf("histogram %v", bins)
+	}
+}
+
+func TestModelCancelledInFlightAndHidden(t *testing.T) {
+	m := newModel(t0, 1)
+	m.setHidden(true, 10*time.Millisecond)
+	m.add(&fleet.Record{Event: core.Event{Kind: core.EventAttempt, At: at(20), Intended: at(20), Attempt: 1}})
+	m.setHidden(false, 30*time.Millisecond)
+	m.setHidden(true, 40*time.Millisecond)
+	m.finish(60 * time.Millisecond)
+	if m.marks[0].end != 60*time.Millisecond || m.marks[0].class != fleet.ClassAborted {
+		t.Errorf("attempt in flight at the end not closed as aborted: %+v", m.marks[0])
+	}
+	if len(m.hidden) != 2 || m.hidden[0] != (interval{10 * time.Millisecond, 30 * time.Millisecond}) || m.hidden[1].to != 60*time.Millisecond {
+		t.Errorf("hidden stretches %+v", m.hidden)
+	}
+	// Records of a worker outside the run are ignored, not a panic.
+	m.add(&fleet.Record{Worker: 5, Event: core.Event{Kind: core.EventAttempt, At: at(1)}})
+}
+
+func TestLayoutSharesOneTimeAxis(t *testing.T) {
+	l := newLayout(1000, 50, 10*time.Second, &normalTheme, false)
+	for _, d := range []time.Duration{0, time.Second, 7500 * time.Millisecond} {
+		if got := l.t(l.x(d)); got-d > time.Microsecond || d-got > time.Microsecond {
+			t.Errorf("t(x(%v)) = %v", d, got)
+		}
+	}
+	if !(l.lanesTop < l.histTop && l.histTop+l.histH < l.srvTop && l.srvTop+l.srvH <= l.bottom && l.bottom < l.h) {
+		t.Errorf("panels overlap: %+v", l)
+	}
+	big := newLayout(1000, 500, 10*time.Second, &normalTheme, false)
+	if big.laneH < 0.99 || big.laneH > 1.01 {
+		t.Errorf("500 workers: lane height %v, want 1", big.laneH)
+	}
+}
+
+func TestNiceSteps(t *testing.T) {
+	if got := niceStep(10*time.Second, 10, tickSteps); got != time.Second {
+		t.Errorf("10 s over 10 ticks: %v", got)
+	}
+	if got := histSlice(12*time.Second, 1000); got != time.Second {
+		t.Errorf("12 s run: histogram bin %v, want 1s", got)
+	}
+	if got := histSlice(3*time.Second, 1000); got != 250*time.Millisecond {
+		t.Errorf("3 s run: histogram bin %v", got)
+	}
+	if got := histSlice(10*time.Minute, 100); got < 10*time.Second {
+		t.Errorf("narrow canvas, long run: bin %v narrower than 4 px", got)
+	}
+	lim := limits{server: 10}
+	if top := histogramScale([]float64{5, 8, 12, 500}, lim); top < 40 || top >= 500 {
+		t.Errorf("one spike should not set the scale: top %v", top)
+	}
+	if top := histogramScale(nil, limits{}); top != 10 {
+		t.Errorf("empty histogram top %v", top)
+	}
+	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond); got != "1.5 s" {
+		t.Errorf("label %q", got)
+	}
+}
+
+func TestPaintAndHit(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	if o.Len() < 100 {
+		t.Errorf("display list has %d values", o.Len())
+	}
+	joined := strings.Join(o.Strings(), "|")
+	for _, want := range []string{"server limit 10 req/s", "Requests sent per second", "Server arrivals", "0 s"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %q drawn: %s", want, joined)
+		}
+	}
+	k := m.marks[0]
+	if got := hit(&l, m, l.x(k.sent)+2, l.laneY(1)+1); got != 0 {
+		t.Errorf("hit on the first mark = %d", got)
+	}
+	if got := hit(&l, m, l.x(k.serverAt), l.srvY(k.serverSeq)); got != 0 {
+		t.Errorf("hit on its server arrival = %d", got)
+	}
+	if got := hit(&l, m, l.x(1600*time.Millisecond), l.laneY(1)); got != -1 {
+		t.Errorf("hit far from any mark = %d", got)
+	}
+	paintOverlay(&o, &l, m, &normalTheme, 300, 0)
+	if o.Len() == 0 {
+		t.Error("overlay empty with a selection and a crosshair")
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	tp := describe(&m.marks[0], false)
+	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
+	for _, want := range []string{"Worker 1 · job 0 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)",
+		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
+		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120ms)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestViewKeyboardSelection(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Workers = 3
+	v.start(s, t0)
+	for _, r := range oneJob() {
+		v.onRecord(r)
+	}
+	v.finish(at(1200))
+	v.Redraw() // lays the timeline out (in node there are no animation frames)
+	if !v.key("ArrowRight") || v.sel != 0 {
+		t.Fatalf("first key should select the first attempt, sel %d", v.sel)
+	}
+	v.key("ArrowRight")
+	if v.sel != 1 {
+		t.Errorf("ArrowRight: sel %d, want 1", v.sel)
+	}
+	v.key("Home")
+	if v.sel != 0 {
+		t.Errorf("Home: sel %d", v.sel)
+	}
+	if tp, ok := v.selection(); !ok || !strings.Contains(tp.Title, "attempt 1") {
+		t.Errorf("selection %+v %v", tp, ok)
+	}
+	v.key("Escape")
+	if _, ok := v.selection(); ok {
+		t.Error("Escape kept the selection")
+	}
+	if v.key("x") {
+		t.Error("an unknown key was handled")
+	}
+}
+
+func TestFmtDur(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		850 * time.Microsecond:   "850 µs",
+		12300 * time.Microsecond: "12.3 ms",
+		250 * time.Millisecond:   "250 ms",
+		1250 * time.Millisecond:  "1.25 s",
+		2 * time.Second:          "2 s",
+		125 * time.Second:        "2 min 5 s",
+		-3 * time.Millisecond:    "−3.0 ms",
+	} {
+		if got := fmtDur(d); got != want {
+			t.Errorf("fmtDur(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestTransportNative(t *testing.T) {
+	s := fleet.Default()
+	s.Workers = 13
+	page := mustURL(t, "http://localhost:8090/")
+	tr := newFetchTransport(page, s, "run-x")
+	if len(tr.bases) != 3 {
+		t.Fatalf("13 workers over %d origins, want 3", len(tr.bases))
+	}
+	if !strings.HasPrefix(tr.base(0), "http://w0.localhost:8090/mock?") || !strings.HasPrefix(tr.base(12), "http://w2.localhost:8090/mock?") {
+		t.Errorf("worker origins %q, %q", tr.base(0), tr.base(12))
+	}
+	if !strings.Contains(tr.base(5), "key=run-x") {
+		t.Errorf("run key missing: %q", tr.base(5))
+	}
+	// Natively there is no fetch(), and in node nothing listens on
+	// w0.localhost: the attempt fails, it does not panic.
+	if a := tr.Do(context.Background(), 0, 0, 1); a.Err == nil || a.Status != 0 ||
+		!errors.Is(a.Err, browser.ErrNoBrowser) && !errors.Is(a.Err, errNetwork) {
+		t.Errorf("native attempt = %+v", a)
+	}
+	s.Target = "https://api.example.com/x"
+	ct := newFetchTransport(page, s, "run-x")
+	if ct.base(7) != s.Target || !ct.custom {
+		t.Errorf("custom target base %q", ct.base(7))
+	}
+	if ct.corsNote() != "" {
+		t.Error("CORS note before any request")
+	}
+	ct.networkErrs.Add(1)
+	if !strings.Contains(ct.corsNote(), "Access-Control-Allow-Origin") {
+		t.Errorf("CORS note %q", ct.corsNote())
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
