@@ -224,3 +224,12 @@ func compiled(l *lazyFunc, body string, args ...string) (safejs.Value, error) {
 	l.once.Do(func() { l.v, l.err = compile(body, args...) })
 	return l.v, l.err
 }
+
+// Prepare sets up the long-lived callback and the JavaScript routines now
+// rather than at the first timer or fetch, so a page's count of live
+// functions is the same before and after its first run.
+func Prepare() {
+	_, _ = getBridge()
+	fetchOnce.Do(func() { fetchFn, fetchErr = compile(fetchJS, "url", "id", "settle") })
+	_, _ = getDrawer()
+}

@@ -17,3 +17,6 @@ func PrepareTimings(n int) error { return ErrNoBrowser }
 
 // PendingWaits is 0 natively: nothing waits for JavaScript.
 func PendingWaits() int { return 0 }
+
+// Prepare does nothing natively.
+func Prepare() {}

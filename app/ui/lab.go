@@ -209,23 +209,30 @@ func (l *Lab) ShareURL() string {
 	return base + "?" + l.s.Encode()
 }
 
-// Preset loads preset id.
+// Preset loads preset id. The shared room is kept: a workshop walks its
+// room through the story, step by step.
 func (l *Lab) Preset(id string) {
 	p, ok := fleet.PresetByID(id)
 	if !ok {
 		return
 	}
+	room := l.s.Room
 	l.s = p.Scenario()
+	l.s.Room = room
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.saveURL()
 }
 
-// ActivePreset is the preset the configuration equals, or "".
+// ActivePreset is the preset the configuration equals (whatever the shared
+// room), or "".
 func (l *Lab) ActivePreset() string {
-	enc := l.s.Encode()
+	c := l.s
+	c.Room = ""
+	enc := c.Encode()
 	for _, p := range fleet.Presets {
 		ps := p.Scenario()
+		ps.Room = ""
 		if ps.Encode() == enc {
 			return p.ID
 		}

@@ -159,3 +159,15 @@ func TestStateJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestPresetKeepsRoom(t *testing.T) {
+	l := newLab()
+	l.Set("room", "workshop-1")
+	l.Preset("flood")
+	if l.Scenario().Room != "workshop-1" || l.Text("room") != "workshop-1" {
+		t.Errorf("loading a preset dropped the room: %q", l.Scenario().Room)
+	}
+	if got := l.ActivePreset(); got != "flood" {
+		t.Errorf("active preset with a room %q, want flood", got)
+	}
+}

@@ -23,7 +23,12 @@ func (n *Notice) Render() app.UI {
 		app.Div().Body(
 			app.Strong().Text("This link had settings that could not be used; each one fell back to its default:"),
 			app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI {
-				return app.Li().DataSet("key", notes[i].Key).Text(notes[i].Msg)
+				n := notes[i]
+				return app.Li().DataSet("key", n.Key).Body(
+					app.If(n.Key != "", func() app.UI { return app.Code().Text(n.Key + "=" + n.Value) }),
+					app.If(n.Key != "", func() app.UI { return app.Text(" — ") }),
+					app.Text(n.Msg),
+				)
 			})),
 		),
 		app.Button().Class("ghost").Aria("label", "Dismiss").Text("✕").OnClick(func(ctx app.Context, e app.Event) {

@@ -55,6 +55,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	hooksLab.Lock()
 	hooksLab.lab = l
 	hooksLab.Unlock()
+	browser.Prepare() // the long-lived callbacks exist before the first run
 	hooksOnce.Do(func() {
 		_ = browser.Expose("state", func([]string) string { return currentLab().stateJSON() })
 		_ = browser.Expose("debug", func([]string) string { return debugJSON(currentLab().view) })
