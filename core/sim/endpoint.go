@@ -140,7 +140,22 @@ type EndpointServer struct {
 	kind  string // policy name in the IETF fields
 	pwin  string // RateLimit-Policy w, seconds
 	quota string // RateLimit-Policy q
+
+	// headers holds the Header of each distinct answer, shared by every
+	// response that carries the same values: a 10,000-worker simulation
+	// sends hundreds of thousands of identical "Retry-After: 1".
+	headers map[headerKey]*Header
 }
+
+// headerKey is what a Header's values depend on.
+type headerKey struct {
+	retryAfter       string
+	remaining, reset int
+}
+
+// maxSharedHeaders bounds the header cache; beyond it each answer gets its
+// own Header.
+const maxSharedHeaders = 4096
 
 // NewEndpointServer returns e's server, its limiter starting at start and
 // its random draws from core.NewPCG(seed).
@@ -214,29 +229,41 @@ func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
 		r.Err = ErrDropped
 		return r
 	}
-	var h Header
+	var k headerKey
 	set := false
 	if inj == injNone && !d.Allowed {
 		if v, ok := s.retryAfter(d, now); ok {
-			h.RetryAfter, set = v, true
+			k.retryAfter, set = v, true
 		}
 	}
-	if e.Limiter.Kind != core.LimitNone {
-		if e.IETF {
-			h.RateLimitPolicy = `"` + s.kind + `";q=` + s.quota + ";w=" + s.pwin
-			h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(d.Remaining) + ";t=" + strconv.Itoa(d.ResetSeconds())
-			set = true
-		}
-		if e.X {
-			h.XRateLimitLimit = strconv.Itoa(d.Limit)
-			h.XRateLimitRemaining = strconv.Itoa(d.Remaining)
-			h.XRateLimitReset = strconv.Itoa(d.ResetSeconds())
-			set = true
-		}
+	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
+	if rl {
+		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
 	}
-	if set {
-		r.Header = &h
+	if !set {
+		return r
 	}
+	if h := s.headers[k]; h != nil {
+		r.Header = h
+		return r
+	}
+	h := &Header{RetryAfter: k.retryAfter}
+	if rl && e.IETF {
+		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.quota + ";w=" + s.pwin
+		h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(k.remaining) + ";t=" + strconv.Itoa(k.reset)
+	}
+	if rl && e.X {
+		h.XRateLimitLimit = s.quota
+		h.XRateLimitRemaining = strconv.Itoa(k.remaining)
+		h.XRateLimitReset = strconv.Itoa(k.reset)
+	}
+	if s.headers == nil {
+		s.headers = make(map[headerKey]*Header)
+	}
+	if len(s.headers) < maxSharedHeaders {
+		s.headers[k] = h
+	}
+	r.Header = h
 	return r
 }
 

@@ -92,6 +92,8 @@ type worker struct {
 	run      *fleetRun
 	id, job  int
 	loop     *core.Loop
+	rng      core.PCG         // the current job's generator, reseeded per job (no allocation)
+	observe  func(core.Event) // made once per worker
 	outcome  core.Outcome
 	resp     *Response // answer of the attempt in flight; nil after a timeout
 	respBuf  Response
@@ -210,11 +212,11 @@ func (w *worker) Fire(now time.Time, arg int) {
 
 func (w *worker) startJob(now time.Time) core.Step {
 	r := w.run
-	var observe func(core.Event)
-	if r.f.Observe != nil {
-		observe = func(e core.Event) { r.emit(w, e) }
+	if r.f.Observe != nil && w.observe == nil {
+		w.observe = func(e core.Event) { r.emit(w, e) }
 	}
-	w.loop = core.NewLoop(r.f.Policy, core.NewPCG(core.SubSeed(r.f.Seed, w.id, w.job)), r.f.Bucket, r.f.Budget, observe)
+	w.rng = *core.NewPCG(core.SubSeed(r.f.Seed, w.id, w.job))
+	w.loop = core.NewLoop(r.f.Policy, &w.rng, r.f.Bucket, r.f.Budget, w.observe)
 	return w.loop.Start(now)
 }
 

@@ -6,7 +6,9 @@ import "strings"
 // ones core reads (Retry-After and the rate-limit families). *Header
 // satisfies core.Header; Get matches names case-insensitively, as
 // net/http's Header.Get does after canonicalising. An empty value reads as
-// absent, as it does through http.Header.Get.
+// absent, as it does through http.Header.Get. An EndpointServer shares one
+// Header between all the answers that carry the same values: treat the
+// Headers of responses as read-only.
 type Header struct {
 	RetryAfter          string // Retry-After
 	RateLimit           string // RateLimit (IETF draft, structured fields)
