@@ -31,6 +31,7 @@ const usage = `Retry Lab — an in-browser retry playground.
 Usage:
   retrylab [serve] [flags]      serve the playground and the mock endpoint
   retrylab compress FILE...     write FILE.gz and FILE.br next to each FILE
+  retrylab sim aws|scenario     simulate in virtual time (retrylab sim -h for details)
 
 Flags of serve (each also read from the environment variable shown):
 `
@@ -47,6 +48,8 @@ func serverMain() {
 		err = serveCommand(args)
 	case "compress":
 		err = compressCommand(args)
+	case "sim":
+		err = simCommand(args)
 	default:
 		err = fmt.Errorf("unknown command %q (want serve or compress)", cmd)
 	}

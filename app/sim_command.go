@@ -1,0 +1,260 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/core/sim"
+)
+
+// simUsage is printed by `retrylab sim -h` and for a bad sim command.
+const simUsage = `Usage:
+  retrylab sim aws [-runs 100] [-seed 1] [-csv FILE] [-svg FILE] [-parallel N]
+      reproduce the AWS Architecture Blog's "Exponential Backoff And Jitter"
+      (2015) in virtual time: N clients race to update one record with
+      optimistic concurrency, for 10 to 190 clients and five strategies;
+      prints calls and completion time per point and checks the post's findings
+  retrylab sim scenario 'QUERY' [-json FILE] [-csv FILE] [-max-attempts N]
+      simulate a playground configuration — the query of a page URL, such as
+      'workers=2000&jobs=5&strategy=full&rate=100' — and print its numbers;
+      workers may go up to 10000
+
+Flags:
+`
+
+// Allowed ranges of the sim flags.
+var (
+	simRunsRange     = [2]int{1, 100000}
+	simParallelRange = [2]int{0, 1024}
+)
+
+// simCommand runs `retrylab sim ...`.
+func simCommand(args []string) error {
+	return runSim(args, os.Stdout, os.Stderr)
+}
+
+func runSim(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, simUsage)
+		return errors.New("sim: name an experiment: aws or scenario")
+	}
+	switch args[0] {
+	case "aws":
+		return simAWS(args[1:], stdout, stderr)
+	case "scenario":
+		return simScenario(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stderr, simUsage)
+		return flag.ErrHelp
+	}
+	fmt.Fprint(stderr, simUsage)
+	return fmt.Errorf("sim: unknown experiment %q: want aws or scenario", args[0])
+}
+
+func simFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("sim "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, simUsage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func checkRange(flagName string, v int, r [2]int, note string) error {
+	if v < r[0] || v > r[1] {
+		return fmt.Errorf("-%s %d: must be between %d and %d%s", flagName, v, r[0], r[1], note)
+	}
+	return nil
+}
+
+func simAWS(args []string, stdout, stderr io.Writer) error {
+	e := sim.AWS()
+	fs := simFlags("aws", stderr)
+	fs.IntVar(&e.Runs, "runs", e.Runs, "runs per point, between 1 and 100000 (the post used 100)")
+	fs.Uint64Var(&e.Seed, "seed", e.Seed, "seed of the whole sweep: the same seed prints the same table")
+	csvPath := fs.String("csv", "", "also write the points as CSV to this file")
+	svgPath := fs.String("svg", "", "also draw calls and completion time against clients as an SVG chart in this file")
+	fs.IntVar(&e.Parallel, "parallel", 0, "goroutines running the sweep, between 0 and 1024; 0 = one per CPU (results do not depend on it)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sim aws: unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkRange("runs", e.Runs, simRunsRange, ""); err != nil {
+		return fmt.Errorf("sim aws: %w", err)
+	}
+	if err := checkRange("parallel", e.Parallel, simParallelRange, " (0 = one per CPU)"); err != nil {
+		return fmt.Errorf("sim aws: %w", err)
+	}
+	par := e.Parallel
+	if par == 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	fmt.Fprintf(stdout, "Exponential Backoff And Jitter (AWS Architecture Blog, 2015), simulated: %d client counts × %d runs × %d strategies on %d goroutines\n\n",
+		len(e.Clients), e.Runs, len(e.Curves), par)
+	res, err := e.Run()
+	if err != nil {
+		return fmt.Errorf("sim aws: %w", err)
+	}
+	if err := res.WriteTable(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "\nThe post's findings:")
+	for _, f := range sim.AWSFindings(res) {
+		mark := "holds:       "
+		if !f.Holds {
+			mark = "DOES NOT HOLD:"
+		}
+		fmt.Fprintf(stdout, "  %s %s\n                %s\n", mark, f.Claim, f.Evidence)
+	}
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*csvPath, res.WriteCSV}, {*svgPath, res.WriteSVG}} {
+		if out.path == "" {
+			continue
+		}
+		if err := writeFile(out.path, out.write); err != nil {
+			return fmt.Errorf("sim aws: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", out.path)
+	}
+	fmt.Fprintf(stdout, "\nsweep took %v (wall clock)\n", res.Wall.Round(10*time.Millisecond))
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func simScenario(args []string, stdout, stderr io.Writer) error {
+	fs := simFlags("scenario", stderr)
+	jsonPath := fs.String("json", "", "also write the recording (every event) as JSON to this file")
+	csvPath := fs.String("csv", "", "also write the recording's events as CSV to this file")
+	maxAttempts := fs.Int("max-attempts", fleet.DefaultSimMaxAttempts, "stop the simulation after this many attempts, between 1 and 10000000")
+	// The query may come before or after the flags.
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var query string
+	if fs.NArg() > 0 {
+		query = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return fmt.Errorf("sim scenario: unexpected argument %q (quote the query: it contains &)", fs.Arg(0))
+		}
+	}
+	if err := checkRange("max-attempts", *maxAttempts, [2]int{1, 10_000_000}, ""); err != nil {
+		return fmt.Errorf("sim scenario: %w", err)
+	}
+	s, notes, err := scenarioFromQuery(query)
+	if err != nil {
+		return fmt.Errorf("sim scenario: %w", err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "retrylab: sim scenario: %s\n", n.Msg)
+	}
+	rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: *maxAttempts})
+	if rec.Err != nil {
+		return fmt.Errorf("sim scenario: %w", rec.Err)
+	}
+	printStats(stdout, s, rec.Stats(), sum)
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*jsonPath, rec.JSON}, {*csvPath, rec.CSV}} {
+		if out.path == "" {
+			continue
+		}
+		if err := writeFile(out.path, out.write); err != nil {
+			return fmt.Errorf("sim scenario: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", out.path)
+	}
+	return nil
+}
+
+// scenarioFromQuery reads a page URL or its query ("workers=…&…", with or
+// without "?"). Workers may go beyond the page's live range, up to
+// fleet.SimWorkersRange.Max.
+func scenarioFromQuery(q string) (fleet.Scenario, []fleet.FieldError, error) {
+	if i := strings.IndexByte(q, '?'); i >= 0 {
+		q = q[i+1:]
+	}
+	if i := strings.IndexByte(q, '#'); i >= 0 {
+		q = q[:i]
+	}
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		return fleet.Scenario{}, nil, fmt.Errorf("query %q: %w", q, err)
+	}
+	workers := 0
+	if ws, ok := v["workers"]; ok && len(ws) == 1 {
+		if n, err := strconv.Atoi(ws[0]); err == nil && n > fleet.WorkersRange.Max {
+			if !fleet.SimWorkersRange.Contains(n) {
+				return fleet.Scenario{}, nil, fmt.Errorf("workers %d: must be %s to simulate", n, fleet.SimWorkersRange)
+			}
+			workers = n
+			v.Del("workers")
+		}
+	}
+	s, notes := fleet.FromQuery(v)
+	if workers > 0 {
+		s.Workers = workers
+	}
+	return s, notes, nil
+}
+
+func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSummary) {
+	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
+	fmt.Fprintf(w, "Simulated (virtual time, seed %d): %d workers × %d jobs, strategy %s, against the mock endpoint\n",
+		s.Seed, s.Workers, s.Jobs, s.Strategy)
+	fmt.Fprintf(w, "  %s\n\n", s.Encode())
+	row := func(name string, format string, a ...any) {
+		fmt.Fprintf(w, "  %-22s "+format+"\n", append([]any{name}, a...)...)
+	}
+	row("requests", "%d (%d first tries, %d retries; amplification %.2f×)", st.Requests, st.FirstTries, st.Retries, st.Amplification)
+	row("answers", "%d ok, %d limited (429/503), %d failed, %d timeouts, %d aborted", st.OK, st.Limited, st.Failed, st.Timeouts, st.Aborted)
+	row("jobs", "%d succeeded, %d gave up", st.Successes, st.GiveUps)
+	if len(st.Causes) > 0 {
+		causes := make([]string, 0, len(st.Causes))
+		for c, n := range st.Causes {
+			causes = append(causes, fmt.Sprintf("%s %d", c, n))
+		}
+		sort.Strings(causes)
+		row("gave up because", "%s", strings.Join(causes, ", "))
+	}
+	row("wasted per success", "%.2f requests", st.WastedPerSuccess)
+	row("peak", "%d requests in one second", st.PeakRPS)
+	row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))
+	row("drained after", "%s", ms(st.Drain))
+	fmt.Fprintf(w, "\n  %d attempts, %d events simulated in %s", sum.Attempts, sum.Events, ms(sum.Wall))
+	if sum.Stopped {
+		fmt.Fprintf(w, " — STOPPED at the attempt limit: unfinished jobs were cancelled (raise -max-attempts)")
+	}
+	fmt.Fprintln(w)
+}
