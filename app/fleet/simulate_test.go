@@ -441,27 +441,5 @@ func TestMalformedRetryAfterRotates(t *testing.T) {
 	}
 }
 
-// BenchmarkSimulate10k: 10,000 workers × 5 jobs against the mock's token
-// bucket, records and all (what the page's Simulate button costs).
-func BenchmarkSimulate10k(b *testing.B) {
-	for _, bc := range []struct{ name, rate, burst string }{
-		{"rate1000", "1000", "100"},
-		{"rate100", "100", "20"},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			s := simScenario(b, "workers", "10000", "jobs", "5", "rate", bc.rate, "burst", bc.burst, "latency", "50ms",
-				"strategy", "full", "base", "100ms", "cap", "10s", "attempts", "10")
-			b.ReportAllocs()
-			var sum SimSummary
-			var rec *Recording
-			for b.Loop() {
-				rec, sum = SimulateWith(s, SimOptions{})
-			}
-			st := rec.Stats()
-			b.ReportMetric(float64(sum.Attempts), "attempts")
-			b.ReportMetric(float64(rec.Len()), "records")
-			b.ReportMetric(sum.Virtual.Seconds(), "virtual-s")
-			b.ReportMetric(float64(st.GiveUps), "give-ups")
-		})
-	}
-}
+// The page's 10,000-worker benchmark, BenchmarkPageSimulate, is in core/sim so
+// that one command runs it natively and under GOOS=js.

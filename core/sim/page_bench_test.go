@@ -44,6 +44,7 @@ func BenchmarkPageSimulate(b *testing.B) {
 			}
 			b.ReportMetric(float64(sum.Attempts), "attempts")
 			b.ReportMetric(float64(rec.Len()), "records")
+			b.ReportMetric(sum.Virtual.Seconds(), "virtual-s")
 		})
 	}
 }
