@@ -51,7 +51,7 @@ func serverMain() {
 	case "sim":
 		err = simCommand(args)
 	default:
-		err = fmt.Errorf("unknown command %q (want serve or compress)", cmd)
+		err = fmt.Errorf("unknown command %q (want serve, compress or sim)", cmd)
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return
