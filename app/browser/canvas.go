@@ -81,54 +81,64 @@ func (o *Ops) Strings() []string { return o.strs }
 func (o *Ops) put(v ...float32) { o.buf = append(o.buf, v...) }
 
 // FillStyle sets the fill colour to Palette[c].
+//
 //go:noinline
 func (o *Ops) FillStyle(c int) { o.put(opFill, float32(c)) }
 
 // StrokeStyle sets the stroke colour, line width and dash length (0 = solid).
+//
 //go:noinline
 func (o *Ops) StrokeStyle(c int, width, dash float64) {
 	o.put(opStroke, float32(c), float32(width), float32(dash))
 }
 
 // Rect fills a rectangle.
+//
 //go:noinline
 func (o *Ops) Rect(x, y, w, h float64) {
 	o.put(opRect, float32(x), float32(y), float32(w), float32(h))
 }
 
 // StrokeRect outlines a rectangle.
+//
 //go:noinline
 func (o *Ops) StrokeRect(x, y, w, h float64) {
 	o.put(opStrokeRect, float32(x), float32(y), float32(w), float32(h))
 }
 
 // Line strokes one line.
+//
 //go:noinline
 func (o *Ops) Line(x1, y1, x2, y2 float64) {
 	o.put(opLine, float32(x1), float32(y1), float32(x2), float32(y2))
 }
 
 // BeginPath starts a path for Shape and PathRect.
+//
 //go:noinline
 func (o *Ops) BeginPath() { o.put(opBegin) }
 
 // Shape adds a mark of radius r centred on (x, y) to the path.
+//
 //go:noinline
 func (o *Ops) Shape(s Shape, x, y, r float64) {
 	o.put(opShape, float32(s), float32(x), float32(y), float32(r))
 }
 
 // PathRect adds a rectangle to the path.
+//
 //go:noinline
 func (o *Ops) PathRect(x, y, w, h float64) {
 	o.put(opPathRect, float32(x), float32(y), float32(w), float32(h))
 }
 
 // FillPath fills the path with the fill style.
+//
 //go:noinline
 func (o *Ops) FillPath() { o.put(opFillPath) }
 
 // StrokePath strokes the path with the stroke style.
+//
 //go:noinline
 func (o *Ops) StrokePath() { o.put(opStrokePath) }
 
@@ -147,20 +157,24 @@ func (o *Ops) Text(s string, x, y float64, font, align, baseline int) {
 }
 
 // Alpha sets the global alpha (0–1).
+//
 //go:noinline
 func (o *Ops) Alpha(a float64) { o.put(opAlpha, float32(a)) }
 
 // Clip restricts drawing to a rectangle until Restore.
+//
 //go:noinline
 func (o *Ops) Clip(x, y, w, h float64) {
 	o.put(opClip, float32(x), float32(y), float32(w), float32(h))
 }
 
 // Restore ends the last Clip.
+//
 //go:noinline
 func (o *Ops) Restore() { o.put(opRestore) }
 
 // Hatch strokes diagonal lines every spacing pixels across a rectangle.
+//
 //go:noinline
 func (o *Ops) Hatch(x, y, w, h, spacing float64) {
 	o.put(opHatch, float32(x), float32(y), float32(w), float32(h), float32(spacing))

@@ -27,6 +27,9 @@ g.clearRect(0, 0, w, h);
 g.globalAlpha = 1;
 var S = strs.split("\x1f"), P = palette.split("\x1f"), F = fonts.split("\x1f");
 var AL = ["left", "center", "right"], BL = ["middle", "top", "bottom"];
+// Sub-paths are closed by a line back to their start, not closePath(),
+// which costs time proportional to the path in Chromium: 300 ms for 3,000
+// triangles in one path.
 var b = buf, i = 0, x, y, r, k;
 while (i < n) {
   switch (b[i]) {
@@ -40,9 +43,9 @@ while (i < n) {
     k = b[i+1]; x = b[i+2]; y = b[i+3]; r = b[i+4]; i += 5;
     switch (k) {
     case 0: g.moveTo(x + r, y); g.arc(x, y, r, 0, 6.283185307179586); break;
-    case 1: g.moveTo(x, y - r); g.lineTo(x + r * 0.95, y + r * 0.8); g.lineTo(x - r * 0.95, y + r * 0.8); g.closePath(); break;
+    case 1: g.moveTo(x, y - r); g.lineTo(x + r * 0.95, y + r * 0.8); g.lineTo(x - r * 0.95, y + r * 0.8); g.lineTo(x, y - r); break;
     case 2: g.rect(x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6); break;
-    case 3: g.moveTo(x, y - r); g.lineTo(x + r, y); g.lineTo(x, y + r); g.lineTo(x - r, y); g.closePath(); break;
+    case 3: g.moveTo(x, y - r); g.lineTo(x + r, y); g.lineTo(x, y + r); g.lineTo(x - r, y); g.lineTo(x, y - r); break;
     case 4: g.moveTo(x - r * 0.8, y - r * 0.8); g.lineTo(x + r * 0.8, y + r * 0.8); g.moveTo(x + r * 0.8, y - r * 0.8); g.lineTo(x - r * 0.8, y + r * 0.8); break;
     case 5: g.rect(x - 0.75, y - r, 1.5, r * 2); break;
     }

@@ -10,16 +10,20 @@ type Help struct {
 	Open bool
 }
 
-var shortcuts = [][2]string{
-	{"r", "Run"},
-	{"s or Esc", "Stop: abort every request in flight"},
-	{"1 – 5", "Load a step of the story"},
-	{"p", "Presentation mode (large type, high contrast)"},
-	{"?", "This help"},
-	{"Tab to the timeline, then ← →", "Previous / next attempt of the worker"},
-	{"↑ ↓", "Nearest attempt of the worker above / below"},
-	{"Home / End", "First / last attempt of the worker"},
-	{"Esc (on the timeline)", "Clear the selection"},
+// shortcuts lists the keys (each shown as a key cap) and what they do.
+var shortcuts = []struct {
+	keys []string
+	what string
+}{
+	{[]string{"r"}, "Run"},
+	{[]string{"s", "Esc"}, "Stop: abort every request in flight"},
+	{[]string{"1", "2", "3", "4", "5"}, "Load a step of the story"},
+	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
+	{[]string{"?"}, "This help"},
+	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},
+	{[]string{"↑", "↓"}, "Nearest attempt of the worker above / below"},
+	{[]string{"Home", "End"}, "First / last attempt of the worker"},
+	{[]string{"Esc"}, "On the timeline: clear the selection (and stop a run)"},
 }
 
 // Render draws the dialog when open.
@@ -38,7 +42,11 @@ func (h *Help) Render() app.UI {
 			Body(
 				app.H2().ID("help-title").Text("Keyboard shortcuts"),
 				app.Table().Body(app.TBody().Body(app.Range(shortcuts).Slice(func(i int) app.UI {
-					return app.Tr().Body(app.Td().Body(app.Kbd().Text(shortcuts[i][0])), app.Td().Text(shortcuts[i][1]))
+					sc := shortcuts[i]
+					return app.Tr().Body(
+						app.Td().Body(app.Range(sc.keys).Slice(func(j int) app.UI { return app.Kbd().Text(sc.keys[j]) })),
+						app.Td().Text(sc.what),
+					)
 				}))),
 				app.H2().Text("Reading the timeline"),
 				app.P().Text("Each lane is one worker. A mark is an attempt, placed when it was sent and shaped and coloured by its outcome; "+

@@ -56,7 +56,7 @@ func syntheticJSON(l *Lab, args []string) string {
 func syntheticRecords(start time.Time, s fleet.Scenario, n int) []fleet.Record {
 	rng := core.NewRand(s.Seed)
 	recs := make([]fleet.Record, 0, n+8)
-	per := max(1, n/(3*s.Workers)) // attempts per worker (3 events each, plus waits)
+	per := max(1, (n-s.Workers+3*s.Workers-1)/(3*s.Workers)) // attempts per worker: 3 events each, plus a done
 	seq := 0
 	for w := range s.Workers {
 		at := start.Add(time.Duration(rng.Float64() * float64(50*time.Millisecond)))

@@ -318,8 +318,14 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		x1, x2 := l.x(h.from), l.x(to)
 		o.StrokeStyle(colHidden, 1, 0)
 		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
-		o.FillStyle(colMuted)
-		o.Text("tab hidden: timers throttled, not measured truth", x1+4, l.lanesTop+4, fontSmall, browser.AlignLeft, browser.BaselineTop)
+		const label = "tab hidden: timers throttled, not measured truth"
+		w := (float64(len(label))*6 + 10) * l.scale
+		o.FillStyle(colBG)
+		o.Alpha(0.9)
+		o.Rect(x1+2, l.lanesTop+2, w, 16*l.scale)
+		o.Alpha(1)
+		o.FillStyle(colText)
+		o.Text(label, x1+6, l.lanesTop+10*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
 
