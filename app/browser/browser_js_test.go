@@ -251,3 +251,46 @@ func fakeDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestStreamDeliversAndReleases(t *testing.T) {
+	// node has no EventSource: a fake that sends one message when opened.
+	fake, err := compile(`globalThis.EventSource = function (url) {
+  var self = this; self.url = url; self.closed = false; globalThis.lastES = self;
+  setTimeout(function () { if (self.onmessage) self.onmessage({data: "hello " + url}); }, 1);
+};
+globalThis.EventSource.prototype.close = function () { this.closed = true; };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fake.Invoke(); err != nil {
+		t.Fatal(err)
+	}
+	live0, _ := LiveFuncs()
+	got := make(chan string, 1)
+	stop, err := Stream("/mock/events?key=k", func(d string) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-got:
+		if d != "hello /mock/events?key=k" {
+			t.Errorf("data %q", d)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("no message")
+	}
+	stop()
+	stop()
+	if live, _ := LiveFuncs(); live != live0 {
+		t.Errorf("live funcs %d after stop, want %d", live, live0)
+	}
+	es, _ := safejs.Global().Get("lastES")
+	if closed, _ := es.Get("closed"); !mustBool(closed) {
+		t.Error("EventSource not closed")
+	}
+}
+
+func mustBool(v safejs.Value) bool {
+	b, _ := v.Bool()
+	return b
+}

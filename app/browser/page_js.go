@@ -224,3 +224,46 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 		})
 	}, nil
 }
+
+// streamJS opens an EventSource and forwards each message's data; it
+// returns a function that closes it.
+const streamJS = `
+var es = new EventSource(url);
+es.onmessage = function (e) { fn(e.data); };
+return function () { es.onmessage = null; es.close(); };`
+
+var streamFn lazyFunc
+
+// Stream opens a server-sent events stream (EventSource) on url and calls
+// fn with the data of each unnamed message until stop is called. The
+// browser reconnects by itself if the connection drops. fn runs on a JS
+// callback and must not block.
+func Stream(url string, fn func(data string)) (stop func(), err error) {
+	open, err := compiled(&streamFn, streamJS, "url", "fn")
+	if err != nil {
+		return nil, err
+	}
+	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) > 0 {
+			if s, err := args[0].String(); err == nil {
+				fn(s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	closeFn, err := open.Invoke(url, f.Value())
+	if err != nil {
+		release(f)
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_, _ = closeFn.Invoke()
+			release(f)
+		})
+	}, nil
+}

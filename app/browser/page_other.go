@@ -32,3 +32,6 @@ func Expose(name string, fn func(args []string) string) error { return ErrNoBrow
 func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), err error) {
 	return nil, ErrNoBrowser
 }
+
+// Stream returns ErrNoBrowser natively.
+func Stream(url string, fn func(data string)) (stop func(), err error) { return nil, ErrNoBrowser }

@@ -49,6 +49,7 @@ type Lab struct {
 	hasStats bool
 	disp     float64 // the last finished run's retry dispersion
 	tr       *fetchTransport
+	stream   func() // closes the run's arrivals stream (idempotent)
 
 	present bool
 	help    bool
@@ -287,8 +288,34 @@ func (l *Lab) Run(ctx app.Context) {
 	l.view.start(s, start)
 	l.runRev++
 	l.publish()
+	l.closeStream()
+	ready := make(chan struct{}, 1)
+	if s.Target == "" {
+		// The server's own view: every arrival for the key (the whole room
+		// when it is shared), including requests that never got an answer.
+		stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(l.runKey), func(data string) {
+			if l.view.onServerEvent(data) {
+				select {
+				case ready <- struct{}{}:
+				default:
+				}
+			}
+		})
+		if err == nil {
+			l.stream = stop
+		}
+	}
+	stream := l.stream
 
 	ctx.Async(func() {
+		if stream != nil { // let the stream open first, so it sees the first wave
+			wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
+			select {
+			case <-ready:
+			case <-wait.Done():
+			}
+			cancelWait()
+		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		go l.tick(ctx, tickCtx, live, start)
 		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
@@ -305,6 +332,13 @@ func (l *Lab) Run(ctx app.Context) {
 		recs := rec.Records()
 		st := fleet.StatsOf(rec.Start, recs)
 		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		if stream != nil {
+			// The last ends (cancellations) reach the stream a moment later.
+			go func() {
+				_ = browser.Clock{}.Sleep(context.Background(), 300*time.Millisecond)
+				stream()
+			}()
+		}
 		ctx.Dispatch(func(app.Context) {
 			if l.live != live {
 				return // a newer run took over
@@ -349,6 +383,20 @@ func (l *Lab) Stop() {
 	l.cancel()
 	l.runRev++
 	l.publish()
+}
+
+// closeStream closes the arrivals stream of the last run, if still open.
+func (l *Lab) closeStream() {
+	if l.stream != nil {
+		l.stream()
+		l.stream = nil
+	}
+}
+
+// pageOrigin is the page's scheme://host.
+func (l *Lab) pageOrigin() string {
+	u := l.pageURL()
+	return u.Scheme + "://" + u.Host
 }
 
 func (l *Lab) pageURL() *url.URL {

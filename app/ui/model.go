@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 	"retrylab/core"
 )
 
@@ -46,6 +47,16 @@ type jobEnd struct {
 	cause  string
 }
 
+// arrival is one request as the server saw it, from the mock's arrivals
+// stream: its own requests and, in a shared room, everyone else's.
+type arrival struct {
+	at        time.Duration // server receive time (by the server's clock)
+	seq       int
+	class     fleet.Class // what the server did: ok, limited, failed (500/503/drop), timeout (hang)
+	mark      int         // the attempt it is, or -1 (another client, or not matched yet)
+	cancelled bool        // the client went away before the answer (abort, timeout)
+}
+
 // interval is a stretch of the run, [from, to); to < 0 while open.
 type interval struct{ from, to time.Duration }
 
@@ -62,6 +73,11 @@ type model struct {
 	hidden  []interval
 	last    time.Duration // latest event time
 
+	arrivals  []arrival   // from the server's stream; empty without one
+	room      bool        // a shared room: tags are not unique, match by arrival number only
+	arrBySeq  map[int]int // arrival number → index in arrivals
+	markBySeq map[int]int // arrival number → index in marks (from response bodies)
+
 	openMark   []int // per worker: the attempt in flight, or -1
 	openSpan   []int // per worker: the wait in progress, or -1
 	lastMark   []int // per worker: its latest attempt, or -1
@@ -69,7 +85,7 @@ type model struct {
 }
 
 func newModel(start time.Time, workers int) *model {
-	m := &model{start: start, workers: workers}
+	m := &model{start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}}
 	m.lanes = make([][]int, workers)
 	m.openMark = make([]int, workers)
 	m.openSpan = make([]int, workers)
@@ -144,6 +160,12 @@ func (m *model) add(r *fleet.Record) {
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
 			}
+			if a.ServerSeq > 0 {
+				m.markBySeq[a.ServerSeq] = i
+				if j, ok := m.arrBySeq[a.ServerSeq]; ok {
+					m.arrivals[j].mark = i
+				}
+			}
 		}
 	case core.EventDone:
 		m.closeSpan(w, t)
@@ -188,6 +210,61 @@ func (m *model) finish(t time.Duration) {
 		m.hidden[n-1].to = t
 	}
 	m.last = max(m.last, t)
+}
+
+// serverEvent takes one message of the mock's arrivals stream in.
+func (m *model) serverEvent(e *mock.Event) {
+	switch e.Type {
+	case "arrival":
+		if e.Seq == 0 {
+			return
+		}
+		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1}
+		if i, ok := m.markBySeq[a.seq]; ok {
+			a.mark = i
+		} else if !m.room {
+			if w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && w < m.workers {
+				a.mark = m.findMark(w, j, n)
+			}
+		}
+		if a.mark >= 0 {
+			k := &m.marks[a.mark]
+			if !k.hasServer { // no answer (aborted, timed out, dropped): the stream is the only witness
+				k.serverAt, k.hasServer, k.serverSeq = a.at, true, a.seq
+			}
+		}
+		m.arrBySeq[a.seq] = len(m.arrivals)
+		m.arrivals = append(m.arrivals, a)
+		m.last = max(m.last, a.at)
+	case "end":
+		if i, ok := m.arrBySeq[int(e.Seq)]; ok && e.End == "cancelled" {
+			m.arrivals[i].cancelled = true
+		}
+	}
+}
+
+// findMark is the index of worker w's attempt n of job j, or -1.
+func (m *model) findMark(w, j, n int) int {
+	lane := m.lanes[w]
+	for i := len(lane) - 1; i >= 0; i-- {
+		if k := &m.marks[lane[i]]; k.job == j && k.attempt == n {
+			return lane[i]
+		}
+	}
+	return -1
+}
+
+// serverClass is how the page colours what the server did.
+func serverClass(outcome string) fleet.Class {
+	switch outcome {
+	case "ok":
+		return fleet.ClassOK
+	case "limited":
+		return fleet.ClassLimited
+	case "hang":
+		return fleet.ClassTimeout
+	}
+	return fleet.ClassFailed
 }
 
 var hintHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}

@@ -240,7 +240,11 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.FillStyle(colMuted)
 	o.Text("by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome", l.left+titleWidth("Requests sent per second", s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
-	o.Text("each request where and when the server received it (rows cycle by arrival number)", l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	srvNote := "each request when the server received it (rows cycle by arrival number)"
+	if m != nil && m.room {
+		srvNote = "the whole shared room: yours in colour, other clients in grey"
+	}
+	o.Text(srvNote, l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	o.Text("req/s", 6, l.histTop+l.histH/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	paintLaneLabels(o, l)
 
@@ -446,28 +450,66 @@ func paintGiveUps(o *browser.Ops, l *layout, m *model) {
 
 func paintServer(o *browser.Ops, l *layout, m *model) {
 	r := math.Max(2, 2.2*l.scale)
+	if len(m.arrivals) == 0 { // no stream: the arrivals the responses told of
+		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+			n := 0
+			o.BeginPath()
+			for i := range m.marks {
+				k := &m.marks[i]
+				if !k.hasServer || k.class != c {
+					continue
+				}
+				o.Shape(classShape[c], l.x(k.serverAt), l.srvY(k.serverSeq), r)
+				n++
+			}
+			finishShapes(o, n, c, 1)
+		}
+		return
+	}
+	// Other clients of a shared room, in grey under ours.
+	n := 0
+	o.BeginPath()
+	for i := range m.arrivals {
+		if a := &m.arrivals[i]; a.mark < 0 {
+			o.Shape(browser.Circle, l.x(a.at), l.srvY(a.seq), r*0.8)
+			n++
+		}
+	}
+	if n > 0 {
+		o.FillStyle(colOther)
+		o.FillPath()
+	}
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 		n := 0
 		o.BeginPath()
-		for i := range m.marks {
-			k := &m.marks[i]
-			if !k.hasServer || k.class != c {
+		for i := range m.arrivals {
+			a := &m.arrivals[i]
+			cls := a.class
+			if a.cancelled {
+				cls = fleet.ClassAborted // the client went away before the answer
+			}
+			if a.mark < 0 || cls != c {
 				continue
 			}
-			o.Shape(classShape[c], l.x(k.serverAt), l.srvY(k.serverSeq), r)
+			o.Shape(classShape[c], l.x(a.at), l.srvY(a.seq), r)
 			n++
 		}
-		if n == 0 {
-			continue
-		}
-		if classShape[c] == browser.Cross {
-			o.StrokeStyle(classColour[c], 1, 0)
-			o.StrokePath()
-			continue
-		}
-		o.FillStyle(classColour[c])
-		o.FillPath()
+		finishShapes(o, n, c, 1)
 	}
+}
+
+// finishShapes fills (or, for crosses, strokes) the path of n marks of class c.
+func finishShapes(o *browser.Ops, n int, c fleet.Class, width float64) {
+	if n == 0 {
+		return
+	}
+	if classShape[c] == browser.Cross {
+		o.StrokeStyle(classColour[c], width, 0)
+		o.StrokePath()
+		return
+	}
+	o.FillStyle(classColour[c])
+	o.FillPath()
 }
 
 // histogramScale is the top of the histogram's y axis, in req/s: a round

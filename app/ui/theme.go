@@ -34,6 +34,7 @@ const (
 	colCross    // crosshair
 	colGiveUp   // a job that gave up
 	colLaneAlt  // every fifth lane
+	colOther    // other clients' arrivals in a shared room
 	numColours
 )
 
@@ -82,6 +83,7 @@ var normalTheme = theme{
 		colCross:    "rgba(31,42,68,0.55)",
 		colGiveUp:   "#111111",
 		colLaneAlt:  "#f3f3ee",
+		colOther:    "#c4c4bd",
 	},
 	fonts: []string{
 		fontSmall: "11px system-ui, sans-serif",

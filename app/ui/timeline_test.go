@@ -10,6 +10,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 	"retrylab/core"
 )
 
@@ -267,4 +268,52 @@ func mustURL(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+func TestModelServerStream(t *testing.T) {
+	m := newModel(t0, 3)
+	recs := oneJob()
+	for _, r := range recs[:2] { // bucket wait, attempt 1 sent
+		m.add(&r)
+	}
+	// The stream tells of attempt 1 before its answer, by tag.
+	m.serverEvent(&mock.Event{Type: "arrival", Seq: 7, Tag: "w1.j0.a1", At: at(55), Outcome: "limited"})
+	// Another client's arrival in the same key.
+	m.serverEvent(&mock.Event{Type: "arrival", Seq: 8, Tag: "w9.j0.a1", At: at(70), Outcome: "ok"})
+	if len(m.arrivals) != 2 || m.arrivals[0].mark != 0 || m.arrivals[1].mark != -1 {
+		t.Fatalf("arrivals %+v", m.arrivals)
+	}
+	if k := m.marks[0]; !k.hasServer || k.serverSeq != 7 || k.serverAt != 55*time.Millisecond {
+		t.Errorf("mark not given its arrival: %+v", k)
+	}
+	for _, r := range recs[2:] {
+		m.add(&r)
+	}
+	// The body's receive time wins over the stream's for the answered attempt.
+	if k := m.marks[0]; k.serverAt != 56*time.Millisecond {
+		t.Errorf("serverAt %v, want the body's 56ms", k.serverAt)
+	}
+	m.serverEvent(&mock.Event{Type: "end", Seq: 7, End: "cancelled"})
+	if !m.arrivals[0].cancelled {
+		t.Error("end event not taken")
+	}
+
+	// In a shared room tags are not unique: match by arrival number only.
+	r := newModel(t0, 3)
+	r.room = true
+	r.add(&recs[1])
+	r.serverEvent(&mock.Event{Type: "arrival", Seq: 7, Tag: "w1.j0.a1", At: at(55), Outcome: "limited"})
+	if r.arrivals[0].mark != -1 {
+		t.Error("room arrival matched by tag")
+	}
+	r.add(&recs[2]) // the answer's body says arrival 7
+	if r.arrivals[0].mark != 0 {
+		t.Error("room arrival not matched by its number once the answer came")
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, r, frameInput{th: &normalTheme})
+	if !strings.Contains(strings.Join(o.Strings(), "|"), "shared room") {
+		t.Error("room caption missing")
+	}
 }

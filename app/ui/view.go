@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // Element ids of the timeline's two canvases: the drawing, and an overlay
@@ -25,6 +27,7 @@ type view struct {
 	mu      sync.Mutex
 	m       *model
 	pending []fleet.Record // records not yet in the model
+	srv     []mock.Event   // server stream messages not yet in the model
 	scen    fleet.Scenario
 	lim     limits
 	running bool
@@ -63,7 +66,9 @@ func newView() *view {
 func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.mu.Lock()
 	v.m = newModel(start, s.Workers)
+	v.m.room = s.Room != ""
 	v.pending = v.pending[:0]
+	v.srv = v.srv[:0]
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = true
 	v.sel, v.pinned = -1, false
@@ -97,6 +102,25 @@ func (v *view) onRecord(r fleet.Record) {
 	v.dirty = true
 	v.mu.Unlock()
 	v.request()
+}
+
+// onServerEvent queues one message of the mock's arrivals stream (its JSON
+// data) for the next frame and reports whether it was the stream's hello.
+// It is called from a JS callback and returns at once.
+func (v *view) onServerEvent(data string) (hello bool) {
+	var e mock.Event
+	if json.Unmarshal([]byte(data), &e) != nil {
+		return false
+	}
+	if e.Type == "hello" {
+		return true
+	}
+	v.mu.Lock()
+	v.srv = append(v.srv, e)
+	v.dirty = true
+	v.mu.Unlock()
+	v.request()
+	return false
 }
 
 // finish marks the run over at end.
@@ -150,6 +174,7 @@ func (v *view) invalidate() {
 func (v *view) ingest() {
 	if v.m == nil {
 		v.pending = v.pending[:0]
+		v.srv = v.srv[:0]
 		return
 	}
 	for i := range v.pending {
@@ -157,6 +182,10 @@ func (v *view) ingest() {
 	}
 	clear(v.pending) // drop references to headers and errors
 	v.pending = v.pending[:0]
+	for i := range v.srv {
+		v.m.serverEvent(&v.srv[i])
+	}
+	v.srv = v.srv[:0]
 }
 
 // minGap is the least time between two redraws while a run goes on: 30
@@ -217,7 +246,7 @@ func (v *view) frame() {
 		v.width = width
 		v.dirty, v.ovlDirty = true, true
 	}
-	if len(v.pending) > 0 {
+	if len(v.pending) > 0 || len(v.srv) > 0 {
 		v.ingest()
 		v.dirty = true
 	}
