@@ -103,3 +103,62 @@ func fmtMS(xs []float64) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// BenchmarkPageRun: the playground itself, default `make run` setup, 50
+// workers × 2 jobs against the mock with 200 ms latency and no limit,
+// clicked through the page. Figures are the page's own numbers:
+// browser-side queueing p99 (requestStart − fetchStart, target ≤ 30 ms)
+// and send lateness p99 (actual fetch start − intended send time, target
+// ≤ 5 ms). Median of 5 runs.
+func BenchmarkPageRun(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	boot(b, ctx, srv.URL+"/?workers=50&jobs=2&latency=200ms&limiter=none&strategy=full")
+	var queued, late, drain []float64
+	for i := 0; i < 5; i++ {
+		st := runToEnd(b, ctx, 60*time.Second)
+		if st.Stats["successes"] != 100 {
+			b.Fatalf("run %d: %v successes, want 100", i, st.Stats["successes"])
+		}
+		queued = append(queued, st.Stats["queued_p99_ms"])
+		late = append(late, st.Stats["lateness_p99_ms"])
+		drain = append(drain, st.Stats["drain_ms"])
+	}
+	b.ReportMetric(median(queued), "queue-p99-ms")
+	b.ReportMetric(median(late), "lateness-p99-ms")
+	fmt.Printf("page run, 50 workers × 2 jobs, 200 ms latency: browser queueing p99 median %.1f ms %s; send lateness p99 median %.1f ms %s; drain median %.0f ms\n",
+		median(queued), fmtMS(queued), median(late), fmtMS(late), median(drain))
+}
+
+// BenchmarkTimelineRedraw: one full redraw of a finished run of 10,000
+// events over 500 workers (window.retrylab.synthetic fills the timeline
+// without sending requests; window.retrylab.redraw times one synchronous
+// redraw). Target ≤ 16 ms median. Also a 500-worker live run: the page
+// must stay responsive (a setTimeout(0) probe during the run measures the
+// main thread's longest stall).
+func BenchmarkTimelineRedraw(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	boot(b, ctx, srv.URL+"/")
+	for _, n := range []int{10000, 50000} {
+		ev := eval[map[string]float64](b, ctx, fmt.Sprintf(`JSON.parse(window.retrylab.synthetic("%d", "500"))`, n))
+		var ms []float64
+		for i := 0; i < 15; i++ {
+			r := eval[map[string]float64](b, ctx, `JSON.parse(window.retrylab.redraw())`)
+			ms = append(ms, r["ms"])
+		}
+		b.ReportMetric(median(ms), fmt.Sprintf("redraw-%dev-ms", n))
+		fmt.Printf("timeline redraw, %.0f events, 500 workers: median %.1f ms over 15 %s\n", ev["events"], median(ms), fmtMS(ms))
+	}
+
+	boot(b, ctx, srv.URL+"/?workers=500&jobs=2&latency=100ms&rate=100&burst=100")
+	eval[chromedp.Void](b, ctx, `(() => {
+		window.__stall = 0; let last = performance.now();
+		window.__probe = setInterval(() => { const now = performance.now(); window.__stall = Math.max(window.__stall, now - last - 50); last = now; }, 50);
+	})()`)
+	st := runToEnd(b, ctx, 120*time.Second)
+	stall := eval[float64](b, ctx, `(clearInterval(window.__probe), window.__stall)`)
+	b.ReportMetric(stall, "500w-longest-stall-ms")
+	fmt.Printf("500-worker live run: %.0f requests, %.0f events drawn, longest main-thread stall %.0f ms (a 50 ms interval probe)\n",
+		st.Stats["requests"], float64(st.Records), stall)
+}
