@@ -16,6 +16,7 @@ package browser
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -87,4 +88,41 @@ var liveFuncs, permanentFuncs atomic.Int64
 // after every run.
 func LiveFuncs() (live, permanent int) {
 	return int(liveFuncs.Load()), int(permanentFuncs.Load())
+}
+
+// parseHeaderLines reads "name: value\n" lines (fetch joins repeated headers with ", ").
+func parseHeaderLines(raw string) Header {
+	h := make(Header, strings.Count(raw, "\n"))
+	for line := range strings.SplitSeq(raw, "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		if ok {
+			h[strings.ToLower(k)] = v
+		}
+	}
+	return h
+}
+
+// fetchFields is how many fields the fetch routine's result has.
+const fetchFields = 8
+
+// parseFetchResult reads the string the fetch routine hands back:
+// status, type, the four timings, the header lines and the body, separated
+// by U+0001 (the body, last, may contain anything).
+func parseFetchResult(raw string, out *Response) error {
+	f := strings.SplitN(raw, "\x01", fetchFields)
+	if len(f) != fetchFields {
+		return errors.New("browser: malformed fetch result")
+	}
+	status, err := strconv.Atoi(f[0])
+	if err != nil {
+		return errors.New("browser: malformed fetch status " + strconv.Quote(f[0]))
+	}
+	out.Status, out.Type = status, f[1]
+	ts := [4]*float64{&out.Timing.FetchStart, &out.Timing.RequestStart, &out.Timing.ResponseStart, &out.Timing.ResponseEnd}
+	for i, p := range ts {
+		*p, _ = strconv.ParseFloat(f[2+i], 64)
+	}
+	out.Header = parseHeaderLines(f[6])
+	out.Body = f[7]
+	return nil
 }

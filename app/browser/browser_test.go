@@ -130,3 +130,22 @@ func TestJSFilesAreTagged(t *testing.T) {
 		}
 	}
 }
+
+func TestParseFetchResult(t *testing.T) {
+	var r Response
+	raw := "429\x01cors\x0110.5\x0112\x0160\x0161.25\x01retry-after: 2\ncontent-type: application/json\n\x01{\"seq\":7}\x01tail"
+	if err := parseFetchResult(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != 429 || r.Type != "cors" || r.Header.Get("Retry-After") != "2" || r.Body != "{\"seq\":7}\x01tail" {
+		t.Errorf("parsed %+v", r)
+	}
+	if r.Timing.Queued() != 1.5 || r.Timing.ResponseEnd != 61.25 {
+		t.Errorf("timing %+v", r.Timing)
+	}
+	for _, bad := range []string{"", "abc\x01x\x010\x010\x010\x010\x01\x01", "200\x01basic"} {
+		if err := parseFetchResult(bad, &r); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -189,10 +189,16 @@ func (v *view) ingest() {
 }
 
 // minGap is the least time between two redraws while a run goes on: 30
-// frames a second at most, and long enough that drawing takes at most a
-// quarter of the time, so the workers' timers and fetches keep the thread.
+// frames a second at most, long enough that drawing takes at most a quarter
+// of the time, and longer as marks pile up (the browser rasterises every
+// one of them after our calls return: about 20 µs per mark on a software
+// canvas), so the workers' timers and fetches keep the thread.
 func (v *view) minGap() time.Duration {
-	return min(250*time.Millisecond, max(33*time.Millisecond, 4*v.drawCost))
+	marks := 0
+	if v.m != nil {
+		marks = len(v.m.marks) + len(v.m.spans) + len(v.m.arrivals)
+	}
+	return min(250*time.Millisecond, max(33*time.Millisecond, 4*v.drawCost, time.Duration(marks)*10*time.Microsecond))
 }
 
 // request asks for a frame, at most one at a time and, while running, no
