@@ -10,6 +10,8 @@ import (
 	"github.com/hack-pad/safejs"
 )
 
+const inBrowser = true
+
 // funcOf hands fn to JavaScript and counts it until release.
 func funcOf(fn func(this safejs.Value, args []safejs.Value) any) (safejs.Func, error) {
 	f, err := safejs.FuncOf(fn)
@@ -119,6 +121,7 @@ func (b *bridge) pending() int {
 }
 
 func (b *bridge) settle(_ safejs.Value, args []safejs.Value) any {
+	enter()
 	if len(args) < 2 {
 		return nil
 	}
@@ -230,6 +233,6 @@ func compiled(l *lazyFunc, body string, args ...string) (safejs.Value, error) {
 // functions is the same before and after its first run.
 func Prepare() {
 	_, _ = getBridge()
-	fetchOnce.Do(func() { fetchFn, fetchErr = compile(fetchJS, "url", "id", "settle") })
+	startWorker()
 	_, _ = getDrawer()
 }

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // ErrNoBrowser is returned by every operation when the code runs natively.
@@ -75,6 +76,24 @@ func (e *JSError) Error() string {
 		return "browser: " + e.Message
 	}
 	return "browser: " + e.Name + ": " + e.Message
+}
+
+// lastEntry is when JavaScript last called into Go through this package
+// (a timer, a promise, a frame, a stream message), in Unix nanoseconds.
+var lastEntry atomic.Int64
+
+// enter notes that the event loop handed control to Go.
+func enter() { lastEntry.Store(time.Now().UnixNano()) }
+
+// Busy is how long Go code has been running since JavaScript last called
+// into it through this package: roughly how long the page's event loop has
+// been kept waiting. Code about to start more work (a burst of fetches) can
+// yield first when it is large. 0 natively.
+func Busy() time.Duration {
+	if !inBrowser {
+		return 0
+	}
+	return time.Duration(time.Now().UnixNano() - lastEntry.Load())
 }
 
 // liveFuncs counts the Go functions currently handed to JavaScript by this

@@ -20,3 +20,5 @@ func PendingWaits() int { return 0 }
 
 // Prepare does nothing natively.
 func Prepare() {}
+
+const inBrowser = false

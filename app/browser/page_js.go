@@ -122,6 +122,7 @@ func NewFrameLoop(frame func()) (*FrameLoop, error) {
 		return nil, err
 	}
 	l.fn, err = permanent(func(safejs.Value, []safejs.Value) any {
+		enter()
 		l.mu.Lock()
 		l.pending = false
 		l.mu.Unlock()
@@ -244,6 +245,7 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 		return nil, err
 	}
 	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+		enter()
 		if len(args) > 0 {
 			if s, err := args[0].String(); err == nil {
 				fn(s)

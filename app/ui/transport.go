@@ -50,8 +50,20 @@ func (t *fetchTransport) base(worker int) string {
 	return t.bases[min(worker/WorkersPerOrigin, len(t.bases)-1)]
 }
 
+// yieldAfter is how long Go may keep the page's event loop waiting before
+// a fetch gives it a turn first: Run starts every worker in one JavaScript
+// task, and 500 fetch() calls in a row (0.5–1 ms each) would freeze the
+// page for a second. Yielding spreads such a burst over many short tasks,
+// between which the page paints and answers input.
+const yieldAfter = 12 * time.Millisecond
+
 // Do performs one attempt.
 func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet.Attempt {
+	if browser.Busy() > yieldAfter {
+		if err := (browser.Clock{}).Sleep(ctx, time.Millisecond); err != nil {
+			return fleet.Attempt{Err: err}
+		}
+	}
 	u := fleet.AttemptURL(t.base(worker), !t.custom, worker, job, attempt)
 	r, err := browser.Fetch(ctx, u)
 	if err != nil {
