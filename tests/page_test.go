@@ -109,37 +109,45 @@ func (a *arrivals) snapshot() []arrival {
 }
 
 // retryDispersion is the variance-to-mean ratio of retry arrivals (attempt
-// ≥ 2) per 100 ms at the server: about 1 for arrivals spread at random, k
-// for herds of k arriving together.
+// ≥ 2) at the server per 250 ms slice: about 1 for arrivals spread at
+// random, about k for herds of k arriving together. It is averaged over
+// four phases of the slicing so that a herd straddling a slice boundary
+// still counts as one.
 func retryDispersion(as []arrival) float64 {
+	const slice = 250 * time.Millisecond
 	var first time.Time
-	counts := map[int64]int{}
-	var lo, hi int64 = math.MaxInt64, math.MinInt64
 	for _, a := range as {
 		if first.IsZero() || a.At.Before(first) {
 			first = a.At
 		}
 	}
-	for _, a := range as {
-		if a.Attempt < 2 {
-			continue
+	total := 0.0
+	for phase := 0; phase < 4; phase++ {
+		offset := time.Duration(phase) * slice / 4
+		counts := map[int64]int{}
+		var lo, hi int64 = math.MaxInt64, math.MinInt64
+		for _, a := range as {
+			if a.Attempt < 2 {
+				continue
+			}
+			b := int64((a.At.Sub(first) + offset) / slice)
+			counts[b]++
+			lo, hi = min(lo, b), max(hi, b)
 		}
-		b := int64(a.At.Sub(first) / (100 * time.Millisecond))
-		counts[b]++
-		lo, hi = min(lo, b), max(hi, b)
+		if len(counts) == 0 {
+			return 0
+		}
+		n := float64(hi - lo + 1)
+		var sum, sq float64
+		for b := lo; b <= hi; b++ {
+			c := float64(counts[b])
+			sum += c
+			sq += c * c
+		}
+		mean := sum / n
+		total += (sq/n - mean*mean) / mean
 	}
-	if len(counts) == 0 {
-		return 0
-	}
-	n := float64(hi - lo + 1)
-	var sum, sq float64
-	for b := lo; b <= hi; b++ {
-		c := float64(counts[b])
-		sum += c
-		sq += c * c
-	}
-	mean := sum / n
-	return (sq/n - mean*mean) / mean
+	return total / 4
 }
 
 // maxPerSecond is the most arrivals at the server in any 1 s window.
