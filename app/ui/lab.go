@@ -231,15 +231,25 @@ func (l *Lab) ActivePreset() string {
 	c := l.s
 	c.Room = ""
 	enc := c.Encode()
-	for _, p := range fleet.Presets {
-		ps := p.Scenario()
-		ps.Room = ""
-		if ps.Encode() == enc {
-			return p.ID
+	for i, pe := range presetEncodings() {
+		if pe == enc {
+			return fleet.Presets[i].ID
 		}
 	}
 	return ""
 }
+
+// presetEncodings are the presets' configurations (without a room) as
+// query strings, computed once.
+var presetEncodings = sync.OnceValue(func() []string {
+	out := make([]string, len(fleet.Presets))
+	for i, p := range fleet.Presets {
+		s := p.Scenario()
+		s.Room = ""
+		out[i] = s.Encode()
+	}
+	return out
+})
 
 // EndpointURL is the mock URL of the configuration, as curl would call it
 // (on the page's own origin, with the last run's key).
@@ -473,6 +483,8 @@ func debugJSON(v *view) string {
 		"funcs_permanent": perm,
 		"pending_waits":   browser.PendingWaits(),
 		"last_redraw_ms":  float64(cost) / 1e6,
+		"go_start_ms":     goStart,
+		"mounted_ms":      mountedAt,
 	})
 	return string(b)
 }

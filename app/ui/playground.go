@@ -51,6 +51,9 @@ func currentLab() *Lab {
 // listening: keyboard shortcuts, page visibility, window size.
 func (p *Playground) OnMount(ctx app.Context) {
 	p.ready = true
+	if mountedAt == 0 {
+		mountedAt = browser.Now()
+	}
 	l := p.lab
 	hooksLab.Lock()
 	hooksLab.lab = l

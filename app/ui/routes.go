@@ -28,10 +28,13 @@
 // JavaScript hooks on window.retrylab, each returning a JSON text:
 //
 //	state()          {running, runs, run_key, records, invalid, preset, stats{<name>: number}}
-//	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms}:
+//	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms,
+//	                 go_start_ms, mounted_ms}:
 //	                 funcs counts the Go functions app/browser handed to JavaScript and did
 //	                 not release (funcs_permanent of them live as long as the page);
-//	                 pending_waits the timers and promises Go code waits for
+//	                 pending_waits the timers and promises Go code waits for; go_start_ms
+//	                 and mounted_ms are performance.now() when Go started and when the
+//	                 page mounted
 //	redraw()         {ms, marks}: one full synchronous redraw of the timeline
 //	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
 //	                 events over w workers (default 10000, 500), no requests sent
@@ -40,9 +43,19 @@
 // on the focused timeline ← → ↑ ↓ Home End move the selection, Escape clears it.
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
+)
+
+// goStart is performance.now() when the program started (0 natively): with
+// the mount time, debug() tells how a cold load's time splits between
+// download+compile and Go's own start and first render.
+var goStart, mountedAt float64
 
 // Routes registers every page. Both the server and the browser call it.
 func Routes() {
+	goStart = browser.Now()
 	app.Route("/", func() app.Composer { return &Playground{} })
 }
