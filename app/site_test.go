@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"retrylab/app/fleet"
 	"retrylab/app/mock"
 	"retrylab/app/ui"
 )
@@ -166,6 +167,20 @@ func TestReadmeDocumentsEveryMockParameter(t *testing.T) {
 		row := "| `" + p.Name + "` | " + p.Meaning + " | " + p.Default + " | " + p.Allowed + " |"
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("README.md lacks the row for %q:\n%s", p.Name, row)
+		}
+	}
+}
+
+// The README's page parameter and export schema tables are generated from
+// fleet's: a field or column added without documentation fails here.
+func TestReadmeDocumentsPageFieldsAndSchema(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown()} {
+		if !strings.Contains(string(readme), strings.TrimSpace(table)) {
+			t.Errorf("README.md does not contain fleet's %s table as generated:\n%s", name, table)
 		}
 	}
 }
