@@ -21,12 +21,14 @@ var groupTitles = []struct{ id, title, note string }{
 // Controls are the inputs, generated from fleet.Fields: each with its
 // label, unit, allowed range and one line on why it matters, and a message
 // beside it when its value is not allowed.
+//
+// While a run goes on the inputs are disabled by the sidebar's fieldset
+// (one attribute), so starting a run does not re-render every input.
 type Controls struct {
 	app.Compo
 
-	Lab     *Lab
-	Rev     int
-	Running bool
+	Lab *Lab
+	Rev int
 }
 
 // Render draws every group of fields.
@@ -72,7 +74,6 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	case fleet.KindBool:
 		input = app.Input().Type("checkbox").ID(id).Class("switch").
 			Checked(l.Text(key) == "on").
-			Disabled(c.Running).
 			Aria("describedby", described).
 			OnChange(func(ctx app.Context, e app.Event) {
 				v := "off"
@@ -84,7 +85,6 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	case fleet.KindChoice:
 		cur := l.Text(key)
 		input = app.Select().ID(id).
-			Disabled(c.Running).
 			Aria("invalid", strconv.FormatBool(errMsg != "")).
 			Aria("describedby", described).
 			Body(app.Range(f.Choices).Slice(func(i int) app.UI {
@@ -109,7 +109,6 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 			Attr("inputmode", mode).
 			Attr("autocomplete", "off").
 			Attr("spellcheck", "false").
-			Disabled(c.Running).
 			Aria("invalid", strconv.FormatBool(errMsg != "")).
 			Aria("describedby", described).
 			OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })

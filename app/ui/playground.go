@@ -161,7 +161,9 @@ func (p *Playground) Render() app.UI {
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
 			app.Aside().Class("sidebar").Aria("label", "Configuration").Body(
-				&Controls{Lab: l, Rev: l.cfgRev, Running: l.running},
+				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
+					&Controls{Lab: l, Rev: l.cfgRev},
+				),
 			),
 			app.Section().Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
