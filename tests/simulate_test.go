@@ -1,0 +1,55 @@
+//go:build e2e
+
+package tests
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestSimulateInThePage: Simulate runs the configuration in virtual time,
+// in the browser, for thousands of workers, sends no request, and draws the
+// same numbers and timeline as a live run, labelled as simulated.
+func TestSimulateInThePage(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=2000&jobs=5&room=e2e-sim")
+	arr := watchArrivals(t, srv, "e2e-sim")
+	if eval[bool](t, ctx, `document.getElementById("simulate").disabled`) {
+		t.Fatal("Simulate is disabled for a valid configuration")
+	}
+	type simState struct {
+		Running   bool               `json:"running"`
+		Simulated bool               `json:"simulated"`
+		Records   int                `json:"records"`
+		Stats     map[string]float64 `json:"stats"`
+	}
+	start := time.Now()
+	click(t, ctx, "simulate")
+	var st simState
+	if err := waitFor(30*time.Second, func() bool {
+		st = eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`)
+		return st.Simulated && !st.Running && st.Records > 0
+	}); err != nil {
+		t.Fatalf("simulation did not finish: %v (state %+v)", err, st)
+	}
+	t.Logf("simulated 2,000 workers × 5 jobs in the page: %d records, %.0f requests, %.0f 429s, %.0f successes, drain %.1f s virtual; %.1f s wall including the click",
+		st.Records, st.Stats["requests"], st.Stats["limited"], st.Stats["successes"], st.Stats["drain_ms"]/1000, time.Since(start).Seconds())
+	if got := st.Stats["successes"] + st.Stats["give_ups"]; got != 10000 {
+		t.Errorf("successes + give-ups = %.0f, want 10,000 jobs", got)
+	}
+	if st.Stats["requests"] != st.Stats["first_tries"]+st.Stats["retries"] || st.Stats["limited"] == 0 {
+		t.Errorf("numbers do not add up or nothing was limited: %+v", st.Stats)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("run-status")))
+	if err != nil || !strings.Contains(strings.ToLower(status), "simulat") {
+		t.Errorf("run status %q does not say the run was simulated (%v)", status, err)
+	}
+	if n := len(arr.snapshot()); n != 0 {
+		t.Errorf("a simulation sent %d requests to the server", n)
+	}
+	screenshot(t, ctx, "simulated-2000-workers")
+}
