@@ -72,6 +72,10 @@ func newSite(root string) (*site, error) {
 		Version:                 wasm.version,
 		WasmContentLengthHeader: wasmLengthHeader,
 		ServiceWorkerTemplate:   workerJS,
+		// go-app's loader only asks for app.wasm after DOMContentLoaded
+		// (~200 ms into a cold load); a preload starts the download with
+		// the page. It matches the loader's plain same-origin fetch().
+		RawHeaders: []string{`<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`},
 	})
 	return &site{mux: mux, mock: m}, nil
 }
