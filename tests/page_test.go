@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // pageState is window.retrylab.state().
@@ -411,4 +412,40 @@ func TestRunStopCyclesLeakNothing(t *testing.T) {
 	if after.Goroutines > before.Goroutines+5 || after.Funcs > before.Funcs || after.Pending > 0 {
 		t.Errorf("leak after 100 cycles: before %+v, after %+v", before, after)
 	}
+}
+
+// TestKeyboardInspectsAnAttempt: after a run, the timeline takes keyboard
+// focus and the arrow keys walk the attempts; the tooltip tells worker,
+// attempt, intended and actual send time, status and the wait chosen.
+func TestKeyboardInspectsAnAttempt(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=5&jobs=1&rate=2&burst=2&ra_honour=on")
+	runToEnd(t, ctx, 30*time.Second)
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
+		t.Fatalf("the timeline cannot take focus: %v", err)
+	}
+	var tips []string
+	for i := 0; i < 12; i++ {
+		key := kb.ArrowRight // the next attempt of this worker
+		if i%2 == 1 {
+			key = kb.ArrowDown // the next worker
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(150 * time.Millisecond)
+		tip, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("tooltip")))
+		if err != nil {
+			t.Fatalf("no tooltip after an arrow key: %v", err)
+		}
+		tips = append(tips, tip)
+	}
+	all := strings.ToLower(strings.Join(tips, "\n"))
+	for _, want := range []string{"worker", "attempt", "intended", "429", "retry-after"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("walking the attempts never showed %q; tooltips:\n%s", want, strings.Join(tips, "\n---\n"))
+		}
+	}
+	screenshot(t, ctx, "keyboard-tooltip")
 }
