@@ -3,15 +3,18 @@ module retrylab
 go 1.26.8
 
 require (
-	github.com/andybalholm/brotli v1.2.0 // indirect
-	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
+	github.com/andybalholm/brotli v1.2.0
+	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/chromedp/chromedp v0.23.0
+	github.com/hack-pad/safejs v0.1.1
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/maxence-charriere/go-app/v10 v10.1.11
+	golang.org/x/time v0.16.0
+)
+
+require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/hack-pad/safejs v0.1.1 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
-	github.com/maxence-charriere/go-app/v10 v10.1.11 // indirect
-	golang.org/x/time v0.16.0 // indirect
 )
