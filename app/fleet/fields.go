@@ -177,10 +177,24 @@ func parseBool(v string) (bool, bool) {
 	return false, false
 }
 
+// workersField is the fleet size: up to SimWorkersRange.Max, which only
+// Simulate takes; a live Run takes WorkersRange (see Scenario.LiveErrors).
+func workersField() Field {
+	return intFieldAllowed("workers", "fleet", "Workers", "",
+		"How many clients share the limit: the more workers, the bigger the herd when they retry together. A live run takes at most "+
+			strconv.Itoa(WorkersRange.Max)+"; Simulate takes up to "+strconv.Itoa(SimWorkersRange.Max)+".",
+		SimWorkersRange, "an integer "+SimWorkersRange.String()+" (at most "+strconv.Itoa(WorkersRange.Max)+" for a live run)",
+		func(s *Scenario) *int { return &s.Workers })
+}
+
 // Constructors for the fields whose range lives in a core.Range.
 
 func intField(key, group, label, unit, help string, r core.Range[int], ptr func(*Scenario) *int) Field {
-	allowed := "an integer " + r.String()
+	return intFieldAllowed(key, group, label, unit, help, r, "an integer "+r.String(), ptr)
+}
+
+// intFieldAllowed is intField with its own text for what is allowed.
+func intFieldAllowed(key, group, label, unit, help string, r core.Range[int], allowed string, ptr func(*Scenario) *int) Field {
 	return Field{
 		Key: key, Group: group, Label: label, Unit: unit, Kind: KindInt, Help: help,
 		Min: strconv.Itoa(r.Min), Max: strconv.Itoa(r.Max), allowed: allowed,

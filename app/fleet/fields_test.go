@@ -22,7 +22,7 @@ type fieldCase struct {
 }
 
 var fieldCases = []fieldCase{
-	{key: "workers", valid: "50", below: "0", above: "501", garbage: "lots"},
+	{key: "workers", valid: "10000", below: "0", above: "10001", garbage: "lots"},
 	{key: "jobs", valid: "7", below: "0", above: "1001", garbage: "3.5"},
 	{key: "timeout", valid: "1500ms", canonical: "1.5s", below: "-1ns", above: "2m0.001s", garbage: "5"},
 	{key: "seed", valid: "18446744073709551615", below: "-1", above: "18446744073709551616", garbage: "0x10"},
@@ -313,7 +313,7 @@ func TestValidateReportsFieldsSetDirectly(t *testing.T) {
 	if !slices.Equal(keys, []string{"workers", "timeout", "rate"}) {
 		t.Errorf("Validate keys %v (%+v)", keys, errs)
 	}
-	if errs[0].Msg != `Workers "0": must be an integer between 1 and 500` || errs[0].Value != "0" {
+	if errs[0].Msg != `Workers "0": must be an integer between 1 and 10000 (at most 500 for a live run)` || errs[0].Value != "0" {
 		t.Errorf("message %q", errs[0].Msg)
 	}
 }
@@ -477,7 +477,7 @@ func TestFieldsMarkdown(t *testing.T) {
 			t.Errorf("row %q", lines[2+i])
 		}
 	}
-	if !strings.Contains(md, "| `workers` | fleet | Workers | an integer between 1 and 500 | `50` |") {
+	if !strings.Contains(md, "| `workers` | fleet | Workers | an integer between 1 and 10000 (at most 500 for a live run) | `50` |") {
 		t.Errorf("workers row:\n%s", md)
 	}
 }

@@ -16,8 +16,7 @@ import (
 // Treat it as read-only.
 var Fields = []Field{
 	// Client fleet.
-	intField("workers", "fleet", "Workers", "", "How many clients share the limit: the more workers, the bigger the herd when they retry together.",
-		WorkersRange, func(s *Scenario) *int { return &s.Workers }),
+	workersField(),
 	intField("jobs", "fleet", "Jobs per worker", "", "Requests each worker must get through, one after another; the run ends when every job succeeded or gave up.",
 		JobsRange, func(s *Scenario) *int { return &s.Jobs }),
 	durationField("timeout", "fleet", "Request timeout", "How long one attempt may take before it is abandoned and counted as a timeout; 0 = no timeout.",

@@ -72,6 +72,10 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 		rec.Err = invalidScenario(errs)
 		return rec
 	}
+	if errs := s.LiveErrors(); errs != nil {
+		rec.Err = invalidScenario(errs)
+		return rec
+	}
 	var bucket *core.Bucket
 	var budget *core.Budget
 	var err error

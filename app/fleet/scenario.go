@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ var (
 // every field; set fields through it (or check with Validate afterwards).
 type Scenario struct {
 	// Client fleet.
-	Workers int           // concurrent workers (WorkersRange)
+	Workers int           // concurrent workers (SimWorkersRange; a live Run takes WorkersRange)
 	Jobs    int           // jobs per worker, run one after another (JobsRange)
 	Timeout time.Duration // per attempt; 0 = none (TimeoutRange)
 
@@ -138,6 +139,29 @@ func (s *Scenario) Validate() []FieldError {
 		return errs
 	}
 	return s.crossErrors()
+}
+
+// LiveErrors are the reasons s, valid as a configuration, cannot be run
+// live (Run): a fleet above WorkersRange.Max workers, which only Simulate
+// takes. nil when a live run may start. The message names the field, the
+// value and both ranges.
+func (s *Scenario) LiveErrors() []FieldError {
+	if s.Workers > WorkersRange.Max {
+		v := strconv.Itoa(s.Workers)
+		return []FieldError{{Key: "workers", Value: v, Msg: fmt.Sprintf("Workers %q: live runs take at most %d; Simulate takes up to %d",
+			v, WorkersRange.Max, SimWorkersRange.Max)}}
+	}
+	return nil
+}
+
+// SimErrors are the reasons s, valid as a configuration, cannot be
+// simulated: a custom target (the simulator models only the built-in mock).
+// nil when Simulate may run it.
+func (s *Scenario) SimErrors() []FieldError {
+	if s.Target != "" {
+		return []FieldError{{Key: "target", Value: s.Target, Msg: "A custom target cannot be simulated: the simulator models only the built-in mock endpoint (clear the target to simulate)."}}
+	}
+	return nil
 }
 
 // A cross rule is a check spanning several fields. When it fails, the field
