@@ -137,6 +137,19 @@ type Decision struct {
 // least 1 when the request was denied and 0 when it was allowed.
 func (d Decision) RetryAfterSeconds() int { return ceilSeconds(d.RetryAfter, !d.Allowed) }
 
+// RetryAt is the instant a Retry-After HTTP-date names for this decision
+// made at now: the first whole second at or after now+RetryAfter, in UTC,
+// so a client that waits until then is never early (HTTP-dates have whole
+// seconds).
+func (d Decision) RetryAt(now time.Time) time.Time {
+	at := now.Add(d.RetryAfter).UTC().Round(0)
+	t := at.Truncate(time.Second)
+	if t.Before(at) {
+		t = t.Add(time.Second)
+	}
+	return t
+}
+
 // ResetSeconds is Reset rounded up to whole seconds, for RateLimit-style
 // headers.
 func (d Decision) ResetSeconds() int { return ceilSeconds(d.Reset, false) }

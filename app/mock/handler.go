@@ -235,7 +235,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var hv headerVals
 	hv.buf = (*bp)[:0]
 	if a.outcome == OutcomeLimited {
-		if b, ok := appendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
+		if b, ok := AppendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
 			hv.buf = b
 			hv.add("Retry-After")
 		}

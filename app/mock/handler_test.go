@@ -229,7 +229,7 @@ func TestRetryAfterDate(t *testing.T) {
 		}
 	}
 	// On an exact second, the date is that second.
-	if got := retryDate(time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC), time.Second); !got.Equal(time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)) {
+	if got := (core.Decision{RetryAfter: time.Second}).RetryAt(time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)); !got.Equal(time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)) {
 		t.Errorf("retryDate on an exact second = %v", got)
 	}
 }

@@ -86,62 +86,6 @@ func appendMS(b []byte, d time.Duration) []byte {
 	return b
 }
 
-// retryDate is the moment a Retry-After date names: the first whole second at
-// or after now+wait, so a client that waits until then is never early.
-func retryDate(now time.Time, wait time.Duration) time.Time {
-	at := now.Add(wait).UTC().Round(0)
-	t := at.Truncate(time.Second)
-	if t.Before(at) {
-		t = t.Add(time.Second)
-	}
-	return t
-}
-
-const hugeValue = "99999999999999999999"
-
-// malformedKind resolves MalformedMix by arrival number.
-func malformedKind(m Malformed, seq uint64) Malformed {
-	if m != MalformedMix {
-		return m
-	}
-	n := uint64(len(malformedNames) - 1)
-	return Malformed(1 + (seq+n-1)%n)
-}
-
-// appendRetryAfter appends the Retry-After value of a rejection; ok is false
-// when no header is to be sent.
-func appendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
-	switch p.RetryAfter {
-	case RetrySeconds:
-		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
-	case RetryDate:
-		return retryDate(now, d.RetryAfter).AppendFormat(b, http.TimeFormat), true
-	case RetryFixed:
-		return strconv.AppendInt(b, int64(p.RetryValue), 10), true
-	case RetryMalformed:
-		secs := int64(d.RetryAfterSeconds())
-		switch malformedKind(p.Malformed, seq) {
-		case MalformedText:
-			return append(b, "soon"...), true
-		case MalformedEmpty:
-			return b, true
-		case MalformedNegative:
-			return strconv.AppendInt(append(b, '-'), secs, 10), true
-		case MalformedDecimal:
-			return strconv.AppendFloat(b, d.RetryAfter.Seconds(), 'f', 1, 64), true
-		case MalformedUnit:
-			return append(strconv.AppendInt(b, secs, 10), 's'), true
-		case MalformedHuge:
-			return append(b, hugeValue...), true
-		case MalformedRFC1123Z:
-			return retryDate(now, d.RetryAfter).AppendFormat(b, time.RFC1123Z), true
-		case MalformedISO8601:
-			return retryDate(now, d.RetryAfter).AppendFormat(b, time.RFC3339), true
-		}
-	}
-	return b, false
-}
-
 // policyWindow is the window of the IETF RateLimit-Policy, in whole seconds
 // (at least 1): the window length, or for a token bucket the time it takes
 // to refill from empty.

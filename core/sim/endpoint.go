@@ -276,7 +276,7 @@ func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, boo
 	case RetryAfterSeconds:
 		return strconv.Itoa(d.RetryAfterSeconds()), true
 	case RetryAfterDate:
-		return RetryDate(now, d.RetryAfter).Format(TimeFormat), true
+		return d.RetryAt(now).Format(TimeFormat), true
 	case RetryAfterFixed:
 		return strconv.Itoa(e.RetryValue), true
 	}
@@ -286,18 +286,6 @@ func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, boo
 // TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's
 // TimeFormat; core/sim does not import net/http).
 const TimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
-
-// RetryDate is the instant a Retry-After date names for a wait decided at
-// now, as the mock endpoint computes it: the first whole second at or
-// after now+wait, in UTC, so a client that waits until then is never early.
-func RetryDate(now time.Time, wait time.Duration) time.Time {
-	at := now.Add(wait).UTC().Round(0)
-	t := at.Truncate(time.Second)
-	if t.Before(at) {
-		t = t.Add(time.Second)
-	}
-	return t
-}
 
 // limiterName is the mock's query name of a limiter kind, used as the
 // policy name in the IETF fields.
