@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
 	"sync"
 	"time"
 
@@ -219,43 +218,13 @@ func SimEndpoint(p mock.Params) sim.Endpoint {
 	case mock.RetryFixed:
 		e.RetryAfter = sim.RetryAfterFixed
 	case mock.RetryMalformed:
-		kind := p.Malformed
+		// The mock's own function: the same garbage, kind by kind.
 		e.RetryAfterValue = func(d core.Decision, now time.Time, seq int) (string, bool) {
-			return malformedRetryAfter(kind, d, now, seq), true
+			b, ok := mock.AppendRetryAfter(nil, &p, d, now, uint64(seq))
+			return string(b), ok
 		}
 	}
 	return e
-}
-
-// malformedRetryAfter is the mock's deliberately invalid Retry-After value
-// of kind m for decision d at now (app/mock writes it in its native-only
-// response code, which the page's build cannot import; a test compares the
-// two on every kind). Mix rotates through the kinds by arrival number.
-func malformedRetryAfter(m mock.Malformed, d core.Decision, now time.Time, seq int) string {
-	if m == mock.MalformedMix {
-		const kinds = int(mock.MalformedISO8601) // text … iso8601
-		m = mock.Malformed(1 + (seq+kinds-1)%kinds)
-	}
-	secs := strconv.Itoa(d.RetryAfterSeconds())
-	switch m {
-	case mock.MalformedText:
-		return "soon"
-	case mock.MalformedEmpty:
-		return ""
-	case mock.MalformedNegative:
-		return "-" + secs
-	case mock.MalformedDecimal:
-		return strconv.FormatFloat(d.RetryAfter.Seconds(), 'f', 1, 64)
-	case mock.MalformedUnit:
-		return secs + "s"
-	case mock.MalformedHuge:
-		return "99999999999999999999"
-	case mock.MalformedRFC1123Z:
-		return sim.RetryDate(now, d.RetryAfter).Format(time.RFC1123Z)
-	case mock.MalformedISO8601:
-		return sim.RetryDate(now, d.RetryAfter).Format(time.RFC3339)
-	}
-	return ""
 }
 
 // adopt makes recs the recording's records (it must have none yet) without

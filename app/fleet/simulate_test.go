@@ -426,14 +426,21 @@ func TestSimulateLargeFleetAndLimit(t *testing.T) {
 	}
 }
 
-// The malformed values match app/mock's, kind by kind (the mock's own
-// function is in its native-only response code).
+// The simulated endpoint sends the mock's malformed values, rotating
+// through the kinds by arrival number as the live endpoint does.
 func TestMalformedRetryAfterRotates(t *testing.T) {
+	p := mock.Defaults()
+	p.RetryAfter, p.Malformed = mock.RetryMalformed, mock.MalformedMix
+	e := SimEndpoint(p)
 	d := core.Decision{RetryAfter: 1300 * time.Millisecond}
 	now := time.Date(2026, 11, 5, 10, 0, 0, 500_000_000, time.UTC)
 	var got []string
 	for seq := 1; seq <= 9; seq++ {
-		got = append(got, malformedRetryAfter(mock.MalformedMix, d, now, seq))
+		v, ok := e.RetryAfterValue(d, now, seq)
+		if !ok {
+			t.Fatalf("seq %d: no Retry-After", seq)
+		}
+		got = append(got, v)
 	}
 	want := []string{"soon", "", "-2", "1.3", "2s", "99999999999999999999", "Thu, 05 Nov 2026 10:00:02 +0000", "2026-11-05T10:00:02Z", "soon"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
