@@ -5,15 +5,11 @@ package browser
 import (
 	"context"
 	"time"
+
+	"retrylab/core"
 )
 
+// sleep is core's real clock natively: there are no JS timers to arm.
 func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return core.RealClock{}.Sleep(ctx, d)
 }
