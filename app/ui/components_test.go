@@ -47,7 +47,7 @@ func TestControlsRenderEveryField(t *testing.T) {
 	if strings.Contains(out, `id="err-`) {
 		t.Error("an error shown for the default configuration")
 	}
-	if !strings.Contains(out, "1 – 500") {
+	if !strings.Contains(out, "1 – 10000 (live runs ≤ 500)") {
 		t.Error("the workers range is not shown")
 	}
 }
@@ -110,10 +110,10 @@ func TestNumbersCarryRawValues(t *testing.T) {
 
 func TestNoticeNamesBadFields(t *testing.T) {
 	l := newLab()
-	u, _ := url.Parse("http://localhost/?workers=9999&bogus=1")
+	u, _ := url.Parse("http://localhost/?workers=10001&bogus=1")
 	l.Load(u)
 	out := html(&Notice{Lab: l, Rev: l.cfgRev})
-	if !strings.Contains(out, `id="url-notice"`) || !strings.Contains(out, "bogus") || !strings.Contains(out, "9999") {
+	if !strings.Contains(out, `id="url-notice"`) || !strings.Contains(out, "bogus") || !strings.Contains(out, "10001") {
 		t.Errorf("notice: %s", out)
 	}
 	if got := html(&Notice{Lab: newLab()}); strings.Contains(got, "url-notice") {

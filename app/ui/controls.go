@@ -69,6 +69,10 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	if errMsg != "" {
 		described = "err-" + key + " " + described
 	}
+	note := l.Note(key)
+	if note != "" {
+		described = "note-" + key + " " + described
+	}
 	var input app.UI
 	switch f.Kind {
 	case fleet.KindBool:
@@ -120,6 +124,9 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 			rangeText += " " + f.Unit
 		}
 	}
+	if key == "workers" {
+		rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
+	}
 	if f.Kind == fleet.KindDuration && rangeText != "" {
 		rangeText += " (e.g. 250ms, 2s)"
 	}
@@ -135,6 +142,9 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		app.P().ID("help-"+key).Class("help").Text(f.Help),
 		app.If(errMsg != "", func() app.UI {
 			return app.P().ID("err-" + key).Class("err").Role("alert").Text(errMsg)
+		}),
+		app.If(note != "", func() app.UI {
+			return app.P().ID("note-"+key).Class("help note").Style("color", "#8a3b00").Style("font-weight", "600").Text(note)
 		}),
 	)
 }

@@ -63,7 +63,11 @@ func (l *Lab) fileStamp() string {
 	if l.rec != nil {
 		t = l.rec.Start
 	}
-	return "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
+	name := "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
+	if l.Simulated() {
+		name += "-simulated" // the CSV has no header for it; the JSON says "simulated": true
+	}
+	return name
 }
 
 // export downloads the last run as JSON or CSV.
@@ -96,6 +100,9 @@ func (l *Lab) export(ctx app.Context, format string) {
 // exportPNG downloads the timeline as a PNG, with a title line saying what ran.
 func (l *Lab) exportPNG(ctx app.Context) {
 	title := "Retry Lab: " + l.presetTitle()
+	if t := l.SimulatedText(); t != "" {
+		title += " — " + t
+	}
 	sub := l.ShareURL()
 	ctx.Async(func() {
 		err := l.view.png(ctx, l.fileStamp()+".png", title, sub)

@@ -31,7 +31,7 @@ func syntheticJSON(l *Lab, args []string) string {
 	}
 	if len(args) > 1 {
 		if v, err := strconv.Atoi(args[1]); err == nil && v > 0 {
-			workers = min(v, fleet.WorkersRange.Max)
+			workers = min(v, fleet.SimWorkersRange.Max)
 		}
 	}
 	if l.running {

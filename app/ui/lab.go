@@ -37,19 +37,21 @@ type Lab struct {
 	// re-renders only the components concerned.
 	cfgRev, runRev int
 
-	view     *view
-	running  bool
-	stopping bool
-	cancel   context.CancelFunc
-	runKey   string
-	runs     int
-	live     *liveRecords
-	rec      *fleet.Recording // the last finished run
-	stats    fleet.Stats
-	hasStats bool
-	disp     float64 // the last finished run's retry dispersion
-	tr       *fetchTransport
-	stream   func() // closes the run's arrivals stream (idempotent)
+	view       *view
+	running    bool
+	simulating bool             // running is a simulation (Stop has nothing to abort)
+	simSum     fleet.SimSummary // of the last run, when it was simulated
+	stopping   bool
+	cancel     context.CancelFunc
+	runKey     string
+	runs       int
+	live       *liveRecords
+	rec        *fleet.Recording // the last finished run
+	stats      fleet.Stats
+	hasStats   bool
+	disp       float64 // the last finished run's retry dispersion
+	tr         *fetchTransport
+	stream     func() // closes the run's arrivals stream (idempotent)
 
 	present bool
 	help    bool
@@ -72,6 +74,13 @@ type liveRecords struct {
 func (l *liveRecords) add(r fleet.Record) {
 	l.mu.Lock()
 	l.recs = append(l.recs, r)
+	l.mu.Unlock()
+}
+
+// set makes recs the records (a simulation's, all at once).
+func (l *liveRecords) set(recs []fleet.Record) {
+	l.mu.Lock()
+	l.recs = recs
 	l.mu.Unlock()
 }
 
@@ -167,8 +176,28 @@ func (l *Lab) GeneralErrs() []string {
 // Invalid is how many fields have a value that is not allowed.
 func (l *Lab) Invalid() int { return len(l.fieldErrs) + len(l.crossErrs) }
 
-// CanRun reports whether Run would start a run.
-func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 }
+// CanRun reports whether Run would start a run: the configuration is
+// valid and fits a live run (at most fleet.WorkersRange.Max workers).
+func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 && l.s.LiveErrors() == nil }
+
+// CanSimulate reports whether Simulate would start a simulation: the
+// configuration is valid and targets the built-in mock.
+func (l *Lab) CanSimulate() bool { return !l.running && l.Invalid() == 0 && l.s.SimErrors() == nil }
+
+// Note is a remark beside field key's input that is not an error: what
+// its value rules out (a live run above 500 workers, a simulation of a
+// custom target). "" when there is none, or when the field has an error.
+func (l *Lab) Note(key string) string {
+	if l.Err(key) != "" {
+		return ""
+	}
+	for _, e := range append(l.s.LiveErrors(), l.s.SimErrors()...) {
+		if e.Key == key {
+			return e.Msg
+		}
+	}
+	return ""
+}
 
 // Set takes what the user typed into field key. A value that is not
 // allowed keeps its text and gets a message beside the input, and the run
@@ -383,10 +412,100 @@ func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, 
 	}
 }
 
+// SimMaxAttempts is the most attempts a simulation from the page sends: at
+// most a few hundred megabytes of records in the tab. A simulation that
+// reaches it cancels its unfinished jobs, and the status says so.
+const SimMaxAttempts = 300_000
+
+// Simulate runs the configuration in virtual time (fleet.SimulateWith),
+// unless a run is going on or it cannot be simulated, and draws the
+// recording through the same path as a live run: the view's records, its
+// model and paint, the same Stats. The simulation itself holds the page's
+// only thread (up to ~1.6 s for 10,000 workers × 5 jobs): it waits for a
+// frame first, so "Simulating…" is on screen meanwhile.
+func (l *Lab) Simulate(ctx app.Context) {
+	if !l.CanSimulate() {
+		return
+	}
+	s := l.s
+	l.runs++
+	l.runKey = ""
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
+	}
+	l.closeStream()
+	l.running, l.simulating, l.stopping = true, true, false
+	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
+	l.simSum = fleet.SimSummary{}
+	l.tr = nil
+	live := &liveRecords{}
+	l.live = live
+	l.runRev++
+	l.publish()
+	ctx.Async(func() {
+		// Let the browser paint "Simulating…" before the thread is busy.
+		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
+		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		recs := rec.Records()
+		live.set(recs)
+		l.view.show(s, rec, recs)
+		st := fleet.StatsOf(rec.Start, recs)
+		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		ctx.Dispatch(func(ctx app.Context) {
+			if l.live != live {
+				return
+			}
+			l.running, l.simulating = false, false
+			l.rec, l.stats, l.hasStats, l.disp, l.simSum = rec, st, true, disp, sum
+			l.runRev++
+			l.publish()
+			if rec.Err != nil {
+				l.Flash(ctx, "Simulation failed: "+rec.Err.Error())
+			}
+		})
+	})
+}
+
+// Simulated reports whether the run shown was simulated.
+func (l *Lab) Simulated() bool { return l.rec != nil && l.rec.Simulated }
+
+// SimulatedText describes the simulated run shown: "Simulated in virtual
+// time — 10,000 workers, 50,000 jobs, computed in 0.7 s", and the attempt
+// limit when it was reached. "" when the run shown was not simulated.
+func (l *Lab) SimulatedText() string {
+	if !l.Simulated() {
+		return ""
+	}
+	s := l.rec.Scenario
+	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " +
+		fmtDur(l.simSum.Wall.Round(10*time.Millisecond))
+	if l.simSum.Stopped {
+		t += "; stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " unfinished jobs were cancelled"
+	}
+	return t
+}
+
+// thousands writes n with comma separators: 10,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
 // Stop aborts every request in flight and ends every wait of the run at
 // once, by cancelling its context.
 func (l *Lab) Stop() {
-	if !l.running || l.cancel == nil {
+	if !l.running || l.simulating || l.cancel == nil {
 		return
 	}
 	l.stopping = true
@@ -438,18 +557,26 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 
 // snapshot is what window.retrylab.state() returns.
 type snapshot struct {
-	Running bool           `json:"running"`
-	Runs    int            `json:"runs"`
-	RunKey  string         `json:"run_key"`
-	Stats   map[string]any `json:"stats"`
-	Invalid int            `json:"invalid"`
-	Preset  string         `json:"preset"`
-	live    *liveRecords
+	Running    bool           `json:"running"`
+	Simulating bool           `json:"simulating"` // a simulation is being computed
+	Simulated  bool           `json:"simulated"`  // the run shown was simulated in virtual time
+	SimWallMS  float64        `json:"sim_wall_ms,omitempty"`
+	SimStopped bool           `json:"sim_stopped,omitempty"` // the simulation reached its attempt limit
+	Runs       int            `json:"runs"`
+	RunKey     string         `json:"run_key"`
+	Stats      map[string]any `json:"stats"`
+	Invalid    int            `json:"invalid"`
+	Preset     string         `json:"preset"`
+	live       *liveRecords
 }
 
 // publish refreshes the snapshot the JS hooks read.
 func (l *Lab) publish() {
 	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]any{}}
+	s.Simulating = l.simulating
+	if l.Simulated() {
+		s.Simulated, s.SimWallMS, s.SimStopped = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped
+	}
 	for _, st := range statList(&l.stats, l.disp) {
 		s.Stats[st.Name] = st.Value
 	}

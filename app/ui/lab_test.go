@@ -83,7 +83,7 @@ func TestLabPresets(t *testing.T) {
 
 func TestLabLoadFieldByField(t *testing.T) {
 	l := newLab()
-	u, _ := url.Parse("http://localhost:8080/?workers=9999&seed=424242&bogus=1&strategy=equal")
+	u, _ := url.Parse("http://localhost:8080/?workers=10001&seed=424242&bogus=1&strategy=equal")
 	l.Load(u)
 	s := l.Scenario()
 	if s.Seed != 424242 || s.Strategy.String() != "equal" {
@@ -169,5 +169,51 @@ func TestPresetKeepsRoom(t *testing.T) {
 	}
 	if got := l.ActivePreset(); got != "flood" {
 		t.Errorf("active preset with a room %q, want flood", got)
+	}
+}
+
+// Above 500 workers Run is disabled with a note beside the workers input,
+// and Simulate stays enabled; a custom target is the other way round.
+func TestLabRunAndSimulateRules(t *testing.T) {
+	l := newLab()
+	if !l.CanRun() || !l.CanSimulate() || l.Note("workers") != "" {
+		t.Fatalf("default: CanRun %v, CanSimulate %v, note %q", l.CanRun(), l.CanSimulate(), l.Note("workers"))
+	}
+	l.Set("workers", "10000")
+	if l.Err("workers") != "" || l.Invalid() != 0 {
+		t.Errorf("10000 workers: error %q", l.Err("workers"))
+	}
+	if l.CanRun() || !l.CanSimulate() {
+		t.Errorf("10000 workers: CanRun %v, CanSimulate %v", l.CanRun(), l.CanSimulate())
+	}
+	if got, want := l.Note("workers"), `Workers "10000": live runs take at most 500; Simulate takes up to 10000`; got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+	out := html(&RunBar{Lab: l})
+	if !strings.Contains(out, "Live runs take at most 500 workers") || isTrue(tagWith(out, `id="simulate"`), "disabled") {
+		t.Errorf("run bar: %s", out)
+	}
+	if !strings.Contains(html(&Controls{Lab: l}), `id="note-workers"`) {
+		t.Error("no note beside the workers input")
+	}
+	l.Set("workers", "10001")
+	if l.Err("workers") == "" || l.CanSimulate() || l.Note("workers") != "" {
+		t.Errorf("10001 workers: error %q, CanSimulate %v", l.Err("workers"), l.CanSimulate())
+	}
+	l.Set("workers", "50")
+	l.Set("target", "https://api.example.com/x")
+	if !l.CanRun() || l.CanSimulate() || !strings.Contains(l.Note("target"), "cannot be simulated") {
+		t.Errorf("custom target: CanRun %v, CanSimulate %v, note %q", l.CanRun(), l.CanSimulate(), l.Note("target"))
+	}
+	if out := html(&RunBar{Lab: l}); !strings.Contains(out, `id="simulate-note"`) {
+		t.Errorf("no note beside Simulate: %s", out)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -74,6 +74,7 @@ type model struct {
 	last    time.Duration // latest event time
 
 	arrivals  []arrival   // from the server's stream; empty without one
+	simulated bool        // the run was simulated in virtual time
 	room      bool        // a shared room: tags are not unique, match by arrival number only
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)

@@ -33,9 +33,16 @@ type layout struct {
 	titleText, subTitle string
 }
 
-// lanesHeight is the height worker lanes get: up to 14 px each, at least
-// 1 px, about 440 px in all.
+// lanesHeight is the height worker lanes get: up to 14 px each, about 440
+// px in all, and at least 1 px up to 500 workers (the most a live run
+// takes). A simulation's bigger fleet (up to 10,000) shares 500 px: lanes
+// of less than a pixel, blending into a density picture of the fleet, so
+// the canvas never grows taller than a 500-worker run's.
 func lanesHeight(workers int, scale float64) (laneH float64) {
+	const maxLanesPx = 500
+	if workers > maxLanesPx {
+		return maxLanesPx / float64(workers)
+	}
 	laneH = 440 / float64(max(1, workers))
 	return math.Max(1, math.Min(14*scale, laneH))
 }
@@ -231,11 +238,16 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
 		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
 	}
-	o.Text("time since Run", l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	clock := "time since Run"
+	if m != nil && m.simulated {
+		clock = "virtual time since Simulate (simulated, not measured)"
+	}
+	o.Text(clock, l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
 
 	// Panel titles: in the top-left corner for the lanes, above the others.
 	o.FillStyle(colText)
 	o.Text("workers", 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+
 	o.Text("Requests sent per second", l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.FillStyle(colMuted)
@@ -292,7 +304,7 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 			every *= 2
 		}
 	}
-	if l.workers*int(l.laneH) < 40 { // one or two lanes under the title
+	if float64(l.workers)*l.laneH < 40 { // one or two lanes under the title
 		return
 	}
 	o.FillStyle(colMuted)

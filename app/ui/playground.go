@@ -88,7 +88,7 @@ func (p *Playground) OnDismount() {
 	p.removers = nil
 }
 
-// onKey handles the keyboard shortcuts: r run, s or Escape stop, 1–5
+// onKey handles the keyboard shortcuts: r run, m simulate, s or Escape stop, 1–5
 // presets, p presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
@@ -96,7 +96,7 @@ func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) 
 		return false
 	}
 	switch key {
-	case "r", "R", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 	default:
 		return false
 	}
@@ -109,6 +109,8 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	switch key {
 	case "r", "R":
 		l.Run(ctx)
+	case "m", "M":
+		l.Simulate(ctx)
 	case "s", "S":
 		l.Stop()
 	case "Escape":
@@ -169,6 +171,7 @@ func (p *Playground) Render() app.UI {
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},
+				&SimBanner{Lab: l, Rev: l.runRev},
 				&Timeline{Lab: l},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),

@@ -6,11 +6,11 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/browser"
+	"retrylab/app/fleet"
 )
 
-// RunBar holds Run, Stop and the (coming) Simulate button, what the run is
-// doing, and the endpoint the workers call: a plain URL that also works
-// with curl.
+// RunBar holds Run, Stop and Simulate, what the run is doing, and the
+// endpoint the workers call: a plain URL that also works with curl.
 type RunBar struct {
 	app.Compo
 
@@ -22,8 +22,12 @@ type RunBar struct {
 // Render draws the bar.
 func (b *RunBar) Render() app.UI {
 	l := b.Lab
-	status := "Ready. Press Run (r) to fire real requests."
+	status := "Ready. Press Run (r) to fire real requests, or Simulate (m) to compute the run in virtual time."
+	live := l.s.LiveErrors()
+	simErr := l.s.SimErrors()
 	switch {
+	case l.simulating:
+		status = "Simulating… " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time (the page is busy until it is done)."
 	case l.stopping:
 		status = "Stopping: aborting every request in flight…"
 	case l.running:
@@ -36,6 +40,14 @@ func (b *RunBar) Render() app.UI {
 			status += "s"
 		}
 		status += " to run: the messages are beside the inputs."
+	case l.rec != nil && l.rec.Simulated && l.rec.Err != nil:
+		status = "Simulation failed: " + l.rec.Err.Error()
+	case l.rec != nil && l.rec.Simulated:
+		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.stats.Jobs) +
+			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time."
+	case live != nil:
+		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
+			thousands(l.s.Workers) + " in virtual time."
 	case l.rec != nil && l.stats.Cancelled > 0:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "."
 	case l.rec != nil:
@@ -49,18 +61,22 @@ func (b *RunBar) Render() app.UI {
 		app.Div().Class("run-row").Body(
 			app.Button().ID("run").Class("primary").
 				Disabled(!l.CanRun()).
-				Title("Run (r)").
+				Title(runTitle(live)).
 				Body(app.Span().Class("icon").Text("▶"), app.Text(" Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
-				Disabled(!l.running || l.stopping).
+				Disabled(!l.running || l.stopping || l.simulating).
 				Title("Stop (s or Esc): abort every request in flight").
 				Body(app.Span().Class("icon").Text("■"), app.Text(" Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").
-				Disabled(true).
-				Title("Simulate runs the same scenario in virtual time; it arrives with the simulator.").
-				Text("Simulate (soon)"),
+				Disabled(!l.CanSimulate()).
+				Title(simTitle(simErr)).
+				Body(app.Span().Class("icon").Text("⏩"), app.Text(map[bool]string{false: " Simulate", true: " Simulating…"}[l.simulating])).
+				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
+			app.If(simErr != nil, func() app.UI {
+				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
+			}),
 			app.P().ID("run-status").Class("status").Aria("live", "polite").Text(status),
 			app.If(l.toast != "", func() app.UI { return app.Span().ID("toast").Class("toast").Role("status").Text(l.toast) }),
 		),
@@ -83,6 +99,24 @@ func (b *RunBar) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// runTitle is the Run button's title: why it is disabled when the
+// configuration only fits a simulation.
+func runTitle(live []fleet.FieldError) string {
+	if live != nil {
+		return "Run (r): " + live[0].Msg
+	}
+	return "Run (r): fire real requests at the endpoint"
+}
+
+// simTitle is the Simulate button's title.
+func simTitle(simErr []fleet.FieldError) string {
+	if simErr != nil {
+		return "Simulate (m): " + simErr[0].Msg
+	}
+	return "Simulate (m): compute the same configuration in virtual time against a model of the built-in mock, at once, " +
+		"for up to " + thousands(fleet.SimWorkersRange.Max) + " workers (no requests are sent)"
 }
 
 // copyText copies text to the clipboard and says so.

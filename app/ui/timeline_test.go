@@ -102,6 +102,11 @@ func TestLayoutSharesOneTimeAxis(t *testing.T) {
 	if big.laneH < 0.99 || big.laneH > 1.01 {
 		t.Errorf("500 workers: lane height %v, want 1", big.laneH)
 	}
+	// A simulation's 10,000 workers share the 500 px of a 500-worker run.
+	sim := newLayout(1000, 10000, 10*time.Second, &normalTheme, false)
+	if lanes := sim.laneH * 10000; lanes < 499 || lanes > 501 || sim.h > big.h+1 {
+		t.Errorf("10,000 workers: lanes %v px, canvas %v px (500 workers: %v)", lanes, sim.h, big.h)
+	}
 }
 
 func TestNiceSteps(t *testing.T) {

@@ -123,6 +123,22 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	return false
 }
 
+// show draws a finished recording (a simulation's) for s, through the same
+// path as a live run: its records go into the model as a run's would, all
+// at once, and the run is over at its end.
+func (v *view) show(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) {
+	v.start(s, rec.Start)
+	v.mu.Lock()
+	v.m.simulated = rec.Simulated
+	v.pending = append(v.pending, recs...)
+	v.mu.Unlock()
+	end, ok := rec.End()
+	if !ok {
+		end = rec.Start
+	}
+	v.finish(end)
+}
+
 // finish marks the run over at end.
 func (v *view) finish(end time.Time) {
 	v.mu.Lock()
