@@ -25,7 +25,7 @@ func TestWorkersAboveLiveRange(t *testing.T) {
 	if errs := s.SimErrors(); errs != nil {
 		t.Errorf("SimErrors = %v", errs)
 	}
-	rec := Run(context.Background(), s, constTransport{Status: 200}, nil, nil)
+	rec := Run(context.Background(), s, nil, nil, nil) // refused before the transport is used
 	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "live runs take at most 500") || rec.Len() != 0 {
 		t.Errorf("Run with 10000 workers: err %v, %d records", rec.Err, rec.Len())
 	}
