@@ -268,9 +268,14 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, plotW, l.bottom-l.lanesTop+4)
 		paintHidden(o, l, m, in)
-		paintWaits(o, l, m, in)
-		paintFlights(o, l, m, in)
-		paintMarks(o, l, m)
+		if l.dense() {
+			paintDenseWaits(o, l, m, in)
+			paintDenseMarks(o, l, m)
+		} else {
+			paintWaits(o, l, m, in)
+			paintFlights(o, l, m, in)
+			paintMarks(o, l, m)
+		}
 		paintGiveUps(o, l, m)
 		paintServer(o, l, m)
 		if in.running {
@@ -413,6 +418,94 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 }
 
+// dense reports whether lanes are thinner than a pixel (a simulation of
+// more than 500 workers): the lanes are then drawn as a density picture,
+// one square per 2-px cell that holds an attempt of a class and waits
+// merged per pixel row, so drawing costs what the canvas holds in pixels,
+// not what the run holds in attempts (300,000 marks took 3 s to rasterise
+// as shapes). In-flight bars, thinner than a pixel, are left out.
+func (l *layout) dense() bool { return l.laneH < 1 }
+
+// denseCell is the grid of paintDenseMarks, in pixels.
+const denseCell = 2
+
+func paintDenseMarks(o *browser.Ops, l *layout, m *model) {
+	cols := int((l.right-l.left)/denseCell) + 2
+	rows := int(l.laneH*float64(l.workers)/denseCell) + 2
+	seen := make([]bool, cols*rows)
+	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+		clear(seen)
+		n := 0
+		o.BeginPath()
+		for i := range m.marks {
+			k := &m.marks[i]
+			if k.class != c {
+				continue
+			}
+			cx := int((l.x(k.sent) - l.left) / denseCell)
+			cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
+			if cx < 0 || cy < 0 || cx >= cols || cy >= rows || seen[cy*cols+cx] {
+				continue
+			}
+			seen[cy*cols+cx] = true
+			o.PathRect(l.left+float64(cx*denseCell), l.lanesTop+float64(cy*denseCell), denseCell, denseCell)
+			n++
+		}
+		if n > 0 {
+			o.FillStyle(classColour[c])
+			o.FillPath()
+		}
+	}
+}
+
+func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
+	cols := int(l.right-l.left) + 2
+	rows := int(l.laneH*float64(l.workers)) + 2
+	cover := make([]bool, cols*rows)
+	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+		clear(cover)
+		any := false
+		for i := range m.spans {
+			sp := &m.spans[i]
+			if sp.reason != r {
+				continue
+			}
+			x1 := max(0, int(l.x(sp.from)-l.left))
+			x2 := min(cols-1, int(l.x(openEnd(sp.to, sp.planned, in))-l.left))
+			y := int(float64(sp.worker) * l.laneH)
+			if y < 0 || y >= rows {
+				continue
+			}
+			row := cover[y*cols : (y+1)*cols]
+			for x := x1; x <= x2; x++ {
+				row[x] = true
+			}
+			any = any || x2 >= x1
+		}
+		if !any {
+			continue
+		}
+		o.FillStyle(reasonColour(r))
+		o.Alpha(0.5)
+		o.BeginPath()
+		for y := 0; y < rows; y++ {
+			row := cover[y*cols : (y+1)*cols]
+			for x := 0; x < cols; x++ {
+				if !row[x] {
+					continue
+				}
+				x0 := x
+				for x < cols && row[x] {
+					x++
+				}
+				o.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
+			}
+		}
+		o.FillPath()
+		o.Alpha(1)
+	}
+}
+
 func paintMarks(o *browser.Ops, l *layout, m *model) {
 	r := l.markR
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
@@ -462,6 +555,34 @@ func paintGiveUps(o *browser.Ops, l *layout, m *model) {
 
 func paintServer(o *browser.Ops, l *layout, m *model) {
 	r := math.Max(2, 2.2*l.scale)
+	if len(m.arrivals) == 0 && l.dense() { // a big simulation: one square per 2-px cell and class
+		cols := int((l.right-l.left)/denseCell) + 2
+		rows := int(l.srvH/denseCell) + 2
+		seen := make([]bool, cols*rows)
+		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+			clear(seen)
+			n := 0
+			o.BeginPath()
+			for i := range m.marks {
+				k := &m.marks[i]
+				if !k.hasServer || k.class != c {
+					continue
+				}
+				cx, cy := int((l.x(k.serverAt)-l.left)/denseCell), int((l.srvY(k.serverSeq)-l.srvTop)/denseCell)
+				if cx < 0 || cy < 0 || cx >= cols || cy >= rows || seen[cy*cols+cx] {
+					continue
+				}
+				seen[cy*cols+cx] = true
+				o.PathRect(l.left+float64(cx*denseCell)-1, l.srvTop+float64(cy*denseCell)-1, denseCell+1, denseCell+1)
+				n++
+			}
+			if n > 0 {
+				o.FillStyle(classColour[c])
+				o.FillPath()
+			}
+		}
+		return
+	}
 	if len(m.arrivals) == 0 { // no stream: the arrivals the responses told of
 		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 			n := 0

@@ -72,7 +72,7 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("simulate").Class("ghost").
 				Disabled(!l.CanSimulate()).
 				Title(simTitle(simErr)).
-				Body(app.Span().Class("icon").Text("⏩"), app.Text(map[bool]string{false: " Simulate", true: " Simulating…"}[l.simulating])).
+				Body(app.Span().Class("icon").Text("»"), app.Text(map[bool]string{false: " Simulate", true: " Simulating…"}[l.simulating])).
 				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
