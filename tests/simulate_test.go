@@ -16,7 +16,7 @@ import (
 func TestSimulateInThePage(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/?workers=2000&jobs=5&room=e2e-sim")
+	boot(t, ctx, srv.URL+"/?workers=2000&jobs=5&rate=500&burst=100&room=e2e-sim")
 	arr := watchArrivals(t, srv, "e2e-sim")
 	if eval[bool](t, ctx, `document.getElementById("simulate").disabled`) {
 		t.Fatal("Simulate is disabled for a valid configuration")
@@ -40,6 +40,9 @@ func TestSimulateInThePage(t *testing.T) {
 		st.Records, st.Stats["requests"], st.Stats["limited"], st.Stats["successes"], st.Stats["drain_ms"]/1000, time.Since(start).Seconds())
 	if got := st.Stats["successes"] + st.Stats["give_ups"]; got != 10000 {
 		t.Errorf("successes + give-ups = %.0f, want 10,000 jobs", got)
+	}
+	if st.Stats["successes"] < 9000 {
+		t.Errorf("only %.0f of 10,000 jobs succeeded against a 500 req/s limit", st.Stats["successes"])
 	}
 	if st.Stats["requests"] != st.Stats["first_tries"]+st.Stats["retries"] || st.Stats["limited"] == 0 {
 		t.Errorf("numbers do not add up or nothing was limited: %+v", st.Stats)
