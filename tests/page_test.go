@@ -321,7 +321,7 @@ func TestSharedURLReproducesConfiguration(t *testing.T) {
 		t.Error("opened link: honour Retry-After is off")
 	}
 
-	bad := strings.Replace(link, "workers=37", "workers=9999", 1) + "&bogus=1"
+	bad := strings.Replace(link, "workers=37", "workers=20000", 1) + "&bogus=1"
 	boot(t, ctx2, bad)
 	notice, err := chromedp.Run(ctx2, chromedp.Text(chromedp.ID("url-notice")))
 	if err != nil {
