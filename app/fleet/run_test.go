@@ -214,8 +214,9 @@ func TestCustomTargetGetsItsURLUnchanged(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		got = append(got, r.URL.RequestURI())
+		n := len(got)
 		mu.Unlock()
-		if len(got)%2 == 1 {
+		if n%2 == 1 {
 			w.Header().Set("Retry-After", "0")
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
