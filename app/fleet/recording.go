@@ -42,6 +42,16 @@ func (r *Recording) Append(recs ...Record) {
 // while the run goes on).
 func (r *Recording) Records() []Record { return r.Since(0) }
 
+// Shared returns the records themselves, not a copy: a finished recording
+// (a simulation's) can hand its hundreds of thousands of records to the page
+// without copying them. The caller must not modify them, and must not use
+// it while records are still being appended.
+func (r *Recording) Shared() []Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.records[:len(r.records):len(r.records)]
+}
+
 // Since returns a copy of the records from index i on: a page drawing
 // incrementally asks for what is new since its last Len.
 func (r *Recording) Since(i int) []Record {

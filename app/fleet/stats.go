@@ -108,63 +108,112 @@ type Stats struct {
 
 // StatsOf computes Stats for records of a run that started at start.
 func StatsOf(start time.Time, recs []Record) Stats {
-	var st Stats
-	type jobKey struct{ w, j int }
-	firstAt := map[jobKey]time.Time{}
-	var sends []time.Time
-	var completion, lateness, queued []time.Duration
+	a := NewStatsAcc(start, len(recs))
 	for i := range recs {
-		r := &recs[i]
-		e := &r.Event
-		k := jobKey{r.Worker, r.Job}
-		if _, ok := firstAt[k]; !ok {
-			firstAt[k] = e.At
+		a.Add(&recs[i])
+	}
+	return a.Stats()
+}
+
+// StatsAcc computes Stats (and Dispersion) incrementally: Add each record
+// as it comes, ask for Stats whenever the numbers are shown. The work per
+// record is constant, so a page can keep its numbers current without going
+// over every record again. It is not safe for concurrent use.
+type StatsAcc struct {
+	start   time.Time
+	st      Stats // the counters; the derived fields are filled by Stats
+	firstAt map[jobKey]time.Time
+
+	sends, retries               []time.Time
+	completion, lateness, queued []time.Duration
+	sorted                       [5]int // how much of each slice above is known sorted
+}
+
+type jobKey struct{ w, j int }
+
+// NewStatsAcc returns an empty accumulator for a run that started at start;
+// sizeHint is how many records are expected (0 if unknown).
+func NewStatsAcc(start time.Time, sizeHint int) *StatsAcc {
+	a := &StatsAcc{start: start, firstAt: make(map[jobKey]time.Time, sizeHint/8)}
+	if sizeHint > 0 {
+		a.sends = make([]time.Time, 0, sizeHint/3)
+	}
+	return a
+}
+
+// Add takes one record in.
+func (a *StatsAcc) Add(r *Record) {
+	st := &a.st
+	e := &r.Event
+	k := jobKey{r.Worker, r.Job}
+	first, seen := a.firstAt[k]
+	if !seen {
+		first = e.At
+		if e.Kind != core.EventDone {
+			a.firstAt[k] = first
 		}
-		switch e.Kind {
-		case core.EventAttempt:
-			st.Requests++
-			if e.Attempt == 1 {
-				st.FirstTries++
-			}
-			sends = append(sends, e.At)
-			if !e.Intended.IsZero() {
-				lateness = append(lateness, max(0, e.At.Sub(e.Intended)))
-			}
-		case core.EventOutcome:
-			switch Classify(e.Outcome) {
-			case ClassOK:
-				st.OK++
-			case ClassLimited:
-				st.Limited++
-			case ClassFailed:
-				st.Failed++
-			case ClassTimeout:
-				st.Timeouts++
-			case ClassAborted:
-				st.Aborted++
-			}
-			if r.Attempt != nil && r.Attempt.Queued > 0 {
-				queued = append(queued, r.Attempt.Queued)
-			}
-		case core.EventDone:
-			st.Jobs++
-			completion = append(completion, e.At.Sub(firstAt[k]))
-			if d := e.At.Sub(start); d > st.Drain {
-				st.Drain = d
-			}
-			if e.Err == nil {
-				st.Successes++
-				continue
-			}
-			st.GiveUps++
-			c := Cause(e.Err)
-			if c == "cancelled" {
-				st.Cancelled++
-			}
-			if st.Causes == nil {
-				st.Causes = map[string]int{}
-			}
-			st.Causes[c]++
+	}
+	switch e.Kind {
+	case core.EventAttempt:
+		st.Requests++
+		if e.Attempt == 1 {
+			st.FirstTries++
+		} else if e.Attempt > 1 {
+			a.retries = append(a.retries, e.At)
+		}
+		a.sends = append(a.sends, e.At)
+		if !e.Intended.IsZero() {
+			a.lateness = append(a.lateness, max(0, e.At.Sub(e.Intended)))
+		}
+	case core.EventOutcome:
+		switch Classify(e.Outcome) {
+		case ClassOK:
+			st.OK++
+		case ClassLimited:
+			st.Limited++
+		case ClassFailed:
+			st.Failed++
+		case ClassTimeout:
+			st.Timeouts++
+		case ClassAborted:
+			st.Aborted++
+		}
+		if r.Attempt != nil && r.Attempt.Queued > 0 {
+			a.queued = append(a.queued, r.Attempt.Queued)
+		}
+	case core.EventDone:
+		if seen {
+			delete(a.firstAt, k) // a job's number is not reused once done
+		}
+		st.Jobs++
+		a.completion = append(a.completion, e.At.Sub(first))
+		if d := e.At.Sub(a.start); d > st.Drain {
+			st.Drain = d
+		}
+		if e.Err == nil {
+			st.Successes++
+			return
+		}
+		st.GiveUps++
+		c := Cause(e.Err)
+		if c == "cancelled" {
+			st.Cancelled++
+		}
+		if st.Causes == nil {
+			st.Causes = map[string]int{}
+		}
+		st.Causes[c]++
+	}
+}
+
+// Stats is the numbers of the records added so far. It sorts its samples
+// in place (cheaply again next time: what was sorted stays sorted).
+func (a *StatsAcc) Stats() Stats {
+	st := a.st
+	if a.st.Causes != nil {
+		st.Causes = make(map[string]int, len(a.st.Causes))
+		for k, v := range a.st.Causes {
+			st.Causes[k] = v
 		}
 	}
 	st.Retries = st.Requests - st.FirstTries
@@ -175,17 +224,70 @@ func StatsOf(start time.Time, recs []Record) Stats {
 	if st.Successes > 0 {
 		st.WastedPerSuccess = float64(st.Requests-st.Successes) / float64(st.Successes)
 	}
-	st.PeakRPS = peakWithin(sends, time.Second)
-	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentiles(completion)
-	st.LatenessP50, st.LatenessP99, _ = percentiles(lateness)
-	st.QueuedP50, st.QueuedP99, _ = percentiles(queued)
+	sortTimes(a.sends, &a.sorted[0])
+	st.PeakRPS = peakSorted(a.sends, time.Second)
+	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
+	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
+	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
 	return st
+}
+
+// Dispersion is Dispersion(recs, slice) of the records added so far.
+func (a *StatsAcc) Dispersion(slice time.Duration) float64 {
+	if slice <= 0 {
+		panic("fleet: dispersion slice must be positive")
+	}
+	sortTimes(a.retries, &a.sorted[4])
+	return dispersionSorted(a.retries, slice)
+}
+
+// sortTimes sorts ts, of which the first *done are sorted already: the new
+// tail is sorted and merged in (records come roughly in time order, so the
+// merge is usually a no-op).
+func sortTimes(ts []time.Time, done *int) {
+	if *done == len(ts) {
+		return
+	}
+	cmp := func(a, b time.Time) int { return a.Compare(b) }
+	tail := ts[*done:]
+	slices.SortFunc(tail, cmp)
+	if *done > 0 && ts[*done-1].After(tail[0]) {
+		slices.SortStableFunc(ts, cmp) // merges two sorted runs in about linear time
+	}
+	*done = len(ts)
+}
+
+func sortDurations(ds []time.Duration, done *int) []time.Duration {
+	if *done != len(ds) {
+		tail := ds[*done:]
+		slices.Sort(tail)
+		if *done > 0 && ds[*done-1] > tail[0] {
+			slices.SortStableFunc(ds, func(a, b time.Duration) int { return cmpDur(a, b) })
+		}
+		*done = len(ds)
+	}
+	return ds
+}
+
+func cmpDur(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // peakWithin is the most instants within any window [t, t+w).
 func peakWithin(ts []time.Time, w time.Duration) int {
 	ts = slices.Clone(ts)
 	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	return peakSorted(ts, w)
+}
+
+// peakSorted is peakWithin of ts sorted.
+func peakSorted(ts []time.Time, w time.Duration) int {
 	peak, lo := 0, 0
 	for hi := range ts {
 		for ts[hi].Sub(ts[lo]) >= w {
@@ -203,6 +305,14 @@ func percentiles(ds []time.Duration) (p50, p99, maxD time.Duration) {
 		return 0, 0, 0
 	}
 	slices.Sort(ds)
+	return percentilesSorted(ds)
+}
+
+// percentilesSorted is percentiles of ds sorted.
+func percentilesSorted(ds []time.Duration) (p50, p99, maxD time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0, 0
+	}
 	rank := func(p float64) time.Duration {
 		i := int(math.Ceil(p*float64(len(ds)))) - 1
 		return ds[max(0, min(i, len(ds)-1))]
@@ -292,10 +402,15 @@ func Dispersion(recs []Record, slice time.Duration) float64 {
 			ts = append(ts, e.At)
 		}
 	}
+	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	return dispersionSorted(ts, slice)
+}
+
+// dispersionSorted is Dispersion over the retry times ts, sorted.
+func dispersionSorted(ts []time.Time, slice time.Duration) float64 {
 	if len(ts) == 0 {
 		return 0
 	}
-	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
 	n := int(ts[len(ts)-1].Sub(ts[0])/slice) + 1
 	if n < 2 {
 		return 0

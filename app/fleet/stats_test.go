@@ -297,3 +297,32 @@ func TestRecordingIsSafeWhileRunning(t *testing.T) {
 		t.Error("Finish")
 	}
 }
+
+// StatsAcc, fed record by record and asked along the way, agrees with
+// StatsOf and Dispersion over the same prefix.
+func TestStatsAccMatchesStatsOf(t *testing.T) {
+	s := Default()
+	s.Workers, s.Jobs = 200, 3
+	rec, _ := SimulateWith(s, SimOptions{})
+	recs := rec.Records()
+	if len(recs) < 1000 {
+		t.Fatalf("only %d records", len(recs))
+	}
+	// Shuffle a little so the samples do not come sorted.
+	for i := 0; i+7 < len(recs); i += 13 {
+		recs[i], recs[i+7] = recs[i+7], recs[i]
+	}
+	a := NewStatsAcc(rec.Start, 0)
+	for i := range recs {
+		a.Add(&recs[i])
+		if n := i + 1; n%997 == 0 || n == len(recs) {
+			got, want := a.Stats(), StatsOf(rec.Start, recs[:n])
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("after %d records:\n got %+v\nwant %+v", n, got, want)
+			}
+			if g, w := a.Dispersion(100*time.Millisecond), Dispersion(recs[:n], 100*time.Millisecond); g != w {
+				t.Fatalf("after %d records: dispersion %v, want %v", n, g, w)
+			}
+		}
+	}
+}

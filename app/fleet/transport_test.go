@@ -1,0 +1,40 @@
+package fleet
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"retrylab/app/mock"
+)
+
+// MockFacts' fast path reads what encoding/json reads, and leaves odd
+// bodies to it.
+func TestMockFactsFastPath(t *testing.T) {
+	at := time.Date(2026, 11, 29, 11, 8, 9, 123456000, time.UTC)
+	b, err := json.Marshal(mock.Body{Key: "run-x", Tag: "w1-j2-a3", Seq: 4711, Status: 429, Outcome: "limited", Limit: 100, ResetMS: 1.5, Received: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, got, ok, sure := mockFactsFast(b)
+	if !sure || !ok || seq != 4711 || !got.Equal(at) {
+		t.Errorf("fast path on %s = %d %v %v %v", b, seq, got, ok, sure)
+	}
+	for _, body := range []string{
+		string(b),
+		`{"key":"a\"b","seq":3,"received":"2026-11-29T11:08:09.5Z"}`,
+		`{"seq":0,"received":"2026-11-29T11:08:09.5Z"}`,
+		`{"seq":12}`,
+		`not json "seq":1 "received":"2026-11-29T11:08:09.5Z"`,
+		`{"seq":"7","received":"2026-11-29T11:08:09.5Z"}`,
+		``,
+	} {
+		var mb mock.Body
+		jerr := json.Unmarshal([]byte(body), &mb)
+		wantOK := jerr == nil && mb.Seq != 0
+		seq, at, ok := MockFacts([]byte(body))
+		if ok != wantOK || (ok && (seq != int(mb.Seq) || !at.Equal(mb.Received))) {
+			t.Errorf("MockFacts(%s) = %d %v %v, encoding/json says %d %v %v", body, seq, at, ok, mb.Seq, mb.Received, wantOK)
+		}
+	}
+}
