@@ -15,7 +15,7 @@ ARGS      ?=
 export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
 
 .DEFAULT_GOAL := help
-.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium
+.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium node
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -46,7 +46,7 @@ test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under no
 unit: deps ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
 
-wasmtest: deps ## core and browser glue tests compiled to js/wasm, run under node
+wasmtest: deps node ## core, simulator and browser glue tests compiled to js/wasm, run under node
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/... ./app/ui/... ./app/browser/...
 
 e2e: build chromium ## end-to-end tests in headless Chromium against the real server
@@ -54,6 +54,9 @@ e2e: build chromium ## end-to-end tests in headless Chromium against the real se
 
 chromium: ## install Debian's chromium when it is missing (needs apt-get)
 	@sh tests/install-chromium.sh
+
+node: ## install Debian's nodejs when node is missing (needs apt-get)
+	@sh tests/install-node.sh
 
 bench: build chromium ## benchmarks: core and mock (go test -bench), loopback load, browser figures
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/... ./app/...
