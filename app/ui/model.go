@@ -19,9 +19,8 @@ type mark struct {
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int
-	retryAfter           string
-	rateLimit            string
-	errText              string
+	hdr                  core.Header   // the response's headers (Retry-After, rate-limit hints), read when described
+	err                  error         // the attempt's error, if any
 	bucketWait           time.Duration // waited for a fleet-bucket token before it
 	waitAfter            time.Duration // the wait chosen after it
 	waitReason           core.Reason
@@ -86,8 +85,45 @@ type model struct {
 }
 
 func newModel(start time.Time, workers int) *model {
+	return newModelFor(start, workers, nil)
+}
+
+// newModelFor is newModel with room for recs (a finished recording that
+// will be added): counting first saves growing the slices hundreds of
+// thousands of elements at a time.
+func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
 	m := &model{start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}}
-	m.lanes = make([][]int, workers)
+	if len(recs) > 0 {
+		var attempts, waits, ends int
+		perWorker := make([]int32, workers)
+		for i := range recs {
+			switch recs[i].Event.Kind {
+			case core.EventAttempt:
+				attempts++
+				if w := recs[i].Worker; w >= 0 && w < workers {
+					perWorker[w]++
+				}
+			case core.EventWait:
+				waits++
+			case core.EventDone:
+				ends++
+			}
+		}
+		m.marks = make([]mark, 0, attempts)
+		m.spans = make([]span, 0, waits)
+		m.ends = make([]jobEnd, 0, ends)
+		// One backing array for every lane.
+		all := make([]int, attempts)
+		m.lanes = make([][]int, workers)
+		off := 0
+		for w, n := range perWorker {
+			m.lanes[w] = all[off : off : off+int(n)]
+			off += int(n)
+		}
+	}
+	if m.lanes == nil {
+		m.lanes = make([][]int, workers)
+	}
 	m.openMark = make([]int, workers)
 	m.openSpan = make([]int, workers)
 	m.lastMark = make([]int, workers)
@@ -149,13 +185,7 @@ func (m *model) add(r *fleet.Record) {
 		k.end = t
 		k.class = fleet.Classify(e.Outcome)
 		k.status = e.Outcome.Status
-		if e.Outcome.Err != nil {
-			k.errText = e.Outcome.Err.Error()
-		}
-		if h := e.Outcome.Header; h != nil {
-			k.retryAfter = h.Get("Retry-After")
-			k.rateLimit = rateLimitText(h)
-		}
+		k.err, k.hdr = e.Outcome.Err, e.Outcome.Header
 		if a := r.Attempt; a != nil {
 			k.queued = a.Queued
 			if !a.ServerAt.IsZero() {
@@ -253,6 +283,30 @@ func (m *model) findMark(w, j, n int) int {
 		}
 	}
 	return -1
+}
+
+// retryAfter is the attempt's Retry-After header, or "".
+func (k *mark) retryAfter() string {
+	if k.hdr == nil {
+		return ""
+	}
+	return k.hdr.Get("Retry-After")
+}
+
+// rateLimit joins the attempt's rate-limit headers, or "".
+func (k *mark) rateLimit() string {
+	if k.hdr == nil {
+		return ""
+	}
+	return rateLimitText(k.hdr)
+}
+
+// errText is the attempt's error, or "".
+func (k *mark) errText() string {
+	if k.err == nil {
+		return ""
+	}
+	return k.err.Error()
 }
 
 // serverClass is how the page colours what the server did.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +108,7 @@ func (v *view) onRecord(r fleet.Record) {
 // It is called from a JS callback and returns at once.
 func (v *view) onServerEvent(data string) (hello bool) {
 	var e mock.Event
-	if json.Unmarshal([]byte(data), &e) != nil {
+	if decodeEvent(data, &e) != nil {
 		return false
 	}
 	if e.Type == "hello" {
@@ -123,20 +122,52 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	return false
 }
 
-// show draws a finished recording (a simulation's) for s, through the same
-// path as a live run: its records go into the model as a run's would, all
-// at once, and the run is over at its end.
-func (v *view) show(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) {
-	v.start(s, rec.Start)
-	v.mu.Lock()
-	v.m.simulated = rec.Simulated
-	v.pending = append(v.pending, recs...)
-	v.mu.Unlock()
+// loadSlice is the most time load keeps the page's thread before it lets
+// the event loop run (input, painting, timers).
+const loadSlice = 40 * time.Millisecond
+
+// load draws a finished recording (a simulation's) for s, through the same
+// model as a live run, and returns its numbers. recs are taken in by slices
+// of at most loadSlice, yielding to the event loop between them (a
+// simulation of 10,000 workers has ~900,000 records); the model is built
+// aside and shown when complete, so frames meanwhile draw what was there.
+// It must not run on go-app's UI goroutine.
+func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) (fleet.Stats, float64) {
+	yield := func() { _ = browser.Clock{}.Sleep(context.Background(), time.Millisecond) }
+	yield()
+	m := newModelFor(rec.Start, s.Workers, recs)
+	m.room = s.Room != ""
+	m.simulated = rec.Simulated
+	acc := fleet.NewStatsAcc(rec.Start, len(recs))
+	t0 := time.Now()
+	for i := range recs {
+		m.add(&recs[i])
+		acc.Add(&recs[i])
+		if i&1023 == 1023 && time.Since(t0) > loadSlice {
+			yield()
+			t0 = time.Now()
+		}
+	}
 	end, ok := rec.End()
 	if !ok {
 		end = rec.Start
 	}
-	v.finish(end)
+	m.finish(m.since(end))
+	yield()
+	st := acc.Stats()
+	disp := acc.Dispersion(100 * time.Millisecond)
+
+	v.mu.Lock()
+	v.m = m
+	v.pending = v.pending[:0]
+	v.srv = v.srv[:0]
+	v.scen, v.lim = s, limitsOf(&s)
+	v.running = false
+	v.sel, v.pinned = -1, false
+	v.dirty, v.ovlDirty = true, true
+	v.mu.Unlock()
+	v.request()
+	return st, disp
 }
 
 // finish marks the run over at end.
@@ -486,15 +517,15 @@ func describe(k *mark, running bool) tip {
 		}
 		res += " after " + fmtDur(k.end-k.sent)
 		t.Lines = append(t.Lines, res)
-		if k.errText != "" && k.status == 0 {
-			t.Lines = append(t.Lines, k.errText)
+		if e := k.errText(); e != "" && k.status == 0 {
+			t.Lines = append(t.Lines, e)
 		}
 	}
-	if k.retryAfter != "" {
-		t.Lines = append(t.Lines, "Retry-After: "+k.retryAfter)
+	if ra := k.retryAfter(); ra != "" {
+		t.Lines = append(t.Lines, "Retry-After: "+ra)
 	}
-	if k.rateLimit != "" {
-		t.Lines = append(t.Lines, k.rateLimit)
+	if rl := k.rateLimit(); rl != "" {
+		t.Lines = append(t.Lines, rl)
 	}
 	if k.hasWait {
 		w := "then waited " + fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]

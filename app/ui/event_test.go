@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"retrylab/app/mock"
+)
+
+// The hand-written decoder of stream messages agrees with encoding/json.
+func TestDecodeEventMatchesJSON(t *testing.T) {
+	at := time.Date(2026, 11, 29, 11, 8, 9, 123456789, time.UTC)
+	events := []mock.Event{
+		{Type: "hello", Key: "run-abc"},
+		{Type: "arrival", Key: "k", Tag: "w12-j1-a3", Seq: 42, At: at, Outcome: "limited", Status: 429, Limit: 100, Remaining: 0, ResetMS: 12.5, RetryAfterMS: 9.75, LatencyMS: 100},
+		{Type: "arrival", Key: "k", Seq: 7, At: at, Outcome: "ok", Status: 200, Allowed: true, Limit: 10, Remaining: 3},
+		{Type: "end", Key: "k", Seq: 42, At: at, End: "cancelled", ElapsedMS: 3.25},
+		{Type: "dropped", Key: "k", Dropped: 17},
+	}
+	for _, want := range events {
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fastEvent(string(b), new(mock.Event)) {
+			t.Errorf("%s: fast path refused it", b)
+		}
+		var got mock.Event
+		if err := decodeEvent(string(b), &got); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if !reflect.DeepEqual(got, want) || !got.At.Equal(want.At) {
+			t.Errorf("%s:\n got %+v\nwant %+v", b, got, want)
+		}
+	}
+	// Escapes and odd shapes go to encoding/json.
+	for _, s := range []string{`{"type":"arrival","tag":"a\"b","seq":1}`, `{"type":"end","extra":{"x":1},"seq":2}`, ` { "type" : "end" , "seq" : 3 } `} {
+		var want, got mock.Event
+		werr := json.Unmarshal([]byte(s), &want)
+		gerr := decodeEvent(s, &got)
+		if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v (%v), want %+v (%v)", s, got, gerr, want, werr)
+		}
+	}
+	var e mock.Event
+	if decodeEvent(`not json`, &e) == nil {
+		t.Error("decoded garbage")
+	}
+}
