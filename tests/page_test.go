@@ -5,7 +5,6 @@ package tests
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/url"
 	"sort"
 	"strings"
@@ -109,46 +108,40 @@ func (a *arrivals) snapshot() []arrival {
 	return append([]arrival(nil), a.all...)
 }
 
-// retryDispersion is the variance-to-mean ratio of retry arrivals (attempt
-// ≥ 2) at the server per 250 ms slice: about 1 for arrivals spread at
-// random, about k for herds of k arriving together. It is averaged over
-// four phases of the slicing so that a herd straddling a slice boundary
-// still counts as one.
-func retryDispersion(as []arrival) float64 {
-	const slice = 250 * time.Millisecond
-	var first time.Time
+// retryPeakShare is the share of retry arrivals (attempt ≥ 2) at the server
+// that fall in the busiest tenth of the 100 ms slices between the first and
+// the last retry: near 1 when retries come back in synchronized spikes, near
+// 0.1 when they are spread evenly.
+func retryPeakShare(as []arrival) float64 {
+	const slice = 100 * time.Millisecond
+	var first, last time.Time
+	var retries []time.Time
 	for _, a := range as {
+		if a.Attempt < 2 {
+			continue
+		}
+		retries = append(retries, a.At)
 		if first.IsZero() || a.At.Before(first) {
 			first = a.At
 		}
+		if a.At.After(last) {
+			last = a.At
+		}
 	}
-	total := 0.0
-	for phase := 0; phase < 4; phase++ {
-		offset := time.Duration(phase) * slice / 4
-		counts := map[int64]int{}
-		var lo, hi int64 = math.MaxInt64, math.MinInt64
-		for _, a := range as {
-			if a.Attempt < 2 {
-				continue
-			}
-			b := int64((a.At.Sub(first) + offset) / slice)
-			counts[b]++
-			lo, hi = min(lo, b), max(hi, b)
-		}
-		if len(counts) == 0 {
-			return 0
-		}
-		n := float64(hi - lo + 1)
-		var sum, sq float64
-		for b := lo; b <= hi; b++ {
-			c := float64(counts[b])
-			sum += c
-			sq += c * c
-		}
-		mean := sum / n
-		total += (sq/n - mean*mean) / mean
+	if len(retries) == 0 {
+		return 0
 	}
-	return total / 4
+	counts := make([]int, int(last.Sub(first)/slice)+1)
+	for _, at := range retries {
+		counts[int(at.Sub(first)/slice)]++
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+	top := (len(counts) + 9) / 10
+	in := 0
+	for _, c := range counts[:top] {
+		in += c
+	}
+	return float64(in) / float64(len(retries))
 }
 
 // maxPerSecond is the most arrivals at the server in any 1 s window.
@@ -178,10 +171,10 @@ func TestPresetsTellTheStory(t *testing.T) {
 	boot(t, ctx, srv.URL+"/")
 
 	type result struct {
-		st         pageState
-		arrivals   []arrival
-		dispersion float64
-		peak       int
+		st        pageState
+		arrivals  []arrival
+		peakShare float64
+		peak      int
 	}
 	results := map[string]result{}
 	for _, id := range []string{"flood", "exponential", "full-jitter", "retry-after", "bucket"} {
@@ -193,11 +186,11 @@ func TestPresetsTellTheStory(t *testing.T) {
 			st := runToEnd(t, ctx, 60*time.Second)
 			time.Sleep(200 * time.Millisecond) // the last arrivals on the stream
 			as := arr.snapshot()
-			r := result{st: st, arrivals: as, dispersion: retryDispersion(as), peak: maxPerSecond(as)}
+			r := result{st: st, arrivals: as, peakShare: retryPeakShare(as), peak: maxPerSecond(as)}
 			results[id] = r
 			s := st.Stats
-			t.Logf("%s: requests %.0f, 429s %.0f, successes %.0f/%.0f, retries %.0f, server arrivals %d, retry dispersion %.1f, server peak %d/s, drain %.1fs",
-				id, s["requests"], s["limited"], s["successes"], s["jobs"], s["retries"], len(as), r.dispersion, r.peak, s["drain_ms"]/1000)
+			t.Logf("%s: requests %.0f, 429s %.0f, successes %.0f/%.0f, retries %.0f, server arrivals %d, retries in the busiest 10%% of 100 ms slices %.0f%%, server peak %d/s, drain %.1fs",
+				id, s["requests"], s["limited"], s["successes"], s["jobs"], s["retries"], len(as), 100*r.peakShare, r.peak, s["drain_ms"]/1000)
 
 			// What the page counted is what the server saw, and it adds up.
 			if got := int(s["requests"]); got != len(as) {
@@ -227,11 +220,12 @@ func TestPresetsTellTheStory(t *testing.T) {
 	}
 
 	flood, full, exp, ra, bucket := results["flood"], results["full-jitter"], results["exponential"], results["retry-after"], results["bucket"]
-	if flood.dispersion <= 2*full.dispersion {
-		t.Errorf("flood retries should arrive in spikes: dispersion %.1f vs full jitter %.1f", flood.dispersion, full.dispersion)
+	if flood.peakShare < 0.8 || flood.peakShare < full.peakShare+0.25 {
+		t.Errorf("flood retries should arrive in synchronized spikes: %.0f%% of them in the busiest tenth of slices, vs %.0f%% with full jitter",
+			100*flood.peakShare, 100*full.peakShare)
 	}
-	if exp.dispersion <= full.dispersion {
-		t.Errorf("exponential without jitter should be spikier than full jitter: %.1f vs %.1f", exp.dispersion, full.dispersion)
+	if exp.peakShare <= full.peakShare {
+		t.Errorf("exponential without jitter should be spikier than full jitter: %.0f%% vs %.0f%%", 100*exp.peakShare, 100*full.peakShare)
 	}
 	if ra.st.Stats["limited"] >= full.st.Stats["limited"] {
 		t.Errorf("honouring Retry-After should give fewer 429s: %.0f vs %.0f ignoring it", ra.st.Stats["limited"], full.st.Stats["limited"])
