@@ -53,10 +53,10 @@ e2e: build chromium ## end-to-end tests in headless Chromium against the real se
 	$(GO) test -tags e2e -count=1 -v -timeout 20m ./tests/
 
 chromium: ## install Debian's chromium when it is missing (needs apt-get)
-	@sh tests/install-chromium.sh
+	@sh tests/need.sh chromium "$(RETRYLAB_CHROMIUM)" chromium chromium-browser
 
 node: ## install Debian's nodejs when node is missing (needs apt-get)
-	@sh tests/install-node.sh
+	@sh tests/need.sh nodejs node
 
 bench: build chromium ## benchmarks: core and mock (go test -bench), loopback load, browser figures
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/... ./app/...
