@@ -238,19 +238,11 @@ func parseEventsQuery(raw string) (string, *ParamError) {
 func appendEvent(b []byte, ev *streamEvent) []byte {
 	a := &ev.a
 	if ev.fin {
-		b = append(b, `data: {"type":"end","key":"`...)
+		b = append(b, `data: {"type":"end",`...)
 	} else {
-		b = append(b, `data: {"type":"arrival","key":"`...)
+		b = append(b, `data: {"type":"arrival",`...)
 	}
-	b = append(b, a.key...)
-	b = append(b, '"')
-	if a.tag != "" {
-		b = append(b, `,"tag":"`...)
-		b = append(b, a.tag...)
-		b = append(b, '"')
-	}
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendUint(b, a.seq, 10)
+	b = appendKeyTagSeq(b, a)
 	b = append(b, `,"at":"`...)
 	at := a.at
 	if ev.fin {

@@ -128,9 +128,10 @@ func (v *headerVals) set(h http.Header) {
 	}
 }
 
-// appendBody appends the JSON body of an answered arrival.
-func appendBody(b []byte, a *arrival) []byte {
-	b = append(b, `{"key":"`...)
+// appendKeyTagSeq appends the "key", "tag" (when set) and "seq" members
+// that the body and the arrivals stream both start with.
+func appendKeyTagSeq(b []byte, a *arrival) []byte {
+	b = append(b, `"key":"`...)
 	b = append(b, a.key...)
 	b = append(b, '"')
 	if a.tag != "" {
@@ -139,7 +140,12 @@ func appendBody(b []byte, a *arrival) []byte {
 		b = append(b, '"')
 	}
 	b = append(b, `,"seq":`...)
-	b = strconv.AppendUint(b, a.seq, 10)
+	return strconv.AppendUint(b, a.seq, 10)
+}
+
+// appendBody appends the JSON body of an answered arrival.
+func appendBody(b []byte, a *arrival) []byte {
+	b = appendKeyTagSeq(append(b, '{'), a)
 	b = append(b, `,"allowed":`...)
 	b = strconv.AppendBool(b, a.d.Allowed)
 	b = append(b, `,"status":`...)
