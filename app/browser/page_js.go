@@ -218,13 +218,7 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 		release(f)
 		return nil, err
 	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			_, _ = remove.Invoke()
-			release(f)
-		})
-	}, nil
+	return undoOnce(remove, f), nil
 }
 
 // streamJS opens an EventSource and forwards the messages' data in
@@ -282,11 +276,17 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 		release(f)
 		return nil, err
 	}
+	return undoOnce(closeFn, f), nil
+}
+
+// undoOnce returns a func that calls the JS undo function (remove a
+// listener, close a stream) and releases f, once however often it is called.
+func undoOnce(undo safejs.Value, f safejs.Func) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			_, _ = closeFn.Invoke()
+			_, _ = undo.Invoke()
 			release(f)
 		})
-	}, nil
+	}
 }

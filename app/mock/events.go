@@ -261,16 +261,7 @@ func appendEvent(b []byte, ev *streamEvent) []byte {
 	} else {
 		b = append(b, `,"allowed":`...)
 		b = strconv.AppendBool(b, a.d.Allowed)
-		b = append(b, `,"limit":`...)
-		b = strconv.AppendInt(b, int64(a.d.Limit), 10)
-		b = append(b, `,"remaining":`...)
-		b = strconv.AppendInt(b, int64(a.d.Remaining), 10)
-		b = append(b, `,"reset_ms":`...)
-		b = appendMS(b, a.d.Reset)
-		b = append(b, `,"retry_after_ms":`...)
-		b = appendMS(b, a.d.RetryAfter)
-		b = append(b, `,"latency_ms":`...)
-		b = appendMS(b, a.latency)
+		b = appendDecision(b, a)
 	}
 	b = append(b, "}\n\n"...)
 	return b

@@ -143,6 +143,21 @@ func appendKeyTagSeq(b []byte, a *arrival) []byte {
 	return strconv.AppendUint(b, a.seq, 10)
 }
 
+// appendDecision appends the limiter's decision and the latency chosen:
+// the "limit" … "latency_ms" members of the body and of an arrival event.
+func appendDecision(b []byte, a *arrival) []byte {
+	b = append(b, `,"limit":`...)
+	b = strconv.AppendInt(b, int64(a.d.Limit), 10)
+	b = append(b, `,"remaining":`...)
+	b = strconv.AppendInt(b, int64(a.d.Remaining), 10)
+	b = append(b, `,"reset_ms":`...)
+	b = appendMS(b, a.d.Reset)
+	b = append(b, `,"retry_after_ms":`...)
+	b = appendMS(b, a.d.RetryAfter)
+	b = append(b, `,"latency_ms":`...)
+	return appendMS(b, a.latency)
+}
+
 // appendBody appends the JSON body of an answered arrival.
 func appendBody(b []byte, a *arrival) []byte {
 	b = appendKeyTagSeq(append(b, '{'), a)
@@ -152,16 +167,7 @@ func appendBody(b []byte, a *arrival) []byte {
 	b = strconv.AppendInt(b, int64(a.status), 10)
 	b = append(b, `,"outcome":"`...)
 	b = append(b, a.outcome.String()...)
-	b = append(b, `","limit":`...)
-	b = strconv.AppendInt(b, int64(a.d.Limit), 10)
-	b = append(b, `,"remaining":`...)
-	b = strconv.AppendInt(b, int64(a.d.Remaining), 10)
-	b = append(b, `,"reset_ms":`...)
-	b = appendMS(b, a.d.Reset)
-	b = append(b, `,"retry_after_ms":`...)
-	b = appendMS(b, a.d.RetryAfter)
-	b = append(b, `,"latency_ms":`...)
-	b = appendMS(b, a.latency)
+	b = appendDecision(append(b, '"'), a)
 	b = append(b, `,"received":"`...)
 	b = a.at.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, "\"}\n"...)
