@@ -247,8 +247,8 @@ func mockAllowed(name string) string {
 // are checked by Scenario.Validate.
 func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func(*Scenario, string) error {
 	return func(s *Scenario, v string) error {
-		p, err := mock.ParseParams(url.Values{name: {v}})
-		if err != nil {
+		p := s.Mock
+		if err := p.Set(name, v); err != nil {
 			return invalid(label, v, allowed)
 		}
 		*ptr(&s.Mock) = *ptr(&p)
@@ -284,10 +284,10 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 // app/mock's parser accepts.
 func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, candidates []T, labels map[string]string, enabled func(*Scenario) bool) Field {
 	var cs []Choice
+	p := mock.Defaults()
 	for _, c := range candidates {
 		v := format(c)
-		p, err := mock.ParseParams(url.Values{name: {v}})
-		if err != nil || *ptr(&p) != c {
+		if err := p.Set(name, v); err != nil || *ptr(&p) != c {
 			continue
 		}
 		l := labels[v]

@@ -452,6 +452,20 @@ func (p *Params) set(i int, v string) *ParamError {
 	return nil
 }
 
+// Set decodes one parameter into p with the query decoder's rules: a
+// *ParamError when name is unknown or v is not allowed. The rules between
+// parameters (the sums) are left to Valid and ParseParams.
+func (p *Params) Set(name, v string) error {
+	i := paramIndex(name)
+	if i < 0 {
+		return unknownParam(name, v)
+	}
+	if err := p.set(i, v); err != nil {
+		return err
+	}
+	return nil
+}
+
 // check validates what no single parameter can: the sums.
 func (p *Params) check() *ParamError {
 	if p.Latency+p.Spread > MaxLatency {

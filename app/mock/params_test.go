@@ -131,7 +131,7 @@ func TestParseEachParam(t *testing.T) {
 	for _, tt := range tests {
 		info := Table()[paramIndex(tt.name)]
 		for _, g := range tt.good {
-			for _, p := range parseBoth(t, url.Values{tt.name: {g.value}}) {
+			for _, p := range parseOne(t, tt.name, g.value) {
 				if p.err != nil {
 					t.Errorf("%s=%q: %s: unexpected error %v", tt.name, g.value, p.via, p.err)
 				} else if !g.check(p.p) {
@@ -140,7 +140,7 @@ func TestParseEachParam(t *testing.T) {
 			}
 		}
 		for _, b := range tt.bad {
-			for _, p := range parseBoth(t, url.Values{tt.name: {b}}) {
+			for _, p := range parseOne(t, tt.name, b) {
 				var pe *ParamError
 				if !errors.As(p.err, &pe) {
 					t.Errorf("%s=%q: %s: error %v, want *ParamError", tt.name, b, p.via, p.err)
@@ -169,6 +169,26 @@ func parseBoth(t *testing.T, q url.Values) []parsed {
 	p1, err1 := ParseParams(q)
 	p2, err2 := ParseQuery(q.Encode())
 	return []parsed{{"ParseParams", p1, err1}, {"ParseQuery", p2, err2}}
+}
+
+// parseOne decodes one parameter three ways: ParseParams, ParseQuery and
+// Params.Set on the defaults.
+func parseOne(t *testing.T, name, value string) []parsed {
+	t.Helper()
+	p := Defaults()
+	err := p.Set(name, value)
+	return append(parseBoth(t, url.Values{name: {value}}), parsed{"Set", p, err})
+}
+
+func TestSetUnknown(t *testing.T) {
+	p := Defaults()
+	var pe *ParamError
+	if err := p.Set("rate_limit", "5"); !errors.As(err, &pe) || pe.Param != "rate_limit" || pe.Allowed != allowedKnown {
+		t.Errorf("Set(rate_limit) = %v, want a *ParamError naming it", err)
+	}
+	if p != Defaults() {
+		t.Errorf("Set of an unknown parameter changed the params: %+v", p)
+	}
 }
 
 func TestParseSums(t *testing.T) {

@@ -132,13 +132,18 @@ func (l *Lab) resetTexts() {
 
 // Load sets the configuration from a page URL's query, field by field; the
 // fields that could not be used become notices. Only the first call counts
-// (go-app calls OnNav again on every navigation).
+// (go-app calls OnNav again on every navigation); a later one only notes a
+// page that moved to another address, and renders nothing again otherwise.
 func (l *Lab) Load(page *url.URL) {
-	l.page = page
-	l.cfgRev++
 	if l.loaded {
+		if page != nil && (l.page == nil || page.Scheme != l.page.Scheme || page.Host != l.page.Host || page.Path != l.page.Path) {
+			l.page = page
+			l.cfgRev++
+		}
 		return
 	}
+	l.page = page
+	l.cfgRev++
 	l.loaded = true
 	defer l.view.configure(l.s)
 	if page == nil || page.RawQuery == "" {
@@ -457,6 +462,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 		// Let the browser paint "Simulating…" before the thread is busy.
 		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
 		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		l.view.computed()
 		recs := rec.Shared() // finished: read-only from here on
 		live.set(recs)
 		st, disp := l.view.load(s, rec, recs)
@@ -610,7 +616,7 @@ func (l *Lab) stateJSON() string {
 func debugJSON(v *view) string {
 	live, perm := browser.LiveFuncs()
 	v.mu.Lock()
-	cost := v.drawCost
+	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
 	v.mu.Unlock()
 	b, _ := json.Marshal(map[string]any{
 		"goroutines":      runtime.NumGoroutine(),
@@ -620,6 +626,8 @@ func debugJSON(v *view) string {
 		"last_redraw_ms":  float64(cost) / 1e6,
 		"go_start_ms":     goStart,
 		"mounted_ms":      mountedAt,
+		"sim_computed_ms": computed,
+		"drawn_ms":        drawn,
 	})
 	return string(b)
 }

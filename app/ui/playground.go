@@ -20,12 +20,19 @@ type Playground struct {
 	removers []func()
 }
 
-// OnInit creates the page's state.
+// OnInit creates the page's state. In the browser it reads the
+// configuration from the address here, before the first render: read in
+// OnNav (after the mount) it made go-app render the whole page twice on
+// every cold load.
 func (p *Playground) OnInit() {
 	p.lab = newLab()
+	if app.IsClient {
+		p.lab.Load(app.Window().URL())
+	}
 }
 
-// OnNav reads the configuration from the address (once) and sets the title.
+// OnNav sets the title; the configuration is read once (Load ignores later
+// navigations).
 func (p *Playground) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Retry Lab — see what retries do to a server")
 	p.lab.Load(ctx.Page().URL())
