@@ -18,13 +18,14 @@ import (
 
 // pageState is window.retrylab.state().
 type pageState struct {
-	Running bool               `json:"running"`
-	Runs    int                `json:"runs"`
-	RunKey  string             `json:"run_key"`
-	Records int                `json:"records"`
-	Invalid int                `json:"invalid"`
-	Preset  string             `json:"preset"`
-	Stats   map[string]float64 `json:"stats"`
+	Running   bool               `json:"running"`
+	Simulated bool               `json:"simulated"`
+	Runs      int                `json:"runs"`
+	RunKey    string             `json:"run_key"`
+	Records   int                `json:"records"`
+	Invalid   int                `json:"invalid"`
+	Preset    string             `json:"preset"`
+	Stats     map[string]float64 `json:"stats"`
 }
 
 func state(t testing.TB, ctx context.Context) pageState {
@@ -419,6 +420,7 @@ func TestKeyboardInspectsAnAttempt(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
 		t.Fatalf("the timeline cannot take focus: %v", err)
 	}
+	scrollY := eval[float64](t, ctx, `window.scrollY`)
 	var tips []string
 	for i := 0; i < 12; i++ {
 		key := kb.ArrowRight // the next attempt of this worker
@@ -441,5 +443,46 @@ func TestKeyboardInspectsAnAttempt(t *testing.T) {
 			t.Errorf("walking the attempts never showed %q; tooltips:\n%s", want, strings.Join(tips, "\n---\n"))
 		}
 	}
+	if y := eval[float64](t, ctx, `window.scrollY`); y != scrollY {
+		t.Errorf("the arrow keys on the timeline scrolled the page from %v to %v", scrollY, y)
+	}
 	screenshot(t, ctx, "keyboard-tooltip")
+}
+
+// TestEscapeOnTheTimeline: while a run goes on, Escape on the focused
+// timeline first clears the selected attempt (the run goes on), and only
+// then, with nothing selected, stops the run as it does anywhere else.
+func TestEscapeOnTheTimeline(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=4&jobs=100&latency=150ms&rate=1000&burst=100")
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Records >= 20 }); err != nil {
+		t.Fatalf("the run never got going: %v", err)
+	}
+	tip := func() string {
+		return eval[string](t, ctx, `document.getElementById("tooltip").textContent`)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline")), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(2*time.Second, func() bool { return strings.Contains(tip(), "Worker") }); err != nil {
+		t.Fatalf("an arrow key selected nothing: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(2*time.Second, func() bool { return tip() == "" }); err != nil {
+		t.Errorf("Escape did not clear the selection: tooltip %q", tip())
+	}
+	time.Sleep(300 * time.Millisecond)
+	if !state(t, ctx).Running {
+		t.Fatal("Escape on a selected attempt stopped the run")
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+		t.Errorf("Escape with nothing selected did not stop the run: %v", err)
+	}
 }

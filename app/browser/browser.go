@@ -25,6 +25,11 @@ import (
 // ErrNoBrowser is returned by every operation when the code runs natively.
 var ErrNoBrowser = errors.New("browser: not running in a browser (GOOS=js GOARCH=wasm only)")
 
+// OwnKeysAttr is the attribute with which an element claims keys while it
+// has the focus (ListenKeys leaves them to it): a comma-separated list of
+// KeyboardEvent.key values, " " for the space bar.
+const OwnKeysAttr = "data-own-keys"
+
 // Header holds the response headers fetch() could read, keyed in lower case.
 // It satisfies core.Header. Cross-origin responses only expose the headers the
 // server lists in Access-Control-Expose-Headers.

@@ -181,9 +181,15 @@ func Expose(name string, fn func(args []string) string) error {
 
 // keysJS forwards keydown events on the document to Go as
 // (key, inField, modified); Go answers whether it handled the key.
+// An element that handles some keys itself lists them, comma-separated, in
+// its data-own-keys attribute (OwnKeysAttr): while it has the focus those
+// keys keep it, their default action (scrolling, for the arrows) is
+// prevented here, synchronously, and fn is not called.
 const keysJS = `
 var h = function (e) {
   var t = e.target, tag = t && t.tagName ? t.tagName.toUpperCase() : "";
+  var own = t && t.getAttribute ? t.getAttribute("data-own-keys") : null;
+  if (own && own.split(",").indexOf(e.key) >= 0) { e.preventDefault(); return; }
   var inField = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable);
   if (fn(e.key, !!inField, e.ctrlKey || e.metaKey || e.altKey)) e.preventDefault();
 };
@@ -193,7 +199,7 @@ return function () { document.removeEventListener("keydown", h); };`
 var keysFn lazyFunc
 
 // ListenKeys calls fn for every key pressed on the page until stop is
-// called; inField is true when the focus is in an input, a select or a text
+// called, except the keys the focused element claims (OwnKeysAttr); inField is true when the focus is in an input, a select or a text
 // area, modified when Ctrl, Meta or Alt is held. fn runs on a JS callback
 // and must not block; returning true prevents the key's default action.
 func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), err error) {

@@ -3,6 +3,8 @@ package ui
 import (
 	"strconv"
 
+	"retrylab/app/browser"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -25,6 +27,22 @@ func offset(e app.Event) (x, y float64) {
 	return e.Get("offsetX").Float(), e.Get("offsetY").Float()
 }
 
+// navKeys are the keys that walk the attempts while the timeline has the
+// focus (view.key).
+const navKeys = "ArrowLeft,ArrowRight,ArrowUp,ArrowDown,Home,End,Enter, "
+
+// ownKeys is what the focused timeline claims from the page's shortcuts
+// (browser.ListenKeys): the walking keys, which must not scroll the page
+// (go-app runs the handler too late to prevent that), and, while an attempt
+// is selected, Escape, which then clears the selection rather than stopping
+// the run.
+func ownKeys(selected bool) string {
+	if selected {
+		return navKeys + ",Escape"
+	}
+	return navKeys
+}
+
 // Render draws the canvases and the tooltip.
 func (t *Timeline) Render() app.UI {
 	v := t.Lab.view
@@ -32,6 +50,7 @@ func (t *Timeline) Render() app.UI {
 	return app.Div().ID("timeline-wrap").Class("timeline-wrap").Body(
 		app.Canvas().ID(canvasID).
 			TabIndex(0).
+			Attr(browser.OwnKeysAttr, ownKeys(ok)).
 			Role("img").
 			Aria("label", "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "+
 				"Focus it and use the arrow keys to step through attempts.").
@@ -44,11 +63,9 @@ func (t *Timeline) Render() app.UI {
 			OnMouseLeave(func(ctx app.Context, e app.Event) { v.pointer(-1, -1) }).
 			OnClick(func(ctx app.Context, e app.Event) { v.click(offset(e)) }).
 			OnKeyDown(func(ctx app.Context, e app.Event) {
-				if v.key(e.Get("key").String()) {
-					e.PreventDefault()
-					return
+				if !v.key(e.Get("key").String()) {
+					ctx.PreventUpdate()
 				}
-				ctx.PreventUpdate()
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		app.If(ok, func() app.UI {
