@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -104,6 +105,31 @@ func TestNumbersCarryRawValues(t *testing.T) {
 	for name, want := range map[string]string{"requests": "42", "limited": "30", "retries": "30", "first_tries": "12"} {
 		if tag := tagWith(out, `data-stat="`+name+`"`); !strings.Contains(tag, `data-value="`+want+`"`) {
 			t.Errorf("stat %s: %q, want data-value %s", name, tag, want)
+		}
+	}
+}
+
+// Before a run the panel shows no figures: a dash for each number and no
+// line made of zeros ("max 0 µs"), but still what each number is.
+func TestNumbersBeforeARun(t *testing.T) {
+	out := html(&Numbers{Lab: newLab(), Rev: 1})
+	for _, absent := range []string{"max 0", "0 in flight", "p50 0", "0% of requests", "0 retries"} {
+		if strings.Contains(out, absent) {
+			t.Errorf("before a run the numbers say %q", absent)
+		}
+	}
+	for _, present := range []string{"–", "sent − intended", "failed requests per success"} {
+		if !strings.Contains(out, present) {
+			t.Errorf("before a run the numbers lack %q", present)
+		}
+	}
+	l := newLab()
+	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second}
+	l.hasStats = true
+	out = html(&Numbers{Lab: l, Rev: 1})
+	for _, present := range []string{"1 in flight", "max 2", "sent − intended; p50"} {
+		if !strings.Contains(out, present) {
+			t.Errorf("after a run the numbers lack %q", present)
 		}
 	}
 }

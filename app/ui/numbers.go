@@ -33,14 +33,19 @@ func (n *Numbers) Render() app.UI {
 		}
 	}
 	card := func(s stat, cls string) app.UI {
-		text := s.Text
-		if !l.hasStats {
+		text, sub := s.Text, s.Sub
+		switch {
+		case !l.hasStats: // nothing measured yet
 			text = "–"
+		case s.Figures != "" && sub != "":
+			sub += "; " + s.Figures
+		case s.Figures != "":
+			sub = s.Figures
 		}
 		return app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64)).Body(
 			app.Span().Class("v").Text(text),
 			app.Span().Class("k").Text(s.Label),
-			app.Span().Class("sub").Text(s.Sub),
+			app.Span().Class("sub").Text(sub),
 		)
 	}
 	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(

@@ -15,7 +15,8 @@ type stat struct {
 	Label   string
 	Value   float64
 	Text    string // Value for people
-	Sub     string // one line of context
+	Sub     string // one line of context: what it is
+	Figures string // more figures of the run, after Sub (none before a run)
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
 }
@@ -38,21 +39,22 @@ func statList(st *fleet.Stats, disp float64) []stat {
 	}
 	jobs := st.Jobs
 	hide := func(s stat) stat { s.Hidden = true; return s }
+	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	return []stat{
-		n("requests", "requests sent", st.Requests, strconv.Itoa(st.InFlight)+" in flight", true),
-		n("successes", "jobs succeeded", st.Successes, "of "+strconv.Itoa(jobs)+" finished", true),
-		n("limited", "429s", st.Limited, trimFloat(rate429)+"% of requests (429/503)", true),
-		n("failed", "other failures", st.Failed, strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted", true),
+		figured(n("requests", "requests sent", st.Requests, "", true), strconv.Itoa(st.InFlight)+" in flight"),
+		figured(n("successes", "jobs succeeded", st.Successes, "", true), "of "+strconv.Itoa(jobs)+" finished"),
+		figured(n("limited", "429s", st.Limited, "", true), trimFloat(rate429)+"% of requests (429/503)"),
+		figured(n("failed", "other failures", st.Failed, "", true), strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
 		f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
-		n("first_tries", "first tries", st.FirstTries, strconv.Itoa(st.Retries)+" retries", false),
+		figured(n("first_tries", "first tries", st.FirstTries, "", false), strconv.Itoa(st.Retries)+" retries"),
 		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
-		d("completion_p99_ms", "completion p99", st.CompletionP99, "max "+fmtDur(st.CompletionMax), false),
+		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "", false), "max "+fmtDur(st.CompletionMax)),
 		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
-		n("give_ups", "give-ups", st.GiveUps, strconv.Itoa(st.Cancelled)+" by Stop", false),
-		d("lateness_p99_ms", "lateness p99", st.LatenessP99, "sent − intended; p50 "+fmtDur(st.LatenessP50), false),
-		d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser; p50 "+fmtDur(st.QueuedP50), false),
+		figured(n("give_ups", "give-ups", st.GiveUps, "", false), strconv.Itoa(st.Cancelled)+" by Stop"),
+		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "sent − intended", false), "p50 "+fmtDur(st.LatenessP50)),
+		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
