@@ -135,6 +135,7 @@ var EventColumns = []EventColumn{
 	{"reason", "wait", "backoff, retry-after, reset-hint or bucket"},
 	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, cancelled or invalid"},
 	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
+	{"simulated", "all", "true when the simulator computed the run (virtual time, no request sent), false for a live run"},
 }
 
 // SchemaMarkdown is the event export's columns as a markdown table, for the README.
@@ -170,15 +171,16 @@ type exportEvent struct {
 	Reason     string   `json:"reason,omitempty"`
 	Cause      string   `json:"cause,omitempty"`
 	Note       string   `json:"note,omitempty"`
+	Simulated  bool     `json:"simulated"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func ptr[T any](v T) *T { return &v }
 
-func toExport(start time.Time, r *Record) exportEvent {
+func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 	e := &r.Event
-	x := exportEvent{TMS: ms(e.At.Sub(start)), Kind: e.Kind.String(), Worker: r.Worker, Job: r.Job, Attempt: e.Attempt, Note: e.Note}
+	x := exportEvent{TMS: ms(e.At.Sub(start)), Kind: e.Kind.String(), Worker: r.Worker, Job: r.Job, Attempt: e.Attempt, Note: e.Note, Simulated: simulated}
 	switch e.Kind {
 	case core.EventAttempt:
 		if !e.Intended.IsZero() {
@@ -241,7 +243,7 @@ func (x *exportEvent) cells() []string {
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
 		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
-		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note,
+		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
 	}
 }
 
@@ -291,7 +293,7 @@ func (r *Recording) JSON(w io.Writer) error {
 	recs := r.Records()
 	events := make([]exportEvent, len(recs))
 	for i := range recs {
-		events[i] = toExport(r.Start, &recs[i])
+		events[i] = toExport(r.Start, r.Simulated, &recs[i])
 	}
 	scenario := map[string]string{}
 	for k, vs := range r.Scenario.Query() {
@@ -322,7 +324,7 @@ func (r *Recording) CSV(w io.Writer) error {
 	}
 	recs := r.Records()
 	for i := range recs {
-		x := toExport(r.Start, &recs[i])
+		x := toExport(r.Start, r.Simulated, &recs[i])
 		if err := cw.Write(x.cells()); err != nil {
 			return err
 		}

@@ -65,7 +65,7 @@ func (l *Lab) fileStamp() string {
 	}
 	name := "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
 	if l.Simulated() {
-		name += "-simulated" // the CSV has no header for it; the JSON says "simulated": true
+		name += "-simulated" // and every event says "simulated": true
 	}
 	return name
 }

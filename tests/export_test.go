@@ -1,0 +1,156 @@
+//go:build e2e
+
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// allowDownloads makes the browser save downloads into a fresh folder,
+// which it returns.
+func allowDownloads(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+	}); err != nil {
+		t.Fatalf("allow downloads: %v", err)
+	}
+	return dir
+}
+
+// download clicks the button #id and returns the file it saved into dir
+// (the one whose name ends in ext), once complete.
+func download(t *testing.T, ctx context.Context, dir, id, ext string) (name string, data []byte) {
+	t.Helper()
+	click(t, ctx, id)
+	if err := waitFor(15*time.Second, func() bool {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ext) {
+				name = e.Name()
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("#%s saved no %s file: %v", id, ext, err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name, data
+}
+
+// TestExports: after a run the three export buttons save what was shown —
+// every event as JSON and as CSV (one row each, the documented columns) and
+// the timeline as a PNG — and a simulated run says so in every row.
+func TestExports(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=6&jobs=2&rate=4&burst=2&latency=20ms&seed=5")
+	if eval[bool](t, ctx, `!!document.getElementById("export-csv").disabled`) != true {
+		t.Error("Events CSV is enabled before any run")
+	}
+	st := runToEnd(t, ctx, 30*time.Second)
+	if st.Records == 0 {
+		t.Fatal("the run recorded nothing")
+	}
+
+	dir := allowDownloads(t, ctx)
+	name, data := download(t, ctx, dir, "export-json", ".json")
+	var doc struct {
+		Schema    string           `json:"schema"`
+		Simulated bool             `json:"simulated"`
+		Scenario  map[string]any   `json:"scenario"`
+		Stats     map[string]any   `json:"stats"`
+		Events    []map[string]any `json:"events"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
+	}
+	if doc.Schema != "retrylab.recording/v1" || doc.Simulated || doc.Scenario["workers"] != "6" || doc.Scenario["seed"] != "5" {
+		t.Errorf("%s: schema %q, simulated %v, scenario %v", name, doc.Schema, doc.Simulated, doc.Scenario)
+	}
+	if len(doc.Events) != st.Records {
+		t.Errorf("%s: %d events, the page recorded %d", name, len(doc.Events), st.Records)
+	}
+	if got, want := doc.Stats["requests"], st.Stats["requests"]; got != want {
+		t.Errorf("%s: %v requests, the page counted %v", name, got, want)
+	}
+
+	name, data = download(t, ctx, dir, "export-csv", ".csv")
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s is not CSV: %v", name, err)
+	}
+	if len(rows) != 1+st.Records {
+		t.Errorf("%s: %d rows, want a header and %d events", name, len(rows), st.Records)
+	}
+	header := rows[0]
+	for _, col := range []string{"t_ms", "kind", "worker", "status", "class", "wait_ms", "reason", "simulated"} {
+		if !slices.Contains(header, col) {
+			t.Errorf("%s: no column %q in %v", name, col, header)
+		}
+	}
+	kinds := map[string]int{}
+	sim := slices.Index(header, "simulated")
+	for _, r := range rows[1:] {
+		kinds[r[1]]++
+		if sim >= 0 && r[sim] != "false" {
+			t.Fatalf("%s: a live run's row says simulated=%q", name, r[sim])
+		}
+	}
+	if kinds["attempt"] != int(st.Stats["requests"]) || kinds["done"] != 12 {
+		t.Errorf("%s: %v rows by kind; the page counted %v requests and 12 jobs", name, kinds, st.Stats["requests"])
+	}
+
+	name, data = download(t, ctx, dir, "export-png", ".png")
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s is not a PNG: %v", name, err)
+	}
+	if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 300 {
+		t.Errorf("%s is %v: too small for the timeline", name, b)
+	}
+
+	// A simulation of the same configuration: its CSV says so.
+	click(t, ctx, "simulate")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatalf("the simulation did not finish: %v", err)
+	}
+	for _, e := range mustReadDir(t, dir) {
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+	name, data = download(t, ctx, dir, "export-csv", ".csv")
+	if !strings.Contains(name, "simulated") {
+		t.Errorf("a simulation's CSV is named %q", name)
+	}
+	rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(rows) < 2 || rows[1][slices.Index(rows[0], "simulated")] != "true" {
+		t.Errorf("%s: a simulation's rows do not say simulated=true (%v)", name, err)
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
