@@ -332,7 +332,10 @@ func TestSimulateAgreesWithLive(t *testing.T) {
 	// through: 20+17+14+11+8+5+2 = 77 429s. Live, each round comes back a
 	// little later (loopback round trips, timer lateness: 0.5–15 ms per
 	// round), so the bucket has refilled a hair more and now and then lets
-	// one more through. Tolerance: 4 (5%).
+	// one more through: live may only be lower. On a quiet machine the two
+	// differ by 0–4; under -race with every package's tests at once on two
+	// cores the rounds ran later still and live saw 72. Tolerance: 8 below
+	// (10%), 2 above.
 	flood := simScenario(t, "workers", "30", "jobs", "1", "strategy", "constant", "base", "300ms", "attempts", "20",
 		"rate", "10", "burst", "10", "latency", "10ms", "retry_after", "seconds", "timeout", "2s", "seed", "3")
 
@@ -364,8 +367,8 @@ func TestSimulateAgreesWithLive(t *testing.T) {
 	if floodSim.Limited != 77 {
 		t.Errorf("simulated flood: %d 429s, want 77", floodSim.Limited)
 	}
-	if d := floodSim.Limited - floodLive.Limited; d < -4 || d > 4 {
-		t.Errorf("flood: 429s simulated %d, live %d: differ by more than 4", floodSim.Limited, floodLive.Limited)
+	if d := floodSim.Limited - floodLive.Limited; d < -2 || d > 8 {
+		t.Errorf("flood: 429s simulated %d, live %d: want live within 8 below and 2 above", floodSim.Limited, floodLive.Limited)
 	}
 	simSum, liveSum := 0, 0
 	for i := range jitterLive {
