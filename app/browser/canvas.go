@@ -1,6 +1,13 @@
 package browser
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
+
+// ErrBaseLost is DrawLayers' answer when the drawing it keeps aside is gone
+// or the wrong size: draw again, fresh.
+var ErrBaseLost = errors.New("browser: the canvas's kept drawing is gone")
 
 // Ops is a display list for a 2D canvas: drawing commands encoded as numbers
 // in one flat buffer, plus the strings they refer to. Go code builds it (no

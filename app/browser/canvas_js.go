@@ -25,12 +25,55 @@ var g = canvas.getContext("2d");
 g.setTransform(dpr, 0, 0, dpr, 0, 0);
 g.clearRect(0, 0, w, h);
 g.globalAlpha = 1;
-var S = strs.split("\x1f"), P = palette.split("\x1f"), F = fonts.split("\x1f");
+return replay(g, buf, 0, n, strs.split("\x1f"), palette.split("\x1f"), fonts.split("\x1f"));
+` + replayJS
+
+// layersJS draws in two layers: base ops are added to a drawing kept aside
+// (an offscreen canvas of the same size, cleared first when fresh), then
+// the canvas shows that drawing with the top ops over it. It returns how
+// many values it read (n when the lists were well formed), -1 without the
+// canvas, -2 when the kept drawing is gone or the wrong size and the call
+// was not fresh (the caller must redraw it fresh).
+const layersJS = `
+var canvas = document.getElementById(id);
+if (!canvas) return -1;
+var dpr = window.devicePixelRatio || 1;
+var pw = Math.max(1, Math.round(w * dpr)), ph = Math.max(1, Math.round(h * dpr));
+var B = canvas.__base;
+if (!fresh && (!B || B.width !== pw || B.height !== ph)) return -2;
+if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
+if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
+if (!B) B = canvas.__base = document.createElement("canvas");
+var gb = B.getContext("2d");
+if (fresh) {
+  if (B.width !== pw || B.height !== ph) { B.width = pw; B.height = ph; }
+  gb.setTransform(1, 0, 0, 1, 0, 0);
+  gb.clearRect(0, 0, pw, ph);
+}
+gb.setTransform(dpr, 0, 0, dpr, 0, 0);
+gb.globalAlpha = 1;
+var P = palette.split("\x1f"), F = fonts.split("\x1f");
+var r = replay(gb, buf, 0, nb, strsB.split("\x1f"), P, F);
+if (r !== nb) return r;
+var g = canvas.getContext("2d");
+g.setTransform(1, 0, 0, 1, 0, 0);
+g.globalAlpha = 1;
+g.clearRect(0, 0, pw, ph);
+g.drawImage(B, 0, 0);
+g.setTransform(dpr, 0, 0, dpr, 0, 0);
+r = replay(g, buf, nb, n, strsT.split("\x1f"), P, F);
+return r === n ? n : r;
+` + replayJS
+
+// replayJS replays the values b[i:n] on the context g and returns where it
+// stopped (n when the list was well formed).
+const replayJS = `
+function replay(g, b, i, n, S, P, F) {
 var AL = ["left", "center", "right"], BL = ["middle", "top", "bottom"];
 // Sub-paths are closed by a line back to their start, not closePath(),
 // which costs time proportional to the path in Chromium: 300 ms for 3,000
 // triangles in one path.
-var b = buf, i = 0, x, y, r, k;
+var x, y, r, k;
 while (i < n) {
   switch (b[i]) {
   case 1: g.fillStyle = P[b[i+1]]; i += 2; break;
@@ -67,7 +110,8 @@ while (i < n) {
   default: return i;
   }
 }
-return i;`
+return i;
+}`
 
 // widthJS is the CSS width of the element with the given id (0 if absent).
 const widthJS = `var e = document.getElementById(id); return e ? e.clientWidth : 0;`
@@ -83,11 +127,13 @@ return new Promise(function (ok, fail) {
 type drawer struct {
 	mu      sync.Mutex
 	draw    safejs.Value
+	layers  safejs.Value
 	width   safejs.Value
 	png     safejs.Value
 	f32     safejs.Value // persistent Float32Array
 	u8      safejs.Value // a byte view of it, for the copy
 	capa    int          // its length in float32s
+	scratch []float32    // DrawLayers' two lists, end to end
 	initErr error
 	once    sync.Once
 }
@@ -97,10 +143,11 @@ var theDrawer drawer
 func getDrawer() (*drawer, error) {
 	d := &theDrawer
 	d.once.Do(func() {
-		var errs [3]error
+		var errs [4]error
 		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h")
 		d.width, errs[1] = compile(widthJS, "id")
 		d.png, errs[2] = compile(pngJS, "id")
+		d.layers, errs[3] = compile(layersJS, "id", "buf", "nb", "n", "strsB", "strsT", "palette", "fonts", "w", "h", "fresh")
 		d.initErr = errors.Join(errs[:]...)
 	})
 	return d, d.initErr
@@ -129,6 +176,58 @@ func (c Canvas) Draw(o *Ops, w, h float64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	n := len(o.buf)
+	if err := d.copy(o.buf); err != nil {
+		return err
+	}
+	read, err := d.draw.Invoke(c.ID, d.f32, n, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h)
+	if err != nil {
+		return err
+	}
+	if got, _ := read.Int(); got != n {
+		if got < 0 {
+			return errors.New("browser: no canvas #" + c.ID)
+		}
+		return errors.New("browser: corrupt display list")
+	}
+	return nil
+}
+
+// DrawLayers draws the canvas in two layers, sized w×h CSS pixels: base is
+// added to a drawing kept aside for this canvas (cleared first when fresh),
+// and the canvas shows that drawing with top over it. So what no longer
+// changes is drawn once, not at every frame. It returns ErrBaseLost, having
+// drawn nothing, when the drawing kept aside is gone (a new canvas element)
+// or the wrong size and fresh is false: draw again, fresh.
+func (c Canvas) DrawLayers(base *Ops, fresh bool, top *Ops, w, h float64) error {
+	d, err := getDrawer()
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	nb, n := len(base.buf), len(base.buf)+len(top.buf)
+	d.scratch = append(append(d.scratch[:0], base.buf...), top.buf...)
+	if err := d.copy(d.scratch); err != nil {
+		return err
+	}
+	read, err := d.layers.Invoke(c.ID, d.f32, nb, n, joinStrings(base.strs), joinStrings(top.strs), joinStrings(top.Palette), joinStrings(top.Fonts), w, h, fresh)
+	if err != nil {
+		return err
+	}
+	switch got, _ := read.Int(); {
+	case got == n:
+		return nil
+	case got == -1:
+		return errors.New("browser: no canvas #" + c.ID)
+	case got == -2:
+		return ErrBaseLost
+	}
+	return errors.New("browser: corrupt display list")
+}
+
+// copy puts buf in the persistent Float32Array, growing it as needed.
+func (d *drawer) copy(buf []float32) error {
+	n := len(buf)
 	if n > d.capa {
 		capa := max(4096, d.capa)
 		for capa < n {
@@ -155,20 +254,10 @@ func (c Canvas) Draw(o *Ops, w, h float64) error {
 		d.capa = capa
 	}
 	if n > 0 {
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&o.buf[0])), n*4) // wasm is little-endian, like Float32Array
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), n*4) // wasm is little-endian, like Float32Array
 		if _, err := safejs.CopyBytesToJS(d.u8, bytes); err != nil {
 			return err
 		}
-	}
-	read, err := d.draw.Invoke(c.ID, d.f32, n, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h)
-	if err != nil {
-		return err
-	}
-	if got, _ := read.Int(); got != n {
-		if got < 0 {
-			return errors.New("browser: no canvas #" + c.ID)
-		}
-		return errors.New("browser: corrupt display list")
 	}
 	return nil
 }

@@ -462,6 +462,13 @@ func (l *Lab) Simulate(ctx app.Context) {
 		// Let the browser paint "Simulating…" before the thread is busy.
 		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
 		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		// The simulation ran with the collector paused; its first cycle
+		// must mark every record (a few hundred megabytes). In wasm the
+		// collector shares the page's only thread and, once started, marks
+		// to the end without letting the event loop run: collect now, in
+		// the task the simulation already holds, before the timeline's model
+		// adds to the heap, rather than as a freeze once the page is back.
+		runtime.GC()
 		l.view.computed()
 		recs := rec.Shared() // finished: read-only from here on
 		live.set(recs)

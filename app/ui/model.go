@@ -54,6 +54,7 @@ type arrival struct {
 	class     fleet.Class // what the server did: ok, limited, failed (500/503/drop), timeout (hang)
 	mark      int         // the attempt it is, or -1 (another client, or not matched yet)
 	cancelled bool        // the client went away before the answer (abort, timeout)
+	ended     bool        // the server finished handling it: nothing more will change
 }
 
 // interval is a stretch of the run, [from, to); to < 0 while open.
@@ -191,7 +192,7 @@ func (m *model) add(r *fleet.Record) {
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
 			}
-			if a.ServerSeq > 0 {
+			if a.ServerSeq > 0 && !m.simulated { // a simulation has no arrivals stream to match
 				m.markBySeq[a.ServerSeq] = i
 				if j, ok := m.arrBySeq[a.ServerSeq]; ok {
 					m.arrivals[j].mark = i
@@ -268,8 +269,11 @@ func (m *model) serverEvent(e *mock.Event) {
 		m.arrivals = append(m.arrivals, a)
 		m.last = max(m.last, a.at)
 	case "end":
-		if i, ok := m.arrBySeq[int(e.Seq)]; ok && e.End == "cancelled" {
-			m.arrivals[i].cancelled = true
+		if i, ok := m.arrBySeq[int(e.Seq)]; ok {
+			m.arrivals[i].ended = true
+			if e.End == "cancelled" {
+				m.arrivals[i].cancelled = true
+			}
 		}
 	}
 }

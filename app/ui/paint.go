@@ -186,6 +186,55 @@ type frameInput struct {
 
 // paint draws the whole timeline into o.
 func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
+	paintFrame(o, l, m, in)
+	if m != nil {
+		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+		paintHidden(o, l, m, in)
+		if l.dense() {
+			paintDenseWaits(o, l, m, in)
+			paintDenseMarks(o, l, m)
+		} else {
+			paintWaits(o, l, m, in, every)
+			paintFlights(o, l, m, in, every)
+			paintMarks(o, l, m, every)
+		}
+		paintGiveUps(o, l, m, every)
+		paintServer(o, l, m, every)
+		paintNow(o, l, in)
+		o.Restore()
+		paintHistogramPanel(o, l, m, in)
+	}
+	paintOutlines(o, l)
+}
+
+// pick selects items of one of the model's lists: every one, or those at
+// the indices in idx (the layered redraw of a live run paints what changed).
+type pick struct {
+	all bool
+	idx []int
+}
+
+var every = pick{all: true}
+
+// n is how many items of a list of total are picked.
+func (p pick) n(total int) int {
+	if p.all {
+		return total
+	}
+	return len(p.idx)
+}
+
+// at is the index of the j-th picked item.
+func (p pick) at(j int) int {
+	if p.all {
+		return j
+	}
+	return p.idx[j]
+}
+
+// paintFrame draws what does not depend on the run's events: background,
+// panels, grid, axes, titles and lane labels (and, without a run, the hint).
+func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	th := in.th
 	o.Reset()
 	o.Palette, o.Fonts = th.palette, th.fonts
@@ -253,7 +302,10 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.FillStyle(colMuted)
 	o.Text("by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome", l.left+titleWidth("Requests sent per second", s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	srvNote := "each request when the server received it (rows cycle by arrival number)"
-	if m != nil && m.room {
+	switch {
+	case m != nil && m.simulated:
+		srvNote = "each request when the simulated server received it (no other clients are simulated)"
+	case m != nil && m.room:
 		srvNote = "the whole shared room: yours in colour, other clients in grey"
 	}
 	o.Text(srvNote, l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
@@ -265,33 +317,31 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text("Press Run (r): each lane will be one of the "+strconv.Itoa(l.workers)+" workers, each mark one real request.",
 			(l.left+l.right)/2, l.lanesTop+math.Min(lanesH/2, 60*s), fontLabel, browser.AlignCenter, browser.BaselineMiddle)
 	}
-	if m != nil {
-		o.Clip(l.left, l.lanesTop-2, plotW, l.bottom-l.lanesTop+4)
-		paintHidden(o, l, m, in)
-		if l.dense() {
-			paintDenseWaits(o, l, m, in)
-			paintDenseMarks(o, l, m)
-		} else {
-			paintWaits(o, l, m, in)
-			paintFlights(o, l, m, in)
-			paintMarks(o, l, m)
-		}
-		paintGiveUps(o, l, m)
-		paintServer(o, l, m)
-		if in.running {
-			x := l.x(in.now)
-			o.StrokeStyle(colAxis, 1, 3)
-			o.Line(x, l.lanesTop, x, l.bottom)
-		}
-		o.Restore()
-		o.Clip(l.left, l.histTop, plotW, l.histH+1)
-		paintHistogram(o, l, m, in)
-		o.Restore()
-		paintHistogramAxis(o, l, in)
+}
+
+// paintNow draws the "now" line of a run going on.
+func paintNow(o *browser.Ops, l *layout, in frameInput) {
+	if in.running {
+		x := l.x(in.now)
+		o.StrokeStyle(colAxis, 1, 3)
+		o.Line(x, l.lanesTop, x, l.bottom)
 	}
-	// Panel outlines last, crisp over the content.
+}
+
+// paintHistogramPanel draws the histogram's bars (clipped to its panel), its
+// y labels and its limit lines.
+func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
+	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
+	paintHistogram(o, l, m, in)
+	o.Restore()
+	paintHistogramAxis(o, l, in)
+}
+
+// paintOutlines draws the panels' outlines, crisp over the content.
+func paintOutlines(o *browser.Ops, l *layout) {
+	plotW := l.right - l.left
 	o.StrokeStyle(colAxis, 1, 0)
-	o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, lanesH)
+	o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, l.laneH*float64(l.workers))
 	o.StrokeRect(l.left+0.5, l.histTop+0.5, plotW-1, l.histH-1)
 	o.StrokeRect(l.left+0.5, l.srvTop+0.5, plotW-1, l.srvH-1)
 }
@@ -350,14 +400,14 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 }
 
-func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
+func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 	h := math.Max(1, l.laneH*0.5)
 	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
 		n := 0
 		o.FillStyle(reasonColour(r))
 		o.BeginPath()
-		for i := range m.spans {
-			sp := &m.spans[i]
+		for j := range p.n(len(m.spans)) {
+			sp := &m.spans[p.at(j)]
 			if sp.reason != r {
 				continue
 			}
@@ -379,13 +429,13 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 }
 
-func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput) {
+func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 	h := math.Max(1, l.laneH*0.22)
 	qh := math.Max(1, l.laneH*0.4)
 	o.FillStyle(colFlight)
 	o.BeginPath()
-	for i := range m.marks {
-		k := &m.marks[i]
+	for j := range p.n(len(m.marks)) {
+		k := &m.marks[p.at(j)]
 		end := k.end
 		if end < 0 {
 			end = in.now
@@ -401,8 +451,8 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.FillStyle(colQueued)
 	o.BeginPath()
 	any := false
-	for i := range m.marks {
-		k := &m.marks[i]
+	for j := range p.n(len(m.marks)) {
+		k := &m.marks[p.at(j)]
 		if k.queued <= 0 {
 			continue
 		}
@@ -432,22 +482,25 @@ const denseCell = 2
 func paintDenseMarks(o *browser.Ops, l *layout, m *model) {
 	cols := int((l.right-l.left)/denseCell) + 2
 	rows := int(l.laneH*float64(l.workers)/denseCell) + 2
-	seen := make([]bool, cols*rows)
+	// One pass over the attempts: which classes each cell holds.
+	seen := make([]uint8, cols*rows)
+	for i := range m.marks {
+		k := &m.marks[i]
+		cx := int((l.x(k.sent) - l.left) / denseCell)
+		cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
+		if cx < 0 || cy < 0 || cx >= cols || cy >= rows {
+			continue
+		}
+		seen[cy*cols+cx] |= 1 << k.class
+	}
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
-		clear(seen)
 		n := 0
 		o.BeginPath()
-		for i := range m.marks {
-			k := &m.marks[i]
-			if k.class != c {
+		for cell, bits := range seen {
+			if bits&(1<<c) == 0 {
 				continue
 			}
-			cx := int((l.x(k.sent) - l.left) / denseCell)
-			cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
-			if cx < 0 || cy < 0 || cx >= cols || cy >= rows || seen[cy*cols+cx] {
-				continue
-			}
-			seen[cy*cols+cx] = true
+			cx, cy := cell%cols, cell/cols
 			o.PathRect(l.left+float64(cx*denseCell), l.lanesTop+float64(cy*denseCell), denseCell, denseCell)
 			n++
 		}
@@ -461,28 +514,38 @@ func paintDenseMarks(o *browser.Ops, l *layout, m *model) {
 func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 	cols := int(l.right-l.left) + 2
 	rows := int(l.laneH*float64(l.workers)) + 2
-	cover := make([]bool, cols*rows)
-	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
-		clear(cover)
-		any := false
-		for i := range m.spans {
-			sp := &m.spans[i]
-			if sp.reason != r {
-				continue
+	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
+	// One pass over the waits: which reasons cover each pixel.
+	cover := make([]uint8, cols*rows)
+	var any uint8
+	for i := range m.spans {
+		sp := &m.spans[i]
+		bit := uint8(0)
+		for b, r := range reasons {
+			if sp.reason == r {
+				bit = 1 << b
 			}
-			x1 := max(0, int(l.x(sp.from)-l.left))
-			x2 := min(cols-1, int(l.x(openEnd(sp.to, sp.planned, in))-l.left))
-			y := int(float64(sp.worker) * l.laneH)
-			if y < 0 || y >= rows {
-				continue
-			}
-			row := cover[y*cols : (y+1)*cols]
-			for x := x1; x <= x2; x++ {
-				row[x] = true
-			}
-			any = any || x2 >= x1
 		}
-		if !any {
+		if bit == 0 {
+			continue
+		}
+		x1 := max(0, int(l.x(sp.from)-l.left))
+		x2 := min(cols-1, int(l.x(openEnd(sp.to, sp.planned, in))-l.left))
+		y := int(float64(sp.worker) * l.laneH)
+		if y < 0 || y >= rows {
+			continue
+		}
+		row := cover[y*cols : (y+1)*cols]
+		for x := x1; x <= x2; x++ {
+			row[x] |= bit
+		}
+		if x2 >= x1 {
+			any |= bit
+		}
+	}
+	for b, r := range reasons {
+		bit := uint8(1) << b
+		if any&bit == 0 {
 			continue
 		}
 		o.FillStyle(reasonColour(r))
@@ -491,11 +554,11 @@ func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 		for y := 0; y < rows; y++ {
 			row := cover[y*cols : (y+1)*cols]
 			for x := 0; x < cols; x++ {
-				if !row[x] {
+				if row[x]&bit == 0 {
 					continue
 				}
 				x0 := x
-				for x < cols && row[x] {
+				for x < cols && row[x]&bit != 0 {
 					x++
 				}
 				o.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
@@ -506,14 +569,14 @@ func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 }
 
-func paintMarks(o *browser.Ops, l *layout, m *model) {
+func paintMarks(o *browser.Ops, l *layout, m *model, p pick) {
 	r := l.markR
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 		shape := classShape[c]
 		n := 0
 		o.BeginPath()
-		for i := range m.marks {
-			k := &m.marks[i]
+		for j := range p.n(len(m.marks)) {
+			k := &m.marks[p.at(j)]
 			if k.class != c {
 				continue
 			}
@@ -537,11 +600,12 @@ func paintMarks(o *browser.Ops, l *layout, m *model) {
 	}
 }
 
-func paintGiveUps(o *browser.Ops, l *layout, m *model) {
+func paintGiveUps(o *browser.Ops, l *layout, m *model, p pick) {
 	n := 0
 	o.FillStyle(colGiveUp)
 	o.BeginPath()
-	for _, e := range m.ends {
+	for j := range p.n(len(m.ends)) {
+		e := &m.ends[p.at(j)]
 		if e.ok || e.cause == "cancelled" {
 			continue
 		}
@@ -553,26 +617,33 @@ func paintGiveUps(o *browser.Ops, l *layout, m *model) {
 	}
 }
 
-func paintServer(o *browser.Ops, l *layout, m *model) {
+// paintServer draws the server's arrivals: p picks from m.arrivals, or from
+// m.marks when there are none (the arrivals the responses told of).
+func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 	r := math.Max(2, 2.2*l.scale)
 	if len(m.arrivals) == 0 && l.dense() { // a big simulation: one square per 2-px cell and class
 		cols := int((l.right-l.left)/denseCell) + 2
 		rows := int(l.srvH/denseCell) + 2
-		seen := make([]bool, cols*rows)
+		seen := make([]uint8, cols*rows)
+		for i := range m.marks {
+			k := &m.marks[i]
+			if !k.hasServer {
+				continue
+			}
+			cx, cy := int((l.x(k.serverAt)-l.left)/denseCell), int((l.srvY(k.serverSeq)-l.srvTop)/denseCell)
+			if cx < 0 || cy < 0 || cx >= cols || cy >= rows {
+				continue
+			}
+			seen[cy*cols+cx] |= 1 << k.class
+		}
 		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
-			clear(seen)
 			n := 0
 			o.BeginPath()
-			for i := range m.marks {
-				k := &m.marks[i]
-				if !k.hasServer || k.class != c {
+			for cell, bits := range seen {
+				if bits&(1<<c) == 0 {
 					continue
 				}
-				cx, cy := int((l.x(k.serverAt)-l.left)/denseCell), int((l.srvY(k.serverSeq)-l.srvTop)/denseCell)
-				if cx < 0 || cy < 0 || cx >= cols || cy >= rows || seen[cy*cols+cx] {
-					continue
-				}
-				seen[cy*cols+cx] = true
+				cx, cy := cell%cols, cell/cols
 				o.PathRect(l.left+float64(cx*denseCell)-1, l.srvTop+float64(cy*denseCell)-1, denseCell+1, denseCell+1)
 				n++
 			}
@@ -587,8 +658,8 @@ func paintServer(o *browser.Ops, l *layout, m *model) {
 		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 			n := 0
 			o.BeginPath()
-			for i := range m.marks {
-				k := &m.marks[i]
+			for j := range p.n(len(m.marks)) {
+				k := &m.marks[p.at(j)]
 				if !k.hasServer || k.class != c {
 					continue
 				}
@@ -602,8 +673,8 @@ func paintServer(o *browser.Ops, l *layout, m *model) {
 	// Other clients of a shared room, in grey under ours.
 	n := 0
 	o.BeginPath()
-	for i := range m.arrivals {
-		if a := &m.arrivals[i]; a.mark < 0 {
+	for j := range p.n(len(m.arrivals)) {
+		if a := &m.arrivals[p.at(j)]; a.mark < 0 {
 			o.Shape(browser.Circle, l.x(a.at), l.srvY(a.seq), r*0.8)
 			n++
 		}
@@ -615,8 +686,8 @@ func paintServer(o *browser.Ops, l *layout, m *model) {
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 		n := 0
 		o.BeginPath()
-		for i := range m.arrivals {
-			a := &m.arrivals[i]
+		for j := range p.n(len(m.arrivals)) {
+			a := &m.arrivals[p.at(j)]
 			cls := a.class
 			if a.cancelled {
 				cls = fleet.ClassAborted // the client went away before the answer

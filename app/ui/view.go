@@ -33,6 +33,7 @@ type view struct {
 	theme   *theme
 
 	frames    *browser.FrameLoop
+	lyr       layers // a live run's drawing, kept aside between frames
 	lay       layout // of the last frame: hit tests use it
 	laid      bool
 	ops, ovl  browser.Ops
@@ -43,6 +44,11 @@ type view struct {
 	lastDraw  time.Time
 	drawCost  time.Duration // the last full redraw
 	drawErr   error
+
+	// For window.retrylab.debug(), performance.now() in ms (0: not yet):
+	// when the last simulation's result was in, and when the run shown was
+	// first drawn complete (over, every record in).
+	computedAt, drawnAt float64
 
 	crossX float64 // crosshair position, < 0 for none
 	sel    int     // selected attempt (hover or keyboard), -1 for none
@@ -70,6 +76,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.srv = v.srv[:0]
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = true
+	v.drawnAt = 0
 	v.sel, v.pinned = -1, false
 	if v.hidden {
 		v.m.setHidden(true, 0)
@@ -123,8 +130,25 @@ func (v *view) onServerEvent(data string) (hello bool) {
 }
 
 // loadSlice is the most time load keeps the page's thread before it lets
-// the event loop run (input, painting, timers).
-const loadSlice = 40 * time.Millisecond
+// the event loop run (input, painting, timers): well under the 50 ms of a
+// long task, with room for the garbage collector's share.
+const loadSlice = 20 * time.Millisecond
+
+// slicer yields the page's thread to the event loop once loadSlice has
+// passed since it last did.
+type slicer struct{ t0 time.Time }
+
+func (s *slicer) yield() {
+	_ = browser.Clock{}.Sleep(context.Background(), time.Millisecond)
+	s.t0 = time.Now()
+}
+
+// maybe yields when the slice is used up.
+func (s *slicer) maybe() {
+	if time.Since(s.t0) > loadSlice {
+		s.yield()
+	}
+}
 
 // load draws a finished recording (a simulation's) for s, through the same
 // model as a live run, and returns its numbers. recs are taken in by slices
@@ -133,19 +157,18 @@ const loadSlice = 40 * time.Millisecond
 // aside and shown when complete, so frames meanwhile draw what was there.
 // It must not run on go-app's UI goroutine.
 func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) (fleet.Stats, float64) {
-	yield := func() { _ = browser.Clock{}.Sleep(context.Background(), time.Millisecond) }
-	yield()
+	var sl slicer
+	sl.yield()
 	m := newModelFor(rec.Start, s.Workers, recs)
 	m.room = s.Room != ""
 	m.simulated = rec.Simulated
+	sl.maybe()
 	acc := fleet.NewStatsAcc(rec.Start, len(recs))
-	t0 := time.Now()
 	for i := range recs {
 		m.add(&recs[i])
 		acc.Add(&recs[i])
-		if i&1023 == 1023 && time.Since(t0) > loadSlice {
-			yield()
-			t0 = time.Now()
+		if i&255 == 255 {
+			sl.maybe()
 		}
 	}
 	end, ok := rec.End()
@@ -153,9 +176,11 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 		end = rec.Start
 	}
 	m.finish(m.since(end))
-	yield()
+	sl.yield()
 	st := acc.Stats()
+	sl.yield()
 	disp := acc.Dispersion(100 * time.Millisecond)
+	sl.yield()
 
 	v.mu.Lock()
 	v.m = m
@@ -163,6 +188,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.srv = v.srv[:0]
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = false
+	v.drawnAt = 0
 	v.sel, v.pinned = -1, false
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
@@ -329,13 +355,31 @@ func (v *view) redraw() {
 	}
 	v.lay = newLayout(v.width, workers, v.span(now), v.theme, false)
 	v.laid = true
-	paint(&v.ops, &v.lay, v.m, frameInput{th: v.theme, running: v.running, now: now, lim: v.lim})
-	if err := (browser.Canvas{ID: canvasID}).Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
-		v.drawErr = err
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim}
+	if v.running && v.m != nil && len(v.m.hidden) == 0 && !v.lay.dense() {
+		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
+			v.drawErr = err
+		}
+	} else {
+		v.lyr.ok = false
+		paint(&v.ops, &v.lay, v.m, in)
+		if err := (browser.Canvas{ID: canvasID}).Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
+			v.drawErr = err
+		}
 	}
 	v.dirty = false
 	v.lastDraw = time.Now()
 	v.drawCost = v.lastDraw.Sub(t0)
+	if v.m != nil && !v.running && v.drawnAt == 0 {
+		v.drawnAt = browser.Now()
+	}
+}
+
+// computed notes that a simulation's result is in (for debug()).
+func (v *view) computed() {
+	v.mu.Lock()
+	v.computedAt = browser.Now()
+	v.mu.Unlock()
 }
 
 // Redraw draws everything now, synchronously, and returns how long it took

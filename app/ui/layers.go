@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"retrylab/app/browser"
+)
+
+// layers draws a live run without drawing everything at every frame: the
+// browser rasterises every shape it is given (about 20 µs a mark on a
+// software canvas), so a full redraw of a 500-worker run, thirty times a
+// second, kept the page's thread busy most of the time. What can no longer
+// change (a finished attempt, a closed wait, a give-up, an arrival the
+// server is done with) is drawn once onto a drawing kept aside
+// (Canvas.DrawLayers); at each frame only what is still open, the "now"
+// line, the histogram and the outlines are drawn over it. The kept drawing
+// is started again when the layout changes (the axis grows, the canvas is
+// resized, the theme or the run changes). A run that is over, a hidden
+// stretch and a simulation are drawn whole (paint).
+type layers struct {
+	ok  bool     // the kept drawing holds key's frame and the items looked at
+	key layerKey // what the kept drawing was laid out for
+
+	spans, marks, arrivals, ends   int   // items of each list looked at so far
+	openSpans, openMarks, openArrs []int // looked at, not final: drawn on top
+	srvFromMarks                   bool  // the kept drawing has server marks from responses
+
+	base, top  browser.Ops
+	fin, still []int // scratch
+}
+
+// layerKey is what the kept drawing depends on besides the items.
+type layerKey struct {
+	m       *model
+	th      *theme
+	w, h    float64
+	workers int
+	span    time.Duration
+	room    bool
+}
+
+// draw paints the frame: the new final items onto the kept drawing, the
+// rest on top.
+func (ly *layers) draw(l *layout, m *model, in frameInput) error {
+	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, span: l.span, room: m.room}
+	// The server panel draws arrivals once the stream has any, responses'
+	// arrival numbers before: a switch redraws everything.
+	fromMarks := len(m.arrivals) == 0
+	fresh := !ly.ok || ly.key != key || (ly.srvFromMarks && !fromMarks)
+	err := ly.paint(l, m, in, key, fresh, fromMarks)
+	if errors.Is(err, browser.ErrBaseLost) && !fresh {
+		err = ly.paint(l, m, in, key, true, fromMarks)
+	}
+	ly.ok = err == nil
+	return err
+}
+
+func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh, fromMarks bool) error {
+	b, t := &ly.base, &ly.top
+	if fresh {
+		ly.key = key
+		ly.spans, ly.marks, ly.arrivals, ly.ends = 0, 0, 0, 0
+		ly.openSpans, ly.openMarks, ly.openArrs = ly.openSpans[:0], ly.openMarks[:0], ly.openArrs[:0]
+		ly.srvFromMarks = false
+		paintFrame(b, l, m, in)
+	} else {
+		b.Reset()
+		b.Palette, b.Fonts = in.th.palette, in.th.fonts
+	}
+	// Take the new items in, then split what was open into final and open.
+	for ; ly.spans < len(m.spans); ly.spans++ {
+		ly.openSpans = append(ly.openSpans, ly.spans)
+	}
+	for ; ly.marks < len(m.marks); ly.marks++ {
+		ly.openMarks = append(ly.openMarks, ly.marks)
+	}
+	for ; ly.arrivals < len(m.arrivals); ly.arrivals++ {
+		ly.openArrs = append(ly.openArrs, ly.arrivals)
+	}
+	finSpans, openSpans := ly.split(ly.openSpans, func(i int) bool { return m.spans[i].to >= 0 })
+	ly.openSpans = openSpans
+	finMarks, openMarks := ly.split(ly.openMarks, func(i int) bool { return m.marks[i].end >= 0 })
+	ly.openMarks = openMarks
+	// An arrival is final once the server is done with it and it is matched
+	// to an attempt (an unmatched one, another client's in a shared room,
+	// may still be).
+	finArrs, openArrs := ly.split(ly.openArrs, func(i int) bool { return m.arrivals[i].ended && m.arrivals[i].mark >= 0 })
+	ly.openArrs = openArrs
+	newEnds := pick{idx: ly.fin[:0]}
+	for ; ly.ends < len(m.ends); ly.ends++ {
+		newEnds.idx = append(newEnds.idx, ly.ends)
+	}
+
+	// Onto the kept drawing, in the order paint uses.
+	b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+	paintWaits(b, l, m, in, pick{idx: finSpans})
+	paintFlights(b, l, m, in, pick{idx: finMarks})
+	paintMarks(b, l, m, pick{idx: finMarks})
+	paintGiveUps(b, l, m, newEnds)
+	if fromMarks {
+		paintServer(b, l, m, pick{idx: finMarks})
+		ly.srvFromMarks = ly.srvFromMarks || len(finMarks) > 0
+	} else {
+		paintServer(b, l, m, pick{idx: finArrs})
+	}
+	b.Restore()
+	ly.fin = newEnds.idx[:0]
+
+	// On top: what is still open, the "now" line, the histogram (its bars
+	// and scale change at every frame) and the outlines.
+	t.Reset()
+	t.Palette, t.Fonts = in.th.palette, in.th.fonts
+	t.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+	paintWaits(t, l, m, in, pick{idx: ly.openSpans})
+	paintFlights(t, l, m, in, pick{idx: ly.openMarks})
+	paintMarks(t, l, m, pick{idx: ly.openMarks})
+	if fromMarks {
+		paintServer(t, l, m, pick{idx: ly.openMarks})
+	} else {
+		paintServer(t, l, m, pick{idx: ly.openArrs})
+	}
+	paintNow(t, l, in)
+	t.Restore()
+	clearHistogram(t, l)
+	paintHistogramPanel(t, l, m, in)
+	paintOutlines(t, l)
+	return browser.Canvas{ID: canvasID}.DrawLayers(b, fresh, t, l.w, l.h)
+}
+
+// split sorts the indices in idx into those for which final holds and the
+// others, both in order. The first result is only valid until the next call.
+func (ly *layers) split(idx []int, final func(int) bool) (fin, open []int) {
+	fin = ly.fin[:0]
+	open = idx[:0]
+	for _, i := range idx {
+		if final(i) {
+			fin = append(fin, i)
+		} else {
+			open = append(open, i)
+		}
+	}
+	ly.fin = fin
+	// fin must survive the next split: hand out a copy of what it holds.
+	return append([]int(nil), fin...), open
+}
+
+// clearHistogram repaints the histogram's panel and its y-label column as
+// paintFrame left them, so the bars and labels of the last frame go.
+func clearHistogram(o *browser.Ops, l *layout) {
+	s := l.scale
+	o.FillStyle(colBG)
+	o.Rect(0, l.histTop-7*s, l.left-1, l.histH+14*s)
+	o.FillStyle(colMuted)
+	o.Text("req/s", 6, l.histTop+l.histH/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	o.FillStyle(colPanel)
+	o.Rect(l.left, l.histTop, l.right-l.left, l.histH)
+	plotW := l.right - l.left
+	step := niceStep(l.span, plotW/(90*s), tickSteps)
+	o.StrokeStyle(colGrid, 1, 0)
+	for t := time.Duration(0); t <= l.span; t += step {
+		x := math.Round(l.x(t)) + 0.5
+		o.Line(x, l.histTop, x, l.histTop+l.histH)
+	}
+}

@@ -1,0 +1,163 @@
+//go:build e2e
+
+package tests
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// The page must stay responsive while it works (issue #4): no task on the
+// main thread longer than the long-task threshold (50 ms) during a 500-worker
+// live run, and after Simulate the result must come in without freezing the
+// page. These benchmarks print the figures; they do not assert them.
+
+// watchMainThreadJS starts two witnesses of the main thread's stalls: a
+// 50 ms setInterval probe (each gap beyond 50 ms is a stall, noted with the
+// time it ended) and a PerformanceObserver of "longtask" entries (every task
+// over 50 ms, with its start and duration). stopWatchJS reads them.
+const watchMainThreadJS = `(() => {
+	const w = {gaps: [], tasks: []};
+	window.__watch = w;
+	let last = performance.now();
+	w.probe = setInterval(() => {
+		const now = performance.now();
+		if (now - last - 50 > 1) w.gaps.push([now - (now - last - 50), now - last - 50]);
+		last = now;
+	}, 50);
+	w.obs = new PerformanceObserver(list => {
+		for (const e of list.getEntries()) w.tasks.push([e.startTime, e.duration]);
+	});
+	w.obs.observe({type: "longtask"});
+})()`
+
+// stopWatchJS stops the witnesses and returns {gaps, tasks}: [start, ms] pairs.
+const stopWatchJS = `(() => {
+	const w = window.__watch;
+	clearInterval(w.probe);
+	for (const e of w.obs.takeRecords()) w.tasks.push([e.startTime, e.duration]);
+	w.obs.disconnect();
+	return {gaps: w.gaps, tasks: w.tasks};
+})()`
+
+// stalls is what the witnesses saw: [start ms, length ms] pairs.
+type stalls struct {
+	Gaps  [][2]float64 `json:"gaps"`
+	Tasks [][2]float64 `json:"tasks"`
+}
+
+// longest is the longest stretch of the pairs that lies after from (a
+// stall that began earlier counts from there).
+func longest(pairs [][2]float64, from float64) float64 {
+	m := 0.0
+	for _, p := range pairs {
+		start, end := max(p[0], from), p[0]+p[1]
+		m = max(m, end-start)
+	}
+	return m
+}
+
+// BenchmarkResponsiveLiveRun: a 500-worker live run (the most a live run
+// takes) × 2 jobs against the mock at 100 req/s with 100 ms latency,
+// clicked through the page. The figures are the main thread's longest stall
+// (a 50 ms setInterval probe), the number of long tasks (> 50 ms, from a
+// PerformanceObserver) and the longest of them. Target: no stall over
+// 50 ms. Median of 3 runs, each in a freshly loaded page.
+func BenchmarkResponsiveLiveRun(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	var stall, count, long, reqs []float64
+	for i := 0; i < 3; i++ {
+		boot(b, ctx, srv.URL+"/?workers=500&jobs=2&latency=100ms&rate=100&burst=100")
+		eval[any](b, ctx, watchMainThreadJS)
+		st := runToEnd(b, ctx, 120*time.Second)
+		w := eval[stalls](b, ctx, stopWatchJS)
+		if st.Stats["successes"]+st.Stats["give_ups"] != 1000 {
+			b.Fatalf("run %d: %v successes + %v give-ups, want 1,000 jobs", i+1, st.Stats["successes"], st.Stats["give_ups"])
+		}
+		stall = append(stall, longest(w.Gaps, 0))
+		count = append(count, float64(len(w.Tasks)))
+		long = append(long, longest(w.Tasks, 0))
+		reqs = append(reqs, st.Stats["requests"])
+		fmt.Printf("500-worker live run %d: %.0f requests, %d records; longest stall %.0f ms (probe), %d long tasks, longest %.0f ms\n",
+			i+1, st.Stats["requests"], st.Records, stall[i], len(w.Tasks), long[i])
+	}
+	b.ReportMetric(median(stall), "longest-stall-ms")
+	b.ReportMetric(median(count), "long-tasks")
+	b.ReportMetric(median(long), "longest-task-ms")
+	fmt.Printf("500-worker live run: medians of 3: longest main-thread stall %.0f ms %s (50 ms interval probe); long tasks %.0f %s, longest %.0f ms %s; requests %.0f\n",
+		median(stall), fmtMS(stall), median(count), fmtMS(count), median(long), fmtMS(long), median(reqs))
+}
+
+// BenchmarkResponsiveSimulate: Simulate (the button) of 10,000 workers × 5
+// jobs at a server rate of 500 req/s. The figures, from the click: when the
+// simulation's result was in (debug().sim_computed_ms), when the numbers
+// were on screen (state().simulated), when the timeline was first drawn
+// complete (debug().drawn_ms); and the longest main-thread stall after the
+// result was in (the simulation itself holds the thread while it computes),
+// by the longest long task and by a 50 ms interval probe. Median of 3, each
+// in a freshly loaded page.
+func BenchmarkResponsiveSimulate(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	var computed, shown, drawn, postTask, postGap, simWall []float64
+	for i := 0; i < 3; i++ {
+		boot(b, ctx, srv.URL+"/?workers=10000&jobs=5&rate=500")
+		eval[any](b, ctx, watchMainThreadJS)
+		// Click from the page, noting the time; the numbers' arrival is
+		// watched by a MutationObserver (no polling into Go meanwhile).
+		t0 := eval[float64](b, ctx, `(() => {
+			window.__shown = 0;
+			const obs = new MutationObserver(() => {
+				const s = JSON.parse(window.retrylab.state());
+				if (s.simulated && !s.running && !window.__shown) { window.__shown = performance.now(); obs.disconnect(); }
+			});
+			obs.observe(document.getElementById("numbers"), {subtree: true, childList: true, characterData: true, attributes: true});
+			const t = performance.now();
+			document.getElementById("simulate").click();
+			return t;
+		})()`)
+		type dbg struct {
+			Computed float64 `json:"sim_computed_ms"`
+			Drawn    float64 `json:"drawn_ms"`
+		}
+		var d dbg
+		var shownAt float64
+		if err := waitFor(60*time.Second, func() bool {
+			d = eval[dbg](b, ctx, `JSON.parse(window.retrylab.debug())`)
+			shownAt = eval[float64](b, ctx, `window.__shown`)
+			return d.Computed > t0 && d.Drawn > t0 && shownAt > 0
+		}); err != nil {
+			b.Fatalf("simulation %d was not shown: %v (debug %+v, numbers at %.0f)", i+1, err, d, shownAt)
+		}
+		// Let whatever follows the drawing run before the witnesses stop.
+		time.Sleep(500 * time.Millisecond)
+		w := eval[stalls](b, ctx, stopWatchJS)
+		st := eval[struct {
+			Simulated bool               `json:"simulated"`
+			Wall      float64            `json:"sim_wall_ms"`
+			Records   int                `json:"records"`
+			Stats     map[string]float64 `json:"stats"`
+		}](b, ctx, `JSON.parse(window.retrylab.state())`)
+		if !st.Simulated || st.Stats["successes"]+st.Stats["give_ups"]+st.Stats["cancelled"] != 50000 {
+			b.Fatalf("simulation %d: state %+v, want 50,000 jobs", i+1, st)
+		}
+		computed = append(computed, d.Computed-t0)
+		shown = append(shown, shownAt-t0)
+		drawn = append(drawn, d.Drawn-t0)
+		postTask = append(postTask, longest(w.Tasks, d.Computed))
+		postGap = append(postGap, longest(w.Gaps, d.Computed))
+		simWall = append(simWall, st.Wall)
+		fmt.Printf("simulate 10,000 × 5 (%d): %d records, simulation %.0f ms; from the click: computed %.0f ms, numbers %.0f ms, drawn %.0f ms; after computed: longest task %.0f ms, longest probe stall %.0f ms; longest task overall %.0f ms\n",
+			i+1, st.Records, st.Wall, computed[i], shown[i], drawn[i], postTask[i], postGap[i], longest(w.Tasks, 0))
+	}
+	b.ReportMetric(median(computed), "ms-to-computed")
+	b.ReportMetric(median(shown), "ms-to-numbers")
+	b.ReportMetric(median(drawn), "ms-to-drawn")
+	b.ReportMetric(median(postTask), "post-longest-task-ms")
+	b.ReportMetric(median(postGap), "post-longest-stall-ms")
+	fmt.Printf("simulate 10,000 × 5: medians of 3: simulation %.0f ms; computed %.0f ms %s, numbers %.0f ms %s, drawn %.0f ms %s from the click; after computed: longest task %.0f ms %s, longest probe stall %.0f ms %s\n",
+		median(simWall), median(computed), fmtMS(computed), median(shown), fmtMS(shown), median(drawn), fmtMS(drawn),
+		median(postTask), fmtMS(postTask), median(postGap), fmtMS(postGap))
+}
