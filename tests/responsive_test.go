@@ -71,8 +71,15 @@ func BenchmarkResponsiveLiveRun(b *testing.B) {
 	for i := 0; i < 3; i++ {
 		boot(b, ctx, srv.URL+"/?workers=500&jobs=2&latency=100ms&rate=100&burst=100")
 		eval[any](b, ctx, watchMainThreadJS)
+		type mem struct {
+			GC     float64 `json:"gc_cycles"`
+			Heap   float64 `json:"heap_mb"`
+			Stacks float64 `json:"stacks_mb"`
+		}
+		m0 := eval[mem](b, ctx, `JSON.parse(window.retrylab.debug())`)
 		st := runToEnd(b, ctx, 120*time.Second)
 		w := eval[stalls](b, ctx, stopWatchJS)
+		m1 := eval[mem](b, ctx, `JSON.parse(window.retrylab.debug())`)
 		if st.Stats["successes"]+st.Stats["give_ups"] != 1000 {
 			b.Fatalf("run %d: %v successes + %v give-ups, want 1,000 jobs", i+1, st.Stats["successes"], st.Stats["give_ups"])
 		}
@@ -80,8 +87,8 @@ func BenchmarkResponsiveLiveRun(b *testing.B) {
 		count = append(count, float64(len(w.Tasks)))
 		long = append(long, longest(w.Tasks, 0))
 		reqs = append(reqs, st.Stats["requests"])
-		fmt.Printf("500-worker live run %d: %.0f requests, %d records; longest stall %.0f ms (probe), %d long tasks, longest %.0f ms\n",
-			i+1, st.Stats["requests"], st.Records, stall[i], len(w.Tasks), long[i])
+		fmt.Printf("500-worker live run %d: %.0f requests, %d records; longest stall %.0f ms (probe), %d long tasks, longest %.0f ms; %.0f GC cycles, heap %.1f MB, stacks %.1f MB at the end\n",
+			i+1, st.Stats["requests"], st.Records, stall[i], len(w.Tasks), long[i], m1.GC-m0.GC, m1.Heap, m1.Stacks)
 	}
 	b.ReportMetric(median(stall), "longest-stall-ms")
 	b.ReportMetric(median(count), "long-tasks")

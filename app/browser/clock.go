@@ -26,6 +26,15 @@ func (Clock) Sleep(ctx context.Context, d time.Duration) error {
 	return sleep(ctx, d)
 }
 
+// Yield lets the page's event loop run (input, painting, timers) before it
+// returns, or returns once ctx ends: in the browser a setTimeout of 0, so
+// the goroutines that are runnable run first; natively runtime.Gosched.
+func (Clock) Yield(ctx context.Context) {
+	if ctx.Err() == nil {
+		yield(ctx)
+	}
+}
+
 // maxTimeout is the longest delay setTimeout takes (2^31-1 ms); longer waits
 // are armed in steps.
 const maxTimeout = (1<<31 - 1) * time.Millisecond

@@ -28,6 +28,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// yield arms a setTimeout of 0 and waits for it.
+func yield(ctx context.Context) {
+	if b, err := getBridge(); err == nil {
+		_ = b.sleepOnce(ctx, 0)
+	}
+}
+
 // sleepOnce arms one setTimeout(settle, ms, id, true).
 func (b *bridge) sleepOnce(ctx context.Context, d time.Duration) error {
 	id, ch := b.register()

@@ -4,6 +4,7 @@ package browser
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	"retrylab/core"
@@ -13,3 +14,6 @@ import (
 func sleep(ctx context.Context, d time.Duration) error {
 	return core.RealClock{}.Sleep(ctx, d)
 }
+
+// yield lets other goroutines run.
+func yield(context.Context) { runtime.Gosched() }

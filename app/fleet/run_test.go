@@ -473,3 +473,40 @@ func TestBudgetIsShared(t *testing.T) {
 		t.Errorf("want 10 retries and 20 budget-empty give-ups: %+v", st)
 	}
 }
+
+// yieldClock is the real clock, counting how many workers had started
+// (made their first attempt) at each Yield.
+type yieldClock struct {
+	core.RealClock
+	started *atomic.Int32
+	at      []int32
+}
+
+func (c *yieldClock) Yield(ctx context.Context) {
+	time.Sleep(5 * time.Millisecond) // long enough for the batch to make its first attempts
+	c.at = append(c.at, c.started.Load())
+}
+
+// With a clock that can yield, Run starts the workers startBatch at a
+// time and yields in between, so the browser's thread is not held by
+// all of them at once.
+func TestRunStartsWorkersInBatches(t *testing.T) {
+	s := scenario(t, "workers", "60", "jobs", "1")
+	var started atomic.Int32
+	tr := transportFunc(func(ctx context.Context, worker, job, attempt int) Attempt {
+		started.Add(1)
+		return Attempt{Status: 200}
+	})
+	clock := &yieldClock{started: &started}
+	rec := Run(context.Background(), s, tr, clock, nil)
+	checkAccounting(t, s, rec)
+	if fmt.Sprint(clock.at) != "[25 50]" {
+		t.Errorf("workers started at each yield: %v, want [25 50]", clock.at)
+	}
+}
+
+type transportFunc func(ctx context.Context, worker, job, attempt int) Attempt
+
+func (f transportFunc) Do(ctx context.Context, worker, job, attempt int) Attempt {
+	return f(ctx, worker, job, attempt)
+}

@@ -315,6 +315,10 @@ func newRunKey() string {
 	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
+// The page's clock lets fleet.Run start the workers in batches, yielding to
+// the event loop in between.
+var _ fleet.Yielder = browser.Clock{}
+
 // Run starts a live run of the configuration, unless one is running or a
 // field is invalid. ctx is the page's context.
 func (l *Lab) Run(ctx app.Context) {
@@ -625,7 +629,12 @@ func debugJSON(v *view) string {
 	v.mu.Lock()
 	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
 	v.mu.Unlock()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
 	b, _ := json.Marshal(map[string]any{
+		"gc_cycles":       ms.NumGC,
+		"heap_mb":         float64(ms.HeapAlloc) / (1 << 20),
+		"stacks_mb":       float64(ms.StackInuse) / (1 << 20),
 		"goroutines":      runtime.NumGoroutine(),
 		"funcs":           live,
 		"funcs_permanent": perm,
