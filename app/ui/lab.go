@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -315,6 +316,13 @@ func newRunKey() string {
 	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
+// liveGCPercent is GOGC during a live run. In WebAssembly the collector
+// shares the page's one thread and, once it starts marking, marks to the
+// end: each cycle of a 500-worker run (500 goroutine stacks, ~10 MB of
+// heap) held the page 60–100 ms. A higher GOGC makes those cycles rarer
+// for a few tens of megabytes more heap; the default returns after the run.
+const liveGCPercent = 400
+
 // The page's clock lets fleet.Run start the workers in batches, yielding to
 // the event loop in between.
 var _ fleet.Yielder = browser.Clock{}
@@ -374,10 +382,12 @@ func (l *Lab) Run(ctx app.Context) {
 		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		go l.tick(ctx, tickCtx, live, start)
+		gogc := debug.SetGCPercent(liveGCPercent)
 		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
 			live.add(r)
 			l.view.onRecord(r)
 		})
+		debug.SetGCPercent(gogc)
 		stopTick()
 		cancel()
 		end, ok := rec.End()
