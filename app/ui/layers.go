@@ -153,7 +153,7 @@ func clearHistogram(o *browser.Ops, l *layout) {
 	o.FillStyle(colBG)
 	o.Rect(0, l.histTop-7*s, l.left-1, l.histH+14*s)
 	o.FillStyle(colMuted)
-	o.Text("req/s", 6, l.histTop+l.histH/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	paintHistogramUnit(o, l)
 	o.FillStyle(colPanel)
 	o.Rect(l.left, l.histTop, l.right-l.left, l.histH)
 	plotW := l.right - l.left
