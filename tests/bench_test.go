@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 )
 
@@ -57,13 +59,15 @@ func BenchmarkColdLoad(b *testing.B) {
 	}
 	b.ReportMetric(medianOf(warm, loadTimes.ready), "ms-to-interactive")
 	b.ReportMetric(medianOf(fresh, loadTimes.ready), "ms-to-interactive-new-browser")
+	b.ReportMetric(medianOf(warm, loadTimes.mainCPU), "main-thread-cpu-ms")
 	for _, r := range []struct {
 		name  string
 		loads []loadTimes
 	}{{"first visit in a running browser", warm}, {"first visit in a just-started browser", fresh}} {
-		fmt.Printf("cold load to interactive, %s: median %.0f ms over 5 %s; medians: app.wasm downloaded %.0f, Go started %.0f, mounted %.0f\n",
+		fmt.Printf("cold load to interactive, %s: median %.0f ms over 5 %s; medians: app.wasm downloaded %.0f, Go started %.0f, mounted %.0f; main thread busy %.0f ms %s\n",
 			r.name, medianOf(r.loads, loadTimes.ready), fmtMS(each(r.loads, loadTimes.ready)),
-			medianOf(r.loads, loadTimes.wasm), medianOf(r.loads, loadTimes.goStart), medianOf(r.loads, loadTimes.mounted))
+			medianOf(r.loads, loadTimes.wasm), medianOf(r.loads, loadTimes.goStart), medianOf(r.loads, loadTimes.mounted),
+			medianOf(r.loads, loadTimes.mainCPU), fmtMS(each(r.loads, loadTimes.mainCPU)))
 	}
 }
 
@@ -74,12 +78,15 @@ type loadTimes struct {
 	GoStart float64 `json:"go_start_ms"` // Go's main (after package init)
 	Mounted float64 `json:"mounted_ms"`  // the page's first mount
 	Ready   float64 `json:"ready"`       // main[data-ready="true"]
+
+	MainCPU, ScriptCPU float64 // the renderer's main thread: busy, and running script, in thread-time ms
 }
 
 func (t loadTimes) ready() float64   { return t.Ready }
 func (t loadTimes) wasm() float64    { return t.Wasm }
 func (t loadTimes) goStart() float64 { return t.GoStart }
 func (t loadTimes) mounted() float64 { return t.Mounted }
+func (t loadTimes) mainCPU() float64 { return t.MainCPU }
 
 func each(ts []loadTimes, f func(loadTimes) float64) []float64 {
 	out := make([]float64, len(ts))
@@ -94,6 +101,14 @@ func medianOf(ts []loadTimes, f func(loadTimes) float64) float64 { return median
 // coldLoad opens url in the tab ctx and waits until the page is interactive.
 func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 	tb.Helper()
+	// The renderer's main-thread CPU, counted in thread time: unlike the
+	// wall-clock milestones it hardly moves when the machine is busy.
+	if err := chromedp.Do(ctx); err != nil { // the tab exists before Enable
+		tb.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, performance.Enable, performance.EnableParams{TimeDomain: performance.EnableTimeDomainThreadTicks}); err != nil {
+		tb.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		tb.Fatal(err)
 	}
@@ -111,8 +126,20 @@ func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 		return {html: performance.getEntriesByType("navigation")[0].responseEnd, wasm: w ? w.responseEnd : -1, go_start_ms: d.go_start_ms, mounted_ms: d.mounted_ms};
 	})()`)
 	t.Ready = ready
-	fmt.Printf("cold load, %s: html %.0f ms, app.wasm downloaded %.0f ms, Go started %.0f ms, mounted %.0f ms, ready %.0f ms\n",
-		label, t.HTML, t.Wasm, t.GoStart, t.Mounted, t.Ready)
+	metrics, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, m := range metrics.Metrics {
+		switch m.Name {
+		case "TaskDuration":
+			t.MainCPU = m.Value * 1000
+		case "ScriptDuration":
+			t.ScriptCPU = m.Value * 1000
+		}
+	}
+	fmt.Printf("cold load, %s: html %.0f ms, app.wasm downloaded %.0f ms, Go started %.0f ms, mounted %.0f ms, ready %.0f ms; main thread busy %.0f ms (script %.0f ms)\n",
+		label, t.HTML, t.Wasm, t.GoStart, t.Mounted, t.Ready, t.MainCPU, t.ScriptCPU)
 	return t
 }
 
