@@ -316,12 +316,16 @@ func newRunKey() string {
 	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
-// liveGCPercent is GOGC during a live run. In WebAssembly the collector
+// liveMemoryLimit is the Go memory limit during a live run, when it is
+// the collector's only trigger (GOGC off). In WebAssembly the collector
 // shares the page's one thread and, once it starts marking, marks to the
-// end: each cycle of a 500-worker run (500 goroutine stacks, ~10 MB of
-// heap) held the page 60–100 ms. A higher GOGC makes those cycles rarer
-// for a few tens of megabytes more heap; the default returns after the run.
-const liveGCPercent = 400
+// end (the idle mark worker has nothing to yield to): each cycle of a
+// 500-worker run (500 goroutine stacks, ~10 MB of heap) held the page
+// 60–220 ms, 8 cycles a run at the default GOGC, late timers and all. A
+// run rarely allocates this much; if it does, the collector runs then. The
+// collector's settings return after the run (and it collects then, with
+// the run over).
+const liveMemoryLimit = 256 << 20
 
 // The page's clock lets fleet.Run start the workers in batches, yielding to
 // the event loop in between.
@@ -382,11 +386,12 @@ func (l *Lab) Run(ctx app.Context) {
 		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		go l.tick(ctx, tickCtx, live, start)
-		gogc := debug.SetGCPercent(liveGCPercent)
+		gogc, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(liveMemoryLimit)
 		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
 			live.add(r)
 			l.view.onRecord(r)
 		})
+		debug.SetMemoryLimit(limit)
 		debug.SetGCPercent(gogc)
 		stopTick()
 		cancel()
@@ -644,6 +649,7 @@ func debugJSON(v *view) string {
 	b, _ := json.Marshal(map[string]any{
 		"gc_cycles":       ms.NumGC,
 		"heap_mb":         float64(ms.HeapAlloc) / (1 << 20),
+		"heap_sys_mb":     float64(ms.HeapSys) / (1 << 20),
 		"stacks_mb":       float64(ms.StackInuse) / (1 << 20),
 		"goroutines":      runtime.NumGoroutine(),
 		"funcs":           live,

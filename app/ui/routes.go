@@ -30,7 +30,7 @@
 //	state()          {running, runs, run_key, records, invalid, preset, stats{<name>: number}}
 //	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms,
 //	                 go_start_ms, mounted_ms, sim_computed_ms, drawn_ms, gc_cycles,
-//	                 heap_mb, stacks_mb}:
+//	                 heap_mb, heap_sys_mb, stacks_mb}:
 //	                 funcs counts the Go functions app/browser handed to JavaScript and did
 //	                 not release (funcs_permanent of them live as long as the page);
 //	                 pending_waits the timers and promises Go code waits for; go_start_ms
