@@ -124,7 +124,7 @@ type StatsAcc struct {
 	st      Stats // the counters; the derived fields are filled by Stats
 	firstAt map[jobKey]time.Time
 
-	sends, retries               []time.Time
+	sends, retries               []time.Duration // since start: sorting and windows are integer work
 	completion, lateness, queued []time.Duration
 	sorted                       [5]int // how much of each slice above is known sorted
 }
@@ -136,7 +136,7 @@ type jobKey struct{ w, j int }
 func NewStatsAcc(start time.Time, sizeHint int) *StatsAcc {
 	a := &StatsAcc{start: start, firstAt: make(map[jobKey]time.Time, sizeHint/8)}
 	if sizeHint > 0 {
-		a.sends = make([]time.Time, 0, sizeHint/3)
+		a.sends = make([]time.Duration, 0, sizeHint/3)
 	}
 	return a
 }
@@ -159,9 +159,9 @@ func (a *StatsAcc) Add(r *Record) {
 		if e.Attempt == 1 {
 			st.FirstTries++
 		} else if e.Attempt > 1 {
-			a.retries = append(a.retries, e.At)
+			a.retries = append(a.retries, e.At.Sub(a.start))
 		}
-		a.sends = append(a.sends, e.At)
+		a.sends = append(a.sends, e.At.Sub(a.start))
 		if !e.Intended.IsZero() {
 			a.lateness = append(a.lateness, max(0, e.At.Sub(e.Intended)))
 		}
@@ -224,8 +224,7 @@ func (a *StatsAcc) Stats() Stats {
 	if st.Successes > 0 {
 		st.WastedPerSuccess = float64(st.Requests-st.Successes) / float64(st.Successes)
 	}
-	sortTimes(a.sends, &a.sorted[0])
-	st.PeakRPS = peakSorted(a.sends, time.Second)
+	st.PeakRPS = peakSorted(sortDurations(a.sends, &a.sorted[0]), time.Second)
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
 	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
 	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
@@ -237,32 +236,18 @@ func (a *StatsAcc) Dispersion(slice time.Duration) float64 {
 	if slice <= 0 {
 		panic("fleet: dispersion slice must be positive")
 	}
-	sortTimes(a.retries, &a.sorted[4])
-	return dispersionSorted(a.retries, slice)
+	return dispersionSorted(sortDurations(a.retries, &a.sorted[4]), slice)
 }
 
-// sortTimes sorts ts, of which the first *done are sorted already: the new
-// tail is sorted and merged in (records come roughly in time order, so the
-// merge is usually a no-op).
-func sortTimes(ts []time.Time, done *int) {
-	if *done == len(ts) {
-		return
-	}
-	cmp := func(a, b time.Time) int { return a.Compare(b) }
-	tail := ts[*done:]
-	slices.SortFunc(tail, cmp)
-	if *done > 0 && ts[*done-1].After(tail[0]) {
-		slices.SortStableFunc(ts, cmp) // merges two sorted runs in about linear time
-	}
-	*done = len(ts)
-}
-
+// sortDurations sorts ds, of which the first *done are sorted already: the
+// new tail is sorted and merged in (records come roughly in time order, so
+// the merge is usually a no-op).
 func sortDurations(ds []time.Duration, done *int) []time.Duration {
 	if *done != len(ds) {
 		tail := ds[*done:]
 		slices.Sort(tail)
 		if *done > 0 && ds[*done-1] > tail[0] {
-			slices.SortStableFunc(ds, func(a, b time.Duration) int { return cmpDur(a, b) })
+			slices.SortStableFunc(ds, cmpDur) // merges two sorted runs in about linear time
 		}
 		*done = len(ds)
 	}
@@ -281,16 +266,29 @@ func cmpDur(a, b time.Duration) int {
 
 // peakWithin is the most instants within any window [t, t+w).
 func peakWithin(ts []time.Time, w time.Duration) int {
-	ts = slices.Clone(ts)
-	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
-	return peakSorted(ts, w)
+	return peakSorted(sinceFirst(ts), w)
 }
 
-// peakSorted is peakWithin of ts sorted.
-func peakSorted(ts []time.Time, w time.Duration) int {
+// sinceFirst is ts as offsets from the earliest, sorted.
+func sinceFirst(ts []time.Time) []time.Duration {
+	if len(ts) == 0 {
+		return nil
+	}
+	t0 := slices.MinFunc(ts, time.Time.Compare)
+	ds := make([]time.Duration, len(ts))
+	for i, t := range ts {
+		ds[i] = t.Sub(t0)
+	}
+	slices.Sort(ds)
+	return ds
+}
+
+// peakSorted is the most instants within any window [t, t+w), of ts
+// (offsets from any one instant) sorted.
+func peakSorted(ts []time.Duration, w time.Duration) int {
 	peak, lo := 0, 0
 	for hi := range ts {
-		for ts[hi].Sub(ts[lo]) >= w {
+		for ts[hi]-ts[lo] >= w {
 			lo++
 		}
 		peak = max(peak, hi-lo+1)
@@ -402,22 +400,22 @@ func Dispersion(recs []Record, slice time.Duration) float64 {
 			ts = append(ts, e.At)
 		}
 	}
-	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
-	return dispersionSorted(ts, slice)
+	return dispersionSorted(sinceFirst(ts), slice)
 }
 
-// dispersionSorted is Dispersion over the retry times ts, sorted.
-func dispersionSorted(ts []time.Time, slice time.Duration) float64 {
+// dispersionSorted is Dispersion over the retry times ts (offsets from any
+// one instant), sorted.
+func dispersionSorted(ts []time.Duration, slice time.Duration) float64 {
 	if len(ts) == 0 {
 		return 0
 	}
-	n := int(ts[len(ts)-1].Sub(ts[0])/slice) + 1
+	n := int((ts[len(ts)-1]-ts[0])/slice) + 1
 	if n < 2 {
 		return 0
 	}
 	counts := make([]float64, n)
 	for _, t := range ts {
-		counts[int(t.Sub(ts[0])/slice)]++
+		counts[int((t-ts[0])/slice)]++
 	}
 	mean := float64(len(ts)) / float64(n)
 	var ss float64

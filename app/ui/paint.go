@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -515,53 +516,50 @@ func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 	cols := int(l.right-l.left) + 2
 	rows := int(l.laneH*float64(l.workers)) + 2
 	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
-	// One pass over the waits: which reasons cover each pixel.
-	cover := make([]uint8, cols*rows)
-	var any uint8
+	// One pass over the waits, constant work each: per reason and pixel
+	// row a difference array (+1 where a wait starts, −1 past its end), so
+	// a running sum along the row says whether any wait of that reason
+	// covers a pixel. (Filling each wait's pixels instead cost ~80 ms for a
+	// 10,000-worker simulation in wasm: its long waits span hundreds.) The
+	// sums stay small: one wait at a time per worker, a few workers a row.
+	diff := make([]int16, len(reasons)*rows*(cols+1))
+	any := make([]bool, len(reasons))
 	for i := range m.spans {
 		sp := &m.spans[i]
-		bit := uint8(0)
-		for b, r := range reasons {
-			if sp.reason == r {
-				bit = 1 << b
-			}
-		}
-		if bit == 0 {
+		b := slices.Index(reasons, sp.reason)
+		if b < 0 {
 			continue
 		}
 		x1 := max(0, int(l.x(sp.from)-l.left))
 		x2 := min(cols-1, int(l.x(openEnd(sp.to, sp.planned, in))-l.left))
 		y := int(float64(sp.worker) * l.laneH)
-		if y < 0 || y >= rows {
+		if y < 0 || y >= rows || x2 < x1 {
 			continue
 		}
-		row := cover[y*cols : (y+1)*cols]
-		for x := x1; x <= x2; x++ {
-			row[x] |= bit
-		}
-		if x2 >= x1 {
-			any |= bit
-		}
+		row := diff[(b*rows+y)*(cols+1):]
+		row[x1]++
+		row[x2+1]--
+		any[b] = true
 	}
 	for b, r := range reasons {
-		bit := uint8(1) << b
-		if any&bit == 0 {
+		if !any[b] {
 			continue
 		}
 		o.FillStyle(reasonColour(r))
 		o.Alpha(0.5)
 		o.BeginPath()
 		for y := 0; y < rows; y++ {
-			row := cover[y*cols : (y+1)*cols]
-			for x := 0; x < cols; x++ {
-				if row[x]&bit == 0 {
-					continue
+			row := diff[(b*rows+y)*(cols+1) : (b*rows+y+1)*(cols+1)]
+			sum, x0 := int16(0), -1
+			for x := 0; x <= cols; x++ {
+				sum += row[x]
+				switch {
+				case sum > 0 && x0 < 0:
+					x0 = x
+				case sum <= 0 && x0 >= 0:
+					o.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
+					x0 = -1
 				}
-				x0 := x
-				for x < cols && row[x]&bit != 0 {
-					x++
-				}
-				o.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
 			}
 		}
 		o.FillPath()

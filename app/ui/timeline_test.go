@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +322,75 @@ func TestModelServerStream(t *testing.T) {
 	paint(&o, &l, r, frameInput{th: &normalTheme})
 	if !strings.Contains(strings.Join(o.Strings(), "|"), "shared room") {
 		t.Error("room caption missing")
+	}
+}
+
+// paintDenseWaits draws exactly the pixels the waits cover: checked against
+// the obvious way (mark every covered pixel of every wait, then one rect per
+// run of marked pixels) on random waits of every reason over 3,000 lanes.
+func TestDenseWaitsCoverTheirPixels(t *testing.T) {
+	m := newModel(t0, 3000)
+	rng := rand.New(rand.NewPCG(1, 2))
+	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
+	for range 20000 {
+		from := time.Duration(rng.Int64N(int64(20 * time.Second)))
+		sp := span{worker: rng.IntN(3000), reason: reasons[rng.IntN(4)], from: from, planned: from + time.Duration(rng.Int64N(int64(3*time.Second)))}
+		sp.to = sp.planned
+		if rng.IntN(10) == 0 {
+			sp.to = -1 // still waiting: drawn to its planned end
+		}
+		m.spans = append(m.spans, sp)
+	}
+	l := newLayout(1200, 3000, 22*time.Second, &normalTheme, false)
+	if !l.dense() {
+		t.Fatal("3,000 lanes are not dense")
+	}
+	in := frameInput{th: &normalTheme}
+	var got browser.Ops
+	paintDenseWaits(&got, &l, m, in)
+
+	var want browser.Ops
+	cols, rows := int(l.right-l.left)+2, int(l.laneH*float64(l.workers))+2
+	for _, r := range reasons {
+		cover := make([]bool, cols*rows)
+		n := 0
+		for _, sp := range m.spans {
+			y := int(float64(sp.worker) * l.laneH)
+			if sp.reason != r || y < 0 || y >= rows {
+				continue
+			}
+			x1 := max(0, int(l.x(sp.from)-l.left))
+			x2 := min(cols-1, int(l.x(openEnd(sp.to, sp.planned, in))-l.left))
+			for x := x1; x <= x2; x++ {
+				cover[y*cols+x] = true
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		want.FillStyle(reasonColour(r))
+		want.Alpha(0.5)
+		want.BeginPath()
+		for y := range rows {
+			for x := 0; x < cols; x++ {
+				if !cover[y*cols+x] {
+					continue
+				}
+				x0 := x
+				for x < cols && cover[y*cols+x] {
+					x++
+				}
+				want.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
+			}
+		}
+		want.FillPath()
+		want.Alpha(1)
+	}
+	if !slices.Equal(got.Buffer(), want.Buffer()) {
+		t.Errorf("dense waits: %d values drawn, want %d (or the same number, different)", got.Len(), want.Len())
+	}
+	if want.Len() < 1000 {
+		t.Errorf("the reference drew only %d values", want.Len())
 	}
 }
