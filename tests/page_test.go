@@ -486,3 +486,70 @@ func TestEscapeOnTheTimeline(t *testing.T) {
 		t.Errorf("Escape with nothing selected did not stop the run: %v", err)
 	}
 }
+
+// TestPresentationModeAndHelp: p switches presentation mode (large type,
+// high contrast: the numbers and the timeline grow) and back; ? opens the
+// shortcuts dialog and Escape closes it, without stopping anything.
+func TestPresentationModeAndHelp(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
+	runToEnd(t, ctx, 30*time.Second)
+	type look struct {
+		Present bool    `json:"present"`
+		Pressed string  `json:"pressed"`
+		Number  float64 `json:"number"` // font size of a big number, px
+		Canvas  float64 `json:"canvas"` // the timeline's CSS height, px
+		Help    bool    `json:"help"`   // the shortcuts dialog is shown
+	}
+	read := func() look {
+		return eval[look](t, ctx, `(() => {
+			const h = document.getElementById("help");
+			return {
+				present: document.querySelector("main").classList.contains("present"),
+				pressed: document.getElementById("present").getAttribute("aria-pressed"),
+				number: parseFloat(getComputedStyle(document.querySelector(".stat.big .v")).fontSize),
+				canvas: document.getElementById("timeline").getBoundingClientRect().height,
+				help: !!h && h.offsetParent !== null,
+			};
+		})()`)
+	}
+	press := func(key string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(key)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	before := read()
+	if before.Present || before.Help {
+		t.Fatalf("presentation mode or help on at load: %+v", before)
+	}
+	press("p")
+	on := read()
+	if !on.Present || on.Pressed != "true" || on.Number <= before.Number*1.2 || on.Canvas <= before.Canvas {
+		t.Errorf("p did not switch to large type: before %+v, after %+v", before, on)
+	}
+	screenshot(t, ctx, "presentation-mode")
+	press("p")
+	if off := read(); off.Present || off.Number != before.Number || off.Canvas != before.Canvas {
+		t.Errorf("p again did not switch back: %+v, want %+v", off, before)
+	}
+	press("?")
+	if !read().Help {
+		t.Fatal("? did not open the shortcuts dialog")
+	}
+	text := eval[string](t, ctx, `document.getElementById("help").innerText`)
+	for _, want := range []string{"Run", "Stop", "Presentation"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the shortcuts dialog does not mention %q: %q", want, text)
+		}
+	}
+	press(kb.Escape)
+	if read().Help {
+		t.Error("Escape did not close the shortcuts dialog")
+	}
+	if st := state(t, ctx); st.Running || st.Runs != 1 {
+		t.Errorf("the keys changed the run: %+v", st)
+	}
+}
