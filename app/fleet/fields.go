@@ -287,16 +287,19 @@ func choiceField[T comparable](key, group, label, help string, choices []T, name
 	return f
 }
 
-// enumerate lists the values of an enum type whose String method
-// round-trips through parse, in numeric order: the enum's own package stays
-// the one place that knows its members.
+// enumerate lists the values of an iota enum type (0, 1, 2, …) whose
+// String method round-trips through parse, up to the first that does not:
+// the enum's own package stays the one place that knows its members. (It
+// runs at package init, on the page's cold-load path: trying all 256 made
+// 250 parse errors for nothing.)
 func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T {
 	var out []T
 	for i := 0; i < 256; i++ {
 		v := T(i)
-		if p, ok := parse(name(v)); ok && p == v {
-			out = append(out, v)
+		if p, ok := parse(name(v)); !ok || p != v {
+			break
 		}
+		out = append(out, v)
 	}
 	return out
 }

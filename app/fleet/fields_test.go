@@ -108,6 +108,15 @@ func TestFieldsDescribeThemselves(t *testing.T) {
 	if _, ok := FieldByKey("nope"); ok {
 		t.Error(`FieldByKey("nope") found something`)
 	}
+	// Every backoff strategy core knows is offered, in core's order.
+	st, _ := FieldByKey("strategy")
+	var values []string
+	for _, c := range st.Choices {
+		values = append(values, c.Value)
+	}
+	if got := strings.Join(values, " "); got != "none constant exponential full equal decorrelated" {
+		t.Errorf("strategy choices %q", got)
+	}
 }
 
 // The Min and Max shown for a field must be accepted, and each endpoint
