@@ -13,7 +13,7 @@ import (
 	"retrylab/app/fleet"
 )
 
-func html(c app.UI) string { return app.HTMLString(c) }
+func renderHTML(c app.UI) string { return app.HTMLString(c) }
 
 // tagWith returns the start tag holding attr (attributes print in any order).
 func tagWith(out, attr string) string {
@@ -34,9 +34,9 @@ func isTrue(tag, name string) bool {
 
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
-	out := html(&Controls{Lab: l, Rev: l.cfgRev})
+	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
 	for _, f := range fleet.Fields {
-		for _, id := range []string{`id="f-` + f.Key + `"`, `id="help-` + f.Key + `"`} {
+		for _, id := range []string{`id="f-` + f.Key + `"`, `id="help-` + f.Key + `"`, `<label for="f-` + f.Key + `">`} {
 			if !strings.Contains(out, id) {
 				t.Errorf("no %s", id)
 			}
@@ -56,7 +56,7 @@ func TestControlsRenderEveryField(t *testing.T) {
 func TestControlsShowErrorBesideInput(t *testing.T) {
 	l := newLab()
 	l.Set("workers", "abc")
-	out := html(&Controls{Lab: l, Rev: l.cfgRev})
+	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
 	i := strings.Index(out, `id="err-workers"`)
 	if i < 0 {
 		t.Fatal("no #err-workers")
@@ -70,7 +70,7 @@ func TestControlsShowErrorBesideInput(t *testing.T) {
 	if !strings.Contains(out, `value="abc"`) {
 		t.Error("the typed text is not kept in the input")
 	}
-	bar := html(&RunBar{Lab: l, Rev: l.cfgRev})
+	bar := renderHTML(&RunBar{Lab: l, Rev: l.cfgRev})
 	if run := tagWith(bar, `id="run"`); !isTrue(run, "disabled") {
 		t.Errorf("Run is not disabled with an invalid field: %s", run)
 	}
@@ -82,7 +82,7 @@ func TestControlsShowErrorBesideInput(t *testing.T) {
 func TestPresetBarMarksActive(t *testing.T) {
 	l := newLab()
 	l.Preset("flood")
-	out := html(&PresetBar{Lab: l, Rev: l.cfgRev})
+	out := renderHTML(&PresetBar{Lab: l, Rev: l.cfgRev})
 	for _, p := range fleet.Presets {
 		if !strings.Contains(out, `id="preset-`+p.ID+`"`) {
 			t.Errorf("no button for preset %q", p.ID)
@@ -101,7 +101,7 @@ func TestNumbersCarryRawValues(t *testing.T) {
 	l := newLab()
 	l.stats = fleet.Stats{Requests: 42, Limited: 30, FirstTries: 12, Retries: 30}
 	l.hasStats = true
-	out := html(&Numbers{Lab: l, Rev: 1})
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
 	for name, want := range map[string]string{"requests": "42", "limited": "30", "retries": "30", "first_tries": "12"} {
 		if tag := tagWith(out, `data-stat="`+name+`"`); !strings.Contains(tag, `data-value="`+want+`"`) {
 			t.Errorf("stat %s: %q, want data-value %s", name, tag, want)
@@ -112,7 +112,7 @@ func TestNumbersCarryRawValues(t *testing.T) {
 // Before a run the panel shows no figures: a dash for each number and no
 // line made of zeros ("max 0 µs"), but still what each number is.
 func TestNumbersBeforeARun(t *testing.T) {
-	out := html(&Numbers{Lab: newLab(), Rev: 1})
+	out := renderHTML(&Numbers{Lab: newLab(), Rev: 1})
 	for _, absent := range []string{"max 0", "0 in flight", "p50 0", "0% of requests", "0 retries"} {
 		if strings.Contains(out, absent) {
 			t.Errorf("before a run the numbers say %q", absent)
@@ -126,7 +126,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l := newLab()
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second}
 	l.hasStats = true
-	out = html(&Numbers{Lab: l, Rev: 1})
+	out = renderHTML(&Numbers{Lab: l, Rev: 1})
 	for _, present := range []string{"1 in flight", "max 2", "sent − intended; p50"} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
@@ -138,11 +138,11 @@ func TestNoticeNamesBadFields(t *testing.T) {
 	l := newLab()
 	u, _ := url.Parse("http://localhost/?workers=10001&bogus=1")
 	l.Load(u)
-	out := html(&Notice{Lab: l, Rev: l.cfgRev})
+	out := renderHTML(&Notice{Lab: l, Rev: l.cfgRev})
 	if !strings.Contains(out, `id="url-notice"`) || !strings.Contains(out, "bogus") || !strings.Contains(out, "10001") {
 		t.Errorf("notice: %s", out)
 	}
-	if got := html(&Notice{Lab: newLab()}); strings.Contains(got, "url-notice") {
+	if got := renderHTML(&Notice{Lab: newLab()}); strings.Contains(got, "url-notice") {
 		t.Error("notice shown for a clean URL")
 	}
 }
@@ -150,7 +150,7 @@ func TestNoticeNamesBadFields(t *testing.T) {
 func TestCustomTargetExplainsCORS(t *testing.T) {
 	l := newLab()
 	l.Set("target", "https://api.example.com/items")
-	out := html(&RunBar{Lab: l, Rev: l.cfgRev})
+	out := renderHTML(&RunBar{Lab: l, Rev: l.cfgRev})
 	if !strings.Contains(out, `id="cors-note"`) || !strings.Contains(out, "Access-Control-Expose-Headers") {
 		t.Error("no CORS explanation with a custom target")
 	}
@@ -163,7 +163,7 @@ func TestPlaygroundPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.ConsumeAll()
-	out := html(p)
+	out := renderHTML(p)
 	for _, want := range []string{`<main`, `id="timeline"`, `id="timeline-overlay"`, `id="legend"`, `id="run"`, `id="stop"`,
 		`id="export-json"`, `id="copy-link"`, `id="numbers"`, `id="endpoint-url"`} {
 		if !strings.Contains(out, want) {

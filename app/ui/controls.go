@@ -1,8 +1,11 @@
 package ui
 
 import (
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 	"strconv"
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/fleet"
 )
@@ -117,29 +120,11 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 			Aria("describedby", described).
 			OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
 	}
-	rangeText := ""
-	if f.Min != "" || f.Max != "" {
-		rangeText = f.Min + " – " + f.Max
-		if f.Unit != "" {
-			rangeText += " " + f.Unit
-		}
-	}
-	if key == "workers" {
-		rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
-	}
-	if f.Kind == fleet.KindDuration && rangeText != "" {
-		rangeText += " (e.g. 250ms, 2s)"
-	}
+	st := staticFields()[key]
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		app.Div().Class("field-head").Body(
-			app.Label().For(id).Body(
-				app.Text(f.Label),
-				app.If(f.Unit != "", func() app.UI { return app.Span().Class("unit").Text(f.Unit) }),
-			),
-			app.If(rangeText != "", func() app.UI { return app.Span().Class("range").Text(rangeText) }),
-		),
+		app.Raw(st.head),
 		input,
-		app.P().ID("help-"+key).Class("help").Text(f.Help),
+		app.Raw(st.help),
 		app.If(errMsg != "", func() app.UI {
 			return app.P().ID("err-" + key).Class("err").Role("alert").Text(errMsg)
 		}),
@@ -148,3 +133,46 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		}),
 	)
 }
+
+// fieldStatic is the HTML of the parts of a field that never change: its
+// head (label, unit, allowed range) and its help line. As app.Raw each is
+// one element for go-app to mount (from the HTML), not one per node and
+// attribute: the ~70 fields are most of the page's first mount.
+type fieldStatic struct{ head, help string }
+
+// staticFields is every field's fieldStatic, by key, made once.
+var staticFields = sync.OnceValue(func() map[string]fieldStatic {
+	m := make(map[string]fieldStatic, len(fleet.Fields))
+	for i := range fleet.Fields {
+		f := &fleet.Fields[i]
+		key := f.Key
+		rangeText := ""
+		if f.Min != "" || f.Max != "" {
+			rangeText = f.Min + " – " + f.Max
+			if f.Unit != "" {
+				rangeText += " " + f.Unit
+			}
+		}
+		if key == "workers" {
+			rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
+		}
+		if f.Kind == fleet.KindDuration && rangeText != "" {
+			rangeText += " (e.g. 250ms, 2s)"
+		}
+		esc := html.EscapeString
+		head := `<div class="field-head"><label for="f-` + esc(key) + `">` + esc(f.Label)
+		if f.Unit != "" {
+			head += `<span class="unit">` + esc(f.Unit) + `</span>`
+		}
+		head += `</label>`
+		if rangeText != "" {
+			head += `<span class="range">` + esc(rangeText) + `</span>`
+		}
+		head += `</div>`
+		m[key] = fieldStatic{
+			head: head,
+			help: `<p id="help-` + esc(key) + `" class="help">` + esc(f.Help) + `</p>`,
+		}
+	}
+	return m
+})

@@ -189,11 +189,11 @@ func TestLabRunAndSimulateRules(t *testing.T) {
 	if got, want := l.Note("workers"), `Workers "10000": live runs take at most 500; Simulate takes up to 10000`; got != want {
 		t.Errorf("note %q, want %q", got, want)
 	}
-	out := html(&RunBar{Lab: l})
+	out := renderHTML(&RunBar{Lab: l})
 	if !strings.Contains(out, "Live runs take at most 500 workers") || isTrue(tagWith(out, `id="simulate"`), "disabled") {
 		t.Errorf("run bar: %s", out)
 	}
-	if !strings.Contains(html(&Controls{Lab: l}), `id="note-workers"`) {
+	if !strings.Contains(renderHTML(&Controls{Lab: l}), `id="note-workers"`) {
 		t.Error("no note beside the workers input")
 	}
 	l.Set("workers", "10001")
@@ -205,7 +205,7 @@ func TestLabRunAndSimulateRules(t *testing.T) {
 	if !l.CanRun() || l.CanSimulate() || !strings.Contains(l.Note("target"), "cannot be simulated") {
 		t.Errorf("custom target: CanRun %v, CanSimulate %v, note %q", l.CanRun(), l.CanSimulate(), l.Note("target"))
 	}
-	if out := html(&RunBar{Lab: l}); !strings.Contains(out, `id="simulate-note"`) {
+	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, `id="simulate-note"`) {
 		t.Errorf("no note beside Simulate: %s", out)
 	}
 }

@@ -1,6 +1,12 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"html"
+	"strings"
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Legend explains every mark, bar and line of the timeline. It stays in
 // view (sticky) while the timeline scrolls.
@@ -32,13 +38,22 @@ var legendPhases = []legendItem{
 	{"sw line client", "fleet bucket rate", "dotted, in the histogram"},
 }
 
-// Render draws the legend.
-func (g *Legend) Render() app.UI {
-	item := func(it legendItem) app.UI {
-		return app.Li().Title(it.title).Body(app.Span().Class(it.swatch).Aria("hidden", "true"), app.Text(it.label))
+// Render draws the legend: static HTML, one element for go-app to mount.
+func (g *Legend) Render() app.UI { return app.Raw(legendHTML()) }
+
+var legendHTML = sync.OnceValue(func() string {
+	var b strings.Builder
+	list := func(class string, items []legendItem) {
+		b.WriteString(`<ul class="` + class + `">`)
+		for _, it := range items {
+			b.WriteString(`<li title="` + html.EscapeString(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>` +
+				html.EscapeString(it.label) + `</li>`)
+		}
+		b.WriteString(`</ul>`)
 	}
-	return app.Div().ID("legend").Class("legend").Aria("label", "Legend").Body(
-		app.Ul().Class("legend-outcomes").Body(app.Range(legendOutcomes).Slice(func(i int) app.UI { return item(legendOutcomes[i]) })),
-		app.Ul().Class("legend-phases").Body(app.Range(legendPhases).Slice(func(i int) app.UI { return item(legendPhases[i]) })),
-	)
-}
+	b.WriteString(`<div id="legend" class="legend" aria-label="Legend">`)
+	list("legend-outcomes", legendOutcomes)
+	list("legend-phases", legendPhases)
+	b.WriteString(`</div>`)
+	return b.String()
+})
