@@ -458,3 +458,22 @@ func TestMalformedRetryAfterRotates(t *testing.T) {
 
 // The page's 10,000-worker benchmark, BenchmarkPageSimulate, is in core/sim so
 // that one command runs it natively and under GOOS=js.
+
+// BenchmarkStatsAcc: the numbers of a 10,000-worker × 5-job simulation
+// (~800,000 records), taken in and computed once, as the page does when a
+// simulation's result comes in.
+func BenchmarkStatsAcc(b *testing.B) {
+	s := simScenario(b, "workers", "10000", "jobs", "5", "rate", "500")
+	rec := Simulate(s)
+	recs := rec.Records()
+	b.ResetTimer()
+	for b.Loop() {
+		acc := NewStatsAcc(rec.Start, len(recs))
+		for i := range recs {
+			acc.Add(&recs[i])
+		}
+		_ = acc.Stats()
+		_ = acc.Dispersion(100 * time.Millisecond)
+	}
+	b.ReportMetric(float64(len(recs)), "records")
+}

@@ -327,22 +327,3 @@ func TestStatsAccMatchesStatsOf(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkStatsAcc: the numbers of a 10,000-worker × 5-job simulation
-// (~800,000 records), taken in and computed once, as the page does when a
-// simulation's result comes in.
-func BenchmarkStatsAcc(b *testing.B) {
-	s := simScenario(b, "workers", "10000", "jobs", "5", "rate", "500")
-	rec := Simulate(s)
-	recs := rec.Records()
-	b.ResetTimer()
-	for b.Loop() {
-		acc := NewStatsAcc(rec.Start, len(recs))
-		for i := range recs {
-			acc.Add(&recs[i])
-		}
-		_ = acc.Stats()
-		_ = acc.Dispersion(100 * time.Millisecond)
-	}
-	b.ReportMetric(float64(len(recs)), "records")
-}
