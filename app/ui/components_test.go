@@ -109,8 +109,9 @@ func TestNumbersCarryRawValues(t *testing.T) {
 	}
 }
 
-// Before a run the panel shows no figures: a dash for each number and no
-// line made of zeros ("max 0 µs"), but still what each number is.
+// Before a run the panel shows no figures: a dash for each number and what
+// it is, no line made of zeros ("max 0 µs"); after a run the lines carry
+// the run's figures, the description moving to the tooltip.
 func TestNumbersBeforeARun(t *testing.T) {
 	out := renderHTML(&Numbers{Lab: newLab(), Rev: 1})
 	for _, absent := range []string{"max 0", "0 in flight", "p50 0", "0% of requests", "0 retries"} {
@@ -127,7 +128,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
-	for _, present := range []string{"1 in flight", "max 2", "sent − intended; p50"} {
+	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="sent − intended; p50`} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
 		}

@@ -34,18 +34,22 @@ func (n *Numbers) Render() app.UI {
 	}
 	card := func(s stat, cls string) app.UI {
 		text, sub := s.Text, s.Sub
+		// The line says what the number is until there is a run, then the
+		// run's own figures where it has some (the description stays in
+		// the tooltip).
+		title := sub
 		switch {
 		case !l.hasStats: // nothing measured yet
 			text = "–"
 		case s.Figures != "" && sub != "":
-			sub += "; " + s.Figures
+			sub, title = s.Figures, sub+"; "+s.Figures
 		case s.Figures != "":
-			sub = s.Figures
+			sub, title = s.Figures, s.Figures
 		}
 		return app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64)).Body(
 			app.Span().Class("v").Text(text),
 			app.Span().Class("k").Text(s.Label),
-			app.Span().Class("sub").Text(sub),
+			app.Span().Class("sub").Title(title).Text(sub),
 		)
 	}
 	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(

@@ -16,7 +16,7 @@ type stat struct {
 	Value   float64
 	Text    string // Value for people
 	Sub     string // one line of context: what it is
-	Figures string // more figures of the run, after Sub (none before a run)
+	Figures string // the run's figures that replace Sub once there is a run
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
 }
@@ -41,18 +41,18 @@ func statList(st *fleet.Stats, disp float64) []stat {
 	hide := func(s stat) stat { s.Hidden = true; return s }
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	return []stat{
-		figured(n("requests", "requests sent", st.Requests, "", true), strconv.Itoa(st.InFlight)+" in flight"),
-		figured(n("successes", "jobs succeeded", st.Successes, "", true), "of "+strconv.Itoa(jobs)+" finished"),
-		figured(n("limited", "429s", st.Limited, "", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "", true), strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
+		figured(n("requests", "requests sent", st.Requests, "retries included", true), strconv.Itoa(st.InFlight)+" in flight"),
+		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+strconv.Itoa(jobs)+" finished"),
+		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
+		figured(n("failed", "other failures", st.Failed, "errors, drops, timeouts", true), strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
 		f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
-		figured(n("first_tries", "first tries", st.FirstTries, "", false), strconv.Itoa(st.Retries)+" retries"),
+		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), strconv.Itoa(st.Retries)+" retries"),
 		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
-		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "", false), "max "+fmtDur(st.CompletionMax)),
+		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
 		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
-		figured(n("give_ups", "give-ups", st.GiveUps, "", false), strconv.Itoa(st.Cancelled)+" by Stop"),
+		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), strconv.Itoa(st.Cancelled)+" by Stop"),
 		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "sent − intended", false), "p50 "+fmtDur(st.LatenessP50)),
 		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
