@@ -24,7 +24,7 @@ var shortcuts = []struct {
 	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},
 	{[]string{"↑", "↓"}, "Nearest attempt of the worker above / below"},
 	{[]string{"Home", "End"}, "First / last attempt of the worker"},
-	{[]string{"Esc"}, "On the timeline: clear the selection (and stop a run)"},
+	{[]string{"Esc"}, "On the timeline: clear the selection first (the next Esc stops a run)"},
 }
 
 // Render draws the dialog when open.
