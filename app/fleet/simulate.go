@@ -89,7 +89,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	if err := checkSimulable(s); err != nil {
 		return fail(err)
 	}
-	defer pauseGC()()
+	defer RelaxGC(-1)()
 	var bucket *core.Bucket
 	var budget *core.Budget
 	var err error
@@ -240,41 +240,45 @@ func (r *Recording) adopt(recs []Record) {
 	r.records = append(r.records, recs...)
 }
 
-// SimMemoryLimit is the Go memory limit while a simulation runs (see
-// pauseGC), unless a lower one is set.
+// SimMemoryLimit is the Go memory limit while a simulation or a live run
+// has the collector relaxed (see RelaxGC), unless a lower one is set.
 const SimMemoryLimit = 1 << 30
 
-var gcPaused struct {
+var gcRelaxed struct {
 	sync.Mutex
-	n       int // simulations running
+	n       int // callers that have not restored yet
 	percent int // GOGC before the first of them
 	limit   int64
 }
 
-// pauseGC switches the garbage collector off until the returned function is
-// called, leaving the memory limit (at most SimMemoryLimit) as the only
-// trigger. A simulation allocates little garbage but builds a large,
-// pointer-rich recording; in WebAssembly, with one thread, a collection
-// marks concurrently with the simulation for most of its run, and the
-// write barriers of the mark phase made a 10,000-worker simulation 2.5
-// times slower (1.8 s instead of 0.7 s under node). Nested and concurrent
-// calls are counted; the last one restores the settings.
-func pauseGC() (restore func()) {
-	gcPaused.Lock()
-	defer gcPaused.Unlock()
-	if gcPaused.n == 0 {
-		gcPaused.percent = debug.SetGCPercent(-1)
-		gcPaused.limit = debug.SetMemoryLimit(-1) // -1: read only
-		debug.SetMemoryLimit(min(gcPaused.limit, SimMemoryLimit))
+// RelaxGC sets GOGC to percent (-1: off) with the memory limit at most
+// SimMemoryLimit, until the returned function is called. In WebAssembly the
+// collector shares the page's one thread: once a cycle starts marking, it
+// marks to the end without letting the event loop run, and its write
+// barriers slow everything meanwhile. A simulation switches it off (it
+// allocates little garbage but builds a large, pointer-rich recording; the
+// mark phase made a 10,000-worker simulation 2.5 times slower, 1.8 s instead
+// of 0.7 s under node); the page relaxes it during a live run. Nested and
+// concurrent calls are counted: each sets its percent (the latest holds),
+// and the last restore brings back the settings from before the first.
+func RelaxGC(percent int) (restore func()) {
+	gcRelaxed.Lock()
+	defer gcRelaxed.Unlock()
+	if gcRelaxed.n == 0 {
+		gcRelaxed.percent = debug.SetGCPercent(percent)
+		gcRelaxed.limit = debug.SetMemoryLimit(-1) // -1: read only
+		debug.SetMemoryLimit(min(gcRelaxed.limit, SimMemoryLimit))
+	} else {
+		debug.SetGCPercent(percent)
 	}
-	gcPaused.n++
-	return func() {
-		gcPaused.Lock()
-		defer gcPaused.Unlock()
-		gcPaused.n--
-		if gcPaused.n == 0 {
-			debug.SetMemoryLimit(gcPaused.limit)
-			debug.SetGCPercent(gcPaused.percent)
+	gcRelaxed.n++
+	return sync.OnceFunc(func() {
+		gcRelaxed.Lock()
+		defer gcRelaxed.Unlock()
+		gcRelaxed.n--
+		if gcRelaxed.n == 0 {
+			debug.SetMemoryLimit(gcRelaxed.limit)
+			debug.SetGCPercent(gcRelaxed.percent)
 		}
-	}
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -476,4 +477,32 @@ func BenchmarkStatsAcc(b *testing.B) {
 		_ = acc.Dispersion(100 * time.Millisecond)
 	}
 	b.ReportMetric(float64(len(recs)), "records")
+}
+
+// RelaxGC sets GOGC and caps the memory limit; nested calls are counted and
+// the last restore brings back what was there before the first.
+func TestRelaxGC(t *testing.T) {
+	before, limit := debug.SetGCPercent(77), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() { debug.SetGCPercent(before); debug.SetMemoryLimit(limit) }()
+
+	outer := RelaxGC(2000)
+	if got := debug.SetGCPercent(2000); got != 2000 { // SetGCPercent has no read-only mode: set what should be there
+		t.Errorf("GOGC = %d during RelaxGC(2000)", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != SimMemoryLimit {
+		t.Errorf("memory limit = %d, want %d", got, SimMemoryLimit)
+	}
+	inner := RelaxGC(-1)
+	inner()
+	inner() // a second call does nothing
+	if got := debug.SetMemoryLimit(-1); got != SimMemoryLimit {
+		t.Errorf("the inner restore already restored the limit: %d", got)
+	}
+	outer()
+	if got := debug.SetGCPercent(before); got != 77 {
+		t.Errorf("GOGC after the last restore = %d, want 77", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit after the last restore = %d", got)
+	}
 }

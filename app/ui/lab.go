@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -316,16 +315,15 @@ func newRunKey() string {
 	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
-// liveGCPercent is GOGC during a live run, with the simulator's memory
-// limit (1 GiB) as a ceiling. In WebAssembly the collector shares the
-// page's one thread and, once it starts marking, marks to the end (the idle
-// mark worker has nothing to yield to): each cycle of a 500-worker run (500
-// goroutine stacks, ~10 MB of heap) held the page 60–220 ms, 8 cycles a run
-// at the default GOGC, late timers and all. At 2000 the heap may grow to
-// 21 times what is live before a cycle: a typical run has none, a very long
-// one a few, and the limit keeps a huge one from taking all the tab's
-// memory. The settings return after the run (and the collector runs then,
-// with the run over).
+// liveGCPercent is GOGC during a live run (fleet.RelaxGC, which also caps
+// the memory limit at 1 GiB). Once a cycle starts marking in wasm it holds
+// the page to the end: each cycle of a 500-worker run (500 goroutine
+// stacks, ~10 MB of heap) took 60–220 ms, 8 cycles a run at the default
+// GOGC, late timers and all. At 2000 the heap may grow to 21 times what is
+// live before a cycle: a typical run has none, a very long one a few, and
+// the limit keeps a huge one from taking all the tab's memory. The
+// settings return after the run (and the collector runs then, with the run
+// over).
 const liveGCPercent = 2000
 
 // The page's clock lets fleet.Run start the workers in batches, yielding to
@@ -387,13 +385,12 @@ func (l *Lab) Run(ctx app.Context) {
 		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		go l.tick(ctx, tickCtx, live, start)
-		gogc, limit := debug.SetGCPercent(liveGCPercent), debug.SetMemoryLimit(fleet.SimMemoryLimit)
+		restoreGC := fleet.RelaxGC(liveGCPercent)
 		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
 			live.add(r)
 			l.view.onRecord(r)
 		})
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(gogc)
+		restoreGC()
 		stopTick()
 		cancel()
 		end, ok := rec.End()
