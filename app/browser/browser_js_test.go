@@ -17,27 +17,53 @@ import (
 // GOARCH=wasm go test ./app/browser/): timers, promises and the bridge are
 // the same there as in a browser.
 
-func TestClockSleepAccuracy(t *testing.T) {
+// Sleep never returns early; how late it returns is a figure of the
+// machine's load, measured by BenchmarkSleepLateness, not asserted here.
+func TestClockSleepNeverEarly(t *testing.T) {
 	var c Clock
-	var late []time.Duration
 	for range 20 {
 		start := time.Now()
 		if err := c.Sleep(context.Background(), 7*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		got := time.Since(start)
-		if got < 7*time.Millisecond-earlyEnough {
+		if got := time.Since(start); got < 7*time.Millisecond-earlyEnough {
 			t.Fatalf("Sleep(7ms) returned after %v: early", got)
 		}
-		late = append(late, got-7*time.Millisecond)
-	}
-	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
-	t.Logf("lateness p50 %v, max %v", late[len(late)/2], late[len(late)-1])
-	if p50 := late[len(late)/2]; p50 > 3*time.Millisecond {
-		t.Errorf("Sleep p50 lateness %v, want ≤ 3ms (setTimeout rounds up to whole ms)", p50)
 	}
 	if n := PendingWaits(); n != 0 {
 		t.Errorf("%d waits still registered", n)
+	}
+}
+
+// BenchmarkSleepLateness: how late a 7 ms wait returns, with Clock.Sleep (a
+// JavaScript setTimeout) and with Go's time.Sleep (the runtime's own timer
+// in wasm), in the same run. FACTS.md measured them in Chromium (p99 0.4 ms
+// and 4 ms late); under node on 2026-11-30, 100 waits each: Clock p50
+// 0.67 / p99 3.5 ms, time.Sleep p50 0.48 / p99 1.5 ms.
+//
+//	PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm go test -run='^$' -bench=SleepLateness ./app/browser/
+func BenchmarkSleepLateness(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		sleep func(time.Duration)
+	}{
+		{"Clock", func(d time.Duration) { _ = Clock{}.Sleep(context.Background(), d) }},
+		{"time.Sleep", time.Sleep},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var late []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				tc.sleep(7 * time.Millisecond)
+				late = append(late, time.Since(start)-7*time.Millisecond)
+			}
+			sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+			ms := func(q float64) float64 {
+				return float64(late[min(len(late)-1, int(q*float64(len(late))))]) / float64(time.Millisecond)
+			}
+			b.ReportMetric(ms(0.5), "late-p50-ms")
+			b.ReportMetric(ms(0.99), "late-p99-ms")
+		})
 	}
 }
 
