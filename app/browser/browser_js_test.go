@@ -320,3 +320,26 @@ func mustBool(v safejs.Value) bool {
 	b, _ := v.Bool()
 	return b
 }
+
+// Yield comes back through the event loop and leaves nothing registered; a
+// cancelled context returns at once.
+func TestClockYield(t *testing.T) {
+	var c Clock
+	ran := make(chan struct{})
+	go func() { close(ran) }() // runnable before the yield: it runs first
+	c.Yield(context.Background())
+	select {
+	case <-ran:
+	default:
+		t.Error("a runnable goroutine did not run during Yield")
+	}
+	for range 100 {
+		c.Yield(context.Background())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c.Yield(ctx)
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}

@@ -27,8 +27,9 @@ func (Clock) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Yield lets the page's event loop run (input, painting, timers) before it
-// returns, or returns once ctx ends: in the browser a setTimeout of 0, so
-// the goroutines that are runnable run first; natively runtime.Gosched.
+// returns, or returns once ctx ends: in the browser a message to itself on
+// a MessageChannel (a new task, without setTimeout's 4 ms clamp), so the
+// goroutines that are runnable run first; natively runtime.Gosched.
 func (Clock) Yield(ctx context.Context) {
 	if ctx.Err() == nil {
 		yield(ctx)

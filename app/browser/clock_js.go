@@ -28,10 +28,21 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// yield arms a setTimeout of 0 and waits for it.
+// yield posts a message to itself and waits for it (bridge.post).
 func yield(ctx context.Context) {
-	if b, err := getBridge(); err == nil {
-		_ = b.sleepOnce(ctx, 0)
+	b, err := getBridge()
+	if err != nil {
+		return
+	}
+	id, ch := b.register()
+	if _, err := b.post.Invoke(id); err != nil {
+		b.forget(id)
+		return
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		b.forget(id)
 	}
 }
 

@@ -139,7 +139,7 @@ const loadSlice = 20 * time.Millisecond
 type slicer struct{ t0 time.Time }
 
 func (s *slicer) yield() {
-	_ = browser.Clock{}.Sleep(context.Background(), time.Millisecond)
+	browser.Clock{}.Yield(context.Background())
 	s.t0 = time.Now()
 }
 
