@@ -22,6 +22,8 @@ type Ops struct {
 	buf     []float32
 	strs    []string
 	strIdx  map[string]int
+	imgs    [][]byte // RGBA pixels of the Image calls; imgs[:nimg] are in use
+	nimg    int
 	Palette []string // CSS colours, indexed by the colour arguments
 	Fonts   []string // CSS fonts, indexed by the font arguments
 }
@@ -43,6 +45,7 @@ const (
 	opRestore    = 13 // restore (ends a clip)
 	opHatch      = 14 // x, y, w, h, spacing: diagonal lines in the stroke style
 	opPathRect   = 15 // x, y, w, h: adds a rectangle sub-path
+	opImage      = 16 // image, pw, ph, x, y, w, h: RGBA pixels drawn into a rectangle
 )
 
 // Shape is a mark's outline. Outcomes differ by shape as well as colour.
@@ -73,6 +76,7 @@ func (o *Ops) Reset() {
 	o.buf = o.buf[:0]
 	o.strs = o.strs[:0]
 	clear(o.strIdx)
+	o.nimg = 0
 }
 
 // Len is the number of values in the buffer.
@@ -179,6 +183,33 @@ func (o *Ops) Clip(x, y, w, h float64) {
 //
 //go:noinline
 func (o *Ops) Restore() { o.put(opRestore) }
+
+// Image draws a pw×ph picture into the rectangle (x, y, w, h), scaled
+// without smoothing, blended by its alpha over what is there, within the
+// current clip. It returns the picture's pixels, all transparent, to be
+// filled in before the list is drawn: RGBA, not premultiplied, row by row.
+// Drawing many small marks as pixels is far cheaper for the browser than
+// as a path of rectangles. The memory is the Ops's, reused after Reset.
+func (o *Ops) Image(pw, ph int, x, y, w, h float64) []byte {
+	n := pw * ph * 4
+	if o.nimg == len(o.imgs) {
+		o.imgs = append(o.imgs, nil)
+	}
+	px := o.imgs[o.nimg]
+	if cap(px) < n {
+		px = make([]byte, n)
+	} else {
+		px = px[:n]
+		clear(px)
+	}
+	o.imgs[o.nimg] = px
+	o.put(opImage, float32(o.nimg), float32(pw), float32(ph), float32(x), float32(y), float32(w), float32(h))
+	o.nimg++
+	return px
+}
+
+// Images returns the pixels of the Image calls, in order (for tests).
+func (o *Ops) Images() [][]byte { return o.imgs[:o.nimg] }
 
 // Hatch strokes diagonal lines every spacing pixels across a rectangle.
 //

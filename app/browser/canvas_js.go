@@ -25,7 +25,7 @@ var g = canvas.getContext("2d");
 g.setTransform(dpr, 0, 0, dpr, 0, 0);
 g.clearRect(0, 0, w, h);
 g.globalAlpha = 1;
-return replay(g, buf, 0, n, strs.split("\x1f"), palette.split("\x1f"), fonts.split("\x1f"));
+return replay(g, buf, 0, n, strs.split("\x1f"), palette.split("\x1f"), fonts.split("\x1f"), imgs);
 ` + replayJS
 
 // layersJS draws in two layers: base ops are added to a drawing kept aside
@@ -53,7 +53,7 @@ if (fresh) {
 gb.setTransform(dpr, 0, 0, dpr, 0, 0);
 gb.globalAlpha = 1;
 var P = palette.split("\x1f"), F = fonts.split("\x1f");
-var r = replay(gb, buf, 0, nb, strsB.split("\x1f"), P, F);
+var r = replay(gb, buf, 0, nb, strsB.split("\x1f"), P, F, null);
 if (r !== nb) return r;
 var g = canvas.getContext("2d");
 g.setTransform(1, 0, 0, 1, 0, 0);
@@ -61,14 +61,16 @@ g.globalAlpha = 1;
 g.clearRect(0, 0, pw, ph);
 g.drawImage(B, 0, 0);
 g.setTransform(dpr, 0, 0, dpr, 0, 0);
-r = replay(g, buf, nb, n, strsT.split("\x1f"), P, F);
+r = replay(g, buf, nb, n, strsT.split("\x1f"), P, F, null);
 return r === n ? n : r;
 ` + replayJS
 
 // replayJS replays the values b[i:n] on the context g and returns where it
-// stopped (n when the list was well formed).
+// stopped (n when the list was well formed). I holds the lists' images as
+// Uint8ClampedArrays (null: none); each is put on a scratch canvas of its
+// size, then drawn scaled onto g.
 const replayJS = `
-function replay(g, b, i, n, S, P, F) {
+function replay(g, b, i, n, S, P, F, I) {
 var AL = ["left", "center", "right"], BL = ["middle", "top", "bottom"];
 // Sub-paths are closed by a line back to their start, not closePath(),
 // which costs time proportional to the path in Chromium: 300 ms for 3,000
@@ -107,6 +109,17 @@ while (i < n) {
     for (var d = -hh; d < hw; d += sp) { g.moveTo(x + d, y + hh); g.lineTo(x + d + hh, y); }
     g.stroke(); g.restore(); break;
   case 15: g.rect(b[i+1], b[i+2], b[i+3], b[i+4]); i += 5; break;
+  case 16:
+    if (!I || !I[b[i+1]]) return i;
+    var iw = b[i+2], ih = b[i+3];
+    var sc = replay.scratch || (replay.scratch = document.createElement("canvas"));
+    if (sc.width !== iw || sc.height !== ih) { sc.width = iw; sc.height = ih; }
+    sc.getContext("2d").putImageData(new ImageData(I[b[i+1]], iw, ih), 0, 0);
+    var smooth = g.imageSmoothingEnabled;
+    g.imageSmoothingEnabled = false;
+    g.drawImage(sc, b[i+4], b[i+5], b[i+6], b[i+7]);
+    g.imageSmoothingEnabled = smooth;
+    i += 8; break;
   default: return i;
   }
 }
@@ -144,7 +157,7 @@ func getDrawer() (*drawer, error) {
 	d := &theDrawer
 	d.once.Do(func() {
 		var errs [4]error
-		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h")
+		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h", "imgs")
 		d.width, errs[1] = compile(widthJS, "id")
 		d.png, errs[2] = compile(pngJS, "id")
 		d.layers, errs[3] = compile(layersJS, "id", "buf", "nb", "n", "strsB", "strsT", "palette", "fonts", "w", "h", "fresh")
@@ -179,7 +192,11 @@ func (c Canvas) Draw(o *Ops, w, h float64) error {
 	if err := d.copy(o.buf); err != nil {
 		return err
 	}
-	read, err := d.draw.Invoke(c.ID, d.f32, n, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h)
+	imgs, err := jsImages(o.Images())
+	if err != nil {
+		return err
+	}
+	read, err := d.draw.Invoke(c.ID, d.f32, n, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h, imgs)
 	if err != nil {
 		return err
 	}
@@ -223,6 +240,40 @@ func (c Canvas) DrawLayers(base *Ops, fresh bool, top *Ops, w, h float64) error 
 		return ErrBaseLost
 	}
 	return errors.New("browser: corrupt display list")
+}
+
+// jsImages copies the images' pixels into a JS array of Uint8ClampedArrays
+// (null when there are none).
+func jsImages(imgs [][]byte) (any, error) {
+	if len(imgs) == 0 {
+		return nil, nil
+	}
+	g := safejs.Global()
+	ctor, err := g.Get("Uint8ClampedArray")
+	if err != nil {
+		return nil, err
+	}
+	arrayCtor, err := g.Get("Array")
+	if err != nil {
+		return nil, err
+	}
+	out, err := arrayCtor.New(len(imgs))
+	if err != nil {
+		return nil, err
+	}
+	for i, px := range imgs {
+		a, err := ctor.New(len(px))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := safejs.CopyBytesToJS(a, px); err != nil {
+			return nil, err
+		}
+		if err := out.SetIndex(i, a); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // copy puts buf in the persistent Float32Array, growing it as needed.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -192,8 +193,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintHidden(o, l, m, in)
 		if l.dense() {
-			paintDenseWaits(o, l, m, in)
-			paintDenseMarks(o, l, m)
+			paintDenseLanes(o, l, m, in)
 		} else {
 			paintWaits(o, l, m, in, every)
 			paintFlights(o, l, m, in, every)
@@ -477,44 +477,19 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 // as shapes). In-flight bars, thinner than a pixel, are left out.
 func (l *layout) dense() bool { return l.laneH < 1 }
 
-// denseCell is the grid of paintDenseMarks, in pixels.
+// denseCell is the grid of the dense attempt marks, in pixels.
 const denseCell = 2
 
-func paintDenseMarks(o *browser.Ops, l *layout, m *model) {
-	cols := int((l.right-l.left)/denseCell) + 2
-	rows := int(l.laneH*float64(l.workers)/denseCell) + 2
-	// One pass over the attempts: which classes each cell holds.
-	seen := make([]uint8, cols*rows)
-	for i := range m.marks {
-		k := &m.marks[i]
-		cx := int((l.x(k.sent) - l.left) / denseCell)
-		cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
-		if cx < 0 || cy < 0 || cx >= cols || cy >= rows {
-			continue
-		}
-		seen[cy*cols+cx] |= 1 << k.class
-	}
-	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
-		n := 0
-		o.BeginPath()
-		for cell, bits := range seen {
-			if bits&(1<<c) == 0 {
-				continue
-			}
-			cx, cy := cell%cols, cell/cols
-			o.PathRect(l.left+float64(cx*denseCell), l.lanesTop+float64(cy*denseCell), denseCell, denseCell)
-			n++
-		}
-		if n > 0 {
-			o.FillStyle(classColour[c])
-			o.FillPath()
-		}
-	}
-}
-
-func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
+// paintDenseLanes draws the lanes of a run with more workers than pixel
+// rows as one picture (Ops.Image), a pixel per CSS pixel: each wait covers
+// its pixels in its reason's colour at half opacity, reasons in a fixed
+// order; each attempt fills its 2-px cell in its outcome's colour, outcomes
+// in class order, over the waits. Drawn as rectangles instead, a
+// 10,000-worker simulation handed the browser ~150,000 of them.
+func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 	cols := int(l.right-l.left) + 2
 	rows := int(l.laneH*float64(l.workers)) + 2
+	px := o.Image(cols, rows, l.left, l.lanesTop, float64(cols), float64(rows))
 	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
 	// One pass over the waits, constant work each: per reason and pixel
 	// row a difference array (+1 where a wait starts, −1 past its end), so
@@ -545,26 +520,63 @@ func paintDenseWaits(o *browser.Ops, l *layout, m *model, in frameInput) {
 		if !any[b] {
 			continue
 		}
-		o.FillStyle(reasonColour(r))
-		o.Alpha(0.5)
-		o.BeginPath()
+		c := in.th.rgb(reasonColour(r))
 		for y := 0; y < rows; y++ {
 			row := diff[(b*rows+y)*(cols+1) : (b*rows+y+1)*(cols+1)]
-			sum, x0 := int16(0), -1
-			for x := 0; x <= cols; x++ {
-				sum += row[x]
-				switch {
-				case sum > 0 && x0 < 0:
-					x0 = x
-				case sum <= 0 && x0 >= 0:
-					o.PathRect(l.left+float64(x0), l.lanesTop+float64(y), float64(x-x0), 1)
-					x0 = -1
+			sum := int16(0)
+			for x := 0; x < cols; x++ {
+				if sum += row[x]; sum > 0 {
+					blendHalf(px[(y*cols+x)*4:], c)
 				}
 			}
 		}
-		o.FillPath()
-		o.Alpha(1)
 	}
+
+	// The attempts: which classes each 2-px cell holds, in one pass; the
+	// last class in order wins the cell.
+	ccols, crows := cols/denseCell+1, rows/denseCell+1
+	seen := make([]uint8, ccols*crows)
+	for i := range m.marks {
+		k := &m.marks[i]
+		cx := int((l.x(k.sent) - l.left) / denseCell)
+		cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
+		if cx < 0 || cy < 0 || cx >= ccols || cy >= crows {
+			continue
+		}
+		seen[cy*ccols+cx] |= 1 << k.class
+	}
+	var colour [fleet.NumClasses][3]byte
+	for c := range colour {
+		colour[c] = in.th.rgb(classColour[c])
+	}
+	for cell, set := range seen {
+		if set == 0 {
+			continue
+		}
+		c := colour[bits.Len8(set)-1] // the last class present
+		x0, y0 := (cell%ccols)*denseCell, (cell/ccols)*denseCell
+		for y := y0; y < min(rows, y0+denseCell); y++ {
+			for x := x0; x < min(cols, x0+denseCell); x++ {
+				p := px[(y*cols+x)*4:]
+				p[0], p[1], p[2], p[3] = c[0], c[1], c[2], 255
+			}
+		}
+	}
+}
+
+// blendHalf paints colour c at half opacity over the RGBA pixel p (not
+// premultiplied), as a canvas fill with globalAlpha 0.5 would.
+func blendHalf(p []byte, c [3]byte) {
+	if p[3] == 0 { // the usual case: nothing there yet
+		p[0], p[1], p[2], p[3] = c[0], c[1], c[2], 128
+		return
+	}
+	da := float64(p[3]) / 255
+	oa := 0.5 + da*0.5
+	for i := range 3 {
+		p[i] = byte((float64(c[i])*0.5+float64(p[i])*da*0.5)/oa + 0.5)
+	}
+	p[3] = byte(oa*255 + 0.5)
 }
 
 func paintMarks(o *browser.Ops, l *layout, m *model, p pick) {

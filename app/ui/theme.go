@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strconv"
+
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/core"
@@ -156,6 +158,21 @@ func reasonColour(r core.Reason) int {
 		return colBucket
 	}
 	return colBackoff
+}
+
+// rgb is the theme's colour c as red, green, blue: the palette's "#rrggbb"
+// (black for anything else, which the dense pictures do not use).
+func (t *theme) rgb(c int) [3]byte {
+	var out [3]byte
+	if h := t.palette[c]; len(h) == 7 && h[0] == '#' {
+		for i := range out {
+			v, err := strconv.ParseUint(h[1+2*i:3+2*i], 16, 8)
+			if err == nil {
+				out[i] = byte(v)
+			}
+		}
+	}
+	return out
 }
 
 // reasonLabel names a wait reason for people, with the waterfall phase it looks like.
