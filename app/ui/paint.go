@@ -2,7 +2,6 @@ package ui
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -200,7 +199,11 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 			paintMarks(o, l, m, every)
 		}
 		paintGiveUps(o, l, m, every)
-		paintServer(o, l, m, every)
+		if l.dense() && len(m.arrivals) == 0 {
+			paintDenseServer(o, l, m, in.th)
+		} else {
+			paintServer(o, l, m, every)
+		}
 		paintNow(o, l, in)
 		o.Restore()
 		paintHistogramPanel(o, l, m, in)
@@ -532,33 +535,60 @@ func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 		}
 	}
 
-	// The attempts: which classes each 2-px cell holds, in one pass; the
-	// last class in order wins the cell.
+	// The attempts, over the waits.
+	seen, ccols := denseCellsOf(m, cols, rows, func(k *mark) (x, y float64, ok bool) {
+		return l.x(k.sent) - l.left, l.laneY(k.worker) - l.lanesTop, true
+	})
+	paintCells(px, cols, rows, in.th, seen, ccols, denseCell, 0)
+}
+
+// paintDenseServer draws the server panel of a big simulation (no arrivals
+// stream: the arrivals the records tell of) as one picture: a 3-px square
+// per 2-px cell that holds an arrival, in outcome colours.
+func paintDenseServer(o *browser.Ops, l *layout, m *model, th *theme) {
+	cols, rows := int(l.right-l.left)+2, int(l.srvH)+2
+	px := o.Image(cols, rows, l.left, l.srvTop, float64(cols), float64(rows))
+	seen, ccols := denseCellsOf(m, cols, rows, func(k *mark) (x, y float64, ok bool) {
+		return l.x(k.serverAt) - l.left, l.srvY(k.serverSeq) - l.srvTop, k.hasServer
+	})
+	paintCells(px, cols, rows, th, seen, ccols, denseCell+1, -1)
+}
+
+// denseCellsOf sorts the attempts into the denseCell grid of a cols×rows
+// picture, in one pass: for each cell (ccols a row), the set of classes it
+// holds. at places an attempt in the picture, or says it has no place.
+func denseCellsOf(m *model, cols, rows int, at func(k *mark) (x, y float64, ok bool)) (seen []uint8, ccols int) {
 	ccols, crows := cols/denseCell+1, rows/denseCell+1
-	seen := make([]uint8, ccols*crows)
+	seen = make([]uint8, ccols*crows)
 	for i := range m.marks {
 		k := &m.marks[i]
-		cx := int((l.x(k.sent) - l.left) / denseCell)
-		cy := int((l.laneY(k.worker) - l.lanesTop) / denseCell)
-		if cx < 0 || cy < 0 || cx >= ccols || cy >= crows {
+		x, y, ok := at(k)
+		cx, cy := int(x/denseCell), int(y/denseCell)
+		if !ok || x < 0 || y < 0 || cx >= ccols || cy >= crows {
 			continue
 		}
 		seen[cy*ccols+cx] |= 1 << k.class
 	}
-	var colour [fleet.NumClasses][3]byte
-	for c := range colour {
-		colour[c] = in.th.rgb(classColour[c])
-	}
-	for cell, set := range seen {
-		if set == 0 {
-			continue
-		}
-		c := colour[bits.Len8(set)-1] // the last class present
-		x0, y0 := (cell%ccols)*denseCell, (cell/ccols)*denseCell
-		for y := y0; y < min(rows, y0+denseCell); y++ {
-			for x := x0; x < min(cols, x0+denseCell); x++ {
-				p := px[(y*cols+x)*4:]
-				p[0], p[1], p[2], p[3] = c[0], c[1], c[2], 255
+	return seen, ccols
+}
+
+// paintCells paints a size×size square at (cx·denseCell+off, cy·denseCell+off)
+// for every cell and class it holds, class by class in order, opaque: a
+// later class covers an earlier one (and a neighbour's square where they
+// overlap), as filling one path per class would.
+func paintCells(px []byte, cols, rows int, th *theme, seen []uint8, ccols, size, off int) {
+	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+		rgb := th.rgb(classColour[c])
+		for cell, set := range seen {
+			if set&(1<<c) == 0 {
+				continue
+			}
+			x0, y0 := (cell%ccols)*denseCell+off, (cell/ccols)*denseCell+off
+			for y := max(0, y0); y < min(rows, y0+size); y++ {
+				for x := max(0, x0); x < min(cols, x0+size); x++ {
+					p := px[(y*cols+x)*4:]
+					p[0], p[1], p[2], p[3] = rgb[0], rgb[1], rgb[2], 255
+				}
 			}
 		}
 	}
@@ -631,39 +661,6 @@ func paintGiveUps(o *browser.Ops, l *layout, m *model, p pick) {
 // m.marks when there are none (the arrivals the responses told of).
 func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 	r := math.Max(2, 2.2*l.scale)
-	if len(m.arrivals) == 0 && l.dense() { // a big simulation: one square per 2-px cell and class
-		cols := int((l.right-l.left)/denseCell) + 2
-		rows := int(l.srvH/denseCell) + 2
-		seen := make([]uint8, cols*rows)
-		for i := range m.marks {
-			k := &m.marks[i]
-			if !k.hasServer {
-				continue
-			}
-			cx, cy := int((l.x(k.serverAt)-l.left)/denseCell), int((l.srvY(k.serverSeq)-l.srvTop)/denseCell)
-			if cx < 0 || cy < 0 || cx >= cols || cy >= rows {
-				continue
-			}
-			seen[cy*cols+cx] |= 1 << k.class
-		}
-		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
-			n := 0
-			o.BeginPath()
-			for cell, bits := range seen {
-				if bits&(1<<c) == 0 {
-					continue
-				}
-				cx, cy := cell%cols, cell/cols
-				o.PathRect(l.left+float64(cx*denseCell)-1, l.srvTop+float64(cy*denseCell)-1, denseCell+1, denseCell+1)
-				n++
-			}
-			if n > 0 {
-				o.FillStyle(classColour[c])
-				o.FillPath()
-			}
-		}
-		return
-	}
 	if len(m.arrivals) == 0 { // no stream: the arrivals the responses told of
 		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 			n := 0

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -432,5 +433,51 @@ func TestBlendHalf(t *testing.T) {
 	}
 	if c := normalTheme.rgb(colLimited); c != [3]byte{0xD5, 0x5E, 0x00} {
 		t.Errorf("rgb(colLimited) = %v", c)
+	}
+}
+
+// paintDenseServer paints a 3-px square per 2-px cell holding an arrival,
+// class by class: checked against filling each arrival's square directly in
+// class order.
+func TestDenseServerPicture(t *testing.T) {
+	m := newModel(t0, 3000)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 30000 {
+		m.marks = append(m.marks, mark{worker: rng.IntN(3000), class: fleet.Class(rng.IntN(int(fleet.NumClasses))),
+			hasServer: i%7 != 0, serverAt: time.Duration(rng.Int64N(int64(20 * time.Second))), serverSeq: rng.IntN(100000)})
+	}
+	l := newLayout(1200, 3000, 22*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paintDenseServer(&o, &l, m, &normalTheme)
+	if len(o.Images()) != 1 {
+		t.Fatalf("%d images drawn, want 1", len(o.Images()))
+	}
+	got := o.Images()[0]
+	cols, rows := int(l.right-l.left)+2, int(l.srvH)+2
+	want := make([]byte, cols*rows*4)
+	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+		rgb := normalTheme.rgb(classColour[c])
+		for _, k := range m.marks {
+			if !k.hasServer || k.class != c {
+				continue
+			}
+			cx, cy := int((l.x(k.serverAt)-l.left)/denseCell), int((l.srvY(k.serverSeq)-l.srvTop)/denseCell)
+			for y := cy*denseCell - 1; y < cy*denseCell+2; y++ {
+				for x := cx*denseCell - 1; x < cx*denseCell+2; x++ {
+					if x >= 0 && y >= 0 && x < cols && y < rows {
+						copy(want[(y*cols+x)*4:], []byte{rgb[0], rgb[1], rgb[2], 255})
+					}
+				}
+			}
+		}
+	}
+	if !bytes.Equal(got, want) {
+		n := 0
+		for i := range got {
+			if got[i] != want[i] {
+				n++
+			}
+		}
+		t.Errorf("%d of %d bytes differ from the direct fill", n, len(got))
 	}
 }
