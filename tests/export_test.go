@@ -33,21 +33,37 @@ func allowDownloads(t *testing.T, ctx context.Context) string {
 }
 
 // download clicks the button #id and returns the file it saved into dir
-// (the one whose name ends in ext), once complete.
+// (the one whose name ends in ext), once complete: Chromium may create the
+// file before it writes it, so it must be there, non-empty, with no partial
+// download (.crdownload) beside it, and the same size 200 ms later.
 func download(t *testing.T, ctx context.Context, dir, id, ext string) (name string, data []byte) {
 	t.Helper()
 	click(t, ctx, id)
+	lastSize := int64(-1)
 	if err := waitFor(15*time.Second, func() bool {
+		time.Sleep(180 * time.Millisecond) // with waitFor's 20 ms: a size is compared with one ~200 ms older
 		entries, _ := os.ReadDir(dir)
+		name = ""
 		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".crdownload") {
+				return false
+			}
 			if strings.HasSuffix(e.Name(), ext) {
 				name = e.Name()
-				return true
 			}
 		}
-		return false
+		if name == "" {
+			return false
+		}
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || info.Size() == 0 {
+			return false
+		}
+		done := info.Size() == lastSize
+		lastSize = info.Size()
+		return done
 	}); err != nil {
-		t.Fatalf("#%s saved no %s file: %v", id, ext, err)
+		t.Fatalf("#%s saved no complete %s file: %v", id, ext, err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
@@ -99,7 +115,7 @@ func TestExports(t *testing.T) {
 		t.Fatalf("%s is not CSV: %v", name, err)
 	}
 	if len(rows) != 1+st.Records {
-		t.Errorf("%s: %d rows, want a header and %d events", name, len(rows), st.Records)
+		t.Fatalf("%s: %d rows, want a header and %d events", name, len(rows), st.Records)
 	}
 	header := rows[0]
 	for _, col := range []string{"t_ms", "kind", "worker", "status", "class", "wait_ms", "reason", "simulated"} {
