@@ -553,3 +553,40 @@ func TestPresentationModeAndHelp(t *testing.T) {
 		t.Errorf("the keys changed the run: %+v", st)
 	}
 }
+
+// TestHiddenTabIsMarked: when the page is hidden during a run (timers are
+// throttled then), the stretch is recorded and drawn as such. Headless
+// Chromium does not hide a page on demand, so the test makes the document
+// say "hidden" and fires visibilitychange, as a background tab would.
+func TestHiddenTabIsMarked(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=4&jobs=20&latency=100ms&rate=1000&burst=100")
+	setVisibility := func(state string) {
+		t.Helper()
+		eval[any](t, ctx, `(() => {
+			Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "`+state+`"});
+			document.dispatchEvent(new Event("visibilitychange"));
+		})()`)
+	}
+	click(t, ctx, "run")
+	time.Sleep(500 * time.Millisecond)
+	setVisibility("hidden")
+	time.Sleep(time.Second)
+	setVisibility("visible")
+	if err := waitFor(30*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+		t.Fatalf("the run did not finish: %v", err)
+	}
+	type dbg struct {
+		Hidden [][2]float64 `json:"hidden"`
+	}
+	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	if len(d.Hidden) != 1 {
+		t.Fatalf("hidden stretches %v, want one", d.Hidden)
+	}
+	h := d.Hidden[0]
+	if h[0] < 300 || h[0] > 1500 || h[1]-h[0] < 800 || h[1]-h[0] > 2500 {
+		t.Errorf("hidden stretch %v ms: want one starting ~500 ms into the run, ~1 s long", h)
+	}
+	screenshot(t, ctx, "hidden-tab")
+}

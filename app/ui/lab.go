@@ -641,6 +641,16 @@ func debugJSON(v *view) string {
 	live, perm := browser.LiveFuncs()
 	v.mu.Lock()
 	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
+	hidden := [][2]float64{} // the run shown's hidden-tab stretches, ms since its start (-1: still open)
+	if v.m != nil {
+		for _, h := range v.m.hidden {
+			to := -1.0
+			if h.to >= 0 {
+				to = float64(h.to) / 1e6
+			}
+			hidden = append(hidden, [2]float64{float64(h.from) / 1e6, to})
+		}
+	}
 	v.mu.Unlock()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -658,6 +668,7 @@ func debugJSON(v *view) string {
 		"mounted_ms":      mountedAt,
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
+		"hidden":          hidden,
 	})
 	return string(b)
 }
