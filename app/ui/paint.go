@@ -726,7 +726,10 @@ func finishShapes(o *browser.Ops, n int, c fleet.Class, width float64) {
 // histogramScale is the top of the histogram's y axis, in req/s: a round
 // number above the drawn limits and most bars. Bars above it (the first
 // wave, a herd's spike) are cut at the top and labelled with their value,
-// so one spike does not flatten the limit line into the floor.
+// so one spike does not flatten the limit line into the floor. When every
+// bar stays under a quarter of the limits, the scale follows the bars
+// instead (the limit lines are then marked as off the scale), or a run far
+// below its limit would draw bars too thin to see.
 func histogramScale(rates []float64, lim limits) float64 {
 	var nz []float64
 	for _, r := range rates {
@@ -737,10 +740,13 @@ func histogramScale(rates []float64, lim limits) float64 {
 	top := math.Max(lim.server, lim.client) * 4
 	if len(nz) > 0 {
 		sort.Float64s(nz)
-		p90 := nz[int(float64(len(nz)-1)*0.9)]
+		p90, peak := nz[int(float64(len(nz)-1)*0.9)], nz[len(nz)-1]
 		top = math.Max(top, p90*1.1)
+		if highest := math.Max(lim.server, lim.client); peak*4 < highest {
+			top = peak * 1.5
+		}
 		if top <= 0 {
-			top = nz[len(nz)-1]
+			top = peak
 		}
 	}
 	if top <= 0 {
@@ -843,19 +849,30 @@ func paintHistogramAxis(o *browser.Ops, l *layout, in frameInput) {
 	for _, v := range []float64{0, top / 2, top} {
 		o.Text(trimFloat(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
+	// A limit above the scale is drawn along the top, saying so.
+	offScale := func(label string, rate float64) string {
+		if rate > top {
+			return label + " — above this scale"
+		}
+		return label
+	}
 	if in.lim.server > 0 {
 		yy := math.Round(y(in.lim.server)) + 0.5
 		o.StrokeStyle(colLimit, 1.5*s, 6*s)
 		o.Line(l.left, yy, l.right, yy)
 		o.FillStyle(colLimit)
-		o.Text(in.lim.serverLabel, l.right-4, yy-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+		if in.lim.server > top {
+			o.Text(offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop)
+		} else {
+			o.Text(in.lim.serverLabel, l.right-4, yy-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+		}
 	}
 	if in.lim.client > 0 {
 		yy := math.Round(y(in.lim.client)) + 0.5
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(l.left, yy, l.right, yy)
 		o.FillStyle(colClient)
-		o.Text("fleet bucket "+trimFloat(in.lim.client)+" req/s", l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		o.Text(offScale("fleet bucket "+trimFloat(in.lim.client)+" req/s", in.lim.client), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
 	}
 }
 

@@ -129,6 +129,9 @@ func TestNiceSteps(t *testing.T) {
 	if top := histogramScale([]float64{5, 8, 12, 500}, lim); top < 40 || top >= 500 {
 		t.Errorf("one spike should not set the scale: top %v", top)
 	}
+	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}); top < 45 || top > 100 {
+		t.Errorf("a run far under its limit should be scaled to its bars: top %v", top)
+	}
 	if top := histogramScale(nil, limits{}); top != 10 {
 		t.Errorf("empty histogram top %v", top)
 	}
