@@ -27,8 +27,7 @@ type layers struct {
 	openSpans, openMarks, openArrs []int // looked at, not final: drawn on top
 	srvFromMarks                   bool  // the kept drawing has server marks from responses
 
-	base, top  browser.Ops
-	fin, still []int // scratch
+	base, top browser.Ops
 }
 
 // layerKey is what the kept drawing depends on besides the items.
@@ -79,16 +78,16 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	for ; ly.arrivals < len(m.arrivals); ly.arrivals++ {
 		ly.openArrs = append(ly.openArrs, ly.arrivals)
 	}
-	finSpans, openSpans := ly.split(ly.openSpans, func(i int) bool { return m.spans[i].to >= 0 })
+	finSpans, openSpans := split(ly.openSpans, func(i int) bool { return m.spans[i].to >= 0 })
 	ly.openSpans = openSpans
-	finMarks, openMarks := ly.split(ly.openMarks, func(i int) bool { return m.marks[i].end >= 0 })
+	finMarks, openMarks := split(ly.openMarks, func(i int) bool { return m.marks[i].end >= 0 })
 	ly.openMarks = openMarks
 	// An arrival is final once the server is done with it and it is matched
 	// to an attempt (an unmatched one, another client's in a shared room,
 	// may still be).
-	finArrs, openArrs := ly.split(ly.openArrs, func(i int) bool { return m.arrivals[i].ended && m.arrivals[i].mark >= 0 })
+	finArrs, openArrs := split(ly.openArrs, func(i int) bool { return m.arrivals[i].ended && m.arrivals[i].mark >= 0 })
 	ly.openArrs = openArrs
-	newEnds := pick{idx: ly.fin[:0]}
+	var newEnds pick
 	for ; ly.ends < len(m.ends); ly.ends++ {
 		newEnds.idx = append(newEnds.idx, ly.ends)
 	}
@@ -106,7 +105,6 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		paintServer(b, l, m, pick{idx: finArrs})
 	}
 	b.Restore()
-	ly.fin = newEnds.idx[:0]
 
 	// On top: what is still open, the "now" line, the histogram (its bars
 	// and scale change at every frame) and the outlines.
@@ -129,10 +127,9 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	return browser.Canvas{ID: canvasID}.DrawLayers(b, fresh, t, l.w, l.h)
 }
 
-// split sorts the indices in idx into those for which final holds and the
-// others, both in order. The first result is only valid until the next call.
-func (ly *layers) split(idx []int, final func(int) bool) (fin, open []int) {
-	fin = ly.fin[:0]
+// split sorts the indices in idx into those for which final holds (a new
+// slice) and the others (in idx's own memory), both in order.
+func split(idx []int, final func(int) bool) (fin, open []int) {
 	open = idx[:0]
 	for _, i := range idx {
 		if final(i) {
@@ -141,9 +138,7 @@ func (ly *layers) split(idx []int, final func(int) bool) (fin, open []int) {
 			open = append(open, i)
 		}
 	}
-	ly.fin = fin
-	// fin must survive the next split: hand out a copy of what it holds.
-	return append([]int(nil), fin...), open
+	return fin, open
 }
 
 // clearHistogram repaints the histogram's panel and its y-label column as

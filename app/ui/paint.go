@@ -501,7 +501,7 @@ func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// 10,000-worker simulation in wasm: its long waits span hundreds.) The
 	// sums stay small: one wait at a time per worker, a few workers a row.
 	diff := make([]int16, len(reasons)*rows*(cols+1))
-	any := make([]bool, len(reasons))
+	used := make([]bool, len(reasons))
 	for i := range m.spans {
 		sp := &m.spans[i]
 		b := slices.Index(reasons, sp.reason)
@@ -517,10 +517,10 @@ func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 		row := diff[(b*rows+y)*(cols+1):]
 		row[x1]++
 		row[x2+1]--
-		any[b] = true
+		used[b] = true
 	}
 	for b, r := range reasons {
-		if !any[b] {
+		if !used[b] {
 			continue
 		}
 		c := in.th.rgb(reasonColour(r))
