@@ -145,7 +145,7 @@ func (l *Lab) Load(page *url.URL) {
 	l.page = page
 	l.cfgRev++
 	l.loaded = true
-	defer l.view.configure(l.s)
+	defer func() { l.view.configure(l.s) }() // the configuration loaded below, not the one now
 	if page == nil || page.RawQuery == "" {
 		return
 	}

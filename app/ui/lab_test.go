@@ -99,6 +99,13 @@ func TestLabLoadFieldByField(t *testing.T) {
 	if j := strings.Join(keys, ","); !strings.Contains(j, "workers") || !strings.Contains(j, "bogus") {
 		t.Errorf("notices %v should name workers and bogus", keys)
 	}
+	// The empty timeline shows the loaded configuration's lanes.
+	l2 := newLab()
+	u3, _ := url.Parse("http://localhost:8080/?workers=20")
+	l2.Load(u3)
+	if got := l2.view.scen.Workers; got != 20 {
+		t.Errorf("the empty timeline shows %d lanes after loading workers=20", got)
+	}
 	// OnNav runs again on every navigation: only the first load counts.
 	u2, _ := url.Parse("http://localhost:8080/?seed=1")
 	l.Load(u2)

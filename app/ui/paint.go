@@ -318,7 +318,11 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	if m == nil {
 		o.FillStyle(colMuted)
-		o.Text("Press Run (r): each lane will be one of the "+strconv.Itoa(l.workers)+" workers, each mark one real request.",
+		hint := "Press Run (r): each lane will be one of the " + strconv.Itoa(l.workers) + " workers, each mark one real request."
+		if l.workers > fleet.WorkersRange.Max {
+			hint = "Press Simulate (m): " + strconv.Itoa(l.workers) + " workers are more than a live run takes; they run in virtual time."
+		}
+		o.Text(hint,
 			(l.left+l.right)/2, l.lanesTop+math.Min(lanesH/2, 60*s), fontLabel, browser.AlignCenter, browser.BaselineMiddle)
 	}
 }

@@ -484,3 +484,18 @@ func TestDenseServerPicture(t *testing.T) {
 		t.Errorf("%d of %d bytes differ from the direct fill", n, len(got))
 	}
 }
+
+// The empty timeline's hint names the button that can run the fleet shown.
+func TestEmptyTimelineHint(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		want    string
+	}{{50, "Press Run (r): each lane will be one of the 50 workers"}, {10000, "Press Simulate (m): 10000 workers"}} {
+		l := newLayout(1000, tc.workers, 10*time.Second, &normalTheme, false)
+		var o browser.Ops
+		paint(&o, &l, nil, frameInput{th: &normalTheme})
+		if j := strings.Join(o.Strings(), "|"); !strings.Contains(j, tc.want) {
+			t.Errorf("%d workers: no %q in %s", tc.workers, tc.want, j)
+		}
+	}
+}
