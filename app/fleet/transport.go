@@ -1,10 +1,7 @@
 package fleet
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -81,81 +78,4 @@ func AttemptURL(base string, tag bool, worker, job, attempt int) string {
 		sep = ""
 	}
 	return base + sep + "tag=" + AttemptTag(worker, job, attempt)
-}
-
-// MaxBody is the most of a response body a transport reads; the rest is
-// discarded unread.
-const MaxBody = 64 << 10
-
-// HTTPTransport performs attempts with net/http: for native tests, the
-// server-side comparison with the simulator, and tools. (The page uses
-// fetch() through app/browser instead: net/http in the browser cannot
-// bypass the HTTP cache, see FACTS.md.) It is safe for concurrent use.
-type HTTPTransport struct {
-	Client *http.Client            // nil: NewHTTPTransport's own client (idle connections for every worker), else http.DefaultClient
-	URL    func(worker int) string // the base URL of worker's attempts
-	Tag    bool                    // append tag=AttemptTag(…) and read the mock's body (built-in mock only)
-
-	own *http.Client
-}
-
-// NewHTTPTransport returns a transport for s: with the built-in mock it
-// calls s.MockURL(origin, runKey) with a tag per attempt; with a custom
-// target it calls s.Target as is.
-func NewHTTPTransport(s Scenario, origin, runKey string) *HTTPTransport {
-	if s.Target != "" {
-		target := s.Target
-		return &HTTPTransport{URL: func(int) string { return target }, own: fleetClient(s.Workers)}
-	}
-	base := s.MockURL(origin, runKey)
-	return &HTTPTransport{URL: func(int) string { return base }, Tag: true, own: fleetClient(s.Workers)}
-}
-
-// fleetClient is a client that keeps a connection per worker alive.
-func fleetClient(workers int) *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = workers
-	tr.MaxIdleConns = workers
-	return &http.Client{Transport: tr}
-}
-
-func (t *HTTPTransport) client() *http.Client {
-	if t.Client != nil {
-		return t.Client
-	}
-	if t.own != nil {
-		return t.own
-	}
-	return http.DefaultClient
-}
-
-// Do sends one GET and reads up to MaxBody of the answer.
-func (t *HTTPTransport) Do(ctx context.Context, worker, job, attempt int) Attempt {
-	u := AttemptURL(t.URL(worker), t.Tag, worker, job, attempt)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return Attempt{Err: err}
-	}
-	resp, err := t.client().Do(req)
-	if err != nil {
-		return Attempt{Err: err}
-	}
-	defer resp.Body.Close()
-	a := Attempt{Status: resp.StatusCode, Header: resp.Header}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
-	if err != nil {
-		a.Err = err
-		return a
-	}
-	if t.Tag {
-		a.ServerSeq, a.ServerAt, _ = MockFacts(body)
-	}
-	return a
-}
-
-// Close closes the idle connections of the transport's own client.
-func (t *HTTPTransport) Close() {
-	if t.own != nil {
-		t.own.CloseIdleConnections()
-	}
 }

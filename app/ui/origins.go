@@ -2,7 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -26,12 +26,12 @@ func MockOrigin(page *url.URL, w int) string {
 	host := page.Hostname()
 	port := page.Port()
 	if !isLoopback(host) || page.Scheme != "http" {
-		return page.Scheme + "://" + page.Host
+		return (&url.URL{Scheme: page.Scheme, Host: page.Host}).String() // escapes a zone's %
 	}
 	shard := w / WorkersPerOrigin
 	h := fmt.Sprintf("w%d.localhost", shard)
 	if port != "" {
-		h = net.JoinHostPort(h, port)
+		h += ":" + port
 	}
 	return "http://" + h
 }
@@ -40,6 +40,6 @@ func isLoopback(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
