@@ -7,6 +7,12 @@ GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm
 BIN       := bin/retrylab
 WASM      := web/app.wasm
+# web/app.wasm links go-app with app/go-app.patch applied (build tags that
+# keep net/http and regexp's compiler out of the browser): make copies the
+# pinned go-app to .build/go-app, patches it and builds against
+# .build/wasm.mod, go.mod plus a replace. Everything else uses go.mod as is.
+GOAPP     := github.com/maxence-charriere/go-app/v10
+WASMMOD   := .build/wasm.mod
 # Every Go source the two builds depend on.
 SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test.go') app/app-worker.js
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
@@ -28,8 +34,16 @@ build: deps $(BIN) $(WASM).br $(WASM).gz wasm_exec.js ## build the server, web/a
 $(BIN): $(SOURCES)
 	$(GO) build -o $@ ./app
 
-$(WASM): $(SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app
+$(WASM): $(SOURCES) $(WASMMOD)
+	GOOS=js GOARCH=wasm $(GO) build -modfile=$(WASMMOD) -trimpath -ldflags='-s -w' -o $@ ./app
+
+$(WASMMOD): go.mod go.sum app/go-app.patch | deps
+	rm -rf .build && mkdir -p .build/go-app
+	src="$$($(GO) list -m -f '{{.Dir}}' $(GOAPP))" && cp -r "$$src"/go.mod "$$src"/go.sum "$$src"/LICENSE "$$src"/pkg .build/go-app/
+	chmod -R u+w .build/go-app
+	git apply --directory=.build/go-app app/go-app.patch
+	cp go.sum .build/wasm.sum
+	{ cat go.mod; echo 'replace $(GOAPP) => ./.build/go-app'; } > $@
 
 # brotli -q 11 takes ~20 s; it only runs again when app.wasm changes.
 $(WASM).br $(WASM).gz &: $(WASM) $(BIN)
@@ -69,4 +83,4 @@ lint: deps ## gofmt, go vet (native and js/wasm)
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built
-	rm -rf bin $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/e2e.log
+	rm -rf bin .build $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/e2e.log
