@@ -103,6 +103,12 @@ func TestSiteServes(t *testing.T) {
 		}
 	}
 
+	// The server prerenders only the page's header (ui.Playground.Shell):
+	// the wasm mounts the whole page in its place.
+	if _, page := get("/"); !strings.Contains(page, `class="tagline"`) || strings.Contains(page, `id="timeline"`) || strings.Contains(page, `id="run"`) {
+		t.Errorf("/ should prerender the header only:\n%.2000s", page)
+	}
+
 	// The gzip copy decodes to the very bytes of app.wasm, and the
 	// uncompressed size travels in a header for go-app's loader progress.
 	resp, gz := get("/web/app.wasm", "Accept-Encoding", "gzip")

@@ -176,3 +176,22 @@ func TestPlaygroundPage(t *testing.T) {
 		t.Error("marked ready without OnMount")
 	}
 }
+
+// The shell the server prerenders is the header alone.
+func TestPlaygroundShell(t *testing.T) {
+	e := app.NewTestEngine()
+	p := &Playground{Shell: true}
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	out := renderHTML(p)
+	if !strings.Contains(out, "Retry Lab") || !strings.Contains(out, "<noscript") {
+		t.Errorf("shell lacks the title or the noscript note:\n%s", out)
+	}
+	for _, absent := range []string{`id="timeline"`, `id="run"`, `id="numbers"`, `<input`} {
+		if strings.Contains(out, absent) {
+			t.Errorf("shell renders %s", absent)
+		}
+	}
+}

@@ -15,6 +15,13 @@ import (
 type Playground struct {
 	app.Compo
 
+	// Shell renders only the page's header: what the server prerenders
+	// (Routes sets it there). go-app's loader covers the prerendered page
+	// until the wasm mounts the real one in its place, so the full page
+	// was never seen, yet its style and layout (~130 ms on a 2-core
+	// machine) ran before app.js could start streaming app.wasm.
+	Shell bool
+
 	lab      *Lab
 	ready    bool
 	removers []func()
@@ -141,6 +148,14 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	}
 }
 
+// brand is the header's title and tagline.
+func brand() app.UI {
+	return app.Div().Class("brand").Body(
+		app.H1().Text("Retry Lab"),
+		app.P().Class("tagline").Text("See what retries do to a server: real fetch() calls from many workers against a rate-limited endpoint."),
+	)
+}
+
 // Render draws the page.
 func (p *Playground) Render() app.UI {
 	l := p.lab
@@ -151,12 +166,15 @@ func (p *Playground) Render() app.UI {
 	if l.running {
 		cls += " running"
 	}
+	if p.Shell {
+		return app.Main().Class(cls).Body(
+			app.Header().Class("top").Body(brand()),
+			app.NoScript().Body(app.P().Class("shell-note").Text("Retry Lab runs in your browser as WebAssembly: it needs JavaScript.")),
+		)
+	}
 	return app.Main().Class(cls).DataSet("ready", p.ready).Body(
 		app.Header().Class("top").Body(
-			app.Div().Class("brand").Body(
-				app.H1().Text("Retry Lab"),
-				app.P().Class("tagline").Text("See what retries do to a server: real fetch() calls from many workers against a rate-limited endpoint."),
-			),
+			brand(),
 			app.Div().Class("top-actions").Body(
 				app.Button().ID("present").Class("ghost").
 					Aria("pressed", strconv.FormatBool(l.present)).

@@ -61,5 +61,5 @@ var goStart, mountedAt float64
 // Routes registers every page. Both the server and the browser call it.
 func Routes() {
 	goStart = browser.Now()
-	app.Route("/", func() app.Composer { return &Playground{} })
+	app.Route("/", func() app.Composer { return &Playground{Shell: app.IsServer} })
 }
