@@ -41,7 +41,9 @@ $(WASMMOD): go.mod go.sum app/go-app.patch | deps
 	rm -rf .build && mkdir -p .build/go-app
 	src="$$($(GO) list -m -f '{{.Dir}}' $(GOAPP))" && cp -r "$$src"/go.mod "$$src"/go.sum "$$src"/LICENSE "$$src"/pkg .build/go-app/
 	chmod -R u+w .build/go-app
-	git apply --directory=.build/go-app app/go-app.patch
+	@command -v git >/dev/null || { echo "make: git applies app/go-app.patch and is not installed (apt-get install git)" >&2; exit 1; }
+	cd .build/go-app && GIT_CEILING_DIRECTORIES="$(CURDIR)/.build" git apply ../../app/go-app.patch
+	test -f .build/go-app/pkg/app/http_wasm.go # git apply inside another repository can skip every file and still succeed
 	cp go.sum .build/wasm.sum
 	{ cat go.mod; echo 'replace $(GOAPP) => ./.build/go-app'; } > $@
 
@@ -60,8 +62,8 @@ test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under no
 unit: deps ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
 
-wasmtest: deps node ## core, simulator and browser glue tests compiled to js/wasm, run under node
-	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
+wasmtest: deps node $(WASMMOD) ## core, simulator and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -modfile=$(WASMMOD) -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
 
 e2e: build chromium ## end-to-end tests in headless Chromium against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 20m ./tests/
@@ -76,10 +78,10 @@ bench: build chromium ## benchmarks: core and mock (go test -bench), loopback lo
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/... ./app/...
 	$(GO) test -tags e2e -count=1 -run='^$$' -bench=. -benchtime=1x -v ./tests/
 
-lint: deps ## gofmt, go vet (native and js/wasm)
+lint: deps $(WASMMOD) ## gofmt, go vet (native, and js/wasm as app.wasm is built)
 	@test -z "$$(gofmt -l app core tests)" || { echo "gofmt needed:"; gofmt -l app core tests; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./app/...
+	GOOS=js GOARCH=wasm $(GO) vet -modfile=$(WASMMOD) ./core/... ./app/...
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built

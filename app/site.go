@@ -75,7 +75,11 @@ func newSite(root string) (*site, error) {
 		// go-app's loader only asks for app.wasm after DOMContentLoaded
 		// (~200 ms into a cold load); a preload starts the download with
 		// the page. It matches the loader's plain same-origin fetch().
-		RawHeaders: []string{`<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`},
+		// Without JavaScript the loader would cover the page's note for good.
+		RawHeaders: []string{
+			`<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`,
+			`<noscript><style>#app-wasm-loader{display:none}</style></noscript>`,
+		},
 	})
 	return &site{mux: mux, mock: m}, nil
 }

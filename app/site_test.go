@@ -105,8 +105,10 @@ func TestSiteServes(t *testing.T) {
 
 	// The server prerenders only the page's header (ui.Playground.Shell):
 	// the wasm mounts the whole page in its place.
-	if _, page := get("/"); !strings.Contains(page, `class="tagline"`) || strings.Contains(page, `id="timeline"`) || strings.Contains(page, `id="run"`) {
-		t.Errorf("/ should prerender the header only:\n%.2000s", page)
+	// Without JavaScript the loader is hidden and a note says why.
+	if _, page := get("/"); !strings.Contains(page, `class="tagline"`) || strings.Contains(page, `id="timeline"`) || strings.Contains(page, `id="run"`) ||
+		!strings.Contains(page, `<noscript><style>#app-wasm-loader{display:none}</style></noscript>`) || !strings.Contains(page, "it needs JavaScript") {
+		t.Errorf("/ should prerender the header and a noscript note only:\n%.3000s", page)
 	}
 
 	// The gzip copy decodes to the very bytes of app.wasm, and the

@@ -36,10 +36,17 @@ func MockOrigin(page *url.URL, w int) string {
 	return "http://" + h
 }
 
+// isLoopback reports whether host is one the *.localhost names reach:
+// browsers resolve them to 127.0.0.1 and ::1 only, so a page on another
+// loopback address (127.0.0.5) keeps every worker on its own origin.
 func isLoopback(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
 	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
+	if err != nil || ip.Zone() != "" {
+		return false
+	}
+	ip = ip.Unmap()
+	return ip == netip.IPv6Loopback() || ip == netip.AddrFrom4([4]byte{127, 0, 0, 1})
 }

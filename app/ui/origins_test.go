@@ -16,12 +16,13 @@ func TestMockOrigin(t *testing.T) {
 		{"http://localhost:8080/", 6, "http://w1.localhost:8080"},
 		{"http://localhost/", 13, "http://w2.localhost"},
 		{"http://127.0.0.1:8080/", 7, "http://w1.localhost:8080"},
-		{"http://127.0.0.5:8080/", 0, "http://w0.localhost:8080"},
 		{"http://[::1]:8080/", 12, "http://w2.localhost:8080"},
 		{"http://[::ffff:127.0.0.1]:8080/", 0, "http://w0.localhost:8080"},
 		{"http://w3.localhost:8080/", 0, "http://w0.localhost:8080"},
 		// Not loopback, or not plain http: every worker on the page's origin.
 		{"http://192.168.1.20:8080/", 40, "http://192.168.1.20:8080"},
+		{"http://127.0.0.5:8080/", 40, "http://127.0.0.5:8080"}, // *.localhost would reach 127.0.0.1, not it
+		{"http://[::1%25lo]:8080/", 40, "http://[::1%25lo]:8080"},
 		{"http://[fe80::1%25eth0]:8080/", 40, "http://[fe80::1%25eth0]:8080"},
 		{"http://retrylab.example/", 40, "http://retrylab.example"},
 		{"https://localhost:8443/", 40, "https://localhost:8443"},
