@@ -10,7 +10,9 @@ WASM      := web/app.wasm
 # web/app.wasm links go-app with app/go-app.patch applied (build tags that
 # keep net/http and regexp's compiler out of the browser): make copies the
 # pinned go-app to .build/go-app, patches it and builds against
-# .build/wasm.mod, go.mod plus a replace. Everything else uses go.mod as is.
+# .build/wasm.mod, go.mod plus a replace. `make lint` and `make wasmtest`
+# use it too (the js/wasm code as shipped); the server, the native tests and
+# the end-to-end harness use go.mod as is.
 GOAPP     := github.com/maxence-charriere/go-app/v10
 WASMMOD   := .build/wasm.mod
 # Every Go source the two builds depend on.
