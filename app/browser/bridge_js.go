@@ -67,6 +67,7 @@ type bridge struct {
 	timeout safejs.Value // setTimeout
 	clear   safejs.Value // clearTimeout
 	post    safejs.Value // (id) => a MessageChannel message that settles id: a new task, unclamped
+	paint   safejs.Value // (id) => settles id in a task after the next frame is painted
 }
 
 var (
@@ -91,7 +92,13 @@ func getBridge() (*bridge, error) {
 		if errs[3] == nil {
 			var makePost safejs.Value
 			if makePost, errs[4] = compile(postJS, "settle"); errs[4] == nil {
-				b.post, errs[4] = makePost.Invoke(b.fn.Value())
+				var fns safejs.Value
+				if fns, errs[4] = makePost.Invoke(b.fn.Value()); errs[4] == nil {
+					b.post, errs[4] = fns.Index(0)
+					if errs[4] == nil {
+						b.paint, errs[4] = fns.Index(1)
+					}
+				}
 			}
 		}
 		errorBridge = errors.Join(errs[:]...)
@@ -99,14 +106,24 @@ func getBridge() (*bridge, error) {
 	return &theBridge, errorBridge
 }
 
-// postJS makes the bridge's post function: a message on a MessageChannel
-// settles the id in a task of its own. Unlike setTimeout(0), which browsers
-// clamp to 4 ms once timers nest five deep, it comes as soon as the event
-// loop has run what was waiting (input, painting).
+// postJS makes the bridge's post and paint functions. post: a message on
+// a MessageChannel settles the id in a task of its own; unlike
+// setTimeout(0), which browsers clamp to 4 ms once timers nest five deep,
+// it comes as soon as the event loop has run what was waiting (input,
+// painting). paint: the same message, posted from the next animation frame
+// callback, so it comes after that frame is painted; a hidden page (or node)
+// runs no frames, so 100 ms settle it anyway.
 const postJS = `
 var ch = new MessageChannel();
 ch.port1.onmessage = function (e) { settle(e.data, true); };
-return function (id) { ch.port2.postMessage(id); };`
+function post(id) { ch.port2.postMessage(id); }
+function paint(id) {
+  var sent = false;
+  var once = function () { if (!sent) { sent = true; post(id); } };
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(once);
+  setTimeout(once, 100);
+}
+return [post, paint];`
 
 // register reserves an id whose result arrives on the returned channel.
 func (b *bridge) register() (int, chan settled) {

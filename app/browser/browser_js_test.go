@@ -343,3 +343,27 @@ func TestClockYield(t *testing.T) {
 		t.Errorf("%d waits still registered", n)
 	}
 }
+
+// AfterPaint comes back with no frames to wait for (node has no
+// requestAnimationFrame, like a hidden page): by its 100 ms fallback, not
+// sooner than a task later, and it leaves nothing registered; a context
+// that ends first returns at once.
+func TestClockAfterPaint(t *testing.T) {
+	var c Clock
+	t0 := time.Now()
+	c.AfterPaint(context.Background())
+	if d := time.Since(t0); d < 90*time.Millisecond || d > 2*time.Second {
+		t.Errorf("AfterPaint without frames took %v, want the 100 ms fallback", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	t0 = time.Now()
+	c.AfterPaint(ctx)
+	if d := time.Since(t0); d > 80*time.Millisecond {
+		t.Errorf("AfterPaint took %v after its context ended at 10 ms", d)
+	}
+	time.Sleep(150 * time.Millisecond) // the abandoned fallback fires and is ignored
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}

@@ -36,6 +36,16 @@ func (Clock) Yield(ctx context.Context) {
 	}
 }
 
+// AfterPaint returns once the page has painted its next frame, or once ctx
+// ends: work that would hold the thread can wait for it, so what an
+// interaction changed is on screen first. A hidden page paints no frames:
+// there it returns after 100 ms. Natively it is runtime.Gosched.
+func (Clock) AfterPaint(ctx context.Context) {
+	if ctx.Err() == nil {
+		afterPaint(ctx)
+	}
+}
+
 // maxTimeout is the longest delay setTimeout takes (2^31-1 ms); longer waits
 // are armed in steps.
 const maxTimeout = (1<<31 - 1) * time.Millisecond

@@ -5,6 +5,8 @@ package browser
 import (
 	"context"
 	"time"
+
+	"github.com/hack-pad/safejs"
 )
 
 // earlyEnough is how early a timer may fire and still count: re-arming for
@@ -29,13 +31,18 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // yield posts a message to itself and waits for it (bridge.post).
-func yield(ctx context.Context) {
+func yield(ctx context.Context) { waitPost(ctx, func(b *bridge) safejs.Value { return b.post }) }
+
+// afterPaint waits for the message bridge.paint posts after the next frame.
+func afterPaint(ctx context.Context) { waitPost(ctx, func(b *bridge) safejs.Value { return b.paint }) }
+
+func waitPost(ctx context.Context, fn func(*bridge) safejs.Value) {
 	b, err := getBridge()
 	if err != nil {
 		return
 	}
 	id, ch := b.register()
-	if _, err := b.post.Invoke(id); err != nil {
+	if _, err := fn(b).Invoke(id); err != nil {
 		b.forget(id)
 		return
 	}
