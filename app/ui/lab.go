@@ -39,7 +39,10 @@ type Lab struct {
 
 	view       *view
 	running    bool
-	simulating bool             // running is a simulation (Stop has nothing to abort)
+	simulating bool // running is a simulation (Stop has nothing to abort)
+	watching   bool // running is a watch of the shared room (no fleet)
+	watched    bool // what is shown is a watch: the numbers are wstats
+	wstats     watchStats
 	simSum     fleet.SimSummary // of the last run, when it was simulated
 	stopping   bool
 	cancel     context.CancelFunc
@@ -197,6 +200,72 @@ func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 && l.s.LiveE
 // configuration is valid and targets the built-in mock.
 func (l *Lab) CanSimulate() bool { return !l.running && l.Invalid() == 0 && l.s.SimErrors() == nil }
 
+// CanWatch reports whether Watch room would start: a shared room is set,
+// the built-in mock is the target, and nothing is running.
+func (l *Lab) CanWatch() bool {
+	return !l.running && l.s.Room != "" && l.s.Target == "" && l.Err("room") == "" && l.Err("target") == ""
+}
+
+// Watch shows the shared room as the server sees it, with no fleet of its
+// own: every arrival from everyone in the room, live, until Stop. It is
+// the projector's view of a workshop.
+func (l *Lab) Watch(ctx app.Context) {
+	if !l.CanWatch() {
+		return
+	}
+	s := l.s
+	l.runs++
+	l.runKey = s.Room
+	l.closeStream()
+	rctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	l.running, l.watching, l.watched, l.stopping = true, true, true, false
+	l.rec, l.hasStats, l.wstats = nil, true, watchStats{}
+	l.live = nil
+	start := time.Now()
+	l.view.startWatch(s, start)
+	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(s.Room), func(data string) { l.view.onServerEvent(data) })
+	if err == nil {
+		l.stream = stop
+	}
+	l.runRev++
+	l.publish()
+	ctx.Async(func() {
+		// Frames come with arrivals; between them the "now" line and the
+		// time axis still move: a frame every 100 ms, the numbers every
+		// 500 ms.
+		for i := 1; (browser.Clock{}).Sleep(rctx, 100*time.Millisecond) == nil; i++ {
+			l.view.request()
+			if i%5 != 0 {
+				continue
+			}
+			st := l.view.watchStats()
+			st.For = time.Since(start)
+			ctx.Dispatch(func(app.Context) {
+				if l.watching && l.cancel != nil {
+					l.wstats = st
+					l.runRev++
+					l.publish()
+				}
+			})
+		}
+		end := time.Now()
+		l.view.finish(end)
+		st := l.view.watchStats()
+		st.For = end.Sub(start)
+		ctx.Dispatch(func(app.Context) {
+			if !l.watching {
+				return // a newer run took over
+			}
+			l.closeStream()
+			l.running, l.watching, l.stopping = false, false, false
+			l.wstats = st
+			l.runRev++
+			l.publish()
+		})
+	})
+}
+
 // Note is a remark beside field key's input that is not an error: what
 // its value rules out (a live run above 500 workers, a simulation of a
 // custom target). "" when there is none, or when the field has an error.
@@ -346,7 +415,7 @@ func (l *Lab) Run(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.stopping = true, false
-	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, true, 0
+	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
 	tr := newFetchTransport(l.pageURL(), s, l.runKey)
 	l.tr = tr
 	start := time.Now()
@@ -467,7 +536,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 		l.cancel = nil
 	}
 	l.closeStream()
-	l.running, l.simulating, l.stopping = true, true, false
+	l.running, l.simulating, l.stopping, l.watched = true, true, false, false
 	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
 	l.simSum = fleet.SimSummary{}
 	l.tr = nil
@@ -614,7 +683,17 @@ type snapshot struct {
 	Stats      map[string]any `json:"stats"`
 	Invalid    int            `json:"invalid"`
 	Preset     string         `json:"preset"`
+	Watching   bool           `json:"watching"` // running is a watch of the shared room
+	Watched    bool           `json:"watched"`  // the numbers are a watch's (stats holds them)
 	live       *liveRecords
+}
+
+// statList is the numbers shown: the run's, or a watch's.
+func (l *Lab) statList() []stat {
+	if l.watched {
+		return watchStatList(l.wstats)
+	}
+	return statList(&l.stats, l.disp)
 }
 
 // publish refreshes the snapshot the JS hooks read.
@@ -624,9 +703,10 @@ func (l *Lab) publish() {
 	if l.Simulated() {
 		s.Simulated, s.SimWallMS, s.SimStopped = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped
 	}
-	for _, st := range statList(&l.stats, l.disp) {
+	for _, st := range l.statList() {
 		s.Stats[st.Name] = st.Value
 	}
+	s.Watching, s.Watched = l.watching, l.watched
 	s.Preset = l.ActivePreset()
 	l.snap.Store(s)
 }

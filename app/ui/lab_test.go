@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/app/fleet"
 )
@@ -214,6 +215,41 @@ func TestLabRunAndSimulateRules(t *testing.T) {
 	}
 	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, `id="simulate-note"`) {
 		t.Errorf("no note beside Simulate: %s", out)
+	}
+}
+
+// Watch room needs a shared room on the built-in mock; its button shows
+// only then, and the numbers of a watch are the room's.
+func TestLabWatchRules(t *testing.T) {
+	l := newLab()
+	if l.CanWatch() || strings.Contains(renderHTML(&RunBar{Lab: l}), `id="watch"`) {
+		t.Error("Watch room offered without a shared room")
+	}
+	l.Set("room", "room1")
+	if !l.CanWatch() || isTrue(tagWith(renderHTML(&RunBar{Lab: l}), `id="watch"`), "disabled") {
+		t.Errorf("room set: CanWatch %v", l.CanWatch())
+	}
+	l.Set("target", "https://api.example.com/x")
+	if l.CanWatch() || strings.Contains(renderHTML(&RunBar{Lab: l}), `id="watch"`) {
+		t.Error("Watch room offered with a custom target (it has no arrivals stream)")
+	}
+	l.Set("target", "")
+	l.running = true
+	if l.CanWatch() {
+		t.Error("Watch room while a run goes on")
+	}
+	l.running = false
+	l.watched, l.hasStats, l.wstats = true, true, watchStats{Arrivals: 30, OK: 11, Limited: 19, Peak: 30, For: 2 * time.Second}
+	out := renderHTML(&Numbers{Lab: l})
+	for stat, value := range map[string]string{"arrivals": "30", "allowed": "11", "limited": "19", "peak_rps": "30", "watched_ms": "2000"} {
+		if tag := tagWith(out, `data-stat="`+stat+`"`); !strings.Contains(tag, `data-value="`+value+`"`) {
+			t.Errorf("watch number %s: %q, want the value %s", stat, tag, value)
+		}
+	}
+	for _, want := range []string{"requests received", "36.67% of requests", "63.33% of requests"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("watch numbers lack %q:\n%s", want, out)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"retrylab/app/fleet"
@@ -75,6 +76,7 @@ type model struct {
 
 	arrivals  []arrival   // from the server's stream; empty without one
 	simulated bool        // the run was simulated in virtual time
+	watch     bool        // a watch of a shared room: arrivals only, no fleet of ours
 	room      bool        // a shared room: tags are not unique, match by arrival number only
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
@@ -344,8 +346,19 @@ func rateLimitText(h core.Header) string {
 
 // histogram counts attempts per slice of the run by send time, stacked by
 // the class of their outcome (as fleet.HistogramFrom does, from the model).
+// A watch has no attempts of its own: it counts the room's arrivals by
+// receive time, stacked by what the server did.
 func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
 	bins := make([][fleet.NumClasses]int, n)
+	if m.watch {
+		for i := range m.arrivals {
+			a := &m.arrivals[i]
+			if b := int(a.at / slice); b >= 0 && b < n {
+				bins[b][a.class]++
+			}
+		}
+		return bins
+	}
 	for i := range m.marks {
 		k := &m.marks[i]
 		b := int(k.sent / slice)
@@ -354,4 +367,44 @@ func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
 		}
 	}
 	return bins
+}
+
+// watchStats is what a watch of a shared room counts: every arrival the
+// server reported, by what it did, and the busiest second.
+type watchStats struct {
+	Arrivals int           // requests the server received
+	OK       int           // answered 2xx
+	Limited  int           // rejected by the limiter (429 or 503)
+	Failed   int           // injected failures, drops and hangs
+	Peak     int           // most arrivals in any 1 s
+	For      time.Duration // how long the watch has lasted (set by the Lab)
+}
+
+func watchStatsOf(m *model) watchStats {
+	st := watchStats{Arrivals: len(m.arrivals)}
+	for i := range m.arrivals {
+		switch m.arrivals[i].class {
+		case fleet.ClassOK:
+			st.OK++
+		case fleet.ClassLimited:
+			st.Limited++
+		case fleet.ClassFailed, fleet.ClassTimeout:
+			st.Failed++
+		}
+	}
+	// The stream is in the server's order, nearly but not exactly by
+	// receive time: sorted, a sliding window finds the busiest second.
+	at := make([]time.Duration, len(m.arrivals))
+	for i := range m.arrivals {
+		at[i] = m.arrivals[i].at
+	}
+	slices.Sort(at)
+	lo := 0
+	for hi := range at {
+		for at[hi]-at[lo] >= time.Second {
+			lo++
+		}
+		st.Peak = max(st.Peak, hi-lo+1)
+	}
+	return st
 }

@@ -21,7 +21,7 @@ type Numbers struct {
 // Render draws the panel.
 func (n *Numbers) Render() app.UI {
 	l := n.Lab
-	stats := statList(&l.stats, l.disp)
+	stats := l.statList()
 	var primary, secondary, hidden []stat
 	for _, s := range stats {
 		if s.Hidden {

@@ -50,7 +50,8 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 
 func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
-	l := layout{w: math.Max(width, 320), workers: max(1, workers), span: max(span, time.Second), scale: s, title: title}
+	// workers is 0 only for a watch of a shared room: no lanes at all.
+	l := layout{w: math.Max(width, 320), workers: max(0, workers), span: max(span, time.Second), scale: s, title: title}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
 	top := 0.0
@@ -292,23 +293,34 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
 	}
 	clock := "time since Run"
-	if m != nil && m.simulated {
+	switch {
+	case m != nil && m.simulated:
 		clock = "virtual time since Simulate (simulated, not measured)"
+	case m != nil && m.watch:
+		clock = "time since Watch"
 	}
 	o.Text(clock, l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
 
 	// Panel titles: in the top-left corner for the lanes, above the others.
 	o.FillStyle(colText)
-	o.Text("workers", 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+	if l.workers > 0 {
+		o.Text("workers", 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+	}
 
-	o.Text("Requests sent per second", l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
+	histTitle, histNote := "Requests sent per second", "by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome"
+	if m != nil && m.watch {
+		histTitle, histNote = "Requests received per second", "by arrival, "+secondsLabel(l.slice, l.slice)+" bins, stacked by the server's answer"
+	}
+	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.FillStyle(colMuted)
-	o.Text("by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome", l.left+titleWidth("Requests sent per second", s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	o.Text(histNote, l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	srvNote := "each request when the server received it (rows cycle by arrival number)"
 	switch {
 	case m != nil && m.simulated:
 		srvNote = "each request when the simulated server received it (no other clients are simulated)"
+	case m != nil && m.watch:
+		srvNote = "everyone in the shared room, by the server's answer"
 	case m != nil && m.room:
 		srvNote = "the whole shared room: yours in colour, other clients in grey"
 	}
@@ -349,7 +361,9 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 func paintOutlines(o *browser.Ops, l *layout) {
 	plotW := l.right - l.left
 	o.StrokeStyle(colAxis, 1, 0)
-	o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, l.laneH*float64(l.workers))
+	if l.workers > 0 {
+		o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, l.laneH*float64(l.workers))
+	}
 	o.StrokeRect(l.left+0.5, l.histTop+0.5, plotW-1, l.histH-1)
 	o.StrokeRect(l.left+0.5, l.srvTop+0.5, plotW-1, l.srvH-1)
 }
@@ -681,11 +695,12 @@ func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 		}
 		return
 	}
-	// Other clients of a shared room, in grey under ours.
+	// Other clients of a shared room, in grey under ours (a watch has
+	// only others: all in colour).
 	n := 0
 	o.BeginPath()
 	for j := range p.n(len(m.arrivals)) {
-		if a := &m.arrivals[p.at(j)]; a.mark < 0 {
+		if a := &m.arrivals[p.at(j)]; a.mark < 0 && !m.watch {
 			o.Shape(browser.Circle, l.x(a.at), l.srvY(a.seq), r*0.8)
 			n++
 		}
@@ -703,7 +718,7 @@ func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 			if a.cancelled {
 				cls = fleet.ClassAborted // the client went away before the answer
 			}
-			if a.mark < 0 || cls != c {
+			if (a.mark < 0 && !m.watch) || cls != c {
 				continue
 			}
 			o.Shape(classShape[c], l.x(a.at), l.srvY(a.seq), r)

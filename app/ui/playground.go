@@ -102,7 +102,7 @@ func (p *Playground) OnDismount() {
 	p.removers = nil
 }
 
-// onKey handles the keyboard shortcuts: r run, m simulate, s or Escape stop, 1–5
+// onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, 1–5
 // presets, p presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
@@ -110,7 +110,7 @@ func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) 
 		return false
 	}
 	switch key {
-	case "r", "R", "m", "M", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 	default:
 		return false
 	}
@@ -125,6 +125,8 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.Run(ctx)
 	case "m", "M":
 		l.Simulate(ctx)
+	case "w", "W":
+		l.Watch(ctx)
 	case "s", "S":
 		l.Stop()
 	case "Escape":

@@ -9,8 +9,9 @@ import (
 	"retrylab/app/fleet"
 )
 
-// RunBar holds Run, Stop and Simulate, what the run is doing, and the
-// endpoint the workers call: a plain URL that also works with curl.
+// RunBar holds Run, Stop, Simulate and (with a shared room) Watch room,
+// what the run is doing, and the endpoint the workers call: a plain URL
+// that also works with curl.
 type RunBar struct {
 	app.Compo
 
@@ -28,8 +29,13 @@ func (b *RunBar) Render() app.UI {
 	switch {
 	case l.simulating:
 		status = "Simulating… " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time (the page is busy until it is done)."
+	case l.stopping && l.watching:
+		status = "Stopping the watch…"
 	case l.stopping:
 		status = "Stopping: aborting every request in flight…"
+	case l.watching:
+		status = "Watching room “" + l.s.Room + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
+			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected). Stop (s) ends the watch."
 	case l.running:
 		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
@@ -45,6 +51,8 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.rec.Simulated:
 		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.stats.Jobs) +
 			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time."
+	case l.watched:
+		status = "Watched room “" + l.s.Room + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone."
 	case live != nil:
 		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
 			thousands(l.s.Workers) + " in virtual time."
@@ -74,6 +82,13 @@ func (b *RunBar) Render() app.UI {
 				Title(simTitle(simErr)).
 				Body(app.Span().Class("icon").Text("»"), app.Text(map[bool]string{false: " Simulate", true: " Simulating…"}[l.simulating])).
 				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
+			app.If(l.s.Room != "" && l.s.Target == "", func() app.UI {
+				return app.Button().ID("watch").Class("ghost").
+					Disabled(!l.CanWatch()).
+					Title("Watch room (w): everyone's requests to the shared room as the server sees them, with no fleet of your own: the projector's view of a workshop").
+					Body(app.Span().Class("icon").Text("◉"), app.Text(map[bool]string{false: " Watch room", true: " Watching…"}[l.watching])).
+					OnClick(func(ctx app.Context, e app.Event) { l.Watch(ctx) })
+			}),
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
 			}),

@@ -65,3 +65,22 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		hide(n("cancelled", "jobs stopped by Stop", st.Cancelled, "", false)),
 	}
 }
+
+// watchStatList is the panel's numbers during and after a watch of a shared
+// room: what the server received from everyone, and what it answered.
+func watchStatList(w watchStats) []stat {
+	pct := func(n int) string {
+		if w.Arrivals == 0 {
+			return "0% of requests"
+		}
+		return trimFloat(float64(n)/float64(w.Arrivals)*100) + "% of requests"
+	}
+	return []stat{
+		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: strconv.Itoa(w.Arrivals), Sub: "from everyone in the room", Primary: true},
+		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: strconv.Itoa(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
+		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: strconv.Itoa(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
+		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: strconv.Itoa(w.Failed), Sub: "injected errors, drops, hangs", Primary: true},
+		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: strconv.Itoa(w.Peak), Sub: "most received in any 1 s", Primary: true},
+		{Name: "watched_ms", Label: "watching for", Value: float64(w.For) / float64(time.Millisecond), Text: fmtDur(w.For), Sub: "since Watch room", Primary: true},
+	}
+}

@@ -499,3 +499,52 @@ func TestEmptyTimelineHint(t *testing.T) {
 		}
 	}
 }
+
+// A watch of a shared room has no lanes: its histogram counts the room's
+// arrivals by receive time and what the server did, and its numbers count
+// them, with the busiest second.
+func TestWatchModelAndPaint(t *testing.T) {
+	m := newModel(t0, 0)
+	m.room, m.watch = true, true
+	for i, ev := range []struct {
+		ms      int
+		outcome string
+	}{{10, "ok"}, {20, "limited"}, {900, "limited"}, {950, "ok"}, {1200, "drop"}, {1990, "hang"}, {2500, "ok"}} {
+		m.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(i + 1), Tag: "w0.j0.a1", At: at(ev.ms), Outcome: ev.outcome})
+	}
+	bins := m.histogram(time.Second, 3)
+	want := [][fleet.NumClasses]int{
+		{fleet.ClassOK: 2, fleet.ClassLimited: 2},
+		{fleet.ClassFailed: 1, fleet.ClassTimeout: 1},
+		{fleet.ClassOK: 1},
+	}
+	for i := range want {
+		if bins[i] != want[i] {
+			t.Errorf("bin %d = %v, want %v", i, bins[i], want[i])
+		}
+	}
+	st := watchStatsOf(m)
+	// The busiest second: 10, 20, 900 and 950 ms (with 1200 it spans more).
+	if st != (watchStats{Arrivals: 7, OK: 3, Limited: 2, Failed: 2, Peak: 4}) {
+		t.Errorf("watch stats %+v", st)
+	}
+
+	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)
+	if l.histTop-l.lanesTop > 40 {
+		t.Errorf("a watch's layout keeps %v px of lanes", l.histTop-l.lanesTop)
+	}
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, running: true, now: 3 * time.Second, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	joined := strings.Join(o.Strings(), "|")
+	for _, want := range []string{"Requests received per second", "everyone in the shared room", "time since Watch"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %q drawn: %s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "workers") {
+		t.Error("a watch draws a workers title without lanes")
+	}
+	if got := hit(&l, m, l.x(time.Second), l.lanesTop); got != -1 {
+		t.Errorf("hit in a watch's (absent) lanes = %d", got)
+	}
+}

@@ -86,6 +86,30 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.request()
 }
 
+// startWatch resets the view for a watch of s's shared room from start:
+// no lanes, the room's arrivals only.
+func (v *view) startWatch(s fleet.Scenario, start time.Time) {
+	v.start(s, start)
+	v.mu.Lock()
+	v.m = newModel(start, 0)
+	v.m.room, v.m.watch = true, true
+	if v.hidden {
+		v.m.setHidden(true, 0)
+	}
+	v.mu.Unlock()
+	v.request()
+}
+
+// watchStats counts the arrivals of the watch taken in so far.
+func (v *view) watchStats() watchStats {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || !v.m.watch {
+		return watchStats{}
+	}
+	return watchStatsOf(v.m)
+}
+
 // configure shows an empty timeline for s, unless a run is drawn.
 func (v *view) configure(s fleet.Scenario) {
 	v.mu.Lock()
@@ -356,7 +380,7 @@ func (v *view) redraw() {
 	v.lay = newLayout(v.width, workers, v.span(now), v.theme, false)
 	v.laid = true
 	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim}
-	if v.running && v.m != nil && len(v.m.hidden) == 0 && !v.lay.dense() {
+	if v.running && v.m != nil && !v.m.watch && len(v.m.hidden) == 0 && !v.lay.dense() {
 		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
 			v.drawErr = err
 		}

@@ -1,0 +1,95 @@
+//go:build e2e
+
+package tests
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestWatchRoom: a presenter watches a shared room while other clients (30
+// plain HTTP requests, as curl would send them) hit it. The page counts
+// and draws every one of them as the server answered it, sends nothing of
+// its own, and Stop ends the watch.
+func TestWatchRoom(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-watch-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room)
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("w")); err != nil {
+		t.Fatal(err)
+	}
+	type watchState struct {
+		pageState
+		Watching bool `json:"watching"`
+		Watched  bool `json:"watched"`
+	}
+	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	if err := waitFor(5*time.Second, func() bool { return ws().Watching }); err != nil {
+		t.Fatalf("w did not start watching the room: %+v", ws())
+	}
+	time.Sleep(500 * time.Millisecond) // the stream is open before the others send
+
+	// Everyone else: 30 requests at once to the room's bucket of 10.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for range 30 {
+		wg.Go(func() {
+			resp, err := http.Get(srv.URL + "/mock?key=" + room + "&limiter=bucket&rate=10&burst=10&latency=0s")
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				statuses[0]++
+				return
+			}
+			resp.Body.Close()
+			statuses[resp.StatusCode]++
+		})
+	}
+	wg.Wait()
+	if statuses[200]+statuses[429] != 30 {
+		t.Fatalf("the others got %v", statuses)
+	}
+	var st watchState
+	if err := waitFor(5*time.Second, func() bool { st = ws(); return st.Stats["arrivals"] == 30 }); err != nil {
+		t.Fatalf("the watch counted %v arrivals, want 30 (state %+v)", st.Stats["arrivals"], st)
+	}
+	if int(st.Stats["allowed"]) != statuses[200] || int(st.Stats["limited"]) != statuses[429] {
+		t.Errorf("the watch counted %v allowed and %v rejected; the others got %v", st.Stats["allowed"], st.Stats["limited"], statuses)
+	}
+	if st.Stats["peak_rps"] != 30 || st.Records != 0 {
+		t.Errorf("peak %v req/s (want 30: all in one second), %d records of the page's own", st.Stats["peak_rps"], st.Records)
+	}
+	var status string
+	if err := waitFor(2*time.Second, func() bool {
+		status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+		return strings.Contains(status, "Watching room “"+room+"”: 30 requests")
+	}); err != nil {
+		t.Errorf("status %q", status)
+	}
+	time.Sleep(300 * time.Millisecond) // a frame with every arrival
+	t.Logf("watching %s: %v; screenshot %s", room, statuses, screenshot(t, ctx, "watch-room"))
+
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("s")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(5*time.Second, func() bool { st = ws(); return !st.Running && !st.Watching }); err != nil {
+		t.Fatalf("s did not end the watch: %+v", st)
+	}
+	if !st.Watched || st.Stats["arrivals"] != 30 {
+		t.Errorf("after the watch: %+v", st)
+	}
+	if err := waitFor(2*time.Second, func() bool {
+		status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+		return strings.Contains(status, "Watched room “"+room+"” for")
+	}); err != nil {
+		t.Errorf("status after Stop %q", status)
+	}
+}
