@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"context"
-	"errors"
 	"go/build/constraint"
 	"os"
 	"path/filepath"
@@ -27,25 +25,6 @@ func TestTimeoutMS(t *testing.T) {
 		if got := timeoutMS(tt.d); got != tt.want {
 			t.Errorf("timeoutMS(%v) = %d, want %d", tt.d, got, tt.want)
 		}
-	}
-}
-
-func TestClockNative(t *testing.T) {
-	var c Clock
-	start := time.Now()
-	if err := c.Sleep(context.Background(), 5*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 5*time.Millisecond {
-		t.Errorf("slept %v, want ≥ 5ms", d)
-	}
-	if err := c.Sleep(context.Background(), -time.Second); err != nil {
-		t.Errorf("negative sleep = %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(time.Millisecond); cancel() }()
-	if err := c.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled sleep = %v", err)
 	}
 }
 

@@ -1,0 +1,31 @@
+//go:build !(js && wasm)
+
+package browser
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// Natively Clock is Go's timers: a sleep never ends early. (In the browser
+// a JS timer may end up to earlyEnough early: browser_js_test.go.)
+func TestClockNative(t *testing.T) {
+	var c Clock
+	start := time.Now()
+	if err := c.Sleep(context.Background(), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 5*time.Millisecond {
+		t.Errorf("slept %v, want ≥ 5ms", d)
+	}
+	if err := c.Sleep(context.Background(), -time.Second); err != nil {
+		t.Errorf("negative sleep = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(time.Millisecond); cancel() }()
+	if err := c.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled sleep = %v", err)
+	}
+}
