@@ -27,14 +27,15 @@ func TestWatchRoom(t *testing.T) {
 	}
 	type watchState struct {
 		pageState
-		Watching bool `json:"watching"`
-		Watched  bool `json:"watched"`
+		Watching  bool `json:"watching"`
+		Watched   bool `json:"watched"`
+		WatchOpen bool `json:"watch_open"`
 	}
 	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
-	if err := waitFor(5*time.Second, func() bool { return ws().Watching }); err != nil {
+	// The others send once the page has the room's stream open.
+	if err := waitFor(5*time.Second, func() bool { s := ws(); return s.Watching && s.WatchOpen }); err != nil {
 		t.Fatalf("w did not start watching the room: %+v", ws())
 	}
-	time.Sleep(500 * time.Millisecond) // the stream is open before the others send
 
 	// Everyone else: 30 requests at once to the room's bucket of 10.
 	var wg sync.WaitGroup
@@ -86,6 +87,18 @@ func TestWatchRoom(t *testing.T) {
 	if !st.Watched || st.Stats["arrivals"] != 30 {
 		t.Errorf("after the watch: %+v", st)
 	}
+	defer func() {
+		// What follows a watch shows its own numbers: Simulate clears it.
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("m")); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitFor(10*time.Second, func() bool { st = ws(); return st.Simulated && !st.Running }); err != nil {
+			t.Fatalf("no simulation after the watch: %+v", st)
+		}
+		if st.Watched || st.Stats["arrivals"] != 0 || st.Stats["requests"] == 0 {
+			t.Errorf("after Simulate the numbers are still the watch's: %+v", st)
+		}
+	}()
 	if err := waitFor(2*time.Second, func() bool {
 		status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
 		return strings.Contains(status, "Watched room “"+room+"” for")

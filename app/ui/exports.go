@@ -67,6 +67,9 @@ func (l *Lab) fileStamp() string {
 	if l.Simulated() {
 		name += "-simulated" // and every event says "simulated": true
 	}
+	if l.watched {
+		name += "-watch"
+	}
 	return name
 }
 
@@ -102,6 +105,9 @@ func (l *Lab) exportPNG(ctx app.Context) {
 	title := "Retry Lab: " + l.presetTitle()
 	if t := l.SimulatedText(); t != "" {
 		title += " — " + t
+	}
+	if l.watched {
+		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
 	}
 	sub := l.ShareURL()
 	ctx.Async(func() {

@@ -43,6 +43,9 @@ type Lab struct {
 	watching   bool // running is a watch of the shared room (no fleet)
 	watched    bool // what is shown is a watch: the numbers are wstats
 	wstats     watchStats
+	watchRoom  string           // the room watched
+	watchOpen  bool             // the room's stream said hello
+	watchFull  bool             // the watch stopped at WatchMaxArrivals
 	simSum     fleet.SimSummary // of the last run, when it was simulated
 	stopping   bool
 	cancel     context.CancelFunc
@@ -220,11 +223,19 @@ func (l *Lab) Watch(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.watching, l.watched, l.stopping = true, true, true, false
-	l.rec, l.hasStats, l.wstats = nil, true, watchStats{}
-	l.live = nil
+	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil
+	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
-	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(s.Room), func(data string) { l.view.onServerEvent(data) })
+	hello := make(chan struct{}, 1)
+	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(s.Room), func(data string) {
+		if l.view.onServerEvent(data) {
+			select {
+			case hello <- struct{}{}:
+			default:
+			}
+		}
+	})
 	if err == nil {
 		l.stream = stop
 	}
@@ -234,20 +245,33 @@ func (l *Lab) Watch(ctx app.Context) {
 		// Frames come with arrivals; between them the "now" line and the
 		// time axis still move: a frame every 100 ms, the numbers every
 		// 500 ms.
+		open, full := false, false
 		for i := 1; (browser.Clock{}).Sleep(rctx, 100*time.Millisecond) == nil; i++ {
 			l.view.request()
+			select {
+			case <-hello:
+				open = true
+			default:
+			}
 			if i%5 != 0 {
 				continue
 			}
 			st := l.view.watchStats()
 			st.For = time.Since(start)
+			if st.Arrivals >= WatchMaxArrivals {
+				full = true
+				cancel()
+			}
 			ctx.Dispatch(func(app.Context) {
-				if l.watching && l.cancel != nil {
-					l.wstats = st
+				if l.watching && !l.stopping {
+					l.wstats, l.watchOpen = st, open
 					l.runRev++
 					l.publish()
 				}
 			})
+		}
+		if stop != nil {
+			stop() // nothing more comes in: the numbers are final
 		}
 		end := time.Now()
 		l.view.finish(end)
@@ -259,7 +283,7 @@ func (l *Lab) Watch(ctx app.Context) {
 			}
 			l.closeStream()
 			l.running, l.watching, l.stopping = false, false, false
-			l.wstats = st
+			l.wstats, l.watchFull = st, full
 			l.runRev++
 			l.publish()
 		})
@@ -683,8 +707,9 @@ type snapshot struct {
 	Stats      map[string]any `json:"stats"`
 	Invalid    int            `json:"invalid"`
 	Preset     string         `json:"preset"`
-	Watching   bool           `json:"watching"` // running is a watch of the shared room
-	Watched    bool           `json:"watched"`  // the numbers are a watch's (stats holds them)
+	Watching   bool           `json:"watching"`   // running is a watch of the shared room
+	Watched    bool           `json:"watched"`    // the numbers are a watch's (stats holds them)
+	WatchOpen  bool           `json:"watch_open"` // the watched room's stream is open
 	live       *liveRecords
 }
 
@@ -706,7 +731,7 @@ func (l *Lab) publish() {
 	for _, st := range l.statList() {
 		s.Stats[st.Name] = st.Value
 	}
-	s.Watching, s.Watched = l.watching, l.watched
+	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
 	s.Preset = l.ActivePreset()
 	l.snap.Store(s)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"retrylab/app/fleet"
@@ -77,6 +76,8 @@ type model struct {
 	arrivals  []arrival   // from the server's stream; empty without one
 	simulated bool        // the run was simulated in virtual time
 	watch     bool        // a watch of a shared room: arrivals only, no fleet of ours
+	wcount    watchStats  // a watch's counts, kept as arrivals come in
+	perSec    []int       // a watch's arrivals per second since its start (for the peak)
 	room      bool        // a shared room: tags are not unique, match by arrival number only
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
@@ -270,6 +271,11 @@ func (m *model) serverEvent(e *mock.Event) {
 		m.arrBySeq[a.seq] = len(m.arrivals)
 		m.arrivals = append(m.arrivals, a)
 		m.last = max(m.last, a.at)
+		if m.watch {
+			m.countWatch(&a)
+		}
+	case "dropped":
+		m.wcount.Dropped += int(e.Dropped)
 	case "end":
 		if i, ok := m.arrBySeq[int(e.Seq)]; ok {
 			m.arrivals[i].ended = true
@@ -376,35 +382,32 @@ type watchStats struct {
 	OK       int           // answered 2xx
 	Limited  int           // rejected by the limiter (429 or 503)
 	Failed   int           // injected failures, drops and hangs
-	Peak     int           // most arrivals in any 1 s
+	Peak     int           // most arrivals in one second (the histogram's 1 s bins)
+	Dropped  int           // arrivals the server's stream dropped for this page (a slow reader)
 	For      time.Duration // how long the watch has lasted (set by the Lab)
 }
 
-func watchStatsOf(m *model) watchStats {
-	st := watchStats{Arrivals: len(m.arrivals)}
-	for i := range m.arrivals {
-		switch m.arrivals[i].class {
-		case fleet.ClassOK:
-			st.OK++
-		case fleet.ClassLimited:
-			st.Limited++
-		case fleet.ClassFailed, fleet.ClassTimeout:
-			st.Failed++
+// WatchMaxArrivals is the most arrivals a watch keeps (~100 bytes each): a
+// watch that reaches it stops, and says so.
+const WatchMaxArrivals = 300_000
+
+// countWatch counts one arrival of a watch.
+func (m *model) countWatch(a *arrival) {
+	w := &m.wcount
+	w.Arrivals++
+	switch a.class {
+	case fleet.ClassOK:
+		w.OK++
+	case fleet.ClassLimited:
+		w.Limited++
+	case fleet.ClassFailed, fleet.ClassTimeout:
+		w.Failed++
+	}
+	if s := int(max(0, a.at) / time.Second); s < 1<<20 {
+		for len(m.perSec) <= s {
+			m.perSec = append(m.perSec, 0)
 		}
+		m.perSec[s]++
+		w.Peak = max(w.Peak, m.perSec[s])
 	}
-	// The stream is in the server's order, nearly but not exactly by
-	// receive time: sorted, a sliding window finds the busiest second.
-	at := make([]time.Duration, len(m.arrivals))
-	for i := range m.arrivals {
-		at[i] = m.arrivals[i].at
-	}
-	slices.Sort(at)
-	lo := 0
-	for hi := range at {
-		for at[hi]-at[lo] >= time.Second {
-			lo++
-		}
-		st.Peak = max(st.Peak, hi-lo+1)
-	}
-	return st
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -33,9 +34,13 @@ func (b *RunBar) Render() app.UI {
 		status = "Stopping the watch…"
 	case l.stopping:
 		status = "Stopping: aborting every request in flight…"
+	case l.watching && !l.watchOpen && l.wstats.For > 3*time.Second:
+		status = "Watching room “" + l.watchRoom + "”: the server's stream of the room did not open (it may have too many streams open). Stop (s) ends the watch."
+	case l.watching && !l.watchOpen:
+		status = "Watching room “" + l.watchRoom + "”: connecting to the server's stream of the room…"
 	case l.watching:
-		status = "Watching room “" + l.s.Room + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
-			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected). Stop (s) ends the watch."
+		status = "Watching room “" + l.watchRoom + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
+			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + ". Stop (s) ends the watch."
 	case l.running:
 		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
@@ -51,8 +56,10 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.rec.Simulated:
 		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.stats.Jobs) +
 			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time."
+	case l.watched && l.watchFull:
+		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
-		status = "Watched room “" + l.s.Room + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone."
+		status = "Watched room “" + l.watchRoom + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
 		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
 			thousands(l.s.Workers) + " in virtual time."
@@ -146,4 +153,13 @@ func (l *Lab) copyText(ctx app.Context, text, done string) {
 			l.Flash(ctx, done)
 		})
 	})
+}
+
+// droppedText tells of the arrivals the server's stream dropped for this
+// page (it reads too slowly): the counts are that much short.
+func droppedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + thousands(n) + " more the server's stream dropped for this page, not counted"
 }

@@ -523,10 +523,10 @@ func TestWatchModelAndPaint(t *testing.T) {
 			t.Errorf("bin %d = %v, want %v", i, bins[i], want[i])
 		}
 	}
-	st := watchStatsOf(m)
-	// The busiest second: 10, 20, 900 and 950 ms (with 1200 it spans more).
-	if st != (watchStats{Arrivals: 7, OK: 3, Limited: 2, Failed: 2, Peak: 4}) {
-		t.Errorf("watch stats %+v", st)
+	m.serverEvent(&mock.Event{Type: "dropped", Dropped: 3})
+	// The busiest second: the first, with 10, 20, 900 and 950 ms.
+	if st := m.wcount; st != (watchStats{Arrivals: 7, OK: 3, Limited: 2, Failed: 2, Peak: 4, Dropped: 3}) {
+		t.Errorf("watch counts %+v", st)
 	}
 
 	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)

@@ -93,6 +93,7 @@ func (v *view) startWatch(s fleet.Scenario, start time.Time) {
 	v.mu.Lock()
 	v.m = newModel(start, 0)
 	v.m.room, v.m.watch = true, true
+	v.lim.client = 0 // no fleet of ours: its bucket is not the room's
 	if v.hidden {
 		v.m.setHidden(true, 0)
 	}
@@ -107,7 +108,11 @@ func (v *view) watchStats() watchStats {
 	if v.m == nil || !v.m.watch {
 		return watchStats{}
 	}
-	return watchStatsOf(v.m)
+	if len(v.pending) > 0 || len(v.srv) > 0 { // what came in since the last frame counts too
+		v.ingest()
+		v.dirty = true
+	}
+	return v.m.wcount
 }
 
 // configure shows an empty timeline for s, unless a run is drawn.
