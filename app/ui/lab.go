@@ -227,18 +227,8 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
-	hello := make(chan struct{}, 1)
-	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(s.Room), func(data string) {
-		if l.view.onServerEvent(data) {
-			select {
-			case hello <- struct{}{}:
-			default:
-			}
-		}
-	})
-	if err == nil {
-		l.stream = stop
-	}
+	hello := l.openStream(s.Room)
+	stop := l.stream
 	l.runRev++
 	l.publish()
 	ctx.Async(func() {
@@ -449,21 +439,11 @@ func (l *Lab) Run(ctx app.Context) {
 	l.runRev++
 	l.publish()
 	l.closeStream()
-	ready := make(chan struct{}, 1)
+	var ready <-chan struct{}
 	if s.Target == "" {
 		// The server's own view: every arrival for the key (the whole room
 		// when it is shared), including requests that never got an answer.
-		stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(l.runKey), func(data string) {
-			if l.view.onServerEvent(data) {
-				select {
-				case ready <- struct{}{}:
-				default:
-				}
-			}
-		})
-		if err == nil {
-			l.stream = stop
-		}
+		ready = l.openStream(l.runKey)
 	}
 	stream := l.stream
 
@@ -652,6 +632,24 @@ func (l *Lab) Stop() {
 		browser.Clock{}.AfterPaint(context.Background())
 		cancel()
 	}()
+}
+
+// openStream opens the mock's arrivals stream for key into the view (l.stream
+// closes it); the returned channel receives once the stream says hello.
+func (l *Lab) openStream(key string) <-chan struct{} {
+	hello := make(chan struct{}, 1)
+	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(key), func(data string) {
+		if l.view.onServerEvent(data) {
+			select {
+			case hello <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err == nil {
+		l.stream = stop
+	}
+	return hello
 }
 
 // closeStream closes the arrivals stream of the last run, if still open.
