@@ -20,6 +20,19 @@ import (
 func TestWatchRoom(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
+	// Without a shared room, w says what is missing and starts nothing.
+	boot(t, ctx, srv.URL+"/")
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("w")); err != nil {
+		t.Fatal(err)
+	}
+	var toast string
+	if err := waitFor(2*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return toast != ""
+	}); err != nil || !strings.Contains(toast, "set a Shared room") || state(t, ctx).Running {
+		t.Errorf("w without a room: toast %q, running %v", toast, state(t, ctx).Running)
+	}
+
 	room := fmt.Sprintf("e2e-watch-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room)
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("w")); err != nil {

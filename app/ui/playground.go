@@ -126,6 +126,10 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	case "m", "M":
 		l.Simulate(ctx)
 	case "w", "W":
+		if l.s.Room == "" && !l.running {
+			l.Flash(ctx, "Watch room: set a Shared room first")
+			return
+		}
 		l.Watch(ctx)
 	case "s", "S":
 		l.Stop()
