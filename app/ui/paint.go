@@ -51,7 +51,7 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
 	// workers is 0 only for a watch of a shared room: no lanes at all.
-	l := layout{w: math.Max(width, 320), workers: max(0, workers), span: max(span, time.Second), scale: s, title: title}
+	l := layout{w: math.Max(width, 320), workers: workers, span: max(span, time.Second), scale: s, title: title}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
 	top := 0.0

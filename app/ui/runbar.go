@@ -25,6 +25,9 @@ type RunBar struct {
 func (b *RunBar) Render() app.UI {
 	l := b.Lab
 	status := "Ready. Press Run (r) to fire real requests, or Simulate (m) to compute the run in virtual time."
+	if l.s.Room != "" && l.s.Target == "" {
+		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”."
+	}
 	live := l.s.LiveErrors()
 	simErr := l.s.SimErrors()
 	switch {
