@@ -19,6 +19,7 @@ var shortcuts = []struct {
 	{[]string{"s", "Esc"}, "Stop: abort every request in flight"},
 	{[]string{"m"}, "Simulate: the same configuration in virtual time, at once (up to 10,000 workers)"},
 	{[]string{"w"}, "Watch the shared room: everyone's requests as the server sees them, no fleet of your own (set a room first)"},
+	{[]string{"c"}, "Compare: keep the finished run as the baseline; the next runs are drawn and counted against it (c on the baseline clears it)"},
 	{[]string{"1", "2", "3", "4", "5"}, "Load a step of the story"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
 	{[]string{"?"}, "This help"},

@@ -55,7 +55,8 @@ type Lab struct {
 	rec        *fleet.Recording // the last finished run
 	stats      fleet.Stats
 	hasStats   bool
-	disp       float64 // the last finished run's retry dispersion
+	disp       float64   // the last finished run's retry dispersion
+	base       *baseline // the run kept for comparison (Compare), or nil
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
@@ -353,15 +354,23 @@ func (l *Lab) Preset(id string) {
 // ActivePreset is the preset the configuration equals (whatever the shared
 // room), or "".
 func (l *Lab) ActivePreset() string {
-	c := l.s
-	c.Room = ""
-	enc := c.Encode()
-	for i, pe := range presetEncodings() {
-		if pe == enc {
-			return fleet.Presets[i].ID
-		}
+	if i := presetIndex(l.s); i >= 0 {
+		return fleet.Presets[i].ID
 	}
 	return ""
+}
+
+// presetIndex is the index of the preset s equals (whatever the shared
+// room), or -1.
+func presetIndex(s fleet.Scenario) int {
+	s.Room = ""
+	enc := s.Encode()
+	for i, pe := range presetEncodings() {
+		if pe == enc {
+			return i
+		}
+	}
+	return -1
 }
 
 // presetEncodings are the presets' configurations (without a room) as
@@ -589,8 +598,14 @@ func (l *Lab) SimulatedText() string {
 		return ""
 	}
 	s := l.rec.Scenario
-	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " +
-		fmtDur(l.simSum.Wall.Round(10*time.Millisecond))
+	took := "under 1 ms"
+	switch w := l.simSum.Wall; {
+	case w >= time.Second:
+		took = fmtDur(w.Round(10 * time.Millisecond))
+	case w >= time.Millisecond:
+		took = fmtDur(w.Round(time.Millisecond))
+	}
+	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " + took
 	if l.simSum.Stopped {
 		t += "; stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " unfinished jobs were cancelled"
 	}
@@ -705,9 +720,10 @@ type snapshot struct {
 	Stats      map[string]any `json:"stats"`
 	Invalid    int            `json:"invalid"`
 	Preset     string         `json:"preset"`
-	Watching   bool           `json:"watching"`   // running is a watch of the shared room
-	Watched    bool           `json:"watched"`    // the numbers are a watch's (stats holds them)
-	WatchOpen  bool           `json:"watch_open"` // the watched room's stream is open
+	Baseline   *baselineState `json:"baseline,omitempty"` // the run kept for comparison
+	Watching   bool           `json:"watching"`           // running is a watch of the shared room
+	Watched    bool           `json:"watched"`            // the numbers are a watch's (stats holds them)
+	WatchOpen  bool           `json:"watch_open"`         // the watched room's stream is open
 	live       *liveRecords
 }
 
@@ -716,7 +732,11 @@ func (l *Lab) statList() []stat {
 	if l.watched {
 		return watchStatList(l.wstats)
 	}
-	return statList(&l.stats, l.disp)
+	cur := statList(&l.stats, l.disp)
+	if l.base != nil && l.hasStats {
+		cur = withBaseline(cur, statList(&l.base.stats, l.base.disp))
+	}
+	return cur
 }
 
 // publish refreshes the snapshot the JS hooks read.
@@ -731,6 +751,13 @@ func (l *Lab) publish() {
 	}
 	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
 	s.Preset = l.ActivePreset()
+	if l.base != nil {
+		b := &baselineState{Label: l.base.label, Stats: map[string]any{}}
+		for _, st := range statList(&l.base.stats, l.base.disp) {
+			b.Stats[st.Name] = st.Value
+		}
+		s.Baseline = b
+	}
 	l.snap.Store(s)
 }
 

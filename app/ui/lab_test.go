@@ -260,3 +260,23 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// A simulation's status says how long it took to compute, never "0 µs".
+func TestSimulatedTextTook(t *testing.T) {
+	for _, c := range []struct {
+		wall time.Duration
+		want string
+	}{
+		{300 * time.Microsecond, "computed in under 1 ms"},
+		{3400 * time.Microsecond, "computed in 3.0 ms"},
+		{712 * time.Millisecond, "computed in 712 ms"},
+		{1234 * time.Millisecond, "computed in 1.23 s"},
+	} {
+		l := newLab()
+		l.rec = fleet.NewRecording(l.s, time.Now(), true)
+		l.simSum.Wall = c.wall
+		if got := l.SimulatedText(); !strings.HasSuffix(got, c.want) {
+			t.Errorf("wall %v: %q, want it to end %q", c.wall, got, c.want)
+		}
+	}
+}

@@ -46,10 +46,24 @@ func (n *Numbers) Render() app.UI {
 		case s.Figures != "":
 			sub, title = s.Figures, s.Figures
 		}
-		return app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64)).Body(
+		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
+		if !s.HasBase || !l.hasStats {
+			return div.Body(
+				app.Span().Class("v").Text(text),
+				app.Span().Class("k").Text(s.Label),
+				app.Span().Class("sub").Title(title).Text(sub),
+			)
+		}
+		// Against the baseline (Compare): its figure, and the change.
+		base := "baseline " + s.BaseText
+		if d := baseDelta(s.Value, s.Base); d != "" {
+			base += " · " + d
+		}
+		return div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64)).Body(
 			app.Span().Class("v").Text(text),
 			app.Span().Class("k").Text(s.Label),
 			app.Span().Class("sub").Title(title).Text(sub),
+			app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Text(base),
 		)
 	}
 	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -184,6 +185,7 @@ type frameInput struct {
 	running bool
 	now     time.Duration // the run's current time (the "now" line while running)
 	lim     limits
+	base    *baselineDraw // the baseline's outline on the histogram, or nil
 }
 
 // paint draws the whole timeline into o.
@@ -313,6 +315,21 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
+	if in.base != nil {
+		// The baseline's key, right-aligned on the title line: a sample of
+		// its outline and what it was. The note gives way when both do
+		// not fit.
+		key := "baseline: " + in.base.label
+		keyW := smallWidth(key, s) + 22*s
+		if l.left+titleWidth(histTitle, s)+smallWidth(histNote, s)+keyW > l.right {
+			histNote = ""
+		}
+		y := l.histTop - 9*s
+		o.StrokeStyle(colBase, 2*s, 0)
+		o.Line(l.right-keyW, y-4*s, l.right-keyW+16*s, y-4*s)
+		o.FillStyle(colBase)
+		o.Text(key, l.right, y, fontSmall, browser.AlignRight, browser.BaselineBottom)
+	}
 	o.FillStyle(colMuted)
 	o.Text(histNote, l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	srvNote := "each request when the server received it (rows cycle by arrival number)"
@@ -793,7 +810,11 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 		}
 		rates[i] = float64(tot) * perSec
 	}
-	top := histogramScale(rates, in.lim)
+	var baseRates []float64
+	if in.base != nil {
+		baseRates = in.base.rates(l.slice, n)
+	}
+	top := histogramScale(append(rates[:len(rates):len(rates)], baseRates...), in.lim)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	bw := l.x(l.slice) - l.x(0)
@@ -844,6 +865,33 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 			o.FillStyle(colText)
 			o.Text(text, cx, l.histTop+9*s, fontSmall, browser.AlignCenter, browser.BaselineTop)
 			lastLabel = x
+		}
+	}
+	paintBaseline(o, l, baseRates, y)
+}
+
+// paintBaseline draws the baseline's requests per second as a step
+// outline over the bars, on a white underlay so it reads across any of
+// them.
+func paintBaseline(o *browser.Ops, l *layout, rates []float64, y func(float64) float64) {
+	if len(rates) == 0 {
+		return
+	}
+	s := l.scale
+	for _, style := range [2]struct {
+		col   int
+		width float64
+	}{{colBG, 4 * s}, {colBase, 2 * s}} {
+		o.StrokeStyle(style.col, style.width, 0)
+		prevY := math.NaN()
+		for i, r := range rates {
+			x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
+			yy := math.Round(y(r)) + 0.5
+			if !math.IsNaN(prevY) && prevY != yy {
+				o.Line(x0, prevY, x0, yy)
+			}
+			o.Line(x0, yy, x1, yy)
+			prevY = yy
 		}
 	}
 }
@@ -994,6 +1042,12 @@ func hit(l *layout, m *model, x, y float64) int {
 // cannot be asked without a round trip to JavaScript).
 func titleWidth(t string, scale float64) float64 {
 	return (float64(len(t))*7.6 + 12) * scale
+}
+
+// smallWidth is about how wide t is in the small font (an upper bound for
+// the digits and lower-case text the canvas writes).
+func smallWidth(t string, scale float64) float64 {
+	return float64(utf8.RuneCountInString(t)) * 6 * scale
 }
 
 // trimFloat formats f with at most two decimals and no trailing zeros.

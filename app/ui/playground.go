@@ -102,15 +102,15 @@ func (p *Playground) OnDismount() {
 	p.removers = nil
 }
 
-// onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, 1–5
-// presets, p presentation mode, ? help. Keys typed into a field are left
+// onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
+// keep the run as the baseline, 1–5 presets, p presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
 	if inField || modified {
 		return false
 	}
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 	default:
 		return false
 	}
@@ -133,6 +133,12 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.Watch(ctx)
 	case "s", "S":
 		l.Stop()
+	case "c", "C":
+		if !l.CanCompare() && (l.base == nil || l.base.run != l.runs) {
+			l.Flash(ctx, "Compare: finish a run or a simulation first, then keep it as the baseline")
+			return
+		}
+		l.Compare()
 	case "Escape":
 		if l.help {
 			l.help = false
@@ -200,6 +206,7 @@ func (p *Playground) Render() app.UI {
 			),
 			app.Section().Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
+				&CompareBar{Lab: l, Rev: l.runRev},
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},

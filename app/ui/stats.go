@@ -19,6 +19,11 @@ type stat struct {
 	Figures string // the run's figures that replace Sub once there is a run
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
+
+	// The baseline run's figure (Compare), when there is one.
+	Base     float64
+	BaseText string
+	HasBase  bool
 }
 
 // statList turns Stats into the panel's numbers, in the order shown.

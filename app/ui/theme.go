@@ -37,6 +37,7 @@ const (
 	colGiveUp   // a job that gave up
 	colLaneAlt  // every fifth lane
 	colOther    // other clients' arrivals in a shared room
+	colBase     // the baseline run's outline (Compare)
 	numColours
 )
 
@@ -86,6 +87,7 @@ var normalTheme = theme{
 		colGiveUp:   "#111111",
 		colLaneAlt:  "#f3f3ee",
 		colOther:    "#c4c4bd",
+		colBase:     "#5e3c99", // violet: no outcome's colour
 	},
 	fonts: []string{
 		fontSmall: "11px system-ui, sans-serif",

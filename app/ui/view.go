@@ -55,6 +55,8 @@ type view struct {
 	pinned bool    // the selection came from a click or the keyboard
 	hidden bool    // the page is hidden now
 	frozen bool    // a PNG export owns the canvas: frames wait
+
+	base *baselineDraw // the run kept for comparison: an outline on the histogram
 }
 
 func newView() *view {
@@ -333,10 +335,17 @@ func (v *view) span(now time.Duration) time.Duration {
 	if v.m == nil {
 		return 10 * time.Second
 	}
-	if !v.running {
-		return max(time.Second, v.m.last+v.m.last/50)
+	// With a baseline, the axis shows all of it too: the two runs are
+	// compared on one time axis.
+	var base time.Duration
+	if v.base != nil && !v.m.watch {
+		base = v.base.span
 	}
-	ahead := max(10*time.Second, now)
+	if !v.running {
+		last := max(v.m.last, base)
+		return max(time.Second, last+last/50)
+	}
+	ahead := max(10*time.Second, now, base)
 	step := niceStep(ahead, 8, tickSteps)
 	return (ahead/step + 1) * step
 }
@@ -385,6 +394,9 @@ func (v *view) redraw() {
 	v.lay = newLayout(v.width, workers, v.span(now), v.theme, false)
 	v.laid = true
 	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim}
+	if v.m != nil && !v.m.watch {
+		in.base = v.base
+	}
 	if v.running && v.m != nil && !v.m.watch && len(v.m.hidden) == 0 && !v.lay.dense() {
 		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
 			v.drawErr = err

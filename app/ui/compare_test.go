@@ -1,0 +1,190 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// finishRun shows a finished run of recs for the lab's configuration, as
+// Run's end does: the view's model, the recording and the numbers.
+func finishRun(l *Lab, recs []fleet.Record, simulated bool) {
+	l.runs++
+	l.view.start(l.s, t0)
+	for _, r := range recs {
+		l.view.onRecord(r)
+	}
+	l.view.finish(recs[len(recs)-1].Event.At)
+	l.rec = fleet.NewRecording(l.s, t0, simulated)
+	l.stats = fleet.StatsOf(t0, recs)
+	l.hasStats = true
+	l.running = false
+}
+
+func TestCompareRules(t *testing.T) {
+	l := newLab()
+	if l.CanCompare() || !isTrue(tagWith(renderHTML(&RunBar{Lab: l}), `id="compare-keep"`), "disabled") {
+		t.Fatal("Keep as baseline offered before any run")
+	}
+	l.Preset("full-jitter")
+	finishRun(l, oneJob(), true)
+	if !l.CanCompare() {
+		t.Fatal("a finished simulation cannot become the baseline")
+	}
+	l.Compare()
+	if l.base == nil || l.base.label != "Full jitter (step 3), simulated" {
+		t.Fatalf("baseline %+v", l.base)
+	}
+	if l.CanCompare() {
+		t.Error("the baseline itself is offered as a baseline again")
+	}
+	if got := len(l.view.base.sends); got != 2 {
+		t.Errorf("the baseline's outline has %d sends, want 2", got)
+	}
+	bar := renderHTML(&CompareBar{Lab: l})
+	if !strings.Contains(bar, "Full jitter (step 3), simulated") || !strings.Contains(bar, `id="clear-baseline"`) {
+		t.Errorf("compare bar: %s", bar)
+	}
+
+	// The next run is counted against it: each number carries the
+	// baseline's figure and the change.
+	l.Set("workers", "7")
+	recs := append(oneJob(), oneJob()...)
+	for i := range recs[len(recs)/2:] {
+		recs[len(recs)/2+i].Worker = 2
+	}
+	finishRun(l, recs, false)
+	if !l.CanCompare() {
+		t.Error("a later run cannot replace the baseline")
+	}
+	out := renderHTML(&Numbers{Lab: l})
+	if tag := tagWith(out, `data-stat="requests"`); !strings.Contains(tag, `data-value="4"`) || !strings.Contains(tag, `data-base="2"`) {
+		t.Errorf("requests against the baseline: %q", tag)
+	}
+	if !strings.Contains(out, "baseline 2 · +100%") || !strings.Contains(out, "baseline 1 · same") {
+		t.Errorf("numbers lack the baseline's figures:\n%s", out)
+	}
+	l.publish()
+	if s := l.stateJSON(); !strings.Contains(s, `"baseline":{"label":"Full jitter (step 3), simulated","stats":{`) || !strings.Contains(s, `"requests":2`) {
+		t.Errorf("state lacks the baseline: %s", s)
+	}
+
+	// A watch is not compared, and compares nothing.
+	l.watched = true
+	if l.CanCompare() || strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") {
+		t.Error("a watch offers or shows a comparison")
+	}
+	l.watched = false
+
+	// c on the baseline itself clears it; the clear button too.
+	l.Compare() // the later run becomes the baseline
+	if l.base == nil || l.base.label != "Custom configuration, live" {
+		t.Fatalf("baseline after a second Compare: %+v", l.base)
+	}
+	l.Compare()
+	if l.base != nil || l.view.base != nil {
+		t.Error("Compare on the baseline itself did not clear it")
+	}
+	if strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") {
+		t.Error("numbers still compared after the baseline was cleared")
+	}
+	l.Compare()
+	l.ClearBaseline()
+	if l.base != nil || !strings.Contains(renderHTML(&CompareBar{Lab: l}), "hidden") {
+		t.Error("Clear baseline left it")
+	}
+	l.running = true
+	if l.CanCompare() {
+		t.Error("Compare offered while a run goes on")
+	}
+}
+
+func TestBaseDelta(t *testing.T) {
+	for _, c := range []struct {
+		cur, base float64
+		want      string
+	}{
+		{100, 100, "same"},
+		{26, 100, "−74%"},
+		{104, 100, "+4.0%"},
+		{100.01, 100, "same"},
+		{5, 0, ""},
+		{0, 0, "same"},
+		{0, 3, "−100%"},
+		{1000, 10, "+9900%"},
+	} {
+		if got := baseDelta(c.cur, c.base); got != c.want {
+			t.Errorf("baseDelta(%v, %v) = %q, want %q", c.cur, c.base, got, c.want)
+		}
+	}
+}
+
+func TestBaselineRates(t *testing.T) {
+	d := baselineDraw{sends: []time.Duration{0, 100 * time.Millisecond, 900 * time.Millisecond, 1500 * time.Millisecond, 5 * time.Second}, span: 2 * time.Second}
+	got := d.rates(500*time.Millisecond, 10)
+	want := []float64{4, 2, 0, 2, 0} // per second, in 0.5 s bins up to the run's end; the 5 s send is past it
+	if len(got) != len(want) {
+		t.Fatalf("rates %v, want %v", got, want)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Fatalf("rates %v, want %v", got, want)
+		}
+	}
+	if r := d.rates(0, 10); r != nil {
+		t.Errorf("rates with a zero slice: %v", r)
+	}
+}
+
+// The outline and its key are drawn over the histogram, and the axis spans
+// the longer of the two runs.
+func TestPaintBaseline(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.finish(1150 * time.Millisecond)
+	base := &baselineDraw{label: "Synchronized flood (step 1), simulated", sends: []time.Duration{0, 0, 0, 2 * time.Second, 2 * time.Second}, span: 4 * time.Second}
+	l := newLayout(1000, 3, 4*time.Second, &normalTheme, false)
+	draw := func(in frameInput) (size int, texts string) {
+		var o browser.Ops
+		paint(&o, &l, m, in)
+		return o.Len(), strings.Join(o.Strings(), "|")
+	}
+	in := frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}}
+	without, texts := draw(in)
+	if strings.Contains(texts, "baseline") {
+		t.Errorf("no baseline, yet its key is drawn: %s", texts)
+	}
+	in.base = base
+	with, texts := draw(in)
+	if !strings.Contains(texts, "baseline: Synchronized flood (step 1), simulated") {
+		t.Errorf("no key for the baseline: %s", texts)
+	}
+	// The outline: two passes (underlay, colour) of at least one line per
+	// bin of the baseline's 4 s, 5 values each.
+	bins := int(4*time.Second/l.slice) + 1
+	if with-without < 2*bins*5 {
+		t.Errorf("the baseline added %d values to the display list, want at least %d (an outline over %d bins)", with-without, 2*bins*5, bins)
+	}
+
+	v := newView()
+	v.start(fleet.Default(), t0)
+	for _, r := range oneJob() {
+		v.onRecord(r)
+	}
+	v.finish(at(1150))
+	if got := v.span(0); got > 2*time.Second {
+		t.Errorf("span without a baseline %v", got)
+	}
+	v.setBaseline(base)
+	if got := v.span(0); got < 4*time.Second {
+		t.Errorf("span with a 4 s baseline %v, want it all", got)
+	}
+}

@@ -1,0 +1,150 @@
+//go:build e2e
+
+package tests
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// baselinePixels counts the timeline's pixels in the baseline's violet
+// (#5e3c99): its outline on the histogram and its key.
+const baselinePixels = `(() => {
+	const c = document.getElementById("timeline");
+	const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+	let n = 0;
+	for (let i = 0; i < d.length; i += 4) {
+		if (Math.abs(d[i] - 0x5e) <= 10 && Math.abs(d[i+1] - 0x3c) <= 10 && Math.abs(d[i+2] - 0x99) <= 10) n++;
+	}
+	return n;
+})()`
+
+// TestCompareTwoRuns: a presenter simulates the synchronized flood, keeps
+// it as the baseline (c), simulates full jitter, and reads the two side by
+// side: each number with the flood's beside it, the flood's requests per
+// second as an outline on the histogram. Clear baseline removes both.
+func TestCompareTwoRuns(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	key := func(k string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type cmpState struct {
+		pageState
+		Baseline *struct {
+			Label string             `json:"label"`
+			Stats map[string]float64 `json:"stats"`
+		} `json:"baseline"`
+	}
+	cs := func() cmpState { return eval[cmpState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	simulated := func(runs int) cmpState {
+		t.Helper()
+		var st cmpState
+		if err := waitFor(30*time.Second, func() bool { st = cs(); return st.Runs > runs && st.Simulated && !st.Running }); err != nil {
+			t.Fatalf("the simulation did not finish: %+v", st)
+		}
+		return st
+	}
+
+	// c before any run says what to do first, and keeps nothing.
+	key("c")
+	if err := waitFor(2*time.Second, func() bool {
+		return strings.Contains(eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`), "finish a run")
+	}); err != nil || cs().Baseline != nil {
+		t.Errorf("c before a run: no message, or a baseline %+v", cs().Baseline)
+	}
+
+	key("1")
+	key("m")
+	flood := simulated(0)
+	if flood.Preset != "flood" {
+		t.Fatalf("preset %q after 1, want flood", flood.Preset)
+	}
+	key("c")
+	var st cmpState
+	if err := waitFor(2*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil {
+		t.Fatal("c after the flood's simulation kept no baseline")
+	}
+	if st.Baseline.Label != "Synchronized flood (step 1), simulated" {
+		t.Errorf("baseline label %q", st.Baseline.Label)
+	}
+	if got := eval[string](t, ctx, `document.getElementById("baseline-label").textContent`); got != st.Baseline.Label {
+		t.Errorf("the compare bar names %q, want %q", got, st.Baseline.Label)
+	}
+	if disabled := eval[bool](t, ctx, `document.getElementById("compare-keep").disabled`); !disabled {
+		t.Error("Keep as baseline still offered for the baseline itself")
+	}
+
+	key("3")
+	click(t, ctx, "simulate")
+	jitter := simulated(flood.Runs)
+	if jitter.Preset != "full-jitter" || jitter.Baseline == nil {
+		t.Fatalf("after 3 and Simulate: preset %q, baseline %+v", jitter.Preset, jitter.Baseline)
+	}
+	for _, name := range []string{"requests", "limited", "successes", "peak_rps", "dispersion", "drain_ms"} {
+		if got, want := jitter.Baseline.Stats[name], flood.Stats[name]; got != want {
+			t.Errorf("baseline %s = %v, want the flood's %v", name, got, want)
+		}
+	}
+	if jitter.Stats["dispersion"] >= flood.Stats["dispersion"] {
+		t.Errorf("full jitter's dispersion %v is not below the flood's %v", jitter.Stats["dispersion"], flood.Stats["dispersion"])
+	}
+	// The numbers panel shows both: this run's value, the baseline's beside it.
+	type card struct {
+		Value, Base string
+		Text        string
+	}
+	c := eval[card](t, ctx, `(() => {
+		const e = document.querySelector('[data-stat="dispersion"]');
+		return {value: e.dataset.value, base: e.dataset.base || "", text: e.querySelector(".base") ? e.querySelector(".base").textContent : ""};
+	})()`)
+	if c.Base == "" || !strings.HasPrefix(c.Text, "baseline ") || !strings.Contains(c.Text, "−") {
+		t.Errorf("dispersion card against the baseline: %+v", c)
+	}
+	// The outline is drawn: violet pixels on the timeline.
+	var px int
+	if err := waitFor(3*time.Second, func() bool { px = eval[int](t, ctx, baselinePixels); return px > 300 }); err != nil {
+		t.Errorf("the baseline's outline: %d violet pixels on the timeline", px)
+	}
+	screenshot(t, ctx, "compare-flood-vs-full-jitter")
+
+	click(t, ctx, "clear-baseline")
+	if err := waitFor(3*time.Second, func() bool { px = eval[int](t, ctx, baselinePixels); return px == 0 && cs().Baseline == nil }); err != nil {
+		t.Errorf("after Clear baseline: %d violet pixels, baseline %+v", px, cs().Baseline)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("[data-base]").length`); n != 0 {
+		t.Errorf("%d numbers still show a baseline", n)
+	}
+
+	// A live run against the simulation as the baseline: the layered
+	// drawing of a run going on carries the outline too.
+	key("c")
+	if err := waitFor(2*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil || st.Baseline.Label != "Full jitter (step 3), simulated" {
+		t.Fatalf("c on the full-jitter simulation: baseline %+v", st.Baseline)
+	}
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { return cs().Running && eval[int](t, ctx, baselinePixels) > 300 }); err != nil {
+		t.Errorf("no outline while the live run goes on: %d violet pixels", eval[int](t, ctx, baselinePixels))
+	}
+	var live cmpState
+	if err := waitFor(60*time.Second, func() bool { live = cs(); return live.Runs > jitter.Runs && !live.Running }); err != nil {
+		t.Fatalf("the live run did not finish: %+v", live)
+	}
+	if live.Stats["successes"] != 100 || live.Simulated {
+		t.Fatalf("live run: %+v", live)
+	}
+	if st = cs(); st.Baseline == nil || st.Baseline.Stats["requests"] != jitter.Stats["requests"] {
+		t.Errorf("after the live run the baseline is %+v, want the simulation's numbers", st.Baseline)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("[data-base]").length`); n < 10 {
+		t.Errorf("%d numbers show the baseline after the live run", n)
+	}
+	screenshot(t, ctx, "compare-live-vs-simulated")
+}
