@@ -114,6 +114,11 @@ func TestCompareTwoRuns(t *testing.T) {
 		t.Errorf("the baseline's outline: %d violet pixels on the timeline", px)
 	}
 	screenshot(t, ctx, "compare-flood-vs-full-jitter")
+	// The address carries the comparison: the link a presenter shares.
+	link := eval[string](t, ctx, `location.href`)
+	if !strings.Contains(link, "&vs=") {
+		t.Errorf("the address has no baseline: %s", link)
+	}
 
 	click(t, ctx, "clear-baseline")
 	if err := waitFor(3*time.Second, func() bool { px = eval[int](t, ctx, baselinePixels); return px == 0 && cs().Baseline == nil }); err != nil {
@@ -147,4 +152,23 @@ func TestCompareTwoRuns(t *testing.T) {
 		t.Errorf("%d numbers show the baseline after the live run", n)
 	}
 	screenshot(t, ctx, "compare-live-vs-simulated")
+
+	// Opening the link sets up the same comparison: full jitter against
+	// the flood, which the page simulates again from the link (same seed,
+	// same numbers).
+	boot(t, ctx, link)
+	if err := waitFor(30*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil {
+		t.Fatalf("the shared link's baseline was not simulated: %+v", cs())
+	}
+	if st.Preset != "full-jitter" || st.Baseline.Label != "Synchronized flood (step 1), simulated" {
+		t.Errorf("the link opened preset %q against %q", st.Preset, st.Baseline.Label)
+	}
+	for _, name := range []string{"requests", "limited", "successes", "peak_rps", "dispersion", "drain_ms"} {
+		if got, want := st.Baseline.Stats[name], flood.Stats[name]; got != want {
+			t.Errorf("the link's baseline %s = %v, want the flood's %v", name, got, want)
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#url-notice").length`); n != 0 {
+		t.Error("the shared link shows a notice")
+	}
 }

@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"context"
+	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // baseline is a finished run kept to compare the next ones against
@@ -14,11 +18,30 @@ import (
 // numbers stand beside the current run's, and its requests per second are
 // an outline over the current histogram, on the same time axis.
 type baseline struct {
-	label string // what ran: "Full jitter (step 3), simulated"
-	run   int    // Lab.runs of the run it was
+	label string         // what ran: "Full jitter (step 3), simulated"
+	scen  fleet.Scenario // its configuration: the share link's vs=
+	run   int            // Lab.runs of the run it was; 0 for one from the address
 	stats fleet.Stats
 	disp  float64
 	draw  baselineDraw
+}
+
+// newBaseline makes a baseline of a finished recording, recs its records,
+// with its numbers.
+func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int) *baseline {
+	b := &baseline{label: runLabel(rec.Scenario, rec.Simulated), scen: rec.Scenario, run: run, stats: st, disp: disp}
+	b.draw.label = b.label
+	b.draw.sends = make([]time.Duration, 0, st.Requests)
+	for i := range recs {
+		if e := &recs[i].Event; e.Kind == core.EventAttempt {
+			b.draw.sends = append(b.draw.sends, e.At.Sub(rec.Start))
+			b.draw.span = max(b.draw.span, e.At.Sub(rec.Start))
+		}
+	}
+	if end, ok := rec.End(); ok {
+		b.draw.span = max(b.draw.span, end.Sub(rec.Start))
+	}
+	return b
 }
 
 // baselineDraw is what the timeline draws of a baseline: each attempt's
@@ -49,27 +72,82 @@ func (l *Lab) Compare() {
 	case l.base != nil && l.base.run == l.runs && !l.running:
 		l.ClearBaseline()
 	case l.CanCompare():
-		d, ok := l.view.baselineDraw()
-		if !ok {
-			return
-		}
-		d.label = runLabel(l.rec.Scenario, l.rec.Simulated)
-		l.base = &baseline{label: d.label, run: l.runs, stats: l.stats, disp: l.disp, draw: d}
-		l.view.setBaseline(&l.base.draw)
-		l.runRev++
-		l.publish()
+		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs))
 	}
+}
+
+// setBaseline makes b the baseline (nil: none) everywhere it shows: the
+// numbers, the timeline and the page's address.
+func (l *Lab) setBaseline(b *baseline) {
+	l.base, l.wantBase = b, nil
+	if b != nil {
+		l.view.setBaseline(&b.draw)
+	} else {
+		l.view.setBaseline(nil)
+	}
+	l.runRev++
+	l.saveURL()
+	l.publish()
 }
 
 // ClearBaseline drops the baseline.
 func (l *Lab) ClearBaseline() {
-	if l.base == nil {
+	if l.base == nil && l.wantBase == nil {
 		return
 	}
-	l.base = nil
-	l.view.setBaseline(nil)
-	l.runRev++
-	l.publish()
+	l.setBaseline(nil)
+}
+
+// baselineKey is the page address's parameter for the baseline: the query
+// of its configuration, itself URL-encoded. A link with it opens with the
+// baseline simulated in the page (the same seed gives the same run).
+const baselineKey = "vs"
+
+// loadBaseline takes the address's vs= value: the baseline's
+// configuration, read field by field like the page's own. Fields that
+// could not be used become notices; a baseline that cannot be simulated
+// (a custom target) is dropped with a notice.
+func (l *Lab) loadBaseline(raw string) {
+	q, err := url.ParseQuery(raw)
+	s, notes := fleet.FromQuery(q)
+	for _, n := range notes {
+		n.Msg = "baseline (" + baselineKey + "=): " + n.Msg
+		l.notices = append(l.notices, n)
+	}
+	if err != nil {
+		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "the baseline's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
+	}
+	errs := append(s.SimErrors(), s.Validate()...)
+	if len(errs) > 0 {
+		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: it cannot be simulated in the page (" + errs[0].Msg + ")"})
+		return
+	}
+	l.wantBase = &s
+}
+
+// simulateBaseline computes the baseline the address asked for, in
+// virtual time, off go-app's UI goroutine.
+func (l *Lab) simulateBaseline(ctx app.Context) {
+	want := l.wantBase
+	if want == nil {
+		return
+	}
+	s := *want
+	ctx.Async(func() {
+		// The page is drawn first: the baseline is not what was opened.
+		browser.Clock{}.AfterPaint(context.Background())
+		rec, _ := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		recs := rec.Shared()
+		st := fleet.StatsOf(rec.Start, recs)
+		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		b := newBaseline(rec, recs, st, disp, 0)
+		ctx.Dispatch(func(app.Context) {
+			if l.wantBase != want || rec.Err != nil {
+				return // cleared, or replaced, meanwhile
+			}
+			l.setBaseline(b)
+		})
+	})
 }
 
 // runLabel names a run for the comparison: its step of the story, or
@@ -136,6 +214,14 @@ type CompareBar struct {
 // Render draws the bar, or nothing without a baseline.
 func (c *CompareBar) Render() app.UI {
 	l := c.Lab
+	if l.base == nil && l.wantBase != nil {
+		return app.Div().ID("compare").Class("compare").Role("status").Body(
+			app.Span().Class("swatch").Aria("hidden", "true"),
+			app.Strong().Text("Baseline: "),
+			app.Span().ID("baseline-label").Text(runLabel(*l.wantBase, true)),
+			app.Text(" — simulating it from the link…"),
+		)
+	}
 	if l.base == nil {
 		return app.Div().ID("compare").Hidden(true)
 	}
@@ -151,22 +237,6 @@ func (c *CompareBar) Render() app.UI {
 		app.Button().ID("clear-baseline").Class("ghost small").Title("Stop comparing (c on the baseline itself)").Text("Clear baseline").
 			OnClick(func(ctx app.Context, e app.Event) { l.ClearBaseline() }),
 	)
-}
-
-// baselineDraw copies what the timeline draws of the finished run shown,
-// for a baseline; ok is false when there is none.
-func (v *view) baselineDraw() (d baselineDraw, ok bool) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.m == nil || v.running || v.m.watch {
-		return d, false
-	}
-	d.sends = make([]time.Duration, len(v.m.marks))
-	for i := range v.m.marks {
-		d.sends[i] = v.m.marks[i].sent
-	}
-	d.span = v.m.last
-	return d, true
 }
 
 // setBaseline draws d's outline over the histogram from now on (nil: none).

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -20,8 +21,11 @@ func finishRun(l *Lab, recs []fleet.Record, simulated bool) {
 	for _, r := range recs {
 		l.view.onRecord(r)
 	}
-	l.view.finish(recs[len(recs)-1].Event.At)
+	end := recs[len(recs)-1].Event.At
+	l.view.finish(end)
 	l.rec = fleet.NewRecording(l.s, t0, simulated)
+	l.rec.Append(recs...)
+	l.rec.Finish(end)
 	l.stats = fleet.StatsOf(t0, recs)
 	l.hasStats = true
 	l.running = false
@@ -44,8 +48,8 @@ func TestCompareRules(t *testing.T) {
 	if l.CanCompare() {
 		t.Error("the baseline itself is offered as a baseline again")
 	}
-	if got := len(l.view.base.sends); got != 2 {
-		t.Errorf("the baseline's outline has %d sends, want 2", got)
+	if d := l.view.base; len(d.sends) != 2 || d.sends[0] != 52*time.Millisecond || d.span != 1150*time.Millisecond {
+		t.Errorf("the baseline's outline: %+v, want sends at 52 ms and 1.101 s over 1.15 s", d)
 	}
 	bar := renderHTML(&CompareBar{Lab: l})
 	if !strings.Contains(bar, "Full jitter (step 3), simulated") || !strings.Contains(bar, `id="clear-baseline"`) {
@@ -186,5 +190,65 @@ func TestPaintBaseline(t *testing.T) {
 	v.setBaseline(base)
 	if got := v.span(0); got < 4*time.Second {
 		t.Errorf("span with a 4 s baseline %v, want it all", got)
+	}
+}
+
+// The baseline is in the page's address as vs=<its query>: a link opens
+// with it (simulated in the page), field by field like the configuration.
+func TestBaselineInTheAddress(t *testing.T) {
+	l := newLab()
+	l.Preset("flood")
+	finishRun(l, oneJob(), false)
+	l.Compare()
+	l.Preset("full-jitter")
+	share, err := url.Parse(l.ShareURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := share.Query()
+	floodQ := func() string { s, _ := fleet.PresetByID("flood"); sc := s.Scenario(); return sc.Encode() }()
+	if q.Get(baselineKey) != floodQ {
+		t.Errorf("share link's vs=%q, want the flood's %q", q.Get(baselineKey), floodQ)
+	}
+
+	opened := newLab()
+	opened.Load(share)
+	if len(opened.notices) != 0 {
+		t.Errorf("a link with a baseline has notices: %v", opened.notices)
+	}
+	if opened.ActivePreset() != "full-jitter" || opened.wantBase == nil || presetIndex(*opened.wantBase) != 0 {
+		t.Errorf("opened: preset %q, baseline wanted %+v", opened.ActivePreset(), opened.wantBase)
+	}
+	if got, want := opened.query(), l.query(); got != want {
+		t.Errorf("the opened page's query %q differs from the link's %q", got, want)
+	}
+	if bar := renderHTML(&CompareBar{Lab: opened}); !strings.Contains(bar, "simulating it from the link") {
+		t.Errorf("compare bar while the baseline is computed: %s", bar)
+	}
+
+	for _, c := range []struct {
+		name, vs, notice string
+		want             bool
+	}{
+		{"a bad field falls back", "workers=abc&strategy=full", "baseline (vs=): ", true},
+		{"a custom target cannot be simulated", "target=https%3A%2F%2Fapi.example.com%2Fx", "no baseline: it cannot be simulated", false},
+		{"bad encoding", "%zz", "not valid URL encoding", true},
+	} {
+		u, _ := url.Parse("http://localhost:8080/?workers=20&vs=" + url.QueryEscape(c.vs))
+		if c.name == "bad encoding" {
+			u, _ = url.Parse("http://localhost:8080/?workers=20&vs=%25zz")
+		}
+		o := newLab()
+		o.Load(u)
+		var msgs []string
+		for _, n := range o.notices {
+			msgs = append(msgs, n.Msg)
+		}
+		if all := strings.Join(msgs, " | "); !strings.Contains(all, c.notice) {
+			t.Errorf("%s: notices %q, want one with %q", c.name, all, c.notice)
+		}
+		if (o.wantBase != nil) != c.want || o.s.Workers != 20 {
+			t.Errorf("%s: baseline wanted %v (want %v), workers %d", c.name, o.wantBase != nil, c.want, o.s.Workers)
+		}
 	}
 }

@@ -55,8 +55,9 @@ type Lab struct {
 	rec        *fleet.Recording // the last finished run
 	stats      fleet.Stats
 	hasStats   bool
-	disp       float64   // the last finished run's retry dispersion
-	base       *baseline // the run kept for comparison (Compare), or nil
+	disp       float64         // the last finished run's retry dispersion
+	base       *baseline       // the run kept for comparison (Compare), or nil
+	wantBase   *fleet.Scenario // the baseline the address asked for, until simulated
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
@@ -157,12 +158,17 @@ func (l *Lab) Load(page *url.URL) {
 		return
 	}
 	q, err := url.ParseQuery(page.RawQuery)
+	vs, hasVS := q[baselineKey]
+	delete(q, baselineKey)
 	s, notes := fleet.FromQuery(q)
 	if err != nil {
 		notes = append(notes, fleet.FieldError{Key: "", Value: page.RawQuery, Msg: "the address's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
 	}
 	l.s = s
 	l.notices = notes
+	if hasVS && len(vs) > 0 {
+		l.loadBaseline(vs[len(vs)-1])
+	}
 	l.resetTexts()
 }
 
@@ -324,7 +330,20 @@ func (l *Lab) saveURL() {
 	if l.Invalid() > 0 {
 		return
 	}
-	_ = browser.ReplaceURL("?" + l.s.Encode())
+	_ = browser.ReplaceURL("?" + l.query())
+}
+
+// query is the page address's query: the configuration and, when there is
+// a baseline, its configuration as vs=.
+func (l *Lab) query() string {
+	q := l.s.Encode()
+	switch {
+	case l.base != nil:
+		q += "&" + baselineKey + "=" + url.QueryEscape(l.base.scen.Encode())
+	case l.wantBase != nil:
+		q += "&" + baselineKey + "=" + url.QueryEscape(l.wantBase.Encode())
+	}
+	return q
 }
 
 // ShareURL is the link that reproduces the configuration.
@@ -333,7 +352,7 @@ func (l *Lab) ShareURL() string {
 	if l.page != nil {
 		base = l.page.Scheme + "://" + l.page.Host + l.page.Path
 	}
-	return base + "?" + l.s.Encode()
+	return base + "?" + l.query()
 }
 
 // Preset loads preset id. The shared room is kept: a workshop walks its

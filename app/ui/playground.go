@@ -83,6 +83,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 		p.removers = append(p.removers, stop)
 	}
 	l.view.setHidden(browser.Hidden())
+	l.simulateBaseline(ctx)
 	if stop, err := browser.ListenKeys(func(key string, inField, modified bool) bool {
 		return p.onKey(ctx, key, inField, modified)
 	}); err == nil {
