@@ -10,11 +10,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// baselinePixels counts the timeline's pixels in the baseline's violet
-// (#5e3c99): its outline on the histogram and its key.
+// baselinePixels counts the pixels in the baseline's violet (#5e3c99)
+// inside the histogram's plot: its outline, not its key above the plot.
 const baselinePixels = `(() => {
 	const c = document.getElementById("timeline");
-	const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+	const [l, t, r, b] = JSON.parse(window.retrylab.debug()).hist_rect;
+	const k = c.width / c.clientWidth;
+	const x0 = Math.ceil(l * k), y0 = Math.ceil(t * k), w = Math.floor((r - l) * k), h = Math.floor((b - t) * k);
+	if (w <= 0 || h <= 0) return -1;
+	const d = c.getContext("2d").getImageData(x0, y0, w, h).data;
 	let n = 0;
 	for (let i = 0; i < d.length; i += 4) {
 		if (Math.abs(d[i] - 0x5e) <= 10 && Math.abs(d[i+1] - 0x3c) <= 10 && Math.abs(d[i+2] - 0x99) <= 10) n++;
@@ -72,14 +76,20 @@ func TestCompareTwoRuns(t *testing.T) {
 	if err := waitFor(2*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil {
 		t.Fatal("c after the flood's simulation kept no baseline")
 	}
-	if st.Baseline.Label != "Synchronized flood (step 1), simulated" {
+	if st.Baseline.Label != "Synchronized flood (step 1), simulated (run 1)" {
 		t.Errorf("baseline label %q", st.Baseline.Label)
 	}
 	if got := eval[string](t, ctx, `document.getElementById("baseline-label").textContent`); got != st.Baseline.Label {
 		t.Errorf("the compare bar names %q, want %q", got, st.Baseline.Label)
 	}
-	if disabled := eval[bool](t, ctx, `document.getElementById("compare-keep").disabled`); !disabled {
-		t.Error("Keep as baseline still offered for the baseline itself")
+	if pressed := eval[string](t, ctx, `document.getElementById("compare-keep").getAttribute("aria-pressed")`); pressed != "true" {
+		t.Errorf("Keep as baseline on the baseline itself: aria-pressed %q", pressed)
+	}
+	// Kept, it is still the run shown: not drawn over itself (a frame
+	// later either).
+	time.Sleep(300 * time.Millisecond)
+	if px := eval[int](t, ctx, baselinePixels); px != 0 {
+		t.Errorf("the baseline's outline is drawn over its own run: %d violet pixels", px)
 	}
 
 	key("3")
@@ -131,7 +141,7 @@ func TestCompareTwoRuns(t *testing.T) {
 	// A live run against the simulation as the baseline: the layered
 	// drawing of a run going on carries the outline too.
 	key("c")
-	if err := waitFor(2*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil || st.Baseline.Label != "Full jitter (step 3), simulated" {
+	if err := waitFor(2*time.Second, func() bool { st = cs(); return st.Baseline != nil }); err != nil || st.Baseline.Label != "Full jitter (step 3), simulated (run 2)" {
 		t.Fatalf("c on the full-jitter simulation: baseline %+v", st.Baseline)
 	}
 	click(t, ctx, "run")

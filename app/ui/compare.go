@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -18,19 +19,19 @@ import (
 // numbers stand beside the current run's, and its requests per second are
 // an outline over the current histogram, on the same time axis.
 type baseline struct {
-	label string         // what ran: "Full jitter (step 3), simulated"
-	scen  fleet.Scenario // its configuration: the share link's vs=
-	run   int            // Lab.runs of the run it was; 0 for one from the address
-	stats fleet.Stats
-	disp  float64
-	draw  baselineDraw
+	scen      fleet.Scenario // its configuration: the share link's vs=
+	run       int            // Lab.runs of the run it was; -1 for one from the address
+	simulated bool
+	stats     fleet.Stats
+	list      []stat // its numbers, as the panel lists them
+	draw      baselineDraw
 }
 
 // newBaseline makes a baseline of a finished recording, recs its records,
-// with its numbers.
+// with its numbers; run is the page's run number (-1: none).
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int) *baseline {
-	b := &baseline{label: runLabel(rec.Scenario, rec.Simulated), scen: rec.Scenario, run: run, stats: st, disp: disp}
-	b.draw.label = b.label
+	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: statList(&st, disp)}
+	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)
 	for i := range recs {
 		if e := &recs[i].Event; e.Kind == core.EventAttempt {
@@ -44,12 +45,21 @@ func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp
 	return b
 }
 
+// label names the baseline: "Full jitter (step 3), simulated (run 2)".
+func (b *baseline) label() string { return b.draw.label }
+
 // baselineDraw is what the timeline draws of a baseline: each attempt's
-// send time (from its run's start) and how long the run lasted.
+// send time (from its run's start) and how long the run lasted. rates
+// keeps its last answer: a live run's frames ask for the same bins again
+// and again.
 type baselineDraw struct {
 	label string
 	sends []time.Duration
 	span  time.Duration
+
+	cachedSlice time.Duration
+	cachedN     int
+	cached      []float64
 }
 
 // baselineState is the baseline in window.retrylab.state().
@@ -58,32 +68,48 @@ type baselineState struct {
 	Stats map[string]any `json:"stats"`
 }
 
+// showingBaseline reports whether the run shown is the baseline itself:
+// it is then not compared with anything.
+func (l *Lab) showingBaseline() bool {
+	return l.base != nil && l.base.run == l.runs && !l.running
+}
+
+// comparedWith is the label of the baseline the run shown is compared
+// with, or "".
+func (l *Lab) comparedWith() string {
+	if l.base == nil || l.showingBaseline() || l.watching || l.watched || (l.rec == nil && !l.running) {
+		return ""
+	}
+	return l.base.label()
+}
+
 // CanCompare reports whether the run shown can become the baseline: a
 // finished run or simulation (not a watch, not a failed simulation) that
 // is not the baseline already.
 func (l *Lab) CanCompare() bool {
-	return !l.running && l.rec != nil && !l.watched && l.rec.Err == nil && (l.base == nil || l.base.run != l.runs)
+	return !l.running && l.rec != nil && !l.watched && l.rec.Err == nil && !l.showingBaseline()
 }
 
 // Compare keeps the run shown as the baseline, replacing any earlier one;
-// pressed again on the baseline itself, it clears it.
+// on the baseline itself, it clears it.
 func (l *Lab) Compare() {
 	switch {
-	case l.base != nil && l.base.run == l.runs && !l.running:
+	case l.showingBaseline():
 		l.ClearBaseline()
 	case l.CanCompare():
-		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs))
+		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs), true)
 	}
 }
 
 // setBaseline makes b the baseline (nil: none) everywhere it shows: the
-// numbers, the timeline and the page's address.
-func (l *Lab) setBaseline(b *baseline) {
+// numbers, the timeline and the page's address. shown says b is the run
+// on screen, which is not drawn against itself.
+func (l *Lab) setBaseline(b *baseline, shown bool) {
 	l.base, l.wantBase = b, nil
 	if b != nil {
-		l.view.setBaseline(&b.draw)
+		l.view.setBaseline(&b.draw, shown)
 	} else {
-		l.view.setBaseline(nil)
+		l.view.setBaseline(nil, false)
 	}
 	l.runRev++
 	l.saveURL()
@@ -95,7 +121,7 @@ func (l *Lab) ClearBaseline() {
 	if l.base == nil && l.wantBase == nil {
 		return
 	}
-	l.setBaseline(nil)
+	l.setBaseline(nil, false)
 }
 
 // baselineKey is the page address's parameter for the baseline: the query
@@ -140,38 +166,52 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 		recs := rec.Shared()
 		st := fleet.StatsOf(rec.Start, recs)
 		disp := fleet.Dispersion(recs, 100*time.Millisecond)
-		b := newBaseline(rec, recs, st, disp, 0)
+		b := newBaseline(rec, recs, st, disp, -1)
 		ctx.Dispatch(func(app.Context) {
 			if l.wantBase != want || rec.Err != nil {
 				return // cleared, or replaced, meanwhile
 			}
-			l.setBaseline(b)
+			l.setBaseline(b, false)
 		})
 	})
 }
 
-// runLabel names a run for the comparison: its step of the story, or
-// "custom configuration", and whether it was live or simulated.
-func runLabel(s fleet.Scenario, simulated bool) string {
-	name := "Custom configuration"
+// presetName names a configuration: its step of the story, "Full jitter
+// (step 3)", or "Custom configuration".
+func presetName(s fleet.Scenario) string {
 	if i := presetIndex(s); i >= 0 {
-		name = fleet.Presets[i].Title + " (step " + strconv.Itoa(i+1) + ")"
+		return fleet.Presets[i].Title + " (step " + strconv.Itoa(i+1) + ")"
 	}
-	if simulated {
-		return name + ", simulated"
-	}
-	return name + ", live"
+	return "Custom configuration"
 }
 
+// runLabel names a run for the comparison: its configuration, whether it
+// was live or simulated, and its number in the page (run < 0: none).
+func runLabel(s fleet.Scenario, simulated bool, run int) string {
+	t := presetName(s) + ", live"
+	if simulated {
+		t = presetName(s) + ", simulated"
+	}
+	if run >= 0 {
+		t += " (run " + strconv.Itoa(run) + ")"
+	}
+	return t
+}
+
+// measuredLive are the numbers only a live run measures (a simulation's
+// are 0): not compared between a live run and a simulation.
+var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
+
 // withBaseline adds the baseline's figure to each of the current numbers
-// that has one.
-func withBaseline(cur, base []stat) []stat {
+// that has one; with mixed (one run live, the other simulated), the
+// numbers only a live run measures are left out.
+func withBaseline(cur, base []stat, mixed bool) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
 	}
 	for i := range cur {
-		if b, ok := byName[cur[i].Name]; ok {
+		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
 		}
@@ -179,14 +219,17 @@ func withBaseline(cur, base []stat) []stat {
 	return cur
 }
 
-// baseDelta says how a number compares with its baseline: "−74%", "+3%",
-// "same", or "" when the change is not a ratio (a baseline of 0).
-func baseDelta(cur, base float64) string {
+// baseDelta says how a number compares with its baseline: "−74%", "+4.0%",
+// "same", or from a baseline of 0 the number itself, "+37" (curText is
+// the number as shown).
+func baseDelta(cur, base float64, curText string) string {
 	switch {
 	case cur == base:
 		return "same"
+	case base == 0 && cur > 0:
+		return "+" + curText
 	case base == 0:
-		return ""
+		return "−" + strings.TrimPrefix(curText, "−")
 	}
 	pct := (cur - base) / base * 100
 	sign := "+"
@@ -203,7 +246,19 @@ func baseDelta(cur, base float64) string {
 	return "same"
 }
 
-// CompareBar says which run is the baseline, with a button to clear it.
+// spokenDelta is baseDelta for a screen reader: "74% less", "37 more".
+func spokenDelta(d string) string {
+	switch {
+	case strings.HasPrefix(d, "+"):
+		return strings.TrimPrefix(d, "+") + " more"
+	case strings.HasPrefix(d, "−"):
+		return strings.TrimPrefix(d, "−") + " less"
+	}
+	return d
+}
+
+// CompareBar says which run is the baseline and what the page compares
+// with it, with a button to clear it.
 type CompareBar struct {
 	app.Compo
 
@@ -214,38 +269,54 @@ type CompareBar struct {
 // Render draws the bar, or nothing without a baseline.
 func (c *CompareBar) Render() app.UI {
 	l := c.Lab
-	if l.base == nil && l.wantBase != nil {
-		return app.Div().ID("compare").Class("compare").Role("status").Body(
-			app.Span().Class("swatch").Aria("hidden", "true"),
-			app.Strong().Text("Baseline: "),
-			app.Span().ID("baseline-label").Text(runLabel(*l.wantBase, true)),
-			app.Text(" — simulating it from the link…"),
-		)
-	}
-	if l.base == nil {
+	var label, what string
+	switch {
+	case l.base == nil && l.wantBase != nil:
+		label, what = runLabel(*l.wantBase, true, -1), "simulating it from the link…"
+	case l.base == nil:
 		return app.Div().ID("compare").Hidden(true)
-	}
-	what := "the next run is drawn and counted against it."
-	if l.base.run != l.runs || l.running {
-		what = "its numbers are beside each of this run's; its requests per second are the violet outline on the histogram."
+	case l.watching || l.watched:
+		label, what = l.base.label(), "a watch of a shared room is not compared with it; the next run or simulation is."
+	case l.showingBaseline() || (l.rec == nil && !l.running):
+		label, what = l.base.label(), "the next run or simulation is drawn and counted against it."
+	default:
+		this := "this run"
+		if l.rec != nil {
+			this = runLabel(l.rec.Scenario, l.rec.Simulated, l.runs)
+		}
+		label, what = l.base.label(), "against "+this+": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
 	}
 	return app.Div().ID("compare").Class("compare").Role("status").Body(
 		app.Span().Class("swatch").Aria("hidden", "true"),
 		app.Strong().Text("Baseline: "),
-		app.Span().ID("baseline-label").Text(l.base.label),
+		app.Span().ID("baseline-label").Text(label),
 		app.Text(" — "+what),
 		app.Button().ID("clear-baseline").Class("ghost small").Title("Stop comparing (c on the baseline itself)").Text("Clear baseline").
 			OnClick(func(ctx app.Context, e app.Event) { l.ClearBaseline() }),
 	)
 }
 
-// setBaseline draws d's outline over the histogram from now on (nil: none).
-func (v *view) setBaseline(d *baselineDraw) {
+// setBaseline draws d's outline over the histogram from now on (nil:
+// none); shown says d is the run on screen, drawn against the next run
+// only.
+func (v *view) setBaseline(d *baselineDraw, shown bool) {
 	v.mu.Lock()
-	v.base = d
+	v.base, v.baseFrom = d, nil
+	if shown {
+		v.baseFrom = v.m
+	}
 	v.dirty = true
 	v.mu.Unlock()
 	v.request()
+}
+
+// shownBaseline is the baseline to draw over the run shown, or nil: none,
+// the run shown is the baseline itself, or a watch. v.mu must be held.
+func (v *view) shownBaseline() *baselineDraw {
+	if v.m == nil || v.m.watch || v.m == v.baseFrom {
+		return nil
+	}
+	return v.base
 }
 
 // rates is the baseline's requests sent per second in n bins of slice,
@@ -254,6 +325,10 @@ func (d *baselineDraw) rates(slice time.Duration, n int) []float64 {
 	if slice <= 0 {
 		return nil
 	}
+	if d.cached != nil && d.cachedSlice == slice && d.cachedN == n {
+		return d.cached
+	}
+	want := n
 	n = min(n, int(d.span/slice)+1)
 	if n <= 0 {
 		return nil
@@ -269,5 +344,6 @@ func (d *baselineDraw) rates(slice time.Duration, n int) []float64 {
 	for i, c := range counts {
 		out[i] = float64(c) * perSec
 	}
+	d.cachedSlice, d.cachedN, d.cached = slice, want, out
 	return out
 }

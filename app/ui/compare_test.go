@@ -42,23 +42,48 @@ func TestCompareRules(t *testing.T) {
 		t.Fatal("a finished simulation cannot become the baseline")
 	}
 	l.Compare()
-	if l.base == nil || l.base.label != "Full jitter (step 3), simulated" {
+	if l.base == nil || l.base.label() != "Full jitter (step 3), simulated (run 1)" {
 		t.Fatalf("baseline %+v", l.base)
-	}
-	if l.CanCompare() {
-		t.Error("the baseline itself is offered as a baseline again")
 	}
 	if d := l.view.base; len(d.sends) != 2 || d.sends[0] != 52*time.Millisecond || d.span != 1150*time.Millisecond {
 		t.Errorf("the baseline's outline: %+v, want sends at 52 ms and 1.101 s over 1.15 s", d)
 	}
-	bar := renderHTML(&CompareBar{Lab: l})
-	if !strings.Contains(bar, "Full jitter (step 3), simulated") || !strings.Contains(bar, `id="clear-baseline"`) {
+
+	// Just kept, it is the run shown: not compared with itself, and the
+	// button says so (pressing it again clears it).
+	if l.CanCompare() {
+		t.Error("the baseline itself is offered as a baseline again")
+	}
+	if tag := tagWith(renderHTML(&RunBar{Lab: l}), `id="compare-keep"`); isTrue(tag, "disabled") || !isTrue(tag, "aria-pressed") {
+		t.Errorf("Keep as baseline on the baseline itself: %s", tag)
+	}
+	if out := renderHTML(&Numbers{Lab: l}); strings.Contains(out, "data-base") {
+		t.Error("the baseline's own numbers are compared with themselves")
+	}
+	l.view.mu.Lock()
+	_, in := l.view.frameFor(false)
+	l.view.mu.Unlock()
+	if in.base != nil || l.comparedWith() != "" {
+		t.Error("the baseline's outline is drawn over its own run")
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "Full jitter (step 3), simulated (run 1)") ||
+		!strings.Contains(bar, "the next run or simulation is drawn") || !strings.Contains(bar, `id="clear-baseline"`) {
 		t.Errorf("compare bar: %s", bar)
 	}
 
-	// The next run is counted against it: each number carries the
-	// baseline's figure and the change.
+	// While the next run goes on, each number shows the baseline's figure,
+	// without a change: the run's numbers are partial.
 	l.Set("workers", "7")
+	l.runs++
+	l.running, l.rec, l.stats = true, nil, fleet.Stats{Requests: 1}
+	if out := renderHTML(&Numbers{Lab: l}); !strings.Contains(out, ">baseline 2<") || strings.Contains(out, "−100%") {
+		t.Errorf("numbers during the next run:\n%s", out)
+	}
+	l.runs--
+
+	// Once over, it is counted against the baseline: the figure and the
+	// change; lateness and queueing, which a simulation does not measure,
+	// are not compared between a live run and a simulation.
 	recs := append(oneJob(), oneJob()...)
 	for i := range recs[len(recs)/2:] {
 		recs[len(recs)/2+i].Worker = 2
@@ -71,24 +96,41 @@ func TestCompareRules(t *testing.T) {
 	if tag := tagWith(out, `data-stat="requests"`); !strings.Contains(tag, `data-value="4"`) || !strings.Contains(tag, `data-base="2"`) {
 		t.Errorf("requests against the baseline: %q", tag)
 	}
-	if !strings.Contains(out, "baseline 2 · +100%") || !strings.Contains(out, "baseline 1 · same") {
-		t.Errorf("numbers lack the baseline's figures:\n%s", out)
+	for _, want := range []string{">baseline 2 · +100%<", `aria-label="baseline 2, 100% more"`, ">baseline 1 · same<"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("numbers lack %q:\n%s", want, out)
+		}
+	}
+	if tag := tagWith(out, `data-stat="lateness_p99_ms"`); strings.Contains(tag, "data-base") {
+		t.Errorf("a live run's lateness compared with a simulation's: %s", tag)
+	}
+	l.view.mu.Lock()
+	_, in = l.view.frameFor(true) // the PNG's frame too
+	l.view.mu.Unlock()
+	if in.base == nil || l.comparedWith() != "Full jitter (step 3), simulated (run 1)" {
+		t.Error("no outline over the next run")
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Custom configuration, live (run 2)") {
+		t.Errorf("compare bar after the next run: %s", bar)
 	}
 	l.publish()
-	if s := l.stateJSON(); !strings.Contains(s, `"baseline":{"label":"Full jitter (step 3), simulated","stats":{`) || !strings.Contains(s, `"requests":2`) {
+	if s := l.stateJSON(); !strings.Contains(s, `"baseline":{"label":"Full jitter (step 3), simulated (run 1)","stats":{`) || !strings.Contains(s, `"requests":2`) {
 		t.Errorf("state lacks the baseline: %s", s)
 	}
 
 	// A watch is not compared, and compares nothing.
 	l.watched = true
-	if l.CanCompare() || strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") {
+	if l.CanCompare() || strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") || l.comparedWith() != "" {
 		t.Error("a watch offers or shows a comparison")
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "a watch of a shared room is not compared") {
+		t.Errorf("compare bar during a watch: %s", bar)
 	}
 	l.watched = false
 
 	// c on the baseline itself clears it; the clear button too.
 	l.Compare() // the later run becomes the baseline
-	if l.base == nil || l.base.label != "Custom configuration, live" {
+	if l.base == nil || l.base.label() != "Custom configuration, live (run 2)" {
 		t.Fatalf("baseline after a second Compare: %+v", l.base)
 	}
 	l.Compare()
@@ -112,19 +154,26 @@ func TestCompareRules(t *testing.T) {
 func TestBaseDelta(t *testing.T) {
 	for _, c := range []struct {
 		cur, base float64
+		text      string
 		want      string
 	}{
-		{100, 100, "same"},
-		{26, 100, "−74%"},
-		{104, 100, "+4.0%"},
-		{100.01, 100, "same"},
-		{5, 0, ""},
-		{0, 0, "same"},
-		{0, 3, "−100%"},
-		{1000, 10, "+9900%"},
+		{100, 100, "100", "same"},
+		{26, 100, "26", "−74%"},
+		{104, 100, "104", "+4.0%"},
+		{100.01, 100, "100.01", "same"},
+		{37, 0, "37", "+37"},
+		{39.2, 0, "39.2 ms", "+39.2 ms"},
+		{0, 0, "0", "same"},
+		{0, 3, "0", "−100%"},
+		{1000, 10, "1000", "+9900%"},
 	} {
-		if got := baseDelta(c.cur, c.base); got != c.want {
+		if got := baseDelta(c.cur, c.base, c.text); got != c.want {
 			t.Errorf("baseDelta(%v, %v) = %q, want %q", c.cur, c.base, got, c.want)
+		}
+	}
+	for d, want := range map[string]string{"−74%": "74% less", "+37": "37 more", "same": "same"} {
+		if got := spokenDelta(d); got != want {
+			t.Errorf("spokenDelta(%q) = %q, want %q", d, got, want)
 		}
 	}
 }
@@ -187,7 +236,7 @@ func TestPaintBaseline(t *testing.T) {
 	if got := v.span(0); got > 2*time.Second {
 		t.Errorf("span without a baseline %v", got)
 	}
-	v.setBaseline(base)
+	v.setBaseline(base, false)
 	if got := v.span(0); got < 4*time.Second {
 		t.Errorf("span with a 4 s baseline %v, want it all", got)
 	}

@@ -102,9 +102,16 @@ func (l *Lab) export(ctx app.Context, format string) {
 
 // exportPNG downloads the timeline as a PNG, with a title line saying what ran.
 func (l *Lab) exportPNG(ctx app.Context) {
-	title := "Retry Lab: " + l.presetTitle()
+	shown := l.s
+	if l.rec != nil {
+		shown = l.rec.Scenario
+	}
+	title := "Retry Lab: " + presetName(shown)
 	if t := l.SimulatedText(); t != "" {
 		title += " — " + t
+	}
+	if l.base != nil && !l.showingBaseline() {
+		title += " — against the baseline " + l.base.label()
 	}
 	if l.watched {
 		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
@@ -120,31 +127,16 @@ func (l *Lab) exportPNG(ctx app.Context) {
 	})
 }
 
-func (l *Lab) presetTitle() string {
-	for i, p := range presetIDs() {
-		if p == l.ActivePreset() {
-			return p + " (step " + string(rune('1'+i)) + ")"
-		}
-	}
-	return "custom configuration"
-}
-
 // png draws the timeline with a title line, encodes it and redraws the
 // normal view. The canvas's pixels are copied when the encoding starts
 // (toBlob), so frames are held back only until then.
 func (v *view) png(ctx context.Context, name, title, sub string) error {
 	v.mu.Lock()
 	v.ingest()
-	now := time.Duration(0)
-	workers := v.scen.Workers
-	if v.m != nil {
-		now = time.Since(v.m.start)
-		workers = v.m.workers
-	}
-	lay := newLayout(v.width, workers, v.span(now), v.theme, true)
+	lay, in := v.frameFor(true)
 	lay.titleText, lay.subTitle = title, sub
 	var ops browser.Ops
-	paint(&ops, &lay, v.m, frameInput{th: v.theme, running: v.running, now: now, lim: v.lim})
+	paint(&ops, &lay, v.m, in)
 	canvas := browser.Canvas{ID: canvasID}
 	err := canvas.Draw(&ops, lay.w, lay.h)
 	v.frozen = err == nil

@@ -752,8 +752,9 @@ func (l *Lab) statList() []stat {
 		return watchStatList(l.wstats)
 	}
 	cur := statList(&l.stats, l.disp)
-	if l.base != nil && l.hasStats {
-		cur = withBaseline(cur, statList(&l.base.stats, l.base.disp))
+	if l.base != nil && l.hasStats && !l.showingBaseline() {
+		simulated := l.simulating || l.Simulated()
+		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated)
 	}
 	return cur
 }
@@ -771,8 +772,8 @@ func (l *Lab) publish() {
 	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
 	s.Preset = l.ActivePreset()
 	if l.base != nil {
-		b := &baselineState{Label: l.base.label, Stats: map[string]any{}}
-		for _, st := range statList(&l.base.stats, l.base.disp) {
+		b := &baselineState{Label: l.base.label(), Stats: map[string]any{}}
+		for _, st := range l.base.list {
 			b.Stats[st.Name] = st.Value
 		}
 		s.Baseline = b
@@ -799,6 +800,8 @@ func debugJSON(v *view) string {
 	live, perm := browser.LiveFuncs()
 	v.mu.Lock()
 	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
+	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
+	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
 	hidden := [][2]float64{} // the run shown's hidden-tab stretches, ms since its start (-1: still open)
 	if v.m != nil {
 		for _, h := range v.m.hidden {
@@ -827,6 +830,7 @@ func debugJSON(v *view) string {
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
 		"hidden":          hidden,
+		"hist_rect":       histRect,
 	})
 	return string(b)
 }

@@ -47,24 +47,23 @@ func (n *Numbers) Render() app.UI {
 			sub, title = s.Figures, s.Figures
 		}
 		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
-		if !s.HasBase || !l.hasStats {
-			return div.Body(
-				app.Span().Class("v").Text(text),
-				app.Span().Class("k").Text(s.Label),
-				app.Span().Class("sub").Title(title).Text(sub),
-			)
-		}
-		// Against the baseline (Compare): its figure, and the change.
-		base := "baseline " + s.BaseText
-		if d := baseDelta(s.Value, s.Base); d != "" {
-			base += " · " + d
-		}
-		return div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64)).Body(
+		body := []app.UI{
 			app.Span().Class("v").Text(text),
 			app.Span().Class("k").Text(s.Label),
 			app.Span().Class("sub").Title(title).Text(sub),
-			app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Text(base),
-		)
+		}
+		if s.HasBase && l.hasStats {
+			// Against the baseline (Compare): its figure and, once this
+			// run is over, the change (a run going on has partial numbers).
+			base, spoken := "baseline "+s.BaseText, "baseline "+s.BaseText
+			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running {
+				base += " · " + d
+				spoken += ", " + spokenDelta(d)
+			}
+			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))
+			body = append(body, app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Aria("label", spoken).Text(base))
+		}
+		return div.Body(body...)
 	}
 	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(
 		app.Div().Class("stats primary").Body(app.Range(primary).Slice(func(i int) app.UI { return card(primary[i], "stat big") })),

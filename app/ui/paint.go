@@ -824,21 +824,21 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 	// Stacked bars, one path per class, bottom up in a fixed order.
 	order := []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
-	base := make([]float64, n)
+	stack := make([]float64, n) // each bar's height so far
 	for _, c := range order {
 		cnt := 0
 		o.FillStyle(classColour[c])
 		o.BeginPath()
 		for i := range bins {
 			v := float64(bins[i][c]) * perSec
-			if v == 0 || base[i] >= top {
-				base[i] += v
+			if v == 0 || stack[i] >= top {
+				stack[i] += v
 				continue
 			}
-			y1 := y(base[i] + v)
-			y0 := y(base[i])
+			y1 := y(stack[i] + v)
+			y0 := y(stack[i])
 			o.PathRect(l.x(time.Duration(i)*l.slice), y1, bw-gap, y0-y1)
-			base[i] += v
+			stack[i] += v
 			cnt++
 		}
 		if cnt > 0 {
@@ -1047,7 +1047,7 @@ func titleWidth(t string, scale float64) float64 {
 // smallWidth is about how wide t is in the small font (an upper bound for
 // the digits and lower-case text the canvas writes).
 func smallWidth(t string, scale float64) float64 {
-	return float64(utf8.RuneCountInString(t)) * 6 * scale
+	return float64(utf8.RuneCountInString(t)) * 6.6 * scale
 }
 
 // trimFloat formats f with at most two decimals and no trailing zeros.

@@ -135,7 +135,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	case "s", "S":
 		l.Stop()
 	case "c", "C":
-		if !l.CanCompare() && (l.base == nil || l.base.run != l.runs) {
+		if !l.CanCompare() && !l.showingBaseline() {
 			l.Flash(ctx, "Compare: finish a run or a simulation first, then keep it as the baseline")
 			return
 		}
@@ -211,7 +211,7 @@ func (p *Playground) Render() app.UI {
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},
-				&Timeline{Lab: l},
+				&Timeline{Lab: l, Baseline: l.comparedWith()},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
 		),

@@ -100,9 +100,10 @@ func (b *RunBar) Render() app.UI {
 					OnClick(func(ctx app.Context, e app.Event) { l.Watch(ctx) })
 			}),
 			app.Button().ID("compare-keep").Class("ghost").
-				Disabled(!l.CanCompare()).
-				Title("Compare (c): keep the finished run as the baseline; the next runs show its numbers beside theirs and its requests per second as an outline on the histogram").
-				Body(app.Span().Class("icon").Text("⇆"), app.Text(" Keep as baseline")).
+				Disabled(!l.CanCompare() && !l.showingBaseline()).
+				Aria("pressed", strconv.FormatBool(l.showingBaseline())).
+				Title("Compare (c): keep the finished run as the baseline; the next runs show its numbers beside theirs and its requests per second as an outline on the histogram. Pressed on the baseline itself, it clears it.").
+				Body(app.Span().Class("icon").Text("⇆"), app.Text(map[bool]string{false: " Keep as baseline", true: " Baseline kept"}[l.showingBaseline()])).
 				OnClick(func(ctx app.Context, e app.Event) { l.Compare() }),
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")

@@ -17,7 +17,8 @@ import (
 type Timeline struct {
 	app.Compo
 
-	Lab *Lab
+	Lab      *Lab
+	Baseline string // the baseline's label when its outline is drawn, else ""
 }
 
 // OnMount draws into the fresh canvas.
@@ -47,13 +48,16 @@ func ownKeys(selected bool) string {
 func (t *Timeline) Render() app.UI {
 	v := t.Lab.view
 	tp, ok := v.selection()
+	label := "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "
+	if t.Baseline != "" {
+		label += "A violet outline over the requests per time slice is the baseline, " + t.Baseline + ". "
+	}
 	return app.Div().ID("timeline-wrap").Class("timeline-wrap").Body(
 		app.Canvas().ID(canvasID).
 			TabIndex(0).
 			Attr(browser.OwnKeysAttr, ownKeys(ok)).
 			Role("img").
-			Aria("label", "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "+
-				"Focus it and use the arrow keys to step through attempts.").
+			Aria("label", label+"Focus it and use the arrow keys to step through attempts.").
 			Aria("describedby", "tooltip").
 			OnMouseMove(func(ctx app.Context, e app.Event) {
 				if !v.pointer(offset(e)) {

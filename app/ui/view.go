@@ -56,7 +56,8 @@ type view struct {
 	hidden bool    // the page is hidden now
 	frozen bool    // a PNG export owns the canvas: frames wait
 
-	base *baselineDraw // the run kept for comparison: an outline on the histogram
+	base     *baselineDraw // the run kept for comparison: an outline on the histogram
+	baseFrom *model        // the model base was kept from (not drawn against itself)
 }
 
 func newView() *view {
@@ -338,8 +339,8 @@ func (v *view) span(now time.Duration) time.Duration {
 	// With a baseline, the axis shows all of it too: the two runs are
 	// compared on one time axis.
 	var base time.Duration
-	if v.base != nil && !v.m.watch {
-		base = v.base.span
+	if b := v.shownBaseline(); b != nil {
+		base = b.span
 	}
 	if !v.running {
 		last := max(v.m.last, base)
@@ -385,18 +386,9 @@ func (v *view) frame() {
 // redraw lays out and paints the whole timeline. v.mu must be held.
 func (v *view) redraw() {
 	t0 := time.Now()
-	now := time.Duration(0)
-	workers := v.scen.Workers
-	if v.m != nil {
-		now = time.Since(v.m.start)
-		workers = v.m.workers
-	}
-	v.lay = newLayout(v.width, workers, v.span(now), v.theme, false)
+	var in frameInput
+	v.lay, in = v.frameFor(false)
 	v.laid = true
-	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim}
-	if v.m != nil && !v.m.watch {
-		in.base = v.base
-	}
 	if v.running && v.m != nil && !v.m.watch && len(v.m.hidden) == 0 && !v.lay.dense() {
 		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
 			v.drawErr = err
@@ -414,6 +406,19 @@ func (v *view) redraw() {
 	if v.m != nil && !v.running && v.drawnAt == 0 {
 		v.drawnAt = browser.Now()
 	}
+}
+
+// frameFor lays out the frame to draw now (title: with a title line, for
+// a PNG) and says what goes in it. v.mu must be held.
+func (v *view) frameFor(title bool) (layout, frameInput) {
+	now := time.Duration(0)
+	workers := v.scen.Workers
+	if v.m != nil {
+		now = time.Since(v.m.start)
+		workers = v.m.workers
+	}
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline()}
+	return newLayout(v.width, workers, v.span(now), v.theme, title), in
 }
 
 // computed notes that a simulation's result is in (for debug()).
