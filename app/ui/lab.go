@@ -802,6 +802,8 @@ func debugJSON(v *view) string {
 	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
 	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
+	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
+	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
 	hidden := [][2]float64{} // the run shown's hidden-tab stretches, ms since its start (-1: still open)
 	if v.m != nil {
 		for _, h := range v.m.hidden {
@@ -831,6 +833,7 @@ func debugJSON(v *view) string {
 		"drawn_ms":        drawn,
 		"hidden":          hidden,
 		"hist_rect":       histRect,
+		"window_ms":       drawnWindow,
 	})
 	return string(b)
 }

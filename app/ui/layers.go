@@ -155,7 +155,7 @@ func clearHistogram(o *browser.Ops, l *layout) {
 	plotW := l.right - l.left
 	step := niceStep(l.span, plotW/(90*s), tickSteps)
 	o.StrokeStyle(colGrid, 1, 0)
-	for t := time.Duration(0); t <= l.span; t += step {
+	for _, t := range l.ticks(step) {
 		x := math.Round(l.x(t)) + 0.5
 		o.Line(x, l.histTop, x, l.histTop+l.histH)
 	}

@@ -25,7 +25,7 @@ type layout struct {
 	srvTop, srvH        float64
 	bottom              float64 // bottom of the last panel
 	workers             int
-	span                time.Duration // the time shown: [0, span]
+	from, span          time.Duration // the time shown: [from, from+span] (from > 0 when zoomed in)
 	scale               float64
 	markR               float64
 	slice               time.Duration // histogram bin width
@@ -52,7 +52,7 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
 	// workers is 0 only for a watch of a shared room: no lanes at all.
-	l := layout{w: math.Max(width, 320), workers: workers, span: max(span, time.Second), scale: s, title: title}
+	l := layout{w: math.Max(width, 320), workers: workers, span: max(span, minZoomSpan), scale: s, title: title}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
 	top := 0.0
@@ -75,12 +75,25 @@ func newLayout(width float64, workers int, span time.Duration, th *theme, title 
 }
 
 func (l *layout) x(t time.Duration) float64 {
-	return l.left + (l.right-l.left)*float64(t)/float64(l.span)
+	return l.left + (l.right-l.left)*float64(t-l.from)/float64(l.span)
 }
 
 func (l *layout) t(x float64) time.Duration {
-	return time.Duration((x - l.left) / (l.right - l.left) * float64(l.span))
+	return l.from + time.Duration((x-l.left)/(l.right-l.left)*float64(l.span))
 }
+
+// ticks are the grid's times: every step from the first multiple of step
+// in view to the right edge.
+func (l *layout) ticks(step time.Duration) []time.Duration {
+	var out []time.Duration
+	for t := (l.from + step - 1) / step * step; t <= l.from+l.span; t += step {
+		out = append(out, t)
+	}
+	return out
+}
+
+// bins is how many histogram bins, counted from 0, reach the right edge.
+func (l *layout) bins() int { return int((l.from+l.span)/l.slice) + 1 }
 
 func (l *layout) laneY(w int) float64 { return l.lanesTop + (float64(w)+0.5)*l.laneH }
 
@@ -104,8 +117,10 @@ func histSlice(span time.Duration, px float64) time.Duration {
 		want = time.Second
 	case span >= 4*time.Second:
 		want = 500 * time.Millisecond
-	default:
+	case span >= time.Second:
 		want = 250 * time.Millisecond
+	default: // zoomed in on a finished run
+		want = 50 * time.Millisecond
 	}
 	return max(want, niceStep(span, px/4, sliceSteps))
 }
@@ -276,17 +291,18 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	// Grid and the time axis, shared by every panel.
 	step := niceStep(l.span, plotW/(90*s), tickSteps)
+	ticks := l.ticks(step)
 	o.StrokeStyle(colGrid, 1, 0)
-	for t := time.Duration(0); t <= l.span; t += step {
+	for _, t := range ticks {
 		x := math.Round(l.x(t)) + 0.5
 		o.Line(x, l.lanesTop, x, l.bottom)
 	}
 	o.FillStyle(colMuted)
-	for t := time.Duration(0); t <= l.span; t += step {
+	for _, t := range ticks {
 		x := l.x(t)
 		lab := secondsLabel(t, step)
 		align := browser.AlignCenter
-		if t == 0 {
+		if x < l.left+20*s {
 			align = browser.AlignLeft
 		} else if l.x(t+step) > l.right+1 && x > l.right-20*s {
 			align = browser.AlignRight
@@ -799,7 +815,7 @@ func histogramScale(rates []float64, lim limits) float64 {
 
 func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	s := l.scale
-	n := int(l.span/l.slice) + 1
+	n := l.bins()
 	bins := m.histogram(l.slice, n)
 	perSec := float64(time.Second) / float64(l.slice)
 	rates := make([]float64, n)
@@ -814,7 +830,9 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	if in.base != nil {
 		baseRates = in.base.rates(l.slice, n)
 	}
-	top := histogramScale(append(rates[:len(rates):len(rates)], baseRates...), in.lim)
+	// The scale fits the bins in view (zoomed in, those left of it are clipped).
+	lo := min(int(l.from/l.slice), n)
+	top := histogramScale(append(rates[lo:len(rates):len(rates)], baseRates[min(lo, len(baseRates)):]...), in.lim)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	bw := l.x(l.slice) - l.x(0)
@@ -848,7 +866,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// Bars cut at the top: a break mark and their value.
 	lastLabel := -1e9
 	for i, r := range rates {
-		if r <= top {
+		if r <= top || i < lo {
 			continue
 		}
 		x := l.x(time.Duration(i) * l.slice)

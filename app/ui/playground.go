@@ -104,14 +104,15 @@ func (p *Playground) OnDismount() {
 }
 
 // onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
-// keep the run as the baseline, 1–5 presets, p presentation mode, ? help. Keys typed into a field are left
+// keep the run as the baseline, + − 0 zoom and a d pan a finished run, 1–5 presets, p
+// presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
 	if inField || modified {
 		return false
 	}
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "+", "=", "-", "0", "a", "A", "d", "D", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 	default:
 		return false
 	}
@@ -134,6 +135,16 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.Watch(ctx)
 	case "s", "S":
 		l.Stop()
+	case "+", "=":
+		l.Zoom(0.5)
+	case "-":
+		l.Zoom(2)
+	case "0":
+		l.Zoom(0)
+	case "a", "A":
+		l.Pan(-0.25)
+	case "d", "D":
+		l.Pan(0.25)
 	case "c", "C":
 		if !l.CanCompare() && !l.showingBaseline() {
 			l.Flash(ctx, "Compare: finish a run or a simulation first, then keep it as the baseline")
@@ -212,6 +223,7 @@ func (p *Playground) Render() app.UI {
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},
 				&Timeline{Lab: l, Baseline: l.comparedWith()},
+				&ZoomBar{Lab: l, Text: l.view.zoomText(), Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
 		),

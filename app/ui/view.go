@@ -56,6 +56,10 @@ type view struct {
 	hidden bool    // the page is hidden now
 	frozen bool    // a PNG export owns the canvas: frames wait
 
+	// A finished run's window when zoomed in: [zoomFrom, zoomFrom+zoomSpan]
+	// (zoomSpan 0: the whole run).
+	zoomFrom, zoomSpan time.Duration
+
 	base     *baselineDraw // the run kept for comparison: an outline on the histogram
 	baseFrom *model        // the model base was kept from (not drawn against itself)
 }
@@ -81,6 +85,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.running = true
 	v.drawnAt = 0
 	v.sel, v.pinned = -1, false
+	v.zoomFrom, v.zoomSpan = 0, 0
 	if v.hidden {
 		v.m.setHidden(true, 0)
 	}
@@ -222,6 +227,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.running = false
 	v.drawnAt = 0
 	v.sel, v.pinned = -1, false
+	v.zoomFrom, v.zoomSpan = 0, 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
 	v.request()
@@ -418,7 +424,10 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 		workers = v.m.workers
 	}
 	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline()}
-	return newLayout(v.width, workers, v.span(now), v.theme, title), in
+	from, span := v.window(now)
+	l := newLayout(v.width, workers, span, v.theme, title)
+	l.from = from
+	return l, in
 }
 
 // computed notes that a simulation's result is in (for debug()).

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Zoom and pan of a finished run: the timeline shows a window of it, every
+// panel on the same axis, with finer histogram bins. A run going on is
+// always shown whole; a new run starts unzoomed.
+
+// minZoomSpan is the narrowest window: a quarter of a second still shows
+// the spread of a herd's retries, mark by mark.
+const minZoomSpan = 250 * time.Millisecond
+
+// window is the time shown, [from, from+span]: the zoomed window of a
+// finished run, else the whole of span(now). v.mu must be held.
+func (v *view) window(now time.Duration) (from, span time.Duration) {
+	whole := v.span(now)
+	if v.running || v.m == nil || v.zoomSpan <= 0 || v.zoomSpan >= whole {
+		return 0, whole
+	}
+	return min(max(0, v.zoomFrom), whole-v.zoomSpan), v.zoomSpan
+}
+
+// zoom narrows (factor < 1) or widens (factor > 1) the window of a
+// finished run around the crosshair, or the window's middle when the
+// pointer is elsewhere; factor 0 shows the whole run again. It reports
+// whether the window changed.
+func (v *view) zoom(factor float64) bool {
+	v.mu.Lock()
+	changed := v.rezoom(factor)
+	v.mu.Unlock()
+	if changed {
+		v.request()
+	}
+	return changed
+}
+
+func (v *view) rezoom(factor float64) bool {
+	if v.m == nil || v.running {
+		return false
+	}
+	whole := v.span(0)
+	from, span := v.window(0)
+	if factor == 0 {
+		v.zoomFrom, v.zoomSpan = 0, 0
+		return v.redrawn(span != whole)
+	}
+	centre := from + span/2
+	if v.crossX >= 0 && v.laid && v.crossX >= v.lay.left && v.crossX <= v.lay.right {
+		centre = v.lay.t(v.crossX)
+	}
+	next := min(whole, max(minZoomSpan, time.Duration(float64(span)*factor)))
+	if next == span {
+		return false
+	}
+	if next >= whole {
+		v.zoomFrom, v.zoomSpan = 0, 0
+		return v.redrawn(true)
+	}
+	// The time under the centre stays where it is on screen.
+	nextFrom := centre - time.Duration(float64(centre-from)*float64(next)/float64(span))
+	v.zoomFrom, v.zoomSpan = min(max(0, nextFrom), whole-next), next
+	return v.redrawn(true)
+}
+
+// pan moves the window of a zoomed-in run by frac of its width (negative:
+// earlier). It reports whether the window moved.
+func (v *view) pan(frac float64) bool {
+	v.mu.Lock()
+	changed := false
+	if v.m != nil && !v.running && v.zoomSpan > 0 {
+		whole := v.span(0)
+		from, span := v.window(0)
+		next := min(max(0, from+time.Duration(frac*float64(span))), whole-span)
+		v.zoomFrom = next
+		changed = v.redrawn(next != from)
+	}
+	v.mu.Unlock()
+	if changed {
+		v.request()
+	}
+	return changed
+}
+
+// redrawn marks everything for redrawing when changed. v.mu must be held.
+func (v *view) redrawn(changed bool) bool {
+	if changed {
+		v.dirty, v.ovlDirty = true, true
+	}
+	return changed
+}
+
+// zoomText says what part of the run is shown when zoomed in: "2 s – 4 s
+// of 13.6 s", or "" for the whole run.
+func (v *view) zoomText() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		return ""
+	}
+	from, span := v.window(0)
+	whole := v.span(0)
+	if span >= whole {
+		return ""
+	}
+	sec := func(d time.Duration) string {
+		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
+	}
+	return sec(from) + " – " + sec(from+span) + " of " + sec(whole)
+}
+
+// zoomable reports whether the run shown can be zoomed: it is over.
+func (v *view) zoomable() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.m != nil && !v.running
+}
+
+// Zoom zooms the timeline of a finished run (see view.zoom) and re-renders
+// the zoom bar.
+func (l *Lab) Zoom(factor float64) {
+	if l.view.zoom(factor) {
+		l.runRev++
+	}
+}
+
+// Pan moves a zoomed-in timeline (see view.pan).
+func (l *Lab) Pan(frac float64) {
+	if l.view.pan(frac) {
+		l.runRev++
+	}
+}
+
+// ZoomBar zooms and pans a finished run's timeline, and says which part of
+// the run is shown.
+type ZoomBar struct {
+	app.Compo
+
+	Lab  *Lab
+	Text string // view.zoomText when rendered by the page (a change re-renders the bar)
+	Rev  int
+}
+
+// Render draws the bar.
+func (z *ZoomBar) Render() app.UI {
+	l := z.Lab
+	on := l.view.zoomable()
+	text := l.view.zoomText()
+	shown := "the whole run"
+	if text != "" {
+		shown = text
+	}
+	if !on {
+		shown = "once a run is over"
+	}
+	btn := func(id, icon, title string, act func()) app.UI {
+		return app.Button().ID(id).Class("ghost small").Disabled(!on || (text == "" && (id == "zoom-out" || id == "zoom-reset" || id == "pan-left" || id == "pan-right"))).
+			Title(title).Aria("label", title).Text(icon).
+			OnClick(func(ctx app.Context, e app.Event) { act() })
+	}
+	return app.Div().ID("zoombar").Class("zoombar").Role("group").Aria("label", "Zoom the timeline").Body(
+		app.Span().Class("zoom-label").Text("Zoom"),
+		btn("zoom-in", "+", "Zoom in (+), around the pointer", func() { l.Zoom(0.5) }),
+		btn("zoom-out", "−", "Zoom out (−)", func() { l.Zoom(2) }),
+		btn("zoom-reset", "⤢", "The whole run (0)", func() { l.Zoom(0) }),
+		btn("pan-left", "◀", "Earlier (a)", func() { l.Pan(-0.25) }),
+		btn("pan-right", "▶", "Later (d)", func() { l.Pan(0.25) }),
+		app.Span().ID("zoom-window").Class("zoom-window").Aria("live", "polite").Text("Showing "+shown),
+	)
+}

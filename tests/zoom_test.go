@@ -1,0 +1,69 @@
+//go:build e2e
+
+package tests
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestZoomAFinishedRun: after simulating the flood, a person zooms into
+// the timeline (the + button, then + and a from the keyboard), reads which
+// part of the run is shown, and goes back to the whole run with 0.
+func TestZoomAFinishedRun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?strategy=constant&base=2s&workers=50&jobs=2")
+	type dbg struct {
+		Window [2]float64 `json:"window_ms"`
+	}
+	window := func() [2]float64 { return eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`).Window }
+	zoomText := func() string { return eval[string](t, ctx, `document.getElementById("zoom-window").textContent`) }
+	if !eval[bool](t, ctx, `document.getElementById("zoom-in").disabled`) {
+		t.Error("zoom offered before any run")
+	}
+	click(t, ctx, "simulate")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatal(err)
+	}
+	var whole [2]float64
+	if err := waitFor(3*time.Second, func() bool { whole = window(); return whole[1] > 5000 }); err != nil {
+		t.Fatalf("the finished run's window %v", whole)
+	}
+	if whole[0] != 0 || zoomText() != "Showing the whole run" {
+		t.Errorf("before zooming: window %v, %q", whole, zoomText())
+	}
+
+	click(t, ctx, "zoom-in")
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("+")); err != nil {
+		t.Fatal(err)
+	}
+	var w [2]float64
+	if err := waitFor(3*time.Second, func() bool { w = window(); return w[1]-w[0] < (whole[1]-whole[0])/3 }); err != nil {
+		t.Fatalf("after zooming in twice: window %v of %v", w, whole)
+	}
+	if got, want := w[1]-w[0], (whole[1]-whole[0])/4; math.Abs(got-want) > 1 {
+		t.Errorf("zoomed twice: %v ms shown, want a quarter of the run (%v ms)", got, want)
+	}
+	if txt := zoomText(); !strings.HasPrefix(txt, "Showing ") || !strings.Contains(txt, " of ") {
+		t.Errorf("zoom text %q", txt)
+	}
+	screenshot(t, ctx, "zoom-flood")
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("a")); err != nil {
+		t.Fatal(err)
+	}
+	var panned [2]float64
+	if err := waitFor(3*time.Second, func() bool { panned = window(); return panned[0] < w[0] }); err != nil {
+		t.Errorf("a did not pan earlier: %v → %v", w, panned)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(3*time.Second, func() bool { return window() == whole }); err != nil {
+		t.Errorf("0 did not show the whole run: %v, want %v", window(), whole)
+	}
+}
