@@ -446,12 +446,18 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
 		const label = "tab hidden: timers throttled, not measured truth"
 		w := (float64(len(label))*6 + 10) * l.scale
+		// At the top of the lanes; a watch has none, and its histogram's
+		// title is there: inside the histogram instead.
+		top := l.lanesTop
+		if l.workers == 0 {
+			top = l.histTop
+		}
 		o.FillStyle(colBG)
 		o.Alpha(0.9)
-		o.Rect(x1+2, l.lanesTop+2, w, 16*l.scale)
+		o.Rect(x1+2, top+2, w, 16*l.scale)
 		o.Alpha(1)
 		o.FillStyle(colText)
-		o.Text(label, x1+6, l.lanesTop+10*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		o.Text(label, x1+6, top+10*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
 

@@ -222,7 +222,7 @@ func (p *Playground) Render() app.UI {
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},
-				&Timeline{Lab: l, Baseline: l.comparedWith()},
+				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched},
 				&ZoomBar{Lab: l, Text: l.view.zoomText(), Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),

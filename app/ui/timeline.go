@@ -19,6 +19,7 @@ type Timeline struct {
 
 	Lab      *Lab
 	Baseline string // the baseline's label when its outline is drawn, else ""
+	Watch    bool   // a watch of a shared room is shown: no lanes
 }
 
 // OnMount draws into the fresh canvas.
@@ -49,6 +50,9 @@ func (t *Timeline) Render() app.UI {
 	v := t.Lab.view
 	tp, ok := v.selection()
 	label := "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "
+	if t.Watch {
+		label = "Timeline of the shared room as the server sees it: requests received per time slice, stacked by the server's answer, and every arrival. "
+	}
 	if t.Baseline != "" {
 		label += "A violet outline over the requests per time slice is the baseline, " + t.Baseline + ". "
 	}

@@ -548,3 +548,37 @@ func TestWatchModelAndPaint(t *testing.T) {
 		t.Errorf("hit in a watch's (absent) lanes = %d", got)
 	}
 }
+
+// textY finds where o draws s: the y of its first opText (the display
+// list's text op is 10, string index, x, y, font, align, baseline).
+func textY(o *browser.Ops, s string) (float64, bool) {
+	idx := -1
+	for i, str := range o.Strings() {
+		if str == s {
+			idx = i
+		}
+	}
+	buf := o.Buffer()
+	for i := 0; i+3 < len(buf); i++ {
+		if buf[i] == 10 && buf[i+1] == float32(idx) {
+			return float64(buf[i+3]), true
+		}
+	}
+	return 0, false
+}
+
+// A watch has no lanes: the hidden-tab label goes inside the histogram,
+// not over its title.
+func TestHiddenLabelInAWatch(t *testing.T) {
+	m := newModel(t0, 0)
+	m.room, m.watch = true, true
+	m.setHidden(true, 100*time.Millisecond)
+	m.setHidden(false, 900*time.Millisecond)
+	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, now: 3 * time.Second})
+	y, ok := textY(&o, "tab hidden: timers throttled, not measured truth")
+	if !ok || y < l.histTop {
+		t.Errorf("hidden-tab label at y %v (found %v), want inside the histogram (top %v)", y, ok, l.histTop)
+	}
+}
