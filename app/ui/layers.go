@@ -32,19 +32,19 @@ type layers struct {
 
 // layerKey is what the kept drawing depends on besides the items.
 type layerKey struct {
-	m        *model
-	th       *theme
-	w, h     float64
-	workers  int
-	span     time.Duration
-	room     bool
-	baseline *baselineDraw // its key is in the frame
+	m          *model
+	th         *theme
+	w, h       float64
+	workers    int
+	from, span time.Duration
+	room       bool
+	baseline   *baselineDraw // its key is in the frame
 }
 
 // draw paints the frame: the new final items onto the kept drawing, the
 // rest on top.
 func (ly *layers) draw(l *layout, m *model, in frameInput) error {
-	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, span: l.span, room: m.room, baseline: in.base}
+	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, from: l.from, span: l.span, room: m.room, baseline: in.base}
 	// The server panel draws arrivals once the stream has any, responses'
 	// arrival numbers before: a switch redraws everything.
 	fromMarks := len(m.arrivals) == 0

@@ -209,24 +209,70 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintHidden(o, l, m, in)
+		v := inView(l, m)
 		if l.dense() {
 			paintDenseLanes(o, l, m, in)
 		} else {
-			paintWaits(o, l, m, in, every)
-			paintFlights(o, l, m, in, every)
-			paintMarks(o, l, m, every)
+			paintWaits(o, l, m, in, v.spans)
+			paintFlights(o, l, m, in, v.marks)
+			paintMarks(o, l, m, v.marks)
 		}
-		paintGiveUps(o, l, m, every)
-		if l.dense() && len(m.arrivals) == 0 {
+		paintGiveUps(o, l, m, v.ends)
+		switch {
+		case l.dense() && len(m.arrivals) == 0:
 			paintDenseServer(o, l, m, in.th)
-		} else {
-			paintServer(o, l, m, every)
+		case len(m.arrivals) == 0:
+			paintServer(o, l, m, v.marks)
+		default:
+			paintServer(o, l, m, v.arrivals)
 		}
 		paintNow(o, l, in)
 		o.Restore()
 		paintHistogramPanel(o, l, m, in)
 	}
 	paintOutlines(o, l)
+}
+
+// visible picks the items of each list that reach into the window shown:
+// every one when the whole run is shown, else those in view (a zoomed-in
+// window of a big run would otherwise draw hundreds of thousands of
+// shapes that the clip then hides).
+type visible struct{ marks, spans, ends, arrivals pick }
+
+func inView(l *layout, m *model) visible {
+	if l.from == 0 && m.last <= l.span {
+		return visible{every, every, every, every}
+	}
+	// A mark's shape reaches a few pixels either side of its time.
+	margin := time.Duration(12 * l.scale / (l.right - l.left) * float64(l.span))
+	lo, hi := l.from-margin, l.from+l.span+margin
+	var v visible
+	for i := range m.marks {
+		k := &m.marks[i]
+		last := max(k.sent, k.end, k.serverAt)
+		if k.end < 0 {
+			last = hi // in flight: it reaches "now"
+		}
+		if min(k.sent, k.serverAt) <= hi && last >= lo {
+			v.marks.idx = append(v.marks.idx, i)
+		}
+	}
+	for i := range m.spans {
+		if sp := &m.spans[i]; sp.from <= hi && (sp.to < 0 || max(sp.to, sp.planned) >= lo) {
+			v.spans.idx = append(v.spans.idx, i)
+		}
+	}
+	for i := range m.ends {
+		if e := &m.ends[i]; e.at >= lo && e.at <= hi {
+			v.ends.idx = append(v.ends.idx, i)
+		}
+	}
+	for i := range m.arrivals {
+		if a := &m.arrivals[i]; a.at >= lo && a.at <= hi {
+			v.arrivals.idx = append(v.arrivals.idx, i)
+		}
+	}
+	return v
 }
 
 // pick selects items of one of the model's lists: every one, or those at
@@ -441,7 +487,10 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		if to < 0 {
 			to = in.now
 		}
-		x1, x2 := l.x(h.from), l.x(to)
+		x1, x2 := math.Max(l.left, l.x(h.from)), math.Min(l.right, l.x(to))
+		if x2 < l.left || x1 > l.right {
+			continue // outside the window shown
+		}
 		o.StrokeStyle(colHidden, 1, 0)
 		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
 		const label = "tab hidden: timers throttled, not measured truth"
@@ -988,7 +1037,10 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 	if m == nil || sel < 0 || sel >= len(m.marks) {
 		return
 	}
-	// The job's attempts, joined in order.
+	// The job's attempts, joined in order, inside the plot (zoomed in,
+	// some lie outside the window).
+	o.Clip(l.left, l.lanesTop-8, l.right-l.left, l.bottom-l.lanesTop+16)
+	defer o.Restore()
 	first := sel
 	for m.marks[first].prev >= 0 {
 		first = m.marks[first].prev
@@ -1034,6 +1086,9 @@ func hit(l *layout, m *model, x, y float64) int {
 	const reach = 10.0
 	best, bestD := -1, reach*reach
 	consider := func(i int, px, py float64) {
+		if px < l.left || px > l.right { // clipped away: not on screen
+			return
+		}
 		if d := (px-x)*(px-x) + (py-y)*(py-y); d <= bestD {
 			best, bestD = i, d
 		}

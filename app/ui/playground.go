@@ -190,6 +190,7 @@ func (p *Playground) Render() app.UI {
 	if l.running {
 		cls += " running"
 	}
+	zoom := l.view.zoomText()
 	if p.Shell {
 		return app.Main().Class(cls).Body(
 			app.Header().Class("top").Body(brand()),
@@ -222,8 +223,8 @@ func (p *Playground) Render() app.UI {
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},
-				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched},
-				&ZoomBar{Lab: l, Text: l.view.zoomText(), Rev: l.runRev},
+				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
+				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
 		),

@@ -20,6 +20,7 @@ type Timeline struct {
 	Lab      *Lab
 	Baseline string // the baseline's label when its outline is drawn, else ""
 	Watch    bool   // a watch of a shared room is shown: no lanes
+	Zoom     string // the zoomed window (view.zoomText): a change re-renders the tooltip
 }
 
 // OnMount draws into the fresh canvas.

@@ -585,6 +585,9 @@ func (v *view) selection() (t tip, ok bool) {
 		return tip{}, false
 	}
 	k := v.m.marks[v.sel]
+	if x := v.lay.x(k.sent); x < v.lay.left || x > v.lay.right {
+		return tip{}, false // zoomed away: no tooltip pointing off the plot
+	}
 	t = describe(&k, v.running)
 	t.X, t.Y = v.lay.x(k.sent), v.lay.laneY(k.worker)
 	return t, true

@@ -20,7 +20,10 @@ const minZoomSpan = 250 * time.Millisecond
 // finished run, else the whole of span(now). v.mu must be held.
 func (v *view) window(now time.Duration) (from, span time.Duration) {
 	whole := v.span(now)
-	if v.running || v.m == nil || v.zoomSpan <= 0 || v.zoomSpan >= whole {
+	if v.zoomSpan >= whole {
+		v.zoomFrom, v.zoomSpan = 0, 0 // the run's axis grew past it (a baseline cleared)
+	}
+	if v.running || v.m == nil || v.zoomSpan <= 0 {
 		return 0, whole
 	}
 	return min(max(0, v.zoomFrom), whole-v.zoomSpan), v.zoomSpan
@@ -52,7 +55,9 @@ func (v *view) rezoom(factor float64) bool {
 	}
 	centre := from + span/2
 	if v.crossX >= 0 && v.laid && v.crossX >= v.lay.left && v.crossX <= v.lay.right {
-		centre = v.lay.t(v.crossX)
+		// The pointer's time in the window now (the last frame may be
+		// older than a pan or zoom just made).
+		centre = from + time.Duration((v.crossX-v.lay.left)/(v.lay.right-v.lay.left)*float64(span))
 	}
 	next := min(whole, max(minZoomSpan, time.Duration(float64(span)*factor)))
 	if next == span {

@@ -9,6 +9,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // finishedView is a view showing oneJob's finished run (attempts at 52 ms
@@ -146,5 +147,102 @@ func TestZoomBar(t *testing.T) {
 	paint(&o, &lay, l.view.m, in)
 	if lay.from == 0 && lay.span >= l.view.span(0) {
 		t.Error("the PNG's frame is not the zoomed window")
+	}
+}
+
+// In a window that does not start at 0, hover finds what is drawn there,
+// and nothing that the clip hides.
+func TestZoomedHitAndAnchor(t *testing.T) {
+	v := finishedView(t)
+	v.mu.Lock()
+	v.zoomFrom, v.zoomSpan = time.Second, 250*time.Millisecond
+	v.redraw()
+	k := v.m.marks[1] // sent at 1.101 s
+	x, y := v.lay.x(k.sent), v.lay.laneY(k.worker)
+	left := v.lay.left
+	v.mu.Unlock()
+	if v.pointer(x, y); v.sel != 1 {
+		t.Errorf("hover on the attempt at 1.101 s in [1 s, 1.25 s]: sel %d", v.sel)
+	}
+	if v.pointer(left+1, y); v.sel != -1 {
+		t.Errorf("hover at the window's left edge picked %d (drawn outside the window)", v.sel)
+	}
+	// Pan, then zoom before any frame: the time under the pointer stays.
+	v.zoom(0)
+	v.mu.Lock()
+	v.redraw()
+	v.mu.Unlock()
+	v.zoom(0.5)
+	v.mu.Lock()
+	v.redraw()
+	px := v.lay.x(500 * time.Millisecond)
+	v.mu.Unlock()
+	v.pointer(px, -1)
+	v.pan(0.25) // no frame in between
+	v.mu.Lock()
+	from, span := v.window(0)
+	under := from + time.Duration((px-v.lay.left)/(v.lay.right-v.lay.left)*float64(span))
+	v.mu.Unlock()
+	v.zoom(0.5)
+	v.mu.Lock()
+	from2, span2 := v.window(0)
+	v.mu.Unlock()
+	if got := from2 + time.Duration((px-v.lay.left)/(v.lay.right-v.lay.left)*float64(span2)); (got - under).Abs() > time.Millisecond {
+		t.Errorf("after a pan and a zoom without a frame the pointer is over %v, was over %v", got, under)
+	}
+}
+
+// The histogram's scale fits the bins in view: a busy stretch before the
+// window does not flatten what is shown.
+func TestZoomedHistogramScale(t *testing.T) {
+	m := newModel(t0, 60)
+	var recs []fleet.Record
+	for i := range 240 { // 120 req/s for the first 2 s
+		w, ms := i%60, i*2000/240
+		recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: at(ms), Intended: at(ms), Attempt: 1}})
+	}
+	for w := range 3 { // and 3 requests at 3 s
+		recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: at(3000 + 10*w), Intended: at(3000), Attempt: 2}})
+	}
+	for _, r := range recs {
+		m.add(&r)
+	}
+	m.finish(4 * time.Second)
+	var o browser.Ops
+	whole := newLayout(1000, 60, 4*time.Second, &normalTheme, false)
+	paint(&o, &whole, m, frameInput{th: &normalTheme})
+	zoomed := newLayout(1000, 60, time.Second, &normalTheme, false)
+	zoomed.from = 2500 * time.Millisecond
+	paint(&o, &zoomed, m, frameInput{th: &normalTheme})
+	if zoomed.histMax >= whole.histMax || zoomed.histMax > 20 {
+		t.Errorf("scale zoomed on [2.5 s, 3.5 s]: %v req/s (whole run: %v)", zoomed.histMax, whole.histMax)
+	}
+	if got := zoomed.ticks(300 * time.Millisecond); len(got) == 0 || got[0] != 2700*time.Millisecond {
+		t.Errorf("ticks every 300 ms from 2.5 s: %v, want the first at 2.7 s", got)
+	}
+}
+
+// Zoomed in on a big run, the display list holds what is in view, not
+// every attempt of the run.
+func TestZoomedDrawsWhatIsInView(t *testing.T) {
+	s := fleet.Default()
+	s.Workers = 200
+	recs := syntheticRecords(t0, s, 40000)
+	m := newModel(t0, s.Workers)
+	for i := range recs {
+		m.add(&recs[i])
+	}
+	m.finish(m.since(recs[len(recs)-1].Event.At))
+	size := func(from, span time.Duration) int {
+		l := newLayout(1200, s.Workers, span, &normalTheme, false)
+		l.from = from
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme})
+		return o.Len()
+	}
+	whole := size(0, m.last+m.last/50)
+	zoomed := size(m.last/2, 250*time.Millisecond)
+	if zoomed*5 > whole {
+		t.Errorf("display list zoomed to 250 ms: %d values, whole run %d", zoomed, whole)
 	}
 }
