@@ -15,9 +15,10 @@ const (
 	OutcomeFail503                // injected 503, no Retry-After
 	OutcomeDrop                   // injected: connection closed without a response
 	OutcomeHang                   // injected: never answered
+	OutcomeOutage                 // the key's server is down (POST /mock/outage): 503, the limiter untouched
 )
 
-var outcomeNames = [...]string{"ok", "limited", "fail500", "fail503", "drop", "hang"}
+var outcomeNames = [...]string{"ok", "limited", "fail500", "fail503", "drop", "hang", "outage"}
 
 func (o Outcome) String() string { return enumName(outcomeNames[:], int(o)) }
 
@@ -66,6 +67,8 @@ type Body struct {
 //     the time since its arrival.
 //   - "dropped": this stream's consumer was too slow and Dropped events (in
 //     total, since the stream opened) were discarded.
+//   - "outage": the key's server is down from At until Until (POST
+//     /mock/outage); an outage ended early has Until equal to At.
 type Event struct {
 	Type         string    `json:"type"`
 	Key          string    `json:"key"`
@@ -83,4 +86,5 @@ type Event struct {
 	End          string    `json:"end,omitempty"`
 	ElapsedMS    float64   `json:"elapsed_ms,omitempty"`
 	Dropped      uint64    `json:"dropped,omitempty"`
+	Until        time.Time `json:"until,omitzero"`
 }

@@ -31,10 +31,11 @@ type stream struct {
 
 // streamEvent is an arrival or an end, as queued for a stream.
 type streamEvent struct {
-	a   arrival
-	end End
-	at  time.Time // when it ended (end events)
-	fin bool      // an end event
+	a      arrival
+	end    End
+	at     time.Time // when it ended (end events); until when (outage events)
+	fin    bool      // an end event
+	outage bool      // an outage of a.key from a.at until at
 }
 
 func newHub(max, buf int) *hub {
@@ -237,6 +238,15 @@ func parseEventsQuery(raw string) (string, *ParamError) {
 // appendEvent appends one SSE event: "data: {json}\n\n".
 func appendEvent(b []byte, ev *streamEvent) []byte {
 	a := &ev.a
+	if ev.outage {
+		b = append(b, `data: {"type":"outage","key":"`...)
+		b = append(b, a.key...)
+		b = append(b, `","at":"`...)
+		b = a.at.UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, `","until":"`...)
+		b = ev.at.UTC().AppendFormat(b, time.RFC3339Nano)
+		return append(b, "\"}\n\n"...)
+	}
 	if ev.fin {
 		b = append(b, `data: {"type":"end",`...)
 	} else {

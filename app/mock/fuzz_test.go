@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -66,6 +67,37 @@ func FuzzHandler(f *testing.F) {
 				t.Fatalf("query %q: 503 without fail503 or status=503", raw)
 			}
 		case rec.Code >= 500 || rec.Code == 400:
+			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
+		}
+	})
+}
+
+// FuzzOutage: any query to POST /mock/outage gets 200 with the key and
+// the outage's times, or 400 naming the bad parameter; never a panic.
+func FuzzOutage(f *testing.F) {
+	for _, s := range []string{"", "key=a", "key=a&for=3s", "for=0s", "for=1m1s", "for=-1s", "key=%zz", "key=a&key=a", "x=1", "for=1e9h", "key=" + strings.Repeat("k", 70)} {
+		f.Add(s)
+	}
+	h := New(Options{})
+	f.Cleanup(h.Close)
+	f.Fuzz(func(t *testing.T, raw string) {
+		req := httptest.NewRequest(http.MethodPost, "/mock/outage", nil)
+		req.URL.RawQuery = raw
+		rec := httptest.NewRecorder()
+		h.Outage().ServeHTTP(rec, req)
+		_, _, perr := parseOutageQuery(raw)
+		switch {
+		case perr != nil:
+			var e struct{ Error, Param, Value, Allowed string }
+			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param == "" || e.Allowed == "" {
+				t.Fatalf("bad query %q: %d %q", raw, rec.Code, rec.Body)
+			}
+		case rec.Code == 200:
+			var b struct{ Key, From, Until string }
+			if json.Unmarshal(rec.Body.Bytes(), &b) != nil || b.Key == "" {
+				t.Fatalf("query %q: body %q", raw, rec.Body)
+			}
+		default:
 			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
 		}
 	})

@@ -77,6 +77,7 @@ type Handler struct {
 	opts      Options
 	store     *store
 	hub       *hub
+	outages   outages
 	done      chan struct{}
 	closeOnce sync.Once
 	janitor   sync.WaitGroup
@@ -178,10 +179,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// Injected failures are rolled first and bypass the limiter (Peek): they
-	// do not count against the limit.
+	// An outage, then injected failures, come first and bypass the limiter
+	// (Peek): they do not count against the limit.
 	a := arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
-	if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
+	down, isDown := h.outages.active(p.Key, now)
+	if isDown {
+		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
+	} else if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
 		switch u := h.opts.Rand() * 100; {
 		case u < p.Fail500:
 			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
@@ -239,6 +243,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			hv.buf = b
 			hv.add("Retry-After")
 		}
+	}
+	if isDown && p.RetryAfter != RetryNone {
+		hv.buf = outageRetryAfter(hv.buf, down, now)
+		hv.add("Retry-After")
 	}
 	if cfg.Kind != core.LimitNone {
 		if p.Headers.IETF() {

@@ -1,0 +1,157 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func post(h http.Handler, query string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mock/outage?"+query, nil))
+	return rec
+}
+
+// During an outage every request for the key is answered 503 with
+// Retry-After (the seconds left), the limiter untouched; other keys are
+// not affected; afterwards the key's limiter is as it was.
+func TestOutage(t *testing.T) {
+	h, clk := newTestHandler(t, Options{})
+	const q = "key=k1&limiter=bucket&rate=1&burst=2"
+	if rec := post(h.Outage(), "key=k1&for=3s"); rec.Code != 200 {
+		t.Fatalf("POST outage: %d %s", rec.Code, rec.Body)
+	} else {
+		var b struct{ Key, From, Until string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil || b.Key != "k1" || b.From != t0.Format(time.RFC3339Nano) || b.Until != t0.Add(3*time.Second).Format(time.RFC3339Nano) {
+			t.Errorf("POST outage body %s (%v)", rec.Body, err)
+		}
+	}
+	for _, c := range []struct {
+		after      time.Duration
+		query      string
+		status     int
+		retryAfter string
+		outcome    string
+	}{
+		{0, q, 503, "3", "outage"},
+		{1200 * time.Millisecond, q, 503, "2", "outage"},
+		{0, q + "&retry_after=none", 503, "", "outage"},
+		{0, "key=k2&limiter=bucket&rate=1&burst=2", 200, "", "ok"}, // another key
+		{1800 * time.Millisecond, q, 200, "", "ok"},                // over: the bucket is still full
+		{0, q, 200, "", "ok"},
+		{0, q, 429, "1", "limited"},
+	} {
+		clk.Advance(c.after)
+		rec := get(h, c.query)
+		b := decodeBody(t, rec)
+		if rec.Code != c.status || rec.Header().Get("Retry-After") != c.retryAfter || b.Outcome != c.outcome {
+			t.Errorf("%v after, %s: %d Retry-After %q outcome %q, want %d %q %q", c.after, c.query, rec.Code, rec.Header().Get("Retry-After"), b.Outcome, c.status, c.retryAfter, c.outcome)
+		}
+		if c.outcome == "outage" && b.Allowed {
+			t.Error("an outage's answer says allowed")
+		}
+	}
+
+	// for=0s ends an outage early.
+	post(h.Outage(), "key=k3&for=10s")
+	if rec := get(h, "key=k3&limiter=none"); rec.Code != 503 {
+		t.Fatalf("k3 in an outage: %d", rec.Code)
+	}
+	if rec := post(h.Outage(), "key=k3&for=0s"); rec.Code != 200 {
+		t.Fatalf("end outage: %d %s", rec.Code, rec.Body)
+	}
+	if rec := get(h, "key=k3&limiter=none"); rec.Code != 200 {
+		t.Errorf("after for=0s: %d", rec.Code)
+	}
+}
+
+func TestOutageErrors(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for _, c := range []struct {
+		method, query string
+		status        int
+		param         string
+	}{
+		{http.MethodGet, "key=a", 405, "method"},
+		{http.MethodPut, "key=a", 405, "method"},
+		{http.MethodPost, "key=a&for=2m", 400, "for"},
+		{http.MethodPost, "key=a&for=-1s", 400, "for"},
+		{http.MethodPost, "key=a&for=soon", 400, "for"},
+		{http.MethodPost, "key=a%20b", 400, "key"},
+		{http.MethodPost, "key=a&key=b", 400, "key"},
+		{http.MethodPost, "key=a&for=1s&for=2s", 400, "for"},
+		{http.MethodPost, "key=a&rate=3", 400, "query"},
+		{http.MethodPost, "key=%zz", 400, "query"},
+	} {
+		rec := httptest.NewRecorder()
+		h.Outage().ServeHTTP(rec, httptest.NewRequest(c.method, "/mock/outage?"+c.query, nil))
+		var e struct{ Error, Param, Value, Allowed string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != c.status || err != nil || e.Param != c.param || e.Allowed == "" {
+			t.Errorf("%s %s: %d %s, want %d naming %q", c.method, c.query, rec.Code, rec.Body, c.status, c.param)
+		}
+		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
+			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
+		}
+	}
+}
+
+// At most MaxOutages keys are down at once; the ones that are over make room.
+func TestOutagesBounded(t *testing.T) {
+	var o outages
+	now := t0
+	for i := range MaxOutages {
+		if !o.start("k"+strconv.Itoa(i), now.Add(time.Second), now) {
+			t.Fatalf("outage %d refused", i)
+		}
+	}
+	if o.start("one-more", now.Add(time.Second), now) {
+		t.Error("an outage beyond MaxOutages was accepted")
+	}
+	if !o.start("k1", now.Add(2*time.Second), now) {
+		t.Error("extending an outage already held was refused")
+	}
+	if !o.start("one-more", now.Add(3*time.Second), now.Add(time.Second)) || o.n.Load() != 2 {
+		t.Errorf("after the others ended: %d held", o.n.Load())
+	}
+}
+
+// The arrivals stream tells of the outage; the page marks it from there.
+func TestOutageOnTheStream(t *testing.T) {
+	ls := newLive(t, Options{})
+	ls.Config.Handler.(*http.ServeMux).Handle("/mock/outage", ls.h.Outage())
+	s := openStream(t, ls.URL+"/mock/events?key=room")
+	resp, err := http.Post(ls.URL+"/mock/outage?key=room&for=2s", "", nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	ev := s.next(t)
+	if ev.Type != "outage" || ev.Key != "room" || ev.Until.Sub(ev.At) != 2*time.Second {
+		t.Errorf("stream event %+v, want an outage of 2 s", ev)
+	}
+}
+
+// Outages started and checked from many goroutines (run with -race).
+func TestOutageConcurrent(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 50 {
+				if j%10 == 0 {
+					post(h.Outage(), "key=c&for=1s")
+				}
+				if rec := get(h, "key=c&limiter=none"); rec.Code != 503 && rec.Code != 200 {
+					t.Errorf("goroutine %d: %d", i, rec.Code)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
