@@ -204,6 +204,8 @@ type mockEvent struct {
 	End       string    `json:"end"`
 	ElapsedMS float64   `json:"elapsed_ms"`
 	Status    int       `json:"status"`
+	Outcome   string    `json:"outcome"`
+	Until     time.Time `json:"until"` // outage events
 }
 
 type eventStream struct{ ch chan mockEvent }

@@ -5,6 +5,8 @@ package browser
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hack-pad/safejs"
@@ -207,4 +209,52 @@ func PrepareTimings(n int) error {
 		_, err = workerPrepare.Invoke(n)
 	}
 	return err
+}
+
+// httpPostJS sends one POST with fetch() and calls settle with its status and
+// body, separated by U+0001.
+const httpPostJS = `fetch(url, {method: "POST", cache: "no-store"}).then(function (r) {
+  return r.text().then(function (t) { settle(id, true, r.status + "\u0001" + t); });
+}).catch(function (e) { settle(id, false, e); });`
+
+var httpPostFn lazyFunc
+
+// Post sends an empty POST to url (the page's own server: the mock's fault
+// switch) and returns the status and the body. A network failure is a
+// *JSError; a cancelled ctx returns ctx.Err() (the request itself runs to
+// its end).
+func Post(ctx context.Context, url string) (int, string, error) {
+	b, err := getBridge()
+	if err != nil {
+		return 0, "", err
+	}
+	fn, err := compiled(&httpPostFn, httpPostJS, "url", "id", "settle")
+	if err != nil {
+		return 0, "", err
+	}
+	id, ch := b.register()
+	if _, err := fn.Invoke(url, id, b.fn.Value()); err != nil {
+		b.forget(id)
+		return 0, "", fmt.Errorf("browser: POST %s: %w", url, err)
+	}
+	var r settled
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+		b.forget(id)
+		return 0, "", ctx.Err()
+	}
+	if r.err != nil {
+		return 0, "", r.err
+	}
+	raw, err := r.v.String()
+	if err != nil {
+		return 0, "", err
+	}
+	status, body, _ := strings.Cut(raw, "\u0001")
+	code, err := strconv.Atoi(status)
+	if err != nil {
+		return 0, "", fmt.Errorf("browser: POST %s: status %q", url, status)
+	}
+	return code, body, nil
 }

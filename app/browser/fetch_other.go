@@ -22,3 +22,6 @@ func PendingWaits() int { return 0 }
 func Prepare() {}
 
 const inBrowser = false
+
+// Post is only available in the browser; natively it returns ErrNoBrowser.
+func Post(ctx context.Context, url string) (int, string, error) { return 0, "", ErrNoBrowser }

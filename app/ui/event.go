@@ -122,9 +122,13 @@ func setEventField(e *mock.Event, key, val string, quoted bool) bool {
 			e.Dropped = n
 		}
 		return true
-	case "at":
+	case "at", "until":
 		t, err := time.Parse(time.RFC3339Nano, val)
-		e.At = t
+		if key == "at" {
+			e.At = t
+		} else {
+			e.Until = t
+		}
 		return quoted && err == nil
 	case "status":
 		return integer(&e.Status)

@@ -18,6 +18,7 @@ func TestDecodeEventMatchesJSON(t *testing.T) {
 		{Type: "arrival", Key: "k", Seq: 7, At: at, Outcome: "ok", Status: 200, Allowed: true, Limit: 10, Remaining: 3},
 		{Type: "end", Key: "k", Seq: 42, At: at, End: "cancelled", ElapsedMS: 3.25},
 		{Type: "dropped", Key: "k", Dropped: 17},
+		{Type: "outage", Key: "k", At: at, Until: at.Add(3 * time.Second)},
 	}
 	for _, want := range events {
 		b, err := json.Marshal(want)

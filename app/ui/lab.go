@@ -804,7 +804,8 @@ func debugJSON(v *view) string {
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
 	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
-	hidden := [][2]float64{} // the run shown's hidden-tab stretches, ms since its start (-1: still open)
+	hidden := [][2]float64{}  // the run shown's hidden-tab stretches, ms since its start (-1: still open)
+	outages := [][2]float64{} // its server outages, ms since its start
 	if v.m != nil {
 		for _, h := range v.m.hidden {
 			to := -1.0
@@ -812,6 +813,9 @@ func debugJSON(v *view) string {
 				to = float64(h.to) / 1e6
 			}
 			hidden = append(hidden, [2]float64{float64(h.from) / 1e6, to})
+		}
+		for _, o := range v.m.outages {
+			outages = append(outages, [2]float64{float64(o.from) / 1e6, float64(o.to) / 1e6})
 		}
 	}
 	v.mu.Unlock()
@@ -832,6 +836,7 @@ func debugJSON(v *view) string {
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
 		"hidden":          hidden,
+		"outages":         outages,
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
 	})

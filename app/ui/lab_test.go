@@ -280,3 +280,34 @@ func TestSimulatedTextTook(t *testing.T) {
 		}
 	}
 }
+
+// The Outage button applies to a live run on the built-in mock, or a watch.
+func TestOutageRules(t *testing.T) {
+	l := newLab()
+	button := func() string { return tagWith(renderHTML(&RunBar{Lab: l}), `id="outage"`) }
+	if l.CanOutage() || !isTrue(button(), "disabled") {
+		t.Error("Outage offered with nothing running")
+	}
+	l.running = true
+	if !l.CanOutage() || isTrue(button(), "disabled") {
+		t.Error("Outage not offered during a live run")
+	}
+	l.simulating = true
+	if l.CanOutage() {
+		t.Error("Outage offered during a simulation")
+	}
+	l.simulating = false
+	l.Set("target", "https://api.example.com/x")
+	if l.CanOutage() {
+		t.Error("Outage offered for a custom target (not our server)")
+	}
+	l.Set("target", "")
+	l.stopping = true
+	if l.CanOutage() {
+		t.Error("Outage offered while stopping")
+	}
+	l.stopping, l.watching = false, true
+	if !l.CanOutage() {
+		t.Error("Outage not offered during a watch")
+	}
+}

@@ -39,12 +39,17 @@ type layerKey struct {
 	from, span time.Duration
 	room       bool
 	baseline   *baselineDraw // its key is in the frame
+	outages    int           // outages drawn under everything (a new one redraws all)
+	outageTo   time.Duration // the last one's end (ended early: redraw)
 }
 
 // draw paints the frame: the new final items onto the kept drawing, the
 // rest on top.
 func (ly *layers) draw(l *layout, m *model, in frameInput) error {
-	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, from: l.from, span: l.span, room: m.room, baseline: in.base}
+	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
+	if n := len(m.outages); n > 0 {
+		key.outageTo = m.outages[n-1].to
+	}
 	// The server panel draws arrivals once the stream has any, responses'
 	// arrival numbers before: a switch redraws everything.
 	fromMarks := len(m.arrivals) == 0
@@ -65,6 +70,9 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		ly.openSpans, ly.openMarks, ly.openArrs = ly.openSpans[:0], ly.openMarks[:0], ly.openArrs[:0]
 		ly.srvFromMarks = false
 		paintFrame(b, l, m, in)
+		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+		paintOutages(b, l, m)
+		b.Restore()
 	} else {
 		b.Reset()
 		b.Palette, b.Fonts = in.th.palette, in.th.fonts

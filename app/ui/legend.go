@@ -34,6 +34,7 @@ var legendPhases = []legendItem{
 	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing"},
 	{"sw giveup", "gave up", "the job stopped retrying"},
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth"},
+	{"sw outage", "server down", "the Outage button: every request answered 503"},
 	{"sw line limit", "server limit", "dashed, in the histogram"},
 	{"sw line client", "fleet bucket rate", "dotted, in the histogram"},
 }

@@ -71,6 +71,7 @@ type model struct {
 	ends    []jobEnd
 	lanes   [][]int // per worker: indices into marks, in send order
 	hidden  []interval
+	outages []interval    // the server was down (POST /mock/outage), by the server's clock
 	last    time.Duration // latest event time
 
 	arrivals  []arrival   // from the server's stream; empty without one
@@ -276,6 +277,13 @@ func (m *model) serverEvent(e *mock.Event) {
 		}
 	case "dropped":
 		m.wcount.Dropped += int(e.Dropped)
+	case "outage":
+		from, to := m.since(e.At), m.since(e.Until)
+		if n := len(m.outages); n > 0 && from >= m.outages[n-1].from && from <= m.outages[n-1].to {
+			m.outages[n-1].to = to // extended, or ended early
+		} else if to > from {
+			m.outages = append(m.outages, interval{from, to})
+		}
 	case "end":
 		if i, ok := m.arrBySeq[int(e.Seq)]; ok {
 			m.arrivals[i].ended = true
@@ -328,6 +336,8 @@ func serverClass(outcome string) fleet.Class {
 		return fleet.ClassOK
 	case "limited":
 		return fleet.ClassLimited
+	case "outage":
+		return fleet.ClassFailed
 	case "hang":
 		return fleet.ClassTimeout
 	}

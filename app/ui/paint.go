@@ -208,6 +208,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	paintFrame(o, l, m, in)
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+		paintOutages(o, l, m)
 		paintHidden(o, l, m, in)
 		v := inView(l, m)
 		if l.dense() {
@@ -507,6 +508,31 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Alpha(1)
 		o.FillStyle(colText)
 		o.Text(label, x1+6, top+10*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// paintOutages shades the stretches when the server was down (the Outage
+// button) across every panel, under the marks, with a label.
+func paintOutages(o *browser.Ops, l *layout, m *model) {
+	s := l.scale
+	for _, h := range m.outages {
+		x1, x2 := math.Max(l.left, l.x(h.from)), math.Min(l.right, l.x(h.to))
+		if x2 <= x1 {
+			continue // outside the window shown
+		}
+		o.FillStyle(colOutage)
+		if l.workers > 0 {
+			o.Rect(x1, l.lanesTop, x2-x1, l.laneH*float64(l.workers))
+		}
+		o.Rect(x1, l.histTop, x2-x1, l.histH)
+		o.Rect(x1, l.srvTop, x2-x1, l.srvH)
+		o.StrokeStyle(colOutageLn, 1, 4*s)
+		for _, x := range []float64{x1, x2} {
+			o.Line(math.Round(x)+0.5, l.lanesTop, math.Round(x)+0.5, l.bottom)
+		}
+		top := l.srvTop
+		o.FillStyle(colOutageLn)
+		o.Text("server down", x1+4, top+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
 

@@ -99,6 +99,11 @@ func (b *RunBar) Render() app.UI {
 					Body(app.Span().Class("icon").Text("◉"), app.Text(map[bool]string{false: " Watch room", true: " Watching…"}[l.watching])).
 					OnClick(func(ctx app.Context, e app.Event) { l.Watch(ctx) })
 			}),
+			app.Button().ID("outage").Class("ghost").
+				Disabled(!l.CanOutage()).
+				Title("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back").
+				Body(app.Span().Class("icon").Text("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
+				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).

@@ -38,6 +38,8 @@ const (
 	colLaneAlt  // every fifth lane
 	colOther    // other clients' arrivals in a shared room
 	colBase     // the baseline run's outline (Compare)
+	colOutage   // a server outage's shading
+	colOutageLn // its edges and label
 	numColours
 )
 
@@ -88,6 +90,8 @@ var normalTheme = theme{
 		colLaneAlt:  "#f3f3ee",
 		colOther:    "#c4c4bd",
 		colBase:     "#5e3c99", // violet: no outcome's colour
+		colOutage:   "#fbe4de",
+		colOutageLn: "#a33a1d",
 	},
 	fonts: []string{
 		fontSmall: "11px system-ui, sans-serif",

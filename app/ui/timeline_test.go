@@ -582,3 +582,38 @@ func TestHiddenLabelInAWatch(t *testing.T) {
 		t.Errorf("hidden-tab label at y %v (found %v), want inside the histogram (top %v)", y, ok, l.histTop)
 	}
 }
+
+// An outage comes from the server's stream: a stretch, extended or ended
+// early by the next message, shaded across every panel with a label.
+func TestModelOutages(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, ev := range []mock.Event{
+		{Type: "outage", At: at(1000), Until: at(4000)},
+		{Type: "outage", At: at(2500), Until: at(2500)}, // ended early
+		{Type: "outage", At: at(6000), Until: at(9000)},
+		{Type: "outage", At: at(7000), Until: at(10000)}, // extended
+		{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(6500), Outcome: "outage", Status: 503},
+	} {
+		m.serverEvent(&ev)
+	}
+	want := []interval{{time.Second, 2500 * time.Millisecond}, {6 * time.Second, 10 * time.Second}}
+	if len(m.outages) != 2 || m.outages[0] != want[0] || m.outages[1] != want[1] {
+		t.Errorf("outages %v, want %v", m.outages, want)
+	}
+	if c := m.arrivals[0].class; c != fleet.ClassFailed {
+		t.Errorf("an outage's arrival is %v, want failed", c)
+	}
+	l := newLayout(1000, 3, 12*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	if y, ok := textY(&o, "server down"); !ok || y < l.srvTop || y > l.srvTop+l.srvH {
+		t.Errorf("outage label at %v (found %v), want in the server panel", y, ok)
+	}
+	// Zoomed in between the two, neither is drawn.
+	l.from, l.span = 3*time.Second, 2*time.Second
+	o.Reset()
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	if _, ok := textY(&o, "server down"); ok {
+		t.Error("an outage outside the window is drawn")
+	}
+}
