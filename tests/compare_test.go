@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +11,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// baselinePixels counts the pixels in the baseline's violet (#5e3c99)
-// inside the histogram's plot: its outline, not its key above the plot.
-const baselinePixels = `(() => {
+// histPixels is JavaScript counting the timeline's pixels of colour rgb
+// (±10 a channel) inside the histogram's plot (debug() gives its rectangle).
+func histPixels(rgb [3]int) string {
+	return fmt.Sprintf(`(() => {
 	const c = document.getElementById("timeline");
 	const [l, t, r, b] = JSON.parse(window.retrylab.debug()).hist_rect;
 	const k = c.width / c.clientWidth;
@@ -21,10 +23,15 @@ const baselinePixels = `(() => {
 	const d = c.getContext("2d").getImageData(x0, y0, w, h).data;
 	let n = 0;
 	for (let i = 0; i < d.length; i += 4) {
-		if (Math.abs(d[i] - 0x5e) <= 10 && Math.abs(d[i+1] - 0x3c) <= 10 && Math.abs(d[i+2] - 0x99) <= 10) n++;
+		if (Math.abs(d[i] - %d) <= 10 && Math.abs(d[i+1] - %d) <= 10 && Math.abs(d[i+2] - %d) <= 10) n++;
 	}
 	return n;
-})()`
+})()`, rgb[0], rgb[1], rgb[2])
+}
+
+// baselinePixels counts the baseline's violet (#5e3c99) in the histogram:
+// its outline, not its key above the plot.
+var baselinePixels = histPixels([3]int{0x5e, 0x3c, 0x99})
 
 // TestCompareTwoRuns: a presenter simulates the synchronized flood, keeps
 // it as the baseline (c), simulates full jitter, and reads the two side by

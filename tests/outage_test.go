@@ -4,6 +4,7 @@ package tests
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -30,6 +31,12 @@ func TestOutageDuringRun(t *testing.T) {
 	}
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("o")); err != nil {
 		t.Fatal(err)
+	}
+	// While the run goes on, the histogram (repainted at every frame) is
+	// shaded too.
+	outageShade := histPixels([3]int{0xfb, 0xe4, 0xde})
+	if err := waitFor(3*time.Second, func() bool { return state(t, ctx).Running && eval[int](t, ctx, outageShade) > 200 }); err != nil {
+		t.Errorf("no outage shading in the histogram during the run: %d pixels", eval[int](t, ctx, outageShade))
 	}
 	var st pageState
 	if err := waitFor(60*time.Second, func() bool { st = state(t, ctx); return st.Runs > 0 && !st.Running }); err != nil {
@@ -79,7 +86,7 @@ func TestOutageDuringRun(t *testing.T) {
 		Outages [][2]float64 `json:"outages"`
 	}
 	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
-	if len(d.Outages) != 1 || d.Outages[0][1]-d.Outages[0][0] != 3000 {
+	if len(d.Outages) != 1 || math.Abs(d.Outages[0][1]-d.Outages[0][0]-3000) > 0.01 {
 		t.Errorf("outages on the timeline: %v, want one of 3000 ms", d.Outages)
 	}
 	screenshot(t, ctx, "outage")

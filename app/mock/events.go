@@ -156,6 +156,11 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	b = append(b, `data: {"type":"hello","key":"`...)
 	b = append(b, key...)
 	b = append(b, "\"}\n\n"...)
+	// An outage going on is told at once: a stream opened during it (a
+	// watch, a reconnect) would otherwise see 503s with no reason.
+	if st, ok := h.outages.current(key, h.opts.Now()); ok {
+		b = appendEvent(b, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, outage: true})
+	}
 	if h.flush(w, rc, b) != nil {
 		return
 	}

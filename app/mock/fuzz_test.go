@@ -78,9 +78,9 @@ func FuzzOutage(f *testing.F) {
 	for _, s := range []string{"", "key=a", "key=a&for=3s", "for=0s", "for=1m1s", "for=-1s", "key=%zz", "key=a&key=a", "x=1", "for=1e9h", "key=" + strings.Repeat("k", 70)} {
 		f.Add(s)
 	}
-	h := New(Options{})
-	f.Cleanup(h.Close)
 	f.Fuzz(func(t *testing.T, raw string) {
+		h := New(Options{}) // a fresh registry: a long run would fill a shared one
+		defer h.Close()
 		req := httptest.NewRequest(http.MethodPost, "/mock/outage", nil)
 		req.URL.RawQuery = raw
 		rec := httptest.NewRecorder()

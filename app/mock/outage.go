@@ -18,56 +18,91 @@ const (
 	MaxOutages = 10_000      // keys in an outage at once; beyond, 503
 )
 
-// outages are the keys whose server is down until a time: every request is
-// answered 503, bypassing the limiter. With none, checking costs one
-// atomic load.
+// outages are the keys whose server is down over a stretch: every request
+// is answered 503, bypassing the limiter. With none, checking costs one
+// atomic load; ended ones are forgotten at most a second after they end.
 type outages struct {
-	n     atomic.Int32 // len(until)
-	mu    sync.Mutex
-	until map[string]time.Time
+	n         atomic.Int32 // len(down)
+	mu        sync.Mutex
+	down      map[string]stretch
+	nextSweep time.Time
 }
 
-// active reports whether key is in an outage at now, and until when.
+// stretch is one key's outage: [from, until).
+type stretch struct{ from, until time.Time }
+
+// active reports whether key is down at now, and until when.
 func (o *outages) active(key string, now time.Time) (time.Time, bool) {
 	if o.n.Load() == 0 {
 		return time.Time{}, false
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	u, ok := o.until[key]
-	if ok && !now.Before(u) {
-		delete(o.until, key)
-		o.n.Store(int32(len(o.until)))
+	o.sweep(now)
+	st, ok := o.down[key]
+	if !ok || now.Before(st.from) || !now.Before(st.until) {
 		return time.Time{}, false
 	}
-	return u, ok
+	return st.until, true
 }
 
-// start puts key in an outage until until (a zero until ends it). It
-// reports false when MaxOutages keys are already down.
-func (o *outages) start(key string, until, now time.Time) bool {
+// sweep forgets the outages that are over, at most once a second.
+// o.mu must be held.
+func (o *outages) sweep(now time.Time) {
+	if now.Before(o.nextSweep) {
+		return
+	}
+	o.nextSweep = now.Add(time.Second)
+	for k, st := range o.down {
+		if !now.Before(st.until) {
+			delete(o.down, k)
+		}
+	}
+	o.n.Store(int32(len(o.down)))
+}
+
+// start takes key down for d from now (d == 0 ends its outage), reading
+// the clock under the lock so that a request decided before it is never
+// inside the stretch and one decided after it never outside. It reports
+// false when MaxOutages keys are already down; publish, when not nil, is
+// called with the stretch before the lock is released, so outages reach
+// the stream in the order they took effect.
+func (o *outages) start(key string, d time.Duration, clock func() time.Time, publish func(from, until time.Time)) (from, until time.Time, ok bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.until == nil {
-		o.until = make(map[string]time.Time)
+	now := clock()
+	if o.down == nil {
+		o.down = make(map[string]stretch)
 	}
-	if until.IsZero() {
-		delete(o.until, key)
+	from, until = now, now.Add(d)
+	if d == 0 {
+		delete(o.down, key)
 	} else {
-		if _, ok := o.until[key]; !ok && len(o.until) >= MaxOutages {
-			for k, u := range o.until { // forget the ones that are over
-				if !now.Before(u) {
-					delete(o.until, k)
-				}
-			}
-			if len(o.until) >= MaxOutages {
-				return false
+		if _, held := o.down[key]; !held && len(o.down) >= MaxOutages {
+			o.nextSweep = time.Time{}
+			o.sweep(now)
+			if len(o.down) >= MaxOutages {
+				return from, until, false
 			}
 		}
-		o.until[key] = until
+		o.down[key] = stretch{from, until}
 	}
-	o.n.Store(int32(len(o.until)))
-	return true
+	o.n.Store(int32(len(o.down)))
+	if publish != nil {
+		publish(from, until)
+	}
+	return from, until, true
+}
+
+// current is key's outage going on at now, if any.
+func (o *outages) current(key string, now time.Time) (stretch, bool) {
+	if o.n.Load() == 0 {
+		return stretch{}, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	st, ok := o.down[key]
+	return st, ok && !now.Before(st.from) && now.Before(st.until)
 }
 
 // outageRetryAfter is the Retry-After of a request answered during an
@@ -102,24 +137,18 @@ func (h *Handler) serveOutage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key = strings.Clone(key)
-	now := h.opts.Now()
-	until := now.Add(d)
-	if d == 0 {
-		until = time.Time{}
-	}
-	if !h.outages.start(key, until, now) {
+	from, until, ok := h.outages.start(key, d, h.opts.Now, func(from, until time.Time) {
+		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: from}, at: until, outage: true})
+	})
+	if !ok {
 		hdr.Set("Retry-After", "5")
 		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "outages", Value: strconv.Itoa(MaxOutages), Allowed: "fewer keys in an outage at once; try again later"})
 		return
 	}
-	if d == 0 {
-		until = now
-	}
-	h.hub.publish(key, &streamEvent{a: arrival{key: key, at: now}, at: until, outage: true})
 	b := append([]byte(nil), `{"key":"`...)
 	b = append(b, key...)
 	b = append(b, `","from":"`...)
-	b = now.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = from.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","until":"`...)
 	b = until.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, "\"}\n"...)

@@ -101,23 +101,47 @@ func TestOutageErrors(t *testing.T) {
 	}
 }
 
-// At most MaxOutages keys are down at once; the ones that are over make room.
+// At most MaxOutages keys are down at once; the ones that are over make
+// room, and once every outage is over, checking is lock-free again.
 func TestOutagesBounded(t *testing.T) {
 	var o outages
 	now := t0
+	clock := func() time.Time { return now }
 	for i := range MaxOutages {
-		if !o.start("k"+strconv.Itoa(i), now.Add(time.Second), now) {
+		if _, _, ok := o.start("k"+strconv.Itoa(i), time.Second, clock, nil); !ok {
 			t.Fatalf("outage %d refused", i)
 		}
 	}
-	if o.start("one-more", now.Add(time.Second), now) {
+	if _, _, ok := o.start("one-more", time.Second, clock, nil); ok {
 		t.Error("an outage beyond MaxOutages was accepted")
 	}
-	if !o.start("k1", now.Add(2*time.Second), now) {
+	if _, _, ok := o.start("k1", 2*time.Second, clock, nil); !ok {
 		t.Error("extending an outage already held was refused")
 	}
-	if !o.start("one-more", now.Add(3*time.Second), now.Add(time.Second)) || o.n.Load() != 2 {
-		t.Errorf("after the others ended: %d held", o.n.Load())
+	now = now.Add(time.Second)
+	if _, _, ok := o.start("one-more", 2*time.Second, clock, nil); !ok || o.n.Load() != 2 {
+		t.Errorf("after the others ended: accepted %v, %d held", ok, o.n.Load())
+	}
+	// Every outage over: the next check, for any key, forgets them.
+	now = now.Add(5 * time.Second)
+	if _, down := o.active("another", now); down || o.n.Load() != 0 {
+		t.Errorf("after every outage ended: %d still held", o.n.Load())
+	}
+	// A request decided before an outage started is not inside it.
+	o.start("late", time.Second, clock, nil)
+	if _, down := o.active("late", now.Add(-time.Millisecond)); down {
+		t.Error("a request from before the outage started was answered as down")
+	}
+}
+
+// A HEAD request during an outage is answered 503 too (it counts as an arrival).
+func TestOutageHEAD(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	post(h.Outage(), "key=h&for=2s")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/mock?key=h", nil))
+	if rec.Code != 503 || rec.Header().Get("Retry-After") != "2" {
+		t.Errorf("HEAD during an outage: %d Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
 }
 
@@ -134,6 +158,11 @@ func TestOutageOnTheStream(t *testing.T) {
 	ev := s.next(t)
 	if ev.Type != "outage" || ev.Key != "room" || ev.Until.Sub(ev.At) != 2*time.Second {
 		t.Errorf("stream event %+v, want an outage of 2 s", ev)
+	}
+	// A stream opened during the outage hears of it right after hello.
+	late := openStream(t, ls.URL+"/mock/events?key=room")
+	if ev2 := late.next(t); ev2.Type != "outage" || !ev2.At.Equal(ev.At) || !ev2.Until.Equal(ev.Until) {
+		t.Errorf("a stream opened during the outage got %+v first, want the outage %+v", ev2, ev)
 	}
 }
 

@@ -71,7 +71,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		ly.srvFromMarks = false
 		paintFrame(b, l, m, in)
 		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
-		paintOutages(b, l, m)
+		paintOutages(b, l, m, false)
 		b.Restore()
 	} else {
 		b.Reset()
@@ -131,6 +131,11 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	paintNow(t, l, in)
 	t.Restore()
 	clearHistogram(t, l)
+	if len(m.outages) > 0 {
+		t.Clip(l.left, l.histTop, l.right-l.left, l.histH)
+		paintOutages(t, l, m, true)
+		t.Restore()
+	}
 	paintHistogramPanel(t, l, m, in)
 	paintOutlines(t, l)
 	return browser.Canvas{ID: canvasID}.DrawLayers(b, fresh, t, l.w, l.h)

@@ -208,7 +208,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	paintFrame(o, l, m, in)
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
-		paintOutages(o, l, m)
+		paintOutages(o, l, m, false)
 		paintHidden(o, l, m, in)
 		v := inView(l, m)
 		if l.dense() {
@@ -512,8 +512,9 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 }
 
 // paintOutages shades the stretches when the server was down (the Outage
-// button) across every panel, under the marks, with a label.
-func paintOutages(o *browser.Ops, l *layout, m *model) {
+// button) across every panel, under the marks, with a label; histOnly
+// shades the histogram alone (a live run repaints it at every frame).
+func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 	s := l.scale
 	for _, h := range m.outages {
 		x1, x2 := math.Max(l.left, l.x(h.from)), math.Min(l.right, l.x(h.to))
@@ -521,10 +522,13 @@ func paintOutages(o *browser.Ops, l *layout, m *model) {
 			continue // outside the window shown
 		}
 		o.FillStyle(colOutage)
+		o.Rect(x1, l.histTop, x2-x1, l.histH)
+		if histOnly {
+			continue
+		}
 		if l.workers > 0 {
 			o.Rect(x1, l.lanesTop, x2-x1, l.laneH*float64(l.workers))
 		}
-		o.Rect(x1, l.histTop, x2-x1, l.histH)
 		o.Rect(x1, l.srvTop, x2-x1, l.srvH)
 		o.StrokeStyle(colOutageLn, 1, 4*s)
 		for _, x := range []float64{x1, x2} {
