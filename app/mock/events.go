@@ -213,29 +213,20 @@ func (h *Handler) flush(w http.ResponseWriter, rc *http.ResponseController, b []
 
 func parseEventsQuery(raw string) (string, *ParamError) {
 	key, seen := "default", false
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(pair, "=")
-		var err error
-		if name, err = unescape(name); err != nil {
-			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
-		}
-		if value, err = unescape(value); err != nil {
-			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
-		}
+	bad := eachParam(raw, func(name, value, pair string) *ParamError {
 		switch {
 		case name != "key":
-			return "", &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=..."}
+			return &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=..."}
 		case seen:
-			return "", &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
 		case !ValidKey(value):
-			return "", perr(pKey, value)
+			return perr(pKey, value)
 		}
 		key, seen = value, true
+		return nil
+	})
+	if bad != nil {
+		return "", bad
 	}
 	return key, nil
 }

@@ -162,41 +162,28 @@ func (h *Handler) serveOutage(w http.ResponseWriter, r *http.Request) {
 func parseOutageQuery(raw string) (key string, d time.Duration, _ *ParamError) {
 	key, d = "default", 3*time.Second
 	var seenKey, seenFor bool
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(pair, "=")
-		var err error
-		if name, err = unescape(name); err != nil {
-			return "", 0, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
-		}
-		if value, err = unescape(value); err != nil {
-			return "", 0, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
-		}
-		switch name {
-		case "key":
-			if seenKey {
-				return "", 0, &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
-			}
+	bad := eachParam(raw, func(name, value, pair string) *ParamError {
+		switch {
+		case name == "key" && seenKey, name == "for" && seenFor:
+			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+		case name == "key":
 			if !ValidKey(value) {
-				return "", 0, perr(pKey, value)
+				return perr(pKey, value)
 			}
 			key, seenKey = value, true
-		case "for":
-			if seenFor {
-				return "", 0, &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
-			}
+		case name == "for":
 			v, err := time.ParseDuration(value)
 			if err != nil || v < 0 || v > MaxOutage {
-				return "", 0, &ParamError{Param: "for", Value: cut(value), Allowed: "a duration between 0s (end the outage) and 1m, e.g. 3s"}
+				return &ParamError{Param: "for", Value: cut(value), Allowed: "a duration between 0s (end the outage) and 1m, e.g. 3s"}
 			}
 			d, seenFor = v, true
 		default:
-			return "", 0, &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=... and for=..."}
+			return &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=... and for=..."}
 		}
+		return nil
+	})
+	if bad != nil {
+		return "", 0, bad
 	}
 	return key, d, nil
 }

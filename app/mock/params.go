@@ -329,6 +329,30 @@ func ParseParams(q url.Values) (Params, error) {
 func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
+	if perr := eachParam(raw, func(name, value, _ string) *ParamError {
+		i := paramIndex(name)
+		if i < 0 {
+			return unknownParam(name, value)
+		}
+		if seen[i] {
+			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+		}
+		seen[i] = true
+		return p.set(i, value)
+	}); perr != nil {
+		return p, perr
+	}
+	if err := p.check(); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// eachParam calls fn with every name=value pair of a raw query
+// (URL.RawQuery), unescaped, in order, and the raw pair, until fn returns
+// an error; a pair that is not valid percent-encoding is one too. The
+// mock's three routes read their queries with it.
+func eachParam(raw string, fn func(name, value, pair string) *ParamError) *ParamError {
 	escaped := strings.ContainsAny(raw, "%+") // else nothing needs unescaping
 	for raw != "" {
 		var pair string
@@ -340,28 +364,17 @@ func ParseQuery(raw string) (Params, error) {
 		if escaped {
 			var err error
 			if name, err = unescape(name); err != nil {
-				return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+				return &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
 			}
 			if value, err = unescape(value); err != nil {
-				return p, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+				return &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
 			}
 		}
-		i := paramIndex(name)
-		if i < 0 {
-			return p, unknownParam(name, value)
-		}
-		if seen[i] {
-			return p, &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
-		}
-		seen[i] = true
-		if perr := p.set(i, value); perr != nil {
-			return p, perr
+		if perr := fn(name, value, pair); perr != nil {
+			return perr
 		}
 	}
-	if err := p.check(); err != nil {
-		return p, err
-	}
-	return p, nil
+	return nil
 }
 
 func unknownParam(name, value string) *ParamError {
