@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // histPixels is JavaScript counting the timeline's pixels of colour rgb
@@ -41,12 +39,7 @@ func TestCompareTwoRuns(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
-	key := func(k string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	key := func(k string) { t.Helper(); press(t, ctx, k) }
 	type cmpState struct {
 		pageState
 		Baseline *struct {

@@ -7,8 +7,6 @@ import (
 	"math"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // TestOutageDuringRun: during a live run a person presses o. The server
@@ -29,9 +27,7 @@ func TestOutageDuringRun(t *testing.T) {
 	if err := waitFor(10*time.Second, func() bool { st := state(t, ctx); return st.Running && st.Stats["requests"] >= 20 }); err != nil {
 		t.Fatalf("the run did not start: %+v", state(t, ctx))
 	}
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("o")); err != nil {
-		t.Fatal(err)
-	}
+	press(t, ctx, "o")
 	// While the run goes on, the histogram (repainted at every frame) is
 	// shaded too.
 	outageShade := histPixels([3]int{0xfb, 0xe4, 0xde})

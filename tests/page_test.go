@@ -54,6 +54,15 @@ func typeInto(t testing.TB, ctx context.Context, key, text string) {
 	}
 }
 
+// press types key as a keyboard shortcut, with nothing focused (as after
+// clicking the page's background).
+func press(t testing.TB, ctx context.Context, key string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(key)); err != nil {
+		t.Fatalf("press %q: %v", key, err)
+	}
+}
+
 // runToEnd clicks Run and waits until the run has finished.
 func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState {
 	t.Helper()
@@ -274,7 +283,7 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 			t.Errorf("%s=%q: Run is enabled", tt.key, tt.value)
 		}
 		// Pressing r (the shortcut) must not start a run either.
-		chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("r"))
+		press(t, ctx, "r")
 		time.Sleep(300 * time.Millisecond)
 		if st := state(t, ctx); st.Running || st.Runs != 0 {
 			t.Fatalf("%s=%q: a run started: %+v", tt.key, tt.value, st)
@@ -517,28 +526,26 @@ func TestPresentationModeAndHelp(t *testing.T) {
 			};
 		})()`)
 	}
-	press := func(key string) {
+	pressAndWait := func(key string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(key)); err != nil {
-			t.Fatal(err)
-		}
+		press(t, ctx, key)
 		time.Sleep(300 * time.Millisecond)
 	}
 	before := read()
 	if before.Present || before.Help {
 		t.Fatalf("presentation mode or help on at load: %+v", before)
 	}
-	press("p")
+	pressAndWait("p")
 	on := read()
 	if !on.Present || on.Pressed != "true" || on.Number <= before.Number*1.2 || on.Canvas <= before.Canvas {
 		t.Errorf("p did not switch to large type: before %+v, after %+v", before, on)
 	}
 	screenshot(t, ctx, "presentation-mode")
-	press("p")
+	pressAndWait("p")
 	if off := read(); off.Present || off.Number != before.Number || off.Canvas != before.Canvas {
 		t.Errorf("p again did not switch back: %+v, want %+v", off, before)
 	}
-	press("?")
+	pressAndWait("?")
 	if !read().Help {
 		t.Fatal("? did not open the shortcuts dialog")
 	}
@@ -548,7 +555,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 			t.Errorf("the shortcuts dialog does not mention %q: %q", want, text)
 		}
 	}
-	press(kb.Escape)
+	pressAndWait(kb.Escape)
 	if read().Help {
 		t.Error("Escape did not close the shortcuts dialog")
 	}

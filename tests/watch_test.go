@@ -22,9 +22,7 @@ func TestWatchRoom(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	// Without a shared room, w says what is missing and starts nothing.
 	boot(t, ctx, srv.URL+"/")
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("w")); err != nil {
-		t.Fatal(err)
-	}
+	press(t, ctx, "w")
 	var toast string
 	if err := waitFor(2*time.Second, func() bool {
 		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
@@ -35,9 +33,7 @@ func TestWatchRoom(t *testing.T) {
 
 	room := fmt.Sprintf("e2e-watch-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room)
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("w")); err != nil {
-		t.Fatal(err)
-	}
+	press(t, ctx, "w")
 	type watchState struct {
 		pageState
 		Watching  bool `json:"watching"`

@@ -39,9 +39,7 @@ func TestZoomAFinishedRun(t *testing.T) {
 	}
 
 	click(t, ctx, "zoom-in")
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("+")); err != nil {
-		t.Fatal(err)
-	}
+	press(t, ctx, "+")
 	var w [2]float64
 	if err := waitFor(3*time.Second, func() bool { w = window(); return w[1]-w[0] < (whole[1]-whole[0])/3 }); err != nil {
 		t.Fatalf("after zooming in twice: window %v of %v", w, whole)
