@@ -387,11 +387,13 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		if l.left+titleWidth(histTitle, s)+smallWidth(histNote, s)+keyW > l.right {
 			histNote = ""
 		}
+		// The sample at the right end, the text right-aligned before it:
+		// neither depends on the estimate of the text's width.
 		y := l.histTop - 9*s
 		o.StrokeStyle(colBase, 2*s, 0)
-		o.Line(l.right-keyW, y-4*s, l.right-keyW+16*s, y-4*s)
+		o.Line(l.right-16*s, y-4*s, l.right, y-4*s)
 		o.FillStyle(colBase)
-		o.Text(key, l.right, y, fontSmall, browser.AlignRight, browser.BaselineBottom)
+		o.Text(key, l.right-22*s, y, fontSmall, browser.AlignRight, browser.BaselineBottom)
 	}
 	o.FillStyle(colMuted)
 	o.Text(histNote, l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
