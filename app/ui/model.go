@@ -55,6 +55,9 @@ type arrival struct {
 	mark      int         // the attempt it is, or -1 (another client, or not matched yet)
 	cancelled bool        // the client went away before the answer (abort, timeout)
 	ended     bool        // the server finished handling it: nothing more will change
+	status    int         // the status the server chose (0: drop, hang)
+	outcome   string      // what the server did: ok, limited, outage, …
+	tag       string      // the client's label: "w3.j0.a2" for a worker's attempt
 }
 
 // interval is a stretch of the run, [from, to); to < 0 while open.
@@ -255,7 +258,7 @@ func (m *model) serverEvent(e *mock.Event) {
 		if e.Seq == 0 {
 			return
 		}
-		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1}
+		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: e.Outcome, tag: e.Tag}
 		if i, ok := m.markBySeq[a.seq]; ok {
 			a.mark = i
 		} else if !m.room {

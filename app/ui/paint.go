@@ -1051,7 +1051,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, in frameInput) {
 // paintOverlay draws what follows the pointer and the selection: the
 // crosshair across every panel, the selected attempt, its job's other
 // attempts and its arrival at the server.
-func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64, sel int) {
+func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64, sel, selArr int) {
 	o.Reset()
 	o.Palette, o.Fonts = th.palette, th.fonts
 	s := l.scale
@@ -1065,6 +1065,16 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 		o.Rect(x-30*s, l.bottom+3*s, 60*s, 16*s)
 		o.FillStyle(colBG)
 		o.Text(lab, x, l.bottom+11*s, fontSmall, browser.AlignCenter, browser.BaselineMiddle)
+	}
+	if m != nil && sel < 0 && selArr >= 0 && selArr < len(m.arrivals) {
+		a := &m.arrivals[selArr]
+		if x := l.x(a.at); x >= l.left && x <= l.right {
+			o.StrokeStyle(colSelect, 2, 0)
+			o.BeginPath()
+			o.Shape(browser.Circle, x, l.srvY(a.seq), 6*s)
+			o.StrokePath()
+		}
+		return
 	}
 	if m == nil || sel < 0 || sel >= len(m.marks) {
 		return
@@ -1144,6 +1154,29 @@ func hit(l *layout, m *model, x, y float64) int {
 			if k := &m.marks[i]; k.hasServer {
 				consider(i, l.x(k.serverAt), l.srvY(k.serverSeq))
 			}
+		}
+	}
+	return best
+}
+
+// hitArrival finds the arrival drawn nearest to (x, y) in the server
+// panel that is not one of the page's attempts (those are hit as
+// attempts), within reach pixels, or -1.
+func hitArrival(l *layout, m *model, x, y float64) int {
+	if m == nil || y < l.srvTop || y > l.srvTop+l.srvH || x < l.left || x > l.right {
+		return -1
+	}
+	const reach = 8.0
+	best, bestD := -1, reach*reach
+	tLo, tHi := l.t(x-reach), l.t(x+reach)
+	for i := range m.arrivals {
+		a := &m.arrivals[i]
+		if a.mark >= 0 || a.at < tLo || a.at > tHi {
+			continue
+		}
+		px, py := l.x(a.at), l.srvY(a.seq)
+		if d := (px-x)*(px-x) + (py-y)*(py-y); d <= bestD {
+			best, bestD = i, d
 		}
 	}
 	return best

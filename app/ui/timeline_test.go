@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -167,7 +168,7 @@ func TestPaintAndHit(t *testing.T) {
 	if got := hit(&l, m, l.x(1600*time.Millisecond), l.laneY(1)); got != -1 {
 		t.Errorf("hit far from any mark = %d", got)
 	}
-	paintOverlay(&o, &l, m, &normalTheme, 300, 0)
+	paintOverlay(&o, &l, m, &normalTheme, 300, 0, -1)
 	if o.Len() == 0 {
 		t.Error("overlay empty with a selection and a crosshair")
 	}
@@ -615,5 +616,52 @@ func TestModelOutages(t *testing.T) {
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	if _, ok := textY(&o, "server down"); ok {
 		t.Error("an outage outside the window is drawn")
+	}
+}
+
+// Hovering another client's arrival (or anyone's, in a watch) in the server
+// panel tells what the server did with it; the page's own attempts are
+// described as attempts.
+func TestArrivalTooltip(t *testing.T) {
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	for i, ev := range []mock.Event{
+		{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(900), Outcome: "limited", Status: 429},
+		{Type: "end", Seq: 2, At: at(950), End: "sent"},
+	} {
+		b, _ := json.Marshal(ev)
+		if v.onServerEvent(string(b)) {
+			t.Fatalf("event %d taken for hello", i)
+		}
+	}
+	v.finish(at(2000))
+	v.mu.Lock()
+	v.redraw()
+	a := v.m.arrivals[1]
+	x, y := v.lay.x(a.at), v.lay.srvY(a.seq)
+	v.mu.Unlock()
+	if !v.pointer(x+2, y+1) {
+		t.Fatal("hovering an arrival changed nothing")
+	}
+	tp, ok := v.selection()
+	if !ok || tp.Title != "Arrival #2" {
+		t.Fatalf("tooltip %+v (%v)", tp, ok)
+	}
+	joined := strings.Join(tp.Lines, " | ")
+	for _, want := range []string{"received at 0.900 s", "429 Too Many Requests (limited)", "client's tag: w3.j1.a2"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("tooltip lacks %q: %s", want, joined)
+		}
+	}
+	v.mu.Lock()
+	var o browser.Ops
+	paintOverlay(&o, &v.lay, v.m, v.theme, x, v.sel, v.selArr)
+	v.mu.Unlock()
+	if o.Len() < 10 {
+		t.Error("no ring around the hovered arrival")
+	}
+	if v.pointer(x+200, y); v.selArr != -1 {
+		t.Errorf("hovering empty space kept arrival %d", v.selArr)
 	}
 }

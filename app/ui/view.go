@@ -52,6 +52,7 @@ type view struct {
 
 	crossX float64 // crosshair position, < 0 for none
 	sel    int     // selected attempt (hover or keyboard), -1 for none
+	selArr int     // hovered arrival of another client (or of a watch), -1 for none
 	pinned bool    // the selection came from a click or the keyboard
 	hidden bool    // the page is hidden now
 	frozen bool    // a PNG export owns the canvas: frames wait
@@ -65,7 +66,7 @@ type view struct {
 }
 
 func newView() *view {
-	v := &view{theme: &normalTheme, crossX: -1, sel: -1, width: 1000}
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000}
 	frames, err := browser.NewFrameLoop(v.frame)
 	if err != nil {
 		v.drawErr = err
@@ -84,7 +85,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = true
 	v.drawnAt = 0
-	v.sel, v.pinned = -1, false
+	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
 	if v.hidden {
 		v.m.setHidden(true, 0)
@@ -226,7 +227,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = false
 	v.drawnAt = 0
-	v.sel, v.pinned = -1, false
+	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
@@ -382,7 +383,7 @@ func (v *view) frame() {
 	}
 	if v.ovlDirty || v.dirty {
 		v.ovlDirty = false
-		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel)
+		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr)
 		if err := (browser.Canvas{ID: overlayID}).Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
 		}
@@ -459,12 +460,15 @@ func (v *view) pointer(x, y float64) bool {
 	v.crossX = x
 	changed := false
 	if !v.pinned {
-		sel := -1
+		sel, arr := -1, -1
 		if x >= 0 && v.laid {
 			sel = hit(&v.lay, v.m, x, y)
+			if sel < 0 {
+				arr = hitArrival(&v.lay, v.m, x, y)
+			}
 		}
-		changed = sel != v.sel
-		v.sel = sel
+		changed = sel != v.sel || arr != v.selArr
+		v.sel, v.selArr = sel, arr
 	}
 	v.ovlDirty = true
 	v.mu.Unlock()
@@ -501,7 +505,7 @@ func (v *view) key(key string) bool {
 	}
 	if key == "Escape" {
 		handled := v.sel >= 0
-		v.sel, v.pinned = -1, false
+		v.sel, v.pinned, v.selArr = -1, false, -1
 		return handled
 	}
 	if v.sel < 0 || v.sel >= len(m.marks) {
@@ -581,6 +585,12 @@ type tip struct {
 func (v *view) selection() (t tip, ok bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.m != nil && v.laid && v.sel < 0 && v.selArr >= 0 && v.selArr < len(v.m.arrivals) {
+		a := &v.m.arrivals[v.selArr]
+		t = describeArrival(a, v.m.watch)
+		t.X, t.Y = v.lay.x(a.at), v.lay.srvY(a.seq)
+		return t, true
+	}
 	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {
 		return tip{}, false
 	}
@@ -591,6 +601,32 @@ func (v *view) selection() (t tip, ok bool) {
 	t = describe(&k, v.running)
 	t.X, t.Y = v.lay.x(k.sent), v.lay.laneY(k.worker)
 	return t, true
+}
+
+// describeArrival writes the facts of a request the server received that
+// is not one of this page's attempts: another client's in a shared room,
+// or anyone's in a watch.
+func describeArrival(a *arrival, watch bool) tip {
+	t := tip{Class: a.class.String(), Title: "Arrival #" + strconv.Itoa(a.seq) + " from another client"}
+	if watch {
+		t.Title = "Arrival #" + strconv.Itoa(a.seq)
+	}
+	t.Lines = append(t.Lines, "received at "+fmtSeconds(a.at)+" (by the server's clock)")
+	res := a.outcome
+	if a.status != 0 {
+		res = strconv.Itoa(a.status) + " " + statusText(a.status) + " (" + a.outcome + ")"
+	}
+	switch {
+	case a.cancelled:
+		res += "; the client went away before the answer"
+	case !a.ended:
+		res += "; not answered yet"
+	}
+	t.Lines = append(t.Lines, "answer: "+res)
+	if a.tag != "" {
+		t.Lines = append(t.Lines, "client's tag: "+a.tag)
+	}
+	return t
 }
 
 // describe writes an attempt's facts for people.
