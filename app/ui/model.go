@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"retrylab/app/fleet"
@@ -258,7 +259,9 @@ func (m *model) serverEvent(e *mock.Event) {
 		if e.Seq == 0 {
 			return
 		}
-		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: e.Outcome, tag: e.Tag}
+		// The strings are copied: the decoder's point into the whole
+		// message, which would stay alive with each of 300,000 arrivals.
+		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: outcomeName(e.Outcome), tag: strings.Clone(e.Tag)}
 		if i, ok := m.markBySeq[a.seq]; ok {
 			a.mark = i
 		} else if !m.room {
@@ -332,6 +335,17 @@ func (k *mark) errText() string {
 	return k.err.Error()
 }
 
+// outcomeName is the mock's name for an outcome, shared, or a copy of an
+// unknown one.
+func outcomeName(o string) string {
+	for i := mock.OutcomeOK; i <= mock.OutcomeOutage; i++ {
+		if n := i.String(); n == o {
+			return n
+		}
+	}
+	return strings.Clone(o)
+}
+
 // serverClass is how the page colours what the server did.
 func serverClass(outcome string) fleet.Class {
 	switch outcome {
@@ -400,7 +414,7 @@ type watchStats struct {
 	For      time.Duration // how long the watch has lasted (set by the Lab)
 }
 
-// WatchMaxArrivals is the most arrivals a watch keeps (~100 bytes each): a
+// WatchMaxArrivals is the most arrivals a watch keeps (~150 bytes each): a
 // watch that reaches it stops, and says so.
 const WatchMaxArrivals = 300_000
 
