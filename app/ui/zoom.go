@@ -156,12 +156,12 @@ func (z *ZoomBar) Render() app.UI {
 	l := z.Lab
 	on := l.view.zoomable()
 	text := l.view.zoomText()
-	shown := "the whole run"
+	shown := "Showing the whole run"
 	if text != "" {
-		shown = text
+		shown = "Showing " + text
 	}
 	if !on {
-		shown = "once a run is over"
+		shown = "Zooming works once a run is over"
 	}
 	btn := func(id, icon, title string, act func()) app.UI {
 		return app.Button().ID(id).Class("ghost small").Disabled(!on || (text == "" && (id == "zoom-out" || id == "zoom-reset" || id == "pan-left" || id == "pan-right"))).
@@ -175,6 +175,6 @@ func (z *ZoomBar) Render() app.UI {
 		btn("zoom-reset", "⤢", "The whole run (0)", func() { l.Zoom(0) }),
 		btn("pan-left", "◀", "Earlier (a)", func() { l.Pan(-0.25) }),
 		btn("pan-right", "▶", "Later (d)", func() { l.Pan(0.25) }),
-		app.Span().ID("zoom-window").Class("zoom-window").Aria("live", "polite").Text("Showing "+shown),
+		app.Span().ID("zoom-window").Class("zoom-window").Aria("live", "polite").Text(shown),
 	)
 }
