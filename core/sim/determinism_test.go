@@ -120,6 +120,14 @@ func mixedFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Sche
 	}, NewScheduler(hashStart)
 }
 
+// openFleet is mixedFleet with an open workload: each worker's jobs arrive
+// every 300 ms whether or not its earlier ones have ended.
+func openFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Scheduler) {
+	f, s := mixedFleet(t, seed, observe)
+	f.Every = 300 * time.Millisecond
+	return f, s
+}
+
 // windowFleet: a sliding window with fixed Retry-After values it ignores,
 // decorrelated jitter, a hard attempt limit that stops the run.
 func windowFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Scheduler) {
@@ -179,6 +187,7 @@ const (
 	goldenMixed      = "e071ae87d8db28f7/703"
 	goldenWindow     = "40019c1368cf262c/772"
 	goldenContention = "65588044ed2f600f/1812"
+	goldenOpen       = "14499e48fb978355/702"
 )
 
 func TestEventStreamGolden(t *testing.T) {
@@ -188,6 +197,7 @@ func TestEventStreamGolden(t *testing.T) {
 	}{
 		{"mixed fleet", goldenMixed, func() string { s, _ := hashFleet(t, mixedFleet, 7); return s }},
 		{"window fleet", goldenWindow, func() string { s, _ := hashFleet(t, windowFleet, 7); return s }},
+		{"open fleet", goldenOpen, func() string { s, _ := hashFleet(t, openFleet, 7); return s }},
 		{"contention", goldenContention, func() string { return hashContention(t, 7) }},
 	} {
 		if got := tc.got(); got != tc.want {
@@ -202,6 +212,9 @@ func TestSameSeedSameEvents(t *testing.T) {
 	c, _ := hashFleet(t, mixedFleet, 12)
 	if a != b || ra != rb {
 		t.Errorf("same seed: %s %+v vs %s %+v", a, ra, b, rb)
+	}
+	if oa, _ := hashFleet(t, openFleet, 11); oa == a || oa != func() string { s, _ := hashFleet(t, openFleet, 11); return s }() {
+		t.Errorf("open workload: same seed must give the same events, and others than the closed one's (%s)", oa)
 	}
 	if a == c {
 		t.Error("another seed gave the same events")

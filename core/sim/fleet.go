@@ -28,19 +28,26 @@ var ErrTimeout = fmt.Errorf("sim: request timeout: %w", context.DeadlineExceeded
 var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 
 // Fleet is a fleet of clients in virtual time, as app/fleet's Run runs one
-// live: Workers workers each run Jobs jobs one after another, every job
-// through its own core.Loop (the real retry state machine, driven here by
-// the Scheduler instead of core.Do) with the random numbers
+// live: Workers workers each run Jobs jobs, every job through its own
+// core.Loop (the real retry state machine, driven here by the Scheduler
+// instead of core.Do) with the random numbers
 // core.NewPCG(core.SubSeed(Seed, worker, job)), the shared Bucket and
 // Budget, and a per-attempt Timeout. Requests reach Server at the instant
 // they are sent; the server's Response says when the answer is back.
 //
-// Every worker starts its first job at the scheduler's start, in worker
-// order; a worker starts its next job at the instant the previous one
-// ends. No goroutine is started: a fleet of 10,000 workers is 10,000 small
-// structs and a heap of at most 10,000 events.
+// The workload is closed by default: every worker starts its first job at
+// the scheduler's start, in worker order, and its next job at the instant
+// the previous one ends, so a worker that backs off also sends less. With
+// Every > 0 it is open: job j of worker w arrives at Arrival(Every,
+// Workers, w, j) after the start and begins then, whether or not the
+// worker's earlier jobs have ended, so waiting never slows the arrivals.
+//
+// No goroutine is started: a closed fleet of 10,000 workers is 10,000
+// small structs and a heap of at most 10,000 events; an open one holds a
+// struct per job in progress, reused once the job ends.
 type Fleet struct {
 	Workers, Jobs int
+	Every         time.Duration // open workload: time between a worker's job arrivals; 0 = closed
 	Policy        core.Policy
 	Bucket        *core.Bucket // shared by the fleet; nil = none
 	Budget        *core.Budget // shared by the fleet; nil = none
@@ -60,6 +67,15 @@ type Fleet struct {
 	Observe func(*Record)
 }
 
+// Arrival is when job j of worker w arrives, after the start, in an open
+// workload of workers workers whose jobs arrive every apart: the workers'
+// first arrivals are spread evenly over one interval, so the fleet as a
+// whole receives a steady workers/every jobs per second. Live runs and
+// simulations both schedule by it.
+func Arrival(every time.Duration, workers, w, j int) time.Duration {
+	return time.Duration(int64(every)*int64(w)/int64(max(workers, 1))) + time.Duration(j)*every
+}
+
 // FleetResult summarises a simulated fleet run.
 type FleetResult struct {
 	End      time.Time // when the last job ended
@@ -69,9 +85,9 @@ type FleetResult struct {
 	Events   uint64    // scheduler events fired
 }
 
-// Event arguments of a worker.
+// Event arguments of a job.
 const (
-	argStart = iota // start the worker's next job
+	argStart = iota // start the job (closed: the worker's next job)
 	argWake         // a wait ended
 	argReply        // the attempt in flight ended (answer or timeout)
 )
@@ -79,7 +95,10 @@ const (
 type fleetRun struct {
 	f        *Fleet
 	sched    *Scheduler
-	workers  []worker
+	closed   []job      // closed workload: one per worker, running its jobs in turn
+	open     []*job     // open workload: every job struct made, in progress or free
+	free     []*job     // open workload: structs of ended jobs, for the next arrivals
+	sources  []arrivals // open workload: one per worker
 	attempts int
 	jobs     int
 	stopped  bool
@@ -88,17 +107,24 @@ type fleetRun struct {
 	tmoErr   error
 }
 
-type worker struct {
-	run      *fleetRun
-	id, job  int
-	loop     *core.Loop
-	rng      core.PCG         // the current job's generator, reseeded per job (no allocation)
-	observe  func(core.Event) // made once per worker
-	outcome  core.Outcome
-	resp     *Response // answer of the attempt in flight; nil after a timeout
-	respBuf  Response
-	inFlight bool
-	finished bool
+// job is one job in progress (closed workload: a worker's current job).
+type job struct {
+	run         *fleetRun
+	worker, job int
+	loop        *core.Loop
+	rng         core.PCG         // the job's generator, reseeded per job (no allocation)
+	observe     func(core.Event) // made once per struct
+	outcome     core.Outcome
+	resp        *Response // answer of the attempt in flight; nil after a timeout
+	respBuf     Response
+	inFlight    bool
+	finished    bool // nothing left to do: the run stopped, the worker's jobs (closed) or this job (open) ended
+}
+
+// arrivals starts one worker's jobs of an open workload as they arrive.
+type arrivals struct {
+	run         *fleetRun
+	worker, job int // the next job to arrive
 }
 
 // Validate checks the fleet's own fields (the policy, bucket and budget
@@ -115,6 +141,8 @@ func (f *Fleet) Validate() error {
 		return errors.New("sim: fleet has no server")
 	case f.MaxAttempts < 0:
 		return fmt.Errorf("sim: fleet max attempts %d: must not be negative", f.MaxAttempts)
+	case f.Every < 0:
+		return fmt.Errorf("sim: fleet job interval %v: must not be negative", f.Every)
 	}
 	return f.Policy.Validate()
 }
@@ -126,15 +154,25 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 	if err := f.Validate(); err != nil {
 		return FleetResult{}, err
 	}
-	r := &fleetRun{f: f, sched: sched, workers: make([]worker, f.Workers), tmoErr: f.TimeoutErr}
+	r := &fleetRun{f: f, sched: sched, tmoErr: f.TimeoutErr}
 	if r.tmoErr == nil {
 		r.tmoErr = ErrTimeout
 	}
 	fired := sched.Fired()
-	for i := range r.workers {
-		w := &r.workers[i]
-		w.run, w.id = r, i
-		sched.After(0, w, argStart)
+	if f.Every > 0 {
+		r.sources = make([]arrivals, f.Workers)
+		for i := range r.sources {
+			a := &r.sources[i]
+			a.run, a.worker = r, i
+			sched.After(Arrival(f.Every, f.Workers, i, 0), a, argStart)
+		}
+	} else {
+		r.closed = make([]job, f.Workers)
+		for i := range r.closed {
+			j := &r.closed[i]
+			j.run, j.worker = r, i
+			sched.After(0, j, argStart)
+		}
 	}
 	r.end = sched.Now()
 	sched.Run()
@@ -142,32 +180,54 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 	return res, nil
 }
 
-func (r *fleetRun) emit(w *worker, e core.Event) {
+func (r *fleetRun) emit(j *job, e core.Event) {
 	if r.f.Observe == nil {
 		return
 	}
-	r.rec = Record{Worker: w.id, Job: w.job, Event: e}
+	r.rec = Record{Worker: j.worker, Job: j.job, Event: e}
 	if e.Kind == core.EventOutcome {
-		r.rec.Response = w.resp
+		r.rec.Response = j.resp
 	}
 	r.f.Observe(&r.rec)
 }
 
-// Fire advances the worker: start a job, end a wait, or end an attempt.
-func (w *worker) Fire(now time.Time, arg int) {
-	r := w.run
-	if w.finished {
+// Fire starts the worker's next job as it arrives (open workload) and
+// schedules the one after.
+func (a *arrivals) Fire(now time.Time, _ int) {
+	r := a.run
+	if r.stopped {
+		return
+	}
+	var j *job
+	if n := len(r.free); n > 0 {
+		j, r.free = r.free[n-1], r.free[:n-1]
+	} else {
+		j = &job{run: r}
+		r.open = append(r.open, j)
+	}
+	j.worker, j.job, j.finished = a.worker, a.job, false
+	a.job++
+	if a.job < r.f.Jobs {
+		r.sched.After(r.f.Every, a, argStart)
+	}
+	j.Fire(now, argStart)
+}
+
+// Fire advances the job: start it, end a wait, or end an attempt.
+func (j *job) Fire(now time.Time, arg int) {
+	r := j.run
+	if j.finished {
 		return
 	}
 	var step core.Step
 	switch arg {
 	case argStart:
-		step = w.startJob(now)
+		step = j.start(now)
 	case argWake:
-		step = w.loop.Woke(now)
+		step = j.loop.Woke(now)
 	case argReply:
-		w.inFlight = false
-		step = w.loop.End(now, w.outcome)
+		j.inFlight = false
+		step = j.loop.End(now, j.outcome)
 	}
 	for {
 		if r.stopped {
@@ -176,7 +236,7 @@ func (w *worker) Fire(now time.Time, arg int) {
 		}
 		switch step.Action {
 		case core.ActWait:
-			r.sched.After(step.Wait, w, argWake)
+			r.sched.After(step.Wait, j, argWake)
 			return
 		case core.ActAttempt:
 			if r.f.MaxAttempts > 0 && r.attempts >= r.f.MaxAttempts {
@@ -184,40 +244,45 @@ func (w *worker) Fire(now time.Time, arg int) {
 				continue
 			}
 			r.attempts++
-			w.inFlight = true
-			n := w.loop.Begin(now)
-			resp := r.f.Server.Arrive(now, Request{Worker: w.id, Job: w.job, Attempt: n})
+			j.inFlight = true
+			n := j.loop.Begin(now)
+			resp := r.f.Server.Arrive(now, Request{Worker: j.worker, Job: j.job, Attempt: n})
 			if t := r.f.Timeout; t > 0 && resp.Delay >= t {
-				w.resp, w.outcome = nil, core.Outcome{Err: r.tmoErr}
-				r.sched.After(t, w, argReply)
+				j.resp, j.outcome = nil, core.Outcome{Err: r.tmoErr}
+				r.sched.After(t, j, argReply)
 				return
 			}
-			w.respBuf = resp
-			w.resp = &w.respBuf
-			w.outcome = core.Outcome{Status: resp.Status, Header: resp.Header, Err: resp.Err}
-			r.sched.After(resp.Delay, w, argReply)
+			j.respBuf = resp
+			j.resp = &j.respBuf
+			j.outcome = core.Outcome{Status: resp.Status, Header: resp.Header, Err: resp.Err}
+			r.sched.After(resp.Delay, j, argReply)
 			return
 		case core.ActDone:
 			r.jobs++
 			r.end = now
-			w.job++
-			if w.job >= r.f.Jobs {
-				w.finished, w.loop = true, nil
+			j.finished, j.loop = true, nil
+			if r.f.Every > 0 { // open: the struct serves the next arrival
+				r.free = append(r.free, j)
 				return
 			}
-			step = w.startJob(now)
+			j.job++
+			if j.job >= r.f.Jobs {
+				return
+			}
+			j.finished = false
+			step = j.start(now)
 		}
 	}
 }
 
-func (w *worker) startJob(now time.Time) core.Step {
-	r := w.run
-	if r.f.Observe != nil && w.observe == nil {
-		w.observe = func(e core.Event) { r.emit(w, e) }
+func (j *job) start(now time.Time) core.Step {
+	r := j.run
+	if r.f.Observe != nil && j.observe == nil {
+		j.observe = func(e core.Event) { r.emit(j, e) }
 	}
-	w.rng = *core.NewPCG(core.SubSeed(r.f.Seed, w.id, w.job))
-	w.loop = core.NewLoop(r.f.Policy, &w.rng, r.f.Bucket, r.f.Budget, w.observe)
-	return w.loop.Start(now)
+	j.rng = *core.NewPCG(core.SubSeed(r.f.Seed, j.worker, j.job))
+	j.loop = core.NewLoop(r.f.Policy, &j.rng, r.f.Bucket, r.f.Budget, j.observe)
+	return j.loop.Start(now)
 }
 
 // errAborted is the outcome of an attempt in flight when the simulation
@@ -226,26 +291,33 @@ var errAborted = fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, E
 
 // stop cancels every unfinished job, at now: an attempt in flight ends
 // aborted (its outcome is reported, as a live run reports an aborted
-// fetch), a wait or a job about to send is cancelled.
+// fetch), a wait or a job about to send is cancelled. Jobs that have not
+// arrived yet never start.
 func (r *fleetRun) stop(now time.Time) {
-	for i := range r.workers {
-		w := &r.workers[i]
-		if w.finished {
-			continue
-		}
-		w.finished = true
-		if w.loop != nil {
-			if done, _ := w.loop.Done(); !done {
-				if w.inFlight {
-					w.resp, w.inFlight = nil, false
-					w.loop.End(now, core.Outcome{Err: errAborted})
-				} else {
-					w.loop.Cancel(now, ErrLimit)
-				}
-				r.jobs++
-				r.end = now
-			}
-		}
-		w.loop = nil
+	for i := range r.closed {
+		r.cancel(&r.closed[i], now)
 	}
+	for _, j := range r.open {
+		r.cancel(j, now)
+	}
+}
+
+func (r *fleetRun) cancel(j *job, now time.Time) {
+	if j.finished {
+		return
+	}
+	j.finished = true
+	if j.loop != nil {
+		if done, _ := j.loop.Done(); !done {
+			if j.inFlight {
+				j.resp, j.inFlight = nil, false
+				j.loop.End(now, core.Outcome{Err: errAborted})
+			} else {
+				j.loop.Cancel(now, ErrLimit)
+			}
+			r.jobs++
+			r.end = now
+		}
+	}
+	j.loop = nil
 }

@@ -117,6 +117,21 @@ w0.j0 done#1@10ms ok
 w1.j0 outcome#1@10ms 200
 w1.j0 done#1@10ms ok
 `},
+		{"open: jobs arrive on schedule, finished or not", Fleet{Workers: 2, Jobs: 2, Every: 100 * time.Millisecond, Policy: constant100,
+			Server: constServer{Status: 200, Delay: 150 * time.Millisecond}}, `
+w0.j0 attempt#1@0s
+w1.j0 attempt#1@50ms
+w0.j1 attempt#1@100ms
+w0.j0 outcome#1@150ms 200
+w0.j0 done#1@150ms ok
+w1.j1 attempt#1@150ms
+w1.j0 outcome#1@200ms 200
+w1.j0 done#1@200ms ok
+w0.j1 outcome#1@250ms 200
+w0.j1 done#1@250ms ok
+w1.j1 outcome#1@300ms 200
+w1.j1 done#1@300ms ok
+`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -249,10 +264,86 @@ func TestFleetValidate(t *testing.T) {
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, Timeout: -1}, "sim: fleet timeout -1ns: must not be negative"},
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100}, "sim: fleet has no server"},
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, MaxAttempts: -1}, "sim: fleet max attempts -1"},
+		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, Every: -1}, "sim: fleet job interval -1ns: must not be negative"},
 		{Fleet{Workers: 1, Jobs: 1, Server: srv}, "core: policy max attempts 0: must be between 1 and 1000"},
 	} {
 		if _, err := tc.f.Run(NewScheduler(t0)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
+	}
+}
+
+func TestArrival(t *testing.T) {
+	for _, tc := range []struct {
+		every         time.Duration
+		workers, w, j int
+		want          time.Duration
+	}{
+		{time.Second, 1, 0, 0, 0},
+		{time.Second, 1, 0, 3, 3 * time.Second},
+		{time.Second, 4, 1, 0, 250 * time.Millisecond},
+		{time.Second, 4, 3, 2, 2750 * time.Millisecond},
+		{time.Minute, 10000, 9999, 999, 999*time.Minute + 59994*time.Millisecond},
+		{time.Second, 0, 0, 1, time.Second}, // no workers: no division by zero
+	} {
+		if got := Arrival(tc.every, tc.workers, tc.w, tc.j); got != tc.want {
+			t.Errorf("Arrival(%v, %d, %d, %d) = %v, want %v", tc.every, tc.workers, tc.w, tc.j, got, tc.want)
+		}
+	}
+}
+
+// An open workload starts every job when it arrives, whether or not the
+// worker's earlier jobs have ended; a closed one never overlaps a worker's
+// jobs. Both against the same overloaded endpoint with backoff.
+func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
+	overloaded := func() Server {
+		srv, err := NewEndpointServer(Endpoint{
+			Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 10, Burst: 10},
+			Status:  429, Latency: 10 * time.Millisecond,
+		}, t0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv
+	}
+	policy := core.Policy{Backoff: core.Backoff{Strategy: core.Exponential, Base: 100 * time.Millisecond, Multiplier: 2, Cap: 5 * time.Second}, MaxAttempts: 8}
+	for _, tc := range []struct {
+		name        string
+		every       time.Duration
+		wantOverlap bool
+	}{
+		{"closed", 0, false},
+		{"open", time.Second, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const workers, jobs = 20, 10
+			recs, res := runFleet(t, Fleet{Workers: workers, Jobs: jobs, Every: tc.every, Policy: policy, Seed: 3, Server: overloaded()})
+			if res.Jobs != workers*jobs || res.Stopped {
+				t.Fatalf("result %+v", res)
+			}
+			type key struct{ w, j int }
+			first, done := map[key]time.Duration{}, map[key]time.Duration{}
+			for _, r := range recs {
+				k, at := key{r.Worker, r.Job}, r.Event.At.Sub(t0)
+				if _, ok := first[k]; !ok {
+					first[k] = at
+				}
+				if r.Event.Kind == core.EventDone {
+					done[k] = at
+				}
+			}
+			overlaps := 0
+			for k, at := range first {
+				if tc.every > 0 && at != Arrival(tc.every, workers, k.w, k.j) {
+					t.Errorf("job %v started at %v, arrived at %v", k, at, Arrival(tc.every, workers, k.w, k.j))
+				}
+				if k.j > 0 && at < done[key{k.w, k.j - 1}] {
+					overlaps++
+				}
+			}
+			if (overlaps > 0) != tc.wantOverlap {
+				t.Errorf("%d jobs started before the worker's previous job ended; want overlap %v", overlaps, tc.wantOverlap)
+			}
+		})
 	}
 }
