@@ -52,21 +52,32 @@ func (s Scenario) GoCode() string {
 	w("//\n// Run it with `go run .` in a module that requires retrylab.\n")
 	w("package main\n\n")
 	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n\t\"sync\"\n")
-	if s.Timeout > 0 || durationsUsed(p) {
+	if s.Timeout > 0 || s.Open || durationsUsed(p) {
 		w("\t\"time\"\n")
 	}
 	w("\n\t\"retrylab/core\"\n)\n\n")
 
 	w("// target is the endpoint every worker calls.\n")
 	w("const target = %s\n\n", strconv.Quote(target))
-	w("// workers run jobs each, one after another; worker w's job j draws its\n")
-	w("// random numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
+	if s.Open {
+		w("// workers run jobs each; worker w's job j draws its random numbers from\n")
+		w("// core.SubSeed(seed, w, j), as in Retry Lab.\n")
+	} else {
+		w("// workers run jobs each, one after another; worker w's job j draws its\n")
+		w("// random numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
+	}
 	w("const (\n")
 	w("\tworkers = %d\n", s.Workers)
 	w("\tjobs    = %d\n", s.Jobs)
 	w("\tseed    = %d\n", s.Seed)
 	w(")\n\n")
 
+	if s.Open {
+		w("// every is how often each worker receives a new job (an open workload):\n")
+		w("// worker w's job j arrives at w·every/workers + j·every after the start\n")
+		w("// and starts then, whether or not the worker's earlier jobs have ended.\n")
+		w("const every = %s\n\n", goDuration(s.Every))
+	}
 	if s.Timeout > 0 {
 		w("// timeout is how long one attempt may take.\n")
 		w("const timeout = %s\n\n", goDuration(s.Timeout))
@@ -105,14 +116,25 @@ func (s Scenario) GoCode() string {
 		w("\tvar budget *core.Budget // no retry budget\n")
 	}
 	w("\tctx := context.Background()\n")
+	w("\trunJob := func(worker, job int) {\n")
+	w("\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
+	w("\t\tif err := core.Do(ctx, loop, nil, attempt); err != nil {\n")
+	w("\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
+	w("\t\t}\n")
+	w("\t}\n")
 	w("\tvar wg sync.WaitGroup\n")
+	if s.Open {
+		w("\tstart := time.Now()\n")
+	}
 	w("\tfor worker := range workers {\n")
 	w("\t\twg.Go(func() {\n")
 	w("\t\t\tfor job := range jobs {\n")
-	w("\t\t\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
-	w("\t\t\t\tif err := core.Do(ctx, loop, nil, attempt); err != nil {\n")
-	w("\t\t\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
-	w("\t\t\t\t}\n")
+	if s.Open {
+		w("\t\t\t\ttime.Sleep(time.Until(start.Add(time.Duration(worker)*every/workers + time.Duration(job)*every)))\n")
+		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
+	} else {
+		w("\t\t\t\trunJob(worker, job)\n")
+	}
 	w("\t\t\t}\n")
 	w("\t\t})\n")
 	w("\t}\n")

@@ -38,6 +38,9 @@ func gocodeScenarios() map[string]Scenario {
 	room.Room = "workshop"
 	room.Strategy = core.None
 	m["room"] = room
+	open := Default()
+	open.Open, open.Every = true, 1500*time.Millisecond
+	m["open"] = open
 	return m
 }
 

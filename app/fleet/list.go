@@ -17,8 +17,13 @@ import (
 var Fields = []Field{
 	// Client fleet.
 	workersField(),
-	intField("jobs", "fleet", "Jobs per worker", "", "Requests each worker must get through, one after another; the run ends when every job succeeded or gave up.",
+	intField("jobs", "fleet", "Jobs per worker", "", "Requests each worker must get through; the run ends when every job succeeded or gave up.",
 		JobsRange, func(s *Scenario) *int { return &s.Jobs }),
+	choiceField("workload", "fleet", "Workload", "Closed: a worker starts its next job when the last one ends, so backing off also slows what it sends. Open: jobs arrive on a schedule, like users or a queue, and keep coming while earlier ones back off.",
+		[]bool{false, true}, workloadName, workloadLabels, func(s *Scenario) *bool { return &s.Open }),
+	durationField("every", "fleet", "Job interval", "How often each worker receives a new job in an open workload, done with the last one or not: the fleet's jobs arrive at workers ÷ interval per second, and no backoff slows that.",
+		EveryRange, func(s *Scenario) *time.Duration { return &s.Every }).
+		with(func(s *Scenario) bool { return s.Open }),
 	durationField("timeout", "fleet", "Request timeout", "How long one attempt may take before it is abandoned and counted as a timeout; 0 = no timeout.",
 		TimeoutRange, func(s *Scenario) *time.Duration { return &s.Timeout }),
 	seedField(),
@@ -133,6 +138,18 @@ var strategyLabels = map[string]string{
 }
 
 var ceilingLabels = map[string]string{"clamp": "Wait the ceiling", "stop": "Give up"}
+
+func workloadName(open bool) string {
+	if open {
+		return "open"
+	}
+	return "closed"
+}
+
+var workloadLabels = map[string]string{
+	"closed": "closed: next job when the last ends",
+	"open":   "open: jobs arrive on a schedule",
+}
 
 func ceilingName(a core.CeilingAction) string {
 	if a == core.CeilingStop {

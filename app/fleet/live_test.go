@@ -52,3 +52,35 @@ func TestSimErrorsCustomTarget(t *testing.T) {
 		t.Errorf("LiveErrors = %v", errs)
 	}
 }
+
+// An open workload's arrival rate is held to LiveArrivalMax in a live run
+// only; the message names the field, the value, the rate and the interval
+// that would do.
+func TestOpenArrivalRateAboveLiveRange(t *testing.T) {
+	for _, tc := range []struct {
+		query   string
+		wantMsg string // "" = a live run may start
+	}{
+		{"workload=open&workers=500&every=1s", ""},
+		{"workload=open&workers=50&every=100ms", ""},
+		{"workload=open&workers=500&every=999ms", `Job interval "999ms": 500 workers would start 501 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s); Simulate takes any`},
+		{"workload=open&workers=300&every=10ms", `Job interval "10ms": 300 workers would start 30000 jobs/s; live runs take at most 500 jobs/s (an interval of at least 600ms); Simulate takes any`},
+		{"workload=closed&workers=500&every=10ms", ""}, // the interval only counts in an open workload
+	} {
+		q, _ := url.ParseQuery(tc.query)
+		s, notes := FromQuery(q)
+		if len(notes) != 0 {
+			t.Fatalf("%s: notes %v", tc.query, notes)
+		}
+		errs := s.LiveErrors()
+		switch {
+		case tc.wantMsg == "" && errs != nil:
+			t.Errorf("%s: LiveErrors = %v", tc.query, errs)
+		case tc.wantMsg != "" && (len(errs) != 1 || errs[0].Key != "every" || errs[0].Msg != tc.wantMsg):
+			t.Errorf("%s: LiveErrors = %+v, want %q", tc.query, errs, tc.wantMsg)
+		}
+		if errs := s.SimErrors(); errs != nil {
+			t.Errorf("%s: SimErrors = %v", tc.query, errs)
+		}
+	}
+}

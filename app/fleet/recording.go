@@ -263,6 +263,7 @@ type exportStats struct {
 	GiveUps          int            `json:"give_ups"`
 	Cancelled        int            `json:"cancelled"`
 	Causes           map[string]int `json:"causes,omitempty"`
+	PeakJobs         int            `json:"peak_jobs"`
 	Amplification    float64        `json:"amplification"`
 	WastedPerSuccess float64        `json:"wasted_per_success"`
 	PeakRPS          int            `json:"peak_rps"`
@@ -281,7 +282,7 @@ func toExportStats(s Stats) exportStats {
 		Requests: s.Requests, FirstTries: s.FirstTries, Retries: s.Retries,
 		OK: s.OK, Limited: s.Limited, Failed: s.Failed, Timeouts: s.Timeouts, Aborted: s.Aborted, InFlight: s.InFlight,
 		Jobs: s.Jobs, Successes: s.Successes, GiveUps: s.GiveUps, Cancelled: s.Cancelled, Causes: s.Causes,
-		Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
+		PeakJobs: s.PeakJobs, Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
 		CompletionP50MS: ms(s.CompletionP50), CompletionP99MS: ms(s.CompletionP99), CompletionMaxMS: ms(s.CompletionMax),
 		DrainMS: ms(s.Drain), LatenessP50MS: ms(s.LatenessP50), LatenessP99MS: ms(s.LatenessP99),
 		QueuedP50MS: ms(s.QueuedP50), QueuedP99MS: ms(s.QueuedP99),

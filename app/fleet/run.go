@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // Attempt is what a Transport measured about one attempt, beyond the status,
@@ -62,7 +63,9 @@ const startBatch = 25
 var ErrTimeout = fmt.Errorf("fleet: request timeout: %w", context.DeadlineExceeded)
 
 // Run runs the scenario: Workers goroutines, each running its Jobs one after
-// another through core.NewLoop and core.Do, with the per-job seed
+// another (an open workload: each job in a goroutine of its own, started
+// when it arrives, at sim.Arrival after the start) through core.NewLoop and
+// core.Do, with the per-job seed
 // core.SubSeed(s.Seed, worker, job), the fleet's shared Bucket and Budget
 // (when on), the given clock (nil: core.RealClock) and transport. Each
 // attempt gets the scenario's timeout.
@@ -113,6 +116,15 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 			y.Yield(ctx)
 		}
 		wg.Go(func() {
+			if every := s.every(); every > 0 { // open: each job starts when it arrives
+				for j := range s.Jobs {
+					if clock.Sleep(ctx, rec.Start.Add(sim.Arrival(every, s.Workers, w, j)).Sub(clock.Now())) != nil {
+						return
+					}
+					wg.Go(func() { runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord) })
+				}
+				return
+			}
 			for j := range s.Jobs {
 				if ctx.Err() != nil {
 					return

@@ -19,6 +19,7 @@ import (
 
 	"retrylab/app/mock"
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // scenario returns Default with the given fields set (t fails on a bad one).
@@ -513,4 +514,44 @@ type transportFunc func(ctx context.Context, worker, job, attempt int) Attempt
 
 func (f transportFunc) Do(ctx context.Context, worker, job, attempt int) Attempt {
 	return f(ctx, worker, job, attempt)
+}
+
+// An open workload live, against the real mock: every job starts when it
+// arrives (sim.Arrival after the start, plus the clock's lateness), so a
+// worker's jobs overlap when the endpoint is slower than the interval, and
+// more jobs are in progress than there are workers. The simulator schedules
+// the same arrivals exactly.
+func TestOpenWorkloadLive(t *testing.T) {
+	srv, _ := mockServer(t)
+	s := scenario(t, "workload", "open", "every", "300ms", "workers", "4", "jobs", "3",
+		"latency", "500ms", "limiter", "none", "strategy", "full", "timeout", "5s")
+	for _, tc := range []struct {
+		name string
+		rec  *Recording
+		late time.Duration // tolerated lateness of a job's first attempt
+	}{
+		{"live", runLive(t, srv, s, "open"), 250 * time.Millisecond}, // loaded -race runs wake late
+		{"simulated", Simulate(s), 0},
+	} {
+		st := checkAccounting(t, s, tc.rec)
+		// Job j of worker w runs from 75w + 300j ms for 500 ms (plus loopback
+		// when live): from 450 ms, 7 are in progress at once in virtual time.
+		if st.Successes != 12 || st.PeakJobs < 7 || tc.late == 0 && st.PeakJobs != 7 {
+			t.Errorf("%s: %d successes, %d jobs at once; want 12, and 7 (simulated) or more (live): more than the 4 workers", tc.name, st.Successes, st.PeakJobs)
+		}
+		for _, r := range tc.rec.Records() {
+			if r.Event.Kind != core.EventAttempt || r.Event.Attempt != 1 {
+				continue
+			}
+			want := tc.rec.Start.Add(sim.Arrival(s.Every, s.Workers, r.Worker, r.Job))
+			if d := r.Event.At.Sub(want); d < 0 || d > tc.late {
+				t.Errorf("%s: worker %d job %d sent %v after its arrival, want 0…%v", tc.name, r.Worker, r.Job, d, tc.late)
+			}
+		}
+	}
+	closed := s
+	closed.Open = false
+	if st := runLive(t, srv, closed, "closed").Stats(); st.PeakJobs != 4 {
+		t.Errorf("closed: %d jobs at once, want 4 (one per worker)", st.PeakJobs)
+	}
 }

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -18,7 +19,13 @@ var (
 	WorkersRange = core.Range[int]{Min: 1, Max: 500}
 	JobsRange    = core.Range[int]{Min: 1, Max: 1000}
 	TimeoutRange = core.Range[time.Duration]{Min: 0, Max: 2 * time.Minute} // 0 = no timeout
+	EveryRange   = core.Range[time.Duration]{Min: 10 * time.Millisecond, Max: time.Minute}
 )
+
+// LiveArrivalMax is the most jobs per second an open workload may start in
+// a live run (Workers ÷ Every): past it the page would hold thousands of
+// fetches in flight. Simulate takes any rate.
+const LiveArrivalMax = 500
 
 // Scenario is one complete configuration of a run: the client fleet, its
 // retry policy, and the endpoint it calls. The zero value is not useful:
@@ -27,8 +34,15 @@ var (
 type Scenario struct {
 	// Client fleet.
 	Workers int           // concurrent workers (SimWorkersRange; a live Run takes WorkersRange)
-	Jobs    int           // jobs per worker, run one after another (JobsRange)
+	Jobs    int           // jobs per worker (JobsRange)
 	Timeout time.Duration // per attempt; 0 = none (TimeoutRange)
+
+	// Workload. Closed (Open false): a worker starts its next job when the
+	// previous one ends. Open: job j of worker w arrives at
+	// sim.Arrival(Every, Workers, w, j) after the start and begins then,
+	// whether or not the worker's earlier jobs have ended.
+	Open  bool
+	Every time.Duration // open: time between a worker's job arrivals (EveryRange)
 
 	// Backoff and limits (core.Policy).
 	Strategy    core.Strategy
@@ -76,6 +90,9 @@ func Default() Scenario {
 		Workers: 50,
 		Jobs:    2,
 		Timeout: 5 * time.Second,
+
+		Open:  false,
+		Every: time.Second,
 
 		Strategy:    core.FullJitter,
 		Base:        100 * time.Millisecond,
@@ -151,7 +168,30 @@ func (s *Scenario) LiveErrors() []FieldError {
 		return []FieldError{{Key: "workers", Value: v, Msg: fmt.Sprintf("Workers %q: live runs take at most %d; Simulate takes up to %d",
 			v, WorkersRange.Max, SimWorkersRange.Max)}}
 	}
+	if rate := s.ArrivalRate(); rate > LiveArrivalMax {
+		v := formatDuration(s.Every)
+		least := time.Duration(float64(s.Workers) / LiveArrivalMax * float64(time.Second)).Round(time.Millisecond)
+		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s); Simulate takes any",
+			v, s.Workers, formatFloat(math.Round(rate)), LiveArrivalMax, formatDuration(least))}}
+	}
 	return nil
+}
+
+// every is the open workload's interval, 0 for a closed one (sim.Fleet's Every).
+func (s *Scenario) every() time.Duration {
+	if !s.Open {
+		return 0
+	}
+	return s.Every
+}
+
+// ArrivalRate is the jobs per second an open workload starts (Workers ÷
+// Every); 0 for a closed one.
+func (s *Scenario) ArrivalRate() float64 {
+	if !s.Open || s.Every <= 0 {
+		return 0
+	}
+	return float64(s.Workers) / s.Every.Seconds()
 }
 
 // SimErrors are the reasons s, valid as a configuration, cannot be

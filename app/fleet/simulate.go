@@ -112,7 +112,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		maxAttempts = DefaultSimMaxAttempts
 	}
 	f := sim.Fleet{
-		Workers: s.Workers, Jobs: s.Jobs,
+		Workers: s.Workers, Jobs: s.Jobs, Every: s.every(),
 		Policy: s.Policy(), Bucket: bucket, Budget: budget,
 		Seed:        s.Seed,
 		Timeout:     s.Timeout,

@@ -89,6 +89,7 @@ type Stats struct {
 	GiveUps   int            // jobs that stopped with an error, cancelled ones included
 	Cancelled int            // of GiveUps: stopped by Stop
 	Causes    map[string]int // GiveUps by Cause (never "success")
+	PeakJobs  int            // most jobs in progress at once: at most Workers in a closed workload
 
 	Amplification    float64 // Requests / FirstTries; 0 with no first try
 	WastedPerSuccess float64 // (Requests - Successes) / Successes; 0 with no success
@@ -151,6 +152,7 @@ func (a *StatsAcc) Add(r *Record) {
 		first = e.At
 		if e.Kind != core.EventDone {
 			a.firstAt[k] = first
+			st.PeakJobs = max(st.PeakJobs, len(a.firstAt)) // the map holds the jobs in progress
 		}
 	}
 	switch e.Kind {

@@ -77,6 +77,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		Jobs: 3, Successes: 1, GiveUps: 2, Cancelled: 1,
 		Causes:        map[string]int{"exhausted": 1, "cancelled": 1},
 		Amplification: 1.75, WastedPerSuccess: 6,
+		PeakJobs:      3, // w0 j0, w1 j0 and w2 j0 from 20 ms (w1 j1 starts after w1 j0 ended)
 		PeakRPS:       6, // sends at 0, 10, 20, 300, 710, 800 ms lie within one second
 		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
 		Drain:       1100 * time.Millisecond,

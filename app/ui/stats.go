@@ -57,6 +57,7 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
 		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
 		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
+		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
 		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), strconv.Itoa(st.Cancelled)+" by Stop"),
 		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "sent − intended", false), "p50 "+fmtDur(st.LatenessP50)),
 		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
