@@ -45,9 +45,15 @@ func PresetByID(id string) (Preset, bool) {
 //	full-jitter   ~300  13.5 s   9                              ~200
 //	retry-after   ~180  10 s     2                               ~60
 //	bucket           0  12.4 s   0 (no retries)                   8
+//
+// The last preset, open arrivals, changes the workload instead: 250 jobs
+// arriving at 17 per second for 15 s, against the same limit (simulated:
+// 641 429s of 882 requests, 92 jobs in progress at once, drain 24 s).
 var storyStage = map[string]string{
 	"workers":     "50",
 	"jobs":        "2",
+	"workload":    "closed",
+	"every":       "1s",
 	"timeout":     "5s",
 	"seed":        "1",
 	"attempts":    "10",
@@ -85,7 +91,8 @@ func stage(overrides map[string]string) url.Values {
 
 // Presets tell the seed's story, in order: the synchronized flood, then
 // exponential backoff without jitter, full jitter, honouring Retry-After,
-// and a fleet token bucket. Treat it as read-only.
+// and a fleet token bucket; then what none of them can fix, an open
+// workload. Treat it as read-only.
 var Presets = []Preset{
 	{
 		ID:    "flood",
@@ -136,6 +143,18 @@ var Presets = []Preset{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s",
 			"bucket": "on", "bucket_rate": "8", "bucket_cap": "1",
+		}),
+	},
+	{
+		ID:    "open",
+		Title: "Open arrivals",
+		Caption: "The client of “+ honour Retry-After”, but jobs now arrive on a schedule, done or not: each worker gets one every 3 s, " +
+			"17 per second against a limit of 10. Backing off spaces out each job's retries but cannot slow the arrivals: the 429s never let up " +
+			"and the jobs in progress pile up past the 50 workers. Backoff lowers the load only when clients wait for their previous request.",
+		Query: stage(map[string]string{
+			"workload": "open", "every": "3s", "jobs": "5",
+			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
+			"ra_honour": "on", "ra_spread": "1s", "bucket": "off",
 		}),
 	},
 }

@@ -107,9 +107,10 @@ func serverArrivals(recs []Record) []time.Time {
 // the story the page tells holds, with the preset numbers themselves.
 func TestPresetsTellTheStory(t *testing.T) {
 	type result struct {
-		st   Stats
-		disp float64
-		peak int // server arrivals in any 1 s
+		st       Stats
+		disp     float64
+		peak     int     // server arrivals in any 1 s
+		rejected [30]int // 429s by second of the run
 	}
 	res := map[string]result{}
 	for _, p := range Presets {
@@ -121,8 +122,16 @@ func TestPresetsTellTheStory(t *testing.T) {
 			rec = Run(context.Background(), s, newHandlerTransport(h, s, "story"), nil, nil)
 		})
 		st := checkAccounting(t, s, rec)
-		r := result{st, Dispersion(rec.Records(), 100*time.Millisecond), peakWithin(serverArrivals(rec.Records()), time.Second)}
+		r := result{st: st, disp: Dispersion(rec.Records(), 100*time.Millisecond), peak: peakWithin(serverArrivals(rec.Records()), time.Second)}
+		for _, x := range rec.Records() {
+			if x.Event.Kind == core.EventOutcome && Classify(x.Event.Outcome) == ClassLimited {
+				r.rejected[min(int(x.Event.At.Sub(rec.Start)/time.Second), len(r.rejected)-1)]++
+			}
+		}
 		res[p.ID] = r
+		if p.ID != "open" && st.PeakJobs > s.Workers {
+			t.Errorf("%s: %d jobs at once in a closed workload of %d workers", p.ID, st.PeakJobs, s.Workers)
+		}
 		t.Logf("%-12s requests %3d retries %3d 429s %3d give-ups %d peak %3d/s server peak %2d/s p50 %5.2fs p99 %5.2fs drain %5.2fs dispersion %5.2f",
 			p.ID, st.Requests, st.Retries, st.Limited, st.GiveUps, st.PeakRPS, r.peak,
 			st.CompletionP50.Seconds(), st.CompletionP99.Seconds(), st.Drain.Seconds(), r.disp)
@@ -141,6 +150,19 @@ func TestPresetsTellTheStory(t *testing.T) {
 	// under the server's 10/s, whatever second the server counts.
 	if bucket.st.Limited != 0 || bucket.st.Retries != 0 || bucket.peak > 9 {
 		t.Errorf("bucket: %d 429s, %d retries, server peak %d/s: want none, none, at most 9", bucket.st.Limited, bucket.st.Retries, bucket.peak)
+	}
+	// Open arrivals: the same client as retry-after, but 17 jobs/s keep
+	// coming for 15 s against 10/s. Backoff cannot slow them: the server
+	// rejects in every second of the arrivals, and more jobs are in
+	// progress than there are workers.
+	open := res["open"]
+	for sec := 1; sec < 15; sec++ {
+		if open.rejected[sec] == 0 {
+			t.Errorf("open arrivals: no 429 in second %d of the arrivals (by second: %v)", sec, open.rejected[:16])
+		}
+	}
+	if open.st.PeakJobs <= 50 || open.st.PeakJobs <= ra.st.PeakJobs {
+		t.Errorf("open arrivals: %d jobs at once (retry-after, closed: %d): want more than the 50 workers", open.st.PeakJobs, ra.st.PeakJobs)
 	}
 	if flood.st.Drain < full.st.Drain || expo.st.Drain < full.st.Drain {
 		t.Errorf("drain: flood %v, exponential %v, full jitter %v", flood.st.Drain, expo.st.Drain, full.st.Drain)

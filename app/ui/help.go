@@ -1,6 +1,12 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/fleet"
+)
 
 // Help lists the keyboard shortcuts and how to read the timeline.
 type Help struct {
@@ -23,7 +29,7 @@ var shortcuts = []struct {
 	{[]string{"c"}, "Compare: keep the finished run as the baseline; the next runs are drawn and counted against it (c on the baseline clears it)"},
 	{[]string{"+", "−", "0"}, "Zoom a finished run in (around the pointer) and out; 0 shows the whole run"},
 	{[]string{"a", "d"}, "When zoomed in: earlier / later"},
-	{[]string{"1", "2", "3", "4", "5"}, "Load a step of the story"},
+	{presetKeys(), "Load a step of the story"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
 	{[]string{"?"}, "This help"},
 	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},
@@ -63,4 +69,13 @@ func (h *Help) Render() app.UI {
 				app.Button().ID("help-close").Class("primary").Text("Close").OnClick(closeHelp),
 			),
 	)
+}
+
+// presetKeys are the digits that load the presets: 1 for the first step.
+func presetKeys() []string {
+	keys := make([]string, min(len(fleet.Presets), 9))
+	for i := range keys {
+		keys[i] = strconv.Itoa(i + 1)
+	}
+	return keys
 }

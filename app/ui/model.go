@@ -87,10 +87,45 @@ type model struct {
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
 
-	openMark   []int // per worker: the attempt in flight, or -1
-	openSpan   []int // per worker: the wait in progress, or -1
-	lastMark   []int // per worker: its latest attempt, or -1
-	pendBucket []time.Duration
+	// Jobs in progress. A worker has one at a time in a closed workload,
+	// several at once in an open one.
+	// cur is each worker's latest job: every event of a closed workload
+	// finds its job there without a map lookup.
+	jobs map[jobID]*jobState
+	cur  []*jobState
+	free []*jobState // states of ended jobs, for the next ones
+}
+
+type jobID struct{ worker, job int }
+
+// jobState is where a job in progress stands in the model.
+type jobState struct {
+	job        int
+	openMark   int           // the attempt in flight, or -1
+	openSpan   int           // the wait in progress, or -1
+	lastMark   int           // its latest attempt, or -1
+	pendBucket time.Duration // bucket waits since its last attempt
+}
+
+// job returns the state of r's job, creating it at the job's first event.
+func (m *model) job(r *fleet.Record) *jobState {
+	if j := m.cur[r.Worker]; j != nil && j.job == r.Job {
+		return j
+	}
+	id := jobID{r.Worker, r.Job}
+	if j, ok := m.jobs[id]; ok {
+		return j
+	}
+	var j *jobState
+	if n := len(m.free); n > 0 {
+		j, m.free = m.free[n-1], m.free[:n-1]
+	} else {
+		j = new(jobState)
+	}
+	*j = jobState{job: r.Job, openMark: -1, openSpan: -1, lastMark: -1}
+	m.jobs[id] = j
+	m.cur[r.Worker] = j
+	return j
 }
 
 func newModel(start time.Time, workers int) *model {
@@ -133,13 +168,8 @@ func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
 	if m.lanes == nil {
 		m.lanes = make([][]int, workers)
 	}
-	m.openMark = make([]int, workers)
-	m.openSpan = make([]int, workers)
-	m.lastMark = make([]int, workers)
-	m.pendBucket = make([]time.Duration, workers)
-	for i := range workers {
-		m.openMark[i], m.openSpan[i], m.lastMark[i] = -1, -1, -1
-	}
+	m.jobs = make(map[jobID]*jobState, workers)
+	m.cur = make([]*jobState, workers)
 	return m
 }
 
@@ -155,41 +185,42 @@ func (m *model) add(r *fleet.Record) {
 	e := &r.Event
 	t := m.since(e.At)
 	m.last = max(m.last, t)
+	j := m.job(r)
 	switch e.Kind {
 	case core.EventWait:
-		m.closeSpan(w, t)
+		m.closeSpan(j, t)
 		m.spans = append(m.spans, span{worker: w, reason: e.Reason, from: t, planned: t + e.Wait, to: -1})
-		m.openSpan[w] = len(m.spans) - 1
+		j.openSpan = len(m.spans) - 1
 		if e.Reason == core.ReasonBucket {
-			m.pendBucket[w] += e.Wait
-		} else if i := m.lastMark[w]; i >= 0 && m.marks[i].job == r.Job {
+			j.pendBucket += e.Wait
+		} else if i := j.lastMark; i >= 0 {
 			k := &m.marks[i]
 			k.waitAfter, k.waitReason, k.waitNote, k.hasWait = e.Wait, e.Reason, e.Note, true
 		}
 	case core.EventAttempt:
-		m.closeSpan(w, t)
+		m.closeSpan(j, t)
 		k := mark{
 			worker: w, job: r.Job, attempt: e.Attempt, class: fleet.ClassPending,
-			intended: t, sent: t, end: -1, bucketWait: m.pendBucket[w], prev: -1, next: -1,
+			intended: t, sent: t, end: -1, bucketWait: j.pendBucket, prev: -1, next: -1,
 		}
 		if !e.Intended.IsZero() {
 			k.intended = m.since(e.Intended)
 		}
-		m.pendBucket[w] = 0
+		j.pendBucket = 0
 		i := len(m.marks)
-		if p := m.lastMark[w]; p >= 0 && m.marks[p].job == r.Job {
+		if p := j.lastMark; p >= 0 {
 			k.prev = p
 			m.marks[p].next = i
 		}
 		m.marks = append(m.marks, k)
 		m.lanes[w] = append(m.lanes[w], i)
-		m.openMark[w], m.lastMark[w] = i, i
+		j.openMark, j.lastMark = i, i
 	case core.EventOutcome:
-		i := m.openMark[w]
+		i := j.openMark
 		if i < 0 {
 			return
 		}
-		m.openMark[w] = -1
+		j.openMark = -1
 		k := &m.marks[i]
 		k.end = t
 		k.class = fleet.Classify(e.Outcome)
@@ -202,26 +233,36 @@ func (m *model) add(r *fleet.Record) {
 			}
 			if a.ServerSeq > 0 && !m.simulated { // a simulation has no arrivals stream to match
 				m.markBySeq[a.ServerSeq] = i
-				if j, ok := m.arrBySeq[a.ServerSeq]; ok {
-					m.arrivals[j].mark = i
+				if ai, ok := m.arrBySeq[a.ServerSeq]; ok {
+					m.arrivals[ai].mark = i
 				}
 			}
 		}
 	case core.EventDone:
-		m.closeSpan(w, t)
-		if i := m.openMark[w]; i >= 0 { // cancelled with the attempt in flight
-			m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
-			m.openMark[w] = -1
+		m.endJob(j, t)
+		delete(m.jobs, jobID{w, r.Job})
+		if m.cur[w] == j {
+			m.cur[w] = nil
 		}
-		m.pendBucket[w] = 0
+		m.free = append(m.free, j)
 		m.ends = append(m.ends, jobEnd{worker: w, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
 	}
 }
 
-func (m *model) closeSpan(w int, t time.Duration) {
-	if i := m.openSpan[w]; i >= 0 {
+func (m *model) closeSpan(j *jobState, t time.Duration) {
+	if i := j.openSpan; i >= 0 {
 		m.spans[i].to = t
-		m.openSpan[w] = -1
+		j.openSpan = -1
+	}
+}
+
+// endJob closes what j has open at t: its wait, and an attempt in flight
+// (cancelled with it: aborted).
+func (m *model) endJob(j *jobState, t time.Duration) {
+	m.closeSpan(j, t)
+	if i := j.openMark; i >= 0 {
+		m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
+		j.openMark = -1
 	}
 }
 
@@ -239,12 +280,8 @@ func (m *model) setHidden(hidden bool, t time.Duration) {
 
 // finish closes whatever is still open at t (the run returned).
 func (m *model) finish(t time.Duration) {
-	for w := range m.workers {
-		m.closeSpan(w, t)
-		if i := m.openMark[w]; i >= 0 {
-			m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
-			m.openMark[w] = -1
-		}
+	for _, j := range m.jobs {
+		m.endJob(j, t)
 	}
 	if n := len(m.hidden); n > 0 && m.hidden[n-1].to < 0 {
 		m.hidden[n-1].to = t

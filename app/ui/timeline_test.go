@@ -75,6 +75,44 @@ func TestModelBuildsAttemptsAndWaits(t *testing.T) {
 	}
 }
 
+// In an open workload a worker has several jobs in progress at once: each
+// outcome, wait and end belongs to its own job's attempt, in one lane.
+func TestModelOverlappingJobsOfOneWorker(t *testing.T) {
+	m := newModel(t0, 1)
+	ev := func(job int, e core.Event, a *fleet.Attempt) {
+		m.add(&fleet.Record{Worker: 0, Job: job, Event: e, Attempt: a})
+	}
+	ev(0, core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}, nil)
+	ev(1, core.Event{Kind: core.EventAttempt, At: at(100), Attempt: 1}, nil)
+	ev(0, core.Event{Kind: core.EventOutcome, At: at(150), Attempt: 1, Outcome: core.Outcome{Status: 429}}, &fleet.Attempt{Status: 429})
+	ev(0, core.Event{Kind: core.EventWait, At: at(150), Attempt: 2, Wait: 200 * time.Millisecond, Reason: core.ReasonBackoff}, nil)
+	ev(1, core.Event{Kind: core.EventOutcome, At: at(160), Attempt: 1, Outcome: core.Outcome{Status: 200}}, &fleet.Attempt{Status: 200})
+	ev(1, core.Event{Kind: core.EventDone, At: at(160), Attempt: 1}, nil)
+	ev(0, core.Event{Kind: core.EventAttempt, At: at(350), Attempt: 2}, nil)
+	ev(2, core.Event{Kind: core.EventAttempt, At: at(360), Attempt: 1}, nil) // a state reused from job 1
+	m.finish(400 * time.Millisecond)
+
+	if len(m.marks) != 4 || len(m.lanes[0]) != 4 || len(m.spans) != 1 || len(m.ends) != 1 {
+		t.Fatalf("marks %d, lane %d, spans %d, ends %d; want 4, 4, 1, 1", len(m.marks), len(m.lanes[0]), len(m.spans), len(m.ends))
+	}
+	j0a, j1, j0b, j2 := m.marks[0], m.marks[1], m.marks[2], m.marks[3]
+	if j0a.class != fleet.ClassLimited || j0a.end != 150*time.Millisecond || !j0a.hasWait || j0a.next != 2 {
+		t.Errorf("job 0's first attempt %+v", j0a)
+	}
+	if j1.class != fleet.ClassOK || j1.end != 160*time.Millisecond || j1.hasWait || j1.prev != -1 || j1.next != -1 {
+		t.Errorf("job 1's attempt %+v", j1)
+	}
+	if j0b.prev != 0 || j0b.class != fleet.ClassAborted || j2.prev != -1 || j2.class != fleet.ClassAborted {
+		t.Errorf("attempts in flight at the end: job 0's second %+v, job 2's %+v", j0b, j2)
+	}
+	if sp := m.spans[0]; sp.to != 350*time.Millisecond {
+		t.Errorf("job 0's wait %+v: should end at its next attempt, 350ms", sp)
+	}
+	if len(m.jobs) != 2 {
+		t.Errorf("%d jobs in progress after finish, want 2 (jobs 0 and 2)", len(m.jobs))
+	}
+}
+
 func TestModelCancelledInFlightAndHidden(t *testing.T) {
 	m := newModel(t0, 1)
 	m.setHidden(true, 10*time.Millisecond)
