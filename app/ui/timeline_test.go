@@ -285,12 +285,30 @@ func TestTransportNative(t *testing.T) {
 	if len(tr.bases) != 3 {
 		t.Fatalf("13 workers over %d origins, want 3", len(tr.bases))
 	}
-	if !strings.HasPrefix(tr.base(0), "http://w0.localhost:8090/mock?") || !strings.HasPrefix(tr.base(12), "http://w2.localhost:8090/mock?") {
-		t.Errorf("worker origins %q, %q", tr.base(0), tr.base(12))
+	if !strings.HasPrefix(tr.base(0, 0), "http://w0.localhost:8090/mock?") || !strings.HasPrefix(tr.base(12, 0), "http://w2.localhost:8090/mock?") ||
+		tr.base(12, 1) != tr.base(12, 0) {
+		t.Errorf("worker origins %q, %q, %q", tr.base(0, 0), tr.base(12, 0), tr.base(12, 1))
 	}
-	if !strings.Contains(tr.base(5), "key=run-x") {
-		t.Errorf("run key missing: %q", tr.base(5))
+	if !strings.Contains(tr.base(5, 0), "key=run-x") {
+		t.Errorf("run key missing: %q", tr.base(5, 0))
 	}
+	// An open workload: jobs take origins in arrival order, six each, so
+	// 504 consecutive arrivals are on different origins than their own six.
+	s.Open = true
+	ot := newFetchTransport(page, s, "run-x")
+	if len(ot.bases) != openShards || openShards != 84 {
+		t.Fatalf("open workload over %d origins, want %d = 84", len(ot.bases), openShards)
+	}
+	perOrigin := map[string]int{}
+	for g := range 504 {
+		perOrigin[ot.base(g%13, g/13)]++
+	}
+	for o, n := range perOrigin {
+		if n != WorkersPerOrigin {
+			t.Errorf("504 consecutive arrivals: %d on %s, want %d on each", n, o, WorkersPerOrigin)
+		}
+	}
+	s.Open = false
 	// Natively there is no fetch(), and in node nothing listens on
 	// w0.localhost: the attempt fails, it does not panic.
 	if a := tr.Do(context.Background(), 0, 0, 1); a.Err == nil || a.Status != 0 ||
@@ -299,8 +317,8 @@ func TestTransportNative(t *testing.T) {
 	}
 	s.Target = "https://api.example.com/x"
 	ct := newFetchTransport(page, s, "run-x")
-	if ct.base(7) != s.Target || !ct.custom {
-		t.Errorf("custom target base %q", ct.base(7))
+	if ct.base(7, 3) != s.Target || !ct.custom {
+		t.Errorf("custom target base %q", ct.base(7, 3))
 	}
 	if ct.corsNote() != "" {
 		t.Error("CORS note before any request")

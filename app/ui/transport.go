@@ -21,8 +21,10 @@ import (
 // body gives the server's arrival number and receive time. A custom target is
 // called as given.
 type fetchTransport struct {
-	bases  []string // base URL per origin shard
-	custom bool
+	bases   []string // base URL per origin shard
+	custom  bool
+	open    bool // an open workload: a worker's jobs overlap
+	workers int
 
 	// What a custom target let us see, for the CORS explanation.
 	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
@@ -36,16 +38,33 @@ func newFetchTransport(page *url.URL, s fleet.Scenario, runKey string) *fetchTra
 		t.bases = []string{s.Target}
 		return t
 	}
+	t.open, t.workers = s.Open, s.Workers
 	shards := (s.Workers + WorkersPerOrigin - 1) / WorkersPerOrigin
+	if t.open {
+		shards = max(shards, openShards)
+	}
 	for i := range max(1, shards) {
 		t.bases = append(t.bases, s.MockURL(MockOrigin(page, i*WorkersPerOrigin), runKey))
 	}
 	return t
 }
 
-func (t *fetchTransport) base(worker int) string {
+// openShards is how many origins an open workload spreads over: six
+// requests each, 504 in flight at once, more than Chromium's 256 sockets.
+const openShards = (fleet.LiveArrivalMax + WorkersPerOrigin - 1) / WorkersPerOrigin
+
+// base is the URL job's attempts go to. A closed workload has one request
+// in flight per worker: six workers share an origin. In an open one a
+// worker's jobs overlap, so jobs take origins in arrival order instead
+// (job·workers + worker is sim.Arrival's order): six consecutive arrivals
+// share one, and the next six the next, round the openShards origins; the
+// jobs in flight at once, mostly recent arrivals, land on different ones.
+func (t *fetchTransport) base(worker, job int) string {
 	if t.custom {
 		return t.bases[0]
+	}
+	if t.open {
+		return t.bases[(job*t.workers+worker)/WorkersPerOrigin%len(t.bases)]
 	}
 	return t.bases[min(worker/WorkersPerOrigin, len(t.bases)-1)]
 }
@@ -64,7 +83,7 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 			return fleet.Attempt{Err: err}
 		}
 	}
-	u := fleet.AttemptURL(t.base(worker), !t.custom, worker, job, attempt)
+	u := fleet.AttemptURL(t.base(worker, job), !t.custom, worker, job, attempt)
 	r, err := browser.Fetch(ctx, u)
 	if err != nil {
 		if ctx.Err() != nil {
