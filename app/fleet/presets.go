@@ -149,7 +149,7 @@ var Presets = []Preset{
 		ID:    "open",
 		Title: "Open arrivals",
 		Caption: "The client of “+ honour Retry-After”, but jobs now arrive on a schedule, done or not: each worker gets one every 3 s, " +
-			"17 per second against a limit of 10. Backing off spaces out each job's retries but cannot slow the arrivals: the 429s never let up " +
+			"17 per second against a limit of 10. Backing off spaces out each job's retries but cannot slow the arrivals: the 429s keep coming until the arrivals stop, " +
 			"and the jobs in progress pile up past the 50 workers. Backoff lowers the load only when clients wait for their previous request.",
 		Query: stage(map[string]string{
 			"workload": "open", "every": "3s", "jobs": "5",

@@ -118,7 +118,9 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 		wg.Go(func() {
 			if every := s.every(); every > 0 { // open: each job starts when it arrives
 				for j := range s.Jobs {
-					if clock.Sleep(ctx, rec.Start.Add(sim.Arrival(every, s.Workers, w, j)).Sub(clock.Now())) != nil {
+					// A timer and Stop ready at once: Sleep may pick the timer,
+					// so ctx is checked too (a job that had not arrived never starts).
+					if clock.Sleep(ctx, rec.Start.Add(sim.Arrival(every, s.Workers, w, j)).Sub(clock.Now())) != nil || ctx.Err() != nil {
 						return
 					}
 					wg.Go(func() { runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord) })

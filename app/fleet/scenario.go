@@ -168,11 +168,13 @@ func (s *Scenario) LiveErrors() []FieldError {
 		return []FieldError{{Key: "workers", Value: v, Msg: fmt.Sprintf("Workers %q: live runs take at most %d; Simulate takes up to %d",
 			v, WorkersRange.Max, SimWorkersRange.Max)}}
 	}
-	if rate := s.ArrivalRate(); rate > LiveArrivalMax {
+	// In integers: Workers ÷ Every > LiveArrivalMax, without the float
+	// rounding that rejected 9 workers every 18 ms (500.00000000000006/s).
+	if s.Open && s.Every > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(s.Every) {
 		v := formatDuration(s.Every)
-		least := time.Duration(float64(s.Workers) / LiveArrivalMax * float64(time.Second)).Round(time.Millisecond)
+		least := (time.Duration(s.Workers)*time.Second/LiveArrivalMax + time.Millisecond - 1).Truncate(time.Millisecond) // rounded up
 		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s); Simulate takes any",
-			v, s.Workers, formatFloat(math.Round(rate)), LiveArrivalMax, formatDuration(least))}}
+			v, s.Workers, formatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, formatDuration(least))}}
 	}
 	return nil
 }

@@ -347,3 +347,49 @@ func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
 		})
 	}
 }
+
+// An open fleet stopped by MaxAttempts: every job that arrived ends exactly
+// once, nothing of a job comes after its end, and no job arrives after the
+// stop, though arrivals were still scheduled. Job structs are reused from
+// ended jobs along the way (the endpoint answers faster than the interval
+// for some, slower for others).
+func TestOpenFleetMaxAttemptsStops(t *testing.T) {
+	srv, err := NewEndpointServer(Endpoint{
+		Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 5, Burst: 3},
+		Status:  429, Latency: 20 * time.Millisecond, Spread: 400 * time.Millisecond,
+	}, t0, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, res := runFleet(t, Fleet{Workers: 10, Jobs: 50, Every: 200 * time.Millisecond, Seed: 4, Server: srv, MaxAttempts: 120,
+		Policy: core.Policy{Backoff: core.Backoff{Strategy: core.FullJitter, Base: 50 * time.Millisecond, Multiplier: 2, Cap: time.Second}, MaxAttempts: 5}})
+	if !res.Stopped || res.Attempts != 120 {
+		t.Fatalf("result %+v: want stopped at 120 attempts", res)
+	}
+	type key struct{ w, j int }
+	ended := map[key]time.Time{}
+	started := map[key]bool{}
+	var stopAt time.Time
+	for _, r := range recs {
+		k := key{r.Worker, r.Job}
+		if at, ok := ended[k]; ok {
+			t.Errorf("job %v: %v at %v after its end at %v", k, r.Event.Kind, r.Event.At.Sub(t0), at.Sub(t0))
+		}
+		if !started[k] && !stopAt.IsZero() && r.Event.At.After(stopAt) {
+			t.Errorf("job %v arrived at %v, after the stop at %v", k, r.Event.At.Sub(t0), stopAt.Sub(t0))
+		}
+		started[k] = true
+		if r.Event.Kind == core.EventDone {
+			ended[k] = r.Event.At
+			if errors.Is(r.Event.Err, ErrLimit) && stopAt.IsZero() {
+				stopAt = r.Event.At
+			}
+		}
+	}
+	if len(ended) != len(started) || res.Jobs != len(started) || stopAt.IsZero() {
+		t.Errorf("%d jobs started, %d ended, result counts %d; stop at %v", len(started), len(ended), res.Jobs, stopAt.Sub(t0))
+	}
+	if len(started) >= 10*50 || len(started) < 30 {
+		t.Errorf("%d jobs arrived before the stop: want some, not all", len(started))
+	}
+}
