@@ -170,7 +170,7 @@ func (s *Scenario) LiveErrors() []FieldError {
 	}
 	// In integers: Workers ÷ Every > LiveArrivalMax, without the float
 	// rounding that rejected 9 workers every 18 ms (500.00000000000006/s).
-	if s.Open && s.Every > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(s.Every) {
+	if e := s.every(); e > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(e) {
 		v := formatDuration(s.Every)
 		least := (time.Duration(s.Workers)*time.Second/LiveArrivalMax + time.Millisecond - 1).Truncate(time.Millisecond) // rounded up
 		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s); Simulate takes any",
@@ -190,10 +190,10 @@ func (s *Scenario) every() time.Duration {
 // ArrivalRate is the jobs per second an open workload starts (Workers ÷
 // Every); 0 for a closed one.
 func (s *Scenario) ArrivalRate() float64 {
-	if !s.Open || s.Every <= 0 {
-		return 0
+	if e := s.every(); e > 0 {
+		return float64(s.Workers) / e.Seconds()
 	}
-	return float64(s.Workers) / s.Every.Seconds()
+	return 0
 }
 
 // SimErrors are the reasons s, valid as a configuration, cannot be
