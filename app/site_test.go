@@ -79,6 +79,7 @@ func TestSiteServes(t *testing.T) {
 	}{
 		{"/", "", 200, "text/html", "", "Retry Lab"},
 		{"/wasm_exec.js", "", 200, "text/javascript", "", "toolchain wasm_exec.js"},
+		{"/app.js", "", 200, "text/javascript", "", `retrylabFetchWasm("/web/app.wasm", showProgress)`},
 		{"/app-worker.js", "", 200, "", "", `url.pathname === "/mock"`},
 		{"/web/app.css", "", 200, "text/css", "", "body{}"},
 		{"/web/app.wasm", "br, gzip", 200, "application/wasm", "br", ""},
@@ -135,6 +136,49 @@ func TestSiteServes(t *testing.T) {
 
 // Regression: a compressed copy older than app.wasm (a rebuild without
 // compress) must not be served in place of the new build.
+// The loader served as /app.js is go-app's with app.wasm streamed straight
+// into the compiler and the service worker registered after the page is
+// interactive; an app.js it cannot find its way in is an error at start-up,
+// not a silently slower page.
+func TestLoaderJS(t *testing.T) {
+	s, err := newSite(fakeRoot(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	run := strings.Index(js, "go.run(wasm.instance);")
+	register := strings.Index(js, "retrylabWhenReady(goappInitServiceWorker);")
+	switch {
+	case strings.Contains(js, "fetchWithProgress(\"/web/app.wasm\""):
+		t.Error("app.wasm still goes through go-app's JavaScript stream")
+	case strings.Contains(js, "\ngoappInitServiceWorker();\n"):
+		t.Error("the service worker still registers before the wasm loads")
+	case run < 0 || register < run:
+		t.Errorf("the service worker should register after go.run (at %d), found at %d", run, register)
+	case !strings.Contains(js, "function retrylabFetchWasm(") || !strings.Contains(js, "function retrylabWhenReady("):
+		t.Error("the loader's helper functions are missing")
+	}
+	if etag := rec.Header().Get("ETag"); etag == "" {
+		t.Error("app.js has no ETag")
+	} else {
+		rec = httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/app.js", nil)
+		req.Header.Set("If-None-Match", etag)
+		s.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNotModified {
+			t.Errorf("If-None-Match %s: status %d, want 304", etag, rec.Code)
+		}
+	}
+
+	other := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "// another go-app\n") })
+	if _, err := loaderJS(other); err == nil || !strings.Contains(err.Error(), "app/site.go") {
+		t.Errorf("an app.js without go-app's loader: err = %v, want one that points at app/site.go", err)
+	}
+}
+
 func TestStaleCompressedCopyIgnored(t *testing.T) {
 	root := fakeRoot(t, true)
 	wasm := filepath.Join(root, "web", "app.wasm")
