@@ -16,10 +16,16 @@ import (
 // keyboard: focus, then the option, then the change event the page listens to.
 func choose(t testing.TB, ctx context.Context, key, value string) {
 	t.Helper()
-	sel := chromedp.ID("f-" + key)
+	selectValue(t, ctx, "f-"+key, value)
+}
+
+// selectValue picks value in the select #id, as a person would.
+func selectValue(t testing.TB, ctx context.Context, id, value string) {
+	t.Helper()
+	sel := chromedp.ID(id)
 	if err := chromedp.Do(ctx, chromedp.Focus(sel), chromedp.SetValue(sel, value),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById("f-`+key+`").dispatchEvent(new Event("change", {bubbles: true}))`)); err != nil {
-		t.Fatalf("choose %q in #f-%s: %v", value, key, err)
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("`+id+`").dispatchEvent(new Event("change", {bubbles: true}))`)); err != nil {
+		t.Fatalf("choose %q in #%s: %v", value, id, err)
 	}
 }
 

@@ -26,6 +26,7 @@ type pageState struct {
 	Invalid   int                `json:"invalid"`
 	Preset    string             `json:"preset"`
 	Stats     map[string]float64 `json:"stats"`
+	Replaying bool               `json:"replaying"`
 }
 
 func state(t testing.TB, ctx context.Context) pageState {

@@ -93,6 +93,7 @@ func (l *Lab) CanCompare() bool {
 // Compare keeps the run shown as the baseline, replacing any earlier one;
 // on the baseline itself, it clears it.
 func (l *Lab) Compare() {
+	l.StopReplay() // the whole run's numbers, not the playhead's
 	switch {
 	case l.showingBaseline():
 		l.ClearBaseline()
@@ -313,7 +314,7 @@ func (v *view) setBaseline(d *baselineDraw, shown bool) {
 // shownBaseline is the baseline to draw over the run shown, or nil: none,
 // the run shown is the baseline itself, or a watch. v.mu must be held.
 func (v *view) shownBaseline() *baselineDraw {
-	if v.m == nil || v.m.watch || v.m == v.baseFrom {
+	if v.m == nil || v.m.watch || v.m == v.baseFrom || v.replay != nil && v.replay.full == v.baseFrom {
 		return nil
 	}
 	return v.base

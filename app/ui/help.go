@@ -29,6 +29,7 @@ var shortcuts = []struct {
 	{[]string{"c"}, "Compare: keep the finished run as the baseline; the next runs are drawn and counted against it (c on the baseline clears it)"},
 	{[]string{"+", "−", "0"}, "Zoom a finished run in (around the pointer) and out; 0 shows the whole run"},
 	{[]string{"a", "d"}, "When zoomed in: earlier / later"},
+	{[]string{"y"}, "Replay a finished run as it happened (the speed is beside the Replay button); y again, s or Esc stops it"},
 	{presetKeys(), "Load a step of the story"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
 	{[]string{"?"}, "This help"},

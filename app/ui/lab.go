@@ -61,6 +61,11 @@ type Lab struct {
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
+	replaying   bool               // a replay of the finished run goes on (Replay)
+	replaySpeed float64            // of replays, × real time (0: 1×)
+	replayDone  replayDone         // what the replay puts back when it ends
+	stopTick    context.CancelFunc // stops the replay's numbers
+
 	present bool
 	help    bool
 	toast   string // a short message ("Link copied"), cleared after a while
@@ -223,6 +228,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
+	l.StopReplay()
 	s := l.s
 	l.runs++
 	l.runKey = s.Room
@@ -447,6 +453,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	l.StopReplay()
 	s := l.s
 	l.runs++
 	l.runKey = newRunKey()
@@ -533,7 +540,7 @@ func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, 
 		st := live.stats()
 		gap = max(250*time.Millisecond, 10*time.Since(t0))
 		ctx.Dispatch(func(app.Context) {
-			if l.live != live || !l.running {
+			if l.live != live || !l.running && !l.replaying {
 				return
 			}
 			l.stats = st
@@ -560,6 +567,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	if !l.CanSimulate() {
 		return
 	}
+	l.StopReplay()
 	s := l.s
 	l.runs++
 	l.runKey = ""
@@ -650,6 +658,10 @@ func thousands(n int) string {
 // Stop aborts every request in flight and ends every wait of the run at
 // once, by cancelling its context as soon as "Stopping…" is painted.
 func (l *Lab) Stop() {
+	if l.replaying {
+		l.StopReplay()
+		return
+	}
 	if !l.running || l.simulating || l.cancel == nil || l.stopping {
 		return
 	}
@@ -740,6 +752,7 @@ type snapshot struct {
 	Invalid    int            `json:"invalid"`
 	Preset     string         `json:"preset"`
 	Baseline   *baselineState `json:"baseline,omitempty"` // the run kept for comparison
+	Replaying  bool           `json:"replaying"`          // a replay of the finished run goes on
 	Watching   bool           `json:"watching"`           // running is a watch of the shared room
 	Watched    bool           `json:"watched"`            // the numbers are a watch's (stats holds them)
 	WatchOpen  bool           `json:"watch_open"`         // the watched room's stream is open
@@ -770,6 +783,7 @@ func (l *Lab) publish() {
 		s.Stats[st.Name] = st.Value
 	}
 	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
+	s.Replaying = l.replaying
 	s.Preset = l.ActivePreset()
 	if l.base != nil {
 		b := &baselineState{Label: l.base.label(), Stats: map[string]any{}}
@@ -818,6 +832,18 @@ func debugJSON(v *view) string {
 			outages = append(outages, [2]float64{float64(o.from) / 1e6, float64(o.to) / 1e6})
 		}
 	}
+	// A replay going on: its playhead and end (ms since the run's start),
+	// the attempts it has drawn so far, the latest send among them, and
+	// the whole run's attempts.
+	var replayAt map[string]float64
+	if r := v.replay; r != nil {
+		latest := time.Duration(0)
+		for i := range v.m.marks {
+			latest = max(latest, v.m.marks[i].sent)
+		}
+		replayAt = map[string]float64{"at_ms": float64(r.at) / 1e6, "end_ms": float64(r.end) / 1e6,
+			"marks": float64(len(v.m.marks)), "latest_sent_ms": float64(latest) / 1e6, "full_marks": float64(len(r.full.marks))}
+	}
 	v.mu.Unlock()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -839,6 +865,7 @@ func debugJSON(v *view) string {
 		"outages":         outages,
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
+		"replay":          replayAt,
 	})
 	return string(b)
 }

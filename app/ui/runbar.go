@@ -44,6 +44,8 @@ func (b *RunBar) Render() app.UI {
 	case l.watching:
 		status = "Watching room “" + l.watchRoom + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
 			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + ". Stop (s) ends the watch."
+	case l.replaying:
+		status = l.view.replayText() + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
 	case l.running:
 		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"

@@ -27,6 +27,8 @@ type view struct {
 	m       *model
 	pending []fleet.Record // records not yet in the model
 	srv     []mock.Event   // server stream messages not yet in the model
+	srvLog  []mock.Event   // every server message of the run shown (for a replay)
+	replay  *replay        // a replay of the finished run going on, or nil
 	scen    fleet.Scenario
 	lim     limits
 	running bool
@@ -82,6 +84,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.m.room = s.Room != ""
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
+	v.srvLog, v.replay = nil, nil
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = true
 	v.drawnAt = 0
@@ -224,6 +227,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.m = m
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
+	v.srvLog, v.replay = nil, nil
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = false
 	v.drawnAt = 0
@@ -297,6 +301,7 @@ func (v *view) ingest() {
 	for i := range v.srv {
 		v.m.serverEvent(&v.srv[i])
 	}
+	v.srvLog = append(v.srvLog, v.srv...)
 	v.srv = v.srv[:0]
 }
 
@@ -323,7 +328,7 @@ func (v *view) request() {
 	}
 	v.scheduled = true
 	wait := time.Duration(0)
-	if v.running {
+	if v.running || v.replay != nil {
 		wait = v.minGap() - time.Since(v.lastDraw)
 	}
 	v.mu.Unlock()
@@ -342,6 +347,9 @@ func (v *view) request() {
 func (v *view) span(now time.Duration) time.Duration {
 	if v.m == nil {
 		return 10 * time.Second
+	}
+	if v.replay != nil {
+		return v.replay.span // the finished run's: the axis holds still
 	}
 	// With a baseline, the axis shows all of it too: the two runs are
 	// compared on one time axis.
@@ -362,7 +370,16 @@ func (v *view) span(now time.Duration) time.Duration {
 // what changed.
 func (v *view) frame() {
 	v.mu.Lock()
-	defer v.mu.Unlock()
+	v.drawFrame()
+	again := v.replay != nil
+	v.mu.Unlock()
+	if again {
+		v.request() // a replay moves on at every frame
+	}
+}
+
+// drawFrame is frame's work. v.mu must be held.
+func (v *view) drawFrame() {
 	v.scheduled = false
 	if v.frozen {
 		return
@@ -377,6 +394,9 @@ func (v *view) frame() {
 	}
 	if v.running {
 		v.dirty = true // the "now" line and open bars move
+	}
+	if v.replay != nil {
+		v.advanceReplay(time.Now())
 	}
 	if v.dirty {
 		v.redraw()
@@ -425,6 +445,9 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 		workers = v.m.workers
 	}
 	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline()}
+	if v.replay != nil {
+		in.running, in.now = true, v.replay.at // drawn as a run going on, at the playhead
+	}
 	from, span := v.window(now)
 	l := newLayout(v.width, workers, span, v.theme, title)
 	l.from = from

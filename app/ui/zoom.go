@@ -141,8 +141,8 @@ func (l *Lab) Pan(frac float64) {
 	}
 }
 
-// ZoomBar zooms and pans a finished run's timeline, and says which part of
-// the run is shown.
+// ZoomBar zooms, pans and replays a finished run's timeline, and says
+// which part of the run is shown.
 type ZoomBar struct {
 	app.Compo
 
@@ -176,5 +176,35 @@ func (z *ZoomBar) Render() app.UI {
 		btn("pan-left", "◀", "Earlier (a)", func() { l.Pan(-0.25) }),
 		btn("pan-right", "▶", "Later (d)", func() { l.Pan(0.25) }),
 		app.Span().ID("zoom-window").Class("zoom-window").Aria("live", "polite").Text(shown),
+		z.replayControls(),
+	)
+}
+
+// replayControls are the Replay button and its speed: the run played again
+// as it happened, on the same timeline.
+func (z *ZoomBar) replayControls() app.UI {
+	l := z.Lab
+	label, title := "▶ Replay", "Replay the run as it happened (y)"
+	if l.Replaying() {
+		label, title = "■ Stop replay", "Stop the replay and show the whole run (y)"
+	}
+	speed := l.ReplaySpeed()
+	return app.Span().Class("replay").Role("group").Aria("label", "Replay").Body(
+		app.Button().ID("replay").Class("ghost small").Disabled(!l.CanReplay()).
+			Title(title).Aria("pressed", l.Replaying()).Text(label).
+			OnClick(func(ctx app.Context, e app.Event) { l.Replay(ctx) }),
+		app.Label().For("replay-speed").Class("zoom-label").Text("speed"),
+		app.Select().ID("replay-speed").Class("small").Title("Replay speed, × real time (or virtual time for a simulation)").
+			OnChange(func(ctx app.Context, e app.Event) {
+				if v, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64); err == nil {
+					l.SetReplaySpeed(v)
+				}
+			}).Body(
+			app.Range(ReplaySpeeds).Slice(func(i int) app.UI {
+				v := ReplaySpeeds[i]
+				return app.Option().Value(strconv.FormatFloat(v, 'f', -1, 64)).Selected(v == speed).Text(speedText(v))
+			}),
+		),
+		app.Span().ID("replay-status").Class("zoom-window").Text(l.view.replayText()),
 	)
 }

@@ -1,0 +1,188 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/app/mock"
+)
+
+// replayedView is finishedView's run with a server outage at 500–700 ms
+// told by the server's stream, and a hidden-tab stretch at 900–1000 ms.
+func replayedView(t *testing.T) (*view, []fleet.Record) {
+	t.Helper()
+	v := newView()
+	v.start(fleet.Default(), t0)
+	recs := oneJob()
+	for _, r := range recs {
+		v.onRecord(r)
+	}
+	ev, _ := json.Marshal(mock.Event{Type: "outage", Key: "k", At: at(500), Until: at(700)})
+	v.onServerEvent(string(ev))
+	v.mu.Lock()
+	v.ingest()
+	v.m.setHidden(true, 900*time.Millisecond)
+	v.m.setHidden(false, 1000*time.Millisecond)
+	v.mu.Unlock()
+	v.finish(at(1150))
+	return v, recs
+}
+
+func TestReplayTakesTheRunInAgainAsThePlayheadPasses(t *testing.T) {
+	v, recs := replayedView(t)
+	full, whole := v.m, v.span(0)
+	var got []fleet.Record
+	ended := make(chan struct{}, 2)
+	if !v.startReplay(recs, 1, func(r fleet.Record) { got = append(got, r) }, func() { ended <- struct{}{} }) {
+		t.Fatal("a finished run did not start replaying")
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == full || len(v.m.marks) != 0 || v.span(0) != whole {
+		t.Fatalf("replay starts from the full model or an empty one with another axis: marks %d, span %v (want %v)", len(v.m.marks), v.span(0), whole)
+	}
+
+	tests := []struct {
+		at              time.Duration
+		marks, outages  int
+		firstClass      fleet.Class
+		hidden          []interval
+		records, spans0 int
+	}{
+		// The first attempt is sent at 52 ms; its 429 comes at 100 ms.
+		{at: 60 * time.Millisecond, marks: 1, firstClass: fleet.ClassPending, records: 2, spans0: 1},
+		{at: 400 * time.Millisecond, marks: 1, firstClass: fleet.ClassLimited, records: 4, spans0: 2},
+		// The server's outage message is taken in at its time.
+		{at: 600 * time.Millisecond, marks: 1, outages: 1, firstClass: fleet.ClassLimited, records: 4, spans0: 2},
+		// A hidden stretch going on at the playhead is open.
+		{at: 950 * time.Millisecond, marks: 1, outages: 1, firstClass: fleet.ClassLimited, hidden: []interval{{900 * time.Millisecond, -1}}, records: 4, spans0: 2},
+		{at: 1120 * time.Millisecond, marks: 2, outages: 1, firstClass: fleet.ClassLimited, hidden: []interval{{900 * time.Millisecond, 1000 * time.Millisecond}}, records: 5, spans0: 2},
+	}
+	for _, tt := range tests {
+		v.replayTo(tt.at)
+		m := v.m
+		if len(m.marks) != tt.marks || len(m.outages) != tt.outages || len(got) != tt.records || len(m.spans) != tt.spans0 {
+			t.Errorf("at %v: marks %d, outages %d, records %d, waits %d; want %d, %d, %d, %d",
+				tt.at, len(m.marks), len(m.outages), len(got), len(m.spans), tt.marks, tt.outages, tt.records, tt.spans0)
+			continue
+		}
+		if c := m.marks[0].class; c != tt.firstClass {
+			t.Errorf("at %v: the first attempt is %v, want %v", tt.at, c, tt.firstClass)
+		}
+		if len(m.hidden) != len(tt.hidden) || len(tt.hidden) > 0 && m.hidden[0] != tt.hidden[0] {
+			t.Errorf("at %v: hidden %v, want %v", tt.at, m.hidden, tt.hidden)
+		}
+		if _, in := v.frameFor(false); !in.running || in.now != tt.at {
+			t.Errorf("at %v: drawn as running %v at %v, want a run going on at the playhead", tt.at, in.running, in.now)
+		}
+	}
+
+	v.replayTo(time.Hour)
+	if v.m != full || v.replay != nil {
+		t.Fatal("the whole run is not shown again at the end")
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("onEnd was not called")
+	}
+	if len(got) != len(recs) {
+		t.Fatalf("onRecord saw %d records, want %d", len(got), len(recs))
+	}
+	for i := range recs {
+		if g, w := got[i].Event, recs[i].Event; g.Kind != w.Kind || !g.At.Equal(w.At) || g.Attempt != w.Attempt {
+			t.Errorf("record %d replayed as %v at %v (attempt %d), want %v at %v (attempt %d)", i, g.Kind, g.At, g.Attempt, w.Kind, w.At, w.Attempt)
+		}
+	}
+}
+
+func TestReplayStops(t *testing.T) {
+	v, recs := replayedView(t)
+	full := v.m
+	ended := false
+	v.startReplay(recs, 1, nil, func() { ended = true })
+	v.mu.Lock()
+	v.replayTo(300 * time.Millisecond)
+	v.mu.Unlock()
+	v.stopReplay()
+	if v.m != full || v.replay != nil {
+		t.Fatal("Stop replay does not show the whole run again")
+	}
+	if on, _, _ := v.replaying(); on {
+		t.Error("still replaying after stop")
+	}
+
+	// A new run ends a replay too.
+	v.startReplay(recs, 1, nil, func() { ended = true })
+	v.start(fleet.Default(), at(5000))
+	if v.replay != nil || v.srvLog != nil {
+		t.Error("a new run keeps the replay or the last run's server messages")
+	}
+	time.Sleep(10 * time.Millisecond)
+	if ended {
+		t.Error("onEnd was called for a replay that was stopped")
+	}
+	// Nothing to replay while a run goes on.
+	if v.startReplay(recs, 1, nil, nil) {
+		t.Error("a replay started during a run")
+	}
+}
+
+// Each frame moves the playhead by the wall time since the last one, times
+// the speed, but never by more than maxReplayStep of it: a hidden tab
+// pauses a replay instead of skipping to its end.
+func TestReplayAdvancesWithTheClock(t *testing.T) {
+	v, recs := replayedView(t)
+	v.startReplay(recs, 2, nil, nil)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	now := time.Now()
+	v.replay.last = now.Add(-30 * time.Millisecond)
+	v.advanceReplay(now)
+	if v.replay.at != 60*time.Millisecond {
+		t.Errorf("30 ms at 2× moved the playhead to %v, want 60ms", v.replay.at)
+	}
+	v.replay.last = now.Add(-time.Minute)
+	v.advanceReplay(now)
+	if want := 60*time.Millisecond + 2*maxReplayStep; v.replay.at != want {
+		t.Errorf("a minute away moved the playhead to %v, want %v", v.replay.at, want)
+	}
+	v.replay.speed = 0.25
+	v.replay.last = now.Add(-40 * time.Millisecond)
+	v.advanceReplay(now)
+	if want := 60*time.Millisecond + 2*maxReplayStep + 10*time.Millisecond; v.replay.at != want {
+		t.Errorf("40 ms at 0.25× moved the playhead to %v, want %v", v.replay.at, want)
+	}
+}
+
+// A run kept as the baseline is not drawn against its own replay.
+func TestReplayOfTheBaselineRun(t *testing.T) {
+	v, recs := replayedView(t)
+	v.mu.Lock()
+	v.base, v.baseFrom = &baselineDraw{label: "it"}, v.m
+	v.mu.Unlock()
+	v.startReplay(recs, 1, nil, nil)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.shownBaseline() != nil {
+		t.Error("the baseline is drawn over a replay of itself")
+	}
+}
+
+func TestReplayText(t *testing.T) {
+	v, recs := replayedView(t)
+	if got := v.replayText(); got != "" {
+		t.Errorf("before a replay: %q", got)
+	}
+	v.startReplay(recs, 0.5, nil, nil)
+	v.mu.Lock()
+	v.replayTo(320 * time.Millisecond)
+	v.mu.Unlock()
+	if got, want := v.replayText(), "Replaying 0.3 s of 1.1 s at 0.5×"; got != want {
+		t.Errorf("replayText = %q, want %q", got, want)
+	}
+}
