@@ -80,13 +80,23 @@ type Lab struct {
 // liveRecords keeps a run's records for the live numbers (the run's own
 // Recording is only handed back when it ends).
 type liveRecords struct {
-	mu   sync.Mutex
-	recs []fleet.Record
-	acc  *fleet.StatsAcc // the live numbers, kept up to date record by record
+	mu        sync.Mutex
+	recs      []fleet.Record
+	acc       *fleet.StatsAcc // the live numbers, kept up to date record by record
+	countOnly bool            // keep the numbers and a count, not the records (a replay's: the run has them)
+	counted   int
 }
 
 func (l *liveRecords) add(r fleet.Record) {
 	l.mu.Lock()
+	if l.countOnly {
+		l.counted++
+		if l.acc != nil {
+			l.acc.Add(&r)
+		}
+		l.mu.Unlock()
+		return
+	}
 	l.recs = append(l.recs, r)
 	if l.acc != nil {
 		l.acc.Add(&l.recs[len(l.recs)-1])
@@ -117,7 +127,7 @@ func (l *liveRecords) len() int {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.recs)
+	return len(l.recs) + l.counted
 }
 
 // newLab returns a lab with the default configuration.
@@ -833,16 +843,11 @@ func debugJSON(v *view) string {
 		}
 	}
 	// A replay going on: its playhead and end (ms since the run's start),
-	// the attempts it has drawn so far, the latest send among them, and
-	// the whole run's attempts.
+	// the attempts it has drawn so far and the whole run's.
 	var replayAt map[string]float64
 	if r := v.replay; r != nil {
-		latest := time.Duration(0)
-		for i := range v.m.marks {
-			latest = max(latest, v.m.marks[i].sent)
-		}
 		replayAt = map[string]float64{"at_ms": float64(r.at) / 1e6, "end_ms": float64(r.end) / 1e6,
-			"marks": float64(len(v.m.marks)), "latest_sent_ms": float64(latest) / 1e6, "full_marks": float64(len(r.full.marks))}
+			"marks": float64(len(v.m.marks)), "full_marks": float64(len(r.full.marks))}
 	}
 	v.mu.Unlock()
 	var ms runtime.MemStats

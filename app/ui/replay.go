@@ -22,20 +22,23 @@ import (
 // ReplaySpeeds are the replay speeds offered, as multiples of real time.
 var ReplaySpeeds = []float64{0.25, 0.5, 1, 2, 4, 8}
 
-// maxReplayStep is the most run time one frame advances the playhead, at
-// 1×: a tab hidden for a minute pauses the replay rather than jumping to
-// its end.
-const maxReplayStep = 100 * time.Millisecond
+// maxReplayStep is the most wall time one frame advances the playhead by
+// (times the speed): more than the longest gap between two frames of a
+// big run (maxFrameGap), so a replay keeps its speed, while a tab
+// hidden for a minute pauses the replay rather than jumping to its end.
+const maxReplayStep = 300 * time.Millisecond
 
 // replay is a replay in progress.
 type replay struct {
 	full     *model         // the finished run's model, shown again at the end
 	recs     []fleet.Record // the run's records, in the order they came
-	srv      []mock.Event   // the server's messages, in the order they came
+	srv      []string       // the server's messages (JSON), in the order they came
 	ri, si   int            // the next record and message to take in
-	at       time.Duration  // the playhead, since the run's start
-	end      time.Duration  // where the replay ends: the run's last event
-	span     time.Duration  // the axis: the finished run's, fixed
+	next     mock.Event     // srv[si], decoded (when hasNext)
+	hasNext  bool
+	at       time.Duration // the playhead, since the run's start
+	end      time.Duration // where the replay ends: the run's last record
+	span     time.Duration // the axis: the finished run's, fixed
 	speed    float64
 	last     time.Time          // when the playhead last moved (wall clock)
 	onRecord func(fleet.Record) // each record as the playhead passes it
@@ -132,8 +135,20 @@ func (v *view) replayTo(at time.Duration) {
 			r.onRecord(r.recs[r.ri])
 		}
 	}
-	for ; r.si < len(r.srv) && m.since(r.srv[r.si].At) <= r.at; r.si++ {
-		m.serverEvent(&r.srv[r.si])
+	for r.si < len(r.srv) {
+		if !r.hasNext {
+			if decodeEvent(r.srv[r.si], &r.next) != nil || r.next.Type == "hello" {
+				r.si++
+				continue
+			}
+			r.hasNext = true
+		}
+		if m.since(r.next.At) > r.at {
+			break
+		}
+		m.serverEvent(&r.next)
+		r.hasNext = false
+		r.si++
 	}
 	// Stretches the tab was hidden, as they were at the playhead.
 	m.hidden = m.hidden[:0]
@@ -147,7 +162,10 @@ func (v *view) replayTo(at time.Duration) {
 		m.hidden = append(m.hidden, h)
 	}
 	v.dirty = true
-	if r.at >= r.end && r.ri == len(r.recs) && r.si == len(r.srv) {
+	// The end is the run's last record: the server may tell of the last
+	// requests' ends (a cancellation, say) a moment later, and the whole
+	// run, shown from here, has those.
+	if r.at >= r.end {
 		done := r.onEnd
 		v.endReplay()
 		if done != nil {
@@ -158,12 +176,13 @@ func (v *view) replayTo(at time.Duration) {
 
 // replayText says where a replay is: "Replaying 3.2 s of 12.4 s at 2×".
 func (v *view) replayText() string {
-	on, at, end := v.replaying()
-	if !on {
+	v.mu.Lock()
+	r := v.replay
+	if r == nil {
+		v.mu.Unlock()
 		return ""
 	}
-	v.mu.Lock()
-	speed := v.replay.speed
+	at, end, speed := r.at, r.end, r.speed
 	v.mu.Unlock()
 	return "Replaying " + secondsText(at) + " of " + secondsText(end) + " at " + speedText(speed)
 }
@@ -198,8 +217,8 @@ func (l *Lab) Replay(ctx app.Context) {
 		return
 	}
 	rec := l.rec
-	done := replayDone{live: l.live, stats: l.stats}
-	live := &liveRecords{acc: fleet.NewStatsAcc(rec.Start, 0)}
+	done := replayDone{live: l.live, stats: l.stats, disp: l.disp}
+	live := &liveRecords{acc: fleet.NewStatsAcc(rec.Start, 0), countOnly: true}
 	tickCtx, stopTick := context.WithCancel(context.Background())
 	ok := l.view.startReplay(rec.Shared(), l.ReplaySpeed(), live.add, func() {
 		stopTick()
@@ -214,7 +233,9 @@ func (l *Lab) Replay(ctx app.Context) {
 		return
 	}
 	l.replayDone, l.stopTick = done, stopTick
-	l.replaying, l.live, l.stats = true, live, fleet.Stats{}
+	// The dispersion of retries is a finished run's number, like a live
+	// run's (0 until the end).
+	l.replaying, l.live, l.stats, l.disp = true, live, fleet.Stats{}, 0
 	l.runRev++
 	l.publish()
 	go l.tick(ctx, tickCtx, live, rec.Start)
@@ -224,6 +245,7 @@ func (l *Lab) Replay(ctx app.Context) {
 type replayDone struct {
 	live  *liveRecords
 	stats fleet.Stats
+	disp  float64
 }
 
 // StopReplay ends a replay and shows the whole run and its numbers again.
@@ -242,7 +264,7 @@ func (l *Lab) endReplay() {
 		l.stopTick = nil
 	}
 	l.replaying = false
-	l.live, l.stats = l.replayDone.live, l.replayDone.stats
+	l.live, l.stats, l.disp = l.replayDone.live, l.replayDone.stats, l.replayDone.disp
 	l.replayDone = replayDone{}
 	l.runRev++
 	l.publish()

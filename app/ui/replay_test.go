@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,8 +104,8 @@ func TestReplayTakesTheRunInAgainAsThePlayheadPasses(t *testing.T) {
 func TestReplayStops(t *testing.T) {
 	v, recs := replayedView(t)
 	full := v.m
-	ended := false
-	v.startReplay(recs, 1, nil, func() { ended = true })
+	var ended atomic.Bool
+	v.startReplay(recs, 1, nil, func() { ended.Store(true) })
 	v.mu.Lock()
 	v.replayTo(300 * time.Millisecond)
 	v.mu.Unlock()
@@ -117,13 +118,13 @@ func TestReplayStops(t *testing.T) {
 	}
 
 	// A new run ends a replay too.
-	v.startReplay(recs, 1, nil, func() { ended = true })
+	v.startReplay(recs, 1, nil, func() { ended.Store(true) })
 	v.start(fleet.Default(), at(5000))
 	if v.replay != nil || v.srvLog != nil {
 		t.Error("a new run keeps the replay or the last run's server messages")
 	}
 	time.Sleep(10 * time.Millisecond)
-	if ended {
+	if ended.Load() {
 		t.Error("onEnd was called for a replay that was stopped")
 	}
 	// Nothing to replay while a run goes on.
@@ -156,6 +157,59 @@ func TestReplayAdvancesWithTheClock(t *testing.T) {
 	v.advanceReplay(now)
 	if want := 60*time.Millisecond + 2*maxReplayStep + 10*time.Millisecond; v.replay.at != want {
 		t.Errorf("40 ms at 0.25× moved the playhead to %v, want %v", v.replay.at, want)
+	}
+}
+
+// The server tells of a request's end a moment after the run's last record
+// (the stream's messages come after the run ends, even during a replay):
+// the replay still ends, the message is in the whole run's model, and the
+// replay takes it in too.
+func TestReplayTakesInTheServersLateMessages(t *testing.T) {
+	v, recs := replayedView(t)
+	full := v.m
+	ended := make(chan struct{}, 1)
+	v.startReplay(recs, 1, nil, func() { ended <- struct{}{} })
+	ev, _ := json.Marshal(mock.Event{Type: "arrival", Key: "k", Tag: "w1.j0.a2", Seq: 9, At: at(1103), Outcome: "ok", Status: 200})
+	v.onServerEvent(string(ev))
+	end, _ := json.Marshal(mock.Event{Type: "end", Key: "k", Tag: "w1.j0.a2", Seq: 9, At: at(1160), End: "sent"})
+	v.onServerEvent(string(end))
+	v.mu.Lock()
+	v.drawFrame() // takes the messages in, as a frame does
+	if len(full.arrivals) != 1 || len(v.m.arrivals) != 0 {
+		t.Errorf("a late arrival went to the replay (%d) instead of the run (%d)", len(v.m.arrivals), len(full.arrivals))
+	}
+	v.replayTo(1104 * time.Millisecond)
+	if len(v.m.arrivals) != 1 {
+		t.Errorf("the replay did not take the late arrival in at its time: %d arrivals", len(v.m.arrivals))
+	}
+	v.replayTo(time.Hour)
+	if v.replay != nil || v.m != full {
+		t.Error("a replay with a server message after the run's last record does not end")
+	}
+	v.mu.Unlock()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("onEnd was not called")
+	}
+}
+
+// A frame of a big run comes up to maxFrameGap after the last: a replay
+// that moved less than that per frame would play slower than its speed.
+func TestReplayStepOutlastsTheFrameGap(t *testing.T) {
+	if maxReplayStep <= maxFrameGap {
+		t.Errorf("maxReplayStep %v ≤ maxFrameGap %v: replays of big runs fall behind their speed", maxReplayStep, maxFrameGap)
+	}
+}
+
+// A watch is never replayed: its messages are not kept twice.
+func TestWatchKeepsNoReplayLog(t *testing.T) {
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	ev, _ := json.Marshal(mock.Event{Type: "arrival", Key: "room", Seq: 1, At: at(10), Outcome: "ok", Status: 200})
+	v.onServerEvent(string(ev))
+	if len(v.srvLog) != 0 {
+		t.Errorf("a watch logged %d messages", len(v.srvLog))
 	}
 }
 

@@ -27,7 +27,7 @@ type view struct {
 	m       *model
 	pending []fleet.Record // records not yet in the model
 	srv     []mock.Event   // server stream messages not yet in the model
-	srvLog  []mock.Event   // every server message of the run shown (for a replay)
+	srvLog  []string       // the run shown's server messages as they came (JSON), for a replay; none for a watch
 	replay  *replay        // a replay of the finished run going on, or nil
 	scen    fleet.Scenario
 	lim     limits
@@ -164,6 +164,15 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	}
 	v.mu.Lock()
 	v.srv = append(v.srv, e)
+	if full := v.shownModel(); full == nil || !full.watch {
+		// Kept as it came: a watch, which is never replayed, may hold
+		// hundreds of thousands, and a decoded message keeps its JSON
+		// alive anyway (its strings point into it).
+		v.srvLog = append(v.srvLog, data)
+		if v.replay != nil {
+			v.replay.srv = v.srvLog // a late message of the run replayed
+		}
+	}
 	v.dirty = true
 	v.mu.Unlock()
 	v.request()
@@ -286,23 +295,34 @@ func (v *view) invalidate() {
 	v.request()
 }
 
-// ingest moves pending records into the model. v.mu must be held.
+// ingest moves pending records into the model: the run's, also during a
+// replay of it (the stream's last messages come after the run ends). v.mu
+// must be held.
 func (v *view) ingest() {
-	if v.m == nil {
+	m := v.shownModel()
+	if m == nil {
 		v.pending = v.pending[:0]
 		v.srv = v.srv[:0]
 		return
 	}
 	for i := range v.pending {
-		v.m.add(&v.pending[i])
+		m.add(&v.pending[i])
 	}
 	clear(v.pending) // drop references to headers and errors
 	v.pending = v.pending[:0]
 	for i := range v.srv {
-		v.m.serverEvent(&v.srv[i])
+		m.serverEvent(&v.srv[i])
 	}
-	v.srvLog = append(v.srvLog, v.srv...)
 	v.srv = v.srv[:0]
+}
+
+// shownModel is the run shown: the model, or during a replay the finished
+// model the replay rebuilds. v.mu must be held.
+func (v *view) shownModel() *model {
+	if v.replay != nil {
+		return v.replay.full
+	}
+	return v.m
 }
 
 // minGap is the least time between two redraws while a run goes on: 30
@@ -315,8 +335,11 @@ func (v *view) minGap() time.Duration {
 	if v.m != nil {
 		marks = len(v.m.marks) + len(v.m.spans) + len(v.m.arrivals)
 	}
-	return min(250*time.Millisecond, max(33*time.Millisecond, 4*v.drawCost, time.Duration(marks)*10*time.Microsecond))
+	return min(maxFrameGap, max(33*time.Millisecond, 4*v.drawCost, time.Duration(marks)*10*time.Microsecond))
 }
+
+// maxFrameGap is the longest minGap.
+const maxFrameGap = 250 * time.Millisecond
 
 // request asks for a frame, at most one at a time and, while running, no
 // sooner than minGap after the last redraw.
@@ -621,7 +644,7 @@ func (v *view) selection() (t tip, ok bool) {
 	if x := v.lay.x(k.sent); x < v.lay.left || x > v.lay.right {
 		return tip{}, false // zoomed away: no tooltip pointing off the plot
 	}
-	t = describe(&k, v.running)
+	t = describe(&k, v.running || v.replay != nil) // a replay has not reached what comes next
 	t.X, t.Y = v.lay.x(k.sent), v.lay.laneY(k.worker)
 	return t, true
 }
