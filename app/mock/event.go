@@ -69,6 +69,8 @@ type Body struct {
 //     total, since the stream opened) were discarded.
 //   - "outage": the key's server is down from At until Until (POST
 //     /mock/outage); an outage ended early has Until equal to At.
+//   - "limit": the key's limit is multiplied by Scale from At until Until
+//     (POST /mock/limit); one ended early has Until equal to At.
 type Event struct {
 	Type         string    `json:"type"`
 	Key          string    `json:"key"`
@@ -87,4 +89,5 @@ type Event struct {
 	ElapsedMS    float64   `json:"elapsed_ms,omitempty"`
 	Dropped      uint64    `json:"dropped,omitempty"`
 	Until        time.Time `json:"until,omitzero"`
+	Scale        float64   `json:"scale,omitempty"` // "limit": the factor on the limit
 }
