@@ -87,3 +87,85 @@ func TestOutageDuringRun(t *testing.T) {
 	}
 	screenshot(t, ctx, "outage")
 }
+
+// TestHalveLimitDuringRun: during a live run against a 20 req/s bucket a
+// person presses h. For 5 s the server admits half as many — its own
+// stream says so, with the scale — and its headers tell the halved limit;
+// then it serves 20 req/s again. The page steps the histogram's limit line
+// down over the stretch the server reported.
+func TestHalveLimitDuringRun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-halve-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?workers=40&jobs=12&limiter=bucket&rate=20&burst=20&latency=50ms&strategy=full&base=200ms&cap=1s&attempts=50&ra_honour=on&room="+room)
+	if !eval[bool](t, ctx, `document.getElementById("halve-limit").disabled`) {
+		t.Error("Halve limit offered before a run")
+	}
+	s := subscribe(t, srv, room)
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { st := state(t, ctx); return st.Running && st.Stats["requests"] >= 60 }); err != nil {
+		t.Fatalf("the run did not get going: %+v", state(t, ctx))
+	}
+	press(t, ctx, "h")
+	shade := histPixels([3]int{0xe3, 0xe9, 0xf4})
+	if err := waitFor(3*time.Second, func() bool { return state(t, ctx).Running && eval[int](t, ctx, shade) > 200 }); err != nil {
+		t.Errorf("no shading of the halved limit in the histogram during the run: %d pixels", eval[int](t, ctx, shade))
+	}
+	var st pageState
+	if err := waitFor(90*time.Second, func() bool { st = state(t, ctx); return st.Runs > 0 && !st.Running }); err != nil {
+		t.Fatalf("the run did not finish: %+v", st)
+	}
+
+	var limit mockEvent
+	var arrivals []mockEvent
+	for drained := false; !drained; {
+		select {
+		case ev := <-s.ch:
+			switch ev.Type {
+			case "limit":
+				limit = ev
+			case "arrival":
+				arrivals = append(arrivals, ev)
+			}
+		case <-time.After(500 * time.Millisecond):
+			drained = true
+		}
+	}
+	if limit.Type == "" || limit.Until.Sub(limit.At) != 5*time.Second || limit.Scale != 0.5 {
+		t.Fatalf("no 5 s halving on the stream: %+v", limit)
+	}
+	// Admissions per whole second: during the stretch (after its first
+	// second, which may spend the tokens carried in) at most the halved
+	// 10/s, with the halved quota in the answers; before it, more.
+	perSec := map[int]int{}
+	var wrongLimit, before int
+	for _, a := range arrivals {
+		in := !a.At.Before(limit.At) && a.At.Before(limit.Until)
+		if in && a.Limit != 10 {
+			wrongLimit++
+		}
+		if a.Allowed && in {
+			perSec[int(a.At.Sub(limit.At)/time.Second)]++
+		}
+		if a.Allowed && a.At.Before(limit.At) && a.At.After(limit.At.Add(-time.Second)) {
+			before++
+		}
+	}
+	t.Logf("halved %v–%v: admitted per second of the stretch %v; in the second before it %d", limit.At.Format("15:04:05.000"), limit.Until.Format("15:04:05.000"), perSec, before)
+	for sec := 1; sec < 5; sec++ {
+		if perSec[sec] > 11 {
+			t.Errorf("second %d of the halved stretch admitted %d, want at most 10 (+1 at a boundary)", sec, perSec[sec])
+		}
+	}
+	if wrongLimit > 0 || before < 15 {
+		t.Errorf("%d answers during the stretch told another limit than 10; %d admitted in the second before (want the full ~20)", wrongLimit, before)
+	}
+	type dbg struct {
+		Limits [][3]float64 `json:"limits"`
+	}
+	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	if len(d.Limits) != 1 || math.Abs(d.Limits[0][1]-d.Limits[0][0]-5000) > 0.01 || d.Limits[0][2] != 0.5 {
+		t.Errorf("scaled limits on the timeline: %v, want one of 5000 ms at 0.5", d.Limits)
+	}
+	screenshot(t, ctx, "halve-limit")
+}

@@ -205,7 +205,10 @@ type mockEvent struct {
 	ElapsedMS float64   `json:"elapsed_ms"`
 	Status    int       `json:"status"`
 	Outcome   string    `json:"outcome"`
-	Until     time.Time `json:"until"` // outage events
+	Until     time.Time `json:"until"` // outage and limit events
+	Scale     float64   `json:"scale"` // limit events
+	Allowed   bool      `json:"allowed"`
+	Limit     int       `json:"limit"`
 }
 
 type eventStream struct{ ch chan mockEvent }

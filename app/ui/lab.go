@@ -830,6 +830,7 @@ func debugJSON(v *view) string {
 	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
 	hidden := [][2]float64{}  // the run shown's hidden-tab stretches, ms since its start (-1: still open)
 	outages := [][2]float64{} // its server outages, ms since its start
+	limits := [][3]float64{}  // its scaled limits: from, to (ms since its start), scale
 	if v.m != nil {
 		for _, h := range v.m.hidden {
 			to := -1.0
@@ -840,6 +841,9 @@ func debugJSON(v *view) string {
 		}
 		for _, o := range v.m.outages {
 			outages = append(outages, [2]float64{float64(o.from) / 1e6, float64(o.to) / 1e6})
+		}
+		for _, q := range v.m.limits {
+			limits = append(limits, [3]float64{float64(q.from) / 1e6, float64(q.to) / 1e6, q.scale})
 		}
 	}
 	// A replay going on: its playhead and end (ms since the run's start),
@@ -868,6 +872,7 @@ func debugJSON(v *view) string {
 		"drawn_ms":        drawn,
 		"hidden":          hidden,
 		"outages":         outages,
+		"limits":          limits,
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
 		"replay":          replayAt,

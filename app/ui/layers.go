@@ -41,6 +41,8 @@ type layerKey struct {
 	baseline   *baselineDraw // its key is in the frame
 	outages    int           // outages drawn under everything (a new one redraws all)
 	outageTo   time.Duration // the last one's end (ended early: redraw)
+	limits     int           // scaled-limit stretches, likewise
+	limitTo    time.Duration
 }
 
 // draw paints the frame: the new final items onto the kept drawing, the
@@ -49,6 +51,9 @@ func (ly *layers) draw(l *layout, m *model, in frameInput) error {
 	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
 	if n := len(m.outages); n > 0 {
 		key.outageTo = m.outages[n-1].to
+	}
+	if n := len(m.limits); n > 0 {
+		key.limits, key.limitTo = n, m.limits[n-1].to
 	}
 	// The server panel draws arrivals once the stream has any, responses'
 	// arrival numbers before: a switch redraws everything.
@@ -72,6 +77,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		paintFrame(b, l, m, in)
 		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintOutages(b, l, m, false)
+		paintSqueezes(b, l, m, false)
 		b.Restore()
 	} else {
 		b.Reset()
@@ -131,9 +137,10 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	paintNow(t, l, in)
 	t.Restore()
 	clearHistogram(t, l)
-	if len(m.outages) > 0 {
+	if len(m.outages) > 0 || len(m.limits) > 0 {
 		t.Clip(l.left, l.histTop, l.right-l.left, l.histH)
 		paintOutages(t, l, m, true)
+		paintSqueezes(t, l, m, true)
 		t.Restore()
 	}
 	paintHistogramPanel(t, l, m, in)

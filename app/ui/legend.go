@@ -35,6 +35,7 @@ var legendPhases = []legendItem{
 	{"sw giveup", "gave up", "the job stopped retrying"},
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth"},
 	{"sw outage", "server down", "the Outage button: every request answered 503"},
+	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down"},
 	{"sw line limit", "server limit", "dashed, in the histogram"},
 	{"sw line client", "fleet bucket rate", "dotted, in the histogram"},
 }

@@ -64,6 +64,23 @@ type arrival struct {
 // interval is a stretch of the run, [from, to); to < 0 while open.
 type interval struct{ from, to time.Duration }
 
+// squeeze is a stretch when the server's limit was multiplied by scale.
+type squeeze struct {
+	interval
+	scale float64
+}
+
+// resumes reports whether a fault switch's message for [from, to) is about
+// last, the latest stretch of its kind, and if so applies it: a message
+// starting inside last extends it or ends it early.
+func resumes(last *interval, from, to time.Duration) bool {
+	if from < last.from || from > last.to {
+		return false
+	}
+	last.to = to
+	return true
+}
+
 // model is what a run looks like so far, built incrementally from its
 // records (one worker's records arrive in order). It is not safe for
 // concurrent use: view guards it.
@@ -76,6 +93,7 @@ type model struct {
 	lanes   [][]int // per worker: indices into marks, in send order
 	hidden  []interval
 	outages []interval    // the server was down (POST /mock/outage), by the server's clock
+	limits  []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
 	last    time.Duration // latest event time
 
 	arrivals  []arrival   // from the server's stream; empty without one
@@ -322,10 +340,13 @@ func (m *model) serverEvent(e *mock.Event) {
 		m.wcount.Dropped += int(e.Dropped)
 	case "outage":
 		from, to := m.since(e.At), m.since(e.Until)
-		if n := len(m.outages); n > 0 && from >= m.outages[n-1].from && from <= m.outages[n-1].to {
-			m.outages[n-1].to = to // extended, or ended early
-		} else if to > from {
+		if n := len(m.outages); (n == 0 || !resumes(&m.outages[n-1], from, to)) && to > from {
 			m.outages = append(m.outages, interval{from, to})
+		}
+	case "limit":
+		from, to := m.since(e.At), m.since(e.Until)
+		if n := len(m.limits); (n == 0 || !resumes(&m.limits[n-1].interval, from, to)) && to > from && e.Scale > 0 {
+			m.limits = append(m.limits, squeeze{interval{from, to}, e.Scale})
 		}
 	case "end":
 		if i, ok := m.arrBySeq[int(e.Seq)]; ok {

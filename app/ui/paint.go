@@ -209,6 +209,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintOutages(o, l, m, false)
+		paintSqueezes(o, l, m, false)
 		paintHidden(o, l, m, in)
 		v := inView(l, m)
 		if l.dense() {
@@ -436,7 +437,7 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
 	paintHistogram(o, l, m, in)
 	o.Restore()
-	paintHistogramAxis(o, l, in)
+	paintHistogramAxis(o, l, m.limits, in)
 }
 
 // paintOutlines draws the panels' outlines, crisp over the content.
@@ -539,6 +540,25 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 		top := l.srvTop
 		o.FillStyle(colOutageLn)
 		o.Text("server down", x1+4, top+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// paintSqueezes shades the stretches when the server's limit was scaled
+// down (the Halve limit button) in the histogram and the server panel,
+// under the bars and marks; histOnly shades the histogram alone (a live
+// run repaints it at every frame). The limit line steps down over them
+// (paintHistogramAxis).
+func paintSqueezes(o *browser.Ops, l *layout, m *model, histOnly bool) {
+	for _, q := range m.limits {
+		x1, x2 := math.Max(l.left, l.x(q.from)), math.Min(l.right, l.x(q.to))
+		if x2 <= x1 {
+			continue // outside the window shown
+		}
+		o.FillStyle(colSqueeze)
+		o.Rect(x1, l.histTop, x2-x1, l.histH)
+		if !histOnly {
+			o.Rect(x1, l.srvTop, x2-x1, l.srvH)
+		}
 	}
 }
 
@@ -1010,7 +1030,7 @@ func paintHistogramUnit(o *browser.Ops, l *layout) {
 	o.Text("req/s", 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 }
 
-func paintHistogramAxis(o *browser.Ops, l *layout, in frameInput) {
+func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput) {
 	s := l.scale
 	top := l.histMax
 	if top <= 0 {
@@ -1029,14 +1049,38 @@ func paintHistogramAxis(o *browser.Ops, l *layout, in frameInput) {
 		return label
 	}
 	if in.lim.server > 0 {
+		// The line steps down where the limit was scaled; the label sits
+		// at its right end, over whichever part is there.
 		yy := math.Round(y(in.lim.server)) + 0.5
+		endY := yy
 		o.StrokeStyle(colLimit, 1.5*s, 6*s)
-		o.Line(l.left, yy, l.right, yy)
+		x := l.left
+		for _, q := range squeezes {
+			x1, x2 := math.Max(x, l.x(q.from)), math.Min(l.right, l.x(q.to))
+			if x2 <= x1 {
+				continue
+			}
+			qy := math.Round(y(in.lim.server*q.scale)) + 0.5
+			o.Line(x, yy, x1, yy)
+			o.Line(x1, yy, x1, qy)
+			o.Line(x1, qy, x2, qy)
+			if x2 < l.right {
+				o.Line(x2, qy, x2, yy)
+			} else {
+				endY = qy
+			}
+			o.FillStyle(colLimit)
+			o.Text("limit ×"+trimFloat(q.scale), x1+4, qy-3, fontLabel, browser.AlignLeft, browser.BaselineBottom)
+			x = x2
+		}
+		if x < l.right {
+			o.Line(x, yy, l.right, yy)
+		}
 		o.FillStyle(colLimit)
-		if in.lim.server > top {
+		if in.lim.server > top && endY == yy {
 			o.Text(offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop)
 		} else {
-			o.Text(in.lim.serverLabel, l.right-4, yy-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+			o.Text(in.lim.serverLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
 		}
 	}
 	if in.lim.client > 0 {

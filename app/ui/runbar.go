@@ -106,6 +106,11 @@ func (b *RunBar) Render() app.UI {
 				Title("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back").
 				Body(app.Span().Class("icon").Text("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
+			app.Button().ID("halve-limit").Class("ghost").
+				Disabled(!l.CanOutage()).
+				Title("Halve limit (h): for "+fmtDur(LimitLength)+" the server allows half its limit (what its limiter had admitted still counts) and says so in its headers — see which clients adapt").
+				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
+				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).

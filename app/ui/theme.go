@@ -40,6 +40,7 @@ const (
 	colBase     // the baseline run's outline (Compare)
 	colOutage   // a server outage's shading
 	colOutageLn // its edges and label
+	colSqueeze  // a stretch with the server's limit scaled down (its line is colLimit)
 	numColours
 )
 
@@ -92,6 +93,7 @@ var normalTheme = theme{
 		colBase:     "#5e3c99", // violet: no outcome's colour
 		colOutage:   "#fbe4de",
 		colOutageLn: "#a33a1d",
+		colSqueeze:  "#e3e9f4",
 	},
 	fonts: []string{
 		fontSmall: "11px system-ui, sans-serif",

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -719,5 +720,63 @@ func TestArrivalTooltip(t *testing.T) {
 	}
 	if v.pointer(x+200, y); v.selArr != -1 {
 		t.Errorf("hovering empty space kept arrival %d", v.selArr)
+	}
+}
+
+// A halved limit comes from the server's stream like an outage: a stretch,
+// extended or ended early by the next message, with its scale. The
+// histogram's limit line steps down to the scaled limit over it.
+func TestModelScaledLimits(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, ev := range []mock.Event{
+		{Type: "limit", At: at(1000), Until: at(6000), Scale: 0.5},
+		{Type: "limit", At: at(3000), Until: at(3000), Scale: 0.5}, // ended early
+		{Type: "limit", At: at(8000), Until: at(10000), Scale: 0.5},
+		{Type: "limit", At: at(9000), Until: at(12000), Scale: 0.5}, // extended
+	} {
+		m.serverEvent(&ev)
+	}
+	want := []squeeze{{interval{time.Second, 3 * time.Second}, 0.5}, {interval{8 * time.Second, 12 * time.Second}, 0.5}}
+	if len(m.limits) != 2 || m.limits[0] != want[0] || m.limits[1] != want[1] {
+		t.Fatalf("limits %v, want %v", m.limits, want)
+	}
+	l := newLayout(1000, 3, 14*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	y := func(rate float64) float32 {
+		return float32(math.Round(l.histTop+l.histH-rate/l.histMax*l.histH) + 0.5)
+	}
+	// The line's horizontal segments (opLine: 5, x1, y1, x2, y2).
+	type seg struct{ x1, x2, y float32 }
+	var segs []seg
+	buf := o.Buffer()
+	for i := 0; i+4 < len(buf); i++ {
+		if buf[i] == 5 && buf[i+2] == buf[i+4] && buf[i+1] != buf[i+3] && (buf[i+2] == y(10) || buf[i+2] == y(5)) {
+			segs = append(segs, seg{buf[i+1], buf[i+3], buf[i+2]})
+		}
+	}
+	x := func(d time.Duration) float32 { return float32(l.x(d)) }
+	wantSegs := []seg{
+		{float32(l.left), x(time.Second), y(10)}, {x(time.Second), x(3 * time.Second), y(5)},
+		{x(3 * time.Second), x(8 * time.Second), y(10)}, {x(8 * time.Second), x(12 * time.Second), y(5)},
+		{x(12 * time.Second), float32(l.right), y(10)},
+	}
+	if len(segs) != len(wantSegs) {
+		t.Fatalf("limit line segments %v, want %v", segs, wantSegs)
+	}
+	for i := range segs {
+		if segs[i] != wantSegs[i] {
+			t.Errorf("segment %d = %v, want %v", i, segs[i], wantSegs[i])
+		}
+	}
+	if ly, ok := textY(&o, "limit ×0.5"); !ok || float32(ly) >= y(5) || ly < l.histTop {
+		t.Errorf("scaled limit label at %v (found %v), want just above the stepped line at %v", ly, ok, y(5))
+	}
+	// Zoomed in between the two, the line is whole and unlabelled.
+	l.from, l.span = 4*time.Second, 3*time.Second
+	o.Reset()
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	if _, ok := textY(&o, "limit ×0.5"); ok {
+		t.Error("a scaled limit outside the window is drawn")
 	}
 }
