@@ -139,6 +139,30 @@ func BenchmarkLimiterDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkLimiterReconfigure halves the limit and restores it, a decision
+// between each: what the mock's "halve the limit" switch costs a key.
+func BenchmarkLimiterReconfigure(b *testing.B) {
+	for _, c := range []core.LimiterConfig{
+		{Kind: core.LimitTokenBucket, Rate: benchRate, Burst: benchBurst},
+		{Kind: core.LimitFixedWindow, Limit: 100, Window: 100 * time.Millisecond},
+		{Kind: core.LimitSlidingWindow, Limit: 1000, Window: time.Second},
+	} {
+		b.Run(c.Kind.String(), func(b *testing.B) {
+			l := core.NewLimiter(c, base)
+			cfgs := [2]core.LimiterConfig{c.Scaled(0.5), c}
+			now := base
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				now = now.Add(benchGap)
+				l.Decide(now)
+				l.Reconfigure(cfgs[i&1], now)
+				i++
+			}
+		})
+	}
+}
+
 func BenchmarkParseRetryAfter(b *testing.B) {
 	for _, v := range []string{"120", "Fri, 31 Dec 1999 23:59:59 GMT"} {
 		b.Run(v[:3], func(b *testing.B) {

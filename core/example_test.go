@@ -59,6 +59,41 @@ func ExampleLimiter() {
 	// t=1000ms allowed=true  remaining=0 retry-after=0s (header 0)
 }
 
+// A server halves a token bucket's limit for a while: the bucket keeps the
+// tokens it had (it is not refilled), refills at half the rate meanwhile, and
+// goes back to the full limit with what it holds then.
+func ExampleLimiter_Reconfigure() {
+	start := time.Date(2026, time.November, 2, 9, 30, 0, 0, time.UTC)
+	cfg := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 10, Burst: 10}
+	l := core.NewLimiter(cfg, start)
+	for range 8 {
+		l.Decide(start)
+	}
+	fmt.Println("before:", l.Peek(start).Remaining, "tokens of", cfg.Burst)
+
+	half := cfg.Scaled(0.5)
+	l.Reconfigure(half, start)
+	fmt.Printf("halved: rate %v burst %d\n", half.Rate, half.Burst)
+	for _, ms := range []int{0, 0, 0, 100, 200, 400} {
+		d := l.Decide(start.Add(time.Duration(ms) * time.Millisecond))
+		fmt.Printf("t=%3dms allowed=%-5v remaining=%d retry-after=%v\n", ms, d.Allowed, d.Remaining, d.RetryAfter)
+	}
+
+	end := start.Add(time.Second)
+	l.Reconfigure(cfg, end)
+	fmt.Println("back:", l.Peek(end).Remaining, "tokens of", cfg.Burst)
+	// Output:
+	// before: 2 tokens of 10
+	// halved: rate 5 burst 5
+	// t=  0ms allowed=true  remaining=1 retry-after=0s
+	// t=  0ms allowed=true  remaining=0 retry-after=0s
+	// t=  0ms allowed=false remaining=0 retry-after=200ms
+	// t=100ms allowed=false remaining=0 retry-after=100ms
+	// t=200ms allowed=true  remaining=0 retry-after=0s
+	// t=400ms allowed=true  remaining=0 retry-after=0s
+	// back: 3 tokens of 10
+}
+
 func ExampleBackoff_Delay() {
 	exp := core.Backoff{Strategy: core.Exponential, Base: 100 * time.Millisecond, Multiplier: 2, Cap: time.Second}
 	full := exp

@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"time"
 )
 
@@ -64,6 +66,33 @@ func (c LimiterConfig) Validate() error {
 	return fmt.Errorf("core: limiter kind %d: must be between 0 and 3", uint8(c.Kind))
 }
 
+// Scaled returns c with its limit multiplied by f, as a server that cuts
+// (or raises) everyone's quota for a while would: a token bucket gets
+// Rate×f and Burst max(1, round(Burst×f)); a fixed or sliding window gets
+// Limit max(1, round(Limit×f)) over the same Window. LimitNone is returned
+// unchanged, and so is c when f is NaN. The results are clamped to
+// LimiterRateRange, LimiterBurstRange and LimiterLimitRange, so Scaled of a
+// valid configuration is valid for any f (0 gives the smallest limit).
+func (c LimiterConfig) Scaled(f float64) LimiterConfig {
+	if math.IsNaN(f) {
+		return c
+	}
+	switch c.Kind {
+	case LimitTokenBucket:
+		c.Rate = min(max(c.Rate*f, LimiterRateRange.Min), LimiterRateRange.Max)
+		c.Burst = scaleCount(c.Burst, f, LimiterBurstRange)
+	case LimitFixedWindow, LimitSlidingWindow:
+		c.Limit = scaleCount(c.Limit, f, LimiterLimitRange)
+	}
+	return c
+}
+
+// scaleCount is round(n×f) clamped to r (compared as floats, so an infinite
+// product converts safely).
+func scaleCount(n int, f float64, r Range[int]) int {
+	return int(min(max(math.Round(float64(n)*f), float64(r.Min)), float64(r.Max)))
+}
+
 // Limiter is one server-side limit (one per key at the mock endpoint).
 // Decide admits or rejects a request at an instant and says what a
 // well-behaved server would tell the client: remaining quota, time to reset
@@ -83,7 +112,9 @@ func (c LimiterConfig) Validate() error {
 //     weakness of fixed windows, shown on purpose.
 //   - sliding window: exact, never more than Limit allowed requests in any
 //     half-open window of length Window. It keeps the times of the last
-//     Limit allowed requests in a ring (hence LimiterLimitRange.Max = 1000).
+//     Limit allowed requests in a ring (hence LimiterLimitRange.Max = 1000;
+//     after Reconfigure to a smaller Limit, of the last ones up to the
+//     largest Limit it had).
 //
 // A Limiter is not safe for concurrent use: the server locks per key.
 // Decide and Peek do not allocate.
@@ -97,7 +128,9 @@ type Limiter struct {
 	win   int64 // index of the current window
 	count int   // allowed in the current window
 
-	// sliding window: offsets of the last allowed requests, oldest at head
+	// sliding window: offsets of the last allowed requests, oldest at head;
+	// len(ring) >= cfg.Limit (larger after Reconfigure to a smaller Limit),
+	// and n < len(ring) means every admission since the start is there
 	ring []int64
 	head int
 	n    int
@@ -120,8 +153,96 @@ func NewLimiter(c LimiterConfig, now time.Time) *Limiter {
 	return l
 }
 
-// Config returns the configuration the limiter was made with.
+// Config returns the limiter's configuration: the one it was made with,
+// or the latest given to Reconfigure.
 func (l *Limiter) Config() LimiterConfig { return l.cfg }
+
+// Reconfigure changes l's limit to c at now, keeping what l has admitted so
+// far, as a server that changes a running limit would (the mock endpoint's
+// "halve the limit" switch uses it going into a stretch and back out):
+//   - token bucket to token bucket: the bucket keeps its tokens, fractions
+//     included, capped at the new Burst, and refills at the new Rate from
+//     now;
+//   - fixed window to fixed window of the same Window: the current window
+//     and its count are kept. A count above the new Limit means rejections
+//     (Remaining 0) until the window ends;
+//   - sliding window to sliding window of the same Window: the admissions
+//     are kept and the new Limit counts the latest of them, so no window of
+//     length Window that ends with a later admission holds more than the
+//     new Limit. A smaller Limit keeps the ring as it is (the times beyond
+//     the new Limit are what makes a later return to the larger one exact:
+//     forgetting them would let a window straddling the change hold more
+//     than either limit); a larger one moves it into a ring of the new size.
+//
+// A different Kind, or a different Window, has nothing to carry over: the
+// limiter starts afresh at now, as NewLimiter(c, now) would. Like Decide,
+// an instant earlier than the latest one seen is treated as that latest
+// one. Reconfigure allocates only when a sliding window's ring grows: to a
+// Limit larger than any it had, or afresh at another size. It panics if
+// c.Validate() fails.
+func (l *Limiter) Reconfigure(c LimiterConfig, now time.Time) {
+	if err := c.Validate(); err != nil {
+		panic(err)
+	}
+	if c == l.cfg {
+		return
+	}
+	switch {
+	case c.Kind != l.cfg.Kind:
+		l.restart(c, now)
+	case c.Kind == LimitTokenBucket:
+		l.rescaleBucket(c, l.offset(now, true))
+	case c.Window != l.cfg.Window:
+		l.restart(c, now)
+	case c.Kind == LimitSlidingWindow && c.Limit > len(l.ring):
+		l.offset(now, true)
+		ring := make([]int64, c.Limit)
+		for i := range l.n {
+			ring[i] = l.ring[l.at(i)]
+		}
+		l.ring, l.head = ring, 0
+	default: // a fixed window's count, a sliding window's ring stay as they are
+		l.offset(now, true)
+	}
+	l.cfg = c
+}
+
+// restart makes l a fresh limiter for c at now (or the latest instant
+// seen, if later), reusing its ring when the size fits.
+func (l *Limiter) restart(c LimiterConfig, now time.Time) {
+	start := l.base.Add(time.Duration(l.offset(now, false)))
+	ring := l.ring
+	if c.Kind != LimitSlidingWindow {
+		ring = nil
+	} else if len(ring) != c.Limit {
+		ring = make([]int64, c.Limit)
+	}
+	*l = Limiter{cfg: c, base: start, ring: ring}
+	if c.Kind == LimitTokenBucket {
+		l.tb = newTokenBucket(c.Rate, float64(c.Burst), 0)
+	}
+}
+
+// rescaleBucket carries the bucket's tokens at off over to c's rate and
+// capacity. The tokens held, (burst-debt)/interval, become the same number
+// at the new interval, rounded down to the nanosecond so the bucket never
+// holds more than it had; 128-bit arithmetic keeps it exact.
+func (l *Limiter) rescaleBucket(c LimiterConfig, off int64) {
+	old := l.tb
+	l.tb = newTokenBucket(c.Rate, float64(c.Burst), off)
+	held := old.burst - old.debt(off) // tokens held × old interval, >= 0 (a Limiter never owes)
+	if held < 0 {
+		held = 0
+	}
+	if held/old.interval >= int64(c.Burst) {
+		return // at least the new capacity: full
+	}
+	// held < Burst·old.interval, so held·new.interval/old.interval <
+	// Burst·new.interval = new.burst: the quotient fits.
+	hi, lo := bits.Mul64(uint64(held), uint64(l.tb.interval))
+	kept, _ := bits.Div64(hi, lo, uint64(old.interval))
+	l.tb.full = satAdd(off, l.tb.burst-int64(kept))
+}
 
 // Decision is a limiter's answer for one request.
 type Decision struct {
@@ -228,7 +349,7 @@ func (l *Limiter) decideFixed(off int64, take bool) Decision {
 	if take {
 		l.win, l.count = k, count
 	}
-	d.Remaining = l.cfg.Limit - count
+	d.Remaining = max(l.cfg.Limit-count, 0) // a count over a reconfigured limit
 	d.Reset = time.Duration((k+1)*w - off)
 	if !d.Allowed {
 		d.RetryAfter = d.Reset
@@ -239,13 +360,19 @@ func (l *Limiter) decideFixed(off int64, take bool) Decision {
 func (l *Limiter) decideSliding(off int64, take bool) Decision {
 	w := int64(l.cfg.Window)
 	limit := l.cfg.Limit
-	full := l.n == limit
-	d := Decision{Limit: limit, Allowed: !full || off-l.ring[l.head] >= w}
+	full := l.n >= limit
+	// oldest is the limit-th latest admission: while it is in the window,
+	// another would make limit+1.
+	oldest := 0
+	if full {
+		oldest = l.at(l.n - limit)
+	}
+	d := Decision{Limit: limit, Allowed: !full || off-l.ring[oldest] >= w}
 	if d.Allowed && take {
-		if full {
+		if l.n == len(l.ring) {
 			l.ring[l.head] = off
 			l.head++
-			if l.head == limit {
+			if l.head == len(l.ring) {
 				l.head = 0
 			}
 		} else {
@@ -254,8 +381,8 @@ func (l *Limiter) decideSliding(off int64, take bool) Decision {
 		}
 	}
 	// Entries are in time order from head: find the first inside the window
-	// (off-w, off] by binary search.
-	lo, hi := 0, l.n
+	// (off-w, off] among the latest limit by binary search.
+	lo, hi := max(l.n-limit, 0), l.n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if l.ring[l.at(mid)] > off-w {
@@ -270,7 +397,7 @@ func (l *Limiter) decideSliding(off int64, take bool) Decision {
 		d.Reset = time.Duration(l.ring[l.at(l.n-1)] + w - off)
 	}
 	if !d.Allowed {
-		d.RetryAfter = time.Duration(l.ring[l.head] + w - off)
+		d.RetryAfter = time.Duration(l.ring[oldest] + w - off)
 	}
 	return d
 }
