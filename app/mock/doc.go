@@ -10,12 +10,15 @@
 //	h := mock.New(mock.Options{})
 //	mux.Handle("/mock", h)                 // GET, HEAD; OPTIONS preflight
 //	mux.Handle("/mock/events", h.Events()) // GET: Server-Sent Events for one key
+//	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while
+//	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while
 //	srv.RegisterOnShutdown(h.Close)         // ends streams and hangs
 //
 // Example:
 //
 //	curl -i 'http://localhost:8080/mock?key=room1&limiter=fixed&limit=5&window=10s&retry_after=date&headers=both'
 //	curl -N 'http://localhost:8080/mock/events?key=room1'
+//	curl -X POST 'http://localhost:8080/mock/limit?key=room1&scale=0.5&for=5s'
 //
 // # Parameters
 //
@@ -87,6 +90,14 @@
 // Options.MaxKeys keys (and about Options.MaxBytes of state) are held; beyond
 // that the least recently used key of the same shard is evicted, so a flood
 // of unique keys cannot exhaust memory.
+//
+// # Fault switches
+//
+// POST /mock/outage?key=K&for=D answers every request for K with 503 for D
+// (see Handler.Outage). POST /mock/limit?key=K&scale=F&for=D decides K's
+// requests with its limit multiplied by F for D, its limiter's state carried
+// into the stretch and back out (see Handler.Limit). Both tell K's arrivals
+// stream; for=0s ends a stretch early.
 //
 // # Arrivals stream
 //

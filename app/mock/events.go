@@ -29,13 +29,15 @@ type stream struct {
 	dropped atomic.Uint64
 }
 
-// streamEvent is an arrival or an end, as queued for a stream.
+// streamEvent is an arrival, an end or a fault switch's stretch, as queued
+// for a stream.
 type streamEvent struct {
-	a      arrival
-	end    End
-	at     time.Time // when it ended (end events); until when (outage events)
-	fin    bool      // an end event
-	outage bool      // an outage of a.key from a.at until at
+	a     arrival
+	end   End
+	at    time.Time    // when it ended (end events); until when (stretches)
+	fin   bool         // an end event
+	sw    *faultSwitch // a stretch of this switch for a.key from a.at until at
+	scale float64      // the stretch's scale, for a scaled switch
 }
 
 func newHub(max, buf int) *hub {
@@ -156,11 +158,10 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	b = append(b, `data: {"type":"hello","key":"`...)
 	b = append(b, key...)
 	b = append(b, "\"}\n\n"...)
-	// An outage going on is told at once: a stream opened during it (a
-	// watch, a reconnect) would otherwise see 503s with no reason.
-	if st, ok := h.outages.current(key, h.opts.Now()); ok {
-		b = appendEvent(b, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, outage: true})
-	}
+	// The stretches going on are told at once, in the order they began: a
+	// stream opened during one (a watch, a reconnect) would otherwise see
+	// 503s or a smaller limit with no reason.
+	b = h.appendStretchesAt(b, key, h.opts.Now())
 	if h.flush(w, rc, b) != nil {
 		return
 	}
@@ -231,17 +232,35 @@ func parseEventsQuery(raw string) (string, *ParamError) {
 	return key, nil
 }
 
+// appendStretchesAt appends an event for each of key's stretches going on
+// at now (an outage, a scaled limit), the earliest first.
+func (h *Handler) appendStretchesAt(b []byte, key string, now time.Time) []byte {
+	out, isOut := h.outages.at(key, now)
+	lim, isLim := h.limits.at(key, now)
+	evOut := streamEvent{a: arrival{key: key, at: out.from}, at: out.until, sw: &outageSwitch}
+	evLim := streamEvent{a: arrival{key: key, at: lim.from}, at: lim.until, sw: &limitSwitch, scale: lim.scale}
+	if isOut && (!isLim || !lim.from.Before(out.from)) {
+		b = appendEvent(b, &evOut)
+		isOut = false
+	}
+	if isLim {
+		b = appendEvent(b, &evLim)
+	}
+	if isOut {
+		b = appendEvent(b, &evOut)
+	}
+	return b
+}
+
 // appendEvent appends one SSE event: "data: {json}\n\n".
 func appendEvent(b []byte, ev *streamEvent) []byte {
 	a := &ev.a
-	if ev.outage {
-		b = append(b, `data: {"type":"outage","key":"`...)
-		b = append(b, a.key...)
-		b = append(b, `","at":"`...)
-		b = a.at.UTC().AppendFormat(b, time.RFC3339Nano)
-		b = append(b, `","until":"`...)
-		b = ev.at.UTC().AppendFormat(b, time.RFC3339Nano)
-		return append(b, "\"}\n\n"...)
+	if ev.sw != nil {
+		b = append(b, `data: {"type":"`...)
+		b = append(b, ev.sw.name...)
+		b = append(b, `",`...)
+		b = ev.sw.appendFields(b, a.key, "at", stretch{a.at, ev.at, ev.scale})
+		return append(b, "}\n\n"...)
 	}
 	if ev.fin {
 		b = append(b, `data: {"type":"end",`...)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,4 +102,64 @@ func FuzzOutage(f *testing.F) {
 			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
 		}
 	})
+}
+
+// FuzzParseLimitQuery: any query to POST /mock/limit is read as a key, a
+// scale and a duration within their bounds, which read the same written
+// back, or refused with a complete *ParamError; the handler answers 200 with
+// what was read, or 400 with the error; never a panic.
+func FuzzParseLimitQuery(f *testing.F) {
+	for _, s := range []string{
+		"", "key=a", "key=a&scale=0.5&for=5s", "scale=0.05", "scale=1", "scale=0.049", "scale=1.0000001", "scale=NaN",
+		"scale=Inf", "scale=-0", "scale=0x1p-1", "scale=5e-1", "scale=1_0", "for=0s", "for=1m1s", "for=-1s", "for=1e9h",
+		"key=%zz", "key=a&key=a", "scale=1&scale=1", "x=1", "=", "&&&", "key=" + strings.Repeat("k", 70), "scale=" + strings.Repeat("9", 400),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		h := New(Options{}) // a fresh registry: a long run would fill a shared one
+		defer h.Close()
+		key, scale, d, perr := parseLimitQuery(raw)
+		req := httptest.NewRequest(http.MethodPost, "/mock/limit", nil)
+		req.URL.RawQuery = raw
+		rec := httptest.NewRecorder()
+		h.Limit().ServeHTTP(rec, req)
+		if perr != nil {
+			var e struct{ Error, Param, Value, Allowed string }
+			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param != perr.Param || e.Value != viaJSON(perr.Value) || e.Allowed == "" || e.Error != viaJSON(perr.Error()) {
+				t.Fatalf("bad query %q (%v): %d %q", raw, perr, rec.Code, rec.Body)
+			}
+			if len(perr.Value) > MaxKeyLen+len("…") {
+				t.Fatalf("query %q: value %q not cut", raw, perr.Value)
+			}
+			return
+		}
+		if !ValidKey(key) || !LimitScaleRange.Contains(scale) || d < 0 || d > MaxLimitFor {
+			t.Fatalf("query %q read as key %q scale %v for %v: out of bounds", raw, key, scale, d)
+		}
+		again := "key=" + key + "&scale=" + strconv.FormatFloat(scale, 'g', -1, 64) + "&for=" + d.String()
+		if k2, s2, d2, err := parseLimitQuery(again); err != nil || k2 != key || s2 != scale || d2 != d {
+			t.Fatalf("query %q read as %q %v %v; written back as %q, read as %q %v %v (%v)", raw, key, scale, d, again, k2, s2, d2, err)
+		}
+		var a struct {
+			Key, From, Until string
+			Scale            float64
+		}
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &a) != nil || a.Key != key || a.Scale != scale {
+			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
+		}
+		from, err1 := time.Parse(time.RFC3339Nano, a.From)
+		until, err2 := time.Parse(time.RFC3339Nano, a.Until)
+		if err1 != nil || err2 != nil || until.Sub(from) != d {
+			t.Fatalf("valid query %q: from %q until %q, want %v apart", raw, a.From, a.Until, d)
+		}
+	})
+}
+
+// viaJSON is s as it reads after a trip through JSON (invalid UTF-8
+// replaced).
+func viaJSON(s string) string {
+	b, _ := json.Marshal(s)
+	json.Unmarshal(b, &s)
+	return s
 }

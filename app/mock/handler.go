@@ -78,6 +78,7 @@ type Handler struct {
 	store     *store
 	hub       *hub
 	outages   outages
+	limits    stretches // scaled limits (POST /mock/limit)
 	done      chan struct{}
 	closeOnce sync.Once
 	janitor   sync.WaitGroup
@@ -197,8 +198,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.outcome, a.status = OutcomeHang, 0
 		}
 	}
+	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
+	// reconfigured for the stretch; the headers show the limit in force.
 	cfg := p.LimiterConfig()
-	a.d, a.seq = h.store.decide(p.Key, cfg, now, a.outcome == OutcomeOK)
+	lim, _ := h.limits.at(p.Key, now)
+	a.d, a.seq = h.store.decide(p.Key, cfg, lim, now, a.outcome == OutcomeOK)
+	if lim.scale != 0 {
+		cfg = cfg.Scaled(lim.scale)
+	}
 	if a.outcome != OutcomeOK {
 		a.d.Allowed = false // not admitted: the limiter was only consulted
 	} else if !a.d.Allowed {

@@ -6,9 +6,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -18,91 +15,37 @@ const (
 	MaxOutages = 10_000      // keys in an outage at once; beyond, 503
 )
 
-// outages are the keys whose server is down over a stretch: every request
-// is answered 503, bypassing the limiter. With none, checking costs one
-// atomic load; ended ones are forgotten at most a second after they end.
-type outages struct {
-	n         atomic.Int32 // len(down)
-	mu        sync.Mutex
-	down      map[string]stretch
-	nextSweep time.Time
+// outageSwitch is POST /mock/outage.
+var outageSwitch = faultSwitch{
+	name:       "outage",
+	defaultFor: 3 * time.Second,
+	maxFor:     MaxOutage,
+	forAllowed: "a duration between 0s (end the outage) and 1m, e.g. 3s",
+	only:       "only key=... and for=...",
+	maxKeys:    MaxOutages,
+	full:       "fewer keys in an outage at once; try again later",
 }
 
-// stretch is one key's outage: [from, until).
-type stretch struct{ from, until time.Time }
+// outages are the keys whose server is down over a stretch: every request
+// is answered 503, bypassing the limiter.
+type outages struct{ stretches }
 
 // active reports whether key is down at now, and until when.
 func (o *outages) active(key string, now time.Time) (time.Time, bool) {
-	if o.n.Load() == 0 {
-		return time.Time{}, false
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.sweep(now)
-	st, ok := o.down[key]
-	if !ok || now.Before(st.from) || !now.Before(st.until) {
-		return time.Time{}, false
-	}
-	return st.until, true
+	st, ok := o.at(key, now)
+	return st.until, ok
 }
 
-// sweep forgets the outages that are over, at most once a second.
-// o.mu must be held.
-func (o *outages) sweep(now time.Time) {
-	if now.Before(o.nextSweep) {
-		return
-	}
-	o.nextSweep = now.Add(time.Second)
-	for k, st := range o.down {
-		if !now.Before(st.until) {
-			delete(o.down, k)
-		}
-	}
-	o.n.Store(int32(len(o.down)))
-}
-
-// start takes key down for d from now (d == 0 ends its outage), reading
-// the clock under the lock so that a request decided before it is never
-// inside the stretch and one decided after it never outside. It reports
-// false when MaxOutages keys are already down; publish, when not nil, is
-// called with the stretch before the lock is released, so outages reach
-// the stream in the order they took effect.
+// start takes key down for d from now (d == 0 ends its outage), as
+// stretches.start does; publish, when not nil, is called with the outage
+// under the lock.
 func (o *outages) start(key string, d time.Duration, clock func() time.Time, publish func(from, until time.Time)) (from, until time.Time, ok bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	now := clock()
-	if o.down == nil {
-		o.down = make(map[string]stretch)
-	}
-	from, until = now, now.Add(d)
-	if d == 0 {
-		delete(o.down, key)
-	} else {
-		if _, held := o.down[key]; !held && len(o.down) >= MaxOutages {
-			o.nextSweep = time.Time{}
-			o.sweep(now)
-			if len(o.down) >= MaxOutages {
-				return from, until, false
-			}
-		}
-		o.down[key] = stretch{from, until}
-	}
-	o.n.Store(int32(len(o.down)))
+	var pub func(stretch)
 	if publish != nil {
-		publish(from, until)
+		pub = func(st stretch) { publish(st.from, st.until) }
 	}
-	return from, until, true
-}
-
-// current is key's outage going on at now, if any.
-func (o *outages) current(key string, now time.Time) (stretch, bool) {
-	if o.n.Load() == 0 {
-		return stretch{}, false
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	st, ok := o.down[key]
-	return st, ok && !now.Before(st.from) && now.Before(st.until)
+	st, ok := o.stretches.start(key, d, 0, MaxOutages, clock, pub)
+	return st.from, st.until, ok
 }
 
 // outageRetryAfter is the Retry-After of a request answered during an
@@ -124,66 +67,15 @@ func (h *Handler) Outage() http.Handler {
 }
 
 func (h *Handler) serveOutage(w http.ResponseWriter, r *http.Request) {
-	hdr := w.Header()
-	setCommon(hdr)
-	if r.Method != http.MethodPost {
-		hdr["Allow"] = hvOutageMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
-		return
-	}
-	key, d, perr := parseOutageQuery(r.URL.RawQuery)
-	if perr != nil {
-		writeError(w, http.StatusBadRequest, perr)
-		return
-	}
-	key = strings.Clone(key)
-	from, until, ok := h.outages.start(key, d, h.opts.Now, func(from, until time.Time) {
-		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: from}, at: until, outage: true})
-	})
-	if !ok {
-		hdr.Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "outages", Value: strconv.Itoa(MaxOutages), Allowed: "fewer keys in an outage at once; try again later"})
-		return
-	}
-	b := append([]byte(nil), `{"key":"`...)
-	b = append(b, key...)
-	b = append(b, `","from":"`...)
-	b = from.UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","until":"`...)
-	b = until.UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, "\"}\n"...)
-	hdr["Content-Type"] = hvJSON
-	w.WriteHeader(http.StatusOK)
-	w.Write(b)
+	h.serveSwitch(w, r, &outageSwitch, &h.outages.stretches)
 }
 
 // parseOutageQuery reads key=K&for=D: key as the endpoint's, D a duration
 // between 0s and MaxOutage (default 3s).
 func parseOutageQuery(raw string) (key string, d time.Duration, _ *ParamError) {
-	key, d = "default", 3*time.Second
-	var seenKey, seenFor bool
-	bad := eachParam(raw, func(name, value, pair string) *ParamError {
-		switch {
-		case name == "key" && seenKey, name == "for" && seenFor:
-			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
-		case name == "key":
-			if !ValidKey(value) {
-				return perr(pKey, value)
-			}
-			key, seenKey = value, true
-		case name == "for":
-			v, err := time.ParseDuration(value)
-			if err != nil || v < 0 || v > MaxOutage {
-				return &ParamError{Param: "for", Value: cut(value), Allowed: "a duration between 0s (end the outage) and 1m, e.g. 3s"}
-			}
-			d, seenFor = v, true
-		default:
-			return &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=... and for=..."}
-		}
-		return nil
-	})
-	if bad != nil {
-		return "", 0, bad
+	q, perr := outageSwitch.parse(raw)
+	if perr != nil {
+		return "", 0, perr
 	}
-	return key, d, nil
+	return q.key, q.d, nil
 }

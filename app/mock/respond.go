@@ -20,7 +20,7 @@ var (
 	hvEventStream   = []string{"text/event-stream"}
 	hvMethods       = []string{"GET, HEAD, OPTIONS"}
 	hvStreamMethods = []string{"GET, OPTIONS"}
-	hvOutageMethods = []string{"POST"}
+	hvSwitchMethods = []string{"POST"}
 	hvMaxAge        = []string{"7200"}
 	hvVaryPreflight = []string{"Access-Control-Request-Headers"}
 	hvExpose        = []string{"Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"}

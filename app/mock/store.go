@@ -41,10 +41,12 @@ type shard struct {
 
 type entry struct {
 	key        string
-	lim        *core.Limiter // its Config() is the key's configuration
-	seq        uint64        // arrivals for this key, the last one included
-	used       int64         // last use, nanoseconds since store.base
-	cost       int           // entryCost(cfg)
+	lim        *core.Limiter      // base, or base.Scaled(scale) during a stretch
+	base       core.LimiterConfig // the key's configuration, as its last arrival asked; it costs entryCost(base)
+	scale      float64            // the factor lim is decided with (0: none, lim is base)
+	until      int64              // with scale: the end of its stretch, nanoseconds since store.base
+	seq        uint64             // arrivals for this key, the last one included
+	used       int64              // last use, nanoseconds since store.base
 	prev, next *entry
 }
 
@@ -88,11 +90,14 @@ func (s *store) shard(key string) *shard {
 }
 
 // decide records an arrival for key at now under the limiter configuration
-// cfg and returns the limiter's decision (Decide, or Peek when take is false)
-// and the arrival's number for the key. A key that is new, idle for longer
-// than the TTL, or configured differently from its last arrival gets a fresh
-// limiter; only a new or expired key also restarts its arrival numbers.
-func (s *store) decide(key string, cfg core.LimiterConfig, now time.Time, take bool) (core.Decision, uint64) {
+// cfg, multiplied by lim.scale over the stretch lim when lim.scale is not 0
+// (POST /mock/limit), and returns the limiter's decision (Decide, or Peek
+// when take is false) and the arrival's number for the key. A key that is
+// new, idle for longer than the TTL, or configured differently from its last
+// arrival gets a fresh limiter; only a new or expired key also restarts its
+// arrival numbers. A change of stretch alone reconfigures the limiter,
+// carrying its state over (see rescale).
+func (s *store) decide(key string, cfg core.LimiterConfig, lim stretch, now time.Time, take bool) (core.Decision, uint64) {
 	t := int64(now.Sub(s.base))
 	sh := s.shard(key)
 	sh.mu.Lock()
@@ -101,16 +106,19 @@ func (s *store) decide(key string, cfg core.LimiterConfig, now time.Time, take b
 	case e == nil:
 		e = &entry{key: strings.Clone(key)} // key may point into a request's URL
 		sh.m[e.key] = e
-		sh.reset(e, cfg, now, true)
+		s.reset(sh, e, cfg, lim, now, true)
 	case t-e.used > int64(s.ttl):
 		s.expired.Add(1)
 		sh.unlink(e)
-		sh.reset(e, cfg, now, true)
-	case e.lim.Config() != cfg:
+		s.reset(sh, e, cfg, lim, now, true)
+	case e.base != cfg:
 		sh.unlink(e)
-		sh.reset(e, cfg, now, false)
+		s.reset(sh, e, cfg, lim, now, false)
 	default:
 		sh.unlink(e)
+		if e.scale != lim.scale || e.scale != 0 && e.until != int64(lim.until.Sub(s.base)) {
+			s.rescale(e, lim, now)
+		}
 	}
 	sh.pushFront(e)
 	for len(sh.m) > sh.cap || sh.bytes > sh.budget {
@@ -134,19 +142,62 @@ func (s *store) decide(key string, cfg core.LimiterConfig, now time.Time, take b
 	return d, seq
 }
 
-func (sh *shard) reset(e *entry, cfg core.LimiterConfig, now time.Time, restart bool) {
-	c := entryCost(cfg)
-	sh.bytes += c - e.cost
-	e.cost, e.lim = c, core.NewLimiter(cfg, now)
+// reset gives e a fresh limiter for cfg (scaled by lim) at now.
+func (s *store) reset(sh *shard, e *entry, cfg core.LimiterConfig, lim stretch, now time.Time, restart bool) {
+	sh.bytes += entryCost(cfg)
+	if e.lim != nil {
+		sh.bytes -= entryCost(e.base)
+	}
+	e.base, e.scale = cfg, lim.scale
+	if lim.scale != 0 {
+		e.lim = core.NewLimiter(cfg.Scaled(lim.scale), now)
+		e.until = int64(lim.until.Sub(s.base))
+	} else {
+		e.lim = core.NewLimiter(cfg, now)
+	}
 	if restart {
 		e.seq = 0
 	}
 }
 
+// rescale moves e's limiter from the stretch it was last decided in to lim
+// (scale 0: none) at the instants the limit changed, so that it carries its
+// state over each change (core.Limiter.Reconfigure): back to the key's
+// configuration when the old stretch ended (or now, if that comes first: it
+// was ended early), unless lim replaced it before; then into lim at its start.
+func (s *store) rescale(e *entry, lim stretch, now time.Time) {
+	if e.scale != 0 {
+		end := s.base.Add(time.Duration(e.until))
+		if lim.scale == 0 || end.Before(lim.from) {
+			if now.Before(end) {
+				end = now
+			}
+			e.lim.Reconfigure(e.base, end)
+		}
+	}
+	if lim.scale != 0 {
+		e.lim.Reconfigure(e.base.Scaled(lim.scale), lim.from)
+		e.until = int64(lim.until.Sub(s.base))
+	}
+	e.scale = lim.scale
+}
+
+// unscale puts key's limiter back to the key's configuration at at, when
+// its stretch was ended early (for=0s).
+func (s *store) unscale(key string, at time.Time) {
+	sh := s.shard(key)
+	sh.mu.Lock()
+	if e := sh.m[key]; e != nil && e.scale != 0 {
+		e.lim.Reconfigure(e.base, at)
+		e.scale = 0
+	}
+	sh.mu.Unlock()
+}
+
 func (sh *shard) remove(e *entry) {
 	sh.unlink(e)
 	delete(sh.m, e.key)
-	sh.bytes -= e.cost
+	sh.bytes -= entryCost(e.base)
 }
 
 // sweep removes every key idle for longer than the TTL at now. It holds a

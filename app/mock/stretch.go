@@ -1,0 +1,89 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// stretch is one key's fault over [from, until): an outage, or a limit
+// multiplied by scale (0 for an outage).
+type stretch struct {
+	from, until time.Time
+	scale       float64
+}
+
+// stretches are the keys under one fault switch (outages, limits) over a
+// stretch of time. With none, checking costs one atomic load; ended ones
+// are forgotten at most a second after they end.
+type stretches struct {
+	n         atomic.Int32 // len(m)
+	mu        sync.Mutex
+	m         map[string]stretch
+	nextSweep time.Time
+}
+
+// at is key's stretch going on at now, if any.
+func (s *stretches) at(key string, now time.Time) (stretch, bool) {
+	if s.n.Load() == 0 {
+		return stretch{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	st, ok := s.m[key]
+	if !ok || now.Before(st.from) || !now.Before(st.until) {
+		return stretch{}, false
+	}
+	return st, true
+}
+
+// sweep forgets the stretches that are over, at most once a second.
+// s.mu must be held.
+func (s *stretches) sweep(now time.Time) {
+	if now.Before(s.nextSweep) {
+		return
+	}
+	s.nextSweep = now.Add(time.Second)
+	for k, st := range s.m {
+		if !now.Before(st.until) {
+			delete(s.m, k)
+		}
+	}
+	s.n.Store(int32(len(s.m)))
+}
+
+// start begins key's stretch of d from now with scale (d == 0 ends its
+// stretch), reading the clock under the lock so that a request decided
+// before it is never inside the stretch and one decided after it never
+// outside. It reports false when max keys are already in a stretch;
+// publish, when not nil, is called with the stretch before the lock is
+// released, so stretches reach the stream in the order they took effect.
+func (s *stretches) start(key string, d time.Duration, scale float64, max int, clock func() time.Time, publish func(stretch)) (stretch, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := clock()
+	if s.m == nil {
+		s.m = make(map[string]stretch)
+	}
+	st := stretch{now, now.Add(d), scale}
+	if d == 0 {
+		delete(s.m, key)
+	} else {
+		if _, held := s.m[key]; !held && len(s.m) >= max {
+			s.nextSweep = time.Time{}
+			s.sweep(now)
+			if len(s.m) >= max {
+				return st, false
+			}
+		}
+		s.m[key] = st
+	}
+	s.n.Store(int32(len(s.m)))
+	if publish != nil {
+		publish(st)
+	}
+	return st, true
+}

@@ -1,0 +1,127 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// faultSwitch describes a fault switch: POST /mock/<name>?key=K&for=D (and
+// scale=F when scaled) starts a stretch of D for key K, answers its times
+// and tells K's arrivals stream. The outage and the scaled limit are two.
+type faultSwitch struct {
+	name       string // the route's last element and the stream event's type
+	defaultFor time.Duration
+	maxFor     time.Duration
+	forAllowed string // the Allowed of a bad for
+	scaled     bool   // takes scale=F, answers and publishes it
+	only       string // the Allowed of an unknown parameter
+	maxKeys    int    // keys in a stretch at once; beyond, 503
+	full       string // the Allowed of that 503
+}
+
+// switchQuery is a fault switch's decoded query.
+type switchQuery struct {
+	key   string
+	d     time.Duration
+	scale float64 // 0 unless the switch is scaled
+}
+
+// parse reads key=K&for=D (and scale=F): key as the endpoint's, D a
+// duration between 0s and maxFor, F in LimitScaleRange. A parameter given
+// twice, or one the switch does not take, is refused.
+func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
+	q := switchQuery{key: "default", d: sw.defaultFor}
+	if sw.scaled {
+		q.scale = DefaultLimitScale
+	}
+	var seenKey, seenFor, seenScale bool
+	bad := eachParam(raw, func(name, value, pair string) *ParamError {
+		switch {
+		case name == "key" && seenKey, name == "for" && seenFor, name == "scale" && seenScale:
+			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+		case name == "key":
+			if !ValidKey(value) {
+				return perr(pKey, value)
+			}
+			q.key, seenKey = value, true
+		case name == "for":
+			v, err := time.ParseDuration(value)
+			if err != nil || v < 0 || v > sw.maxFor {
+				return &ParamError{Param: "for", Value: cut(value), Allowed: sw.forAllowed}
+			}
+			q.d, seenFor = v, true
+		case name == "scale" && sw.scaled:
+			v, err := strconv.ParseFloat(value, 64)
+			if err != nil || !LimitScaleRange.Contains(v) {
+				return &ParamError{Param: "scale", Value: cut(value), Allowed: "a number " + LimitScaleRange.String() + ", the factor on the key's limit, e.g. 0.5"}
+			}
+			q.scale, seenScale = v, true
+		default:
+			return &ParamError{Param: "query", Value: cut(pair), Allowed: sw.only}
+		}
+		return nil
+	})
+	if bad != nil {
+		return switchQuery{}, bad
+	}
+	return q, nil
+}
+
+// serveSwitch serves sw's route with set as its keys' stretches.
+func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultSwitch, set *stretches) {
+	hdr := w.Header()
+	setCommon(hdr)
+	if r.Method != http.MethodPost {
+		hdr["Allow"] = hvSwitchMethods
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
+		return
+	}
+	q, perr := sw.parse(r.URL.RawQuery)
+	if perr != nil {
+		writeError(w, http.StatusBadRequest, perr)
+		return
+	}
+	key := strings.Clone(q.key)
+	st, ok := set.start(key, q.d, q.scale, sw.maxKeys, h.opts.Now, func(st stretch) {
+		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, sw: sw, scale: st.scale})
+	})
+	if !ok {
+		hdr.Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys), Allowed: sw.full})
+		return
+	}
+	if sw.scaled && q.d == 0 {
+		// Ended early: the key's limiter goes back now, not at the next
+		// request (a stretch that runs out is left at its end by that one).
+		h.store.unscale(key, st.from)
+	}
+	b := append([]byte(nil), '{')
+	b = sw.appendFields(b, key, "from", st)
+	b = append(b, "}\n"...)
+	hdr["Content-Type"] = hvJSON
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// appendFields appends a stretch's JSON fields: "key":K,"<fromName>":from,
+// "until":until, and "scale":F for a scaled switch.
+func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) []byte {
+	b = append(b, `"key":"`...)
+	b = append(b, key...)
+	b = append(b, `","`...)
+	b = append(b, fromName...)
+	b = append(b, `":"`...)
+	b = st.from.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","until":"`...)
+	b = st.until.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	if sw.scaled {
+		b = append(b, `,"scale":`...)
+		b = strconv.AppendFloat(b, st.scale, 'f', -1, 64)
+	}
+	return b
+}
