@@ -148,6 +148,8 @@ func setEventField(e *mock.Event, key, val string, quoted bool) bool {
 		return num(&e.LatencyMS)
 	case "elapsed_ms":
 		return num(&e.ElapsedMS)
+	case "scale":
+		return num(&e.Scale)
 	}
 	return true // a field this page does not read
 }

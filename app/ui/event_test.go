@@ -19,6 +19,8 @@ func TestDecodeEventMatchesJSON(t *testing.T) {
 		{Type: "end", Key: "k", Seq: 42, At: at, End: "cancelled", ElapsedMS: 3.25},
 		{Type: "dropped", Key: "k", Dropped: 17},
 		{Type: "outage", Key: "k", At: at, Until: at.Add(3 * time.Second)},
+		{Type: "limit", Key: "k", At: at, Until: at.Add(5 * time.Second), Scale: 0.5},
+		everyField(at),
 	}
 	for _, want := range events {
 		b, err := json.Marshal(want)
@@ -49,4 +51,30 @@ func TestDecodeEventMatchesJSON(t *testing.T) {
 	if decodeEvent(`not json`, &e) == nil {
 		t.Error("decoded garbage")
 	}
+}
+
+// everyField is an Event with every field set, so a field added to
+// mock.Event that the fast path does not decode fails the test above.
+func everyField(at time.Time) mock.Event {
+	var e mock.Event
+	v := reflect.ValueOf(&e).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Interface().(type) {
+		case string:
+			f.SetString("x" + v.Type().Field(i).Name)
+		case int:
+			f.SetInt(int64(i + 1))
+		case uint64:
+			f.SetUint(uint64(i + 1))
+		case float64:
+			f.SetFloat(float64(i) + 0.25)
+		case bool:
+			f.SetBool(true)
+		case time.Time:
+			f.Set(reflect.ValueOf(at.Add(time.Duration(i) * time.Second)))
+		default:
+			panic("everyField: a field of a new type: " + v.Type().Field(i).Name)
+		}
+	}
+	return e
 }
