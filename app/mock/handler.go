@@ -201,8 +201,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
 	// reconfigured for the stretch; the headers show the limit in force.
 	cfg := p.LimiterConfig()
-	lim, _ := h.limits.at(p.Key, now)
-	a.d, a.seq = h.store.decide(p.Key, cfg, lim, now, a.outcome == OutcomeOK)
+	var lim stretch
+	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, a.outcome == OutcomeOK)
 	if lim.scale != 0 {
 		cfg = cfg.Scaled(lim.scale)
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"retrylab/core"
 )
 
 // limitAnswer is the JSON answer of POST /mock/limit.
@@ -413,4 +415,34 @@ func TestLimitConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A stretch no request falls in still changes the limiter: a client asleep
+// through it (on a long Retry-After, say) finds the bucket refilled at the
+// halved rate up to the halved burst meanwhile, not as if nothing had
+// happened. The reference is core's limiter taken through the same
+// instants.
+func TestLimitStretchWithNoRequestInIt(t *testing.T) {
+	const q = "key=s&limiter=bucket&rate=1&burst=10"
+	h, clk := newTestHandler(t, Options{})
+	t0 := clk.Now()
+	for range 10 {
+		get(h, q) // drained at t0
+	}
+	clk.Advance(500 * time.Millisecond)
+	postLimit(t, h, "key=s&scale=0.5&for=1m")
+	clk.Advance(61 * time.Second)
+	got := decodeBody(t, get(h, q))
+
+	cfg := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 10}
+	ref := core.NewLimiter(cfg, t0)
+	for range 10 {
+		ref.Decide(t0)
+	}
+	ref.Reconfigure(cfg.Scaled(0.5), t0.Add(500*time.Millisecond))
+	ref.Reconfigure(cfg, t0.Add(60500*time.Millisecond))
+	want := ref.Decide(t0.Add(61500 * time.Millisecond))
+	if got.Remaining != want.Remaining || got.Limit != 10 || want.Remaining >= 9 {
+		t.Errorf("after a stretch with no request in it: limit %d remaining %d, want 10 and %d (as if never halved: 9)", got.Limit, got.Remaining, want.Remaining)
+	}
 }

@@ -96,11 +96,18 @@ func (s *store) shard(key string) *shard {
 // new, idle for longer than the TTL, or configured differently from its last
 // arrival gets a fresh limiter; only a new or expired key also restarts its
 // arrival numbers. A change of stretch alone reconfigures the limiter,
-// carrying its state over (see rescale).
-func (s *store) decide(key string, cfg core.LimiterConfig, lim stretch, now time.Time, take bool) (core.Decision, uint64) {
+// carrying its state over (see rescale). The key's stretch in limits (nil:
+// none) is read under the key's lock, so a switch that ends it (unscale)
+// runs wholly before or after this decision; it is returned with the
+// decision.
+func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, take bool) (core.Decision, uint64, stretch) {
 	t := int64(now.Sub(s.base))
 	sh := s.shard(key)
 	sh.mu.Lock()
+	var lim stretch
+	if limits != nil {
+		lim, _ = limits.at(key, now)
+	}
 	e := sh.m[key]
 	switch {
 	case e == nil:
@@ -116,7 +123,7 @@ func (s *store) decide(key string, cfg core.LimiterConfig, lim stretch, now time
 		s.reset(sh, e, cfg, lim, now, false)
 	default:
 		sh.unlink(e)
-		if e.scale != lim.scale || e.scale != 0 && e.until != int64(lim.until.Sub(s.base)) {
+		if s.moved(e, lim) {
 			s.rescale(e, lim, now)
 		}
 	}
@@ -139,7 +146,25 @@ func (s *store) decide(key string, cfg core.LimiterConfig, lim stretch, now time
 	}
 	seq := e.seq
 	sh.mu.Unlock()
-	return d, seq
+	return d, seq, lim
+}
+
+// moved reports whether e's limiter is not in lim (scale 0: no stretch).
+func (s *store) moved(e *entry, lim stretch) bool {
+	return e.scale != lim.scale || e.scale != 0 && e.until != int64(lim.until.Sub(s.base))
+}
+
+// scaleNow moves key's limiter into st as the stretch starts, rather than
+// at the key's next request: a stretch no request falls in (a client
+// asleep on a long Retry-After) still halves the bucket's refill and
+// capacity meanwhile.
+func (s *store) scaleNow(key string, st stretch) {
+	sh := s.shard(key)
+	sh.mu.Lock()
+	if e := sh.m[key]; e != nil && s.moved(e, st) {
+		s.rescale(e, st, st.from)
+	}
+	sh.mu.Unlock()
 }
 
 // reset gives e a fresh limiter for cfg (scaled by lim) at now.

@@ -94,10 +94,13 @@ func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultS
 		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys), Allowed: sw.full})
 		return
 	}
-	if sw.scaled && q.d == 0 {
+	switch {
+	case sw.scaled && q.d == 0:
 		// Ended early: the key's limiter goes back now, not at the next
 		// request (a stretch that runs out is left at its end by that one).
 		h.store.unscale(key, st.from)
+	case sw.scaled:
+		h.store.scaleNow(key, st)
 	}
 	b := append([]byte(nil), '{')
 	b = sw.appendFields(b, key, "from", st)
