@@ -11,12 +11,14 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/browser"
+	"retrylab/app/fleet"
 	"retrylab/app/mock"
 	"retrylab/core"
 )
 
-// The fault switches of a live run: the server goes down (Outage), or its
-// limit drops to a fraction for a while (Halve limit).
+// The fault switches of a live run: the server goes down (Outage), its
+// limit drops to a fraction for a while (Halve limit), or another client
+// sends a burst of requests at once (Burst).
 const (
 	OutageLength = 3 * time.Second // how long Outage takes the server down
 	LimitLength  = 5 * time.Second // how long Halve limit lasts
@@ -38,7 +40,7 @@ func (l *Lab) Outage(ctx app.Context) {
 	if l.s.Mock.RetryAfter == mock.RetryNone {
 		msg = "Server down for " + fmtDur(OutageLength) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
 	}
-	l.fault(ctx, "Outage", "/mock/outage?for="+OutageLength.String(), "outage", msg)
+	l.fault(ctx, "Outage", l.switchURL("/mock/outage?for="+OutageLength.String()), l.stretchAnswer("outage", msg))
 }
 
 // HalveLimit multiplies the mock's limit for the run's key (or the watched
@@ -50,25 +52,85 @@ func (l *Lab) HalveLimit(ctx app.Context) {
 	if l.s.Mock.Limiter == core.LimitNone {
 		msg = "Limit halved for " + fmtDur(LimitLength) + " — but this endpoint has no limiter (Limiter: none), so nothing changes"
 	}
-	l.fault(ctx, "Halve limit", "/mock/limit?scale="+strconv.FormatFloat(LimitScale, 'f', -1, 64)+"&for="+LimitLength.String(), "limit", msg)
+	l.fault(ctx, "Halve limit", l.switchURL("/mock/limit?scale="+strconv.FormatFloat(LimitScale, 'f', -1, 64)+"&for="+LimitLength.String()), l.stretchAnswer("limit", msg))
 }
 
-// fault posts a fault switch for the run's key (or the watched room) and
-// flashes msg, or why it failed. The switch answers {"key", "from",
-// "until", "scale"}: the stretch, taken into the timeline as the stream's
-// message of type kind would be (in case the stream's is lost; the model
-// takes the same stretch once).
-func (l *Lab) fault(ctx app.Context, name, pathQuery, kind, msg string) {
-	if !l.CanOutage() {
-		l.Flash(ctx, name+": only during a live run on the built-in mock, or a watch of a shared room")
-		return
+// BurstSize is how many requests Burst sends: twice what the limit lets
+// through at once (a bucket's burst, a window's limit), so the burst
+// drains it and is rejected as much again; 20 without a limiter; at most
+// 1,000.
+func BurstSize(s *fleet.Scenario) int {
+	c := s.Mock.LimiterConfig()
+	n := 20
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		n = 2 * c.Burst
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		n = 2 * c.Limit
 	}
+	return min(1000, n)
+}
+
+// Burst makes another client send BurstSize requests at once to the run's
+// key (or the watched room), with the run's endpoint parameters: POST
+// /mock/burst. They take from the same limit as the fleet; the server
+// panel shows them in grey, and the status says how many were admitted.
+func (l *Lab) Burst(ctx app.Context) {
+	n := BurstSize(&l.s)
 	key := l.runKey
 	if l.watching {
 		key = l.watchRoom
 	}
-	u := l.pageOrigin() + pathQuery + "&key=" + url.QueryEscape(key)
+	u := strings.Replace(l.s.MockURL(l.pageOrigin(), key), "/mock?", "/mock/burst?n="+strconv.Itoa(n)+"&", 1)
+	l.fault(ctx, "Burst", u, func(body string) string {
+		var r struct{ N, Allowed, Rejected int }
+		if json.Unmarshal([]byte(body), &r) != nil {
+			return "Burst: the server's answer was not understood"
+		}
+		return "Another client sent " + strconv.Itoa(r.N) + " requests at once: " + strconv.Itoa(r.Allowed) + " admitted, " +
+			strconv.Itoa(r.Rejected) + " rejected — the fleet shares what is left of the limit"
+	})
+}
+
+// switchURL is a stretch switch's URL (path and query) for the run's key,
+// or the watched room.
+func (l *Lab) switchURL(pathQuery string) string {
+	key := l.runKey
+	if l.watching {
+		key = l.watchRoom
+	}
+	return l.pageOrigin() + pathQuery + "&key=" + url.QueryEscape(key)
+}
+
+// stretchAnswer reads a stretch switch's answer, {"key", "from", "until",
+// "scale"}, into the timeline as the stream's message of type kind would
+// be (in case the stream's is lost; the model takes the same stretch
+// once), and returns msg.
+func (l *Lab) stretchAnswer(kind, msg string) func(body string) string {
 	v := l.view
+	return func(body string) string {
+		var r struct {
+			Key         string
+			From, Until time.Time
+			Scale       float64
+		}
+		if json.Unmarshal([]byte(body), &r) == nil {
+			if ev, err := json.Marshal(mock.Event{Type: kind, Key: r.Key, At: r.From, Until: r.Until, Scale: r.Scale}); err == nil {
+				v.onServerEvent(string(ev))
+			}
+		}
+		return msg
+	}
+}
+
+// fault posts the fault switch u during a live run on the built-in mock or
+// a watch, and flashes what answered made of its answer, or why it failed.
+func (l *Lab) fault(ctx app.Context, name, u string, answered func(body string) string) {
+	if !l.CanOutage() {
+		l.Flash(ctx, name+": only during a live run on the built-in mock, or a watch of a shared room")
+		return
+	}
+	var msg string
 	ctx.Async(func() {
 		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		status, body, err := browser.Post(pctx, u)
@@ -83,16 +145,7 @@ func (l *Lab) fault(ctx app.Context, name, pathQuery, kind, msg string) {
 			}
 			msg = name + " refused (" + strconv.Itoa(status) + "): " + e.Error
 		default:
-			var r struct {
-				Key         string
-				From, Until time.Time
-				Scale       float64
-			}
-			if json.Unmarshal([]byte(body), &r) == nil {
-				if ev, err := json.Marshal(mock.Event{Type: kind, Key: r.Key, At: r.From, Until: r.Until, Scale: r.Scale}); err == nil {
-					v.onServerEvent(string(ev))
-				}
-			}
+			msg = answered(body)
 		}
 		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, msg) })
 	})

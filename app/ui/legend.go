@@ -36,6 +36,7 @@ var legendPhases = []legendItem{
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth"},
 	{"sw outage", "server down", "the Outage button: every request answered 503"},
 	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down"},
+	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests"},
 	{"sw line limit", "server limit", "dashed, in the histogram"},
 	{"sw line client", "fleet bucket rate", "dotted, in the histogram"},
 }

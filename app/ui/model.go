@@ -102,6 +102,7 @@ type model struct {
 	wcount    watchStats  // a watch's counts, kept as arrivals come in
 	perSec    []int       // a watch's arrivals per second since its start (for the peak)
 	room      bool        // a shared room: tags are not unique, match by arrival number only
+	others    bool        // a run of its own received another client's requests (Burst)
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
 
@@ -323,6 +324,9 @@ func (m *model) serverEvent(e *mock.Event) {
 			if w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && w < m.workers {
 				a.mark = m.findMark(w, j, n)
 			}
+		}
+		if a.mark < 0 && !m.room && !m.watch {
+			m.others = true
 		}
 		if a.mark >= 0 {
 			k := &m.marks[a.mark]

@@ -406,6 +406,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		srvNote = "everyone in the shared room, by the server's answer"
 	case m != nil && m.room:
 		srvNote = "the whole shared room: yours in colour, other clients in grey"
+	case m != nil && m.others:
+		srvNote = "each request when the server received it; grey: another client's (Burst)"
 	}
 	o.Text(srvNote, l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	paintHistogramUnit(o, l)

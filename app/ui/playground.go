@@ -104,7 +104,7 @@ func (p *Playground) OnDismount() {
 }
 
 // onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
-// keep the run as the baseline, o server outage, h halve the limit, + − 0 zoom and a d pan a finished run, y replay it, 1–6 presets, p
+// keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–6 presets, p
 // presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
@@ -112,7 +112,7 @@ func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) 
 		return false
 	}
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 	default:
 		return false
 	}
@@ -139,6 +139,8 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.Outage(ctx)
 	case "h", "H":
 		l.HalveLimit(ctx)
+	case "b", "B":
+		l.Burst(ctx)
 	case "+", "=":
 		l.Zoom(0.5)
 	case "-":

@@ -111,6 +111,11 @@ func (b *RunBar) Render() app.UI {
 				Title("Halve limit (h): for "+fmtDur(LimitLength)+" the server allows half its limit (what its limiter had admitted still counts) and says so in its headers — see which clients adapt").
 				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
+			app.Button().ID("burst").Class("ghost").
+				Disabled(!l.CanOutage()).
+				Title("Burst (b): another client sends "+strconv.Itoa(BurstSize(&l.s))+" requests at once to the same limit — twice what it lets through at once — and your fleet shares what is left").
+				Body(app.Span().Class("icon").Text("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
+				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).

@@ -780,3 +780,51 @@ func TestModelScaledLimits(t *testing.T) {
 		t.Error("a scaled limit outside the window is drawn")
 	}
 }
+
+// Burst sends twice what the limit lets through at once, within the
+// endpoint's bound.
+func TestBurstSize(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  int
+	}{
+		{"rate=10&burst=10", 20},
+		{"limiter=bucket&rate=5&burst=1", 2},
+		{"limiter=fixed&limit=100&window=1m", 200},
+		{"limiter=sliding&limit=1000&window=1m", 1000},
+		{"limiter=none", 20},
+	} {
+		q, _ := url.ParseQuery(tt.query)
+		s, errs := fleet.FromQuery(q)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", tt.query, errs)
+		}
+		if got := BurstSize(&s); got != tt.want {
+			t.Errorf("%s: BurstSize %d, want %d", tt.query, got, tt.want)
+		}
+	}
+}
+
+// Another client's requests in a run of its own (the Burst button) are
+// drawn in grey in the server panel, and its note says what grey is; the
+// run's own arrivals are not.
+func TestModelOtherClientsArrivals(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.serverEvent(&mock.Event{Type: "arrival", Seq: 7, Tag: "w1.j0.a1", At: at(56), Outcome: "limited", Status: 429})
+	if m.others {
+		t.Fatal("the run's own arrival counted as another client's")
+	}
+	m.serverEvent(&mock.Event{Type: "arrival", Seq: 8, Tag: "burst", At: at(60), Outcome: "ok", Status: 200})
+	if !m.others || m.arrivals[1].mark >= 0 {
+		t.Fatalf("a burst's arrival: others %v, mark %d", m.others, m.arrivals[1].mark)
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	if _, ok := textY(&o, "each request when the server received it; grey: another client's (Burst)"); !ok {
+		t.Error("the server panel's note does not say what grey is")
+	}
+}

@@ -5,6 +5,7 @@ package tests
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -168,4 +169,74 @@ func TestHalveLimitDuringRun(t *testing.T) {
 		t.Errorf("scaled limits on the timeline: %v, want one of 5000 ms at 0.5", d.Limits)
 	}
 	screenshot(t, ctx, "halve-limit")
+}
+
+// TestBurstDuringRun: during a live run against a bucket of 10 a person
+// presses b. Another client's 20 requests reach the server at once — its
+// stream shows them tagged "burst" — and take from the same limit: at most
+// the bucket's 10 are admitted. The page says how many were, draws them in
+// grey, and counts only its own requests.
+func TestBurstDuringRun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-burst-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?workers=10&jobs=8&limiter=bucket&rate=10&burst=10&latency=50ms&strategy=full&base=200ms&cap=1s&attempts=50&ra_honour=on&room="+room)
+	if !eval[bool](t, ctx, `document.getElementById("burst").disabled`) {
+		t.Error("Burst offered before a run")
+	}
+	if label := eval[string](t, ctx, `document.getElementById("burst").textContent`); !strings.Contains(label, "Burst ×20") {
+		t.Errorf("burst button %q, want it to say ×20 (twice the bucket's 10)", label)
+	}
+	s := subscribe(t, srv, room)
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { st := state(t, ctx); return st.Running && st.Stats["requests"] >= 20 }); err != nil {
+		t.Fatalf("the run did not get going: %+v", state(t, ctx))
+	}
+	press(t, ctx, "b")
+	var toast string
+	if err := waitFor(3*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return strings.HasPrefix(toast, "Another client sent 20 requests at once")
+	}); err != nil {
+		t.Errorf("no word of the burst: %q", toast)
+	}
+	var st pageState
+	if err := waitFor(90*time.Second, func() bool { st = state(t, ctx); return st.Runs > 0 && !st.Running }); err != nil {
+		t.Fatalf("the run did not finish: %+v", st)
+	}
+
+	var burst, ours []mockEvent
+	for drained := false; !drained; {
+		select {
+		case ev := <-s.ch:
+			if ev.Type != "arrival" {
+				continue
+			}
+			if ev.Tag == "burst" {
+				burst = append(burst, ev)
+			} else {
+				ours = append(ours, ev)
+			}
+		case <-time.After(500 * time.Millisecond):
+			drained = true
+		}
+	}
+	allowed := 0
+	for _, a := range burst {
+		if a.Allowed {
+			allowed++
+		}
+		if !a.At.Equal(burst[0].At) {
+			t.Errorf("burst arrivals at %v and %v: want one instant", burst[0].At, a.At)
+			break
+		}
+	}
+	t.Logf("burst: %d arrivals, %d admitted; the fleet's arrivals %d, its requests %v", len(burst), allowed, len(ours), st.Stats["requests"])
+	if len(burst) != 20 || allowed > 10 {
+		t.Errorf("the server saw %d burst arrivals (%d admitted), want 20 with at most the bucket's 10 admitted", len(burst), allowed)
+	}
+	if int(st.Stats["requests"]) != len(ours) {
+		t.Errorf("the page counted %v requests, the server received %d of the fleet's", st.Stats["requests"], len(ours))
+	}
+	screenshot(t, ctx, "burst")
 }
