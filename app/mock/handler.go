@@ -180,43 +180,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// An outage, then injected failures, come first and bypass the limiter
-	// (Peek): they do not count against the limit.
-	a := arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
-	down, isDown := h.outages.active(p.Key, now)
-	if isDown {
-		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
-	} else if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
-		switch u := h.opts.Rand() * 100; {
-		case u < p.Fail500:
-			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
-		case u < p.Fail500+p.Fail503:
-			a.outcome, a.status = OutcomeFail503, http.StatusServiceUnavailable
-		case u < p.Fail500+p.Fail503+p.Drop:
-			a.outcome, a.status = OutcomeDrop, 0
-		case u < inj:
-			a.outcome, a.status = OutcomeHang, 0
-		}
-	}
-	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
-	// reconfigured for the stretch; the headers show the limit in force.
-	cfg := p.LimiterConfig()
-	var lim stretch
-	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, a.outcome == OutcomeOK)
-	if lim.scale != 0 {
-		cfg = cfg.Scaled(lim.scale)
-	}
-	if a.outcome != OutcomeOK {
-		a.d.Allowed = false // not admitted: the limiter was only consulted
-	} else if !a.d.Allowed {
-		a.outcome, a.status = OutcomeLimited, p.Status
-	}
-	a.latency = p.Latency
-	if p.Spread > 0 {
-		a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
-	}
-	h.hub.arrival(&a)
-
+	a, cfg, down, isDown := h.decide(&p, now, true)
 	if a.outcome == OutcomeHang {
 		h.extendWrite(w, h.opts.HangLimit)
 		end := h.wait(r.Context(), h.opts.HangLimit)
@@ -289,6 +253,54 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	*bp = body
 	bufPool.Put(bp)
 	h.end(&a, EndSent)
+}
+
+// decide decides a request for p arriving at now and publishes its arrival:
+// an outage, then injected failures, come first and bypass the limiter
+// (Peek): they do not count against the limit; otherwise the key's limiter
+// decides, with its limit scaled during a stretch of POST /mock/limit. It
+// returns the arrival, the limiter configuration in force (the headers show
+// it) and, during an outage, when it ends. held says the request has a
+// connection to hold: a latency is chosen for it (a burst's requests have
+// none, and are answered at once).
+func (h *Handler) decide(p *Params, now time.Time, held bool) (a arrival, cfg core.LimiterConfig, down time.Time, isDown bool) {
+	a = arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
+	down, isDown = h.outages.active(p.Key, now)
+	if isDown {
+		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
+	} else if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
+		switch u := h.opts.Rand() * 100; {
+		case u < p.Fail500:
+			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
+		case u < p.Fail500+p.Fail503:
+			a.outcome, a.status = OutcomeFail503, http.StatusServiceUnavailable
+		case u < p.Fail500+p.Fail503+p.Drop:
+			a.outcome, a.status = OutcomeDrop, 0
+		case u < inj:
+			a.outcome, a.status = OutcomeHang, 0
+		}
+	}
+	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
+	// reconfigured for the stretch; the headers show the limit in force.
+	cfg = p.LimiterConfig()
+	var lim stretch
+	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, a.outcome == OutcomeOK)
+	if lim.scale != 0 {
+		cfg = cfg.Scaled(lim.scale)
+	}
+	if a.outcome != OutcomeOK {
+		a.d.Allowed = false // not admitted: the limiter was only consulted
+	} else if !a.d.Allowed {
+		a.outcome, a.status = OutcomeLimited, p.Status
+	}
+	if held {
+		a.latency = p.Latency
+		if p.Spread > 0 {
+			a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
+		}
+	}
+	h.hub.arrival(&a)
+	return a, cfg, down, isDown
 }
 
 // end publishes the end of a's handling, reading the clock only when a
