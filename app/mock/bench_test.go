@@ -224,3 +224,46 @@ func BenchmarkParseQuery(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkBurst is one POST /mock/burst of MaxBurstN requests: all
+// admitted, all rejected by the limiter, and all admitted with a stream
+// open on the key (2000 events published, read meanwhile).
+func BenchmarkBurst(b *testing.B) {
+	const n = "&n=1000"
+	cases := []struct {
+		name, query string
+		stream      bool
+	}{
+		{"1000-allowed", "key=b&limiter=bucket&rate=1000000&burst=1000000" + n, false},
+		{"1000-rejected", "key=b&limiter=fixed&limit=1&window=24h" + n, false},
+		{"1000-allowed-stream", "key=b&limiter=bucket&rate=1000000&burst=1000000" + n, true},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			h := New(Options{})
+			defer h.Close()
+			if c.stream {
+				s := h.hub.subscribe("b")
+				done := make(chan struct{})
+				defer close(done)
+				go func() {
+					for {
+						select {
+						case <-s.ch:
+						case <-done:
+							return
+						}
+					}
+				}()
+			}
+			req := httptest.NewRequest(http.MethodPost, "/mock/burst?"+c.query, nil)
+			w := &discard{h: http.Header{}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h.Burst().ServeHTTP(w, req)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/request")
+		})
+	}
+}

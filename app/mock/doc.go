@@ -12,6 +12,7 @@
 //	mux.Handle("/mock/events", h.Events()) // GET: Server-Sent Events for one key
 //	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while
 //	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while
+//	mux.Handle("/mock/burst", h.Burst())   // POST: make n requests arrive at a key at once
 //	srv.RegisterOnShutdown(h.Close)         // ends streams and hangs
 //
 // Example:
@@ -19,6 +20,7 @@
 //	curl -i 'http://localhost:8080/mock?key=room1&limiter=fixed&limit=5&window=10s&retry_after=date&headers=both'
 //	curl -N 'http://localhost:8080/mock/events?key=room1'
 //	curl -X POST 'http://localhost:8080/mock/limit?key=room1&scale=0.5&for=5s'
+//	curl -X POST 'http://localhost:8080/mock/burst?key=room1&limiter=fixed&limit=5&window=10s&n=20'
 //
 // # Parameters
 //
@@ -97,7 +99,12 @@
 // (see Handler.Outage). POST /mock/limit?key=K&scale=F&for=D decides K's
 // requests with its limit multiplied by F for D, its limiter's state carried
 // into the stretch and back out (see Handler.Limit). Both tell K's arrivals
-// stream; for=0s ends a stretch early.
+// stream; for=0s ends a stretch early. POST /mock/burst?n=N&<query> makes N
+// requests with GET /mock's <query> arrive at once at its key, as another
+// client's: each is decided as such a GET would be at that instant (an
+// outage, a scaled limit and injected failures apply; admitted ones take the
+// limiter's tokens) but answered at once, and appears on the key's stream as
+// an arrival tagged "burst" and its end "sent" (see Handler.Burst).
 //
 // # Arrivals stream
 //

@@ -12,8 +12,10 @@ import (
 )
 
 // hub fans arrivals out to the streams subscribed to their key. Publishing
-// never blocks: each stream has a bounded buffer and an event that does not
-// fit is dropped and counted. With no stream open, publishing is one atomic load.
+// a request's events never blocks: each stream has a bounded buffer and an
+// event that does not fit is dropped and counted. A burst's events, which
+// no connection waits on, may wait for room for a bounded time
+// (publishWait). With no stream open, publishing is one atomic load.
 type hub struct {
 	n       atomic.Int32 // streams open
 	dropped atomic.Uint64
@@ -92,6 +94,33 @@ func (h *hub) publish(key string, ev *streamEvent) {
 			s.dropped.Add(1)
 			h.dropped.Add(1)
 		}
+	}
+}
+
+// publishWait is publish for a burst's events: one that does not fit in a
+// stream's buffer waits for room until wait or done is closed, then is
+// dropped and counted. Once wait is closed, it is publish.
+func (h *hub) publishWait(key string, ev *streamEvent, wait, done <-chan struct{}) {
+	if h.n.Load() == 0 {
+		return
+	}
+	h.mu.RLock()
+	subs := h.topics[key]
+	h.mu.RUnlock()
+	for _, s := range subs {
+		select {
+		case s.ch <- *ev:
+			continue
+		default:
+		}
+		select {
+		case s.ch <- *ev:
+			continue
+		case <-wait:
+		case <-done:
+		}
+		s.dropped.Add(1)
+		h.dropped.Add(1)
 	}
 }
 

@@ -180,7 +180,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	a, cfg, down, isDown := h.decide(&p, now, true)
+	a, cfg, down, isDown := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
 		h.extendWrite(w, h.opts.HangLimit)
 		end := h.wait(r.Context(), h.opts.HangLimit)
@@ -260,10 +260,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (Peek): they do not count against the limit; otherwise the key's limiter
 // decides, with its limit scaled during a stretch of POST /mock/limit. It
 // returns the arrival, the limiter configuration in force (the headers show
-// it) and, during an outage, when it ends. held says the request has a
-// connection to hold: a latency is chosen for it (a burst's requests have
-// none, and are answered at once).
-func (h *Handler) decide(p *Params, now time.Time, held bool) (a arrival, cfg core.LimiterConfig, down time.Time, isDown bool) {
+// it) and, during an outage, when it ends. burst is nil for a request with
+// a connection to hold (GET): a latency is chosen for it, and its arrival
+// never waits for a slow stream. For a request of a burst, answered at once,
+// burst is closed when its events must stop waiting for room in a slow
+// stream (see hub.publishWait).
+func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig, down time.Time, isDown bool) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
 	down, isDown = h.outages.active(p.Key, now)
 	if isDown {
@@ -293,11 +295,13 @@ func (h *Handler) decide(p *Params, now time.Time, held bool) (a arrival, cfg co
 	} else if !a.d.Allowed {
 		a.outcome, a.status = OutcomeLimited, p.Status
 	}
-	if held {
-		a.latency = p.Latency
-		if p.Spread > 0 {
-			a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
-		}
+	if burst != nil {
+		h.hub.publishWait(a.key, &streamEvent{a: a}, burst, h.done)
+		return a, cfg, down, isDown
+	}
+	a.latency = p.Latency
+	if p.Spread > 0 {
+		a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
 	}
 	h.hub.arrival(&a)
 	return a, cfg, down, isDown
