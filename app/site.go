@@ -51,6 +51,7 @@ func newSite(root string) (*site, error) {
 	mux.Handle("/mock/events", m.Events()) // it keeps its own rolling write deadline
 	mux.Handle("/mock/outage", m.Outage())
 	mux.Handle("/mock/limit", m.Limit())
+	mux.Handle("/mock/burst", m.Burst())
 	mux.Handle("/web/app.wasm", wasm)
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
 		// The toolchain's copy, served ahead of go-app's embedded one, which

@@ -87,6 +87,7 @@ func TestSiteServes(t *testing.T) {
 		{"/web/app.wasm", "identity", 200, "application/wasm", "", "asm wasm bytes"},
 		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`},
 		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`},
+		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`}, // mounted: the switch refuses a GET
 	}
 	for _, tt := range tests {
 		resp, body := get(tt.path, "Accept-Encoding", tt.accept)
