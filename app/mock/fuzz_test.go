@@ -163,3 +163,68 @@ func viaJSON(s string) string {
 	json.Unmarshal(b, &s)
 	return s
 }
+
+// FuzzParseBurstQuery: any query to POST /mock/burst is read as an n in
+// BurstNRange and GET /mock's parameters, which read the same written back,
+// or refused with a complete *ParamError; a query that cannot name n is
+// read exactly as ParseQuery reads it; the handler answers 200 with n
+// requests decided, or 400 with the error; never a panic.
+func FuzzParseBurstQuery(f *testing.F) {
+	for _, s := range []string{
+		"", "n=1", "n=1000", "n=0", "n=1001", "n=-1", "n=abc", "n=", "n", "n=+5", "n=0x10", "n=1e3", "n=07", "n=5&n=5",
+		"%6E=5", "%6e=5&n=1", "n=%zz", "nn=1", "x=1&n=2", "=1", "&&&", "key=a&n=30&limiter=bucket&rate=10&burst=10",
+		"rate=abc&n=5", "n=5&fail500=50&drop=25&hang=25", "n=5&latency=30s&spread=1s", "tag=t&n=3", "key=%zz&n=2",
+		"n=" + strings.Repeat("9", 100),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		h := New(Options{}) // a fresh registry: a long run would fill a shared one
+		defer h.Close()
+		n, p, perr := parseBurstQuery(raw)
+		req := httptest.NewRequest(http.MethodPost, "/mock/burst", nil)
+		req.URL.RawQuery = raw
+		rec := httptest.NewRecorder()
+		h.Burst().ServeHTTP(rec, req)
+
+		if lower := strings.ToLower(raw); !strings.Contains(lower, "n") && !strings.Contains(lower, "%6e") {
+			// No pair can be named n: ParseQuery's reading, errors included.
+			want, err := ParseQuery(raw)
+			switch {
+			case err == nil && (perr != nil || p != want || n != DefaultBurstN):
+				t.Fatalf("query %q: n %d %+v %v; ParseQuery %+v", raw, n, p, perr, want)
+			case err != nil && perr == nil:
+				t.Fatalf("query %q: accepted; ParseQuery %v", raw, err)
+			case err != nil:
+				pe := err.(*ParamError)
+				if perr.Param != pe.Param || perr.Value != pe.Value || strings.ReplaceAll(perr.Allowed, "n, ", "") != strings.ReplaceAll(pe.Allowed, "n, ", "") {
+					t.Fatalf("query %q: %v; ParseQuery %v", raw, perr, pe)
+				}
+			}
+		}
+		if perr != nil {
+			var e struct{ Error, Param, Value, Allowed string }
+			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param != viaJSON(perr.Param) || e.Value != viaJSON(perr.Value) || e.Allowed == "" || e.Error != viaJSON(perr.Error()) {
+				t.Fatalf("bad query %q (%v): %d %q", raw, perr, rec.Code, rec.Body)
+			}
+			if len(perr.Value) > MaxKeyLen+len("…") {
+				t.Fatalf("query %q: value %q not cut", raw, perr.Value)
+			}
+			return
+		}
+		if !BurstNRange.Contains(n) || p.Valid() != nil {
+			t.Fatalf("query %q read as n %d %+v: out of bounds (%v)", raw, n, p, p.Valid())
+		}
+		again := "n=" + strconv.Itoa(n) + "&" + p.Encode()
+		if n2, p2, err := parseBurstQuery(again); err != nil || n2 != n || p2 != p {
+			t.Fatalf("query %q read as %d %+v; written back as %q, read as %d %+v (%v)", raw, n, p, again, n2, p2, err)
+		}
+		var a struct {
+			Key, At              string
+			N, Allowed, Rejected int
+		}
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &a) != nil || a.Key != p.Key || a.N != n || a.Allowed+a.Rejected != n || a.Allowed < 0 || a.Rejected < 0 {
+			t.Fatalf("valid query %q: %d %q", raw, rec.Code, rec.Body)
+		}
+	})
+}
