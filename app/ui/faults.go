@@ -77,11 +77,7 @@ func BurstSize(s *fleet.Scenario) int {
 // panel shows them in grey, and the status says how many were admitted.
 func (l *Lab) Burst(ctx app.Context) {
 	n := BurstSize(&l.s)
-	key := l.runKey
-	if l.watching {
-		key = l.watchRoom
-	}
-	u := strings.Replace(l.s.MockURL(l.pageOrigin(), key), "/mock?", "/mock/burst?n="+strconv.Itoa(n)+"&", 1)
+	u := strings.Replace(l.s.MockURL(l.pageOrigin(), l.faultKey()), "/mock?", "/mock/burst?n="+strconv.Itoa(n)+"&", 1)
 	l.fault(ctx, "Burst", u, func(body string) string {
 		var r struct{ N, Allowed, Rejected int }
 		if json.Unmarshal([]byte(body), &r) != nil {
@@ -92,14 +88,18 @@ func (l *Lab) Burst(ctx app.Context) {
 	})
 }
 
-// switchURL is a stretch switch's URL (path and query) for the run's key,
-// or the watched room.
-func (l *Lab) switchURL(pathQuery string) string {
-	key := l.runKey
+// faultKey is the key the fault switches act on: the run's, or the
+// watched room.
+func (l *Lab) faultKey() string {
 	if l.watching {
-		key = l.watchRoom
+		return l.watchRoom
 	}
-	return l.pageOrigin() + pathQuery + "&key=" + url.QueryEscape(key)
+	return l.runKey
+}
+
+// switchURL is a stretch switch's URL: pathQuery for faultKey.
+func (l *Lab) switchURL(pathQuery string) string {
+	return l.pageOrigin() + pathQuery + "&key=" + url.QueryEscape(l.faultKey())
 }
 
 // stretchAnswer reads a stretch switch's answer, {"key", "from", "until",
