@@ -53,13 +53,10 @@ func (h *Handler) Burst() http.Handler {
 }
 
 func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
-	hdr := w.Header()
-	setCommon(hdr)
-	if r.Method != http.MethodPost {
-		hdr["Allow"] = hvSwitchMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
+	if !postOnly(w, r) {
 		return
 	}
+	hdr := w.Header()
 	n, p, perr := parseBurstQuery(r.URL.RawQuery)
 	if perr != nil {
 		writeError(w, http.StatusBadRequest, perr)

@@ -258,11 +258,7 @@ func TestBurstStalledStream(t *testing.T) {
 
 func TestBurstErrors(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
-	for _, c := range []struct {
-		method, query         string
-		status                int
-		param, value, allowed string
-	}{
+	checkSwitchErrors(t, h.Burst(), "/mock/burst", []switchError{
 		{http.MethodGet, "n=5", 405, "method", "GET", "POST"},
 		{http.MethodPut, "n=5", 405, "method", "PUT", "POST"},
 		{http.MethodPost, "n=0", 400, "n", "0", burstNAllowed},
@@ -283,20 +279,7 @@ func TestBurstErrors(t *testing.T) {
 		{http.MethodPost, "x=1&n=5", 400, "x", "1", "n, " + allowedKnown},
 		{http.MethodPost, "=1", 400, "query", "=1", "name=value pairs with names n, " + allowedKnown},
 		{http.MethodPost, "key=%zz", 400, "query", "key=%zz", "a percent-encoded query"},
-	} {
-		rec := httptest.NewRecorder()
-		h.Burst().ServeHTTP(rec, httptest.NewRequest(c.method, "/mock/burst?"+c.query, nil))
-		var e struct{ Error, Param, Value, Allowed string }
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != c.status || err != nil || e.Param != c.param || e.Value != c.value || e.Allowed != c.allowed || !strings.HasPrefix(e.Error, "mock: "+c.param) {
-			t.Errorf("%s %s: %d %s, want %d naming %q %q allowed %q", c.method, c.query, rec.Code, rec.Body, c.status, c.param, c.value, c.allowed)
-		}
-		if rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
-			t.Errorf("%s %s: headers %v", c.method, c.query, rec.Header())
-		}
-		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
-			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
-		}
-	}
+	})
 	if h.Stats().Keys != 0 {
 		t.Errorf("refused bursts made %d keys", h.Stats().Keys)
 	}

@@ -80,14 +80,19 @@ func (h *hub) unsubscribe(key string, s *stream) {
 	h.n.Add(-1)
 }
 
-func (h *hub) publish(key string, ev *streamEvent) {
+// subscribers are key's streams (none, without a lock, when no stream is
+// open).
+func (h *hub) subscribers(key string) []*stream {
 	if h.n.Load() == 0 {
-		return
+		return nil
 	}
 	h.mu.RLock()
-	subs := h.topics[key]
-	h.mu.RUnlock()
-	for _, s := range subs {
+	defer h.mu.RUnlock()
+	return h.topics[key]
+}
+
+func (h *hub) publish(key string, ev *streamEvent) {
+	for _, s := range h.subscribers(key) {
 		select {
 		case s.ch <- *ev:
 		default:
@@ -101,13 +106,7 @@ func (h *hub) publish(key string, ev *streamEvent) {
 // stream's buffer waits for room until wait or done is closed, then is
 // dropped and counted. Once wait is closed, it is publish.
 func (h *hub) publishWait(key string, ev *streamEvent, wait, done <-chan struct{}) {
-	if h.n.Load() == 0 {
-		return
-	}
-	h.mu.RLock()
-	subs := h.topics[key]
-	h.mu.RUnlock()
-	for _, s := range subs {
+	for _, s := range h.subscribers(key) {
 		select {
 		case s.ch <- *ev:
 			continue

@@ -271,11 +271,7 @@ func TestLimitErrors(t *testing.T) {
 		forAllowed   = "a duration between 0s (end the stretch) and 1m, e.g. 5s"
 		scaleAllowed = "a number between 0.05 and 1, the factor on the key's limit, e.g. 0.5"
 	)
-	for _, c := range []struct {
-		method, query         string
-		status                int
-		param, value, allowed string
-	}{
+	checkSwitchErrors(t, h.Limit(), "/mock/limit", []switchError{
 		{http.MethodGet, "key=a", 405, "method", "GET", "POST"},
 		{http.MethodPut, "key=a", 405, "method", "PUT", "POST"},
 		{http.MethodPost, "key=a&scale=0.01", 400, "scale", "0.01", scaleAllowed},
@@ -294,20 +290,7 @@ func TestLimitErrors(t *testing.T) {
 		{http.MethodPost, "key=a&key=b", 400, "key", "b", "one value"},
 		{http.MethodPost, "key=a&rate=3", 400, "query", "rate=3", "only key=..., scale=... and for=..."},
 		{http.MethodPost, "key=%zz", 400, "query", "key=%zz", "a percent-encoded query"},
-	} {
-		rec := httptest.NewRecorder()
-		h.Limit().ServeHTTP(rec, httptest.NewRequest(c.method, "/mock/limit?"+c.query, nil))
-		var e struct{ Error, Param, Value, Allowed string }
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != c.status || err != nil || e.Param != c.param || e.Value != c.value || e.Allowed != c.allowed || !strings.HasPrefix(e.Error, "mock: "+c.param) {
-			t.Errorf("%s %s: %d %s, want %d naming %q %q allowed %q", c.method, c.query, rec.Code, rec.Body, c.status, c.param, c.value, c.allowed)
-		}
-		if rec.Header().Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s: Content-Type %q", c.method, c.query, rec.Header().Get("Content-Type"))
-		}
-		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
-			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
-		}
-	}
+	})
 	// The outage takes no scale.
 	if rec := post(h.Outage(), "key=a&scale=0.5"); rec.Code != 400 || !strings.Contains(rec.Body.String(), `"param":"query"`) {
 		t.Errorf("POST /mock/outage with scale: %d %s", rec.Code, rec.Body)
@@ -444,5 +427,33 @@ func TestLimitStretchWithNoRequestInIt(t *testing.T) {
 	want := ref.Decide(t0.Add(61500 * time.Millisecond))
 	if got.Remaining != want.Remaining || got.Limit != 10 || want.Remaining >= 9 {
 		t.Errorf("after a stretch with no request in it: limit %d remaining %d, want 10 and %d (as if never halved: 9)", got.Limit, got.Remaining, want.Remaining)
+	}
+}
+
+// switchError is a bad request to a fault switch and what it gets.
+type switchError struct {
+	method, query         string
+	status                int
+	param, value, allowed string
+}
+
+// checkSwitchErrors sends each case to h at path and checks the status, the
+// JSON body naming the param, its value and what is allowed, the JSON and
+// CORS headers, and Allow: POST on a 405.
+func checkSwitchErrors(t *testing.T, h http.Handler, path string, cases []switchError) {
+	t.Helper()
+	for _, c := range cases {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, path+"?"+c.query, nil))
+		var e struct{ Error, Param, Value, Allowed string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != c.status || err != nil || e.Param != c.param || e.Value != c.value || e.Allowed != c.allowed || !strings.HasPrefix(e.Error, "mock: "+c.param) {
+			t.Errorf("%s %s: %d %s, want %d naming %q %q allowed %q", c.method, c.query, rec.Code, rec.Body, c.status, c.param, c.value, c.allowed)
+		}
+		if rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s %s: headers %v", c.method, c.query, rec.Header())
+		}
+		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
+			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
+		}
 	}
 }

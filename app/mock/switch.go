@@ -73,13 +73,10 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 
 // serveSwitch serves sw's route with set as its keys' stretches.
 func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultSwitch, set *stretches) {
-	hdr := w.Header()
-	setCommon(hdr)
-	if r.Method != http.MethodPost {
-		hdr["Allow"] = hvSwitchMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
+	if !postOnly(w, r) {
 		return
 	}
+	hdr := w.Header()
 	q, perr := sw.parse(r.URL.RawQuery)
 	if perr != nil {
 		writeError(w, http.StatusBadRequest, perr)
@@ -127,4 +124,17 @@ func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) 
 		b = strconv.AppendFloat(b, st.scale, 'f', -1, 64)
 	}
 	return b
+}
+
+// postOnly sets a switch's common headers and reports whether r is a POST;
+// any other method it answers 405 with Allow: POST.
+func postOnly(w http.ResponseWriter, r *http.Request) bool {
+	hdr := w.Header()
+	setCommon(hdr)
+	if r.Method != http.MethodPost {
+		hdr["Allow"] = hvSwitchMethods
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
+		return false
+	}
+	return true
 }
