@@ -180,7 +180,7 @@ func TestHalveLimitDuringRun(t *testing.T) {
 // presses b. Another client's 20 requests reach the server at once — its
 // stream shows them tagged "burst" — and take from the same limit: at most
 // the bucket's 10 are admitted. The page says how many were, draws them in
-// grey, and counts only its own requests.
+// grey, marks the burst on the timeline, and counts only its own requests.
 func TestBurstDuringRun(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -242,6 +242,13 @@ func TestBurstDuringRun(t *testing.T) {
 	}
 	if int(st.Stats["requests"]) != len(ours) {
 		t.Errorf("the page counted %v requests, the server received %d of the fleet's", st.Stats["requests"], len(ours))
+	}
+	// The timeline marks the burst the server told of, with its numbers.
+	type dbg struct {
+		Bursts [][3]float64 `json:"bursts"`
+	}
+	if d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`); len(d.Bursts) != 1 || d.Bursts[0][1] != 20 || int(d.Bursts[0][2]) != allowed {
+		t.Errorf("bursts on the timeline: %v, want one of 20 with %d admitted", d.Bursts, allowed)
 	}
 	screenshot(t, ctx, "burst")
 }

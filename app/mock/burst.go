@@ -39,7 +39,8 @@ const burstNAllowed = "an integer 1–1000: how many requests arrive at once, e.
 // token for each admitted one. Nothing is waited: there is no latency, and
 // drops and hangs are answered at once (a burst has no connections to
 // hold). The key's arrivals stream gets each one's "arrival" event, tagged
-// "burst" whatever the query's tag, then its "end" event with end "sent";
+// "burst" whatever the query's tag, then its "end" event with end "sent",
+// and after them {"type":"burst","key","at","n","admitted"} for the whole;
 // a slow stream is waited for, up to MaxBurstStreamWait in all (or until
 // the caller goes away), before its events are dropped. The requests are
 // all decided either way.
@@ -76,6 +77,10 @@ func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
 		if h.hub.n.Load() > 0 {
 			h.hub.publishWait(a.key, &streamEvent{a: a, end: EndSent, at: h.opts.Now(), fin: true}, ctx.Done(), h.done)
 		}
+	}
+	if h.hub.n.Load() > 0 {
+		// Then the burst as a whole, so that a timeline can mark it.
+		h.hub.publishWait(p.Key, &streamEvent{a: arrival{key: p.Key, at: now}, burst: true, n: n, admitted: allowed}, ctx.Done(), h.done)
 	}
 	b := make([]byte, 0, 128)
 	b = append(b, `{"key":"`...)

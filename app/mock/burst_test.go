@@ -152,9 +152,14 @@ func TestBurstDecidedAsAGet(t *testing.T) {
 				t.Errorf("answer %+v, want %d of %d allowed", a, tt.allowed, n)
 			}
 			evs := events()
-			if len(evs) != 2*n {
-				t.Fatalf("%d stream events, want %d", len(evs), 2*n)
+			if len(evs) != 2*n+1 {
+				t.Fatalf("%d stream events, want %d", len(evs), 2*n+1)
 			}
+			// Last, the burst as a whole.
+			if sum := evs[2*n]; sum.Type != "burst" || sum.Key != "k" || !sum.At.Equal(t0) || sum.N != n || sum.Admitted != tt.allowed {
+				t.Errorf("the burst's own message %+v, want n %d, admitted %d at t0", sum, n, tt.allowed)
+			}
+			evs = evs[:2*n]
 			outcomes := map[string]int{}
 			for i := 0; i < len(evs); i += 2 {
 				arr, end := evs[i], evs[i+1]
@@ -232,6 +237,9 @@ func TestBurstOnTheStream(t *testing.T) {
 			t.Fatalf("request %d: %+v then %+v", i, arr, end)
 		}
 	}
+	if sum := s.next(t); sum.Type != "burst" || sum.N != MaxBurstN || sum.Admitted != 300 {
+		t.Errorf("after the requests: %+v, want the burst's own message (1000, 300 admitted)", sum)
+	}
 	if st := ls.h.Stats(); st.EventsDropped != 0 {
 		t.Errorf("%d events dropped", st.EventsDropped)
 	}
@@ -251,8 +259,8 @@ func TestBurstStalledStream(t *testing.T) {
 	if took := time.Since(start); took > time.Second || rec.Code != 200 || !strings.Contains(rec.Body.String(), `"allowed":1000,`) {
 		t.Errorf("a burst into a stalled stream: %d %s after %v", rec.Code, rec.Body, took)
 	}
-	if st := h.Stats(); st.EventsDropped != 2000-10 {
-		t.Errorf("%d events dropped, want 2000 less the 10 buffered", st.EventsDropped)
+	if st := h.Stats(); st.EventsDropped != 2001-10 {
+		t.Errorf("%d events dropped, want 2000 and the burst's own message, less the 10 buffered", st.EventsDropped)
 	}
 }
 

@@ -104,7 +104,8 @@
 // client's: each is decided as such a GET would be at that instant (an
 // outage, a scaled limit and injected failures apply; admitted ones take the
 // limiter's tokens) but answered at once, and appears on the key's stream as
-// an arrival tagged "burst" and its end "sent" (see Handler.Burst).
+// an arrival tagged "burst" and its end "sent", then a "burst" message for
+// the whole (see Handler.Burst).
 //
 // # Arrivals stream
 //

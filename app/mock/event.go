@@ -71,6 +71,9 @@ type Body struct {
 //     /mock/outage); an outage ended early has Until equal to At.
 //   - "limit": the key's limit is multiplied by Scale from At until Until
 //     (POST /mock/limit); one ended early has Until equal to At.
+//   - "burst": N requests of another client arrived at At at once (POST
+//     /mock/burst) and Admitted of them were admitted; it follows their
+//     own arrival and end messages.
 type Event struct {
 	Type         string    `json:"type"`
 	Key          string    `json:"key"`
@@ -89,5 +92,7 @@ type Event struct {
 	ElapsedMS    float64   `json:"elapsed_ms,omitempty"`
 	Dropped      uint64    `json:"dropped,omitempty"`
 	Until        time.Time `json:"until,omitzero"`
-	Scale        float64   `json:"scale,omitempty"` // "limit": the factor on the limit
+	Scale        float64   `json:"scale,omitempty"`    // "limit": the factor on the limit
+	N            int       `json:"n,omitempty"`        // "burst": its requests
+	Admitted     int       `json:"admitted,omitempty"` // "burst": how many were admitted
 }

@@ -40,6 +40,9 @@ type streamEvent struct {
 	fin   bool         // an end event
 	sw    *faultSwitch // a stretch of this switch for a.key from a.at until at
 	scale float64      // the stretch's scale, for a scaled switch
+
+	burst       bool // a burst of n requests at a.key at a.at, admitted of them admitted
+	n, admitted int
 }
 
 func newHub(max, buf int) *hub {
@@ -288,6 +291,17 @@ func appendEvent(b []byte, ev *streamEvent) []byte {
 		b = append(b, ev.sw.name...)
 		b = append(b, `",`...)
 		b = ev.sw.appendFields(b, a.key, "at", stretch{a.at, ev.at, ev.scale})
+		return append(b, "}\n\n"...)
+	}
+	if ev.burst {
+		b = append(b, `data: {"type":"burst","key":"`...)
+		b = append(b, a.key...)
+		b = append(b, `","at":"`...)
+		b = a.at.UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, `","n":`...)
+		b = strconv.AppendInt(b, int64(ev.n), 10)
+		b = append(b, `,"admitted":`...)
+		b = strconv.AppendInt(b, int64(ev.admitted), 10)
 		return append(b, "}\n\n"...)
 	}
 	if ev.fin {

@@ -150,6 +150,10 @@ func setEventField(e *mock.Event, key, val string, quoted bool) bool {
 		return num(&e.ElapsedMS)
 	case "scale":
 		return num(&e.Scale)
+	case "n":
+		return integer(&e.N)
+	case "admitted":
+		return integer(&e.Admitted)
 	}
 	return true // a field this page does not read
 }

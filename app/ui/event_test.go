@@ -20,6 +20,7 @@ func TestDecodeEventMatchesJSON(t *testing.T) {
 		{Type: "dropped", Key: "k", Dropped: 17},
 		{Type: "outage", Key: "k", At: at, Until: at.Add(3 * time.Second)},
 		{Type: "limit", Key: "k", At: at, Until: at.Add(5 * time.Second), Scale: 0.5},
+		{Type: "burst", Key: "k", At: at, N: 20, Admitted: 7},
 		everyField(at),
 	}
 	for _, want := range events {

@@ -831,6 +831,7 @@ func debugJSON(v *view) string {
 	hidden := [][2]float64{}  // the run shown's hidden-tab stretches, ms since its start (-1: still open)
 	outages := [][2]float64{} // its server outages, ms since its start
 	limits := [][3]float64{}  // its scaled limits: from, to (ms since its start), scale
+	bursts := [][3]float64{}  // another client's bursts: at (ms since its start), n, admitted
 	if v.m != nil {
 		for _, h := range v.m.hidden {
 			to := -1.0
@@ -844,6 +845,9 @@ func debugJSON(v *view) string {
 		}
 		for _, q := range v.m.limits {
 			limits = append(limits, [3]float64{float64(q.from) / 1e6, float64(q.to) / 1e6, q.scale})
+		}
+		for _, b := range v.m.bursts {
+			bursts = append(bursts, [3]float64{float64(b.at) / 1e6, float64(b.n), float64(b.admitted)})
 		}
 	}
 	// A replay going on: its playhead and end (ms since the run's start),
@@ -873,6 +877,7 @@ func debugJSON(v *view) string {
 		"hidden":          hidden,
 		"outages":         outages,
 		"limits":          limits,
+		"bursts":          bursts,
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
 		"replay":          replayAt,

@@ -43,6 +43,7 @@ type layerKey struct {
 	outageTo   time.Duration // the last one's end (ended early: redraw)
 	limits     int           // scaled-limit stretches, likewise
 	limitTo    time.Duration
+	bursts     int // another client's bursts, marked on the kept drawing
 }
 
 // draw paints the frame: the new final items onto the kept drawing, the
@@ -55,6 +56,7 @@ func (ly *layers) draw(l *layout, m *model, in frameInput) error {
 	if n := len(m.limits); n > 0 {
 		key.limits, key.limitTo = n, m.limits[n-1].to
 	}
+	key.bursts = len(m.bursts)
 	// The server panel draws arrivals once the stream has any, responses'
 	// arrival numbers before: a switch redraws everything.
 	fromMarks := len(m.arrivals) == 0
@@ -78,6 +80,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintOutages(b, l, m, false)
 		paintSqueezes(b, l, m, false)
+		paintBursts(b, l, m, false)
 		b.Restore()
 	} else {
 		b.Reset()

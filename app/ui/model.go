@@ -64,6 +64,13 @@ type arrival struct {
 // interval is a stretch of the run, [from, to); to < 0 while open.
 type interval struct{ from, to time.Duration }
 
+// burst is another client's n requests arriving at once, admitted of them
+// admitted.
+type burst struct {
+	at          time.Duration
+	n, admitted int
+}
+
 // squeeze is a stretch when the server's limit was multiplied by scale.
 type squeeze struct {
 	interval
@@ -94,6 +101,7 @@ type model struct {
 	hidden  []interval
 	outages []interval    // the server was down (POST /mock/outage), by the server's clock
 	limits  []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
+	bursts  []burst       // another client's bursts (POST /mock/burst), by the server's clock
 	last    time.Duration // latest event time
 
 	arrivals  []arrival   // from the server's stream; empty without one
@@ -347,6 +355,8 @@ func (m *model) serverEvent(e *mock.Event) {
 		if n := len(m.outages); (n == 0 || !resumes(&m.outages[n-1], from, to)) && to > from {
 			m.outages = append(m.outages, interval{from, to})
 		}
+	case "burst":
+		m.bursts = append(m.bursts, burst{m.since(e.At), e.N, e.Admitted})
 	case "limit":
 		from, to := m.since(e.At), m.since(e.Until)
 		if n := len(m.limits); (n == 0 || !resumes(&m.limits[n-1].interval, from, to)) && to > from && e.Scale > 0 {

@@ -220,6 +220,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 			paintMarks(o, l, m, v.marks)
 		}
 		paintGiveUps(o, l, m, v.ends)
+		paintBursts(o, l, m, false)
 		switch {
 		case l.dense() && len(m.arrivals) == 0:
 			paintDenseServer(o, l, m, in.th)
@@ -438,6 +439,7 @@ func paintNow(o *browser.Ops, l *layout, in frameInput) {
 func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
 	paintHistogram(o, l, m, in)
+	paintBursts(o, l, m, true)
 	o.Restore()
 	paintHistogramAxis(o, l, m.limits, in)
 }
@@ -542,6 +544,32 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 		top := l.srvTop
 		o.FillStyle(colOutageLn)
 		o.Text("server down", x1+4, top+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// paintBursts marks another client's bursts (the Burst button): a dashed
+// line down the server panel with how many came and were admitted, or
+// (hist) down the histogram, over its bars.
+func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
+	s := l.scale
+	for _, b := range m.bursts {
+		x := math.Round(l.x(b.at)) + 0.5
+		if x < l.left || x > l.right {
+			continue // outside the window shown
+		}
+		o.StrokeStyle(colMuted, 1, 3*s)
+		if hist {
+			o.Line(x, l.histTop, x, l.histTop+l.histH)
+			continue
+		}
+		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
+		o.FillStyle(colMuted)
+		label := "burst ×" + strconv.Itoa(b.n) + ", " + strconv.Itoa(b.admitted) + " admitted"
+		if x+4+smallWidth(label, s) > l.right {
+			o.Text(label, x-4, l.srvTop+10*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		} else {
+			o.Text(label, x+4, l.srvTop+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -827,4 +828,62 @@ func TestModelOtherClientsArrivals(t *testing.T) {
 	if _, ok := textY(&o, "each request when the server received it; grey: another client's (Burst)"); !ok {
 		t.Error("the server panel's note does not say what grey is")
 	}
+}
+
+// A burst told by the server's stream is marked in the server panel with
+// its numbers, and down the histogram over the bars.
+func TestModelBursts(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.serverEvent(&mock.Event{Type: "burst", At: at(600), N: 20, Admitted: 7})
+	if len(m.bursts) != 1 || m.bursts[0] != (burst{600 * time.Millisecond, 20, 7}) {
+		t.Fatalf("bursts %v", m.bursts)
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	if y, ok := textY(&o, "burst ×20, 7 admitted"); !ok || y < l.srvTop || y > l.srvTop+l.srvH {
+		t.Errorf("burst label at %v (found %v), want in the server panel", y, ok)
+	}
+	// Its line down the histogram comes after the histogram's bars (path
+	// rectangles inside the histogram).
+	x := float32(math.Round(l.x(600*time.Millisecond)) + 0.5)
+	lastBar, line := -1, -1
+	for i, op := range displayOps(&o) {
+		switch a := op.args; {
+		case op.code == 5 && a[0] == x && a[2] == x && a[1] == float32(l.histTop):
+			line = i
+		case op.code == 15 && a[1] >= float32(l.histTop) && a[1] < float32(l.histTop+l.histH):
+			lastBar = i
+		}
+	}
+	if line < 0 || lastBar < 0 || line < lastBar {
+		t.Errorf("burst line in the histogram at op %d, the last bar at %d: want it drawn, over the bars", line, lastBar)
+	}
+}
+
+// displayOp is one operation of a display list: its code and arguments.
+type displayOp struct {
+	code int
+	args []float32
+}
+
+// displayOps splits o's display list into its operations (the argument
+// counts of app/browser's opcodes).
+func displayOps(o *browser.Ops) []displayOp {
+	nargs := map[int]int{1: 1, 2: 3, 3: 4, 4: 4, 5: 4, 6: 0, 7: 4, 8: 0, 9: 0, 10: 6, 11: 1, 12: 4, 13: 0, 14: 5, 15: 4, 16: 7}
+	buf := o.Buffer()
+	var ops []displayOp
+	for i := 0; i < len(buf); {
+		code := int(buf[i])
+		n, ok := nargs[code]
+		if !ok || i+1+n > len(buf) {
+			panic("displayOps: unknown opcode " + strconv.Itoa(code))
+		}
+		ops = append(ops, displayOp{code, buf[i+1 : i+1+n]})
+		i += 1 + n
+	}
+	return ops
 }
