@@ -111,11 +111,16 @@ func TestCompareTwoRuns(t *testing.T) {
 		Value, Base string
 		Text        string
 	}
-	c := eval[card](t, ctx, `(() => {
+	// The state is published before the page re-renders: wait for the card.
+	var c card
+	ok := func() bool {
+		c = eval[card](t, ctx, `(() => {
 		const e = document.querySelector('[data-stat="dispersion"]');
 		return {value: e.dataset.value, base: e.dataset.base || "", text: e.querySelector(".base") ? e.querySelector(".base").textContent : ""};
 	})()`)
-	if c.Base == "" || !strings.HasPrefix(c.Text, "baseline ") || !strings.Contains(c.Text, "−") {
+		return c.Base != "" && strings.HasPrefix(c.Text, "baseline ") && strings.Contains(c.Text, "−")
+	}
+	if waitFor(3*time.Second, ok) != nil {
 		t.Errorf("dispersion card against the baseline: %+v", c)
 	}
 	// The outline is drawn: violet pixels on the timeline.

@@ -193,8 +193,8 @@ var h = function (e) {
   var inField = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable);
   if (fn(e.key, !!inField, e.ctrlKey || e.metaKey || e.altKey)) e.preventDefault();
 };
-document.addEventListener("keydown", h);
-return function () { document.removeEventListener("keydown", h); };`
+document.addEventListener("keydown", h, true);
+return function () { document.removeEventListener("keydown", h, true); };`
 
 var keysFn lazyFunc
 
@@ -202,6 +202,10 @@ var keysFn lazyFunc
 // called, except the keys the focused element claims (OwnKeysAttr); inField is true when the focus is in an input, a select or a text
 // area, modified when Ctrl, Meta or Alt is held. fn runs on a JS callback
 // and must not block; returning true prevents the key's default action.
+// It listens in the capture phase, before the element's own handlers: the
+// claim is read as it stood when the key was pressed (the focused
+// timeline's handler can clear a selection, and with it its claim on
+// Escape, before a bubbling listener would look).
 func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), err error) {
 	wrap, err := compiled(&keysFn, keysJS, "fn")
 	if err != nil {
