@@ -502,7 +502,7 @@ func (l *Lab) Run(ctx app.Context) {
 			cancelWait()
 		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
-		go l.tick(ctx, tickCtx, live, start)
+		go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
 		restoreGC := fleet.RelaxGC(liveGCPercent)
 		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
 			live.add(r)
@@ -538,17 +538,18 @@ func (l *Lab) Run(ctx app.Context) {
 	})
 }
 
-// tick refreshes the live numbers while a run goes on, no more often than
-// ten times the cost of computing them.
-func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, start time.Time) {
-	gap := 250 * time.Millisecond
+// tick refreshes the live numbers (and the status with them) while a run
+// or a replay goes on, every `every` at most and no more often than ten
+// times the cost of computing them.
+func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, every time.Duration) {
+	gap := every
 	for {
 		if (browser.Clock{}).Sleep(tickCtx, gap) != nil {
 			return
 		}
 		t0 := time.Now()
 		st := live.stats()
-		gap = max(250*time.Millisecond, 10*time.Since(t0))
+		gap = max(every, 10*time.Since(t0))
 		ctx.Dispatch(func(app.Context) {
 			if l.live != live || !l.running && !l.replaying {
 				return

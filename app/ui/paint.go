@@ -563,13 +563,12 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
 			continue
 		}
 		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
-		o.FillStyle(colMuted)
 		label := "burst ×" + strconv.Itoa(b.n) + ", " + strconv.Itoa(b.admitted) + " admitted"
+		lx, align := x+4, browser.AlignLeft
 		if x+4+smallWidth(label, s) > l.right {
-			o.Text(label, x-4, l.srvTop+10*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
-		} else {
-			o.Text(label, x+4, l.srvTop+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			lx, align = x-4, browser.AlignRight
 		}
+		platedText(o, l, label, lx, l.srvTop+10*s, fontSmall, align, browser.BaselineMiddle, colMuted)
 	}
 }
 
@@ -1099,18 +1098,16 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 			} else {
 				endY = qy
 			}
-			o.FillStyle(colLimit)
-			o.Text("limit ×"+trimFloat(q.scale), x1+4, qy-3, fontLabel, browser.AlignLeft, browser.BaselineBottom)
+			platedText(o, l, "limit ×"+trimFloat(q.scale), x1+4, qy-3, fontLabel, browser.AlignLeft, browser.BaselineBottom, colLimit)
 			x = x2
 		}
 		if x < l.right {
 			o.Line(x, yy, l.right, yy)
 		}
-		o.FillStyle(colLimit)
 		if in.lim.server > top && endY == yy {
-			o.Text(offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop)
+			platedText(o, l, offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop, colLimit)
 		} else {
-			o.Text(in.lim.serverLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+			platedText(o, l, in.lim.serverLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit)
 		}
 	}
 	if in.lim.client > 0 {
@@ -1258,6 +1255,35 @@ func hitArrival(l *layout, m *model, x, y float64) int {
 
 // titleWidth estimates the width of a bold label, plus a gap (the canvas
 // cannot be asked without a round trip to JavaScript).
+// platedText draws text in colour col on a light plate, so that a label
+// on the histogram's limit line or in the server panel reads over the bars
+// and marks under it. The plate's size is estimated from the text's length.
+func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) {
+	w, h := smallWidth(text, l.scale), 13*l.scale
+	if font != fontSmall {
+		w, h = w*1.1, 15*l.scale
+	}
+	px, py := x, y
+	switch align {
+	case browser.AlignRight:
+		px -= w
+	case browser.AlignCenter:
+		px -= w / 2
+	}
+	switch baseline {
+	case browser.BaselineBottom:
+		py -= h
+	case browser.BaselineMiddle:
+		py -= h / 2
+	}
+	o.FillStyle(colBG)
+	o.Alpha(0.8)
+	o.Rect(px-2, py, w+4, h)
+	o.Alpha(1)
+	o.FillStyle(col)
+	o.Text(text, x, y, font, align, baseline)
+}
+
 func titleWidth(t string, scale float64) float64 {
 	return (float64(len(t))*7.6 + 12) * scale
 }

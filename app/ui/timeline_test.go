@@ -887,3 +887,41 @@ func displayOps(o *browser.Ops) []displayOp {
 	}
 	return ops
 }
+
+// The labels on the histogram's limit line and in the server panel sit on
+// a plate, so they read over the bars and marks under them.
+func TestLabelsOnPlates(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.serverEvent(&mock.Event{Type: "limit", At: at(200), Until: at(800), Scale: 0.5})
+	m.serverEvent(&mock.Event{Type: "burst", At: at(600), N: 20, Admitted: 7})
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	strs := o.Strings()
+	ops := displayOps(&o)
+	for _, label := range []string{"limit ×0.5", "burst ×20, 7 admitted", "server limit 10 req/s"} {
+		found := false
+		for i, op := range ops {
+			if op.code != 10 || int(op.args[0]) >= len(strs) || strs[int(op.args[0])] != label {
+				continue
+			}
+			found = true
+			x, y := op.args[1], op.args[2]
+			plated := false
+			for j := max(0, i-5); j < i; j++ {
+				if r := ops[j]; r.code == 3 && x >= r.args[0] && x <= r.args[0]+r.args[2] && y >= r.args[1]-1 && y <= r.args[1]+r.args[3]+1 {
+					plated = true
+				}
+			}
+			if !plated {
+				t.Errorf("%q at (%v, %v) has no plate under it: %v", label, x, y, ops[max(0, i-5):i])
+			}
+		}
+		if !found {
+			t.Errorf("%q not drawn", label)
+		}
+	}
+}
