@@ -417,17 +417,40 @@ func TestMockURL(t *testing.T) {
 }
 
 func TestAttemptTag(t *testing.T) {
-	tag := AttemptTag(499, 999, 1000)
-	if tag != "w499.j999.a1000" || !mock.ValidKey(tag) {
-		t.Fatalf("tag %q", tag)
+	for _, c := range []struct {
+		device  string
+		w, j, a int
+		want    string
+	}{
+		{"", 499, 999, 1000, "w499.j999.a1000"},
+		{"", 0, 0, 1, "w0.j0.a1"},
+		{"heron-17", 3, 0, 2, "heron-17.w3.j0.a2"},
+		{strings.Repeat("z", DeviceMaxLen), 9999, 999, 1000, strings.Repeat("z", DeviceMaxLen) + ".w9999.j999.a1000"},
+	} {
+		tag := AttemptTag(c.device, c.w, c.j, c.a)
+		if tag != c.want || !mock.ValidKey(tag) {
+			t.Errorf("AttemptTag(%q, %d, %d, %d) = %q, want %q (a valid mock tag)", c.device, c.w, c.j, c.a, tag, c.want)
+		}
+		d, w, j, a, ok := ParseAttemptTag(tag)
+		if !ok || d != c.device || w != c.w || j != c.j || a != c.a {
+			t.Errorf("ParseAttemptTag(%q) = %q %d %d %d %v", tag, d, w, j, a, ok)
+		}
 	}
-	w, j, a, ok := ParseAttemptTag(tag)
-	if !ok || w != 499 || j != 999 || a != 1000 {
-		t.Errorf("ParseAttemptTag(%q) = %d %d %d %v", tag, w, j, a, ok)
-	}
-	for _, bad := range []string{"", "w1.j2", "w1.j2.a3.x", "x1.j2.a3", "w-1.j2.a3", "w01.j2.a3", "w1.j2.a"} {
-		if _, _, _, ok := ParseAttemptTag(bad); ok {
+	for _, bad := range []string{"", "w1.j2", "w1.j2.a3.x", "x1.j2.a3", "w-1.j2.a3", "w01.j2.a3", "w1.j2.a",
+		"Heron.w1.j2.a3", ".w1.j2.a3", "he_ron.w1.j2.a3", "heron.w1.j2", "a.b.w1.j2.a3", strings.Repeat("z", DeviceMaxLen+1) + ".w1.j2.a3"} {
+		if _, _, _, _, ok := ParseAttemptTag(bad); ok {
 			t.Errorf("ParseAttemptTag(%q) accepted", bad)
+		}
+	}
+}
+
+func TestValidDevice(t *testing.T) {
+	for name, want := range map[string]bool{
+		"heron-17": true, "a": true, "0": true, "-": true, strings.Repeat("a", DeviceMaxLen): true,
+		"": false, "Heron": false, "he.ron": false, "he ron": false, "hé": false, strings.Repeat("a", DeviceMaxLen+1): false,
+	} {
+		if got := ValidDevice(name); got != want {
+			t.Errorf("ValidDevice(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

@@ -23,7 +23,7 @@ func newHandlerTransport(h http.Handler, s Scenario, runKey string) *handlerTran
 var errDropped = errors.New("connection dropped")
 
 func (t *handlerTransport) Do(ctx context.Context, worker, job, attempt int) (a Attempt) {
-	req := httptest.NewRequestWithContext(ctx, http.MethodGet, AttemptURL(t.base, true, worker, job, attempt), nil)
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, AttemptURL(t.base, AttemptTag("", worker, job, attempt)), nil)
 	rec := httptest.NewRecorder()
 	defer func() {
 		if v := recover(); v != nil {

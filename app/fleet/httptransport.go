@@ -56,7 +56,11 @@ func (t *HTTPTransport) client() *http.Client {
 
 // Do sends one GET and reads up to MaxBody of the answer.
 func (t *HTTPTransport) Do(ctx context.Context, worker, job, attempt int) Attempt {
-	u := AttemptURL(t.URL(worker), t.Tag, worker, job, attempt)
+	tag := ""
+	if t.Tag {
+		tag = AttemptTag("", worker, job, attempt)
+	}
+	u := AttemptURL(t.URL(worker), tag)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return Attempt{Err: err}

@@ -290,29 +290,60 @@ func (s Scenario) MockURL(origin, runKey string) string {
 
 // AttemptTag labels one attempt for the mock's tag parameter, which the mock
 // echoes in its body and arrivals stream: "w3.j0.a2" is worker 3, job 0,
-// attempt 2. ParseAttemptTag reads it back.
-func AttemptTag(worker, job, attempt int) string {
-	return "w" + strconv.Itoa(worker) + ".j" + strconv.Itoa(job) + ".a" + strconv.Itoa(attempt)
+// attempt 2. In a shared room a page puts its device name in front
+// ("heron-17.w3.j0.a2"), so a watch of the room can tell the devices
+// apart; device "" leaves it out. ParseAttemptTag reads it back.
+func AttemptTag(device string, worker, job, attempt int) string {
+	tag := "w" + strconv.Itoa(worker) + ".j" + strconv.Itoa(job) + ".a" + strconv.Itoa(attempt)
+	if device != "" {
+		tag = device + "." + tag
+	}
+	return tag
 }
 
-// ParseAttemptTag is the inverse of AttemptTag.
-func ParseAttemptTag(tag string) (worker, job, attempt int, ok bool) {
-	var n [3]int
+// ParseAttemptTag is the inverse of AttemptTag. A tag with a device that
+// is not a ValidDevice is not an attempt's.
+func ParseAttemptTag(tag string) (device string, worker, job, attempt int, ok bool) {
 	rest := tag
+	if strings.Count(tag, ".") == 3 { // a device in front
+		device, rest, _ = strings.Cut(tag, ".")
+		if !ValidDevice(device) {
+			return "", 0, 0, 0, false
+		}
+	}
+	var n [3]int
 	for i, prefix := range []string{"w", "j", "a"} {
 		var part string
 		var found bool
 		part, rest, found = strings.Cut(rest, ".")
 		if (i < 2) != found || !strings.HasPrefix(part, prefix) {
-			return 0, 0, 0, false
+			return "", 0, 0, 0, false
 		}
 		v, err := strconv.Atoi(part[1:])
 		if err != nil || v < 0 || part[1:] != strconv.Itoa(v) {
-			return 0, 0, 0, false
+			return "", 0, 0, 0, false
 		}
 		n[i] = v
 	}
-	return n[0], n[1], n[2], true
+	return device, n[0], n[1], n[2], true
+}
+
+// DeviceMaxLen is the longest device name: with the longest attempt label
+// ("w9999.j999.a1000") it stays within the mock's 64-byte tag.
+const DeviceMaxLen = 24
+
+// ValidDevice reports whether name can stand in front of an attempt's tag:
+// 1–24 characters from a–z, 0–9 and "-".
+func ValidDevice(name string) bool {
+	if name == "" || len(name) > DeviceMaxLen {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // trimPkg drops a "core: " or "mock: " prefix from an error message.

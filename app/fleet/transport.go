@@ -64,11 +64,11 @@ func mockFactsFast(body []byte) (seq int, at time.Time, ok, sure bool) {
 	return v, t, true, true
 }
 
-// AttemptURL is the URL of one attempt: base, plus "tag=" + AttemptTag
-// when tag is set (the built-in mock echoes it in its body and arrivals
-// stream; a custom target gets its URL unchanged).
-func AttemptURL(base string, tag bool, worker, job, attempt int) string {
-	if !tag {
+// AttemptURL is the URL of one attempt: base, plus "tag=" + tag when tag
+// is not empty (an AttemptTag: the built-in mock echoes it in its body and
+// arrivals stream; a custom target gets its URL unchanged).
+func AttemptURL(base, tag string) string {
+	if tag == "" {
 		return base
 	}
 	sep := "&"
@@ -77,5 +77,5 @@ func AttemptURL(base string, tag bool, worker, job, attempt int) string {
 	} else if strings.HasSuffix(base, "?") || strings.HasSuffix(base, "&") {
 		sep = ""
 	}
-	return base + sep + "tag=" + AttemptTag(worker, job, attempt)
+	return base + sep + "tag=" + tag
 }

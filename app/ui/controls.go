@@ -72,9 +72,14 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	if errMsg != "" {
 		described = "err-" + key + " " + described
 	}
-	note := l.Note(key)
+	note, info := l.Note(key), ""
 	if note != "" {
 		described = "note-" + key + " " + described
+	} else if key == "room" && errMsg == "" {
+		info = l.roomNote() // the page's name in the room
+	}
+	if info != "" {
+		described = "info-" + key + " " + described
 	}
 	var input app.UI
 	switch f.Kind {
@@ -130,6 +135,9 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		}),
 		app.If(note != "", func() app.UI {
 			return app.P().ID("note-"+key).Class("help note").Style("color", "#8a3b00").Style("font-weight", "600").Text(note)
+		}),
+		app.If(info != "", func() app.UI {
+			return app.P().ID("info-" + key).Class("help info").Text(info)
 		}),
 	)
 }

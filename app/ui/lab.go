@@ -46,6 +46,8 @@ type Lab struct {
 	watchRoom  string           // the room watched
 	watchOpen  bool             // the room's stream said hello
 	watchFull  bool             // the watch stopped at WatchMaxArrivals
+	join       joinState        // how devices join the watched room
+	device     string           // this page's name in a shared room (room.go)
 	simSum     fleet.SimSummary // of the last run, when it was simulated
 	stopping   bool
 	cancel     context.CancelFunc
@@ -132,7 +134,7 @@ func (l *liveRecords) len() int {
 
 // newLab returns a lab with the default configuration.
 func newLab() *Lab {
-	l := &Lab{s: fleet.Default(), view: newView()}
+	l := &Lab{s: fleet.Default(), view: newView(), device: newDeviceName(randIntN)}
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.publish()
@@ -250,6 +252,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
+	l.askJoin(ctx)
 	hello := l.openStream(s.Room)
 	stop := l.stream
 	l.runRev++
@@ -475,7 +478,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.cancel = cancel
 	l.running, l.stopping = true, false
 	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
-	tr := newFetchTransport(l.pageURL(), s, l.runKey)
+	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
 	l.tr = tr
 	start := time.Now()
 	live := &liveRecords{acc: fleet.NewStatsAcc(start, 0)}
@@ -833,7 +836,16 @@ func debugJSON(v *view) string {
 	outages := [][2]float64{} // its server outages, ms since its start
 	limits := [][3]float64{}  // its scaled limits: from, to (ms since its start), scale
 	bursts := [][3]float64{}  // another client's bursts: at (ms since its start), n, admitted
+	lanes := []string{}       // a watch's lanes: the devices drawn ("" for arrivals with no device name)
+	laneArrivals := []int{}   // the arrivals drawn in each
 	if v.m != nil {
+		lanes = append(lanes, v.lay.names...)
+		laneArrivals = make([]int, len(lanes))
+		for i := range v.m.arrivals {
+			if d := v.m.arrivals[i].dev; v.m.watch && d < len(laneArrivals) {
+				laneArrivals[d]++
+			}
+		}
 		for _, h := range v.m.hidden {
 			to := -1.0
 			if h.to >= 0 {
@@ -882,6 +894,8 @@ func debugJSON(v *view) string {
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
 		"replay":          replayAt,
+		"lanes":           lanes,
+		"lane_arrivals":   laneArrivals,
 	})
 	return string(b)
 }

@@ -59,6 +59,7 @@ type arrival struct {
 	status    int         // the status the server chose (0: drop, hang)
 	outcome   string      // what the server did: ok, limited, outage, …
 	tag       string      // the client's label: "w3.j0.a2" for a worker's attempt
+	dev       int         // a watch's lane: index in model.devices
 }
 
 // interval is a stretch of the run, [from, to); to < 0 while open.
@@ -104,13 +105,15 @@ type model struct {
 	bursts  []burst       // another client's bursts (POST /mock/burst), by the server's clock
 	last    time.Duration // latest event time
 
-	arrivals  []arrival   // from the server's stream; empty without one
-	simulated bool        // the run was simulated in virtual time
-	watch     bool        // a watch of a shared room: arrivals only, no fleet of ours
-	wcount    watchStats  // a watch's counts, kept as arrivals come in
-	perSec    []int       // a watch's arrivals per second since its start (for the peak)
-	room      bool        // a shared room: tags are not unique, match by arrival number only
-	others    bool        // a run of its own received another client's requests (Burst)
+	arrivals  []arrival  // from the server's stream; empty without one
+	simulated bool       // the run was simulated in virtual time
+	watch     bool       // a watch of a shared room: arrivals only, no fleet of ours
+	wcount    watchStats // a watch's counts, kept as arrivals come in
+	perSec    []int      // a watch's arrivals per second since its start (for the peak)
+	room      bool       // a shared room: tags are not unique, match by arrival number only
+	others    bool       // a run of its own received another client's requests (Burst)
+	devices   []string   // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
+	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
 
@@ -329,7 +332,7 @@ func (m *model) serverEvent(e *mock.Event) {
 		if i, ok := m.markBySeq[a.seq]; ok {
 			a.mark = i
 		} else if !m.room {
-			if w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && w < m.workers {
+			if _, w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && w < m.workers {
 				a.mark = m.findMark(w, j, n)
 			}
 		}
@@ -341,6 +344,9 @@ func (m *model) serverEvent(e *mock.Event) {
 			if !k.hasServer { // no answer (aborted, timed out, dropped): the stream is the only witness
 				k.serverAt, k.hasServer, k.serverSeq = a.at, true, a.seq
 			}
+		}
+		if m.watch {
+			a.dev = m.device(e.Tag)
 		}
 		m.arrBySeq[a.seq] = len(m.arrivals)
 		m.arrivals = append(m.arrivals, a)
@@ -370,6 +376,28 @@ func (m *model) serverEvent(e *mock.Event) {
 			}
 		}
 	}
+}
+
+// device is the watch lane of an arrival tagged tag: its device's, a new
+// lane for a device not seen before, or the lane of arrivals with no
+// device name (a client other than the page: curl, a burst).
+func (m *model) device(tag string) int {
+	name, _, _, _, ok := fleet.ParseAttemptTag(tag)
+	if !ok {
+		name = ""
+	}
+	if i, ok := m.devIdx[name]; ok {
+		return i
+	}
+	if m.devIdx == nil {
+		m.devIdx = map[string]int{}
+	}
+	m.devIdx[name] = len(m.devices)
+	m.devices = append(m.devices, name)
+	if name != "" {
+		m.wcount.Devices++
+	}
+	return len(m.devices) - 1
 }
 
 // findMark is the index of worker w's attempt n of job j, or -1.
@@ -482,6 +510,7 @@ type watchStats struct {
 	Limited  int           // rejected by the limiter (429 or 503)
 	Failed   int           // injected failures, drops and hangs
 	Peak     int           // most arrivals in one second (the histogram's 1 s bins)
+	Devices  int           // devices that sent requests (pages in the room, by their device name)
 	Dropped  int           // arrivals the server's stream dropped for this page (a slow reader)
 	For      time.Duration // how long the watch has lasted (set by the Lab)
 }

@@ -31,7 +31,8 @@ type layout struct {
 	slice               time.Duration // histogram bin width
 	histMax             float64       // req/s at the top of the histogram
 	srvRows             int
-	title               bool // a title line (PNG export)
+	names               []string // a watch's lanes: one per device (model.devices); nil: worker lanes
+	title               bool     // a title line (PNG export)
 	titleText, subTitle string
 }
 
@@ -371,7 +372,11 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// Panel titles: in the top-left corner for the lanes, above the others.
 	o.FillStyle(colText)
 	if l.workers > 0 {
-		o.Text("workers", 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+		title := "workers"
+		if l.names != nil {
+			title = "devices"
+		}
+		o.Text(title, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
 	}
 
 	histTitle, histNote := "Requests sent per second", "by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome"
@@ -468,14 +473,30 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 			every *= 2
 		}
 	}
-	if float64(l.workers)*l.laneH < 40 { // one or two lanes under the title
+	if l.names == nil && float64(l.workers)*l.laneH < 40 { // one or two lanes under the title
 		return
 	}
 	o.FillStyle(colMuted)
 	for w := 0; w < l.workers; w += every {
 		y := l.laneY(w)
-		o.Text("w"+strconv.Itoa(w), l.left-6, y, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		o.Text(l.laneName(w), l.left-6, y, fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
+}
+
+// laneName labels lane w: "w3" for a worker, a watch's device by its name
+// (cut to fit the margin), "others" for the arrivals without one.
+func (l *layout) laneName(w int) string {
+	if l.names == nil {
+		return "w" + strconv.Itoa(w)
+	}
+	if w >= len(l.names) || l.names[w] == "" {
+		return "others"
+	}
+	name := l.names[w]
+	if max := int((l.left - 8) / (6 * l.scale)); len(name) > max && max > 1 {
+		name = name[:max-1] + "…"
+	}
+	return name
 }
 
 // end is where an open interval is drawn to.
@@ -878,6 +899,7 @@ func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 		o.FillStyle(colOther)
 		o.FillPath()
 	}
+	lanes := m.watch && l.names != nil // a watch's device lanes: each arrival in its device's too
 	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
 		n := 0
 		o.BeginPath()
@@ -890,7 +912,11 @@ func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 			if (a.mark < 0 && !m.watch) || cls != c {
 				continue
 			}
-			o.Shape(classShape[c], l.x(a.at), l.srvY(a.seq), r)
+			x := l.x(a.at)
+			o.Shape(classShape[c], x, l.srvY(a.seq), r)
+			if lanes && a.dev < l.workers {
+				o.Shape(classShape[c], x, l.laneY(a.dev), l.markR)
+			}
 			n++
 		}
 		finishShapes(o, n, c, 1)
@@ -1143,6 +1169,9 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 			o.StrokeStyle(colSelect, 2, 0)
 			o.BeginPath()
 			o.Shape(browser.Circle, x, l.srvY(a.seq), 6*s)
+			if y, ok := l.devY(m, a); ok { // and in its device's lane
+				o.Shape(browser.Circle, x, y, l.markR+4)
+			}
 			o.StrokePath()
 		}
 		return
@@ -1208,7 +1237,7 @@ func hit(l *layout, m *model, x, y float64) int {
 	}
 	lanesBottom := l.lanesTop + l.laneH*float64(l.workers)
 	switch {
-	case y >= l.lanesTop-reach && y <= lanesBottom+reach:
+	case !m.watch && y >= l.lanesTop-reach && y <= lanesBottom+reach: // a watch's lanes hold arrivals (hitArrival)
 		w := int((y - l.lanesTop) / l.laneH)
 		d := int(math.Ceil(reach / l.laneH))
 		tLo, tHi := l.t(x-reach), l.t(x+reach)
@@ -1234,10 +1263,14 @@ func hit(l *layout, m *model, x, y float64) int {
 // panel that is not one of the page's attempts (those are hit as
 // attempts), within reach pixels, or -1.
 func hitArrival(l *layout, m *model, x, y float64) int {
-	if m == nil || y < l.srvTop || y > l.srvTop+l.srvH || x < l.left || x > l.right {
+	const reach = 8.0
+	if m == nil || x < l.left || x > l.right {
 		return -1
 	}
-	const reach = 8.0
+	inLanes := m.watch && l.names != nil && y >= l.lanesTop-reach && y <= l.lanesTop+l.laneH*float64(l.workers)+reach
+	if !inLanes && (y < l.srvTop || y > l.srvTop+l.srvH) {
+		return -1
+	}
 	best, bestD := -1, reach*reach
 	tLo, tHi := l.t(x-reach), l.t(x+reach)
 	for i := range m.arrivals {
@@ -1246,11 +1279,22 @@ func hitArrival(l *layout, m *model, x, y float64) int {
 			continue
 		}
 		px, py := l.x(a.at), l.srvY(a.seq)
+		if inLanes {
+			py, _ = l.devY(m, a)
+		}
 		if d := (px-x)*(px-x) + (py-y)*(py-y); d <= bestD {
 			best, bestD = i, d
 		}
 	}
 	return best
+}
+
+// devY is the y of a watch's arrival a in its device's lane, if it has one.
+func (l *layout) devY(m *model, a *arrival) (float64, bool) {
+	if !m.watch || l.names == nil || a.dev >= l.workers {
+		return 0, false
+	}
+	return l.laneY(a.dev), true
 }
 
 // titleWidth estimates the width of a bold label, plus a gap (the canvas

@@ -83,6 +83,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 		p.removers = append(p.removers, stop)
 	}
 	l.view.setHidden(browser.Hidden())
+	l.adoptDevice(ctx.SessionStorage())
 	l.simulateBaseline(ctx)
 	if stop, err := browser.ListenKeys(func(key string, inField, modified bool) bool {
 		return p.onKey(ctx, key, inField, modified)
@@ -227,6 +228,7 @@ func (p *Playground) Render() app.UI {
 			),
 			app.Section().Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
+				&JoinPanel{Lab: l, Rev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},
 				&Numbers{Lab: l, Rev: l.runRev},
 				&Legend{},

@@ -83,6 +83,7 @@ func watchStatList(w watchStats) []stat {
 	}
 	return []stat{
 		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: strconv.Itoa(w.Arrivals), Sub: "from everyone in the room", Primary: true},
+		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: strconv.Itoa(w.Devices), Sub: "pages in the room that sent requests", Primary: true},
 		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: strconv.Itoa(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
 		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: strconv.Itoa(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
 		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: strconv.Itoa(w.Failed), Sub: "injected errors, drops, hangs", Primary: true},

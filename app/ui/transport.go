@@ -25,6 +25,7 @@ type fetchTransport struct {
 	custom  bool
 	open    bool // an open workload: a worker's jobs overlap
 	workers int
+	device  string // in front of each attempt's tag in a shared room (fleet.AttemptTag)
 
 	// What a custom target let us see, for the CORS explanation.
 	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
@@ -32,13 +33,18 @@ type fetchTransport struct {
 	noRetryHdr  atomic.Int64 // 429/503 answers without a readable Retry-After
 }
 
-func newFetchTransport(page *url.URL, s fleet.Scenario, runKey string) *fetchTransport {
+// In a shared room each attempt's tag starts with device, the page's name
+// in the room, so a watch of the room draws a lane per device.
+func newFetchTransport(page *url.URL, s fleet.Scenario, runKey, device string) *fetchTransport {
 	t := &fetchTransport{custom: s.Target != ""}
 	if t.custom {
 		t.bases = []string{s.Target}
 		return t
 	}
 	t.open, t.workers = s.Open, s.Workers
+	if s.Room != "" {
+		t.device = device
+	}
 	shards := (s.Workers + WorkersPerOrigin - 1) / WorkersPerOrigin
 	if t.open {
 		shards = max(shards, openShards)
@@ -83,7 +89,11 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 			return fleet.Attempt{Err: err}
 		}
 	}
-	u := fleet.AttemptURL(t.base(worker, job), !t.custom, worker, job, attempt)
+	tag := ""
+	if !t.custom {
+		tag = fleet.AttemptTag(t.device, worker, job, attempt)
+	}
+	u := fleet.AttemptURL(t.base(worker, job), tag)
 	r, err := browser.Fetch(ctx, u)
 	if err != nil {
 		if ctx.Err() != nil {

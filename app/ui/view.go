@@ -52,12 +52,13 @@ type view struct {
 	// first drawn complete (over, every record in).
 	computedAt, drawnAt float64
 
-	crossX float64 // crosshair position, < 0 for none
-	sel    int     // selected attempt (hover or keyboard), -1 for none
-	selArr int     // hovered arrival of another client (or of a watch), -1 for none
-	pinned bool    // the selection came from a click or the keyboard
-	hidden bool    // the page is hidden now
-	frozen bool    // a PNG export owns the canvas: frames wait
+	crossX     float64 // crosshair position, < 0 for none
+	sel        int     // selected attempt (hover or keyboard), -1 for none
+	selArr     int     // hovered arrival of another client (or of a watch), -1 for none
+	selArrLane bool    // selArr was pointed at in a watch's device lane, not the server panel
+	pinned     bool    // the selection came from a click or the keyboard
+	hidden     bool    // the page is hidden now
+	frozen     bool    // a PNG export owns the canvas: frames wait
 
 	// A finished run's window when zoomed in: [zoomFrom, zoomFrom+zoomSpan]
 	// (zoomSpan 0: the whole run).
@@ -471,9 +472,13 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 	if v.replay != nil {
 		in.running, in.now = true, v.replay.at // drawn as a run going on, at the playhead
 	}
+	var names []string
+	if v.m != nil && v.m.watch { // a lane per device in the room
+		workers, names = len(v.m.devices), v.m.devices
+	}
 	from, span := v.window(now)
 	l := newLayout(v.width, workers, span, v.theme, title)
-	l.from = from
+	l.from, l.names = from, names
 	return l, in
 }
 
@@ -511,6 +516,7 @@ func (v *view) pointer(x, y float64) bool {
 			sel = hit(&v.lay, v.m, x, y)
 			if sel < 0 {
 				arr = hitArrival(&v.lay, v.m, x, y)
+				v.selArrLane = y < v.lay.histTop
 			}
 		}
 		changed = sel != v.sel || arr != v.selArr
@@ -635,6 +641,14 @@ func (v *view) selection() (t tip, ok bool) {
 		a := &v.m.arrivals[v.selArr]
 		t = describeArrival(a, v.m.watch)
 		t.X, t.Y = v.lay.x(a.at), v.lay.srvY(a.seq)
+		if y, ok := v.lay.devY(v.m, a); ok {
+			if name := v.m.devices[a.dev]; name != "" {
+				t.Title += " from " + name
+			}
+			if v.selArrLane {
+				t.Y = y // pointed at in its device's lane
+			}
+		}
 		return t, true
 	}
 	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {

@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// Audience devices in a shared room. Each page has a device name
+// ("heron-4k2"), put in front of its attempts' tags when it runs in a room
+// (fleet.AttemptTag), so a watch of the room draws a lane per device. The
+// watch also shows how to join: the room's link on an address the other
+// devices can reach (the server's GET /join) and its QR code (GET
+// /qr.svg).
+
+// deviceAnimals and three base-36 characters make a device name: 32×46,656
+// names, so two devices of a 30-person room share one about once in 3,000
+// rooms.
+var deviceAnimals = [...]string{
+	"badger", "bison", "civet", "crane", "dingo", "egret", "ferret", "finch",
+	"gecko", "gibbon", "hare", "heron", "ibis", "jackal", "kiwi", "koala",
+	"lemur", "lynx", "marten", "moose", "newt", "okapi", "otter", "panda",
+	"quail", "raven", "seal", "tapir", "vole", "wren", "yak", "zebu",
+}
+
+// newDeviceName draws a device name with intn (rand.IntN in the page).
+func newDeviceName(intn func(n int) int) string {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	b := []byte(deviceAnimals[intn(len(deviceAnimals))] + "-")
+	for range 3 {
+		b = append(b, digits[intn(len(digits))])
+	}
+	return string(b)
+}
+
+// deviceStorageKey keeps a tab's device name across reloads (session
+// storage: a reload keeps its lane in the presenter's watch; another tab
+// is another device).
+const deviceStorageKey = "retrylab.device"
+
+// storage is what adoptDevice needs of app.BrowserStorage.
+type storage interface {
+	Get(k string, v any) error
+	Set(k string, v any) error
+}
+
+// adoptDevice takes the tab's device name from st, or keeps the page's and
+// stores it.
+func (l *Lab) adoptDevice(st storage) {
+	var name string
+	if st.Get(deviceStorageKey, &name) == nil && fleet.ValidDevice(name) {
+		l.device = name
+		return
+	}
+	_ = st.Set(deviceStorageKey, l.device)
+}
+
+// Device is the page's name in a shared room.
+func (l *Lab) Device() string { return l.device }
+
+// roomNote is the note beside the Shared room field: the name this page
+// goes by in the room.
+func (l *Lab) roomNote() string {
+	if l.s.Room == "" || l.s.Target != "" {
+		return ""
+	}
+	return "This page appears in the room as " + l.device + "."
+}
+
+// joinState is what the watch shows about joining the room.
+type joinState struct {
+	Asked   bool     // the server was asked (GET /join)
+	Links   []string // the room's link on each address other devices can reach, the best first
+	Hint    string   // why there is none (the server listens on localhost only, …)
+	Err     string   // the server could not be asked
+	Devices int      // devices in the room so far (the watch's count)
+}
+
+// joinAnswer is GET /join's body.
+type joinAnswer struct {
+	LAN     bool     `json:"lan"`
+	Origins []string `json:"origins"`
+	Hint    string   `json:"hint"`
+}
+
+// joinLinks is the room's link, query, for other devices: on the page's
+// own address when that is not a loopback one (other devices reached the
+// page there), else on each of the server's network origins.
+func joinLinks(page *url.URL, query string, origins []string) []string {
+	path := "/"
+	if page != nil && page.Path != "" {
+		path = page.Path
+	}
+	if page != nil && page.Host != "" && !loopbackHost(page.Hostname()) {
+		return []string{page.Scheme + "://" + page.Host + path + "?" + query}
+	}
+	var links []string
+	for _, o := range origins {
+		if u, err := url.Parse(o); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Path == "" {
+			links = append(links, u.Scheme+"://"+u.Host+path+"?"+query)
+		}
+	}
+	return links
+}
+
+// loopbackHost reports whether host names this machine only: localhost,
+// a subdomain of it, or a loopback address.
+func loopbackHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// askJoin asks the server where other devices can reach it (GET /join) for
+// the watch's join panel, and stores the answer.
+func (l *Lab) askJoin(ctx app.Context) {
+	l.join = joinState{Asked: true}
+	if l.page != nil && !loopbackHost(l.page.Hostname()) {
+		l.join.Links = joinLinks(l.page, l.s.Encode(), nil)
+		return // the audience reaches the page where it is
+	}
+	query, origin, runs := l.s.Encode(), l.pageOrigin(), l.runs
+	ctx.Async(func() {
+		actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		js, err := askJoin(actx, origin)
+		ctx.Dispatch(func(app.Context) {
+			if l.runs != runs {
+				return // another watch or run since
+			}
+			switch {
+			case err != nil:
+				l.join.Err = "Could not ask the server for its network address: " + err.Error()
+			case !js.LAN || len(js.Origins) == 0:
+				l.join.Hint = js.Hint
+				if l.join.Hint == "" {
+					l.join.Hint = "The server reported no address other devices can reach."
+				}
+			default:
+				l.join.Links = joinLinks(l.page, query, js.Origins)
+			}
+			l.runRev++
+		})
+	})
+}
+
+// askJoin fetches origin's GET /join.
+func askJoin(ctx context.Context, origin string) (joinAnswer, error) {
+	r, err := browser.Fetch(ctx, origin+"/join")
+	if err != nil {
+		return joinAnswer{}, err
+	}
+	if r.Status != 200 {
+		return joinAnswer{}, errStatus(r.Status)
+	}
+	var js joinAnswer
+	if err := json.Unmarshal([]byte(r.Body), &js); err != nil {
+		return joinAnswer{}, err
+	}
+	return js, nil
+}
+
+type errStatus int
+
+func (e errStatus) Error() string { return "the server answered " + strconv.Itoa(int(e)) }
+
+// qrURL is the address of the QR code of link (GET /qr.svg).
+func qrURL(link string) string { return "/qr.svg?text=" + url.QueryEscape(link) }
+
+// JoinPanel shows, during a watch, how audience devices join the room: its
+// link on the server's network address, the QR code of it, and how many
+// devices have sent requests so far.
+type JoinPanel struct {
+	app.Compo
+
+	Lab *Lab
+	Rev int
+}
+
+// Render draws the panel, or nothing outside a watch.
+func (p *JoinPanel) Render() app.UI {
+	l := p.Lab
+	if !l.watched || !l.join.Asked {
+		return app.Div().Hidden(true)
+	}
+	j := l.join
+	devices := "No device has sent a request yet."
+	switch n := l.wstats.Devices; n {
+	case 0:
+	case 1:
+		devices = "1 device has sent requests."
+	default:
+		devices = strconv.Itoa(n) + " devices have sent requests."
+	}
+	var body []app.UI
+	body = append(body, app.H2().Text("Join room “"+l.watchRoom+"”"))
+	switch {
+	case len(j.Links) > 0:
+		body = append(body,
+			app.P().Text("On a phone or laptop on this network, scan the code or open:"),
+			app.P().Body(app.A().ID("join-link").Href(j.Links[0]).Target("_blank").Rel("noopener").Text(j.Links[0])),
+			app.P().Text("then press Run: every device shares the room's limit, each in a lane of its own below."),
+		)
+		if len(j.Links) > 1 {
+			body = append(body, app.P().Class("join-more").Text("Other addresses of this server: "+strings.Join(j.Links[1:], " · ")))
+		}
+	case j.Hint != "":
+		body = append(body, app.P().ID("join-hint").Class("join-warn").Text(j.Hint))
+	case j.Err != "":
+		body = append(body, app.P().ID("join-hint").Class("join-warn").Text(j.Err))
+	default:
+		body = append(body, app.P().Text("Asking the server for its network address…"))
+	}
+	body = append(body, app.P().ID("join-devices").Class("join-devices").Text(devices))
+	return app.Section().ID("join").Class("join").Aria("label", "Join the room").Body(
+		app.Div().Class("join-text").Body(body...),
+		app.If(len(j.Links) > 0, func() app.UI {
+			return app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0])
+		}),
+	)
+}
+
+// randIntN is the page's source of device names.
+var randIntN = rand.IntN

@@ -1,0 +1,250 @@
+package ui
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+	"retrylab/app/mock"
+)
+
+// A watch draws a lane per device in the room, in the order each was first
+// heard from, and one for the arrivals with no device name (curl, a burst);
+// each arrival is drawn in its device's lane as well as the server panel.
+func TestWatchLanesPerDevice(t *testing.T) {
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	for _, ev := range []mock.Event{
+		{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
+		{Type: "arrival", Seq: 3, Tag: "burst", At: at(300), Outcome: "limited", Status: 429},
+		{Type: "arrival", Seq: 4, Tag: "heron-4k2.w1.j0.a2", At: at(400), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 5, At: at(500), Outcome: "ok", Status: 200}, // curl: no tag
+		{Type: "arrival", Seq: 6, Tag: "Bad.Name.w0.j0.a1", At: at(600), Outcome: "ok", Status: 200},
+	} {
+		b, _ := json.Marshal(ev)
+		v.onServerEvent(string(b))
+	}
+	v.finish(at(1000))
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.redraw()
+	m := v.m
+	if want := []string{"heron-4k2", "otter-x1y", ""}; !slices.Equal(m.devices, want) {
+		t.Fatalf("devices %q, want %q", m.devices, want)
+	}
+	var lanes []int
+	for _, a := range m.arrivals {
+		lanes = append(lanes, a.dev)
+	}
+	if want := []int{0, 1, 2, 0, 2, 2}; !slices.Equal(lanes, want) {
+		t.Errorf("arrivals' lanes %v, want %v", lanes, want)
+	}
+	if m.wcount.Devices != 2 {
+		t.Errorf("devices counted %d, want 2 (arrivals without a name are not a device)", m.wcount.Devices)
+	}
+	l := v.lay
+	if l.workers != 3 || len(l.names) != 3 {
+		t.Fatalf("layout has %d lanes named %q, want the 3 devices'", l.workers, l.names)
+	}
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	for i, want := range []string{"heron-4k2", "otter-x1y", "others"} {
+		y, ok := textY(&o, want)
+		if !ok || y != float64(float32(l.laneY(i))) {
+			t.Errorf("lane label %q at y %v (drawn %v), want %v", want, y, ok, l.laneY(i))
+		}
+	}
+	if _, ok := textY(&o, "devices"); !ok {
+		t.Error("no devices title over the lanes")
+	}
+	if _, ok := textY(&o, "workers"); ok {
+		t.Error("a watch's lanes are titled workers")
+	}
+	// Each arrival's shape in its lane, at its time.
+	inLanes := map[[2]float32]bool{}
+	for _, op := range displayOps(&o) {
+		if op.code == 7 && op.args[2] >= float32(l.lanesTop) && op.args[2] <= float32(l.histTop) {
+			inLanes[[2]float32{op.args[1], op.args[2]}] = true
+		}
+	}
+	for i, a := range m.arrivals {
+		if !inLanes[[2]float32{float32(l.x(a.at)), float32(l.laneY(a.dev))}] {
+			t.Errorf("arrival %d not drawn in lane %d", i+1, a.dev)
+		}
+	}
+	if len(inLanes) != len(m.arrivals) {
+		t.Errorf("%d shapes in the lanes for %d arrivals", len(inLanes), len(m.arrivals))
+	}
+
+	// Hovering one in its lane describes it, names its device, and rings
+	// it in the lane and the server panel.
+	a := m.arrivals[3]
+	x, y := l.x(a.at), l.laneY(a.dev)
+	v.mu.Unlock()
+	v.pointer(x+1, y+1)
+	tp, ok := v.selection()
+	v.mu.Lock()
+	if !ok || tp.Title != "Arrival #4 from heron-4k2" || tp.Y != y {
+		t.Errorf("tooltip %+v (%v), want arrival #4 from heron-4k2 at y %v", tp, ok, y)
+	}
+	var ov browser.Ops
+	paintOverlay(&ov, &l, m, &normalTheme, x, -1, 3)
+	rings := 0
+	for _, op := range displayOps(&ov) {
+		if op.code == 7 && (op.args[2] == float32(y) || op.args[2] == float32(l.srvY(a.seq))) {
+			rings++
+		}
+	}
+	if rings != 2 {
+		t.Errorf("%d rings around the hovered arrival, want 2 (its lane, the server panel)", rings)
+	}
+}
+
+// A long device name is cut to the lanes' margin.
+func TestLaneNameFitsTheMargin(t *testing.T) {
+	l := newLayout(1000, 2, time.Second, &normalTheme, false)
+	l.names = []string{strings.Repeat("z", fleet.DeviceMaxLen), "wren-abc"}
+	if got := l.laneName(1); got != "wren-abc" {
+		t.Errorf("lane 1 %q", got)
+	}
+	got := l.laneName(0)
+	if w := smallWidth(got, l.scale); !strings.HasSuffix(got, "…") || w > l.left {
+		t.Errorf("lane 0 %q (%.0f px) for a margin of %.0f px", got, w, l.left)
+	}
+	if l.names = nil; l.laneName(7) != "w7" {
+		t.Errorf("worker lane %q", l.laneName(7))
+	}
+}
+
+func TestNewDeviceName(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	for range 1000 {
+		name := newDeviceName(r.IntN)
+		if !fleet.ValidDevice(name) {
+			t.Fatalf("%q is not a valid device name", name)
+		}
+		if tag := fleet.AttemptTag(name, 499, 999, 1000); !mock.ValidKey(tag) {
+			t.Fatalf("tag %q is not a valid mock tag", tag)
+		}
+		seen[name] = true
+	}
+	if len(seen) < 990 {
+		t.Errorf("%d different names in 1000", len(seen))
+	}
+}
+
+// A tab keeps its device name across reloads (session storage); a stored
+// name that is not a device name is replaced.
+func TestAdoptDevice(t *testing.T) {
+	st := &fakeStorage{m: map[string]string{}}
+	l := newLab()
+	first := l.device
+	l.adoptDevice(st)
+	if l.device != first || st.m[deviceStorageKey] != `"`+first+`"` {
+		t.Fatalf("device %q, stored %q", l.device, st.m[deviceStorageKey])
+	}
+	again := newLab()
+	again.adoptDevice(st)
+	if again.device != first {
+		t.Errorf("after a reload %q, want %q", again.device, first)
+	}
+	st.m[deviceStorageKey] = `"Not A Name"`
+	third := newLab()
+	third.adoptDevice(st)
+	if !fleet.ValidDevice(third.device) || third.device == "Not A Name" || st.m[deviceStorageKey] != `"`+third.device+`"` {
+		t.Errorf("a bad stored name: device %q, stored %q", third.device, st.m[deviceStorageKey])
+	}
+}
+
+type fakeStorage struct{ m map[string]string }
+
+func (s *fakeStorage) Set(k string, v any) error {
+	b, err := json.Marshal(v)
+	s.m[k] = string(b)
+	return err
+}
+func (s *fakeStorage) Get(k string, v any) error {
+	if b, ok := s.m[k]; ok {
+		return json.Unmarshal([]byte(b), v)
+	}
+	return nil
+}
+
+// A page in a room sends its device name in front of each attempt's tag;
+// alone, it does not.
+func TestRoomAttemptsCarryTheDevice(t *testing.T) {
+	page, _ := url.Parse("http://localhost:8080/")
+	for _, c := range []struct {
+		room, want string
+	}{{"", "tag=w7.j1.a2"}, {"room1", "tag=heron-4k2.w7.j1.a2"}} {
+		s := fleet.Default()
+		s.Room = c.room
+		tr := newFetchTransport(page, s, "run-x", "heron-4k2")
+		u := fleet.AttemptURL(tr.base(7, 1), fleet.AttemptTag(tr.device, 7, 1, 2))
+		if !strings.HasSuffix(u, "&"+c.want) {
+			t.Errorf("room %q: %s, want it to end in %s", c.room, u, c.want)
+		}
+	}
+}
+
+func TestJoinLinks(t *testing.T) {
+	const q = "room=room1&workers=20"
+	for _, c := range []struct {
+		page    string
+		origins []string
+		want    []string
+	}{
+		{"http://localhost:8080/", []string{"http://192.168.1.7:8080", "http://[2001:db8::7]:8080"},
+			[]string{"http://192.168.1.7:8080/?" + q, "http://[2001:db8::7]:8080/?" + q}},
+		{"http://127.0.0.1:8080/lab", []string{"http://10.0.0.5:8080"}, []string{"http://10.0.0.5:8080/lab?" + q}},
+		{"http://w3.localhost:8080/", []string{"http://10.0.0.5:8080"}, []string{"http://10.0.0.5:8080/?" + q}},
+		// Opened on the network already: that address is reachable.
+		{"http://10.0.0.5:8080/", []string{"http://192.168.1.7:8080"}, []string{"http://10.0.0.5:8080/?" + q}},
+		{"http://lab.example:8080/", nil, []string{"http://lab.example:8080/?" + q}},
+		// What is not an origin is left out.
+		{"http://localhost:8080/", []string{"", "ftp://10.0.0.5", "http://10.0.0.5:8080/x", "10.0.0.5:8080", "http://10.0.0.6:8080"},
+			[]string{"http://10.0.0.6:8080/?" + q}},
+		{"http://localhost:8080/", nil, nil},
+	} {
+		page, _ := url.Parse(c.page)
+		if got := joinLinks(page, q, c.origins); !slices.Equal(got, c.want) {
+			t.Errorf("joinLinks(%s, %q) = %q, want %q", c.page, c.origins, got, c.want)
+		}
+	}
+}
+
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST.": true, "w3.localhost": true, "127.0.0.1": true, "127.8.9.1": true, "::1": true,
+		"10.0.0.5": false, "192.168.1.7": false, "2001:db8::7": false, "lab.example": false, "notlocalhost": false, "": false,
+	} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// The room field's line names the page's device, in a room on the mock.
+func TestRoomNote(t *testing.T) {
+	l := newLab()
+	l.device = "heron-4k2"
+	if n := l.roomNote(); n != "" {
+		t.Errorf("no room: note %q", n)
+	}
+	l.Set("room", "room1")
+	if n := l.roomNote(); n != "This page appears in the room as heron-4k2." {
+		t.Errorf("note %q", n)
+	}
+	l.Set("target", "http://api.example/x")
+	if n := l.roomNote(); n != "" {
+		t.Errorf("custom target: note %q", n)
+	}
+}
