@@ -47,7 +47,9 @@ function isShellRequest(request) {
   if (url.origin !== self.location.origin) {
     return false;
   }
-  return !(url.pathname === "/mock" || url.pathname.startsWith("/mock/"));
+  // The mock, and what the server says about the network (GET /join) and
+  // draws for it (the room link's QR code), are never the shell's.
+  return !(url.pathname === "/mock" || url.pathname.startsWith("/mock/") || url.pathname === "/join" || url.pathname === "/qr.svg");
 }
 
 self.addEventListener("fetch", (event) => {

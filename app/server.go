@@ -132,11 +132,12 @@ func serveCommand(args []string) error {
 		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
 	}
 	srv.RegisterOnShutdown(site.Close) // ends event streams and hangs
+	port := lns[0].Addr().(*net.TCPAddr).Port
+	site.setListenAddr(c.host, port) // for /join: with -port 0 the port is known only now
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	port := lns[0].Addr().(*net.TCPAddr).Port
 	fmt.Printf("Retry Lab is serving the playground at %s/\n", openURL(c.host, port))
 	fmt.Printf("mock endpoint: %s/mock?limiter=bucket&rate=5&burst=5&retry_after=seconds\n", openURL(c.host, port))
 

@@ -27,9 +27,17 @@ var workerJS string
 type site struct {
 	mux  *http.ServeMux
 	mock *mock.Handler
+	join *joinHandler
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// setListenAddr tells /join the host the server was asked to listen on
+// (serve -host) and the port it listens on, known only once it listens.
+// Safe to call while the site serves.
+func (s *site) setListenAddr(host string, port int) {
+	s.join.addr.Store(&listenAddr{host: host, port: port})
+}
 
 // Close stops the mock endpoint's background work.
 func (s *site) Close() { s.mock.Close() }
@@ -53,6 +61,9 @@ func newSite(root string) (*site, error) {
 	mux.Handle("/mock/limit", m.Limit())
 	mux.Handle("/mock/burst", m.Burst())
 	mux.Handle("/web/app.wasm", wasm)
+	join := &joinHandler{interfaceAddrs: upInterfaceAddrs}
+	mux.Handle("/join", join)          // the origins audience devices reach this server at
+	mux.HandleFunc("/qr.svg", serveQR) // a QR code of the room's link, for the projector
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
 		// The toolchain's copy, served ahead of go-app's embedded one, which
 		// is picked by the server's Go version and may drift (FACTS.md).
@@ -98,7 +109,7 @@ func newSite(root string) (*site, error) {
 		http.ServeContent(w, r, "app.js", time.Time{}, strings.NewReader(js))
 	})
 	mux.Handle("/", h)
-	return &site{mux: mux, mock: m}, nil
+	return &site{mux: mux, mock: m, join: join}, nil
 }
 
 // loaderJS is go-app's app.js (the script that fetches app.wasm and starts

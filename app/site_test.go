@@ -88,6 +88,9 @@ func TestSiteServes(t *testing.T) {
 		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`},
 		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`},
 		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`}, // mounted: the switch refuses a GET
+		{"/join", "", 200, "application/json", "", `"origins":[]`},               // mounted; newSite does not know its address until serve listens
+		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`},
+		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`},
 	}
 	for _, tt := range tests {
 		resp, body := get(tt.path, "Accept-Encoding", tt.accept)
