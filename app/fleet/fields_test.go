@@ -364,6 +364,23 @@ func TestQueryRoundTrip(t *testing.T) {
 		if got, notes := FromQuery(pq); notes != nil || got != s {
 			t.Errorf("%s: Encode does not round-trip: %v", name, notes)
 		}
+		short := s.EncodeChanged()
+		cq, err := url.ParseQuery(short)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, notes := FromQuery(cq); notes != nil || got != s {
+			t.Errorf("%s: EncodeChanged %q does not round-trip: %v", name, short, notes)
+		}
+		def := Default()
+		for k, vs := range cq {
+			if f, _ := FieldByKey(k); f.Get(&def) == vs[0] {
+				t.Errorf("%s: EncodeChanged carries %s=%s, the default", name, k, vs[0])
+			}
+		}
+	}
+	if q := Default().EncodeChanged(); q != "" {
+		t.Errorf("Default().EncodeChanged() = %q, want empty", q)
 	}
 }
 
@@ -496,6 +513,10 @@ func FuzzFromQuery(f *testing.F) {
 		back, notes2 := FromQuery(s.Query())
 		if notes2 != nil || back != s {
 			t.Fatalf("round trip of %q: %v", raw, notes2)
+		}
+		short, _ := url.ParseQuery(s.EncodeChanged())
+		if back, notes3 := FromQuery(short); notes3 != nil || back != s {
+			t.Fatalf("EncodeChanged round trip of %q: %v", raw, notes3)
 		}
 	})
 }

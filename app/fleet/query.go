@@ -35,6 +35,27 @@ func (s Scenario) Encode() string {
 	return b.String()
 }
 
+// EncodeChanged is Encode without the fields that hold their default: a
+// short link (a room's join link, read off a projector or a QR code) that
+// FromQuery reads back to s, on the same version of Retry Lab.
+func (s Scenario) EncodeChanged() string {
+	def := Default()
+	var b strings.Builder
+	for i := range Fields {
+		v := Fields[i].Get(&s)
+		if v == Fields[i].Get(&def) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(Fields[i].Key))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	}
+	return b.String()
+}
+
 // FromQuery builds a Scenario from a page URL's query, field by field,
 // starting from Default: a missing field keeps its default, and so does a
 // field whose value is not allowed, which also yields a notice naming the

@@ -23,14 +23,15 @@ import (
 // devices can reach (the server's GET /join) and its QR code (GET
 // /qr.svg).
 
-// deviceAnimals and three base-36 characters make a device name: 32×46,656
+// deviceAnimals and three base-36 characters make a device name of at
+// most 9 characters (it labels a lane in the timeline's margin): 32×46,656
 // names, so two devices of a 30-person room share one about once in 3,000
 // rooms.
 var deviceAnimals = [...]string{
-	"badger", "bison", "civet", "crane", "dingo", "egret", "ferret", "finch",
-	"gecko", "gibbon", "hare", "heron", "ibis", "jackal", "kiwi", "koala",
-	"lemur", "lynx", "marten", "moose", "newt", "okapi", "otter", "panda",
-	"quail", "raven", "seal", "tapir", "vole", "wren", "yak", "zebu",
+	"bison", "civet", "crane", "dingo", "egret", "elk", "finch", "fox",
+	"gecko", "hare", "heron", "ibis", "kiwi", "koala", "lemur", "lynx",
+	"moose", "newt", "okapi", "otter", "owl", "panda", "quail", "raven",
+	"seal", "swan", "tapir", "vole", "wolf", "wren", "yak", "zebu",
 }
 
 // newDeviceName draws a device name with intn (rand.IntN in the page).
@@ -79,11 +80,11 @@ func (l *Lab) roomNote() string {
 
 // joinState is what the watch shows about joining the room.
 type joinState struct {
-	Asked   bool     // the server was asked (GET /join)
-	Links   []string // the room's link on each address other devices can reach, the best first
-	Hint    string   // why there is none (the server listens on localhost only, …)
-	Err     string   // the server could not be asked
-	Devices int      // devices in the room so far (the watch's count)
+	Asked  bool     // the server was asked (GET /join)
+	Links  []string // the room's link on each address other devices can reach, the best first
+	Hint   string   // why there is none (the server listens on localhost only, …)
+	Err    string   // the server could not be asked
+	Hidden bool     // the presenter closed the panel for this watch
 }
 
 // joinAnswer is GET /join's body.
@@ -129,10 +130,13 @@ func loopbackHost(host string) bool {
 func (l *Lab) askJoin(ctx app.Context) {
 	l.join = joinState{Asked: true}
 	if l.page != nil && !loopbackHost(l.page.Hostname()) {
-		l.join.Links = joinLinks(l.page, l.s.Encode(), nil)
+		l.join.Links = joinLinks(l.page, l.s.EncodeChanged(), nil)
 		return // the audience reaches the page where it is
 	}
-	query, origin, runs := l.s.Encode(), l.pageOrigin(), l.runs
+	// The fields that differ from the defaults: a link short enough to
+	// read off the projector, and a QR code coarse enough to scan from the
+	// back of the room.
+	query, origin, runs := l.s.EncodeChanged(), l.pageOrigin(), l.runs
 	ctx.Async(func() {
 		actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -193,7 +197,7 @@ type JoinPanel struct {
 // Render draws the panel, or nothing outside a watch.
 func (p *JoinPanel) Render() app.UI {
 	l := p.Lab
-	if !l.watched || !l.join.Asked {
+	if !l.watched || !l.join.Asked || l.join.Hidden {
 		return app.Div().Hidden(true)
 	}
 	j := l.join
@@ -206,7 +210,11 @@ func (p *JoinPanel) Render() app.UI {
 		devices = strconv.Itoa(n) + " devices have sent requests."
 	}
 	var body []app.UI
-	body = append(body, app.H2().Text("Join room “"+l.watchRoom+"”"))
+	body = append(body, app.Div().Class("join-head").Body(
+		app.H2().Text("Join room “"+l.watchRoom+"”"),
+		app.Button().ID("join-hide").Class("ghost").Title("Hide the join panel for this watch").Aria("label", "Hide the join panel").Text("✕").
+			OnClick(func(ctx app.Context, e app.Event) { l.join.Hidden = true; l.runRev++ }),
+	))
 	switch {
 	case len(j.Links) > 0:
 		body = append(body,

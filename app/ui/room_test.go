@@ -128,8 +128,11 @@ func TestNewDeviceName(t *testing.T) {
 	seen := map[string]bool{}
 	for range 1000 {
 		name := newDeviceName(r.IntN)
-		if !fleet.ValidDevice(name) {
-			t.Fatalf("%q is not a valid device name", name)
+		if !fleet.ValidDevice(name) || len(name) > 9 {
+			t.Fatalf("%q is not a valid device name of at most 9 characters", name)
+		}
+		if l := newLayout(1000, 1, time.Second, &normalTheme, false); func() bool { l.names = []string{name}; return l.laneName(0) != name }() {
+			t.Fatalf("%q is cut in the lanes' margin", name)
 		}
 		if tag := fleet.AttemptTag(name, 499, 999, 1000); !mock.ValidKey(tag) {
 			t.Fatalf("tag %q is not a valid mock tag", tag)

@@ -1,0 +1,145 @@
+//go:build e2e
+
+package tests
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestAudienceJoinsRoom: a presenter's page watches a shared room on a
+// server listening on every interface; the watch shows the room's link on
+// the server's network address and its QR code. Two audience devices (two
+// browser profiles) open that link and press Run. The watch counts both
+// devices, draws a lane for each, named as each page calls itself, and
+// every arrival in its device's lane.
+func TestAudienceJoinsRoom(t *testing.T) {
+	srv := startServer(t, "-host", "0.0.0.0")
+	browserCtx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-join-%d", time.Now().UnixNano())
+	query := "room=" + room + "&workers=3&jobs=2&latency=20ms&rate=5&burst=5&strategy=full"
+	boot(t, browserCtx, srv.URL+"/?"+query)
+	press(t, browserCtx, "w")
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, browserCtx, `!!JSON.parse(window.retrylab.state()).watch_open`)
+	}); err != nil {
+		t.Fatal("the watch did not open the room's stream")
+	}
+
+	// What the server says about reaching it from the network.
+	resp, body := srv.get(t, "/join")
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /join: %d %s", resp.StatusCode, body)
+	}
+	var join struct {
+		LAN     bool     `json:"lan"`
+		Origins []string `json:"origins"`
+		Hint    string   `json:"hint"`
+	}
+	if err := json.Unmarshal(body, &join); err != nil || !join.LAN {
+		t.Fatalf("GET /join on -host 0.0.0.0: %s (%v)", body, err)
+	}
+	type panel struct {
+		Link, Hint, QR, Devices string
+		QRWidth                 int
+	}
+	read := func() panel {
+		return eval[panel](t, browserCtx, `(() => {
+			const t = id => (document.getElementById(id) || {}).textContent || "";
+			const qr = document.getElementById("join-qr");
+			return {Link: t("join-link"), Hint: t("join-hint"), Devices: t("join-devices"),
+				QR: qr ? qr.getAttribute("src") : "", QRWidth: qr && qr.complete ? qr.naturalWidth : 0};
+		})()`)
+	}
+	var p panel
+	joinURL := srv.URL + "/?" + query
+	if len(join.Origins) == 0 {
+		// A machine with no network interface: the page says so, and the
+		// audience is simulated on the loopback address.
+		if err := waitFor(5*time.Second, func() bool { p = read(); return p.Hint != "" }); err != nil || p.Link != "" {
+			t.Fatalf("no network address, but the panel shows %+v", p)
+		}
+		t.Logf("this machine has no network address: %q; the devices join on %s", p.Hint, joinURL)
+	} else {
+		if err := waitFor(5*time.Second, func() bool { p = read(); return p.Link != "" && p.QRWidth > 0 }); err != nil {
+			t.Fatalf("join panel %+v, want a link and its QR code (GET /join: %s)", p, body)
+		}
+		u, err := url.Parse(p.Link)
+		if err != nil || u.Scheme+"://"+u.Host != join.Origins[0] || u.Query().Get("room") != room || u.Query().Get("workers") != "3" {
+			t.Fatalf("join link %q: want the room's configuration on %s", p.Link, join.Origins[0])
+		}
+		if u.Query().Has("seed") || len(p.Link) > 160 {
+			t.Errorf("join link %q carries the fields at their defaults: it should be short enough to read off a projector", p.Link)
+		}
+		if qr, _ := url.Parse(p.QR); qr == nil || qr.Path != "/qr.svg" || qr.Query().Get("text") != p.Link {
+			t.Errorf("QR code %q is not of the link %q", p.QR, p.Link)
+		}
+		joinURL = p.Link // the devices use the link as a person would
+	}
+	if p.Devices != "No device has sent a request yet." {
+		t.Errorf("devices before anyone ran: %q", p.Devices)
+	}
+
+	// Two devices join and run, one after the other.
+	var names []string
+	requests := 0
+	for i := range 2 {
+		ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+		if err := chromedp.Do(ctx); err != nil { // the tab, on ctx itself: boot's timeout would end it
+			t.Fatal(err)
+		}
+		boot(t, ctx, joinURL)
+		note := eval[string](t, ctx, `(document.getElementById("info-room") || {}).textContent || ""`)
+		name, ok := strings.CutPrefix(note, "This page appears in the room as ")
+		name = strings.TrimSuffix(name, ".")
+		if !ok || name == "" {
+			t.Fatalf("device %d: room note %q", i, note)
+		}
+		names = append(names, name)
+		st := runToEnd(t, ctx, 60*time.Second)
+		requests += int(st.Stats["requests"])
+		cancel()
+	}
+	if names[0] == names[1] {
+		t.Fatalf("two devices named %q", names[0])
+	}
+
+	type debug struct {
+		Lanes        []string `json:"lanes"`
+		LaneArrivals []int    `json:"lane_arrivals"`
+	}
+	var d debug
+	var stats map[string]float64
+	if err := waitFor(5*time.Second, func() bool {
+		d = eval[debug](t, browserCtx, `JSON.parse(window.retrylab.debug())`)
+		stats = state(t, browserCtx).Stats
+		return stats["arrivals"] == float64(requests) && stats["devices"] == 2 && len(d.Lanes) == 2
+	}); err != nil {
+		t.Fatalf("the watch: %v, lanes %q %v; the devices sent %d requests", stats, d.Lanes, d.LaneArrivals, requests)
+	}
+	if !slices.Equal(d.Lanes, names) {
+		t.Errorf("lanes %q, want the devices %q in the order they ran", d.Lanes, names)
+	}
+	if d.LaneArrivals[0]+d.LaneArrivals[1] != requests || d.LaneArrivals[0] == 0 || d.LaneArrivals[1] == 0 {
+		t.Errorf("arrivals per lane %v, %d requests in all", d.LaneArrivals, requests)
+	}
+	if err := waitFor(2*time.Second, func() bool { p = read(); return p.Devices == "2 devices have sent requests." }); err != nil {
+		t.Errorf("join panel's count %q", p.Devices)
+	}
+	time.Sleep(300 * time.Millisecond) // a frame with every arrival
+	t.Logf("devices %q sent %v requests; screenshot %s", names, d.LaneArrivals, screenshot(t, browserCtx, "watch-devices"))
+
+	// Once everyone is in, the presenter hides the panel: the timeline
+	// moves up.
+	click(t, browserCtx, "join-hide")
+	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, browserCtx, `!document.getElementById("join")`) }); err != nil {
+		t.Error("the join panel is still shown after ✕")
+	}
+}
