@@ -136,6 +136,25 @@ func TestAudienceJoinsRoom(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // a frame with every arrival
 	t.Logf("devices %q sent %v requests; screenshot %s", names, d.LaneArrivals, screenshot(t, browserCtx, "watch-devices"))
 
+	if p.QR != "" {
+		// For the back of the room, the code fills the screen; a second
+		// click puts it back.
+		qrSize := func() [2]float64 {
+			return eval[[2]float64](t, browserCtx, `[document.getElementById("join-qr").getBoundingClientRect().width, window.innerHeight]`)
+		}
+		small := qrSize()
+		click(t, browserCtx, "join-zoom")
+		var big [2]float64
+		if err := waitFor(2*time.Second, func() bool { big = qrSize(); return big[0] >= 0.6*big[1] }); err != nil {
+			t.Errorf("enlarged QR code %.0f px wide in a %.0f px window (was %.0f px)", big[0], big[1], small[0])
+		}
+		t.Logf("QR code %.0f px, enlarged %.0f px; screenshot %s", small[0], big[0], screenshot(t, browserCtx, "watch-join-qr"))
+		click(t, browserCtx, "join-zoom")
+		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] == small[0] }); err != nil {
+			t.Errorf("the QR code did not shrink back to %.0f px: %v", small[0], qrSize())
+		}
+	}
+
 	// Once everyone is in, the presenter hides the panel: the timeline
 	// moves up.
 	click(t, browserCtx, "join-hide")

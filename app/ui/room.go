@@ -85,6 +85,7 @@ type joinState struct {
 	Hint   string   // why there is none (the server listens on localhost only, …)
 	Err    string   // the server could not be asked
 	Hidden bool     // the presenter closed the panel for this watch
+	Big    bool     // the QR code fills the screen, for the back of the room
 }
 
 // joinAnswer is GET /join's body.
@@ -233,10 +234,19 @@ func (p *JoinPanel) Render() app.UI {
 		body = append(body, app.P().Text("Asking the server for its network address…"))
 	}
 	body = append(body, app.P().ID("join-devices").Class("join-devices").Text(devices))
-	return app.Section().ID("join").Class("join").Aria("label", "Join the room").Body(
+	cls, zoomLabel := "join", "Enlarge the QR code, for the back of the room"
+	if j.Big {
+		cls, zoomLabel = "join big", "Shrink the QR code"
+	}
+	return app.Section().ID("join").Class(cls).Aria("label", "Join the room").Body(
 		app.Div().Class("join-text").Body(body...),
 		app.If(len(j.Links) > 0, func() app.UI {
-			return app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0])
+			// A button around the code: a click (or Enter) enlarges it to
+			// fill the screen, another puts it back.
+			return app.Button().ID("join-zoom").Class("join-zoom").Title(zoomLabel).Aria("label", zoomLabel).
+				Aria("pressed", strconv.FormatBool(j.Big)).
+				OnClick(func(ctx app.Context, e app.Event) { l.join.Big = !l.join.Big; l.runRev++ }).
+				Body(app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0]))
 		}),
 	)
 }
