@@ -247,6 +247,31 @@ func baseDelta(cur, base float64, curText string) string {
 	return "same"
 }
 
+// betterWhen says which way each number improves, for the verdict beside
+// its change from the baseline: -1 lower is better, +1 higher is better.
+// The numbers not listed have no better direction: first tries are the
+// workload's, jobs at once follow from it.
+var betterWhen = map[string]int{
+	"requests": -1, "successes": +1, "limited": -1, "failed": -1, "wasted_per_success": -1,
+	"peak_rps": -1, "amplification": -1, "completion_p50_ms": -1, "completion_p99_ms": -1,
+	"drain_ms": -1, "give_ups": -1, "lateness_p99_ms": -1, "queued_p99_ms": -1, "dispersion": -1,
+}
+
+// verdict is "better" or "worse" for number name's change delta from the
+// baseline (baseDelta's "+12%", "−3"), "" when it is the same or has no
+// better direction.
+func verdict(name, delta string) string {
+	dir := betterWhen[name]
+	up := strings.HasPrefix(delta, "+")
+	if dir == 0 || !up && !strings.HasPrefix(delta, "−") {
+		return ""
+	}
+	if up == (dir > 0) {
+		return "better"
+	}
+	return "worse"
+}
+
 // spokenDelta is baseDelta for a screen reader: "74% less", "37 more".
 func spokenDelta(d string) string {
 	switch {

@@ -96,7 +96,7 @@ func TestCompareRules(t *testing.T) {
 	if tag := tagWith(out, `data-stat="requests"`); !strings.Contains(tag, `data-value="4"`) || !strings.Contains(tag, `data-base="2"`) {
 		t.Errorf("requests against the baseline: %q", tag)
 	}
-	for _, want := range []string{">baseline 2 · +100%<", `aria-label="baseline 2, 100% more"`, ">baseline 1 · same<"} {
+	for _, want := range []string{"baseline 2 · +100%\n", `<span class="verdict worse"> worse</span>`, `aria-label="baseline 2, 100% more, worse"`, ">baseline 1 · same<"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("numbers lack %q:\n%s", want, out)
 		}
@@ -298,6 +298,35 @@ func TestBaselineInTheAddress(t *testing.T) {
 		}
 		if (o.wantBase != nil) != c.want || o.s.Workers != 20 {
 			t.Errorf("%s: baseline wanted %v (want %v), workers %d", c.name, o.wantBase != nil, c.want, o.s.Workers)
+		}
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct{ name, delta, want string }{
+		{"limited", "−17%", "better"},
+		{"limited", "+3", "worse"},
+		{"successes", "+5%", "better"},
+		{"successes", "−5%", "worse"},
+		{"completion_p99_ms", "+18%", "worse"},
+		{"dispersion", "−76%", "better"},
+		{"limited", "same", ""},
+		{"first_tries", "+10%", ""},
+		{"peak_jobs", "−10%", ""},
+		{"unknown", "+1", ""},
+	} {
+		if got := verdict(c.name, c.delta); got != c.want {
+			t.Errorf("verdict(%s, %s) = %q, want %q", c.name, c.delta, got, c.want)
+		}
+	}
+	// Every number with a direction is one the panel shows.
+	shown := map[string]bool{}
+	for _, s := range statList(&fleet.Stats{}, 0) {
+		shown[s.Name] = !s.Hidden
+	}
+	for name := range betterWhen {
+		if !shown[name] {
+			t.Errorf("betterWhen names %q, not a number shown", name)
 		}
 	}
 }

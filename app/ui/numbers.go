@@ -55,13 +55,21 @@ func (n *Numbers) Render() app.UI {
 		if s.HasBase && l.hasStats {
 			// Against the baseline (Compare): its figure and, once this
 			// run is over, the change (a run going on has partial numbers).
-			base, spoken := "baseline "+s.BaseText, "baseline "+s.BaseText
+			// Whether the change is for the better is said in words and
+			// colour (betterWhen).
+			base, spoken, v := "baseline "+s.BaseText, "baseline "+s.BaseText, ""
 			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
+				if v = verdict(s.Name, d); v != "" {
+					spoken += ", " + v
+				}
 			}
 			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))
-			body = append(body, app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Aria("label", spoken).Text(base))
+			body = append(body, app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Aria("label", spoken).Body(
+				app.Text(base),
+				app.If(v != "", func() app.UI { return app.Span().Class("verdict " + v).Text(" " + v) }),
+			))
 		}
 		return div.Body(body...)
 	}
