@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestAudienceJoinsRoom: a presenter's page watches a shared room on a
@@ -103,6 +104,13 @@ func TestAudienceJoinsRoom(t *testing.T) {
 			t.Fatalf("device %d: room note %q", i, note)
 		}
 		names = append(names, name)
+		if i == 0 {
+			// A reload keeps the tab's name (and so its lane).
+			boot(t, ctx, joinURL)
+			if again := eval[string](t, ctx, `(document.getElementById("info-room") || {}).textContent || ""`); again != note {
+				t.Errorf("after a reload the page says %q, before %q", again, note)
+			}
+		}
 		st := runToEnd(t, ctx, 60*time.Second)
 		requests += int(st.Stats["requests"])
 		cancel()
@@ -152,6 +160,15 @@ func TestAudienceJoinsRoom(t *testing.T) {
 		click(t, browserCtx, "join-zoom")
 		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] == small[0] }); err != nil {
 			t.Errorf("the QR code did not shrink back to %.0f px: %v", small[0], qrSize())
+		}
+		// Escape puts an enlarged code back, and leaves the watch going.
+		click(t, browserCtx, "join-zoom")
+		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] >= 0.6*big[1] }); err != nil {
+			t.Fatal("the QR code did not enlarge again")
+		}
+		press(t, browserCtx, kb.Escape)
+		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] == small[0] }); err != nil || !state(t, browserCtx).Running {
+			t.Errorf("after Escape: QR code %v px (want %.0f), watch going on %v", qrSize(), small[0], state(t, browserCtx).Running)
 		}
 	}
 

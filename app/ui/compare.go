@@ -215,6 +215,7 @@ func withBaseline(cur, base []stat, mixed bool) []stat {
 		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
+			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict
 		}
 	}
 	return cur
@@ -270,6 +271,15 @@ func verdict(name, delta string) string {
 		return "better"
 	}
 	return "worse"
+}
+
+// verdict is the verdict on s's change delta from the baseline, unless s
+// has none.
+func (s *stat) verdict(delta string) string {
+	if s.NoVerdict {
+		return ""
+	}
+	return verdict(s.Name, delta)
 }
 
 // spokenDelta is baseDelta for a screen reader: "74% less", "37 more".

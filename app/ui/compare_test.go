@@ -319,6 +319,19 @@ func TestVerdict(t *testing.T) {
 			t.Errorf("verdict(%s, %s) = %q, want %q", c.name, c.delta, got, c.want)
 		}
 	}
+	// Wasted per success says nothing when either run had no success (it
+	// is 0 then): no verdict.
+	for _, c := range []struct {
+		cur, base int
+		want      bool
+	}{{0, 5, true}, {5, 0, true}, {5, 5, false}} {
+		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0), false)
+		for _, s := range nums {
+			if s.Name == "wasted_per_success" && (s.verdict("−100%") == "") != c.want {
+				t.Errorf("successes %d against %d: verdict %q", c.cur, c.base, s.verdict("−100%"))
+			}
+		}
+	}
 	// Every number with a direction is one the panel shows.
 	shown := map[string]bool{}
 	for _, s := range statList(&fleet.Stats{}, 0) {

@@ -61,7 +61,7 @@ func (n *Numbers) Render() app.UI {
 			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
-				if v = verdict(s.Name, d); v != "" {
+				if v = s.verdict(d); v != "" {
 					spoken += ", " + v
 				}
 			}

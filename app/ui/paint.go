@@ -52,7 +52,8 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 
 func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
-	// workers is 0 only for a watch of a shared room: no lanes at all.
+	// A watch of a shared room has a lane per device heard from (0 at
+	// first); names then labels them.
 	l := layout{w: math.Max(width, 320), workers: workers, span: max(span, minZoomSpan), scale: s, title: title}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16

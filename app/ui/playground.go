@@ -161,10 +161,14 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		}
 		l.Compare()
 	case "Escape":
-		if l.help {
+		switch {
+		case l.help:
 			l.help = false
 			l.runRev++
-		} else {
+		case l.join.Big: // the enlarged QR code goes back, the watch goes on
+			l.join.Big = false
+			l.runRev++
+		default:
 			l.Stop()
 		}
 	case "p", "P":

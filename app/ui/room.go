@@ -45,8 +45,8 @@ func newDeviceName(intn func(n int) int) string {
 }
 
 // deviceStorageKey keeps a tab's device name across reloads (session
-// storage: a reload keeps its lane in the presenter's watch; another tab
-// is another device).
+// storage: a reload keeps its lane in the presenter's watch; a new tab is
+// another device, though a duplicated tab copies the storage and the name).
 const deviceStorageKey = "retrylab.device"
 
 // storage is what adoptDevice needs of app.BrowserStorage.
@@ -60,7 +60,10 @@ type storage interface {
 func (l *Lab) adoptDevice(st storage) {
 	var name string
 	if st.Get(deviceStorageKey, &name) == nil && fleet.ValidDevice(name) {
-		l.device = name
+		if name != l.device {
+			l.device = name
+			l.cfgRev++ // the Shared room field names it: rendered before the mount
+		}
 		return
 	}
 	_ = st.Set(deviceStorageKey, l.device)
@@ -81,7 +84,7 @@ func (l *Lab) roomNote() string {
 // joinState is what the watch shows about joining the room.
 type joinState struct {
 	Asked  bool     // the server was asked (GET /join)
-	Links  []string // the room's link on each address other devices can reach, the best first
+	Links  []string // the room's link on each address other devices can reach, in the server's order (IPv4 first); the first is shown
 	Hint   string   // why there is none (the server listens on localhost only, …)
 	Err    string   // the server could not be asked
 	Hidden bool     // the presenter closed the panel for this watch
@@ -103,27 +106,31 @@ func joinLinks(page *url.URL, query string, origins []string) []string {
 	if page != nil && page.Path != "" {
 		path = page.Path
 	}
+	link := func(scheme, host string) string {
+		return (&url.URL{Scheme: scheme, Host: host, Path: path, RawQuery: query}).String()
+	}
 	if page != nil && page.Host != "" && !loopbackHost(page.Hostname()) {
-		return []string{page.Scheme + "://" + page.Host + path + "?" + query}
+		return []string{link(page.Scheme, page.Host)}
 	}
 	var links []string
 	for _, o := range origins {
 		if u, err := url.Parse(o); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Path == "" {
-			links = append(links, u.Scheme+"://"+u.Host+path+"?"+query)
+			links = append(links, link(u.Scheme, u.Host))
 		}
 	}
 	return links
 }
 
-// loopbackHost reports whether host names this machine only: localhost,
-// a subdomain of it, or a loopback address.
+// loopbackHost reports whether host cannot be used from another device:
+// localhost, a subdomain of it, a loopback address, or the unspecified
+// address (a page opened at http://0.0.0.0:8080/).
 func loopbackHost(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
 	a, err := netip.ParseAddr(host)
-	return err == nil && a.IsLoopback()
+	return err == nil && (a.IsLoopback() || a.IsUnspecified())
 }
 
 // askJoin asks the server where other devices can reach it (GET /join) for
@@ -155,7 +162,9 @@ func (l *Lab) askJoin(ctx app.Context) {
 					l.join.Hint = "The server reported no address other devices can reach."
 				}
 			default:
-				l.join.Links = joinLinks(l.page, query, js.Origins)
+				if l.join.Links = joinLinks(l.page, query, js.Origins); len(l.join.Links) == 0 {
+					l.join.Hint = "The server reported no address other devices can reach."
+				}
 			}
 			l.runRev++
 		})
@@ -214,7 +223,7 @@ func (p *JoinPanel) Render() app.UI {
 	body = append(body, app.Div().Class("join-head").Body(
 		app.H2().Text("Join room “"+l.watchRoom+"”"),
 		app.Button().ID("join-hide").Class("ghost").Title("Hide the join panel for this watch").Aria("label", "Hide the join panel").Text("✕").
-			OnClick(func(ctx app.Context, e app.Event) { l.join.Hidden = true; l.runRev++ }),
+			OnClick(func(ctx app.Context, e app.Event) { l.join.Hidden, l.join.Big = true, false; l.runRev++ }),
 	))
 	switch {
 	case len(j.Links) > 0:
@@ -236,7 +245,7 @@ func (p *JoinPanel) Render() app.UI {
 	body = append(body, app.P().ID("join-devices").Class("join-devices").Text(devices))
 	cls, zoomLabel := "join", "Enlarge the QR code, for the back of the room"
 	if j.Big {
-		cls, zoomLabel = "join big", "Shrink the QR code"
+		cls = "join big"
 	}
 	return app.Section().ID("join").Class(cls).Aria("label", "Join the room").Body(
 		app.Div().Class("join-text").Body(body...),

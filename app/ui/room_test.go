@@ -26,7 +26,7 @@ func TestWatchLanesPerDevice(t *testing.T) {
 		{Type: "arrival", Seq: 3, Tag: "burst", At: at(300), Outcome: "limited", Status: 429},
 		{Type: "arrival", Seq: 4, Tag: "heron-4k2.w1.j0.a2", At: at(400), Outcome: "ok", Status: 200},
 		{Type: "arrival", Seq: 5, At: at(500), Outcome: "ok", Status: 200}, // curl: no tag
-		{Type: "arrival", Seq: 6, Tag: "Bad.Name.w0.j0.a1", At: at(600), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 6, Tag: "Bad_Name.w0.j0.a1", At: at(600), Outcome: "ok", Status: 200},
 	} {
 		b, _ := json.Marshal(ev)
 		v.onServerEvent(string(b))
@@ -155,9 +155,11 @@ func TestAdoptDevice(t *testing.T) {
 		t.Fatalf("device %q, stored %q", l.device, st.m[deviceStorageKey])
 	}
 	again := newLab()
+	again.device = "wren-000" // drawn anew on the reload
+	rev := again.cfgRev
 	again.adoptDevice(st)
-	if again.device != first {
-		t.Errorf("after a reload %q, want %q", again.device, first)
+	if again.device != first || again.cfgRev == rev {
+		t.Errorf("after a reload %q (controls revision %d → %d), want %q and the controls rendered again", again.device, rev, again.cfgRev, first)
 	}
 	st.m[deviceStorageKey] = `"Not A Name"`
 	third := newLab()
@@ -191,7 +193,7 @@ func TestRoomAttemptsCarryTheDevice(t *testing.T) {
 		s := fleet.Default()
 		s.Room = c.room
 		tr := newFetchTransport(page, s, "run-x", "heron-4k2")
-		u := fleet.AttemptURL(tr.base(7, 1), fleet.AttemptTag(tr.device, 7, 1, 2))
+		u := tr.url(7, 1, 2)
 		if !strings.HasSuffix(u, "&"+c.want) {
 			t.Errorf("room %q: %s, want it to end in %s", c.room, u, c.want)
 		}
@@ -216,6 +218,10 @@ func TestJoinLinks(t *testing.T) {
 		{"http://localhost:8080/", []string{"", "ftp://10.0.0.5", "http://10.0.0.5:8080/x", "10.0.0.5:8080", "http://10.0.0.6:8080"},
 			[]string{"http://10.0.0.6:8080/?" + q}},
 		{"http://localhost:8080/", nil, nil},
+		// An IPv6 zone stays escaped; an escaped path stays escaped.
+		{"http://localhost:8080/a%20b/", []string{"http://[fe80::1%25eth0]:9000"}, []string{"http://[fe80::1%25eth0]:9000/a%20b/?" + q}},
+		// A page opened on the unspecified address is not reachable there.
+		{"http://0.0.0.0:8080/", []string{"http://10.0.0.5:8080"}, []string{"http://10.0.0.5:8080/?" + q}},
 	} {
 		page, _ := url.Parse(c.page)
 		if got := joinLinks(page, q, c.origins); !slices.Equal(got, c.want) {
@@ -227,6 +233,7 @@ func TestJoinLinks(t *testing.T) {
 func TestLoopbackHost(t *testing.T) {
 	for host, want := range map[string]bool{
 		"localhost": true, "LOCALHOST.": true, "w3.localhost": true, "127.0.0.1": true, "127.8.9.1": true, "::1": true,
+		"0.0.0.0": true, "::": true,
 		"10.0.0.5": false, "192.168.1.7": false, "2001:db8::7": false, "lab.example": false, "notlocalhost": false, "": false,
 	} {
 		if got := loopbackHost(host); got != want {

@@ -24,6 +24,10 @@ type stat struct {
 	Base     float64
 	BaseText string
 	HasBase  bool
+
+	// NoVerdict: the change from the baseline is not better or worse
+	// (wasted per success when either run had no success: 0 says nothing).
+	NoVerdict bool
 }
 
 // statList turns Stats into the panel's numbers, in the order shown.
@@ -45,12 +49,13 @@ func statList(st *fleet.Stats, disp float64) []stat {
 	jobs := st.Jobs
 	hide := func(s stat) stat { s.Hidden = true; return s }
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
+	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), strconv.Itoa(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+strconv.Itoa(jobs)+" finished"),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		figured(n("failed", "other failures", st.Failed, "errors, drops, timeouts", true), strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
-		f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true),
+		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), strconv.Itoa(st.Retries)+" retries"),

@@ -75,6 +75,16 @@ func (t *fetchTransport) base(worker, job int) string {
 	return t.bases[min(worker/WorkersPerOrigin, len(t.bases)-1)]
 }
 
+// url is the address of worker's attempt of job: on the mock, tagged with
+// the attempt (and, in a shared room, the page's device name).
+func (t *fetchTransport) url(worker, job, attempt int) string {
+	tag := ""
+	if !t.custom {
+		tag = fleet.AttemptTag(t.device, worker, job, attempt)
+	}
+	return fleet.AttemptURL(t.base(worker, job), tag)
+}
+
 // yieldAfter is how long Go may keep the page's event loop waiting before
 // a fetch gives it a turn first: Run starts every worker in one JavaScript
 // task, and 500 fetch() calls in a row (0.5–1 ms each) would freeze the
@@ -89,12 +99,7 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 			return fleet.Attempt{Err: err}
 		}
 	}
-	tag := ""
-	if !t.custom {
-		tag = fleet.AttemptTag(t.device, worker, job, attempt)
-	}
-	u := fleet.AttemptURL(t.base(worker, job), tag)
-	r, err := browser.Fetch(ctx, u)
+	r, err := browser.Fetch(ctx, t.url(worker, job, attempt))
 	if err != nil {
 		if ctx.Err() != nil {
 			return fleet.Attempt{Err: ctx.Err()} // timeout (DeadlineExceeded) or Stop (Canceled)

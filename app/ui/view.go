@@ -100,7 +100,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 }
 
 // startWatch resets the view for a watch of s's shared room from start:
-// no lanes, the room's arrivals only.
+// the room's arrivals only, in a lane per device as they come.
 func (v *view) startWatch(s fleet.Scenario, start time.Time) {
 	v.start(s, start)
 	v.mu.Lock()
