@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -98,7 +99,17 @@ type Endpoint struct {
 	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100)
 
 	HangLimit time.Duration // how long a hang is held; 0 = DefaultHangLimit
+
+	// Outages are stretches when the server is down, as POST /mock/outage
+	// takes the mock down: every request arriving in one is answered 503
+	// after the latency, with Retry-After the seconds left (rounded up)
+	// unless the endpoint sends no Retry-After, without a failure roll and
+	// without touching the limiter (its headers come from Peek).
+	Outages []Outage
 }
+
+// Outage is a stretch [From, To) after the server's start when it is down.
+type Outage struct{ From, To time.Duration }
 
 // Validate reports the first field that makes no sense.
 func (e *Endpoint) Validate() error {
@@ -114,6 +125,11 @@ func (e *Endpoint) Validate() error {
 		return fmt.Errorf("sim: endpoint retry value %d: must be between 0 and 86400", e.RetryValue)
 	case e.Latency < 0 || e.Spread < 0 || e.HangLimit < 0:
 		return fmt.Errorf("sim: endpoint latency %v, spread %v, hang limit %v: must not be negative", e.Latency, e.Spread, e.HangLimit)
+	}
+	for _, o := range e.Outages {
+		if o.From < 0 || o.To <= o.From {
+			return fmt.Errorf("sim: endpoint outage [%v, %v): must start at or after 0 and end after it starts", o.From, o.To)
+		}
 	}
 	sum := 0.0
 	for _, p := range []struct {
@@ -134,6 +150,7 @@ func (e *Endpoint) Validate() error {
 // EndpointServer is an Endpoint running in virtual time: a Server.
 type EndpointServer struct {
 	e     Endpoint
+	start time.Time
 	lim   *core.Limiter
 	rng   *core.PCG
 	seq   int
@@ -169,7 +186,7 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 	if e.HangLimit == 0 {
 		e.HangLimit = DefaultHangLimit
 	}
-	s := &EndpointServer{e: e, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
+	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
 	s.kind = limiterName(e.Limiter.Kind)
 	s.pwin = strconv.FormatInt(policyWindow(e.Limiter), 10)
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
@@ -189,11 +206,48 @@ const (
 	injHang
 )
 
+// down reports whether now falls in an outage, and when it ends.
+func (s *EndpointServer) down(now time.Time) (until time.Time, ok bool) {
+	t := now.Sub(s.start)
+	for _, o := range s.e.Outages {
+		if t >= o.From && t < o.To {
+			return s.start.Add(o.To), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// outage answers r, arriving at now while the server is down until until.
+func (s *EndpointServer) outage(now, until time.Time, r Response) Response {
+	e := &s.e
+	r.Status = 503
+	r.Delay = e.Latency
+	if e.Spread > 0 {
+		r.Delay += time.Duration(s.rng.Float64() * float64(e.Spread))
+	}
+	var k headerKey
+	set := false
+	if e.RetryAfter != RetryAfterNone || e.RetryAfterValue != nil {
+		k.retryAfter, set = strconv.FormatInt(int64(math.Ceil(until.Sub(now).Seconds())), 10), true
+	}
+	if e.Limiter.Kind != core.LimitNone && (e.IETF || e.X) {
+		d := s.lim.Peek(now)
+		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
+	}
+	if set {
+		r.Header = s.header(k)
+	}
+	return r
+}
+
 // Arrive decides one request arriving at now.
 func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
 	e := &s.e
 	s.seq++
 	r := Response{Seq: s.seq, Received: now, Status: 200}
+	if until, down := s.down(now); down {
+		return s.outage(now, until, r)
+	}
 	inj := injNone
 	if sum := e.Fail500 + e.Fail503 + e.Drop + e.Hang; sum > 0 {
 		switch u := s.rng.Float64() * 100; {
@@ -240,13 +294,20 @@ func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
 	if rl {
 		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
 	}
-	if !set {
-		return r
+	if set {
+		r.Header = s.header(k)
 	}
+	return r
+}
+
+// header is the Header of an answer with k's values, shared by every
+// answer that has the same (up to maxSharedHeaders of them).
+func (s *EndpointServer) header(k headerKey) *Header {
 	if h := s.headers[k]; h != nil {
-		r.Header = h
-		return r
+		return h
 	}
+	e := &s.e
+	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	h := &Header{RetryAfter: k.retryAfter}
 	if rl && e.IETF {
 		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.quota + ";w=" + s.pwin
@@ -263,8 +324,7 @@ func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
 	if len(s.headers) < maxSharedHeaders {
 		s.headers[k] = h
 	}
-	r.Header = h
-	return r
+	return h
 }
 
 func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, bool) {

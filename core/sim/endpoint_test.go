@@ -60,6 +60,25 @@ func TestEndpointAnswers(t *testing.T) {
 			}}, []arrival{
 			{0, 200, "", "", "", "", "", ""}, {0, 429, "soon!!", "", "", "", "", ""},
 		}},
+		// Down from 100 ms to 2.1 s: 503 with the seconds left, rounded up;
+		// the limiter untouched, so its burst of 2 is whole afterwards.
+		{"outage", Endpoint{Limiter: bucket, RetryAfter: RetryAfterSeconds, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
+			{0, 200, "", "", "", "", "", ""},
+			{100 * time.Millisecond, 503, "2", "", "", "", "", ""},
+			{1200 * time.Millisecond, 503, "1", "", "", "", "", ""},
+			{2099 * time.Millisecond, 503, "1", "", "", "", "", ""},
+			{2100 * time.Millisecond, 200, "", "", "", "", "", ""},
+			{2100 * time.Millisecond, 200, "", "", "", "", "", ""},
+			{2100 * time.Millisecond, 429, "1", "", "", "", "", ""},
+		}},
+		{"outage, no Retry-After, X headers from Peek", Endpoint{Limiter: bucket, X: true, Outages: []Outage{{0, time.Second}}}, []arrival{
+			{0, 503, "", "", "", "2", "2", "0"},
+			{time.Second, 200, "", "", "", "2", "1", "1"},
+		}},
+		{"an outage comes before injected failures", Endpoint{Limiter: bucket, Fail500: 100, RetryAfter: RetryAfterSeconds, Outages: []Outage{{0, time.Second}}}, []arrival{
+			{0, 503, "1", "", "", "", "", ""},
+			{time.Second, 500, "", "", "", "", "", ""},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,6 +157,8 @@ func TestEndpointValidate(t *testing.T) {
 		{Endpoint{Limiter: ok, Latency: -1}, "sim: endpoint latency -1ns"},
 		{Endpoint{Limiter: ok, Drop: 101}, "sim: endpoint drop 101: must be between 0 and 100"},
 		{Endpoint{Limiter: ok, Fail500: 60, Hang: 50}, "sim: endpoint fail500+fail503+drop+hang 110: must be at most 100"},
+		{Endpoint{Limiter: ok, Outages: []Outage{{-1, time.Second}}}, "sim: endpoint outage [-1ns, 1s)"},
+		{Endpoint{Limiter: ok, Outages: []Outage{{time.Second, time.Second}}}, "sim: endpoint outage [1s, 1s)"},
 	} {
 		_, err := NewEndpointServer(tc.e, hashStart, 0)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
