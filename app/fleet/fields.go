@@ -44,7 +44,7 @@ type Choice struct {
 // from Fields.
 type Field struct {
 	Key     string    // URL query key, e.g. "workers"
-	Group   string    // "fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures"
+	Group   string    // "fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures", "outage"
 	Label   string    // "Workers"
 	Unit    string    // "ms", "req/s", "%", ""
 	Kind    FieldKind // how the value is written

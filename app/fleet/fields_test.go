@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/app/mock"
 )
@@ -63,6 +64,8 @@ var fieldCases = []fieldCase{
 	{key: "fail503", valid: "100", below: "-0.001", above: "101", garbage: "x"},
 	{key: "drop", valid: "0.1", below: "-1", above: "1e3", garbage: "NaN"},
 	{key: "hang", valid: "3", below: "-1", above: "200", garbage: ""},
+	{key: "outage", valid: "3s", below: "-1s", above: "1m0.001s", garbage: "soon"},
+	{key: "outage_at", valid: "90s", canonical: "1m30s", below: "-1ms", above: "10m1s", garbage: "later"},
 }
 
 func TestEveryFieldHasACase(t *testing.T) {
@@ -79,7 +82,7 @@ func TestEveryFieldHasACase(t *testing.T) {
 }
 
 func TestFieldsDescribeThemselves(t *testing.T) {
-	groups := []string{"fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures"}
+	groups := []string{"fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures", "outage"}
 	last := 0
 	for _, f := range Fields {
 		if f.Label == "" || f.Help == "" || f.Get == nil || f.Set == nil {
@@ -534,5 +537,24 @@ func TestFieldsMarkdown(t *testing.T) {
 	}
 	if !strings.Contains(md, "| `workers` | fleet | Workers | an integer between 1 and 10000 (at most 500 for a live run) | `50` |") {
 		t.Errorf("workers row:\n%s", md)
+	}
+}
+
+// A scheduled outage can only take the built-in mock down: with a custom
+// target a live run is refused, naming the field, and with none the outage
+// is nothing at all.
+func TestOutageNeedsTheMock(t *testing.T) {
+	s := Default()
+	if o := s.OutageStretch(); o.To != 0 {
+		t.Errorf("default outage %+v, want none", o)
+	}
+	s.Outage, s.OutageAt = 3*time.Second, 2*time.Second
+	if o := s.OutageStretch(); o.From != 2*time.Second || o.To != 5*time.Second || s.LiveErrors() != nil {
+		t.Errorf("outage %+v, live errors %v", o, s.LiveErrors())
+	}
+	s.Target = "http://api.example/x"
+	errs := s.LiveErrors()
+	if len(errs) != 1 || errs[0].Key != "outage" || !strings.Contains(errs[0].Msg, `Server outage "3s"`) || !strings.Contains(errs[0].Msg, "custom target") {
+		t.Errorf("live errors %v", errs)
 	}
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // Fields lists every parameter of a Scenario, in the order the page shows
-// them: fleet, backoff, retry-after, bucket, budget, endpoint, failures.
+// them: fleet, backoff, retry-after, bucket, budget, endpoint, failures,
+// outage.
 // Treat it as read-only.
 var Fields = []Field{
 	// Client fleet.
@@ -126,6 +127,11 @@ var Fields = []Field{
 		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, formatFloat, nil),
 	mockNumber("hang", "failures", "Hangs", "%", "Allowed requests never answered: only the request timeout gets the worker out.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, formatFloat, nil),
+	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 with Retry-After, the seconds left; watch who comes back at once when it returns. 0 = none.",
+		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
+	durationField("outage_at", "outage", "Outage starts", "How long after the start the server goes down (live: after Run; simulated: in virtual time).",
+		OutageAtRange, func(s *Scenario) *time.Duration { return &s.OutageAt }).
+		with(func(s *Scenario) bool { return s.Outage > 0 }),
 }
 
 var strategyLabels = map[string]string{

@@ -76,6 +76,8 @@ var storyStage = map[string]string{
 	"fail503":     "0",
 	"drop":        "0",
 	"hang":        "0",
+	"outage":      "0s",
+	"outage_at":   "5s",
 }
 
 func stage(overrides map[string]string) url.Values {

@@ -10,6 +10,7 @@ import (
 
 	"retrylab/app/mock"
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // Ranges of the fleet's own knobs. Every other range lives where its value
@@ -20,6 +21,9 @@ var (
 	JobsRange    = core.Range[int]{Min: 1, Max: 1000}
 	TimeoutRange = core.Range[time.Duration]{Min: 0, Max: 2 * time.Minute} // 0 = no timeout
 	EveryRange   = core.Range[time.Duration]{Min: 10 * time.Millisecond, Max: time.Minute}
+
+	OutageRange   = core.Range[time.Duration]{Min: 0, Max: mock.MaxOutage} // 0 = none
+	OutageAtRange = core.Range[time.Duration]{Min: 0, Max: 10 * time.Minute}
 )
 
 // LiveArrivalMax is the most jobs per second an open workload may start in
@@ -75,6 +79,13 @@ type Scenario struct {
 	Target string      // "" = the built-in mock; else the user's own URL, called as is
 	Room   string      // mock key shared with others; "" = the run's own key (see MockURL)
 	Mock   mock.Params // the mock's behaviour; Key and Tag are set per run and attempt, not here
+
+	// A scheduled server outage: OutageAt after the start the server is
+	// down for Outage (0 = none), as Outage (POST /mock/outage) takes it
+	// down during a live run, and as the simulated endpoint is
+	// (sim.Endpoint.Outages).
+	Outage   time.Duration // OutageRange
+	OutageAt time.Duration // OutageAtRange
 }
 
 // Default returns the configuration of a page opened without a query: 50
@@ -117,6 +128,9 @@ func Default() Scenario {
 
 		Seed: 1,
 		Mock: m,
+
+		Outage:   0,
+		OutageAt: 5 * time.Second,
 	}
 }
 
@@ -160,9 +174,15 @@ func (s *Scenario) Validate() []FieldError {
 
 // LiveErrors are the reasons s, valid as a configuration, cannot be run
 // live (Run): a fleet above WorkersRange.Max workers, which only Simulate
-// takes. nil when a live run may start. The message names the field, the
-// value and both ranges.
+// takes; an open workload arriving faster than LiveArrivalMax; a scheduled
+// outage of a custom target, which the page cannot take down. nil when a
+// live run may start. The message names the field, the value and the
+// ranges.
 func (s *Scenario) LiveErrors() []FieldError {
+	if s.Target != "" && s.Outage > 0 {
+		v := formatDuration(s.Outage)
+		return []FieldError{{Key: "outage", Value: v, Msg: fmt.Sprintf("Server outage %q: only the built-in mock can be taken down, not a custom target (set 0s, or clear the target)", v)}}
+	}
 	if s.Workers > WorkersRange.Max {
 		v := strconv.Itoa(s.Workers)
 		return []FieldError{{Key: "workers", Value: v, Msg: fmt.Sprintf("Workers %q: live runs take at most %d; Simulate takes up to %d",
@@ -177,6 +197,15 @@ func (s *Scenario) LiveErrors() []FieldError {
 			v, s.Workers, formatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, formatDuration(least))}}
 	}
 	return nil
+}
+
+// OutageStretch is the scheduled outage, [OutageAt, OutageAt+Outage) after
+// the start; zero when there is none.
+func (s *Scenario) OutageStretch() sim.Outage {
+	if s.Outage <= 0 {
+		return sim.Outage{}
+	}
+	return sim.Outage{From: s.OutageAt, To: s.OutageAt + s.Outage}
 }
 
 // every is the open workload's interval, 0 for a closed one (sim.Fleet's Every).

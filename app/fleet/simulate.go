@@ -103,7 +103,11 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 			return fail(err)
 		}
 	}
-	srv, err := sim.NewEndpointServer(SimEndpoint(s.Mock), start, core.SubSeed(s.Seed, -1, 0))
+	e := SimEndpoint(s.Mock)
+	if o := s.OutageStretch(); o.To > 0 {
+		e.Outages = []sim.Outage{o}
+	}
+	srv, err := sim.NewEndpointServer(e, start, core.SubSeed(s.Seed, -1, 0))
 	if err != nil {
 		return fail(err)
 	}

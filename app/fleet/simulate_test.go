@@ -511,3 +511,47 @@ func TestRelaxGC(t *testing.T) {
 		t.Errorf("memory limit after the last restore = %d", got)
 	}
 }
+
+// A scheduled outage takes the simulated server down as POST /mock/outage
+// takes the mock down: every request in [outage_at, outage_at+outage) gets
+// 503 with Retry-After, the seconds left; a fleet that honours it comes
+// back in one herd as the server returns.
+func TestSimulateScheduledOutage(t *testing.T) {
+	s := simScenario(t, "workers", "8", "jobs", "40", "limiter", "none", "latency", "50ms",
+		"strategy", "constant", "base", "100ms", "attempts", "20", "ra_honour", "on", "outage", "1s", "outage_at", "1s")
+	rec := Simulate(s)
+	from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
+	down, herd := 0, 0
+	for _, r := range rec.Records() {
+		switch r.Event.Kind {
+		case core.EventOutcome:
+			at := r.Attempt.ServerAt
+			inside := !at.Before(from) && at.Before(to)
+			if inside != (r.Attempt.Status == 503) {
+				t.Fatalf("received at %v with status %d: the outage is [1s, 2s)", at.Sub(rec.Start), r.Attempt.Status)
+			}
+			if inside {
+				down++
+				if ra := r.Attempt.Header.Get("Retry-After"); ra != "1" {
+					t.Errorf("Retry-After %q at %v, want 1 (the seconds left, rounded up)", ra, at.Sub(rec.Start))
+				}
+			}
+		case core.EventAttempt:
+			if t0 := r.Event.At.Sub(rec.Start); t0 > 1200*time.Millisecond && t0 < 2*time.Second {
+				t.Errorf("attempt sent at %v, while the server said to wait until it is back", t0)
+			} else if t0 >= 2*time.Second && t0 < 2100*time.Millisecond {
+				herd++
+			}
+		}
+	}
+	if down < 8 || herd < 8 {
+		t.Errorf("%d answers in the outage, %d attempts in the 100 ms after it: want every worker in both", down, herd)
+	}
+	// No outage: no 503.
+	s.Outage = 0
+	for _, r := range Simulate(s).Records() {
+		if r.Attempt != nil && r.Attempt.Status != 200 {
+			t.Fatalf("status %d without an outage", r.Attempt.Status)
+		}
+	}
+}

@@ -19,6 +19,7 @@ var groupTitles = []struct{ id, title, note string }{
 	{"budget", "Retry budget", "Capping retries across the fleet."},
 	{"endpoint", "Endpoint", "The rate-limited server the workers call."},
 	{"failures", "Injected failures", "Percent of allowed requests that fail anyway."},
+	{"outage", "Scheduled outage", "The server goes down for a while during every run, live or simulated: the herd that comes back is the point."},
 }
 
 // Controls are the inputs, generated from fleet.Fields: each with its
