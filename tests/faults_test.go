@@ -252,3 +252,64 @@ func TestBurstDuringRun(t *testing.T) {
 	}
 	screenshot(t, ctx, "burst")
 }
+
+// TestScheduledOutage: the configuration holds an outage (outage=2s,
+// outage_at=1s). Simulated, the virtual server is down then, and the
+// timeline shows the stretch; run live, the page takes the mock down at
+// that time after Run, the server's stream tells of it, and the page
+// counts the 503s it answered. Both ways a fleet that honours Retry-After
+// sends nothing while the server said to wait.
+func TestScheduledOutage(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-scheduled-%d", time.Now().UnixNano())
+	query := "workers=20&jobs=60&limiter=none&latency=50ms&strategy=constant&base=200ms&attempts=30&ra_honour=on&outage=2s&outage_at=1s&room=" + room
+	boot(t, ctx, srv.URL+"/?"+query)
+	type dbg struct {
+		Outages [][2]float64 `json:"outages"`
+	}
+	// Simulated.
+	press(t, ctx, "m")
+	var st pageState
+	if err := waitFor(10*time.Second, func() bool { st = state(t, ctx); return st.Simulated && !st.Running }); err != nil {
+		t.Fatalf("no simulation: %+v", st)
+	}
+	if d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`); len(d.Outages) != 1 || d.Outages[0] != [2]float64{1000, 3000} {
+		t.Errorf("simulated outages on the timeline: %v, want [1000 3000]", d.Outages)
+	}
+	if st.Stats["limited"] < 20 {
+		t.Errorf("simulated: %v 503s, want every worker's attempt in the outage", st.Stats["limited"])
+	}
+	simulated := st.Stats["limited"]
+
+	// Live.
+	s := subscribe(t, srv, room)
+	st = runToEnd(t, ctx, 60*time.Second)
+	var outage mockEvent
+	var during int
+	for drained := false; !drained; {
+		select {
+		case ev := <-s.ch:
+			switch {
+			case ev.Type == "outage":
+				outage = ev
+			case ev.Type == "arrival" && ev.Outcome == "outage":
+				during++
+			}
+		case <-time.After(500 * time.Millisecond):
+			drained = true
+		}
+	}
+	if outage.Type == "" || outage.Until.Sub(outage.At) != 2*time.Second {
+		t.Fatalf("no 2 s outage on the stream: %+v", outage)
+	}
+	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	if len(d.Outages) != 1 || math.Abs(d.Outages[0][0]-1000) > 300 || math.Abs(d.Outages[0][1]-d.Outages[0][0]-2000) > 0.01 {
+		t.Errorf("live outages on the timeline: %v, want one of 2000 ms from about 1000 ms", d.Outages)
+	}
+	if got := int(st.Stats["limited"]); got != during || during < 20 {
+		t.Errorf("the page counted %d 503s, the server answered %d in the outage (want at least one per worker)", got, during)
+	}
+	t.Logf("simulated: %v 503s; live: outage from %.0f ms, %d 503s", simulated, d.Outages[0][0], during)
+	screenshot(t, ctx, "scheduled-outage")
+}

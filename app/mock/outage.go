@@ -9,11 +9,8 @@ import (
 	"time"
 )
 
-// Outage limits.
-const (
-	MaxOutage  = time.Minute // the longest outage one call starts
-	MaxOutages = 10_000      // keys in an outage at once; beyond, 503
-)
+// MaxOutages is how many keys can be in an outage at once; beyond, 503.
+const MaxOutages = 10_000
 
 // outageSwitch is POST /mock/outage.
 var outageSwitch = faultSwitch{

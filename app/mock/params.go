@@ -19,6 +19,7 @@ import (
 // and core can never disagree.
 const (
 	MaxKeyLen     = 64               // longest key and tag, in bytes
+	MaxOutage     = time.Minute      // the longest outage one POST /mock/outage starts (a page schedules no longer)
 	MaxRetryValue = 86400            // seconds, for retry_after=fixed
 	MaxLatency    = 30 * time.Second // bound on latency+spread
 )

@@ -35,12 +35,19 @@ func (l *Lab) CanOutage() bool {
 // Outage takes the mock down for OutageLength for the run's key (or the
 // watched room): POST /mock/outage. The timeline marks the stretch when
 // the server's stream tells of it; the status says what was asked.
-func (l *Lab) Outage(ctx app.Context) {
-	msg := "Server down for " + fmtDur(OutageLength) + ": every request gets 503 with Retry-After, the seconds left"
+func (l *Lab) Outage(ctx app.Context) { l.outage(ctx, "Outage", OutageLength) }
+
+// outage takes the mock down for d (Outage, or the configuration's
+// scheduled outage, named name in the status).
+func (l *Lab) outage(ctx app.Context, name string, d time.Duration) {
+	msg := "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
 	if l.s.Mock.RetryAfter == mock.RetryNone {
-		msg = "Server down for " + fmtDur(OutageLength) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
+		msg = "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
 	}
-	l.fault(ctx, "Outage", l.switchURL("/mock/outage?for="+OutageLength.String()), l.stretchAnswer("outage", msg))
+	if name != "Outage" {
+		msg = name + ": " + msg
+	}
+	l.fault(ctx, name, l.switchURL("/mock/outage?for="+d.String()), l.stretchAnswer("outage", msg))
 }
 
 // HalveLimit multiplies the mock's limit for the run's key (or the watched

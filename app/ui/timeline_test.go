@@ -925,3 +925,36 @@ func TestLabelsOnPlates(t *testing.T) {
 		}
 	}
 }
+
+// A simulated run's scheduled outage reaches the model as the mock's
+// stream tells of a live one: the same message, kept for a replay too.
+func TestSimulatedOutageIsDrawn(t *testing.T) {
+	s := fleet.Default()
+	s.Workers, s.Jobs, s.Outage, s.OutageAt = 5, 4, time.Second, 500*time.Millisecond
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	v.mu.Lock()
+	m, log := v.m, v.srvLog
+	v.mu.Unlock()
+	if len(m.outages) != 1 || m.outages[0] != (interval{500 * time.Millisecond, 1500 * time.Millisecond}) {
+		t.Errorf("outages %v, want [500ms, 1.5s)", m.outages)
+	}
+	if len(log) != 1 || !strings.Contains(log[0], `"type":"outage"`) {
+		t.Errorf("server messages kept for a replay: %q", log)
+	}
+	l := newLayout(1000, s.Workers, 3*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	if _, ok := textY(&o, "server down"); !ok {
+		t.Error("the outage is not drawn")
+	}
+	s.Outage = 0
+	rec = fleet.Simulate(s)
+	v.load(s, rec, rec.Records())
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.m.outages) != 0 || len(v.srvLog) != 0 {
+		t.Errorf("no outage configured: %v, %q", v.m.outages, v.srvLog)
+	}
+}

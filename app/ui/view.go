@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,6 +214,17 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	m := newModelFor(rec.Start, s.Workers, recs)
 	m.room = s.Room != ""
 	m.simulated = rec.Simulated
+	// The simulated server tells of its scheduled outage as the mock's
+	// stream tells of one: the same message, through the same path (a
+	// replay takes it in when the playhead reaches it).
+	var srvLog []string
+	if o := s.OutageStretch(); rec.Simulated && o.To > 0 {
+		e := mock.Event{Type: "outage", At: rec.Start.Add(o.From), Until: rec.Start.Add(o.To)}
+		m.serverEvent(&e)
+		if b, err := json.Marshal(&e); err == nil {
+			srvLog = append(srvLog, string(b))
+		}
+	}
 	sl.maybe()
 	acc := fleet.NewStatsAcc(rec.Start, len(recs))
 	for i := range recs {
@@ -237,7 +249,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.m = m
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
-	v.srvLog, v.replay = nil, nil
+	v.srvLog, v.replay = srvLog, nil
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running = false
 	v.drawnAt = 0
