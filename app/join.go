@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/skip2/go-qrcode"
+
+	"retrylab/app/mock"
 )
 
 // Hints of /join when no other device can reach the server.
@@ -173,44 +175,16 @@ const (
 	qrTextAllowed = "1 to 1024 bytes of UTF-8 text"
 )
 
-// paramError is a refused /qr.svg or /join request, answered with the mock
-// endpoint's error shape (mock.ParamError): {"error", "param", "value",
+// cutValue cuts a refused value as the mock endpoint does (mock.Cut);
+// invalid UTF-8 becomes U+FFFD first, so the JSON string stays as short.
+func cutValue(s string) string { return mock.Cut(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// writeJSONError answers a refused /qr.svg or /join request with the mock
+// endpoint's error body (mock.WriteErrorJSON): {"error", "param", "value",
 // "allowed"}.
-type paramError struct {
-	Param, Value, Allowed string
-}
-
-func (e *paramError) Error() string {
-	return e.Param + " " + strconv.Quote(e.Value) + ": allowed " + e.Allowed
-}
-
-// cutValue cuts a refused value to 64 bytes, like the mock endpoint does,
-// without splitting a UTF-8 sequence; invalid UTF-8 becomes U+FFFD first,
-// so the JSON string stays as short.
-func cutValue(s string) string {
-	const max = 64
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= max {
-		return s
-	}
-	n := max
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func writeJSONError(w http.ResponseWriter, status int, e *paramError) {
-	body, _ := json.Marshal(struct {
-		Error   string `json:"error"`
-		Param   string `json:"param"`
-		Value   string `json:"value"`
-		Allowed string `json:"allowed"`
-	}{e.Error(), e.Param, e.Value, e.Allowed})
-	w.Header().Set("Content-Type", "application/json")
+func writeJSONError(w http.ResponseWriter, status int, e *mock.ParamError) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	mock.WriteErrorJSON(w, status, e.Param+" "+strconv.Quote(e.Value)+": allowed "+e.Allowed, e)
 }
 
 // getOrHead answers 405 to anything but GET and HEAD and reports whether
@@ -220,13 +194,13 @@ func getOrHead(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Set("Allow", "GET, HEAD")
-	writeJSONError(w, http.StatusMethodNotAllowed, &paramError{Param: "method", Value: cutValue(r.Method), Allowed: "GET, HEAD"})
+	writeJSONError(w, http.StatusMethodNotAllowed, &mock.ParamError{Param: "method", Value: cutValue(r.Method), Allowed: "GET, HEAD"})
 	return false
 }
 
 // parseQRQuery reads the text of a /qr.svg query: exactly one text=...,
 // nothing else.
-func parseQRQuery(raw string) (string, *paramError) {
+func parseQRQuery(raw string) (string, *mock.ParamError) {
 	var text string
 	found := false
 	for raw != "" {
@@ -241,18 +215,18 @@ func parseQRQuery(raw string) (string, *paramError) {
 		value, err2 = url.QueryUnescape(value)
 		switch {
 		case err1 != nil || err2 != nil:
-			return "", &paramError{Param: "query", Value: cutValue(pair), Allowed: "a percent-encoded query"}
+			return "", &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: "a percent-encoded query"}
 		case name == "":
-			return "", &paramError{Param: "query", Value: cutValue(pair), Allowed: "text=..."}
+			return "", &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: "text=..."}
 		case name != "text":
-			return "", &paramError{Param: cutValue(name), Value: cutValue(value), Allowed: "text"}
+			return "", &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: "text"}
 		case found:
-			return "", &paramError{Param: "text", Value: cutValue(value), Allowed: "one value"}
+			return "", &mock.ParamError{Param: "text", Value: cutValue(value), Allowed: "one value"}
 		}
 		text, found = value, true
 	}
 	if text == "" || len(text) > maxQRText || !utf8.ValidString(text) {
-		return "", &paramError{Param: "text", Value: cutValue(text), Allowed: qrTextAllowed}
+		return "", &mock.ParamError{Param: "text", Value: cutValue(text), Allowed: qrTextAllowed}
 	}
 	return text, nil
 }
@@ -269,7 +243,7 @@ func serveQR(w http.ResponseWriter, r *http.Request) {
 	}
 	svg, err := qrSVG(text)
 	if err != nil { // not expected for 1024 bytes at level M (version 40 holds 2331)
-		writeJSONError(w, http.StatusBadRequest, &paramError{Param: "text", Value: cutValue(text), Allowed: qrTextAllowed + " that fits a QR code"})
+		writeJSONError(w, http.StatusBadRequest, &mock.ParamError{Param: "text", Value: cutValue(text), Allowed: qrTextAllowed + " that fits a QR code"})
 		return
 	}
 	hdr := w.Header()

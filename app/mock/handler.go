@@ -351,12 +351,19 @@ func abort(w http.ResponseWriter) {
 // writeError answers a refused request with a JSON body naming the parameter,
 // the value received and what is allowed.
 func writeError(w http.ResponseWriter, status int, e *ParamError) {
+	WriteErrorJSON(w, status, e.Error(), e)
+}
+
+// WriteErrorJSON answers a refused request with status and the error body
+// every endpoint of the server uses: {"error": msg, "param", "value",
+// "allowed"} from e.
+func WriteErrorJSON(w http.ResponseWriter, status int, msg string, e *ParamError) {
 	body, _ := json.Marshal(struct {
 		Error   string `json:"error"`
 		Param   string `json:"param"`
 		Value   string `json:"value"`
 		Allowed string `json:"allowed"`
-	}{e.Error(), e.Param, e.Value, e.Allowed})
+	}{msg, e.Param, e.Value, e.Allowed})
 	w.Header()["Content-Type"] = hvJSON
 	w.WriteHeader(status)
 	w.Write(append(body, '\n'))

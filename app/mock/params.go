@@ -279,6 +279,10 @@ func perr(i int, value string) *ParamError {
 	return &ParamError{Param: table[i].Name, Value: cut(value), Allowed: table[i].Allowed}
 }
 
+// Cut is how a refused value appears in an error: at most 64 bytes, then
+// "…", never splitting a UTF-8 sequence.
+func Cut(s string) string { return cut(s) }
+
 func cut(s string) string {
 	if len(s) <= MaxKeyLen {
 		return s
