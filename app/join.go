@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -203,27 +202,21 @@ func getOrHead(w http.ResponseWriter, r *http.Request) bool {
 func parseQRQuery(raw string) (string, *mock.ParamError) {
 	var text string
 	found := false
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(pair, "=")
-		var err1, err2 error
-		name, err1 = url.QueryUnescape(name)
-		value, err2 = url.QueryUnescape(value)
+	perr := mock.EachParam(raw, func(name, value, pair string) *mock.ParamError {
 		switch {
-		case err1 != nil || err2 != nil:
-			return "", &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: "a percent-encoded query"}
 		case name == "":
-			return "", &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: "text=..."}
+			return &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: "text=..."}
 		case name != "text":
-			return "", &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: "text"}
+			return &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: "text"}
 		case found:
-			return "", &mock.ParamError{Param: "text", Value: cutValue(value), Allowed: "one value"}
+			return &mock.ParamError{Param: "text", Value: cutValue(value), Allowed: "one value"}
 		}
 		text, found = value, true
+		return nil
+	})
+	if perr != nil {
+		perr.Value = cutValue(perr.Value) // invalid UTF-8 in a badly encoded pair, too
+		return "", perr
 	}
 	if text == "" || len(text) > maxQRText || !utf8.ValidString(text) {
 		return "", &mock.ParamError{Param: "text", Value: cutValue(text), Allowed: qrTextAllowed}

@@ -353,10 +353,15 @@ func ParseQuery(raw string) (Params, error) {
 	return p, nil
 }
 
-// eachParam calls fn with every name=value pair of a raw query
+// EachParam calls fn with every name=value pair of a raw query
 // (URL.RawQuery), unescaped, in order, and the raw pair, until fn returns
 // an error; a pair that is not valid percent-encoding is one too. The
-// mock's three routes read their queries with it.
+// mock's routes read their queries with it, and so does the server's
+// /qr.svg.
+func EachParam(raw string, fn func(name, value, pair string) *ParamError) *ParamError {
+	return eachParam(raw, fn)
+}
+
 func eachParam(raw string, fn func(name, value, pair string) *ParamError) *ParamError {
 	escaped := strings.ContainsAny(raw, "%+") // else nothing needs unescaping
 	for raw != "" {
