@@ -108,6 +108,7 @@ func TestExports(t *testing.T) {
 	if got, want := doc.Stats["requests"], st.Stats["requests"]; got != want {
 		t.Errorf("%s: %v requests, the page counted %v", name, got, want)
 	}
+	checkHandoffs(t, name, doc.Events)
 
 	name, data = download(t, ctx, dir, "export-csv", ".csv")
 	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
@@ -169,4 +170,43 @@ func mustReadDir(t *testing.T, dir string) []os.DirEntry {
 		t.Fatal(err)
 	}
 	return entries
+}
+
+// checkHandoffs: a live run's answered attempts say when fetch() started
+// them (handoff_ms after the loop sent them, measured in the fetch worker
+// and moved onto the page's clock), and that moment lies between the send
+// and the server receiving the request. A worker clock left unshifted
+// starts later than the page's, so its handoffs come out negative (and
+// are left out) or, the other way, land after the server's receipt.
+func checkHandoffs(t *testing.T, name string, events []map[string]any) {
+	t.Helper()
+	type id struct{ w, j, a float64 }
+	sent := map[id]float64{}
+	answered, withHandoff := 0, 0
+	for _, e := range events {
+		k := id{e["worker"].(float64), e["job"].(float64), e["attempt"].(float64)}
+		switch e["kind"] {
+		case "attempt":
+			sent[k] = e["t_ms"].(float64)
+		case "outcome":
+			srv, ok := e["server_ms"].(float64)
+			if !ok {
+				continue
+			}
+			answered++
+			h, ok := e["handoff_ms"].(float64)
+			if !ok {
+				continue
+			}
+			withHandoff++
+			// 5 ms: the server's and the browser's clocks read the same
+			// machine's time, each at its own moment.
+			if start := sent[k] + h; h < 0 || start > srv+5 {
+				t.Errorf("%s: %v sent at %.1f ms, fetch() started %.1f ms later, the server received it at %.1f ms", name, k, sent[k], h, srv)
+			}
+		}
+	}
+	if answered == 0 || withHandoff < answered/2 {
+		t.Errorf("%s: %d of %d answered attempts say when fetch() started them", name, withHandoff, answered)
+	}
 }

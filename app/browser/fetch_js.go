@@ -16,7 +16,9 @@ import (
 // CORS mode, no credentials, an AbortController c) and calls done with one
 // string: status, type, fetchStart, requestStart, responseStart,
 // responseEnd, the headers ("name: value" lines) and the body, separated by
-// U+0001 (parseFetchResult reads it), or fail with the error. Doing the
+// U+0001 (parseFetchResult reads it), or fail with the error. The timings
+// are moved by shift onto the page's performance.now() clock (a worker's
+// clock starts when the worker does); 0 stays 0 (not exposed). Doing the
 // whole exchange in JavaScript and handing one string back costs a couple
 // of Go↔JS crossings per request instead of thirty (FACTS.md: ~2 µs each)
 // and no JS object for Go's finalizers to track.
@@ -29,7 +31,7 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
     var es = performance.getEntriesByName(r.url || url, "resource");
     if (es.length > 0) {
       var e = es[es.length - 1];
-      t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd];
+      t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
     }
     var S = "\u0001";
     done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + h + S + body);
@@ -38,7 +40,7 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
 
 // fetchJS runs fetchBody on the page's thread (when no worker can be made)
 // and returns the AbortController.
-const fetchJS = `var c = new AbortController();
+const fetchJS = `var c = new AbortController(), shift = 0;
 var done = function (v) { settle(id, true, v); }, fail = function (e) { settle(id, false, e); };
 ` + fetchBody + `
 return c;`
@@ -48,9 +50,10 @@ return c;`
 // Chromium on two cores) is not paid on the page's thread: with hundreds of
 // workers the page stays responsive. Messages in: [0, id, url] fetch,
 // [1, id] abort, [2, n] raise the resource timing buffer to n and clear it.
-// Messages out: [id, 1, result] or [id, 0, name, message].
+// Messages out: [id, 1, result] or [id, 0, name, message]. pageOrigin,
+// the page's performance.timeOrigin, is set before this script runs.
 const workerJS = `
-var ctrls = new Map();
+var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin;
 function run(id, url) {
   var c = new AbortController();
   ctrls.set(id, c);
@@ -68,7 +71,7 @@ onmessage = function (e) {
 // startWorkerJS starts the fetch worker from a Blob URL (no script file to
 // serve) and returns [send(id, url), abort(id), prepare(n)].
 const startWorkerJS = `
-var u = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
+var u = URL.createObjectURL(new Blob(["var pageOrigin = " + performance.timeOrigin + ";", src], {type: "text/javascript"}));
 var w = new Worker(u);
 URL.revokeObjectURL(u);
 w.onmessage = function (e) {

@@ -122,12 +122,13 @@ var EventColumns = []EventColumn{
 	{"worker", "all", "worker number, from 0"},
 	{"job", "all", "the worker's job number, from 0"},
 	{"attempt", "all", "attempt number from 1 (wait: the attempt it waits for; done: attempts made)"},
-	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; t_ms − intended_ms is the send lateness"},
+	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; the send lateness is t_ms − intended_ms plus the outcome's handoff_ms"},
 	{"status", "outcome", "HTTP status, 0 when there was no response"},
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
 	{"ratelimit", "outcome", "RateLimit and X-RateLimit-* headers as received, \"; \"-separated name: value"},
+	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch()"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
@@ -164,6 +165,7 @@ type exportEvent struct {
 	Error      string   `json:"error,omitempty"`
 	RetryAfter string   `json:"retry_after,omitempty"`
 	RateLimit  string   `json:"ratelimit,omitempty"`
+	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
 	QueuedMS   *float64 `json:"queued_ms,omitempty"`
 	ServerSeq  *int     `json:"server_seq,omitempty"`
 	ServerMS   *float64 `json:"server_ms,omitempty"`
@@ -204,6 +206,9 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 			}
 		}
 		if a := r.Attempt; a != nil {
+			if a.Handoff > 0 {
+				x.HandoffMS = ptr(ms(a.Handoff))
+			}
 			if a.Queued > 0 {
 				x.QueuedMS = ptr(ms(a.Queued))
 			}
@@ -243,7 +248,7 @@ func (x *exportEvent) cells() []string {
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
 		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
-		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
+		f(x.HandoffMS), f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
 	}
 }
 

@@ -13,10 +13,18 @@ import (
 
 // Attempt is what a Transport measured about one attempt, beyond the status,
 // headers and error that core.Outcome carries.
+//
+// Handoff is the page's own delay in getting an attempt to fetch(): its
+// thread, the hop to the fetch worker, that worker's backlog of fetch()
+// calls (each costs the calling thread about half a millisecond in
+// Chromium). The send lateness is the EventAttempt's At - Intended plus
+// Handoff. A simulation and a native transport leave it 0: there the send
+// is the request.
 type Attempt struct {
 	Status    int           // HTTP status; 0 when there was no response
 	Header    core.Header   // response headers (those the browser exposes); may be nil
 	Err       error         // network error, timeout (wrapping context.DeadlineExceeded), abort (context.Canceled)
+	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart); 0 if unknown
 	Queued    time.Duration // browser-side queueing (requestStart - fetchStart); 0 if unknown
 	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
 	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown

@@ -101,8 +101,11 @@ type Stats struct {
 	// Drain is the time from the start of the run to the last EventDone.
 	Drain time.Duration
 
-	// Send lateness: EventAttempt's At - Intended (how late the clock woke
-	// the worker), and browser-side queueing from the transport.
+	// Send lateness: from when the loop meant to send an attempt to when the
+	// request actually started: EventAttempt's At - Intended (how late the
+	// clock woke the worker) plus the transport's Attempt.Handoff (how long
+	// the page took to get it to fetch()), counted when the attempt's
+	// outcome comes in; and browser-side queueing from the transport.
 	LatenessP50, LatenessP99 time.Duration
 	QueuedP50, QueuedP99     time.Duration
 }
@@ -124,6 +127,7 @@ type StatsAcc struct {
 	start   time.Time
 	st      Stats // the counters; the derived fields are filled by Stats
 	firstAt map[jobKey]time.Time
+	late    map[jobKey]time.Duration // the clock lateness of each job's attempt in flight
 
 	sends, retries               []time.Duration // since start: sorting and windows are integer work
 	completion, lateness, queued []time.Duration
@@ -135,7 +139,7 @@ type jobKey struct{ w, j int }
 // NewStatsAcc returns an empty accumulator for a run that started at start;
 // sizeHint is how many records are expected (0 if unknown).
 func NewStatsAcc(start time.Time, sizeHint int) *StatsAcc {
-	a := &StatsAcc{start: start, firstAt: make(map[jobKey]time.Time, sizeHint/8)}
+	a := &StatsAcc{start: start, firstAt: make(map[jobKey]time.Time, sizeHint/8), late: make(map[jobKey]time.Duration, sizeHint/8)}
 	if sizeHint > 0 {
 		a.sends = make([]time.Duration, 0, sizeHint/3)
 	}
@@ -165,9 +169,16 @@ func (a *StatsAcc) Add(r *Record) {
 		}
 		a.sends = append(a.sends, e.At.Sub(a.start))
 		if !e.Intended.IsZero() {
-			a.lateness = append(a.lateness, max(0, e.At.Sub(e.Intended)))
+			a.late[k] = max(0, e.At.Sub(e.Intended))
 		}
 	case core.EventOutcome:
+		if late, ok := a.late[k]; ok {
+			delete(a.late, k)
+			if r.Attempt != nil {
+				late += max(0, r.Attempt.Handoff)
+			}
+			a.lateness = append(a.lateness, late)
+		}
 		switch Classify(e.Outcome) {
 		case ClassOK:
 			st.OK++

@@ -40,10 +40,12 @@ func done(w, j, n, atMS int, err error) Record {
 
 // handMade is a small run:
 //
-//	w0 j0: 429 (Retry-After 1) → waits 1 s → sent 2 ms late → 200. Success.
+//	w0 j0: 429 (Retry-After 1) → waits 1 s → sent 2 ms late, and fetch()
+//	       started 3 ms after that (handoff) → 200. Success.
 //	w1 j0: times out → waits 200 ms → 500. Exhausted.
 //	w1 j1: aborted by Stop. Cancelled.
-//	w2 j0: 503 (queued 30 ms in the browser) → waits → second attempt in flight.
+//	w2 j0: 503 (handed to fetch() after 4 ms, queued 30 ms in the browser)
+//	       → waits → second attempt in flight (its lateness is not known yet).
 func handMade() []Record {
 	limited := http.Header{"Retry-After": {"1"}, "X-Ratelimit-Remaining": {"0"}}
 	return []Record{
@@ -52,7 +54,7 @@ func handMade() []Record {
 		attempt(2, 0, 1, 20, 20),
 		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: limited, ServerSeq: 11, ServerAt: at(1)}),
 		wait(0, 0, 2, 50, time.Second, core.ReasonRetryAfter),
-		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond}),
+		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond}),
 		wait(2, 0, 2, 70, 230*time.Millisecond, core.ReasonBackoff),
 		attempt(2, 0, 2, 300, 300),
 		outcome(1, 0, 1, 510, Attempt{Err: fmt.Errorf("%w after 500ms", ErrTimeout)}),
@@ -64,7 +66,7 @@ func handMade() []Record {
 		outcome(1, 1, 1, 900, Attempt{Err: context.Canceled}),
 		done(1, 1, 1, 900, &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled}),
 		attempt(0, 0, 2, 1052, 1050),
-		outcome(0, 0, 2, 1100, Attempt{Status: 200, ServerSeq: 12, ServerAt: at(1060)}),
+		outcome(0, 0, 2, 1100, Attempt{Status: 200, ServerSeq: 12, ServerAt: at(1060), Handoff: 3 * time.Millisecond}),
 		done(0, 0, 2, 1100, nil),
 	}
 }
@@ -81,7 +83,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		PeakRPS:       6, // sends at 0, 10, 20, 300, 710, 800 ms lie within one second
 		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
 		Drain:       1100 * time.Millisecond,
-		LatenessP50: 0, LatenessP99: 2 * time.Millisecond,
+		LatenessP50: 0, LatenessP99: 5 * time.Millisecond, // 0, 0, 4, 0, 0 and 2+3 ms: the six attempts with an outcome
 		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond,
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -252,11 +254,11 @@ func TestExportCSV(t *testing.T) {
 		}
 	}
 	want := map[int]string{
-		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false",
-		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false",
-		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout: context deadline exceeded after 500ms,,,,,,,,,,false",
-		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false",
-		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false",
+		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,,11,1,,,,,false",
+		6:  "70,outcome,2,0,1,,503,limited,,,,4,30,,,,,,,false",
+		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout: context deadline exceeded after 500ms,,,,,,,,,,,false",
+		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,,false",
+		19: "1100,done,0,0,2,,,,,,,,,,,,,success,,false",
 	}
 	for i, w := range want {
 		if got := strings.Join(rows[i], ","); got != w {

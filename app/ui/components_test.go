@@ -119,7 +119,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 			t.Errorf("before a run the numbers say %q", absent)
 		}
 	}
-	for _, present := range []string{"–", "sent − intended", "failed requests per success"} {
+	for _, present := range []string{"–", "fetch start − intended", "failed requests per success"} {
 		if !strings.Contains(out, present) {
 			t.Errorf("before a run the numbers lack %q", present)
 		}
@@ -128,7 +128,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
-	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="sent − intended; p50`} {
+	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="fetch start − intended; p50`} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
 		}

@@ -16,7 +16,8 @@ type mark struct {
 	class                fleet.Class
 	status               int
 	intended, sent, end  time.Duration // end < 0 while in flight
-	queued               time.Duration // browser-side queueing
+	handoff              time.Duration // from sent to the browser starting the request (fetchStart)
+	queued               time.Duration // browser-side queueing, from sent+handoff
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int
@@ -257,7 +258,7 @@ func (m *model) add(r *fleet.Record) {
 		k.status = e.Outcome.Status
 		k.err, k.hdr = e.Outcome.Err, e.Outcome.Header
 		if a := r.Attempt; a != nil {
-			k.queued = a.Queued
+			k.handoff, k.queued = a.Handoff, a.Queued
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
 			}

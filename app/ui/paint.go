@@ -669,7 +669,7 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		if k.queued <= 0 {
 			continue
 		}
-		x1, x2 := l.x(k.sent), l.x(k.sent+k.queued)
+		x1, x2 := l.x(k.sent+k.handoff), l.x(k.sent+k.handoff+k.queued)
 		if x2-x1 < 0.5 {
 			continue
 		}

@@ -64,7 +64,7 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
 		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), strconv.Itoa(st.Cancelled)+" by Stop"),
-		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "sent − intended", false), "p50 "+fmtDur(st.LatenessP50)),
+		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50)),
 		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
 		hide(n("retries", "retries", st.Retries, "", false)),

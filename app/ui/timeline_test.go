@@ -31,7 +31,7 @@ func oneJob() []fleet.Record {
 	return []fleet.Record{
 		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 50 * time.Millisecond, Reason: core.ReasonBucket}},
 		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(52), Intended: at(50), Attempt: 1}},
-		{Worker: 1, Attempt: &fleet.Attempt{Status: 429, Header: h, Queued: 3 * time.Millisecond, ServerSeq: 7, ServerAt: at(56)},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 429, Header: h, Handoff: 1500 * time.Microsecond, Queued: 3 * time.Millisecond, ServerSeq: 7, ServerAt: at(56)},
 			Event: core.Event{Kind: core.EventOutcome, At: at(100), Attempt: 1, Outcome: core.Outcome{Status: 429, Header: h}}},
 		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(100), Attempt: 2, Wait: time.Second, Reason: core.ReasonRetryAfter, Note: "spread +120ms"}},
 		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(1101), Intended: at(1100), Attempt: 2}},
@@ -221,7 +221,7 @@ func TestDescribe(t *testing.T) {
 	}
 	tp := describe(&m.marks[0], false)
 	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
-	for _, want := range []string{"Worker 1 · job 0 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)",
+	for _, want := range []string{"Worker 1 · job 0 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
 		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
 		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120ms)"} {
 		if !strings.Contains(text, want) {

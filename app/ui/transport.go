@@ -92,8 +92,11 @@ func (t *fetchTransport) url(worker, job, attempt int) string {
 // between which the page paints and answers input.
 const yieldAfter = 12 * time.Millisecond
 
-// Do performs one attempt.
+// Do performs one attempt. Its Handoff is from Do's start (the loop has
+// just sent the attempt) to the browser starting the request: the yield
+// below, the hop to the fetch worker and that worker's backlog.
 func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet.Attempt {
+	sent := browser.Now()
 	if browser.Busy() > yieldAfter {
 		if err := (browser.Clock{}).Sleep(ctx, time.Millisecond); err != nil {
 			return fleet.Attempt{Err: err}
@@ -115,6 +118,9 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		Status: r.Status,
 		Header: r.Header,
 		Queued: time.Duration(r.Timing.Queued() * float64(time.Millisecond)),
+	}
+	if r.Timing.FetchStart > 0 && sent > 0 {
+		a.Handoff = time.Duration(max(0, r.Timing.FetchStart-sent) * float64(time.Millisecond))
 	}
 	if r.Status == 429 || r.Status == 503 {
 		t.limited.Add(1)

@@ -711,6 +711,9 @@ func describe(k *mark, running bool) tip {
 	if k.bucketWait > 0 {
 		t.Lines = append(t.Lines, "waited "+fmtDur(k.bucketWait)+" for a fleet-bucket token first")
 	}
+	if k.handoff >= 500*time.Microsecond {
+		t.Lines = append(t.Lines, "fetch() started "+fmtDur(k.handoff)+" after that ("+fmtSigned(late+k.handoff)+" late in all)")
+	}
 	if k.queued > 0 {
 		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out")
 	}
