@@ -5,8 +5,12 @@ package fleet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"time"
+
+	"retrylab/app/mock"
 )
 
 // handlerTransport calls a mock handler in-process (no sockets), so a whole
@@ -14,10 +18,11 @@ import (
 type handlerTransport struct {
 	h    http.Handler
 	base string
+	key  string
 }
 
 func newHandlerTransport(h http.Handler, s Scenario, runKey string) *handlerTransport {
-	return &handlerTransport{h: h, base: s.MockURL("http://mock.test", runKey)}
+	return &handlerTransport{h: h, base: s.MockURL("http://mock.test", runKey), key: runKey}
 }
 
 var errDropped = errors.New("connection dropped")
@@ -41,4 +46,19 @@ func (t *handlerTransport) Do(ctx context.Context, worker, job, attempt int) (a 
 	a = Attempt{Status: res.StatusCode, Header: res.Header}
 	a.ServerSeq, a.ServerAt, _ = MockFacts(rec.Body.Bytes())
 	return a
+}
+
+// Outage takes the key's server down through the mock's own switch
+// (Handler.Outage), as POST /mock/outage does.
+func (t *handlerTransport) Outage(ctx context.Context, d time.Duration) error {
+	m, ok := t.h.(*mock.Handler)
+	if !ok {
+		return errors.New("handlerTransport: not a *mock.Handler")
+	}
+	rec := httptest.NewRecorder()
+	m.Outage().ServeHTTP(rec, httptest.NewRequestWithContext(ctx, http.MethodPost, mock.OutageURL("http://mock.test", t.key, d), nil))
+	if rec.Code != http.StatusOK {
+		return fmt.Errorf("POST /mock/outage: %d %s", rec.Code, rec.Body)
+	}
+	return nil
 }

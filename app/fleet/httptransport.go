@@ -3,9 +3,15 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"time"
+
+	"retrylab/app/mock"
 )
 
 // MaxBody is the most of a response body a transport reads; the rest is
@@ -20,6 +26,9 @@ type HTTPTransport struct {
 	Client *http.Client            // nil: NewHTTPTransport's own client (idle connections for every worker), else http.DefaultClient
 	URL    func(worker int) string // the base URL of worker's attempts
 	Tag    bool                    // append tag=AttemptTag(…) and read the mock's body (built-in mock only)
+	// The built-in mock's origin and run key, for Outage; empty for a
+	// custom target, which cannot be taken down.
+	Origin, Key string
 
 	own *http.Client
 }
@@ -33,7 +42,7 @@ func NewHTTPTransport(s Scenario, origin, runKey string) *HTTPTransport {
 		return &HTTPTransport{URL: func(int) string { return target }, own: fleetClient(s.Workers)}
 	}
 	base := s.MockURL(origin, runKey)
-	return &HTTPTransport{URL: func(int) string { return base }, Tag: true, own: fleetClient(s.Workers)}
+	return &HTTPTransport{URL: func(int) string { return base }, Tag: true, Origin: origin, Key: runKey, own: fleetClient(s.Workers)}
 }
 
 // fleetClient is a client that keeps a connection per worker alive.
@@ -80,6 +89,28 @@ func (t *HTTPTransport) Do(ctx context.Context, worker, job, attempt int) Attemp
 		a.ServerSeq, a.ServerAt, _ = MockFacts(body)
 	}
 	return a
+}
+
+// Outage takes the built-in mock's server down for d for the transport's
+// key (POST mock.OutageURL): the scenario's scheduled outage (Outager).
+func (t *HTTPTransport) Outage(ctx context.Context, d time.Duration) error {
+	if t.Origin == "" {
+		return errors.New("fleet: only the built-in mock can be taken down")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, mock.OutageURL(t.Origin, t.Key, d), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := t.client().Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("fleet: POST /mock/outage: %s: %s", resp.Status, bytes.TrimSpace(body))
+	}
+	return nil
 }
 
 // Close closes the idle connections of the transport's own client.

@@ -19,6 +19,7 @@ type Recording struct {
 	Scenario  Scenario  // what ran
 	Simulated bool      // produced in virtual time by the simulator, not by live requests
 	Err       error     // set when nothing could run (an invalid scenario)
+	OutageErr error     // set when the scheduled outage could not be started (see Outager); read it after Run returned
 
 	mu      sync.Mutex
 	records []Record

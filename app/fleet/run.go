@@ -51,6 +51,17 @@ type Record struct {
 	Attempt     *Attempt // EventOutcome only; nil otherwise
 }
 
+// Outager is a Transport that can take its server down: Run calls Outage
+// for the scenario's scheduled outage (Scenario.OutageStretch) when its
+// time comes, from a goroutine of its own, unless the run is over or
+// stopped by then. Only the built-in mock can be taken down (POST
+// /mock/outage); Run refuses a scheduled outage with a transport that
+// cannot. An error means the outage was not started: Run keeps it in
+// Recording.OutageErr.
+type Outager interface {
+	Outage(ctx context.Context, d time.Duration) error
+}
+
 // Yielder is a clock that can let its host run between pieces of work. In
 // the browser the page's one thread runs Go until every goroutine is
 // blocked: 500 workers made runnable at once held it for about 200 ms (each
@@ -119,6 +130,27 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 	policy := s.Policy()
 	y, _ := clock.(Yielder)
 	var wg sync.WaitGroup
+	if o := s.OutageStretch(); o.To > o.From {
+		od, ok := tr.(Outager)
+		if !ok {
+			rec.Err = errors.New("fleet: the scenario schedules a server outage (field outage), and this transport cannot take its server down")
+			return rec
+		}
+		// Once every worker is done an outage not yet due is not started.
+		octx, cancel := context.WithCancel(ctx)
+		var owg sync.WaitGroup
+		owg.Go(func() {
+			if clock.Sleep(octx, rec.Start.Add(o.From).Sub(clock.Now())) != nil || octx.Err() != nil {
+				return
+			}
+			if err := od.Outage(octx, o.To-o.From); err != nil {
+				rec.mu.Lock()
+				rec.OutageErr = err
+				rec.mu.Unlock()
+			}
+		})
+		defer func() { cancel(); owg.Wait() }()
+	}
 	for w := range s.Workers {
 		if y != nil && w > 0 && w%startBatch == 0 {
 			y.Yield(ctx)

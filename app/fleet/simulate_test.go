@@ -512,46 +512,134 @@ func TestRelaxGC(t *testing.T) {
 	}
 }
 
-// A scheduled outage takes the simulated server down as POST /mock/outage
-// takes the mock down: every request in [outage_at, outage_at+outage) gets
-// 503 with Retry-After, the seconds left; a fleet that honours it comes
-// back in one herd as the server returns.
-func TestSimulateScheduledOutage(t *testing.T) {
+// A scheduled outage takes the server down, live (Run calls the mock's
+// own switch through the transport: POST /mock/outage) and simulated (the
+// simulated endpoint is down at the same times): every request in
+// [outage_at, outage_at+outage) gets 503 with Retry-After, the seconds
+// left; a fleet that honours it comes back in one herd as the server
+// returns.
+func TestScheduledOutage(t *testing.T) {
 	s := simScenario(t, "workers", "8", "jobs", "40", "limiter", "none", "latency", "50ms",
 		"strategy", "constant", "base", "100ms", "attempts", "20", "ra_honour", "on", "outage", "1s", "outage_at", "1s")
-	rec := Simulate(s)
-	from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
-	down, herd := 0, 0
-	for _, r := range rec.Records() {
-		switch r.Event.Kind {
-		case core.EventOutcome:
-			at := r.Attempt.ServerAt
-			inside := !at.Before(from) && at.Before(to)
-			if inside != (r.Attempt.Status == 503) {
-				t.Fatalf("received at %v with status %d: the outage is [1s, 2s)", at.Sub(rec.Start), r.Attempt.Status)
-			}
-			if inside {
-				down++
-				if ra := r.Attempt.Header.Get("Retry-After"); ra != "1" {
-					t.Errorf("Retry-After %q at %v, want 1 (the seconds left, rounded up)", ra, at.Sub(rec.Start))
+	live := func(s Scenario) *Recording {
+		var rec *Recording
+		synctest.Test(t, func(t *testing.T) {
+			h := mock.New(mock.Options{})
+			defer h.Close()
+			rec = Run(context.Background(), s, newHandlerTransport(h, s, "outage"), nil, nil)
+		})
+		if rec.Err != nil || rec.OutageErr != nil {
+			t.Fatalf("live run: %v; outage: %v", rec.Err, rec.OutageErr)
+		}
+		return rec
+	}
+	for _, run := range []struct {
+		name string
+		run  func(Scenario) *Recording
+	}{{"simulated", Simulate}, {"live", live}} {
+		rec := run.run(s)
+		from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
+		down, herd := 0, map[int]bool{} // answers in the outage; workers back in the 100 ms after it
+		for _, r := range rec.Records() {
+			switch r.Event.Kind {
+			case core.EventOutcome:
+				at := r.Attempt.ServerAt
+				inside := !at.Before(from) && at.Before(to)
+				if at.Equal(from) && run.name == "live" {
+					// The outage's switch and this request were handled in
+					// the same (virtual) instant, in either order.
+					inside = r.Attempt.Status == 503
+				}
+				if inside != (r.Attempt.Status == 503) {
+					t.Fatalf("%s: received at %v with status %d: the outage is [1s, 2s)", run.name, at.Sub(rec.Start), r.Attempt.Status)
+				}
+				if inside {
+					down++
+					if ra := r.Attempt.Header.Get("Retry-After"); ra != "1" {
+						t.Errorf("%s: Retry-After %q at %v, want 1 (the seconds left, rounded up)", run.name, ra, at.Sub(rec.Start))
+					}
+				}
+			case core.EventAttempt:
+				if t0 := r.Event.At.Sub(rec.Start); t0 > 1200*time.Millisecond && t0 < 2*time.Second {
+					t.Errorf("%s: attempt sent at %v, while the server said to wait until it is back", run.name, t0)
+				} else if t0 >= 2*time.Second && t0 <= 2100*time.Millisecond {
+					herd[r.Worker] = true
 				}
 			}
-		case core.EventAttempt:
-			if t0 := r.Event.At.Sub(rec.Start); t0 > 1200*time.Millisecond && t0 < 2*time.Second {
-				t.Errorf("attempt sent at %v, while the server said to wait until it is back", t0)
-			} else if t0 >= 2*time.Second && t0 < 2100*time.Millisecond {
-				herd++
+		}
+		if down < 8 || len(herd) != 8 {
+			t.Errorf("%s: %d answers in the outage, %d workers back in the 100 ms after it: want every worker in both", run.name, down, len(herd))
+		}
+		// No outage: no 503.
+		s := s
+		s.Outage = 0
+		for _, r := range run.run(s).Records() {
+			if r.Attempt != nil && r.Attempt.Status != 200 {
+				t.Fatalf("%s: status %d without an outage", run.name, r.Attempt.Status)
 			}
 		}
 	}
-	if down < 8 || herd < 8 {
-		t.Errorf("%d answers in the outage, %d attempts in the 100 ms after it: want every worker in both", down, herd)
+}
+
+// outageCounter is a transport that counts the outages Run asks for and
+// answers every attempt 200 after 10 ms, or refuses the outage with err.
+type outageCounter struct {
+	n   atomic.Int32
+	err error
+}
+
+func (o *outageCounter) Do(ctx context.Context, worker, job, attempt int) Attempt {
+	if err := (core.RealClock{}).Sleep(ctx, 10*time.Millisecond); err != nil {
+		return Attempt{Err: err}
 	}
-	// No outage: no 503.
-	s.Outage = 0
-	for _, r := range Simulate(s).Records() {
-		if r.Attempt != nil && r.Attempt.Status != 200 {
-			t.Fatalf("status %d without an outage", r.Attempt.Status)
-		}
+	return Attempt{Status: 200}
+}
+
+func (o *outageCounter) Outage(ctx context.Context, d time.Duration) error {
+	o.n.Add(1)
+	return o.err
+}
+
+// Run starts the scheduled outage once, when it is due; not when the run
+// is over or stopped first; keeps the transport's refusal; and refuses a
+// scheduled outage with a transport that cannot take its server down.
+func TestRunSchedulesTheOutage(t *testing.T) {
+	s := simScenario(t, "workers", "2", "jobs", "50", "limiter", "none", "outage", "1s", "outage_at", "300ms")
+	cases := []struct {
+		name      string
+		at        time.Duration // outage_at
+		stopAfter time.Duration // 0: let the run finish (about 500 ms)
+		refuse    error
+		calls     int32
+	}{
+		{name: "due during the run", at: 300 * time.Millisecond, calls: 1},
+		{name: "due after the run", at: 5 * time.Second, calls: 0},
+		{name: "stopped before it is due", at: 400 * time.Millisecond, stopAfter: 200 * time.Millisecond, calls: 0},
+		{name: "refused", at: 300 * time.Millisecond, refuse: errors.New("no"), calls: 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := s
+				s.OutageAt = c.at
+				tr := &outageCounter{err: c.refuse}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if c.stopAfter > 0 {
+					time.AfterFunc(c.stopAfter, cancel)
+				}
+				rec := Run(ctx, s, tr, nil, nil)
+				if got := tr.n.Load(); got != c.calls {
+					t.Errorf("%d outages started, want %d", got, c.calls)
+				}
+				if !errors.Is(rec.OutageErr, c.refuse) || (c.refuse == nil) != (rec.OutageErr == nil) {
+					t.Errorf("OutageErr %v, want %v", rec.OutageErr, c.refuse)
+				}
+			})
+		})
+	}
+	rec := Run(context.Background(), s, transportFunc(func(context.Context, int, int, int) Attempt { return Attempt{Status: 200} }), nil, nil)
+	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "outage") || len(rec.Records()) != 0 {
+		t.Errorf("a scheduled outage with a transport that cannot take its server down: err %v, %d records", rec.Err, len(rec.Records()))
 	}
 }

@@ -605,3 +605,9 @@ func MarkdownTable() string {
 	}
 	return b.String()
 }
+
+// OutageURL is the address on origin of the switch that takes key's
+// server down for d (POST; Handler.Outage serves it).
+func OutageURL(origin, key string, d time.Duration) string {
+	return origin + "/mock/outage?for=" + d.String() + "&key=" + url.QueryEscape(key)
+}

@@ -47,7 +47,7 @@ func (l *Lab) outage(ctx app.Context, name string, d time.Duration) {
 	if name != "Outage" {
 		msg = name + ": " + msg
 	}
-	l.fault(ctx, name, l.switchURL("/mock/outage?for="+d.String()), l.stretchAnswer("outage", msg))
+	l.fault(ctx, name, mock.OutageURL(l.pageOrigin(), l.faultKey(), d), l.stretchAnswer("outage", msg))
 }
 
 // HalveLimit multiplies the mock's limit for the run's key (or the watched

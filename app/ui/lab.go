@@ -494,19 +494,14 @@ func (l *Lab) Run(ctx app.Context) {
 		ready = l.openStream(l.runKey)
 	}
 	stream := l.stream
-	if o := s.OutageStretch(); o.To > 0 && s.Target == "" {
-		// The configuration's scheduled outage: POST /mock/outage when its
-		// time comes, unless the run is over or stopped by then.
-		runs := l.runs
-		ctx.Async(func() {
-			if (browser.Clock{}).Sleep(rctx, time.Until(start.Add(o.From))) != nil {
-				return
+	// The configuration's scheduled outage: fleet.Run asks for it when it
+	// is due (not when the run is over or stopped by then).
+	runs := l.runs
+	tr.onOutage = func(d time.Duration) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if l.runs == runs && l.running && !l.stopping {
+				l.outage(ctx, "Scheduled outage", d)
 			}
-			ctx.Dispatch(func(ctx app.Context) {
-				if l.runs == runs && l.running && !l.stopping {
-					l.outage(ctx, "Scheduled outage", s.Outage)
-				}
-			})
 		})
 	}
 

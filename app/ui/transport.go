@@ -27,6 +27,10 @@ type fetchTransport struct {
 	workers int
 	device  string // in front of each attempt's tag in a shared room (fleet.AttemptTag)
 
+	// onOutage takes the mock down for the scenario's scheduled outage
+	// (fleet.Outager): the page's Outage switch, which also says so.
+	onOutage func(d time.Duration)
+
 	// What a custom target let us see, for the CORS explanation.
 	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
 	limited     atomic.Int64 // 429/503 answers
@@ -53,6 +57,18 @@ func newFetchTransport(page *url.URL, s fleet.Scenario, runKey, device string) *
 		t.bases = append(t.bases, s.MockURL(MockOrigin(page, i*WorkersPerOrigin), runKey))
 	}
 	return t
+}
+
+// Outage is fleet.Outager: Run calls it when the scenario's scheduled
+// outage is due. The page's switch posts it and reports the answer in the
+// status line, so this returns nil (a custom target never gets here:
+// fleet refuses an outage for one).
+func (t *fetchTransport) Outage(ctx context.Context, d time.Duration) error {
+	if t.onOutage == nil {
+		return errors.New("ui: no outage switch")
+	}
+	t.onOutage(d)
+	return nil
 }
 
 // openShards is how many origins an open workload spreads over: six
