@@ -406,7 +406,7 @@ func TestDefaultAndPresetsAreValid(t *testing.T) {
 			t.Errorf("PresetByID(%q)", p.ID)
 		}
 	}
-	if want := []string{"flood", "exponential", "full-jitter", "retry-after", "bucket", "open"}; !slices.Equal(ids, want) {
+	if want := []string{"flood", "exponential", "full-jitter", "retry-after", "outage", "bucket", "open"}; !slices.Equal(ids, want) {
 		t.Errorf("preset ids %v, want %v", ids, want)
 	}
 	flood := Presets[0].Scenario()

@@ -44,6 +44,7 @@ func PresetByID(id string) (Preset, bool) {
 //	exponential   ~310  23 s    26                              ~160
 //	full-jitter   ~300  13.5 s   9                              ~200
 //	retry-after   ~180  10 s     2                               ~60
+//	outage        ~400  12.6 s  36 (60 attempts in 100 ms at 6.2 s) 60
 //	bucket           0  12.4 s   0 (no retries)                   8
 //
 // The last preset, open arrivals, changes the workload instead: 250 jobs
@@ -92,9 +93,10 @@ func stage(overrides map[string]string) url.Values {
 }
 
 // Presets tell the seed's story, in order: the synchronized flood, then
-// exponential backoff without jitter, full jitter, honouring Retry-After,
-// and a fleet token bucket; then what none of them can fix, an open
-// workload. Treat it as read-only.
+// exponential backoff without jitter, full jitter, honouring Retry-After
+// (with spread, and then without it after a server outage: the herd it
+// makes), and a fleet token bucket; then what none of them can fix, an
+// open workload. Treat it as read-only.
 var Presets = []Preset{
 	{
 		ID:    "flood",
@@ -134,6 +136,18 @@ var Presets = []Preset{
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s", "bucket": "off",
+		}),
+	},
+	{
+		ID:    "outage",
+		Title: "Outage, no spread",
+		Caption: "The client of “+ honour Retry-After” without its spread, and the server goes down from 3 s to 6 s, telling " +
+			"every request the seconds left. Once it is back the whole fleet returns in one instant, and every wave the limit turns away " +
+			"is told “1” and returns in step again: Retry-After alone synchronizes. Set Retry-After spread to 1 s and run it again.",
+		Query: stage(map[string]string{
+			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
+			"ra_honour": "on", "ra_spread": "0s", "bucket": "off",
+			"outage": "3s", "outage_at": "3s",
 		}),
 	},
 	{

@@ -111,23 +111,41 @@ func TestPresetsTellTheStory(t *testing.T) {
 		disp     float64
 		peak     int     // server arrivals in any 1 s
 		rejected [30]int // 429s by second of the run
+		herd     int     // the most attempts in any 100 ms of the second after the scheduled outage (if any)
 	}
-	res := map[string]result{}
-	for _, p := range Presets {
-		s := p.Scenario()
+	run := func(s Scenario) result {
 		var rec *Recording
 		synctest.Test(t, func(t *testing.T) {
 			h := mock.New(mock.Options{})
 			defer h.Close()
 			rec = Run(context.Background(), s, newHandlerTransport(h, s, "story"), nil, nil)
 		})
+		if rec.OutageErr != nil {
+			t.Errorf("scheduled outage: %v", rec.OutageErr)
+		}
 		st := checkAccounting(t, s, rec)
 		r := result{st: st, disp: Dispersion(rec.Records(), 100*time.Millisecond), peak: peakWithin(serverArrivals(rec.Records()), time.Second)}
+		if o := s.OutageStretch(); o.To > 0 {
+			var back []time.Time
+			for _, x := range rec.Records() {
+				if d := x.Event.At.Sub(rec.Start); x.Event.Kind == core.EventAttempt && d >= o.To && d < o.To+time.Second {
+					back = append(back, x.Event.At)
+				}
+			}
+			r.herd = peakWithin(back, 100*time.Millisecond)
+		}
 		for _, x := range rec.Records() {
 			if x.Event.Kind == core.EventOutcome && Classify(x.Event.Outcome) == ClassLimited {
 				r.rejected[min(int(x.Event.At.Sub(rec.Start)/time.Second), len(r.rejected)-1)]++
 			}
 		}
+		return r
+	}
+	res := map[string]result{}
+	for _, p := range Presets {
+		s := p.Scenario()
+		r := run(s)
+		st := r.st
 		res[p.ID] = r
 		if p.ID != "open" && st.PeakJobs > s.Workers {
 			t.Errorf("%s: %d jobs at once in a closed workload of %d workers", p.ID, st.PeakJobs, s.Workers)
@@ -166,6 +184,23 @@ func TestPresetsTellTheStory(t *testing.T) {
 	}
 	if flood.st.Drain < full.st.Drain || expo.st.Drain < full.st.Drain {
 		t.Errorf("drain: flood %v, exponential %v, full jitter %v", flood.st.Drain, expo.st.Drain, full.st.Drain)
+	}
+	// The outage without spread: the whole fleet, told the seconds left,
+	// comes back the moment the server does, and the limit's "1" keeps it
+	// marching in step (herds like the flood's). The caption's suggestion,
+	// a spread of 1 s, breaks both up.
+	out := res["outage"]
+	p, _ := PresetByID("outage")
+	spread := p.Scenario()
+	spread.Spread = time.Second
+	sp := run(spread)
+	t.Logf("outage: %d attempts in the busiest 100 ms of the second after it, dispersion %.1f; with 1 s of spread: %d, %.1f", out.herd, out.disp, sp.herd, sp.disp)
+	if out.herd < 45 || out.disp < 3*ra.disp || out.disp < flood.disp/2 {
+		t.Errorf("outage, no spread: %d attempts in the busiest 100 ms of the second after it (50 workers), dispersion %.1f (retry-after %.1f, flood %.1f): want a herd",
+			out.herd, out.disp, ra.disp, flood.disp)
+	}
+	if sp.herd > 15 || sp.disp > out.disp/5 {
+		t.Errorf("outage with 1 s of spread: %d attempts in the busiest 100 ms after it, dispersion %.1f (no spread: %.1f): the spread should break the herd up", sp.herd, sp.disp, out.disp)
 	}
 }
 

@@ -447,15 +447,16 @@ func outcomeName(o string) string {
 	return strings.Clone(o)
 }
 
-// serverClass is how the page colours what the server did.
+// serverClass is how the page colours what the server did: as the client
+// classes the answer (fleet.Classify), so an arrival and its attempt look
+// alike. Every 503 is "429 / 503", whether the limiter, an outage or an
+// injected failure sent it.
 func serverClass(outcome string) fleet.Class {
 	switch outcome {
 	case "ok":
 		return fleet.ClassOK
-	case "limited":
+	case "limited", "outage", "fail503":
 		return fleet.ClassLimited
-	case "outage":
-		return fleet.ClassFailed
 	case "hang":
 		return fleet.ClassTimeout
 	}
@@ -508,8 +509,8 @@ func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
 type watchStats struct {
 	Arrivals int           // requests the server received
 	OK       int           // answered 2xx
-	Limited  int           // rejected by the limiter (429 or 503)
-	Failed   int           // injected failures, drops and hangs
+	Limited  int           // answered 429 or 503 (the limiter, an outage, an injected 503)
+	Failed   int           // injected 500s, drops and hangs
 	Peak     int           // most arrivals in one second (the histogram's 1 s bins)
 	Devices  int           // devices that sent requests (pages in the room, by their device name)
 	Dropped  int           // arrivals the server's stream dropped for this page (a slow reader)

@@ -105,7 +105,7 @@ func (p *Playground) OnDismount() {
 }
 
 // onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
-// keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–6 presets, p
+// keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–7 presets, p
 // presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {

@@ -8,7 +8,7 @@ import (
 	"retrylab/app/fleet"
 )
 
-// PresetBar shows the story as numbered steps (keys 1–6), with the active
+// PresetBar shows the story as numbered steps (keys 1–7), with the active
 // step's caption beside them.
 type PresetBar struct {
 	app.Compo

@@ -91,7 +91,7 @@ func watchStatList(w watchStats) []stat {
 		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: strconv.Itoa(w.Devices), Sub: "pages in the room that sent requests", Primary: true},
 		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: strconv.Itoa(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
 		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: strconv.Itoa(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
-		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: strconv.Itoa(w.Failed), Sub: "injected errors, drops, hangs", Primary: true},
+		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: strconv.Itoa(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
 		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: strconv.Itoa(w.Peak), Sub: "most received in any 1 s", Primary: true},
 		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtDur(w.For), Sub: "since Watch room was pressed", Primary: true},
 	}

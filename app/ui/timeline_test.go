@@ -659,8 +659,8 @@ func TestModelOutages(t *testing.T) {
 	if len(m.outages) != 2 || m.outages[0] != want[0] || m.outages[1] != want[1] {
 		t.Errorf("outages %v, want %v", m.outages, want)
 	}
-	if c := m.arrivals[0].class; c != fleet.ClassFailed {
-		t.Errorf("an outage's arrival is %v, want failed", c)
+	if c := m.arrivals[0].class; c != fleet.ClassLimited {
+		t.Errorf("an outage's arrival is %v, want limited: its 503 is drawn as the client classes it", c)
 	}
 	l := newLayout(1000, 3, 12*time.Second, &normalTheme, false)
 	var o browser.Ops
@@ -956,5 +956,29 @@ func TestSimulatedOutageIsDrawn(t *testing.T) {
 	defer v.mu.Unlock()
 	if len(v.m.outages) != 0 || len(v.srvLog) != 0 {
 		t.Errorf("no outage configured: %v, %q", v.m.outages, v.srvLog)
+	}
+}
+
+// The server panel draws each arrival as the client classes the answer it
+// got: every outcome the mock names, with what the client sees of it.
+func TestServerClassMatchesTheClient(t *testing.T) {
+	for _, c := range []struct {
+		outcome mock.Outcome
+		client  core.Outcome // what the attempt's outcome is
+	}{
+		{mock.OutcomeOK, core.Outcome{Status: 200}},
+		{mock.OutcomeLimited, core.Outcome{Status: 429}},
+		{mock.OutcomeFail500, core.Outcome{Status: 500}},
+		{mock.OutcomeFail503, core.Outcome{Status: 503}},
+		{mock.OutcomeDrop, core.Outcome{Err: errors.New("network error")}},
+		{mock.OutcomeHang, core.Outcome{Err: fleet.ErrTimeout}},
+		{mock.OutcomeOutage, core.Outcome{Status: 503}},
+	} {
+		if got, want := serverClass(c.outcome.String()), fleet.Classify(c.client); got != want {
+			t.Errorf("%s: drawn as %v, the client counts %v", c.outcome, got, want)
+		}
+	}
+	if got := serverClass("something new"); got != fleet.ClassFailed {
+		t.Errorf("an unknown outcome is drawn as %v, want failed", got)
 	}
 }
