@@ -27,7 +27,7 @@ var legendOutcomes = []legendItem{
 
 var legendPhases = []legendItem{
 	{"sw bar flight", "request in flight", "like the network panel's waiting (TTFB)"},
-	{"sw bar queued", "held by the browser", "requestStart − fetchStart: connection limits"},
+	{"sw bar queued", "held by the browser", "until the request left: the call to fetch(), then connection limits (requestStart − fetchStart)"},
 	{"sw bar backoff", "backoff wait", "like the network panel's stalled"},
 	{"sw bar server", "Retry-After wait", "the server said how long"},
 	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset"},

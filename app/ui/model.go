@@ -17,7 +17,7 @@ type mark struct {
 	status               int
 	intended, sent, end  time.Duration // end < 0 while in flight
 	handoff              time.Duration // from sent to the browser starting the request (fetchStart)
-	queued               time.Duration // browser-side queueing, from sent+handoff
+	queued               time.Duration // browser-side queueing, after the handoff
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int

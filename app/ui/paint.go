@@ -660,16 +660,18 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		o.PathRect(x1, l.laneY(k.worker)-h/2, x2-x1, h)
 	}
 	o.FillPath()
-	// Browser-side queueing: drawn where it happened, never hidden.
+	// What the page and the browser held before the request left (the
+	// handoff to fetch(), then browser-side queueing): drawn where it
+	// happened, never hidden.
 	o.FillStyle(colQueued)
 	o.BeginPath()
 	any := false
 	for j := range p.n(len(m.marks)) {
 		k := &m.marks[p.at(j)]
-		if k.queued <= 0 {
+		if k.handoff+k.queued <= 0 {
 			continue
 		}
-		x1, x2 := l.x(k.sent+k.handoff), l.x(k.sent+k.handoff+k.queued)
+		x1, x2 := l.x(k.sent), l.x(k.sent+k.handoff+k.queued)
 		if x2-x1 < 0.5 {
 			continue
 		}

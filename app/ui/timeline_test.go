@@ -982,3 +982,37 @@ func TestServerClassMatchesTheClient(t *testing.T) {
 		t.Errorf("an unknown outcome is drawn as %v, want failed", got)
 	}
 }
+
+// What held a request before it left is drawn from the loop's send: the
+// handoff to fetch() and then the browser's queueing, as one "held by the
+// browser" segment, so the flight bar starts where the request left.
+func TestHeldSegmentStartsAtTheSend(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	k := m.marks[0]
+	if k.handoff != 1500*time.Microsecond || k.queued != 3*time.Millisecond {
+		t.Fatalf("mark handoff %v, queued %v", k.handoff, k.queued)
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme})
+	ops := displayOps(&o)
+	for i, op := range ops {
+		if op.code != 1 || int(op.args[0]) != colQueued {
+			continue
+		}
+		for _, r := range ops[i+1:] {
+			if r.code != 15 { // the first rectangle of the path
+				continue
+			}
+			x1, x2 := l.x(k.sent), l.x(k.sent+k.handoff+k.queued)
+			if math.Abs(float64(r.args[0])-x1) > 0.01 || math.Abs(float64(r.args[2])-(x2-x1)) > 0.01 {
+				t.Errorf("held segment x %v width %v, want x %.2f (the send) width %.2f (handoff + queueing)", r.args[0], r.args[2], x1, x2-x1)
+			}
+			return
+		}
+	}
+	t.Error("no held-by-the-browser segment drawn")
+}
