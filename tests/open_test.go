@@ -56,6 +56,27 @@ func TestOpenWorkload(t *testing.T) {
 	}
 	screenshot(t, ctx, "preset-open-simulated")
 
+	// Random arrivals: the same average rate at random moments. The choice
+	// is in the link, and the simulation (deterministic for the seed)
+	// starts the same 250 jobs on another schedule.
+	steady := st
+	choose(t, ctx, "arrivals", "random")
+	if err := waitFor(3*time.Second, func() bool { return strings.Contains(eval[string](t, ctx, `location.search`), "arrivals=random") }); err != nil {
+		t.Errorf("random arrivals are not in the link: %s", eval[string](t, ctx, `location.search`))
+	}
+	click(t, ctx, "simulate")
+	if err := waitFor(30*time.Second, func() bool { st = state(t, ctx); return st.Simulated && !st.Running && st.Runs > steady.Runs }); err != nil {
+		t.Fatalf("simulation with random arrivals did not finish: %v", err)
+	}
+	t.Logf("open arrivals simulated: steady %.0f requests, %.0f jobs at once; random %.0f requests, %.0f jobs at once",
+		steady.Stats["requests"], steady.Stats["peak_jobs"], st.Stats["requests"], st.Stats["peak_jobs"])
+	if st.Stats["jobs"] != 250 || st.Stats["requests"] == steady.Stats["requests"] && st.Stats["peak_jobs"] == steady.Stats["peak_jobs"] {
+		t.Errorf("random arrivals simulated: %.0f jobs, %.0f requests, %.0f at once: want 250 jobs on another schedule than steady's (%.0f requests, %.0f at once)",
+			st.Stats["jobs"], st.Stats["requests"], st.Stats["peak_jobs"], steady.Stats["requests"], steady.Stats["peak_jobs"])
+	}
+	screenshot(t, ctx, "open-random-simulated")
+	choose(t, ctx, "arrivals", "steady")
+
 	// A small open fleet, live: 6 workers, a job each every 400 ms, 3 jobs,
 	// the server answering in 1 s: each worker has up to 3 jobs in flight.
 	room := fmt.Sprintf("e2e-open-%d", time.Now().UnixNano()%1e6)

@@ -27,6 +27,7 @@ var fieldCases = []fieldCase{
 	{key: "jobs", valid: "7", below: "0", above: "1001", garbage: "3.5"},
 	{key: "workload", valid: "open", garbage: "half-open"},
 	{key: "every", valid: "250ms", below: "9ms", above: "1m0.001s", garbage: "often"},
+	{key: "arrivals", valid: "random", garbage: "poisson"},
 	{key: "timeout", valid: "1500ms", canonical: "1.5s", below: "-1ns", above: "2m0.001s", garbage: "5"},
 	{key: "seed", valid: "18446744073709551615", below: "-1", above: "18446744073709551616", garbage: "0x10"},
 	{key: "strategy", valid: "decorrelated", garbage: "Full"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // GoCodeOrigin is the origin GoCode's program calls when the scenario uses
@@ -51,7 +52,12 @@ func (s Scenario) GoCode() string {
 	w("// Retry settings exported from Retry Lab.\n")
 	w("//\n// Run it with `go run .` in a module that requires retrylab.\n")
 	w("package main\n\n")
-	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n\t\"sync\"\n")
+	random := s.Open && s.RandomArrivals
+	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n")
+	if random {
+		w("\t\"math\"\n")
+	}
+	w("\t\"net/http\"\n\t\"sync\"\n")
 	if s.Timeout > 0 || s.Open || durationsUsed(p) {
 		w("\t\"time\"\n")
 	}
@@ -72,7 +78,15 @@ func (s Scenario) GoCode() string {
 	w("\tseed    = %d\n", s.Seed)
 	w(")\n\n")
 
-	if s.Open {
+	switch {
+	case random:
+		w("// every is each worker's mean time between job arrivals (an open workload\n")
+		w("// with random arrivals, a Poisson process): worker w's job j arrives\n")
+		w("// -ln(1-u)·every after its job j-1 (job 0: after the start), u drawn from\n")
+		w("// core.SubSeed(seed^arrivalSalt, w, j), as in Retry Lab, and starts then,\n")
+		w("// whether or not the worker's earlier jobs have ended.\n")
+		w("const (\n\tevery       = %s\n\tarrivalSalt = %#x\n)\n\n", goDuration(s.Every), uint64(sim.ArrivalSalt))
+	case s.Open:
 		w("// every is how often each worker receives a new job (an open workload):\n")
 		w("// worker w's job j arrives at w·every/workers + j·every after the start\n")
 		w("// and starts then, whether or not the worker's earlier jobs have ended.\n")
@@ -128,8 +142,16 @@ func (s Scenario) GoCode() string {
 	}
 	w("\tfor worker := range workers {\n")
 	w("\t\twg.Go(func() {\n")
+	if random {
+		w("\t\t\tvar arrival time.Duration // of the worker's next job, after the start\n")
+	}
 	w("\t\t\tfor job := range jobs {\n")
-	if s.Open {
+	if random {
+		w("\t\t\t\tu := core.NewRand(core.SubSeed(seed^arrivalSalt, worker, job)).Float64()\n")
+		w("\t\t\t\tarrival += time.Duration(-math.Log1p(-u) * float64(every))\n")
+		w("\t\t\t\ttime.Sleep(time.Until(start.Add(arrival)))\n")
+		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
+	} else if s.Open {
 		w("\t\t\t\ttime.Sleep(time.Until(start.Add(time.Duration(worker)*every/workers + time.Duration(job)*every)))\n")
 		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
 	} else {

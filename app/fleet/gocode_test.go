@@ -5,6 +5,7 @@ package fleet
 import (
 	"fmt"
 	"go/format"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // gocodeScenarios are the configurations whose generated code must build.
@@ -41,6 +43,9 @@ func gocodeScenarios() map[string]Scenario {
 	open := Default()
 	open.Open, open.Every = true, 1500*time.Millisecond
 	m["open"] = open
+	random := open
+	random.RandomArrivals = true
+	m["open-random"] = random
 	return m
 }
 
@@ -144,5 +149,31 @@ func init() {
 		if string(out) != want {
 			t.Errorf("%s: the program's settings\n%s\nwant\n%s", name, out, want)
 		}
+	}
+}
+
+// The exported program draws random arrivals as sim.Arrivals does: the
+// same seed, salt and formula (TestArrivalsRandom pins the formula to
+// Gap), so it sends its jobs when the page's run would.
+func TestGoCodeRandomArrivals(t *testing.T) {
+	s := gocodeScenarios()["open-random"]
+	code := s.GoCode()
+	for _, want := range []string{
+		fmt.Sprintf("arrivalSalt = %#x", uint64(sim.ArrivalSalt)),
+		"u := core.NewRand(core.SubSeed(seed^arrivalSalt, worker, job)).Float64()",
+		"arrival += time.Duration(-math.Log1p(-u) * float64(every))",
+		"time.Sleep(time.Until(start.Add(arrival)))",
+	} {
+		if !strings.Contains(code, want) {
+			t.Errorf("the program lacks %q:\n%s", want, code)
+		}
+	}
+	a := s.Arrivals()
+	u := core.NewRand(core.SubSeed(s.Seed^sim.ArrivalSalt, 2, 3)).Float64()
+	if got, want := time.Duration(-math.Log1p(-u)*float64(s.Every)), a.Gap(2, 3); got != want {
+		t.Errorf("the program's gap for worker 2's job 3 is %v, the page's %v", got, want)
+	}
+	if strings.Contains(gocodeScenarios()["open"].GoCode(), "arrivalSalt") {
+		t.Error("steady arrivals draw random numbers")
 	}
 }

@@ -25,6 +25,9 @@ var Fields = []Field{
 	durationField("every", "fleet", "Job interval", "How often each worker receives a new job in an open workload, done with the last one or not: the fleet's jobs arrive at workers ÷ interval per second, and no backoff slows that.",
 		EveryRange, func(s *Scenario) *time.Duration { return &s.Every }).
 		with(func(s *Scenario) bool { return s.Open }),
+	choiceField("arrivals", "fleet", "Arrivals", "Steady: each worker's jobs arrive exactly one interval apart. Random: at the same average rate but at random moments (a Poisson process, like independent users), so some seconds bring a burst and others a lull; the seed fixes them.",
+		[]bool{false, true}, arrivalsName, arrivalsLabels, func(s *Scenario) *bool { return &s.RandomArrivals }).
+		with(func(s *Scenario) bool { return s.Open }),
 	durationField("timeout", "fleet", "Request timeout", "How long one attempt may take before it is abandoned and counted as a timeout; 0 = no timeout.",
 		TimeoutRange, func(s *Scenario) *time.Duration { return &s.Timeout }),
 	seedField(),
@@ -155,6 +158,18 @@ func workloadName(open bool) string {
 var workloadLabels = map[string]string{
 	"closed": "closed: next job when the last ends",
 	"open":   "open: jobs arrive on a schedule",
+}
+
+func arrivalsName(random bool) string {
+	if random {
+		return "random"
+	}
+	return "steady"
+}
+
+var arrivalsLabels = map[string]string{
+	"steady": "steady: one interval apart",
+	"random": "random: Poisson, same average rate",
 }
 
 func ceilingName(a core.CeilingAction) string {

@@ -55,6 +55,7 @@ var storyStage = map[string]string{
 	"jobs":        "2",
 	"workload":    "closed",
 	"every":       "1s",
+	"arrivals":    "steady",
 	"timeout":     "5s",
 	"seed":        "1",
 	"attempts":    "10",

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
 )
 
 // Attempt is what a Transport measured about one attempt, beyond the status,
@@ -83,7 +82,7 @@ var ErrTimeout = fmt.Errorf("fleet: request timeout: %w", context.DeadlineExceed
 
 // Run runs the scenario: Workers goroutines, each running its Jobs one after
 // another (an open workload: each job in a goroutine of its own, started
-// when it arrives, at sim.Arrival after the start) through core.NewLoop and
+// when it arrives, at s.Arrivals().At after the start) through core.NewLoop and
 // core.Do, with the per-job seed
 // core.SubSeed(s.Seed, worker, job), the fleet's shared Bucket and Budget
 // (when on), the given clock (nil: core.RealClock) and transport. Each
@@ -156,11 +155,13 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 			y.Yield(ctx)
 		}
 		wg.Go(func() {
-			if every := s.every(); every > 0 { // open: each job starts when it arrives
+			if s.every() > 0 { // open: each job starts when it arrives
+				arr, at := s.Arrivals(), time.Duration(0)
 				for j := range s.Jobs {
+					at += arr.Gap(w, j)
 					// A timer and Stop ready at once: Sleep may pick the timer,
 					// so ctx is checked too (a job that had not arrived never starts).
-					if clock.Sleep(ctx, rec.Start.Add(sim.Arrival(every, s.Workers, w, j)).Sub(clock.Now())) != nil || ctx.Err() != nil {
+					if clock.Sleep(ctx, rec.Start.Add(at).Sub(clock.Now())) != nil || ctx.Err() != nil {
 						return
 					}
 					wg.Go(func() { runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord) })

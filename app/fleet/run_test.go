@@ -19,7 +19,6 @@ import (
 
 	"retrylab/app/mock"
 	"retrylab/core"
-	"retrylab/core/sim"
 )
 
 // scenario returns Default with the given fields set (t fails on a bad one).
@@ -574,33 +573,42 @@ func (f transportFunc) Do(ctx context.Context, worker, job, attempt int) Attempt
 }
 
 // An open workload live, against the real mock: every job starts when it
-// arrives (sim.Arrival after the start, plus the clock's lateness), so a
-// worker's jobs overlap when the endpoint is slower than the interval, and
-// more jobs are in progress than there are workers. The simulator schedules
-// the same arrivals exactly.
+// arrives (s.Arrivals().At after the start, plus the clock's lateness), so
+// a worker's jobs overlap when the endpoint is slower than the interval,
+// and more jobs are in progress than there are workers. The simulator
+// schedules the same arrivals exactly; random arrivals too.
 func TestOpenWorkloadLive(t *testing.T) {
 	srv, _ := mockServer(t)
 	s := scenario(t, "workload", "open", "every", "300ms", "workers", "4", "jobs", "3",
 		"latency", "500ms", "limiter", "none", "strategy", "full", "timeout", "5s")
+	random := s
+	random.RandomArrivals = true
 	for _, tc := range []struct {
 		name string
+		s    Scenario
 		rec  *Recording
 		late time.Duration // tolerated lateness of a job's first attempt
 	}{
-		{"live", runLive(t, srv, s, "open"), 250 * time.Millisecond}, // loaded -race runs wake late
-		{"simulated", Simulate(s), 0},
+		{"live", s, runLive(t, srv, s, "open"), 250 * time.Millisecond}, // loaded -race runs wake late
+		{"simulated", s, Simulate(s), 0},
+		{"live, random arrivals", random, runLive(t, srv, random, "open-random"), 250 * time.Millisecond},
+		{"simulated, random arrivals", random, Simulate(random), 0},
 	} {
-		st := checkAccounting(t, s, tc.rec)
-		// Job j of worker w runs from 75w + 300j ms for 500 ms (plus loopback
-		// when live): from 450 ms, 7 are in progress at once in virtual time.
-		if st.Successes != 12 || st.PeakJobs < 7 || tc.late == 0 && st.PeakJobs != 7 {
-			t.Errorf("%s: %d successes, %d jobs at once; want 12, and 7 (simulated) or more (live): more than the 4 workers", tc.name, st.Successes, st.PeakJobs)
+		st := checkAccounting(t, tc.s, tc.rec)
+		if st.Successes != 12 {
+			t.Errorf("%s: %d successes, want 12", tc.name, st.Successes)
+		}
+		// Steady, job j of worker w runs from 75w + 300j ms for 500 ms (plus
+		// loopback when live): from 450 ms, 7 are in progress at once in
+		// virtual time.
+		if !tc.s.RandomArrivals && (st.PeakJobs < 7 || tc.late == 0 && st.PeakJobs != 7) {
+			t.Errorf("%s: %d jobs at once; want 7 (simulated) or more (live): more than the 4 workers", tc.name, st.PeakJobs)
 		}
 		for _, r := range tc.rec.Records() {
 			if r.Event.Kind != core.EventAttempt || r.Event.Attempt != 1 {
 				continue
 			}
-			want := tc.rec.Start.Add(sim.Arrival(s.Every, s.Workers, r.Worker, r.Job))
+			want := tc.rec.Start.Add(tc.s.Arrivals().At(r.Worker, r.Job))
 			if d := r.Event.At.Sub(want); d < 0 || d > tc.late {
 				t.Errorf("%s: worker %d job %d sent %v after its arrival, want 0…%v", tc.name, r.Worker, r.Job, d, tc.late)
 			}

@@ -43,10 +43,13 @@ type Scenario struct {
 
 	// Workload. Closed (Open false): a worker starts its next job when the
 	// previous one ends. Open: job j of worker w arrives at
-	// sim.Arrival(Every, Workers, w, j) after the start and begins then,
-	// whether or not the worker's earlier jobs have ended.
+	// s.Arrivals().At(w, j) after the start and begins then, whether or
+	// not the worker's earlier jobs have ended.
 	Open  bool
-	Every time.Duration // open: time between a worker's job arrivals (EveryRange)
+	Every time.Duration // open: time between a worker's job arrivals (EveryRange; the mean when RandomArrivals)
+	// RandomArrivals: an open workload's jobs arrive at random moments, a
+	// Poisson process at the same average rate (sim.Arrivals.Random).
+	RandomArrivals bool
 
 	// Backoff and limits (core.Policy).
 	Strategy    core.Strategy
@@ -206,6 +209,11 @@ func (s *Scenario) OutageStretch() sim.Outage {
 		return sim.Outage{}
 	}
 	return sim.Outage{From: s.OutageAt, To: s.OutageAt + s.Outage}
+}
+
+// Arrivals is the open workload's schedule (meaningless for a closed one).
+func (s *Scenario) Arrivals() sim.Arrivals {
+	return sim.Arrivals{Every: s.Every, Workers: s.Workers, Random: s.RandomArrivals, Seed: s.Seed}
 }
 
 // every is the open workload's interval, 0 for a closed one (sim.Fleet's Every).

@@ -116,7 +116,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		maxAttempts = DefaultSimMaxAttempts
 	}
 	f := sim.Fleet{
-		Workers: s.Workers, Jobs: s.Jobs, Every: s.every(),
+		Workers: s.Workers, Jobs: s.Jobs, Every: s.every(), RandomArrivals: s.RandomArrivals,
 		Policy: s.Policy(), Bucket: bucket, Budget: budget,
 		Seed:        s.Seed,
 		Timeout:     s.Timeout,

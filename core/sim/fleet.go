@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"retrylab/core"
@@ -38,23 +39,27 @@ var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 // The workload is closed by default: every worker starts its first job at
 // the scheduler's start, in worker order, and its next job at the instant
 // the previous one ends, so a worker that backs off also sends less. With
-// Every > 0 it is open: job j of worker w arrives at Arrival(Every,
-// Workers, w, j) after the start and begins then, whether or not the
-// worker's earlier jobs have ended, so waiting never slows the arrivals.
+// Every > 0 it is open: job j of worker w arrives at
+// f.Arrivals().At(w, j) after the start (evenly spaced, or at random
+// with RandomArrivals) and begins then, whether or not the worker's
+// earlier jobs have ended, so waiting never slows the arrivals.
 //
 // No goroutine is started: a closed fleet of 10,000 workers is 10,000
 // small structs and a heap of at most 10,000 events; an open one holds a
 // struct per job in progress, reused once the job ends.
 type Fleet struct {
 	Workers, Jobs int
-	Every         time.Duration // open workload: time between a worker's job arrivals; 0 = closed
-	Policy        core.Policy
-	Bucket        *core.Bucket // shared by the fleet; nil = none
-	Budget        *core.Budget // shared by the fleet; nil = none
-	Seed          uint64
-	Timeout       time.Duration // per attempt; 0 = none
-	TimeoutErr    error         // Err of a timed-out attempt; nil = ErrTimeout
-	Server        Server
+	Every         time.Duration // open workload: time between a worker's job arrivals (the mean with RandomArrivals); 0 = closed
+	// RandomArrivals makes an open workload's arrivals a Poisson process
+	// at the same average rate (Arrivals.Random), drawn from Seed.
+	RandomArrivals bool
+	Policy         core.Policy
+	Bucket         *core.Bucket // shared by the fleet; nil = none
+	Budget         *core.Budget // shared by the fleet; nil = none
+	Seed           uint64
+	Timeout        time.Duration // per attempt; 0 = none
+	TimeoutErr     error         // Err of a timed-out attempt; nil = ErrTimeout
+	Server         Server
 
 	// MaxAttempts stops the simulation when this many attempts have been
 	// sent: every unfinished job is then cancelled with cause ErrLimit
@@ -67,13 +72,56 @@ type Fleet struct {
 	Observe func(*Record)
 }
 
-// Arrival is when job j of worker w arrives, after the start, in an open
-// workload of workers workers whose jobs arrive every apart: the workers'
-// first arrivals are spread evenly over one interval, so the fleet as a
-// whole receives a steady workers/every jobs per second. Live runs and
-// simulations both schedule by it.
-func Arrival(every time.Duration, workers, w, j int) time.Duration {
-	return time.Duration(int64(every)*int64(w)/int64(max(workers, 1))) + time.Duration(j)*every
+// Arrivals is an open workload's schedule: when each worker's jobs
+// arrive. Live runs and simulations both schedule by it.
+type Arrivals struct {
+	Every   time.Duration // a worker's time between job arrivals (the mean when Random)
+	Workers int
+	// Random: each gap is drawn from an exponential distribution of mean
+	// Every, so every worker's arrivals, and the fleet's, are a Poisson
+	// process (independent users) at the same average rate as the steady
+	// schedule, with its bursts and lulls. The draws come from Seed.
+	Random bool
+	Seed   uint64
+}
+
+// ArrivalSalt sets the arrival gaps' random numbers apart from the jobs'
+// own: job j of worker w draws from core.SubSeed(seed, w, j), its arrival
+// gap from core.SubSeed(seed^ArrivalSalt, w, j).
+const ArrivalSalt = 0x4172726976616c73 // "Arrivals"
+
+// Gap is how long after worker w's job j-1 arrived its job j arrives (for
+// j = 0, how long after the start). Steady: the workers' first arrivals
+// are spread evenly over one interval, then every gap is Every, so the
+// fleet receives a steady Workers/Every jobs per second. Random:
+// -ln(1-u)·Every with u the first Float64 of
+// core.NewPCG(core.SubSeed(Seed^ArrivalSalt, w, j)).
+func (a Arrivals) Gap(w, j int) time.Duration {
+	if a.Random {
+		u := core.NewPCG(core.SubSeed(a.Seed^ArrivalSalt, w, j)).Float64()
+		return time.Duration(-math.Log1p(-u) * float64(a.Every))
+	}
+	if j == 0 {
+		return time.Duration(int64(a.Every) * int64(w) / int64(max(a.Workers, 1)))
+	}
+	return a.Every
+}
+
+// At is when worker w's job j arrives after the start: its gaps added up.
+func (a Arrivals) At(w, j int) time.Duration {
+	if !a.Random {
+		return a.Gap(w, 0) + time.Duration(j)*a.Every
+	}
+	var t time.Duration
+	for k := 0; k <= j; k++ {
+		t += a.Gap(w, k)
+	}
+	return t
+}
+
+// Arrivals is the fleet's open-workload schedule.
+func (f *Fleet) Arrivals() Arrivals {
+	return Arrivals{Every: f.Every, Workers: f.Workers, Random: f.RandomArrivals, Seed: f.Seed}
 }
 
 // FleetResult summarises a simulated fleet run.
@@ -99,6 +147,7 @@ type fleetRun struct {
 	open     []*job     // open workload: every job struct made, in progress or free
 	free     []*job     // open workload: structs of ended jobs, for the next arrivals
 	sources  []arrivals // open workload: one per worker
+	arr      Arrivals   // open workload: the schedule
 	attempts int
 	jobs     int
 	stopped  bool
@@ -154,7 +203,7 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 	if err := f.Validate(); err != nil {
 		return FleetResult{}, err
 	}
-	r := &fleetRun{f: f, sched: sched, tmoErr: f.TimeoutErr}
+	r := &fleetRun{f: f, sched: sched, tmoErr: f.TimeoutErr, arr: f.Arrivals()}
 	if r.tmoErr == nil {
 		r.tmoErr = ErrTimeout
 	}
@@ -164,7 +213,7 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 		for i := range r.sources {
 			a := &r.sources[i]
 			a.run, a.worker = r, i
-			sched.After(Arrival(f.Every, f.Workers, i, 0), a, argStart)
+			sched.After(r.arr.Gap(i, 0), a, argStart)
 		}
 	} else {
 		r.closed = make([]job, f.Workers)
@@ -208,7 +257,7 @@ func (a *arrivals) Fire(now time.Time, _ int) {
 	j.worker, j.job, j.finished = a.worker, a.job, false
 	a.job++
 	if a.job < r.f.Jobs {
-		r.sched.After(r.f.Every, a, argStart)
+		r.sched.After(r.arr.Gap(a.worker, a.job), a, argStart)
 	}
 	j.Fire(now, argStart)
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -273,7 +274,7 @@ func TestFleetValidate(t *testing.T) {
 	}
 }
 
-func TestArrival(t *testing.T) {
+func TestArrivalsSteady(t *testing.T) {
 	for _, tc := range []struct {
 		every         time.Duration
 		workers, w, j int
@@ -286,9 +287,60 @@ func TestArrival(t *testing.T) {
 		{time.Minute, 10000, 9999, 999, 999*time.Minute + 59994*time.Millisecond},
 		{time.Second, 0, 0, 1, time.Second}, // no workers: no division by zero
 	} {
-		if got := Arrival(tc.every, tc.workers, tc.w, tc.j); got != tc.want {
-			t.Errorf("Arrival(%v, %d, %d, %d) = %v, want %v", tc.every, tc.workers, tc.w, tc.j, got, tc.want)
+		a := Arrivals{Every: tc.every, Workers: tc.workers}
+		if got := a.At(tc.w, tc.j); got != tc.want {
+			t.Errorf("%+v.At(%d, %d) = %v, want %v", a, tc.w, tc.j, got, tc.want)
 		}
+		var sum time.Duration // At is the gaps added up
+		for k := 0; k <= tc.j; k++ {
+			sum += a.Gap(tc.w, k)
+		}
+		if sum != tc.want {
+			t.Errorf("%+v: gaps of worker %d up to job %d add up to %v, want %v", a, tc.w, tc.j, sum, tc.want)
+		}
+	}
+}
+
+// Random arrivals are a Poisson process at the steady schedule's rate:
+// exponential gaps of mean Every (mean and spread of 20,000 gaps, and the
+// share of gaps shorter than the mean, 1 - 1/e), fixed by the seed and
+// different for another seed or worker, and apart from the jobs' own
+// random numbers.
+func TestArrivalsRandom(t *testing.T) {
+	a := Arrivals{Every: time.Second, Workers: 100, Random: true, Seed: 7}
+	const n = 20000
+	var sum, sumSq float64
+	short := 0
+	for i := range n {
+		g := a.Gap(i%100, i/100).Seconds()
+		if g < 0 {
+			t.Fatalf("negative gap %v", g)
+		}
+		sum += g
+		sumSq += g * g
+		if g < 1 {
+			short++
+		}
+	}
+	mean := sum / n
+	sd := math.Sqrt(sumSq/n - mean*mean)
+	if math.Abs(mean-1) > 0.03 || math.Abs(sd-1) > 0.05 || math.Abs(float64(short)/n-(1-1/math.E)) > 0.015 {
+		t.Errorf("gaps: mean %.3f s, sd %.3f s, %.3f shorter than the mean: want 1, 1, %.3f (exponential)", mean, sd, float64(short)/n, 1-1/math.E)
+	}
+	if a.At(3, 5) != a.At(3, 5) || a.At(3, 5) == a.At(4, 5) {
+		t.Error("worker 3's and worker 4's arrivals: want fixed, and different")
+	}
+	b := a
+	b.Seed = 8
+	if a.At(3, 5) == b.At(3, 5) {
+		t.Error("another seed gives the same arrivals")
+	}
+	if got, want := a.At(3, 2), a.Gap(3, 0)+a.Gap(3, 1)+a.Gap(3, 2); got != want {
+		t.Errorf("At(3, 2) = %v, want its gaps added up %v", got, want)
+	}
+	u := core.NewPCG(core.SubSeed(a.Seed, 3, 1)).Float64() // job 1 of worker 3's first draw
+	if g := time.Duration(-math.Log1p(-u) * float64(time.Second)); g == a.Gap(3, 1) {
+		t.Error("arrival gaps reuse the jobs' random numbers")
 	}
 }
 
@@ -310,14 +362,17 @@ func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		every       time.Duration
+		random      bool
 		wantOverlap bool
 	}{
-		{"closed", 0, false},
-		{"open", time.Second, true},
+		{"closed", 0, false, false},
+		{"open", time.Second, false, true},
+		{"open, random arrivals", time.Second, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const workers, jobs = 20, 10
-			recs, res := runFleet(t, Fleet{Workers: workers, Jobs: jobs, Every: tc.every, Policy: policy, Seed: 3, Server: overloaded()})
+			f := Fleet{Workers: workers, Jobs: jobs, Every: tc.every, RandomArrivals: tc.random, Policy: policy, Seed: 3, Server: overloaded()}
+			recs, res := runFleet(t, f)
 			if res.Jobs != workers*jobs || res.Stopped {
 				t.Fatalf("result %+v", res)
 			}
@@ -334,8 +389,8 @@ func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
 			}
 			overlaps := 0
 			for k, at := range first {
-				if tc.every > 0 && at != Arrival(tc.every, workers, k.w, k.j) {
-					t.Errorf("job %v started at %v, arrived at %v", k, at, Arrival(tc.every, workers, k.w, k.j))
+				if arr := f.Arrivals(); tc.every > 0 && at != arr.At(k.w, k.j) {
+					t.Errorf("job %v started at %v, arrived at %v", k, at, arr.At(k.w, k.j))
 				}
 				if k.j > 0 && at < done[key{k.w, k.j - 1}] {
 					overlaps++
