@@ -564,9 +564,17 @@ func TestPresentationModeAndHelp(t *testing.T) {
 			t.Errorf("the shortcuts dialog does not mention %q: %q", want, text)
 		}
 	}
+	// The dialog is modal: the page behind it takes no focus.
+	behind := `(() => { document.getElementById("run").focus(); return document.querySelector("main > .page").inert + "," + (document.activeElement && document.activeElement.id); })()`
+	if got := eval[string](t, ctx, behind); got != "true,body" && got != "true," && got != "true,null" {
+		t.Errorf("with the shortcuts dialog open the page behind it is not inert (inert, focused element: %s)", got)
+	}
 	pressAndWait(kb.Escape)
 	if read().Help {
 		t.Error("Escape did not close the shortcuts dialog")
+	}
+	if got := eval[string](t, ctx, behind); got != "false,run" {
+		t.Errorf("after the dialog closed the page is still inert (inert, focused element: %s)", got)
 	}
 	if st := state(t, ctx); st.Running || st.Runs != 1 {
 		t.Errorf("the keys changed the run: %+v", st)

@@ -145,30 +145,39 @@ func TestAudienceJoinsRoom(t *testing.T) {
 	t.Logf("devices %q sent %v requests; screenshot %s", names, d.LaneArrivals, screenshot(t, browserCtx, "watch-devices"))
 
 	if p.QR != "" {
-		// For the back of the room, the code fills the screen; a second
-		// click puts it back.
-		qrSize := func() [2]float64 {
-			return eval[[2]float64](t, browserCtx, `[document.getElementById("join-qr").getBoundingClientRect().width, window.innerHeight]`)
+		// For the back of the room, the code fills the screen in a modal
+		// dialog (the page behind it inert); a click on it puts it back.
+		// qrSize is the enlarged code's width (0 when not shown), the
+		// window's height, and whether the page behind is inert.
+		type qr struct {
+			Big, Window float64
+			Inert       bool
 		}
-		small := qrSize()
-		click(t, browserCtx, "join-zoom")
-		var big [2]float64
-		if err := waitFor(2*time.Second, func() bool { big = qrSize(); return big[0] >= 0.6*big[1] }); err != nil {
-			t.Errorf("enlarged QR code %.0f px wide in a %.0f px window (was %.0f px)", big[0], big[1], small[0])
+		qrSize := func() qr {
+			return eval[qr](t, browserCtx, `(() => {
+				const b = document.getElementById("join-qr-big");
+				return {Big: b && b.offsetParent !== null ? b.getBoundingClientRect().width : 0, Window: window.innerHeight, Inert: document.querySelector("main > .page").inert};
+			})()`)
 		}
-		t.Logf("QR code %.0f px, enlarged %.0f px; screenshot %s", small[0], big[0], screenshot(t, browserCtx, "watch-join-qr"))
+		small := eval[float64](t, browserCtx, `document.getElementById("join-qr").getBoundingClientRect().width`)
 		click(t, browserCtx, "join-zoom")
-		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] == small[0] }); err != nil {
-			t.Errorf("the QR code did not shrink back to %.0f px: %v", small[0], qrSize())
+		var big qr
+		if err := waitFor(2*time.Second, func() bool { big = qrSize(); return big.Big >= 0.6*big.Window }); err != nil || !big.Inert {
+			t.Errorf("enlarged QR code %.0f px wide in a %.0f px window (was %.0f px), the page behind inert %v", big.Big, big.Window, small, big.Inert)
+		}
+		t.Logf("QR code %.0f px, enlarged %.0f px; screenshot %s", small, big.Big, screenshot(t, browserCtx, "watch-join-qr"))
+		click(t, browserCtx, "join-unzoom")
+		if err := waitFor(2*time.Second, func() bool { q := qrSize(); return q.Big == 0 && !q.Inert }); err != nil {
+			t.Errorf("the QR code did not go back: %+v", qrSize())
 		}
 		// Escape puts an enlarged code back, and leaves the watch going.
 		click(t, browserCtx, "join-zoom")
-		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] >= 0.6*big[1] }); err != nil {
+		if err := waitFor(2*time.Second, func() bool { return qrSize().Big >= 0.6*big.Window }); err != nil {
 			t.Fatal("the QR code did not enlarge again")
 		}
 		press(t, browserCtx, kb.Escape)
-		if err := waitFor(2*time.Second, func() bool { return qrSize()[0] == small[0] }); err != nil || !state(t, browserCtx).Running {
-			t.Errorf("after Escape: QR code %v px (want %.0f), watch going on %v", qrSize(), small[0], state(t, browserCtx).Running)
+		if err := waitFor(2*time.Second, func() bool { q := qrSize(); return q.Big == 0 && !q.Inert }); err != nil || !state(t, browserCtx).Running {
+			t.Errorf("after Escape: %+v, watch going on %v", qrSize(), state(t, browserCtx).Running)
 		}
 	}
 

@@ -210,7 +210,13 @@ func (p *Playground) Render() app.UI {
 			app.NoScript().Body(app.P().Class("shell-note").Text("Retry Lab runs in your browser as WebAssembly: it needs JavaScript.")),
 		)
 	}
-	return app.Main().Class(cls).DataSet("ready", p.ready).Body(
+	// While a dialog is open (help, the enlarged QR code) the page behind it
+	// is inert: no focus, no clicks, hidden from assistive technology.
+	page := app.Div().Class("page")
+	if l.help || l.join.Big && l.watched && !l.join.Hidden {
+		page = page.Attr("inert", true)
+	}
+	return app.Main().Class(cls).DataSet("ready", p.ready).Body(page.Body(
 		app.Header().Class("top").Body(
 			brand(),
 			app.Div().Class("top-actions").Body(
@@ -241,7 +247,8 @@ func (p *Playground) Render() app.UI {
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
-		),
+		)),
+		&JoinOverlay{Lab: l, Rev: l.runRev},
 		&Help{Lab: l, Open: l.help},
 	)
 }

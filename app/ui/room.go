@@ -243,20 +243,45 @@ func (p *JoinPanel) Render() app.UI {
 		body = append(body, app.P().Text("Asking the server for its network address…"))
 	}
 	body = append(body, app.P().ID("join-devices").Class("join-devices").Text(devices))
-	cls, zoomLabel := "join", "Enlarge the QR code, for the back of the room"
-	if j.Big {
-		cls = "join big"
-	}
-	return app.Section().ID("join").Class(cls).Aria("label", "Join the room").Body(
+	zoomLabel := "Enlarge the QR code, for the back of the room"
+	return app.Section().ID("join").Class("join").Aria("label", "Join the room").Body(
 		app.Div().Class("join-text").Body(body...),
 		app.If(len(j.Links) > 0, func() app.UI {
 			// A button around the code: a click (or Enter) enlarges it to
-			// fill the screen, another puts it back.
+			// fill the screen (JoinOverlay), another puts it back.
 			return app.Button().ID("join-zoom").Class("join-zoom").Title(zoomLabel).Aria("label", zoomLabel).
 				Aria("pressed", strconv.FormatBool(j.Big)).
 				OnClick(func(ctx app.Context, e app.Event) { l.join.Big = !l.join.Big; l.runRev++ }).
 				Body(app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0]))
 		}),
+	)
+}
+
+// JoinOverlay is the join panel's QR code enlarged to fill the screen, for
+// the back of the room: a modal dialog over the page (the page behind is
+// inert), with the link under the code. A click on the code, or Escape,
+// puts it back.
+type JoinOverlay struct {
+	app.Compo
+
+	Lab *Lab
+	Rev int
+}
+
+// Render draws the enlarged code, or nothing.
+func (o *JoinOverlay) Render() app.UI {
+	l := o.Lab
+	j := l.join
+	if !l.watched || !j.Big || j.Hidden || len(j.Links) == 0 {
+		return app.Div().Hidden(true)
+	}
+	label := "Put the QR code back"
+	return app.Div().ID("join-big").Class("join-big").Role("dialog").Aria("modal", "true").
+		Aria("label", "Join room “"+l.watchRoom+"”").Body(
+		app.Button().ID("join-unzoom").Class("join-zoom").Title(label).Aria("label", label).
+			OnClick(func(ctx app.Context, e app.Event) { l.join.Big = false; l.runRev++ }).
+			Body(app.Img().ID("join-qr-big").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of "+j.Links[0])),
+		app.P().Body(app.A().Href(j.Links[0]).Target("_blank").Rel("noopener").Text(j.Links[0])),
 	)
 }
 
