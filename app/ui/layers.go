@@ -36,6 +36,7 @@ type layerKey struct {
 	th         *theme
 	w, h       float64
 	workers    int
+	sub        int // rows per lane (a new row moves every job's marks)
 	from, span time.Duration
 	room       bool
 	baseline   *baselineDraw // its key is in the frame
@@ -49,7 +50,7 @@ type layerKey struct {
 // draw paints the frame: the new final items onto the kept drawing, the
 // rest on top.
 func (ly *layers) draw(l *layout, m *model, in frameInput) error {
-	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
+	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, sub: l.sub, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
 	if n := len(m.outages); n > 0 {
 		key.outageTo = m.outages[n-1].to
 	}

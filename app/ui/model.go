@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math/bits"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 // run's start.
 type mark struct {
 	worker, job, attempt int
+	slot                 uint8 // its job's row in the worker's lane (jobState.slot)
 	class                fleet.Class
 	status               int
 	intended, sent, end  time.Duration // end < 0 while in flight
@@ -34,6 +36,7 @@ type mark struct {
 // span is a wait drawn in a worker's lane.
 type span struct {
 	worker  int
+	slot    uint8 // its job's row in the worker's lane (jobState.slot)
 	reason  core.Reason
 	from    time.Duration
 	planned time.Duration // when the loop meant it to end
@@ -43,6 +46,7 @@ type span struct {
 // jobEnd is a job's EventDone.
 type jobEnd struct {
 	worker int
+	slot   uint8 // the job's row in the worker's lane
 	at     time.Duration
 	ok     bool
 	cause  string
@@ -125,6 +129,11 @@ type model struct {
 	jobs map[jobID]*jobState
 	cur  []*jobState
 	free []*jobState // states of ended jobs, for the next ones
+	// A worker's overlapping jobs (an open workload) each take a row of
+	// its lane: slots has a bit per row in use, per worker; rows is the
+	// most a worker has needed at once so far.
+	slots []uint64
+	rows  int
 }
 
 type jobID struct{ worker, job int }
@@ -136,6 +145,7 @@ type jobState struct {
 	openSpan   int           // the wait in progress, or -1
 	lastMark   int           // its latest attempt, or -1
 	pendBucket time.Duration // bucket waits since its last attempt
+	slot       uint8         // its row in the worker's lane: the lowest free when it started
 }
 
 // job returns the state of r's job, creating it at the job's first event.
@@ -154,6 +164,15 @@ func (m *model) job(r *fleet.Record) *jobState {
 		j = new(jobState)
 	}
 	*j = jobState{job: r.Job, openMark: -1, openSpan: -1, lastMark: -1}
+	if m.slots == nil {
+		m.slots = make([]uint64, m.workers)
+	}
+	// The lowest row free in the worker's lane (the 64th and later jobs at
+	// once share the last).
+	used := &m.slots[r.Worker]
+	j.slot = uint8(min(bits.TrailingZeros64(^*used), 63))
+	*used |= 1 << j.slot
+	m.rows = max(m.rows, int(j.slot)+1)
 	m.jobs[id] = j
 	m.cur[r.Worker] = j
 	return j
@@ -220,7 +239,7 @@ func (m *model) add(r *fleet.Record) {
 	switch e.Kind {
 	case core.EventWait:
 		m.closeSpan(j, t)
-		m.spans = append(m.spans, span{worker: w, reason: e.Reason, from: t, planned: t + e.Wait, to: -1})
+		m.spans = append(m.spans, span{worker: w, slot: j.slot, reason: e.Reason, from: t, planned: t + e.Wait, to: -1})
 		j.openSpan = len(m.spans) - 1
 		if e.Reason == core.ReasonBucket {
 			j.pendBucket += e.Wait
@@ -231,7 +250,7 @@ func (m *model) add(r *fleet.Record) {
 	case core.EventAttempt:
 		m.closeSpan(j, t)
 		k := mark{
-			worker: w, job: r.Job, attempt: e.Attempt, class: fleet.ClassPending,
+			worker: w, slot: j.slot, job: r.Job, attempt: e.Attempt, class: fleet.ClassPending,
 			intended: t, sent: t, end: -1, bucketWait: j.pendBucket, prev: -1, next: -1,
 		}
 		if !e.Intended.IsZero() {
@@ -276,7 +295,10 @@ func (m *model) add(r *fleet.Record) {
 			m.cur[w] = nil
 		}
 		m.free = append(m.free, j)
-		m.ends = append(m.ends, jobEnd{worker: w, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
+		if j.slot < 63 {
+			m.slots[w] &^= 1 << j.slot
+		}
+		m.ends = append(m.ends, jobEnd{worker: w, slot: j.slot, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
 	}
 }
 

@@ -20,7 +20,9 @@ type layout struct {
 	w, h                float64
 	left, right         float64 // the plot's x range
 	axisY               float64 // baseline of the top axis labels
-	lanesTop, laneH     float64
+	lanesTop, laneH     float64 // laneH: a worker's lane
+	sub                 int     // rows per lane: one per job a worker has at once (an open workload), at most maxRows
+	rowH                float64 // a row of a lane: laneH / sub
 	histTop, histH      float64
 	srvTop, srvH        float64
 	bottom              float64 // bottom of the last panel
@@ -50,7 +52,24 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 	return math.Max(1, math.Min(14*scale, laneH))
 }
 
+// maxRows is the most rows a worker's lane splits into for its overlapping
+// jobs; a worker's further jobs at once share them (row slot % sub).
+const maxRows = 4
+
+// laneRows is how many rows each of workers lanes gets for a model whose
+// workers had up to jobs jobs at once: one per job up to maxRows, while
+// the rows stay at least a pixel high (up to 500 in all).
+func laneRows(workers, jobs int) int {
+	return max(1, min(jobs, maxRows, 500/max(1, workers)))
+}
+
 func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
+	return newLayoutRows(width, workers, 1, span, th, title)
+}
+
+// newLayoutRows is newLayout with each worker's lane split into sub rows
+// (laneRows), each as high as a lane of a fleet of workers·sub workers.
+func newLayoutRows(width float64, workers, sub int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
 	// A watch of a shared room has a lane per device heard from (0 at
 	// first); names then labels them.
@@ -63,14 +82,16 @@ func newLayout(width float64, workers int, span time.Duration, th *theme, title 
 	}
 	l.axisY = top + 14*s
 	l.lanesTop = top + 26*s
-	l.laneH = lanesHeight(l.workers, s)
+	l.sub = max(1, sub)
+	l.rowH = lanesHeight(l.workers*l.sub, s)
+	l.laneH = l.rowH * float64(l.sub)
 	l.histTop = l.lanesTop + l.laneH*float64(l.workers) + 28*s
 	l.histH = 130 * s
 	l.srvTop = l.histTop + l.histH + 28*s
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
 	l.h = l.bottom + 30*s
-	l.markR = math.Max(1.6, math.Min(5.5*s, l.laneH*0.42))
+	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
 	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
 	l.slice = histSlice(l.span, l.right-l.left)
 	return l
@@ -98,6 +119,17 @@ func (l *layout) ticks(step time.Duration) []time.Duration {
 func (l *layout) bins() int { return int((l.from+l.span)/l.slice) + 1 }
 
 func (l *layout) laneY(w int) float64 { return l.lanesTop + (float64(w)+0.5)*l.laneH }
+
+// rowY is the middle of the row of worker w's lane that a job in slot
+// draws in (the lane's middle when it is not split).
+func (l *layout) rowY(w int, slot uint8) float64 {
+	return l.lanesTop + float64(w)*l.laneH + (float64(int(slot)%l.sub)+0.5)*l.rowH
+}
+
+// rowTop is the top of that row.
+func (l *layout) rowTop(w int, slot uint8) float64 {
+	return l.lanesTop + float64(w)*l.laneH + float64(int(slot)%l.sub)*l.rowH
+}
 
 func (l *layout) srvY(seq int) float64 {
 	row := seq % l.srvRows
@@ -614,7 +646,7 @@ func paintSqueezes(o *browser.Ops, l *layout, m *model, histOnly bool) {
 }
 
 func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
-	h := math.Max(1, l.laneH*0.5)
+	h := math.Max(1, l.rowH*0.5)
 	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
 		n := 0
 		o.FillStyle(reasonColour(r))
@@ -628,14 +660,14 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 			if x2-x1 < 0.3 {
 				continue
 			}
-			o.PathRect(x1, l.lanesTop+float64(sp.worker)*l.laneH+(l.laneH-h)/2, x2-x1, h)
+			o.PathRect(x1, l.rowY(sp.worker, sp.slot)-h/2, x2-x1, h)
 			n++
 		}
 		if n == 0 {
 			continue
 		}
 		o.FillPath()
-		if r == core.ReasonBucket && l.laneH >= 6 {
+		if r == core.ReasonBucket && l.rowH >= 6 {
 			o.StrokeStyle(colBucketLn, 0.75, 0)
 			o.StrokePath()
 		}
@@ -643,8 +675,8 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 }
 
 func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
-	h := math.Max(1, l.laneH*0.22)
-	qh := math.Max(1, l.laneH*0.4)
+	h := math.Max(1, l.rowH*0.22)
+	qh := math.Max(1, l.rowH*0.4)
 	o.FillStyle(colFlight)
 	o.BeginPath()
 	for j := range p.n(len(m.marks)) {
@@ -657,7 +689,7 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		if x2-x1 < 0.5 {
 			continue
 		}
-		o.PathRect(x1, l.laneY(k.worker)-h/2, x2-x1, h)
+		o.PathRect(x1, l.rowY(k.worker, k.slot)-h/2, x2-x1, h)
 	}
 	o.FillPath()
 	// What the page and the browser held before the request left (the
@@ -675,7 +707,7 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		if x2-x1 < 0.5 {
 			continue
 		}
-		o.PathRect(x1, l.laneY(k.worker)-qh/2, x2-x1, qh)
+		o.PathRect(x1, l.rowY(k.worker, k.slot)-qh/2, x2-x1, qh)
 		any = true
 	}
 	if any {
@@ -831,7 +863,7 @@ func paintMarks(o *browser.Ops, l *layout, m *model, p pick) {
 			if k.class != c {
 				continue
 			}
-			o.Shape(shape, l.x(k.sent), l.laneY(k.worker), r)
+			o.Shape(shape, l.x(k.sent), l.rowY(k.worker, k.slot), r)
 			n++
 		}
 		if n == 0 {
@@ -860,7 +892,7 @@ func paintGiveUps(o *browser.Ops, l *layout, m *model, p pick) {
 		if e.ok || e.cause == "cancelled" {
 			continue
 		}
-		o.PathRect(l.x(e.at)-1, l.lanesTop+float64(e.worker)*l.laneH, 2, math.Max(1, l.laneH))
+		o.PathRect(l.x(e.at)-1, l.rowTop(e.worker, e.slot), 2, math.Max(1, l.rowH))
 		n++
 	}
 	if n > 0 {
@@ -1194,18 +1226,18 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 	o.BeginPath()
 	for i := first; i >= 0; i = m.marks[i].next {
 		k := &m.marks[i]
-		o.Shape(browser.Circle, l.x(k.sent), l.laneY(k.worker), l.markR+2.5)
+		o.Shape(browser.Circle, l.x(k.sent), l.rowY(k.worker, k.slot), l.markR+2.5)
 	}
 	o.StrokePath()
 	if m.marks[first].next >= 0 {
 		o.StrokeStyle(colSelect, 1, 2)
 		for i := first; m.marks[i].next >= 0; i = m.marks[i].next {
 			a, b := &m.marks[i], &m.marks[m.marks[i].next]
-			o.Line(l.x(a.sent), l.laneY(a.worker), l.x(b.sent), l.laneY(b.worker))
+			o.Line(l.x(a.sent), l.rowY(a.worker, a.slot), l.x(b.sent), l.rowY(b.worker, b.slot))
 		}
 	}
 	k := &m.marks[sel]
-	x, y := l.x(k.sent), l.laneY(k.worker)
+	x, y := l.x(k.sent), l.rowY(k.worker, k.slot)
 	o.StrokeStyle(colSelect, 2.5, 0)
 	o.BeginPath()
 	o.Shape(browser.Circle, x, y, l.markR+4)
@@ -1249,7 +1281,7 @@ func hit(l *layout, m *model, x, y float64) int {
 			j := sort.Search(len(lane), func(i int) bool { return m.marks[lane[i]].sent >= tLo })
 			for ; j < len(lane) && m.marks[lane[j]].sent <= tHi; j++ {
 				k := &m.marks[lane[j]]
-				consider(lane[j], l.x(k.sent), l.laneY(lw))
+				consider(lane[j], l.x(k.sent), l.rowY(lw, k.slot))
 			}
 		}
 	case y >= l.srvTop && y <= l.srvTop+l.srvH:

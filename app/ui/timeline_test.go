@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"math/rand/v2"
 	"net/url"
 	"strconv"
@@ -1015,4 +1016,80 @@ func TestHeldSegmentStartsAtTheSend(t *testing.T) {
 		}
 	}
 	t.Error("no held-by-the-browser segment drawn")
+}
+
+// In an open workload a worker's jobs overlap: each takes the lowest row
+// of the worker's lane free when it started, and gives it back when it
+// ends; the lane splits into as many rows as the most jobs at once (up to
+// maxRows, each row at least a pixel), and every attempt, wait and end is
+// drawn, and found by the pointer, in its job's row.
+func TestOverlappingJobsTakeRows(t *testing.T) {
+	ev := func(w, j int, kind core.EventKind, ms int) fleet.Record {
+		r := fleet.Record{Worker: w, Job: j, Event: core.Event{Kind: kind, At: at(ms), Attempt: 1}}
+		if kind == core.EventOutcome {
+			r.Event.Outcome = core.Outcome{Status: 200}
+			r.Attempt = &fleet.Attempt{Status: 200}
+		}
+		return r
+	}
+	m := newModel(t0, 2)
+	for _, r := range []fleet.Record{
+		ev(0, 0, core.EventAttempt, 0),
+		ev(0, 1, core.EventAttempt, 100), // job 0 still going: the next row
+		ev(0, 0, core.EventOutcome, 250),
+		ev(0, 0, core.EventDone, 250), // row 0 free again
+		ev(0, 2, core.EventAttempt, 400),
+		ev(0, 3, core.EventAttempt, 450), // jobs 1 and 2 going: row 2
+		ev(1, 0, core.EventAttempt, 500),
+	} {
+		m.add(&r)
+	}
+	var slots []uint8
+	for _, k := range m.marks {
+		slots = append(slots, k.slot)
+	}
+	if want := []uint8{0, 1, 0, 2, 0}; !slices.Equal(slots, want) || m.rows != 3 || m.ends[0].slot != 0 {
+		t.Errorf("rows of the attempts %v (want %v), rows %d (want 3), end's row %d", slots, want, m.rows, m.ends[0].slot)
+	}
+
+	for _, c := range []struct{ workers, jobs, want int }{
+		{50, 1, 1}, {6, 3, 3}, {6, 9, maxRows}, {200, 4, 2}, {500, 4, 1}, {10000, 4, 1}, {0, 0, 1},
+	} {
+		if got := laneRows(c.workers, c.jobs); got != c.want {
+			t.Errorf("laneRows(%d workers, %d jobs at once) = %d, want %d", c.workers, c.jobs, got, c.want)
+		}
+	}
+
+	l := newLayoutRows(1000, 2, laneRows(2, m.rows), time.Second, &normalTheme, false)
+	one := newLayout(1000, 2, time.Second, &normalTheme, false)
+	if l.sub != 3 || l.rowH != one.laneH || one.rowY(1, 0) != one.laneY(1) {
+		t.Errorf("3 rows of %v px (a lane alone: %v px); unsplit row y %v, lane y %v", l.rowH, one.laneH, one.rowY(1, 0), one.laneY(1))
+	}
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, now: 600 * time.Millisecond, running: true})
+	for i, k := range m.marks {
+		y := l.rowY(k.worker, k.slot)
+		if top := l.lanesTop + float64(k.worker)*l.laneH; y < top || y > top+l.laneH {
+			t.Errorf("attempt %d drawn at y %v, outside its worker's lane [%v, %v]", i, y, top, top+l.laneH)
+		}
+		if got := hit(&l, m, l.x(k.sent), y); got != i {
+			t.Errorf("hit on attempt %d (worker %d, row %d) = %d", i, k.worker, k.slot, got)
+		}
+	}
+	// Each attempt's mark is drawn in its row: a shape at its send time
+	// and its row's middle.
+	shapes := map[[2]float32]bool{}
+	for _, op := range displayOps(&o) {
+		if op.code == 7 {
+			shapes[[2]float32{op.args[1], op.args[2]}] = true
+		}
+	}
+	for i, k := range m.marks {
+		if p := [2]float32{float32(l.x(k.sent)), float32(l.rowY(k.worker, k.slot))}; !shapes[p] {
+			t.Errorf("no mark drawn for attempt %d at %v (worker %d, row %d)", i, p, k.worker, k.slot)
+		}
+	}
+	if l.rowY(0, 0) == l.rowY(0, 1) {
+		t.Error("two jobs at once share a row")
+	}
 }

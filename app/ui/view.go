@@ -489,7 +489,11 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 		workers, names = len(v.m.devices), v.m.devices
 	}
 	from, span := v.window(now)
-	l := newLayout(v.width, workers, span, v.theme, title)
+	rows := 1
+	if v.m != nil && !v.m.watch {
+		rows = laneRows(workers, v.m.rows)
+	}
+	l := newLayoutRows(v.width, workers, rows, span, v.theme, title)
 	l.from, l.names = from, names
 	return l, in
 }
@@ -671,7 +675,7 @@ func (v *view) selection() (t tip, ok bool) {
 		return tip{}, false // zoomed away: no tooltip pointing off the plot
 	}
 	t = describe(&k, v.running || v.replay != nil) // a replay has not reached what comes next
-	t.X, t.Y = v.lay.x(k.sent), v.lay.laneY(k.worker)
+	t.X, t.Y = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot)
 	return t, true
 }
 
