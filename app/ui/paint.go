@@ -360,13 +360,19 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Rect(l.left, l.histTop, plotW, l.histH)
 	o.Rect(l.left, l.srvTop, plotW, l.srvH)
 
-	// Every fifth lane is shaded, so a lane can be followed by eye.
+	// Every fifth lane is shaded, so a lane can be followed by eye; lanes
+	// split into rows (jobs at once) are shaded every other one, so a
+	// worker's rows read as one.
 	if l.laneH >= 4 {
 		o.FillStyle(colLaneAlt)
 		o.BeginPath()
-		for w := 0; w < l.workers; w += 10 {
-			if w+5 < l.workers {
-				o.PathRect(l.left, l.lanesTop+float64(w+5)*l.laneH, plotW, l.laneH*float64(min(5, l.workers-w-5)))
+		group := 5
+		if l.sub > 1 {
+			group = 1
+		}
+		for w := 0; w < l.workers; w += 2 * group {
+			if w+group < l.workers {
+				o.PathRect(l.left, l.lanesTop+float64(w+group)*l.laneH, plotW, l.laneH*float64(min(group, l.workers-w-group)))
 			}
 		}
 		o.FillPath()
