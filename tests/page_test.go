@@ -569,6 +569,8 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	if got := eval[string](t, ctx, behind); got != "true,body" && got != "true," && got != "true,null" {
 		t.Errorf("with the shortcuts dialog open the page behind it is not inert (inert, focused element: %s)", got)
 	}
+	// Nor its shortcuts: r behind the dialog starts nothing (checked below).
+	pressAndWait("r")
 	pressAndWait(kb.Escape)
 	if read().Help {
 		t.Error("Escape did not close the shortcuts dialog")

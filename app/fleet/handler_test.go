@@ -22,7 +22,7 @@ type handlerTransport struct {
 }
 
 func newHandlerTransport(h http.Handler, s Scenario, runKey string) *handlerTransport {
-	return &handlerTransport{h: h, base: s.MockURL("http://mock.test", runKey), key: runKey}
+	return &handlerTransport{h: h, base: s.MockURL("http://mock.test", runKey), key: s.MockKey(runKey)}
 }
 
 var errDropped = errors.New("connection dropped")

@@ -26,8 +26,9 @@ type HTTPTransport struct {
 	Client *http.Client            // nil: NewHTTPTransport's own client (idle connections for every worker), else http.DefaultClient
 	URL    func(worker int) string // the base URL of worker's attempts
 	Tag    bool                    // append tag=AttemptTag(…) and read the mock's body (built-in mock only)
-	// The built-in mock's origin and run key, for Outage; empty for a
-	// custom target, which cannot be taken down.
+	// The built-in mock's origin and the key its requests use (the room,
+	// or the run's key), for Outage; empty for a custom target, which
+	// cannot be taken down.
 	Origin, Key string
 
 	own *http.Client
@@ -42,7 +43,7 @@ func NewHTTPTransport(s Scenario, origin, runKey string) *HTTPTransport {
 		return &HTTPTransport{URL: func(int) string { return target }, own: fleetClient(s.Workers)}
 	}
 	base := s.MockURL(origin, runKey)
-	return &HTTPTransport{URL: func(int) string { return base }, Tag: true, Origin: origin, Key: runKey, own: fleetClient(s.Workers)}
+	return &HTTPTransport{URL: func(int) string { return base }, Tag: true, Origin: origin, Key: s.MockKey(runKey), own: fleetClient(s.Workers)}
 }
 
 // fleetClient is a client that keeps a connection per worker alive.

@@ -129,7 +129,6 @@ var EventColumns = []EventColumn{
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
 	{"ratelimit", "outcome", "RateLimit and X-RateLimit-* headers as received, \"; \"-separated name: value"},
-	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch()"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
@@ -138,6 +137,7 @@ var EventColumns = []EventColumn{
 	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, cancelled or invalid"},
 	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
 	{"simulated", "all", "true when the simulator computed the run (virtual time, no request sent), false for a live run"},
+	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch(); answered attempts of a live run in the page only (last: added after v1's first columns)"},
 }
 
 // SchemaMarkdown is the event export's columns as a markdown table, for the README.
@@ -166,7 +166,6 @@ type exportEvent struct {
 	Error      string   `json:"error,omitempty"`
 	RetryAfter string   `json:"retry_after,omitempty"`
 	RateLimit  string   `json:"ratelimit,omitempty"`
-	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
 	QueuedMS   *float64 `json:"queued_ms,omitempty"`
 	ServerSeq  *int     `json:"server_seq,omitempty"`
 	ServerMS   *float64 `json:"server_ms,omitempty"`
@@ -175,6 +174,7 @@ type exportEvent struct {
 	Cause      string   `json:"cause,omitempty"`
 	Note       string   `json:"note,omitempty"`
 	Simulated  bool     `json:"simulated"`
+	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -249,7 +249,8 @@ func (x *exportEvent) cells() []string {
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
 		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
-		f(x.HandoffMS), f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
+		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
+		f(x.HandoffMS),
 	}
 }
 

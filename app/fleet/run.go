@@ -17,8 +17,9 @@ import (
 // thread, the hop to the fetch worker, that worker's backlog of fetch()
 // calls (each costs the calling thread about half a millisecond in
 // Chromium). The send lateness is the EventAttempt's At - Intended plus
-// Handoff. A simulation and a native transport leave it 0: there the send
-// is the request.
+// Handoff. The page measures it for answered attempts (the browser's
+// timing of a failed fetch is not read); a simulation and a native
+// transport leave it 0: there the send is the request.
 type Attempt struct {
 	Status    int           // HTTP status; 0 when there was no response
 	Header    core.Header   // response headers (those the browser exposes); may be nil

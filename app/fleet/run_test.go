@@ -46,6 +46,7 @@ func mockServer(t *testing.T) (*httptest.Server, *mock.Handler) {
 	h := mock.New(mock.Options{})
 	mux := http.NewServeMux()
 	mux.Handle("/mock", h)
+	mux.Handle("/mock/outage", h.Outage())
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		h.Close() // ends hangs and latencies first, so Close does not wait for them
@@ -618,5 +619,32 @@ func TestOpenWorkloadLive(t *testing.T) {
 	closed.Open = false
 	if st := runLive(t, srv, closed, "closed").Stats(); st.PeakJobs != 4 {
 		t.Errorf("closed: %d jobs at once, want 4 (one per worker)", st.PeakJobs)
+	}
+}
+
+// Over HTTP the scheduled outage takes down the key the fleet's requests
+// use: the run's own, or the shared room's (POST /mock/outage through
+// HTTPTransport.Outage). Every answer inside it is a 503 with Retry-After.
+func TestHTTPTransportOutage(t *testing.T) {
+	srv, _ := mockServer(t)
+	for _, room := range []string{"", "outage-room"} {
+		s := scenario(t, "workers", "4", "jobs", "30", "latency", "10ms", "limiter", "none", "strategy", "constant",
+			"base", "50ms", "attempts", "20", "ra_honour", "on", "outage", "300ms", "outage_at", "100ms", "room", room)
+		rec := runLive(t, srv, s, "outage-run")
+		if rec.OutageErr != nil {
+			t.Fatalf("room %q: %v", room, rec.OutageErr)
+		}
+		down := 0
+		for _, r := range rec.Records() {
+			if r.Attempt != nil && r.Attempt.Status == 503 {
+				down++
+				if r.Attempt.Header.Get("Retry-After") != "1" {
+					t.Errorf("room %q: a 503 with Retry-After %q, want 1", room, r.Attempt.Header.Get("Retry-After"))
+				}
+			}
+		}
+		if down < 4 {
+			t.Errorf("room %q: %d answers were 503: the outage did not take the fleet's key down", room, down)
+		}
 	}
 }

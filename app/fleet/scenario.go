@@ -302,6 +302,15 @@ func (s *Scenario) crossErrors() []FieldError {
 	return errs
 }
 
+// MockKey is the key a run's requests use at the built-in mock: the shared
+// room when Room is set, else runKey.
+func (s Scenario) MockKey(runKey string) string {
+	if s.Room != "" {
+		return s.Room
+	}
+	return runKey
+}
+
 // MockURL is the URL worker requests go to when the scenario uses the
 // built-in mock: origin + "/mock?" + the endpoint parameters that differ
 // from the mock's defaults (app/mock's encoding) + the key. The key is the
@@ -312,11 +321,7 @@ func (s Scenario) MockURL(origin, runKey string) string {
 	p := s.Mock
 	p.Key, p.Tag = mock.Defaults().Key, ""
 	q := p.Encode()
-	key := s.Room
-	if key == "" {
-		key = runKey
-	}
-	if key != "" {
+	if key := s.MockKey(runKey); key != "" {
 		if q != "" {
 			q += "&"
 		}

@@ -105,7 +105,9 @@ type Stats struct {
 	// request actually started: EventAttempt's At - Intended (how late the
 	// clock woke the worker) plus the transport's Attempt.Handoff (how long
 	// the page took to get it to fetch()), counted when the attempt's
-	// outcome comes in; and browser-side queueing from the transport.
+	// outcome comes in. The page knows the handoff of answered attempts:
+	// a timed-out, aborted or failed one counts the clock's part alone.
+	// And browser-side queueing from the transport.
 	LatenessP50, LatenessP99 time.Duration
 	QueuedP50, QueuedP99     time.Duration
 }

@@ -104,6 +104,11 @@ func (p *Playground) OnDismount() {
 	p.removers = nil
 }
 
+// dialog reports whether a dialog is up (the shortcuts, the enlarged QR
+// code): the page behind it is inert and takes no shortcut but Escape
+// (which closes it) and ? (help).
+func (l *Lab) dialog() bool { return l.help || l.joinBig() }
+
 // onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
 // keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–7 presets, p
 // presentation mode, ? help. Keys typed into a field are left
@@ -123,6 +128,9 @@ func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) 
 
 func (p *Playground) shortcut(ctx app.Context, key string) {
 	l := p.lab
+	if l.dialog() && key != "Escape" && key != "?" {
+		return // the page behind a dialog takes no keys either
+	}
 	switch key {
 	case "r", "R":
 		l.Run(ctx)
@@ -165,7 +173,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		case l.help:
 			l.help = false
 			l.runRev++
-		case l.join.Big: // the enlarged QR code goes back, the watch goes on
+		case l.joinBig(): // the enlarged QR code goes back, the watch goes on
 			l.join.Big = false
 			l.runRev++
 		default:
@@ -213,7 +221,7 @@ func (p *Playground) Render() app.UI {
 	// While a dialog is open (help, the enlarged QR code) the page behind it
 	// is inert: no focus, no clicks, hidden from assistive technology.
 	page := app.Div().Class("page")
-	if l.help || l.join.Big && l.watched && !l.join.Hidden {
+	if l.dialog() {
 		page = page.Attr("inert", true)
 	}
 	return app.Main().Class(cls).DataSet("ready", p.ready).Body(page.Body(

@@ -257,6 +257,12 @@ func (p *JoinPanel) Render() app.UI {
 	)
 }
 
+// joinBig reports whether the enlarged QR code is up (JoinOverlay): the
+// page behind it is then inert.
+func (l *Lab) joinBig() bool {
+	return l.watched && l.join.Big && !l.join.Hidden && len(l.join.Links) > 0
+}
+
 // JoinOverlay is the join panel's QR code enlarged to fill the screen, for
 // the back of the room: a modal dialog over the page (the page behind is
 // inert), with the link under the code. A click on the code, or Escape,
@@ -272,7 +278,7 @@ type JoinOverlay struct {
 func (o *JoinOverlay) Render() app.UI {
 	l := o.Lab
 	j := l.join
-	if !l.watched || !j.Big || j.Hidden || len(j.Links) == 0 {
+	if !l.joinBig() {
 		return app.Div().Hidden(true)
 	}
 	label := "Put the QR code back"

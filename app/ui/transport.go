@@ -77,10 +77,13 @@ const openShards = (fleet.LiveArrivalMax + WorkersPerOrigin - 1) / WorkersPerOri
 
 // base is the URL job's attempts go to. A closed workload has one request
 // in flight per worker: six workers share an origin. In an open one a
-// worker's jobs overlap, so jobs take origins in arrival order instead
-// (job·workers + worker is the steady schedule's order, sim.Arrivals): six consecutive arrivals
-// share one, and the next six the next, round the openShards origins; the
-// jobs in flight at once, mostly recent arrivals, land on different ones.
+// worker's jobs overlap, so jobs take origins in the order of the steady
+// schedule's arrivals instead (job·workers + worker, sim.Arrivals): six
+// consecutive arrivals share one, and the next six the next, round the
+// openShards origins; the jobs in flight at once, mostly recent arrivals,
+// land on different ones. With random arrivals that order is only roughly
+// the arrival order, so jobs in flight at once share an origin a little
+// more often.
 func (t *fetchTransport) base(worker, job int) string {
 	if t.custom {
 		return t.bases[0]
