@@ -231,6 +231,30 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 	return undoOnce(remove, f), nil
 }
 
+// focusJS focuses the element with the given id once it is on the page,
+// shown and not inert: a dialog the UI goroutine has just decided to show
+// may be a frame away from the DOM. It gives up after ten frames.
+const focusJS = `
+var n = 0;
+(function tryFocus() {
+  var e = document.getElementById(id);
+  if (e && e.offsetParent !== null && !e.closest("[inert]")) { e.focus(); return; }
+  if (++n < 10) requestAnimationFrame(tryFocus);
+})();`
+
+var focusFn lazyFunc
+
+// Focus moves the keyboard focus to the element with the given id as soon
+// as it is shown (a dialog opening, or the control it returns to).
+func Focus(id string) error {
+	fn, err := compiled(&focusFn, focusJS, "id")
+	if err != nil {
+		return err
+	}
+	_, err = fn.Invoke(id)
+	return err
+}
+
 // streamJS opens an EventSource and forwards the messages' data in
 // batches: a busy stream (a 500-worker run sends thousands of messages a
 // second) would otherwise wake Go once per message, and each wake-up costs

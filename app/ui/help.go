@@ -47,10 +47,7 @@ func (h *Help) Render() app.UI {
 		return app.Div().Hidden(true)
 	}
 	l := h.Lab
-	closeHelp := func(ctx app.Context, e app.Event) {
-		l.help = false
-		l.runRev++
-	}
+	closeHelp := func(ctx app.Context, e app.Event) { l.setHelp(false) }
 	return app.Div().Class("modal-back").OnClick(closeHelp).Body(
 		app.Div().ID("help").Class("modal").Role("dialog").Aria("modal", "true").Aria("labelledby", "help-title").
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).

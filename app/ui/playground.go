@@ -104,6 +104,18 @@ func (p *Playground) OnDismount() {
 	p.removers = nil
 }
 
+// setHelp opens or closes the shortcuts dialog, and moves the focus into
+// it (its Close button) or back to the button that opens it.
+func (l *Lab) setHelp(open bool) {
+	l.help = open
+	l.runRev++
+	if open {
+		_ = browser.Focus("help-close")
+	} else {
+		_ = browser.Focus("help-open")
+	}
+}
+
 // dialog reports whether a dialog is up (the shortcuts, the enlarged QR
 // code): the page behind it is inert and takes no shortcut but Escape
 // (which closes it) and ? (help).
@@ -171,19 +183,16 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	case "Escape":
 		switch {
 		case l.help:
-			l.help = false
-			l.runRev++
+			l.setHelp(false)
 		case l.joinBig(): // the enlarged QR code goes back, the watch goes on
-			l.join.Big = false
-			l.runRev++
+			l.setJoinBig(false)
 		default:
 			l.Stop()
 		}
 	case "p", "P":
 		l.TogglePresent()
 	case "?":
-		l.help = !l.help
-		l.runRev++
+		l.setHelp(!l.help)
 	default:
 		i := int(key[0] - '1')
 		presets := presetIDs()
@@ -233,7 +242,7 @@ func (p *Playground) Render() app.UI {
 					Title("Presentation mode: large type, high contrast (p)").
 					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent() }),
 				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").
-					OnClick(func(ctx app.Context, e app.Event) { l.help = true; l.runRev++ }),
+					OnClick(func(ctx app.Context, e app.Event) { l.setHelp(true) }),
 			),
 		),
 		&Notice{Lab: l, Rev: l.cfgRev},

@@ -251,10 +251,22 @@ func (p *JoinPanel) Render() app.UI {
 			// fill the screen (JoinOverlay), another puts it back.
 			return app.Button().ID("join-zoom").Class("join-zoom").Title(zoomLabel).Aria("label", zoomLabel).
 				Aria("pressed", strconv.FormatBool(j.Big)).
-				OnClick(func(ctx app.Context, e app.Event) { l.join.Big = !l.join.Big; l.runRev++ }).
+				OnClick(func(ctx app.Context, e app.Event) { l.setJoinBig(!l.join.Big) }).
 				Body(app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0]))
 		}),
 	)
+}
+
+// setJoinBig enlarges the QR code or puts it back, and moves the focus to
+// the code that puts it back, or to the one that enlarges it.
+func (l *Lab) setJoinBig(big bool) {
+	l.join.Big = big
+	l.runRev++
+	if big {
+		_ = browser.Focus("join-unzoom")
+	} else {
+		_ = browser.Focus("join-zoom")
+	}
 }
 
 // joinBig reports whether the enlarged QR code is up (JoinOverlay): the
@@ -285,7 +297,7 @@ func (o *JoinOverlay) Render() app.UI {
 	return app.Div().ID("join-big").Class("join-big").Role("dialog").Aria("modal", "true").
 		Aria("label", "Join room “"+l.watchRoom+"”").Body(
 		app.Button().ID("join-unzoom").Class("join-zoom").Title(label).Aria("label", label).
-			OnClick(func(ctx app.Context, e app.Event) { l.join.Big = false; l.runRev++ }).
+			OnClick(func(ctx app.Context, e app.Event) { l.setJoinBig(false) }).
 			Body(app.Img().ID("join-qr-big").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of "+j.Links[0])),
 		app.P().Body(app.A().Href(j.Links[0]).Target("_blank").Rel("noopener").Text(j.Links[0])),
 	)
