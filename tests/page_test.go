@@ -566,7 +566,9 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 	// The dialog is modal: the focus moves into it (its Close button),
 	// and the page behind it takes none.
-	focused := func() string { return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`) }
+	focused := func() string {
+		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
+	}
 	if err := waitFor(2*time.Second, func() bool { return focused() == "help-close" }); err != nil {
 		t.Errorf("the focus is on %q, want the dialog's Close button", focused())
 	}
