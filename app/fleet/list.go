@@ -148,24 +148,25 @@ var strategyLabels = map[string]string{
 
 var ceilingLabels = map[string]string{"clamp": "Wait the ceiling", "stop": "Give up"}
 
-func workloadName(open bool) string {
-	if open {
-		return "open"
+// boolNames names a two-way choice field's values: off for false, on for
+// true.
+func boolNames(off, on string) func(bool) string {
+	return func(b bool) string {
+		if b {
+			return on
+		}
+		return off
 	}
-	return "closed"
 }
+
+var workloadName = boolNames("closed", "open")
 
 var workloadLabels = map[string]string{
 	"closed": "closed: next job when the last ends",
 	"open":   "open: jobs arrive on a schedule",
 }
 
-func arrivalsName(random bool) string {
-	if random {
-		return "random"
-	}
-	return "steady"
-}
+var arrivalsName = boolNames("steady", "random")
 
 var arrivalsLabels = map[string]string{
 	"steady": "steady: one interval apart",
