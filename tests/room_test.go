@@ -3,10 +3,12 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +195,49 @@ func TestAudienceJoinsRoom(t *testing.T) {
 	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, browserCtx, `!document.getElementById("join")`) }); err != nil {
 		t.Error("the join panel is still shown after ✕")
 	}
+}
+
+// TestDuplicatedTabTakesAnotherName: a duplicated tab copies session
+// storage, and with it the device name, so two tabs of one browser would
+// share a lane in the presenter's watch. The newer one learns that the
+// name is taken and draws another; the older keeps its own, and a reload
+// of the first still keeps it.
+func TestDuplicatedTabTakesAnotherName(t *testing.T) {
+	srv := startServer(t)
+	browserCtx, _ := newBrowser(t)
+	page := srv.URL + "/?room=dup-tabs"
+	name := func(ctx context.Context) string {
+		note := eval[string](t, ctx, `(document.getElementById("info-room") || {}).textContent || ""`)
+		n, _ := strings.CutPrefix(strings.TrimSuffix(note, "."), "This page appears in the room as ")
+		return n
+	}
+	boot(t, browserCtx, page)
+	first := name(browserCtx)
+	stored := eval[string](t, browserCtx, `sessionStorage.getItem("retrylab.device")`)
+	if first == "" || !strings.Contains(stored, first) {
+		t.Fatalf("first tab: name %q, stored %q", first, stored)
+	}
+	// A second tab of the same browser, holding the first's stored name,
+	// as a duplicated tab does.
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/web/app.css")); err != nil { // the origin's session storage, before the page starts
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `(sessionStorage.setItem("retrylab.device", `+strconv.Quote(stored)+`), true)`)
+	boot(t, ctx, page)
+	var second string
+	if err := waitFor(5*time.Second, func() bool { second = name(ctx); return second != "" && second != first }); err != nil {
+		t.Fatalf("the duplicated tab still goes by %q, as the first", second)
+	}
+	if now := eval[string](t, ctx, `sessionStorage.getItem("retrylab.device")`); !strings.Contains(now, second) {
+		t.Errorf("the duplicated tab goes by %q but stored %q", second, now)
+	}
+	if got := name(browserCtx); got != first {
+		t.Errorf("the first tab's name changed: %q, was %q", got, first)
+	}
+	t.Logf("first tab %q, duplicated tab renamed %q", first, second)
 }

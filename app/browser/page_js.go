@@ -255,6 +255,65 @@ func Focus(id string) error {
 	return err
 }
 
+// claimJS claims a name among the pages of this origin in this browser
+// (BroadcastChannel ch): it says hello with the name, answers "taken" to a
+// hello for the name it holds, and calls clash when its own hello was
+// answered so: a newer page holding another's name (a duplicated tab
+// copies session storage) learns it and picks another. Returns
+// [rename(name), close()].
+const claimJS = `
+var bc = new BroadcastChannel(ch), mine = name;
+bc.onmessage = function (e) {
+  var d = e.data;
+  if (!d || d.name !== mine) return;
+  if (d.type === "hello") bc.postMessage({type: "taken", name: mine});
+  else if (d.type === "taken") clash();
+};
+bc.postMessage({type: "hello", name: mine});
+return [
+  function (n) { mine = n; bc.postMessage({type: "hello", name: n}); },
+  function () { bc.onmessage = null; bc.close(); }
+];`
+
+var claimFn lazyFunc
+
+// ClaimName claims name among this origin's pages in this browser (their
+// channel ch). When another page already holds it, clash is called (from a
+// JavaScript callback): pick a new name and pass it to rename, which claims
+// it. stop ends the claim.
+func ClaimName(ch, name string, clash func()) (rename func(string), stop func(), err error) {
+	fn, err := compiled(&claimFn, claimJS, "ch", "name", "clash")
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := funcOf(func(safejs.Value, []safejs.Value) any {
+		enter()
+		clash()
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	fns, err := fn.Invoke(ch, name, f.Value())
+	if err != nil {
+		release(f)
+		return nil, nil, err
+	}
+	renameJS, err1 := fns.Index(0)
+	closeJS, err2 := fns.Index(1)
+	if err1 != nil || err2 != nil {
+		release(f)
+		return nil, nil, errors.Join(err1, err2)
+	}
+	var once sync.Once
+	return func(n string) { _, _ = renameJS.Invoke(n) }, func() {
+		once.Do(func() {
+			_, _ = closeJS.Invoke()
+			release(f)
+		})
+	}, nil
+}
+
 // streamJS opens an EventSource and forwards the messages' data in
 // batches: a busy stream (a 500-worker run sends thousands of messages a
 // second) would otherwise wake Go once per message, and each wake-up costs

@@ -84,6 +84,13 @@ func (p *Playground) OnMount(ctx app.Context) {
 	}
 	l.view.setHidden(browser.Hidden())
 	l.adoptDevice(ctx.SessionStorage())
+	var rename func(string)
+	rename, stop, err := browser.ClaimName(deviceChannel, l.device, func() {
+		ctx.Dispatch(func(ctx app.Context) { rename(l.renameDevice(ctx.SessionStorage())) })
+	})
+	if err == nil {
+		p.removers = append(p.removers, stop)
+	}
 	l.simulateBaseline(ctx)
 	if stop, err := browser.ListenKeys(func(key string, inField, modified bool) bool {
 		return p.onKey(ctx, key, inField, modified)

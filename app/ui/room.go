@@ -46,8 +46,13 @@ func newDeviceName(intn func(n int) int) string {
 
 // deviceStorageKey keeps a tab's device name across reloads (session
 // storage: a reload keeps its lane in the presenter's watch; a new tab is
-// another device, though a duplicated tab copies the storage and the name).
-const deviceStorageKey = "retrylab.device"
+// another device). A duplicated tab copies the storage, and with it the
+// name: the pages of a browser claim their names on deviceChannel, and the
+// newer of two with one name draws another (renameDevice).
+const (
+	deviceStorageKey = "retrylab.device"
+	deviceChannel    = "retrylab.devices"
+)
 
 // storage is what adoptDevice needs of app.BrowserStorage.
 type storage interface {
@@ -67,6 +72,18 @@ func (l *Lab) adoptDevice(st storage) {
 		return
 	}
 	_ = st.Set(deviceStorageKey, l.device)
+}
+
+// renameDevice draws the page a new device name, unlike its current one,
+// and stores it: another page of this browser holds the current one.
+func (l *Lab) renameDevice(st storage) string {
+	old := l.device
+	for l.device == old {
+		l.device = newDeviceName(randIntN)
+	}
+	_ = st.Set(deviceStorageKey, l.device)
+	l.cfgRev++ // the Shared room field names it
+	return l.device
 }
 
 // Device is the page's name in a shared room.

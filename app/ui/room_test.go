@@ -258,3 +258,28 @@ func TestRoomNote(t *testing.T) {
 		t.Errorf("custom target: note %q", n)
 	}
 }
+
+// A page told that another page of the browser holds its device name (a
+// duplicated tab) draws another, never the same again, and stores it.
+func TestRenameDevice(t *testing.T) {
+	st := &fakeStorage{m: map[string]string{}}
+	l := newLab()
+	l.device = newDeviceName(func(int) int { return 0 })
+	old, rev := l.device, l.cfgRev
+	draws := 0
+	defer func(f func(int) int) { randIntN = f }(randIntN)
+	randIntN = func(n int) int { // the same name first, then another
+		draws++
+		if draws <= 4 {
+			return 0
+		}
+		return 1
+	}
+	got := l.renameDevice(st)
+	if got == old || got != l.device || !fleet.ValidDevice(got) || draws != 8 {
+		t.Errorf("renamed %q → %q (%d draws): want another valid name, drawn again when the first draw repeats the old", old, got, draws)
+	}
+	if st.m[deviceStorageKey] != `"`+got+`"` || l.cfgRev == rev {
+		t.Errorf("stored %q, controls revision %d → %d: want the new name stored and the controls rendered again", st.m[deviceStorageKey], rev, l.cfgRev)
+	}
+}
