@@ -138,6 +138,17 @@ func joinLinks(page *url.URL, query string, origins []string) []string {
 	return links
 }
 
+// joinQuery is the configuration a join link carries: the fields that
+// differ from the defaults (a link short enough to read off the projector,
+// a QR code coarse enough to scan from the back of the room), without a
+// scheduled outage. The room's server is the presenter's to take down
+// (Outage during the watch); each device's run would take it down at its
+// own start, and the outages would overlap.
+func joinQuery(s fleet.Scenario) string {
+	s.Outage, s.OutageAt = 0, fleet.Default().OutageAt
+	return s.EncodeChanged()
+}
+
 // loopbackHost reports whether host cannot be used from another device:
 // localhost, a subdomain of it, a loopback address, or the unspecified
 // address (a page opened at http://0.0.0.0:8080/).
@@ -154,14 +165,12 @@ func loopbackHost(host string) bool {
 // the watch's join panel, and stores the answer.
 func (l *Lab) askJoin(ctx app.Context) {
 	l.join = joinState{Asked: true}
+	query := joinQuery(l.s)
 	if l.page != nil && !loopbackHost(l.page.Hostname()) {
-		l.join.Links = joinLinks(l.page, l.s.EncodeChanged(), nil)
+		l.join.Links = joinLinks(l.page, query, nil)
 		return // the audience reaches the page where it is
 	}
-	// The fields that differ from the defaults: a link short enough to
-	// read off the projector, and a QR code coarse enough to scan from the
-	// back of the room.
-	query, origin, runs := l.s.EncodeChanged(), l.pageOrigin(), l.runs
+	origin, runs := l.pageOrigin(), l.runs
 	ctx.Async(func() {
 		actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

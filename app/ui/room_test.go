@@ -283,3 +283,28 @@ func TestRenameDevice(t *testing.T) {
 		t.Errorf("stored %q, controls revision %d → %d: want the new name stored and the controls rendered again", st.m[deviceStorageKey], rev, l.cfgRev)
 	}
 }
+
+// A join link carries the presenter's changed fields and the room, but not
+// a scheduled outage: each device's run would take the room down at its
+// own start.
+func TestJoinQuery(t *testing.T) {
+	s := fleet.Default()
+	s.Room, s.Workers, s.Outage, s.OutageAt = "room1", 20, 3*time.Second, 2*time.Second
+	q := joinQuery(s)
+	back, errs := fleet.FromQuery(mustParseQuery(t, q))
+	if len(errs) != 0 || back.Room != "room1" || back.Workers != 20 || back.Outage != 0 || strings.Contains(q, "outage") {
+		t.Errorf("join query %q: room %q, workers %d, outage %v, errors %v", q, back.Room, back.Workers, back.Outage, errs)
+	}
+	if s.Outage != 3*time.Second {
+		t.Error("joinQuery changed the presenter's configuration")
+	}
+}
+
+func mustParseQuery(t *testing.T, q string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
