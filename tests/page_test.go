@@ -246,9 +246,10 @@ func TestPresetsTellTheStory(t *testing.T) {
 	}
 	// The outage (3–6 s) without spread: every 503 and every 429 tells the
 	// fleet the same whole seconds, so its retries come back in the
-	// flood's synchronized spikes (82% in the busiest tenth of slices,
-	// against 31% with retry-after's 1 s of spread, on 2026-12-01).
-	if out := results["outage"]; out.peakShare < 0.6 || out.peakShare < ra.peakShare+0.25 {
+	// flood's synchronized spikes (81–82% in the busiest tenth of slices,
+	// against 31–35% with retry-after's 1 s of spread, on 2026-12-01; with
+	// both cores kept busy by other work, 66% against 33%).
+	if out := results["outage"]; out.peakShare < 0.5 || out.peakShare < ra.peakShare+0.2 {
 		t.Errorf("outage, no spread: %.0f%% of the retries in the busiest tenth of slices, vs %.0f%% with 1 s of spread: want synchronized spikes",
 			100*out.peakShare, 100*ra.peakShare)
 	}
