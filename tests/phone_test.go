@@ -1,0 +1,70 @@
+//go:build e2e
+
+package tests
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestPhoneFindsRunOnItsFirstScreen: an audience device joins a room from
+// the projector's QR code on a phone (390 × 844 CSS pixels, touch). Run is
+// on its first screen, above the settings, nothing overflows sideways, a
+// tap on Run runs the fleet, and the timeline fits the screen's width.
+func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	room := fmt.Sprintf("e2e-phone-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room+"&workers=6&jobs=2&latency=50ms&rate=5&burst=5&strategy=full")
+
+	type box struct{ Top, Bottom, Left, Right float64 }
+	type layout struct {
+		Run, Sidebar, Stage, Timeline box
+		Width, Height, ScrollWidth    float64
+	}
+	read := func() layout {
+		return eval[layout](t, ctx, `(() => {
+			const b = sel => { const r = document.querySelector(sel).getBoundingClientRect(); return {Top: r.top + scrollY, Bottom: r.bottom + scrollY, Left: r.left, Right: r.right}; };
+			return {Run: b("#run"), Sidebar: b(".sidebar"), Stage: b(".stage"), Timeline: b("#timeline"),
+				Width: innerWidth, Height: innerHeight, ScrollWidth: document.documentElement.scrollWidth};
+		})()`)
+	}
+	l := read()
+	if l.Width != 390 {
+		t.Fatalf("viewport %v CSS pixels wide, want the phone's 390", l.Width)
+	}
+	if l.Run.Top < 0 || l.Run.Bottom > l.Height {
+		t.Errorf("Run spans %.0f–%.0f px: not on the first screen (%.0f px high)", l.Run.Top, l.Run.Bottom, l.Height)
+	}
+	if l.Stage.Bottom > l.Sidebar.Top {
+		t.Errorf("the run (ends at %.0f px) should come before the settings (start at %.0f px) on a phone", l.Stage.Bottom, l.Sidebar.Top)
+	}
+	if l.ScrollWidth > l.Width {
+		t.Errorf("the page is %.0f px wide on a %.0f px screen: it scrolls sideways", l.ScrollWidth, l.Width)
+	}
+
+	if err := chromedp.Do(ctx, chromedp.Tap(chromedp.ID("run"), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	var st pageState
+	if err := waitFor(30*time.Second, func() bool { st = state(t, ctx); return st.Runs == 1 && !st.Running }); err != nil {
+		t.Fatalf("the tapped run did not finish: %v (%+v)", err, st)
+	}
+	if st.Stats["successes"] != 12 {
+		t.Errorf("%v jobs succeeded, want 6 workers × 2 jobs", st.Stats["successes"])
+	}
+	l = read()
+	if l.Timeline.Left < 0 || l.Timeline.Right > l.Width {
+		t.Errorf("the timeline spans %.0f–%.0f px on a %.0f px screen", l.Timeline.Left, l.Timeline.Right, l.Width)
+	}
+	if l.ScrollWidth > l.Width {
+		t.Errorf("after the run the page is %.0f px wide on a %.0f px screen", l.ScrollWidth, l.Width)
+	}
+	screenshot(t, ctx, "phone-run")
+}
