@@ -510,11 +510,16 @@ func TestEscapeOnTheTimeline(t *testing.T) {
 }
 
 // TestPresentationModeAndHelp: p switches presentation mode (large type,
-// high contrast: the numbers and the timeline grow) and back; ? opens the
-// shortcuts dialog and Escape closes it, without stopping anything.
+// high contrast: the numbers and the timeline grow; on a 1280 × 720
+// projector the timeline starts on the first screen, the settings below
+// it) and back; ? opens the shortcuts dialog and Escape closes it, without
+// stopping anything.
 func TestPresentationModeAndHelp(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
 	boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
 	runToEnd(t, ctx, 30*time.Second)
 	type look struct {
@@ -523,6 +528,11 @@ func TestPresentationModeAndHelp(t *testing.T) {
 		Number  float64 `json:"number"` // font size of a big number, px
 		Canvas  float64 `json:"canvas"` // the timeline's CSS height, px
 		Help    bool    `json:"help"`   // the shortcuts dialog is shown
+		// Where the timeline starts and the settings start, px from the
+		// page's top, and the screen's height.
+		Timeline float64 `json:"timeline"`
+		Settings float64 `json:"settings"`
+		Screen   float64 `json:"screen"`
 	}
 	read := func() look {
 		return eval[look](t, ctx, `(() => {
@@ -533,6 +543,9 @@ func TestPresentationModeAndHelp(t *testing.T) {
 				number: parseFloat(getComputedStyle(document.querySelector(".stat.big .v")).fontSize),
 				canvas: document.getElementById("timeline").getBoundingClientRect().height,
 				help: !!h && h.offsetParent !== null,
+				timeline: document.getElementById("timeline").getBoundingClientRect().top + scrollY,
+				settings: document.querySelector(".sidebar").getBoundingClientRect().top + scrollY,
+				screen: innerHeight,
 			};
 		})()`)
 	}
@@ -549,6 +562,9 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	on := read()
 	if !on.Present || on.Pressed != "true" || on.Number <= before.Number*1.2 || on.Canvas <= before.Canvas {
 		t.Errorf("p did not switch to large type: before %+v, after %+v", before, on)
+	}
+	if on.Timeline >= on.Screen || on.Settings <= on.Timeline {
+		t.Errorf("in presentation mode the timeline starts at %.0f px and the settings at %.0f px: want the timeline on the first %.0f px, the settings after it", on.Timeline, on.Settings, on.Screen)
 	}
 	screenshot(t, ctx, "presentation-mode")
 	pressAndWait("p")
