@@ -608,6 +608,15 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	if st := state(t, ctx); st.Running || st.Runs != 1 {
 		t.Errorf("the keys changed the run: %+v", st)
 	}
+	// Presentation mode survives a reload (the projector's page reopened
+	// from a link), and so does switching it off.
+	for _, want := range []bool{true, false} {
+		pressAndWait("p")
+		boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
+		if got := read().Present; got != want {
+			t.Errorf("presentation mode switched to %v, then the page reloaded: %v", want, got)
+		}
+	}
 }
 
 // TestHiddenTabIsMarked: when the page is hidden during a run (timers are

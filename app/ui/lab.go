@@ -910,10 +910,29 @@ func debugJSON(v *view) string {
 	return string(b)
 }
 
-// TogglePresent switches presentation mode (large type, high contrast).
-func (l *Lab) TogglePresent() {
-	l.present = !l.present
-	l.view.setTheme(l.present)
+// presentStorageKey keeps presentation mode in the browser's local
+// storage: a projector's page reloaded, or opened from a shared link,
+// comes back in it.
+const presentStorageKey = "retrylab.present"
+
+// TogglePresent switches presentation mode (large type, high contrast) and
+// remembers the choice in st.
+func (l *Lab) TogglePresent(st storage) {
+	l.setPresent(!l.present)
+	_ = st.Set(presentStorageKey, l.present)
+}
+
+// adoptPresent switches presentation mode on when st remembers it on.
+func (l *Lab) adoptPresent(st storage) {
+	var on bool
+	if st.Get(presentStorageKey, &on) == nil && on != l.present {
+		l.setPresent(on)
+	}
+}
+
+func (l *Lab) setPresent(on bool) {
+	l.present = on
+	l.view.setTheme(on)
 	l.runRev++
 	l.cfgRev++
 }

@@ -84,6 +84,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	}
 	l.view.setHidden(browser.Hidden())
 	l.adoptDevice(ctx.SessionStorage())
+	l.adoptPresent(ctx.LocalStorage())
 	var rename func(string)
 	rename, stop, err := browser.ClaimName(deviceChannel, l.device, func() {
 		ctx.Dispatch(func(ctx app.Context) { rename(l.renameDevice(ctx.SessionStorage())) })
@@ -197,7 +198,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 			l.Stop()
 		}
 	case "p", "P":
-		l.TogglePresent()
+		l.TogglePresent(ctx.LocalStorage())
 	case "?":
 		l.setHelp(!l.help)
 	default:
@@ -247,7 +248,7 @@ func (p *Playground) Render() app.UI {
 				app.Button().ID("present").Class("ghost").
 					Aria("pressed", strconv.FormatBool(l.present)).
 					Title("Presentation mode: large type, high contrast (p)").
-					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent() }),
+					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent(ctx.LocalStorage()) }),
 				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").
 					OnClick(func(ctx app.Context, e app.Event) { l.setHelp(true) }),
 			),

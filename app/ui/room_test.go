@@ -308,3 +308,37 @@ func mustParseQuery(t *testing.T, q string) url.Values {
 	}
 	return v
 }
+
+// Presentation mode is remembered in local storage: a projector's page
+// reloaded, or opened from a shared link, comes back in it, and switched
+// off it stays off.
+func TestPresentIsRemembered(t *testing.T) {
+	st := &fakeStorage{m: map[string]string{}}
+	l := newLab()
+	l.adoptPresent(st)
+	if l.present {
+		t.Fatal("presentation mode on with nothing stored")
+	}
+	l.TogglePresent(st)
+	if !l.present || st.m[presentStorageKey] != "true" {
+		t.Fatalf("toggled on: present %v, stored %q", l.present, st.m[presentStorageKey])
+	}
+	again := newLab()
+	rev := again.runRev
+	again.adoptPresent(st)
+	if !again.present || again.view.theme.name != "present" || again.runRev == rev {
+		t.Errorf("after a reload: present %v, theme %q, revision %d → %d", again.present, again.view.theme.name, rev, again.runRev)
+	}
+	again.TogglePresent(st)
+	third := newLab()
+	third.adoptPresent(st)
+	if third.present || st.m[presentStorageKey] != "false" {
+		t.Errorf("switched off, then reloaded: present %v, stored %q", third.present, st.m[presentStorageKey])
+	}
+	st.m[presentStorageKey] = `"yes"`
+	fourth := newLab()
+	fourth.adoptPresent(st)
+	if fourth.present {
+		t.Error("a stored value that is not a boolean switched presentation mode on")
+	}
+}
