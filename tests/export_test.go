@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,6 +110,19 @@ func TestExports(t *testing.T) {
 		t.Errorf("%s: %v requests, the page counted %v", name, got, want)
 	}
 	checkHandoffs(t, name, doc.Events)
+	// One origin: the timeline draws the first attempt where the export
+	// puts it (the run starts after the arrivals stream's hello, not when
+	// Run was pressed).
+	first := -1.0
+	for _, e := range doc.Events {
+		if at, ok := e["t_ms"].(float64); ok && e["kind"] == "attempt" && (first < 0 || at < first) {
+			first = at
+		}
+	}
+	drawn := eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).first_sent_ms`)
+	if first < 0 || math.Abs(drawn-first) > 1 {
+		t.Errorf("the first attempt is drawn at %.2f ms and exported at %.2f ms since the run's start", drawn, first)
+	}
 
 	name, data = download(t, ctx, dir, "export-csv", ".csv")
 	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()

@@ -102,7 +102,19 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 	if clock == nil {
 		clock = core.RealClock{}
 	}
-	rec := NewRecording(s, clock.Now(), false)
+	return RunFrom(ctx, clock.Now(), s, tr, clock, onRecord)
+}
+
+// RunFrom is Run from start, a reading of clock already taken: the
+// Recording's Start, and the origin of an open workload's arrivals and of
+// the scheduled outage. A caller that draws the run as it goes (the page)
+// takes start before it sets its drawing up, so the drawing, the live
+// numbers and the Recording share one origin.
+func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clock core.Clock, onRecord func(Record)) *Recording {
+	if clock == nil {
+		clock = core.RealClock{}
+	}
+	rec := NewRecording(s, start, false)
 	defer func() { rec.finish(clock.Now()) }()
 	if errs := s.Validate(); errs != nil {
 		rec.Err = invalidScenario(errs)

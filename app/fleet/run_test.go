@@ -648,3 +648,27 @@ func TestHTTPTransportOutage(t *testing.T) {
 		}
 	}
 }
+
+// RunFrom takes the start it is given: the Recording's Start, and the
+// origin of an open workload's arrivals. A start taken 100 ms before the
+// call puts the third job (due at 200 ms) 100 ms after the call, not 200.
+func TestRunFromTakesTheGivenStart(t *testing.T) {
+	s := scenario(t, "workers", "1", "jobs", "3", "workload", "open", "every", "100ms")
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now().Add(-100 * time.Millisecond)
+		tr := transportFunc(func(context.Context, int, int, int) Attempt { return Attempt{Status: 200} })
+		rec := RunFrom(context.Background(), start, s, tr, nil, nil)
+		if !rec.Start.Equal(start) {
+			t.Fatalf("Start %v, want the start given, %v", rec.Start, start)
+		}
+		var sent []time.Duration
+		for _, r := range rec.Records() {
+			if r.Event.Kind == core.EventAttempt {
+				sent = append(sent, r.Event.At.Sub(start))
+			}
+		}
+		if fmt.Sprint(sent) != "[100ms 100ms 200ms]" {
+			t.Errorf("attempts sent at %v after the start, want [100ms 100ms 200ms] (two jobs overdue at the call, the third on time)", sent)
+		}
+	})
+}

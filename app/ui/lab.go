@@ -106,6 +106,14 @@ func (l *liveRecords) add(r fleet.Record) {
 	l.mu.Unlock()
 }
 
+// restart empties l for a run that starts at start.
+func (l *liveRecords) restart(start time.Time) {
+	l.mu.Lock()
+	l.recs, l.counted = l.recs[:0], 0
+	l.acc = fleet.NewStatsAcc(start, 0)
+	l.mu.Unlock()
+}
+
 // stats is the numbers of the records so far (a live run's).
 func (l *liveRecords) stats() fleet.Stats {
 	l.mu.Lock()
@@ -480,10 +488,9 @@ func (l *Lab) Run(ctx app.Context) {
 	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
 	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
 	l.tr = tr
-	start := time.Now()
-	live := &liveRecords{acc: fleet.NewStatsAcc(start, 0)}
+	live := &liveRecords{acc: fleet.NewStatsAcc(time.Now(), 0)}
 	l.live = live
-	l.view.start(s, start)
+	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
 	l.runRev++
 	l.publish()
 	l.closeStream()
@@ -517,7 +524,14 @@ func (l *Lab) Run(ctx app.Context) {
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
 		restoreGC := fleet.RelaxGC(liveGCPercent)
-		rec := fleet.Run(rctx, s, tr, browser.Clock{}, func(r fleet.Record) {
+		// One origin for the timeline, the live numbers, the final numbers
+		// and the exports: the run starts now, after the stream's hello
+		// (up to 500 ms), not when Run was pressed. fleet.Run reads its
+		// Start from here too.
+		start := browser.Clock{}.Now()
+		live.restart(start)
+		l.view.start(s, start)
+		rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, func(r fleet.Record) {
 			live.add(r)
 			l.view.onRecord(r)
 		})
@@ -846,6 +860,7 @@ func debugJSON(v *view) string {
 	outages := [][2]float64{} // its server outages, ms since its start
 	limits := [][3]float64{}  // its scaled limits: from, to (ms since its start), scale
 	bursts := [][3]float64{}  // another client's bursts: at (ms since its start), n, admitted
+	firstSent := -1.0         // the earliest attempt drawn: its send, ms since the run's start
 	lanes := []string{}       // a watch's lanes: the devices drawn ("" for arrivals with no device name)
 	laneArrivals := []int{}   // the arrivals drawn in each
 	if v.m != nil {
@@ -868,6 +883,11 @@ func debugJSON(v *view) string {
 		}
 		for _, q := range v.m.limits {
 			limits = append(limits, [3]float64{float64(q.from) / 1e6, float64(q.to) / 1e6, q.scale})
+		}
+		for i := range v.m.marks {
+			if t := float64(v.m.marks[i].sent) / 1e6; firstSent < 0 || t < firstSent {
+				firstSent = t
+			}
 		}
 		for _, b := range v.m.bursts {
 			bursts = append(bursts, [3]float64{float64(b.at) / 1e6, float64(b.n), float64(b.admitted)})
@@ -895,6 +915,7 @@ func debugJSON(v *view) string {
 		"last_redraw_ms":  float64(cost) / 1e6,
 		"go_start_ms":     goStart,
 		"mounted_ms":      mountedAt,
+		"first_sent_ms":   firstSent,
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
 		"hidden":          hidden,
