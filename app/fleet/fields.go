@@ -277,7 +277,7 @@ func choiceField[T comparable](key, group, label, help string, choices []T, name
 	}
 	f.Set = func(s *Scenario, v string) error {
 		for _, c := range choices {
-			if name(c) == v {
+			if name(c) == strings.TrimSpace(v) {
 				*ptr(s) = c
 				return nil
 			}

@@ -559,3 +559,22 @@ func TestOutageNeedsTheMock(t *testing.T) {
 		t.Errorf("live errors %v", errs)
 	}
 }
+
+// Every field takes its value with spaces around it, as typed or pasted
+// into the page's text inputs: the endpoint's fields ("10 " for the
+// server rate) as much as the fleet's.
+func TestFieldsTrimSpaces(t *testing.T) {
+	for i := range Fields {
+		f := &Fields[i]
+		if f.Kind == KindText {
+			continue // a URL or a room name: checked by their own tests
+		}
+		s := Default()
+		v := f.Get(&s)
+		if err := f.Set(&s, "  "+v+" "); err != nil {
+			t.Errorf("%s: %q with spaces around it: %v", f.Key, v, err)
+		} else if got := f.Get(&s); got != v {
+			t.Errorf("%s: %q with spaces around it reads back as %q", f.Key, v, got)
+		}
+	}
+}

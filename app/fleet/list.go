@@ -122,13 +122,13 @@ var Fields = []Field{
 		"0s", formatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil),
 
 	// Injected failures.
-	mockNumber("fail500", "failures", "500 errors", "%", "Allowed requests answered 500, with no Retry-After: retried on backoff alone.",
+	mockNumber("fail500", "failures", "500 errors", "%", "Requests answered 500, with no Retry-After, before the limit is consulted: retried on backoff alone.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Fail500 }, formatFloat, nil),
-	mockNumber("fail503", "failures", "503 errors", "%", "Allowed requests answered 503 without Retry-After: an overloaded server that gives no hint.",
+	mockNumber("fail503", "failures", "503 errors", "%", "Requests answered 503 without Retry-After, before the limit is consulted: an overloaded server that gives no hint.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Fail503 }, formatFloat, nil),
-	mockNumber("drop", "failures", "Dropped connections", "%", "Allowed requests whose connection is closed without an answer: a network error.",
+	mockNumber("drop", "failures", "Dropped connections", "%", "Requests whose connection is closed without an answer: a network error.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, formatFloat, nil),
-	mockNumber("hang", "failures", "Hangs", "%", "Allowed requests never answered: only the request timeout gets the worker out.",
+	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, formatFloat, nil),
 	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 with Retry-After, the seconds left; watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
@@ -287,7 +287,7 @@ func mockAllowed(name string) string {
 func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func(*Scenario, string) error {
 	return func(s *Scenario, v string) error {
 		p := s.Mock
-		if err := p.Set(name, v); err != nil {
+		if err := p.Set(name, strings.TrimSpace(v)); err != nil { // as typed: " 10" is 10, as in every other field
 			return invalid(label, v, allowed)
 		}
 		*ptr(&s.Mock) = *ptr(&p)
