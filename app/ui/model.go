@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,14 +111,14 @@ type model struct {
 	bursts  []burst       // another client's bursts (POST /mock/burst), by the server's clock
 	last    time.Duration // latest event time
 
-	arrivals  []arrival  // from the server's stream; empty without one
-	simulated bool       // the run was simulated in virtual time
-	watch     bool       // a watch of a shared room: arrivals only, no fleet of ours
-	wcount    watchStats // a watch's counts, kept as arrivals come in
-	perSec    []int      // a watch's arrivals per second since its start (for the peak)
-	room      bool       // a shared room: tags are not unique, match by arrival number only
-	others    bool       // a run of its own received another client's requests (Burst)
-	devices   []string   // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
+	arrivals  []arrival       // from the server's stream; empty without one
+	simulated bool            // the run was simulated in virtual time
+	watch     bool            // a watch of a shared room: arrivals only, no fleet of ours
+	wcount    watchStats      // a watch's counts, kept as arrivals come in
+	recent    []time.Duration // a watch's arrivals within 1 s of the newest, sorted (for the peak)
+	room      bool            // a shared room: tags are not unique, match by arrival number only
+	others    bool            // a run of its own received another client's requests (Burst)
+	devices   []string        // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
 	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
@@ -555,11 +556,18 @@ func (m *model) countWatch(a *arrival) {
 	case fleet.ClassFailed, fleet.ClassTimeout:
 		w.Failed++
 	}
-	if s := int(max(0, a.at) / time.Second); s < 1<<20 {
-		for len(m.perSec) <= s {
-			m.perSec = append(m.perSec, 0)
-		}
-		m.perSec[s]++
-		w.Peak = max(w.Peak, m.perSec[s])
+	// The busiest second: the most arrivals within any 1 s, a sliding
+	// window like the run's peak req/s (fleet.Stats.PeakRPS). Arrivals come
+	// in the server's order, nearly sorted by receive time.
+	i := len(m.recent)
+	for i > 0 && m.recent[i-1] > a.at {
+		i--
 	}
+	m.recent = slices.Insert(m.recent, i, a.at)
+	newest, lo := m.recent[len(m.recent)-1], 0
+	for newest-m.recent[lo] >= time.Second {
+		lo++
+	}
+	m.recent = m.recent[lo:]
+	w.Peak = max(w.Peak, len(m.recent))
 }

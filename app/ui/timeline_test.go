@@ -589,6 +589,19 @@ func TestWatchModelAndPaint(t *testing.T) {
 		t.Errorf("watch counts %+v", st)
 	}
 
+	// The busiest second slides, as the run's peak req/s does: ten
+	// arrivals at 0.9 s and ten at 1.1 s are twenty within one second,
+	// though no whole second of the clock holds more than ten; arrivals a
+	// little out of order still count.
+	p := newModel(t0, 0)
+	p.room, p.watch = true, true
+	for i, ms := range []int{900, 901, 902, 903, 904, 905, 906, 907, 908, 909, 1100, 1101, 1102, 1103, 1104, 1105, 1106, 1108, 1107, 1109, 2200} {
+		p.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(i + 1), Tag: "w0.j0.a1", At: at(ms), Outcome: "ok"})
+	}
+	if p.wcount.Peak != 20 {
+		t.Errorf("peak %d within any second, want 20", p.wcount.Peak)
+	}
+
 	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)
 	if l.histTop-l.lanesTop > 40 {
 		t.Errorf("a watch's layout keeps %v px of lanes", l.histTop-l.lanesTop)
