@@ -54,7 +54,7 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), strconv.Itoa(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+strconv.Itoa(jobs)+" finished"),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "errors, drops, timeouts", true), strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
+		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
 		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
