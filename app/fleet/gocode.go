@@ -29,6 +29,10 @@ var ceilingIdent = map[core.CeilingAction]string{
 	core.CeilingStop:  "core.CeilingStop",
 }
 
+// GoCodeKey is the mock key of an exported program's runs, before the
+// suffix each run adds (GoCode).
+const GoCodeKey = "gocode"
+
 // GoCode returns the scenario's client settings as a complete Go program
 // using retrylab/core: the policy (exactly Policy()), the fleet's shared
 // bucket and budget, the per-attempt timeout, and workers running their jobs
@@ -40,13 +44,13 @@ func (s Scenario) GoCode() string {
 	p := s.Policy()
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 
+	// With the built-in mock and no room, each run of the program takes a
+	// key of its own, as each run in the page does: the mock keeps a key's
+	// limiter while it is used and for minutes after.
 	target := s.Target
+	freshKey := target == "" && s.Room == ""
 	if target == "" {
-		key := s.Room
-		if key == "" {
-			key = "gocode"
-		}
-		target = s.MockURL(GoCodeOrigin, key)
+		target = s.MockURL(GoCodeOrigin, GoCodeKey)
 	}
 
 	w("// Retry settings exported from Retry Lab.\n")
@@ -57,14 +61,29 @@ func (s Scenario) GoCode() string {
 	if random {
 		w("\t\"math\"\n")
 	}
-	w("\t\"net/http\"\n\t\"sync\"\n")
-	if s.Timeout > 0 || s.Open || durationsUsed(p) {
+	w("\t\"net/http\"\n")
+	if freshKey {
+		w("\t\"strconv\"\n")
+	}
+	w("\t\"sync\"\n")
+	if s.Timeout > 0 || s.Open || durationsUsed(p) || freshKey {
 		w("\t\"time\"\n")
 	}
 	w("\n\t\"retrylab/core\"\n)\n\n")
 
-	w("// target is the endpoint every worker calls.\n")
-	w("const target = %s\n\n", strconv.Quote(target))
+	if freshKey {
+		w("// target is the endpoint every worker calls. Each run of the program\n")
+		w("// takes a key of its own, so it meets the mock's limit afresh, as each\n")
+		w("// run in Retry Lab does.\n")
+		w("var target = %s + \"-\" + strconv.FormatInt(time.Now().UnixNano(), 36)\n\n", strconv.Quote(target))
+	} else {
+		w("// target is the endpoint every worker calls.\n")
+		w("const target = %s\n\n", strconv.Quote(target))
+	}
+	if s.Outage > 0 {
+		w("// The scenario's scheduled outage (%s down, %s after the start) is the\n", s.Outage, s.OutageAt)
+		w("// server's doing: this program does not take the mock down.\n\n")
+	}
 	if s.Open {
 		w("// workers run jobs each; worker w's job j draws its random numbers from\n")
 		w("// core.SubSeed(seed, w, j), as in Retry Lab.\n")
