@@ -282,6 +282,7 @@ type exportStats struct {
 	LatenessP99MS    float64        `json:"lateness_p99_ms"`
 	QueuedP50MS      float64        `json:"queued_p50_ms"`
 	QueuedP99MS      float64        `json:"queued_p99_ms"`
+	Dispersion       float64        `json:"dispersion"` // Dispersion(events, DispersionSlice)
 }
 
 func toExportStats(s Stats) exportStats {
@@ -307,6 +308,8 @@ func (r *Recording) JSON(w io.Writer) error {
 	for k, vs := range r.Scenario.Query() {
 		scenario[k] = vs[0]
 	}
+	stats := toExportStats(StatsOf(r.Start, recs))
+	stats.Dispersion = Dispersion(recs, DispersionSlice)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(struct {
@@ -316,7 +319,7 @@ func (r *Recording) JSON(w io.Writer) error {
 		Scenario  map[string]string `json:"scenario"`
 		Stats     exportStats       `json:"stats"`
 		Events    []exportEvent     `json:"events"`
-	}{Schema, r.Start.UTC(), r.Simulated, scenario, toExportStats(StatsOf(r.Start, recs)), events})
+	}{Schema, r.Start.UTC(), r.Simulated, scenario, stats, events})
 }
 
 // CSV writes the recording's events as CSV: a header line of EventColumns'

@@ -397,6 +397,10 @@ func HistogramFrom(origin time.Time, recs []Record, slice time.Duration) []Bin {
 	return bins
 }
 
+// DispersionSlice is the time slice of the dispersion the page shows and
+// exports.
+const DispersionSlice = 100 * time.Millisecond
+
 // Dispersion measures how synchronised the retries of a run are: the index
 // of dispersion (variance ÷ mean) of the number of retries (attempts after
 // the first) sent per time slice, over the slices from the first retry to

@@ -216,6 +216,9 @@ func TestExportJSON(t *testing.T) {
 	if doc.Stats["requests"] != 7.0 || doc.Stats["completion_p50_ms"] != 750.0 || doc.Stats["limited"] != 2.0 {
 		t.Errorf("stats: %v", doc.Stats)
 	}
+	if got, want := doc.Stats["dispersion"], Dispersion(handMade(), DispersionSlice); got != want || want == 0 {
+		t.Errorf("stats: dispersion %v, want %v (what the page shows)", got, want)
+	}
 	if len(doc.Events) != len(handMade()) {
 		t.Fatalf("%d events", len(doc.Events))
 	}

@@ -166,7 +166,7 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 		rec, _ := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
 		recs := rec.Shared()
 		st := fleet.StatsOf(rec.Start, recs)
-		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
 		b := newBaseline(rec, recs, st, disp, -1)
 		ctx.Dispatch(func(app.Context) {
 			if l.wantBase != want || rec.Err != nil {

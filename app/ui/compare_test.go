@@ -282,10 +282,14 @@ func TestBaselineInTheAddress(t *testing.T) {
 		{"a bad field falls back", "workers=abc&strategy=full", "baseline (vs=): ", true},
 		{"a custom target cannot be simulated", "target=https%3A%2F%2Fapi.example.com%2Fx", "no baseline: it cannot be simulated", false},
 		{"bad encoding", "%zz", "not valid URL encoding", true},
+		{"given twice: the first is used", "workers=7", "given 2 times; using the first", true},
 	} {
 		u, _ := url.Parse("http://localhost:8080/?workers=20&vs=" + url.QueryEscape(c.vs))
-		if c.name == "bad encoding" {
+		switch c.name {
+		case "bad encoding":
 			u, _ = url.Parse("http://localhost:8080/?workers=20&vs=%25zz")
+		case "given twice: the first is used":
+			u, _ = url.Parse("http://localhost:8080/?workers=20&vs=" + url.QueryEscape(c.vs) + "&vs=" + url.QueryEscape("target=https://x.example"))
 		}
 		o := newLab()
 		o.Load(u)
@@ -298,6 +302,9 @@ func TestBaselineInTheAddress(t *testing.T) {
 		}
 		if (o.wantBase != nil) != c.want || o.s.Workers != 20 {
 			t.Errorf("%s: baseline wanted %v (want %v), workers %d", c.name, o.wantBase != nil, c.want, o.s.Workers)
+		}
+		if c.name == "given twice: the first is used" && (o.wantBase == nil || o.wantBase.Workers != 7) {
+			t.Errorf("%s: baseline %+v, want the first vs= (7 workers)", c.name, o.wantBase)
 		}
 	}
 }

@@ -192,7 +192,11 @@ func (l *Lab) Load(page *url.URL) {
 	l.s = s
 	l.notices = notes
 	if hasVS && len(vs) > 0 {
-		l.loadBaseline(vs[len(vs)-1])
+		if len(vs) > 1 { // as FromQuery does for a field given more than once
+			l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: vs[1],
+				Msg: "the baseline (" + baselineKey + ") is given " + strconv.Itoa(len(vs)) + " times; using the first"})
+		}
+		l.loadBaseline(vs[0])
 	}
 	l.resetTexts()
 }
@@ -545,7 +549,7 @@ func (l *Lab) Run(ctx app.Context) {
 		l.view.finish(end)
 		recs := rec.Records()
 		st := fleet.StatsOf(rec.Start, recs)
-		disp := fleet.Dispersion(recs, 100*time.Millisecond)
+		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
 		if stream != nil {
 			// The last ends (cancellations) reach the stream a moment later.
 			go func() {

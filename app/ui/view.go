@@ -242,7 +242,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	sl.yield()
 	st := acc.Stats()
 	sl.yield()
-	disp := acc.Dispersion(100 * time.Millisecond)
+	disp := acc.Dispersion(fleet.DispersionSlice)
 	sl.yield()
 
 	v.mu.Lock()
