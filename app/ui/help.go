@@ -33,6 +33,7 @@ var shortcuts = []struct {
 	{[]string{"a", "d"}, "When zoomed in: earlier / later"},
 	{[]string{"y"}, "Replay a finished run as it happened (the speed is beside the Replay button); y again, s or Esc stops it"},
 	{presetKeys(), "Load a step of the story"},
+	{[]string{"u"}, "Back to your own configuration after a step replaced it"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
 	{[]string{"?"}, "This help"},
 	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},

@@ -60,6 +60,7 @@ type Lab struct {
 	disp       float64         // the last finished run's retry dispersion
 	base       *baseline       // the run kept for comparison (Compare), or nil
 	wantBase   *fleet.Scenario // the baseline the address asked for, until simulated
+	custom     *fleet.Scenario // the user's own configuration a preset last replaced (nil: none kept)
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
@@ -393,9 +394,31 @@ func (l *Lab) Preset(id string) {
 	if !ok {
 		return
 	}
-	room := l.s.Room
-	l.s = p.Scenario()
-	l.s.Room = room
+	if presetIndex(l.s) < 0 { // a configuration of the user's own: kept, to go back to
+		c := l.s
+		l.custom = &c
+	}
+	l.setScenario(p.Scenario())
+}
+
+// RestoreCustom goes back to the user's own configuration that a preset
+// replaced (key u), if one is kept.
+func (l *Lab) RestoreCustom() {
+	if c := l.custom; c != nil && !l.running {
+		l.custom = nil
+		l.setScenario(*c)
+	}
+}
+
+// CustomKept reports whether a configuration of the user's own, replaced
+// by a preset, can be gone back to.
+func (l *Lab) CustomKept() bool { return l.custom != nil }
+
+// setScenario puts s in place of the configuration, in the shared room the
+// page is in.
+func (l *Lab) setScenario(s fleet.Scenario) {
+	s.Room = l.s.Room
+	l.s = s
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.saveURL()

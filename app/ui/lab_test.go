@@ -311,3 +311,34 @@ func TestOutageRules(t *testing.T) {
 		t.Error("Outage not offered during a watch")
 	}
 }
+
+// Picking a step of the story replaces the configuration, but a
+// configuration of the user's own is kept: u (or the "Your configuration"
+// step) brings it back, in the room the page is in now.
+func TestPresetKeepsTheUsersConfiguration(t *testing.T) {
+	l := newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?workers=33&strategy=equal&room=r1"))
+	own := l.s
+	if l.CustomKept() || strings.Contains(renderHTML(&PresetBar{Lab: l}), "preset-back") {
+		t.Fatal("a way back before any step was picked")
+	}
+	l.Preset("flood")
+	if l.ActivePreset() != "flood" || !l.CustomKept() || l.s.Room != "r1" {
+		t.Fatalf("after step 1: preset %q, kept %v, room %q", l.ActivePreset(), l.CustomKept(), l.s.Room)
+	}
+	if bar := renderHTML(&PresetBar{Lab: l}); !strings.Contains(bar, `id="preset-back"`) || !strings.Contains(bar, "Your configuration") {
+		t.Errorf("no way back in the steps: %s", bar)
+	}
+	l.Preset("full-jitter") // a step replacing a step keeps the user's own
+	l.RestoreCustom()
+	if l.s != own || l.CustomKept() || l.ActivePreset() != "" {
+		t.Errorf("after u: workers %d, strategy %v, room %q, kept %v; want the user's own back", l.s.Workers, l.s.Strategy, l.s.Room, l.CustomKept())
+	}
+	if l.Text("workers") != "33" {
+		t.Errorf("the Workers input shows %q after u, want 33", l.Text("workers"))
+	}
+	l.RestoreCustom() // nothing kept: nothing changes
+	if l.s != own {
+		t.Error("u with nothing kept changed the configuration")
+	}
+}

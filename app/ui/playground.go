@@ -197,6 +197,10 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		default:
 			l.Stop()
 		}
+	case "u", "U":
+		if !l.running {
+			l.RestoreCustom()
+		}
 	case "p", "P":
 		l.TogglePresent(ctx.LocalStorage())
 	case "?":

@@ -9,7 +9,8 @@ import (
 )
 
 // PresetBar shows the story as numbered steps (keys 1–7), with the active
-// step's caption beside them.
+// step's caption beside them, and, once a step replaced a configuration of
+// the user's own, a way back to it (key u).
 type PresetBar struct {
 	app.Compo
 
@@ -46,6 +47,12 @@ func (b *PresetBar) Render() app.UI {
 					).
 					OnClick(func(ctx app.Context, e app.Event) { l.Preset(p.ID) }),
 			)
+		}), app.If(l.CustomKept(), func() app.UI {
+			return app.Li().Body(app.Button().ID("preset-back").Class("step back").
+				Title("Back to the configuration you had before you picked a step (u)").
+				Disabled(b.Running).
+				Body(app.Span().Class("num").Text("u"), app.Span().Class("title").Text("↶ Your configuration")).
+				OnClick(func(ctx app.Context, e app.Event) { l.RestoreCustom() }))
 		})),
 		app.P().ID("preset-caption").Class("caption").Aria("live", "polite").Text(caption),
 	)

@@ -44,7 +44,7 @@
 //	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
 //	                 events over w workers (default 10000, 500), no requests sent
 //
-// Keyboard: r run, s or Escape stop, 1–7 presets, p presentation mode, ? help;
+// Keyboard: r run, s or Escape stop, 1–7 presets, u back to the user's own configuration, p presentation mode, ? help;
 // on the focused timeline ← → ↑ ↓ Home End move the selection, Escape clears it.
 package ui
 
