@@ -18,7 +18,8 @@ func ExampleParseRetryAfter() {
 		"Fri Dec 31 23:59:59 1999",
 		"Thu, 30 Dec 1999 00:00:00 GMT", // in the past
 		"1.5",
-		"Fri, 31 Dec 1999 23:59:60 GMT",
+		"Fri, 31 Dec 1999 23:59:60 GMT", // a leap second: the instant after 23:59:59
+		"Wed, 30 Feb 2000 00:00:00 GMT",
 		"9999999999",
 	} {
 		d, err := core.ParseRetryAfter(v, now)
@@ -35,7 +36,8 @@ func ExampleParseRetryAfter() {
 	// 59s
 	// 0s
 	// core: retry-after "1.5": fractional seconds not allowed
-	// core: retry-after "Fri, 31 Dec 1999 23:59:60 GMT": invalid date: second 60 out of range
+	// 1m0s
+	// core: retry-after "Wed, 30 Feb 2000 00:00:00 GMT": invalid date: Feb 2000 has no day 30
 	// core: retry-after "9999999999": too large (more than 9223372036 seconds overflows a time.Duration)
 }
 

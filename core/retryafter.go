@@ -23,15 +23,19 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 // A date is relative to now; a date in the past means 0. Surrounding spaces
 // and tabs are ignored. Day and month names match in any case; the zone must
 // be "GMT". The weekday is not checked against the date (it is redundant).
+// The time of day runs from 00:00:00 to 23:59:60, the leap second RFC 9110
+// allows: 23:59:60 (on any day) is read as the instant one second after
+// 23:59:59, i.e. 00:00:00 the next day, as time.Date normalises it.
 // A two-digit RFC 850 year is read as the RFC says: in now's century, unless
 // that is more than 50 years after now, then in the century before.
 //
 // Everything else is an error saying what was wrong: empty, negative,
 // fractional, signed ("+120"), a list ("1, 2"), non-ASCII digits, garbage,
-// impossible dates (Feb 30, second 60), and values too large for a
-// time.Duration (over 9223372036 seconds, or a date more than ~292 years
-// ahead) — never a silent huge or negative wait. Whether to honour a
-// large but representable delay is the caller's choice (Policy.Ceiling).
+// impossible dates (Feb 30, hour 24, second 61, second 60 other than at
+// 23:59:60), and values too large for a time.Duration (over 9223372036
+// seconds, or a date more than ~292 years ahead) — never a silent huge or
+// negative wait. Whether to honour a large but representable delay is the
+// caller's choice (Policy.Ceiling).
 func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	v := trimOWS(value)
 	if v == "" {
@@ -297,7 +301,9 @@ func checkDate(year, month, mday, hh, mm, ss int) string {
 		return fmt.Sprintf("invalid date: hour %d out of range", hh)
 	case mm > 59:
 		return fmt.Sprintf("invalid date: minute %d out of range", mm)
-	case ss > 59:
+	case ss == 60 && (hh != 23 || mm != 59):
+		return "invalid date: second 60 is a leap second, only at 23:59:60"
+	case ss > 60:
 		return fmt.Sprintf("invalid date: second %d out of range", ss)
 	}
 	return ""
