@@ -26,8 +26,10 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 // The time of day runs from 00:00:00 to 23:59:60, the leap second RFC 9110
 // allows: 23:59:60 (on any day) is read as the instant one second after
 // 23:59:59, i.e. 00:00:00 the next day, as time.Date normalises it.
-// A two-digit RFC 850 year is read as the RFC says: in now's century, unless
-// that is more than 50 years after now, then in the century before.
+// A two-digit RFC 850 year is read as the RFC says (a date that appears to be
+// more than 50 years in the future is in the most recent past year with those
+// digits): it is the year that puts the date after now − 50 years and no
+// later than now + 50 years, so at the end of 2099 "01-Jan-00" is 2100.
 //
 // Everything else is an error saying what was wrong: empty, negative,
 // fractional, signed ("+120"), a list ("1, 2"), non-ASCII digits, garbage,
@@ -277,18 +279,26 @@ func parseHTTPDate(s string, now time.Time) (time.Time, string) {
 	return time.Date(year, time.Month(month), mday, hh, mm, ss, 0, time.UTC), ""
 }
 
-// rfc850Year applies RFC 9110 §5.6.7: a two-digit year that appears to be
-// more than 50 years in the future is the most recent past year with the
-// same last two digits.
+// rfc850Year applies RFC 9110 §5.6.7 to a two-digit year: a date that
+// appears to be more than 50 years in the future is in the most recent past
+// year with the same last two digits. Of the years ending in yy it picks the
+// one that puts the date within (now − 50 years, now + 50 years]: at the end
+// of 2099, "01-Jan-00" is 2100, not 2000. The date's validity is checked
+// afterwards, in the chosen year (29-Feb-00 is valid in 2000, not in 2100).
 func rfc850Year(yy, month, mday, hh, mm, ss int, now time.Time) int {
 	now = now.UTC()
 	year := now.Year() - now.Year()%100 + yy
-	if checkDate(year, month, mday, hh, mm, ss) != "" {
-		return year // let checkDate report it
+	if checkDate(year, month, 1, hh, mm, ss) != "" {
+		return year // let checkDate report the time of day
 	}
+	// time.Date normalises an invalid day (Feb 29 in a common year is
+	// Mar 1), which is close enough to place it; checkDate then refuses it.
 	t := time.Date(year, time.Month(month), mday, hh, mm, ss, 0, time.UTC)
-	if t.After(now.AddDate(50, 0, 0)) {
+	switch {
+	case t.After(now.AddDate(50, 0, 0)):
 		year -= 100
+	case !t.After(now.AddDate(-50, 0, 0)):
+		year += 100
 	}
 	return year
 }

@@ -216,3 +216,45 @@ func FuzzParseRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+// TestRFC850CenturyWindow checks the two-digit year around century
+// boundaries: RFC 9110 §5.6.7 reads a date that appears to be more than 50
+// years in the future as the most recent past year with the same digits;
+// the year is chosen so the date lies in (now − 50 years, now + 50 years].
+func TestRFC850CenturyWindow(t *testing.T) {
+	endOf2099 := time.Date(2099, 12, 31, 23, 59, 50, 0, time.UTC)
+	startOf2000 := time.Date(2000, 1, 1, 0, 0, 5, 0, time.UTC)
+	for _, tt := range []struct {
+		value string
+		now   time.Time
+		want  time.Time // zero: an error
+	}{
+		// At the end of a century, 00 is the coming year, not 100 years ago.
+		{"Friday, 01-Jan-00 00:00:10 GMT", endOf2099, time.Date(2100, 1, 1, 0, 0, 10, 0, time.UTC)},
+		{"Thursday, 31-Dec-99 23:59:55 GMT", endOf2099, time.Date(2099, 12, 31, 23, 59, 55, 0, time.UTC)},
+		{"Friday, 31-Dec-49 23:59:50 GMT", endOf2099, time.Date(2149, 12, 31, 23, 59, 50, 0, time.UTC)}, // now + 50y exactly: the future
+		{"Friday, 31-Dec-49 23:59:51 GMT", endOf2099, time.Date(2049, 12, 31, 23, 59, 51, 0, time.UTC)}, // past now + 50y: the past
+		{"Monday, 29-Feb-00 00:00:00 GMT", endOf2099, time.Time{}},                                      // 2100 is no leap year
+		// At the start of a century, 99 is the year just gone.
+		{"Friday, 31-Dec-99 23:59:59 GMT", startOf2000, time.Date(1999, 12, 31, 23, 59, 59, 0, time.UTC)},
+		{"Saturday, 01-Jan-00 00:00:10 GMT", startOf2000, time.Date(2000, 1, 1, 0, 0, 10, 0, time.UTC)},
+		{"Tuesday, 29-Feb-00 00:00:00 GMT", startOf2000, time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC)},
+		{"Friday, 01-Jan-50 00:00:05 GMT", startOf2000, time.Date(2050, 1, 1, 0, 0, 5, 0, time.UTC)}, // now + 50y exactly
+		{"Friday, 01-Jan-50 00:00:06 GMT", startOf2000, time.Date(1950, 1, 1, 0, 0, 6, 0, time.UTC)},
+		// Mid-century.
+		{"Thursday, 02-Nov-76 09:30:00 GMT", t0, time.Date(2076, 11, 2, 9, 30, 0, 0, time.UTC)},
+		{"Thursday, 02-Nov-76 09:30:01 GMT", t0, time.Date(1976, 11, 2, 9, 30, 1, 0, time.UTC)},
+		{"Monday, 02-Nov-26 09:29:59 GMT", t0, time.Date(2026, 11, 2, 9, 29, 59, 0, time.UTC)},
+	} {
+		got, problem := parseHTTPDate(tt.value, tt.now)
+		switch {
+		case tt.want.IsZero() && problem == "":
+			t.Errorf("parseHTTPDate(%q) at %v = %v, want an error", tt.value, tt.now, got)
+		case !tt.want.IsZero() && !got.Equal(tt.want):
+			t.Errorf("parseHTTPDate(%q) at %v = %v (%s), want %v", tt.value, tt.now, got, problem, tt.want)
+		}
+	}
+	if d, err := ParseRetryAfter("Friday, 01-Jan-00 00:00:10 GMT", endOf2099); err != nil || d != 20*time.Second {
+		t.Errorf("ParseRetryAfter at the end of 2099 = %v, %v; want 20s", d, err)
+	}
+}
