@@ -42,7 +42,8 @@ const (
 //     RateLimit-Policy: "default";q=100;w=60
 //
 //     r is the remaining quota, t the seconds until it resets, q the quota
-//     and w the window in seconds. With several policies the one with the
+//     and w the window in seconds; a parameter given twice takes its last
+//     value, as RFC 9651 says. With several policies the one with the
 //     least remaining quota (then the longest reset) is reported, with the
 //     q and w of the RateLimit-Policy item of the same name. Draft 07's
 //     dictionary form "limit=100, remaining=50, reset=30" is also read.
@@ -241,9 +242,12 @@ type sfMember struct {
 
 type sfParam struct{ key, value string }
 
+// param returns the value of the parameter key. A parameter given more
+// than once takes its last value: RFC 9651 §4.2.3.2 overwrites the earlier
+// one (`"a";t=10;t=20` resets in 20 s).
 func (m sfMember) param(key string) (string, bool) {
-	for _, p := range m.params {
-		if p.key == key {
+	for i := len(m.params) - 1; i >= 0; i-- {
+		if p := m.params[i]; p.key == key {
 			return p.value, true
 		}
 	}

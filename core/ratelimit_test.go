@@ -127,3 +127,29 @@ func FuzzParseRateLimit(f *testing.F) {
 		}
 	})
 }
+
+// TestParseRateLimitDuplicateParameters: RFC 9651 §4.2.3.2 says a
+// parameter that appears again overwrites the earlier value (and §4.2.2
+// the same for dictionary keys), so the last one wins.
+func TestParseRateLimitDuplicateParameters(t *testing.T) {
+	for _, tt := range []struct {
+		h    hdr
+		want RateLimitHint
+	}{
+		{hdr{"RateLimit": `"a";r=5;t=10;t=20`},
+			RateLimitHint{Remaining: 5, Reset: 20 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}},
+		{hdr{"RateLimit": `"a";r=5;t=10;r=0`},
+			RateLimitHint{Remaining: 0, Reset: 10 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}},
+		{hdr{"RateLimit": `"a";t=1;T=7`}, // keys read case-insensitively (a documented leniency)
+			RateLimitHint{Reset: 7 * s, HasReset: true, Source: "RateLimit"}},
+		{hdr{"RateLimit": `"a";r=1;t=1`, "RateLimit-Policy": `"a";q=5;w=1;q=50;w=60`},
+			RateLimitHint{Limit: 50, Remaining: 1, Reset: s, Window: time.Minute, HasLimit: true, HasRemaining: true, HasReset: true, HasWindow: true, Source: "RateLimit"}},
+		{hdr{"RateLimit": "limit=100, remaining=50, reset=30, remaining=10"},
+			RateLimitHint{Limit: 100, Remaining: 10, Reset: 30 * s, HasLimit: true, HasRemaining: true, HasReset: true, Source: "RateLimit"}},
+	} {
+		got, err := ParseRateLimit(tt.h, t0)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseRateLimit(%v) = %+v, %v\nwant %+v", tt.h, got, err, tt.want)
+		}
+	}
+}
