@@ -68,7 +68,8 @@ var stateNames = [...]string{"new", "retry wait", "bucket wait", "ready", "in fl
 //	}
 //
 // Calling a method out of this order panics (a driver bug); once the loop
-// is done every method returns the final step and emits nothing.
+// is done every method returns the final step (Begin: the attempts begun,
+// Attempts()) and emits nothing.
 //
 // Every decision is reported to observe as an Event. Before each attempt
 // the loop takes a token from the Bucket, if any (ReserveAt: waiting with
@@ -179,9 +180,16 @@ func (l *Loop) Woke(now time.Time) Step {
 
 // Begin tells the loop the driver is sending the next attempt now. It
 // emits EventAttempt (with the intended and the actual time) and returns
-// the attempt's 1-based number.
+// the attempt's 1-based number. Once the loop is done (say it was
+// cancelled between the step that asked for the attempt and this call) it
+// emits nothing and returns Attempts(): the driver should not send, and
+// End will return the final step.
 func (l *Loop) Begin(now time.Time) int {
-	if l.state != stateReady {
+	switch l.state {
+	case stateDone:
+		return l.attempt
+	case stateReady:
+	default:
 		l.misuse("Begin")
 	}
 	l.attempt++

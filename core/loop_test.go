@@ -440,14 +440,43 @@ func TestLoopCancel(t *testing.T) {
 }
 
 func TestLoopCallsAfterDoneReturnTheFinalStep(t *testing.T) {
-	l := NewLoop(expo(1), nil, nil, nil, nil)
+	ev, obs := recorder()
+	l := NewLoop(expo(1), nil, nil, nil, obs)
 	l.Start(t0)
 	l.Begin(t0)
 	final := l.End(t0, status(200))
+	events := len(*ev)
 	for _, s := range []Step{l.Start(t0), l.Woke(t0), l.End(t0, status(500)), l.Cancel(t0, nil)} {
 		if s != final {
 			t.Fatalf("after done: %+v, want %+v", s, final)
 		}
+	}
+	if n := l.Begin(t0); n != 1 {
+		t.Fatalf("Begin after done = %d, want 1 (the attempts begun)", n)
+	}
+	if len(*ev) != events || l.Attempts() != 1 {
+		t.Fatalf("after done: %d events (want %d), %d attempts (want 1)", len(*ev), events, l.Attempts())
+	}
+}
+
+// TestLoopBeginAfterCancel: a driver that checks its context, cancels, and
+// then goes on to Begin the attempt it was told to make gets no panic, no
+// attempt and no event; End then returns the final step.
+func TestLoopBeginAfterCancel(t *testing.T) {
+	ev, obs := recorder()
+	l := NewLoop(expo(3), nil, nil, nil, obs)
+	if s := l.Start(t0); s.Action != ActAttempt {
+		t.Fatalf("Start = %+v", s)
+	}
+	final := l.Cancel(t0, nil)
+	if n := l.Begin(t0); n != 0 {
+		t.Fatalf("Begin after Cancel = %d, want 0", n)
+	}
+	if s := l.End(t0, status(200)); s != final {
+		t.Fatalf("End after Cancel = %+v, want %+v", s, final)
+	}
+	if got := traceEvents(*ev); len(got) != 1 || !strings.HasPrefix(got[0], "done at 0s after 0") {
+		t.Fatalf("events %q, want only the done event", got)
 	}
 }
 
