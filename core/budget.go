@@ -65,6 +65,15 @@ func (b *Budget) Spend() bool {
 	return ok
 }
 
+// Refund gives back one token taken by Spend for a retry that was then
+// not sent (the loop stopped or was cancelled before sending it), up to
+// the capacity.
+func (b *Budget) Refund() {
+	b.mu.Lock()
+	b.tokensU = min(b.capU, b.tokensU+budgetUnit)
+	b.mu.Unlock()
+}
+
 // Success returns RefillPerSuccess tokens, up to the capacity.
 func (b *Budget) Success() {
 	b.mu.Lock()

@@ -146,3 +146,18 @@ func TestBudgetTokensAreNearestFloat(t *testing.T) {
 		}
 	}
 }
+
+func TestBudgetRefund(t *testing.T) {
+	b, _ := NewBudget(2, 0.1)
+	b.Spend()
+	b.Spend()
+	b.Refund()
+	if b.Tokens() != 1 {
+		t.Fatalf("after a refund %v tokens, want 1", b.Tokens())
+	}
+	b.Refund()
+	b.Refund() // capped
+	if b.Tokens() != 2 {
+		t.Fatalf("after refunds past the capacity %v tokens, want 2", b.Tokens())
+	}
+}

@@ -62,10 +62,13 @@
 //     ErrBudgetEmpty).
 //  5. After the wait, and before every attempt including the first, the
 //     job takes a Bucket token, if there is a Bucket, waiting for it if the
-//     bucket is in debt (reason bucket).
+//     bucket is in debt (reason bucket). If that wait would end past
+//     Policy.MaxElapsed the job stops (ErrMaxElapsed) and gives back the
+//     Bucket token and the retry's Budget token.
 //
 // Cancellation (Loop.Cancel, or the context given to Do) stops the job at
-// any point with ErrCancelled. Each stop is a *StopError wrapping its cause
+// any point with ErrCancelled, giving back the tokens taken for an attempt
+// not yet sent. Each stop is a *StopError wrapping its cause
 // and the last attempt's error. Every step is reported as an Event: the
 // timeline, the simulator's statistics and the tests are built from events,
 // never by recomputing the schedule.

@@ -74,7 +74,8 @@ var stateNames = [...]string{"new", "retry wait", "bucket wait", "ready", "in fl
 // Every decision is reported to observe as an Event. Before each attempt
 // the loop takes a token from the Bucket, if any (ReserveAt: waiting with
 // reason bucket when the bucket is in debt); each retry spends a token from
-// the Budget, if any. A Loop is not safe for concurrent use; its Bucket and
+// the Budget, if any. Tokens taken for an attempt that is then never sent
+// (the loop stops or is cancelled first) are given back. A Loop is not safe for concurrent use; its Bucket and
 // Budget are, and are usually shared by many loops.
 type Loop struct {
 	p         Policy
@@ -93,6 +94,11 @@ type Loop struct {
 	intended time.Time     // planned send time of the next attempt
 	last     error         // last attempt's error
 	final    Step
+
+	// Tokens taken for the next attempt and not used yet, given back if
+	// the loop stops or is cancelled before Begin sends it.
+	holdsBucket bool // a Bucket token reserved (during a bucket wait or ready)
+	holdsBudget bool // a Budget token spent on the next retry
 }
 
 // NewLoop returns a loop for one job. rng supplies the jitter and spread
@@ -149,9 +155,11 @@ func (l *Loop) Start(now time.Time) Step {
 // intended, and says whether to wait for it.
 func (l *Loop) beforeAttempt(now, intended time.Time) Step {
 	if l.bucket != nil {
-		if w := l.bucket.ReserveAt(now); w > 0 {
+		w := l.bucket.ReserveAt(now)
+		l.holdsBucket = true
+		if w > 0 {
 			if l.pastMaxElapsed(now, w) {
-				l.bucket.unreserveAt(now)
+				l.giveBack(now)
 				return l.stop(now, ErrMaxElapsed, l.elapsedNote("bucket wait", now, w))
 			}
 			l.state, l.waitEnd = stateBucketWait, now.Add(w)
@@ -194,6 +202,7 @@ func (l *Loop) Begin(now time.Time) int {
 	}
 	l.attempt++
 	l.state = stateInFlight
+	l.holdsBucket, l.holdsBudget = false, false
 	l.emit(Event{Kind: EventAttempt, At: now, Attempt: l.attempt, Intended: l.intended})
 	return l.attempt
 }
@@ -247,8 +256,11 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 	if l.pastMaxElapsed(now, d) {
 		return l.stop(now, ErrMaxElapsed, joinNote(note, l.elapsedNote(reason.String()+" wait", now, d)))
 	}
-	if l.budget != nil && !l.budget.Spend() {
-		return l.stop(now, ErrBudgetEmpty, note)
+	if l.budget != nil {
+		if !l.budget.Spend() {
+			return l.stop(now, ErrBudgetEmpty, note)
+		}
+		l.holdsBudget = true
 	}
 	l.state, l.waitEnd = stateRetryWait, now.Add(d)
 	l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: d, Reason: reason, Note: note})
@@ -338,20 +350,33 @@ func joinNote(a, b string) string {
 
 // Cancel stops the loop because its context was cancelled, at any point:
 // during a wait, before an attempt, or with an attempt in flight (whose
-// outcome is then not reported). A token reserved for a bucket wait is
-// given back. cause is the context's cause (nil means context.Canceled).
-// It emits EventDone with a *StopError whose Cause is ErrCancelled.
+// outcome is then not reported). Tokens taken for an attempt that is now
+// never sent are given back: the Bucket token reserved for it (during its
+// bucket wait or once it is ready) and the Budget token spent on it (from
+// the retry wait on). cause is the context's cause (nil means
+// context.Canceled). It emits EventDone with a *StopError whose Cause is
+// ErrCancelled.
 func (l *Loop) Cancel(now time.Time, cause error) Step {
 	if l.state == stateDone {
 		return l.final
 	}
-	if l.state == stateBucketWait {
-		l.bucket.unreserveAt(now)
-	}
+	l.giveBack(now)
 	if cause == nil {
 		cause = context.Canceled
 	}
 	return l.cancelled(now, cause)
+}
+
+// giveBack returns the tokens taken for the next attempt, which will not
+// be sent.
+func (l *Loop) giveBack(now time.Time) {
+	if l.holdsBucket {
+		l.bucket.unreserveAt(now)
+	}
+	if l.holdsBudget {
+		l.budget.Refund()
+	}
+	l.holdsBucket, l.holdsBudget = false, false
 }
 
 func (l *Loop) cancelled(now time.Time, cause error) Step {

@@ -575,3 +575,91 @@ func TestNames(t *testing.T) {
 	_, err := ParseCeilingAction("wait")
 	wantErr(t, err, `core: ceiling action "wait": must be clamp or stop`)
 }
+
+// TestLoopGivesBackUnusedTokens: a bucket token reserved for an attempt
+// and a budget token spent on a retry are given back when the attempt is
+// never sent.
+func TestLoopGivesBackUnusedTokens(t *testing.T) {
+	t.Run("retry dropped for a bucket wait past max elapsed", func(t *testing.T) {
+		bucket, _ := NewBucket(0.1, 1)
+		budget, _ := NewBudget(5, 0)
+		p := withPolicy(expo(3), func(p *Policy) { p.MaxElapsed = 5 * s })
+		ev, obs := recorder()
+		final, got := drive(t, NewLoop(p, nil, bucket, budget, obs), ev, 0, 0, status(503))
+		if !errors.Is(final.Err, ErrMaxElapsed) {
+			t.Fatalf("final %v, want ErrMaxElapsed; events %q", final.Err, got)
+		}
+		if n := strings.Count(strings.Join(got, "\n"), "attempt "); n != 1 {
+			t.Fatalf("%d attempts, want 1; events %q", n, got)
+		}
+		if tok := budget.Tokens(); tok != 5 {
+			t.Fatalf("budget %v tokens, want 5 (no retry was sent)", tok)
+		}
+	})
+	t.Run("cancel while ready gives the bucket token back", func(t *testing.T) {
+		bucket, _ := NewBucket(1, 1)
+		l := NewLoop(expo(3), nil, bucket, nil, nil)
+		if s := l.Start(t0); s.Action != ActAttempt {
+			t.Fatalf("Start = %+v", s)
+		}
+		if tok := bucket.TokensAt(t0); tok != 0 {
+			t.Fatalf("after Start %v tokens, want 0", tok)
+		}
+		l.Cancel(t0, nil)
+		if tok := bucket.TokensAt(t0); tok != 1 {
+			t.Fatalf("after Cancel %v tokens, want 1", tok)
+		}
+	})
+	t.Run("cancel while ready after a bucket wait", func(t *testing.T) {
+		bucket, _ := NewBucket(1, 1)
+		bucket.AllowAt(t0)
+		l := NewLoop(expo(3), nil, bucket, nil, nil)
+		if step := l.Start(t0); step.Reason != ReasonBucket || step.Wait != time.Second {
+			t.Fatalf("Start = %+v, want a 1s bucket wait", step)
+		}
+		if step := l.Woke(at(time.Second)); step.Action != ActAttempt {
+			t.Fatalf("Woke = %+v", step)
+		}
+		l.Cancel(at(time.Second), nil)
+		if tok := bucket.TokensAt(at(time.Second)); tok != 1 {
+			t.Fatalf("after Cancel %v tokens, want 1", tok)
+		}
+	})
+	t.Run("cancel during a retry wait gives the budget token back", func(t *testing.T) {
+		budget, _ := NewBudget(5, 0)
+		l := NewLoop(expo(3), nil, nil, budget, nil)
+		l.Start(t0)
+		l.Begin(t0)
+		if s := l.End(t0, status(503)); s.Action != ActWait {
+			t.Fatalf("End = %+v", s)
+		}
+		if tok := budget.Tokens(); tok != 4 {
+			t.Fatalf("during the retry wait %v tokens, want 4", tok)
+		}
+		l.Cancel(at(50*ms), nil)
+		if tok := budget.Tokens(); tok != 5 {
+			t.Fatalf("after Cancel %v tokens, want 5", tok)
+		}
+	})
+	t.Run("a sent retry keeps its tokens", func(t *testing.T) {
+		bucket, _ := NewBucket(1, 2)
+		budget, _ := NewBudget(5, 0)
+		l := NewLoop(expo(3), nil, bucket, budget, nil)
+		l.Start(t0)
+		l.Begin(t0)
+		if step := l.End(t0, status(503)); step.Wait != 200*ms {
+			t.Fatalf("End = %+v, want a 200ms retry wait", step)
+		}
+		if step := l.Woke(at(200 * ms)); step.Action != ActAttempt {
+			t.Fatalf("Woke = %+v", step)
+		}
+		l.Begin(at(200 * ms))
+		l.Cancel(at(200*ms), nil) // with the retry in flight
+		if tok := budget.Tokens(); tok != 4 {
+			t.Fatalf("budget %v tokens, want 4", tok)
+		}
+		if tok := bucket.TokensAt(at(200 * ms)); tok > 0.2+1e-9 || tok < 0.2-1e-9 {
+			t.Fatalf("bucket %v tokens, want 0.2", tok)
+		}
+	})
+}
