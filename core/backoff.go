@@ -102,7 +102,8 @@ func (b Backoff) Validate() error {
 // function of the arguments, identical on every platform.
 //
 // Base·Multiplier^n is computed by repeated multiplication, stopping at
-// Cap, so Delay and Schedule agree to the nanosecond. The result is never
+// Cap (beyond 4096 retries, by repeated squaring), so Delay and Schedule
+// agree to the nanosecond; no step can be fused into a multiply-add. The result is never
 // negative, even for a Backoff that fails Validate.
 func (b Backoff) Delay(n int, prev time.Duration, u float64) time.Duration {
 	if !(u > 0) { // also NaN
@@ -130,7 +131,7 @@ func (b Backoff) limit() float64 {
 }
 
 // expoLoopMax bounds the multiplication loop; beyond it (only reachable
-// with multipliers a hair above 1 or absurd n) math.Pow is used.
+// with multipliers a hair above 1 or absurd n) powInt is used.
 const expoLoopMax = 1 << 12
 
 // expo returns min(limit, Base·Multiplier^n).
@@ -140,12 +141,29 @@ func (b Backoff) expo(n int) float64 {
 		return math.Min(t, limit)
 	}
 	if n > expoLoopMax {
-		return math.Min(t*math.Pow(m, float64(n)), limit)
+		return math.Min(t*powInt(m, n), limit)
 	}
 	for i := 0; i < n && t < limit; i++ {
 		t *= m
 	}
 	return math.Min(t, limit)
+}
+
+// powInt returns m^n for n >= 0 by repeated squaring: the steps math.Pow
+// takes for an integer exponent (which scale by exact powers of two in
+// between, changing no rounding), so where math.Pow runs unfused the two
+// agree to the bit. It only multiplies, so no platform can fuse a
+// multiply-add into it, and unlike math.Pow (assembly on s390x, fused
+// multiply-adds on arm64) it gives the same bits everywhere.
+func powInt(m float64, n int) float64 {
+	r := 1.0
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= m
+		}
+		m *= m
+	}
+	return r
 }
 
 // jitter applies the strategy's jitter to t = min(Cap, Base·Multiplier^n).

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -219,3 +220,50 @@ func FuzzParseStrategy(f *testing.F) {
 }
 
 func s2d(n int) time.Duration { return time.Duration(n+1) * ms }
+
+// stdMathUnfused reports whether the standard library's pure-Go math runs
+// unfused here (no multiply-add fusion): js/wasm, and amd64 below
+// GOAMD64=v3 (see fused_amd64v3_test.go).
+var stdMathUnfused = runtime.GOARCH == "wasm" || runtime.GOARCH == "amd64"
+
+// powInt takes math.Pow's steps for an integer exponent, without anything
+// a compiler could fuse: where math.Pow runs unfused they agree to the bit,
+// so Delay beyond expoLoopMax gives the values it gave with math.Pow.
+func TestPowIntMatchesMathPow(t *testing.T) {
+	if !stdMathUnfused {
+		t.Skip("math.Pow may be fused on " + runtime.GOARCH + ": no bit-exact reference")
+	}
+	rng := NewPCG(5)
+	for range 200000 {
+		m := 1 + 9*rng.Float64()
+		if rng.Float64() < 0.5 {
+			m = 1 + rng.Float64()*1e-3 // a hair above 1: the case the loop bound is for
+		}
+		n := expoLoopMax + 1 + int(rng.Float64()*1e6)
+		if got, want := powInt(m, n), math.Pow(m, float64(n)); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("powInt(%v, %d) = %v, math.Pow = %v", m, n, got, want)
+		}
+	}
+	for _, c := range []struct {
+		m float64
+		n int
+	}{{2, 0}, {2, 1}, {2, 1023}, {2, 1024}, {10, 308}, {10, 309}, {math.Nextafter(1, 2), 1 << 40}, {1.5, math.MaxInt}} {
+		if got, want := powInt(c.m, c.n), math.Pow(c.m, float64(c.n)); got != want {
+			t.Errorf("powInt(%v, %d) = %v, math.Pow = %v", c.m, c.n, got, want)
+		}
+	}
+}
+
+// Delay beyond the multiplication loop: fixed values, the same on every
+// platform (this test also runs under GOOS=js GOARCH=wasm).
+func TestDelayBeyondTheLoopGolden(t *testing.T) {
+	b := Backoff{Strategy: Exponential, Base: time.Millisecond, Multiplier: 1.001}
+	for _, c := range []struct {
+		n    int
+		want time.Duration
+	}{{5000, 148042836}, {10000, 21916681339}, {20000, 480340920917391}} {
+		if got := b.Delay(c.n, 0, 0); got != c.want {
+			t.Errorf("Delay(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}

@@ -17,7 +17,10 @@
 //     (app/fleet.Run) does, and each server or network from its own.
 //   - Normal draws use Normal, whose logarithm is written out in basic
 //     arithmetic (math.Log and math.Exp have assembly versions on some
-//     platforms that can differ from the pure-Go ones wasm runs).
+//     platforms that can differ from the pure-Go ones wasm runs), and
+//     random arrival gaps use log1pf, math.Log1p's algorithm written out
+//     the same way (arm64 fuses the multiply-adds inside math.Log1p).
+//     Both round every product on its own: no fused multiply-add.
 //
 // A test hashes the event stream of a mixed scenario and compares it with
 // a constant, natively and under GOOS=js GOARCH=wasm.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"retrylab/core"
@@ -95,11 +94,14 @@ const ArrivalSalt = 0x4172726976616c73 // "Arrivals"
 // are spread evenly over one interval, then every gap is Every, so the
 // fleet receives a steady Workers/Every jobs per second. Random:
 // -ln(1-u)·Every with u the first Float64 of
-// core.NewPCG(core.SubSeed(Seed^ArrivalSalt, w, j)).
+// core.NewPCG(core.SubSeed(Seed^ArrivalSalt, w, j)), the logarithm taken
+// by log1pf: math.Log1p's algorithm without fused multiply-adds, so the
+// gaps are the same bits natively (arm64 included) and in WebAssembly, and
+// equal to -math.Log1p(-u)·Every where that runs unfused (amd64, wasm).
 func (a Arrivals) Gap(w, j int) time.Duration {
 	if a.Random {
 		u := core.NewPCG(core.SubSeed(a.Seed^ArrivalSalt, w, j)).Float64()
-		return time.Duration(-math.Log1p(-u) * float64(a.Every))
+		return time.Duration(float64(-log1pf(-u) * float64(a.Every)))
 	}
 	if j == 0 {
 		return time.Duration(int64(a.Every) * int64(w) / int64(max(a.Workers, 1)))

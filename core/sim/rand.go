@@ -93,3 +93,110 @@ func logf(x float64) float64 {
 	hfsq := float64(float64(0.5*f) * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
+
+// log1pf is ln(1+x): the algorithm of Go's pure-Go math.log1p (from
+// FreeBSD's s_log1p.c), step for step, with every product rounded on its
+// own (an explicit float64 conversion) so no platform fuses a multiply and
+// an add. Where math.Log1p is that pure-Go code unfused (amd64 below v3,
+// js/wasm) the two agree to the bit (a test checks it); on arm64, where
+// the compiler fuses multiply-adds inside math.log1p, only log1pf gives
+// the same bits as everywhere else.
+func log1pf(x float64) float64 {
+	const (
+		sqrt2M1     = 4.142135623730950488017e-01  // Sqrt(2)-1
+		sqrt2HalfM1 = -2.928932188134524755992e-01 // Sqrt(2)/2-1
+		small       = 1.0 / (1 << 29)              // 2**-29
+		tiny        = 1.0 / (1 << 54)              // 2**-54
+		two53       = 1 << 53                      // 2**53
+		ln2Hi       = 6.93147180369123816490e-01
+		ln2Lo       = 1.90821492927058770002e-10
+		lp1         = 6.666666666666735130e-01
+		lp2         = 3.999999999940941908e-01
+		lp3         = 2.857142874366239149e-01
+		lp4         = 2.222219843214978396e-01
+		lp5         = 1.818357216161805012e-01
+		lp6         = 1.531383769920937332e-01
+		lp7         = 1.479819860511658591e-01
+	)
+	switch {
+	case x < -1 || math.IsNaN(x): // includes -Inf
+		return math.NaN()
+	case x == -1:
+		return math.Inf(-1)
+	case math.IsInf(x, 1):
+		return math.Inf(1)
+	}
+	absx := math.Abs(x)
+	var f float64
+	var iu uint64
+	k := 1
+	if absx < sqrt2M1 {
+		if absx < small {
+			if absx < tiny {
+				return x
+			}
+			return x - float64(float64(x*x)*0.5)
+		}
+		if x > sqrt2HalfM1 {
+			k, f, iu = 0, x, 1
+		}
+	}
+	var c float64
+	if k != 0 {
+		var u float64
+		if absx < two53 {
+			u = 1.0 + x
+			iu = math.Float64bits(u)
+			k = int((iu >> 52) - 1023)
+			if k > 0 { // correction term
+				c = 1.0 - (u - x)
+			} else {
+				c = x - (u - 1.0)
+			}
+			c /= u
+		} else {
+			u = x
+			iu = math.Float64bits(u)
+			k = int((iu >> 52) - 1023)
+			c = 0
+		}
+		iu &= 0x000fffffffffffff
+		if iu < 0x0006a09e667f3bcd { // mantissa of Sqrt(2)
+			u = math.Float64frombits(iu | 0x3ff0000000000000) // normalize u
+		} else {
+			k++
+			u = math.Float64frombits(iu | 0x3fe0000000000000) // normalize u/2
+			iu = (0x0010000000000000 - iu) >> 2
+		}
+		f = u - 1.0 // Sqrt(2)/2 < u < Sqrt(2)
+	}
+	fk := float64(k)
+	hfsq := float64(float64(0.5*f) * f)
+	if iu == 0 { // |f| < 2**-20
+		if f == 0 {
+			if k == 0 {
+				return 0
+			}
+			c += float64(fk * ln2Lo)
+			return float64(fk*ln2Hi) + c
+		}
+		r := float64(hfsq * (1.0 - float64(0.66666666666666666*f)))
+		if k == 0 {
+			return f - r
+		}
+		return float64(fk*ln2Hi) - ((r - (float64(fk*ln2Lo) + c)) - f)
+	}
+	s := f / (2.0 + f)
+	z := float64(s * s)
+	p := lp6 + float64(z*lp7) // Horner, as math.log1p: z*(lp1 + z*(lp2 + … z*lp7))
+	p = lp5 + float64(z*p)
+	p = lp4 + float64(z*p)
+	p = lp3 + float64(z*p)
+	p = lp2 + float64(z*p)
+	p = lp1 + float64(z*p)
+	r := float64(z * p)
+	if k == 0 {
+		return f - (hfsq - float64(s*(hfsq+r)))
+	}
+	return float64(fk*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + (float64(fk*ln2Lo) + c))) - f)
+}

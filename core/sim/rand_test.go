@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 
@@ -69,5 +70,50 @@ func TestNormalMoments(t *testing.T) {
 	}
 	if m := sum / draws; m < 9950*time.Microsecond || m > 10050*time.Microsecond {
 		t.Errorf("mean delay %v", m)
+	}
+}
+
+// stdMathUnfused reports whether the standard library's pure-Go math
+// functions run unfused here (no multiply-add fusion): js/wasm, and amd64
+// below GOAMD64=v3 (see fused_amd64v3_test.go).
+var stdMathUnfused = runtime.GOARCH == "wasm" || runtime.GOARCH == "amd64"
+
+// log1pf is math.Log1p's algorithm with products rounded on their own:
+// where math.Log1p runs unfused they agree to the bit, on the arrival
+// gaps' inputs -u (u a PCG draw) and across the whole range.
+func TestLog1pfMatchesMathLog1p(t *testing.T) {
+	if !stdMathUnfused {
+		t.Skip("math.Log1p may be fused on " + runtime.GOARCH + ": no bit-exact reference")
+	}
+	check := func(x float64) {
+		t.Helper()
+		got, want := log1pf(x), math.Log1p(x)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("log1pf(%v) = %v, math.Log1p = %v", x, got, want)
+		}
+	}
+	rng := core.NewPCG(3)
+	for range 1000000 {
+		u := rng.Float64()
+		check(-u)
+		check(math.Ldexp(u, int(rng.Float64()*2100)-1075)) // any magnitude
+		check(-u * 1e-6)
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), -1, -0.5, 1e-300, 1e-20, -1e-9, 1e-9, 0.41, -0.29, 0.5, 1, math.E, 1e15, 1e300,
+		math.MaxFloat64, math.Nextafter(-1, 0), -2, math.Inf(1), math.Inf(-1), math.NaN()} {
+		check(x)
+	}
+}
+
+// The first random arrival gaps of a seed are fixed on every platform
+// (this test also runs under GOOS=js GOARCH=wasm): they come from log1pf,
+// not from math.Log1p, whose multiply-adds arm64 fuses.
+func TestArrivalGapsGolden(t *testing.T) {
+	a := Arrivals{Every: time.Second, Workers: 3, Random: true, Seed: 42}
+	want := []time.Duration{201472578, 1909526269, 335015795, 792616829, 1019484692, 435791549, 415250894, 3306672973, 773141378}
+	for i, w := range want {
+		if got := a.Gap(i%3, i/3); got != w {
+			t.Errorf("gap %d = %d, want %d", i, got, w)
+		}
 	}
 }
