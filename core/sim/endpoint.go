@@ -96,7 +96,7 @@ type Endpoint struct {
 	Latency time.Duration // base delay of every answer
 	Spread  time.Duration // plus U(0, Spread)
 
-	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100)
+	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100, see failureSumSlack)
 
 	HangLimit time.Duration // how long a hang is held; 0 = DefaultHangLimit
 
@@ -110,6 +110,13 @@ type Endpoint struct {
 
 // Outage is a stretch [From, To) after the server's start when it is down.
 type Outage struct{ From, To time.Duration }
+
+// failureSumSlack is how far above 100 the float64 sum of the injected
+// failure percentages may come: shares that add up to 100 in decimal can
+// add up to a little more in float64 (0.2 + 85.4 + 14.4 =
+// 100.00000000000001). Rolls compare a draw in [0, 100) with the running
+// sums, so such a sum means failures only, as 100 does.
+const failureSumSlack = 1e-9
 
 // Validate reports the first field that makes no sense.
 func (e *Endpoint) Validate() error {
@@ -141,7 +148,7 @@ func (e *Endpoint) Validate() error {
 		}
 		sum += p.v
 	}
-	if sum > 100 {
+	if sum > 100+failureSumSlack {
 		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most 100", sum)
 	}
 	return nil

@@ -183,3 +183,30 @@ func TestHeaderGet(t *testing.T) {
 		t.Error("fields")
 	}
 }
+
+// The injected failures may add up to 100 percent: the sum is float64
+// addition, so shares that add up to 100 in decimal (0.2 + 85.4 + 14.4 is
+// 100.00000000000001 in float64) are allowed within 1e-9.
+func TestEndpointValidateFailureSum(t *testing.T) {
+	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
+	for _, tc := range []struct {
+		fail500, fail503, drop, hang float64
+		valid                        bool
+	}{
+		{0.2, 85.4, 14.4, 0, true},
+		{0, 0.2, 85.4, 14.4, true},
+		{0.1, 0.2, 99.7, 0, true},
+		{33.3, 33.3, 33.4, 0, true},
+		{25, 25, 25, 25, true},
+		{100, 0, 0, 0, true},
+		{0.2, 85.4, 14.4, 0.000001, false},
+		{50, 50.00001, 0, 0, false},
+		{60, 50, 0, 0, false},
+	} {
+		e := Endpoint{Limiter: ok, Fail500: tc.fail500, Fail503: tc.fail503, Drop: tc.drop, Hang: tc.hang}
+		err := e.Validate()
+		if (err == nil) != tc.valid {
+			t.Errorf("%v + %v + %v + %v: err %v, want valid %v", tc.fail500, tc.fail503, tc.drop, tc.hang, err, tc.valid)
+		}
+	}
+}
