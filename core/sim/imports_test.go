@@ -26,8 +26,8 @@ func TestImports(t *testing.T) {
 			t.Fatal(err)
 		}
 		external := f.Name.Name == "sim_test"
-		if external != strings.HasSuffix(f.Name.Name, "_test") || (external && !strings.HasSuffix(name, "_test.go")) {
-			t.Errorf("%s: package %s", name, f.Name.Name)
+		if problem := packageClauseProblem(name, f.Name.Name); problem != "" {
+			t.Error(problem)
 		}
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
@@ -41,6 +41,41 @@ func TestImports(t *testing.T) {
 			default:
 				t.Errorf("%s imports %s: package sim may use the standard library and retrylab/core only", name, path)
 			}
+		}
+	}
+}
+
+// packageClauseProblem says what is wrong with a file named name in
+// package pkg, or "": every file is package sim, or package sim_test in a
+// _test.go file. (A file the build ignores, e.g. "//go:build ignore" with
+// package main, is not compiled, so only this check sees it.)
+func packageClauseProblem(name, pkg string) string {
+	switch {
+	case pkg == "sim", pkg == "sim_test" && strings.HasSuffix(name, "_test.go"):
+		return ""
+	case pkg == "sim_test":
+		return name + ": package sim_test in a non-test file"
+	}
+	return name + ": package " + pkg + ", want sim (or sim_test in a _test.go file)"
+}
+
+// TestPackageClauseProblem shows the check can fail.
+func TestPackageClauseProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name, pkg string
+		ok        bool
+	}{
+		{"fleet.go", "sim", true},
+		{"fleet_test.go", "sim", true},
+		{"bench_test.go", "sim_test", true},
+		{"gen.go", "main", false},
+		{"gen_test.go", "main", false},
+		{"x.go", "sim_test", false},
+		{"x_test.go", "other_test", false},
+		{"x.go", "core", false},
+	} {
+		if got := packageClauseProblem(tc.name, tc.pkg); (got == "") != tc.ok {
+			t.Errorf("%s in package %s: %q, want ok %v", tc.name, tc.pkg, got, tc.ok)
 		}
 	}
 }
