@@ -1,0 +1,141 @@
+package core_test
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"retrylab/core"
+)
+
+func ExampleParseRateLimit() {
+	now := time.Date(2026, time.November, 2, 9, 30, 0, 0, time.UTC)
+	show := func(h http.Header) {
+		hint, err := core.ParseRateLimit(h, now)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-15s limit %d (%v) remaining %d (%v) reset %v (%v) window %v (%v)\n", hint.Source,
+			hint.Limit, hint.HasLimit, hint.Remaining, hint.HasRemaining, hint.Reset, hint.HasReset, hint.Window, hint.HasWindow)
+	}
+
+	// The IETF fields: with two policies the one with the least quota left
+	// is reported, with its own quota and window.
+	h := http.Header{}
+	h.Set("RateLimit", `"burst";r=40;t=1, "daily";r=0;t=3600`)
+	h.Set("RateLimit-Policy", `"burst";q=50;w=1, "daily";q=1000;w=86400`)
+	show(h)
+
+	// The de-facto X- fields; a reset from 1e9 on is a Unix time.
+	h = http.Header{}
+	h.Set("X-RateLimit-Limit", "60")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", fmt.Sprint(now.Add(42*time.Second).Unix()))
+	show(h)
+
+	// No rate-limit fields: a zero hint, no error.
+	show(http.Header{"Content-Type": {"text/plain"}})
+
+	// A malformed field: an error naming it.
+	h = http.Header{}
+	h.Set("RateLimit", `"default";r=-1;t=5`)
+	show(h)
+	// Output:
+	// RateLimit       limit 1000 (true) remaining 0 (true) reset 1h0m0s (true) window 24h0m0s (true)
+	// X-RateLimit     limit 60 (true) remaining 0 (true) reset 42s (true) window 0s (false)
+	//                 limit 0 (false) remaining 0 (false) reset 0s (false) window 0s (false)
+	// core: RateLimit "\"default\";r=-1;t=5": r=-1: negative
+}
+
+func ExampleNewBudget() {
+	// A fleet may spend 3 retries, then earns one back per ten successes.
+	budget, err := core.NewBudget(3, 0.1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := 1; i <= 4; i++ {
+		fmt.Printf("retry %d: %v\n", i, budget.Spend())
+	}
+	for range 10 {
+		budget.Success()
+	}
+	fmt.Println("tokens after ten successes:", budget.Tokens())
+	fmt.Println("retry 5:", budget.Spend())
+
+	_, err = core.NewBudget(0, 1)
+	fmt.Println(err)
+	// Output:
+	// retry 1: true
+	// retry 2: true
+	// retry 3: true
+	// retry 4: false
+	// tokens after ten successes: 1
+	// retry 5: true
+	// core: budget capacity 0: must be between 1 and 1000000
+}
+
+func ExampleNewSchedule() {
+	b := core.Backoff{Strategy: core.Exponential, Base: 100 * time.Millisecond, Multiplier: 2, Cap: time.Second}
+	s := core.NewSchedule(b, nil) // Exponential draws nothing
+	var ds []time.Duration
+	for range 5 {
+		ds = append(ds, s.Next())
+	}
+	fmt.Println(ds)
+
+	// With jitter, a seeded Rand makes the delays reproducible, and equal
+	// to what Delay gives for the same draws.
+	b.Strategy = core.FullJitter
+	s = core.NewSchedule(b, core.NewPCG(7))
+	rng := core.NewPCG(7)
+	ds, same := ds[:0], true
+	for n := 1; n <= 5; n++ {
+		d := s.Next()
+		ds = append(ds, d)
+		same = same && d == b.Delay(n, 0, rng.Float64())
+	}
+	fmt.Println(ds, "same as Delay:", same, "attempt:", s.Attempt())
+	// Output:
+	// [200ms 400ms 800ms 1s 1s]
+	// [49.636036ms 79.544567ms 501.298369ms 841.902139ms 39.907838ms] same as Delay: true attempt: 5
+}
+
+func ExampleSubSeed() {
+	// Each worker's job gets its own generator, derived from the run's
+	// seed: the same numbers whatever order the jobs run in, and on every
+	// platform.
+	const runSeed = 42
+	for _, wj := range [][2]int{{0, 0}, {0, 1}, {1, 0}} {
+		seed := core.SubSeed(runSeed, wj[0], wj[1])
+		rng := core.NewRand(seed)
+		pcg := core.NewPCG(seed) // the same draws, without *rand.Rand
+		a, b := rng.Float64(), pcg.Float64()
+		fmt.Printf("worker %d job %d: seed %#016x first draw %.6f (PCG %v)\n", wj[0], wj[1], seed, a, a == b)
+	}
+	// Output:
+	// worker 0 job 0: seed 0xe37241c09304f97f first draw 0.223841 (PCG true)
+	// worker 0 job 1: seed 0x18def8c3a67e97f5 first draw 0.072498 (PCG true)
+	// worker 1 job 0: seed 0x8a2624014c8dc5b5 first draw 0.528246 (PCG true)
+}
+
+func ExampleDecision_RetryAfterSeconds() {
+	now := time.Date(2026, time.November, 2, 9, 30, 0, 300_000_000, time.UTC)
+	// One request every 2.5 s, no burst.
+	l := core.NewLimiter(core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 0.4, Burst: 1}, now)
+	for i := range 2 {
+		d := l.Decide(now)
+		fmt.Printf("request %d at 09:30:00.3: allowed %v, retry after %v\n", i+1, d.Allowed, d.RetryAfter)
+		if !d.Allowed {
+			// Rounded up, so a client that waits that long is allowed.
+			fmt.Println("Retry-After:", d.RetryAfterSeconds())
+			fmt.Println("Retry-After:", d.RetryAt(now).Format(http.TimeFormat))
+		}
+	}
+	// Output:
+	// request 1 at 09:30:00.3: allowed true, retry after 0s
+	// request 2 at 09:30:00.3: allowed false, retry after 2.5s
+	// Retry-After: 3
+	// Retry-After: Mon, 02 Nov 2026 09:30:03 GMT
+}
