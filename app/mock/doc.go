@@ -86,7 +86,10 @@
 // # Keys
 //
 // A key is a run's own id or a room shared by many clients. Its limiter
-// state lasts until it has been idle for Options.IdleTTL. The last
+// state lasts until it has been idle for longer than Options.IdleTTL and
+// its limit has fully recovered (a full bucket, nothing admitted in the
+// window), whichever comes later, so a client told to wait is never let in
+// early; a key with an arrivals stream open is kept regardless. The last
 // configuration wins: a request whose limiter parameters differ from the
 // previous one's starts the key's limiter afresh (seq continues). At most
 // Options.MaxKeys keys (and about Options.MaxBytes of state) are held; beyond

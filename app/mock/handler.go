@@ -19,7 +19,7 @@ import (
 type Options struct {
 	MaxKeys    int              // keys with limiter state held at once (default 100,000); the least recently used is evicted beyond
 	MaxBytes   int              // estimated bytes of limiter state held at once (default 64 MiB); evicts likewise
-	IdleTTL    time.Duration    // a key unused this long is forgotten (default 10 min)
+	IdleTTL    time.Duration    // a key unused for longer is forgotten once its limit has recovered and no stream watches it (default 10 min)
 	Now        func() time.Time // the clock for limiter decisions and receive times (default time.Now)
 	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures (default math/rand/v2.Float64)
 	HangLimit  time.Duration    // longest hang before the connection is closed anyway (default 60 s)
@@ -93,6 +93,7 @@ func New(opts Options) *Handler {
 		hub:   newHub(opts.MaxStreams, opts.StreamBuf),
 		done:  make(chan struct{}),
 	}
+	h.store.watched = func(key string) bool { return len(h.hub.subscribers(key)) > 0 }
 	h.janitor.Add(1)
 	go h.sweepLoop()
 	return h
@@ -126,7 +127,7 @@ func (h *Handler) sweepLoop() {
 type Stats struct {
 	Keys          int    // keys with limiter state
 	Evicted       uint64 // keys evicted because the store was full
-	Expired       uint64 // keys forgotten after IdleTTL
+	Expired       uint64 // keys forgotten for idleness (see IdleTTL)
 	Streams       int    // arrivals streams open
 	EventsDropped uint64 // stream events discarded because a consumer was slow
 }

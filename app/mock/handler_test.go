@@ -446,11 +446,13 @@ func TestNewConfigStartsFresh(t *testing.T) {
 
 func TestIdleKeysExpire(t *testing.T) {
 	h, clk := newTestHandler(t, Options{IdleTTL: time.Minute})
-	const q = "key=idle&limiter=fixed&limit=1&window=24h"
+	// A key whose limit has recovered (its window of 1s is over) is
+	// forgotten once idle for longer than the TTL: it starts again at seq 1.
+	const q = "key=idle&limiter=fixed&limit=1&window=1s"
 	get(h, q)
 	clk.Advance(time.Minute) // exactly the TTL: still held
-	if rec := get(h, q); rec.Code != 429 {
-		t.Fatalf("within TTL: %d, want 429", rec.Code)
+	if rec := get(h, q); rec.Code != 200 || decodeBody(t, rec).Seq != 2 {
+		t.Fatalf("within TTL: %d, want 200 seq 2", rec.Code)
 	}
 	clk.Advance(time.Minute + time.Nanosecond)
 	rec := get(h, q)
@@ -472,6 +474,86 @@ func TestIdleKeysExpire(t *testing.T) {
 	}
 	if st := h.Stats(); st.Keys != 1 || st.Expired != 101 {
 		t.Errorf("after sweep: %+v", st)
+	}
+}
+
+// An idle key whose limit has not recovered keeps its state past the TTL
+// (the default 10 minutes): the server never admits a request it told the
+// client to wait for, and the key's arrival numbers go on. It is forgotten
+// once idle for longer than both the TTL and the time its limiter takes to
+// recover fully, where a fresh limiter would admit the same.
+func TestIdleKeyKeptUntilItsLimitRecovers(t *testing.T) {
+	h, clk := newTestHandler(t, Options{})
+	const fixed = "key=w&limiter=fixed&limit=1&window=1h"
+	get(h, fixed)
+	if rec := get(h, fixed); rec.Code != 429 || rec.Header().Get("Retry-After") != "3600" {
+		t.Fatalf("fixed window, 2nd request: %d Retry-After %q; want 429 3600", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	const bucket = "key=b&rate=0.001&burst=3"
+	for i := 0; i < 3; i++ {
+		get(h, bucket)
+	}
+	if rec := get(h, bucket); rec.Code != 429 || rec.Header().Get("Retry-After") != "1000" {
+		t.Fatalf("bucket, 4th request: %d Retry-After %q; want 429 1000", rec.Code, rec.Header().Get("Retry-After"))
+	}
+
+	clk.Advance(10*time.Minute + time.Second)
+	if n := h.store.sweep(clk.Now()); n != 0 {
+		t.Errorf("sweep at 10m01s removed %d keys, want 0: neither limit has recovered", n)
+	}
+	rec := get(h, fixed)
+	if b := decodeBody(t, rec); rec.Code != 429 || rec.Header().Get("Retry-After") != "2999" || b.Seq != 3 {
+		t.Errorf("fixed window after 10m01s idle: %d Retry-After %q seq %d; want 429 2999 seq 3", rec.Code, rec.Header().Get("Retry-After"), b.Seq)
+	}
+	for i := 0; i < 3; i++ {
+		rec := get(h, bucket)
+		if b := decodeBody(t, rec); rec.Code != 429 || rec.Header().Get("Retry-After") != "399" || b.Seq != uint64(5+i) {
+			t.Errorf("bucket after 10m01s idle, request %d: %d Retry-After %q seq %d; want 429 399 seq %d", i, rec.Code, rec.Header().Get("Retry-After"), b.Seq, 5+i)
+		}
+	}
+
+	// The bucket is full again 3000 s after its admissions at 0s, at 50m;
+	// the window ends at 1h. Idle past both the TTL and its recovery, each
+	// key is forgotten, by the sweep or at its next request.
+	clk.Advance(20 * time.Minute) // 30m01s
+	if n := h.store.sweep(clk.Now()); n != 0 {
+		t.Errorf("sweep at 30m01s removed %d keys, want 0", n)
+	}
+	clk.Advance(20 * time.Minute) // 50m01s
+	if n := h.store.sweep(clk.Now()); n != 1 {
+		t.Errorf("sweep at 50m01s removed %d keys, want 1 (the bucket)", n)
+	}
+	if rec := get(h, bucket); rec.Code != 200 || decodeBody(t, rec).Seq != 1 {
+		t.Errorf("bucket after recovery: %d, want 200 seq 1", rec.Code)
+	}
+	clk.Advance(10*time.Minute - time.Second - time.Nanosecond) // 1h - 1ns
+	if n := h.store.sweep(clk.Now()); n != 0 {
+		t.Errorf("sweep at 1h - 1ns removed %d keys, want 0", n)
+	}
+	clk.Advance(time.Nanosecond)
+	if rec := get(h, fixed); rec.Code != 200 || decodeBody(t, rec).Seq != 1 {
+		t.Errorf("fixed window idle past its window and the TTL: %d seq %d, want 200 seq 1 (forgotten)", rec.Code, decodeBody(t, rec).Seq)
+	}
+}
+
+// A key with an arrivals stream open (a watch) is not forgotten for being
+// idle: its arrival numbers never start again under the watch.
+func TestWatchedKeyKept(t *testing.T) {
+	h, clk := newTestHandler(t, Options{IdleTTL: time.Minute})
+	const q = "key=watched&limiter=fixed&limit=1&window=1s"
+	s := h.hub.subscribe("watched")
+	get(h, q)
+	clk.Advance(2 * time.Minute)
+	if n := h.store.sweep(clk.Now()); n != 0 {
+		t.Errorf("sweep removed %d keys, want 0: the key is watched", n)
+	}
+	if b := decodeBody(t, get(h, q)); b.Seq != 2 {
+		t.Errorf("watched key after 2m idle: seq %d, want 2", b.Seq)
+	}
+	h.hub.unsubscribe("watched", s)
+	clk.Advance(2 * time.Minute)
+	if n := h.store.sweep(clk.Now()); n != 1 {
+		t.Errorf("sweep removed %d keys once the stream closed, want 1", n)
 	}
 }
 

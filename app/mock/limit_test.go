@@ -457,3 +457,23 @@ func checkSwitchErrors(t *testing.T, h http.Handler, path string, cases []switch
 		}
 	}
 }
+
+// A bucket halved while idle recovers later than it would have: its idle
+// expiry (see store.settle) waits for that. rate=0.01&burst=2, drained at
+// 0s, would be full at 200s; halved at 0s for 1m it refills 0.3 tokens at
+// 0.005/s, and back at 0.01/s from 60s it is full at 230s. At 215s it is
+// still the same key, holding 1.85 tokens.
+func TestIdleExpiryFollowsAStretch(t *testing.T) {
+	const q = "key=st&limiter=bucket&rate=0.01&burst=2"
+	h, clk := newTestHandler(t, Options{IdleTTL: time.Nanosecond})
+	get(h, q)
+	get(h, q)
+	postLimit(t, h, "key=st&scale=0.5&for=1m")
+	clk.Advance(215 * time.Second)
+	if n := h.store.sweep(clk.Now()); n != 0 {
+		t.Errorf("sweep at 215s removed %d keys, want 0: the bucket is not full until 230s", n)
+	}
+	if rec := get(h, q); rec.Code != 200 || decodeBody(t, rec).Seq != 3 || decodeBody(t, rec).Remaining != 0 {
+		t.Errorf("at 215s: %d %+v, want 200 seq 3 remaining 0 (the same bucket)", rec.Code, decodeBody(t, rec))
+	}
+}

@@ -19,12 +19,22 @@ import (
 // bytes of state (a sliding window keeps 8 bytes per request of its limit):
 // a shard over its share of either bound evicts its least recently used keys
 // (an approximation of global LRU, exact within the shard).
+//
+// A key is forgotten for idleness (expired) only once it has been unused for
+// longer than the TTL and its limiter has fully recovered — a full bucket,
+// no admission in the window — so that a fresh limiter admits nothing the
+// old one would have refused: a client told to wait is never let in early
+// because the server forgot it. A key with an arrivals stream open (a
+// watch) is not expired either, so its arrival numbers never start again
+// under the watch. The caps above still bound memory: they evict whatever
+// the state.
 type store struct {
 	shards  []shard
 	mask    uint64
 	seed    maphash.Seed
 	base    time.Time // origin of entry.used
 	ttl     time.Duration
+	watched func(key string) bool // keys not to expire (nil: none)
 	evicted atomic.Uint64
 	expired atomic.Uint64
 }
@@ -47,6 +57,7 @@ type entry struct {
 	until      int64              // with scale: the end of its stretch, nanoseconds since store.base
 	seq        uint64             // arrivals for this key, the last one included
 	used       int64              // last use, nanoseconds since store.base
+	calm       int64              // when lim will have fully recovered (see settle), nanoseconds since store.base
 	prev, next *entry
 }
 
@@ -93,9 +104,9 @@ func (s *store) shard(key string) *shard {
 // cfg, multiplied by lim.scale over the stretch lim when lim.scale is not 0
 // (POST /mock/limit), and returns the limiter's decision (Decide, or Peek
 // when take is false) and the arrival's number for the key. A key that is
-// new, idle for longer than the TTL, or configured differently from its last
-// arrival gets a fresh limiter; only a new or expired key also restarts its
-// arrival numbers. A change of stretch alone reconfigures the limiter,
+// new or expired (see stale) gets a fresh limiter and restarts its arrival
+// numbers; one configured differently from its last arrival gets a fresh
+// limiter. A change of stretch alone reconfigures the limiter,
 // carrying its state over (see rescale). The key's stretch in limits (nil:
 // none) is read under the key's lock, so a switch that ends it (unscale)
 // runs wholly before or after this decision; it is returned with the
@@ -114,7 +125,7 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 		e = &entry{key: strings.Clone(key)} // key may point into a request's URL
 		sh.m[e.key] = e
 		s.reset(sh, e, cfg, lim, now, true)
-	case t-e.used > int64(s.ttl):
+	case s.stale(e, t):
 		s.expired.Add(1)
 		sh.unlink(e)
 		s.reset(sh, e, cfg, lim, now, true)
@@ -144,9 +155,41 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 	} else {
 		d = e.lim.Peek(now)
 	}
+	s.settle(e, now)
 	seq := e.seq
 	sh.mu.Unlock()
 	return d, seq, lim
+}
+
+// stale reports whether e may be forgotten at t: unused for longer than the
+// TTL, its limiter fully recovered, and not watched.
+func (s *store) stale(e *entry, t int64) bool {
+	return t-e.used > int64(s.ttl) && t >= e.calm && (s.watched == nil || !s.watched(e.key))
+}
+
+// settle sets e.calm after e's limiter changed at now: the instant from which
+// a fresh limiter for e.base would admit no request e's would refuse. That
+// is when a bucket is full again, or the window holding its last admission
+// (or rejection) is over; a window's recovery does not depend on its Limit,
+// so a stretch does not move it. A bucket in a stretch is followed to the
+// stretch's end, where it goes back to e.base holding only what it refilled
+// at the scaled rate (up to the scaled capacity): its recovery is counted
+// from there, on a copy of the limiter.
+func (s *store) settle(e *entry, now time.Time) {
+	l, at := e.lim, now
+	if e.scale != 0 && e.base.Kind == core.LimitTokenBucket {
+		if end := s.base.Add(time.Duration(e.until)); now.Before(end) {
+			c := *e.lim
+			c.Reconfigure(e.base, end)
+			l, at = &c, end
+		}
+	}
+	d := l.Peek(at)
+	rec := d.Reset
+	if l.Config().Kind == core.LimitFixedWindow && d.Remaining == d.Limit {
+		rec = 0 // nothing admitted in the current window: a window's Reset is never 0
+	}
+	e.calm = int64(at.Sub(s.base) + rec)
 }
 
 // moved reports whether e's limiter is not in lim (scale 0: no stretch).
@@ -163,6 +206,7 @@ func (s *store) scaleNow(key string, st stretch) {
 	sh.mu.Lock()
 	if e := sh.m[key]; e != nil && s.moved(e, st) {
 		s.rescale(e, st, st.from)
+		s.settle(e, st.from)
 	}
 	sh.mu.Unlock()
 }
@@ -215,6 +259,7 @@ func (s *store) unscale(key string, at time.Time) {
 	if e := sh.m[key]; e != nil && e.scale != 0 {
 		e.lim.Reconfigure(e.base, at)
 		e.scale = 0
+		s.settle(e, at)
 	}
 	sh.mu.Unlock()
 }
@@ -225,18 +270,29 @@ func (sh *shard) remove(e *entry) {
 	sh.bytes -= entryCost(e.base)
 }
 
-// sweep removes every key idle for longer than the TTL at now. It holds a
-// shard's lock for at most batch removals at a time.
+// sweep removes every stale key at now (see stale): it walks each shard from
+// its least recently used key while they have been idle for longer than the
+// TTL. An idle key that is not stale yet (its limiter still recovering, or
+// watched) goes to the front, as if used now, so the walk goes on past it
+// and comes back to it after the keys used since: it is forgotten, at the
+// latest, at about a TTL past the sweep that finds it stale, and the caps
+// evict it as a recently used key meanwhile. A sweep looks at most once at
+// each key a shard held when it began, and holds a shard's lock for at most
+// batch keys at a time.
 func (s *store) sweep(now time.Time) int {
 	const batch = 1024
 	t := int64(now.Sub(s.base))
 	removed := 0
 	for i := range s.shards {
 		sh := &s.shards[i]
+		left := -1 // keys still to look at, once the lock is first held
 		for more := true; more; {
 			more = false
 			sh.mu.Lock()
-			for n := 0; ; n++ {
+			if left < 0 {
+				left = len(sh.m)
+			}
+			for n := 0; left > 0; n++ {
 				e := sh.back()
 				if e == &sh.head || t-e.used <= int64(s.ttl) {
 					break
@@ -245,8 +301,14 @@ func (s *store) sweep(now time.Time) int {
 					more = true
 					break
 				}
-				sh.remove(e)
-				removed++
+				left--
+				if s.stale(e, t) {
+					sh.remove(e)
+					removed++
+				} else {
+					sh.unlink(e)
+					sh.pushFront(e)
+				}
 			}
 			sh.mu.Unlock()
 		}
