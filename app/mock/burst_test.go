@@ -87,6 +87,22 @@ func TestBurstDrainsTheBucket(t *testing.T) {
 	}
 }
 
+// A burst with settings other than the room's clients' (the presenter's
+// page) does not reset the key's limiter: the bucket its clients drained
+// stays drained.
+func TestBurstWithOtherSettingsKeepsTheLimit(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for range 5 {
+		get(h, "key=room&limiter=bucket&rate=1&burst=5")
+	}
+	if a := postBurst(t, h, "key=room&limiter=bucket&rate=2&burst=5&n=10"); a.Allowed != 0 {
+		t.Errorf("burst with rate=2 on a drained key: %+v, want none allowed", a)
+	}
+	if rec := get(h, "key=room&limiter=bucket&rate=1&burst=5"); rec.Code != 429 {
+		t.Errorf("the clients' next GET: %d, want 429", rec.Code)
+	}
+}
+
 // Each request of a burst is decided as a GET with its query would be at
 // that instant: an outage, a scaled limit and injected failures apply; the
 // stream gets each one's arrival tagged "burst" and its end "sent".

@@ -90,8 +90,12 @@
 // its limit has fully recovered (a full bucket, nothing admitted in the
 // window), whichever comes later, so a client told to wait is never let in
 // early; a key with an arrivals stream open is kept regardless. The last
-// configuration wins: a request whose limiter parameters differ from the
-// previous one's starts the key's limiter afresh (seq continues). At most
+// configuration applies from now on, without resetting the key: a request
+// whose limiter parameters differ from the previous one's changes the
+// key's limiter to them keeping the quota used (a bucket its tokens, a
+// window its admissions; across kinds or window lengths, the new limiter
+// starts with the same share of its quota used, rounded up), so clients
+// with different settings taking turns on a room still share one limit. At most
 // Options.MaxKeys keys (and about Options.MaxBytes of state) are held; beyond
 // that the least recently used key of the same shard is evicted, so a flood
 // of unique keys cannot exhaust memory.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -423,7 +424,7 @@ func TestInjectedFailures(t *testing.T) {
 	}
 }
 
-func TestNewConfigStartsFresh(t *testing.T) {
+func TestNewConfigCarriesState(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
 	get(h, "key=cfg&limiter=fixed&limit=1&window=1h")
 	if rec := get(h, "key=cfg&limiter=fixed&limit=1&window=1h"); rec.Code != 429 {
@@ -433,14 +434,76 @@ func TestNewConfigStartsFresh(t *testing.T) {
 	if rec := get(h, "key=cfg&limiter=fixed&limit=1&window=1h&rate=77&headers=both&latency=0s"); rec.Code != 429 {
 		t.Fatalf("same limiter, other params: %d, want 429", rec.Code)
 	}
+	// A larger limit applies from now on, the window's admission kept.
 	rec := get(h, "key=cfg&limiter=fixed&limit=2&window=1h")
 	b := decodeBody(t, rec)
-	if rec.Code != 200 || b.Remaining != 1 || b.Seq != 4 {
-		t.Errorf("new config: %d %+v; want 200, remaining 1, seq 4 (seq continues)", rec.Code, b)
+	if rec.Code != 200 || b.Remaining != 0 || b.Limit != 2 || b.Seq != 4 {
+		t.Errorf("new config: %d %+v; want 200, limit 2, remaining 0 (1 kept + this one), seq 4", rec.Code, b)
+	}
+	if rec := get(h, "key=cfg&limiter=fixed&limit=1&window=1h"); rec.Code != 429 {
+		t.Errorf("back to limit 1: %d, want 429", rec.Code)
 	}
 	// Another key is independent.
 	if rec := get(h, "key=cfg2&limiter=fixed&limit=1&window=1h"); rec.Code != 200 || decodeBody(t, rec).Seq != 1 {
 		t.Errorf("other key: %d", rec.Code)
+	}
+}
+
+// Two clients with different settings taking turns on a shared key do not
+// reset it: each request is decided by the key's one limiter, reconfigured
+// to the settings of the request, its used quota kept.
+func TestAlternatingConfigsShareOneLimit(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	codes := func(queries ...string) []int {
+		var got []int
+		for i := range 10 {
+			got = append(got, get(h, queries[i%len(queries)]).Code)
+		}
+		return got
+	}
+	want := []int{200, 429, 429, 429, 429, 429, 429, 429, 429, 429}
+	if got := codes("key=room8&rate=1&burst=1"); !slices.Equal(got, want) {
+		t.Errorf("one setting: %v, want %v", got, want)
+	}
+	if got := codes("key=room9&rate=1&burst=1", "key=room9&rate=1.5&burst=1"); !slices.Equal(got, want) {
+		t.Errorf("alternating rate=1 / rate=1.5: %v, want %v", got, want)
+	}
+	// Windows of the same length keep their admissions.
+	if got := codes("key=room10&limiter=fixed&limit=1&window=1m", "key=room10&limiter=fixed&limit=2&window=1m"); !slices.Equal(got, []int{200, 200, 429, 429, 429, 429, 429, 429, 429, 429}) {
+		t.Errorf("alternating fixed limit=1 / limit=2: %v", got)
+	}
+	if got := codes("key=room11&limiter=sliding&limit=1&window=1m", "key=room11&limiter=sliding&limit=2&window=1m"); !slices.Equal(got, []int{200, 200, 429, 429, 429, 429, 429, 429, 429, 429}) {
+		t.Errorf("alternating sliding limit=1 / limit=2: %v", got)
+	}
+	// Another kind, or another window, starts with the same share of its
+	// quota used, rounded up: a drained limiter is drained.
+	if got := codes("key=room12&rate=1&burst=1", "key=room12&limiter=fixed&limit=5&window=1m", "key=room12&limiter=sliding&limit=5&window=1m"); !slices.Equal(got, want) {
+		t.Errorf("alternating kinds: %v, want %v", got, want)
+	}
+	if got := codes("key=room13&limiter=fixed&limit=1&window=1m", "key=room13&limiter=fixed&limit=1&window=2m"); !slices.Equal(got, want) {
+		t.Errorf("alternating windows: %v, want %v", got, want)
+	}
+}
+
+// A change of kind carries the share of the quota used: a bucket of 10 with
+// 3 tokens taken becomes a window of 4 with ⌈0.3·4⌉ = 2 used; a window of
+// 4 with 3 used becomes a bucket of 10 with ⌈0.75·10⌉ = 8 tokens taken.
+func TestNewKindStartsAtTheShareUsed(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for range 3 {
+		get(h, "key=k&limiter=bucket&rate=0.001&burst=10")
+	}
+	if b := decodeBody(t, get(h, "key=k&limiter=fixed&limit=4&window=1h")); b.Remaining != 1 || b.Limit != 4 {
+		t.Errorf("bucket 3/10 used, then fixed limit=4: remaining %d limit %d, want 1 (2 carried + 1) of 4", b.Remaining, b.Limit)
+	}
+	if b := decodeBody(t, get(h, "key=k&limiter=bucket&rate=0.001&burst=10")); b.Remaining != 1 || b.Limit != 10 {
+		t.Errorf("fixed 3/4 used, then bucket burst=10: remaining %d limit %d, want 1 (8 carried + 1 taken) of 10", b.Remaining, b.Limit)
+	}
+	if b := decodeBody(t, get(h, "key=k&limiter=none")); b.Limit != 0 || !b.Allowed {
+		t.Errorf("limiter=none: %+v", b)
+	}
+	if b := decodeBody(t, get(h, "key=k&limiter=sliding&limit=3&window=1h")); b.Remaining != 2 {
+		t.Errorf("none, then sliding limit=3: remaining %d, want 2 (none carried)", b.Remaining)
 	}
 }
 

@@ -4,8 +4,10 @@ package mock
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,15 +218,16 @@ func TestLimitEndedEarly(t *testing.T) {
 	}
 }
 
-// A client that changes its parameters during a stretch gets a fresh
-// limiter for them, scaled; afterwards that one is restored, carried over.
+// A client that changes its parameters during a stretch changes the key's
+// limiter to them, scaled, keeping the window's admissions; afterwards they
+// apply unscaled, carried over.
 func TestLimitClientChangesDuringStretch(t *testing.T) {
 	h, clk := newTestHandler(t, Options{})
 	postLimit(t, h, "key=c&scale=0.5&for=5s")
-	get(h, "key=c&limiter=fixed&limit=10&window=1m")
+	get(h, "key=c&limiter=fixed&limit=10&window=1m") // 1 of 5 admitted
 	for i := range 7 {
 		rec := get(h, "key=c&limiter=fixed&limit=6&window=1m")
-		if b := decodeBody(t, rec); b.Limit != 3 || (rec.Code == 200) != (i < 3) {
+		if b := decodeBody(t, rec); b.Limit != 3 || (rec.Code == 200) != (i < 2) {
 			t.Fatalf("new parameters, request %d: %d limit %d", i, rec.Code, b.Limit)
 		}
 	}
@@ -475,5 +478,71 @@ func TestIdleExpiryFollowsAStretch(t *testing.T) {
 	}
 	if rec := get(h, q); rec.Code != 200 || decodeBody(t, rec).Seq != 3 || decodeBody(t, rec).Remaining != 0 {
 		t.Errorf("at 215s: %d %+v, want 200 seq 3 remaining 0 (the same bucket)", rec.Code, decodeBody(t, rec))
+	}
+}
+
+// Halving still applies to a key whose clients take turns with different
+// settings: each request is decided by the one limiter, reconfigured to
+// its settings scaled by the stretch. Fixed windows of 1s with limit 10
+// and 12 alternate: halved, a window admits max(5, 6) = 6; afterwards 12.
+func TestLimitWithAlternatingConfigs(t *testing.T) {
+	h, clk := newTestHandler(t, Options{})
+	qs := []string{"key=alt&limiter=fixed&limit=10&window=1s&headers=x", "key=alt&limiter=fixed&limit=12&window=1s&headers=x"}
+	postLimit(t, h, "key=alt&scale=0.5&for=3s")
+	perSecond := make([]int, 5)
+	for i := range 500 { // every 10 ms for 5 s
+		rec := get(h, qs[i%2])
+		lim := rec.Header().Get("X-RateLimit-Limit")
+		halved := i < 300
+		if halved && lim != strconv.Itoa(5+i%2) || !halved && lim != strconv.Itoa(10+2*(i%2)) {
+			t.Fatalf("request %d at +%dms: X-RateLimit-Limit %q", i, 10*i, lim)
+		}
+		if rec.Code == 200 {
+			perSecond[i/100]++
+		}
+		clk.Advance(10 * time.Millisecond)
+	}
+	if want := []int{6, 6, 6, 12, 12}; !slices.Equal(perSecond, want) {
+		t.Errorf("admitted per second: %v, want %v", perSecond, want)
+	}
+}
+
+// The byte estimate follows every limiter change: after a mix of
+// configurations, stretches and expiries, each shard's bytes are the sum of
+// its keys' costs, and every key's ring is at least its sliding limit.
+func TestBytesFollowReconfiguration(t *testing.T) {
+	h, clk := newTestHandler(t, Options{MaxKeys: 64, IdleTTL: time.Second})
+	r := rand.New(rand.NewPCG(1, 2))
+	kinds := []string{"bucket", "fixed", "sliding", "none"}
+	for i := range 5000 {
+		key := "k" + strconv.Itoa(r.IntN(80))
+		switch r.IntN(20) {
+		case 0:
+			postLimit(t, h, "key="+key+"&scale=0.5&for="+strconv.Itoa(r.IntN(3))+"s")
+		case 1:
+			clk.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
+		case 2:
+			h.store.sweep(clk.Now())
+		default:
+			get(h, "key="+key+"&limiter="+kinds[r.IntN(4)]+"&limit="+strconv.Itoa(1+r.IntN(1000))+"&window="+strconv.Itoa(1+r.IntN(3))+"s&burst="+strconv.Itoa(1+r.IntN(5)))
+		}
+		if i%500 != 0 {
+			continue
+		}
+		for j := range h.store.shards {
+			sh := &h.store.shards[j]
+			sh.mu.Lock()
+			sum := 0
+			for _, e := range sh.m {
+				sum += ringCost(e.ring)
+				if c := e.lim.Config(); c.Kind == core.LimitSlidingWindow && e.ring < c.Limit || c.Kind != core.LimitSlidingWindow && e.ring != 0 {
+					t.Errorf("key %s: ring %d for %+v", e.key, e.ring, c)
+				}
+			}
+			if sum != sh.bytes {
+				t.Errorf("step %d shard %d: bytes %d, keys cost %d", i, j, sh.bytes, sum)
+			}
+			sh.mu.Unlock()
+		}
 	}
 }

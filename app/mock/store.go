@@ -52,7 +52,8 @@ type shard struct {
 type entry struct {
 	key        string
 	lim        *core.Limiter      // base, or base.Scaled(scale) during a stretch
-	base       core.LimiterConfig // the key's configuration, as its last arrival asked; it costs entryCost(base)
+	base       core.LimiterConfig // the key's configuration, as its last arrival asked
+	ring       int                // the length of lim's sliding-window ring (0: none); the entry costs ringCost(ring)
 	scale      float64            // the factor lim is decided with (0: none, lim is base)
 	until      int64              // with scale: the end of its stretch, nanoseconds since store.base
 	seq        uint64             // arrivals for this key, the last one included
@@ -66,11 +67,25 @@ type entry struct {
 // TestMemoryMillionKeys measures the real figure.
 const entryOverhead = 640
 
-func entryCost(c core.LimiterConfig) int {
+// entryCost is the estimated cost of a key with a fresh limiter for c.
+func entryCost(c core.LimiterConfig) int { return ringCost(ringFor(c)) }
+
+// ringCost is the estimated cost of a key whose limiter has a ring of n.
+func ringCost(n int) int { return entryOverhead + 8*n }
+
+// ringFor is the ring length of a fresh limiter for c.
+func ringFor(c core.LimiterConfig) int {
 	if c.Kind == core.LimitSlidingWindow {
-		return entryOverhead + 8*c.Limit
+		return c.Limit
 	}
-	return entryOverhead
+	return 0
+}
+
+// carries reports whether core.Limiter.Reconfigure from old to c carries
+// the limiter's state over (rather than starting afresh): the same kind,
+// and for windows the same Window.
+func carries(old, c core.LimiterConfig) bool {
+	return old.Kind == c.Kind && (c.Kind == core.LimitTokenBucket || c.Kind == core.LimitNone || old.Window == c.Window)
 }
 
 // shardsFor picks a power-of-two shard count that keeps at least 64 keys per
@@ -105,8 +120,9 @@ func (s *store) shard(key string) *shard {
 // (POST /mock/limit), and returns the limiter's decision (Decide, or Peek
 // when take is false) and the arrival's number for the key. A key that is
 // new or expired (see stale) gets a fresh limiter and restarts its arrival
-// numbers; one configured differently from its last arrival gets a fresh
-// limiter. A change of stretch alone reconfigures the limiter,
+// numbers. A key whose last arrival asked for another configuration keeps
+// its limiter, changed to cfg from now on (see rebase): clients with
+// different settings taking turns on a shared key share one limit. A change of stretch alone reconfigures the limiter,
 // carrying its state over (see rescale). The key's stretch in limits (nil:
 // none) is read under the key's lock, so a switch that ends it (unscale)
 // runs wholly before or after this decision; it is returned with the
@@ -129,13 +145,13 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 		s.expired.Add(1)
 		sh.unlink(e)
 		s.reset(sh, e, cfg, lim, now, true)
-	case e.base != cfg:
-		sh.unlink(e)
-		s.reset(sh, e, cfg, lim, now, false)
 	default:
 		sh.unlink(e)
 		if s.moved(e, lim) {
-			s.rescale(e, lim, now)
+			s.rescale(sh, e, lim, now)
+		}
+		if e.base != cfg {
+			s.rebase(sh, e, cfg, now)
 		}
 	}
 	sh.pushFront(e)
@@ -205,7 +221,7 @@ func (s *store) scaleNow(key string, st stretch) {
 	sh := s.shard(key)
 	sh.mu.Lock()
 	if e := sh.m[key]; e != nil && s.moved(e, st) {
-		s.rescale(e, st, st.from)
+		s.rescale(sh, e, st, st.from)
 		s.settle(e, st.from)
 	}
 	sh.mu.Unlock()
@@ -213,20 +229,105 @@ func (s *store) scaleNow(key string, st stretch) {
 
 // reset gives e a fresh limiter for cfg (scaled by lim) at now.
 func (s *store) reset(sh *shard, e *entry, cfg core.LimiterConfig, lim stretch, now time.Time, restart bool) {
-	sh.bytes += entryCost(cfg)
-	if e.lim != nil {
-		sh.bytes -= entryCost(e.base)
+	c := cfg
+	if lim.scale != 0 {
+		c = cfg.Scaled(lim.scale)
+		e.until = int64(lim.until.Sub(s.base))
+	}
+	if e.lim == nil { // new: not charged yet
+		sh.bytes += ringCost(e.ring)
 	}
 	e.base, e.scale = cfg, lim.scale
-	if lim.scale != 0 {
-		e.lim = core.NewLimiter(cfg.Scaled(lim.scale), now)
-		e.until = int64(lim.until.Sub(s.base))
-	} else {
-		e.lim = core.NewLimiter(cfg, now)
-	}
+	e.lim = core.NewLimiter(c, now)
+	sh.resize(e, ringFor(c))
 	if restart {
 		e.seq = 0
 	}
+}
+
+// resize sets e's ring length to n, keeping sh.bytes in step.
+func (sh *shard) resize(e *entry, n int) {
+	sh.bytes += ringCost(n) - ringCost(e.ring)
+	e.ring = n
+}
+
+// rebase changes e's configuration to cfg at now, in e's stretch if any: the
+// new limit applies from now on and the quota used so far is kept (see
+// reconfigure).
+func (s *store) rebase(sh *shard, e *entry, cfg core.LimiterConfig, now time.Time) {
+	e.base = cfg
+	if e.scale != 0 {
+		cfg = cfg.Scaled(e.scale)
+	}
+	s.reconfigure(sh, e, cfg, now)
+}
+
+// reconfigure changes e's limiter to c at at, carrying its state over.
+// Within a kind (and, for windows, a Window) that is
+// core.Limiter.Reconfigure's: a bucket keeps its tokens, a window its
+// admissions. Across kinds or windows nothing carries over as such, so the
+// new limiter starts at at with the same share of its quota used as the old
+// one had (its Limit minus its Remaining, over its Limit), rounded up: a
+// drained limiter gives a drained one, a fresh one a fresh one. A new
+// window's used share counts as admitted at at (it comes back a Window
+// later); a new bucket holds the rest of its Burst and refills from at.
+func (s *store) reconfigure(sh *shard, e *entry, c core.LimiterConfig, at time.Time) {
+	old := e.lim.Config()
+	if carries(old, c) {
+		n := e.ring
+		if c.Kind == core.LimitSlidingWindow && c.Limit > n {
+			n = c.Limit // the ring grows; a smaller Limit keeps it
+		}
+		e.lim.Reconfigure(c, at)
+		sh.resize(e, n)
+		return
+	}
+	var used int
+	if d := e.lim.Peek(at); d.Limit > 0 {
+		used = int(ceilDiv(int64(d.Limit-d.Remaining)*int64(quota(c)), int64(d.Limit)))
+	}
+	e.lim = startUsed(c, at, used)
+	sh.resize(e, ringFor(c))
+}
+
+// quota is c's Burst or Limit (0 for LimitNone).
+func quota(c core.LimiterConfig) int {
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		return c.Burst
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		return c.Limit
+	}
+	return 0
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// startUsed returns a limiter for c at at with used of its quota (at most
+// quota(c)) taken: a bucket holding quota(c)-used tokens, a window with
+// used admissions at at.
+func startUsed(c core.LimiterConfig, at time.Time, used int) *core.Limiter {
+	if used <= 0 || c.Kind == core.LimitNone {
+		return core.NewLimiter(c, at)
+	}
+	if c.Kind == core.LimitTokenBucket {
+		// A full bucket of the tokens left, widened to Burst: it keeps
+		// them (Reconfigure). None left: a bucket of one, taken.
+		left := c.Burst - used
+		small := c
+		small.Burst = max(left, 1)
+		l := core.NewLimiter(small, at)
+		if left <= 0 {
+			l.Decide(at)
+		}
+		l.Reconfigure(c, at)
+		return l
+	}
+	l := core.NewLimiter(c, at)
+	for range used {
+		l.Decide(at)
+	}
+	return l
 }
 
 // rescale moves e's limiter from the stretch it was last decided in to lim
@@ -234,18 +335,18 @@ func (s *store) reset(sh *shard, e *entry, cfg core.LimiterConfig, lim stretch, 
 // state over each change (core.Limiter.Reconfigure): back to the key's
 // configuration when the old stretch ended (or now, if that comes first: it
 // was ended early), unless lim replaced it before; then into lim at its start.
-func (s *store) rescale(e *entry, lim stretch, now time.Time) {
+func (s *store) rescale(sh *shard, e *entry, lim stretch, now time.Time) {
 	if e.scale != 0 {
 		end := s.base.Add(time.Duration(e.until))
 		if lim.scale == 0 || end.Before(lim.from) {
 			if now.Before(end) {
 				end = now
 			}
-			e.lim.Reconfigure(e.base, end)
+			s.reconfigure(sh, e, e.base, end)
 		}
 	}
 	if lim.scale != 0 {
-		e.lim.Reconfigure(e.base.Scaled(lim.scale), lim.from)
+		s.reconfigure(sh, e, e.base.Scaled(lim.scale), lim.from)
 		e.until = int64(lim.until.Sub(s.base))
 	}
 	e.scale = lim.scale
@@ -257,7 +358,7 @@ func (s *store) unscale(key string, at time.Time) {
 	sh := s.shard(key)
 	sh.mu.Lock()
 	if e := sh.m[key]; e != nil && e.scale != 0 {
-		e.lim.Reconfigure(e.base, at)
+		s.reconfigure(sh, e, e.base, at)
 		e.scale = 0
 		s.settle(e, at)
 	}
@@ -267,7 +368,7 @@ func (s *store) unscale(key string, at time.Time) {
 func (sh *shard) remove(e *entry) {
 	sh.unlink(e)
 	delete(sh.m, e.key)
-	sh.bytes -= entryCost(e.base)
+	sh.bytes -= ringCost(e.ring)
 }
 
 // sweep removes every stale key at now (see stale): it walks each shard from
