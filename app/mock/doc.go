@@ -47,7 +47,7 @@
 //	| `fail500` | percent of requests answered 500, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
 //	| `fail503` | percent of requests answered 503, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
 //	| `drop` | percent of requests whose connection is closed without a response | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
-//	| `hang` | percent of requests never answered: held until the client gives up | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//	| `hang` | percent of requests never answered: held until the client gives up, or closed after 60 s without a response | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
 //
 // # What happens to a request
 //

@@ -218,7 +218,7 @@ var table = [numParams]ParamInfo{
 	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
-	pHang:       {"hang", "percent of requests never answered: held until the client gives up", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pHang:       {"hang", "percent of requests never answered: held until the client gives up, or closed after 60 s without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 }
 
 // Table describes every query parameter: name, meaning, default and allowed values.

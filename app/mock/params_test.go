@@ -426,3 +426,34 @@ func FuzzParseQuery(f *testing.F) {
 		_ = strconv.Quote(p.Key)
 	})
 }
+
+// TestReadmeStatesTheServersLimits keeps the README's mock-endpoint section
+// exact about what the server does on its own: it closes a hang after
+// DefaultHangLimit (the hang row, from Table, says so) and forgets an idle
+// key after DefaultIdleTTL once its limit has recovered.
+func TestReadmeStatesTheServersLimits(t *testing.T) {
+	src, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(src)
+	start := strings.Index(readme, "## The mock endpoint")
+	end := strings.Index(readme[start+1:], "\n## ")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no mock endpoint section")
+	}
+	section := readme[start : start+1+end]
+	hang := strconv.Itoa(int(DefaultHangLimit/time.Second)) + " s"
+	if !strings.Contains(Table()[pHang].Meaning, hang) {
+		t.Errorf("hang's meaning %q does not say the connection is closed after %s", Table()[pHang].Meaning, hang)
+	}
+	for _, want := range []string{
+		"closed after " + hang,
+		"unused for more than " + strconv.Itoa(int(DefaultIdleTTL/time.Minute)) + " minutes",
+		"fully recovered",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(section), " "), want) {
+			t.Errorf("README.md's mock endpoint section does not say %q", want)
+		}
+	}
+}
