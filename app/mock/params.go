@@ -494,11 +494,17 @@ func (p *Params) check() *ParamError {
 	if p.Latency+p.Spread > MaxLatency {
 		return &ParamError{Param: "latency+spread", Value: (p.Latency + p.Spread).String(), Allowed: allowedLatency}
 	}
-	if s := p.Fail500 + p.Fail503 + p.Drop + p.Hang; s > 100 {
-		return &ParamError{Param: "fail500+fail503+drop+hang", Value: strconv.FormatFloat(s, 'g', -1, 64), Allowed: allowedSum}
+	if s := p.Fail500 + p.Fail503 + p.Drop + p.Hang; s > 100+sumTolerance {
+		return &ParamError{Param: "fail500+fail503+drop+hang", Value: strconv.FormatFloat(math.Round(s*(1/sumTolerance))/(1/sumTolerance), 'g', -1, 64), Allowed: allowedSum}
 	}
 	return nil
 }
+
+// sumTolerance is the float error allowed in fail500+fail503+drop+hang ≤
+// 100 (0.2+85.4+14.4 adds up to 100.00000000000001), and the precision of
+// the sum named when it is refused. core/sim's Endpoint.Validate uses the
+// same.
+const sumTolerance = 1e-9
 
 // Valid reports whether p is within every bound (what ParseParams would accept).
 func (p Params) Valid() error {

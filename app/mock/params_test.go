@@ -199,6 +199,12 @@ func TestParseSums(t *testing.T) {
 		{"fail500=25&fail503=25&drop=25&hang=25", ""},
 		{"fail500=40&fail503=30&drop=20&hang=10.5", "fail500+fail503+drop+hang"},
 		{"fail500=100&hang=0.001", "fail500+fail503+drop+hang"},
+		// Sums of exactly 100 whose float addition is not: within 1e-9.
+		{"fail500=0.2&fail503=85.4&drop=14.4", ""},
+		{"fail500=0.2&fail503=85.4&hang=14.4", ""},
+		{"fail500=0.1&fail503=0.2&drop=99.7", ""},
+		{"fail500=33.3&fail503=33.3&drop=33.3&hang=0.1", ""},
+		{"fail500=100&hang=0.000001", "fail500+fail503+drop+hang"},
 		{"latency=20s&spread=10s", ""},
 		{"latency=20s&spread=10.001s", "latency+spread"},
 	}
@@ -214,6 +220,16 @@ func TestParseSums(t *testing.T) {
 				t.Errorf("%s: %s: error %v, want one for %s", tt.query, p.via, p.err, tt.param)
 			}
 		}
+	}
+}
+
+// A refused sum is named without float noise: 0.2+85.4+14.5 is
+// 100.10000000000001 in float64, and the error says 100.1.
+func TestSumErrorValue(t *testing.T) {
+	_, err := ParseQuery("fail500=0.2&fail503=85.4&drop=14.5")
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "fail500+fail503+drop+hang" || pe.Value != "100.1" || pe.Allowed != allowedSum {
+		t.Errorf("error %v, want fail500+fail503+drop+hang 100.1", err)
 	}
 }
 
