@@ -81,7 +81,9 @@
 // Every response, errors included, carries Access-Control-Allow-Origin: *,
 // Access-Control-Expose-Headers listing Retry-After, RateLimit,
 // RateLimit-Policy and X-RateLimit-*, Timing-Allow-Origin: *, and
-// Cache-Control: no-store. OPTIONS answers preflights with 204.
+// Cache-Control: no-store. OPTIONS answers preflights with 204, allowing
+// the methods the route serves (GET, HEAD and OPTIONS on /mock; GET and
+// OPTIONS on /mock/events), which are those its 405s list in Allow.
 //
 // # Keys
 //

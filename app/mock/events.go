@@ -160,7 +160,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet:
 	case http.MethodOptions:
-		preflight(w, r)
+		preflight(w, r, hvStreamMethods)
 		return
 	default:
 		hdr["Allow"] = hvStreamMethods

@@ -163,7 +163,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
-		preflight(w, r)
+		preflight(w, r, hvMethods)
 		return
 	default:
 		hdr["Allow"] = hvMethods

@@ -3,6 +3,7 @@
 package mock
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -719,9 +720,41 @@ func TestErrorResponses(t *testing.T) {
 	}
 }
 
+// A route's preflight allows exactly the methods it serves: each method
+// the preflight lists is not refused, and each other one gets 405 with
+// Allow listing the same methods.
+func TestPreflightMatchesMethods(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for _, route := range []struct {
+		path    string
+		handler http.Handler
+	}{{"/mock", h}, {"/mock/events", h.Events()}} {
+		rec := httptest.NewRecorder()
+		route.handler.ServeHTTP(rec, httptest.NewRequest(http.MethodOptions, route.path, nil))
+		allowed := rec.Header().Get("Access-Control-Allow-Methods")
+		for _, m := range []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // a stream returns at once
+			rec := httptest.NewRecorder()
+			route.handler.ServeHTTP(rec, httptest.NewRequest(m, route.path, nil).WithContext(ctx))
+			listed := slices.Contains(strings.Split(allowed, ", "), m)
+			if refused := rec.Code == 405; refused == listed {
+				t.Errorf("%s %s: %d, but the preflight allows %q", m, route.path, rec.Code, allowed)
+			}
+			if rec.Code == 405 && rec.Header().Get("Allow") != allowed {
+				t.Errorf("%s %s: Allow %q, preflight %q", m, route.path, rec.Header().Get("Allow"), allowed)
+			}
+		}
+	}
+}
+
 func TestCORS(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
-	for _, handler := range []http.Handler{h, h.Events()} {
+	for _, route := range []struct {
+		handler http.Handler
+		methods string
+	}{{h, "GET, HEAD, OPTIONS"}, {h.Events(), "GET, OPTIONS"}} {
+		handler := route.handler
 		req := httptest.NewRequest(http.MethodOptions, "/mock?key=x", nil)
 		req.Header.Set("Origin", "http://other.example:9000")
 		req.Header.Set("Access-Control-Request-Method", "GET")
@@ -730,7 +763,7 @@ func TestCORS(t *testing.T) {
 		handler.ServeHTTP(rec, req)
 		want := map[string]string{
 			"Access-Control-Allow-Origin":  "*",
-			"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+			"Access-Control-Allow-Methods": route.methods,
 			"Access-Control-Allow-Headers": "x-worker, content-type",
 			"Access-Control-Max-Age":       "7200",
 		}

@@ -34,14 +34,17 @@ var limitSwitch = faultSwitch{
 
 // Limit returns the "halve the limit" fault switch: POST
 // /mock/limit?key=K&scale=0.5&for=5s decides key K's requests, from now for
-// that long (at most MaxLimitFor; for=0s ends a stretch early), with K's
+// that long (at most MaxLimitFor), with K's
 // configured limit multiplied by scale (LimitScaleRange, default 0.5; see
 // core.LimiterConfig.Scaled). K's limiter carries its state into the
 // stretch and back out (core.Limiter.Reconfigure): a drained bucket stays
 // drained. The rate-limit headers, Retry-After and the arrivals show the
 // scaled limit; an outage still comes first. The answer is 200 with
 // {"key", "from", "until", "scale"}, and K's arrivals stream gets
-// {"type":"limit","at":from,"until":until,"scale":scale}. Bad parameters get
+// {"type":"limit","at":from,"until":until,"scale":scale}. for=0s ends K's
+// stretch now: the answer has from = until = now and scale 1 (K's own
+// limit from then on, whatever scale says), and the stream gets that event
+// only if a stretch was going on. Bad parameters get
 // 400 with a JSON body naming them; other methods 405; with MaxLimitKeys
 // keys in a stretch, 503.
 func (h *Handler) Limit() http.Handler {

@@ -199,8 +199,8 @@ func TestLimitEndedEarly(t *testing.T) {
 	}
 	clk.Advance(time.Second) // 5 tokens back at 5/s
 	a := postLimit(t, h, "key=e&for=0s")
-	if a.From != a.Until || a.Scale != 0.5 {
-		t.Errorf("ending answer %+v: want until = from", a)
+	if a.From != a.Until || a.Scale != 1 {
+		t.Errorf("ending answer %+v: want until = from, scale 1", a)
 	}
 	clk.Advance(500 * time.Millisecond) // 5 more at 10/s
 	n := 0
@@ -255,7 +255,9 @@ func TestLimitAnswer(t *testing.T) {
 		{"", `{"key":"default","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:00:05.25Z","scale":0.5}`},
 		{"key=k&scale=0.05&for=1m", `{"key":"k","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:01:00.25Z","scale":0.05}`},
 		{"scale=1&for=1500ms&key=k", `{"key":"k","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:00:01.75Z","scale":1}`},
-		{"key=k&for=0s&scale=0.25", `{"key":"k","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:00:00.25Z","scale":0.25}`},
+		// for=0s ends the stretch now: the key's own limit (scale 1) from then on.
+		{"key=k&for=0s&scale=0.25", `{"key":"k","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:00:00.25Z","scale":1}`},
+		{"key=zz&for=0s", `{"key":"zz","from":"2026-11-05T10:00:00.25Z","until":"2026-11-05T10:00:00.25Z","scale":1}`},
 	} {
 		rec := post(h.Limit(), tt.query)
 		if got := strings.TrimSuffix(rec.Body.String(), "\n"); rec.Code != 200 || got != tt.want || rec.Header().Get("Content-Type") != "application/json" {
@@ -544,5 +546,61 @@ func TestBytesFollowReconfiguration(t *testing.T) {
 			}
 			sh.mu.Unlock()
 		}
+	}
+}
+
+// for=0s means "end now" on both switches: a stretch going on is ended and
+// its stream told (an event from now until now, which ends the one drawn);
+// with none going on (never started, or already over) nothing is ended and
+// the stream gets nothing.
+func TestSwitchEndNow(t *testing.T) {
+	h, clk := newTestHandler(t, Options{})
+	events := subscribe(t, h, "zz")
+	post(h.Outage(), "key=zz&for=0s")
+	post(h.Limit(), "key=zz&for=0s")
+	if evs := events(); len(evs) != 0 {
+		t.Errorf("for=0s on a key with no stretch: events %+v, want none", evs)
+	}
+	post(h.Outage(), "key=zz&for=1s")
+	post(h.Limit(), "key=zz&for=1s&scale=0.25")
+	clk.Advance(2 * time.Second)
+	events()
+	post(h.Outage(), "key=zz&for=0s")
+	post(h.Limit(), "key=zz&for=0s")
+	if evs := events(); len(evs) != 0 {
+		t.Errorf("for=0s after the stretches ran out: events %+v, want none", evs)
+	}
+	post(h.Outage(), "key=zz&for=10s")
+	post(h.Limit(), "key=zz&for=10s&scale=0.25")
+	clk.Advance(time.Second)
+	events()
+	post(h.Outage(), "key=zz&for=0s")
+	post(h.Limit(), "key=zz&for=0s")
+	now := clk.Now().UTC().Format(time.RFC3339Nano)
+	evs := events()
+	if len(evs) != 2 || evs[0].Type != "outage" || evs[1].Type != "limit" || evs[1].Scale != 1 {
+		t.Fatalf("for=0s ending stretches: events %+v, want an outage and a limit (scale 1) ending now", evs)
+	}
+	for _, e := range evs {
+		if e.At.UTC().Format(time.RFC3339Nano) != now || !e.Until.Equal(e.At) {
+			t.Errorf("end event %+v, want at = until = %s", e, now)
+		}
+	}
+}
+
+// for=0s after a stretch ran out leaves the limiter as the stretch left it
+// at its end: rate=10&burst=10 drained, halved for 1s (5 tokens back by
+// then), then 4 s at the full rate: full.
+func TestLimitEndedAfterItRanOut(t *testing.T) {
+	const q = "key=ro&limiter=bucket&rate=10&burst=10"
+	h, clk := newTestHandler(t, Options{})
+	for range 10 {
+		get(h, q)
+	}
+	postLimit(t, h, "key=ro&scale=0.5&for=1s")
+	clk.Advance(5 * time.Second)
+	postLimit(t, h, "key=ro&for=0s")
+	if b := decodeBody(t, get(h, q)); b.Limit != 10 || b.Remaining != 9 {
+		t.Errorf("after for=0s: limit %d remaining %d, want 10 and 9", b.Limit, b.Remaining)
 	}
 }

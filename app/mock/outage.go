@@ -52,13 +52,14 @@ func outageRetryAfter(b []byte, until, now time.Time) []byte {
 }
 
 // Outage returns the fault switch: POST /mock/outage?key=K&for=3s takes
-// key K's server down for that long (at most MaxOutage; for=0s ends an
-// outage early). Meanwhile every request for K is answered 503 — with
+// key K's server down for that long (at most MaxOutage). Meanwhile every request for K is answered 503 — with
 // Retry-After, the seconds left, unless the request asked for
 // retry_after=none — without touching its limiter, and its arrival says
 // outcome "outage". The answer is 200 with {"key", "from", "until"}, and
 // K's arrivals stream gets {"type":"outage","at":from,"until":until}.
-// Bad parameters get 400 with a JSON body naming them; other methods 405.
+// for=0s ends K's outage now: the answer has from = until = now, and the
+// stream gets that event only if an outage was going on. Bad parameters
+// get 400 with a JSON body naming them; other methods 405.
 func (h *Handler) Outage() http.Handler {
 	return http.HandlerFunc(h.serveOutage)
 }

@@ -36,11 +36,12 @@ func setCommon(h http.Header) {
 	h["X-Content-Type-Options"] = hvNoSniff
 }
 
-// preflight answers a CORS preflight: 204, GET/HEAD allowed, the requested
-// headers allowed when they are a plain list of field names.
-func preflight(w http.ResponseWriter, r *http.Request) {
+// preflight answers a CORS preflight: 204, the route's methods allowed
+// (what its 405s list in Allow), the requested headers allowed when they
+// are a plain list of field names.
+func preflight(w http.ResponseWriter, r *http.Request, methods []string) {
 	h := w.Header()
-	h["Access-Control-Allow-Methods"] = hvMethods
+	h["Access-Control-Allow-Methods"] = methods
 	h["Access-Control-Max-Age"] = hvMaxAge
 	h["Vary"] = hvVaryPreflight
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 && fieldNameList(req) {

@@ -353,12 +353,17 @@ func (s *store) rescale(sh *shard, e *entry, lim stretch, now time.Time) {
 }
 
 // unscale puts key's limiter back to the key's configuration at at, when
-// its stretch was ended early (for=0s).
+// its stretch was ended early (for=0s), or at the stretch's end if that
+// came first (it ran out with no request since).
 func (s *store) unscale(key string, at time.Time) {
 	sh := s.shard(key)
 	sh.mu.Lock()
 	if e := sh.m[key]; e != nil && e.scale != 0 {
-		s.reconfigure(sh, e, e.base, at)
+		back := at
+		if end := s.base.Add(time.Duration(e.until)); end.Before(at) {
+			back = end
+		}
+		s.reconfigure(sh, e, e.base, back)
 		e.scale = 0
 		s.settle(e, at)
 	}

@@ -56,11 +56,13 @@ func (s *stretches) sweep(now time.Time) {
 }
 
 // start begins key's stretch of d from now with scale (d == 0 ends its
-// stretch), reading the clock under the lock so that a request decided
+// stretch now), reading the clock under the lock so that a request decided
 // before it is never inside the stretch and one decided after it never
 // outside. It reports false when max keys are already in a stretch;
 // publish, when not nil, is called with the stretch before the lock is
-// released, so stretches reach the stream in the order they took effect.
+// released, so stretches reach the stream in the order they took effect:
+// with d == 0, only when a stretch was going on (the empty stretch
+// [now, now) then tells that it ended now).
 func (s *stretches) start(key string, d time.Duration, scale float64, max int, clock func() time.Time, publish func(stretch)) (stretch, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -69,7 +71,10 @@ func (s *stretches) start(key string, d time.Duration, scale float64, max int, c
 		s.m = make(map[string]stretch)
 	}
 	st := stretch{now, now.Add(d), scale}
+	tell := true
 	if d == 0 {
+		old, held := s.m[key]
+		tell = held && !now.Before(old.from) && now.Before(old.until)
 		delete(s.m, key)
 	} else {
 		if _, held := s.m[key]; !held && len(s.m) >= max {
@@ -82,7 +87,7 @@ func (s *stretches) start(key string, d time.Duration, scale float64, max int, c
 		s.m[key] = st
 	}
 	s.n.Store(int32(len(s.m)))
-	if publish != nil {
+	if publish != nil && tell {
 		publish(st)
 	}
 	return st, true

@@ -71,7 +71,10 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 	return q, nil
 }
 
-// serveSwitch serves sw's route with set as its keys' stretches.
+// serveSwitch serves sw's route with set as its keys' stretches. for=0s
+// ends the key's stretch now, if one is going on (and tells the stream
+// so); the answer is then the empty stretch [now, now), with scale 1 on a
+// scaled switch: the key's own limit from now on.
 func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultSwitch, set *stretches) {
 	if !postOnly(w, r) {
 		return
@@ -83,6 +86,9 @@ func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultS
 		return
 	}
 	key := strings.Clone(q.key)
+	if q.d == 0 && sw.scaled {
+		q.scale = 1 // ended: the key's own limit from now on, whatever scale says
+	}
 	st, ok := set.start(key, q.d, q.scale, sw.maxKeys, h.opts.Now, func(st stretch) {
 		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, sw: sw, scale: st.scale})
 	})
