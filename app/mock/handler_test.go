@@ -5,6 +5,8 @@ package mock
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -826,12 +828,110 @@ func TestHEADCountsAsArrival(t *testing.T) {
 
 // TestSharedHeaderValuesUnchanged guards the shared header slices that every
 // response's map points at.
+// sharedValues are the header value slices every response shares, with
+// what they must hold.
+var sharedValues = map[string]struct {
+	v    *[]string
+	want string
+}{
+	"hvStar": {&hvStar, "*"}, "hvNoStore": {&hvNoStore, "no-store"}, "hvNoSniff": {&hvNoSniff, "nosniff"},
+	"hvJSON": {&hvJSON, "application/json"}, "hvEventStream": {&hvEventStream, "text/event-stream"},
+	"hvMethods": {&hvMethods, "GET, HEAD, OPTIONS"}, "hvStreamMethods": {&hvStreamMethods, "GET, OPTIONS"},
+	"hvSwitchMethods": {&hvSwitchMethods, "POST"}, "hvMaxAge": {&hvMaxAge, "7200"},
+	"hvVaryPreflight": {&hvVaryPreflight, "Access-Control-Request-Headers"},
+	"hvExpose":        {&hvExpose, "Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"},
+}
+
+// sharedCases are requests that between them take every path that sets
+// headers: answers, rejections with every header, injected failures, an
+// outage, errors, 405s, preflights, the switches, a burst and a stream.
+var sharedCases = []struct{ method, path string }{
+	{"GET", "/mock?key=sh&limiter=fixed&limit=1&window=1h&headers=both&retry_after=date"},
+	{"GET", "/mock?key=sh&limiter=fixed&limit=1&window=1h&headers=both&retry_after=date"},
+	{"HEAD", "/mock?key=sh&limiter=fixed&limit=1&window=1h&headers=both&retry_after=seconds"},
+	{"GET", "/mock?key=sh2&fail503=100&headers=both"},
+	{"GET", "/mock?key=sh&rate=-1"},
+	{"DELETE", "/mock?key=sh"},
+	{"OPTIONS", "/mock?key=sh"},
+	{"OPTIONS", "/mock/events?key=sh"},
+	{"PUT", "/mock/events?key=sh"},
+	{"GET", "/mock/events?key=a%20b"},
+	{"POST", "/mock/limit?key=sh&for=1s"},
+	{"GET", "/mock/limit?key=sh"},
+	{"POST", "/mock/outage?key=sh3&for=1s"},
+	{"GET", "/mock?key=sh3&headers=both"},
+	{"POST", "/mock/outage?key=sh&for=2m"},
+	{"POST", "/mock/burst?key=sh&n=3&headers=both"},
+	{"POST", "/mock/burst?key=sh&n=0"},
+}
+
+func sharedMux(h *Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/mock", h)
+	mux.Handle("/mock/events", h.Events())
+	mux.Handle("/mock/outage", h.Outage())
+	mux.Handle("/mock/limit", h.Limit())
+	mux.Handle("/mock/burst", h.Burst())
+	return mux
+}
+
+// TestSharedHeaderValuesUnchanged: responses share the slices above rather
+// than allocate their own (TestAllocsPerRequest), so two things must hold,
+// or one response would change every later one's headers:
+//   - every value slice a response's header holds, shared or its own, has
+//     no spare capacity, so that Header.Add (an append) by whatever handles
+//     the response after the mock copies it instead of writing into the
+//     shared array (or, for headerVals.set's values, into the next
+//     header's value);
+//   - nothing on the way out writes into a value's elements in place
+//     (hdr[k][0] = ...): neither the mock nor net/http, over HTTP/1.1 and
+//     HTTP/2 (net/http clones the handler's header before changing it).
 func TestSharedHeaderValuesUnchanged(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
-	rec := get(h, "key=x")
-	rec.Header().Add("Cache-Control", "private") // appends to a copy, not the shared slice
-	if hvNoStore[0] != "no-store" || len(hvNoStore) != 1 || get(h, "key=x").Header().Get("Cache-Control") != "no-store" {
-		t.Errorf("shared header slice modified: %q", hvNoStore)
+	mux := sharedMux(h)
+	for _, c := range sharedCases {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // a stream returns at once
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil).WithContext(ctx))
+		if len(rec.Header()) < 5 {
+			t.Errorf("%s %s: %d headers %v, want the common ones at least", c.method, c.path, rec.Code, rec.Header())
+		}
+		for k, v := range rec.Header() {
+			if len(v) != cap(v) {
+				t.Errorf("%s %s: header %s has len %d, cap %d: an Add would write into a shared array", c.method, c.path, k, len(v), cap(v))
+			}
+		}
+	}
+
+	live := New(Options{})
+	t.Cleanup(live.Close)
+	srv := httptest.NewUnstartedServer(sharedMux(live))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	h1 := &http.Client{Transport: &http.Transport{TLSClientConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}}
+	for _, client := range []*http.Client{h1, srv.Client()} {
+		for _, c := range sharedCases {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond) // a stream is cut
+			req, _ := http.NewRequestWithContext(ctx, c.method, srv.URL+c.path, nil)
+			if resp, err := client.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+					t.Errorf("%s %s over %s: headers %v", c.method, c.path, resp.Proto, resp.Header)
+				}
+			} else if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%s %s: %v", c.method, c.path, err)
+			}
+			cancel()
+		}
+	}
+
+	for name, s := range sharedValues {
+		if len(*s.v) != 1 || cap(*s.v) != 1 || (*s.v)[0] != s.want {
+			t.Errorf("%s is %q (cap %d), want [%q] (cap 1)", name, *s.v, cap(*s.v), s.want)
+		}
 	}
 }
 
