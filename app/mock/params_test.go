@@ -473,3 +473,27 @@ func TestReadmeStatesTheServersLimits(t *testing.T) {
 		}
 	}
 }
+
+// retry_value and malformed are accepted with any retry_after (the page
+// sends every field) but apply only with their mode, and the table says so.
+func TestModeParamsOnlyWithTheirMode(t *testing.T) {
+	for _, tt := range []struct{ param, mode string }{{"retry_value", "retry_after=fixed"}, {"malformed", "retry_after=malformed"}} {
+		m := Table()[paramIndex(tt.param)].Meaning
+		if !strings.Contains(m, "only with "+tt.mode) || !strings.Contains(m, "ignored otherwise") {
+			t.Errorf("%s's meaning %q does not say it applies only with %s", tt.param, m, tt.mode)
+		}
+	}
+	h, _ := newTestHandler(t, Options{})
+	for i, tt := range []struct{ query, want string }{
+		{"retry_after=seconds&retry_value=7", "3600"},
+		{"retry_after=seconds&malformed=huge", "3600"},
+		{"retry_after=none&retry_value=7&malformed=text", ""},
+		{"retry_after=fixed&retry_value=7&malformed=text", "7"},
+	} {
+		q := "limiter=fixed&limit=1&window=1h&key=mode" + strconv.Itoa(i) + "&" + tt.query
+		get(h, q)
+		if rec := get(h, q); rec.Code != 429 || rec.Header().Get("Retry-After") != tt.want {
+			t.Errorf("%s: %d Retry-After %q, want 429 %q", tt.query, rec.Code, rec.Header().Get("Retry-After"), tt.want)
+		}
+	}
+}
