@@ -87,6 +87,33 @@ func (c LimiterConfig) Scaled(f float64) LimiterConfig {
 	return c
 }
 
+// Policy is the limit as an IETF RateLimit-Policy item states it: quota
+// requests per window whole seconds. The window is the limiter's (for a
+// token bucket, the time it takes to refill from empty), rounded up to
+// whole seconds, at least 1; the quota is what the limiter admits at once
+// (Limit, or a bucket's Burst), except that for a window shorter than a
+// second it is scaled to the second, rounded down: 1 per 100 ms is q=10,
+// w=1. So the rate stated is never above the real one. LimitNone gives 0, 0.
+func (c LimiterConfig) Policy() (quota int, window int64) {
+	var w time.Duration
+	switch c.Kind {
+	case LimitTokenBucket:
+		quota = c.Burst
+		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
+	case LimitFixedWindow, LimitSlidingWindow:
+		quota, w = c.Limit, c.Window
+	default:
+		return 0, 0
+	}
+	if w <= 0 { // a bucket refilled in under a nanosecond
+		w = 1
+	}
+	if w < time.Second {
+		return int(int64(quota) * int64(time.Second) / int64(w)), 1
+	}
+	return quota, int64((w + time.Second - 1) / time.Second)
+}
+
 // scaleCount is round(n×f) clamped to r (compared as floats, so an infinite
 // product converts safely).
 func scaleCount(n int, f float64, r Range[int]) int {

@@ -298,3 +298,36 @@ func TestLimiterDecideDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// Policy states the limit as RateLimit-Policy does: whole-second windows,
+// and a quota scaled to the second for windows under one, rounded down so
+// the stated rate never exceeds the real one.
+func TestLimiterConfigPolicy(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		cfg     LimiterConfig
+		q       int
+		w       int64
+		realRPS float64 // the limiter's own rate, ≥ q/w
+	}{
+		{"fixed 10 per second", LimiterConfig{Kind: LimitFixedWindow, Limit: 10, Window: time.Second}, 10, 1, 10},
+		{"fixed 1 per 100 ms", LimiterConfig{Kind: LimitFixedWindow, Limit: 1, Window: 100 * time.Millisecond}, 10, 1, 10},
+		{"sliding 3 per 700 ms", LimiterConfig{Kind: LimitSlidingWindow, Limit: 3, Window: 700 * time.Millisecond}, 4, 1, 3 / 0.7},
+		{"sliding 10 per 1.5 s", LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: 1500 * time.Millisecond}, 10, 2, 10 / 1.5},
+		{"fixed 100 per minute", LimiterConfig{Kind: LimitFixedWindow, Limit: 100, Window: time.Minute}, 100, 60, 100.0 / 60},
+		{"bucket 10/s, burst 10", LimiterConfig{Kind: LimitTokenBucket, Rate: 10, Burst: 10}, 10, 1, 10},
+		{"bucket 10/s, burst 2: refilled in 200 ms", LimiterConfig{Kind: LimitTokenBucket, Rate: 10, Burst: 2}, 10, 1, 10},
+		{"bucket 2/s, burst 10", LimiterConfig{Kind: LimitTokenBucket, Rate: 2, Burst: 10}, 10, 5, 2},
+		{"bucket 0.001/s, burst 1", LimiterConfig{Kind: LimitTokenBucket, Rate: 0.001, Burst: 1}, 1, 1000, 0.001},
+		{"bucket 1e6/s, burst 1: refilled in 1 µs", LimiterConfig{Kind: LimitTokenBucket, Rate: 1e6, Burst: 1}, 1_000_000, 1, 1e6},
+		{"none", LimiterConfig{Kind: LimitNone}, 0, 0, 0},
+	} {
+		q, w := c.cfg.Policy()
+		if q != c.q || w != c.w {
+			t.Errorf("%s: q=%d;w=%d, want q=%d;w=%d", c.name, q, w, c.q, c.w)
+		}
+		if w > 0 && float64(q)/float64(w) > c.realRPS*(1+1e-9) {
+			t.Errorf("%s: states %d per %d s, more than the real %.4g/s", c.name, q, w, c.realRPS)
+		}
+	}
+}

@@ -75,7 +75,9 @@
 //     RateLimit-Policy: "fixed";q=5;w=10 and RateLimit: "fixed";r=2;t=7
 //     (draft-ietf-httpapi-ratelimit-headers structured fields; the policy
 //     name is the limiter kind, w is the window or a token bucket's time to
-//     refill from empty), with headers=x X-RateLimit-Limit, -Remaining and
+//     refill from empty in whole seconds, q the limit in it, scaled to the
+//     second when the window is shorter: core.LimiterConfig.Policy), with
+//     headers=x X-RateLimit-Limit, -Remaining and
 //     -Reset (delta seconds, rounded up). limiter=none sends neither.
 //
 // Every response, errors included, carries Access-Control-Allow-Origin: *,

@@ -222,12 +222,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if cfg.Kind != core.LimitNone {
 		if p.Headers.IETF() {
+			q, w := cfg.Policy()
 			hv.buf = append(hv.buf, '"')
 			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)
 			hv.buf = append(hv.buf, `";q=`...)
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Limit), 10)
+			hv.buf = strconv.AppendInt(hv.buf, int64(q), 10)
 			hv.buf = append(hv.buf, ";w="...)
-			hv.buf = strconv.AppendInt(hv.buf, policyWindow(cfg), 10)
+			hv.buf = strconv.AppendInt(hv.buf, w, 10)
 			hv.add("Ratelimit-Policy")
 			hv.buf = append(hv.buf, '"')
 			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)

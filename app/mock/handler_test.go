@@ -328,7 +328,7 @@ func TestRateLimitHeaders(t *testing.T) {
 			"X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "9", "X-RateLimit-Reset": "1",
 		}},
 		{"limiter=bucket&headers=none", hdrs{"RateLimit": "", "RateLimit-Policy": "", "X-RateLimit-Limit": ""}},
-		{"limiter=fixed&limit=1&window=100ms&headers=ietf", hdrs{"RateLimit-Policy": `"fixed";q=1;w=1`, "RateLimit": `"fixed";r=0;t=1`}},
+		{"limiter=fixed&limit=1&window=100ms&headers=ietf", hdrs{"RateLimit-Policy": `"fixed";q=10;w=1`, "RateLimit": `"fixed";r=0;t=1`}},
 	}
 	for _, tt := range tests {
 		h, _ := newTestHandler(t, Options{})

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"retrylab/core"
 )
 
 // Header values shared by every response. They are assigned to the header map
@@ -86,23 +84,6 @@ func appendMS(b []byte, d time.Duration) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// policyWindow is the window of the IETF RateLimit-Policy, in whole seconds
-// (at least 1): the window length, or for a token bucket the time it takes
-// to refill from empty.
-func policyWindow(c core.LimiterConfig) int64 {
-	var w time.Duration
-	switch c.Kind {
-	case core.LimitTokenBucket:
-		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
-	default:
-		w = c.Window
-	}
-	if s := ceilSeconds(w); s > 1 {
-		return s
-	}
-	return 1
 }
 
 // headerVals collects dynamic header values in one byte buffer; set turns

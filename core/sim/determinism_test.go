@@ -184,10 +184,10 @@ func hashContention(t *testing.T, seed uint64) string {
 // core's loop, limiter or backoff, or to the simulator, changes them:
 // check the change is intended, then update them from the failure message.
 const (
-	goldenMixed      = "e071ae87d8db28f7/703"
+	goldenMixed      = "508770e2d2118b0b/703"
 	goldenWindow     = "40019c1368cf262c/772"
 	goldenContention = "65588044ed2f600f/1812"
-	goldenOpen       = "14499e48fb978355/702"
+	goldenOpen       = "3fabee7cc6bae7a7/702"
 )
 
 func TestEventStreamGolden(t *testing.T) {

@@ -70,7 +70,8 @@ const DefaultHangLimit = 60 * time.Second
 //  4. The answer leaves after Latency + U(0, Spread). A drop answers with
 //     ErrDropped after that delay; a hang with ErrHangClosed after
 //     HangLimit (a client timeout usually ends it first).
-//  5. With IETF set, RateLimit-Policy: "<kind>";q=<limit>;w=<window s> and
+//  5. With IETF set, RateLimit-Policy: "<kind>";q=<q>;w=<w> (the limiter
+//     config's Policy: the limit per window in whole seconds) and
 //     RateLimit: "<kind>";r=<remaining>;t=<reset s>; with X set,
 //     X-RateLimit-Limit, -Remaining and -Reset (seconds, rounded up).
 //     No limiter (LimitNone) sends neither.
@@ -156,14 +157,15 @@ func (e *Endpoint) Validate() error {
 
 // EndpointServer is an Endpoint running in virtual time: a Server.
 type EndpointServer struct {
-	e     Endpoint
-	start time.Time
-	lim   *core.Limiter
-	rng   *core.PCG
-	seq   int
-	kind  string // policy name in the IETF fields
-	pwin  string // RateLimit-Policy w, seconds
-	quota string // RateLimit-Policy q
+	e      Endpoint
+	start  time.Time
+	lim    *core.Limiter
+	rng    *core.PCG
+	seq    int
+	kind   string // policy name in the IETF fields
+	pquota string // RateLimit-Policy q
+	pwin   string // RateLimit-Policy w, seconds
+	quota  string // X-RateLimit-Limit
 
 	// headers holds the Header of each distinct answer, shared by every
 	// response that carries the same values: a 10,000-worker simulation
@@ -195,7 +197,8 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
 	s.kind = limiterName(e.Limiter.Kind)
-	s.pwin = strconv.FormatInt(policyWindow(e.Limiter), 10)
+	q, w := e.Limiter.Policy()
+	s.pquota, s.pwin = strconv.Itoa(q), strconv.FormatInt(w, 10)
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
 	return s, nil
 }
@@ -317,7 +320,7 @@ func (s *EndpointServer) header(k headerKey) *Header {
 	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	h := &Header{RetryAfter: k.retryAfter}
 	if rl && e.IETF {
-		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.quota + ";w=" + s.pwin
+		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.pquota + ";w=" + s.pwin
 		h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(k.remaining) + ";t=" + strconv.Itoa(k.reset)
 	}
 	if rl && e.X {
@@ -366,21 +369,4 @@ func limiterName(k core.LimiterKind) string {
 		return "sliding"
 	}
 	return "none"
-}
-
-// policyWindow is the RateLimit-Policy window in whole seconds (at least
-// 1): the window, or for a token bucket the time to refill from empty.
-func policyWindow(c core.LimiterConfig) int64 {
-	var w time.Duration
-	switch c.Kind {
-	case core.LimitTokenBucket:
-		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
-	default:
-		w = c.Window
-	}
-	s := int64(0)
-	if w > 0 {
-		s = int64((w + time.Second - 1) / time.Second)
-	}
-	return max(s, 1)
 }

@@ -32,11 +32,11 @@ func TestEndpointAnswers(t *testing.T) {
 		in   []arrival
 	}{
 		{"seconds, IETF", Endpoint{Limiter: bucket, RetryAfter: RetryAfterSeconds, IETF: true}, []arrival{
-			{0, 200, "", `"bucket";r=1;t=1`, `"bucket";q=2;w=1`, "", "", ""},
-			{0, 200, "", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
-			{0, 429, "1", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
-			{100 * time.Millisecond, 200, "", `"bucket";r=0;t=1`, `"bucket";q=2;w=1`, "", "", ""},
-			{2 * time.Second, 200, "", `"bucket";r=1;t=1`, `"bucket";q=2;w=1`, "", "", ""},
+			{0, 200, "", `"bucket";r=1;t=1`, `"bucket";q=10;w=1`, "", "", ""},
+			{0, 200, "", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
+			{0, 429, "1", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
+			{100 * time.Millisecond, 200, "", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
+			{2 * time.Second, 200, "", `"bucket";r=1;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 		}},
 		{"date, X, 503", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: 10 * time.Second}, Status: 503, RetryAfter: RetryAfterDate, X: true}, []arrival{
 			{0, 200, "", "", "", "1", "0", "10"},
