@@ -315,6 +315,23 @@ func TestCrossFieldRules(t *testing.T) {
 	}
 }
 
+// Failure percentages that add up to 100 are allowed, though their float
+// sum is a hair above it (0.2 + 85.4 + 14.4 = 100.00000000000001), live
+// and simulated alike.
+func TestFailureSumOfExactlyOneHundred(t *testing.T) {
+	s, notes := FromQuery(url.Values{"fail500": {"0.2"}, "fail503": {"85.4"}, "drop": {"14.4"}})
+	if len(notes) != 0 || s.Mock.Drop != 14.4 {
+		t.Fatalf("notes %+v, drop %v: want the three accepted", notes, s.Mock.Drop)
+	}
+	if errs := append(s.Validate(), s.SimErrors()...); errs != nil {
+		t.Errorf("Validate and SimErrors: %v", errs)
+	}
+	s.Mock.Drop = 14.5
+	if errs := s.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Msg, "100.1") {
+		t.Errorf("a sum of 100.1: %+v, want one error showing 100.1", errs)
+	}
+}
+
 func TestValidateReportsFieldsSetDirectly(t *testing.T) {
 	s := Default()
 	s.Workers = 0
