@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -1016,5 +1017,60 @@ func TestConcurrentRequestsShareOneLimit(t *testing.T) {
 	}
 	if len(seqs) != 1000 || !seqs[1] || !seqs[1000] {
 		t.Errorf("%d distinct seqs, want 1..1000", len(seqs))
+	}
+}
+
+// TestReadmeStatesTheServersLimits keeps the README's mock-endpoint section
+// exact about what the server does on its own: it closes a hang after
+// DefaultHangLimit (the hang row, from Table, says so) and forgets an idle
+// key after DefaultIdleTTL once its limit has recovered.
+func TestReadmeStatesTheServersLimits(t *testing.T) {
+	src, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(src)
+	start := strings.Index(readme, "## The mock endpoint")
+	end := strings.Index(readme[start+1:], "\n## ")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no mock endpoint section")
+	}
+	section := readme[start : start+1+end]
+	hang := strconv.Itoa(int(DefaultHangLimit/time.Second)) + " s"
+	if !strings.Contains(Table()[pHang].Meaning, hang) {
+		t.Errorf("hang's meaning %q does not say the connection is closed after %s", Table()[pHang].Meaning, hang)
+	}
+	for _, want := range []string{
+		"closed after " + hang,
+		"unused for more than " + strconv.Itoa(int(DefaultIdleTTL/time.Minute)) + " minutes",
+		"fully recovered",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(section), " "), want) {
+			t.Errorf("README.md's mock endpoint section does not say %q", want)
+		}
+	}
+}
+
+// retry_value and malformed are accepted with any retry_after (the page
+// sends every field) but apply only with their mode, and the table says so.
+func TestModeParamsOnlyWithTheirMode(t *testing.T) {
+	for _, tt := range []struct{ param, mode string }{{"retry_value", "retry_after=fixed"}, {"malformed", "retry_after=malformed"}} {
+		m := Table()[paramIndex(tt.param)].Meaning
+		if !strings.Contains(m, "only with "+tt.mode) || !strings.Contains(m, "ignored otherwise") {
+			t.Errorf("%s's meaning %q does not say it applies only with %s", tt.param, m, tt.mode)
+		}
+	}
+	h, _ := newTestHandler(t, Options{})
+	for i, tt := range []struct{ query, want string }{
+		{"retry_after=seconds&retry_value=7", "3600"},
+		{"retry_after=seconds&malformed=huge", "3600"},
+		{"retry_after=none&retry_value=7&malformed=text", ""},
+		{"retry_after=fixed&retry_value=7&malformed=text", "7"},
+	} {
+		q := "limiter=fixed&limit=1&window=1h&key=mode" + strconv.Itoa(i) + "&" + tt.query
+		get(h, q)
+		if rec := get(h, q); rec.Code != 429 || rec.Header().Get("Retry-After") != tt.want {
+			t.Errorf("%s: %d Retry-After %q, want 429 %q", tt.query, rec.Code, rec.Header().Get("Retry-After"), tt.want)
+		}
 	}
 }
