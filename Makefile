@@ -7,6 +7,7 @@ GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm
 BIN       := bin/retrylab
 WASM      := web/app.wasm
+AXE       := tests/axe/axe.min.js
 # web/app.wasm links go-app with app/go-app.patch applied (build tags that
 # keep net/http and regexp's compiler out of the browser): make copies the
 # pinned go-app to .build/go-app, patches it and builds against
@@ -67,8 +68,13 @@ unit: deps ## unit tests, natively with the race detector
 wasmtest: deps node $(WASMMOD) ## core, simulator and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -modfile=$(WASMMOD) -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
 
-e2e: build chromium ## end-to-end tests in headless Chromium against the real server
+e2e: build chromium $(AXE) ## end-to-end tests in headless Chromium against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 20m ./tests/
+
+# axe-core, the accessibility checker the e2e tests run in the page: fetched
+# from the npm registry and checked against its pinned integrity.
+$(AXE): tests/fetchaxe/main.go
+	$(GO) run ./tests/fetchaxe -o $@
 
 chromium: ## install Debian's chromium when it is missing (needs apt-get)
 	@sh tests/need.sh chromium "$(RETRYLAB_CHROMIUM)" chromium chromium-browser
@@ -88,4 +94,4 @@ lint: deps $(WASMMOD) ## gofmt, go vet (native, and js/wasm as app.wasm is built
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built
-	rm -rf bin .build $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/e2e.log
+	rm -rf bin .build $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/axe tests/e2e.log

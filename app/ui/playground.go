@@ -245,6 +245,13 @@ func (p *Playground) Render() app.UI {
 	if l.dialog() {
 		page = page.Attr("inert", true)
 	}
+	// While a run goes on the inputs are disabled, and the sidebar, a
+	// scrolling region, takes the focus itself so a keyboard can still
+	// scroll it.
+	sidebar := app.Aside().Class("sidebar").Aria("label", "Configuration")
+	if l.running {
+		sidebar = sidebar.TabIndex(0)
+	}
 	return app.Main().Class(cls).DataSet("ready", p.ready).Body(page.Body(
 		app.Header().Class("top").Body(
 			brand(),
@@ -260,7 +267,7 @@ func (p *Playground) Render() app.UI {
 		&Notice{Lab: l, Rev: l.cfgRev},
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
-			app.Aside().Class("sidebar").Aria("label", "Configuration").Body(
+			sidebar.Body(
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
 					&Controls{Lab: l, Rev: l.cfgRev},
 				),

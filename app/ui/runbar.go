@@ -133,7 +133,9 @@ func (b *RunBar) Render() app.UI {
 		}),
 		app.Div().Class("endpoint").Body(
 			app.Span().Class("endpoint-label").Text(map[bool]string{false: "Endpoint (works with curl):", true: "Custom target:"}[custom]),
-			app.Code().ID("endpoint-url").Title("The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.").Text(endpoint),
+			// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
+			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", "Endpoint URL").
+				Title("The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.").Text(endpoint),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
 				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, endpoint, "Endpoint URL copied") }),
 		),

@@ -1,0 +1,95 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// axeScript is axe-core's axe.min.js, fetched by `make e2e`
+// (tests/fetchaxe, checked against its pinned integrity).
+func axeScript(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot, "tests", "axe", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is missing: run `make e2e` (or `go run ./tests/fetchaxe`): %v", err)
+	}
+	return string(b)
+}
+
+// audit runs axe-core in the page as it is now and fails the test on every
+// violation of WCAG 2.x A and AA and of axe's best practices, naming the
+// rule and the elements.
+func audit(t *testing.T, ctx context.Context, axe, state string) {
+	t.Helper()
+	eval[chromedp.Void](t, ctx, axe+";undefined")
+	found := eval[[]string](t, ctx, `(async () => {
+		const r = await axe.run(document, {resultTypes: ["violations"]});
+		return r.violations.map(v => v.impact + " " + v.id + ": " + v.help + " — " +
+			v.nodes.slice(0, 5).map(n => n.target.join(" ") + " (" + ((n.failureSummary || "").split("\n")[1] || "").trim() + ")").join("; "));
+	})()`)
+	for _, v := range found {
+		t.Errorf("%s: %s", state, v)
+	}
+}
+
+// TestPageIsAccessible: axe-core finds no accessibility violation in the
+// page's states a person meets: fresh, after a run, in presentation mode,
+// with the shortcuts dialog up, comparing with a simulated run, with an
+// invalid input, watching a room, and on a phone. Its checks include
+// colour contrast, names and labels of every control, ARIA use, and
+// scrolling regions a keyboard can reach.
+func TestPageIsAccessible(t *testing.T) {
+	axe := axeScript(t)
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?room="+fmt.Sprintf("e2e-a11y-%d", time.Now().UnixNano())+"&workers=6&jobs=2&latency=20ms&rate=5&burst=5")
+	settle := func() { time.Sleep(300 * time.Millisecond) }
+	audit(t, ctx, axe, "fresh page")
+	runToEnd(t, ctx, 30*time.Second)
+	audit(t, ctx, axe, "after a run")
+	press(t, ctx, "p")
+	settle()
+	audit(t, ctx, axe, "presentation mode")
+	press(t, ctx, "p")
+	press(t, ctx, "?")
+	settle()
+	audit(t, ctx, axe, "shortcuts dialog")
+	press(t, ctx, kb.Escape)
+	press(t, ctx, "c")
+	press(t, ctx, "m")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatalf("the simulation did not finish: %v", err)
+	}
+	settle()
+	audit(t, ctx, axe, "compared with a simulated run")
+	typeInto(t, ctx, "workers", "abc")
+	settle()
+	if msg := eval[string](t, ctx, `(document.getElementById("err-workers") || {}).textContent || ""`); !strings.Contains(msg, "abc") {
+		t.Fatalf("no message beside the invalid input: %q", msg)
+	}
+	audit(t, ctx, axe, "invalid input")
+	typeInto(t, ctx, "workers", "6")
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `!!JSON.parse(window.retrylab.state()).watch_open`)
+	}); err != nil {
+		t.Fatal("the watch did not open")
+	}
+	audit(t, ctx, axe, "watching the room")
+	press(t, ctx, "s")
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	audit(t, ctx, axe, "on a phone")
+}
