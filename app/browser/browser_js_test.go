@@ -367,3 +367,17 @@ func TestClockAfterPaint(t *testing.T) {
 		t.Errorf("%d waits still registered", n)
 	}
 }
+
+// Without IntersectionObserver (node has none) WatchOnScreen says the
+// element shows, once, so a page never waits for frames that would not come.
+func TestWatchOnScreenWithoutObserver(t *testing.T) {
+	var calls []bool
+	stop, err := WatchOnScreen("timeline", func(on bool) { calls = append(calls, on) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if len(calls) != 1 || !calls[0] {
+		t.Errorf("calls %v, want [true]", calls)
+	}
+}

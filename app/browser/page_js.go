@@ -102,6 +102,67 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 	}, nil
 }
 
+// WatchOnScreen calls fn with whether any of the element with the given id
+// shows in the viewport, once when it starts watching and again whenever
+// that changes (an IntersectionObserver). Without IntersectionObserver it
+// says the element shows, once.
+func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
+	ctor, err := safejs.Global().Get("IntersectionObserver")
+	if err != nil || ctor.IsUndefined() {
+		fn(true)
+		return func() {}, nil
+	}
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return nil, err
+	}
+	el, err := doc.Call("getElementById", id)
+	if err != nil {
+		return nil, err
+	}
+	if el.IsNull() {
+		return nil, errors.New("browser: no element #" + id + " to watch")
+	}
+	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		n, err := args[0].Length()
+		if err != nil || n == 0 {
+			return nil
+		}
+		last, err := args[0].Index(n - 1) // the latest change wins
+		if err != nil {
+			return nil
+		}
+		if on, err := last.Get("isIntersecting"); err == nil {
+			if b, err := on.Bool(); err == nil {
+				fn(b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	obs, err := ctor.New(f.Value())
+	if err != nil {
+		release(f)
+		return nil, err
+	}
+	if _, err := obs.Call("observe", el); err != nil {
+		release(f)
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_, _ = obs.Call("disconnect")
+			release(f)
+		})
+	}, nil
+}
+
 // FrameLoop runs a function at the next animation frame after Request,
 // however many times Request was called in between: a live view redraws at
 // most once per frame, not once per event. Browsers pause animation frames

@@ -13,6 +13,9 @@ func ReplaceURL(u string) error { return ErrNoBrowser }
 // Hidden is false natively.
 func Hidden() bool { return false }
 
+// WatchOnScreen returns ErrNoBrowser natively.
+func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) { return nil, ErrNoBrowser }
+
 // WatchVisibility returns ErrNoBrowser natively.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 

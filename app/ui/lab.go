@@ -878,7 +878,7 @@ func (l *Lab) stateJSON() string {
 func debugJSON(v *view) string {
 	live, perm := browser.LiveFuncs()
 	v.mu.Lock()
-	cost, computed, drawn := v.drawCost, v.computedAt, v.drawnAt
+	cost, computed, drawn, draws := v.drawCost, v.computedAt, v.drawnAt, v.draws
 	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
@@ -943,6 +943,7 @@ func debugJSON(v *view) string {
 		"go_start_ms":     goStart,
 		"mounted_ms":      mountedAt,
 		"first_sent_ms":   firstSent,
+		"draws":           draws,
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
 		"hidden":          hidden,

@@ -30,7 +30,7 @@
 //	state()          {running, runs, run_key, records, invalid, preset, stats{<name>: number}}
 //	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms,
 //	                 go_start_ms, mounted_ms, sim_computed_ms, drawn_ms, gc_cycles,
-//	                 heap_mb, heap_sys_mb, stacks_mb, hidden, first_sent_ms}:
+//	                 heap_mb, heap_sys_mb, stacks_mb, hidden, first_sent_ms, draws}:
 //	                 funcs counts the Go functions app/browser handed to JavaScript and did
 //	                 not release (funcs_permanent of them live as long as the page);
 //	                 pending_waits the timers and promises Go code waits for; go_start_ms
@@ -39,7 +39,8 @@
 //	                 in and drawn_ms when the run shown was first drawn complete; the
 //	                 memory figures are Go's (runtime.MemStats); hidden lists the run
 //	                 shown's hidden-tab stretches as [from, to] ms since its start;
-//	                 first_sent_ms is when its earliest attempt drawn was sent (-1: none)
+//	                 first_sent_ms is when its earliest attempt drawn was sent (-1: none);
+//	                 draws counts the timeline's full redraws
 //	redraw()         {ms, marks}: one full synchronous redraw of the timeline
 //	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
 //	                 events over w workers (default 10000, 500), no requests sent

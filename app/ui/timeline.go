@@ -21,10 +21,27 @@ type Timeline struct {
 	Baseline string // the baseline's label when its outline is drawn, else ""
 	Watch    bool   // a watch of a shared room is shown: no lanes
 	Zoom     string // the zoomed window (view.zoomText): a change re-renders the tooltip
+
+	stopWatch func() // stops browser.WatchOnScreen
 }
 
-// OnMount draws into the fresh canvas.
-func (t *Timeline) OnMount(ctx app.Context) { t.Lab.view.invalidate() }
+// OnMount draws into the fresh canvas, and from then on only while some of
+// it shows in the viewport (view.setOnScreen).
+func (t *Timeline) OnMount(ctx app.Context) {
+	t.Lab.view.invalidate()
+	if stop, err := browser.WatchOnScreen(canvasID, t.Lab.view.setOnScreen); err == nil {
+		t.stopWatch = stop
+	}
+}
+
+// OnDismount stops watching whether the timeline is on screen.
+func (t *Timeline) OnDismount() {
+	if t.stopWatch != nil {
+		t.stopWatch()
+		t.stopWatch = nil
+	}
+	t.Lab.view.setOnScreen(true)
+}
 
 func offset(e app.Event) (x, y float64) {
 	return e.Get("offsetX").Float(), e.Get("offsetY").Float()

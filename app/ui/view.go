@@ -60,6 +60,9 @@ type view struct {
 	pinned     bool    // the selection came from a click or the keyboard
 	hidden     bool    // the page is hidden now
 	frozen     bool    // a PNG export owns the canvas: frames wait
+	offscreen  bool    // the timeline is scrolled out of sight: frames wait until it shows
+	missed     bool    // a frame was asked for while offscreen
+	draws      int     // full redraws so far (window.retrylab.debug's draws)
 
 	// A finished run's window when zoomed in: [zoomFrom, zoomFrom+zoomSpan]
 	// (zoomSpan 0: the whole run).
@@ -300,6 +303,21 @@ func (v *view) setTheme(present bool) {
 	v.request()
 }
 
+// setOnScreen says whether any of the timeline shows in the viewport. Out
+// of sight it is not redrawn: records wait in pending, and a replay's
+// playhead moves on by the clock; the frame missed runs when it shows
+// again. A live run scrolled away leaves the thread to the workers.
+func (v *view) setOnScreen(on bool) {
+	v.mu.Lock()
+	v.offscreen = !on
+	catchUp := on && v.missed
+	v.missed = false
+	v.mu.Unlock()
+	if catchUp {
+		v.request()
+	}
+}
+
 // invalidate redraws everything (the canvas was resized or re-created).
 func (v *view) invalidate() {
 	v.mu.Lock()
@@ -358,6 +376,11 @@ const maxFrameGap = 250 * time.Millisecond
 // sooner than minGap after the last redraw.
 func (v *view) request() {
 	v.mu.Lock()
+	if v.offscreen {
+		v.missed = true
+		v.mu.Unlock()
+		return
+	}
 	if v.scheduled || v.frames == nil {
 		v.mu.Unlock()
 		return
@@ -464,6 +487,7 @@ func (v *view) redraw() {
 		}
 	}
 	v.dirty = false
+	v.draws++
 	v.lastDraw = time.Now()
 	v.drawCost = v.lastDraw.Sub(t0)
 	if v.m != nil && !v.running && v.drawnAt == 0 {
