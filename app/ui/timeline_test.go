@@ -1106,35 +1106,3 @@ func TestOverlappingJobsTakeRows(t *testing.T) {
 		t.Error("two jobs at once share a row")
 	}
 }
-
-// Scrolled out of sight the timeline is not redrawn: records wait, and
-// the frame missed runs as soon as some of it shows again.
-func TestTimelineWaitsWhileOffScreen(t *testing.T) {
-	v := newView()
-	v.start(fleet.Default(), t0)
-	drawn := v.draws
-	v.setOnScreen(false)
-	for ms := range 5 {
-		v.onRecord(fleet.Record{Worker: ms, Event: core.Event{Kind: core.EventAttempt, At: at(ms), Intended: at(ms), Attempt: 1}})
-	}
-	v.mu.Lock()
-	waiting, draws := len(v.pending), v.draws
-	v.mu.Unlock()
-	if draws != drawn || waiting != 5 {
-		t.Fatalf("off screen: %d redraws (before: %d), %d records waiting; want none drawn and 5 waiting", draws, drawn, waiting)
-	}
-	v.setOnScreen(true) // while running, the frame comes minGap after the last
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		v.mu.Lock()
-		if v.draws > drawn || time.Now().After(deadline) {
-			break
-		}
-		v.mu.Unlock()
-		time.Sleep(5 * time.Millisecond)
-	}
-	defer v.mu.Unlock()
-	if v.draws != drawn+1 || len(v.pending) != 0 || len(v.m.marks) != 5 {
-		t.Errorf("back on screen: %d redraws, %d waiting, %d marks; want one redraw with the 5 attempts", v.draws-drawn, len(v.pending), len(v.m.marks))
-	}
-}
