@@ -195,7 +195,9 @@ func TestPresetsTellTheStory(t *testing.T) {
 			typeInto(t, ctx, "room", room)
 			arr := watchArrivals(t, srv, room)
 			st := runToEnd(t, ctx, 60*time.Second)
-			time.Sleep(200 * time.Millisecond) // the last arrivals on the stream
+			// The last arrivals come on the stream a moment later; more than
+			// the page counted still fails below.
+			_ = waitFor(5*time.Second, func() bool { return len(arr.snapshot()) >= int(st.Stats["requests"]) })
 			as := arr.snapshot()
 			r := result{st: st, arrivals: as, peakShare: retryPeakShare(as), peak: maxWithin(as, time.Second)}
 			results[id] = r
@@ -325,6 +327,17 @@ func TestSharedURLReproducesConfiguration(t *testing.T) {
 	if err != nil || q.Query().Get("workers") != "37" || q.Query().Get("seed") != "424242" || q.Query().Get("ra_honour") != "on" {
 		t.Fatalf("the URL does not carry the configuration: %s", link)
 	}
+	// A step of the story picked by mistake loses nothing: u brings the
+	// configuration back, and the address with it.
+	workers := func() string { return eval[string](t, ctx, `document.getElementById("f-workers").value`) }
+	press(t, ctx, "1")
+	if err := waitFor(3*time.Second, func() bool { return workers() != "37" }); err != nil {
+		t.Fatal("step 1 did not replace the configuration")
+	}
+	press(t, ctx, "u")
+	if err := waitFor(3*time.Second, func() bool { return workers() == "37" && eval[string](t, ctx, `location.href`) == link }); err != nil {
+		t.Errorf("after u: workers %q and the address %s, want 37 and %s", workers(), eval[string](t, ctx, `location.href`), link)
+	}
 
 	ctx2, _ := newBrowser(t)
 	boot(t, ctx2, link)
@@ -422,8 +435,13 @@ func TestRunStopCyclesLeakNothing(t *testing.T) {
 			t.Fatalf("cycle %d: stop did not finish: %v", i, err)
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
-	after := read()
+	// The last run winds down (its aborts, its stream) a moment after it
+	// reads as stopped: what is still there after 10 s leaked.
+	var after debug
+	_ = waitFor(10*time.Second, func() bool {
+		after = read()
+		return after.Goroutines <= before.Goroutines+5 && after.Funcs <= before.Funcs && after.Pending == 0
+	})
 	t.Logf("100 run/stop cycles: goroutines %d → %d, live JS funcs %d → %d, pending waits %d → %d",
 		before.Goroutines, after.Goroutines, before.Funcs, after.Funcs, before.Pending, after.Pending)
 	if after.Goroutines > before.Goroutines+5 || after.Funcs > before.Funcs || after.Pending > 0 {
@@ -554,11 +572,17 @@ func TestPresentationModeAndHelp(t *testing.T) {
 		press(t, ctx, key)
 		time.Sleep(300 * time.Millisecond)
 	}
+	// pressUntil presses key and waits until the page shows what it should.
+	pressUntil := func(key string, shown func(look) bool) {
+		t.Helper()
+		press(t, ctx, key)
+		_ = waitFor(3*time.Second, func() bool { return shown(read()) })
+	}
 	before := read()
 	if before.Present || before.Help {
 		t.Fatalf("presentation mode or help on at load: %+v", before)
 	}
-	pressAndWait("p")
+	pressUntil("p", func(l look) bool { return l.Present && l.Number > before.Number*1.2 })
 	on := read()
 	if !on.Present || on.Pressed != "true" || on.Number <= before.Number*1.2 || on.Canvas <= before.Canvas {
 		t.Errorf("p did not switch to large type: before %+v, after %+v", before, on)
@@ -567,11 +591,11 @@ func TestPresentationModeAndHelp(t *testing.T) {
 		t.Errorf("in presentation mode the timeline starts at %.0f px and the settings at %.0f px: want the timeline on the first %.0f px, the settings after it", on.Timeline, on.Settings, on.Screen)
 	}
 	screenshot(t, ctx, "presentation-mode")
-	pressAndWait("p")
+	pressUntil("p", func(l look) bool { return !l.Present && l.Number == before.Number && l.Canvas == before.Canvas })
 	if off := read(); off.Present || off.Number != before.Number || off.Canvas != before.Canvas {
 		t.Errorf("p again did not switch back: %+v, want %+v", off, before)
 	}
-	pressAndWait("?")
+	pressUntil("?", func(l look) bool { return l.Help })
 	if !read().Help {
 		t.Fatal("? did not open the shortcuts dialog")
 	}
@@ -595,7 +619,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 	// Nor its shortcuts: r behind the dialog starts nothing (checked below).
 	pressAndWait("r")
-	pressAndWait(kb.Escape)
+	pressUntil(kb.Escape, func(l look) bool { return !l.Help })
 	if read().Help {
 		t.Error("Escape did not close the shortcuts dialog")
 	}
@@ -611,7 +635,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	// Presentation mode survives a reload (the projector's page reopened
 	// from a link), and so does switching it off.
 	for _, want := range []bool{true, false} {
-		pressAndWait("p")
+		pressUntil("p", func(l look) bool { return l.Present == want })
 		boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
 		if got := read().Present; got != want {
 			t.Errorf("presentation mode switched to %v, then the page reloaded: %v", want, got)
@@ -626,7 +650,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 func TestHiddenTabIsMarked(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/?workers=4&jobs=20&latency=100ms&rate=1000&burst=100")
+	boot(t, ctx, srv.URL+"/?workers=4&jobs=60&latency=100ms&rate=1000&burst=100") // ~6 s: still running when shown again
 	setVisibility := func(state string) {
 		t.Helper()
 		eval[any](t, ctx, `(() => {
@@ -643,6 +667,9 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	setVisibility("hidden")
 	time.Sleep(time.Second)
+	if !state(t, ctx).Running {
+		t.Fatal("the run ended while the page was hidden: make it longer")
+	}
 	setVisibility("visible")
 	if err := waitFor(30*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
 		t.Fatalf("the run did not finish: %v", err)

@@ -342,3 +342,26 @@ func TestPresetKeepsTheUsersConfiguration(t *testing.T) {
 		t.Error("u with nothing kept changed the configuration")
 	}
 }
+
+// Every key the shortcuts dialog lists is taken by the page (the list of
+// keys the page claims once missed u, so u did nothing).
+func TestShortcutsAreTaken(t *testing.T) {
+	timeline := map[string]bool{"←": true, "→": true, "↑": true, "↓": true, "Home": true, "End": true}
+	names := map[string]string{"Esc": "Escape", "−": "-"}
+	for _, sc := range shortcuts {
+		for _, k := range sc.keys {
+			if timeline[k] {
+				continue // the focused timeline's own keys (ownKeys)
+			}
+			if n, ok := names[k]; ok {
+				k = n
+			}
+			if !isShortcut(k) {
+				t.Errorf("the help lists %q (%s), but the page does not take it", k, sc.what)
+			}
+		}
+	}
+	if isShortcut("x") || isShortcut("Enter") {
+		t.Error("keys the help does not list are taken")
+	}
+}

@@ -133,13 +133,18 @@ func (l *Lab) dialog() bool { return l.help || l.joinBig() }
 // keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–7 presets, p
 // presentation mode, ? help. Keys typed into a field are left
 // alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
-func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
-	if inField || modified {
-		return false
-	}
+// isShortcut reports whether the page takes key as a shortcut (shortcut
+// handles it; the help dialog lists them all, TestShortcutsAreTaken).
+func isShortcut(key string) bool {
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
-	default:
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "u", "U", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		return true
+	}
+	return false
+}
+
+func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
+	if inField || modified || !isShortcut(key) {
 		return false
 	}
 	ctx.Dispatch(func(ctx app.Context) { p.shortcut(ctx, key) })
