@@ -595,3 +595,26 @@ func TestFieldsTrimSpaces(t *testing.T) {
 		}
 	}
 }
+
+// ParseAttemptTag reads tags any client of a shared room may send: it
+// never panics, and what it accepts is exactly what AttemptTag writes.
+func FuzzParseAttemptTag(f *testing.F) {
+	for _, s := range []string{"w3.j0.a2", "heron-4k2.w3.j0.a2", "w01.j0.a1", "x.w1.j1.a1", "w1.j1", "Heron.w1.j1.a1", "w-1.j0.a1", "w9999999999999999999.j0.a1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tag string) {
+		device, w, j, a, ok := ParseAttemptTag(tag)
+		if !ok {
+			return
+		}
+		if device != "" && !ValidDevice(device) {
+			t.Errorf("%q: device %q is not a device name", tag, device)
+		}
+		if w < 0 || j < 0 || a < 0 {
+			t.Errorf("%q: negative numbers %d %d %d", tag, w, j, a)
+		}
+		if back := AttemptTag(device, w, j, a); back != tag {
+			t.Errorf("%q parsed as (%q, %d, %d, %d), which writes %q", tag, device, w, j, a, back)
+		}
+	})
+}
