@@ -176,9 +176,11 @@ func TestBucketConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	// 1 s of refill at 1000/s plus a full bucket of 50, at most.
-	if granted > 50+1000 {
-		t.Fatalf("granted %d > capacity + rate·window = 1050", granted)
+	// 1 s of refill at 1000/s plus a full bucket of 50, at most; at least
+	// the full bucket, whatever the interleaving (a goroutine running ahead
+	// moves the bucket's clock on, and refill beyond the capacity is lost).
+	if granted > 50+1000 || granted < 50 {
+		t.Fatalf("granted %d: want between the capacity, 50, and capacity + rate·window, 1050", granted)
 	}
 }
 

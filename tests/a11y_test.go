@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -54,29 +53,35 @@ func TestPageIsAccessible(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?room="+fmt.Sprintf("e2e-a11y-%d", time.Now().UnixNano())+"&workers=6&jobs=2&latency=20ms&rate=5&burst=5")
 	settle := func() { time.Sleep(300 * time.Millisecond) }
+	// reach waits until the page is in the state to audit: an audit of
+	// another state would pass for the wrong reason.
+	reach := func(what, js string) {
+		t.Helper()
+		if err := waitFor(10*time.Second, func() bool { return eval[bool](t, ctx, js) }); err != nil {
+			t.Fatalf("the page did not reach %s: %v", what, err)
+		}
+		settle() // its last paint
+	}
 	audit(t, ctx, axe, "fresh page")
 	runToEnd(t, ctx, 30*time.Second)
 	audit(t, ctx, axe, "after a run")
 	press(t, ctx, "p")
-	settle()
+	reach("presentation mode", `document.querySelector("main").classList.contains("present")`)
 	audit(t, ctx, axe, "presentation mode")
 	press(t, ctx, "p")
+	reach("the normal theme", `!document.querySelector("main").classList.contains("present")`)
 	press(t, ctx, "?")
-	settle()
+	reach("the shortcuts dialog", `(() => { const h = document.getElementById("help"); return !!h && h.offsetParent !== null; })()`)
 	audit(t, ctx, axe, "shortcuts dialog")
 	press(t, ctx, kb.Escape)
+	reach("the page without the dialog", `!document.querySelector("main > .page").inert`)
 	press(t, ctx, "c")
+	reach("a kept baseline", `!!JSON.parse(window.retrylab.state()).baseline`)
 	press(t, ctx, "m")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatalf("the simulation did not finish: %v", err)
-	}
-	settle()
+	reach("a finished simulation", `(() => { const s = JSON.parse(window.retrylab.state()); return s.simulated && !s.running; })()`)
 	audit(t, ctx, axe, "compared with a simulated run")
 	typeInto(t, ctx, "workers", "abc")
-	settle()
-	if msg := eval[string](t, ctx, `(document.getElementById("err-workers") || {}).textContent || ""`); !strings.Contains(msg, "abc") {
-		t.Fatalf("no message beside the invalid input: %q", msg)
-	}
+	reach("the invalid input's message", `((document.getElementById("err-workers") || {}).textContent || "").includes("abc")`)
 	audit(t, ctx, axe, "invalid input")
 	typeInto(t, ctx, "workers", "6")
 	press(t, ctx, "w")

@@ -19,7 +19,7 @@ func TestOutageDuringRun(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	room := fmt.Sprintf("e2e-outage-%d", time.Now().UnixNano())
 	// No limit, so every 503 is the outage's; Retry-After honoured.
-	boot(t, ctx, srv.URL+"/?workers=20&jobs=6&limiter=none&latency=50ms&strategy=full&base=200ms&cap=2s&attempts=20&ra_honour=on&room="+room)
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=30&limiter=none&latency=50ms&strategy=full&base=200ms&cap=2s&attempts=20&ra_honour=on&room="+room) // ~1.5 s before the outage: o lands during the run
 	if !eval[bool](t, ctx, `document.getElementById("outage").disabled`) {
 		t.Error("Outage offered before a run")
 	}

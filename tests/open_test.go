@@ -86,7 +86,7 @@ func TestOpenWorkload(t *testing.T) {
 	choose(t, ctx, "limiter", "none")
 	arr := watchArrivals(t, srv, room)
 	st = runToEnd(t, ctx, 30*time.Second)
-	time.Sleep(200 * time.Millisecond)
+	_ = waitFor(5*time.Second, func() bool { return len(arr.snapshot()) >= int(st.Stats["requests"]) }) // the stream's last arrivals
 	s := st.Stats
 	t.Logf("open live: %.0f requests, %.0f successes, %.0f jobs at once, %d server arrivals, browser queueing p99 %.0f ms", s["requests"], s["successes"], s["peak_jobs"], len(arr.snapshot()), s["queued_p99_ms"])
 	if s["successes"] != 18 || s["requests"] != 18 || int(s["requests"]) != len(arr.snapshot()) {

@@ -78,37 +78,45 @@ func TestTimelinePausesOffScreen(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
-	boot(t, ctx, srv.URL+"/?workers=6&jobs=40&latency=50ms&limiter=none")
+	boot(t, ctx, srv.URL+"/?workers=6&jobs=300&latency=50ms&limiter=none") // ~15 s: stopped below
 	draws := func() float64 { return eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).draws`) }
 	showTimeline := `document.getElementById("timeline").scrollIntoView({block: "start"})`
 	eval[chromedp.Void](t, ctx, showTimeline)
 	start := draws()
 	eval[chromedp.Void](t, ctx, `document.getElementById("run").click()`) // a tap would scroll the timeline away
-	time.Sleep(700 * time.Millisecond)
-	if now := draws(); now < start+3 {
-		t.Fatalf("in sight, the timeline was redrawn %v times in the run's first 0.7 s", now-start)
+	if err := waitFor(10*time.Second, func() bool { return draws() >= start+3 }); err != nil {
+		t.Fatalf("in sight during the run, the timeline was redrawn %v times: %v", draws()-start, err)
 	}
 	eval[chromedp.Void](t, ctx, `window.scrollTo(0, document.documentElement.scrollHeight)`)
 	if off := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().bottom`); off > 0 {
 		t.Fatalf("the timeline still shows (bottom at %.0f px) after scrolling to the settings' end", off)
 	}
-	time.Sleep(200 * time.Millisecond) // the observer reports
-	paused, records := draws(), state(t, ctx).Records
+	// Once the observer has told the view, the count holds still.
+	var paused float64
+	if err := waitFor(5*time.Second, func() bool {
+		before := draws()
+		time.Sleep(300 * time.Millisecond)
+		paused = draws()
+		return paused == before
+	}); err != nil {
+		t.Fatalf("out of sight, the timeline kept being redrawn: %v", err)
+	}
+	records := state(t, ctx).Records
 	time.Sleep(time.Second)
 	if st := state(t, ctx); !st.Running || st.Records <= records {
 		t.Fatalf("the run did not go on while scrolled away: %+v", st)
 	}
 	if now := draws(); now != paused {
-		t.Errorf("the timeline was redrawn %v times while out of sight", now-paused)
+		t.Errorf("the timeline was redrawn %v times in a second out of sight", now-paused)
 	}
 	eval[chromedp.Void](t, ctx, showTimeline)
+	if err := waitFor(10*time.Second, func() bool { return draws() > paused }); err != nil {
+		t.Errorf("back in sight the timeline was not redrawn: %v", err)
+	}
+	press(t, ctx, "s")
 	var st pageState
 	if err := waitFor(30*time.Second, func() bool { st = state(t, ctx); return st.Runs == 1 && !st.Running }); err != nil {
-		t.Fatalf("the run did not finish: %v", err)
-	}
-	time.Sleep(500 * time.Millisecond)
-	if now := draws(); now <= paused {
-		t.Errorf("back on screen the timeline was not redrawn (%v redraws, %v before)", now, paused)
+		t.Fatalf("the run did not stop: %v", err)
 	}
 	marks := eval[map[string]float64](t, ctx, `JSON.parse(window.retrylab.redraw())`)["marks"]
 	if marks < st.Stats["requests"] {

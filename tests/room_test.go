@@ -239,5 +239,12 @@ func TestDuplicatedTabTakesAnotherName(t *testing.T) {
 	if got := name(browserCtx); got != first {
 		t.Errorf("the first tab's name changed: %q, was %q", got, first)
 	}
+	// A reload of the first keeps its name: its hello is answered by the
+	// second tab, whose name is another.
+	boot(t, browserCtx, page)
+	time.Sleep(500 * time.Millisecond) // time for a "taken" answer, if one came
+	if got := name(browserCtx); got != first {
+		t.Errorf("the first tab, reloaded, goes by %q, was %q", got, first)
+	}
 	t.Logf("first tab %q, duplicated tab renamed %q", first, second)
 }

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -209,8 +210,13 @@ type mockEvent struct {
 	Scale     float64   `json:"scale"` // limit events
 	Allowed   bool      `json:"allowed"`
 	Limit     int       `json:"limit"`
+	Dropped   int       `json:"dropped"` // "dropped" events: how many the server could not send
 }
 
+// eventStream is the mock's stream for a key, as the server sent it. Its
+// buffer is large enough that reading it only after a run never holds the
+// server's stream up; events the server had to drop for a slow reader fail
+// the test, since its counts would not be whole.
 type eventStream struct{ ch chan mockEvent }
 
 // subscribe opens the mock's arrivals stream for key.
@@ -226,8 +232,14 @@ func subscribe(t *testing.T, srv *server, key string) *eventStream {
 	if resp.StatusCode != 200 {
 		t.Fatalf("events stream: %s", resp.Status)
 	}
-	s := &eventStream{ch: make(chan mockEvent, 1024)}
+	s := &eventStream{ch: make(chan mockEvent, 1<<16)}
 	hello := make(chan struct{})
+	var dropped atomic.Int64
+	t.Cleanup(func() {
+		if n := dropped.Load(); n > 0 {
+			t.Errorf("the server dropped %d events of %s's stream for this test: counts taken from it are not whole", n, key)
+		}
+	})
 	go func() {
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
@@ -240,9 +252,12 @@ func subscribe(t *testing.T, srv *server, key string) *eventStream {
 			if json.Unmarshal([]byte(data), &ev) != nil {
 				continue
 			}
-			if ev.Type == "hello" {
+			switch ev.Type {
+			case "hello":
 				close(hello)
 				continue
+			case "dropped":
+				dropped.Add(int64(ev.Dropped))
 			}
 			s.ch <- ev
 		}

@@ -541,12 +541,20 @@ func TestBudgetIsShared(t *testing.T) {
 type yieldClock struct {
 	core.RealClock
 	started *atomic.Int32
+	yields  atomic.Int32
 	at      []int32
 }
 
+// Yield waits until the batches started so far have all made their first
+// attempt (a worker is a goroutine: no sleep guarantees it ran), notes how
+// many have, and lets Run go on.
 func (c *yieldClock) Yield(ctx context.Context) {
-	time.Sleep(5 * time.Millisecond) // long enough for the batch to make its first attempts
+	want := int32(startBatch * (len(c.at) + 1))
+	for deadline := time.Now().Add(5 * time.Second); c.started.Load() < want && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	c.at = append(c.at, c.started.Load())
+	c.yields.Add(1)
 }
 
 // With a clock that can yield, Run starts the workers startBatch at a
@@ -554,14 +562,20 @@ func (c *yieldClock) Yield(ctx context.Context) {
 // all of them at once.
 func TestRunStartsWorkersInBatches(t *testing.T) {
 	s := scenario(t, "workers", "60", "jobs", "1")
-	var started atomic.Int32
+	var started, early atomic.Int32
+	clock := &yieldClock{started: &started}
 	tr := transportFunc(func(ctx context.Context, worker, job, attempt int) Attempt {
+		if worker >= startBatch*(int(clock.yields.Load())+1) {
+			early.Add(1) // a later batch's worker, before its yield
+		}
 		started.Add(1)
 		return Attempt{Status: 200}
 	})
-	clock := &yieldClock{started: &started}
 	rec := Run(context.Background(), s, tr, clock, nil)
 	checkAccounting(t, s, rec)
+	if n := early.Load(); n > 0 {
+		t.Errorf("%d workers started before their batch's yield", n)
+	}
 	if fmt.Sprint(clock.at) != "[25 50]" {
 		t.Errorf("workers started at each yield: %v, want [25 50]", clock.at)
 	}
