@@ -125,8 +125,8 @@ func newSite(root string) (*site, error) {
 //     app shell, app.wasm included, which competed with the download, the
 //     compile and the first mount on a two-core machine.
 //
-// Together they brought a cold load's app.wasm download from ~560 ms to
-// ~400 ms and Go's start from ~800 ms to ~610 ms (BenchmarkColdLoad).
+// What they saved is measured by BenchmarkColdLoad; the README's figures
+// (app.wasm and go-app) keep the numbers, in one place.
 func loaderJS(h http.Handler) (string, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))

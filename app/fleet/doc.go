@@ -16,8 +16,9 @@
 // Query/FromQuery and the README table (FieldsMarkdown) are all generated from
 // it. Ranges are not restated here: policy fields use core's exported ranges
 // (core.BackoffBaseRange, …), endpoint fields are parsed by app/mock's own
-// parser, and only the fleet's own knobs (workers, jobs, timeout) have their
-// ranges in this package (WorkersRange, JobsRange, TimeoutRange).
+// parser, and only the fleet's own knobs have their ranges in this package
+// (WorkersRange, JobsRange, TimeoutRange, EveryRange, OutageRange,
+// OutageAtRange, SimWorkersRange, and the live arrival cap LiveArrivalMax).
 //
 // # Runs are reproducible
 //

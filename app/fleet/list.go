@@ -36,7 +36,7 @@ var Fields = []Field{
 	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen: without jitter, workers rejected together retry together.",
 		enumerate(core.Strategy.String, func(v string) (core.Strategy, bool) { st, err := core.ParseStrategy(v); return st, err == nil }),
 		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
-	durationField("base", "backoff", "Base", "The first wait (constant: every wait); exponential strategies grow it by the multiplier.",
+	durationField("base", "backoff", "Base", "The wait's unit: constant waits exactly this; exponential ones wait (up to) base × multiplierⁿ after the n-th failure, the first base × multiplier; decorrelated starts between base and 3 × base.",
 		core.BackoffBaseRange, func(s *Scenario) *time.Duration { return &s.Base }).
 		with(func(s *Scenario) bool { return s.Strategy != core.None }),
 	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
@@ -63,7 +63,7 @@ var Fields = []Field{
 	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
 		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }),
-	boolField("hints", "retry-after", "Use reset hints", "When Retry-After is absent, wait for the RateLimit / X-RateLimit reset the server announced.",
+	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up, wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers).",
 		func(s *Scenario) *bool { return &s.ResetHints }),
 
 	// Fleet token bucket.

@@ -10,7 +10,7 @@
 //	#f-<key>                     the input of fleet field <key> (text, select or checkbox)
 //	#err-<key>                   the message beside an invalid input (absent when valid)
 //	#help-<key>                  the input's one line of help
-//	#run, #stop, #simulate       the run buttons (#simulate is disabled until the simulator lands)
+//	#run, #stop, #simulate       the run buttons (#simulate disabled when the configuration cannot be simulated)
 //	#run-status                  what the run is doing, for people
 //	#preset-<id>                 a step of the story (fleet.Presets), aria-pressed when active
 //	#preset-caption              the active preset's caption
@@ -45,8 +45,10 @@
 //	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
 //	                 events over w workers (default 10000, 500), no requests sent
 //
-// Keyboard: r run, s or Escape stop, 1–7 presets, u back to the user's own configuration, p presentation mode, ? help;
-// on the focused timeline ← → ↑ ↓ Home End move the selection, Escape clears it.
+// Keyboard: the shortcuts dialog's list (help.go shortcuts; isShortcut takes them):
+// r run, s or Escape stop, m simulate, w watch, o h b faults, c compare, + - 0 a d zoom,
+// y replay, 1–7 presets, u back to the user's own configuration, p presentation mode,
+// ? help; on the focused timeline ← → ↑ ↓ Home End move the selection, Escape clears it.
 package ui
 
 import (
