@@ -312,6 +312,12 @@ func TestScheduledOutage(t *testing.T) {
 	if got := int(st.Stats["limited"]); got != during || during < 20 {
 		t.Errorf("the page counted %d 503s, the server answered %d in the outage (want at least one per worker)", got, during)
 	}
+	// Honouring Retry-After (the seconds left, rounded up), a worker told
+	// to wait sends nothing until the server is back: about one 503 per
+	// worker, where its 200 ms backoff alone would send ten in the 2 s.
+	if during > 40 || simulated > 40 {
+		t.Errorf("503s in the outage: %d live, %v simulated: a fleet honouring Retry-After sends about one per worker (20), at most 40", during, simulated)
+	}
 	t.Logf("simulated: %v 503s; live: outage from %.0f ms, %d 503s", simulated, d.Outages[0][0], during)
 	screenshot(t, ctx, "scheduled-outage")
 }
