@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -127,4 +128,55 @@ func TestParseFetchResult(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+}
+
+// The fetch routine's result is decoded from one string: whatever it
+// holds, decoding never panics, and a result it accepts carries every
+// field through (the body, last, may hold the separator itself); a header
+// named once reads back as sent.
+func FuzzParseFetchResult(f *testing.F) {
+	f.Add(200, "cors", 12.5, 13.0, 210.0, 211.5, "retry-after: 3\nratelimit: \"a\";r=0;t=3\n", "{\"ok\":true}")
+	f.Add(0, "error", 0.0, 0.0, 0.0, 0.0, "", "")
+	f.Add(429, "cors", 1.0, 2.0, 3.0, 4.0, "x: a: b\n\nbad line\nX: again\n", "body\x01with\x01separators")
+	f.Fuzz(func(t *testing.T, status int, typ string, fs, rs, rsp, re float64, headers, body string) {
+		if strings.Contains(typ, "\x01") || strings.Contains(headers, "\x01") {
+			return // the routine writes the separator inside no field but the body
+		}
+		num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		raw := strings.Join([]string{strconv.Itoa(status), typ, num(fs), num(rs), num(rsp), num(re), headers, body}, "\x01")
+		var r Response
+		if err := parseFetchResult(raw, &r); err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		same := func(a, b float64) bool { return a == b || a != a && b != b }
+		if r.Status != status || r.Type != typ || r.Body != body ||
+			!same(r.Timing.FetchStart, fs) || !same(r.Timing.RequestStart, rs) || !same(r.Timing.ResponseStart, rsp) || !same(r.Timing.ResponseEnd, re) {
+			t.Errorf("%q decoded as %+v", raw, r)
+		}
+		names := map[string]int{}
+		for line := range strings.SplitSeq(headers, "\n") {
+			if k, _, ok := strings.Cut(line, ": "); ok {
+				names[strings.ToLower(k)]++
+			}
+		}
+		for line := range strings.SplitSeq(headers, "\n") {
+			if k, v, ok := strings.Cut(line, ": "); ok && names[strings.ToLower(k)] == 1 && r.Header[strings.ToLower(k)] != v {
+				t.Errorf("%q: header %q reads %q, sent %q", raw, k, r.Header[strings.ToLower(k)], v)
+			}
+		}
+	})
+}
+
+// Whatever string comes back, decoding it never panics, and a malformed
+// one is an error, not a response.
+func FuzzParseFetchResultRaw(f *testing.F) {
+	f.Add("200\x01cors\x011\x012\x013\x014\x01a: b\x01body")
+	f.Add("")
+	f.Add("x\x01\x01\x01\x01\x01\x01\x01")
+	f.Fuzz(func(t *testing.T, raw string) {
+		var r Response
+		if err := parseFetchResult(raw, &r); err == nil && strings.Count(raw, "\x01") < fetchFields-1 {
+			t.Errorf("%q has %d fields but decoded", raw, strings.Count(raw, "\x01")+1)
+		}
+	})
 }

@@ -1106,3 +1106,19 @@ func TestOverlappingJobsTakeRows(t *testing.T) {
 		t.Error("two jobs at once share a row")
 	}
 }
+
+// A run that ends while the page is hidden closes the hidden stretch at
+// its end: the timeline marks it to there, not forever.
+func TestHiddenStretchOpenAtTheEnd(t *testing.T) {
+	m := newModel(t0, 2)
+	m.setHidden(true, 500*time.Millisecond)
+	m.setHidden(true, 600*time.Millisecond) // a second "hidden" changes nothing
+	m.finish(900 * time.Millisecond)
+	if len(m.hidden) != 1 || m.hidden[0] != (interval{from: 500 * time.Millisecond, to: 900 * time.Millisecond}) {
+		t.Errorf("hidden stretches %+v, want one from 500 ms closed at the end, 900 ms", m.hidden)
+	}
+	m.setHidden(false, 1200*time.Millisecond) // shown after the end: already closed
+	if m.hidden[0].to != 900*time.Millisecond {
+		t.Errorf("the closed stretch moved to %v", m.hidden[0].to)
+	}
+}
