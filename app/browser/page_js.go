@@ -102,42 +102,32 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 	}, nil
 }
 
+// onScreenJS calls fn(true or false) as any of the element #id shows in the
+// viewport or stops showing (an IntersectionObserver: once at the start,
+// then on each change), and returns the function that stops it. Without
+// IntersectionObserver the element counts as showing, once.
+const onScreenJS = `
+if (typeof IntersectionObserver !== "function") { fn(true); return function () {}; }
+var el = document.getElementById(id);
+if (!el) throw new Error("no element #" + id + " to watch");
+var o = new IntersectionObserver(function (es) { fn(es[es.length - 1].isIntersecting); });
+o.observe(el);
+return function () { o.disconnect(); };`
+
+var onScreenFn lazyFunc
+
 // WatchOnScreen calls fn with whether any of the element with the given id
 // shows in the viewport, once when it starts watching and again whenever
-// that changes (an IntersectionObserver). Without IntersectionObserver it
-// says the element shows, once.
+// that changes, until stop is called.
 func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
-	ctor, err := safejs.Global().Get("IntersectionObserver")
-	if err != nil || ctor.IsUndefined() {
-		fn(true)
-		return func() {}, nil
-	}
-	doc, err := safejs.Global().Get("document")
+	wrap, err := compiled(&onScreenFn, onScreenJS, "id", "fn")
 	if err != nil {
 		return nil, err
-	}
-	el, err := doc.Call("getElementById", id)
-	if err != nil {
-		return nil, err
-	}
-	if el.IsNull() {
-		return nil, errors.New("browser: no element #" + id + " to watch")
 	}
 	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
-		if len(args) == 0 {
-			return nil
-		}
-		n, err := args[0].Length()
-		if err != nil || n == 0 {
-			return nil
-		}
-		last, err := args[0].Index(n - 1) // the latest change wins
-		if err != nil {
-			return nil
-		}
-		if on, err := last.Get("isIntersecting"); err == nil {
-			if b, err := on.Bool(); err == nil {
-				fn(b)
+		if len(args) > 0 {
+			if on, err := args[0].Bool(); err == nil {
+				fn(on)
 			}
 		}
 		return nil
@@ -145,22 +135,12 @@ func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	obs, err := ctor.New(f.Value())
+	remove, err := wrap.Invoke(id, f.Value())
 	if err != nil {
 		release(f)
 		return nil, err
 	}
-	if _, err := obs.Call("observe", el); err != nil {
-		release(f)
-		return nil, err
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			_, _ = obs.Call("disconnect")
-			release(f)
-		})
-	}, nil
+	return undoOnce(remove, f), nil
 }
 
 // FrameLoop runs a function at the next animation frame after Request,

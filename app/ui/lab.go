@@ -515,7 +515,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
 	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
 	l.tr = tr
-	live := &liveRecords{acc: fleet.NewStatsAcc(time.Now(), 0)}
+	live := &liveRecords{} // its numbers start with the run (restart, below)
 	l.live = live
 	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
 	l.runRev++

@@ -53,22 +53,25 @@ func (n *Normal) AbsDelay(mean, sd time.Duration) time.Duration {
 	return time.Duration(math.Abs(x))
 }
 
+// ln 2 split in two for exactness, and the coefficients of the polynomial
+// that logf and log1pf share (FreeBSD's e_log.c and s_log1p.c use the same).
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+	lg1   = 6.666666666666735130e-01
+	lg2   = 3.999999999940941908e-01
+	lg3   = 2.857142874366239149e-01
+	lg4   = 2.222219843214978396e-01
+	lg5   = 1.818357216161805012e-01
+	lg6   = 1.531383769920937332e-01
+	lg7   = 1.479819860511658591e-01
+)
+
 // logf is the natural logarithm of x > 0: the algorithm of Go's pure-Go
 // math.log (from FreeBSD's e_log.c), with every product rounded on its own
 // so no platform fuses them. Exact to within 1 ulp, and the same bits on
 // every platform.
 func logf(x float64) float64 {
-	const (
-		ln2Hi = 6.93147180369123816490e-01
-		ln2Lo = 1.90821492927058770002e-10
-		l1    = 6.666666666666735130e-01
-		l2    = 3.999999999940941908e-01
-		l3    = 2.857142874366239149e-01
-		l4    = 2.222219843214978396e-01
-		l5    = 1.818357216161805012e-01
-		l6    = 1.531383769920937332e-01
-		l7    = 1.479819860511658591e-01
-	)
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 1):
 		return x
@@ -87,8 +90,8 @@ func logf(x float64) float64 {
 	s := f / (2 + f)
 	s2 := float64(s * s)
 	s4 := float64(s2 * s2)
-	t1 := float64(s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7)))))))
-	t2 := float64(s4 * (l2 + float64(s4*(l4+float64(s4*l6)))))
+	t1 := float64(s2 * (lg1 + float64(s4*(lg3+float64(s4*(lg5+float64(s4*lg7)))))))
+	t2 := float64(s4 * (lg2 + float64(s4*(lg4+float64(s4*lg6)))))
 	r := t1 + t2
 	hfsq := float64(float64(0.5*f) * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
@@ -108,15 +111,6 @@ func log1pf(x float64) float64 {
 		small       = 1.0 / (1 << 29)              // 2**-29
 		tiny        = 1.0 / (1 << 54)              // 2**-54
 		two53       = 1 << 53                      // 2**53
-		ln2Hi       = 6.93147180369123816490e-01
-		ln2Lo       = 1.90821492927058770002e-10
-		lp1         = 6.666666666666735130e-01
-		lp2         = 3.999999999940941908e-01
-		lp3         = 2.857142874366239149e-01
-		lp4         = 2.222219843214978396e-01
-		lp5         = 1.818357216161805012e-01
-		lp6         = 1.531383769920937332e-01
-		lp7         = 1.479819860511658591e-01
 	)
 	switch {
 	case x < -1 || math.IsNaN(x): // includes -Inf
@@ -188,12 +182,12 @@ func log1pf(x float64) float64 {
 	}
 	s := f / (2.0 + f)
 	z := float64(s * s)
-	p := lp6 + float64(z*lp7) // Horner, as math.log1p: z*(lp1 + z*(lp2 + … z*lp7))
-	p = lp5 + float64(z*p)
-	p = lp4 + float64(z*p)
-	p = lp3 + float64(z*p)
-	p = lp2 + float64(z*p)
-	p = lp1 + float64(z*p)
+	p := lg6 + float64(z*lg7) // Horner, as math.log1p: z*(lg1 + z*(lg2 + … z*lg7))
+	p = lg5 + float64(z*p)
+	p = lg4 + float64(z*p)
+	p = lg3 + float64(z*p)
+	p = lg2 + float64(z*p)
+	p = lg1 + float64(z*p)
 	r := float64(z * p)
 	if k == 0 {
 		return f - (hfsq - float64(s*(hfsq+r)))
