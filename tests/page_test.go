@@ -582,7 +582,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	if before.Present || before.Help {
 		t.Fatalf("presentation mode or help on at load: %+v", before)
 	}
-	pressUntil("p", func(l look) bool { return l.Present && l.Number > before.Number*1.2 })
+	pressUntil("p", func(l look) bool { return l.Present && l.Number > before.Number*1.2 && l.Canvas > before.Canvas }) // the canvas grows at the next frame
 	on := read()
 	if !on.Present || on.Pressed != "true" || on.Number <= before.Number*1.2 || on.Canvas <= before.Canvas {
 		t.Errorf("p did not switch to large type: before %+v, after %+v", before, on)
