@@ -60,7 +60,7 @@ type Lab struct {
 	disp       float64         // the last finished run's retry dispersion
 	base       *baseline       // the run kept for comparison (Compare), or nil
 	wantBase   *fleet.Scenario // the baseline the address asked for, until simulated
-	custom     *fleet.Scenario // the user's own configuration a preset last replaced (nil: none kept)
+	custom     *ownConfig      // the user's own configuration a preset last replaced (nil: none kept)
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
@@ -78,6 +78,15 @@ type Lab struct {
 	codeRev int
 
 	snap atomic.Pointer[snapshot] // for window.retrylab.state(), read off the UI goroutine
+}
+
+// ownConfig is the user's own configuration, kept when a preset replaces
+// it: the valid configuration, and the text of every field whose value
+// was not allowed (left in its input with its message), so that going back
+// loses nothing the user typed.
+type ownConfig struct {
+	s       fleet.Scenario
+	invalid map[string]string // field key → text
 }
 
 // liveRecords keeps a run's records for the live numbers (the run's own
@@ -394,9 +403,15 @@ func (l *Lab) Preset(id string) {
 	if !ok {
 		return
 	}
-	if presetIndex(l.s) < 0 { // a configuration of the user's own: kept, to go back to
-		c := l.s
-		l.custom = &c
+	if presetIndex(l.s) < 0 || len(l.fieldErrs) > 0 { // a configuration of the user's own: kept, to go back to
+		own := &ownConfig{s: l.s}
+		for key := range l.fieldErrs {
+			if own.invalid == nil {
+				own.invalid = map[string]string{}
+			}
+			own.invalid[key] = l.texts[key]
+		}
+		l.custom = own
 	}
 	l.setScenario(p.Scenario())
 }
@@ -404,9 +419,14 @@ func (l *Lab) Preset(id string) {
 // RestoreCustom goes back to the user's own configuration that a preset
 // replaced (key u), if one is kept.
 func (l *Lab) RestoreCustom() {
-	if c := l.custom; c != nil && !l.running {
-		l.custom = nil
-		l.setScenario(*c)
+	c := l.custom
+	if c == nil || l.running {
+		return
+	}
+	l.custom = nil
+	l.setScenario(c.s)
+	for key, text := range c.invalid {
+		l.Set(key, text) // its message comes back with it, and Run is disabled again
 	}
 }
 

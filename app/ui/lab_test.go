@@ -343,6 +343,45 @@ func TestPresetKeepsTheUsersConfiguration(t *testing.T) {
 	}
 }
 
+// Going back to the user's own configuration brings back what they typed
+// that was not allowed, with its message, not only the valid values: even
+// when the valid values are a preset's.
+func TestPresetKeepsTextNotAllowed(t *testing.T) {
+	for _, start := range []string{"?workers=33", "?" + mustPreset(t, "flood").Scenario().Encode()} {
+		l := newLab()
+		l.Load(mustURL(t, "http://localhost:8080/"+start))
+		own := l.s
+		l.Set("workers", "-3")
+		l.Set("base", "fast")
+		if l.Invalid() != 2 {
+			t.Fatalf("%s: %d fields refused, want 2", start, l.Invalid())
+		}
+		l.Preset("full-jitter")
+		if l.Invalid() != 0 || !l.CustomKept() {
+			t.Fatalf("%s: after the step: %d refused, kept %v", start, l.Invalid(), l.CustomKept())
+		}
+		l.RestoreCustom()
+		if l.Text("workers") != "-3" || l.Text("base") != "fast" {
+			t.Errorf("%s: after u the inputs show workers %q, base %q; want what was typed", start, l.Text("workers"), l.Text("base"))
+		}
+		if l.Err("workers") == "" || l.Err("base") == "" || l.CanRun() {
+			t.Errorf("%s: after u: messages %q, %q, CanRun %v; want both messages and Run disabled", start, l.Err("workers"), l.Err("base"), l.CanRun())
+		}
+		if l.s != own {
+			t.Errorf("%s: the valid configuration changed: %+v", start, l.s)
+		}
+	}
+}
+
+func mustPreset(t *testing.T, id string) fleet.Preset {
+	t.Helper()
+	p, ok := fleet.PresetByID(id)
+	if !ok {
+		t.Fatalf("no preset %q", id)
+	}
+	return p
+}
+
 // Every key the shortcuts dialog lists is taken by the page (the list of
 // keys the page claims once missed u, so u did nothing).
 func TestShortcutsAreTaken(t *testing.T) {
