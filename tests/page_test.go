@@ -64,6 +64,31 @@ func press(t testing.TB, ctx context.Context, key string) {
 	}
 }
 
+// tabReachesFirst presses Tab from the top of the page (the header's first
+// button), as a keyboard user does, until the focus is in the run's stage
+// or in the settings, and says which ("stage" or "settings").
+func tabReachesFirst(t testing.TB, ctx context.Context) string {
+	t.Helper()
+	// Focused, not blurred: Chromium starts the next Tab from the last
+	// element focused or clicked (Run, after a run).
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("present").focus()`)); err != nil {
+		t.Fatal(err)
+	}
+	for range 60 {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatalf("press Tab: %v", err)
+		}
+		if where := eval[string](t, ctx, `(() => {
+			const e = document.activeElement;
+			return !e ? "" : e.closest(".stage") ? "stage" : e.closest(".sidebar") ? "settings" : "";
+		})()`); where != "" {
+			return where
+		}
+	}
+	t.Fatal("60 presses of Tab reached neither the run nor the settings")
+	return ""
+}
+
 // runToEnd clicks Run and waits until the run has finished.
 func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState {
 	t.Helper()
@@ -589,6 +614,10 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 	if on.Timeline >= on.Screen || on.Settings <= on.Timeline {
 		t.Errorf("in presentation mode the timeline starts at %.0f px and the settings at %.0f px: want the timeline on the first %.0f px, the settings after it", on.Timeline, on.Settings, on.Screen)
+	}
+	// The keyboard meets what the room sees in the order it sees it.
+	if got := tabReachesFirst(t, ctx); got != "stage" {
+		t.Errorf("in presentation mode Tab reaches the %s first; want the run, drawn first", got)
 	}
 	screenshot(t, ctx, "presentation-mode")
 	pressUntil("p", func(l look) bool { return !l.Present && l.Number == before.Number && l.Canvas == before.Canvas })

@@ -48,6 +48,11 @@ func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 	if l.ScrollWidth > l.Width {
 		t.Errorf("the page is %.0f px wide on a %.0f px screen: it scrolls sideways", l.ScrollWidth, l.Width)
 	}
+	// A narrow window with a keyboard (a laptop's split screen) tabs in
+	// the order it shows.
+	if got := tabReachesFirst(t, ctx); got != "stage" {
+		t.Errorf("on a narrow screen Tab reaches the %s first; want the run, drawn first", got)
+	}
 
 	if err := chromedp.Do(ctx, chromedp.Tap(chromedp.ID("run"), chromedp.NodeVisible)); err != nil {
 		t.Fatal(err)

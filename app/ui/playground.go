@@ -272,11 +272,6 @@ func (p *Playground) Render() app.UI {
 		&Notice{Lab: l, Rev: l.cfgRev},
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
-			sidebar.Body(
-				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
-					&Controls{Lab: l, Rev: l.cfgRev},
-				),
-			),
 			app.Section().Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&JoinPanel{Lab: l, Rev: l.runRev},
@@ -287,6 +282,11 @@ func (p *Playground) Render() app.UI {
 				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
+			),
+			sidebar.Body(
+				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
+					&Controls{Lab: l, Rev: l.cfgRev},
+				),
 			),
 		)),
 		&JoinOverlay{Lab: l, Rev: l.runRev},
