@@ -79,8 +79,8 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		ly.srvFromMarks = false
 		paintFrame(b, l, m, in)
 		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
-		paintOutages(b, l, m, false)
 		paintSqueezes(b, l, m, false)
+		paintOutages(b, l, m, false) // over a halved limit: an outage comes first at the server
 		paintBursts(b, l, m, false)
 		b.Restore()
 	} else {
@@ -143,8 +143,8 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	clearHistogram(t, l)
 	if len(m.outages) > 0 || len(m.limits) > 0 {
 		t.Clip(l.left, l.histTop, l.right-l.left, l.histH)
-		paintOutages(t, l, m, true)
 		paintSqueezes(t, l, m, true)
+		paintOutages(t, l, m, true)
 		t.Restore()
 	}
 	paintHistogramPanel(t, l, m, in)

@@ -242,8 +242,8 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	paintFrame(o, l, m, in)
 	if m != nil {
 		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
-		paintOutages(o, l, m, false)
 		paintSqueezes(o, l, m, false)
+		paintOutages(o, l, m, false) // over a halved limit: an outage comes first at the server
 		paintHidden(o, l, m, in)
 		v := inView(l, m)
 		if l.dense() {

@@ -691,6 +691,45 @@ func TestModelOutages(t *testing.T) {
 	}
 }
 
+// An outage during a halved limit is drawn over the halved limit's shading,
+// in the histogram and the server panel as in the lanes: the server answers
+// 503 to everything while it is down, whatever its limit.
+func TestOutageOverHalvedLimit(t *testing.T) {
+	m := newModel(t0, 3)
+	m.serverEvent(&mock.Event{Type: "outage", At: at(1000), Until: at(4000)})
+	m.serverEvent(&mock.Event{Type: "limit", At: at(2000), Until: at(7000), Scale: 0.5})
+	l := newLayout(1000, 3, 8*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	// shade is the last of the two shadings filled over (x, y).
+	shade := func(x, y float64) int {
+		fill, got := -1, -1
+		for _, op := range displayOps(&o) {
+			switch {
+			case op.code == 1:
+				fill = int(op.args[0])
+			case op.code == 3 && (fill == colOutage || fill == colSqueeze):
+				a := op.args
+				if float32(x) >= a[0] && float32(x) <= a[0]+a[2] && float32(y) >= a[1] && float32(y) <= a[1]+a[3] {
+					got = fill
+				}
+			}
+		}
+		return got
+	}
+	for _, c := range []struct {
+		panel string
+		y     float64
+	}{{"histogram", l.histTop + l.histH/2}, {"server panel", l.srvTop + l.srvH/2}} {
+		if got := shade(l.x(3*time.Second), c.y); got != colOutage {
+			t.Errorf("%s at 3 s (down, and the limit halved): shaded %d, want the outage's %d", c.panel, got, colOutage)
+		}
+		if got := shade(l.x(5*time.Second), c.y); got != colSqueeze {
+			t.Errorf("%s at 5 s (the limit halved): shaded %d, want the halved limit's %d", c.panel, got, colSqueeze)
+		}
+	}
+}
+
 // Hovering another client's arrival (or anyone's, in a watch) in the server
 // panel tells what the server did with it; the page's own attempts are
 // described as attempts.
