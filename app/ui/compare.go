@@ -133,8 +133,12 @@ const baselineKey = "vs"
 // loadBaseline takes the address's vs= value: the baseline's
 // configuration, read field by field like the page's own. Fields that
 // could not be used become notices; a baseline that cannot be simulated
-// (a custom target) is dropped with a notice.
+// (a custom target) or an empty one is dropped with a notice.
 func (l *Lab) loadBaseline(raw string) {
+	if strings.TrimSpace(raw) == "" { // asks for no configuration, not for every default
+		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: the baseline (" + baselineKey + "=) is empty"})
+		return
+	}
 	q, err := url.ParseQuery(raw)
 	s, notes := fleet.FromQuery(q)
 	for _, n := range notes {

@@ -283,6 +283,7 @@ func TestBaselineInTheAddress(t *testing.T) {
 		{"a custom target cannot be simulated", "target=https%3A%2F%2Fapi.example.com%2Fx", "no baseline: it cannot be simulated", false},
 		{"bad encoding", "%zz", "not valid URL encoding", true},
 		{"given twice: the first is used", "workers=7", "given 2 times; using the first", true},
+		{"empty: no baseline", "", "no baseline: the baseline (vs=) is empty", false},
 	} {
 		u, _ := url.Parse("http://localhost:8080/?workers=20&vs=" + url.QueryEscape(c.vs))
 		switch c.name {
