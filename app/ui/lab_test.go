@@ -158,6 +158,30 @@ func TestStatListNames(t *testing.T) {
 	}
 }
 
+// The numbers a presenter points at are grouped in thousands, as the status
+// line says them: a 10,000-worker simulation sends 297,342 requests, not
+// 297342.
+func TestStatListThousands(t *testing.T) {
+	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 37978}
+	want := map[string]string{"requests": "297,342", "limited": "296,408", "successes": "934", "first_tries": "30,000", "give_ups": "29,066", "peak_rps": "37,978"}
+	for _, s := range statList(&st, 0) {
+		if w, ok := want[s.Name]; ok && s.Text != w {
+			t.Errorf("%s shows %q, want %q", s.Name, s.Text, w)
+		}
+		if s.Name == "successes" && s.Figures != "of 30,000 finished" {
+			t.Errorf("successes' line %q, want \"of 30,000 finished\"", s.Figures)
+		}
+		if s.Name == "first_tries" && s.Figures != "267,342 retries" {
+			t.Errorf("first tries' line %q, want \"267,342 retries\"", s.Figures)
+		}
+	}
+	for _, s := range watchStatList(watchStats{Arrivals: 12345, OK: 1000}) {
+		if w := map[string]string{"arrivals": "12,345", "allowed": "1,000"}[s.Name]; w != "" && s.Text != w {
+			t.Errorf("watch: %s shows %q, want %q", s.Name, s.Text, w)
+		}
+	}
+}
+
 func TestStateJSON(t *testing.T) {
 	l := newLab()
 	js := l.stateJSON()

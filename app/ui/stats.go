@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strconv"
 	"time"
 
 	"retrylab/app/fleet"
@@ -34,7 +33,7 @@ type stat struct {
 func statList(st *fleet.Stats, disp float64) []stat {
 	msOf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	n := func(name, label string, v int, sub string, primary bool) stat {
-		return stat{Name: name, Label: label, Value: float64(v), Text: strconv.Itoa(v), Sub: sub, Primary: primary}
+		return stat{Name: name, Label: label, Value: float64(v), Text: thousands(v), Sub: sub, Primary: primary}
 	}
 	f := func(name, label string, v float64, sub string, primary bool) stat {
 		return stat{Name: name, Label: label, Value: v, Text: trimFloat(v), Sub: sub, Primary: primary}
@@ -51,19 +50,19 @@ func statList(st *fleet.Stats, disp float64) []stat {
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	return []stat{
-		figured(n("requests", "requests sent", st.Requests, "retries included", true), strconv.Itoa(st.InFlight)+" in flight"),
-		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+strconv.Itoa(jobs)+" finished"),
+		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
+		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+thousands(jobs)+" finished"),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+strconv.Itoa(st.Timeouts)+" timeouts · "+strconv.Itoa(st.Aborted)+" aborted"),
+		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
 		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
-		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), strconv.Itoa(st.Retries)+" retries"),
+		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
 		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
 		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
 		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
-		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), strconv.Itoa(st.Cancelled)+" by Stop"),
+		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" by Stop"),
 		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50)),
 		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
@@ -87,12 +86,12 @@ func watchStatList(w watchStats) []stat {
 		return trimFloat(float64(n)/float64(w.Arrivals)*100) + "% of requests"
 	}
 	return []stat{
-		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: strconv.Itoa(w.Arrivals), Sub: "from everyone in the room", Primary: true},
-		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: strconv.Itoa(w.Devices), Sub: "pages in the room that sent requests", Primary: true},
-		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: strconv.Itoa(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
-		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: strconv.Itoa(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
-		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: strconv.Itoa(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
-		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: strconv.Itoa(w.Peak), Sub: "most received in any 1 s", Primary: true},
+		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: thousands(w.Arrivals), Sub: "from everyone in the room", Primary: true},
+		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: thousands(w.Devices), Sub: "pages in the room that sent requests", Primary: true},
+		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: thousands(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
+		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: thousands(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
+		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: thousands(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
+		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: thousands(w.Peak), Sub: "most received in any 1 s", Primary: true},
 		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtDur(w.For), Sub: "since Watch room was pressed", Primary: true},
 	}
 }
