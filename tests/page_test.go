@@ -319,9 +319,17 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		if !eval[bool](t, ctx, `document.getElementById("run").disabled`) {
 			t.Errorf("%s=%q: Run is enabled", tt.key, tt.value)
 		}
-		// Pressing r (the shortcut) must not start a run either.
+		// Pressing r (the shortcut) must not start a run either, and says
+		// why it did not.
 		press(t, ctx, "r")
-		time.Sleep(300 * time.Millisecond)
+		var toast string
+		waitFor(3*time.Second, func() bool {
+			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+			return toast != ""
+		})
+		if !strings.Contains(toast, "fix the value marked") {
+			t.Errorf("%s=%q: r said %q, want why Run does not start", tt.key, tt.value, toast)
+		}
 		if st := state(t, ctx); st.Running || st.Runs != 0 {
 			t.Fatalf("%s=%q: a run started: %+v", tt.key, tt.value, st)
 		}

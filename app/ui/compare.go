@@ -133,7 +133,8 @@ const baselineKey = "vs"
 // loadBaseline takes the address's vs= value: the baseline's
 // configuration, read field by field like the page's own. Fields that
 // could not be used become notices; a baseline that cannot be simulated
-// (a custom target) or an empty one is dropped with a notice.
+// (a custom target), an empty one, or one none of whose fields could be
+// used, is dropped with a notice.
 func (l *Lab) loadBaseline(raw string) {
 	if strings.TrimSpace(raw) == "" { // asks for no configuration, not for every default
 		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: the baseline (" + baselineKey + "=) is empty"})
@@ -148,12 +149,30 @@ func (l *Lab) loadBaseline(raw string) {
 	if err != nil {
 		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "the baseline's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
 	}
+	if usableFields(q) == 0 { // every field fell back: the defaults were not asked for
+		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: none of the baseline's (" + baselineKey + "=) fields could be used"})
+		return
+	}
 	errs := append(s.SimErrors(), s.Validate()...)
 	if len(errs) > 0 {
 		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: it cannot be simulated in the page (" + errs[0].Msg + ")"})
 		return
 	}
 	l.wantBase = &s
+}
+
+// usableFields counts the fields of q whose (first) value can be used.
+func usableFields(q url.Values) int {
+	n := 0
+	for k, vs := range q {
+		if f, ok := fleet.FieldByKey(k); ok && len(vs) > 0 {
+			s := fleet.Default()
+			if f.Set(&s, vs[0]) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // simulateBaseline computes the baseline the address asked for, in
@@ -207,19 +226,29 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 // are 0): not compared between a live run and a simulation.
 var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
 
+// countsOfWork are the numbers that count what a workload did: against a
+// baseline of another size their change says more about the size than
+// about the client (twenty times the jobs, six times the successes, most of
+// them failed), so it gets no verdict.
+var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failed": true, "give_ups": true, "peak_rps": true}
+
+// jobsOf is the size of s's workload: the jobs its workers run.
+func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
+
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the
-// numbers only a live run measures are left out.
-func withBaseline(cur, base []stat, mixed bool) []stat {
+// numbers only a live run measures are left out; with otherSize (the two
+// workloads differ), the counts of work get no verdict.
+func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
 	}
 	for i := range cur {
-		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) {
+		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && !cur[i].NotMeasured {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
-			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict
+			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 		}
 	}
 	return cur
@@ -325,6 +354,9 @@ func (c *CompareBar) Render() app.UI {
 			this = runLabel(l.rec.Scenario, l.rec.Simulated, l.runs)
 		}
 		label, what = l.base.label(), "against "+this+": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
+		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
+			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."
+		}
 	}
 	return app.Div().ID("compare").Class("compare").Role("status").Body(
 		app.Span().Class("swatch").Aria("hidden", "true"),

@@ -73,7 +73,7 @@ func TestCompareRules(t *testing.T) {
 
 	// While the next run goes on, each number shows the baseline's figure,
 	// without a change: the run's numbers are partial.
-	l.Set("workers", "7")
+	l.Set("seed", "7")
 	l.runs++
 	l.running, l.rec, l.stats = true, nil, fleet.Stats{Requests: 1}
 	if out := renderHTML(&Numbers{Lab: l}); !strings.Contains(out, ">baseline 2<") || strings.Contains(out, "−100%") {
@@ -118,6 +118,18 @@ func TestCompareRules(t *testing.T) {
 		t.Errorf("state lacks the baseline: %s", s)
 	}
 
+	// Another workload's size: its counts are set beside the baseline's
+	// but not called better or worse, and the bar says why.
+	l.Set("workers", "7")
+	finishRun(l, recs, false)
+	out = renderHTML(&Numbers{Lab: l})
+	if !strings.Contains(out, `aria-label="baseline 2, 100% more"`) || strings.Contains(out, "verdict worse") {
+		t.Errorf("counts judged against a baseline of another size:\n%s", out)
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "The workloads differ (14 jobs against 100)") {
+		t.Errorf("compare bar with another workload size: %s", bar)
+	}
+
 	// A watch is not compared, and compares nothing.
 	l.watched = true
 	if l.CanCompare() || strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") || l.comparedWith() != "" {
@@ -130,7 +142,7 @@ func TestCompareRules(t *testing.T) {
 
 	// c on the baseline itself clears it; the clear button too.
 	l.Compare() // the later run becomes the baseline
-	if l.base == nil || l.base.label() != "Custom configuration, live (run 2)" {
+	if l.base == nil || l.base.label() != "Custom configuration, live (run 3)" {
 		t.Fatalf("baseline after a second Compare: %+v", l.base)
 	}
 	l.Compare()
@@ -281,7 +293,9 @@ func TestBaselineInTheAddress(t *testing.T) {
 	}{
 		{"a bad field falls back", "workers=abc&strategy=full", "baseline (vs=): ", true},
 		{"a custom target cannot be simulated", "target=https%3A%2F%2Fapi.example.com%2Fx", "no baseline: it cannot be simulated", false},
-		{"bad encoding", "%zz", "not valid URL encoding", true},
+		{"bad encoding", "%zz", "not valid URL encoding", false},
+		{"nothing usable: no baseline", "zzz", "no baseline: none of the baseline's (vs=) fields could be used", false},
+		{"no field usable: no baseline", "workers=abc", "no baseline: none of the baseline's (vs=) fields could be used", false},
 		{"given twice: the first is used", "workers=7", "given 2 times; using the first", true},
 		{"empty: no baseline", "", "no baseline: the baseline (vs=) is empty", false},
 	} {
@@ -333,10 +347,29 @@ func TestVerdict(t *testing.T) {
 		cur, base int
 		want      bool
 	}{{0, 5, true}, {5, 0, true}, {5, 5, false}} {
-		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0), false)
+		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0), false, false)
 		for _, s := range nums {
 			if s.Name == "wasted_per_success" && (s.verdict("−100%") == "") != c.want {
 				t.Errorf("successes %d against %d: verdict %q", c.cur, c.base, s.verdict("−100%"))
+			}
+		}
+	}
+	// Against a baseline of another workload size the counts of work get no
+	// verdict (4,000 jobs of which 618 succeeded is not "better" than 100 of
+	// 100); the ratios keep theirs.
+	cur, base := fleet.Stats{Successes: 618, Requests: 9000, Limited: 8000, WastedPerSuccess: 13.5}, fleet.Stats{Successes: 100, Requests: 300, Limited: 200, WastedPerSuccess: 2}
+	for _, otherSize := range []bool{false, true} {
+		for _, s := range withBaseline(statList(&cur, 0), statList(&base, 0), false, otherSize) {
+			judged := s.verdict(baseDelta(s.Value, s.Base, s.Text)) != ""
+			switch s.Name {
+			case "successes", "requests", "limited":
+				if judged == otherSize {
+					t.Errorf("other size %v: %s judged %v", otherSize, s.Name, judged)
+				}
+			case "wasted_per_success":
+				if !judged {
+					t.Errorf("other size %v: wasted per success not judged", otherSize)
+				}
 			}
 		}
 	}
@@ -349,5 +382,28 @@ func TestVerdict(t *testing.T) {
 		if !shown[name] {
 			t.Errorf("betterWhen names %q, not a number shown", name)
 		}
+	}
+}
+
+// A simulation does not measure what only the browser does (send lateness,
+// browser queueing): its numbers say "–", not a measured-looking 0 µs, and
+// are not compared with a baseline's.
+func TestSimulationLeavesBrowserNumbersOut(t *testing.T) {
+	l := newLab()
+	finishRun(l, oneJob(), true)
+	l.Compare()
+	finishRun(l, oneJob(), true)
+	out := renderHTML(&Numbers{Lab: l})
+	for _, name := range []string{"lateness_p99_ms", "queued_p99_ms"} {
+		card := out[strings.Index(out, `data-stat="`+name+`"`):]
+		card = card[:strings.Index(card, "</div>")]
+		if !strings.Contains(card, `<span class="v">–</span>`) || !strings.Contains(card, "not measured in a simulation") || strings.Contains(card, "baseline") {
+			t.Errorf("%s of a simulation: %s", name, card)
+		}
+	}
+	finishRun(l, oneJob(), false)
+	out = renderHTML(&Numbers{Lab: l})
+	if strings.Contains(out, "not measured in a simulation") {
+		t.Error("a live run's lateness is said not to be measured")
 	}
 }

@@ -103,11 +103,7 @@ func (l *Lab) export(ctx app.Context, format string) {
 // exportPNG downloads the timeline as a PNG, with a title line saying what ran.
 func (l *Lab) exportPNG(ctx app.Context) {
 	l.StopReplay() // the image is of the whole run its title names
-	shown := l.s
-	if l.rec != nil {
-		shown = l.rec.Scenario
-	}
-	title := "Retry Lab: " + presetName(shown)
+	title := "Retry Lab: " + presetName(l.shownScenario())
 	if t := l.SimulatedText(); t != "" {
 		title += " — " + t
 	}

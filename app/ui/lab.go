@@ -188,7 +188,10 @@ func (l *Lab) Load(page *url.URL) {
 	l.page = page
 	l.cfgRev++
 	l.loaded = true
-	defer func() { l.view.configure(l.s) }() // the configuration loaded below, not the one now
+	defer func() { // the configuration loaded below, not the one now
+		l.view.configure(l.s)
+		l.publish()
+	}()
 	if page == nil || page.RawQuery == "" {
 		return
 	}
@@ -244,6 +247,47 @@ func (l *Lab) Invalid() int { return len(l.fieldErrs) + len(l.crossErrs) }
 // CanRun reports whether Run would start a run: the configuration is
 // valid and fits a live run (at most fleet.WorkersRange.Max workers).
 func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 && l.s.LiveErrors() == nil }
+
+// RunBlocked says why Run cannot start, for the r key that asked for it,
+// or "" when it can (or a run already goes on, which the page shows).
+func (l *Lab) RunBlocked() string {
+	if l.running {
+		return ""
+	}
+	if why := l.fixFirst(); why != "" {
+		return "Run: " + why
+	}
+	if live := l.s.LiveErrors(); live != nil {
+		return "Run: " + live[0].Msg
+	}
+	return ""
+}
+
+// SimulateBlocked is RunBlocked for Simulate (the m key).
+func (l *Lab) SimulateBlocked() string {
+	if l.running {
+		return ""
+	}
+	if why := l.fixFirst(); why != "" {
+		return "Simulate: " + why
+	}
+	if sim := l.s.SimErrors(); sim != nil {
+		return "Simulate: " + sim[0].Msg
+	}
+	return ""
+}
+
+// fixFirst names the values to fix before anything can start, or "".
+func (l *Lab) fixFirst() string {
+	switch n := l.Invalid(); n {
+	case 0:
+		return ""
+	case 1:
+		return "fix the value marked in the settings first"
+	default:
+		return "fix the " + strconv.Itoa(n) + " values marked in the settings first"
+	}
+}
 
 // CanSimulate reports whether Simulate would start a simulation: the
 // configuration is valid and targets the built-in mock.
@@ -364,6 +408,7 @@ func (l *Lab) Set(key, text string) {
 	l.cfgRev++
 	l.view.configure(l.s)
 	l.saveURL()
+	l.publish()
 }
 
 // saveURL puts the configuration in the address bar when it is valid.
@@ -442,6 +487,7 @@ func (l *Lab) setScenario(s fleet.Scenario) {
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.saveURL()
+	l.publish()
 }
 
 // ActivePreset is the preset the configuration equals (whatever the shared
@@ -850,11 +896,23 @@ func (l *Lab) statList() []stat {
 		return watchStatList(l.wstats)
 	}
 	cur := statList(&l.stats, l.disp)
+	simulated := l.simulating || l.Simulated()
+	for i := range cur {
+		cur[i].NotMeasured = simulated && measuredLive[cur[i].Name]
+	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {
-		simulated := l.simulating || l.Simulated()
-		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated)
+		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen))
 	}
 	return cur
+}
+
+// shownScenario is the configuration of what the numbers and the timeline
+// show: the finished run's, or, during a run and before any, the page's.
+func (l *Lab) shownScenario() fleet.Scenario {
+	if l.rec != nil {
+		return l.rec.Scenario
+	}
+	return l.s
 }
 
 // publish refreshes the snapshot the JS hooks read.

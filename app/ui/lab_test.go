@@ -182,6 +182,27 @@ func TestStatListThousands(t *testing.T) {
 	}
 }
 
+// window.retrylab.state() follows the configuration as it changes, not
+// only at runs: the preset it equals and the values refused.
+func TestStateFollowsTheConfiguration(t *testing.T) {
+	l := newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?workers=33"))
+	want := func(frag string) {
+		t.Helper()
+		if s := l.stateJSON(); !strings.Contains(s, frag) {
+			t.Errorf("state lacks %s: %s", frag, s)
+		}
+	}
+	want(`"preset":""`)
+	l.Preset("flood")
+	want(`"preset":"flood"`)
+	l.Set("workers", "abc")
+	want(`"invalid":1`)
+	l.RestoreCustom()
+	want(`"preset":""`)
+	want(`"invalid":0`)
+}
+
 func TestStateJSON(t *testing.T) {
 	l := newLab()
 	js := l.stateJSON()
@@ -404,6 +425,43 @@ func mustPreset(t *testing.T, id string) fleet.Preset {
 		t.Fatalf("no preset %q", id)
 	}
 	return p
+}
+
+// A key for Run or Simulate that cannot start says why, as the disabled
+// button's title does: a value to fix, a live run's limit, a target the
+// simulator cannot model.
+func TestBlockedSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		query         string
+		typed         map[string]string // values typed after loading
+		run, simulate string            // what RunBlocked and SimulateBlocked contain ("": nothing blocks)
+	}{
+		{"?workers=20", nil, "", ""},
+		{"?workers=20", map[string]string{"workers": "abc"}, "Run: fix the value marked", "Simulate: fix the value marked"},
+		{"?workers=20", map[string]string{"workers": "abc", "base": "soon"}, "Run: fix the 2 values marked", "Simulate: fix the 2 values marked"},
+		{"?workers=10000", nil, "live runs take at most 500", ""},
+		{"?target=http%3A%2F%2Fapi.example.com%2Fx", nil, "", "A custom target cannot be simulated"},
+	} {
+		l := newLab()
+		l.Load(mustURL(t, "http://localhost:8080/"+c.query))
+		for k, v := range c.typed {
+			l.Set(k, v)
+		}
+		for _, g := range []struct {
+			name, got, want string
+			can             bool
+		}{
+			{"Run", l.RunBlocked(), c.run, l.CanRun()},
+			{"Simulate", l.SimulateBlocked(), c.simulate, l.CanSimulate()},
+		} {
+			if g.want == "" && g.got != "" || g.want != "" && !strings.Contains(g.got, g.want) {
+				t.Errorf("%s %v: %s blocked says %q, want %q", c.query, c.typed, g.name, g.got, g.want)
+			}
+			if (g.got == "") != g.can {
+				t.Errorf("%s %v: %s blocked says %q while it can start: %v", c.query, c.typed, g.name, g.got, g.can)
+			}
+		}
+	}
 }
 
 // Every key the shortcuts dialog lists is taken by the page (the list of

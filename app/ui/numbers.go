@@ -41,6 +41,8 @@ func (n *Numbers) Render() app.UI {
 		switch {
 		case !l.hasStats: // nothing measured yet
 			text = "–"
+		case s.NotMeasured:
+			text, sub, title = "–", "not measured in a simulation", sub+"; only a live run measures it"
 		case s.Figures != "" && sub != "":
 			sub, title = s.Figures, sub+"; "+s.Figures
 		case s.Figures != "":

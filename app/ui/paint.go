@@ -460,9 +460,12 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	if m == nil {
 		o.FillStyle(colMuted)
-		hint := "Press Run (r): each lane will be one of the " + strconv.Itoa(l.workers) + " workers, each mark one real request."
-		if l.workers > fleet.WorkersRange.Max {
-			hint = "Press Simulate (m): " + strconv.Itoa(l.workers) + " workers are more than a live run takes; they run in virtual time."
+		hint := "Press Run (r): each lane will be one of the " + thousands(l.workers) + " workers, each mark one real request."
+		switch {
+		case l.workers == 1:
+			hint = "Press Run (r): the lane will be the one worker's, each mark one real request."
+		case l.workers > fleet.WorkersRange.Max:
+			hint = "Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time."
 		}
 		o.Text(hint,
 			(l.left+l.right)/2, l.lanesTop+math.Min(lanesH/2, 60*s), fontLabel, browser.AlignCenter, browser.BaselineMiddle)

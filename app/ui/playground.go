@@ -158,8 +158,16 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	}
 	switch key {
 	case "r", "R":
+		if why := l.RunBlocked(); why != "" {
+			l.Flash(ctx, why)
+			return
+		}
 		l.Run(ctx)
 	case "m", "M":
+		if why := l.SimulateBlocked(); why != "" {
+			l.Flash(ctx, why)
+			return
+		}
 		l.Simulate(ctx)
 	case "w", "W":
 		if l.s.Room == "" && !l.running {

@@ -18,6 +18,9 @@ type stat struct {
 	Figures string // the run's figures that replace Sub once there is a run
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
+	// NotMeasured: a number only a live run measures (lateness, browser
+	// queueing), of a simulation: shown as "–", not as 0.
+	NotMeasured bool
 
 	// The baseline run's figure (Compare), when there is one.
 	Base     float64

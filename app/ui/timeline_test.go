@@ -550,7 +550,7 @@ func TestEmptyTimelineHint(t *testing.T) {
 	for _, tc := range []struct {
 		workers int
 		want    string
-	}{{50, "Press Run (r): each lane will be one of the 50 workers"}, {10000, "Press Simulate (m): 10000 workers"}} {
+	}{{50, "Press Run (r): each lane will be one of the 50 workers"}, {1, "Press Run (r): the lane will be the one worker's"}, {10000, "Press Simulate (m): 10,000 workers"}} {
 		l := newLayout(1000, tc.workers, 10*time.Second, &normalTheme, false)
 		var o browser.Ops
 		paint(&o, &l, nil, frameInput{th: &normalTheme})
