@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -214,7 +215,7 @@ func limitsOf(s *fleet.Scenario) limits {
 		switch c.Kind {
 		case core.LimitTokenBucket:
 			l.server = c.Rate
-			l.serverLabel = "server limit " + trimFloat(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
+			l.serverLabel = "server limit " + rateText(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
 		case core.LimitFixedWindow, core.LimitSlidingWindow:
 			if c.Window > 0 {
 				l.server = float64(c.Limit) / c.Window.Seconds()
@@ -1138,7 +1139,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	o.FillStyle(colMuted)
 	for _, v := range []float64{0, top / 2, top} {
-		o.Text(trimFloat(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		o.Text(rateText(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
 	// A limit above the scale is drawn along the top, saying so.
 	offScale := func(label string, rate float64) string {
@@ -1185,7 +1186,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(l.left, yy, l.right, yy)
 		o.FillStyle(colClient)
-		o.Text(offScale("fleet bucket "+trimFloat(in.lim.client)+" req/s", in.lim.client), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		o.Text(offScale("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
 	}
 }
 
@@ -1380,6 +1381,19 @@ func titleWidth(t string, scale float64) float64 {
 // the digits and lower-case text the canvas writes).
 func smallWidth(t string, scale float64) float64 {
 	return float64(utf8.RuneCountInString(t)) * 6.6 * scale
+}
+
+// rateText formats a rate in req/s as trimFloat does, with the digits a
+// rate under 0.1 needs to keep three significant ones (a limit of 0.001
+// req/s, a long run's scale of 0.005): two decimals would write 0 or
+// double it.
+func rateText(f float64) string {
+	if a := math.Abs(f); a == 0 || a >= 0.1 || math.IsNaN(a) || math.IsInf(a, 0) {
+		return trimFloat(f)
+	}
+	prec := 2 - int(math.Floor(math.Log10(math.Abs(f))))
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // trimFloat formats f with at most two decimals and no trailing zeros.

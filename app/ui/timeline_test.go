@@ -1161,3 +1161,54 @@ func TestHiddenStretchOpenAtTheEnd(t *testing.T) {
 		t.Errorf("the closed stretch moved to %v", m.hidden[0].to)
 	}
 }
+
+// Rates under 0.1 req/s are written with their digits: the slowest limit
+// the page takes (0.001 req/s) and a long run's histogram scale (one
+// request per 5-minute bin is 0.0033 req/s) read 0 with two decimals.
+func TestSmallRatesKeepTheirDigits(t *testing.T) {
+	s, errs := fleet.FromQuery(url.Values{"rate": {"0.001"}, "bucket": {"on"}, "bucket_rate": {"0.002"}})
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	lim := limitsOf(&s)
+	if !strings.Contains(lim.serverLabel, "server limit 0.001 req/s") {
+		t.Errorf("server label %q", lim.serverLabel)
+	}
+	for _, tt := range []struct {
+		f    float64
+		want string
+	}{{0, "0"}, {12.5, "12.5"}, {0.25, "0.25"}, {0.05, "0.05"}, {0.005, "0.005"}, {0.0025, "0.0025"}, {0.00125, "0.00125"}, {0.0033333, "0.00333"}} {
+		if got := rateText(tt.f); got != tt.want {
+			t.Errorf("rateText(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+	// One request an hour for 49 hours: 5-minute bins, a scale of 0.005 req/s.
+	m := newModel(t0, 1)
+	for h := range 50 {
+		ts := t0.Add(time.Duration(h) * time.Hour)
+		for _, r := range []fleet.Record{
+			{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: ts, Intended: ts, Attempt: h + 1}},
+			{Worker: 0, Event: core.Event{Kind: core.EventOutcome, At: ts.Add(50 * time.Millisecond), Attempt: h + 1, Outcome: core.Outcome{Status: 500}}},
+		} {
+			m.add(&r)
+		}
+	}
+	m.finish(49*time.Hour + time.Second)
+	l := newLayout(1000, 1, m.last+m.last/50, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
+	var labels []string
+	for _, op := range displayOps(&o) {
+		if op.code == 10 && op.args[1] == float32(l.left-6) && op.args[2] >= float32(l.histTop) && op.args[2] <= float32(l.histTop+l.histH) {
+			labels = append(labels, o.Strings()[int(op.args[0])])
+		}
+	}
+	want := []string{"0", rateText(l.histMax / 2), rateText(l.histMax)}
+	if l.histMax >= 0.1 || !slices.Equal(labels, want) || labels[1] == "0" || labels[1] == labels[2] {
+		t.Errorf("histogram scale %v req/s labelled %q, want %q", l.histMax, labels, want)
+	}
+	joined := strings.Join(o.Strings(), "|")
+	if !strings.Contains(joined, "fleet bucket 0.002 req/s") {
+		t.Errorf("no fleet bucket label with its rate: %s", joined)
+	}
+}
