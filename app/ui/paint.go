@@ -164,16 +164,20 @@ var tickSteps = []time.Duration{
 	10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
 	200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second,
 	10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
-	10 * time.Minute, 30 * time.Minute, time.Hour,
+	10 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour,
+	12 * time.Hour, 24 * time.Hour,
 }
 
 var sliceSteps = []time.Duration{
 	50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 250 * time.Millisecond,
 	500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second,
-	30 * time.Second, time.Minute, 5 * time.Minute,
+	30 * time.Second, time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour,
+	2 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour,
 }
 
-// niceStep is the smallest step such that span/step intervals fit in n.
+// niceStep is the smallest step such that span/step intervals fit in n:
+// one of steps, or past the last 2, 5, 10, 20, … times it (a simulation
+// can last days: 1,000 attempts an hour apart).
 func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duration {
 	if n < 1 {
 		n = 1
@@ -183,7 +187,15 @@ func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duratio
 			return s
 		}
 	}
-	return steps[len(steps)-1]
+	last := steps[len(steps)-1]
+	for s := last; s < math.MaxInt64/10; s *= 10 {
+		for _, f := range [...]time.Duration{2, 5, 10} {
+			if float64(span)/float64(s*f) <= n {
+				return s * f
+			}
+		}
+	}
+	return last
 }
 
 // secondsLabel writes a time offset the way the axis does: "0 s", "1.5 s", "250 ms".

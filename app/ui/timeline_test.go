@@ -1212,3 +1212,23 @@ func TestSmallRatesKeepTheirDigits(t *testing.T) {
 		t.Errorf("no fleet bucket label with its rate: %s", joined)
 	}
 }
+
+// A simulation can last days (1,000 attempts an hour apart, or a server
+// asking for a day each time): the axis labels stay apart and the
+// histogram's bins stay at least 4 px wide, as for a run of minutes.
+func TestLongRunAxis(t *testing.T) {
+	for _, span := range []time.Duration{time.Minute, 49 * time.Hour, 1000 * time.Hour, 1000 * 24 * time.Hour, 100 * 365 * 24 * time.Hour} {
+		for _, th := range []*theme{&normalTheme, &presentTheme} {
+			l := newLayout(1000, 1, span, th, false)
+			plotW := l.right - l.left
+			step := niceStep(l.span, plotW/(90*th.scale), tickSteps)
+			ticks := l.ticks(step)
+			if gap := l.x(step) - l.x(0); gap < 60*th.scale || len(ticks) < 2 {
+				t.Errorf("%v (%s): %d ticks every %v, %.1f px apart", span, th.name, len(ticks), step, gap)
+			}
+			if bw := l.x(l.slice) - l.x(0); bw < 4 {
+				t.Errorf("%v (%s): histogram bins of %v, %.2f px wide", span, th.name, l.slice, bw)
+			}
+		}
+	}
+}
