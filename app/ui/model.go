@@ -503,15 +503,16 @@ func rateLimitText(h core.Header) string {
 }
 
 // histogram counts attempts per slice of the run by send time, stacked by
-// the class of their outcome (as fleet.HistogramFrom does, from the model).
-// A watch has no attempts of its own: it counts the room's arrivals by
-// receive time, stacked by what the server did.
-func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
-	bins := make([][fleet.NumClasses]int, n)
+// the class of their outcome (as fleet.HistogramFrom does, from the model),
+// in the slices from first to n: bins[i] is slice first+i. A watch has no
+// attempts of its own: it counts the room's arrivals by receive time,
+// stacked by what the server did.
+func (m *model) histogram(slice time.Duration, first, n int) [][fleet.NumClasses]int {
+	bins := make([][fleet.NumClasses]int, max(0, n-first))
 	if m.watch {
 		for i := range m.arrivals {
 			a := &m.arrivals[i]
-			if b := int(a.at / slice); b >= 0 && b < n {
+			if b := int(a.at/slice) - first; b >= 0 && b < len(bins) {
 				bins[b][a.class]++
 			}
 		}
@@ -519,8 +520,8 @@ func (m *model) histogram(slice time.Duration, n int) [][fleet.NumClasses]int {
 	}
 	for i := range m.marks {
 		k := &m.marks[i]
-		b := int(k.sent / slice)
-		if b >= 0 && b < n {
+		b := int(k.sent/slice) - first
+		if b >= 0 && b < len(bins) {
 			bins[b][k.class]++
 		}
 	}

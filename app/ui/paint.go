@@ -1035,9 +1035,15 @@ func histogramScale(rates []float64, lim limits) float64 {
 func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	s := l.scale
 	n := l.bins()
-	bins := m.histogram(l.slice, n)
+	// The bins in view, and the one before them (is the first in view a
+	// peak?): zoomed in at the end of a run lasting days, counting every
+	// bin from the start took hundreds of MB at each frame. rates[i] is
+	// bin first+i.
+	lo := min(int(l.from/l.slice), n)
+	first := max(0, lo-1)
+	bins := m.histogram(l.slice, first, n)
 	perSec := float64(time.Second) / float64(l.slice)
-	rates := make([]float64, n)
+	rates := make([]float64, len(bins))
 	for i := range bins {
 		tot := 0
 		for _, c := range bins[i] {
@@ -1048,10 +1054,10 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	var baseRates []float64
 	if in.base != nil {
 		baseRates = in.base.rates(l.slice, n)
+		baseRates = baseRates[min(first, len(baseRates)):]
 	}
 	// The scale fits the bins in view (zoomed in, those left of it are clipped).
-	lo := min(int(l.from/l.slice), n)
-	top := histogramScale(append(rates[lo:len(rates):len(rates)], baseRates[min(lo, len(baseRates)):]...), in.lim)
+	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	bw := l.x(l.slice) - l.x(0)
@@ -1061,7 +1067,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 	// Stacked bars, one path per class, bottom up in a fixed order.
 	order := []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
-	stack := make([]float64, n) // each bar's height so far
+	stack := make([]float64, len(bins)) // each bar's height so far
 	for _, c := range order {
 		cnt := 0
 		o.FillStyle(classColour[c])
@@ -1074,7 +1080,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 			}
 			y1 := y(stack[i] + v)
 			y0 := y(stack[i])
-			o.PathRect(l.x(time.Duration(i)*l.slice), y1, bw-gap, y0-y1)
+			o.PathRect(l.x(time.Duration(first+i)*l.slice), y1, bw-gap, y0-y1)
 			stack[i] += v
 			cnt++
 		}
@@ -1085,10 +1091,10 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// Bars cut at the top: a break mark and their value.
 	lastLabel := -1e9
 	for i, r := range rates {
-		if r <= top || i < lo {
+		if r <= top || first+i < lo {
 			continue
 		}
-		x := l.x(time.Duration(i) * l.slice)
+		x := l.x(time.Duration(first+i) * l.slice)
 		o.FillStyle(colPanel)
 		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
 		peakHere := (i == 0 || rates[i-1] <= r) && (i == len(rates)-1 || rates[i+1] < r)
@@ -1104,13 +1110,13 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 			lastLabel = x
 		}
 	}
-	paintBaseline(o, l, baseRates, y)
+	paintBaseline(o, l, baseRates, first, y)
 }
 
-// paintBaseline draws the baseline's requests per second as a step
-// outline over the bars, on a white underlay so it reads across any of
-// them.
-func paintBaseline(o *browser.Ops, l *layout, rates []float64, y func(float64) float64) {
+// paintBaseline draws the baseline's requests per second (rates[i]: bin
+// first+i) as a step outline over the bars, on a white underlay so it
+// reads across any of them.
+func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func(float64) float64) {
 	if len(rates) == 0 {
 		return
 	}
@@ -1122,7 +1128,7 @@ func paintBaseline(o *browser.Ops, l *layout, rates []float64, y func(float64) f
 		o.StrokeStyle(style.col, style.width, 0)
 		prevY := math.NaN()
 		for i, r := range rates {
-			x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
+			x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
 			yy := math.Round(y(r)) + 0.5
 			if !math.IsNaN(prevY) && prevY != yy {
 				o.Line(x0, prevY, x0, yy)

@@ -72,7 +72,7 @@ func TestModelBuildsAttemptsAndWaits(t *testing.T) {
 	if !m.ends[0].ok || m.ends[0].cause != "success" {
 		t.Errorf("job end %+v", m.ends[0])
 	}
-	bins := m.histogram(time.Second, 2)
+	bins := m.histogram(time.Second, 0, 2)
 	if bins[0][fleet.ClassLimited] != 1 || bins[1][fleet.ClassOK] != 1 {
 		t.Errorf("histogram %v", bins)
 	}
@@ -572,7 +572,7 @@ func TestWatchModelAndPaint(t *testing.T) {
 	}{{10, "ok"}, {20, "limited"}, {900, "limited"}, {950, "ok"}, {1200, "drop"}, {1990, "hang"}, {2500, "ok"}} {
 		m.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(i + 1), Tag: "w0.j0.a1", At: at(ev.ms), Outcome: ev.outcome})
 	}
-	bins := m.histogram(time.Second, 3)
+	bins := m.histogram(time.Second, 0, 3)
 	want := [][fleet.NumClasses]int{
 		{fleet.ClassOK: 2, fleet.ClassLimited: 2},
 		{fleet.ClassFailed: 1, fleet.ClassTimeout: 1},
