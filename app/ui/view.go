@@ -600,16 +600,42 @@ func (v *view) key(key string) bool {
 		v.sel, v.pinned, v.selArr = -1, false, -1
 		return handled
 	}
-	if v.sel < 0 || v.sel >= len(m.marks) {
+	// Zoomed in, the walk stays in the window shown: an attempt outside
+	// it has no tooltip and no ring (the first key selected attempt 0
+	// wherever the window was, and the arrows walked out of it unseen).
+	from, span := v.window(time.Since(m.start))
+	shown := func(i int) bool { s := m.marks[i].sent; return s >= from && s <= from+span }
+	inView := func(lane []int) []int {
+		if from == 0 && span >= m.last {
+			return lane
+		}
+		var out []int
+		for _, i := range lane {
+			if shown(i) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	if v.sel < 0 || v.sel >= len(m.marks) || !shown(v.sel) {
 		switch key {
 		case "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ":
-			v.sel, v.pinned = 0, true
+			first := -1
+			for i := range m.marks {
+				if shown(i) && (first < 0 || m.marks[i].sent < m.marks[first].sent) {
+					first = i
+				}
+			}
+			if first < 0 {
+				return false
+			}
+			v.sel, v.pinned = first, true
 			return true
 		}
 		return false
 	}
 	k := m.marks[v.sel]
-	lane := m.lanes[k.worker]
+	lane := inView(m.lanes[k.worker])
 	pos := laneIndex(m, lane, v.sel)
 	switch key {
 	case "ArrowLeft":
@@ -630,8 +656,8 @@ func (v *view) key(key string) bool {
 			d = -1
 		}
 		for w := k.worker + d; w >= 0 && w < m.workers; w += d {
-			if len(m.lanes[w]) > 0 {
-				v.sel = nearestInLane(m, m.lanes[w], k.sent)
+			if lane := inView(m.lanes[w]); len(lane) > 0 {
+				v.sel = nearestInLane(m, lane, k.sent)
 				break
 			}
 		}

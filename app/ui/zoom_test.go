@@ -293,3 +293,52 @@ func TestZoomedHistogramOfALongRun(t *testing.T) {
 		t.Errorf("no bar at x %v for the attempt at 100 h", x)
 	}
 }
+
+// Zoomed in, the keyboard walks the attempts in the window: the first key
+// selects the first one shown (it selected attempt 0, outside the
+// window: no tooltip, no ring), and the arrows and Home/End stay inside.
+func TestZoomedKeyboardStaysInView(t *testing.T) {
+	v := finishedView(t) // attempts at 52 ms and 1.101 s, one lane
+	v.mu.Lock()
+	v.zoomFrom, v.zoomSpan = time.Second, 250*time.Millisecond
+	v.redraw()
+	v.mu.Unlock()
+	for _, keys := range [][]string{{"ArrowRight"}, {"Home"}, {"ArrowRight", "ArrowLeft"}, {"ArrowRight", "Home"}, {"End", "ArrowUp"}} {
+		v.key("Escape")
+		for _, k := range keys {
+			v.key(k)
+		}
+		if v.sel != 1 {
+			t.Errorf("%v in [1 s, 1.25 s]: selected %d, want 1 (the attempt at 1.101 s)", keys, v.sel)
+		}
+		if tp, ok := v.selection(); !ok || tp.X < v.lay.left || tp.X > v.lay.right {
+			t.Errorf("%v: no tooltip on the plot (%+v, %v)", keys, tp, ok)
+		}
+	}
+	// A selection the window no longer shows: the next key starts again in it.
+	v.key("Escape")
+	v.mu.Lock()
+	v.zoomFrom = 0
+	v.redraw()
+	v.mu.Unlock()
+	v.key("ArrowRight")
+	if v.sel != 0 {
+		t.Fatalf("in [0, 0.25 s]: selected %d, want 0", v.sel)
+	}
+	v.mu.Lock()
+	v.zoomFrom = time.Second
+	v.redraw()
+	v.mu.Unlock()
+	if v.key("ArrowLeft"); v.sel != 1 {
+		t.Errorf("after a pan away from the selection, ArrowLeft selected %d, want 1", v.sel)
+	}
+	// Nothing in the window: the key is not taken.
+	v.key("Escape")
+	v.mu.Lock()
+	v.zoomFrom = 400 * time.Millisecond
+	v.redraw()
+	v.mu.Unlock()
+	if v.key("ArrowRight") || v.sel != -1 {
+		t.Errorf("in [0.4 s, 0.65 s], no attempt: sel %d", v.sel)
+	}
+}
