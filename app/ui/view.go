@@ -705,6 +705,9 @@ func (v *view) selection() (t tip, ok bool) {
 	defer v.mu.Unlock()
 	if v.m != nil && v.laid && v.sel < 0 && v.selArr >= 0 && v.selArr < len(v.m.arrivals) {
 		a := &v.m.arrivals[v.selArr]
+		if x := v.lay.x(a.at); x < v.lay.left || x > v.lay.right {
+			return tip{}, false // zoomed or panned away, as for an attempt
+		}
 		t = describeArrival(a, v.m.watch)
 		t.X, t.Y = v.lay.x(a.at), v.lay.srvY(a.seq)
 		if y, ok := v.lay.devY(v.m, a); ok {

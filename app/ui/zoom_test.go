@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 	"retrylab/core"
 )
 
@@ -340,5 +342,37 @@ func TestZoomedKeyboardStaysInView(t *testing.T) {
 	v.mu.Unlock()
 	if v.key("ArrowRight") || v.sel != -1 {
 		t.Errorf("in [0.4 s, 0.65 s], no attempt: sel %d", v.sel)
+	}
+}
+
+// A hovered arrival that a zoom or a pan (keys, with the pointer still)
+// takes out of the window loses its tooltip, as an attempt does: it
+// pointed off the plot (its left edge at x < 0 or past the canvas).
+func TestArrivalTooltipZoomedAway(t *testing.T) {
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	for _, ev := range []mock.Event{
+		{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(1900), Outcome: "limited", Status: 429},
+	} {
+		b, _ := json.Marshal(ev)
+		v.onServerEvent(string(b))
+	}
+	v.finish(at(2000))
+	v.mu.Lock()
+	v.redraw()
+	a := v.m.arrivals[0]
+	x, y := v.lay.x(a.at), v.lay.srvY(a.seq)
+	v.mu.Unlock()
+	v.pointer(x, y)
+	if _, ok := v.selection(); !ok {
+		t.Fatal("no tooltip on the hovered arrival")
+	}
+	v.mu.Lock()
+	v.zoomFrom, v.zoomSpan = time.Second, 500*time.Millisecond
+	v.redraw()
+	v.mu.Unlock()
+	if tp, ok := v.selection(); ok {
+		t.Errorf("arrival at 0.1 s, window [1 s, 1.5 s]: tooltip at x %v (plot %v–%v)", tp.X, v.lay.left, v.lay.right)
 	}
 }
