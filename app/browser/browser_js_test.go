@@ -381,3 +381,61 @@ func TestWatchOnScreenWithoutObserver(t *testing.T) {
 		t.Errorf("calls %v, want [true]", calls)
 	}
 }
+
+// A fetch worker the browser refuses after constructing it (Chromium, for
+// a Content-Security-Policy without blob: in worker-src, fires an error
+// event; it does not throw) never answers: the fetches sent to it, and
+// the later ones, run on the page's thread instead of waiting for their
+// timeout (or for ever without one).
+func TestFetchWorkerRefusedLater(t *testing.T) {
+	// node has no Worker: a fake that fails to load, as a blocked one does.
+	fake, err := compile(`var saved = globalThis.Worker;
+globalThis.Worker = function () {
+  var self = this; self.posted = 0;
+  setTimeout(function () { if (self.onerror) self.onerror({type: "error"}); }, 20);
+};
+globalThis.Worker.prototype.postMessage = function () { this.posted++; };
+return function () { globalThis.Worker = saved; };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore, err := fake.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = restore.Invoke() }()
+	b, err := getBridge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := newFetchWorker(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send, _ := fns.Index(0)
+	for i, url := range []string{"data:text/plain,before", "data:text/plain,after"} {
+		if i == 1 {
+			time.Sleep(50 * time.Millisecond) // the worker has failed by now
+		}
+		id, ch := b.register()
+		if _, err := send.Invoke(id, url); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r := <-ch:
+			var out Response
+			if r.err != nil {
+				t.Fatalf("%s: %v", url, r.err)
+			}
+			if err := decodeFetch(r.v, &out); err != nil || out.Status != 200 || out.Body != url[len("data:text/plain,"):] {
+				t.Errorf("%s: %+v, %v", url, out, err)
+			}
+		case <-time.After(3 * time.Second):
+			b.forget(id)
+			t.Errorf("%s: sent to a worker that never loaded, no answer", url)
+		}
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
+	}
+}

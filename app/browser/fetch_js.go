@@ -50,8 +50,9 @@ return c;`
 // Chromium on two cores) is not paid on the page's thread: with hundreds of
 // workers the page stays responsive. Messages in: [0, id, url] fetch,
 // [1, id] abort, [2, n] raise the resource timing buffer to n and clear it.
-// Messages out: [id, 1, result] or [id, 0, name, message]. pageOrigin,
-// the page's performance.timeOrigin, is set before this script runs.
+// Messages out: [0] once the script runs (the worker loaded), then
+// [id, 1, result] or [id, 0, name, message]. pageOrigin, the page's
+// performance.timeOrigin, is set before this script runs.
 const workerJS = `
 var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin;
 function run(id, url) {
@@ -66,22 +67,44 @@ onmessage = function (e) {
   if (m[0] === 0) run(m[1], m[2]);
   else if (m[0] === 1) { var c = ctrls.get(m[1]); if (c) { ctrls.delete(m[1]); c.abort(); } }
   else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); }
-};`
+};
+postMessage([0]);`
 
 // startWorkerJS starts the fetch worker from a Blob URL (no script file to
-// serve) and returns [send(id, url), abort(id), prepare(n)].
+// serve) and returns [send(id, url), abort(id), prepare(n)]. A worker the
+// browser refuses after constructing it (a Content-Security-Policy without
+// blob: in worker-src: Chromium fires an error event, it does not throw)
+// never loads: on an error before its first message, the fetches sent to
+// it, and every later one, run on the page's thread (pageFetch: fetchJS)
+// instead of waiting for their timeout, or for ever without one.
 const startWorkerJS = `
 var u = URL.createObjectURL(new Blob(["var pageOrigin = " + performance.timeOrigin + ";", src], {type: "text/javascript"}));
 var w = new Worker(u);
 URL.revokeObjectURL(u);
+var ready = false, dead = false, sent = new Map(), local = new Map();
+function runLocal(id, url) {
+  local.set(id, pageFetch(url, id, function (i, ok, v) { local.delete(i); settle(i, ok, v); }));
+}
 w.onmessage = function (e) {
   var d = e.data;
+  if (d[0] === 0) { ready = true; return; }
+  sent.delete(d[0]);
   if (d[1]) settle(d[0], true, d[2]); else settle(d[0], false, {name: d[2], message: d[3]});
 };
+w.onerror = function () {
+  if (ready || dead) return;
+  dead = true;
+  var s = sent; sent = new Map();
+  s.forEach(function (url, id) { runLocal(id, url); });
+};
 return [
-  function (id, url) { w.postMessage([0, id, url]); },
-  function (id) { w.postMessage([1, id]); },
-  function (n) { w.postMessage([2, n]); }
+  function (id, url) { if (dead) { runLocal(id, url); return; } sent.set(id, url); w.postMessage([0, id, url]); },
+  function (id) {
+    var c = local.get(id);
+    if (c) { local.delete(id); c.abort(); return; }
+    if (sent.delete(id)) w.postMessage([1, id]);
+  },
+  function (n) { if (!dead) w.postMessage([2, n]); }
 ];`
 
 var (
@@ -102,13 +125,9 @@ func startWorker() {
 		if err != nil {
 			return
 		}
-		start, err := compile(startWorkerJS, "src", "settle")
+		fns, err := newFetchWorker(b)
 		if err != nil {
-			return
-		}
-		fns, err := start.Invoke(workerJS, b.fn.Value())
-		if err != nil {
-			return // no workers here (a restrictive CSP, an old runtime): fetch on the page's thread
+			return // no workers here (an old runtime): fetch on the page's thread
 		}
 		var errs [3]error
 		workerSend, errs[0] = fns.Index(0)
@@ -116,6 +135,25 @@ func startWorker() {
 		workerPrepare, errs[2] = fns.Index(2)
 		workerOK = errs[0] == nil && errs[1] == nil && errs[2] == nil
 	})
+}
+
+// pageFetch is fetchJS compiled: one fetch on the page's thread.
+func pageFetch() (safejs.Value, error) {
+	fetchOnce.Do(func() { fetchFn, fetchErr = compile(fetchJS, "url", "id", "settle") })
+	return fetchFn, fetchErr
+}
+
+// newFetchWorker runs startWorkerJS: [send, abort, prepare].
+func newFetchWorker(b *bridge) (safejs.Value, error) {
+	local, err := pageFetch()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	start, err := compile(startWorkerJS, "src", "settle", "pageFetch")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	return start.Invoke(workerJS, b.fn.Value(), local)
 }
 
 // Fetch performs one GET with fetch(): cache "no-store" (Chromium serializes
@@ -145,12 +183,12 @@ func Fetch(ctx context.Context, url string) (Response, error) {
 		}
 		abort = func() { _, _ = workerAbort.Invoke(id) }
 	} else {
-		fetchOnce.Do(func() { fetchFn, fetchErr = compile(fetchJS, "url", "id", "settle") })
-		if fetchErr != nil {
+		fn, err := pageFetch()
+		if err != nil {
 			b.forget(id)
-			return out, fetchErr
+			return out, err
 		}
-		ctrl, err := fetchFn.Invoke(url, id, b.fn.Value())
+		ctrl, err := fn.Invoke(url, id, b.fn.Value())
 		if err != nil {
 			b.forget(id)
 			return out, fmt.Errorf("browser: fetch %s: %w", url, err)
