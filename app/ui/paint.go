@@ -217,28 +217,45 @@ func secondsLabel(t, step time.Duration) string {
 type limits struct {
 	server      float64 // the endpoint's sustained limit, req/s (0: none or unknown)
 	serverLabel string
-	client      float64 // the fleet bucket's rate (0: off)
+	serverCfg   *core.LimiterConfig // the mock's limiter, for what it admits scaled (nil: unknown)
+	client      float64             // the fleet bucket's rate (0: off)
 }
 
 func limitsOf(s *fleet.Scenario) limits {
 	var l limits
 	if s.Target == "" {
 		c := s.Mock.LimiterConfig()
-		switch c.Kind {
-		case core.LimitTokenBucket:
-			l.server = c.Rate
-			l.serverLabel = "server limit " + rateText(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
-		case core.LimitFixedWindow, core.LimitSlidingWindow:
-			if c.Window > 0 {
-				l.server = float64(c.Limit) / c.Window.Seconds()
-				l.serverLabel = "server limit " + strconv.Itoa(c.Limit) + " per " + c.Window.String()
-			}
-		}
+		l.server, l.serverLabel = serverLimit(c)
+		l.serverCfg = &c
 	}
 	if s.Bucket {
 		l.client = s.BucketRate
 	}
 	return l
+}
+
+// serverLimit is what limiter c admits over time, req/s, and its label
+// (0, "": no limit).
+func serverLimit(c core.LimiterConfig) (float64, string) {
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		return c.Rate, "server limit " + rateText(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		if c.Window > 0 {
+			return float64(c.Limit) / c.Window.Seconds(), "server limit " + strconv.Itoa(c.Limit) + " per " + c.Window.String()
+		}
+	}
+	return 0, ""
+}
+
+// scaledServer is the server's limit while scaled by f (Halve limit), as
+// the mock's limiter then admits it — a window's count is rounded, and at
+// least 1 — and its label.
+func (lim limits) scaledServer(f float64) (float64, string) {
+	if lim.serverCfg == nil {
+		return lim.server * f, lim.serverLabel + " ×" + trimFloat(f)
+	}
+	return serverLimit(lim.serverCfg.Scaled(f))
 }
 
 // frameInput is everything one paint needs.
@@ -1170,7 +1187,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		// The line steps down where the limit was scaled; the label sits
 		// at its right end, over whichever part is there.
 		yy := math.Round(y(in.lim.server)) + 0.5
-		endY := yy
+		endY, endLabel := yy, in.lim.serverLabel
 		o.StrokeStyle(colLimit, 1.5*s, 6*s)
 		x := l.left
 		for _, q := range squeezes {
@@ -1178,14 +1195,15 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 			if x2 <= x1 {
 				continue
 			}
-			qy := math.Round(y(in.lim.server*q.scale)) + 0.5
+			rate, label := in.lim.scaledServer(q.scale)
+			qy := math.Round(y(rate)) + 0.5
 			o.Line(x, yy, x1, yy)
 			o.Line(x1, yy, x1, qy)
 			o.Line(x1, qy, x2, qy)
 			if x2 < l.right {
 				o.Line(x2, qy, x2, yy)
 			} else {
-				endY = qy
+				endY, endLabel = qy, label // the label at the right end names the limit there
 			}
 			platedText(o, l, "limit ×"+trimFloat(q.scale), x1+4, qy-3, fontLabel, browser.AlignLeft, browser.BaselineBottom, colLimit)
 			x = x2
@@ -1196,7 +1214,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		if in.lim.server > top && endY == yy {
 			platedText(o, l, offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop, colLimit)
 		} else {
-			platedText(o, l, in.lim.serverLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit)
+			platedText(o, l, endLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit)
 		}
 	}
 	if in.lim.client > 0 {

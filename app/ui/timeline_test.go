@@ -835,6 +835,43 @@ func TestModelScaledLimits(t *testing.T) {
 	}
 }
 
+// A halved limit is drawn at what the mock's limiter then admits — a
+// window's count is rounded and at least 1, so 1 per second halved is
+// still 1 — and the label at the line's right end, over a stretch that is
+// halved there, names the halved limit, not the full one.
+func TestScaledLimitAsTheServerAdmitsIt(t *testing.T) {
+	for _, c := range []struct {
+		query    string
+		full     float64
+		scaled   float64
+		endLabel string
+	}{
+		{"?limiter=bucket&rate=10&burst=10", 10, 5, "server limit 5 req/s (burst 5)"},
+		{"?limiter=fixed&limit=1&window=1s", 1, 1, "server limit 1 per 1s"},
+		{"?limiter=sliding&limit=5&window=1s", 5, 3, "server limit 3 per 1s"},
+	} {
+		s, notes := fleet.FromQuery(mustURL(t, "http://x/"+c.query).Query())
+		if len(notes) > 0 {
+			t.Fatalf("%s: %v", c.query, notes)
+		}
+		lim := limitsOf(&s)
+		if rate, label := lim.scaledServer(0.5); lim.server != c.full || rate != c.scaled || label != c.endLabel {
+			t.Errorf("%s halved: %v → %v %q, want %v → %v %q", c.query, lim.server, rate, label, c.full, c.scaled, c.endLabel)
+		}
+		m := newModel(t0, 3)
+		m.serverEvent(&mock.Event{Type: "limit", At: at(2000), Until: at(20000), Scale: 0.5})
+		l := newLayout(1000, 3, 8*time.Second, &normalTheme, false)
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
+		if _, ok := textY(&o, c.endLabel); !ok {
+			t.Errorf("%s: no label %q at the halved line's end", c.query, c.endLabel)
+		}
+		if _, ok := textY(&o, lim.serverLabel); ok && lim.serverLabel != c.endLabel {
+			t.Errorf("%s: the full limit's label %q is drawn over the halved end", c.query, lim.serverLabel)
+		}
+	}
+}
+
 // Burst sends twice what the limit lets through at once, within the
 // endpoint's bound.
 func TestBurstSize(t *testing.T) {
