@@ -631,8 +631,14 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 		}
 		o.Rect(x1, l.srvTop, x2-x1, l.srvH)
 		o.StrokeStyle(colOutageLn, 1, 4*s)
-		for _, x := range []float64{x1, x2} {
-			o.Line(math.Round(x)+0.5, l.lanesTop, math.Round(x)+0.5, l.bottom)
+		for _, e := range []struct {
+			x  float64
+			at time.Duration
+		}{{x1, h.from}, {x2, h.to}} {
+			if x := l.x(e.at); x < l.left || x > l.right {
+				continue // zoomed in, the outage goes on past the window's edge: no edge there
+			}
+			o.Line(math.Round(e.x)+0.5, l.lanesTop, math.Round(e.x)+0.5, l.bottom)
 		}
 		top := l.srvTop
 		o.FillStyle(colOutageLn)

@@ -954,6 +954,40 @@ func TestModelBursts(t *testing.T) {
 	}
 }
 
+// Zoomed in on part of an outage, its dashed edges are drawn only where
+// the outage starts or ends in the window, not at the window's edges, where
+// it would look as if the server went down or came back there.
+func TestOutageEdgesAtZoom(t *testing.T) {
+	m := newModel(t0, 3)
+	m.serverEvent(&mock.Event{Type: "outage", At: at(1000), Until: at(4000)})
+	for _, c := range []struct {
+		from, span time.Duration
+		edges      int
+	}{
+		{0, 6 * time.Second, 2},
+		{2 * time.Second, time.Second, 0},         // inside the outage
+		{500 * time.Millisecond, time.Second, 1},  // its start only
+		{3500 * time.Millisecond, time.Second, 1}, // its end only
+	} {
+		l := newLayout(1000, 3, 6*time.Second, &normalTheme, false)
+		l.from, l.span = c.from, c.span
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme})
+		stroke, edges := -1, 0
+		for _, op := range displayOps(&o) {
+			switch a := op.args; {
+			case op.code == 2:
+				stroke = int(a[0])
+			case op.code == 5 && stroke == colOutageLn && a[0] == a[2] && a[1] == float32(l.lanesTop):
+				edges++
+			}
+		}
+		if edges != c.edges {
+			t.Errorf("window %v+%v: %d outage edges drawn, want %d", c.from, c.span, edges, c.edges)
+		}
+	}
+}
+
 // displayOp is one operation of a display list: its code and arguments.
 type displayOp struct {
 	code int
