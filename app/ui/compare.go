@@ -58,6 +58,7 @@ type baselineDraw struct {
 	span  time.Duration
 
 	cachedSlice time.Duration
+	cachedFirst int
 	cachedN     int
 	cached      []float64
 }
@@ -391,31 +392,33 @@ func (v *view) shownBaseline() *baselineDraw {
 	return v.base
 }
 
-// rates is the baseline's requests sent per second in n bins of slice,
-// up to the end of its run.
-func (d *baselineDraw) rates(slice time.Duration, n int) []float64 {
+// rates is the baseline's requests sent per second in bins first to n-1
+// of slice (out[i] is bin first+i), up to the end of its run: the bins in
+// view, not all those before them (zoomed in at the end of a run lasting
+// days, those are millions).
+func (d *baselineDraw) rates(slice time.Duration, first, n int) []float64 {
 	if slice <= 0 {
 		return nil
 	}
-	if d.cached != nil && d.cachedSlice == slice && d.cachedN == n {
+	if d.cached != nil && d.cachedSlice == slice && d.cachedFirst == first && d.cachedN == n {
 		return d.cached
 	}
 	want := n
 	n = min(n, int(d.span/slice)+1)
-	if n <= 0 {
+	if n <= first {
 		return nil
 	}
-	counts := make([]int, n)
+	counts := make([]int, n-first)
 	for _, t := range d.sends {
-		if b := int(t / slice); b >= 0 && b < n {
+		if b := int(t/slice) - first; b >= 0 && b < len(counts) {
 			counts[b]++
 		}
 	}
 	perSec := float64(time.Second) / float64(slice)
-	out := make([]float64, n)
+	out := make([]float64, len(counts))
 	for i, c := range counts {
 		out[i] = float64(c) * perSec
 	}
-	d.cachedSlice, d.cachedN, d.cached = slice, want, out
+	d.cachedSlice, d.cachedFirst, d.cachedN, d.cached = slice, first, want, out
 	return out
 }

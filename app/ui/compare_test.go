@@ -192,7 +192,7 @@ func TestBaseDelta(t *testing.T) {
 
 func TestBaselineRates(t *testing.T) {
 	d := baselineDraw{sends: []time.Duration{0, 100 * time.Millisecond, 900 * time.Millisecond, 1500 * time.Millisecond, 5 * time.Second}, span: 2 * time.Second}
-	got := d.rates(500*time.Millisecond, 10)
+	got := d.rates(500*time.Millisecond, 0, 10)
 	want := []float64{4, 2, 0, 2, 0} // per second, in 0.5 s bins up to the run's end; the 5 s send is past it
 	if len(got) != len(want) {
 		t.Fatalf("rates %v, want %v", got, want)
@@ -202,8 +202,23 @@ func TestBaselineRates(t *testing.T) {
 			t.Fatalf("rates %v, want %v", got, want)
 		}
 	}
-	if r := d.rates(0, 10); r != nil {
+	if r := d.rates(0, 0, 10); r != nil {
 		t.Errorf("rates with a zero slice: %v", r)
+	}
+	// From bin 2 on (zoomed in): only those bins, counted the same.
+	if got := d.rates(500*time.Millisecond, 2, 10); len(got) != 3 || got[0] != 0 || math.Abs(got[1]-2) > 1e-9 || got[2] != 0 {
+		t.Errorf("rates from bin 2: %v, want [0 2 0]", got)
+	}
+	if got := d.rates(500*time.Millisecond, 7, 10); got != nil {
+		t.Errorf("rates past the run's end: %v", got)
+	}
+	// Zoomed in at the end of a baseline lasting 100 h: the bins in view,
+	// not the 36 million before them.
+	long := baselineDraw{sends: []time.Duration{0, 100 * time.Hour}, span: 100 * time.Hour}
+	slice := 10 * time.Millisecond
+	last := int(long.span / slice)
+	if got := long.rates(slice, last-25, last+1); len(got) != 26 || got[25] != 100 {
+		t.Errorf("the last bins of a 100 h baseline: %d bins, last %v", len(got), got[len(got)-1])
 	}
 }
 

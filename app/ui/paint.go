@@ -1076,8 +1076,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 	var baseRates []float64
 	if in.base != nil {
-		baseRates = in.base.rates(l.slice, n)
-		baseRates = baseRates[min(first, len(baseRates)):]
+		baseRates = in.base.rates(l.slice, first, n)
 	}
 	// The scale fits the bins in view (zoomed in, those left of it are clipped).
 	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim)
