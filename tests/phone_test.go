@@ -72,6 +72,21 @@ func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 		t.Errorf("after the run the page is %.0f px wide on a %.0f px screen", l.ScrollWidth, l.Width)
 	}
 	screenshot(t, ctx, "phone-run")
+
+	// The smallest phones (320 CSS px: the timeline gets ~278) draw it at
+	// its own width, not drawn wider and squeezed into it. (It is redrawn
+	// once in sight: off screen it waits.)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(320, 568, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.ScrollIntoView("#timeline")); err != nil {
+		t.Fatal(err)
+	}
+	type canvasSize struct{ Bitmap, CSS, Ratio float64 }
+	var cs canvasSize
+	if err := waitFor(5*time.Second, func() bool {
+		cs = eval[canvasSize](t, ctx, `(() => { const c = document.getElementById("timeline"); return {Bitmap: c.width, CSS: c.clientWidth, Ratio: devicePixelRatio}; })()`)
+		return cs.CSS < 300 && cs.Bitmap == cs.CSS*cs.Ratio
+	}); err != nil {
+		t.Errorf("on a 320 px phone the timeline's bitmap is %v px for %v CSS px at ratio %v: drawn at another width and squeezed", cs.Bitmap, cs.CSS, cs.Ratio)
+	}
 }
 
 // TestTimelinePausesOffScreen: scrolled down to the settings during a live

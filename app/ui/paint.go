@@ -68,13 +68,19 @@ func newLayout(width float64, workers int, span time.Duration, th *theme, title 
 	return newLayoutRows(width, workers, 1, span, th, title)
 }
 
+// minLayoutWidth is the narrowest the timeline is laid out, CSS px: below
+// it the canvas is drawn this wide and squeezed into its element (and
+// pointer positions would drift). A 320 px phone gives the timeline ~278
+// px: it was drawn 320 wide, its text squeezed and clipped.
+const minLayoutWidth = 240
+
 // newLayoutRows is newLayout with each worker's lane split into sub rows
 // (laneRows), each as high as a lane of a fleet of workers·sub workers.
 func newLayoutRows(width float64, workers, sub int, span time.Duration, th *theme, title bool) layout {
 	s := th.scale
 	// A watch of a shared room has a lane per device heard from (0 at
 	// first); names then labels them.
-	l := layout{w: math.Max(width, 320), workers: workers, span: max(span, minZoomSpan), scale: s, title: title}
+	l := layout{w: math.Max(width, minLayoutWidth), workers: workers, span: max(span, minZoomSpan), scale: s, title: title}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
 	top := 0.0
