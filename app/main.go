@@ -14,7 +14,7 @@ import (
 
 func main() {
 	// Routes must be registered by both builds: the server answers 404 for
-	// an unregistered route (FACTS.md).
+	// an unregistered route (README: facts).
 	ui.Routes()
 	app.RunWhenOnBrowser() // returns at once on the server
 	serverMain()

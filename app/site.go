@@ -66,7 +66,7 @@ func newSite(root string) (*site, error) {
 	mux.HandleFunc("/qr.svg", serveQR) // a QR code of the room's link, for the projector
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
 		// The toolchain's copy, served ahead of go-app's embedded one, which
-		// is picked by the server's Go version and may drift (FACTS.md).
+		// is picked by the server's Go version and may drift (README: facts).
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeFile(w, r, execJS)

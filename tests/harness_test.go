@@ -214,7 +214,7 @@ func (l *pageLog) add(m chromedp.ConsoleMessage) {
 
 // exceptions lists uncaught exceptions and console errors, except
 // Chromium's "Failed to load resource" lines, which it logs for every
-// non-2xx fetch (FACTS.md) — a 429 is the point of this page.
+// non-2xx fetch (README: facts) — a 429 is the point of this page.
 func (l *pageLog) exceptions() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

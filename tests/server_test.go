@@ -62,7 +62,7 @@ func TestPageBootsAndReachesMock(t *testing.T) {
 
 // TestAbortReachesServer: a fetch aborted by the page is seen by the server
 // as a cancellation, on a page controlled by our service worker (go-app's
-// default worker swallowed aborts, FACTS.md).
+// default worker swallowed aborts, README: facts).
 func TestAbortReachesServer(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)

@@ -37,7 +37,7 @@ func TestClockSleepNeverEarly(t *testing.T) {
 
 // BenchmarkSleepLateness: how late a 7 ms wait returns, with Clock.Sleep (a
 // JavaScript setTimeout) and with Go's time.Sleep (the runtime's own timer
-// in wasm), in the same run. FACTS.md measured them in Chromium (p99 0.4 ms
+// in wasm), in the same run. The README's facts give them in Chromium (p99 0.4 ms
 // and 4 ms late); under node on 2026-11-30, 100 waits each: Clock p50
 // 0.67 / p99 3.5 ms, time.Sleep p50 0.48 / p99 1.5 ms.
 //

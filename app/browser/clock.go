@@ -6,7 +6,7 @@ import (
 )
 
 // Clock is the page's core.Clock. In the browser Sleep arms a JavaScript
-// setTimeout (FACTS.md: it fires p99 0.4 ms late where Go's time.Sleep in
+// setTimeout (README: facts, it fires p99 0.4 ms late where Go's time.Sleep in
 // wasm fires p99 4 ms late) and clears it when ctx ends first. Natively it
 // uses Go's timers. The zero value is ready to use and safe for concurrent use.
 type Clock struct{}

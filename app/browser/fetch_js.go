@@ -20,7 +20,7 @@ import (
 // are moved by shift onto the page's performance.now() clock (a worker's
 // clock starts when the worker does); 0 stays 0 (not exposed). Doing the
 // whole exchange in JavaScript and handing one string back costs a couple
-// of Go↔JS crossings per request instead of thirty (FACTS.md: ~2 µs each)
+// of Go↔JS crossings per request instead of thirty (README: facts, ~2 µs each)
 // and no JS object for Go's finalizers to track.
 const fetchBody = `
 fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.signal}).then(function (r) {
@@ -157,7 +157,7 @@ func newFetchWorker(b *bridge) (safejs.Value, error) {
 }
 
 // Fetch performs one GET with fetch(): cache "no-store" (Chromium serializes
-// identical URLs behind its cache lock otherwise, FACTS.md), CORS mode, no
+// identical URLs behind its cache lock otherwise, README: facts), CORS mode, no
 // credentials, and an AbortController tied to ctx so that cancelling ctx
 // aborts the request on the wire. The fetch runs in a dedicated worker when
 // the browser allows one (off the page's thread), else on the page. It

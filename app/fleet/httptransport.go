@@ -21,7 +21,7 @@ const MaxBody = 64 << 10
 // HTTPTransport performs attempts with net/http: for native tests, the
 // server-side comparison with the simulator, and tools. (The page uses
 // fetch() through app/browser instead: net/http in the browser cannot
-// bypass the HTTP cache, see FACTS.md.) It is safe for concurrent use.
+// bypass the HTTP cache, see the README's facts.) It is safe for concurrent use.
 type HTTPTransport struct {
 	Client *http.Client            // nil: NewHTTPTransport's own client (idle connections for every worker), else http.DefaultClient
 	URL    func(worker int) string // the base URL of worker's attempts

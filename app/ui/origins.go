@@ -8,7 +8,7 @@ import (
 )
 
 // WorkersPerOrigin is how many concurrent connections a browser opens to one
-// origin over HTTP/1.1 (FACTS.md: 6 in Chromium and Firefox).
+// origin over HTTP/1.1 (README: facts, 6 in Chromium and Firefox).
 const WorkersPerOrigin = 6
 
 // MockOrigin returns the origin worker w (0-based) sends its requests to.
