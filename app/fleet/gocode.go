@@ -11,7 +11,7 @@ import (
 )
 
 // GoCodeOrigin is the origin GoCode's program calls when the scenario uses
-// the built-in mock: where `make run` serves it.
+// the built-in mock: where `make run` serves it by default.
 const GoCodeOrigin = "http://localhost:8080"
 
 // strategyIdent is the name of each core.Strategy constant.
@@ -39,7 +39,11 @@ const GoCodeKey = "gocode"
 // with the same per-job seeds as the page. With the built-in mock it calls
 // the mock at GoCodeOrigin with the scenario's endpoint parameters; with a
 // custom target, the target. The program is gofmt-formatted.
-func (s Scenario) GoCode() string {
+func (s Scenario) GoCode() string { return s.GoCodeAt(GoCodeOrigin) }
+
+// GoCodeAt is GoCode calling the built-in mock at origin (scheme://host:port,
+// where the page that exports it is served) instead of GoCodeOrigin.
+func (s Scenario) GoCodeAt(origin string) string {
 	var b strings.Builder
 	p := s.Policy()
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -50,7 +54,7 @@ func (s Scenario) GoCode() string {
 	target := s.Target
 	freshKey := target == "" && s.Room == ""
 	if target == "" {
-		target = s.MockURL(GoCodeOrigin, GoCodeKey)
+		target = s.MockURL(origin, GoCodeKey)
 	}
 
 	w("// Retry settings exported from Retry Lab.\n")

@@ -49,10 +49,11 @@ func (x *ExportBar) Render() app.UI {
 	)
 }
 
-// goCode is the configuration as Go code, generated once per configuration.
+// goCode is the configuration as Go code, generated once per configuration,
+// calling the mock on the page's own origin (as the endpoint URL shows it).
 func (l *Lab) goCode() string {
 	if l.codeRev != l.cfgRev || l.code == "" {
-		l.code, l.codeRev = l.s.GoCode(), l.cfgRev
+		l.code, l.codeRev = l.s.GoCodeAt(l.pageOrigin()), l.cfgRev
 	}
 	return l.code
 }

@@ -134,6 +134,10 @@ func TestLabShareAndEndpointURLs(t *testing.T) {
 	if !strings.HasPrefix(ep, "http://localhost:8090/mock?") || !strings.Contains(ep, "key=") {
 		t.Errorf("endpoint URL %q", ep)
 	}
+	// The Go code calls the mock where the page found it, not :8080.
+	if code := l.goCode(); !strings.Contains(code, `"http://localhost:8090/mock?`) {
+		t.Errorf("the Go code does not call the page's mock at localhost:8090:\n%s", code)
+	}
 	l.Set("target", "https://api.example.com/items")
 	if l.EndpointURL() != "https://api.example.com/items" {
 		t.Errorf("custom target not shown: %q", l.EndpointURL())
