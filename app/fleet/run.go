@@ -79,7 +79,14 @@ const startBatch = 25
 // ErrTimeout is wrapped by the error of an attempt that ran out of the
 // scenario's per-attempt timeout. It wraps context.DeadlineExceeded, so
 // core retries it as an ordinary failure and Classify calls it a timeout.
-var ErrTimeout = fmt.Errorf("fleet: request timeout: %w", context.DeadlineExceeded)
+var ErrTimeout error = timeoutError{}
+
+// timeoutError is ErrTimeout: "fleet: request timeout", wrapping
+// context.DeadlineExceeded without repeating its text ("… after 1s").
+type timeoutError struct{}
+
+func (timeoutError) Error() string { return "fleet: request timeout" }
+func (timeoutError) Unwrap() error { return context.DeadlineExceeded }
 
 // Run runs the scenario: Workers goroutines, each running its Jobs one after
 // another (an open workload: each job in a goroutine of its own, started
@@ -215,7 +222,11 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, bucke
 		a := tr.Do(actx, w, j, attempt)
 		if cancel != nil {
 			if a.Err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), ErrTimeout) {
-				a.Err = fmt.Errorf("%w after %s (%v)", ErrTimeout, formatDuration(s.Timeout), a.Err)
+				if errors.Is(a.Err, context.DeadlineExceeded) { // the transport says only that: said once
+					a.Err = fmt.Errorf("%w after %s", ErrTimeout, formatDuration(s.Timeout))
+				} else {
+					a.Err = fmt.Errorf("%w after %s (%v)", ErrTimeout, formatDuration(s.Timeout), a.Err)
+				}
 			}
 			cancel()
 		}

@@ -509,6 +509,10 @@ func TestTimeoutsAreCounted(t *testing.T) {
 		if r.Event.Kind == core.EventOutcome && (!errors.Is(r.Event.Outcome.Err, ErrTimeout) || !errors.Is(r.Event.Outcome.Err, context.DeadlineExceeded)) {
 			t.Errorf("timeout error %v", r.Event.Outcome.Err)
 		}
+		// Said once: the transport's error is only the deadline.
+		if r.Event.Kind == core.EventOutcome && r.Event.Outcome.Err.Error() != "fleet: request timeout after 50ms" {
+			t.Errorf("timeout error text %q", r.Event.Outcome.Err)
+		}
 	}
 }
 

@@ -259,7 +259,7 @@ func TestExportCSV(t *testing.T) {
 	want := map[int]string{
 		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false,",
 		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false,4",
-		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout: context deadline exceeded after 500ms,,,,,,,,,,false,",
+		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout after 500ms,,,,,,,,,,false,",
 		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false,",
 		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false,",
 	}

@@ -315,7 +315,7 @@ func TestTransportNative(t *testing.T) {
 	// Natively there is no fetch(), and in node nothing listens on
 	// w0.localhost: the attempt fails, it does not panic.
 	if a := tr.Do(context.Background(), 0, 0, 1); a.Err == nil || a.Status != 0 ||
-		!errors.Is(a.Err, browser.ErrNoBrowser) && !errors.Is(a.Err, errNetwork) {
+		!errors.Is(a.Err, browser.ErrNoBrowser) && !errors.Is(a.Err, errMockNetwork) {
 		t.Errorf("native attempt = %+v", a)
 	}
 	s.Target = "https://api.example.com/x"

@@ -130,6 +130,9 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		if errors.As(err, &je) && je.Name == "TypeError" {
 			t.networkErrs.Add(1)
 			err = errNetwork
+			if !t.custom {
+				err = errMockNetwork // the mock allows every origin: not CORS
+			}
 		}
 		return fleet.Attempt{Err: err}
 	}
@@ -156,6 +159,10 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 // errNetwork is what the browser tells about a failed fetch: nothing more
 // (a refused or dropped connection and a CORS rejection look the same).
 var errNetwork = errors.New("network error: the connection failed or CORS blocked the response")
+
+// errMockNetwork is errNetwork from the built-in mock, which allows every
+// origin: the connection failed (dropped by the mock's drop, refused, reset).
+var errMockNetwork = errors.New("network error: the connection failed (dropped, refused or reset)")
 
 // corsNote explains, for a custom target, what the browser may be hiding.
 // It is "" when nothing suggests a problem.
