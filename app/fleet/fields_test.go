@@ -441,6 +441,7 @@ func TestMockURL(t *testing.T) {
 	}
 	s.Mock.Limiter = 2 // fixed window
 	s.Mock.Limit = 5
+	s.Mock.Rate = 10 // a bucket's: not read by a fixed window, not in the URL
 	s.Mock.Key, s.Mock.Tag = "ignored", "ignored"
 	s.Room = "room1"
 	got := s.MockURL("http://localhost:8080", "run-1")

@@ -318,7 +318,7 @@ func (s Scenario) MockKey(runKey string) string {
 // starts with a fresh limiter). The page picks the origin per worker
 // (app/ui.MockOrigin); a Transport may append "&tag=" + AttemptTag(…).
 func (s Scenario) MockURL(origin, runKey string) string {
-	p := s.Mock
+	p := s.Mock.Used()
 	p.Key, p.Tag = mock.Defaults().Key, ""
 	q := p.Encode()
 	if key := s.MockKey(runKey); key != "" {

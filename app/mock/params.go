@@ -558,6 +558,30 @@ func (p Params) Encode() string {
 	return b.String()
 }
 
+// Used is p with every parameter the mock does not read at its default: a
+// bucket's rate and burst under a window limiter, a window's limit and
+// length under a bucket, all four with no limiter, the fixed Retry-After
+// value unless Retry-After is fixed, the kind of garbage unless it is
+// malformed. Its Encode is the shortest URL that asks for the same.
+func (p Params) Used() Params {
+	d := Defaults()
+	switch p.Limiter {
+	case core.LimitTokenBucket:
+		p.Limit, p.Window = d.Limit, d.Window
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		p.Rate, p.Burst = d.Rate, d.Burst
+	default:
+		p.Limit, p.Window, p.Rate, p.Burst = d.Limit, d.Window, d.Rate, d.Burst
+	}
+	if p.RetryAfter != RetryFixed {
+		p.RetryValue = d.RetryValue
+	}
+	if p.RetryAfter != RetryMalformed {
+		p.Malformed = d.Malformed
+	}
+	return p
+}
+
 // each calls f with every parameter that differs from its default, in Table order.
 func (p Params) each(f func(i int, v string)) {
 	d := Defaults()

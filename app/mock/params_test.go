@@ -442,3 +442,41 @@ func FuzzParseQuery(f *testing.F) {
 		_ = strconv.Quote(p.Key)
 	})
 }
+
+// Used leaves out only what the mock does not read: the same limiter, the
+// same Retry-After, and a URL without the parameters that change nothing.
+func TestUsedAsksForTheSame(t *testing.T) {
+	for _, kind := range []core.LimiterKind{core.LimitNone, core.LimitTokenBucket, core.LimitFixedWindow, core.LimitSlidingWindow} {
+		for _, mode := range []RetryMode{RetryNone, RetrySeconds, RetryDate, RetryFixed, RetryMalformed} {
+			p := Defaults()
+			p.Limiter, p.RetryAfter = kind, mode
+			p.Rate, p.Burst, p.Limit, p.Window = 3, 7, 9, 4*time.Second
+			p.RetryValue, p.Malformed = 42, Malformed(1)
+			u := p.Used()
+			if u.LimiterConfig() != p.LimiterConfig() {
+				t.Errorf("%v/%v: limiter %+v, want %+v", kind, mode, u.LimiterConfig(), p.LimiterConfig())
+			}
+			if u.RetryAfter != mode || mode == RetryFixed && u.RetryValue != 42 || mode == RetryMalformed && u.Malformed != p.Malformed {
+				t.Errorf("%v/%v: Retry-After changed: %+v", kind, mode, u)
+			}
+			back, err := ParseQuery(u.Encode())
+			if err != nil || back != u {
+				t.Errorf("%v/%v: %q reads back as %+v (%v)", kind, mode, u.Encode(), back, err)
+			}
+			q := "&" + u.Encode() + "&"
+			unused := map[string]bool{
+				"rate":        kind != core.LimitTokenBucket,
+				"burst":       kind != core.LimitTokenBucket,
+				"limit":       kind != core.LimitFixedWindow && kind != core.LimitSlidingWindow,
+				"window":      kind != core.LimitFixedWindow && kind != core.LimitSlidingWindow,
+				"retry_value": mode != RetryFixed,
+				"malformed":   mode != RetryMalformed,
+			}
+			for name, out := range unused {
+				if strings.Contains(q, "&"+name+"=") == out {
+					t.Errorf("%v/%v: %q has %s: %v, want %v", kind, mode, u.Encode(), name, !out, !out)
+				}
+			}
+		}
+	}
+}
