@@ -274,12 +274,15 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 
 // focusJS focuses the element with the given id once it is on the page,
 // shown and not inert: a dialog the UI goroutine has just decided to show
-// may be a frame away from the DOM. It gives up after ten frames.
+// may be a frame away from the DOM. It gives up after ten frames. Nothing
+// scrolls to it: a dialog taller than the screen opens at its beginning,
+// not at its Close button, and the page stays where it was when the focus
+// goes back to the header's button that opened it.
 const focusJS = `
 var n = 0;
 (function tryFocus() {
   var e = document.getElementById(id);
-  if (e && e.offsetParent !== null && !e.closest("[inert]")) { e.focus(); return; }
+  if (e && e.offsetParent !== null && !e.closest("[inert]")) { e.focus({preventScroll: true}); return; }
   if (++n < 10) requestAnimationFrame(tryFocus);
 })();`
 

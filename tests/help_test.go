@@ -1,0 +1,63 @@
+//go:build e2e
+
+package tests
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestHelpKeepsItsPlace: on a projector (1280 × 720, presentation mode)
+// the shortcuts dialog is taller than the screen. Opened with ? while the
+// presenter looks at the timeline, it shows its beginning (its title and
+// the first shortcuts), not its end where its Close button is; closed with
+// Escape, the page is where it was, not scrolled back up to the header's
+// ? button that takes the focus back.
+func TestHelpKeepsItsPlace(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/")
+	press(t, ctx, "p")
+	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) }); err != nil {
+		t.Fatal("p did not switch to presentation mode")
+	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView("#timeline")); err != nil {
+		t.Fatal(err)
+	}
+	scrolled := eval[float64](t, ctx, `scrollY`)
+	if scrolled == 0 {
+		t.Fatal("the timeline is on the first screen: nothing to scroll to")
+	}
+	focused := func() string {
+		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
+	}
+	press(t, ctx, "?")
+	if err := waitFor(2*time.Second, func() bool { return focused() == "help-close" }); err != nil {
+		t.Fatalf("the focus is on %q, want the dialog's Close button", focused())
+	}
+	type look struct{ Title, ScrollTop, ClientHeight, ScrollHeight float64 }
+	l := eval[look](t, ctx, `(() => { const h = document.getElementById("help");
+		return {Title: document.getElementById("help-title").getBoundingClientRect().top - h.getBoundingClientRect().top,
+			ScrollTop: h.scrollTop, ClientHeight: h.clientHeight, ScrollHeight: h.scrollHeight}; })()`)
+	if l.ScrollHeight <= l.ClientHeight {
+		t.Fatalf("the dialog fits the screen (%+v): nothing to check", l)
+	}
+	if l.ScrollTop != 0 || l.Title < 0 {
+		t.Errorf("the dialog opened scrolled %.0f px down, its title %.0f px from its top: want its beginning shown", l.ScrollTop, l.Title)
+	}
+	press(t, ctx, kb.Escape)
+	if err := waitFor(2*time.Second, func() bool { return focused() == "help-open" }); err != nil {
+		t.Fatalf("after Escape the focus is on %q, want the button that opens the dialog", focused())
+	}
+	time.Sleep(100 * time.Millisecond)
+	if now := eval[float64](t, ctx, `scrollY`); math.Abs(now-scrolled) > 1 {
+		t.Errorf("closing the dialog scrolled the page from %.0f px to %.0f px", scrolled, now)
+	}
+}
