@@ -669,11 +669,20 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
 		}
 		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
 		label := "burst ×" + strconv.Itoa(b.n) + ", " + strconv.Itoa(b.admitted) + " admitted"
-		lx, align := x+4, browser.AlignLeft
-		if x+4+smallWidth(label, s) > l.right {
-			lx, align = x-4, browser.AlignRight
+		w := smallWidth(label, s)
+		lx, align, from := x+4, browser.AlignLeft, x+4
+		if x+4+w > l.right {
+			lx, align, from = x-4, browser.AlignRight, x-4-w
 		}
-		platedText(o, l, label, lx, l.srvTop+10*s, fontSmall, align, browser.BaselineMiddle, colMuted)
+		// A row lower where it would cover an outage's "server down" (the
+		// presenter's Outage, then Burst, seconds apart).
+		y := l.srvTop + 10*s
+		for _, h := range m.outages {
+			if x1 := math.Max(l.left, l.x(h.from)); math.Min(l.right, l.x(h.to)) > x1 && from < x1+4+smallWidth("server down", s) && from+w > x1+4 {
+				y = l.srvTop + 26*s
+			}
+		}
+		platedText(o, l, label, lx, y, fontSmall, align, browser.BaselineMiddle, colMuted)
 	}
 }
 

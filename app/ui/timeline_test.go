@@ -1303,3 +1303,32 @@ func TestLongRunAxis(t *testing.T) {
 		}
 	}
 }
+
+// A burst pressed seconds after an outage has its label a row under the
+// outage's "server down", not over it (the presenter's o, then b, during
+// a watch: the plate of one hid the other); apart, both sit on the top
+// row.
+func TestBurstLabelClearsServerDown(t *testing.T) {
+	for _, c := range []struct {
+		burstAt int // ms
+		lower   bool
+	}{{700, true}, {1800, false}} {
+		m := newModel(t0, 3)
+		for _, r := range oneJob() {
+			m.add(&r)
+		}
+		m.serverEvent(&mock.Event{Type: "outage", At: at(600), Until: at(1200)})
+		m.serverEvent(&mock.Event{Type: "burst", At: at(c.burstAt), N: 20, Admitted: 0})
+		l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme})
+		down, ok1 := textY(&o, "server down")
+		burst, ok2 := textY(&o, "burst ×20, 0 admitted")
+		if !ok1 || !ok2 {
+			t.Fatalf("burst at %d ms: labels drawn %v %v", c.burstAt, ok1, ok2)
+		}
+		if lower := burst-down >= 13*l.scale; lower != c.lower || burst > l.srvTop+l.srvH {
+			t.Errorf("burst at %d ms: its label at y %v, server down at %v (panel %v–%v): want a row lower %v", c.burstAt, burst, down, l.srvTop, l.srvTop+l.srvH, c.lower)
+		}
+	}
+}
