@@ -115,6 +115,7 @@ type model struct {
 	simulated bool            // the run was simulated in virtual time
 	watch     bool            // a watch of a shared room: arrivals only, no fleet of ours
 	wcount    watchStats      // a watch's counts, kept as arrivals come in
+	quotas    []int           // a watch's: each quota (Event.Limit: a bucket's burst, a window's limit) the room's limiter had, in order seen
 	recent    []time.Duration // a watch's arrivals within 1 s of the newest, sorted (for the peak)
 	room      bool            // a shared room: tags are not unique, match by arrival number only
 	others    bool            // a run of its own received another client's requests (Burst)
@@ -371,6 +372,9 @@ func (m *model) serverEvent(e *mock.Event) {
 		}
 		if m.watch {
 			a.dev = m.device(e.Tag)
+			if e.Limit > 0 && !slices.Contains(m.quotas, e.Limit) {
+				m.quotas = append(m.quotas, e.Limit)
+			}
 		}
 		m.arrBySeq[a.seq] = len(m.arrivals)
 		m.arrivals = append(m.arrivals, a)

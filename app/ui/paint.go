@@ -254,6 +254,33 @@ func serverLimit(c core.LimiterConfig) (float64, string) {
 	return 0, ""
 }
 
+// watchLimitLabel is the limit line's label in a watch of a shared room:
+// the line is the watching page's own setting, and the room's limiter
+// follows whichever device asked last (README), so when the room's
+// requests carried another quota than this setting's, the label says so.
+// A quota of this setting scaled by one of scales (Halve limit) is its own.
+func watchLimitLabel(lim limits, quotas []int, scales []float64) string {
+	if lim.serverLabel == "" || lim.serverCfg == nil {
+		return lim.serverLabel
+	}
+	quota := func(c core.LimiterConfig) int {
+		if c.Kind == core.LimitTokenBucket {
+			return c.Burst
+		}
+		return c.Limit
+	}
+	own := []int{quota(*lim.serverCfg)}
+	for _, f := range scales {
+		own = append(own, quota(lim.serverCfg.Scaled(f)))
+	}
+	for _, q := range quotas {
+		if !slices.Contains(own, q) {
+			return lim.serverLabel + " as set here; devices asked for others"
+		}
+	}
+	return lim.serverLabel
+}
+
 // scaledServer is the server's limit while scaled by f (Halve limit), as
 // the mock's limiter then admits it — a window's count is rounded, and at
 // least 1 — and its label.

@@ -12,6 +12,7 @@ import (
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // A watch draws a lane per device in the room, in the order each was first
@@ -340,5 +341,33 @@ func TestPresentIsRemembered(t *testing.T) {
 	fourth.adoptPresent(st)
 	if fourth.present {
 		t.Error("a stored value that is not a boolean switched presentation mode on")
+	}
+}
+
+// In a watch the limit line is the watching page's own setting; the room's
+// limiter follows whichever device asked last. When the room's requests
+// carried another quota, the label says so; a halved limit's quota is
+// still this setting's.
+func TestWatchLimitLabelSaysWhenDevicesAskedForOthers(t *testing.T) {
+	s := fleet.Default()
+	s.Mock.Limiter, s.Mock.Rate, s.Mock.Burst = core.LimitTokenBucket, 10, 10
+	lim := limitsOf(&s)
+	m := newModel(t0, 0)
+	m.room, m.watch = true, true
+	arrive := func(seq, quota int) {
+		m.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(seq), At: at(seq * 10), Outcome: "ok", Status: 200, Limit: quota, Tag: "heron-4k2.w0.j0.a1"})
+	}
+	arrive(1, 10)
+	m.serverEvent(&mock.Event{Type: "limit", At: at(20), Until: at(5000), Scale: 0.5})
+	arrive(2, 5) // halved: still this setting
+	if got := watchLimitLabel(lim, m.quotas, []float64{0.5}); got != lim.serverLabel {
+		t.Errorf("own quotas only: %q, want %q", got, lim.serverLabel)
+	}
+	arrive(3, 100) // a device with burst 100
+	if got := watchLimitLabel(lim, m.quotas, []float64{0.5}); !strings.HasPrefix(got, lim.serverLabel) || !strings.Contains(got, "devices asked for others") {
+		t.Errorf("another device's quota: %q", got)
+	}
+	if len(m.quotas) != 3 {
+		t.Errorf("quotas %v, want 10, 5, 100", m.quotas)
 	}
 }

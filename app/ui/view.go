@@ -505,6 +505,13 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 		workers = v.m.workers
 	}
 	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline()}
+	if v.m != nil && v.m.watch {
+		scales := make([]float64, len(v.m.limits))
+		for i, q := range v.m.limits {
+			scales[i] = q.scale
+		}
+		in.lim.serverLabel = watchLimitLabel(v.lim, v.m.quotas, scales)
+	}
 	if v.replay != nil {
 		in.running, in.now = true, v.replay.at // drawn as a run going on, at the playhead
 	}
