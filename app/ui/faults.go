@@ -85,14 +85,23 @@ func BurstSize(s *fleet.Scenario) int {
 func (l *Lab) Burst(ctx app.Context) {
 	n := BurstSize(&l.s)
 	u := strings.Replace(l.s.MockURL(l.pageOrigin(), l.faultKey()), "/mock?", "/mock/burst?n="+strconv.Itoa(n)+"&", 1)
-	l.fault(ctx, "Burst", u, func(body string) string {
-		var r struct{ N, Allowed, Rejected int }
-		if json.Unmarshal([]byte(body), &r) != nil {
-			return "Burst: the server's answer was not understood"
-		}
-		return "Another client sent " + strconv.Itoa(r.N) + " requests at once: " + strconv.Itoa(r.Allowed) + " admitted, " +
-			strconv.Itoa(r.Rejected) + " rejected — the fleet shares what is left of the limit"
-	})
+	watching := l.watching
+	l.fault(ctx, "Burst", u, func(body string) string { return burstText(body, watching) })
+}
+
+// burstText tells what a burst did, from the server's answer: who shares
+// what is left of the limit is the fleet, or in a watch the room.
+func burstText(body string, watching bool) string {
+	var r struct{ N, Allowed, Rejected int }
+	if json.Unmarshal([]byte(body), &r) != nil {
+		return "Burst: the server's answer was not understood"
+	}
+	who := "the fleet shares"
+	if watching {
+		who = "the room's devices share"
+	}
+	return "Another client sent " + strconv.Itoa(r.N) + " requests at once: " + strconv.Itoa(r.Allowed) + " admitted, " +
+		strconv.Itoa(r.Rejected) + " rejected — " + who + " what is left of the limit"
 }
 
 // faultKey is the key the fault switches act on: the run's, or the

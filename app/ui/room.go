@@ -86,6 +86,15 @@ func (l *Lab) renameDevice(st storage) string {
 	return l.device
 }
 
+// asDevice is ", where this page is heron-4k2": the page's name in a shared
+// room's watch (its lane there), for the status line; "" without a name.
+func (l *Lab) asDevice() string {
+	if l.device == "" {
+		return ""
+	}
+	return ", where this page is " + l.device
+}
+
 // Device is the page's name in a shared room.
 func (l *Lab) Device() string { return l.device }
 

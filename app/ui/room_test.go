@@ -371,3 +371,38 @@ func TestWatchLimitLabelSaysWhenDevicesAskedForOthers(t *testing.T) {
 		t.Errorf("quotas %v, want 10, 5, 100", m.quotas)
 	}
 }
+
+// A burst's message names who shares what is left: a run's fleet, or in a
+// watch (no fleet of ours) the room's devices.
+func TestBurstTextNamesWhoShares(t *testing.T) {
+	body := `{"n":20,"allowed":3,"rejected":17}`
+	if got := burstText(body, false); got != "Another client sent 20 requests at once: 3 admitted, 17 rejected — the fleet shares what is left of the limit" {
+		t.Errorf("run: %q", got)
+	}
+	if got := burstText(body, true); !strings.HasSuffix(got, "the room's devices share what is left of the limit") || strings.Contains(got, "fleet") {
+		t.Errorf("watch: %q", got)
+	}
+	if got := burstText("<html>", true); got != "Burst: the server's answer was not understood" {
+		t.Errorf("garbage: %q", got)
+	}
+}
+
+// In a shared room the status line tells the page its name there (its lane
+// in the projector's watch): ready and while running.
+func TestStatusNamesTheDeviceInARoom(t *testing.T) {
+	l := newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?room=r1"))
+	want := "where this page is " + l.Device()
+	if l.Device() == "" || !strings.Contains(renderHTML(&RunBar{Lab: l}), want) {
+		t.Errorf("ready in a room: no %q in %s", want, renderHTML(&RunBar{Lab: l}))
+	}
+	l.running = true
+	if !strings.Contains(renderHTML(&RunBar{Lab: l}), want) {
+		t.Errorf("running in a room: no %q", want)
+	}
+	l.running = false
+	l.Set("room", "")
+	if strings.Contains(renderHTML(&RunBar{Lab: l}), "where this page is") {
+		t.Error("a page in no room is given a name there")
+	}
+}

@@ -26,7 +26,7 @@ func (b *RunBar) Render() app.UI {
 	l := b.Lab
 	status := "Ready. Press Run (r) to fire real requests, or Simulate (m) to compute the run in virtual time."
 	if l.s.Room != "" && l.s.Target == "" {
-		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”."
+		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
 	live := l.s.LiveErrors()
 	simErr := l.s.SimErrors()
@@ -49,6 +49,9 @@ func (b *RunBar) Render() app.UI {
 	case l.running:
 		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
+		if l.s.Room != "" && l.s.Target == "" {
+			status += " — in room “" + l.s.Room + "”" + l.asDevice()
+		}
 	case l.Invalid() > 0:
 		n := l.Invalid()
 		status = "Fix " + strconv.Itoa(n) + " field"
