@@ -386,23 +386,3 @@ func TestBurstTextNamesWhoShares(t *testing.T) {
 		t.Errorf("garbage: %q", got)
 	}
 }
-
-// In a shared room the status line tells the page its name there (its lane
-// in the projector's watch): ready and while running.
-func TestStatusNamesTheDeviceInARoom(t *testing.T) {
-	l := newLab()
-	l.Load(mustURL(t, "http://localhost:8080/?room=r1"))
-	want := "where this page is " + l.Device()
-	if l.Device() == "" || !strings.Contains(renderHTML(&RunBar{Lab: l}), want) {
-		t.Errorf("ready in a room: no %q in %s", want, renderHTML(&RunBar{Lab: l}))
-	}
-	l.running = true
-	if !strings.Contains(renderHTML(&RunBar{Lab: l}), want) {
-		t.Errorf("running in a room: no %q", want)
-	}
-	l.running = false
-	l.Set("room", "")
-	if strings.Contains(renderHTML(&RunBar{Lab: l}), "where this page is") {
-		t.Error("a page in no room is given a name there")
-	}
-}
