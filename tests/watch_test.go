@@ -115,3 +115,46 @@ func TestWatchRoom(t *testing.T) {
 		t.Errorf("status after Stop %q", status)
 	}
 }
+
+// TestWatchSurvivesAReload: a projector reloaded during a watch (or its tab
+// restored) watches the room again and says so; a watch ended with s stays
+// ended across a reload.
+func TestWatchSurvivesAReload(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-rewatch-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room)
+	type watchState struct {
+		Watching  bool `json:"watching"`
+		WatchOpen bool `json:"watch_open"`
+	}
+	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool { s := ws(); return s.Watching && s.WatchOpen }); err != nil {
+		t.Fatalf("w did not start watching: %+v", ws())
+	}
+	reload := func() {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reload()
+	var toast string
+	if err := waitFor(5*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		s := ws()
+		return s.Watching && s.WatchOpen && toast != ""
+	}); err != nil || !strings.Contains(toast, "again after the reload") {
+		t.Fatalf("after a reload: %+v, toast %q; want the watch going on, and said", ws(), toast)
+	}
+	press(t, ctx, "s")
+	if err := waitFor(5*time.Second, func() bool { return !ws().Watching }); err != nil {
+		t.Fatal("s did not end the watch")
+	}
+	reload()
+	time.Sleep(time.Second) // what would start it again runs at the mount
+	if ws().Watching {
+		t.Error("a watch ended with s started again at a reload")
+	}
+}

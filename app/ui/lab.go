@@ -318,6 +318,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
+	_ = ctx.SessionStorage().Set(watchStorageKey, s.Room) // a reload of the projector watches on (adoptWatch)
 	l.askJoin(ctx)
 	hello := l.openStream(s.Room)
 	stop := l.stream
@@ -359,10 +360,11 @@ func (l *Lab) Watch(ctx app.Context) {
 		l.view.finish(end)
 		st := l.view.watchStats()
 		st.For = end.Sub(start)
-		ctx.Dispatch(func(app.Context) {
+		ctx.Dispatch(func(ctx app.Context) {
 			if !l.watching {
 				return // a newer run took over
 			}
+			_ = ctx.SessionStorage().Set(watchStorageKey, "") // ended here: a reload does not start it again
 			l.closeStream()
 			l.running, l.watching, l.stopping = false, false, false
 			l.wstats, l.watchFull = st, full
@@ -1041,6 +1043,27 @@ func debugJSON(v *view) string {
 // storage: a projector's page reloaded, or opened from a shared link,
 // comes back in it.
 const presentStorageKey = "retrylab.present"
+
+// watchStorageKey keeps, in the tab's session storage, the room a watch
+// goes on in: the watch ends with the page, and a reload of the projector
+// (or a crash of its tab, restored) should not end it silently.
+const watchStorageKey = "retrylab.watching"
+
+// adoptWatch starts the watch again after a reload of a page that was
+// watching the room it is still set to, and says so: the counts start
+// again from zero (the server keeps no history).
+func (l *Lab) adoptWatch(ctx app.Context) {
+	var room string
+	if ctx.SessionStorage().Get(watchStorageKey, &room) != nil || room == "" {
+		return
+	}
+	if room != l.s.Room || !l.CanWatch() {
+		_ = ctx.SessionStorage().Set(watchStorageKey, "")
+		return
+	}
+	l.Watch(ctx)
+	l.Flash(ctx, "Watching room “"+room+"” again after the reload: the counts start from now")
+}
 
 // TogglePresent switches presentation mode (large type, high contrast) and
 // remembers the choice in st.

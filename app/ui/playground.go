@@ -98,6 +98,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	}); err == nil {
 		p.removers = append(p.removers, stop)
 	}
+	l.adoptWatch(ctx)
 }
 
 // OnResize redraws the timeline at the new width.
