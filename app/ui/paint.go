@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -1425,15 +1424,14 @@ func (l *layout) devY(m *model, a *arrival) (float64, bool) {
 	return l.laneY(a.dev), true
 }
 
-// titleWidth estimates the width of a bold label, plus a gap (the canvas
-// cannot be asked without a round trip to JavaScript).
 // platedText draws text in colour col on a light plate, so that a label
 // on the histogram's limit line or in the server panel reads over the bars
-// and marks under it. The plate's size is estimated from the text's length.
+// and marks under it. The plate's size is estimated from the text
+// (fontWidth).
 func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) {
-	w, h := smallWidth(text, l.scale), 13*l.scale
+	w, h := fontWidth(text, font, l.scale), 13*l.scale
 	if font != fontSmall {
-		w, h = w*1.1, 15*l.scale
+		h = 15 * l.scale
 	}
 	px, py := x, y
 	switch align {
@@ -1456,14 +1454,55 @@ func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, alig
 	o.Text(text, x, y, font, align, baseline)
 }
 
+// titleWidth estimates the width of a bold label, plus a gap (the canvas
+// cannot be asked without a round trip to JavaScript).
 func titleWidth(t string, scale float64) float64 {
-	return (float64(len(t))*7.6 + 12) * scale
+	return fontWidth(t, fontTitle, scale) + 12*scale
 }
 
-// smallWidth is about how wide t is in the small font (an upper bound for
-// the digits and lower-case text the canvas writes).
+// smallWidth is about how wide t is in the small font.
 func smallWidth(t string, scale float64) float64 {
-	return float64(utf8.RuneCountInString(t)) * 6.6 * scale
+	return fontWidth(t, fontSmall, scale)
+}
+
+// sansWidths are the advance widths of the printable ASCII characters,
+// from ' ' to '~', in DejaVu Sans, thousandths of an em: the sans-serif a
+// Linux browser draws the canvas's system-ui text in, and a little wider
+// than Roboto, San Francisco or Segoe UI, so that text estimated with them
+// fits where it is said to on any of them.
+var sansWidths = [...]uint16{
+	318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, // space to /
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, // 0 to ?
+	1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787, // @ to O
+	603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, // P to _
+	500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, // ` to o
+	635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838, // p to ~
+}
+
+// fontWidth estimates how wide t is in one of the theme's fonts (fontSmall,
+// fontLabel, fontTitle: 11, 12 and bold 12 px, times scale), from the
+// widths of its characters: sansWidths, × as wide as +, an em for any
+// other (…, — and most letters are no wider), and bold about 14% wider.
+func fontWidth(t string, font int, scale float64) float64 {
+	em := 0
+	for _, r := range t {
+		if i := int(r - ' '); i >= 0 && i < len(sansWidths) {
+			em += int(sansWidths[i])
+		} else if r == '×' {
+			em += int(sansWidths['+'-' '])
+		} else {
+			em += 1000
+		}
+	}
+	px := 12 * scale
+	if font == fontSmall {
+		px = 11 * scale
+	}
+	w := float64(em) / 1000 * px
+	if font == fontTitle {
+		w *= 1.14
+	}
+	return w
 }
 
 // rateText formats a rate in req/s as trimFloat does, with the digits a

@@ -1050,6 +1050,44 @@ func TestLabelsOnPlates(t *testing.T) {
 	}
 }
 
+// A label's plate hugs its text: as wide as the text drawn in Chromium's
+// sans-serif (DejaVu Sans, measured with measureText), a few pixels more,
+// not a white box reaching past it (over a halved limit's shading, a
+// stray one).
+func TestPlatesHugTheirText(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.serverEvent(&mock.Event{Type: "limit", At: at(200), Until: at(800), Scale: 0.5})
+	m.serverEvent(&mock.Event{Type: "burst", At: at(600), N: 20, Admitted: 7})
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s (burst 10)"}})
+	strs := o.Strings()
+	ops := displayOps(&o)
+	for label, measured := range map[string]float32{"limit ×0.5": 59.35, "burst ×20, 7 admitted": 122.59, "server limit 10 req/s (burst 10)": 184.44} {
+		found := false
+		for i, op := range ops {
+			if op.code != 10 || strs[int(op.args[0])] != label {
+				continue
+			}
+			for j := i - 1; j >= max(0, i-5); j-- {
+				if r := ops[j]; r.code == 3 {
+					found = true
+					if w := r.args[2]; w < measured || w > measured+8 {
+						t.Errorf("%q: plate %.1f px wide for %.1f px of text", label, w, measured)
+					}
+					break
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q not drawn on a plate", label)
+		}
+	}
+}
+
 // A simulated run's scheduled outage reaches the model as the mock's
 // stream tells of a live one: the same message, kept for a replay too.
 func TestSimulatedOutageIsDrawn(t *testing.T) {
