@@ -1236,6 +1236,11 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		endY, endLabel := yy, in.lim.serverLabel
 		o.StrokeStyle(colLimit, 1.5*s, 6*s)
 		x := l.left
+		type scaledLabel struct {
+			text string
+			x, y float64
+		}
+		var scaled []scaledLabel
 		for _, q := range squeezes {
 			x1, x2 := math.Max(x, l.x(q.from)), math.Min(l.right, l.x(q.to))
 			if x2 <= x1 {
@@ -1251,16 +1256,25 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 			} else {
 				endY, endLabel = qy, label // the label at the right end names the limit there
 			}
-			platedText(o, l, "limit ×"+trimFloat(q.scale), x1+4, qy-3, fontLabel, browser.AlignLeft, browser.BaselineBottom, colLimit)
+			scaled = append(scaled, scaledLabel{"limit ×" + trimFloat(q.scale), x1 + 4, qy - 3})
 			x = x2
 		}
 		if x < l.right {
 			o.Line(x, yy, l.right, yy)
 		}
+		var placed []rect
 		if in.lim.server > top && endY == yy {
-			platedText(o, l, offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop, colLimit)
+			placed = append(placed, platedText(o, l, offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop, colLimit))
 		} else {
-			platedText(o, l, endLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit)
+			placed = append(placed, platedText(o, l, endLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit))
+		}
+		// A stretch's "limit ×0.5" gives way where it would cover the
+		// limit's own label or another stretch's (a narrow canvas).
+		for _, sl := range scaled {
+			r := plateRect(l, sl.text, sl.x, sl.y, fontLabel, browser.AlignLeft, browser.BaselineBottom)
+			if !slices.ContainsFunc(placed, r.overlaps) {
+				placed = append(placed, platedText(o, l, sl.text, sl.x, sl.y, fontLabel, browser.AlignLeft, browser.BaselineBottom, colLimit))
+			}
 		}
 	}
 	if in.lim.client > 0 {
@@ -1427,8 +1441,27 @@ func (l *layout) devY(m *model, a *arrival) (float64, bool) {
 // platedText draws text in colour col on a light plate, so that a label
 // on the histogram's limit line or in the server panel reads over the bars
 // and marks under it. The plate's size is estimated from the text
-// (fontWidth).
-func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) {
+// (fontWidth); platedText returns where it is.
+func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) rect {
+	r := plateRect(l, text, x, y, font, align, baseline)
+	o.FillStyle(colBG)
+	o.Alpha(0.8)
+	o.Rect(r.x, r.y, r.w, r.h)
+	o.Alpha(1)
+	o.FillStyle(col)
+	o.Text(text, x, y, font, align, baseline)
+	return r
+}
+
+// rect is a rectangle on the canvas.
+type rect struct{ x, y, w, h float64 }
+
+func (a rect) overlaps(b rect) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+}
+
+// plateRect is where platedText puts the plate of text.
+func plateRect(l *layout, text string, x, y float64, font, align, baseline int) rect {
 	w, h := fontWidth(text, font, l.scale), 13*l.scale
 	if font != fontSmall {
 		h = 15 * l.scale
@@ -1446,12 +1479,7 @@ func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, alig
 	case browser.BaselineMiddle:
 		py -= h / 2
 	}
-	o.FillStyle(colBG)
-	o.Alpha(0.8)
-	o.Rect(px-2, py, w+4, h)
-	o.Alpha(1)
-	o.FillStyle(col)
-	o.Text(text, x, y, font, align, baseline)
+	return rect{px - 2, py, w + 4, h}
 }
 
 // titleWidth estimates the width of a bold label, plus a gap (the canvas

@@ -1088,6 +1088,62 @@ func TestPlatesHugTheirText(t *testing.T) {
 	}
 }
 
+// plates finds the plated labels o draws (a Rect, then the text, as
+// platedText draws them): each text's plate.
+func plates(o *browser.Ops) map[string]rect {
+	strs := o.Strings()
+	ops := displayOps(o)
+	out := map[string]rect{}
+	for i, op := range ops {
+		if op.code != 10 {
+			continue
+		}
+		for j := i - 1; j >= max(0, i-5); j-- {
+			if r := ops[j]; r.code == 3 {
+				out[strs[int(op.args[0])]] = rect{float64(r.args[0]), float64(r.args[1]), float64(r.args[2]), float64(r.args[3])}
+				break
+			}
+			if ops[j].code == 10 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// On a narrow canvas (a 320 px phone's 278 px) a halved stretch's "limit
+// ×0.5" would sit on the limit line's own label at the right end: it
+// gives way. On a wide one both are drawn.
+func TestLimitLabelsKeepApart(t *testing.T) {
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?limiter=bucket&rate=10&burst=10").Query())
+	lim := limitsOf(&s)
+	for _, c := range []struct {
+		width float64
+		both  bool
+	}{{278, false}, {348, false}, {1000, true}} {
+		m := newModel(t0, 3)
+		for _, r := range oneJob() {
+			m.add(&r)
+		}
+		m.serverEvent(&mock.Event{Type: "limit", At: at(1200), Until: at(6200), Scale: 0.5})
+		l := newLayout(c.width, 3, 2*time.Second, &normalTheme, false)
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
+		p := plates(&o)
+		end, ok := p["server limit 5 req/s (burst 5)"]
+		if !ok {
+			t.Fatalf("%v px: no limit label at the line's end: %v", c.width, p)
+		}
+		scaled, ok := p["limit ×0.5"]
+		if ok != c.both {
+			t.Errorf("%v px: the stretch's label drawn %v, want %v", c.width, ok, c.both)
+		}
+		if ok && scaled.overlaps(end) {
+			t.Errorf("%v px: the stretch's label %v overlaps the limit's %v", c.width, scaled, end)
+		}
+	}
+}
+
 // A simulated run's scheduled outage reaches the model as the mock's
 // stream tells of a live one: the same message, kept for a replay too.
 func TestSimulatedOutageIsDrawn(t *testing.T) {
