@@ -461,14 +461,14 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
 		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
 	}
-	clock := "time since Run"
+	clock := []string{"time since Run"}
 	switch {
 	case m != nil && m.simulated:
-		clock = "virtual time since Simulate (simulated, not measured)"
+		clock = []string{"virtual time since Simulate (simulated, not measured)", "virtual time since Simulate"}
 	case m != nil && m.watch:
-		clock = "time since Watch"
+		clock = []string{"time since Watch"}
 	}
-	o.Text(clock, l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	o.Text(fitText(clock, l.right-4, fontSmall, s), l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
 
 	// Panel titles: in the top-left corner for the lanes, above the others.
 	o.FillStyle(colText)
@@ -480,10 +480,14 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(title, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
 	}
 
-	histTitle, histNote := "Requests sent per second", "by send time, "+secondsLabel(l.slice, l.slice)+" bins, stacked by outcome"
+	// A panel's note says less, or nothing, where the whole of it does not
+	// fit between its title and the plot's right edge (a phone).
+	bins := secondsLabel(l.slice, l.slice) + " bins"
+	histTitle, histNotes := "Requests sent per second", []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
 	if m != nil && m.watch {
-		histTitle, histNote = "Requests received per second", "by arrival, "+secondsLabel(l.slice, l.slice)+" bins, stacked by the server's answer"
+		histTitle, histNotes = "Requests received per second", []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
 	}
+	noteRoom := l.right - l.left - titleWidth(histTitle, s)
 	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	o.Text("Server arrivals", l.left, l.srvTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
 	if in.base != nil {
@@ -491,10 +495,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// its outline and what it was. The note gives way when both do
 		// not fit.
 		key := "baseline: " + in.base.label
-		keyW := smallWidth(key, s) + 22*s
-		if l.left+titleWidth(histTitle, s)+smallWidth(histNote, s)+keyW > l.right {
-			histNote = ""
-		}
+		noteRoom -= smallWidth(key, s) + 22*s
 		// The sample at the right end, the text right-aligned before it:
 		// neither depends on the estimate of the text's width.
 		y := l.histTop - 9*s
@@ -504,19 +505,19 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(key, l.right-22*s, y, fontSmall, browser.AlignRight, browser.BaselineBottom)
 	}
 	o.FillStyle(colMuted)
-	o.Text(histNote, l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
-	srvNote := "each request when the server received it (rows cycle by arrival number)"
+	o.Text(fitText(histNotes, noteRoom, fontSmall, s), l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	srvNotes := []string{"each request when the server received it (rows cycle by arrival number)", "each request when the server received it", "by receive time"}
 	switch {
 	case m != nil && m.simulated:
-		srvNote = "each request when the simulated server received it (no other clients are simulated)"
+		srvNotes = []string{"each request when the simulated server received it (no other clients are simulated)", "each request when the simulated server received it", "simulated"}
 	case m != nil && m.watch:
-		srvNote = "everyone in the shared room, by the server's answer"
+		srvNotes = []string{"everyone in the shared room, by the server's answer", "everyone in the shared room", "the whole room"}
 	case m != nil && m.room:
-		srvNote = "the whole shared room: yours in colour, other clients in grey"
+		srvNotes = []string{"the whole shared room: yours in colour, other clients in grey", "yours in colour, others in grey", "others in grey"}
 	case m != nil && m.others:
-		srvNote = "each request when the server received it; grey: another client's (Burst)"
+		srvNotes = []string{"each request when the server received it; grey: another client's (Burst)", "grey: another client's (Burst)", "grey: Burst"}
 	}
-	o.Text(srvNote, l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
+	o.Text(fitText(srvNotes, l.right-l.left-titleWidth("Server arrivals", s), fontSmall, s), l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	paintHistogramUnit(o, l)
 	paintLaneLabels(o, l)
 
@@ -529,8 +530,12 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		case l.workers > fleet.WorkersRange.Max:
 			hint = "Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time."
 		}
-		o.Text(hint,
-			(l.left+l.right)/2, l.lanesTop+math.Min(lanesH/2, 60*s), fontLabel, browser.AlignCenter, browser.BaselineMiddle)
+		// On as many lines as the plot's width needs (a phone).
+		lines := wrapText(hint, l.right-l.left-16*s, fontLabel, s)
+		y := l.lanesTop + math.Min(lanesH/2, 60*s) - float64(len(lines)-1)*8*s
+		for i, line := range lines {
+			o.Text(line, (l.left+l.right)/2, y+float64(i)*16*s, fontLabel, browser.AlignCenter, browser.BaselineMiddle)
+		}
 	}
 }
 
@@ -626,8 +631,12 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		}
 		o.StrokeStyle(colHidden, 1, 0)
 		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
-		const label = "tab hidden: timers throttled, not measured truth"
-		w := (float64(len(label))*6 + 10) * l.scale
+		// Shorter where the plot's right edge is near (a phone).
+		label := fitText([]string{"tab hidden: timers throttled, not measured truth", "tab hidden: not measured truth"}, l.right-x1-8*l.scale, fontSmall, l.scale)
+		if label == "" {
+			label = "tab hidden"
+		}
+		w := smallWidth(label, l.scale) + 8*l.scale
 		// At the top of the lanes; a watch has none, and its histogram's
 		// title is there: inside the histogram instead.
 		top := l.lanesTop
@@ -1222,10 +1231,14 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	for _, v := range []float64{0, top / 2, top} {
 		o.Text(rateText(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
-	// A limit above the scale is drawn along the top, saying so.
+	// A limit above the scale is drawn along the top, saying so (in
+	// fewer words, or none, in a narrow plot).
 	offScale := func(label string, rate float64) string {
-		if rate > top {
-			return label + " — above this scale"
+		if rate <= top {
+			return label
+		}
+		if t := fitText([]string{label + " — above this scale", label + " — off scale"}, l.right-l.left-8, fontLabel, s); t != "" {
+			return t
 		}
 		return label
 	}
@@ -1491,6 +1504,36 @@ func titleWidth(t string, scale float64) float64 {
 // smallWidth is about how wide t is in the small font.
 func smallWidth(t string, scale float64) float64 {
 	return fontWidth(t, fontSmall, scale)
+}
+
+// fitText is the first of texts, longest first, no wider than w in font
+// ("" when none is).
+func fitText(texts []string, w float64, font int, scale float64) string {
+	for _, t := range texts {
+		if fontWidth(t, font, scale) <= w {
+			return t
+		}
+	}
+	return ""
+}
+
+// wrapText breaks t at spaces into lines no wider than w in font (a word
+// wider than w alone on its line).
+func wrapText(t string, w float64, font int, scale float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(t) {
+		switch {
+		case line == "":
+			line = word
+		case fontWidth(line+" "+word, font, scale) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
 // sansWidths are the advance widths of the printable ASCII characters,

@@ -1144,6 +1144,60 @@ func TestLimitLabelsKeepApart(t *testing.T) {
 	}
 }
 
+// On a phone's canvas (348 or 278 px) every text lies within it: the
+// empty timeline's hint on several lines, the panels' notes shorter or
+// left out, the other labels in fewer words. (Measured with fontWidth, an
+// upper bound for the browsers' sans-serifs.)
+func TestTextFitsANarrowCanvas(t *testing.T) {
+	run := func(mod func(m *model)) *model {
+		m := newModel(t0, 3)
+		for _, r := range oneJob() {
+			m.add(&r)
+		}
+		m.serverEvent(&mock.Event{Type: "limit", At: at(1500), Until: at(1900), Scale: 0.5})
+		m.setHidden(true, 1400*time.Millisecond)
+		m.setHidden(false, 1600*time.Millisecond)
+		mod(m)
+		return m
+	}
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?limiter=bucket&rate=10&burst=10").Query())
+	lim := limitsOf(&s)
+	for _, c := range []struct {
+		name    string
+		workers int
+		m       *model
+		lim     limits
+	}{
+		{"idle, 50 workers", 50, nil, lim},
+		{"idle, 1 worker", 1, nil, lim},
+		{"idle, 10,000 workers", 10000, nil, lim},
+		{"a run", 3, run(func(*model) {}), lim},
+		{"a simulation", 3, run(func(m *model) { m.simulated = true }), lim},
+		{"a room", 3, run(func(m *model) { m.room = true }), lim},
+		{"a burst", 3, run(func(m *model) { m.others = true }), lim},
+		{"a watch", 0, run(func(m *model) { m.room, m.watch = true, true }), lim},
+		{"limits above the scale", 3, run(func(*model) {}), limits{server: 1000, serverLabel: "server limit 1000 req/s (burst 10)", client: 500}},
+	} {
+		for _, width := range []float64{278, 348} {
+			l := newLayout(width, c.workers, 2*time.Second, &normalTheme, false)
+			var o browser.Ops
+			paint(&o, &l, c.m, frameInput{th: &normalTheme, lim: c.lim})
+			strs := o.Strings()
+			for _, op := range displayOps(&o) {
+				if op.code != 10 || strs[int(op.args[0])] == "" {
+					continue
+				}
+				text := strs[int(op.args[0])]
+				w := fontWidth(text, int(op.args[3]), l.scale)
+				x0 := float64(op.args[1]) - w*float64(op.args[4])/2 // left, centre, right
+				if x0 < 0 || x0+w > l.w {
+					t.Errorf("%s, %v px: %q spans %.0f–%.0f px", c.name, width, text, x0, x0+w)
+				}
+			}
+		}
+	}
+}
+
 // A simulated run's scheduled outage reaches the model as the mock's
 // stream tells of a live one: the same message, kept for a replay too.
 func TestSimulatedOutageIsDrawn(t *testing.T) {
