@@ -143,3 +143,41 @@ func TestTimelinePausesOffScreen(t *testing.T) {
 		t.Errorf("the timeline shows %v marks for %v requests", marks, st.Stats["requests"])
 	}
 }
+
+// TestPhoneLegendLeavesTheTimeline: on a phone (390 × 844, 320 × 568) the
+// legend sits right above the timeline and scrolls away with the page:
+// sticky, it took 147 and 186 px of the screen's top (a third of a 320 ×
+// 568 one), over the timeline. On a desktop it stays in view (sticky) as
+// the timeline scrolls.
+func TestPhoneLegendLeavesTheTimeline(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type boxes struct{ LegendTop, LegendBottom, TimelineTop float64 }
+	read := func() boxes {
+		return eval[boxes](t, ctx, `(() => {
+			document.getElementById("timeline").scrollIntoView({block: "start"});
+			const g = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect();
+			return {LegendTop: g.top, LegendBottom: g.bottom, TimelineTop: c.top};
+		})()`)
+	}
+	for _, size := range [][2]int64{{390, 844}, {320, 568}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		above := eval[boxes](t, ctx, `(() => { const g = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect(); return {LegendTop: g.top, LegendBottom: g.bottom, TimelineTop: c.top}; })()`)
+		if gap := above.TimelineTop - above.LegendBottom; gap < 0 || gap > 40 {
+			t.Errorf("%v: the legend ends %.0f px above the timeline, want right above it", size, gap)
+		}
+		if b := read(); b.LegendBottom > b.TimelineTop+1 {
+			t.Errorf("%v: with the timeline at the screen's top the legend covers its first %.0f px", size, b.LegendBottom-b.TimelineTop)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/")
+	if b := read(); b.LegendTop < -1 || b.LegendTop > 1 || b.LegendBottom <= 0 {
+		t.Errorf("on a desktop the legend does not stay in view with the timeline scrolled up: %+v", b)
+	}
+}

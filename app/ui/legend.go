@@ -9,7 +9,8 @@ import (
 )
 
 // Legend explains every mark, bar and line of the timeline. It stays in
-// view (sticky) while the timeline scrolls.
+// view (sticky) while the timeline scrolls; on a phone it sits right above
+// the timeline instead (web/app.css), as it would cover much of it.
 type Legend struct {
 	app.Compo
 }
