@@ -302,6 +302,24 @@ func TestLabWatchRules(t *testing.T) {
 	}
 }
 
+// TestWatchTimeIsOneLine: the watch-time tile reads as a clock, with no
+// space a big number's line could wrap at ("1 min 38 s" took two lines in
+// presentation mode after a minute, pushing the timeline down mid-watch).
+func TestWatchTimeIsOneLine(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0:00", 2830 * time.Millisecond: "0:02", 98 * time.Second: "1:38",
+		10*time.Minute + 5*time.Second: "10:05", time.Hour + 2*time.Minute + 5*time.Second: "1:02:05"} {
+		var got string
+		for _, s := range watchStatList(watchStats{For: d}) {
+			if s.Name == "watched_ms" {
+				got = s.Text
+			}
+		}
+		if got != want {
+			t.Errorf("watch time %v: %q, want %q", d, got, want)
+		}
+	}
+}
+
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567", -1000: "-1,000"} {
 		if got := thousands(n); got != want {

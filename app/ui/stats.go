@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"time"
 
 	"retrylab/app/fleet"
@@ -95,6 +96,18 @@ func watchStatList(w watchStats) []stat {
 		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: thousands(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
 		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: thousands(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
 		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: thousands(w.Peak), Sub: "most received in any 1 s", Primary: true},
-		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtDur(w.For), Sub: "since Watch room was pressed", Primary: true},
+		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since Watch room was pressed", Primary: true},
 	}
+}
+
+// fmtClock is a watch's time as a clock reads it, "1:38" or "1:02:05": a
+// big number's tile holds it on one line (fmtDur's "1 min 38 s" wrapped
+// onto two in presentation mode, growing the numbers' row mid-watch).
+func fmtClock(d time.Duration) string {
+	s := int(max(d, 0) / time.Second)
+	two := func(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
+	if s >= 3600 {
+		return strconv.Itoa(s/3600) + ":" + two(s/60%60) + ":" + two(s%60)
+	}
+	return strconv.Itoa(s/60) + ":" + two(s%60)
 }
