@@ -158,3 +158,50 @@ func TestWatchSurvivesAReload(t *testing.T) {
 		t.Error("a watch ended with s started again at a reload")
 	}
 }
+
+// TestWatchOnAProjector: a presenter watches a room on a projector (1280 ×
+// 720, presentation mode). The join panel reads from the back of the room,
+// its ✕ in its corner.
+func TestWatchOnAProjector(t *testing.T) {
+	srv := startServer(t, "-host", "0.0.0.0")
+	if _, body := srv.get(t, "/join"); !strings.Contains(string(body), `"origins":["http`) {
+		t.Skipf("this machine has no network address (GET /join: %s): the join panel has no link or QR code to lay out", body)
+	}
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
+	room := fmt.Sprintf("e2e-projector-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room)
+	press(t, ctx, "p")
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `(() => { const q = document.getElementById("join-qr"); return !!q && q.complete && q.naturalWidth > 0 && document.querySelector("main").classList.contains("present") })()`)
+	}); err != nil {
+		t.Fatal("no presentation mode, or no QR code in the join panel")
+	}
+	type box struct{ Left, Top, Right, Bottom float64 }
+	type look struct {
+		Panel, QR, Hide, Timeline box
+		Heading, Text, More       float64 // font sizes, px
+	}
+	read := func() look {
+		return eval[look](t, ctx, `(() => {
+			const box = id => { const e = document.getElementById(id); if (!e) return null; const b = e.getBoundingClientRect();
+				return {Left: b.left, Top: b.top + scrollY, Right: b.right, Bottom: b.bottom + scrollY}; };
+			const size = sel => { const e = document.querySelector(sel); return e ? parseFloat(getComputedStyle(e).fontSize) : 0; };
+			return {Panel: box("join"), QR: box("join-qr"), Hide: box("join-hide"), Timeline: box("timeline"),
+				Heading: size("#join h2"), Text: size("#join p"), More: size("#join .join-more")};
+		})()`)
+	}
+	l := read()
+	// The text reads from the back of the room: presentation mode's 17 px
+	// and more, the heading larger, the other addresses no smaller than 14 px.
+	if l.Heading < 20 || l.Text < 16 || (l.More != 0 && l.More < 14) {
+		t.Errorf("join panel's type: heading %.1f px, text %.1f px, other addresses %.1f px; want ≥ 20, 16 and 14 px on a projector", l.Heading, l.Text, l.More)
+	}
+	if l.Panel.Right-l.Hide.Right > 16 || l.Hide.Top-l.Panel.Top > 16 {
+		t.Errorf("✕ at %+v, in a panel at %+v: want it in the panel's top right corner", l.Hide, l.Panel)
+	}
+	t.Logf("join panel %+v, QR %+v, timeline at %.0f px; screenshot %s", l.Panel, l.QR, l.Timeline.Top, screenshot(t, ctx, "watch-projector"))
+}

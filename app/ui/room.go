@@ -279,8 +279,9 @@ func (p *JoinPanel) Render() app.UI {
 	}
 	body = append(body, app.P().ID("join-devices").Class("join-devices").Text(devices))
 	zoomLabel := "Enlarge the QR code, for the back of the room"
+	// The code on the left, the text on its right with ✕ in the panel's
+	// top right corner.
 	return app.Section().ID("join").Class("join").Aria("label", "Join the room").Body(
-		app.Div().Class("join-text").Body(body...),
 		app.If(len(j.Links) > 0, func() app.UI {
 			// A button around the code: a click (or Enter) enlarges it to
 			// fill the screen (JoinOverlay), another puts it back.
@@ -289,6 +290,7 @@ func (p *JoinPanel) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { l.setJoinBig(!l.join.Big) }).
 				Body(app.Img().ID("join-qr").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of " + j.Links[0]))
 		}),
+		app.Div().Class("join-text").Body(body...),
 	)
 }
 
