@@ -160,8 +160,9 @@ func TestWatchSurvivesAReload(t *testing.T) {
 }
 
 // TestWatchOnAProjector: a presenter watches a room on a projector (1280 ×
-// 720, presentation mode). The join panel reads from the back of the room,
-// its ✕ in its corner.
+// 720, presentation mode). The first screen holds the join panel's QR code
+// and the top of the timeline (the panel beside the numbers); the panel
+// reads from the back of the room, its ✕ in its corner.
 func TestWatchOnAProjector(t *testing.T) {
 	srv := startServer(t, "-host", "0.0.0.0")
 	if _, body := srv.get(t, "/join"); !strings.Contains(string(body), `"origins":["http`) {
@@ -171,8 +172,7 @@ func TestWatchOnAProjector(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
 		t.Fatal(err)
 	}
-	room := fmt.Sprintf("e2e-projector-%d", time.Now().UnixNano())
-	boot(t, ctx, srv.URL+"/?room="+room)
+	boot(t, ctx, srv.URL+"/?room=room1") // a server of its own: a workshop's short name
 	press(t, ctx, "p")
 	press(t, ctx, "w")
 	if err := waitFor(5*time.Second, func() bool {
@@ -195,6 +195,9 @@ func TestWatchOnAProjector(t *testing.T) {
 		})()`)
 	}
 	l := read()
+	if l.QR.Bottom > 720 || l.Timeline.Top > 720-32 || l.QR.Right-l.QR.Left < 180 {
+		t.Errorf("QR code %+v, timeline from %.0f px: want a code of 180 px or more and the timeline's top both on the first 720 px", l.QR, l.Timeline.Top)
+	}
 	// The text reads from the back of the room: presentation mode's 17 px
 	// and more, the heading larger, the other addresses no smaller than 14 px.
 	if l.Heading < 20 || l.Text < 16 || (l.More != 0 && l.More < 14) {

@@ -283,9 +283,14 @@ func (p *Playground) Render() app.UI {
 		app.Div().Class("workspace").Body(
 			app.Section().Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
-				&JoinPanel{Lab: l, Rev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},
-				&Numbers{Lab: l, Rev: l.runRev},
+				// On a projector the join panel sits beside the numbers
+				// (presentation mode), so the timeline still starts on
+				// the first screen.
+				app.Div().Class("stage-head").Body(
+					&JoinPanel{Lab: l, Rev: l.runRev},
+					&Numbers{Lab: l, Rev: l.runRev},
+				),
 				&Legend{},
 				&SimBanner{Lab: l, Rev: l.runRev},
 				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},

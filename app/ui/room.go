@@ -263,12 +263,13 @@ func (p *JoinPanel) Render() app.UI {
 	switch {
 	case len(j.Links) > 0:
 		body = append(body,
-			app.P().Text("On a phone or laptop on this network, scan the code or open:"),
+			app.P().Text("Scan the code, or open on this network:"),
 			app.P().Body(app.A().ID("join-link").Href(j.Links[0]).Target("_blank").Rel("noopener").Text(j.Links[0])),
-			app.P().Text("then press Run: every device shares the room's limit, each in a lane of its own below."),
+			app.P().Text("then press Run: every device shares the room's limit, in a lane of its own."),
 		)
 		if len(j.Links) > 1 {
-			body = append(body, app.P().Class("join-more").Text("Other addresses of this server: "+strings.Join(j.Links[1:], " · ")))
+			more := "Other addresses of this server: " + strings.Join(j.Links[1:], " · ")
+			body = append(body, app.P().Class("join-more").Title(more).Text(more))
 		}
 	case j.Hint != "":
 		body = append(body, app.P().ID("join-hint").Class("join-warn").Text(j.Hint))
