@@ -528,3 +528,31 @@ func TestStatusNamesTheDeviceInARoom(t *testing.T) {
 		t.Error("a page in no room is given a name there")
 	}
 }
+
+// TestWatchShowsJoinLink: during a watch the run bar's endpoint line shows
+// the room's link for the audience, not the presenter's local endpoint
+// (http://localhost:…/mock?…, which the page does not call during a watch),
+// or why there is none.
+func TestWatchShowsJoinLink(t *testing.T) {
+	l := newLab()
+	l.Set("room", "room1")
+	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(tagWith(out, `id="endpoint-url"`), "Endpoint URL") {
+		t.Fatalf("before a watch the line is not the endpoint's: %s", tagWith(out, `id="endpoint-url"`))
+	}
+	link := "http://192.168.1.23:8080/?room=room1"
+	l.watching, l.watched, l.running, l.watchRoom = true, true, true, "room1"
+	for _, c := range []struct {
+		join joinState
+		want string
+	}{
+		{joinState{Asked: true}, "Asking the server for its network address…"},
+		{joinState{Asked: true, Links: []string{link}}, link},
+		{joinState{Asked: true, Hint: "The server listens on localhost only"}, "The server listens on localhost only"},
+	} {
+		l.join = c.join
+		out := renderHTML(&RunBar{Lab: l})
+		if !strings.Contains(out, "Join link:") || !strings.Contains(out, c.want) || strings.Contains(out, "/mock?") {
+			t.Errorf("watch, %+v: the endpoint line is %q, want the join link %q", c.join, out[strings.Index(out, `class="endpoint"`):], c.want)
+		}
+	}
+}

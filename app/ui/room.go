@@ -295,6 +295,20 @@ func (p *JoinPanel) Render() app.UI {
 	)
 }
 
+// joinLine is what the run bar's endpoint line shows during a watch: the
+// room's link, or why there is none.
+func (l *Lab) joinLine() string {
+	switch j := l.join; {
+	case len(j.Links) > 0:
+		return j.Links[0]
+	case j.Hint != "":
+		return j.Hint
+	case j.Err != "":
+		return j.Err
+	}
+	return "Asking the server for its network address…"
+}
+
 // setJoinBig enlarges the QR code or puts it back, and moves the focus to
 // the code that puts it back, or to the one that enlarges it.
 func (l *Lab) setJoinBig(big bool) {

@@ -14,7 +14,7 @@
 //	#run-status                  what the run is doing, for people
 //	#preset-<id>                 a step of the story (fleet.Presets), aria-pressed when active
 //	#preset-caption              the active preset's caption
-//	#endpoint-url, #copy-endpoint  the mock URL the workers call (curl works with it)
+//	#endpoint-url, #copy-endpoint  the mock URL the workers call (curl works with it); during a watch, the room's join link
 //	#cors-note                   the CORS explanation, with a custom target
 //	#url-notice                  the link's fields that could not be used
 //	[data-stat="<name>"]         a number, raw value in data-value (durations in ms);

@@ -78,6 +78,14 @@ func (b *RunBar) Render() app.UI {
 	}
 	endpoint := l.EndpointURL()
 	custom := l.s.Target != ""
+	label, name, title := map[bool]string{false: "Endpoint (works with curl):", true: "Custom target:"}[custom], "Endpoint URL",
+		"The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key."
+	if l.watched {
+		// A watch sends nothing of its own: the line shows the room's
+		// link for the audience instead of the presenter's local
+		// endpoint (what the join panel says when there is none).
+		label, name, title, endpoint = "Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine()
+	}
 	note := l.CORSNote()
 	general := l.GeneralErrs()
 	return app.Div().Class("runbar").Body(
@@ -135,12 +143,12 @@ func (b *RunBar) Render() app.UI {
 			return app.P().Class("err general").Role("alert").Text(general[i])
 		}),
 		app.Div().Class("endpoint").Body(
-			app.Span().Class("endpoint-label").Text(map[bool]string{false: "Endpoint (works with curl):", true: "Custom target:"}[custom]),
+			app.Span().Class("endpoint-label").Text(label),
 			// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
-			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", "Endpoint URL").
-				Title("The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.").Text(endpoint),
+			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", name).
+				Title(title).Text(endpoint),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
-				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, endpoint, "Endpoint URL copied") }),
+				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, endpoint, name+" copied") }),
 		),
 		app.If(custom, func() app.UI {
 			return app.Div().ID("cors-note").Class("cors").Body(
