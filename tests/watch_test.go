@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestWatchRoom: a presenter watches a shared room while other clients (30
@@ -207,4 +208,20 @@ func TestWatchOnAProjector(t *testing.T) {
 		t.Errorf("✕ at %+v, in a panel at %+v: want it in the panel's top right corner", l.Hide, l.Panel)
 	}
 	t.Logf("join panel %+v, QR %+v, timeline at %.0f px; screenshot %s", l.Panel, l.QR, l.Timeline.Top, screenshot(t, ctx, "watch-projector"))
+
+	// ✕ hides the panel and leaves the focus on the control that shows it
+	// again (not on the page's body), which puts it back and the focus on ✕.
+	focused := func() string {
+		return eval[string](t, ctx, `(document.activeElement && (document.activeElement.id || document.activeElement.tagName)) || ""`)
+	}
+	click(t, ctx, "join-hide")
+	if err := waitFor(2*time.Second, func() bool { return read().Panel == (box{}) && focused() == "join-show" }); err != nil {
+		t.Errorf("after ✕ the panel is at %+v and the focus on %q, want it hidden and the focus on Show join panel", read().Panel, focused())
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil { // on the focused control
+		t.Fatal(err)
+	}
+	if err := waitFor(2*time.Second, func() bool { return read().Panel != (box{}) && focused() == "join-hide" }); err != nil {
+		t.Errorf("Show join panel: the panel at %+v, the focus on %q; want the panel back and the focus on its ✕", read().Panel, focused())
+	}
 }

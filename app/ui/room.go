@@ -258,7 +258,7 @@ func (p *JoinPanel) Render() app.UI {
 	body = append(body, app.Div().Class("join-head").Body(
 		app.H2().Text("Join room “"+l.watchRoom+"”"),
 		app.Button().ID("join-hide").Class("ghost").Title("Hide the join panel for this watch").Aria("label", "Hide the join panel").Text("✕").
-			OnClick(func(ctx app.Context, e app.Event) { l.join.Hidden, l.join.Big = true, false; l.runRev++ }),
+			OnClick(func(ctx app.Context, e app.Event) { l.setJoinHidden(true) }),
 	))
 	switch {
 	case len(j.Links) > 0:
@@ -307,6 +307,19 @@ func (l *Lab) joinLine() string {
 		return j.Err
 	}
 	return "Asking the server for its network address…"
+}
+
+// setJoinHidden hides the join panel (✕) or shows it again (the run bar's
+// Show join panel, for latecomers), and moves the focus to the control
+// that undoes it: the focus was left on the page's body when ✕ went away.
+func (l *Lab) setJoinHidden(hidden bool) {
+	l.join.Hidden, l.join.Big = hidden, false
+	l.runRev++
+	if hidden {
+		_ = browser.Focus("join-show")
+	} else {
+		_ = browser.Focus("join-hide")
+	}
 }
 
 // setJoinBig enlarges the QR code or puts it back, and moves the focus to

@@ -149,6 +149,10 @@ func (b *RunBar) Render() app.UI {
 				Title(title).Text(endpoint),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
 				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, endpoint, name+" copied") }),
+			app.If(l.watched && l.join.Hidden, func() app.UI {
+				return app.Button().ID("join-show").Class("ghost small").Title("Show the join panel again: its link and QR code, for latecomers").
+					Text("Show join panel").OnClick(func(ctx app.Context, e app.Event) { l.setJoinHidden(false) })
+			}),
 		),
 		app.If(custom, func() app.UI {
 			return app.Div().ID("cors-note").Class("cors").Body(
