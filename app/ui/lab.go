@@ -250,43 +250,25 @@ func (l *Lab) CanRun() bool { return !l.running && l.Invalid() == 0 && l.s.LiveE
 
 // RunBlocked says why Run cannot start, for the r key that asked for it,
 // or "" when it can (or a run already goes on, which the page shows).
-func (l *Lab) RunBlocked() string {
-	if l.running {
-		return ""
-	}
-	if why := l.fixFirst(); why != "" {
-		return "Run: " + why
-	}
-	if live := l.s.LiveErrors(); live != nil {
-		return "Run: " + live[0].Msg
-	}
-	return ""
-}
+func (l *Lab) RunBlocked() string { return l.blocked("Run", l.s.LiveErrors()) }
 
 // SimulateBlocked is RunBlocked for Simulate (the m key).
-func (l *Lab) SimulateBlocked() string {
-	if l.running {
+func (l *Lab) SimulateBlocked() string { return l.blocked("Simulate", l.s.SimErrors()) }
+
+// blocked says why what cannot start: values to fix first, else the first
+// of errs (what rules it out for this configuration); "" when nothing does.
+func (l *Lab) blocked(what string, errs []fleet.FieldError) string {
+	switch n := l.Invalid(); {
+	case l.running:
 		return ""
-	}
-	if why := l.fixFirst(); why != "" {
-		return "Simulate: " + why
-	}
-	if sim := l.s.SimErrors(); sim != nil {
-		return "Simulate: " + sim[0].Msg
+	case n == 1:
+		return what + ": fix the value marked in the settings first"
+	case n > 1:
+		return what + ": fix the " + strconv.Itoa(n) + " values marked in the settings first"
+	case errs != nil:
+		return what + ": " + errs[0].Msg
 	}
 	return ""
-}
-
-// fixFirst names the values to fix before anything can start, or "".
-func (l *Lab) fixFirst() string {
-	switch n := l.Invalid(); n {
-	case 0:
-		return ""
-	case 1:
-		return "fix the value marked in the settings first"
-	default:
-		return "fix the " + strconv.Itoa(n) + " values marked in the settings first"
-	}
 }
 
 // CanSimulate reports whether Simulate would start a simulation: the
