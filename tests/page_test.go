@@ -93,6 +93,13 @@ func tabReachesFirst(t testing.TB, ctx context.Context) string {
 func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState {
 	t.Helper()
 	before := state(t, ctx).Runs
+	// As a person would, wait for Run to be enabled: the state a run
+	// publishes as it ends can reach window.retrylab.state() a frame
+	// before the button is re-rendered, and a click on the disabled
+	// button starts nothing.
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("run").disabled`) }); err != nil {
+		t.Fatalf("Run stayed disabled: %v (state %+v)", err, state(t, ctx))
+	}
 	click(t, ctx, "run")
 	var st pageState
 	if err := waitFor(limit, func() bool {
