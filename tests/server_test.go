@@ -100,6 +100,40 @@ func TestAbortReachesServer(t *testing.T) {
 	}
 }
 
+// TestServiceWorkerStaysOut: on a page our service worker controls, the
+// page's own requests to the mock, on its origin and on a worker origin,
+// are routed past the service worker before it runs (its static routes:
+// the browser used to hand each to its fetch event first, only to have it
+// declined), and a run's requests, made by fetch workers with an opaque
+// origin (no service worker controls them), are answered with their
+// headers and browser timings readable.
+func TestServiceWorkerStaysOut(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=6&jobs=3&latency=20ms&rate=20&burst=3&seed=3")
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `!!navigator.serviceWorker.controller`)
+	}); err != nil {
+		t.Fatalf("service worker never controlled the page: %v", err)
+	}
+	for _, origin := range []string{srv.URL, strings.Replace(srv.URL, "localhost", "w1.localhost", 1)} {
+		got := eval[string](t, ctx, `(async () => {
+			const u = "`+origin+`/mock?key=e2e-sw&limiter=none";
+			await (await fetch(u, {cache: "no-store"})).text();
+			const e = performance.getEntriesByName(u).pop();
+			return e ? String(e.workerMatchedSourceType) : "no timing";
+		})()`)
+		if got != "network" {
+			t.Errorf("%s/mock: the service worker's route matched %q, want network (routed past it)", origin, got)
+		}
+	}
+	st := runToEnd(t, ctx, 30*time.Second)
+	if st.Stats["successes"] != 18 || st.Stats["queued_p99_ms"] <= 0 || st.Stats["lateness_p99_ms"] <= 0 {
+		t.Errorf("a run on the controlled page: %v successes of 18, browser queueing p99 %v ms, send lateness p99 %v ms (both measured from the fetch workers' timings)",
+			st.Stats["successes"], st.Stats["queued_p99_ms"], st.Stats["lateness_p99_ms"])
+	}
+}
+
 // TestWasmServedOnceAndCompressed: on a cold load app.wasm crosses the
 // network once, brotli-encoded: the service worker's install revalidates
 // (304) instead of downloading it a second time. Counted by a proxy in front

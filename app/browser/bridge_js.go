@@ -266,6 +266,8 @@ func compiled(l *lazyFunc, body string, args ...string) (safejs.Value, error) {
 // functions is the same before and after its first run.
 func Prepare() {
 	_, _ = getBridge()
-	startWorker()
+	for _, w := range openPool.workers() {
+		w.start() // the mock's: a custom target's starts with its first run
+	}
 	_, _ = getDrawer()
 }

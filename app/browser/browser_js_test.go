@@ -7,6 +7,7 @@ import (
 	"errors"
 	"runtime"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -408,7 +409,7 @@ return function () { globalThis.Worker = saved; };`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fns, err := newFetchWorker(b)
+	fns, err := newFetchWorker(b, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,5 +438,98 @@ return function () { globalThis.Worker = saved; };`)
 	}
 	if n := PendingWaits(); n != 0 {
 		t.Errorf("%d waits still registered", n)
+	}
+}
+
+// fakeWorkersJS replaces Worker with a fake that loads at once and answers
+// every fetch with 200 and, as its body, its own index among the fakes
+// made; navigator.hardwareConcurrency is cores (none when 0). It returns
+// [restore(), the fakes' URLs, how many fetches each fake was sent].
+const fakeWorkersJS = `var saved = globalThis.Worker, savedNav = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+var urls = [], sent = [];
+Object.defineProperty(globalThis, "navigator", {value: cores ? {hardwareConcurrency: cores} : undefined, configurable: true, writable: true});
+globalThis.Worker = function (url) {
+  var self = this, i = urls.length;
+  urls.push(String(url)); sent.push("0");
+  setTimeout(function () { self.onmessage({data: [0]}); }, 0);
+  self.postMessage = function (m) {
+    if (m[0] !== 0) return;
+    sent[i] = String(Number(sent[i]) + 1);
+    var S = "\u0001";
+    setTimeout(function () { self.onmessage({data: [m[1], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + i]}); }, 0);
+  };
+};
+return [function () {
+  globalThis.Worker = saved;
+  if (savedNav) Object.defineProperty(globalThis, "navigator", savedNav); else delete globalThis.navigator;
+}, urls, sent];`
+
+// fakeWorkers installs fakeWorkersJS for the test.
+func fakeWorkers(t *testing.T, cores int) (urls, sent func() []string) {
+	t.Helper()
+	fake, err := compile(fakeWorkersJS, "cores")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fake.Invoke(cores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore, _ := r.Index(0)
+	t.Cleanup(func() { _, _ = restore.Invoke() })
+	list := func(i int) func() []string {
+		return func() []string {
+			a, _ := r.Index(i)
+			n, _ := a.Length()
+			out := make([]string, n)
+			for j := range n {
+				v, _ := a.Index(j)
+				out[j], _ = v.String()
+			}
+			return out
+		}
+	}
+	return list(1), list(2)
+}
+
+// FetchOpen's workers start from data: URLs (an opaque origin, which no
+// service worker controls: their requests start sooner), Fetch's from a
+// Blob URL (the page's origin, which a custom target's CORS policy names).
+func TestFetchWorkerOrigins(t *testing.T) {
+	urls, _ := fakeWorkers(t, 1)
+	for _, w := range []*fetchWorker{{opaque: true}, {}} {
+		r, err := w.fetch(context.Background(), "http://example.test/")
+		if err != nil || r.Status != 200 {
+			t.Fatalf("opaque %v: %+v, %v", w.opaque, r, err)
+		}
+	}
+	got := urls()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "data:text/javascript") || !strings.HasPrefix(got[1], "blob:") {
+		t.Errorf("workers made from %.60q, want a data: URL, then a blob: URL", got)
+	}
+}
+
+// FetchOpen's pool has a worker per core, at most four (two when the
+// browser does not say), and sends the requests to them in turn.
+func TestFetchPoolTakesTurns(t *testing.T) {
+	for _, c := range []struct{ cores, want int }{{0, 2}, {1, 1}, {3, 3}, {16, 4}} {
+		_, sent := fakeWorkers(t, c.cores)
+		p := &workerPool{}
+		bodies := map[string]int{}
+		for range 4 * c.want {
+			r, err := p.fetch(context.Background(), "http://example.test/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bodies[r.Body]++
+		}
+		if got := sent(); len(got) != c.want || len(bodies) != c.want {
+			t.Errorf("%d cores: %d workers made, answers from %v; want %d", c.cores, len(got), bodies, c.want)
+		}
+		for i, n := range sent() {
+			if n != "4" {
+				t.Errorf("%d cores: worker %d was sent %s requests of %d, want 4", c.cores, i, n, 4*c.want)
+			}
+		}
 	}
 }

@@ -9,11 +9,16 @@ func Fetch(ctx context.Context, url string) (Response, error) {
 	return Response{}, ErrNoBrowser
 }
 
+// FetchOpen is only available in the browser; natively it returns ErrNoBrowser.
+func FetchOpen(ctx context.Context, url string) (Response, error) {
+	return Response{}, ErrNoBrowser
+}
+
 // Now returns 0 natively: there is no performance.now().
 func Now() float64 { return 0 }
 
 // PrepareTimings does nothing natively.
-func PrepareTimings(n int) error { return ErrNoBrowser }
+func PrepareTimings(n int, open bool) error { return ErrNoBrowser }
 
 // PendingWaits is 0 natively: nothing waits for JavaScript.
 func PendingWaits() int { return 0 }

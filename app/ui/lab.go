@@ -558,7 +558,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if s.Room != "" {
 		l.runKey = s.Room
 	}
-	_ = browser.PrepareTimings(250_000)
+	_ = browser.PrepareTimings(250_000, s.Target == "")
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.stopping = true, false
