@@ -149,8 +149,9 @@ func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 // on the page's own origin. The figure is the p99 of requestStart −
 // fetchStart: time spent waiting inside the browser. It also prints how
 // long the 50 fetch() calls themselves took to make, one after another in
-// one task: in a synchronized burst the last request cannot start earlier,
-// which bounds the page's send lateness (BenchmarkPageRun) from below.
+// one task: in a synchronized burst made on one thread the last request
+// cannot start earlier (the page spreads its calls over a fetch worker per
+// core, up to four, which BenchmarkPageRun's send lateness shows).
 func BenchmarkBrowserQueueing(b *testing.B) {
 	srv := startServer(b)
 	ctx, _ := newBrowser(b)
@@ -207,9 +208,9 @@ func fmtMS(xs []float64) string {
 // clicked through the page. Figures are the page's own numbers:
 // browser-side queueing p99 (requestStart − fetchStart, target ≤ 30 ms)
 // and send lateness p99 (actual fetch start − intended send time, target
-// ≤ 5 ms; the fetch worker's fetchStart, so it counts the page's handoff
-// to fetch(), which BenchmarkBrowserQueueing's bare calls bound from
-// below). Median of 5 runs.
+// ≤ 5 ms; the fetch workers' fetchStart, so it counts the page's handoff
+// to fetch() and the fetch() calls ahead of it in its worker). Median of 5
+// runs.
 func BenchmarkPageRun(b *testing.B) {
 	srv := startServer(b)
 	ctx, _ := newBrowser(b)
