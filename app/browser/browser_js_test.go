@@ -443,12 +443,14 @@ return function () { globalThis.Worker = saved; };`)
 
 // fakeWorkersJS replaces Worker with a fake that loads at once and answers
 // every fetch with 200 and, as its body, its own index among the fakes
-// made; navigator.hardwareConcurrency is cores (none when 0). It returns
+// made; navigator.hardwareConcurrency is cores (none when 0); with noData
+// it throws for a data: URL, as a browser that refuses such workers. It returns
 // [restore(), the fakes' URLs, how many fetches each fake was sent].
 const fakeWorkersJS = `var saved = globalThis.Worker, savedNav = Object.getOwnPropertyDescriptor(globalThis, "navigator");
 var urls = [], sent = [];
 Object.defineProperty(globalThis, "navigator", {value: cores ? {hardwareConcurrency: cores} : undefined, configurable: true, writable: true});
 globalThis.Worker = function (url) {
+  if (noData && String(url).indexOf("data:") === 0) throw new DOMException("data: workers are not allowed", "SecurityError");
   var self = this, i = urls.length;
   urls.push(String(url)); sent.push("0");
   setTimeout(function () { self.onmessage({data: [0]}); }, 0);
@@ -465,13 +467,13 @@ return [function () {
 }, urls, sent];`
 
 // fakeWorkers installs fakeWorkersJS for the test.
-func fakeWorkers(t *testing.T, cores int) (urls, sent func() []string) {
+func fakeWorkers(t *testing.T, cores int, noData bool) (urls, sent func() []string) {
 	t.Helper()
-	fake, err := compile(fakeWorkersJS, "cores")
+	fake, err := compile(fakeWorkersJS, "cores", "noData")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := fake.Invoke(cores)
+	r, err := fake.Invoke(cores, noData)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,17 +497,23 @@ func fakeWorkers(t *testing.T, cores int) (urls, sent func() []string) {
 // FetchOpen's workers start from data: URLs (an opaque origin, which no
 // service worker controls: their requests start sooner), Fetch's from a
 // Blob URL (the page's origin, which a custom target's CORS policy names).
+// A browser that throws for a data: worker gets a Blob URL one.
 func TestFetchWorkerOrigins(t *testing.T) {
-	urls, _ := fakeWorkers(t, 1)
-	for _, w := range []*fetchWorker{{opaque: true}, {}} {
-		r, err := w.fetch(context.Background(), "http://example.test/")
-		if err != nil || r.Status != 200 {
-			t.Fatalf("opaque %v: %+v, %v", w.opaque, r, err)
+	for _, noData := range []bool{false, true} {
+		urls, _ := fakeWorkers(t, 1, noData)
+		for _, w := range []*fetchWorker{{opaque: true}, {}} {
+			r, err := w.fetch(context.Background(), "http://example.test/")
+			if err != nil || r.Status != 200 || !w.ok {
+				t.Fatalf("opaque %v, data: refused %v: %+v, %v (worker runs: %v)", w.opaque, noData, r, err, w.ok)
+			}
 		}
-	}
-	got := urls()
-	if len(got) != 2 || !strings.HasPrefix(got[0], "data:text/javascript") || !strings.HasPrefix(got[1], "blob:") {
-		t.Errorf("workers made from %.60q, want a data: URL, then a blob: URL", got)
+		want := "data:text/javascript"
+		if noData {
+			want = "blob:"
+		}
+		if got := urls(); len(got) != 2 || !strings.HasPrefix(got[0], want) || !strings.HasPrefix(got[1], "blob:") {
+			t.Errorf("data: refused %v: workers made from %.60q, want %s, then blob:", noData, got, want)
+		}
 	}
 }
 
@@ -513,7 +521,7 @@ func TestFetchWorkerOrigins(t *testing.T) {
 // browser does not say), and sends the requests to them in turn.
 func TestFetchPoolTakesTurns(t *testing.T) {
 	for _, c := range []struct{ cores, want int }{{0, 2}, {1, 1}, {3, 3}, {16, 4}} {
-		_, sent := fakeWorkers(t, c.cores)
+		_, sent := fakeWorkers(t, c.cores, false)
 		p := &workerPool{}
 		bodies := map[string]int{}
 		for range 4 * c.want {

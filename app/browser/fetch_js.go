@@ -75,7 +75,8 @@ postMessage([0]);`
 // abort(id), prepare(n)]. The script, src, is the worker's whole source:
 // a Blob URL keeps the page's origin (no script file to serve); with
 // opaque, a data: URL gives the worker an opaque origin of its own, which
-// no service worker controls (see openWorker). A worker the browser
+// no service worker controls (see workerPool), or a Blob URL where the
+// browser throws for a data: worker. A worker the browser
 // refuses after constructing it (a Content-Security-Policy without blob:
 // or data: in worker-src: Chromium fires an error event, it does not
 // throw) never loads: on an error before its first message, the fetches
@@ -84,8 +85,13 @@ postMessage([0]);`
 const startWorkerJS = `
 var script = "var pageOrigin = " + performance.timeOrigin + ";" + src, w;
 if (opaque) {
-  w = new Worker("data:text/javascript;charset=utf-8," + encodeURIComponent(script));
-} else {
+  try {
+    w = new Worker("data:text/javascript;charset=utf-8," + encodeURIComponent(script));
+  } catch (e) {
+    // a browser that refuses data: workers outright: the page's origin
+  }
+}
+if (!w) {
   var u = URL.createObjectURL(new Blob([script], {type: "text/javascript"}));
   w = new Worker(u);
   URL.revokeObjectURL(u);
