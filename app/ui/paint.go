@@ -449,6 +449,11 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Line(x, l.lanesTop, x, l.bottom)
 	}
 	o.FillStyle(colMuted)
+	lanesTitle := "workers"
+	if l.names != nil {
+		lanesTitle = "devices"
+	}
+	titleEnd := 6 + fontWidth(lanesTitle, fontTitle, s) + 6*s // the top axis' labels start after it
 	for _, t := range ticks {
 		x := l.x(t)
 		lab := secondsLabel(t, step)
@@ -458,7 +463,9 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		} else if l.x(t+step) > l.right+1 && x > l.right-20*s {
 			align = browser.AlignRight
 		}
-		o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
+		if l.workers == 0 || x-fontWidth(lab, fontSmall, s)*float64(align)/2 >= titleEnd {
+			o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
+		}
 		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
 	}
 	clock := []string{"time since Run"}
@@ -473,11 +480,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// Panel titles: in the top-left corner for the lanes, above the others.
 	o.FillStyle(colText)
 	if l.workers > 0 {
-		title := "workers"
-		if l.names != nil {
-			title = "devices"
-		}
-		o.Text(title, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+		o.Text(lanesTitle, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
 	}
 
 	// A panel's note says less, or nothing, where the whole of it does not
@@ -523,15 +526,24 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	if m == nil {
 		o.FillStyle(colMuted)
-		hint := "Press Run (r): each lane will be one of the " + thousands(l.workers) + " workers, each mark one real request."
+		hints := []string{"Press Run (r): each lane will be one of the " + thousands(l.workers) + " workers, each mark one real request.", "Press Run (r) to fire real requests.", "Press Run (r)"}
 		switch {
 		case l.workers == 1:
-			hint = "Press Run (r): the lane will be the one worker's, each mark one real request."
+			hints[0] = "Press Run (r): the lane will be the one worker's, each mark one real request."
 		case l.workers > fleet.WorkersRange.Max:
-			hint = "Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time."
+			hints = []string{"Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time.", "Press Simulate (m): too many workers for a live run.", "Press Simulate (m)"}
 		}
-		// On as many lines as the plot's width needs (a phone).
-		lines := wrapText(hint, l.right-l.left-16*s, fontLabel, s)
+		// On as many lines as the plot's width needs (a phone), and as
+		// the lanes' panel holds (one or two lanes hold one line): the
+		// first hint that fits, else the shortest on one line.
+		maxLines := max(1, int(lanesH/(16*s)))
+		lines := []string{fitText(hints, l.right-l.left-16*s, fontLabel, s)}
+		for _, h := range hints {
+			if w := wrapText(h, l.right-l.left-16*s, fontLabel, s); len(w) <= maxLines {
+				lines = w
+				break
+			}
+		}
 		y := l.lanesTop + math.Min(lanesH/2, 60*s) - float64(len(lines)-1)*8*s
 		for i, line := range lines {
 			o.Text(line, (l.left+l.right)/2, y+float64(i)*16*s, fontLabel, browser.AlignCenter, browser.BaselineMiddle)

@@ -1480,3 +1480,68 @@ func TestBurstLabelClearsServerDown(t *testing.T) {
 		}
 	}
 }
+
+// textBoxes are the boxes of the texts o draws, in CSS px: left, top,
+// right, bottom (fontWidth's estimate of the width; the font's size as
+// the height).
+func textBoxes(o *browser.Ops, scale float64) (boxes [][4]float64, texts []string) {
+	strs := o.Strings()
+	for _, op := range displayOps(o) {
+		if op.code != 10 || strs[int(op.args[0])] == "" {
+			continue
+		}
+		text, x, y, font := strs[int(op.args[0])], float64(op.args[1]), float64(op.args[2]), int(op.args[3])
+		w := fontWidth(text, font, scale)
+		h := 12 * scale
+		if font == fontSmall {
+			h = 11 * scale
+		}
+		x0 := x - w*float64(op.args[4])/2 // left, centre, right
+		y0 := y - h/2
+		switch int(op.args[5]) {
+		case browser.BaselineTop:
+			y0 = y
+		case browser.BaselineBottom:
+			y0 = y - h
+		}
+		boxes = append(boxes, [4]float64{x0, y0, x0 + w, y0 + h})
+		texts = append(texts, text)
+	}
+	return boxes, texts
+}
+
+// The empty timeline's texts keep apart at every width and fleet size:
+// its hint stays in the lanes' panel (a one-worker lane, 14 px high, took
+// a phone's three wrapped lines over the histogram's title), and the
+// lanes' title "workers" does not run into the axis' first label.
+func TestIdleTextsKeepApart(t *testing.T) {
+	const gap = 3 // px between two texts on one line
+	for _, width := range []float64{278, 348, 1000} {
+		for _, workers := range []int{1, 2, 3, 50, 600} {
+			for _, th := range []*theme{&normalTheme, &presentTheme} {
+				if th == &presentTheme && width < 1000 {
+					continue // a projector's
+				}
+				l := newLayout(width, workers, 10*time.Second, th, false)
+				var o browser.Ops
+				paint(&o, &l, nil, frameInput{th: th})
+				boxes, texts := textBoxes(&o, l.scale)
+				for i := range boxes {
+					for j := i + 1; j < len(boxes); j++ {
+						a, b := boxes[i], boxes[j]
+						if a[0] < b[2]+gap && b[0] < a[2]+gap && a[1] < b[3] && b[1] < a[3] {
+							t.Errorf("%v px, %d workers, scale %v: %q (%.0f–%.0f, %.0f–%.0f) and %q (%.0f–%.0f, %.0f–%.0f) overlap",
+								width, workers, l.scale, texts[i], a[0], a[2], a[1], a[3], texts[j], b[0], b[2], b[1], b[3])
+						}
+					}
+				}
+				lanesBottom := l.lanesTop + l.laneH*float64(l.workers)
+				for i, b := range boxes {
+					if strings.HasPrefix(texts[i], "Press ") && (b[1] < l.lanesTop || b[3] > lanesBottom) {
+						t.Errorf("%v px, %d workers, scale %v: the hint %q spans %.0f–%.0f px, out of the lanes (%.0f–%.0f)", width, workers, l.scale, texts[i], b[1], b[3], l.lanesTop, lanesBottom)
+					}
+				}
+			}
+		}
+	}
+}
