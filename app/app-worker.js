@@ -11,13 +11,15 @@
 const cacheName = "retrylab-" + "{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
 
-// Requests that are never the shell's are routed past this worker before
-// it runs (the static routing API, Chromium 123 and later): without the
-// routes the browser still hands every fetch() of a controlled page, and of
-// its fetch worker, to this worker's fetch event first, only to have it
-// declined, which delayed each request's start by up to a few milliseconds
-// in a burst. The fetch handler below declines the same requests where
-// addRoutes is missing.
+// The page's requests that are never the shell's (its stream of the mock's
+// arrivals, the outage and burst buttons' POSTs, the room's QR code) are routed past this
+// worker before it runs (the static routing API, Chromium 123 and later):
+// without the routes the browser hands each to this worker's fetch event
+// first, only to have it declined, which delays its start. The fetch
+// handler below declines the same requests where addRoutes is missing.
+// The routes do not reach a dedicated worker's requests (Chromium 156):
+// a run's requests come from fetch workers this worker does not control
+// (app/browser: workerPool).
 function staticRoutes() {
   const here = new URL(self.location.href);
   const path = (p) => ({ urlPattern: new URLPattern({ pathname: p }) });
