@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,8 +203,17 @@ func newBrowser(tb testing.TB) (context.Context, *pageLog) {
 
 // pageLog keeps what the page wrote to the console.
 type pageLog struct {
-	mu   sync.Mutex
-	msgs []chromedp.ConsoleMessage
+	mu      sync.Mutex
+	msgs    []chromedp.ConsoleMessage
+	allowed []string // what a test provokes on purpose: not counted as errors
+}
+
+// allow stops console errors containing text from failing the test: the
+// browser's own messages about what the test provokes on purpose.
+func (l *pageLog) allow(text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.allowed = append(l.allowed, text)
 }
 
 func (l *pageLog) add(m chromedp.ConsoleMessage) {
@@ -221,7 +231,8 @@ func (l *pageLog) exceptions() []string {
 	var out []string
 	for _, m := range l.msgs {
 		text := m.String()
-		if strings.Contains(text, "Failed to load resource") || strings.Contains(text, "net::ERR_ABORTED") {
+		if strings.Contains(text, "Failed to load resource") || strings.Contains(text, "net::ERR_ABORTED") ||
+			slices.ContainsFunc(l.allowed, func(a string) bool { return strings.Contains(text, a) }) {
 			continue
 		}
 		if m.IsException() || m.Type == chromedp.ConsoleError {
