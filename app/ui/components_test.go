@@ -195,3 +195,27 @@ func TestPlaygroundShell(t *testing.T) {
 		}
 	}
 }
+
+// A watch's legend leaves out what only this page's own fleet draws
+// (waits, bars in flight, aborts, give-ups, its bucket's line) and keeps
+// what a watch draws: the server's answers, its limit, its outages.
+func TestWatchLegend(t *testing.T) {
+	fleetOnly := []string{"aborted", "in flight", "request in flight", "held by the browser", "backoff wait", "Retry-After wait", "reset-hint wait", "fleet-bucket wait", "gave up", "fleet bucket rate"}
+	both := []string{"2xx success", "429 / 503", "other failure", "timeout", "tab hidden", "server down", "limit halved", "another client", "server limit"}
+	run, watch := renderHTML(&Legend{}), renderHTML(&Legend{Watch: true})
+	for _, label := range append(fleetOnly, both...) {
+		if !strings.Contains(run, ">"+label+"<") {
+			t.Errorf("a run's legend lacks %q", label)
+		}
+	}
+	for _, label := range fleetOnly {
+		if strings.Contains(watch, ">"+label+"<") {
+			t.Errorf("a watch's legend lists %q, which a watch never draws", label)
+		}
+	}
+	for _, label := range both {
+		if !strings.Contains(watch, ">"+label+"<") {
+			t.Errorf("a watch's legend lacks %q", label)
+		}
+	}
+}

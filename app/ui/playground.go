@@ -291,7 +291,7 @@ func (p *Playground) Render() app.UI {
 					&JoinPanel{Lab: l, Rev: l.runRev},
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
-				&Legend{},
+				&Legend{Watch: l.watching || l.watched},
 				&SimBanner{Lab: l, Rev: l.runRev},
 				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
