@@ -27,7 +27,7 @@ export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-b
 .PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium node
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 deps: ## download the Go modules
 	$(GO) mod download
