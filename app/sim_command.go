@@ -30,8 +30,6 @@ const simUsage = `Usage:
       simulate a playground configuration — the query of a page URL, such as
       'workers=2000&jobs=5&strategy=full&rate=100' — and print its numbers;
       workers may go up to 10000
-
-Flags:
 `
 
 // Allowed ranges of the sim flags.
@@ -68,6 +66,7 @@ func simFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, simUsage)
+		fmt.Fprintf(stderr, "\nFlags of retrylab sim %s:\n", name)
 		fs.PrintDefaults()
 	}
 	return fs
