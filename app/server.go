@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"retrylab/app/fleet"
 )
 
 // config is what the serve command is told by flags and the environment.
@@ -139,7 +141,7 @@ func serveCommand(args []string) error {
 		go func() { errc <- srv.Serve(ln) }()
 	}
 	fmt.Printf("Retry Lab is serving the playground at %s/\n", openURL(c.host, port))
-	fmt.Printf("mock endpoint: %s/mock?limiter=bucket&rate=5&burst=5&retry_after=seconds\n", openURL(c.host, port))
+	fmt.Printf("mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(c.host, port), fleet.TryKey))
 
 	select {
 	case err := <-errc:

@@ -302,6 +302,11 @@ func (s *Scenario) crossErrors() []FieldError {
 	return errs
 }
 
+// TryKey is the mock key of the endpoint URL shown to try with curl (the
+// page's endpoint line before a run, the server's start-up line): not a
+// run's, whose keys are fresh.
+const TryKey = "try-me"
+
 // MockKey is the key a run's requests use at the built-in mock: the shared
 // room when Room is set, else runKey.
 func (s Scenario) MockKey(runKey string) string {

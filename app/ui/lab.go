@@ -520,7 +520,7 @@ func (l *Lab) EndpointURL() string {
 	}
 	key := l.runKey
 	if key == "" {
-		key = "try-me"
+		key = fleet.TryKey
 	}
 	return l.s.MockURL(origin, key)
 }
