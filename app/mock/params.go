@@ -59,7 +59,8 @@ var malformedNames = [...]string{"mix", "text", "empty", "negative", "decimal", 
 
 func (m Malformed) String() string { return enumName(malformedNames[:], int(m)) }
 
-// Headers selects the optional rate-limit headers sent with every response.
+// Headers selects the optional rate-limit headers sent with every response
+// (none without a limiter).
 type Headers uint8
 
 const (
@@ -212,7 +213,7 @@ var table = [numParams]ParamInfo{
 	pRetryAfter: {"retry_after", "Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
 	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and 86400"},
 	pMalformed:  {"malformed", "kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
-	pHeaders:    {"headers", "extra rate-limit headers on every response: IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
+	pHeaders:    {"headers", "extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
 	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
 	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
 	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
