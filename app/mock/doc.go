@@ -41,7 +41,7 @@
 //	| `retry_after` | Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage | seconds | none, seconds, date, fixed, malformed |
 //	| `retry_value` | seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise) | 1 | an integer between 0 and 86400 |
 //	| `malformed` | kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise) | mix | mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601 |
-//	| `headers` | extra rate-limit headers on every response: IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both | none | none, ietf, x, both |
+//	| `headers` | extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both | none | none, ietf, x, both |
 //	| `latency` | delay before every response (abandoned when the client goes away) | 0s | a duration between 0s and 30s; latency+spread ≤ 30s |
 //	| `spread` | extra uniform random delay in [0, spread) | 0s | a duration between 0s and 30s; latency+spread ≤ 30s |
 //	| `fail500` | percent of requests answered 500, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
