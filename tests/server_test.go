@@ -60,6 +60,17 @@ func TestPageBootsAndReachesMock(t *testing.T) {
 	}
 }
 
+// waitForServiceWorker waits until our service worker controls the page
+// (it claims clients on activation).
+func waitForServiceWorker(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `!!navigator.serviceWorker.controller`)
+	}); err != nil {
+		t.Fatalf("service worker never controlled the page: %v", err)
+	}
+}
+
 // TestAbortReachesServer: a fetch aborted by the page is seen by the server
 // as a cancellation, on a page controlled by our service worker (go-app's
 // default worker swallowed aborts, README: facts).
@@ -67,13 +78,7 @@ func TestAbortReachesServer(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
-	// Wait for the service worker to control the page (it claims clients
-	// on activation), so the abort really goes through it.
-	if err := waitFor(15*time.Second, func() bool {
-		return eval[bool](t, ctx, `!!navigator.serviceWorker.controller`)
-	}); err != nil {
-		t.Fatalf("service worker never controlled the page: %v", err)
-	}
+	waitForServiceWorker(t, ctx) // so the abort really goes through it
 
 	events := subscribe(t, srv, "e2e-abort")
 	for _, origin := range []string{srv.URL, strings.Replace(srv.URL, "localhost", "w1.localhost", 1)} {
@@ -111,11 +116,7 @@ func TestServiceWorkerStaysOut(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=6&jobs=3&latency=20ms&rate=20&burst=3&seed=3")
-	if err := waitFor(15*time.Second, func() bool {
-		return eval[bool](t, ctx, `!!navigator.serviceWorker.controller`)
-	}); err != nil {
-		t.Fatalf("service worker never controlled the page: %v", err)
-	}
+	waitForServiceWorker(t, ctx)
 	for _, origin := range []string{srv.URL, strings.Replace(srv.URL, "localhost", "w1.localhost", 1)} {
 		got := eval[string](t, ctx, `(async () => {
 			const u = "`+origin+`/mock?key=e2e-sw&limiter=none";

@@ -536,13 +536,16 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// On as many lines as the plot's width needs (a phone), and as
 		// the lanes' panel holds (one or two lanes hold one line): the
 		// first hint that fits, else the shortest on one line.
-		maxLines := max(1, int(lanesH/(16*s)))
-		lines := []string{fitText(hints, l.right-l.left-16*s, fontLabel, s)}
+		maxLines, room := max(1, int(lanesH/(16*s))), l.right-l.left-16*s
+		var lines []string
 		for _, h := range hints {
-			if w := wrapText(h, l.right-l.left-16*s, fontLabel, s); len(w) <= maxLines {
+			if w := wrapText(h, room, fontLabel, s); len(w) <= maxLines {
 				lines = w
 				break
 			}
+		}
+		if lines == nil {
+			lines = []string{fitText(hints, room, fontLabel, s)}
 		}
 		y := l.lanesTop + math.Min(lanesH/2, 60*s) - float64(len(lines)-1)*8*s
 		for i, line := range lines {
