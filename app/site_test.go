@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +240,29 @@ func TestReadmeDocumentsPageFieldsAndSchema(t *testing.T) {
 		if !strings.Contains(string(readme), strings.TrimSpace(table)) {
 			t.Errorf("README.md does not contain fleet's %s table as generated:\n%s", name, table)
 		}
+	}
+}
+
+// The README's target table lists exactly the targets `make help` lists.
+func TestReadmeListsEveryMakeTarget(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	makefile, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets, rows []string
+	for _, m := range regexp.MustCompile(`(?m)^([a-z0-9-]+):.*## `).FindAllStringSubmatch(string(makefile), -1) {
+		targets = append(targets, m[1])
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| `make ([a-z0-9-]+)` \\|").FindAllStringSubmatch(string(readme), -1) {
+		rows = append(rows, m[1])
+	}
+	slices.Sort(targets)
+	slices.Sort(rows)
+	if len(targets) < 10 || !slices.Equal(targets, rows) {
+		t.Errorf("README.md's target table lists %q; the Makefile's help lists %q", rows, targets)
 	}
 }
