@@ -96,7 +96,8 @@ type Stats struct {
 	PeakRPS          int     // most attempts sent within any 1 s (a sliding window)
 
 	// Job completion, from a job's first event to its EventDone, over
-	// finished jobs (nearest-rank percentiles).
+	// finished jobs that were not cancelled (nearest-rank percentiles): a
+	// job Stop cut short did not complete, and its time says when Stop came.
 	CompletionP50, CompletionP99, CompletionMax time.Duration
 	// Drain is the time from the start of the run to the last EventDone.
 	Drain time.Duration
@@ -201,18 +202,20 @@ func (a *StatsAcc) Add(r *Record) {
 			delete(a.firstAt, k) // a job's number is not reused once done
 		}
 		st.Jobs++
-		a.completion = append(a.completion, e.At.Sub(first))
 		if d := e.At.Sub(a.start); d > st.Drain {
 			st.Drain = d
 		}
 		if e.Err == nil {
 			st.Successes++
+			a.completion = append(a.completion, e.At.Sub(first))
 			return
 		}
 		st.GiveUps++
 		c := Cause(e.Err)
 		if c == "cancelled" {
 			st.Cancelled++
+		} else {
+			a.completion = append(a.completion, e.At.Sub(first))
 		}
 		if st.Causes == nil {
 			st.Causes = map[string]int{}

@@ -94,6 +94,34 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 	}
 }
 
+// A job Stop cut short did not complete: it counts among the jobs that
+// ended (Jobs, GiveUps, Cancelled) but not in the completion times, which
+// would otherwise say when Stop was pressed.
+func TestCompletionLeavesOutStoppedJobs(t *testing.T) {
+	cancelled := &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled}
+	exhausted := &core.StopError{Cause: core.ErrExhausted, Attempts: 1, Last: &core.StatusError{Status: 500}}
+	for _, c := range []struct {
+		name      string
+		ends      []error // job j ends at (j+1) × 100 ms
+		jobs, cnc int
+		max       time.Duration
+	}{
+		{"succeeded", []error{nil}, 1, 0, 100 * time.Millisecond},
+		{"succeeded, then one stopped", []error{nil, cancelled}, 2, 1, 100 * time.Millisecond},
+		{"gave up", []error{nil, exhausted}, 2, 0, 200 * time.Millisecond},
+		{"all stopped", []error{cancelled, cancelled}, 2, 2, 0},
+	} {
+		var recs []Record
+		for j, err := range c.ends {
+			recs = append(recs, attempt(j, 0, 1, 0, 0), done(j, 0, 1, (j+1)*100, err))
+		}
+		st := StatsOf(t0, recs)
+		if st.Jobs != c.jobs || st.Cancelled != c.cnc || st.CompletionMax != c.max {
+			t.Errorf("%s: jobs %d, cancelled %d, completion max %v; want %d, %d, %v", c.name, st.Jobs, st.Cancelled, st.CompletionMax, c.jobs, c.cnc, c.max)
+		}
+	}
+}
+
 func TestHistogram(t *testing.T) {
 	bins := Histogram(handMade(), 500*time.Millisecond)
 	var got []string

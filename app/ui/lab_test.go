@@ -162,6 +162,24 @@ func TestStatListNames(t *testing.T) {
 	}
 }
 
+// Jobs Stop cut short are not "finished": the successes' line counts them
+// apart.
+func TestFinishedText(t *testing.T) {
+	for _, c := range []struct {
+		st   fleet.Stats
+		want string
+	}{
+		{fleet.Stats{Jobs: 71, Successes: 71}, "of 71 finished"},
+		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, "of 24 finished · 47 stopped"},
+		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, "of 0 finished · 20 stopped"},
+		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, "of 1,500 finished · 1,500 stopped"},
+	} {
+		if got := finishedText(&c.st); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.st, got, c.want)
+		}
+	}
+}
+
 // The numbers a presenter points at are grouped in thousands, as the status
 // line says them: a 10,000-worker simulation sends 297,342 requests, not
 // 297342.
@@ -345,6 +363,25 @@ func TestSimulatedTextTook(t *testing.T) {
 		if got := l.SimulatedText(); !strings.HasSuffix(got, c.want) {
 			t.Errorf("wall %v: %q, want it to end %q", c.wall, got, c.want)
 		}
+	}
+}
+
+// A simulation stopped at the attempt limit accounts for every job: those
+// it cancelled and those it never started (10,000 workers × 5 jobs, 33,088
+// begun).
+func TestSimulationStoppedAccountsForEveryJob(t *testing.T) {
+	l := newLab()
+	l.s.Workers, l.s.Jobs = 10000, 5
+	l.rec = fleet.NewRecording(l.s, time.Now(), true)
+	l.simSum.Stopped = true
+	l.stats = fleet.Stats{Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999}
+	want := "jobs, computed in under 1 ms; stopped at the limit of " + thousands(SimMaxAttempts) +
+		" attempts: 9,999 jobs in progress were cancelled and 16,912 never started"
+	if got := l.SimulatedText(); !strings.HasSuffix(got, want) {
+		t.Errorf("%q, want it to end %q", got, want)
+	}
+	if got := renderHTML(&RunBar{Lab: l}); !strings.Contains(got, "607 of 50,000 jobs succeeded") {
+		t.Errorf("run bar's status: want 607 of 50,000 jobs succeeded in\n%s", got)
 	}
 }
 

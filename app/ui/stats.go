@@ -49,13 +49,12 @@ func statList(st *fleet.Stats, disp float64) []stat {
 	if st.Requests > 0 {
 		rate429 = float64(st.Limited) / float64(st.Requests) * 100
 	}
-	jobs := st.Jobs
 	hide := func(s stat) stat { s.Hidden = true; return s }
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
-		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), "of "+thousands(jobs)+" finished"),
+		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
 		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
@@ -78,6 +77,16 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs stopped by Stop", st.Cancelled, "", false)),
 	}
+}
+
+// finishedText is the successes' figures: "of 71 finished", and the jobs
+// Stop cut short apart ("of 24 finished · 47 stopped"): they did not finish.
+func finishedText(st *fleet.Stats) string {
+	t := "of " + thousands(st.Jobs-st.Cancelled) + " finished"
+	if st.Cancelled > 0 {
+		t += " · " + thousands(st.Cancelled) + " stopped"
+	}
+	return t
 }
 
 // watchStatList is the panel's numbers during and after a watch of a shared
