@@ -749,7 +749,10 @@ func (l *Lab) SimulatedText() string {
 	}
 	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " + took
 	if l.simSum.Stopped {
-		t += "; stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " unfinished jobs were cancelled"
+		t += "; stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
+		if n := s.Workers*s.Jobs - l.stats.Jobs; n > 0 {
+			t += " and " + thousands(n) + " never started"
+		}
 	}
 	return t
 }

@@ -62,7 +62,7 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.rec.Simulated && l.rec.Err != nil:
 		status = "Simulation failed: " + l.rec.Err.Error()
 	case l.rec != nil && l.rec.Simulated:
-		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.stats.Jobs) +
+		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) +
 			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time."
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
