@@ -123,7 +123,8 @@ var Presets = []Preset{
 		ID:    "full-jitter",
 		Title: "Full jitter",
 		Caption: "Each wait is drawn at random between 0 and the exponential value: retries spread out " +
-			"instead of arriving in spikes and the run drains in about half the time, though short guesses still hit the limit.",
+			"instead of arriving in spikes, and the run drains in little more than half the time. The busiest second gets busier, though: " +
+			"the first waits are guesses of 0–0.2 s, so it holds several rounds of retries. Jitter spreads retries; the next steps make fewer.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "off", "ra_spread": "0s", "bucket": "off",
@@ -154,8 +155,8 @@ var Presets = []Preset{
 	{
 		ID:    "bucket",
 		Title: "+ fleet token bucket",
-		Caption: "One bucket shared by the fleet starts at most 8 attempts per second, under the server's " +
-			"10: requests wait on the client instead of being rejected. No 429s, no retries.",
+		Caption: "One bucket shared by the fleet starts 8 attempts per second (9 in a second that begins with its one saved token), " +
+			"under the server's 10: requests wait on the client instead of being rejected. No 429s, no retries.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s",

@@ -185,6 +185,13 @@ func TestPresetsTellTheStory(t *testing.T) {
 	if flood.st.Drain < full.st.Drain || expo.st.Drain < full.st.Drain {
 		t.Errorf("drain: flood %v, exponential %v, full jitter %v", flood.st.Drain, expo.st.Drain, full.st.Drain)
 	}
+	// Full jitter's caption: the run drains in about half the time of
+	// exponential without jitter, and its busiest second is the busiest of
+	// the steps before it (the first waits are short guesses).
+	if full.st.Drain > expo.st.Drain*2/3 || full.st.PeakRPS < max(flood.st.PeakRPS, expo.st.PeakRPS) {
+		t.Errorf("full jitter: drain %v (exponential %v), peak %d/s (flood %d, exponential %d): want about half the drain and the busiest second",
+			full.st.Drain, expo.st.Drain, full.st.PeakRPS, flood.st.PeakRPS, expo.st.PeakRPS)
+	}
 	// The outage without spread: the whole fleet, told the seconds left,
 	// comes back the moment the server does, and the limit's "1" keeps it
 	// marching in step (herds like the flood's). The caption's suggestion,
