@@ -3,7 +3,8 @@ package ui
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Notice tells what the page's address asked for that could not be used:
-// each malformed field fell back to its default, and says so.
+// each line says what the page did instead (a field's default, the first of
+// several values, an unknown parameter ignored).
 type Notice struct {
 	app.Compo
 
@@ -21,7 +22,7 @@ func (n *Notice) Render() app.UI {
 	}
 	return app.Div().ID("url-notice").Class("notice").Role("alert").Body(
 		app.Div().Body(
-			app.Strong().Text("This link had settings that could not be used; each one fell back to its default:"),
+			app.Strong().Text("This link had settings that could not be used as written; each line says what the page did instead:"),
 			app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI {
 				n := notes[i]
 				return app.Li().DataSet("key", n.Key).Body(
