@@ -40,7 +40,8 @@ func (x *ExportBar) Render() app.UI {
 				Title("The whole configuration, seed included, is in the link").
 				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, l.ShareURL(), "Share link copied") }),
 			app.Button().ID("copy-go").Class("ghost").Text("Copy as Go code").
-				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, code, "Go code copied") }),
+				// The code as it is at the click, not code: see copyText.
+				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, l.goCode(), "Go code copied") }),
 		),
 		app.Details().Class("gocode").Body(
 			app.Summary().Text("Client settings as Go code (uses retrylab/core)"),

@@ -76,16 +76,8 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil:
 		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "."
 	}
-	endpoint := l.EndpointURL()
+	ep := l.endpointLine()
 	custom := l.s.Target != ""
-	label, name, title := map[bool]string{false: "Endpoint (works with curl):", true: "Custom target:"}[custom], "Endpoint URL",
-		"The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key."
-	if l.watched {
-		// A watch sends nothing of its own: the line shows the room's
-		// link for the audience instead of the presenter's local
-		// endpoint (what the join panel says when there is none).
-		label, name, title, endpoint = "Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine()
-	}
 	note := l.CORSNote()
 	general := l.GeneralErrs()
 	return app.Div().Class("runbar").Body(
@@ -143,12 +135,16 @@ func (b *RunBar) Render() app.UI {
 			return app.P().Class("err general").Role("alert").Text(general[i])
 		}),
 		app.Div().Class("endpoint").Body(
-			app.Span().Class("endpoint-label").Text(label),
+			app.Span().Class("endpoint-label").Text(ep.label),
 			// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
-			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", name).
-				Title(title).Text(endpoint),
+			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", ep.name).
+				Title(ep.title).Text(ep.text),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
-				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, endpoint, name+" copied") }),
+				// The line as it is at the click, not ep: see copyText.
+				OnClick(func(ctx app.Context, e app.Event) {
+					ep := l.endpointLine()
+					l.copyText(ctx, ep.text, ep.name+" copied")
+				}),
 			app.If(l.watched && l.join.Hidden, func() app.UI {
 				return app.Button().ID("join-show").Class("ghost small").Title("Show the join panel again: its link and QR code, for latecomers").
 					Text("Show join panel").OnClick(func(ctx app.Context, e app.Event) { l.setJoinHidden(false) })
@@ -185,7 +181,41 @@ func simTitle(simErr []fleet.FieldError) string {
 		"for up to " + thousands(fleet.SimWorkersRange.Max) + " workers (no requests are sent)"
 }
 
+// endpointLine is the run bar's endpoint line: what the workers call (the
+// mock URL, or a custom target) or, during and after a watch, the room's
+// join link.
+type endpointLine struct {
+	label string // before the text
+	name  string // the text's accessible name ("Endpoint URL")
+	title string // the text's title
+	text  string // the URL, or why there is none
+}
+
+// endpointLine is the endpoint line of the page as it is now.
+func (l *Lab) endpointLine() endpointLine {
+	if l.watched {
+		// A watch sends nothing of its own: the line shows the room's
+		// link for the audience instead of the presenter's local
+		// endpoint (what the join panel says when there is none).
+		return endpointLine{"Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine()}
+	}
+	label := "Endpoint (works with curl):"
+	if l.s.Target != "" {
+		label = "Custom target:"
+	}
+	return endpointLine{label, "Endpoint URL", "The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.", l.EndpointURL()}
+}
+
 // copyText copies text to the clipboard and says so.
+//
+// A handler that copies must compute what it copies when the click comes,
+// from the Lab, never capture a value computed in Render: on an update
+// go-app keeps an element's event handler when the new one is the same
+// function literal (eventHandler.Equal compares the closures' code
+// pointers, not what they captured), so a captured value stays the first
+// render's. Copy as Go code and the endpoint's Copy copied the defaults
+// that way, whatever the page showed (TestCopyButtonsCopyWhatIsShown,
+// TestEventHandlersCaptureNoRenderValues).
 func (l *Lab) copyText(ctx app.Context, text, done string) {
 	ctx.Async(func() {
 		err := browser.CopyText(ctx, text)
