@@ -119,3 +119,93 @@ func firstDiff(got, want string) string {
 	}
 	return "no line differs"
 }
+
+// TestInvalidFieldsStopTheCopies: while a value typed is not allowed,
+// nothing made of the configuration is offered as if it were what the
+// inputs say. The endpoint line says how many fields to fix instead of a
+// URL (it showed fail500=60&fail503=50, which the server rejects, and
+// key=bad for "bad room!", left over from mid-typing); its Copy, Copy
+// share link and Copy as Go code are disabled with the reason (the link
+// had workers=50 for Workers "abc", "Share link copied" and no warning).
+// What was typed stays in the inputs; once fixed, each copy gives what the
+// inputs say, and the endpoint works with curl.
+func TestInvalidFieldsStopTheCopies(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	captureClipboard(t, ctx)
+
+	type typed struct{ key, text string }
+	for _, tt := range []struct {
+		name     string
+		bad      []typed
+		fix      []typed
+		fields   string            // the count the page names
+		endpoint string            // in the endpoint once fixed
+		link     map[string]string // in the share link once fixed
+	}{
+		{"failures over 100%", []typed{{"fail500", "60"}, {"fail503", "50"}}, []typed{{"fail503", "10"}}, "1 field",
+			"fail500=60&fail503=10", map[string]string{"fail500": "60", "fail503": "10"}},
+		{"a room with a space", []typed{{"room", "bad room!"}}, []typed{{"room", "good-room"}}, "1 field",
+			"key=good-room", map[string]string{"room": "good-room"}},
+		{"workers not a number", []typed{{"workers", "abc"}}, []typed{{"workers", "7"}}, "1 field",
+			"key=good-room", map[string]string{"workers": "7"}},
+		{"two at once", []typed{{"workers", "abc"}, {"rate", "0"}}, []typed{{"workers", "8"}, {"rate", "4"}}, "2 fields",
+			"rate=4", map[string]string{"workers": "8", "rate": "4"}},
+	} {
+		for _, in := range tt.bad {
+			typeInto(t, ctx, in.key, in.text)
+		}
+		waitText(t, ctx, "endpoint-url", "fix "+tt.fields)
+		if got := textOf(t, ctx, "endpoint-url"); strings.Contains(got, "/mock") {
+			t.Errorf("%s: the endpoint line shows a URL: %q", tt.name, got)
+		}
+		for _, id := range []string{"copy-endpoint", "copy-link", "copy-go"} {
+			if !eval[bool](t, ctx, `document.getElementById("`+id+`").disabled`) {
+				t.Errorf("%s: #%s is enabled", tt.name, id)
+			}
+			if title := eval[string](t, ctx, `document.getElementById("`+id+`").title`); !strings.Contains(title, "fix "+tt.fields) {
+				t.Errorf("%s: #%s's title %q does not say why it is disabled", tt.name, id, title)
+			}
+		}
+		if note := textOf(t, ctx, "copy-blocked"); !strings.Contains(note, "Fix "+tt.fields) {
+			t.Errorf("%s: beside the copy buttons %q, want why they are disabled", tt.name, note)
+		}
+		if code := textOf(t, ctx, "go-code"); strings.Contains(code, "package main") || !strings.Contains(code, "Fix "+tt.fields) {
+			t.Errorf("%s: the Go code shown is %.80q…, want why there is none", tt.name, code)
+		}
+		for _, in := range tt.bad {
+			if got := eval[string](t, ctx, `document.getElementById("f-`+in.key+`").value`); got != in.text {
+				t.Errorf("%s: #f-%s holds %q, want what was typed, %q", tt.name, in.key, got, in.text)
+			}
+		}
+
+		for _, in := range tt.fix {
+			typeInto(t, ctx, in.key, in.text)
+		}
+		waitText(t, ctx, "endpoint-url", tt.endpoint)
+		endpoint := copied(t, ctx, "copy-endpoint")
+		if shown := textOf(t, ctx, "endpoint-url"); endpoint != shown {
+			t.Errorf("%s, fixed: the endpoint's Copy copied %s while the page shows %s", tt.name, endpoint, shown)
+		}
+		u, err := url.Parse(endpoint)
+		if err != nil {
+			t.Fatalf("%s, fixed: endpoint %q: %v", tt.name, endpoint, err)
+		}
+		if resp, body := srv.get(t, u.RequestURI()); resp.StatusCode == 400 {
+			t.Errorf("%s, fixed: the server rejects the endpoint %s: %s", tt.name, endpoint, body)
+		}
+		link, err := url.Parse(copied(t, ctx, "copy-link"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, want := range tt.link {
+			if got := link.Query().Get(key); got != want {
+				t.Errorf("%s, fixed: the share link has %s=%q, want %q", tt.name, key, got, want)
+			}
+		}
+		if got, shown := copied(t, ctx, "copy-go"), textOf(t, ctx, "go-code"); got != shown || !strings.Contains(got, "package main") {
+			t.Errorf("%s, fixed: Copy as Go code copied other code than the page shows: %s", tt.name, firstDiff(got, shown))
+		}
+	}
+}

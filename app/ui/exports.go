@@ -25,7 +25,14 @@ type ExportBar struct {
 func (x *ExportBar) Render() app.UI {
 	l := x.Lab
 	noRun := l.rec == nil
-	code := l.goCode()
+	blocked := l.copyBlocked()
+	code := "// Fix " + fieldCount(l.Invalid()) + " to see the code: the messages are beside the inputs."
+	linkTitle, codeTitle := "The whole configuration, seed included, is in the link", "The client settings as a Go program that uses retrylab/core"
+	if blocked == "" {
+		code = l.goCode()
+	} else {
+		linkTitle, codeTitle = "Copy share link: "+blocked, "Copy as Go code: "+blocked
+	}
 	return app.Section().Class("exports").Aria("label", "Export and share").Body(
 		app.Div().Class("export-row").Body(
 			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
@@ -36,12 +43,31 @@ func (x *ExportBar) Render() app.UI {
 			app.Button().ID("export-png").Class("ghost").Disabled(l.view.m == nil).Text("Timeline PNG").
 				OnClick(func(ctx app.Context, e app.Event) { l.exportPNG(ctx) }),
 			app.Span().Class("sep"),
+			// While a value is not allowed the link and the code are not
+			// offered (copyBlocked), as Run is not; the note says why.
 			app.Button().ID("copy-link").Class("ghost").Text("Copy share link").
-				Title("The whole configuration, seed included, is in the link").
-				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, l.ShareURL(), "Share link copied") }),
+				Disabled(blocked != "").Title(linkTitle).
+				OnClick(func(ctx app.Context, e app.Event) {
+					if why := l.copyBlocked(); why != "" {
+						l.Flash(ctx, "Copy share link: "+why)
+						return
+					}
+					l.copyText(ctx, l.ShareURL(), "Share link copied")
+				}),
 			app.Button().ID("copy-go").Class("ghost").Text("Copy as Go code").
+				Disabled(blocked != "").Title(codeTitle).
 				// The code as it is at the click, not code: see copyText.
-				OnClick(func(ctx app.Context, e app.Event) { l.copyText(ctx, l.goCode(), "Go code copied") }),
+				OnClick(func(ctx app.Context, e app.Event) {
+					if why := l.copyBlocked(); why != "" {
+						l.Flash(ctx, "Copy as Go code: "+why)
+						return
+					}
+					l.copyText(ctx, l.goCode(), "Go code copied")
+				}),
+			app.If(blocked != "", func() app.UI {
+				return app.Span().ID("copy-blocked").Class("copy-blocked").
+					Text("Fix " + fieldCount(l.Invalid()) + " to copy the link or the Go code: the messages are beside the inputs.")
+			}),
 		),
 		app.Details().Class("gocode").Body(
 			app.Summary().Text("Client settings as Go code (uses retrylab/core)"),

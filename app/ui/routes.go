@@ -14,7 +14,8 @@
 //	#run-status                  what the run is doing, for people
 //	#preset-<id>                 a step of the story (fleet.Presets), aria-pressed when active
 //	#preset-caption              the active preset's caption
-//	#endpoint-url, #copy-endpoint  the mock URL the workers call (curl works with it); during a watch, the room's join link
+//	#endpoint-url, #copy-endpoint  the mock URL the workers call (curl works with it); during a watch, the room's join link;
+//	                             while a field is invalid, how many to fix (#copy-endpoint disabled)
 //	#cors-note                   the CORS explanation, with a custom target
 //	#url-notice                  the link's fields that could not be used
 //	[data-stat="<name>"]         a number, raw value in data-value (durations in ms);
@@ -23,6 +24,7 @@
 //	#tooltip                     the selected attempt's facts (role=status)
 //	#legend                      the legend
 //	#export-json, #export-csv, #export-png, #copy-link, #copy-go, #go-code
+//	#copy-blocked                why #copy-link and #copy-go are disabled (a field is invalid; absent otherwise)
 //	#present, #help-open, #help  presentation mode, the shortcuts dialog
 //
 // JavaScript hooks on window.retrylab, each returning a JSON text:

@@ -53,12 +53,7 @@ func (b *RunBar) Render() app.UI {
 			status += " — in room “" + l.s.Room + "”" + l.asDevice()
 		}
 	case l.Invalid() > 0:
-		n := l.Invalid()
-		status = "Fix " + strconv.Itoa(n) + " field"
-		if n > 1 {
-			status += "s"
-		}
-		status += " to run: the messages are beside the inputs."
+		status = "Fix " + fieldCount(l.Invalid()) + " to run: the messages are beside the inputs."
 	case l.rec != nil && l.rec.Simulated && l.rec.Err != nil:
 		status = "Simulation failed: " + l.rec.Err.Error()
 	case l.rec != nil && l.rec.Simulated:
@@ -136,13 +131,23 @@ func (b *RunBar) Render() app.UI {
 		}),
 		app.Div().Class("endpoint").Body(
 			app.Span().Class("endpoint-label").Text(ep.label),
-			// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
-			app.Code().ID("endpoint-url").TabIndex(0).Aria("label", ep.name).
-				Title(ep.title).Text(ep.text),
+			app.If(ep.blocked == "", func() app.UI {
+				// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
+				return app.Code().ID("endpoint-url").TabIndex(0).Aria("label", ep.name).
+					Title(ep.title).Text(ep.text)
+			}).Else(func() app.UI {
+				return app.Span().ID("endpoint-url").Class("endpoint-invalid").Aria("label", ep.name).Text(ep.text)
+			}),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
+				Disabled(ep.blocked != "").
+				Title(map[bool]string{false: "Copy it to the clipboard", true: "Copy: " + ep.blocked}[ep.blocked != ""]).
 				// The line as it is at the click, not ep: see copyText.
 				OnClick(func(ctx app.Context, e app.Event) {
 					ep := l.endpointLine()
+					if ep.blocked != "" {
+						l.Flash(ctx, "Copy: "+ep.blocked)
+						return
+					}
 					l.copyText(ctx, ep.text, ep.name+" copied")
 				}),
 			app.If(l.watched && l.join.Hidden, func() app.UI {
@@ -185,25 +190,53 @@ func simTitle(simErr []fleet.FieldError) string {
 // mock URL, or a custom target) or, during and after a watch, the room's
 // join link.
 type endpointLine struct {
-	label string // before the text
-	name  string // the text's accessible name ("Endpoint URL")
-	title string // the text's title
-	text  string // the URL, or why there is none
+	label   string // before the text
+	name    string // the text's accessible name ("Endpoint URL")
+	title   string // the text's title
+	text    string // the URL, or why there is none
+	blocked string // why there is no URL to copy, "" when there is one
 }
 
-// endpointLine is the endpoint line of the page as it is now.
+// endpointLine is the endpoint line of the page as it is now. While a
+// field's value is not allowed there is no URL: the configuration keeps a
+// field's last valid value, or holds values the server rejects together
+// (fail500=60&fail503=50), so the URL would not be what the inputs say.
+// The line says how many fields to fix instead, as the run's status does.
 func (l *Lab) endpointLine() endpointLine {
 	if l.watched {
 		// A watch sends nothing of its own: the line shows the room's
 		// link for the audience instead of the presenter's local
 		// endpoint (what the join panel says when there is none).
-		return endpointLine{"Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine()}
+		return endpointLine{"Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine(), ""}
 	}
 	label := "Endpoint (works with curl):"
 	if l.s.Target != "" {
 		label = "Custom target:"
 	}
-	return endpointLine{label, "Endpoint URL", "The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.", l.EndpointURL()}
+	if why := l.copyBlocked(); why != "" {
+		return endpointLine{label, "Endpoint URL", "", "No URL: fix " + fieldCount(l.Invalid()) + " first (the messages are beside the inputs).", why}
+	}
+	return endpointLine{label, "Endpoint URL", "The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.", l.EndpointURL(), ""}
+}
+
+// copyBlocked says why nothing made of the configuration can be copied
+// (the endpoint, the share link, the Go code), "" when it can: a field's
+// value is not allowed, so what would be copied is not what the inputs
+// say. Whoever opened a share link made then would run another
+// configuration, or see a field fall back to its default.
+func (l *Lab) copyBlocked() string {
+	if n := l.Invalid(); n > 0 {
+		return "fix " + fieldCount(n) + " first: the messages are beside the inputs"
+	}
+	return ""
+}
+
+// fieldCount is "1 field" or "n fields".
+func fieldCount(n int) string {
+	if n == 1 {
+		return "1 field"
+	}
+	return strconv.Itoa(n) + " fields"
 }
 
 // copyText copies text to the clipboard and says so.
