@@ -21,7 +21,8 @@
 //	[data-stat="<name>"]         a number, raw value in data-value (durations in ms);
 //	                             the names are those of statList (stats.go)
 //	#timeline, #timeline-overlay the canvases (drawing; crosshair and selection)
-//	#tooltip                     the selected attempt's facts (role=status)
+//	#tooltip                     the selected attempt's facts (role=status); data-x, data-y: its
+//	                             mark in the #timeline canvas, CSS px
 //	#legend                      the legend
 //	#export-json, #export-csv, #export-png, #copy-link, #copy-go, #go-code
 //	#copy-blocked                why #copy-link and #copy-go are disabled (a field is invalid; absent otherwise)

@@ -23,22 +23,34 @@ type Timeline struct {
 	Zoom     string // the zoomed window (view.zoomText): a change re-renders the tooltip
 
 	stopWatch func() // stops browser.WatchOnScreen
+	stopFloat func() // stops browser.FloatBeside
 }
 
+// tipID is the tooltip's element id.
+const tipID = "tooltip"
+
 // OnMount draws into the fresh canvas, and from then on only while some of
-// it shows in the viewport (view.setOnScreen).
+// it shows in the viewport (view.setOnScreen). The tooltip is kept beside
+// its mark and in the viewport (placeTip) as it changes and as the page
+// scrolls: where it goes depends on its own size, known once rendered.
 func (t *Timeline) OnMount(ctx app.Context) {
 	t.Lab.view.invalidate()
 	if stop, err := browser.WatchOnScreen(canvasID, t.Lab.view.setOnScreen); err == nil {
 		t.stopWatch = stop
 	}
+	if stop, err := browser.FloatBeside(tipID, canvasID, placeTip); err == nil {
+		t.stopFloat = stop
+	}
 }
 
-// OnDismount stops watching whether the timeline is on screen.
+// OnDismount stops watching whether the timeline is on screen, and placing
+// the tooltip.
 func (t *Timeline) OnDismount() {
-	if t.stopWatch != nil {
-		t.stopWatch()
-		t.stopWatch = nil
+	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat} {
+		if *stop != nil {
+			(*stop)()
+			*stop = nil
+		}
 	}
 	t.Lab.view.setOnScreen(true)
 }
@@ -95,23 +107,60 @@ func (t *Timeline) Render() app.UI {
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		app.If(ok, func() app.UI {
-			cls := "tip " + tp.Class
-			left := tp.X + 14
-			if tp.X > v.lay.w-360 {
-				cls += " flip"
-				left = tp.X - 14
-			}
-			return app.Div().ID("tooltip").Class(cls).Role("status").Aria("live", "polite").
-				Style("left", strconv.FormatFloat(left, 'f', 0, 64)+"px").
-				Style("top", strconv.FormatFloat(tp.Y+10, 'f', 0, 64)+"px").
+			// Placed by placeTip (see OnMount) beside the mark at data-x,
+			// data-y (CSS px in the canvas), clear of its ring (data-r).
+			return app.Div().ID(tipID).Class("tip "+tp.Class).Role("status").Aria("live", "polite").
+				DataSet("x", strconv.FormatFloat(tp.X, 'f', 1, 64)).
+				DataSet("y", strconv.FormatFloat(tp.Y, 'f', 1, 64)).
+				DataSet("r", strconv.FormatFloat(tp.R, 'f', 1, 64)).
 				Body(
 					app.Strong().Text(tp.Title),
 					app.Range(tp.Lines).Slice(func(i int) app.UI { return app.Div().Text(tp.Lines[i]) }),
 				)
 		}).Else(func() app.UI {
-			return app.Div().ID("tooltip").Class("tip-empty").Role("status").Aria("live", "polite")
+			return app.Div().ID(tipID).Class("tip-empty").Role("status").Aria("live", "polite")
 		}),
 	)
+}
+
+// tipMargin is the least room between the tooltip and the viewport's
+// edges, CSS px (web/app.css caps its width at the viewport's less twice this).
+const tipMargin = 8
+
+// tipDrop is how far below the mark (or above it, flipped) the tooltip's
+// edge is when it stands beside the mark.
+const tipDrop = 10
+
+// placeTip says where the tooltip goes: its top-left corner, given the
+// mark it describes (f.X, f.Y, and f.R its selection ring's radius), its
+// size and the viewport's, all in viewport CSS px. It stands beside the
+// mark, to the right and just below as the pointer's own tooltips do,
+// flipped to the left and upwards where that side has no room. Where
+// neither side has room (a phone), it goes below the mark or above it
+// instead, across the screen. Where nothing fits it is clamped into the
+// viewport, tipMargin clear of its edges: it may then cover the mark, but
+// it is read whole (and a mark scrolled out of sight, walked to with the
+// keyboard, still has its facts on screen).
+func placeTip(f browser.Float) (left, top float64) {
+	x, y, w, h, vw, vh := f.X, f.Y, f.W, f.H, f.ViewW, f.ViewH
+	m := float64(tipMargin)
+	gap := max(14, f.R+4) // clear of the mark and its ring
+	fits := func(at, size, room float64) bool { return at >= m && at+size <= room-m }
+	clamp := func(at, size, room float64) float64 { return max(m, min(at, room-m-size)) }
+	beside := func(near, far float64, size, room float64) float64 {
+		switch {
+		case fits(near, size, room):
+			return near
+		case fits(far, size, room):
+			return far
+		}
+		return clamp(near, size, room)
+	}
+	right, leftSide := x+gap, x-gap-w
+	if fits(right, w, vw) || fits(leftSide, w, vw) {
+		return beside(right, leftSide, w, vw), beside(y+tipDrop, y-tipDrop-h, h, vh)
+	}
+	return clamp(x-w/2, w, vw), beside(y+gap, y-gap-h, h, vh)
 }
 
 // SimBanner is the timeline's header when the run shown was simulated:

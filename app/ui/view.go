@@ -703,6 +703,7 @@ type tip struct {
 	Title string
 	Lines []string
 	X, Y  float64 // the mark, in canvas CSS pixels
+	R     float64 // the radius of its selection ring, CSS pixels
 	Class string  // its class name, for the accent colour
 }
 
@@ -716,7 +717,7 @@ func (v *view) selection() (t tip, ok bool) {
 			return tip{}, false // zoomed or panned away, as for an attempt
 		}
 		t = describeArrival(a, v.m.watch)
-		t.X, t.Y = v.lay.x(a.at), v.lay.srvY(a.seq)
+		t.X, t.Y, t.R = v.lay.x(a.at), v.lay.srvY(a.seq), 6*v.lay.scale
 		if y, ok := v.lay.devY(v.m, a); ok {
 			if name := v.m.devices[a.dev]; name != "" {
 				t.Title += " from " + name
@@ -735,7 +736,7 @@ func (v *view) selection() (t tip, ok bool) {
 		return tip{}, false // zoomed away: no tooltip pointing off the plot
 	}
 	t = describe(&k, v.running || v.replay != nil) // a replay has not reached what comes next
-	t.X, t.Y = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot)
+	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
 	return t, true
 }
 

@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"testing"
+
+	"retrylab/app/browser"
+)
+
+// TestPlaceTip: the tooltip stands to the right of its mark and just below
+// it, flips left or up where that side has no room, goes below or above
+// the mark across a phone's screen where neither side has room, and is
+// clamped into the viewport when nothing fits — always whole on screen,
+// and clear of its mark whenever the mark is on screen and room allows.
+func TestPlaceTip(t *testing.T) {
+	const ring = 9.5 // a normal mark's selection ring
+	for _, tc := range []struct {
+		name      string
+		f         browser.Float
+		left, top float64
+	}{
+		{"desktop, mid-plot: right, below", browser.Float{X: 500, Y: 300, R: ring, W: 340, H: 120, ViewW: 1400, ViewH: 1000}, 514, 310},
+		{"near the right edge: flipped left, at full width", browser.Float{X: 1300, Y: 300, R: ring, W: 340, H: 120, ViewW: 1400, ViewH: 1000}, 946, 310},
+		{"near the bottom: flipped up", browser.Float{X: 500, Y: 950, R: ring, W: 340, H: 120, ViewW: 1400, ViewH: 1000}, 514, 820},
+		{"projector, last lane at the bottom right: both", browser.Float{X: 1200, Y: 700, R: 11.2, W: 400, H: 132, ViewW: 1280, ViewH: 720}, 784.8, 558},
+		{"phone: no room beside, so below, across", browser.Float{X: 200, Y: 300, R: ring, W: 360, H: 116, ViewW: 390, ViewH: 844}, 20, 314},
+		{"phone, near the left edge", browser.Float{X: 30, Y: 300, R: ring, W: 360, H: 116, ViewW: 390, ViewH: 844}, 8, 314},
+		{"phone, near the bottom: above", browser.Float{X: 200, Y: 824, R: ring, W: 360, H: 116, ViewW: 390, ViewH: 844}, 20, 694},
+		{"small phone", browser.Float{X: 150, Y: 200, R: ring, W: 304, H: 140, ViewW: 320, ViewH: 568}, 8, 214},
+		{"mark below the screen (walked to by keyboard): at the bottom edge", browser.Float{X: 500, Y: 1300, R: ring, W: 340, H: 120, ViewW: 1400, ViewH: 1000}, 514, 872},
+		{"mark above the screen: at the top edge", browser.Float{X: 200, Y: -80, R: ring, W: 360, H: 116, ViewW: 390, ViewH: 844}, 20, 8},
+		{"no room anywhere: clamped, covering", browser.Float{X: 200, Y: 150, R: ring, W: 360, H: 280, ViewW: 390, ViewH: 300}, 20, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.f
+			left, top := placeTip(f)
+			if left != tc.left || top != tc.top {
+				t.Errorf("placed at (%v, %v), want (%v, %v)", left, top, tc.left, tc.top)
+			}
+			if left < tipMargin || top < tipMargin || left+f.W > f.ViewW-tipMargin || top+f.H > f.ViewH-tipMargin {
+				t.Errorf("%v×%v at (%v, %v): not whole in the %v×%v viewport, %v px clear of its edges", f.W, f.H, left, top, f.ViewW, f.ViewH, tipMargin)
+			}
+			onScreen := f.Y >= 0 && f.Y <= f.ViewH
+			roomy := f.H+f.R+4 <= max(f.Y, f.ViewH-f.Y)-tipMargin
+			covers := f.X > left-f.R && f.X < left+f.W+f.R && f.Y > top-f.R && f.Y < top+f.H+f.R
+			if onScreen && roomy && covers {
+				t.Errorf("at (%v, %v) it covers the mark at (%v, %v)", left, top, f.X, f.Y)
+			}
+		})
+	}
+}

@@ -1,0 +1,258 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// tipBox is where the tooltip is, in viewport CSS px, with the mark it
+// describes (data-x, data-y: canvas CSS px) and its width when it has the
+// whole timeline to itself.
+type tipBox struct {
+	Shown                    bool
+	Left, Top, Right, Bottom float64
+	Natural                  float64 // its width placed at the timeline's top-left corner
+	X, Y                     float64 // the mark, canvas CSS px
+	MarkX, MarkY             float64 // the mark, viewport CSS px
+	ViewW, ViewH, ScrollW    float64
+	Title                    string
+}
+
+const readTipJS = `(() => {
+	const el = document.getElementById("tooltip");
+	if (!el || !el.classList.contains("tip")) return {Shown: false};
+	const r = el.getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect();
+	const de = document.documentElement;
+	const twin = el.cloneNode(true);
+	for (const a of ["id", "role", "aria-live"]) twin.removeAttribute(a);
+	twin.style.left = "0px"; twin.style.top = "0px"; twin.style.visibility = "hidden";
+	el.parentNode.appendChild(twin);
+	const natural = twin.getBoundingClientRect().width;
+	twin.remove();
+	const x = +el.dataset.x, y = +el.dataset.y;
+	return {Shown: true, Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom, Natural: natural,
+		X: x, Y: y, MarkX: c.left + x, MarkY: c.top + y,
+		ViewW: de.clientWidth, ViewH: de.clientHeight, ScrollW: de.scrollWidth,
+		Title: el.querySelector("strong").textContent};
+})()`
+
+func readTip(t *testing.T, ctx context.Context) tipBox {
+	t.Helper()
+	return eval[tipBox](t, ctx, readTipJS)
+}
+
+// checkTip: the tooltip is whole inside the viewport (so the page does not
+// grow sideways either), as wide as it is with room to spare, and clear
+// of its mark when the mark is on screen.
+func checkTip(t *testing.T, b tipBox, how string) {
+	t.Helper()
+	if !b.Shown {
+		t.Errorf("%s: no tooltip", how)
+		return
+	}
+	const eps = 0.5
+	if b.Left < -eps || b.Top < -eps || b.Right > b.ViewW+eps || b.Bottom > b.ViewH+eps {
+		t.Errorf("%s: tooltip %q at x %.0f–%.0f, y %.0f–%.0f: outside the %.0f × %.0f viewport",
+			how, b.Title, b.Left, b.Right, b.Top, b.Bottom, b.ViewW, b.ViewH)
+	}
+	if b.ScrollW > b.ViewW+eps {
+		t.Errorf("%s: the page is %.0f px wide in a %.0f px viewport", how, b.ScrollW, b.ViewW)
+	}
+	if w := b.Right - b.Left; w < b.Natural-1 {
+		t.Errorf("%s: tooltip %q is %.0f px wide where it stands, %.0f px with room: narrowed", how, b.Title, w, b.Natural)
+	}
+	onScreen := b.MarkX >= 0 && b.MarkX <= b.ViewW && b.MarkY >= 0 && b.MarkY <= b.ViewH
+	const r = 4 // a mark's radius
+	if onScreen && b.MarkX > b.Left-r && b.MarkX < b.Right+r && b.MarkY > b.Top-r && b.MarkY < b.Bottom+r {
+		t.Errorf("%s: tooltip %q at x %.0f–%.0f, y %.0f–%.0f covers its mark at (%.0f, %.0f)",
+			how, b.Title, b.Left, b.Right, b.Top, b.Bottom, b.MarkX, b.MarkY)
+	}
+}
+
+// scrollMarkTo scrolls the page so that canvas y lies at viewport y at,
+// or just below the legend when it stays on screen over that (it sticks
+// to the top: a mark under it cannot be pointed at).
+func scrollMarkTo(t *testing.T, ctx context.Context, y, at float64) {
+	t.Helper()
+	eval[bool](t, ctx, fmt.Sprintf(`(() => {
+		const to = at => window.scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top + %[1]f - at);
+		to(%[2]f);
+		const l = document.querySelector(".legend").getBoundingClientRect();
+		if (l.top < %[2]f && l.bottom + 12 > %[2]f) to(l.bottom + 12);
+		return true;
+	})()`, y, at))
+}
+
+// changedTip waits for the tooltip to describe another mark than before
+// (a key that moves nothing, End on the last attempt, leaves it), and
+// returns it.
+func changedTip(t *testing.T, ctx context.Context, before tipBox) tipBox {
+	t.Helper()
+	var b tipBox
+	_ = waitFor(time.Second, func() bool {
+		b = readTip(t, ctx)
+		return b.Shown && (b.Title != before.Title || b.X != before.X || b.Y != before.Y)
+	})
+	return b
+}
+
+// TestTooltipStaysOnScreen: at a phone's width, on a projector in
+// presentation mode and on a desktop, the tooltip of marks at every edge
+// of the timeline — walked to with the keyboard, hovered and clicked with
+// the pointer, with the lanes near the top and the bottom of the screen —
+// is whole in the viewport, at its full width, and beside or above/below
+// its mark rather than over it. (It stood at x −202 on a phone, since it
+// always flipped left there; it never flipped up, so near the bottom only
+// its title showed; flipped near the right edge it shrank to 240 px.)
+func TestTooltipStaysOnScreen(t *testing.T) {
+	srv := startServer(t)
+	for _, tc := range []struct {
+		name    string
+		w, h    int64
+		phone   bool
+		present bool
+	}{
+		{"phone", 390, 844, true, false},
+		{"small phone", 320, 568, true, false},
+		{"projector", 1280, 720, false, true},
+		{"desktop", 1400, 1000, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, _ := newBrowser(t)
+			opts := []chromedp.EmulateViewportOption{}
+			if tc.phone {
+				opts = append(opts, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(tc.w, tc.h, opts...)); err != nil {
+				t.Fatal(err)
+			}
+			boot(t, ctx, srv.URL+"/?workers=12&jobs=2&rate=4&burst=2&ra_honour=on&ra_spread=1s")
+			if tc.present {
+				press(t, ctx, "p")
+			}
+			click(t, ctx, "simulate")
+			// Drawn only once in sight (a phone has the timeline below).
+			eval[bool](t, ctx, `(() => { document.getElementById("timeline").scrollIntoView(); return true; })()`)
+			if err := waitFor(30*time.Second, func() bool {
+				s := state(t, ctx)
+				return s.Simulated && !s.Running && eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).drawn_ms`) > 0
+			}); err != nil {
+				t.Fatalf("the simulation was not drawn: %v", err)
+			}
+			key := func(k string) {
+				t.Helper()
+				if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			focus := func() {
+				t.Helper()
+				eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
+			}
+
+			// The keyboard: the first attempt, the first lane's ends, down
+			// to the last lane, its ends; with the first lane near the
+			// top of the screen, then the last near the bottom.
+			type mark struct{ x, y float64 }
+			var corners []mark
+			lastLaneY := 0.0
+			for _, at := range []string{"top", "bottom"} {
+				focus()
+				key(kb.Escape)
+				if at == "top" {
+					scrollMarkTo(t, ctx, 0, 0)
+					if b := readTip(t, ctx); b.Shown {
+						t.Fatalf("Escape left the tooltip %q", b.Title)
+					}
+				}
+				prev := tipBox{}
+				step := func(k, what string) tipBox {
+					t.Helper()
+					key(k)
+					b := changedTip(t, ctx, prev)
+					checkTip(t, b, fmt.Sprintf("lanes at the %s, %s", at, what))
+					prev = b
+					return b
+				}
+				first := step(kb.ArrowRight, "the first attempt")
+				if at == "top" {
+					// The first lane 20 px from the screen's top.
+					scrollMarkTo(t, ctx, first.Y, 20)
+				} else {
+					scrollMarkTo(t, ctx, lastLaneY, float64(tc.h)-20)
+				}
+				a := step(kb.Home, "the first lane's first attempt")
+				b := step(kb.End, "the first lane's last attempt")
+				last := b // the run's last attempt: the rightmost of the lanes' last
+				for i := 0; i < 12; i++ {
+					step(kb.ArrowDown, fmt.Sprintf("%d lanes down", i+1))
+					if e := step(kb.End, fmt.Sprintf("%d lanes down, the last attempt", i+1)); e.X > last.X {
+						last = e
+					}
+				}
+				c := step(kb.Home, "the last lane's first attempt")
+				d := step(kb.End, "the last lane's last attempt")
+				lastLaneY = d.Y
+				if at == "top" {
+					corners = []mark{{a.X, a.Y}, {b.X, b.Y}, {c.X, c.Y}, {d.X, d.Y}, {last.X, last.Y}}
+				}
+			}
+
+			// The pointer: each corner's mark, and the run's last attempt
+			// at the right edge, hovered and clicked, near the top of the
+			// screen and near its bottom.
+			for i, m := range corners {
+				for _, at := range []float64{20, float64(tc.h) - 20} {
+					focus()
+					key(kb.Escape) // unpinned: the pointer selects
+					scrollMarkTo(t, ctx, m.y, at)
+					c := eval[[2]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left, r.top]; })()`)
+					x, y := c[0]+m.x, c[1]+m.y
+					for _, how := range []string{"hovered", "clicked"} {
+						var err error
+						if how == "hovered" {
+							err = chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+						} else {
+							err = chromedp.Do(ctx, chromedp.MouseClickXY(x, y))
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+						var b tipBox
+						if err := waitFor(2*time.Second, func() bool {
+							b = readTip(t, ctx)
+							return b.Shown && math.Abs(b.X-m.x) < 8 && math.Abs(b.Y-m.y) < 8
+						}); err != nil {
+							t.Errorf("corner %d %s at (%.0f, %.0f): tooltip %+v", i, how, x, y, b)
+							continue
+						}
+						checkTip(t, b, fmt.Sprintf("corner %d %s at y %.0f", i, how, at))
+					}
+				}
+			}
+			// The last one clicked stays selected while the page scrolls:
+			// its tooltip follows the mark, and stays on screen when the
+			// mark leaves it.
+			for _, by := range []float64{float64(tc.h) / 2, -float64(tc.h)} {
+				eval[bool](t, ctx, fmt.Sprintf(`(() => { window.scrollBy(0, %f); return true; })()`, by))
+				var b tipBox
+				inside := func() bool {
+					b = readTip(t, ctx)
+					return b.Shown && b.Top >= 0 && b.Bottom <= b.ViewH
+				}
+				_ = waitFor(2*time.Second, inside) // placed again at the scroll event
+				checkTip(t, b, fmt.Sprintf("scrolled by %.0f px", by))
+			}
+			screenshot(t, ctx, "tooltip-"+tc.name)
+		})
+	}
+}
