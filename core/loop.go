@@ -311,14 +311,14 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Duration, Reason, string, error) {
 	if c := l.p.Ceiling; c > 0 && d > c {
 		if l.p.AboveCeiling == CeilingStop {
-			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, formatDuration(d), formatDuration(c))), ErrAboveCeiling
+			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, noteDuration(d), formatDuration(c))), ErrAboveCeiling
 		}
-		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", formatDuration(d), formatDuration(c)))
+		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", noteDuration(d), formatDuration(c)))
 		d = c
 	}
 	if l.p.Spread > 0 {
 		extra := toDuration(float64(clampUnit(l.rng.Float64()) * float64(l.p.Spread)))
-		note = joinNote(note, "spread +"+formatDuration(extra))
+		note = joinNote(note, "spread +"+noteDuration(extra))
 		if d > maxDuration-extra {
 			d = maxDuration
 		} else {
@@ -337,8 +337,20 @@ func (l *Loop) pastMaxElapsed(now time.Time, wait time.Duration) bool {
 }
 
 func (l *Loop) elapsedNote(what string, now time.Time, wait time.Duration) string {
-	return fmt.Sprintf("%s %s would end past max elapsed %s (%s used)", what, formatDuration(wait),
-		formatDuration(l.p.MaxElapsed), formatDuration(now.Sub(l.start)))
+	return fmt.Sprintf("%s %s would end past max elapsed %s (%s used)", what, noteDuration(wait),
+		formatDuration(l.p.MaxElapsed), noteDuration(now.Sub(l.start)))
+}
+
+// noteDuration writes a duration that was measured or drawn (a spread, a
+// server's delay from a date, the time used) for a note: to the
+// millisecond, or to the microsecond under one. A note explains; the
+// event's Wait keeps the exact value. Settings are written exactly
+// (formatDuration).
+func noteDuration(d time.Duration) string {
+	if d < time.Millisecond && d > -time.Millisecond {
+		return formatDuration(d.Round(time.Microsecond))
+	}
+	return formatDuration(d.Round(time.Millisecond))
 }
 
 func joinNote(a, b string) string {

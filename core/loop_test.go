@@ -190,6 +190,26 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 10.5s for 2 at 0s (clamped from 1m to ceiling 10s; spread +500ms)",
 			"attempt 2 at 10.5s", "outcome 2 at 10.5s: 200", "done at 10.5s after 2",
 		}},
+		// A note tells measured and drawn durations to the millisecond: a
+		// spread of 877.25499ms was written out to the nanosecond, in the
+		// page's tooltip and in every export.
+		{"spread noted to the millisecond", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Spread = true, 2*s }), fixedRand(0.438627495), 0, []Outcome{status(429, "Retry-After", "1"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 1.87725499s for 2 at 0s (spread +877ms)",
+			"attempt 2 at 1.87725499s", "outcome 2 at 1.87725499s: 200", "done at 1.87725499s after 2",
+		}},
+		{"a sub-millisecond spread noted to the microsecond", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Spread = true, ms }), fixedRand(0.123456789), 0, []Outcome{status(429, "Retry-After", "1"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 1.000123456s for 2 at 0s (spread +123µs)",
+			"attempt 2 at 1.000123456s", "outcome 2 at 1.000123456s: 200", "done at 1.000123456s after 2",
+		}},
+		{"a date clamped, noted to the millisecond", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling = true, 30*s }), nil, 333333333, []Outcome{status(503, "Retry-After", at(90*s).Format("Mon, 02 Jan 2006 15:04:05 GMT")), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 333.333333ms: 503", "wait retry-after 30s for 2 at 333.333333ms (clamped from 1m29.667s to ceiling 30s)",
+			"attempt 2 at 30.333333333s", "outcome 2 at 30.666666666s: 200", "done at 30.666666666s after 2",
+		}},
+		{"max elapsed noted to the millisecond", withPolicy(expo(10), func(p *Policy) { p.MaxElapsed = time.Second }), nil, 333333333, []Outcome{status(503)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 333.333333ms: 503", "wait backoff 200ms for 2 at 333.333333ms",
+			"attempt 2 at 533.333333ms", "outcome 2 at 866.666666ms: 503",
+			"done at 866.666666ms after 2: core: max elapsed time reached after 2 attempts: http status 503 (backoff wait 400ms would end past max elapsed 1s (867ms used))",
+		}},
 		{"spread not added to backoff", withPolicy(expo(2), func(p *Policy) { p.Spread = time.Second }), fixedRand(0.5), 0, []Outcome{status(429), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait backoff 200ms for 2 at 0s",
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
