@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ type tipBox struct {
 	X, Y                     float64 // the mark, canvas CSS px
 	MarkX, MarkY             float64 // the mark, viewport CSS px
 	ViewW, ViewH, ScrollW    float64
-	Title                    string
+	Title, Text              string
 }
 
 const readTipJS = `(() => {
@@ -42,7 +43,7 @@ const readTipJS = `(() => {
 	return {Shown: true, Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom, Natural: natural,
 		X: x, Y: y, MarkX: c.left + x, MarkY: c.top + y,
 		ViewW: de.clientWidth, ViewH: de.clientHeight, ScrollW: de.scrollWidth,
-		Title: el.querySelector("strong").textContent};
+		Title: el.querySelector("strong").textContent, Text: el.innerText};
 })()`
 
 func readTip(t *testing.T, ctx context.Context) tipBox {
@@ -50,14 +51,21 @@ func readTip(t *testing.T, ctx context.Context) tipBox {
 	return eval[tipBox](t, ctx, readTipJS)
 }
 
+// goDuration is a duration in Go's syntax ("+877.25499ms"): the page writes
+// "877 ms".
+var goDuration = regexp.MustCompile(`[0-9](ns|µs|ms|s|m|h)\b`)
+
 // checkTip: the tooltip is whole inside the viewport (so the page does not
 // grow sideways either), as wide as it is with room to spare, and clear
-// of its mark when the mark is on screen.
+// of its mark when the mark is on screen; its durations are the page's.
 func checkTip(t *testing.T, b tipBox, how string) {
 	t.Helper()
 	if !b.Shown {
 		t.Errorf("%s: no tooltip", how)
 		return
+	}
+	if d := goDuration.FindString(b.Text); d != "" {
+		t.Errorf("%s: tooltip writes a duration in Go's syntax (%q):\n%s", how, d, b.Text)
 	}
 	const eps = 0.5
 	if b.Left < -eps || b.Top < -eps || b.Right > b.ViewW+eps || b.Bottom > b.ViewH+eps {

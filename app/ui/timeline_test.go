@@ -224,7 +224,7 @@ func TestDescribe(t *testing.T) {
 	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
 	for _, want := range []string{"Worker 1 · job 0 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
 		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
-		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120ms)"} {
+		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120 ms)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("tooltip lacks %q:\n%s", want, text)
 		}

@@ -48,3 +48,27 @@ func TestPlaceTip(t *testing.T) {
 		})
 	}
 }
+
+// TestNoteText: the tooltip writes the loop's notes with the page's
+// durations ("then waited 1.88 s: Retry-After (spread +877.25499ms)" mixed
+// Go's syntax with the page's), leaving quoted header values as received.
+func TestNoteText(t *testing.T) {
+	for _, tc := range []struct{ note, want string }{
+		{"spread +877ms", "spread +877 ms"},
+		{"spread +123µs", "spread +123 µs"},
+		{"spread +1.5s", "spread +1.5 s"},
+		{"clamped from 2m to ceiling 30s; spread +500ms", "clamped from 2 min to ceiling 30 s; spread +500 ms"},
+		{"clamped from 1m29.667s to ceiling 1h", "clamped from 1 min 29 s to ceiling 60 min"},
+		{`retry-after "1.5": fractional seconds not allowed; fell back to backoff`, `retry-after "1.5": fractional seconds not allowed; fell back to backoff`},
+		{`retry-after "5s": invalid date; fell back to reset hint`, `retry-after "5s": invalid date; fell back to reset hint`},
+		{`retry-after "a \"2s\" b": x; spread +20ms`, `retry-after "a \"2s\" b": x; spread +20.0 ms`},
+		{`X-RateLimit-Reset "-3": negative; fell back to backoff`, `X-RateLimit-Reset "-3": negative; fell back to backoff`},
+		{"reset hint ignored: 7 remaining; fell back to backoff", "reset hint ignored: 7 remaining; fell back to backoff"},
+		{"bucket empty", "bucket empty"},
+		{"max attempts 3 reached, 0 left, v2s untouched", "max attempts 3 reached, 0 left, v2s untouched"},
+	} {
+		if got := noteText(tc.note); got != tc.want {
+			t.Errorf("noteText(%q) = %q, want %q", tc.note, got, tc.want)
+		}
+	}
+}

@@ -808,7 +808,7 @@ func describe(k *mark, running bool) tip {
 	if k.hasWait {
 		w := "then waited " + fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]
 		if k.waitNote != "" {
-			w += " (" + k.waitNote + ")"
+			w += " (" + noteText(k.waitNote) + ")"
 		}
 		t.Lines = append(t.Lines, w)
 	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
@@ -863,6 +863,63 @@ func fmtDur(d time.Duration) string {
 		return "−" + s
 	}
 	return s
+}
+
+// noteText is a note of core's loop (an event's Note) as the page writes
+// it: its durations, in Go's syntax there ("spread +877ms", "clamped from
+// 2m to ceiling 30s"), as everywhere else on the page ("spread +877 ms",
+// "clamped from 2 min to ceiling 30 s"). What is quoted, a header's value
+// as received, is left as it came.
+func noteText(note string) string {
+	var b strings.Builder
+	quoted, escaped := false, false
+	for i := 0; i < len(note); {
+		c := note[i]
+		if quoted || c == '"' {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				quoted = !quoted
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		// A duration starts with a digit after anything but a letter or a
+		// digit, and runs over digits, dots and unit letters.
+		if c >= '0' && c <= '9' && (i == 0 || !isWordByte(note[i-1])) {
+			j := i
+			for j < len(note) && (isWordByte(note[j]) || note[j] == '.' || strings.HasPrefix(note[j:], "µ")) {
+				if strings.HasPrefix(note[j:], "µ") {
+					j += len("µ")
+				} else {
+					j++
+				}
+			}
+			word := note[i:j]
+			if d, err := time.ParseDuration(word); err == nil && strings.ContainsAny(word, "nuµmsh") {
+				if d >= time.Minute && d%time.Minute == 0 {
+					b.WriteString(strconv.FormatInt(int64(d/time.Minute), 10) + " min")
+				} else {
+					b.WriteString(fmtDur(d))
+				}
+			} else {
+				b.WriteString(word)
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
 // fmtSigned is a lateness: "+0.8 ms", "−0.2 ms".
