@@ -143,6 +143,11 @@ func scaleCount(n int, f float64, r Range[int]) int {
 //     after Reconfigure to a smaller Limit, of the last ones up to the
 //     largest Limit it had).
 //
+// After Reconfigure to another kind or window length, a token bucket or a
+// fixed window also holds the share of the quota the previous configuration
+// had in use, as the instants it comes back at (see Reconfigure): a request
+// is admitted only if the limiter's own state and that share leave room.
+//
 // A Limiter is not safe for concurrent use: the server locks per key.
 // Decide and Peek do not allocate.
 type Limiter struct {
@@ -155,12 +160,30 @@ type Limiter struct {
 	win   int64 // index of the current window
 	count int   // allowed in the current window
 
-	// sliding window: offsets of the last allowed requests, oldest at head;
-	// len(ring) >= cfg.Limit (larger after Reconfigure to a smaller Limit),
-	// and n < len(ring) means every admission since the start is there
+	// ring holds n offsets in time order from head:
+	//   - sliding window: the last allowed requests (carried ones included);
+	//     len(ring) >= cfg.Limit (larger after Reconfigure to a smaller
+	//     Limit), and n < len(ring) means every admission since the start
+	//     (or the change of kind) is there;
+	//   - fixed window and token bucket: the instants at which the share
+	//     carried over by Reconfigure comes back, a unit each: an admission
+	//     (fixed window; all back by the end of the window they were
+	//     carried into), or 1/carry.per of the Burst (token bucket).
 	ring []int64
 	head int
 	n    int
+
+	carry *carryState // nil until the first change of kind or window length
+}
+
+// carryState is what a limiter keeps once it has changed kind or window
+// length (apart, so that the many that never do stay small).
+type carryState struct {
+	per int // token bucket: the carried units that make up its Burst
+	// spare is the ring the limiter had before its last such change, kept
+	// for the next one: a change builds the new ring from the old one, so
+	// it must not write into it.
+	spare []int64
 }
 
 // NewLimiter returns a limiter for c whose windows (or full bucket) start at
@@ -184,9 +207,21 @@ func NewLimiter(c LimiterConfig, now time.Time) *Limiter {
 // or the latest given to Reconfigure.
 func (l *Limiter) Config() LimiterConfig { return l.cfg }
 
+// Instants is the number of instants l has room for (8 bytes each) besides
+// its fixed-size state: a sliding window's ring and, once the limiter has
+// changed kind or window length, the ring it carries its share in and the
+// spare one. The mock endpoint budgets its memory with it.
+func (l *Limiter) Instants() int {
+	if l.carry == nil {
+		return len(l.ring)
+	}
+	return len(l.ring) + len(l.carry.spare)
+}
+
 // Reconfigure changes l's limit to c at now, keeping what l has admitted so
 // far, as a server that changes a running limit would (the mock endpoint's
-// "halve the limit" switch uses it going into a stretch and back out):
+// "halve the limit" switch uses it going into a stretch and back out, and a
+// shared key whose clients' settings differ at every change):
 //   - token bucket to token bucket: the bucket keeps its tokens, fractions
 //     included, capped at the new Burst, and refills at the new Rate from
 //     now;
@@ -201,12 +236,15 @@ func (l *Limiter) Config() LimiterConfig { return l.cfg }
 //     forgetting them would let a window straddling the change hold more
 //     than either limit); a larger one moves it into a ring of the new size.
 //
-// A different Kind, or a different Window, has nothing to carry over: the
-// limiter starts afresh at now, as NewLimiter(c, now) would. Like Decide,
-// an instant earlier than the latest one seen is treated as that latest
-// one. Reconfigure allocates only when a sliding window's ring grows: to a
-// Limit larger than any it had, or afresh at another size. It panics if
-// c.Validate() fails.
+// A different Kind, or a different Window, has no admissions to carry over
+// as such: the new limiter starts with the same share of its quota in use
+// as l had, given back when l would have given it back (see carryShare).
+// Fixed windows stay aligned to the instant given to NewLimiter. Like
+// Decide, an instant earlier than the latest one seen is treated as that
+// latest one. Reconfigure allocates only when a ring must grow: a sliding
+// window's to a Limit larger than any it had, or, at a change of kind or
+// window length, the one the share is carried in (so changes back and forth
+// soon allocate nothing). It panics if c.Validate() fails.
 func (l *Limiter) Reconfigure(c LimiterConfig, now time.Time) {
 	if err := c.Validate(); err != nil {
 		panic(err)
@@ -216,11 +254,11 @@ func (l *Limiter) Reconfigure(c LimiterConfig, now time.Time) {
 	}
 	switch {
 	case c.Kind != l.cfg.Kind:
-		l.restart(c, now)
+		l.carryShare(c, l.offset(now, true))
 	case c.Kind == LimitTokenBucket:
 		l.rescaleBucket(c, l.offset(now, true))
 	case c.Window != l.cfg.Window:
-		l.restart(c, now)
+		l.carryShare(c, l.offset(now, true))
 	case c.Kind == LimitSlidingWindow && c.Limit > len(l.ring):
 		l.offset(now, true)
 		ring := make([]int64, c.Limit)
@@ -232,22 +270,6 @@ func (l *Limiter) Reconfigure(c LimiterConfig, now time.Time) {
 		l.offset(now, true)
 	}
 	l.cfg = c
-}
-
-// restart makes l a fresh limiter for c at now (or the latest instant
-// seen, if later), reusing its ring when the size fits.
-func (l *Limiter) restart(c LimiterConfig, now time.Time) {
-	start := l.base.Add(time.Duration(l.offset(now, false)))
-	ring := l.ring
-	if c.Kind != LimitSlidingWindow {
-		ring = nil
-	} else if len(ring) != c.Limit {
-		ring = make([]int64, c.Limit)
-	}
-	*l = Limiter{cfg: c, base: start, ring: ring}
-	if c.Kind == LimitTokenBucket {
-		l.tb = newTokenBucket(c.Rate, float64(c.Burst), 0)
-	}
 }
 
 // rescaleBucket carries the bucket's tokens at off over to c's rate and
@@ -348,38 +370,82 @@ func (l *Limiter) offset(now time.Time, take bool) int64 {
 }
 
 func (l *Limiter) decideBucket(off int64, take bool) Decision {
-	d := Decision{Limit: l.cfg.Burst, Allowed: l.tb.allows(off)}
-	tb := l.tb
+	first := l.firstAfter(off, l.n) // carried share still out: ring[first:n]
+	carried := l.carriedDebt(l.n - first)
+	d := Decision{Limit: l.cfg.Burst, Allowed: l.tb.debt(off)+carried <= l.tb.burst-l.tb.interval}
 	if d.Allowed && take {
 		l.tb.take(off)
-		tb = l.tb
 	}
-	d.Remaining = tb.wholeTokens(off)
-	d.Reset = time.Duration(tb.debt(off))
+	own := l.tb.debt(off)
+	d.Remaining = int(max(l.tb.burst-own-carried, 0) / l.tb.interval)
+	d.Reset = time.Duration(own)
+	if first < l.n {
+		d.Reset = max(d.Reset, time.Duration(l.ring[l.at(l.n-1)]-off))
+	}
 	if !d.Allowed {
-		d.RetryAfter = tb.untilAvailable(off)
+		d.RetryAfter = time.Duration(l.bucketBy(off, first, l.tb.burst-l.tb.interval) - off)
+	}
+	if take && first == l.n {
+		l.n = 0 // all of the carried share is back
 	}
 	return d
 }
 
+// carriedDebt is what c carried units of a bucket's share weigh, as debt
+// (nanoseconds of refill at its rate), rounded up: c/per of its burst.
+func (l *Limiter) carriedDebt(c int) int64 {
+	if c == 0 {
+		return 0
+	}
+	return mulDiv(int64(c), l.tb.burst, int64(l.carry.per), true)
+}
+
+// bucketBy is the earliest offset from off on at which the bucket's own
+// debt plus its carried units still out (ring[first:n] at off) is at most
+// x, if nothing more is admitted: its own debt falls a nanosecond per
+// nanosecond, and each carried unit comes back at its instant.
+func (l *Limiter) bucketBy(off int64, first int, x int64) int64 {
+	from := off // the stretch [from, next unit back) with the units from p out
+	for p := first; ; p++ {
+		next := int64(math.MaxInt64)
+		if p < l.n {
+			next = l.ring[l.at(p)]
+		}
+		if cd := l.carriedDebt(l.n - p); cd <= x {
+			if t := max(from, l.tb.full-(x-cd)); t < next || p == l.n {
+				return t
+			}
+		}
+		from = next
+	}
+}
+
 func (l *Limiter) decideFixed(off int64, take bool) Decision {
 	w := int64(l.cfg.Window)
+	limit := l.cfg.Limit
 	k := off / w
 	count := l.count
 	if k != l.win {
 		count = 0
 	}
-	d := Decision{Limit: l.cfg.Limit, Allowed: count < l.cfg.Limit}
+	carried := l.n - l.firstAfter(off, l.n) // carried admissions still counted
+	d := Decision{Limit: limit, Allowed: count+carried < limit}
 	if d.Allowed && take {
 		count++
 	}
-	if take {
-		l.win, l.count = k, count
-	}
-	d.Remaining = max(l.cfg.Limit-count, 0) // a count over a reconfigured limit
+	d.Remaining = max(limit-count-carried, 0) // a count over a reconfigured limit
 	d.Reset = time.Duration((k+1)*w - off)
 	if !d.Allowed {
 		d.RetryAfter = d.Reset
+		if count < limit { // room once all but limit-count-1 carried ones are back
+			d.RetryAfter = time.Duration(l.ring[l.at(l.n-(limit-count))] - off)
+		}
+	}
+	if take {
+		if k != l.win {
+			l.n = 0 // carried ones are back by the end of the window they came into
+		}
+		l.win, l.count = k, count
 	}
 	return d
 }
@@ -407,18 +473,7 @@ func (l *Limiter) decideSliding(off int64, take bool) Decision {
 			l.n++
 		}
 	}
-	// Entries are in time order from head: find the first inside the window
-	// (off-w, off] among the latest limit by binary search.
-	lo, hi := max(l.n-limit, 0), l.n
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if l.ring[l.at(mid)] > off-w {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	inWindow := l.n - lo
+	inWindow := l.n - l.firstInWindow(off)
 	d.Remaining = limit - inWindow
 	if inWindow > 0 {
 		d.Reset = time.Duration(l.ring[l.at(l.n-1)] + w - off)
@@ -427,6 +482,29 @@ func (l *Limiter) decideSliding(off int64, take bool) Decision {
 		d.RetryAfter = time.Duration(l.ring[oldest] + w - off)
 	}
 	return d
+}
+
+// firstInWindow is the position, counted from the oldest entry, of the
+// first of a sliding window's latest Limit admissions inside the window
+// (off-Window, off].
+func (l *Limiter) firstInWindow(off int64) int {
+	return l.firstAfter(off-int64(l.cfg.Window), l.cfg.Limit)
+}
+
+// firstAfter is the position, counted from the oldest entry, of the first
+// of the ring's latest entries (at most latest of them) later than edge:
+// entries are in time order from head, so a binary search finds it.
+func (l *Limiter) firstAfter(edge int64, latest int) int {
+	lo, hi := max(l.n-latest, 0), l.n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if l.ring[l.at(mid)] > edge {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // at maps a position counted from the oldest entry to a ring index.

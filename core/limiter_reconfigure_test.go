@@ -152,26 +152,56 @@ func TestLimiterReconfigure(t *testing.T) {
 			to(window(LimitSlidingWindow, 5, s), 0, allow(5, 4, 1*s)),
 			to(window(LimitSlidingWindow, 1, s), 500*ms, deny(1, 0, 500*ms, 500*ms)),
 		}},
-		{"another kind starts afresh", window(LimitFixedWindow, 1, s), []reconfigureStep{
+		{"another kind carries the share in use, back when the old limiter gives it back", window(LimitFixedWindow, 1, s), []reconfigureStep{
 			decide(0, allow(1, 0, 1*s)),
-			to(window(LimitSlidingWindow, 1, s), 300*ms, allow(1, 1, 0)),
-			to(bucket(1, 1), 400*ms, allow(1, 1, 0)),
+			to(window(LimitSlidingWindow, 1, s), 300*ms, deny(1, 0, 700*ms, 700*ms)), // back at 1 s, the fixed window's end
+			to(bucket(1, 1), 400*ms, deny(1, 0, 600*ms, 600*ms)),
 			to(&LimiterConfig{}, 500*ms, Decision{Allowed: true}),
-			to(window(LimitFixedWindow, 1, s), 600*ms, allow(1, 1, 1*s)), // windows from 600 ms
+			to(window(LimitFixedWindow, 1, s), 600*ms, allow(1, 1, 400*ms)), // nothing in use; windows from the start
 		}},
-		{"another window length starts afresh, windows from then", window(LimitFixedWindow, 1, s), []reconfigureStep{
+		{"another window length: the admission back when the old window ends", window(LimitFixedWindow, 1, s), []reconfigureStep{
 			decide(0, allow(1, 0, 1*s)),
-			to(window(LimitFixedWindow, 1, 2*s), 500*ms, allow(1, 1, 2*s)),
-			decide(2400*ms, allow(1, 0, 100*ms)),
+			to(window(LimitFixedWindow, 1, 2*s), 500*ms, deny(1, 0, 1500*ms, 500*ms)), // windows of 2 s from the start
+			decide(1*s, allow(1, 0, 1*s)),
+			decide(2400*ms, allow(1, 0, 1600*ms)),
+		}},
+		{"sliding windows of other lengths: each part of the share back when it would have been", window(LimitSlidingWindow, 2, s), []reconfigureStep{
+			decide(0, allow(2, 1, 1*s)),
+			decide(600*ms, allow(2, 0, 1*s)),
+			// 2 of 2 in use: 4 of 4, two back at 1 s (when 1 of 2 would be), two at 1.6 s.
+			to(window(LimitSlidingWindow, 4, 2*s), 700*ms, deny(4, 0, 900*ms, 300*ms)),
+			decide(1*s, allow(4, 1, 2*s)),
+			decide(1*s, allow(4, 0, 2*s)),
+			decide(1*s, deny(4, 0, 2*s, 600*ms)),
+		}},
+		{"a bucket's share into a fixed window: ⌈share×Limit⌉, back as the bucket refills", bucket(1, 4), []reconfigureStep{
+			decide(0, allow(4, 3, 1*s)),
+			decide(0, allow(4, 2, 2*s)),
+			decide(0, allow(4, 1, 3*s)),
+			// 2.5 of 4 tokens missing: 2 of 2, one back at 1 s (half missing), one at 3 s (full).
+			to(window(LimitFixedWindow, 2, 10*s), 500*ms, deny(2, 0, 9500*ms, 500*ms)),
+			decide(1*s, allow(2, 0, 9*s)),
+			decide(2*s, deny(2, 0, 8*s, 1*s)),
+			decide(3*s, allow(2, 0, 7*s)),
+		}},
+		{"a fixed window's share into a bucket: exactly, back at the window's end", window(LimitFixedWindow, 4, s), []reconfigureStep{
+			decide(0, allow(4, 3, 1*s)),
+			decide(0, allow(4, 2, 1*s)),
+			decide(0, allow(4, 1, 1*s)),
+			to(bucket(2, 10), 200*ms, allow(10, 2, 800*ms)), // 7.5 of 10 tokens carried until 1 s
+			decide(200*ms, allow(10, 1, 800*ms)),
+			decide(200*ms, allow(10, 0, 1*s)),
+			decide(200*ms, deny(10, 0, 1*s, 250*ms)), // 2 own + 7.5 carried; half a token more by 450 ms
+			decide(1*s, allow(10, 8, 700*ms)),        // the carried share back; 1.4 own missing
 		}},
 		{"an earlier instant counts as the latest", bucket(1, 1), []reconfigureStep{
 			decide(10*s, allow(1, 0, 1*s)),
 			to(bucket(2, 1), 0, deny(1, 0, 500*ms, 500*ms)),
 			decide(10*s+500*ms, allow(1, 0, 500*ms)),
 		}},
-		{"an earlier instant starts afresh at the latest", window(LimitFixedWindow, 1, s), []reconfigureStep{
+		{"an earlier instant carries at the latest", window(LimitFixedWindow, 1, s), []reconfigureStep{
 			decide(10*s, allow(1, 0, 1*s)),
-			to(window(LimitFixedWindow, 1, 2*s), 0, allow(1, 1, 2*s)),
+			to(window(LimitFixedWindow, 1, 2*s), 0, deny(1, 0, 2*s, 1*s)), // back at 11 s
 		}},
 	}
 	for _, tt := range tests {
@@ -336,6 +366,9 @@ func TestLimiterReconfigureDoesNotAllocate(t *testing.T) {
 		{LimiterConfig{Kind: LimitFixedWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitFixedWindow, Limit: 5, Window: s}},
 		{LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: 2 * s}},
 		{LimiterConfig{Kind: LimitFixedWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitTokenBucket, Rate: 5, Burst: 5}},
+		{LimiterConfig{Kind: LimitFixedWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitFixedWindow, Limit: 10, Window: 2 * s}},
+		{LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitTokenBucket, Rate: 5, Burst: 5}},
+		{LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: s}, LimiterConfig{Kind: LimitFixedWindow, Limit: 20, Window: 2 * s}},
 	} {
 		l := NewLimiter(tt.a, t0)
 		now := t0
@@ -354,26 +387,33 @@ func TestLimiterReconfigureDoesNotAllocate(t *testing.T) {
 }
 
 // A sliding window's ring grows to a larger Limit and keeps its size for a
-// smaller one (the times beyond the new Limit make the way back exact).
+// smaller one (the times beyond the new Limit make the way back exact). A
+// change of kind or window length builds a ring from the one the limiter
+// had, which it keeps as a spare for the next change: Instants counts both.
 func TestLimiterReconfigureRing(t *testing.T) {
 	sliding := func(n int, w time.Duration) LimiterConfig {
 		return LimiterConfig{Kind: LimitSlidingWindow, Limit: n, Window: w}
 	}
+	fixed := LimiterConfig{Kind: LimitFixedWindow, Limit: 5, Window: s}
 	l := NewLimiter(sliding(100, s), t0)
 	for _, tt := range []struct {
-		to   LimiterConfig
-		ring int
+		to             LimiterConfig
+		ring, instants int
 	}{
-		{sliding(50, s), 100},
-		{sliding(1, s), 100},
-		{sliding(1000, s), 1000},
-		{sliding(100, s), 1000},
-		{sliding(100, 2*s), 100}, // afresh: a ring of the size
-		{LimiterConfig{Kind: LimitFixedWindow, Limit: 5, Window: s}, 0},
+		{sliding(50, s), 100, 100},
+		{sliding(1, s), 100, 100},
+		{sliding(1000, s), 1000, 1000},
+		{sliding(100, s), 1000, 1000},
+		{sliding(100, 2*s), 100, 1100},     // a ring of its Limit; the old one spare
+		{fixed, 1000, 1100},                // the spare, long enough to carry 5
+		{sliding(100, 2*s), 100, 1100},     // the spare again
+		{LimiterConfig{}, 1000, 1100},      // kept for the next change
+		{sliding(2000/2, 3*s), 1000, 1100}, // long enough
 	} {
+		l.Decide(t0) // something in the ring to carry
 		l.Reconfigure(tt.to, t0)
-		if len(l.ring) != tt.ring || cap(l.ring) != tt.ring {
-			t.Errorf("%+v: ring len %d cap %d, want %d", tt.to, len(l.ring), cap(l.ring), tt.ring)
+		if len(l.ring) != tt.ring || l.Instants() != tt.instants {
+			t.Errorf("%+v: ring %d, instants %d; want %d and %d", tt.to, len(l.ring), l.Instants(), tt.ring, tt.instants)
 		}
 	}
 }

@@ -68,22 +68,6 @@ func (tb *tokenBucket) tokens(off int64) float64 {
 	return float64(tb.burst-tb.debt(off)) / float64(tb.interval)
 }
 
-// wholeTokens is tokens rounded down, and never below 0.
-func (tb *tokenBucket) wholeTokens(off int64) int {
-	if n := (tb.burst - tb.debt(off)) / tb.interval; n > 0 {
-		return int(n)
-	}
-	return 0
-}
-
-// untilAvailable is how long after off a token will be available.
-func (tb *tokenBucket) untilAvailable(off int64) time.Duration {
-	if w := tb.debt(off) - (tb.burst - tb.interval); w > 0 {
-		return time.Duration(w)
-	}
-	return 0
-}
-
 // untilNoDebt is how long after off the bucket is out of debt (holds >= 0
 // tokens): when the newest reservation's token has refilled.
 func (tb *tokenBucket) untilNoDebt(off int64) time.Duration {

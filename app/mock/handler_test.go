@@ -491,7 +491,8 @@ func TestAlternatingConfigsShareOneLimit(t *testing.T) {
 
 // A change of kind carries the share of the quota used: a bucket of 10 with
 // 3 tokens taken becomes a window of 4 with ⌈0.3·4⌉ = 2 used; a window of
-// 4 with 3 used becomes a bucket of 10 with ⌈0.75·10⌉ = 8 tokens taken.
+// 4 with 3 used becomes a bucket of 10 with 0.75·10 = 7.5 tokens taken
+// (exactly: a bucket holds fractions).
 func TestNewKindStartsAtTheShareUsed(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
 	for range 3 {
@@ -501,13 +502,92 @@ func TestNewKindStartsAtTheShareUsed(t *testing.T) {
 		t.Errorf("bucket 3/10 used, then fixed limit=4: remaining %d limit %d, want 1 (2 carried + 1) of 4", b.Remaining, b.Limit)
 	}
 	if b := decodeBody(t, get(h, "key=k&limiter=bucket&rate=0.001&burst=10")); b.Remaining != 1 || b.Limit != 10 {
-		t.Errorf("fixed 3/4 used, then bucket burst=10: remaining %d limit %d, want 1 (8 carried + 1 taken) of 10", b.Remaining, b.Limit)
+		t.Errorf("fixed 3/4 used, then bucket burst=10: remaining %d limit %d, want 1 (7.5 carried + 1 taken) of 10", b.Remaining, b.Limit)
 	}
 	if b := decodeBody(t, get(h, "key=k&limiter=none")); b.Limit != 0 || !b.Allowed {
 		t.Errorf("limiter=none: %+v", b)
 	}
 	if b := decodeBody(t, get(h, "key=k&limiter=sliding&limit=3&window=1h")); b.Remaining != 2 {
 		t.Errorf("none, then sliding limit=3: remaining %d, want 2 (none carried)", b.Remaining)
+	}
+}
+
+// Clients that take turns on a shared key with different settings, each
+// well under its limit, are all admitted, however long they go on. A
+// change of kind or window length used to count the share of the quota in
+// use as admitted at the change, so a key whose clients alternated more
+// often than once a window never got it back and locked up: fixed 10/1s
+// and sliding 10/1s taking turns every 500 ms admitted 2 a second for 5 s,
+// then none.
+func TestAlternatingConfigsKeepAdmitting(t *testing.T) {
+	tests := []struct {
+		a, b  string        // the two clients' limiter parameters
+		every time.Duration // between requests, the clients taking turns
+	}{
+		// As reported: each of these admitted nothing after a few seconds.
+		{"limiter=fixed&limit=10&window=1s", "limiter=sliding&limit=10&window=1s", 500 * time.Millisecond},
+		{"limiter=fixed&limit=10&window=1s", "limiter=fixed&limit=10&window=2s", 500 * time.Millisecond},
+		{"limiter=bucket&rate=1&burst=10", "limiter=sliding&limit=3&window=1s", 500 * time.Millisecond},
+		// Several changes within a window, long windows against short ones,
+		// buckets that refill in seconds or minutes against windows.
+		{"limiter=fixed&limit=10&window=1s", "limiter=sliding&limit=10&window=1s", 100 * time.Millisecond},
+		{"limiter=sliding&limit=10&window=1s", "limiter=sliding&limit=20&window=2s", 200 * time.Millisecond},
+		{"limiter=sliding&limit=100&window=1s", "limiter=sliding&limit=50&window=10s", 500 * time.Millisecond},
+		{"limiter=fixed&limit=7&window=700ms", "limiter=fixed&limit=10&window=1s", 250 * time.Millisecond},
+		{"limiter=fixed&limit=50&window=10s", "limiter=sliding&limit=10&window=1s", 400 * time.Millisecond},
+		{"limiter=bucket&rate=10&burst=10", "limiter=fixed&limit=10&window=1s", 200 * time.Millisecond},
+		{"limiter=bucket&rate=5&burst=10", "limiter=sliding&limit=7&window=700ms", 500 * time.Millisecond},
+		{"limiter=bucket&rate=3&burst=30", "limiter=sliding&limit=3&window=1s", time.Second},
+		{"limiter=bucket&rate=10&burst=1000", "limiter=sliding&limit=10&window=1s", 400 * time.Millisecond},
+		{"limiter=none", "limiter=fixed&limit=2&window=1s", 500 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+"|"+tt.b, func(t *testing.T) {
+			h, clk := newTestHandler(t, Options{})
+			qs := [2]string{"key=room&" + tt.a, "key=room&" + tt.b}
+			for i := range int(2 * time.Minute / tt.every) {
+				if rec := get(h, qs[i%2]); rec.Code != 200 {
+					t.Fatalf("request %d at +%v (%s): %d %s", i, time.Duration(i)*tt.every, qs[i%2], rec.Code, rec.Body)
+				}
+				clk.Advance(tt.every)
+			}
+		})
+	}
+}
+
+// A key that is full stays full when a client with other settings comes
+// in, and when the first comes back: a change of settings makes no room.
+// The room is back when the first settings would have had it back (their
+// reset), whichever settings ask then.
+func TestFullKeyStaysFullAcrossChange(t *testing.T) {
+	settings := []string{
+		"limiter=bucket&rate=2&burst=5",
+		"limiter=fixed&limit=4&window=3s",
+		"limiter=sliding&limit=6&window=2s",
+		"limiter=sliding&limit=3&window=10s",
+	}
+	for _, a := range settings {
+		for _, b := range settings {
+			if a == b {
+				continue
+			}
+			t.Run(a+"|"+b, func(t *testing.T) {
+				h, clk := newTestHandler(t, Options{})
+				qa, qb := "key=room&"+a, "key=room&"+b
+				for get(h, qa).Code == 200 {
+				}
+				reset := time.Duration(decodeBody(t, get(h, qa)).ResetMS * float64(time.Millisecond))
+				for i, q := range []string{qb, qa, qb, qb, qa} {
+					if rec := get(h, q); rec.Code != 429 {
+						t.Fatalf("change %d to %s, at once: %d %s, want 429", i, q, rec.Code, rec.Body)
+					}
+				}
+				clk.Advance(reset)
+				if rec := get(h, qb); rec.Code != 200 {
+					t.Errorf("%v later, when %s is back in full: %s gets %d %s", reset, a, b, rec.Code, rec.Body)
+				}
+			})
+		}
 	}
 }
 
@@ -657,7 +737,7 @@ func TestEvictionBySize(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		get(h, "limiter=sliding&limit=1000&key=big-"+strconv.Itoa(i))
 	}
-	perKey := entryCost(core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 1000})
+	perKey := entryCost(1000) // a sliding window of 1000 holds 1000 instants
 	if n := h.Stats().Keys; n > maxBytes/perKey || n < maxBytes/perKey/2 {
 		t.Errorf("keys %d, want at most %d", n, maxBytes/perKey)
 	}

@@ -511,7 +511,8 @@ func TestLimitWithAlternatingConfigs(t *testing.T) {
 
 // The byte estimate follows every limiter change: after a mix of
 // configurations, stretches and expiries, each shard's bytes are the sum of
-// its keys' costs, and every key's ring is at least its sliding limit.
+// its keys' costs, each key is charged for the instants its limiter holds,
+// and a sliding window holds at least its limit.
 func TestBytesFollowReconfiguration(t *testing.T) {
 	h, clk := newTestHandler(t, Options{MaxKeys: 64, IdleTTL: time.Second})
 	r := rand.New(rand.NewPCG(1, 2))
@@ -536,9 +537,9 @@ func TestBytesFollowReconfiguration(t *testing.T) {
 			sh.mu.Lock()
 			sum := 0
 			for _, e := range sh.m {
-				sum += ringCost(e.ring)
-				if c := e.lim.Config(); c.Kind == core.LimitSlidingWindow && e.ring < c.Limit || c.Kind != core.LimitSlidingWindow && e.ring != 0 {
-					t.Errorf("key %s: ring %d for %+v", e.key, e.ring, c)
+				sum += entryCost(e.instants)
+				if c := e.lim.Config(); e.instants != e.lim.Instants() || c.Kind == core.LimitSlidingWindow && e.instants < c.Limit {
+					t.Errorf("key %s: charged for %d instants, holds %d, for %+v", e.key, e.instants, e.lim.Instants(), c)
 				}
 			}
 			if sum != sh.bytes {

@@ -16,7 +16,8 @@ import (
 // map plus an intrusive doubly linked list in least-recently-used order, under
 // its own short mutex. Every operation is O(1) except sweep, which is
 // O(expired keys). The store holds at most maxKeys keys and about maxBytes
-// bytes of state (a sliding window keeps 8 bytes per request of its limit):
+// bytes of state (a limiter keeps 8 bytes per instant it holds: a sliding
+// window one per request of its limit, see core.Limiter.Instants):
 // a shard over its share of either bound evicts its least recently used keys
 // (an approximation of global LRU, exact within the shard).
 //
@@ -53,7 +54,7 @@ type entry struct {
 	key        string
 	lim        *core.Limiter      // base, or base.Scaled(scale) during a stretch
 	base       core.LimiterConfig // the key's configuration, as its last arrival asked
-	ring       int                // the length of lim's sliding-window ring (0: none); the entry costs ringCost(ring)
+	instants   int                // lim.Instants() when last charged: the entry costs entryCost(instants)
 	scale      float64            // the factor lim is decided with (0: none, lim is base)
 	until      int64              // with scale: the end of its stretch, nanoseconds since store.base
 	seq        uint64             // arrivals for this key, the last one included
@@ -62,31 +63,14 @@ type entry struct {
 	prev, next *entry
 }
 
-// entryOverhead estimates the heap bytes of one key besides a sliding
-// window's ring: the entry, the limiter, the key's bytes and its map slot.
-// TestMemoryMillionKeys measures the real figure.
+// entryOverhead estimates the heap bytes of one key besides the instants
+// its limiter holds: the entry, the limiter, the key's bytes and its map
+// slot. TestMemoryMillionKeys measures the real figure.
 const entryOverhead = 640
 
-// entryCost is the estimated cost of a key with a fresh limiter for c.
-func entryCost(c core.LimiterConfig) int { return ringCost(ringFor(c)) }
-
-// ringCost is the estimated cost of a key whose limiter has a ring of n.
-func ringCost(n int) int { return entryOverhead + 8*n }
-
-// ringFor is the ring length of a fresh limiter for c.
-func ringFor(c core.LimiterConfig) int {
-	if c.Kind == core.LimitSlidingWindow {
-		return c.Limit
-	}
-	return 0
-}
-
-// carries reports whether core.Limiter.Reconfigure from old to c carries
-// the limiter's state over (rather than starting afresh): the same kind,
-// and for windows the same Window.
-func carries(old, c core.LimiterConfig) bool {
-	return old.Kind == c.Kind && (c.Kind == core.LimitTokenBucket || c.Kind == core.LimitNone || old.Window == c.Window)
-}
+// entryCost is the estimated cost of a key whose limiter holds n instants
+// (core.Limiter.Instants).
+func entryCost(n int) int { return entryOverhead + 8*n }
 
 // shardsFor picks a power-of-two shard count that keeps at least 64 keys per
 // shard (so per-shard LRU stays meaningful) and at most 64 shards.
@@ -122,11 +106,11 @@ func (s *store) shard(key string) *shard {
 // new or expired (see stale) gets a fresh limiter and restarts its arrival
 // numbers. A key whose last arrival asked for another configuration keeps
 // its limiter, changed to cfg from now on (see rebase): clients with
-// different settings taking turns on a shared key share one limit. A change of stretch alone reconfigures the limiter,
-// carrying its state over (see rescale). The key's stretch in limits (nil:
-// none) is read under the key's lock, so a switch that ends it (unscale)
-// runs wholly before or after this decision; it is returned with the
-// decision.
+// different settings taking turns on a shared key share one limit. A
+// change of stretch alone reconfigures the limiter, carrying its state over
+// (see rescale). The key's stretch in limits (nil: none) is read under the
+// key's lock, so a switch that ends it (unscale) runs wholly before or
+// after this decision; it is returned with the decision.
 func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, take bool) (core.Decision, uint64, stretch) {
 	t := int64(now.Sub(s.base))
 	sh := s.shard(key)
@@ -235,20 +219,21 @@ func (s *store) reset(sh *shard, e *entry, cfg core.LimiterConfig, lim stretch, 
 		e.until = int64(lim.until.Sub(s.base))
 	}
 	if e.lim == nil { // new: not charged yet
-		sh.bytes += ringCost(e.ring)
+		sh.bytes += entryCost(e.instants)
 	}
 	e.base, e.scale = cfg, lim.scale
 	e.lim = core.NewLimiter(c, now)
-	sh.resize(e, ringFor(c))
+	sh.recharge(e)
 	if restart {
 		e.seq = 0
 	}
 }
 
-// resize sets e's ring length to n, keeping sh.bytes in step.
-func (sh *shard) resize(e *entry, n int) {
-	sh.bytes += ringCost(n) - ringCost(e.ring)
-	e.ring = n
+// recharge brings e's cost in sh.bytes in step with its limiter's.
+func (sh *shard) recharge(e *entry) {
+	n := e.lim.Instants()
+	sh.bytes += entryCost(n) - entryCost(e.instants)
+	e.instants = n
 }
 
 // rebase changes e's configuration to cfg at now, in e's stretch if any: the
@@ -262,72 +247,16 @@ func (s *store) rebase(sh *shard, e *entry, cfg core.LimiterConfig, now time.Tim
 	s.reconfigure(sh, e, cfg, now)
 }
 
-// reconfigure changes e's limiter to c at at, carrying its state over.
-// Within a kind (and, for windows, a Window) that is
-// core.Limiter.Reconfigure's: a bucket keeps its tokens, a window its
-// admissions. Across kinds or windows nothing carries over as such, so the
-// new limiter starts at at with the same share of its quota used as the old
-// one had (its Limit minus its Remaining, over its Limit), rounded up: a
-// drained limiter gives a drained one, a fresh one a fresh one. A new
-// window's used share counts as admitted at at (it comes back a Window
-// later); a new bucket holds the rest of its Burst and refills from at.
+// reconfigure changes e's limiter to c at at, carrying its state over
+// (core.Limiter.Reconfigure): within a kind (and, for windows, a Window) a
+// bucket keeps its tokens, a window its admissions; across kinds or window
+// lengths the new limiter starts with the same share of its quota in use,
+// given back when the old one would have given it back, so clients that
+// take turns with different settings share one limit without pushing its
+// recovery back at every turn.
 func (s *store) reconfigure(sh *shard, e *entry, c core.LimiterConfig, at time.Time) {
-	old := e.lim.Config()
-	if carries(old, c) {
-		n := e.ring
-		if c.Kind == core.LimitSlidingWindow && c.Limit > n {
-			n = c.Limit // the ring grows; a smaller Limit keeps it
-		}
-		e.lim.Reconfigure(c, at)
-		sh.resize(e, n)
-		return
-	}
-	var used int
-	if d := e.lim.Peek(at); d.Limit > 0 {
-		used = int(ceilDiv(int64(d.Limit-d.Remaining)*int64(quota(c)), int64(d.Limit)))
-	}
-	e.lim = startUsed(c, at, used)
-	sh.resize(e, ringFor(c))
-}
-
-// quota is c's Burst or Limit (0 for LimitNone).
-func quota(c core.LimiterConfig) int {
-	switch c.Kind {
-	case core.LimitTokenBucket:
-		return c.Burst
-	case core.LimitFixedWindow, core.LimitSlidingWindow:
-		return c.Limit
-	}
-	return 0
-}
-
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
-
-// startUsed returns a limiter for c at at with used of its quota (at most
-// quota(c)) taken: a bucket holding quota(c)-used tokens, a window with
-// used admissions at at.
-func startUsed(c core.LimiterConfig, at time.Time, used int) *core.Limiter {
-	if used <= 0 || c.Kind == core.LimitNone {
-		return core.NewLimiter(c, at)
-	}
-	if c.Kind == core.LimitTokenBucket {
-		// A full bucket of the tokens left, widened to Burst: it keeps
-		// them (Reconfigure). None left: a bucket of one, taken.
-		left := c.Burst - used
-		small := c
-		small.Burst = max(left, 1)
-		l := core.NewLimiter(small, at)
-		if left <= 0 {
-			l.Decide(at)
-		}
-		l.Reconfigure(c, at)
-		return l
-	}
-	l := core.NewLimiter(c, at)
-	for range used {
-		l.Decide(at)
-	}
-	return l
+	e.lim.Reconfigure(c, at)
+	sh.recharge(e)
 }
 
 // rescale moves e's limiter from the stretch it was last decided in to lim
@@ -373,7 +302,7 @@ func (s *store) unscale(key string, at time.Time) {
 func (sh *shard) remove(e *entry) {
 	sh.unlink(e)
 	delete(sh.m, e.key)
-	sh.bytes -= ringCost(e.ring)
+	sh.bytes -= entryCost(e.instants)
 }
 
 // sweep removes every stale key at now (see stale): it walks each shard from
