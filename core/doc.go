@@ -57,14 +57,17 @@
 //     random extra. Unusable headers are recorded in the event's Note
 //     ("retry-after \"abc\": ...; fell back to backoff").
 //  3. If the wait would end past Policy.MaxElapsed the job stops now
-//     (ErrMaxElapsed) rather than sleep in vain.
+//     (ErrMaxElapsed) rather than sleep in vain; so it does (ErrHorizon)
+//     if the wait would end past the horizon its driver set
+//     (Loop.SetHorizon: the simulator's end of virtual time).
 //  4. The retry spends a Budget token, if there is a Budget (else
 //     ErrBudgetEmpty).
 //  5. After the wait, and before every attempt including the first, the
 //     job takes a Bucket token, if there is a Bucket, waiting for it if the
 //     bucket is in debt (reason bucket). If that wait would end past
-//     Policy.MaxElapsed the job stops (ErrMaxElapsed) and gives back the
-//     Bucket token and the retry's Budget token.
+//     Policy.MaxElapsed the job stops (ErrMaxElapsed), or past the horizon
+//     (ErrHorizon), and gives back the Bucket token and the retry's Budget
+//     token.
 //
 // Cancellation (Loop.Cancel, or the context given to Do) stops the job at
 // any point with ErrCancelled, giving back the tokens taken for an attempt

@@ -15,13 +15,14 @@ var (
 	ErrAboveCeiling = errors.New("core: server delay above ceiling") // Retry-After/reset above Ceiling with CeilingStop
 	ErrBudgetEmpty  = errors.New("core: retry budget empty")         // the Budget had no token for a retry
 	ErrCancelled    = errors.New("core: cancelled")                  // the context was cancelled
+	ErrHorizon      = errors.New("core: horizon reached")            // the next wait would end past the loop's horizon (Loop.SetHorizon)
 )
 
 // StopError says why a retry loop gave up. errors.Is matches its Cause (one
 // of the Err* values), the last attempt's error and, for ErrCancelled, the
 // context's cause.
 type StopError struct {
-	Cause    error // ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty or ErrCancelled
+	Cause    error // ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty, ErrHorizon or ErrCancelled
 	Attempts int   // attempts made
 	Last     error // the last attempt's error (*StatusError for a failed HTTP status); nil if none was made
 	Context  error // ErrCancelled only: context.Cause of the cancelled context

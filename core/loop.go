@@ -88,6 +88,7 @@ type Loop struct {
 
 	state    loopState
 	start    time.Time
+	horizon  time.Time     // the latest instant a wait may end; zero: none (SetHorizon)
 	attempt  int           // attempts begun
 	prev     time.Duration // last backoff delay (decorrelated jitter)
 	waitEnd  time.Time     // planned end of the current wait
@@ -117,6 +118,17 @@ func NewLoop(p Policy, rng Rand, bucket *Bucket, budget *Budget, observe func(Ev
 	}
 	return l
 }
+
+// SetHorizon sets the latest instant the loop's waits may end: a retry or
+// bucket wait that would end after it stops the job instead, at once, with
+// ErrHorizon, as one that would end past Policy.MaxElapsed does
+// (ErrMaxElapsed); no EventWait is emitted for it. A driver whose clock
+// cannot go past some instant sets it, so that the loop never asks for a
+// wait the driver cannot perform: the simulator sets the end of its
+// virtual time (about 292 years after its start). The zero Time, the
+// default, means no horizon: core.Do's clock waits any time.Duration (a
+// wait of centuries simply lasts until the job is cancelled).
+func (l *Loop) SetHorizon(t time.Time) { l.horizon = t }
 
 // Attempts returns the number of attempts begun so far.
 func (l *Loop) Attempts() int { return l.attempt }
@@ -161,6 +173,10 @@ func (l *Loop) beforeAttempt(now, intended time.Time) Step {
 			if l.pastMaxElapsed(now, w) {
 				l.giveBack(now)
 				return l.stop(now, ErrMaxElapsed, l.elapsedNote("bucket wait", now, w))
+			}
+			if l.pastHorizon(now, w) {
+				l.giveBack(now)
+				return l.stop(now, ErrHorizon, l.horizonNote("bucket wait", now, w))
 			}
 			l.state, l.waitEnd = stateBucketWait, now.Add(w)
 			l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: w, Reason: ReasonBucket, Note: "bucket empty"})
@@ -255,6 +271,9 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 	}
 	if l.pastMaxElapsed(now, d) {
 		return l.stop(now, ErrMaxElapsed, joinNote(note, l.elapsedNote(reason.String()+" wait", now, d)))
+	}
+	if l.pastHorizon(now, d) {
+		return l.stop(now, ErrHorizon, joinNote(note, l.horizonNote(reason.String()+" wait", now, d)))
 	}
 	if l.budget != nil {
 		if !l.budget.Spend() {
@@ -351,6 +370,16 @@ func noteDuration(d time.Duration) string {
 		return formatDuration(d.Round(time.Microsecond))
 	}
 	return formatDuration(d.Round(time.Millisecond))
+}
+
+// pastHorizon reports whether a wait starting at now would end past the
+// horizon.
+func (l *Loop) pastHorizon(now time.Time, wait time.Duration) bool {
+	return !l.horizon.IsZero() && wait > l.horizon.Sub(now)
+}
+
+func (l *Loop) horizonNote(what string, now time.Time, wait time.Duration) string {
+	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, formatDuration(wait), formatDuration(l.horizon.Sub(now)))
 }
 
 func joinNote(a, b string) string {

@@ -389,6 +389,73 @@ func TestLoopMaxElapsedAppliesToBucketWaits(t *testing.T) {
 	}
 }
 
+// TestLoopHorizon: a wait that would end past the horizon a driver set
+// stops the job before it starts, with ErrHorizon, as MaxElapsed does (no
+// EventWait, the bucket and budget tokens given back); one ending at the
+// horizon is waited; with no horizon (core.Do's clocks) any wait is, even
+// the longest Duration an uncapped backoff reaches.
+func TestLoopHorizon(t *testing.T) {
+	uncapped := Policy{Backoff: Backoff{Strategy: Exponential, Base: time.Hour, Multiplier: 10}, MaxAttempts: 7}
+	tests := []struct {
+		name    string
+		p       Policy
+		horizon time.Duration // after t0; 0: none
+		bucket  bool          // a drained bucket of one token a second
+		want    []string
+	}{
+		{"a wait past the horizon stops the job", expo(10), time.Second, false, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 503",
+			"done at 600ms after 3: core: horizon reached after 3 attempts: http status 503 (backoff wait 800ms would end past the horizon, 400ms away)",
+		}},
+		{"a wait ending at the horizon is waited", expo(3), 600 * ms, false, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 503", "wait backoff 400ms for 3 at 200ms",
+			"attempt 3 at 600ms", "outcome 3 at 600ms: 503",
+			"done at 600ms after 3: core: attempts exhausted after 3 attempts: http status 503 (max attempts 3 reached)",
+		}},
+		{"a bucket wait past the horizon stops the job", expo(3), 500 * ms, true, []string{
+			"done at 0s after 0: core: horizon reached after 0 attempts (bucket wait 1s would end past the horizon, 500ms away)",
+		}},
+		{"no horizon: a century is waited", uncapped, 0, false, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 10h for 2 at 0s",
+			"attempt 2 at 10h", "outcome 2 at 10h: 503", "wait backoff 100h for 3 at 10h",
+			"attempt 3 at 110h", "outcome 3 at 110h: 503", "wait backoff 1000h for 4 at 110h",
+			"attempt 4 at 1110h", "outcome 4 at 1110h: 503", "wait backoff 10000h for 5 at 1110h",
+			"attempt 5 at 11110h", "outcome 5 at 11110h: 503", "wait backoff 100000h for 6 at 11110h",
+			"attempt 6 at 111110h", "outcome 6 at 111110h: 503", "wait backoff 1000000h for 7 at 111110h",
+			"attempt 7 at 1111110h", "outcome 7 at 1111110h: 503",
+			"done at 1111110h after 7: core: attempts exhausted after 7 attempts: http status 503 (max attempts 7 reached)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var bucket *Bucket
+			if tt.bucket {
+				bucket, _ = NewBucket(1, 1)
+				bucket.AllowAt(t0)
+			}
+			budget, _ := NewBudget(10, 0)
+			ev, obs := recorder()
+			l := NewLoop(tt.p, nil, bucket, budget, obs)
+			if tt.horizon > 0 {
+				l.SetHorizon(at(tt.horizon))
+			}
+			_, got := drive(t, l, ev, 0, 0, status(503))
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("events:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+			}
+			if bucket != nil && bucket.TokensAt(t0) != 0 {
+				t.Errorf("the bucket token was not given back: %v tokens", bucket.TokensAt(t0))
+			}
+			if retries := strings.Count(strings.Join(got, "\n"), "attempt ") - 1; budget.Tokens() != float64(10-max(retries, 0)) {
+				t.Errorf("budget %v tokens after %d retries: a token spent on a retry never sent", budget.Tokens(), retries)
+			}
+		})
+	}
+}
+
 func TestLoopBudget(t *testing.T) {
 	budget, _ := NewBudget(2, 0.5)
 	run := func(outcomes ...Outcome) error {

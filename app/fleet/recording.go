@@ -134,7 +134,7 @@ var EventColumns = []EventColumn{
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
 	{"wait_ms", "wait", "the wait chosen, in ms"},
 	{"reason", "wait", "backoff, retry-after, reset-hint or bucket"},
-	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, cancelled or invalid"},
+	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, horizon (simulated: the next wait would end after the end of virtual time), cancelled or invalid"},
 	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
 	{"simulated", "all", "true when the simulator computed the run (virtual time, no request sent), false for a live run"},
 	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch(); answered attempts of a live run in the page only (last: added after v1's first columns)"},

@@ -440,6 +440,37 @@ func TestSimulateLargeFleetAndLimit(t *testing.T) {
 	}
 }
 
+// An uncapped backoff (cap 0: base 1h × 10ⁿ) reaches centuries and runs
+// into the end of virtual time, about 292 years in. The job stops before
+// the wait that would end past it, with cause horizon, and its end says so;
+// every wait recorded is waited in full. It gives up as any job does (not
+// "by Stop"). The simulator used to record a 292-year wait after attempt 7
+// and every one after, and send the next attempt at the same instant.
+func TestSimulateEndOfVirtualTime(t *testing.T) {
+	v, _ := url.ParseQuery("workers=1&jobs=1&strategy=exponential&base=1h&mult=10&cap=0s&attempts=12&limiter=fixed&limit=1&window=24h&retry_after=none&fail500=100")
+	s, errs := FromQuery(v)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	rec, sum := SimulateWith(s, SimOptions{})
+	recs := rec.Records()
+	for i, r := range recs {
+		if e := r.Event; e.Kind == core.EventWait {
+			if next := recs[i+1].Event; next.Kind != core.EventAttempt || !next.At.Equal(e.At.Add(e.Wait)) {
+				t.Errorf("wait %d of %v at %v followed by %v at %v: not waited in full", e.Attempt-1, e.Wait, e.At.Sub(rec.Start), next.Kind, next.At.Sub(rec.Start))
+			}
+		}
+	}
+	last := recs[len(recs)-1].Event
+	virtual := 1111110*time.Hour + 7*s.Mock.Latency // six waits, 10 h + 100 h + ... + 10⁶ h, and seven answers
+	if last.Kind != core.EventDone || last.Attempt != 7 || Cause(last.Err) != "horizon" || !strings.Contains(last.Note, "would end past the horizon") || sum.Virtual != virtual {
+		t.Errorf("the job ended with %v after %d attempts (%v: %s) at %v, want horizon after 7 at %v", last.Kind, last.Attempt, last.Err, last.Note, sum.Virtual, virtual)
+	}
+	if st := StatsOf(rec.Start, recs); st.GiveUps != 1 || st.Cancelled != 0 || st.Causes["horizon"] != 1 {
+		t.Errorf("stats %+v: want one give-up, by horizon, none by Stop", st)
+	}
+}
+
 // The simulated endpoint sends the mock's malformed values, rotating
 // through the kinds by arrival number as the live endpoint does.
 func TestMalformedRetryAfterRotates(t *testing.T) {

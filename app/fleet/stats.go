@@ -52,11 +52,15 @@ func Classify(o core.Outcome) Class {
 
 // Cause names why a job ended, from its EventDone error: "success",
 // "exhausted", "max-elapsed", "permanent", "above-ceiling", "budget-empty",
-// "cancelled", or "invalid" (the policy did not validate).
+// "horizon" (a simulated job whose next wait, or answer, would come after
+// the end of virtual time: core.ErrHorizon), "cancelled", or "invalid" (the
+// policy did not validate).
 func Cause(err error) string {
 	switch {
 	case err == nil:
 		return "success"
+	case errors.Is(err, core.ErrHorizon): // before cancelled: an answer past it cancels the job
+		return "horizon"
 	case errors.Is(err, core.ErrCancelled):
 		return "cancelled"
 	case errors.Is(err, core.ErrExhausted):

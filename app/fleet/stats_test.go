@@ -210,6 +210,7 @@ func TestClassifyAndCause(t *testing.T) {
 		"permanent":     &core.StopError{Cause: core.ErrPermanent},
 		"above-ceiling": &core.StopError{Cause: core.ErrAboveCeiling},
 		"budget-empty":  &core.StopError{Cause: core.ErrBudgetEmpty},
+		"horizon":       &core.StopError{Cause: core.ErrHorizon},
 		"cancelled":     &core.StopError{Cause: core.ErrCancelled, Last: &core.StatusError{Status: 429}},
 		"invalid":       errors.New("core: backoff base 0s: must be between 1ms and 1h"),
 	}

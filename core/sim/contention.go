@@ -29,7 +29,9 @@ const StatusConflict = 409
 // The clients' loops draw from core.NewPCG(core.SubSeed(Seed, client, 0));
 // the network from core.NewPCG(core.SubSeed(Seed, Clients, 0)), in event
 // order. A lost write is the outcome {Status: 409}; Policy.Retryable, if
-// nil, is set to retry exactly that.
+// nil, is set to retry exactly that. Virtual time ends at the Scheduler's
+// End: a client whose backoff would end after it gives up there
+// (core.ErrHorizon), and a message due after it never arrives.
 type Contention struct {
 	Clients int
 	Policy  core.Policy
@@ -46,7 +48,7 @@ type Contention struct {
 type ContentionResult struct {
 	Calls      int           // attempts (each a read and a conditional write)
 	Completion time.Duration // from the start until the last client's write succeeded (or it gave up)
-	GaveUp     int           // clients whose loop stopped without success (MaxAttempts reached)
+	GaveUp     int           // clients whose loop stopped without success (MaxAttempts reached, or a wait past the end of virtual time)
 	Events     uint64        // scheduler events fired
 }
 
@@ -116,6 +118,7 @@ func (c *Contention) Run(start time.Time) (ContentionResult, error) {
 			}
 		}
 		cl.loop = core.NewLoop(p, core.NewPCG(core.SubSeed(c.Seed, i, 0)), nil, nil, observe)
+		cl.loop.SetHorizon(sched.End()) // a wait past the end of virtual time gives up (core.ErrHorizon)
 		sched.After(0, cl, occStart)
 	}
 	sched.Run()

@@ -11,7 +11,11 @@
 // WebAssembly:
 //
 //   - Events fire in order of time, ties in the order they were scheduled
-//     (a sequence number), and time is integer nanoseconds.
+//     (a sequence number), and time is integer nanoseconds. So it ends
+//     about 292 years after the start (Scheduler.End): the drivers give
+//     each core.Loop that horizon (core.Loop.SetHorizon), so a wait that
+//     would end later stops its job (core.ErrHorizon) instead of being cut
+//     short, and nothing is ever fired before it is due.
 //   - Every random draw comes from a core.PCG with a derived seed: job j of
 //     worker w draws from core.SubSeed(seed, w, j), exactly as a live run
 //     (app/fleet.Run) does, and each server or network from its own.

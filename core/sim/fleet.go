@@ -27,6 +27,12 @@ var ErrTimeout = fmt.Errorf("sim: request timeout: %w", context.DeadlineExceeded
 // simulation reaches Fleet.MaxAttempts.
 var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 
+// errPastEnd is the outcome of an attempt whose answer (or timeout) would
+// come after the end of virtual time (Scheduler.End): the job is stopped
+// there, the attempt aborted, and the stop's cause is core.ErrHorizon, as
+// for a wait that would end past it.
+var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w (%w)", context.Canceled, core.ErrHorizon)
+
 // Fleet is a fleet of clients in virtual time, as app/fleet's Run runs one
 // live: Workers workers each run Jobs jobs, every job through its own
 // core.Loop (the real retry state machine, driven here by the Scheduler
@@ -42,6 +48,13 @@ var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 // f.Arrivals().At(w, j) after the start (evenly spaced, or at random
 // with RandomArrivals) and begins then, whether or not the worker's
 // earlier jobs have ended, so waiting never slows the arrivals.
+//
+// Virtual time ends at the Scheduler's End (about 292 years after its
+// start): each job's loop has that horizon (core.Loop.SetHorizon), so a job
+// whose next wait would end after it stops before that wait, with
+// core.ErrHorizon, rather than have the wait cut short (a live run would
+// wait, until stopped). An attempt whose answer would come after it is
+// aborted and its job stopped with that cause too.
 //
 // No goroutine is started: a closed fleet of 10,000 workers is 10,000
 // small structs and a heap of at most 10,000 events; an open one holds a
@@ -286,7 +299,7 @@ func (j *job) Fire(now time.Time, arg int) {
 			return
 		}
 		switch step.Action {
-		case core.ActWait:
+		case core.ActWait: // the loop's horizon is the scheduler's end: this is due by then
 			r.sched.After(step.Wait, j, argWake)
 			return
 		case core.ActAttempt:
@@ -298,15 +311,20 @@ func (j *job) Fire(now time.Time, arg int) {
 			j.inFlight = true
 			n := j.loop.Begin(now)
 			resp := r.f.Server.Arrive(now, Request{Worker: j.worker, Job: j.job, Attempt: n})
-			if t := r.f.Timeout; t > 0 && resp.Delay >= t {
+			delay := resp.Delay
+			if t := r.f.Timeout; t > 0 && delay >= t {
+				delay = t
 				j.resp, j.outcome = nil, core.Outcome{Err: r.tmoErr}
-				r.sched.After(t, j, argReply)
-				return
+			} else {
+				j.respBuf = resp
+				j.resp = &j.respBuf
+				j.outcome = core.Outcome{Status: resp.Status, Header: resp.Header, Err: resp.Err}
 			}
-			j.respBuf = resp
-			j.resp = &j.respBuf
-			j.outcome = core.Outcome{Status: resp.Status, Header: resp.Header, Err: resp.Err}
-			r.sched.After(resp.Delay, j, argReply)
+			if !r.sched.After(delay, j, argReply) { // due after the end of virtual time
+				j.resp, j.inFlight = nil, false
+				step = j.loop.End(now, core.Outcome{Err: errPastEnd})
+				continue
+			}
 			return
 		case core.ActDone:
 			r.jobs++
@@ -333,6 +351,7 @@ func (j *job) start(now time.Time) core.Step {
 	}
 	j.rng = *core.NewPCG(core.SubSeed(r.f.Seed, j.worker, j.job))
 	j.loop = core.NewLoop(r.f.Policy, &j.rng, r.f.Bucket, r.f.Budget, j.observe)
+	j.loop.SetHorizon(r.sched.End())
 	return j.loop.Start(now)
 }
 

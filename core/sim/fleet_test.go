@@ -48,7 +48,7 @@ func trace(recs []Record, start time.Time) string {
 }
 
 func causeName(err error) string {
-	for _, c := range []error{core.ErrCancelled, core.ErrExhausted, core.ErrBudgetEmpty, core.ErrMaxElapsed} {
+	for _, c := range []error{core.ErrHorizon, core.ErrCancelled, core.ErrExhausted, core.ErrBudgetEmpty, core.ErrMaxElapsed} {
 		if errors.Is(err, c) {
 			return strings.TrimPrefix(c.Error(), "core: ")
 		}
@@ -446,5 +446,78 @@ func TestOpenFleetMaxAttemptsStops(t *testing.T) {
 	}
 	if len(started) >= 10*50 || len(started) < 30 {
 		t.Errorf("%d jobs arrived before the stop: want some, not all", len(started))
+	}
+}
+
+// Virtual time ends at the scheduler's End, about 292 years in: a job
+// whose next wait would end after it stops before it (core.ErrHorizon,
+// no EventWait), and one whose answer would come after it has the attempt
+// aborted and stops with that cause. Every wait recorded is waited in full:
+// the next attempt comes when it ends. (The scheduler used to fire a wake
+// due after its end at the end: a backoff reaching centuries, as an
+// uncapped one does, was recorded but not waited.)
+func TestFleetEndOfVirtualTime(t *testing.T) {
+	uncapped := core.Policy{Backoff: core.Backoff{Strategy: core.Exponential, Base: time.Hour, Multiplier: 10}, MaxAttempts: 12}
+	tests := []struct {
+		name  string
+		from  time.Duration // before the end of time, when the fleet starts; 0: at the scheduler's start
+		delay time.Duration // the server's
+		want  string        // the events
+		why   string        // in the job's end, its note or error
+	}{
+		{"a wait past the end", 0, 0, `w0.j0 attempt#1@0s
+w0.j0 outcome#1@0s 500
+w0.j0 wait#2@0s 10h0m0s backoff
+w0.j0 attempt#2@10h0m0s
+w0.j0 outcome#2@10h0m0s 500
+w0.j0 wait#3@10h0m0s 100h0m0s backoff
+w0.j0 attempt#3@110h0m0s
+w0.j0 outcome#3@110h0m0s 500
+w0.j0 wait#4@110h0m0s 1000h0m0s backoff
+w0.j0 attempt#4@1110h0m0s
+w0.j0 outcome#4@1110h0m0s 500
+w0.j0 wait#5@1110h0m0s 10000h0m0s backoff
+w0.j0 attempt#5@11110h0m0s
+w0.j0 outcome#5@11110h0m0s 500
+w0.j0 wait#6@11110h0m0s 100000h0m0s backoff
+w0.j0 attempt#6@111110h0m0s
+w0.j0 outcome#6@111110h0m0s 500
+w0.j0 wait#7@111110h0m0s 1000000h0m0s backoff
+w0.j0 attempt#7@1111110h0m0s
+w0.j0 outcome#7@1111110h0m0s 500
+w0.j0 done#7@1111110h0m0s horizon reached
+`, "backoff wait 2562047h47m16.854775807s would end past the horizon, 1450937h47m16.854775807s away"},
+		{"an answer due past the end", time.Second, 2 * time.Second, `w0.j0 attempt#1@0s
+w0.j0 outcome#1@0s err
+w0.j0 done#1@0s horizon reached
+`, "answer due after the end of virtual time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sched := NewScheduler(t0)
+			if tt.from > 0 {
+				sched.RunUntil(sched.End().Add(-tt.from))
+			}
+			start := sched.Now()
+			var recs []Record
+			f := Fleet{Workers: 1, Jobs: 1, Policy: uncapped, Server: constServer{Status: 500, Delay: tt.delay},
+				Observe: func(r *Record) { recs = append(recs, *r) }}
+			if _, err := f.Run(sched); err != nil {
+				t.Fatal(err)
+			}
+			if got := trace(recs, start); got != tt.want {
+				t.Errorf("events:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if last := recs[len(recs)-1].Event; !strings.Contains(last.Err.Error()+" ("+last.Note+")", tt.why) {
+				t.Errorf("the job's end, %v (%s), does not say %q", last.Err, last.Note, tt.why)
+			}
+			for i, r := range recs {
+				if e := r.Event; e.Kind == core.EventWait {
+					if next := recs[i+1].Event; next.Kind != core.EventAttempt || !next.At.Equal(e.At.Add(e.Wait)) {
+						t.Errorf("wait of %v at %v followed by %v at %v: not waited in full", e.Wait, e.At.Sub(start), next.Kind, next.At.Sub(start))
+					}
+				}
+			}
+		})
 	}
 }

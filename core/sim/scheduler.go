@@ -41,7 +41,11 @@ func (a *event) before(b *event) bool {
 // same instants in the same order.
 //
 // Time is kept as integer nanoseconds since Start, so ordering never
-// depends on time.Time's internals (monotonic readings, locations). Not
+// depends on time.Time's internals (monotonic readings, locations), and it
+// ends at End, the longest time.Duration after Start (about 292 years): an
+// event due later is never fired, and At and After refuse it rather than
+// fire it early. A driver that waits on a core.Loop sets the loop's horizon
+// to End (core.Loop.SetHorizon), so the loop never asks for such a wait. Not
 // safe for concurrent use: run one scheduler per goroutine.
 type Scheduler struct {
 	start time.Time
@@ -60,6 +64,13 @@ func NewScheduler(start time.Time) *Scheduler {
 // Start returns the instant the scheduler started at.
 func (s *Scheduler) Start() time.Time { return s.start }
 
+// endOfTime is End as nanoseconds since Start.
+const endOfTime = 1<<63 - 1
+
+// End returns the end of virtual time: the latest instant an event can be
+// scheduled for, the longest time.Duration after Start (about 292 years).
+func (s *Scheduler) End() time.Time { return s.start.Add(endOfTime) }
+
 // Now returns the current virtual time: the instant of the event being
 // fired (or of the last one fired).
 func (s *Scheduler) Now() time.Time { return s.start.Add(time.Duration(s.now)) }
@@ -73,21 +84,28 @@ func (s *Scheduler) Len() int { return len(s.q) }
 // Fired returns the number of events fired so far.
 func (s *Scheduler) Fired() uint64 { return s.fired }
 
-// At schedules a.Fire(at, arg). An instant before Now is taken as Now: the
-// past cannot be changed. Events at the same instant fire in the order they
-// were scheduled.
-func (s *Scheduler) At(at time.Time, a Actor, arg int) {
+// At schedules a.Fire(at, arg) and reports true. An instant before Now is
+// taken as Now: the past cannot be changed. Events at the same instant fire
+// in the order they were scheduled. An instant after End is not scheduled
+// (At reports false): it never comes.
+func (s *Scheduler) At(at time.Time, a Actor, arg int) bool {
+	if at.After(s.End()) {
+		return false
+	}
 	s.push(int64(at.Sub(s.start)), a, arg)
+	return true
 }
 
-// After schedules a.Fire(Now+d, arg); a negative d counts as 0. A d too
-// large to represent saturates at the end of time.
-func (s *Scheduler) After(d time.Duration, a Actor, arg int) {
-	at := s.now + int64(max(d, 0))
-	if at < s.now { // overflow
-		at = 1<<63 - 1
+// After schedules a.Fire(Now+d, arg) and reports true; a negative d counts
+// as 0. A d that would end after End is not scheduled (After reports
+// false): the event would never fire, and firing it at the end of time
+// instead would shorten the wait.
+func (s *Scheduler) After(d time.Duration, a Actor, arg int) bool {
+	if d > time.Duration(endOfTime-s.now) {
+		return false
 	}
-	s.push(at, a, arg)
+	s.push(s.now+int64(max(d, 0)), a, arg)
+	return true
 }
 
 func (s *Scheduler) push(at int64, a Actor, arg int) {

@@ -151,16 +151,37 @@ func TestSchedulerRunUntil(t *testing.T) {
 	}
 }
 
-func TestSchedulerSaturates(t *testing.T) {
+// Virtual time ends at End, the longest Duration after Start: an event due
+// later is refused (At and After report false) and never fires, rather than
+// fire at the end of time, early; one due at End fires then.
+func TestSchedulerEndOfTime(t *testing.T) {
+	const end = time.Duration(1<<63 - 1)
 	s := NewScheduler(t0)
-	var got time.Duration
-	s.After(time.Hour, ActorFunc(func(time.Time, int) {}), 0)
+	if got := s.End().Sub(t0); got != end {
+		t.Fatalf("End is %v after the start, want %v", got, end)
+	}
+	var fired []time.Duration
+	a := ActorFunc(func(time.Time, int) { fired = append(fired, s.Elapsed()) })
+	s.After(time.Hour, a, 0)
 	s.Step()
-	s.After(time.Duration(1<<63-1), ActorFunc(func(now time.Time, _ int) { got = s.Elapsed() }), 0)
-	s.After(-time.Second, ActorFunc(func(time.Time, int) {}), 0) // negative: now
+	for _, tt := range []struct {
+		name     string
+		schedule func() bool
+		want     bool
+	}{
+		{"After past the end", func() bool { return s.After(end, a, 0) }, false},
+		{"After to the end", func() bool { return s.After(end-time.Hour, a, 0) }, true},
+		{"At past the end", func() bool { return s.At(s.End().Add(1), a, 0) }, false},
+		{"At the end", func() bool { return s.At(s.End(), a, 0) }, true},
+		{"After a negative d: now", func() bool { return s.After(-time.Second, a, 0) }, true},
+	} {
+		if got := tt.schedule(); got != tt.want {
+			t.Errorf("%s: scheduled %v, want %v", tt.name, got, tt.want)
+		}
+	}
 	s.Run()
-	if got != time.Duration(1<<63-1) {
-		t.Errorf("an overflowing After fired at %v, want the end of time", got)
+	if want := []time.Duration{time.Hour, time.Hour, end, end}; !slices.Equal(fired, want) {
+		t.Errorf("fired at %v, want %v", fired, want)
 	}
 }
 
