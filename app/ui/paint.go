@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -567,10 +568,10 @@ func paintNow(o *browser.Ops, l *layout, in frameInput) {
 // y labels and its limit lines.
 func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
-	paintHistogram(o, l, m, in)
-	paintBursts(o, l, m, true)
+	marks := paintHistogram(o, l, m, in)
+	marks = append(marks, paintBursts(o, l, m, true)...)
 	o.Restore()
-	paintHistogramAxis(o, l, m.limits, in)
+	paintHistogramAxis(o, l, m.limits, in, marks)
 }
 
 // paintOutlines draws the panels' outlines, crisp over the content.
@@ -705,7 +706,7 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 // paintBursts marks another client's bursts (the Burst button): a dashed
 // line down the server panel with how many came and were admitted, or
 // (hist) down the histogram, over its bars.
-func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
+func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) (lines []rect) {
 	s := l.scale
 	for _, b := range m.bursts {
 		x := math.Round(l.x(b.at)) + 0.5
@@ -715,6 +716,7 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
 		o.StrokeStyle(colMuted, 1, 3*s)
 		if hist {
 			o.Line(x, l.histTop, x, l.histTop+l.histH)
+			lines = append(lines, lineRect(x, l.histTop, x, l.histTop+l.histH, 1))
 			continue
 		}
 		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
@@ -734,6 +736,7 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) {
 		}
 		platedText(o, l, label, lx, y, fontSmall, align, browser.BaselineMiddle, colMuted)
 	}
+	return lines
 }
 
 // paintSqueezes shades the stretches when the server's limit was scaled
@@ -1120,7 +1123,10 @@ func histogramScale(rates []float64, lim limits) float64 {
 	return 10 * mag
 }
 
-func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
+// paintHistogram draws the bars and the baseline's outline, and returns
+// where they are: what the labels drawn over the histogram must leave in
+// sight.
+func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks []rect) {
 	s := l.scale
 	n := l.bins()
 	// The bins in view, and the one before them (is the first in view a
@@ -1175,6 +1181,12 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 			o.FillPath()
 		}
 	}
+	for i, r := range rates {
+		if r > 0 && first+i >= lo {
+			y1 := y(r)
+			marks = append(marks, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+		}
+	}
 	// Bars cut at the top: a break mark and their value.
 	lastLabel := -1e9
 	for i, r := range rates {
@@ -1194,18 +1206,19 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) {
 			cx := math.Max(l.left+half+2, math.Min(x+bw/2, l.right-half-2))
 			o.FillStyle(colText)
 			o.Text(text, cx, l.histTop+9*s, fontSmall, browser.AlignCenter, browser.BaselineTop)
+			marks = append(marks, rect{cx - half, l.histTop + 9*s, 2 * half, 13 * s})
 			lastLabel = x
 		}
 	}
-	paintBaseline(o, l, baseRates, first, y)
+	return append(marks, paintBaseline(o, l, baseRates, first, y)...)
 }
 
 // paintBaseline draws the baseline's requests per second (rates[i]: bin
 // first+i) as a step outline over the bars, on a white underlay so it
-// reads across any of them.
-func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func(float64) float64) {
+// reads across any of them, and returns where its segments are.
+func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func(float64) float64) (segs []rect) {
 	if len(rates) == 0 {
-		return
+		return nil
 	}
 	s := l.scale
 	for _, style := range [2]struct {
@@ -1219,15 +1232,25 @@ func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func
 			yy := math.Round(y(r)) + 0.5
 			if !math.IsNaN(prevY) && prevY != yy {
 				o.Line(x0, prevY, x0, yy)
+				if style.col == colBG {
+					segs = append(segs, lineRect(x0, prevY, x0, yy, style.width))
+				}
 			}
 			o.Line(x0, yy, x1, yy)
+			if style.col == colBG {
+				segs = append(segs, lineRect(x0, yy, x1, yy, style.width))
+			}
 			prevY = yy
 		}
 	}
+	return segs
 }
 
-// paintHistogramAxis draws the histogram's y labels and its limit lines,
-// over the bars and outside the clip.
+// lineRect is the rectangle a horizontal or vertical line of width w covers.
+func lineRect(x1, y1, x2, y2, w float64) rect {
+	return rect{math.Min(x1, x2) - w/2, math.Min(y1, y2) - w/2, math.Abs(x2-x1) + w, math.Abs(y2-y1) + w}
+}
+
 // paintHistogramUnit writes the histogram's unit in the y-label column, a
 // quarter of the way down: between the top and middle ticks, so a long
 // tick label (25000 in a 10,000-worker simulation) never runs into it.
@@ -1235,7 +1258,11 @@ func paintHistogramUnit(o *browser.Ops, l *layout) {
 	o.Text("req/s", 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 }
 
-func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput) {
+// paintHistogramAxis draws the histogram's y labels and its limit lines,
+// over the bars and outside the clip. marks are where the bars, the
+// baseline's outline and the bursts' lines are (paintHistogram): the
+// lines' labels are placed where they hide none of them.
+func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks []rect) {
 	s := l.scale
 	top := l.histMax
 	if top <= 0 {
@@ -1246,29 +1273,35 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	for _, v := range []float64{0, top / 2, top} {
 		o.Text(rateText(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
-	// A limit above the scale is drawn along the top, saying so (in
-	// fewer words, or none, in a narrow plot).
-	offScale := func(label string, rate float64) string {
+	// A label in as many words as fit (shorterLabels); a limit above the
+	// scale is drawn along the top, its label saying so (in fewer words,
+	// or none, in a narrow plot).
+	labelTexts := func(label string, rate float64) []string {
+		short := shorterLabels(label)
 		if rate <= top {
-			return label
+			return short
 		}
-		if t := fitText([]string{label + " — above this scale", label + " — off scale"}, l.right-l.left-8, fontLabel, s); t != "" {
-			return t
+		var out []string
+		for _, t := range short {
+			out = append(out, t+" — above this scale", t+" — off scale")
 		}
-		return label
+		return append(out, short...)
 	}
+	// The lines first, then their labels, each placed clear of the bars,
+	// the lines and the labels placed before it.
+	var labels []lineLabel
 	if in.lim.server > 0 {
-		// The line steps down where the limit was scaled; the label sits
-		// at its right end, over whichever part is there.
+		// The line steps down where the limit was scaled; the label names
+		// the part at its right end.
 		yy := math.Round(y(in.lim.server)) + 0.5
-		endY, endLabel := yy, in.lim.serverLabel
+		endY, endFrom, endLabel := yy, l.left, in.lim.serverLabel
 		o.StrokeStyle(colLimit, 1.5*s, 6*s)
-		x := l.left
-		type scaledLabel struct {
-			text string
-			x, y float64
+		line := func(x1, y1, x2, y2 float64) {
+			o.Line(x1, y1, x2, y2)
+			marks = append(marks, lineRect(x1, y1, x2, y2, 1.5*s))
 		}
-		var scaled []scaledLabel
+		x := l.left
+		var scaled []lineLabel
 		for _, q := range squeezes {
 			x1, x2 := math.Max(x, l.x(q.from)), math.Min(l.right, l.x(q.to))
 			if x2 <= x1 {
@@ -1276,42 +1309,155 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 			}
 			rate, label := in.lim.scaledServer(q.scale)
 			qy := math.Round(y(rate)) + 0.5
-			o.Line(x, yy, x1, yy)
-			o.Line(x1, yy, x1, qy)
-			o.Line(x1, qy, x2, qy)
+			line(x, yy, x1, yy)
+			line(x1, yy, x1, qy)
+			line(x1, qy, x2, qy)
 			if x2 < l.right {
-				o.Line(x2, qy, x2, yy)
+				line(x2, qy, x2, yy)
+				endFrom = x2
 			} else {
-				endY, endLabel = qy, label // the label at the right end names the limit there
+				endY, endFrom, endLabel = qy, x1, label // the label at the right end names the limit there
 			}
-			scaled = append(scaled, scaledLabel{"limit ×" + trimFloat(q.scale), x1 + 4, qy - 3})
+			scaled = append(scaled, lineLabel{texts: []string{"limit ×" + trimFloat(q.scale)}, y: qy, from: x1, to: x2, left: true, above: true, col: colLimit, optional: true})
 			x = x2
 		}
 		if x < l.right {
-			o.Line(x, yy, l.right, yy)
+			line(x, yy, l.right, yy)
 		}
-		var placed []rect
+		end := lineLabel{texts: shorterLabels(endLabel), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
 		if in.lim.server > top && endY == yy {
-			placed = append(placed, platedText(o, l, offScale(in.lim.serverLabel, in.lim.server), l.right-4, yy+3, fontLabel, browser.AlignRight, browser.BaselineTop, colLimit))
-		} else {
-			placed = append(placed, platedText(o, l, endLabel, l.right-4, endY-3, fontLabel, browser.AlignRight, browser.BaselineBottom, colLimit))
+			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false
 		}
-		// A stretch's "limit ×0.5" gives way where it would cover the
-		// limit's own label or another stretch's (a narrow canvas).
-		for _, sl := range scaled {
-			r := plateRect(l, sl.text, sl.x, sl.y, fontLabel, browser.AlignLeft, browser.BaselineBottom)
-			if !slices.ContainsFunc(placed, r.overlaps) {
-				placed = append(placed, platedText(o, l, sl.text, sl.x, sl.y, fontLabel, browser.AlignLeft, browser.BaselineBottom, colLimit))
-			}
-		}
+		labels = append(append(labels, end), scaled...)
 	}
 	if in.lim.client > 0 {
 		yy := math.Round(y(in.lim.client)) + 0.5
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(l.left, yy, l.right, yy)
+		marks = append(marks, lineRect(l.left, yy, l.right, yy, 1.5*s))
 		o.FillStyle(colClient)
-		o.Text(offScale("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		o.Text(fitText(labelTexts("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), l.right-l.left-8, fontLabel, s), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
 	}
+	for _, lb := range labels {
+		// In fewer words where the whole label does not fit, or only
+		// further from its line by more than a line of text.
+		text, r, ok, best := "", rect{}, false, math.Inf(1)
+		for i, t := range lb.texts {
+			if tr, d, tok := placeLineLabel(l, marks, lb, t); tok && d+float64(i)*tr.h < best {
+				text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+			}
+		}
+		if !ok {
+			if lb.optional {
+				continue // "limit ×0.5": the shading and the line's step say it
+			}
+			// Nowhere clear: the whole label at the line's end, as
+			// readable as it gets.
+			text = lb.texts[0]
+			r = plateRect(l, text, l.right-4, lb.y-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+			if lb.left {
+				r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+			}
+		}
+		marks = append(marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col))
+	}
+}
+
+// lineLabel is a label of a horizontal line across the histogram: the
+// limit line's, a stretch's "limit ×0.5", the fleet bucket's.
+type lineLabel struct {
+	texts    []string // the label, then in fewer words (shorterLabels)
+	y        float64  // the line's
+	from, to float64  // the part of the line it names (x)
+	left     bool     // nearest the part's left end (else its right end)
+	above    bool     // above the line where both sides have room (else below)
+	col      int
+	optional bool // left out where there is no clear place
+}
+
+// shorterLabels is a line's label, then the same in fewer words, for a
+// narrow plot: "server limit 10 req/s (burst 10)", "server limit 10
+// req/s", "limit 10 req/s".
+func shorterLabels(label string) []string {
+	out := []string{label}
+	if i := strings.IndexAny(label, "(;"); i > 0 {
+		out = append(out, strings.TrimSpace(label[:i]))
+	}
+	for _, p := range []string{"server ", "fleet "} {
+		if last := out[len(out)-1]; strings.HasPrefix(last, p) {
+			out = append(out, strings.TrimPrefix(last, p))
+		}
+	}
+	return out
+}
+
+// placeLineLabel finds where lb's plate for text goes: just above or below
+// its line (lb.above: above first), as near its part's chosen end as it is
+// clear of marks; else, further from the line (by d px), the clear place
+// nearest to it, within the histogram. ok is false when there is none.
+func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect, d float64, ok bool) {
+	const gap = 3 // px between the line and the plate
+	r = plateRect(l, text, 0, 0, fontLabel, browser.AlignLeft, browser.BaselineMiddle)
+	// Over the part it names: at least half of it, or half the part.
+	ov := math.Min(r.w, lb.to-lb.from) / 2
+	lo, hi := math.Max(l.left+2, lb.from+ov-r.w), math.Min(l.right-2-r.w, lb.to-ov)
+	prefer := hi
+	if lb.left {
+		prefer = lo
+	}
+	minY, maxY := l.histTop+1, l.histTop+l.histH-1
+	for d := 0.0; d <= l.histH; d += 2 {
+		for _, up := range [2]bool{lb.above, !lb.above} {
+			t := lb.y + gap + d
+			if up {
+				t = lb.y - gap - r.h - d
+			}
+			if t < minY || t+r.h > maxY {
+				continue
+			}
+			if x, ok := clearX(marks, t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
+				return rect{x, t, r.w, r.h}, d, true
+			}
+		}
+	}
+	return rect{}, 0, false
+}
+
+// clearX finds the left edge of a w px wide box across the band [top,
+// top+h] that keeps pad px clear of every rectangle of obs, between xlo and
+// xhi, nearest to prefer; ok is false when there is none.
+func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok bool) {
+	if xhi < xlo {
+		return 0, false
+	}
+	type span struct{ a, b float64 }
+	var busy []span
+	for _, r := range obs {
+		if r.y < top+h+pad && top-pad < r.y+r.h && r.x-pad < xhi+w && xlo < r.x+r.w+pad {
+			busy = append(busy, span{r.x - pad, r.x + r.w + pad})
+		}
+	}
+	slices.SortFunc(busy, func(p, q span) int { return cmp.Compare(p.a, q.a) })
+	best, bestD := 0.0, math.Inf(1)
+	gap := func(g0, g1 float64) { // free from g0 to g1
+		lo, hi := math.Max(g0, xlo), math.Min(g1-w, xhi)
+		if hi < lo {
+			return
+		}
+		c := math.Max(lo, math.Min(prefer, hi))
+		if d := math.Abs(c - prefer); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	at := math.Inf(-1)
+	for _, b := range busy {
+		if b.a > at {
+			gap(at, b.a)
+		}
+		at = math.Max(at, b.b)
+	}
+	gap(at, math.Inf(1))
+	return best, !math.IsInf(bestD, 1)
 }
 
 // paintOverlay draws what follows the pointer and the selection: the

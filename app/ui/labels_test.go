@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
+
+// frameSize is a canvas the page draws the timeline on: its CSS width and theme.
+type frameSize struct {
+	name  string
+	width float64
+	th    *theme
+}
+
+// frameSizes are the canvases a reviewer looks at: a 1400 × 1000 window,
+// a 390 px phone, a 320 px one, and presentation mode at 1280 × 720.
+var frameSizes = []frameSize{
+	{"1400 px", 1002, &normalTheme},
+	{"phone 390 px", 348, &normalTheme},
+	{"phone 320 px", 278, &normalTheme},
+	{"presentation 1280 px", 1238, &presentTheme},
+}
+
+// simulatedView is a view of preset id simulated, as Simulate leaves it;
+// base, when not "", is kept as the baseline first (Keep as baseline).
+func simulatedView(t *testing.T, id, base string) *view {
+	t.Helper()
+	v := newView()
+	if base != "" {
+		p, ok := fleet.PresetByID(base)
+		if !ok {
+			t.Fatalf("no preset %q", base)
+		}
+		rec := fleet.Simulate(p.Scenario())
+		st, disp := v.load(p.Scenario(), rec, rec.Records())
+		v.setBaseline(&newBaseline(rec, rec.Records(), st, disp, 1).draw, false)
+	}
+	p, ok := fleet.PresetByID(id)
+	if !ok {
+		t.Fatalf("no preset %q", id)
+	}
+	rec := fleet.Simulate(p.Scenario())
+	v.load(p.Scenario(), rec, rec.Records())
+	return v
+}
+
+// paintView paints v's whole frame at size sz, as the page does.
+func paintView(v *view, sz frameSize) (*browser.Ops, layout) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.width, v.theme = sz.width, sz.th
+	l, in := v.frameFor(false)
+	var o browser.Ops
+	paint(&o, &l, v.m, in)
+	return &o, l
+}
+
+// drawnMark is a mark the frame draws that a label must leave in sight: a
+// histogram bar's part, an arrival, a line.
+type drawnMark struct {
+	what string
+	r    rect
+	col  int
+	cut  bool // a bar's part reaching the top of the histogram: cut
+}
+
+// drawnLabel is a text the frame draws inside a panel.
+type drawnLabel struct {
+	text  string
+	r     rect // its box, or its plate's where one is under it
+	col   int
+	plate int // the plate's colour, -1 for none
+	op    int // its index in the display list
+}
+
+// frameContent sorts what o draws in l's histogram and server panels into
+// marks and labels.
+func frameContent(o *browser.Ops, l *layout) (marks []drawnMark, labels []drawnLabel) {
+	strs := o.Strings()
+	ops := displayOps(o)
+	fill, stroke, strokeW := -1, -1, 0.0
+	inHist := func(r rect) bool {
+		return r.y >= l.histTop-1 && r.y+r.h <= l.histTop+l.histH+1 && r.x >= l.left-1 && r.x+r.w <= l.right+1
+	}
+	inSrv := func(r rect) bool {
+		return r.y+r.h >= l.srvTop && r.y <= l.srvTop+l.srvH && r.x+r.w >= l.left && r.x <= l.right
+	}
+	isClass := func(c int) bool {
+		for _, cc := range classColour {
+			if cc == c {
+				return true
+			}
+		}
+		return false
+	}
+	lastPlate, lastPlateOp := rect{}, -10
+	for i, op := range ops {
+		a := op.args
+		f := func(k int) float64 { return float64(a[k]) }
+		switch op.code {
+		case 1:
+			fill = int(a[0])
+		case 2:
+			stroke, strokeW = int(a[0]), f(1)
+		case 3:
+			if fill == colBG {
+				lastPlate, lastPlateOp = rect{f(0), f(1), f(2), f(3)}, i
+			}
+		case 15: // a bar's part
+			r := rect{f(0), f(1), f(2), f(3)}
+			if isClass(fill) && inHist(r) {
+				marks = append(marks, drawnMark{"bar", r, fill, r.y <= l.histTop+0.5})
+			}
+		case 7: // an arrival
+			x, y, rad := f(1), f(2), f(3)
+			r := rect{x - rad, y - rad, 2 * rad, 2 * rad}
+			if y >= l.srvTop && y <= l.srvTop+l.srvH {
+				marks = append(marks, drawnMark{"arrival", r, fill, false})
+			}
+		case 5: // a line
+			if stroke == colBG || stroke == colGrid || stroke == colAxis {
+				continue
+			}
+			x1, y1, x2, y2 := f(0), f(1), f(2), f(3)
+			w := math.Max(1, strokeW)
+			r := rect{math.Min(x1, x2) - w/2, math.Min(y1, y2) - w/2, math.Abs(x2-x1) + w, math.Abs(y2-y1) + w}
+			if inHist(r) {
+				marks = append(marks, drawnMark{"line", r, stroke, false})
+			}
+		case 10:
+			text := strs[int(a[0])]
+			if text == "" {
+				continue
+			}
+			w := fontWidth(text, int(a[3]), l.scale)
+			h := 12 * l.scale
+			if int(a[3]) == fontSmall {
+				h = 11 * l.scale
+			}
+			x0 := f(1) - w*f(4)/2
+			y0 := f(2) - h/2
+			switch int(a[5]) {
+			case browser.BaselineTop:
+				y0 = f(2)
+			case browser.BaselineBottom:
+				y0 = f(2) - h
+			}
+			r := rect{x0, y0, w, h}
+			plate := -1
+			if i-lastPlateOp <= 5 && lastPlate.overlaps(r) {
+				r = union(r, lastPlate)
+				plate = colBG
+			}
+			if (inHist(r) || inSrv(r)) && (r.y > l.histTop-2 || r.y+r.h > l.srvTop) {
+				labels = append(labels, drawnLabel{text, r, fill, plate, i})
+			}
+		}
+	}
+	return marks, labels
+}
+
+func union(a, b rect) rect {
+	x0, y0 := math.Min(a.x, b.x), math.Min(a.y, b.y)
+	x1, y1 := math.Max(a.x+a.w, b.x+b.w), math.Max(a.y+a.h, b.y+b.h)
+	return rect{x0, y0, x1 - x0, y1 - y0}
+}
+
+// shrink is r less d on every side: rectangles that only touch do not
+// overlap.
+func (r rect) shrink(d float64) rect { return rect{r.x + d, r.y + d, r.w - 2*d, r.h - 2*d} }
+
+// isValue reports whether a label is a number: a cut bar's value.
+func isValue(text string) bool {
+	_, err := strconv.ParseFloat(text, 64)
+	return err == nil
+}
+
+// labelsClear reports every label of o that covers a mark or another label:
+// a bar's part (a cut bar's value may lie on the cut bar it names), an
+// arrival, a limit line or the baseline's outline. It looks at the labels
+// for which checked holds.
+func labelsClear(o *browser.Ops, l *layout, checked func(text string) bool) []string {
+	marks, labels := frameContent(o, l)
+	var out []string
+	for i, lb := range labels {
+		if !checked(lb.text) {
+			continue
+		}
+		r := lb.r.shrink(0.5)
+		for _, mk := range marks {
+			if !r.overlaps(mk.r) || (isValue(lb.text) && mk.cut && r.y+r.h <= l.histTop+l.histH/3) {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%q %v covers a %s %v", lb.text, lb.r, mk.what, mk.r))
+			break
+		}
+		for j, other := range labels {
+			if j != i && r.overlaps(other.r) {
+				out = append(out, fmt.Sprintf("%q %v covers the label %q %v", lb.text, lb.r, other.text, other.r))
+			}
+		}
+	}
+	return out
+}
+
+// limitLabel tells the labels of the server's limit line.
+func limitLabel(text string) bool {
+	return strings.HasPrefix(text, "server limit") || strings.HasPrefix(text, "limit ")
+}
+
+// The server's limit line's labels leave the data in sight: in each
+// preset's simulated run, on a wide window, on phones and in presentation
+// mode, no label (nor its plate) covers a bar, a line, the baseline's
+// outline or another label. Its plate hid the tops of bars (the flood's
+// 16–17 s; three bars on a phone; the baseline's outline in Compare).
+func TestLabelsLeaveTheDataInSight(t *testing.T) {
+	cases := []struct{ preset, base string }{
+		{"flood", ""}, {"exponential", ""}, {"full-jitter", ""}, {"retry-after", ""},
+		{"outage", ""}, {"bucket", ""}, {"open", ""},
+		{"full-jitter", "flood"}, // Compare: the flood's outline over full jitter
+	}
+	for _, c := range cases {
+		v := simulatedView(t, c.preset, c.base)
+		for _, sz := range frameSizes {
+			name := c.preset + ", " + sz.name
+			if c.base != "" {
+				name += ", against " + c.base
+			}
+			o, l := paintView(v, sz)
+			for _, problem := range labelsClear(o, &l, limitLabel) {
+				t.Errorf("%s: %s", name, problem)
+			}
+		}
+	}
+}
