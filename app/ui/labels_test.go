@@ -209,16 +209,23 @@ func labelsClear(o *browser.Ops, l *layout, checked func(text string) bool) []st
 	return out
 }
 
-// limitLabel tells the labels of the server's limit line.
-func limitLabel(text string) bool {
-	return strings.HasPrefix(text, "server limit") || strings.HasPrefix(text, "limit ")
+// lineLabels tells the labels of the histogram's lines: the server's
+// limit, the fleet bucket's rate.
+func lineLabels(text string) bool {
+	for _, p := range []string{"server limit", "limit ", "fleet bucket", "bucket "} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
-// The server's limit line's labels leave the data in sight: in each
+// The labels of the histogram's lines leave the data in sight: in each
 // preset's simulated run, on a wide window, on phones and in presentation
 // mode, no label (nor its plate) covers a bar, a line, the baseline's
-// outline or another label. Its plate hid the tops of bars (the flood's
-// 16–17 s; three bars on a phone; the baseline's outline in Compare).
+// outline or another label. The server limit's plate hid the tops of bars
+// (the flood's 16–17 s; three bars on a phone; the baseline's outline in
+// Compare), the fleet bucket's label lay on its green bars.
 func TestLabelsLeaveTheDataInSight(t *testing.T) {
 	cases := []struct{ preset, base string }{
 		{"flood", ""}, {"exponential", ""}, {"full-jitter", ""}, {"retry-after", ""},
@@ -233,9 +240,102 @@ func TestLabelsLeaveTheDataInSight(t *testing.T) {
 				name += ", against " + c.base
 			}
 			o, l := paintView(v, sz)
-			for _, problem := range labelsClear(o, &l, limitLabel) {
+			for _, problem := range labelsClear(o, &l, lineLabels) {
 				t.Errorf("%s: %s", name, problem)
 			}
+		}
+	}
+}
+
+// luminance is the relative luminance of a "#rrggbb" colour (WCAG 2).
+func luminance(rgb [3]byte) float64 {
+	lin := func(b byte) float64 {
+		c := float64(b) / 255
+		if c <= 0.04045 {
+			return c / 12.92
+		}
+		return math.Pow((c+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(rgb[0]) + 0.7152*lin(rgb[1]) + 0.0722*lin(rgb[2])
+}
+
+// contrast is the WCAG contrast ratio of two of th's colours.
+func contrast(th *theme, a, b int) float64 {
+	la, lb := luminance(th.rgb(a)), luminance(th.rgb(b))
+	return (math.Max(la, lb) + 0.05) / (math.Min(la, lb) + 0.05)
+}
+
+// The fleet bucket preset's point is its dotted line at 8 req/s, on the
+// tops of the bars it holds down: the line keeps a casing that contrasts
+// with the bars (as the server limit's does), and its label lies on a
+// background it reads on (it was blue on the green bars).
+func TestBucketLineReadsOverItsBars(t *testing.T) {
+	v := simulatedView(t, "bucket", "")
+	for _, sz := range frameSizes {
+		o, l := paintView(v, sz)
+		marks, labels := frameContent(o, &l)
+		found := false
+		for _, lb := range labels {
+			if !strings.Contains(lb.text, "bucket 8 req/s") {
+				continue
+			}
+			found = true
+			under := colPanel
+			for _, mk := range marks {
+				if mk.what == "bar" && lb.r.shrink(0.5).overlaps(mk.r) {
+					under = mk.col
+				}
+			}
+			if lb.plate >= 0 && under == colPanel {
+				under = lb.plate
+			}
+			if c := contrast(sz.th, lb.col, under); c < 4.5 {
+				t.Errorf("%s: %q in colour %d on colour %d: contrast %.1f, want at least 4.5", sz.name, lb.text, lb.col, under, c)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no fleet bucket label", sz.name)
+		}
+		// The lines: the bucket's blue dots, the limit's dashes, on a
+		// casing wider than them.
+		type casing struct {
+			x1, x2, y, width float32
+		}
+		var casings []casing
+		stroke, width := -1, float32(0)
+		lines, cased := map[int]int{}, map[int]int{}
+		for _, op := range displayOps(o) {
+			switch a := op.args; op.code {
+			case 2:
+				stroke, width = int(a[0]), a[1]
+			case 5:
+				if a[1] != a[3] || float64(a[1]) < l.histTop || float64(a[1]) > l.histTop+l.histH {
+					continue // not across the histogram
+				}
+				switch stroke {
+				case colBG:
+					casings = append(casings, casing{min(a[0], a[2]), max(a[0], a[2]), a[1], width})
+				case colClient, colLimit:
+					lines[stroke]++
+					for _, c := range casings {
+						if c.y == a[1] && c.x1 <= min(a[0], a[2]) && c.x2 >= max(a[0], a[2]) && c.width >= width+1.5 {
+							cased[stroke]++
+							break
+						}
+					}
+				}
+			}
+		}
+		for _, c := range []struct {
+			col  int
+			name string
+		}{{colClient, "fleet bucket's"}, {colLimit, "server limit's"}} {
+			if lines[c.col] == 0 || cased[c.col] < lines[c.col] {
+				t.Errorf("%s: %d of the %s %d lines across the histogram have a casing under them", sz.name, cased[c.col], c.name, lines[c.col])
+			}
+		}
+		if c := contrast(sz.th, colBG, colOK); c < 3 {
+			t.Errorf("%s: the casing's colour contrasts %.1f with the bars'", sz.name, c)
 		}
 	}
 }

@@ -1289,19 +1289,18 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	}
 	// The lines first, then their labels, each placed clear of the bars,
 	// the lines and the labels placed before it.
-	var labels []lineLabel
+	var labels, scaled []lineLabel // scaled: "limit ×0.5", placed last (optional)
 	if in.lim.server > 0 {
 		// The line steps down where the limit was scaled; the label names
 		// the part at its right end.
 		yy := math.Round(y(in.lim.server)) + 0.5
 		endY, endFrom, endLabel := yy, l.left, in.lim.serverLabel
-		o.StrokeStyle(colLimit, 1.5*s, 6*s)
+		var segs [][4]float64
 		line := func(x1, y1, x2, y2 float64) {
-			o.Line(x1, y1, x2, y2)
-			marks = append(marks, lineRect(x1, y1, x2, y2, 1.5*s))
+			segs = append(segs, [4]float64{x1, y1, x2, y2})
+			marks = append(marks, lineRect(x1, y1, x2, y2, 3.5*s))
 		}
 		x := l.left
-		var scaled []lineLabel
 		for _, q := range squeezes {
 			x1, x2 := math.Max(x, l.x(q.from)), math.Min(l.right, l.x(q.to))
 			if x2 <= x1 {
@@ -1324,43 +1323,61 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		if x < l.right {
 			line(x, yy, l.right, yy)
 		}
+		// Dashes on a casing, which keeps them in sight on the bars.
+		for _, style := range [2][3]float64{{colBG, 3.5 * s, 0}, {colLimit, 1.5 * s, 6 * s}} {
+			o.StrokeStyle(int(style[0]), style[1], style[2])
+			for _, g := range segs {
+				o.Line(g[0], g[1], g[2], g[3])
+			}
+		}
 		end := lineLabel{texts: shorterLabels(endLabel), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
 		if in.lim.server > top && endY == yy {
 			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false
 		}
-		labels = append(append(labels, end), scaled...)
+		labels = append(labels, end)
 	}
 	if in.lim.client > 0 {
+		// Its rate is where the bars it holds down end (the fleet bucket
+		// preset): its dots lie on a casing that contrasts with them.
 		yy := math.Round(y(in.lim.client)) + 0.5
+		o.StrokeStyle(colBG, 3.5*s, 0)
+		o.Line(l.left, yy, l.right, yy)
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(l.left, yy, l.right, yy)
-		marks = append(marks, lineRect(l.left, yy, l.right, yy, 1.5*s))
-		o.FillStyle(colClient)
-		o.Text(fitText(labelTexts("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), l.right-l.left-8, fontLabel, s), l.left+4, yy+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		marks = append(marks, lineRect(l.left, yy, l.right, yy, 3.5*s))
+		labels = append(labels, lineLabel{texts: labelTexts("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), y: yy, from: l.left, to: l.right, left: true, col: colClient})
 	}
-	for _, lb := range labels {
-		// In fewer words where the whole label does not fit, or only
-		// further from its line by more than a line of text.
-		text, r, ok, best := "", rect{}, false, math.Inf(1)
-		for i, t := range lb.texts {
-			if tr, d, tok := placeLineLabel(l, marks, lb, t); tok && d+float64(i)*tr.h < best {
-				text, r, ok, best = t, tr, true, d+float64(i)*tr.h
-			}
-		}
-		if !ok {
-			if lb.optional {
-				continue // "limit ×0.5": the shading and the line's step say it
-			}
-			// Nowhere clear: the whole label at the line's end, as
-			// readable as it gets.
-			text = lb.texts[0]
-			r = plateRect(l, text, l.right-4, lb.y-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
-			if lb.left {
-				r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
-			}
-		}
-		marks = append(marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col))
+	for _, lb := range append(labels, scaled...) {
+		placeLabel(o, l, &marks, lb)
 	}
+}
+
+// placeLabel draws lb on a plate where it covers none of marks
+// (placeLineLabel), and adds it to them. Where there is no such place it
+// is left out if optional, else drawn at its line's end, as readable as
+// it gets.
+func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel) {
+	// In fewer words where the whole label does not fit, or only further
+	// from its line by more than a line of text.
+	text, r, ok, best := "", rect{}, false, math.Inf(1)
+	for i, t := range lb.texts {
+		if tr, d, tok := placeLineLabel(l, *marks, lb, t); tok && d+float64(i)*tr.h < best {
+			text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+		}
+	}
+	if !ok {
+		if lb.optional {
+			return // "limit ×0.5": the shading and the line's step say it
+		}
+		if text = fitText(lb.texts, l.right-l.left-8, fontLabel, l.scale); text == "" {
+			text = lb.texts[len(lb.texts)-1]
+		}
+		r = plateRect(l, text, l.right-4, lb.y-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+		if lb.left {
+			r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		}
+	}
+	*marks = append(*marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col))
 }
 
 // lineLabel is a label of a horizontal line across the histogram: the

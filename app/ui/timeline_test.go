@@ -800,13 +800,17 @@ func TestModelScaledLimits(t *testing.T) {
 	y := func(rate float64) float32 {
 		return float32(math.Round(l.histTop+l.histH-rate/l.histMax*l.histH) + 0.5)
 	}
-	// The line's horizontal segments (opLine: 5, x1, y1, x2, y2).
+	// The line's horizontal segments (opLine: 5, x1, y1, x2, y2), in its
+	// colour (its casing under it draws them too).
 	type seg struct{ x1, x2, y float32 }
 	var segs []seg
-	buf := o.Buffer()
-	for i := 0; i+4 < len(buf); i++ {
-		if buf[i] == 5 && buf[i+2] == buf[i+4] && buf[i+1] != buf[i+3] && (buf[i+2] == y(10) || buf[i+2] == y(5)) {
-			segs = append(segs, seg{buf[i+1], buf[i+3], buf[i+2]})
+	stroke := -1
+	for _, op := range displayOps(&o) {
+		switch a := op.args; {
+		case op.code == 2:
+			stroke = int(a[0])
+		case op.code == 5 && stroke == colLimit && a[1] == a[3] && a[0] != a[2] && (a[1] == y(10) || a[1] == y(5)):
+			segs = append(segs, seg{a[0], a[2], a[1]})
 		}
 	}
 	x := func(d time.Duration) float32 { return float32(l.x(d)) }
