@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // frameSize is a canvas the page draws the timeline on: its CSS width and theme.
@@ -209,10 +211,11 @@ func labelsClear(o *browser.Ops, l *layout, checked func(text string) bool) []st
 	return out
 }
 
-// lineLabels tells the labels of the histogram's lines: the server's
-// limit, the fleet bucket's rate.
+// lineLabels tells the labels of the histogram's lines (the server's
+// limit, the fleet bucket's rate) and of the server panel (an outage, a
+// burst).
 func lineLabels(text string) bool {
-	for _, p := range []string{"server limit", "limit ", "fleet bucket", "bucket "} {
+	for _, p := range []string{"server limit", "limit ", "fleet bucket", "bucket ", "server down", "down", "burst ×", "×"} {
 		if strings.HasPrefix(text, p) {
 			return true
 		}
@@ -220,12 +223,13 @@ func lineLabels(text string) bool {
 	return false
 }
 
-// The labels of the histogram's lines leave the data in sight: in each
-// preset's simulated run, on a wide window, on phones and in presentation
-// mode, no label (nor its plate) covers a bar, a line, the baseline's
-// outline or another label. The server limit's plate hid the tops of bars
-// (the flood's 16–17 s; three bars on a phone; the baseline's outline in
-// Compare), the fleet bucket's label lay on its green bars.
+// The labels of the histogram's lines and of the server panel leave the
+// data in sight: in each preset's simulated run, on a wide window, on
+// phones and in presentation mode, no label (nor its plate) covers a bar,
+// an arrival, a line, the baseline's outline or another label. The server
+// limit's plate hid the tops of bars (the flood's 16–17 s; three bars on a
+// phone; the baseline's outline in Compare), the fleet bucket's label lay
+// on its green bars, "server down" under the arrivals.
 func TestLabelsLeaveTheDataInSight(t *testing.T) {
 	cases := []struct{ preset, base string }{
 		{"flood", ""}, {"exponential", ""}, {"full-jitter", ""}, {"retry-after", ""},
@@ -336,6 +340,105 @@ func TestBucketLineReadsOverItsBars(t *testing.T) {
 		}
 		if c := contrast(sz.th, colBG, colOK); c < 3 {
 			t.Errorf("%s: the casing's colour contrasts %.1f with the bars'", sz.name, c)
+		}
+	}
+}
+
+// Another client's burst (the Burst button) during the outage preset's
+// outage and after it, in the thick of the arrivals: its label, and the
+// outage's "server down", are drawn over the arrivals where they cover none
+// (both lay under the dots, unreadable), and keep clear of each other and
+// of the burst's line.
+func TestServerLabelsClearTheArrivals(t *testing.T) {
+	v := simulatedView(t, "outage", "")
+	v.mu.Lock()
+	for _, b := range []struct {
+		at       time.Duration
+		admitted int
+	}{{3500 * time.Millisecond, 0}, {6200 * time.Millisecond, 10}} {
+		v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(b.at), N: 20, Admitted: b.admitted})
+	}
+	v.mu.Unlock()
+	for _, sz := range frameSizes {
+		o, l := paintView(v, sz)
+		_, labels := frameContent(o, &l)
+		// Each in fewer words where the whole has no room (a phone).
+		var outage, bursts []string
+		for _, lb := range labels {
+			switch {
+			case strings.HasSuffix(lb.text, "down"):
+				outage = append(outage, lb.text)
+			case strings.Contains(lb.text, "×20"):
+				bursts = append(bursts, lb.text)
+			}
+		}
+		t.Logf("%s: %q, %q", sz.name, outage, bursts)
+		if len(outage) != 1 || len(bursts) != 2 {
+			t.Errorf("%s: the outage labelled %q, the two bursts %q", sz.name, outage, bursts)
+		}
+		for _, problem := range labelsClear(o, &l, lineLabels) {
+			t.Errorf("%s: %s", sz.name, problem)
+		}
+		// Over the arrivals: drawn after every one of them.
+		ops := displayOps(o)
+		lastDot := 0
+		for i, op := range ops {
+			if op.code == 7 && float64(op.args[2]) >= l.srvTop && float64(op.args[2]) <= l.srvTop+l.srvH {
+				lastDot = i
+			}
+		}
+		for _, lb := range labels {
+			if lineLabels(lb.text) && lb.r.y >= l.srvTop-1 && lb.op < lastDot {
+				t.Errorf("%s: %q is drawn before the last arrival, under the dots", sz.name, lb.text)
+			}
+		}
+	}
+}
+
+// A live run draws what can no longer change once, aside, and the rest on
+// top at every frame (layers): "server down" and a burst's label are drawn
+// on top, after the arrivals there, where they cover none of the arrivals
+// of either drawing.
+func TestLiveServerLabelsOverTheArrivals(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.serverEvent(&mock.Event{Type: "outage", At: at(200), Until: at(700)})
+	seq := 10
+	arrive := func(ms, n int, tag string) {
+		for range n {
+			seq++
+			m.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(seq), Tag: tag, At: at(ms), Outcome: "ok", Status: 200})
+			m.serverEvent(&mock.Event{Type: "end", Seq: uint64(seq), End: "sent"})
+		}
+	}
+	arrive(230, 20, "w2.j0.a1") // a column of arrivals where "server down" went
+	arrive(900, 20, "burst")
+	m.serverEvent(&mock.Event{Type: "burst", At: at(900), N: 20, Admitted: 0})
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	var ly layers
+	ly.draw(&l, m, frameInput{th: &normalTheme, running: true, now: 1200 * time.Millisecond})
+	baseMarks, baseLabels := frameContent(&ly.base, &l)
+	topMarks, topLabels := frameContent(&ly.top, &l)
+	for _, lb := range baseLabels {
+		if lineLabels(lb.text) {
+			t.Errorf("%q is drawn on the kept drawing, under the arrivals drawn on top", lb.text)
+		}
+	}
+	found := map[string]bool{}
+	for _, lb := range topLabels {
+		found[lb.text] = true
+		for _, mk := range append(baseMarks, topMarks...) {
+			if lineLabels(lb.text) && mk.what == "arrival" && lb.r.shrink(0.5).overlaps(mk.r) {
+				t.Errorf("%q %v covers an arrival %v", lb.text, lb.r, mk.r)
+				break
+			}
+		}
+	}
+	for _, want := range []string{"server down", "burst ×20, 0 admitted"} {
+		if !found[want] {
+			t.Errorf("%q not drawn on top: %v", want, found)
 		}
 	}
 }

@@ -138,6 +138,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	} else {
 		paintServer(t, l, m, pick{idx: ly.openArrs})
 	}
+	paintServerLabels(t, l, m) // over every arrival, kept or open
 	paintNow(t, l, in)
 	t.Restore()
 	clearHistogram(t, l)

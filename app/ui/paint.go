@@ -326,6 +326,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 		default:
 			paintServer(o, l, m, v.arrivals)
 		}
+		paintServerLabels(o, l, m)
 		paintNow(o, l, in)
 		o.Restore()
 		paintHistogramPanel(o, l, m, in)
@@ -697,15 +698,12 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 			}
 			o.Line(math.Round(e.x)+0.5, l.lanesTop, math.Round(e.x)+0.5, l.bottom)
 		}
-		top := l.srvTop
-		o.FillStyle(colOutageLn)
-		o.Text("server down", x1+4, top+10*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
 
 // paintBursts marks another client's bursts (the Burst button): a dashed
-// line down the server panel with how many came and were admitted, or
-// (hist) down the histogram, over its bars.
+// line down the server panel (paintServerLabels says how many came and
+// were admitted), or (hist) down the histogram, over its bars.
 func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) (lines []rect) {
 	s := l.scale
 	for _, b := range m.bursts {
@@ -720,23 +718,145 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) (lines []rect) 
 			continue
 		}
 		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
-		label := "burst ×" + strconv.Itoa(b.n) + ", " + strconv.Itoa(b.admitted) + " admitted"
-		w := smallWidth(label, s)
-		lx, align, from := x+4, browser.AlignLeft, x+4
-		if x+4+w > l.right {
-			lx, align, from = x-4, browser.AlignRight, x-4-w
-		}
-		// A row lower where it would cover an outage's "server down" (the
-		// presenter's Outage, then Burst, seconds apart).
-		y := l.srvTop + 10*s
-		for _, h := range m.outages {
-			if x1 := math.Max(l.left, l.x(h.from)); math.Min(l.right, l.x(h.to)) > x1 && from < x1+4+smallWidth("server down", s) && from+w > x1+4 {
-				y = l.srvTop + 26*s
-			}
-		}
-		platedText(o, l, label, lx, y, fontSmall, align, browser.BaselineMiddle, colMuted)
 	}
 	return lines
+}
+
+// paintServerLabels writes, over the server panel's arrivals, "server
+// down" in each outage and what each burst brought: each where it covers
+// no arrival, no outage's edge, no burst's line and no other label — in
+// its stretch (else across its edge) for an outage, beside its line for a
+// burst, on the top row or as near it as there is room, in fewer words
+// where the whole has none (a phone). Where there is none at all, the
+// whole label is drawn on a plate over the dots.
+func paintServerLabels(o *browser.Ops, l *layout, m *model) {
+	if len(m.outages) == 0 && len(m.bursts) == 0 {
+		return
+	}
+	s := l.scale
+	type label struct {
+		texts    []string // in fewer words where the whole does not fit
+		col      int
+		plate    bool
+		from, to float64 // an outage's stretch; a burst's line: from == to
+	}
+	var labels []label
+	var lines []rect // the outages' edges, the bursts' lines, the labels placed
+	for _, h := range m.outages {
+		x1, x2 := math.Max(l.left, l.x(h.from)), math.Min(l.right, l.x(h.to))
+		if x2 <= x1 {
+			continue // outside the window shown
+		}
+		for _, e := range [2]time.Duration{h.from, h.to} {
+			if x := l.x(e); x >= l.left && x <= l.right {
+				lines = append(lines, lineRect(math.Round(x)+0.5, l.srvTop, math.Round(x)+0.5, l.srvTop+l.srvH, 1))
+			}
+		}
+		labels = append(labels, label{[]string{"server down", "down"}, colOutageLn, false, x1, x2})
+	}
+	for _, b := range m.bursts {
+		x := math.Round(l.x(b.at)) + 0.5
+		if x < l.left || x > l.right {
+			continue
+		}
+		lines = append(lines, lineRect(x, l.srvTop, x, l.srvTop+l.srvH, 1))
+		n, in := "×"+strconv.Itoa(b.n), strconv.Itoa(b.admitted)+" admitted"
+		labels = append(labels, label{[]string{"burst " + n + ", " + in, n + ", " + in, n}, colMuted, true, x, x})
+	}
+	for _, lb := range labels {
+		// place finds lb's box for a w×h text clear of obs.
+		place := func(obs []rect, w, h float64) (rect, bool) {
+			lo, hi := l.left+2, l.right-2-w
+			if lb.from < lb.to { // an outage: inside it, else across its edge
+				if r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.to-2-w), lb.from+2); ok {
+					return r, true
+				}
+				return placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
+			}
+			// A burst: beside its line, right or left, whichever is nearer.
+			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), hi, lb.from+2)
+			lr, lok := placeNear(obs, l, w, h, lo, math.Min(hi, lb.from-2-w), lb.from-2-w)
+			if lok && (!ok || placeCost(l, lr, lb.from-2-w) < placeCost(l, r, lb.from+2)) {
+				return lr, true
+			}
+			return r, ok
+		}
+		// In fewer words only where the whole has no clear place.
+		text, r, ok := lb.texts[0], rect{}, false
+		for _, t := range lb.texts {
+			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			obs := append(serverDots(l, m, lb.from-pr.w-20*s, lb.to+pr.w+20*s), lines...)
+			if r, ok = place(obs, pr.w, pr.h); ok {
+				text = t
+				break
+			}
+		}
+		if !ok {
+			// Nowhere clear of the dots: the whole label on a plate over
+			// them, clear of the lines and the other labels if it can be.
+			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			if r, ok = place(lines, pr.w, pr.h); !ok {
+				r = rect{math.Max(l.left+2, math.Min(lb.from+2, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
+			}
+			lb.plate = true
+		}
+		lines = append(lines, r) // the next labels keep clear of it
+		if lb.plate {
+			platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, lb.col)
+			continue
+		}
+		o.FillStyle(lb.col)
+		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// placeNear finds a w×h box in the server panel clear of obs, its left
+// edge between xlo and xhi: the nearest to the top row with its left edge
+// at prefer, a pixel down costing as much as a pixel aside (placeCost).
+func placeNear(obs []rect, l *layout, w, h, xlo, xhi, prefer float64) (r rect, ok bool) {
+	best := math.Inf(1)
+	for t := l.srvTop + 2; t+h <= l.srvTop+l.srvH-1; t += 2 {
+		if x, xok := clearX(obs, t, h, w, xlo, xhi, prefer, 1); xok {
+			if c := placeCost(l, rect{x, t, w, h}, prefer); c < best {
+				r, ok, best = rect{x, t, w, h}, true, c
+			}
+		}
+	}
+	return r, ok
+}
+
+// placeCost is how far a label's box r in the server panel is from its
+// place: the top row, its left edge at prefer.
+func placeCost(l *layout, r rect, prefer float64) float64 {
+	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
+}
+
+// serverDots are the boxes of the arrivals drawn in the server panel
+// (paintServer, paintDenseServer) between x0 and x1.
+func serverDots(l *layout, m *model, x0, x1 float64) []rect {
+	r := math.Max(2, 2.2*l.scale)
+	if l.dense() && len(m.arrivals) == 0 {
+		r = denseCell + 1
+	}
+	var out []rect
+	add := func(x, y float64) {
+		if x >= x0-r && x <= x1+r {
+			out = append(out, rect{x - r, y - r, 2 * r, 2 * r})
+		}
+	}
+	if len(m.arrivals) == 0 {
+		for i := range m.marks {
+			if k := &m.marks[i]; k.hasServer {
+				add(l.x(k.serverAt), l.srvY(k.serverSeq))
+			}
+		}
+		return out
+	}
+	for i := range m.arrivals {
+		a := &m.arrivals[i]
+		add(l.x(a.at), l.srvY(a.seq))
+	}
+	return out
 }
 
 // paintSqueezes shades the stretches when the server's limit was scaled
