@@ -569,10 +569,25 @@ func paintNow(o *browser.Ops, l *layout, in frameInput) {
 // y labels and its limit lines.
 func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
-	marks := paintHistogram(o, l, m, in)
+	marks, values := paintHistogram(o, l, m, in)
 	marks = append(marks, paintBursts(o, l, m, true)...)
 	o.Restore()
+	// The cut bars' values, outside the clip: the first or last bar's,
+	// wider than its bar, may reach past the plot's edge.
+	for _, v := range values {
+		o.FillStyle(colPanel)
+		o.Rect(v.r.x, v.r.y, v.r.w, v.r.h)
+		o.FillStyle(colText)
+		o.Text(v.text, v.r.x+2, v.r.y+v.r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		marks = append(marks, v.r)
+	}
 	paintHistogramAxis(o, l, m.limits, in, marks)
+}
+
+// cutValue is a cut bar's value and where it goes.
+type cutValue struct {
+	text string
+	r    rect
 }
 
 // paintOutlines draws the panels' outlines, crisp over the content.
@@ -1244,9 +1259,9 @@ func histogramScale(rates []float64, lim limits) float64 {
 }
 
 // paintHistogram draws the bars and the baseline's outline, and returns
-// where they are: what the labels drawn over the histogram must leave in
-// sight.
-func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks []rect) {
+// where they are, what the labels drawn over the histogram must leave in
+// sight, and the values of the bars it cut, to write on them.
+func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks []rect, values []cutValue) {
 	s := l.scale
 	n := l.bins()
 	// The bins in view, and the one before them (is the first in view a
@@ -1307,8 +1322,33 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 			marks = append(marks, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
 		}
 	}
-	// Bars cut at the top: a break mark and their value.
-	lastLabel := -1e9
+	// Bars cut at the top: a break mark, and under it their value in the
+	// break, on the bar (else shifted along it, or rows lower) where it
+	// covers no other value, no bar that is not cut and no boundary
+	// between a cut bar's classes: the part of a cut bar that runs off the
+	// scale, one colour, says nothing but that it goes on.
+	outline := paintBaseline(o, l, baseRates, first, y)
+	taken := slices.Clone(outline) // what the values keep clear of, and the values placed
+	for i, r := range rates {
+		if r <= 0 || first+i < lo {
+			continue
+		}
+		low := r // the height under which the bar has boundaries
+		if r > top {
+			low = 0
+			for _, c := range order {
+				if v := float64(bins[i][c]) * perSec; v > 0 && low+v < top {
+					low += v
+				} else if v > 0 {
+					break
+				}
+			}
+		}
+		if low > 0 {
+			y1 := y(low)
+			taken = append(taken, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+		}
+	}
 	for i, r := range rates {
 		if r <= top || first+i < lo {
 			continue
@@ -1316,21 +1356,22 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		x := l.x(time.Duration(first+i) * l.slice)
 		o.FillStyle(colPanel)
 		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
-		peakHere := (i == 0 || rates[i-1] <= r) && (i == len(rates)-1 || rates[i+1] < r)
-		if peakHere && x-lastLabel > 34*s {
-			// Centred on its bar, but kept inside the panel (the clip
-			// would cut the first or last bar's value): digits are about
-			// 6.4 px wide in the small font.
-			text := trimFloat(r)
-			half := float64(len(text)) * 3.2 * s
-			cx := math.Max(l.left+half+2, math.Min(x+bw/2, l.right-half-2))
-			o.FillStyle(colText)
-			o.Text(text, cx, l.histTop+9*s, fontSmall, browser.AlignCenter, browser.BaselineTop)
-			marks = append(marks, rect{cx - half, l.histTop + 9*s, 2 * half, 13 * s})
-			lastLabel = x
+		text := trimFloat(r)
+		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		w, h := pr.w, pr.h
+		// Over its bar by at least half of the narrower of the two, and
+		// at most half of it past the plot's edge.
+		ov := math.Min(w, bw) / 2
+		xlo, xhi := math.Max(l.left-w/2, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
+		for t := l.histTop + 8*s; t+h < l.histTop+l.histH; t += h + 1 {
+			if px, ok := clearX(taken, t, h, w, xlo, xhi, x+bw/2-w/2, 1); ok {
+				values = append(values, cutValue{text, rect{px, t, w, h}})
+				taken = append(taken, rect{px, t, w, h})
+				break
+			}
 		}
 	}
-	return append(marks, paintBaseline(o, l, baseRates, first, y)...)
+	return append(marks, outline...), values
 }
 
 // paintBaseline draws the baseline's requests per second (rates[i]: bin
