@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -542,5 +543,58 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 	}
 	if cuts == 0 {
 		t.Error("no run has a cut bar")
+	}
+}
+
+// The server panel's labels keep clear of a simulation's arrivals without
+// a box per arrival: serverDots covers every dot drawn with a box per run
+// of pixel columns in each row of the panel (a 10,000-worker simulation
+// with an outage spent 46 ms of a 73 ms paint placing "server down" among
+// its 270,000 arrivals one by one).
+func TestServerDotsCoverEveryArrival(t *testing.T) {
+	s, _ := fleet.FromQuery(map[string][]string{"workers": {"2000"}, "jobs": {"5"}, "rate": {"100"}, "burst": {"100"}, "outage": {"3s"}, "outage_at": {"2s"}})
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	for _, sz := range frameSizes {
+		v.mu.Lock()
+		v.width, v.theme = sz.width, sz.th
+		l, _ := v.frameFor(false)
+		v.mu.Unlock()
+		boxes := serverDots(&l, v.m)
+		if max := l.srvRows * int(l.right-l.left) / 2; len(boxes) > max {
+			t.Errorf("%s: %d boxes for %d arrivals, want at most %d", sz.name, len(boxes), len(v.m.marks), max)
+		}
+		if !l.dense() {
+			t.Fatalf("%s: 2,000 lanes not drawn dense", sz.name)
+		}
+		rows := map[int][]rect{} // the boxes by the middle of their row, left to right
+		for _, b := range boxes {
+			k := int(math.Round(b.y + b.h/2))
+			rows[k] = append(rows[k], b)
+		}
+		missed := 0
+		for i := range v.m.marks {
+			k := &v.m.marks[i]
+			x, y := l.x(k.serverAt), l.srvY(k.serverSeq)
+			if !k.hasServer || x < l.left || x > l.right {
+				continue // not drawn
+			}
+			// paintDenseServer's square: 3 px at its 2-px cell.
+			cx, cy := math.Floor((x-l.left)/denseCell)*denseCell, math.Floor((y-l.srvTop)/denseCell)*denseCell
+			dot := rect{l.left + cx - 1 + 0.25, l.srvTop + cy - 1 + 0.25, denseCell + 0.5, denseCell + 0.5}
+			if dot.x < l.left { // clipped at the plot's edges
+				dot.w, dot.x = dot.w-(l.left-dot.x), l.left
+			}
+			dot.w = math.Min(dot.w, l.right-dot.x)
+			row := rows[int(math.Round(y))]
+			i := sort.Search(len(row), func(i int) bool { return row[i].x+row[i].w >= dot.x+dot.w })
+			if i == len(row) || row[i].x > dot.x || row[i].y > dot.y || row[i].y+row[i].h < dot.y+dot.h {
+				missed++
+			}
+		}
+		if missed > 0 || len(v.m.marks) < 10000 {
+			t.Errorf("%s: %d of %d arrivals not covered", sz.name, missed, len(v.m.marks))
+		}
 	}
 }

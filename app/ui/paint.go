@@ -778,6 +778,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		n, in := "×"+strconv.Itoa(b.n), strconv.Itoa(b.admitted)+" admitted"
 		labels = append(labels, label{[]string{"burst " + n + ", " + in, n + ", " + in, n}, colMuted, true, x, x})
 	}
+	dots := serverDots(l, m)
 	for _, lb := range labels {
 		// place finds lb's box for a w×h text clear of obs.
 		place := func(obs []rect, w, h float64) (rect, bool) {
@@ -800,8 +801,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		text, r, ok := lb.texts[0], rect{}, false
 		for _, t := range lb.texts {
 			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-			obs := append(serverDots(l, m, lb.from-pr.w-20*s, lb.to+pr.w+20*s), lines...)
-			if r, ok = place(obs, pr.w, pr.h); ok {
+			if r, ok = place(append(dots, lines...), pr.w, pr.h); ok {
 				text = t
 				break
 			}
@@ -846,30 +846,49 @@ func placeCost(l *layout, r rect, prefer float64) float64 {
 	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
 }
 
-// serverDots are the boxes of the arrivals drawn in the server panel
-// (paintServer, paintDenseServer) between x0 and x1.
-func serverDots(l *layout, m *model, x0, x1 float64) []rect {
+// serverDots are boxes covering the arrivals drawn in the server panel
+// (paintServer, paintDenseServer): for each of its rows, a box per run of
+// pixel columns its dots touch, so that a simulation's thousands of
+// arrivals make at most a few hundred boxes, found in one pass.
+func serverDots(l *layout, m *model) []rect {
 	r := math.Max(2, 2.2*l.scale)
 	if l.dense() && len(m.arrivals) == 0 {
-		r = denseCell + 1
+		r = denseCell + 1 // paintDenseServer's 3-px squares, at their cells
 	}
-	var out []rect
-	add := func(x, y float64) {
-		if x >= x0-r && x <= x1+r {
-			out = append(out, rect{x - r, y - r, 2 * r, 2 * r})
+	cols, rows := int(l.right-l.left)+1, l.srvRows
+	occ := make([]bool, rows*cols)
+	add := func(at time.Duration, seq int) {
+		x := l.x(at) - l.left
+		c0, c1 := max(0, int(math.Floor(x-r))), min(cols-1, int(math.Ceil(x+r)))
+		row := (seq%rows + rows) % rows // as srvY
+		for c := c0; c <= c1; c++ {
+			occ[row*cols+c] = true
 		}
 	}
 	if len(m.arrivals) == 0 {
 		for i := range m.marks {
 			if k := &m.marks[i]; k.hasServer {
-				add(l.x(k.serverAt), l.srvY(k.serverSeq))
+				add(k.serverAt, k.serverSeq)
 			}
 		}
-		return out
+	} else {
+		for i := range m.arrivals {
+			add(m.arrivals[i].at, m.arrivals[i].seq)
+		}
 	}
-	for i := range m.arrivals {
-		a := &m.arrivals[i]
-		add(l.x(a.at), l.srvY(a.seq))
+	var out []rect
+	for row := range rows {
+		y := l.srvY(row)
+		for c := 0; c < cols; c++ {
+			if !occ[row*cols+c] {
+				continue
+			}
+			c0 := c
+			for c < cols && occ[row*cols+c] {
+				c++
+			}
+			out = append(out, rect{l.left + float64(c0), y - r, float64(c - c0), 2 * r})
+		}
 	}
 	return out
 }
