@@ -48,22 +48,12 @@ func (x *ExportBar) Render() app.UI {
 			app.Button().ID("copy-link").Class("ghost").Text("Copy share link").
 				Disabled(blocked != "").Title(linkTitle).
 				OnClick(func(ctx app.Context, e app.Event) {
-					if why := l.copyBlocked(); why != "" {
-						l.Flash(ctx, "Copy share link: "+why)
-						return
-					}
-					l.copyText(ctx, l.ShareURL(), "Share link copied")
+					l.copyConfig(ctx, "Copy share link", l.ShareURL, "Share link copied")
 				}),
 			app.Button().ID("copy-go").Class("ghost").Text("Copy as Go code").
 				Disabled(blocked != "").Title(codeTitle).
 				// The code as it is at the click, not code: see copyText.
-				OnClick(func(ctx app.Context, e app.Event) {
-					if why := l.copyBlocked(); why != "" {
-						l.Flash(ctx, "Copy as Go code: "+why)
-						return
-					}
-					l.copyText(ctx, l.goCode(), "Go code copied")
-				}),
+				OnClick(func(ctx app.Context, e app.Event) { l.copyConfig(ctx, "Copy as Go code", l.goCode, "Go code copied") }),
 			app.If(blocked != "", func() app.UI {
 				return app.Span().ID("copy-blocked").Class("copy-blocked").
 					Text("Fix " + fieldCount(l.Invalid()) + " to copy the link or the Go code: the messages are beside the inputs.")

@@ -231,6 +231,17 @@ func (l *Lab) copyBlocked() string {
 	return ""
 }
 
+// copyConfig copies what text makes of the configuration at the click,
+// or, while a field's value is not allowed, says why it does not (button
+// names the button).
+func (l *Lab) copyConfig(ctx app.Context, button string, text func() string, done string) {
+	if why := l.copyBlocked(); why != "" {
+		l.Flash(ctx, button+": "+why)
+		return
+	}
+	l.copyText(ctx, text(), done)
+}
+
 // fieldCount is "1 field" or "n fields".
 func fieldCount(n int) string {
 	if n == 1 {
