@@ -61,7 +61,7 @@ func TestCompareRules(t *testing.T) {
 		t.Error("the baseline's own numbers are compared with themselves")
 	}
 	l.view.mu.Lock()
-	_, in := l.view.frameFor(false)
+	_, in := l.view.frameFor(nil)
 	l.view.mu.Unlock()
 	if in.base != nil || l.comparedWith() != "" {
 		t.Error("the baseline's outline is drawn over its own run")
@@ -105,7 +105,7 @@ func TestCompareRules(t *testing.T) {
 		t.Errorf("a live run's lateness compared with a simulation's: %s", tag)
 	}
 	l.view.mu.Lock()
-	_, in = l.view.frameFor(true) // the PNG's frame too
+	_, in = l.view.frameFor(&pngHead{title: "Retry Lab"}) // the PNG's frame too
 	l.view.mu.Unlock()
 	if in.base == nil || l.comparedWith() != "Full jitter (step 3), simulated (run 1)" {
 		t.Error("no outline over the next run")
@@ -231,7 +231,7 @@ func TestPaintBaseline(t *testing.T) {
 	}
 	m.finish(1150 * time.Millisecond)
 	base := &baselineDraw{label: "Synchronized flood (step 1), simulated", sends: []time.Duration{0, 0, 0, 2 * time.Second, 2 * time.Second}, span: 4 * time.Second}
-	l := newLayout(1000, 3, 4*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 4*time.Second, &normalTheme)
 	draw := func(in frameInput) (size int, texts string) {
 		var o browser.Ops
 		paint(&o, &l, m, in)

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -118,22 +119,13 @@ func (l *Lab) export(ctx app.Context, format string) {
 	})
 }
 
-// exportPNG downloads the timeline as a PNG, with a title line saying what ran.
+// exportPNG downloads the timeline as a PNG, with what ran, its key
+// numbers and its link above it (pngHead).
 func (l *Lab) exportPNG(ctx app.Context) {
 	l.StopReplay() // the image is of the whole run its title names
-	title := "Retry Lab: " + presetName(l.shownScenario())
-	if t := l.SimulatedText(); t != "" {
-		title += " — " + t
-	}
-	if l.base != nil && !l.showingBaseline() {
-		title += " — against the baseline " + l.base.label()
-	}
-	if l.watched {
-		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
-	}
-	sub := l.ShareURL()
+	head := l.pngHead()
 	ctx.Async(func() {
-		err := l.view.png(ctx, l.fileStamp()+".png", title, sub)
+		err := l.view.png(ctx, l.fileStamp()+".png", head)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				l.Flash(ctx, "PNG export failed: "+err.Error())
@@ -142,14 +134,63 @@ func (l *Lab) exportPNG(ctx app.Context) {
 	})
 }
 
-// png draws the timeline with a title line, encodes it and redraws the
+// pngHead is what the PNG says above the timeline, so that a picture
+// pasted alone tells its story: what ran, its key numbers, and the link
+// that sets up the run drawn (not the settings changed since).
+func (l *Lab) pngHead() pngHead {
+	title := "Retry Lab: " + presetName(l.shownScenario())
+	if t := l.SimulatedText(); t != "" {
+		title += " — " + t
+	}
+	against := l.base != nil && !l.showingBaseline()
+	if against {
+		title += " — against the baseline " + l.base.label()
+	}
+	if l.watched {
+		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
+	}
+	return pngHead{title: title, numbers: l.keyNumbers(), link: l.runURL(against)}
+}
+
+// runURL is the link that reproduces the run shown: its own scenario, and
+// with against the baseline it is drawn against.
+func (l *Lab) runURL(against bool) string {
+	s := l.shownScenario()
+	q := s.Encode()
+	if against {
+		q += "&" + baselineKey + "=" + url.QueryEscape(l.base.scen.Encode())
+	}
+	return l.pageAddress() + "?" + q
+}
+
+// keyNumbers is the run's numbers a presenter points at, on one line
+// ("" before a run, and for a watch: its title has them).
+func (l *Lab) keyNumbers() string {
+	if !l.hasStats || l.watched || l.rec == nil {
+		return ""
+	}
+	st := &l.stats
+	pct := 0.0
+	if st.Requests > 0 {
+		pct = float64(st.Limited) / float64(st.Requests) * 100
+	}
+	return strings.Join([]string{
+		thousands(st.Requests) + " requests",
+		thousands(st.Successes) + " of " + thousands(st.Jobs-st.Cancelled) + " jobs succeeded",
+		thousands(st.Limited) + " 429s (" + trimFloat(pct) + "%)",
+		"peak " + thousands(st.PeakRPS) + " req/s",
+		"completion p50 " + fmtDur(st.CompletionP50) + ", p99 " + fmtDur(st.CompletionP99),
+		"drained in " + fmtDur(st.Drain),
+	}, numbersSep)
+}
+
+// png draws the timeline with head above it, encodes it and redraws the
 // normal view. The canvas's pixels are copied when the encoding starts
 // (toBlob), so frames are held back only until then.
-func (v *view) png(ctx context.Context, name, title, sub string) error {
+func (v *view) png(ctx context.Context, name string, head pngHead) error {
 	v.mu.Lock()
 	v.ingest()
-	lay, in := v.frameFor(true)
-	lay.titleText, lay.subTitle = title, sub
+	lay, in := v.frameFor(&head)
 	var ops browser.Ops
 	paint(&ops, &lay, v.m, in)
 	canvas := browser.Canvas{ID: canvasID}

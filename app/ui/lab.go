@@ -418,11 +418,15 @@ func (l *Lab) query() string {
 
 // ShareURL is the link that reproduces the configuration.
 func (l *Lab) ShareURL() string {
-	base := "/"
-	if l.page != nil {
-		base = l.page.Scheme + "://" + l.page.Host + l.page.Path
+	return l.pageAddress() + "?" + l.query()
+}
+
+// pageAddress is the page's address without its query.
+func (l *Lab) pageAddress() string {
+	if l.page == nil {
+		return "/"
 	}
-	return base + "?" + l.query()
+	return l.page.Scheme + "://" + l.page.Host + l.page.Path
 }
 
 // Preset loads preset id. The shared room is kept: a workshop walks its

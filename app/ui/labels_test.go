@@ -60,7 +60,7 @@ func paintView(v *view, sz frameSize) (*browser.Ops, layout) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.width, v.theme = sz.width, sz.th
-	l, in := v.frameFor(false)
+	l, in := v.frameFor(nil)
 	var o browser.Ops
 	paint(&o, &l, v.m, in)
 	return &o, l
@@ -423,7 +423,7 @@ func TestLiveServerLabelsOverTheArrivals(t *testing.T) {
 	arrive(230, 20, "w2.j0.a1") // a column of arrivals where "server down" went
 	arrive(900, 20, "burst")
 	m.serverEvent(&mock.Event{Type: "burst", At: at(900), N: 20, Admitted: 0})
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var ly layers
 	ly.draw(&l, m, frameInput{th: &normalTheme, running: true, now: 1200 * time.Millisecond})
 	baseMarks, baseLabels := frameContent(&ly.base, &l)
@@ -559,7 +559,7 @@ func TestServerDotsCoverEveryArrival(t *testing.T) {
 	for _, sz := range frameSizes {
 		v.mu.Lock()
 		v.width, v.theme = sz.width, sz.th
-		l, _ := v.frameFor(false)
+		l, _ := v.frameFor(nil)
 		v.mu.Unlock()
 		boxes := serverDots(&l, v.m)
 		if max := l.srvRows * int(l.right-l.left) / 2; len(boxes) > max {

@@ -18,25 +18,24 @@ import (
 // time axis: x(t) is the same function for the worker lanes, the histogram
 // and the server's arrivals.
 type layout struct {
-	w, h                float64
-	left, right         float64 // the plot's x range
-	axisY               float64 // baseline of the top axis labels
-	lanesTop, laneH     float64 // laneH: a worker's lane
-	sub                 int     // rows per lane: one per job a worker has at once (an open workload), at most maxRows
-	rowH                float64 // a row of a lane: laneH / sub
-	histTop, histH      float64
-	srvTop, srvH        float64
-	bottom              float64 // bottom of the last panel
-	workers             int
-	from, span          time.Duration // the time shown: [from, from+span] (from > 0 when zoomed in)
-	scale               float64
-	markR               float64
-	slice               time.Duration // histogram bin width
-	histMax             float64       // req/s at the top of the histogram
-	srvRows             int
-	names               []string // a watch's lanes: one per device (model.devices); nil: worker lanes
-	title               bool     // a title line (PNG export)
-	titleText, subTitle string
+	w, h            float64
+	left, right     float64 // the plot's x range
+	axisY           float64 // baseline of the top axis labels
+	lanesTop, laneH float64 // laneH: a worker's lane
+	sub             int     // rows per lane: one per job a worker has at once (an open workload), at most maxRows
+	rowH            float64 // a row of a lane: laneH / sub
+	histTop, histH  float64
+	srvTop, srvH    float64
+	bottom          float64 // bottom of the last panel
+	workers         int
+	from, span      time.Duration // the time shown: [from, from+span] (from > 0 when zoomed in)
+	scale           float64
+	markR           float64
+	slice           time.Duration // histogram bin width
+	histMax         float64       // req/s at the top of the histogram
+	srvRows         int
+	names           []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
+	head            []headLine // the text above the timeline (a PNG's)
 }
 
 // lanesHeight is the height worker lanes get: up to 14 px each, about 440
@@ -64,8 +63,8 @@ func laneRows(workers, jobs int) int {
 	return max(1, min(jobs, maxRows, 500/max(1, workers)))
 }
 
-func newLayout(width float64, workers int, span time.Duration, th *theme, title bool) layout {
-	return newLayoutRows(width, workers, 1, span, th, title)
+func newLayout(width float64, workers int, span time.Duration, th *theme) layout {
+	return newLayoutRows(width, workers, 1, span, th)
 }
 
 // minLayoutWidth is the narrowest the timeline is laid out, CSS px: below
@@ -76,32 +75,117 @@ const minLayoutWidth = 240
 
 // newLayoutRows is newLayout with each worker's lane split into sub rows
 // (laneRows), each as high as a lane of a fleet of workers·sub workers.
-func newLayoutRows(width float64, workers, sub int, span time.Duration, th *theme, title bool) layout {
+func newLayoutRows(width float64, workers, sub int, span time.Duration, th *theme) layout {
 	s := th.scale
 	// A watch of a shared room has a lane per device heard from (0 at
 	// first); names then labels them.
-	l := layout{w: math.Max(width, minLayoutWidth), workers: workers, span: max(span, minZoomSpan), scale: s, title: title}
+	l := layout{w: math.Max(width, minLayoutWidth), workers: workers, span: max(span, minZoomSpan), scale: s}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
-	top := 0.0
-	if title {
-		top = 44 * s
-	}
-	l.axisY = top + 14*s
-	l.lanesTop = top + 26*s
 	l.sub = max(1, sub)
 	l.rowH = lanesHeight(l.workers*l.sub, s)
 	l.laneH = l.rowH * float64(l.sub)
+	l.place(0)
+	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
+	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
+	l.slice = histSlice(l.span, l.right-l.left)
+	return l
+}
+
+// place puts the panels one under the other from top down, and sizes the
+// canvas to hold them.
+func (l *layout) place(top float64) {
+	s := l.scale
+	l.axisY = top + 14*s
+	l.lanesTop = top + 26*s
 	l.histTop = l.lanesTop + l.laneH*float64(l.workers) + 28*s
 	l.histH = 130 * s
 	l.srvTop = l.histTop + l.histH + 28*s
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
 	l.h = l.bottom + 30*s
-	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
-	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
-	l.slice = histSlice(l.span, l.right-l.left)
-	return l
+}
+
+// pngHead is what a PNG says above its timeline: what ran (title), its
+// key numbers (separated by numbersSep), and the link that reproduces it.
+type pngHead struct{ title, numbers, link string }
+
+// numbersSep separates a PNG's key numbers: a line breaks only there.
+const numbersSep = " · "
+
+// wrapItems joins items with sep into lines no wider than w in font, an
+// item wider than w alone on its line.
+func wrapItems(items []string, sep string, w float64, font int, scale float64) []string {
+	var lines []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case fontWidth(line+sep+it, font, scale) <= w:
+			line += sep + it
+		default:
+			lines = append(lines, line)
+			line = it
+		}
+	}
+	return append(lines, line)
+}
+
+// headLine is a line of it as drawn.
+type headLine struct {
+	text      string
+	font, col int
+}
+
+// setHead puts h above the timeline, every line of it whole: the title and
+// the numbers wrapped at spaces, the link after each '&' (and, a parameter
+// wider than the canvas, anywhere), so that its lines joined are the link.
+// The panels move down and the canvas grows to make room.
+func (l *layout) setHead(h pngHead) {
+	w := l.w - 2*headX
+	l.head = nil
+	add := func(lines []string, font, col int) {
+		for _, t := range lines {
+			if t != "" {
+				l.head = append(l.head, headLine{t, font, col})
+			}
+		}
+	}
+	words := func(t string, font int) []string { // at spaces, and a word wider than w anywhere
+		var out []string
+		for _, ln := range wrapText(t, w, font, l.scale) {
+			out = append(out, wrapLink(ln, w, font, l.scale)...)
+		}
+		return out
+	}
+	add(words(h.title, fontTitle), fontTitle, colText)
+	add(wrapItems(strings.Split(h.numbers, numbersSep), numbersSep, w, fontLabel, l.scale), fontLabel, colText)
+	add(wrapLink(h.link, w, fontSmall, l.scale), fontSmall, colMuted)
+	l.place(l.headHeight())
+}
+
+// headX is the left margin of a PNG's head, CSS px.
+const headX = 6
+
+// headLineH is the height of a head's line in font.
+func (l *layout) headLineH(font int) float64 {
+	if font == fontSmall {
+		return 15 * l.scale
+	}
+	return 18 * l.scale
+}
+
+// headHeight is how much the head takes above the timeline (0: none).
+func (l *layout) headHeight() float64 {
+	if len(l.head) == 0 {
+		return 0
+	}
+	h := 8 * l.scale
+	for _, ln := range l.head {
+		h += l.headLineH(ln.font)
+	}
+	return h + 6*l.scale
 }
 
 func (l *layout) x(t time.Duration) float64 {
@@ -411,11 +495,12 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	o.FillStyle(colBG)
 	o.Rect(0, 0, l.w, l.h)
-	if l.title {
-		o.FillStyle(colText)
-		o.Text(l.titleText, l.left, 16*s, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
-		o.FillStyle(colMuted)
-		o.Text(l.subTitle, l.left, 34*s, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	y := 8 * s
+	for _, ln := range l.head {
+		lh := l.headLineH(ln.font)
+		o.FillStyle(ln.col)
+		o.Text(ln.text, headX, y+lh/2, ln.font, browser.AlignLeft, browser.BaselineMiddle)
+		y += lh
 	}
 	plotW := l.right - l.left
 	lanesH := l.laneH * float64(l.workers)
@@ -1892,6 +1977,32 @@ func wrapText(t string, w float64, font int, scale float64) []string {
 		}
 	}
 	return append(lines, line)
+}
+
+// wrapLink breaks a link into lines no wider than w in font, after each
+// '&' that lets the line fit; a part wider than w alone is broken where
+// the line is full. Its lines joined are the link, character for
+// character.
+func wrapLink(link string, w float64, font int, scale float64) []string {
+	var lines []string
+	line := ""
+	for part := range strings.SplitAfterSeq(link, "&") {
+		if line != "" && fontWidth(line+part, font, scale) > w {
+			lines = append(lines, line)
+			line = ""
+		}
+		for _, r := range part {
+			if line != "" && fontWidth(line+string(r), font, scale) > w {
+				lines = append(lines, line)
+				line = ""
+			}
+			line += string(r)
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // sansWidths are the advance widths of the printable ASCII characters,

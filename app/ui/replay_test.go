@@ -77,7 +77,7 @@ func TestReplayTakesTheRunInAgainAsThePlayheadPasses(t *testing.T) {
 		if len(m.hidden) != len(tt.hidden) || len(tt.hidden) > 0 && m.hidden[0] != tt.hidden[0] {
 			t.Errorf("at %v: hidden %v, want %v", tt.at, m.hidden, tt.hidden)
 		}
-		if _, in := v.frameFor(false); !in.running || in.now != tt.at {
+		if _, in := v.frameFor(nil); !in.running || in.now != tt.at {
 			t.Errorf("at %v: drawn as running %v at %v, want a run going on at the playhead", tt.at, in.running, in.now)
 		}
 	}

@@ -110,7 +110,7 @@ func TestWatchLanesPerDevice(t *testing.T) {
 
 // A long device name is cut to the lanes' margin.
 func TestLaneNameFitsTheMargin(t *testing.T) {
-	l := newLayout(1000, 2, time.Second, &normalTheme, false)
+	l := newLayout(1000, 2, time.Second, &normalTheme)
 	l.names = []string{strings.Repeat("z", fleet.DeviceMaxLen), "wren-abc"}
 	if got := l.laneName(1); got != "wren-abc" {
 		t.Errorf("lane 1 %q", got)
@@ -132,7 +132,7 @@ func TestNewDeviceName(t *testing.T) {
 		if !fleet.ValidDevice(name) || len(name) > 9 {
 			t.Fatalf("%q is not a valid device name of at most 9 characters", name)
 		}
-		if l := newLayout(1000, 1, time.Second, &normalTheme, false); func() bool { l.names = []string{name}; return l.laneName(0) != name }() {
+		if l := newLayout(1000, 1, time.Second, &normalTheme); func() bool { l.names = []string{name}; return l.laneName(0) != name }() {
 			t.Fatalf("%q is cut in the lanes' margin", name)
 		}
 		if tag := fleet.AttemptTag(name, 499, 999, 1000); !mock.ValidKey(tag) {

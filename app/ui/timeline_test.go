@@ -134,7 +134,7 @@ func TestModelCancelledInFlightAndHidden(t *testing.T) {
 }
 
 func TestLayoutSharesOneTimeAxis(t *testing.T) {
-	l := newLayout(1000, 50, 10*time.Second, &normalTheme, false)
+	l := newLayout(1000, 50, 10*time.Second, &normalTheme)
 	for _, d := range []time.Duration{0, time.Second, 7500 * time.Millisecond} {
 		if got := l.t(l.x(d)); got-d > time.Microsecond || d-got > time.Microsecond {
 			t.Errorf("t(x(%v)) = %v", d, got)
@@ -143,12 +143,12 @@ func TestLayoutSharesOneTimeAxis(t *testing.T) {
 	if !(l.lanesTop < l.histTop && l.histTop+l.histH < l.srvTop && l.srvTop+l.srvH <= l.bottom && l.bottom < l.h) {
 		t.Errorf("panels overlap: %+v", l)
 	}
-	big := newLayout(1000, 500, 10*time.Second, &normalTheme, false)
+	big := newLayout(1000, 500, 10*time.Second, &normalTheme)
 	if big.laneH < 0.99 || big.laneH > 1.01 {
 		t.Errorf("500 workers: lane height %v, want 1", big.laneH)
 	}
 	// A simulation's 10,000 workers share the 500 px of a 500-worker run.
-	sim := newLayout(1000, 10000, 10*time.Second, &normalTheme, false)
+	sim := newLayout(1000, 10000, 10*time.Second, &normalTheme)
 	if lanes := sim.laneH * 10000; lanes < 499 || lanes > 501 || sim.h > big.h+1 {
 		t.Errorf("10,000 workers: lanes %v px, canvas %v px (500 workers: %v)", lanes, sim.h, big.h)
 	}
@@ -187,7 +187,7 @@ func TestPaintAndHit(t *testing.T) {
 	for _, r := range oneJob() {
 		m.add(&r)
 	}
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	if o.Len() < 100 {
@@ -381,7 +381,7 @@ func TestModelServerStream(t *testing.T) {
 	if r.arrivals[0].mark != 0 {
 		t.Error("room arrival not matched by its number once the answer came")
 	}
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, r, frameInput{th: &normalTheme})
 	if !strings.Contains(strings.Join(o.Strings(), "|"), "shared room") {
@@ -409,7 +409,7 @@ func TestDenseLanesPicture(t *testing.T) {
 	for range 20000 {
 		m.marks = append(m.marks, mark{worker: rng.IntN(3000), sent: time.Duration(rng.Int64N(int64(20 * time.Second))), class: fleet.Class(rng.IntN(int(fleet.NumClasses)))})
 	}
-	l := newLayout(1200, 3000, 22*time.Second, &normalTheme, false)
+	l := newLayout(1200, 3000, 22*time.Second, &normalTheme)
 	if !l.dense() {
 		t.Fatal("3,000 lanes are not dense")
 	}
@@ -509,7 +509,7 @@ func TestDenseServerPicture(t *testing.T) {
 		m.marks = append(m.marks, mark{worker: rng.IntN(3000), class: fleet.Class(rng.IntN(int(fleet.NumClasses))),
 			hasServer: i%7 != 0, serverAt: time.Duration(rng.Int64N(int64(20 * time.Second))), serverSeq: rng.IntN(100000)})
 	}
-	l := newLayout(1200, 3000, 22*time.Second, &normalTheme, false)
+	l := newLayout(1200, 3000, 22*time.Second, &normalTheme)
 	var o browser.Ops
 	paintDenseServer(&o, &l, m, &normalTheme)
 	if len(o.Images()) != 1 {
@@ -551,7 +551,7 @@ func TestEmptyTimelineHint(t *testing.T) {
 		workers int
 		want    string
 	}{{50, "Press Run (r): each lane will be one of the 50 workers"}, {1, "Press Run (r): the lane will be the one worker's"}, {10000, "Press Simulate (m): 10,000 workers"}} {
-		l := newLayout(1000, tc.workers, 10*time.Second, &normalTheme, false)
+		l := newLayout(1000, tc.workers, 10*time.Second, &normalTheme)
 		var o browser.Ops
 		paint(&o, &l, nil, frameInput{th: &normalTheme})
 		if j := strings.Join(o.Strings(), "|"); !strings.Contains(j, tc.want) {
@@ -602,7 +602,7 @@ func TestWatchModelAndPaint(t *testing.T) {
 		t.Errorf("peak %d within any second, want 20", p.wcount.Peak)
 	}
 
-	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)
+	l := newLayout(1000, 0, 3*time.Second, &normalTheme)
 	if l.histTop-l.lanesTop > 40 {
 		t.Errorf("a watch's layout keeps %v px of lanes", l.histTop-l.lanesTop)
 	}
@@ -647,7 +647,7 @@ func TestHiddenLabelInAWatch(t *testing.T) {
 	m.room, m.watch = true, true
 	m.setHidden(true, 100*time.Millisecond)
 	m.setHidden(false, 900*time.Millisecond)
-	l := newLayout(1000, 0, 3*time.Second, &normalTheme, false)
+	l := newLayout(1000, 0, 3*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, now: 3 * time.Second})
 	y, ok := textY(&o, "tab hidden: timers throttled, not measured truth")
@@ -676,7 +676,7 @@ func TestModelOutages(t *testing.T) {
 	if c := m.arrivals[0].class; c != fleet.ClassLimited {
 		t.Errorf("an outage's arrival is %v, want limited: its 503 is drawn as the client classes it", c)
 	}
-	l := newLayout(1000, 3, 12*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 12*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	if y, ok := textY(&o, "server down"); !ok || y < l.srvTop || y > l.srvTop+l.srvH {
@@ -698,7 +698,7 @@ func TestOutageOverHalvedLimit(t *testing.T) {
 	m := newModel(t0, 3)
 	m.serverEvent(&mock.Event{Type: "outage", At: at(1000), Until: at(4000)})
 	m.serverEvent(&mock.Event{Type: "limit", At: at(2000), Until: at(7000), Scale: 0.5})
-	l := newLayout(1000, 3, 8*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 8*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	// shade is the last of the two shadings filled over (x, y).
@@ -794,7 +794,7 @@ func TestModelScaledLimits(t *testing.T) {
 	if len(m.limits) != 2 || m.limits[0] != want[0] || m.limits[1] != want[1] {
 		t.Fatalf("limits %v, want %v", m.limits, want)
 	}
-	l := newLayout(1000, 3, 14*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 14*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	y := func(rate float64) float32 {
@@ -864,7 +864,7 @@ func TestScaledLimitAsTheServerAdmitsIt(t *testing.T) {
 		}
 		m := newModel(t0, 3)
 		m.serverEvent(&mock.Event{Type: "limit", At: at(2000), Until: at(20000), Scale: 0.5})
-		l := newLayout(1000, 3, 8*time.Second, &normalTheme, false)
+		l := newLayout(1000, 3, 8*time.Second, &normalTheme)
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
 		if _, ok := textY(&o, c.endLabel); !ok {
@@ -916,7 +916,7 @@ func TestModelOtherClientsArrivals(t *testing.T) {
 	if !m.others || m.arrivals[1].mark >= 0 {
 		t.Fatalf("a burst's arrival: others %v, mark %d", m.others, m.arrivals[1].mark)
 	}
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	if _, ok := textY(&o, "each request when the server received it; grey: another client's (Burst)"); !ok {
@@ -935,7 +935,7 @@ func TestModelBursts(t *testing.T) {
 	if len(m.bursts) != 1 || m.bursts[0] != (burst{600 * time.Millisecond, 20, 7}) {
 		t.Fatalf("bursts %v", m.bursts)
 	}
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	if y, ok := textY(&o, "burst ×20, 7 admitted"); !ok || y < l.srvTop || y > l.srvTop+l.srvH {
@@ -973,7 +973,7 @@ func TestOutageEdgesAtZoom(t *testing.T) {
 		{500 * time.Millisecond, time.Second, 1},  // its start only
 		{3500 * time.Millisecond, time.Second, 1}, // its end only
 	} {
-		l := newLayout(1000, 3, 6*time.Second, &normalTheme, false)
+		l := newLayout(1000, 3, 6*time.Second, &normalTheme)
 		l.from, l.span = c.from, c.span
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme})
@@ -1025,7 +1025,7 @@ func TestLabelsOnPlates(t *testing.T) {
 	}
 	m.serverEvent(&mock.Event{Type: "limit", At: at(200), Until: at(800), Scale: 0.5})
 	m.serverEvent(&mock.Event{Type: "burst", At: at(600), N: 20, Admitted: 7})
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	strs := o.Strings()
@@ -1065,7 +1065,7 @@ func TestPlatesHugTheirText(t *testing.T) {
 	}
 	m.serverEvent(&mock.Event{Type: "limit", At: at(200), Until: at(800), Scale: 0.5})
 	m.serverEvent(&mock.Event{Type: "burst", At: at(600), N: 20, Admitted: 7})
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s (burst 10)"}})
 	strs := o.Strings()
@@ -1131,7 +1131,7 @@ func TestLimitLabelsKeepApart(t *testing.T) {
 			m.add(&r)
 		}
 		m.serverEvent(&mock.Event{Type: "limit", At: at(1200), Until: at(6200), Scale: 0.5})
-		l := newLayout(c.width, 3, 2*time.Second, &normalTheme, false)
+		l := newLayout(c.width, 3, 2*time.Second, &normalTheme)
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
 		p := plates(&o)
@@ -1184,7 +1184,7 @@ func TestTextFitsANarrowCanvas(t *testing.T) {
 		{"limits above the scale", 3, run(func(*model) {}), limits{server: 1000, serverLabel: "server limit 1000 req/s (burst 10)", client: 500}},
 	} {
 		for _, width := range []float64{278, 348} {
-			l := newLayout(width, c.workers, 2*time.Second, &normalTheme, false)
+			l := newLayout(width, c.workers, 2*time.Second, &normalTheme)
 			var o browser.Ops
 			paint(&o, &l, c.m, frameInput{th: &normalTheme, lim: c.lim})
 			strs := o.Strings()
@@ -1220,7 +1220,7 @@ func TestSimulatedOutageIsDrawn(t *testing.T) {
 	if len(log) != 1 || !strings.Contains(log[0], `"type":"outage"`) {
 		t.Errorf("server messages kept for a replay: %q", log)
 	}
-	l := newLayout(1000, s.Workers, 3*time.Second, &normalTheme, false)
+	l := newLayout(1000, s.Workers, 3*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	if _, ok := textY(&o, "server down"); !ok {
@@ -1272,7 +1272,7 @@ func TestHeldSegmentStartsAtTheSend(t *testing.T) {
 	if k.handoff != 1500*time.Microsecond || k.queued != 3*time.Millisecond {
 		t.Fatalf("mark handoff %v, queued %v", k.handoff, k.queued)
 	}
-	l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme})
 	ops := displayOps(&o)
@@ -1336,8 +1336,8 @@ func TestOverlappingJobsTakeRows(t *testing.T) {
 		}
 	}
 
-	l := newLayoutRows(1000, 2, laneRows(2, m.rows), time.Second, &normalTheme, false)
-	one := newLayout(1000, 2, time.Second, &normalTheme, false)
+	l := newLayoutRows(1000, 2, laneRows(2, m.rows), time.Second, &normalTheme)
+	one := newLayout(1000, 2, time.Second, &normalTheme)
 	if l.sub != 3 || l.rowH != one.laneH || one.rowY(1, 0) != one.laneY(1) {
 		t.Errorf("3 rows of %v px (a lane alone: %v px); unsplit row y %v, lane y %v", l.rowH, one.laneH, one.rowY(1, 0), one.laneY(1))
 	}
@@ -1418,7 +1418,7 @@ func TestSmallRatesKeepTheirDigits(t *testing.T) {
 		}
 	}
 	m.finish(49*time.Hour + time.Second)
-	l := newLayout(1000, 1, m.last+m.last/50, &normalTheme, false)
+	l := newLayout(1000, 1, m.last+m.last/50, &normalTheme)
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
 	var labels []string
@@ -1443,7 +1443,7 @@ func TestSmallRatesKeepTheirDigits(t *testing.T) {
 func TestLongRunAxis(t *testing.T) {
 	for _, span := range []time.Duration{time.Minute, 49 * time.Hour, 1000 * time.Hour, 1000 * 24 * time.Hour, 100 * 365 * 24 * time.Hour} {
 		for _, th := range []*theme{&normalTheme, &presentTheme} {
-			l := newLayout(1000, 1, span, th, false)
+			l := newLayout(1000, 1, span, th)
 			plotW := l.right - l.left
 			step := niceStep(l.span, plotW/(90*th.scale), tickSteps)
 			ticks := l.ticks(step)
@@ -1472,7 +1472,7 @@ func TestBurstLabelClearsServerDown(t *testing.T) {
 		}
 		m.serverEvent(&mock.Event{Type: "outage", At: at(600), Until: at(1200)})
 		m.serverEvent(&mock.Event{Type: "burst", At: at(c.burstAt), N: 20, Admitted: 0})
-		l := newLayout(1000, 3, 2*time.Second, &normalTheme, false)
+		l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme})
 		down, ok1 := textY(&o, "server down")
@@ -1527,7 +1527,7 @@ func TestIdleTextsKeepApart(t *testing.T) {
 				if th == &presentTheme && width < 1000 {
 					continue // a projector's
 				}
-				l := newLayout(width, workers, 10*time.Second, th, false)
+				l := newLayout(width, workers, 10*time.Second, th)
 				var o browser.Ops
 				paint(&o, &l, nil, frameInput{th: th})
 				boxes, texts := textBoxes(&o, l.scale)

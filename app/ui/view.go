@@ -473,7 +473,7 @@ func (v *view) drawFrame() {
 func (v *view) redraw() {
 	t0 := time.Now()
 	var in frameInput
-	v.lay, in = v.frameFor(false)
+	v.lay, in = v.frameFor(nil)
 	v.laid = true
 	if v.running && v.m != nil && !v.m.watch && len(v.m.hidden) == 0 && !v.lay.dense() {
 		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
@@ -495,9 +495,9 @@ func (v *view) redraw() {
 	}
 }
 
-// frameFor lays out the frame to draw now (title: with a title line, for
-// a PNG) and says what goes in it. v.mu must be held.
-func (v *view) frameFor(title bool) (layout, frameInput) {
+// frameFor lays out the frame to draw now (head: with that text above it,
+// for a PNG; nil: none) and says what goes in it. v.mu must be held.
+func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 	now := time.Duration(0)
 	workers := v.scen.Workers
 	if v.m != nil {
@@ -524,8 +524,11 @@ func (v *view) frameFor(title bool) (layout, frameInput) {
 	if v.m != nil && !v.m.watch {
 		rows = laneRows(workers, v.m.rows)
 	}
-	l := newLayoutRows(v.width, workers, rows, span, v.theme, title)
+	l := newLayoutRows(v.width, workers, rows, span, v.theme)
 	l.from, l.names = from, names
+	if head != nil {
+		l.setHead(*head)
+	}
 	return l, in
 }
 

@@ -32,7 +32,7 @@ func finishedView(t *testing.T) *view {
 }
 
 func TestLayoutWindow(t *testing.T) {
-	l := newLayout(1000, 3, 4*time.Second, &normalTheme, false)
+	l := newLayout(1000, 3, 4*time.Second, &normalTheme)
 	l.from = 2 * time.Second
 	for _, tt := range []time.Duration{2 * time.Second, 3500 * time.Millisecond, 6 * time.Second} {
 		if got := l.t(l.x(tt)); (got - tt).Abs() > time.Microsecond {
@@ -145,7 +145,7 @@ func TestZoomBar(t *testing.T) {
 	}
 	var o browser.Ops
 	l.view.mu.Lock()
-	lay, in := l.view.frameFor(true)
+	lay, in := l.view.frameFor(&pngHead{title: "Retry Lab"})
 	l.view.mu.Unlock()
 	paint(&o, &lay, l.view.m, in)
 	if lay.from == 0 && lay.span >= l.view.span(0) {
@@ -216,9 +216,9 @@ func TestZoomedHistogramScale(t *testing.T) {
 	}
 	m.finish(4 * time.Second)
 	var o browser.Ops
-	whole := newLayout(1000, 60, 4*time.Second, &normalTheme, false)
+	whole := newLayout(1000, 60, 4*time.Second, &normalTheme)
 	paint(&o, &whole, m, frameInput{th: &normalTheme})
-	zoomed := newLayout(1000, 60, time.Second, &normalTheme, false)
+	zoomed := newLayout(1000, 60, time.Second, &normalTheme)
 	zoomed.from = 2500 * time.Millisecond
 	paint(&o, &zoomed, m, frameInput{th: &normalTheme})
 	if zoomed.histMax >= whole.histMax || zoomed.histMax > 20 {
@@ -241,7 +241,7 @@ func TestZoomedDrawsWhatIsInView(t *testing.T) {
 	}
 	m.finish(m.since(recs[len(recs)-1].Event.At))
 	size := func(from, span time.Duration) int {
-		l := newLayout(1200, s.Workers, span, &normalTheme, false)
+		l := newLayout(1200, s.Workers, span, &normalTheme)
 		l.from = from
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme})
@@ -270,7 +270,7 @@ func TestZoomedHistogramOfALongRun(t *testing.T) {
 		}
 	}
 	m.finish(100*time.Hour + 100*time.Millisecond)
-	l := newLayout(1000, 1, minZoomSpan, &normalTheme, false)
+	l := newLayout(1000, 1, minZoomSpan, &normalTheme)
 	l.from = m.last - minZoomSpan // the last attempt, at 100 h, is in view
 	var o browser.Ops
 	var before, after runtime.MemStats
