@@ -288,9 +288,13 @@ func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duratio
 	return last
 }
 
-// secondsLabel writes a time offset the way the axis does: "0 s", "1.5 s", "250 ms".
-func secondsLabel(t, step time.Duration) string {
-	if step < time.Second && t < time.Second && t != 0 {
+// secondsLabel writes a time offset as an axis whose last time is end
+// does, in one unit along the whole axis: milliseconds when all of it is
+// under a second ("0 ms", "200 ms"), otherwise seconds with the decimals
+// its step needs ("0.0 s", "0.5 s", "1.0 s"). An axis mixing them read
+// "0.0 s, 200 ms, 400 ms" (a short run) or "0.0 s, 500 ms, 1.0 s".
+func secondsLabel(t, step, end time.Duration) string {
+	if end < time.Second {
 		return strconv.FormatInt(t.Milliseconds(), 10) + " ms"
 	}
 	prec := 0
@@ -302,6 +306,42 @@ func secondsLabel(t, step time.Duration) string {
 	}
 	return strconv.FormatFloat(t.Seconds(), 'f', prec, 64) + " s"
 }
+
+// axisLabel is a label of the time axis, at a grid line.
+type axisLabel struct {
+	text  string
+	x     float64 // the grid line's
+	align int     // browser.AlignLeft at the left edge, AlignRight at the right, else centred
+}
+
+// axisLabels are the time axis' labels, one per grid line: the same above
+// the lanes and under the last panel.
+func (l *layout) axisLabels() []axisLabel {
+	s := l.scale
+	step := niceStep(l.span, (l.right-l.left)/(90*s), tickSteps)
+	var labs []axisLabel
+	for _, t := range l.ticks(step) {
+		x := l.x(t)
+		align := browser.AlignCenter
+		if x < l.left+20*s {
+			align = browser.AlignLeft
+		} else if l.x(t+step) > l.right+1 && x > l.right-20*s {
+			align = browser.AlignRight
+		}
+		labs = append(labs, axisLabel{secondsLabel(t, step, l.from+l.span), x, align})
+	}
+	return labs
+}
+
+// box is where a's text is drawn on the line whose middle is y.
+func (a axisLabel) box(l *layout, y float64) rect {
+	w := fontWidth(a.text, fontSmall, l.scale)
+	h := 11 * l.scale
+	return rect{a.x - w*float64(a.align)/2, y - h/2, w, h}
+}
+
+// bottomAxisY is the middle of the time labels under the last panel.
+func (l *layout) bottomAxisY() float64 { return l.bottom + 12*l.scale }
 
 // limits are the rates drawn across the histogram.
 type limits struct {
@@ -528,11 +568,10 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 
 	// Grid and the time axis, shared by every panel.
-	step := niceStep(l.span, plotW/(90*s), tickSteps)
-	ticks := l.ticks(step)
+	labs := l.axisLabels()
 	o.StrokeStyle(colGrid, 1, 0)
-	for _, t := range ticks {
-		x := math.Round(l.x(t)) + 0.5
+	for _, a := range labs {
+		x := math.Round(a.x) + 0.5
 		o.Line(x, l.lanesTop, x, l.bottom)
 	}
 	o.FillStyle(colMuted)
@@ -541,19 +580,11 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		lanesTitle = "devices"
 	}
 	titleEnd := 6 + fontWidth(lanesTitle, fontTitle, s) + 6*s // the top axis' labels start after it
-	for _, t := range ticks {
-		x := l.x(t)
-		lab := secondsLabel(t, step)
-		align := browser.AlignCenter
-		if x < l.left+20*s {
-			align = browser.AlignLeft
-		} else if l.x(t+step) > l.right+1 && x > l.right-20*s {
-			align = browser.AlignRight
+	for _, a := range labs {
+		if l.workers == 0 || a.box(l, l.axisY).x >= titleEnd {
+			o.Text(a.text, a.x, l.axisY, fontSmall, a.align, browser.BaselineMiddle)
 		}
-		if l.workers == 0 || x-fontWidth(lab, fontSmall, s)*float64(align)/2 >= titleEnd {
-			o.Text(lab, x, l.axisY, fontSmall, align, browser.BaselineMiddle)
-		}
-		o.Text(lab, x, l.bottom+12*s, fontSmall, align, browser.BaselineMiddle)
+		o.Text(a.text, a.x, l.bottomAxisY(), fontSmall, a.align, browser.BaselineMiddle)
 	}
 	clock := []string{"time since Run"}
 	switch {
@@ -572,7 +603,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 
 	// A panel's note says less, or nothing, where the whole of it does not
 	// fit between its title and the plot's right edge (a phone).
-	bins := secondsLabel(l.slice, l.slice) + " bins"
+	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"
 	histTitle, histNotes := "Requests sent per second", []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
 	if m != nil && m.watch {
 		histTitle, histNotes = "Requests received per second", []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
@@ -1755,8 +1786,18 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 		o.Line(x, l.lanesTop, x, l.bottom)
 		t := l.t(crossX)
 		lab := strconv.FormatFloat(t.Seconds(), 'f', 3, 64) + " s"
+		w := math.Max(60*s, fontWidth(lab, fontSmall, s)+10*s)
+		plate := rect{x - w/2, l.bottom + 3*s, w, 16 * s}
+		// The axis' labels it would overlap (it covered part of "7.5 s")
+		// are hidden under the background while it is there.
+		o.FillStyle(colBG)
+		for _, a := range l.axisLabels() {
+			if b := a.box(l, l.bottomAxisY()); b.overlaps(rect{plate.x - 3*s, plate.y, plate.w + 6*s, plate.h}) {
+				o.Rect(b.x-2, b.y-1, b.w+4, b.h+2)
+			}
+		}
 		o.FillStyle(colText)
-		o.Rect(x-30*s, l.bottom+3*s, 60*s, 16*s)
+		o.Rect(plate.x, plate.y, plate.w, plate.h)
 		o.FillStyle(colBG)
 		o.Text(lab, x, l.bottom+11*s, fontSmall, browser.AlignCenter, browser.BaselineMiddle)
 	}

@@ -177,7 +177,7 @@ func TestNiceSteps(t *testing.T) {
 	if top := histogramScale(nil, limits{}); top != 10 {
 		t.Errorf("empty histogram top %v", top)
 	}
-	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond); got != "1.5 s" {
+	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond, 3*time.Second); got != "1.5 s" {
 		t.Errorf("label %q", got)
 	}
 }
@@ -1547,6 +1547,121 @@ func TestIdleTextsKeepApart(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// bottomAxisTexts are the texts o draws on the time axis under the last
+// panel, with their boxes.
+func bottomAxisTexts(o *browser.Ops, l *layout) (boxes []rect, texts []string) {
+	bs, ts := textBoxes(o, l.scale)
+	for i, b := range bs {
+		if math.Abs((b[1]+b[3])/2-l.bottomAxisY()) < 1 {
+			boxes = append(boxes, rect{b[0], b[1], b[2] - b[0], b[3] - b[1]})
+			texts = append(texts, ts[i])
+		}
+	}
+	return boxes, texts
+}
+
+// An axis speaks one unit: a short run's read "0.0 s, 200 ms, 400 ms",
+// and a 2.5 s run's "0.0 s, 500 ms, 1.0 s" (t = 0 took the seconds'
+// format, the ticks under 1 s milliseconds). Every label of an axis has
+// the same unit and, in seconds, the same decimals.
+func TestAxisSpeaksOneUnit(t *testing.T) {
+	for _, c := range []struct {
+		from, span time.Duration
+		unit       string
+	}{
+		{0, 600 * time.Millisecond, " ms"},
+		{0, 900 * time.Millisecond, " ms"},
+		{200 * time.Millisecond, 300 * time.Millisecond, " ms"}, // zoomed into a short run
+		{0, 1100 * time.Millisecond, " s"},
+		{0, 2500 * time.Millisecond, " s"},
+		{0, 3 * time.Second, " s"},
+		{7 * time.Second, time.Second, " s"}, // zoomed in
+		{900 * time.Millisecond, 400 * time.Millisecond, " s"},
+		{0, 10 * time.Second, " s"},
+		{0, 90 * time.Second, " s"},
+	} {
+		for _, sz := range frameSizes {
+			l := newLayout(sz.width, 3, c.span, sz.th)
+			l.from = c.from
+			var o browser.Ops
+			paint(&o, &l, nil, frameInput{th: sz.th})
+			_, texts := bottomAxisTexts(&o, &l)
+			if len(texts) < 2 {
+				t.Errorf("%v+%v, %s: axis labels %q", c.from, c.span, sz.name, texts)
+				continue
+			}
+			decimals := func(s string) int {
+				if i := strings.IndexByte(s, '.'); i >= 0 {
+					return len(strings.TrimSuffix(s, " s")) - i - 1
+				}
+				return 0
+			}
+			for _, tx := range texts {
+				if !strings.HasSuffix(tx, c.unit) || strings.HasSuffix(c.unit, " s") && strings.HasSuffix(tx, " ms") || decimals(tx) != decimals(texts[0]) {
+					t.Errorf("%v+%v, %s: the axis reads %q, want every label in %q alike", c.from, c.span, sz.name, texts, c.unit)
+					break
+				}
+			}
+		}
+	}
+}
+
+// The crosshair's time label, on a plate under the last panel, hides the
+// axis labels it would overlap (zoomed in, it covered part of "7.5 s",
+// whose ends stuck out of it): the overlay paints the background over
+// each of them, whole, before the plate.
+func TestCrosshairLabelHidesTheTicksUnderIt(t *testing.T) {
+	for _, sz := range frameSizes {
+		l := newLayout(sz.width, 3, time.Second, sz.th)
+		l.from = 7 * time.Second
+		var frame browser.Ops
+		paint(&frame, &l, nil, frameInput{th: sz.th})
+		labels, texts := bottomAxisTexts(&frame, &l)
+		covered := 0
+		for x := l.left; x <= l.right; x += 2 {
+			var o browser.Ops
+			paintOverlay(&o, &l, nil, sz.th, x, -1, -1)
+			fill := -1
+			var covers []rect
+			var plate rect
+			for _, op := range displayOps(&o) {
+				a := op.args
+				switch op.code {
+				case 1:
+					fill = int(a[0])
+				case 3:
+					r := rect{float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])}
+					if fill == colBG {
+						covers = append(covers, r)
+					} else if fill == colText {
+						plate = r
+					}
+				}
+			}
+			if plate.w == 0 {
+				t.Fatalf("%s: no crosshair label at x %.0f", sz.name, x)
+			}
+			for i, b := range labels {
+				if !b.overlaps(plate) {
+					continue
+				}
+				hidden := false
+				for _, c := range covers {
+					hidden = hidden || c.x <= b.x && c.y <= b.y && c.x+c.w >= b.x+b.w && c.y+c.h >= b.y+b.h
+				}
+				if !hidden {
+					t.Errorf("%s: the crosshair's label at x %.0f (%v) covers part of the axis' %q (%v)", sz.name, x, plate, texts[i], b)
+					break
+				}
+				covered++
+			}
+		}
+		if covered == 0 {
+			t.Errorf("%s: the crosshair never met an axis label", sz.name)
 		}
 	}
 }
