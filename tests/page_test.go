@@ -687,6 +687,56 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 }
 
+// TestPresentationFitsTheTimeline: on a 1280 × 720 projector, a finished
+// 50-worker simulation's timeline — lanes, histogram and server panel —
+// fits on the screen once scrolled to, under the legend that sticks to
+// the top, so one crosshair runs across all of it (the canvas was 868 px
+// high); out of presentation mode the lanes keep their height.
+func TestPresentationFitsTheTimeline(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=50&jobs=2")
+	click(t, ctx, "simulate")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatalf("the simulation did not finish: %v", err)
+	}
+	type box struct {
+		Top    float64 `json:"top"` // the canvas's, in the viewport
+		Height float64 `json:"height"`
+		Legend float64 `json:"legend"` // the legend's bottom
+		Screen float64 `json:"screen"`
+	}
+	// read scrolls the canvas to just under the legend (stuck to the
+	// viewport's top once the page scrolls past it) and measures.
+	read := func() box {
+		return eval[box](t, ctx, `(() => {
+			const c = document.getElementById("timeline"), g = document.getElementById("legend");
+			c.scrollIntoView({block: "start"});
+			scrollBy(0, -g.getBoundingClientRect().height);
+			const r = c.getBoundingClientRect();
+			return {top: r.top, height: r.height, legend: g.getBoundingClientRect().bottom, screen: innerHeight};
+		})()`)
+	}
+	var normal box
+	if err := waitFor(5*time.Second, func() bool { normal = read(); return normal.Height > 720 }); err != nil {
+		t.Fatalf("out of presentation mode, 50 lanes of 8.8 px: a canvas %.0f px high", normal.Height)
+	}
+	press(t, ctx, "p")
+	var on box
+	if err := waitFor(5*time.Second, func() bool {
+		on = read()
+		return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) && on.Top+on.Height <= on.Screen
+	}); err != nil || on.Height > on.Screen {
+		t.Errorf("presentation mode at 1280 × 720: the timeline is %.0f px high on a %.0f px screen", on.Height, on.Screen)
+	}
+	if on.Top < on.Legend || on.Top+on.Height > on.Screen {
+		t.Errorf("presentation mode, scrolled to the timeline: it spans %.0f–%.0f px of %.0f, the legend over it down to %.0f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
+	}
+}
+
 // TestHiddenTabIsMarked: when the page is hidden during a run (timers are
 // throttled then), the stretch is recorded and drawn as such. Headless
 // Chromium does not hide a page on demand, so the test makes the document

@@ -75,6 +75,31 @@ func Hidden() bool {
 	return s == "hidden"
 }
 
+// viewportBelowJS is the viewport's height under the element with the
+// given id when it is stuck to the viewport's top (position sticky or
+// fixed), or the viewport's whole height.
+const viewportBelowJS = `
+var h = innerHeight, e = document.getElementById(id);
+if (e) { var p = getComputedStyle(e).position; if (p === "sticky" || p === "fixed") h -= e.getBoundingClientRect().height; }
+return h;`
+
+var viewportBelowFn lazyFunc
+
+// ViewportHeightBelow is the height of the window's viewport, CSS px,
+// less the element id's when that is stuck to its top (a sticky header):
+// the height left for the page's content.
+func ViewportHeightBelow(id string) (float64, error) {
+	fn, err := compiled(&viewportBelowFn, viewportBelowJS, "id")
+	if err != nil {
+		return 0, err
+	}
+	v, err := fn.Invoke(id)
+	if err != nil {
+		return 0, err
+	}
+	return v.Float()
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {

@@ -13,6 +13,9 @@ func ReplaceURL(u string) error { return ErrNoBrowser }
 // Hidden is false natively.
 func Hidden() bool { return false }
 
+// ViewportHeightBelow returns ErrNoBrowser natively.
+func ViewportHeightBelow(id string) (float64, error) { return 0, ErrNoBrowser }
+
 // WatchOnScreen returns ErrNoBrowser natively.
 func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 

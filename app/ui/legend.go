@@ -59,6 +59,9 @@ func (g *Legend) Render() app.UI {
 	return app.Raw(legendHTML()[0])
 }
 
+// legendID is the legend's element id.
+const legendID = "legend"
+
 // legendHTML is the legend's HTML: [0] for a run or a simulation, [1] for
 // a watch.
 var legendHTML = sync.OnceValue(func() [2]string {
@@ -76,7 +79,7 @@ var legendHTML = sync.OnceValue(func() [2]string {
 			}
 			b.WriteString(`</ul>`)
 		}
-		b.WriteString(`<div id="legend" class="legend" aria-label="Legend">`)
+		b.WriteString(`<div id="` + legendID + `" class="legend" aria-label="Legend">`)
 		list("legend-outcomes", legendOutcomes)
 		list("legend-phases", legendPhases)
 		b.WriteString(`</div>`)

@@ -86,16 +86,16 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 	l.rowH = lanesHeight(l.workers*l.sub, s)
 	l.laneH = l.rowH * float64(l.sub)
 	l.place(0)
-	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
 	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
 	l.slice = histSlice(l.span, l.right-l.left)
 	return l
 }
 
-// place puts the panels one under the other from top down, and sizes the
-// canvas to hold them.
+// place puts the panels one under the other from top down, sizes the
+// canvas to hold them and the marks to the lanes' rows.
 func (l *layout) place(top float64) {
 	s := l.scale
+	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
 	l.axisY = top + 14*s
 	l.lanesTop = top + 26*s
 	l.histTop = l.lanesTop + l.laneH*float64(l.workers) + 28*s
@@ -104,6 +104,32 @@ func (l *layout) place(top float64) {
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
 	l.h = l.bottom + 30*s
+}
+
+// minFitRow is the thinnest fitHeight makes a lane's row, CSS px: as thin
+// as the page draws 110 workers' lanes out of presentation mode, marks of
+// 1.7 px radius that still read as a fleet's picture.
+const minFitRow = 4
+
+// fitHeight shortens the lanes so that the whole canvas, lanes, histogram
+// and server panel, is at most h px high: presentation mode at 1280 × 720
+// drew 50 workers 868 px high, and a projector never showed the lanes
+// with the histogram, under one crosshair. A row is made no thinner than
+// minFitRow (nor than it was): a bigger fleet's canvas stays taller, and
+// scrolls. Lanes never grow.
+func (l *layout) fitHeight(h float64) {
+	rows := float64(l.workers * l.sub)
+	if h <= 0 || rows == 0 || l.h <= h {
+		return
+	}
+	fit := (h - (l.h - l.laneH*float64(l.workers))) / rows
+	row := math.Min(l.rowH, math.Max(fit, minFitRow))
+	if row >= l.rowH {
+		return
+	}
+	l.rowH = row
+	l.laneH = row * float64(l.sub)
+	l.place(l.headHeight())
 }
 
 // pngHead is what a PNG says above its timeline: what ran (title), its

@@ -101,8 +101,9 @@ func (p *Playground) OnMount(ctx app.Context) {
 	l.adoptWatch(ctx)
 }
 
-// OnResize redraws the timeline at the new width.
-func (p *Playground) OnResize(ctx app.Context) { p.lab.view.invalidate() }
+// OnResize redraws the timeline at the new width (and, presenting, to
+// the new height).
+func (p *Playground) OnResize(ctx app.Context) { p.lab.view.resized() }
 
 // OnDismount stops the run and the listeners.
 func (p *Playground) OnDismount() {

@@ -52,6 +52,9 @@ type theme struct {
 	palette []string
 	fonts   []string // fontSmall, fontLabel, fontTitle
 	scale   float64  // marks and text grow in presentation mode
+	// fit: the timeline fits the viewport's height (layout.fitHeight),
+	// for a projector to show every panel at once.
+	fit bool
 }
 
 const (
@@ -123,6 +126,7 @@ var presentTheme = func() theme {
 		fontTitle: "700 16px system-ui, sans-serif",
 	}
 	t.scale = 1.4
+	t.fit = true
 	return t
 }()
 

@@ -1665,3 +1665,36 @@ func TestCrosshairLabelHidesTheTicksUnderIt(t *testing.T) {
 		}
 	}
 }
+
+// fitHeight shortens the lanes until the canvas fits the height it is
+// given, never below minFitRow a row nor above the lanes' own height: 50
+// workers fit a 1280 × 720 projector under its 77 px legend, 80 stop at
+// the minimum and scroll, a few workers and 200 keep their lanes.
+func TestFitHeight(t *testing.T) {
+	const h = 720 - 77 - fitMargin
+	for _, c := range []struct {
+		workers, sub int
+		h            float64
+		fits, min    bool // the canvas fits h; its rows are minFitRow high
+	}{
+		{50, 1, h, true, false},
+		{25, 2, h, true, false},
+		{3, 1, h, true, false},
+		{80, 1, h, false, true},
+		{200, 1, h, false, false}, // 2.2 px lanes already
+		{50, 1, 0, false, false},  // the viewport not known yet
+	} {
+		l := newLayoutRows(1238, c.workers, c.sub, 10*time.Second, &presentTheme)
+		before := l
+		l.fitHeight(c.h)
+		if fits := l.h <= c.h; fits != c.fits {
+			t.Errorf("%d workers × %d rows in %v px: %v px high", c.workers, c.sub, c.h, l.h)
+		}
+		if l.rowH > before.rowH || l.rowH < math.Min(before.rowH, minFitRow) || (l.rowH == minFitRow) != c.min {
+			t.Errorf("%d workers × %d rows in %v px: rows of %v px, were %v", c.workers, c.sub, c.h, l.rowH, before.rowH)
+		}
+		if l.laneH != l.rowH*float64(c.sub) || l.histTop != l.lanesTop+l.laneH*float64(c.workers)+28*l.scale || l.markR > l.rowH/2 && l.markR > 1.6 {
+			t.Errorf("%d workers: lanes %v, rows %v, histogram at %v, marks %v: not laid out again", c.workers, l.laneH, l.rowH, l.histTop, l.markR)
+		}
+	}
+}

@@ -41,9 +41,10 @@ type view struct {
 	laid      bool
 	ops, ovl  browser.Ops
 	width     float64
-	dirty     bool // the drawing must be redone
-	ovlDirty  bool // the overlay must be redone
-	scheduled bool // a frame is requested or about to be
+	viewH     float64 // the viewport's height under the sticky legend, for a theme that fits it (0: not known yet)
+	dirty     bool    // the drawing must be redone
+	ovlDirty  bool    // the overlay must be redone
+	scheduled bool    // a frame is requested or about to be
 	lastDraw  time.Time
 	drawCost  time.Duration // the last full redraw
 	drawErr   error
@@ -298,6 +299,7 @@ func (v *view) setTheme(present bool) {
 	} else {
 		v.theme = &normalTheme
 	}
+	v.viewH = 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
 	v.request()
@@ -317,6 +319,19 @@ func (v *view) setOnScreen(on bool) {
 		v.request()
 	}
 }
+
+// resized redraws everything for a window of another size.
+func (v *view) resized() {
+	v.mu.Lock()
+	v.viewH = 0 // read at the next frame
+	v.mu.Unlock()
+	v.invalidate()
+}
+
+// fitMargin is the room a timeline fitted to the viewport (under the
+// legend, which sticks to its top) leaves free, CSS px: it shows whole,
+// with a little of the page around it.
+const fitMargin = 8
 
 // invalidate redraws everything (the canvas was resized or re-created).
 func (v *view) invalidate() {
@@ -444,8 +459,17 @@ func (v *view) drawFrame() {
 		return
 	}
 	if width, err := (browser.Canvas{ID: canvasID}).Width(); err == nil && width > 0 && width != v.width {
-		v.width = width
+		v.width, v.viewH = width, 0
 		v.dirty, v.ovlDirty = true, true
+	}
+	// The height the timeline fits (presentation mode): read again after
+	// a resize or a new width (the page's layout changed, and perhaps the
+	// legend's height).
+	if v.theme.fit && v.viewH == 0 {
+		if h, err := browser.ViewportHeightBelow(legendID); err == nil && h > 0 {
+			v.viewH = h
+			v.dirty, v.ovlDirty = true, true
+		}
 	}
 	if len(v.pending) > 0 || len(v.srv) > 0 {
 		v.ingest()
@@ -528,6 +552,8 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 	l.from, l.names = from, names
 	if head != nil {
 		l.setHead(*head)
+	} else if v.theme.fit {
+		l.fitHeight(v.viewH - fitMargin)
 	}
 	return l, in
 }
