@@ -168,6 +168,43 @@ func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
 	return undoOnce(remove, f), nil
 }
 
+// resizeJS calls fn() whenever the element #id changes size (a
+// ResizeObserver: once at the start, then on each change), and returns the
+// function that stops it. Without ResizeObserver or the element, it does
+// nothing.
+const resizeJS = `
+var el = document.getElementById(id);
+if (typeof ResizeObserver !== "function" || !el) return function () {};
+var ro = new ResizeObserver(function () { fn(); });
+ro.observe(el);
+return function () { ro.disconnect(); };`
+
+var resizeFn lazyFunc
+
+// WatchResize calls fn whenever the element with the given id changes
+// size, until stop is called: a sticky header that wraps to another
+// number of lines, or takes another font. fn runs on a JS callback and
+// must not block.
+func WatchResize(id string, fn func()) (stop func(), err error) {
+	wrap, err := compiled(&resizeFn, resizeJS, "id", "fn")
+	if err != nil {
+		return nil, err
+	}
+	f, err := funcOf(func(safejs.Value, []safejs.Value) any {
+		fn()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	remove, err := wrap.Invoke(id, f.Value())
+	if err != nil {
+		release(f)
+		return nil, err
+	}
+	return undoOnce(remove, f), nil
+}
+
 // FrameLoop runs a function at the next animation frame after Request,
 // however many times Request was called in between: a live view redraws at
 // most once per frame, not once per event. Browsers pause animation frames

@@ -24,6 +24,7 @@ type Timeline struct {
 
 	stopWatch func() // stops browser.WatchOnScreen
 	stopFloat func() // stops browser.FloatBeside
+	stopSize  func() // stops browser.WatchResize of the legend
 }
 
 // tipID is the tooltip's element id.
@@ -41,12 +42,18 @@ func (t *Timeline) OnMount(ctx app.Context) {
 	if stop, err := browser.FloatBeside(tipID, canvasID, placeTip); err == nil {
 		t.stopFloat = stop
 	}
+	// The legend sticks over the timeline's top: presentation mode fits
+	// the timeline under it, so a legend of another height (another font,
+	// another number of lines) lays the timeline out again.
+	if stop, err := browser.WatchResize(legendID, t.Lab.view.resized); err == nil {
+		t.stopSize = stop
+	}
 }
 
-// OnDismount stops watching whether the timeline is on screen, and placing
-// the tooltip.
+// OnDismount stops watching whether the timeline is on screen and the
+// legend's size, and placing the tooltip.
 func (t *Timeline) OnDismount() {
-	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat} {
+	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat, &t.stopSize} {
 		if *stop != nil {
 			(*stop)()
 			*stop = nil
