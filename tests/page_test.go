@@ -351,6 +351,52 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// TestReloadKeepsWhatWasTyped: the address bar holds only valid
+// configurations, yet a reload of the tab keeps what was typed: the values
+// not allowed come back in their inputs with their messages, Run stays
+// disabled, and a valid change typed before them is in the address.
+func TestReloadKeepsWhatWasTyped(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	typeInto(t, ctx, "jobs", "3")
+	typeInto(t, ctx, "workers", "abc")
+	typeInto(t, ctx, "fail500", "60")
+	typeInto(t, ctx, "fail503", "50")
+	waitFor(3*time.Second, func() bool {
+		return eval[string](t, ctx, `(document.getElementById("err-fail503") || {}).textContent || ""`) != ""
+	})
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(rctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`))); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	type field struct {
+		Value string `json:"value"`
+		Err   string `json:"err"`
+	}
+	read := func() map[string]field {
+		return eval[map[string]field](t, ctx, `Object.fromEntries(["jobs", "workers", "fail500", "fail503"].map(k =>
+			[k, {value: document.getElementById("f-" + k).value, err: (document.getElementById("err-" + k) || {}).textContent || ""}]))`)
+	}
+	var got map[string]field
+	waitFor(3*time.Second, func() bool { got = read(); return got["workers"].Err != "" })
+	for key, want := range map[string]string{"jobs": "3", "workers": "abc", "fail500": "60", "fail503": "50"} {
+		if got[key].Value != want {
+			t.Errorf("after the reload %s shows %q, want %q", key, got[key].Value, want)
+		}
+	}
+	if got["workers"].Err == "" || got["fail503"].Err == "" {
+		t.Errorf("after the reload the messages are gone: %+v", got)
+	}
+	if !eval[bool](t, ctx, `document.getElementById("run").disabled`) {
+		t.Error("Run is enabled after the reload")
+	}
+	if q := eval[string](t, ctx, `location.search`); !strings.Contains(q, "jobs=3") || strings.Contains(q, "abc") {
+		t.Errorf("the address holds %q: want the valid jobs=3, not the text not allowed", q)
+	}
+}
+
 // TestSharedURLReproducesConfiguration: what is set on the page is in the
 // URL; opening that URL elsewhere sets up the same run, and a malformed
 // field falls back with a visible notice.

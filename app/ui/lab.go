@@ -32,6 +32,8 @@ type Lab struct {
 	crossErrs []fleet.FieldError
 	notices   []fleet.FieldError // the URL's fields that could not be used
 	loaded    bool
+	saved     fleet.Scenario // the configuration the address bar holds (saveURL)
+	drafts    storage        // the tab's session storage once mounted: adoptDraft
 
 	// Revisions: bumped when what a component shows changes, so go-app
 	// re-renders only the components concerned.
@@ -152,7 +154,7 @@ func (l *liveRecords) len() int {
 
 // newLab returns a lab with the default configuration.
 func newLab() *Lab {
-	l := &Lab{s: fleet.Default(), view: newView(), device: newDeviceName(randIntN)}
+	l := &Lab{s: fleet.Default(), saved: fleet.Default(), view: newView(), device: newDeviceName(randIntN)}
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.publish()
@@ -202,7 +204,7 @@ func (l *Lab) Load(page *url.URL) {
 	if err != nil {
 		notes = append(notes, fleet.FieldError{Key: "", Value: page.RawQuery, Msg: "the address's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
 	}
-	l.s = s
+	l.s, l.saved = s, s
 	l.notices = notes
 	if hasVS && len(vs) > 0 {
 		if len(vs) > 1 { // as FromQuery does for a field given more than once
@@ -395,18 +397,76 @@ func (l *Lab) Set(key, text string) {
 	l.publish()
 }
 
-// saveURL puts the configuration in the address bar when it is valid.
+// saveURL puts the configuration in the address bar when it is valid, and
+// keeps what was typed since in the tab otherwise (saveDraft).
 func (l *Lab) saveURL() {
-	if l.Invalid() > 0 {
+	if l.Invalid() == 0 {
+		l.saved = l.s
+		_ = browser.ReplaceURL("?" + l.query())
+	}
+	l.saveDraft()
+}
+
+// draftStorageKey keeps, in the tab's session storage, what was typed into
+// the fields since the configuration was last valid, with the address it
+// was typed over. The address bar holds only valid configurations, so
+// without it a reload would lose the typing, the value not allowed with
+// it: nothing a user typed is lost.
+const draftStorageKey = "retrylab.draft"
+
+// draft is what draftStorageKey holds.
+type draft struct {
+	Query string            `json:"query"` // the address's query (Lab.query) the texts were typed over
+	Texts map[string]string `json:"texts"` // field key → text, for each field that differs from it
+}
+
+// saveDraft stores the fields whose text differs from the address's
+// configuration while a value is not allowed, and clears the draft once
+// none is.
+func (l *Lab) saveDraft() {
+	if l.drafts == nil {
 		return
 	}
-	_ = browser.ReplaceURL("?" + l.query())
+	var d draft
+	if l.Invalid() > 0 {
+		d.Texts = map[string]string{}
+		for _, f := range fleet.Fields {
+			if t := l.texts[f.Key]; t != f.Get(&l.saved) {
+				d.Texts[f.Key] = t
+			}
+		}
+		d.Query = l.queryOf(l.saved) // the address's, not that of the valid values typed since
+	}
+	_ = l.drafts.Set(draftStorageKey, d)
+}
+
+// adoptDraft keeps st for the drafts and, when the tab holds one typed over
+// this very address (a reload), types it into the fields again: their
+// messages come back with it, and Run is disabled again.
+func (l *Lab) adoptDraft(st storage) {
+	l.drafts = st
+	var d draft
+	if st.Get(draftStorageKey, &d) != nil || len(d.Texts) == 0 {
+		return
+	}
+	if d.Query != l.query() { // typed over another address: not this page's
+		_ = st.Set(draftStorageKey, draft{})
+		return
+	}
+	for _, f := range fleet.Fields { // in the fields' order, as a person types them
+		if t, ok := d.Texts[f.Key]; ok {
+			l.Set(f.Key, t)
+		}
+	}
 }
 
 // query is the page address's query: the configuration and, when there is
 // a baseline, its configuration as vs=.
-func (l *Lab) query() string {
-	q := l.s.Encode()
+func (l *Lab) query() string { return l.queryOf(l.s) }
+
+// queryOf is query with s as the configuration.
+func (l *Lab) queryOf(s fleet.Scenario) string {
+	q := s.Encode()
 	switch {
 	case l.base != nil:
 		q += "&" + baselineKey + "=" + url.QueryEscape(l.base.scen.Encode())

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -362,6 +363,57 @@ func TestSimulatedTextTook(t *testing.T) {
 		l.simSum.Wall = c.wall
 		if got := l.SimulatedText(); !strings.HasSuffix(got, c.want) {
 			t.Errorf("wall %v: %q, want it to end %q", c.wall, got, c.want)
+		}
+	}
+}
+
+// What was typed into fields whose value is not allowed survives a reload
+// of the tab (the address bar keeps only valid configurations): the texts
+// come back with their messages, and Run is disabled again. A draft typed
+// over another address is not this page's, and a valid configuration
+// clears it.
+func TestDraftSurvivesAReload(t *testing.T) {
+	page, _ := url.Parse("http://localhost:8080/?workers=20&seed=7")
+	other, _ := url.Parse("http://localhost:8080/?workers=30")
+	open := func(u *url.URL, st *fakeStorage) *Lab {
+		l := newLab()
+		l.Load(u)
+		l.adoptDraft(st)
+		return l
+	}
+	for _, c := range []struct {
+		name   string
+		typed  [][2]string // key, text, in order
+		reload *url.URL    // the address the tab reloads; nil: the one its address bar holds
+		want   map[string]string
+	}{
+		{"a value not allowed", [][2]string{{"workers", "abc"}}, nil, map[string]string{"workers": "abc"}},
+		{"a valid change, then one not allowed", [][2]string{{"jobs", "3"}, {"base", "-1s"}}, nil, map[string]string{"base": "-1s"}},
+		{"values that are not allowed together", [][2]string{{"fail500", "60"}, {"fail503", "50"}}, nil, map[string]string{"fail503": "50"}},
+		{"two fields, one fixed", [][2]string{{"workers", "abc"}, {"seed", "x"}, {"workers", "9"}}, nil, map[string]string{"seed": "x"}},
+		{"fixed", [][2]string{{"workers", "abc"}, {"workers", "9"}}, nil, nil},
+		{"another address", [][2]string{{"workers", "abc"}}, other, nil},
+	} {
+		st := &fakeStorage{m: map[string]string{}}
+		l := open(page, st)
+		for _, kt := range c.typed {
+			l.Set(kt[0], kt[1])
+		}
+		reload := c.reload
+		if reload == nil { // the address bar holds the last valid configuration
+			reload, _ = url.Parse("http://localhost:8080/?" + l.queryOf(l.saved))
+		}
+		r := open(reload, st)
+		for key, text := range c.want {
+			if r.Text(key) != text || r.Err(key) == "" {
+				t.Errorf("%s: after the reload %s shows %q with message %q; want %q with its message", c.name, key, r.Text(key), r.Err(key), text)
+			}
+		}
+		if got := r.Invalid(); (got > 0) != (c.want != nil) {
+			t.Errorf("%s: %d fields to fix after the reload", c.name, got)
+		}
+		if c.want == nil && r.Text("workers") != strconv.Itoa(r.Scenario().Workers) {
+			t.Errorf("%s: workers shows %q, not the address's %d", c.name, r.Text("workers"), r.Scenario().Workers)
 		}
 	}
 }

@@ -85,6 +85,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	l.view.setHidden(browser.Hidden())
 	l.adoptDevice(ctx.SessionStorage())
 	l.adoptPresent(ctx.LocalStorage())
+	l.adoptDraft(ctx.SessionStorage())
 	var rename func(string)
 	rename, stop, err := browser.ClaimName(deviceChannel, l.device, func() {
 		ctx.Dispatch(func(ctx app.Context) { rename(l.renameDevice(ctx.SessionStorage())) })
