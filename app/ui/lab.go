@@ -34,6 +34,7 @@ type Lab struct {
 	loaded    bool
 	saved     fleet.Scenario // the configuration the address bar holds (saveURL)
 	drafts    storage        // the tab's session storage once mounted: adoptDraft
+	drafted   bool           // drafts holds texts (saveDraft): a valid configuration clears them
 
 	// Revisions: bumped when what a component shows changes, so go-app
 	// re-renders only the components concerned.
@@ -424,8 +425,8 @@ type draft struct {
 // configuration while a value is not allowed, and clears the draft once
 // none is.
 func (l *Lab) saveDraft() {
-	if l.drafts == nil {
-		return
+	if l.drafts == nil || (l.Invalid() == 0 && !l.drafted) {
+		return // nothing kept, nothing to clear: a keystroke writes nothing
 	}
 	var d draft
 	if l.Invalid() > 0 {
@@ -438,6 +439,7 @@ func (l *Lab) saveDraft() {
 		d.Query = l.queryOf(l.saved) // the address's, not that of the valid values typed since
 	}
 	_ = l.drafts.Set(draftStorageKey, d)
+	l.drafted = d.Texts != nil
 }
 
 // adoptDraft keeps st for the drafts and, when the tab holds one typed over
@@ -453,6 +455,7 @@ func (l *Lab) adoptDraft(st storage) {
 		_ = st.Set(draftStorageKey, draft{})
 		return
 	}
+	l.drafted = true
 	for _, f := range fleet.Fields { // in the fields' order, as a person types them
 		if t, ok := d.Texts[f.Key]; ok {
 			l.Set(f.Key, t)

@@ -416,6 +416,14 @@ func TestDraftSurvivesAReload(t *testing.T) {
 			t.Errorf("%s: workers shows %q, not the address's %d", c.name, r.Text("workers"), r.Scenario().Workers)
 		}
 	}
+	// Valid typing keeps nothing: a keystroke writes no storage.
+	st := &fakeStorage{m: map[string]string{}}
+	l := open(page, st)
+	l.Set("workers", "9")
+	l.Set("jobs", "4")
+	if d, ok := st.m[draftStorageKey]; ok {
+		t.Errorf("valid typing stored a draft: %s", d)
+	}
 }
 
 // A simulation stopped at the attempt limit accounts for every job: those
