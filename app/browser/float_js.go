@@ -47,7 +47,7 @@ func FloatBeside(id, anchor string, place func(Float) (left, top float64)) (stop
 	if err != nil {
 		return nil, err
 	}
-	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+	return hold(func(_ safejs.Value, args []safejs.Value) any {
 		var n [7]float64
 		for i := range n {
 			if i < len(args) {
@@ -56,14 +56,5 @@ func FloatBeside(id, anchor string, place func(Float) (left, top float64)) (stop
 		}
 		x, y := place(Float{X: n[0], Y: n[1], R: n[2], W: n[3], H: n[4], ViewW: n[5], ViewH: n[6]})
 		return []any{x, y}
-	})
-	if err != nil {
-		return nil, err
-	}
-	remove, err := wrap.Invoke(id, anchor, f.Value())
-	if err != nil {
-		release(f)
-		return nil, err
-	}
-	return undoOnce(remove, f), nil
+	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(id, anchor, f) })
 }

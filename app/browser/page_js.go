@@ -149,23 +149,14 @@ func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+	return hold(func(_ safejs.Value, args []safejs.Value) any {
 		if len(args) > 0 {
 			if on, err := args[0].Bool(); err == nil {
 				fn(on)
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	remove, err := wrap.Invoke(id, f.Value())
-	if err != nil {
-		release(f)
-		return nil, err
-	}
-	return undoOnce(remove, f), nil
+	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(id, f) })
 }
 
 // resizeJS calls fn() whenever the element #id changes size (a
@@ -190,19 +181,10 @@ func WatchResize(id string, fn func()) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := funcOf(func(safejs.Value, []safejs.Value) any {
+	return hold(func(safejs.Value, []safejs.Value) any {
 		fn()
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	remove, err := wrap.Invoke(id, f.Value())
-	if err != nil {
-		release(f)
-		return nil, err
-	}
-	return undoOnce(remove, f), nil
+	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(id, f) })
 }
 
 // FrameLoop runs a function at the next animation frame after Request,
@@ -314,7 +296,7 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 	if err != nil {
 		return nil, err
 	}
-	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+	return hold(func(_ safejs.Value, args []safejs.Value) any {
 		if len(args) < 3 {
 			return false
 		}
@@ -322,16 +304,7 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 		inField, _ := args[1].Bool()
 		mod, _ := args[2].Bool()
 		return fn(key, inField, mod)
-	})
-	if err != nil {
-		return nil, err
-	}
-	remove, err := wrap.Invoke(f.Value())
-	if err != nil {
-		release(f)
-		return nil, err
-	}
-	return undoOnce(remove, f), nil
+	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(f) })
 }
 
 // focusJS focuses the element with the given id once it is on the page,
@@ -450,7 +423,7 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := funcOf(func(_ safejs.Value, args []safejs.Value) any {
+	return hold(func(_ safejs.Value, args []safejs.Value) any {
 		enter()
 		if len(args) > 0 {
 			if s, err := args[0].String(); err == nil {
@@ -466,20 +439,28 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	closeFn, err := open.Invoke(url, f.Value(), streamFlushMS)
-	if err != nil {
-		release(f)
-		return nil, err
-	}
-	return undoOnce(closeFn, f), nil
+	}, func(f safejs.Value) (safejs.Value, error) { return open.Invoke(url, f, streamFlushMS) })
 }
 
 // undoOnce returns a func that calls the JS undo function (remove a
 // listener, close a stream) and releases f, once however often it is called.
+// hold hands fn to JavaScript and calls start with it; start installs it
+// (a listener, an observer, a stream) and gives back the routine that
+// removes it. The stop hold returns calls that routine and releases fn,
+// once. A start that fails releases fn at once.
+func hold(fn func(this safejs.Value, args []safejs.Value) any, start func(f safejs.Value) (safejs.Value, error)) (stop func(), err error) {
+	f, err := funcOf(fn)
+	if err != nil {
+		return nil, err
+	}
+	remove, err := start(f.Value())
+	if err != nil {
+		release(f)
+		return nil, err
+	}
+	return undoOnce(remove, f), nil
+}
+
 func undoOnce(undo safejs.Value, f safejs.Func) func() {
 	var once sync.Once
 	return func() {
