@@ -4,6 +4,7 @@ package tests
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,8 +51,13 @@ func TestZoomAFinishedRun(t *testing.T) {
 	if got, want := w[1]-w[0], (whole[1]-whole[0])/4; math.Abs(got-want) > 1 {
 		t.Errorf("zoomed twice: %v ms shown, want a quarter of the run (%v ms)", got, want)
 	}
-	if txt := zoomText(); !strings.HasPrefix(txt, "Showing ") || !strings.Contains(txt, " of ") {
-		t.Errorf("zoom text %q", txt)
+	// "Showing 4.5 s – 9.25 s of 18.55 s": of the run, as long as its time
+	// to drain (it said "of 18.92 s", the axis, which goes 2% past it).
+	drain := eval[float64](t, ctx, `+document.querySelector('#numbers [data-stat="drain_ms"]').dataset.value`)
+	txt := zoomText()
+	_, ofText, _ := strings.Cut(strings.TrimSuffix(txt, " s"), " of ")
+	if of, err := strconv.ParseFloat(ofText, 64); !strings.HasPrefix(txt, "Showing ") || err != nil || math.Abs(of*1000-drain) > 5 {
+		t.Errorf("zoom text %q, want \"Showing … of %.2f s\" (the time to drain)", txt, drain/1000)
 	}
 	screenshot(t, ctx, "zoom-flood")
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("a")); err != nil {

@@ -416,6 +416,18 @@ func (v *view) request() {
 	}()
 }
 
+// runEnd is where the run shown ends, since its start: its last record
+// (the drain, for a finished run), or the baseline's when that is longer:
+// the two runs are compared on one time axis. The axis of a finished run
+// goes 2% past it (span). v.m must be set.
+func (v *view) runEnd() time.Duration {
+	end := v.m.last
+	if b := v.shownBaseline(); b != nil {
+		end = max(end, b.span)
+	}
+	return end
+}
+
 // span is the time the axis shows: the whole run once it is over; while
 // running, a little ahead of now so the axis does not rescale every frame.
 func (v *view) span(now time.Duration) time.Duration {
@@ -425,15 +437,13 @@ func (v *view) span(now time.Duration) time.Duration {
 	if v.replay != nil {
 		return v.replay.span // the finished run's: the axis holds still
 	}
-	// With a baseline, the axis shows all of it too: the two runs are
-	// compared on one time axis.
+	if !v.running {
+		last := v.runEnd()
+		return max(time.Second, last+last/50)
+	}
 	var base time.Duration
 	if b := v.shownBaseline(); b != nil {
 		base = b.span
-	}
-	if !v.running {
-		last := max(v.m.last, base)
-		return max(time.Second, last+last/50)
 	}
 	ahead := max(10*time.Second, now, base)
 	step := niceStep(ahead, 8, tickSteps)

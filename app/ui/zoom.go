@@ -101,7 +101,9 @@ func (v *view) redrawn(changed bool) bool {
 }
 
 // zoomText says what part of the run is shown when zoomed in: "2 s – 4 s
-// of 13.6 s", or "" for the whole run.
+// of 13.6 s", or "" for the whole run. The "of" is where the run ends, the
+// number the numbers' time to drain says, not the axis's end a little
+// past it; a window reaching into that margin ends at the run's end.
 func (v *view) zoomText() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -109,14 +111,18 @@ func (v *view) zoomText() string {
 		return ""
 	}
 	from, span := v.window(0)
-	whole := v.span(0)
-	if span >= whole {
+	if span >= v.span(0) {
 		return ""
+	}
+	end := v.runEnd()
+	to := from + span
+	if from < end {
+		to = min(to, end)
 	}
 	sec := func(d time.Duration) string {
 		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
 	}
-	return sec(from) + " – " + sec(from+span) + " of " + sec(whole)
+	return sec(from) + " – " + sec(to) + " of " + sec(end)
 }
 
 // zoomable reports whether the run shown can be zoomed: it is over.

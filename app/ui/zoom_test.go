@@ -69,7 +69,9 @@ func TestZoomAndPan(t *testing.T) {
 	if span != whole/2 || from != whole/4 {
 		t.Errorf("zoomed in around the middle: [%v, +%v], whole %v", from, span, whole)
 	}
-	if txt := v.zoomText(); txt != "0.29 s – 0.88 s of 1.17 s" {
+	// The run ends at 1.15 s, the time to drain; the axis goes 2% past it,
+	// to 1.17 s. The text speaks of the run (it said "of 1.17 s").
+	if txt := v.zoomText(); txt != "0.29 s – 0.88 s of 1.15 s" {
 		t.Errorf("zoom text %q", txt)
 	}
 	// Panning stops at the run's ends.
@@ -81,6 +83,9 @@ func TestZoomAndPan(t *testing.T) {
 	v.mu.Unlock()
 	if from != whole-span {
 		t.Errorf("panned to %v, want the end %v", from, whole-span)
+	}
+	if txt := v.zoomText(); txt != "0.59 s – 1.15 s of 1.15 s" {
+		t.Errorf("zoom text at the end of the run %q: the window's end is the run's", txt)
 	}
 	// The narrowest window is minZoomSpan; zooming out far enough, or 0,
 	// is the whole run again.
