@@ -405,27 +405,36 @@ func TestBucketKeepsServerArrivalsUnderItsRate(t *testing.T) {
 
 // The flood (constant wait, no jitter) sends its retries in spikes; full
 // jitter spreads them. Same fleet, same endpoint, same seed, live over
-// loopback. Times are long
-// enough (100 ms slices, 600 ms waits) that CPU contention under make
-// test's parallel -race run cannot smear the herds: at 50 ms slices and
-// 300 ms waits the flood measured 21 on a quiet machine but 13 under load.
+// loopback. Times are long enough (100 ms slices, 600 ms waits) that CPU
+// contention under make test's parallel -race run rarely smears the herds:
+// at 50 ms slices and 300 ms waits the flood measured 21 on a quiet machine
+// but 13 under load. Rarely is not never: with five e2e runs beside it (a
+// load average of 6-11) it once measured 11.15 against 7.68, so a try that
+// fails is run again, up to three; a flood that is not spiky, or a jitter
+// that does not spread, fails all three.
 func TestFloodIsMoreDispersedThanFullJitter(t *testing.T) {
 	srv, _ := mockServer(t)
 	base := []string{"workers", "40", "jobs", "1", "attempts", "20", "rate", "20", "burst", "5", "latency", "2ms", "retry_after", "none"}
 	flood := scenario(t, append(base, "strategy", "constant", "base", "600ms")...)
 	full := scenario(t, append(base, "strategy", "full", "base", "100ms", "cap", "1200ms")...)
-	var recFlood, recFull *Recording
-	var wg sync.WaitGroup
-	wg.Go(func() { recFlood = runLive(t, srv, flood, "flood") })
-	wg.Go(func() { recFull = runLive(t, srv, full, "full") })
-	wg.Wait()
-	checkAccounting(t, flood, recFlood)
-	checkAccounting(t, full, recFull)
-	dFlood := Dispersion(recFlood.Records(), 100*time.Millisecond)
-	dFull := Dispersion(recFull.Records(), 100*time.Millisecond)
-	t.Logf("dispersion of retries per 100 ms: flood %.2f, full jitter %.2f (429s %d vs %d)", dFlood, dFull, recFlood.Stats().Limited, recFull.Stats().Limited)
-	if dFlood < 2*dFull {
-		t.Errorf("flood dispersion %.2f should be well above full jitter's %.2f", dFlood, dFull)
+	const tries = 3
+	for try := 1; ; try++ {
+		var recFlood, recFull *Recording
+		var wg sync.WaitGroup
+		wg.Go(func() { recFlood = runLive(t, srv, flood, fmt.Sprintf("flood-%d", try)) })
+		wg.Go(func() { recFull = runLive(t, srv, full, fmt.Sprintf("full-%d", try)) })
+		wg.Wait()
+		checkAccounting(t, flood, recFlood)
+		checkAccounting(t, full, recFull)
+		dFlood := Dispersion(recFlood.Records(), 100*time.Millisecond)
+		dFull := Dispersion(recFull.Records(), 100*time.Millisecond)
+		t.Logf("try %d: dispersion of retries per 100 ms: flood %.2f, full jitter %.2f (429s %d vs %d)", try, dFlood, dFull, recFlood.Stats().Limited, recFull.Stats().Limited)
+		if dFlood >= 2*dFull {
+			return
+		}
+		if try == tries {
+			t.Fatalf("flood dispersion %.2f should be well above full jitter's %.2f (%d tries)", dFlood, dFull, tries)
+		}
 	}
 }
 
