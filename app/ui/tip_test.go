@@ -58,7 +58,7 @@ func TestNoteText(t *testing.T) {
 		{"spread +123µs", "spread +123 µs"},
 		{"spread +1.5s", "spread +1.5 s"},
 		{"clamped from 2m to ceiling 30s; spread +500ms", "clamped from 2 min to ceiling 30 s; spread +500 ms"},
-		{"clamped from 1m29.667s to ceiling 1h", "clamped from 1 min 29 s to ceiling 60 min"},
+		{"clamped from 1m29.667s to ceiling 1h", "clamped from 1 min 30 s to ceiling 1 h"},
 		{`retry-after "1.5": fractional seconds not allowed; fell back to backoff`, `retry-after "1.5": fractional seconds not allowed; fell back to backoff`},
 		{`retry-after "5s": invalid date; fell back to reset hint`, `retry-after "5s": invalid date; fell back to reset hint`},
 		{`retry-after "a \"2s\" b": x; spread +20ms`, `retry-after "a \"2s\" b": x; spread +20.0 ms`},

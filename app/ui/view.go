@@ -879,7 +879,10 @@ func fmtSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + " s"
 }
 
-// fmtDur is a duration for people: "850 µs", "12.3 ms", "1.25 s", "2 min 5 s".
+// fmtDur is a duration for people: "850 µs", "12.3 ms", "1.25 s",
+// "2 min 5 s", "3 h 20 min", "4 d 2 h", "292 years". Past a minute it
+// rounds to its two largest units (1m29.7s is "1 min 30 s"), and leaves
+// out a second one that rounds to 0 ("2 min").
 func fmtDur(d time.Duration) string {
 	neg := d < 0
 	if neg {
@@ -895,11 +898,29 @@ func fmtDur(d time.Duration) string {
 		s = strconv.FormatInt(d.Milliseconds(), 10) + " ms"
 	case d < time.Minute:
 		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
+	case d < time.Hour-time.Second/2:
+		s = twoUnits(d, time.Minute, "min", time.Second, "s")
+	case d < 24*time.Hour-time.Minute/2:
+		s = twoUnits(d, time.Hour, "h", time.Minute, "min")
+	case d < 365*24*time.Hour-time.Hour/2:
+		s = twoUnits(d, 24*time.Hour, "d", time.Hour, "h")
 	default:
-		s = strconv.Itoa(int(d/time.Minute)) + " min " + strconv.Itoa(int(d%time.Minute/time.Second)) + " s"
+		y := d.Hours() / (365.25 * 24)
+		s = strconv.FormatFloat(y, 'f', map[bool]int{true: 1, false: 0}[y < 10], 64) + " years"
 	}
 	if neg {
 		return "−" + s
+	}
+	return s
+}
+
+// twoUnits is d rounded to small and written in big and small: "2 min 5 s",
+// or "2 min" when the small part is 0.
+func twoUnits(d, big time.Duration, bigName string, small time.Duration, smallName string) string {
+	d = d.Round(small)
+	s := strconv.FormatInt(int64(d/big), 10) + " " + bigName
+	if rest := d % big / small; rest != 0 {
+		s += " " + strconv.FormatInt(int64(rest), 10) + " " + smallName
 	}
 	return s
 }
@@ -940,11 +961,7 @@ func noteText(note string) string {
 			}
 			word := note[i:j]
 			if d, err := time.ParseDuration(word); err == nil && strings.ContainsAny(word, "nuµmsh") {
-				if d >= time.Minute && d%time.Minute == 0 {
-					b.WriteString(strconv.FormatInt(int64(d/time.Minute), 10) + " min")
-				} else {
-					b.WriteString(fmtDur(d))
-				}
+				b.WriteString(fmtDur(d))
 			} else {
 				b.WriteString(word)
 			}
