@@ -4,6 +4,7 @@ package main
 
 import (
 	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,44 @@ func TestPickEncoding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := pickEncoding(tt.accept, tt.have); got != tt.want {
 				t.Errorf("pickEncoding(%q) = %q, want %q", tt.accept, got, tt.want)
+			}
+		})
+	}
+}
+
+// direct: app.wasm goes uncompressed only to a browser on this machine
+// with no proxy between (a proxy here may be passing on a request from
+// anywhere).
+func TestDirect(t *testing.T) {
+	tests := []struct {
+		name, remote string
+		header       []string
+		want         bool
+	}{
+		{"IPv4 loopback", "127.0.0.1:51000", nil, true},
+		{"another IPv4 loopback address", "127.0.0.2:51000", nil, true},
+		{"IPv6 loopback", "[::1]:51000", nil, true},
+		{"IPv4 loopback mapped into IPv6", "[::ffff:127.0.0.1]:51000", nil, true},
+		{"the LAN", "192.168.1.7:51000", nil, false},
+		{"IPv6 elsewhere", "[2001:db8::7]:51000", nil, false},
+		{"a proxy here: X-Forwarded-For", "127.0.0.1:51000", []string{"X-Forwarded-For", "203.0.113.9"}, false},
+		{"a proxy here: Forwarded", "127.0.0.1:51000", []string{"Forwarded", "for=203.0.113.9"}, false},
+		{"a proxy here: X-Real-IP", "127.0.0.1:51000", []string{"X-Real-IP", "203.0.113.9"}, false},
+		{"a proxy here: X-Forwarded-Host", "127.0.0.1:51000", []string{"X-Forwarded-Host", "retrylab.example"}, false},
+		{"a proxy here: Via", "127.0.0.1:51000", []string{"Via", "1.1 nginx"}, false},
+		{"no port", "127.0.0.1", nil, false},
+		{"empty", "", nil, false},
+		{"a name, not an address", "localhost:51000", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/web/app.wasm", nil)
+			r.RemoteAddr = tt.remote
+			for i := 0; i+1 < len(tt.header); i += 2 {
+				r.Header.Set(tt.header[i], tt.header[i+1])
+			}
+			if got := direct(r); got != tt.want {
+				t.Errorf("direct(%q %v) = %v, want %v", tt.remote, tt.header, got, tt.want)
 			}
 		})
 	}

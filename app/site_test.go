@@ -72,30 +72,39 @@ func TestSiteServes(t *testing.T) {
 		return resp, string(b)
 	}
 
+	// The test's browser is on this machine: app.wasm comes as is (direct).
+	// One elsewhere, through a proxy here, gets a compressed copy.
+	const remote = "X-Forwarded-For"
 	tests := []struct {
 		path, accept string
 		status       int
 		contentType  string
 		encoding     string
 		contains     string
+		proxied      bool
 	}{
-		{"/", "", 200, "text/html", "", "Retry Lab"},
-		{"/wasm_exec.js", "", 200, "text/javascript", "", "toolchain wasm_exec.js"},
-		{"/app.js", "", 200, "text/javascript", "", `retrylabFetchWasm("/web/app.wasm", showProgress)`},
-		{"/app-worker.js", "", 200, "", "", `url.pathname === "/mock"`},
-		{"/web/app.css", "", 200, "text/css", "", "body{}"},
-		{"/web/app.wasm", "br, gzip", 200, "application/wasm", "br", ""},
-		{"/web/app.wasm", "gzip", 200, "application/wasm", "gzip", ""},
-		{"/web/app.wasm", "identity", 200, "application/wasm", "", "asm wasm bytes"},
-		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`},
-		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`},
-		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`}, // mounted: the switch refuses a GET
-		{"/join", "", 200, "application/json", "", `"origins":[]`},               // mounted; newSite does not know its address until serve listens
-		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`},
-		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`},
+		{"/", "", 200, "text/html", "", "Retry Lab", false},
+		{"/wasm_exec.js", "", 200, "text/javascript", "", "toolchain wasm_exec.js", false},
+		{"/app.js", "", 200, "text/javascript", "", `retrylabFetchWasm("/web/app.wasm", showProgress)`, false},
+		{"/app-worker.js", "", 200, "", "", `url.pathname === "/mock"`, false},
+		{"/web/app.css", "", 200, "text/css", "", "body{}", false},
+		{"/web/app.wasm", "br, gzip", 200, "application/wasm", "br", "", true},
+		{"/web/app.wasm", "gzip", 200, "application/wasm", "gzip", "", true},
+		{"/web/app.wasm", "identity", 200, "application/wasm", "", "asm wasm bytes", true},
+		{"/web/app.wasm", "gzip, deflate, br, zstd", 200, "application/wasm", "", "asm wasm bytes", false},
+		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`, false},
+		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`, false},
+		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`, false}, // mounted: the switch refuses a GET
+		{"/join", "", 200, "application/json", "", `"origins":[]`, false},               // mounted; newSite does not know its address until serve listens
+		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`, false},
+		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`, false},
 	}
 	for _, tt := range tests {
-		resp, body := get(tt.path, "Accept-Encoding", tt.accept)
+		hdr := []string{"Accept-Encoding", tt.accept}
+		if tt.proxied {
+			hdr = append(hdr, remote, "192.0.2.7")
+		}
+		resp, body := get(tt.path, hdr...)
 		if resp.StatusCode != tt.status {
 			t.Errorf("%s: status %d, want %d", tt.path, resp.StatusCode, tt.status)
 		}
@@ -120,7 +129,7 @@ func TestSiteServes(t *testing.T) {
 
 	// The gzip copy decodes to the very bytes of app.wasm, and the
 	// uncompressed size travels in a header for go-app's loader progress.
-	resp, gz := get("/web/app.wasm", "Accept-Encoding", "gzip")
+	resp, gz := get("/web/app.wasm", "Accept-Encoding", "gzip", remote, "192.0.2.7")
 	zr, err := gzip.NewReader(strings.NewReader(gz))
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +144,7 @@ func TestSiteServes(t *testing.T) {
 	}
 	// Revalidation is a 304.
 	etag := resp.Header.Get("ETag")
-	if r, _ := get("/web/app.wasm", "Accept-Encoding", "gzip", "If-None-Match", etag); r.StatusCode != http.StatusNotModified {
+	if r, _ := get("/web/app.wasm", "Accept-Encoding", "gzip", remote, "192.0.2.7", "If-None-Match", etag); r.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match %s: status %d, want 304", etag, r.StatusCode)
 	}
 }
