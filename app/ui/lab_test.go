@@ -445,6 +445,33 @@ func TestSimulationStoppedAccountsForEveryJob(t *testing.T) {
 	}
 }
 
+// A finished simulation is told once: the run bar's status gives the result,
+// the banner over the timeline what a simulation is and how long it took.
+// The status repeated the banner's sentence, and both are live regions: a
+// screen reader read it twice.
+func TestSimulationToldOnce(t *testing.T) {
+	for _, stopped := range []bool{false, true} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs = 50, 2
+		l.rec = fleet.NewRecording(l.s, time.Now(), true)
+		l.simSum.Stopped = stopped
+		l.stats = fleet.Stats{Jobs: 100, Successes: 100, Drain: 18980 * time.Millisecond}
+		bar, banner := renderHTML(&RunBar{Lab: l}), renderHTML(&SimBanner{Lab: l})
+		if !strings.Contains(bar, "Simulated: 100 of 100 jobs succeeded in 18.98 s of virtual time") {
+			t.Errorf("stopped %v: run bar's status lacks the result:\n%s", stopped, bar)
+		}
+		if strings.Contains(bar, "computed in") || strings.Contains(bar, l.SimulatedText()) {
+			t.Errorf("stopped %v: run bar repeats the banner's sentence %q:\n%s", stopped, l.SimulatedText(), bar)
+		}
+		if !strings.Contains(banner, l.SimulatedText()) {
+			t.Errorf("stopped %v: banner lacks %q:\n%s", stopped, l.SimulatedText(), banner)
+		}
+		if got := strings.Contains(bar, "stopped at the limit"); got != stopped {
+			t.Errorf("stopped %v: run bar says it stopped: %v", stopped, got)
+		}
+	}
+}
+
 // The Outage button applies to a live run on the built-in mock, or a watch.
 func TestOutageRules(t *testing.T) {
 	l := newLab()

@@ -57,8 +57,14 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.rec.Simulated && l.rec.Err != nil:
 		status = "Simulation failed: " + l.rec.Err.Error()
 	case l.rec != nil && l.rec.Simulated:
-		status = l.SimulatedText() + ". " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) +
-			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time."
+		// The result; the banner over the timeline (SimBanner) says what a
+		// simulation is, how long it took, and where it stopped.
+		status = "Simulated: " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) +
+			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time"
+		if l.simSum.Stopped {
+			status += ", when it stopped at the limit of " + thousands(SimMaxAttempts) + " attempts"
+		}
+		status += "."
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
