@@ -128,7 +128,7 @@ var EventColumns = []EventColumn{
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
-	{"ratelimit", "outcome", "RateLimit and X-RateLimit-* headers as received, \"; \"-separated name: value"},
+	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received, \"; \"-separated name: value"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
