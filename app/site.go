@@ -85,7 +85,7 @@ func newSite(root string) (*site, error) {
 		ThemeColor:              "#1f2a44",
 		LoadingLabel:            "Loading Retry Lab {progress}%",
 		Styles:                  []string{"/web/app.css"},
-		Resources:               webDir{http.FileServer(http.Dir(root))},
+		Resources:               newWebDir(root),
 		Version:                 wasm.version,
 		WasmContentLengthHeader: wasmLengthHeader,
 		ServiceWorkerTemplate:   workerJS,
@@ -198,8 +198,15 @@ function retrylabWhenReady(f) {
 `
 
 // webDir serves root/web/ under /web/ and leaves resource URLs as they are
-// (app.LocalDir would put its directory into every URL).
+// (app.LocalDir would put its directory into every URL). Only root/web/:
+// go-app hands it every path that starts with /web/, and an encoded dot
+// segment (/web/%2e%2e/go.mod) is not cleaned away by the mux, so a file
+// server of root would serve the whole folder (sources, Makefile, .git).
 type webDir struct{ http.Handler }
+
+func newWebDir(root string) webDir {
+	return webDir{http.StripPrefix("/web", http.FileServer(http.Dir(filepath.Join(root, "web"))))}
+}
 
 func (webDir) Resolve(location string) string { return location }
 

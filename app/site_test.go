@@ -275,3 +275,49 @@ func TestReadmeListsEveryMakeTarget(t *testing.T) {
 		t.Errorf("README.md's target table lists %q; the Makefile's help lists %q", rows, targets)
 	}
 }
+
+// Regression: /web/ serves root/web/ only. go-app hands the resource
+// handler every path under /web/, and the mux does not clean an encoded dot
+// segment, so /web/%2e%2e/go.mod was the server folder's go.mod (200), and
+// /web/%2e%2e/ listed the folder: sources, Makefile, .git.
+func TestStaticStaysInWeb(t *testing.T) {
+	root := fakeRoot(t, false)
+	if err := os.WriteFile(filepath.Join(root, "secret.txt"), []byte("not for the web"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSite(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	tests := []struct {
+		path   string
+		status int
+	}{
+		{"/web/app.css", 200},
+		{"/web/%2e%2e/secret.txt", 404},
+		{"/web/%2E%2E/secret.txt", 404},
+		{"/web/..%2fsecret.txt", 404},
+		{"/web/%2e%2e%2fsecret.txt", 404},
+		{"/web/app.css/%2e%2e/%2e%2e/secret.txt", 404},
+		{"/web/%2e%2e/", 200}, // root/web/'s own listing, not root's
+		{"/web/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404},
+	}
+	for _, tt := range tests {
+		resp, err := http.Get(srv.URL + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body := string(b)
+		if resp.StatusCode != tt.status {
+			t.Errorf("GET %s: status %d, want %d\n%.200s", tt.path, resp.StatusCode, tt.status, body)
+		}
+		if strings.Contains(body, "not for the web") || strings.Contains(body, "secret.txt") || strings.Contains(body, "wasm_exec.js") {
+			t.Errorf("GET %s shows the server folder:\n%.200s", tt.path, body)
+		}
+	}
+}
