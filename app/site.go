@@ -65,6 +65,9 @@ func newSite(root string) (*site, error) {
 	mux.Handle("/join", join)          // the origins audience devices reach this server at
 	mux.HandleFunc("/qr.svg", serveQR) // a QR code of the room's link, for the projector
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
+		if !getOrHead(w, r) {
+			return
+		}
 		// The toolchain's copy, served ahead of go-app's embedded one, which
 		// is picked by the server's Go version and may drift (README: facts).
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -103,6 +106,9 @@ func newSite(root string) (*site, error) {
 		return nil, err
 	}
 	mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) {
+		if !getOrHead(w, r) {
+			return
+		}
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("ETag", `"`+wasm.version+`"`)

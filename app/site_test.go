@@ -321,3 +321,53 @@ func TestStaticStaysInWeb(t *testing.T) {
 		}
 	}
 }
+
+// Regression: the server's own files refuse other methods as /join and
+// /qr.svg do: 405, Allow: GET, HEAD, and the JSON error body. app.wasm
+// answered 405 in plain text ("method not allowed"); wasm_exec.js and
+// app.js answered a POST or a DELETE 200 with the script.
+func TestAssetsRefuseOtherMethods(t *testing.T) {
+	s, err := newSite(fakeRoot(t, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	tests := []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/web/app.wasm", 200},
+		{"HEAD", "/web/app.wasm", 200},
+		{"POST", "/web/app.wasm", 405},
+		{"OPTIONS", "/web/app.wasm", 405},
+		{"GET", "/wasm_exec.js", 200},
+		{"HEAD", "/wasm_exec.js", 200},
+		{"POST", "/wasm_exec.js", 405},
+		{"DELETE", "/wasm_exec.js", 405},
+		{"GET", "/app.js", 200},
+		{"PUT", "/app.js", 405},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest(tt.method, srv.URL+tt.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s %s: status %d, want %d", tt.method, tt.path, resp.StatusCode, tt.status)
+		}
+		if tt.status != 405 {
+			continue
+		}
+		if ct, allow := resp.Header.Get("Content-Type"), resp.Header.Get("Allow"); ct != "application/json" || allow != "GET, HEAD" {
+			t.Errorf("%s %s: Content-Type %q, Allow %q; want application/json, GET, HEAD", tt.method, tt.path, ct, allow)
+		}
+		if want := `"param":"method","value":"` + tt.method + `","allowed":"GET, HEAD"`; !strings.Contains(string(b), want) {
+			t.Errorf("%s %s: body %.200q, want it to contain %s", tt.method, tt.path, b, want)
+		}
+	}
+}

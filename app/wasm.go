@@ -59,9 +59,7 @@ func loadWasm(path string) (*wasmAsset, error) {
 }
 
 func (a *wasmAsset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !getOrHead(w, r) {
 		return
 	}
 	enc := ""
