@@ -126,3 +126,25 @@ func TestParseConfig(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPickEncoding: whatever Accept-Encoding says, the encoding chosen is
+// one that was built ("" for identity), and one the header did not refuse
+// outright when it names it alone; never a panic.
+func FuzzPickEncoding(f *testing.F) {
+	for _, s := range []string{"", "gzip, deflate, br, zstd", "br;q=0, gzip", "*", "*;q=0", "br;q=NaN", "br;q=1e400", "br;q=-1", ";;,,", "BR;Q=0.5", "br;q", "gzip;q=0;q=1"} {
+		f.Add(s)
+	}
+	have := map[string][]byte{"br": nil, "gzip": nil}
+	f.Fuzz(func(t *testing.T, accept string) {
+		got := pickEncoding(accept, have)
+		if _, built := have[got]; got != "" && !built {
+			t.Fatalf("pickEncoding(%q) = %q, not built", accept, got)
+		}
+		if got == "" {
+			return
+		}
+		if !strings.Contains(strings.ToLower(accept), got) && !strings.Contains(accept, "*") {
+			t.Fatalf("pickEncoding(%q) = %q, never asked for", accept, got)
+		}
+	})
+}

@@ -231,3 +231,34 @@ func FuzzParseBurstQuery(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseEventsQuery: any query to GET /mock/events is read as a valid
+// key (the default when none is given) or refused with a complete
+// *ParamError; a refused query gets 400 and the JSON error; never a panic.
+func FuzzParseEventsQuery(f *testing.F) {
+	for _, s := range []string{"", "key=a", "key=", "key=a&key=b", "key=%zz", "key=%FF", "tag=t", "=1", "&&", "key", "key=" + strings.Repeat("k", 70), "key=a+b", "%6Bey=a"} {
+		f.Add(s)
+	}
+	h := New(Options{})
+	f.Cleanup(h.Close)
+	f.Fuzz(func(t *testing.T, raw string) {
+		key, perr := parseEventsQuery(raw)
+		if perr != nil {
+			if perr.Param == "" || perr.Allowed == "" || len(perr.Value) > MaxKeyLen+len("…") {
+				t.Fatalf("query %q: incomplete error %+v", raw, perr)
+			}
+			req := httptest.NewRequest(http.MethodGet, "/mock/events", nil)
+			req.URL.RawQuery = raw
+			rec := httptest.NewRecorder()
+			h.Events().ServeHTTP(rec, req) // refused before it streams
+			var e struct{ Error, Param, Value, Allowed string }
+			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param != perr.Param || e.Allowed != perr.Allowed {
+				t.Fatalf("bad query %q: %d %q", raw, rec.Code, rec.Body)
+			}
+			return
+		}
+		if !ValidKey(key) {
+			t.Fatalf("query %q: accepted invalid key %q", raw, key)
+		}
+	})
+}
