@@ -55,6 +55,10 @@ func (h *joinHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !getOrHead(w, r) {
 		return
 	}
+	if perr := parseJoinQuery(r.URL.RawQuery); perr != nil {
+		writeJSONError(w, http.StatusBadRequest, perr)
+		return
+	}
 	info := joinInfo{Origins: []string{}, Hint: hintNotYet}
 	if a := h.addr.Load(); a != nil {
 		var addrs []net.Addr
@@ -75,6 +79,24 @@ func (h *joinHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		w.Write(append(body, '\n'))
 	}
+}
+
+// joinAllowed is the Allowed of any parameter given to /join.
+const joinAllowed = "no parameters: /join takes none"
+
+// parseJoinQuery refuses any parameter: /join takes none, and one given
+// (a mistyped /qr.svg?text=..., say) would otherwise be silently ignored.
+func parseJoinQuery(raw string) *mock.ParamError {
+	perr := mock.EachParam(raw, func(name, value, pair string) *mock.ParamError {
+		if name == "" {
+			return &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: joinAllowed}
+		}
+		return &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: joinAllowed}
+	})
+	if perr != nil {
+		perr.Value = cutValue(perr.Value) // invalid UTF-8 in a badly encoded pair, too
+	}
+	return perr
 }
 
 // upInterfaceAddrs returns the addresses of the interfaces that are up and

@@ -236,6 +236,51 @@ func TestJoinHandler(t *testing.T) {
 	}
 }
 
+// Regression: /join takes no parameters, and refuses one as /qr.svg does
+// (400, the mock's error body naming it). Before, /join?foo=1 and even
+// /join?x=%ZZ answered 200 as if nothing had been given.
+func TestJoinRefusesParameters(t *testing.T) {
+	tests := []struct {
+		rawQuery            string
+		status              int
+		param, value, allow string
+	}{
+		{"", 200, "", "", ""},
+		{"&&", 200, "", "", ""},
+		{"foo=1", 400, "foo", "1", joinAllowed},
+		{"text=http%3A%2F%2Fa", 400, "text", "http://a", joinAllowed},
+		{"lan", 400, "lan", "", joinAllowed},
+		{"=x", 400, "query", "=x", joinAllowed},
+		{"x=%ZZ", 400, "query", "x=%ZZ", "a percent-encoded query"},
+		{"x=%FF", 400, "x", "\uFFFD", joinAllowed},
+		{strings.Repeat("n", 100) + "=1", 400, strings.Repeat("n", 64) + "…", "1", joinAllowed},
+	}
+	errKeys := mockErrorKeys(t)
+	for _, tt := range tests {
+		t.Run(tt.rawQuery, func(t *testing.T) {
+			h := &joinHandler{interfaceAddrs: func() ([]net.Addr, error) { return nil, nil }}
+			h.addr.Store(&listenAddr{"0.0.0.0", 8080})
+			req := httptest.NewRequest("GET", "/join", nil)
+			req.URL.RawQuery = tt.rawQuery
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d\n%s", rec.Code, tt.status, rec.Body.String())
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q, want application/json", ct)
+			}
+			if tt.status == 200 {
+				return
+			}
+			e := decodeErrorBody(t, rec.Body.String())
+			if !reflect.DeepEqual(keysOf(e), errKeys) || e["param"] != tt.param || e["value"] != tt.value || e["allowed"] != tt.allow || !strings.Contains(e["error"], tt.allow) {
+				t.Errorf("body %v, want param %q value %q allowed %q", e, tt.param, tt.value, tt.allow)
+			}
+		})
+	}
+}
+
 // /join reads the interfaces on every request, and the site learns its
 // address while serving.
 func TestJoinFollowsTheMachine(t *testing.T) {
@@ -669,6 +714,33 @@ func FuzzQRQuery(f *testing.F) {
 		default:
 			body, _ := io.ReadAll(io.LimitReader(rec.Body, 300))
 			t.Fatalf("query %q (holds text %v): status %d\n%s", rawQuery, ok, rec.Code, body)
+		}
+	})
+}
+
+// FuzzJoinQuery: /join answers 200 only to a query with no parameter in
+// it, and anything else with a 400 in the mock's error shape.
+func FuzzJoinQuery(f *testing.F) {
+	for _, s := range []string{"", "&&", "foo=1", "=x", "x=%ZZ", "x=%FF", "lan", "text=a&text=b", strings.Repeat("n", 100) + "=1"} {
+		f.Add(s)
+	}
+	h := &joinHandler{interfaceAddrs: func() ([]net.Addr, error) { return nil, nil }}
+	h.addr.Store(&listenAddr{"0.0.0.0", 8080})
+	f.Fuzz(func(t *testing.T, rawQuery string) {
+		req := httptest.NewRequest("GET", "/join", nil)
+		req.URL.RawQuery = rawQuery
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		empty := strings.Trim(rawQuery, "&") == ""
+		switch {
+		case empty && rec.Code == http.StatusOK:
+		case !empty && rec.Code == http.StatusBadRequest:
+			var e map[string]string
+			if json.Unmarshal(rec.Body.Bytes(), &e) != nil || len(e) != 4 || e["error"] == "" || e["param"] == "" || e["allowed"] == "" || len(e["value"]) > 64+len("…") {
+				t.Fatalf("query %q: 400 body %q, want the mock's error shape", rawQuery, rec.Body)
+			}
+		default:
+			t.Fatalf("query %q: status %d\n%s", rawQuery, rec.Code, rec.Body)
 		}
 	})
 }
