@@ -114,7 +114,13 @@ func newSite(root string) (*site, error) {
 		w.Header().Set("ETag", `"`+wasm.version+`"`)
 		http.ServeContent(w, r, "app.js", time.Time{}, strings.NewReader(js))
 	})
-	mux.Handle("/", h)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// go-app answers any method with the page or the file.
+		if !getOrHead(w, r) {
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 	return &site{mux: mux, mock: m, join: join}, nil
 }
 

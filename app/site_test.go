@@ -325,7 +325,8 @@ func TestStaticStaysInWeb(t *testing.T) {
 // Regression: the server's own files refuse other methods as /join and
 // /qr.svg do: 405, Allow: GET, HEAD, and the JSON error body. app.wasm
 // answered 405 in plain text ("method not allowed"); wasm_exec.js and
-// app.js answered a POST or a DELETE 200 with the script.
+// app.js answered a POST or a DELETE 200 with the script, and go-app
+// answered any method on the page and its files as a GET.
 func TestAssetsRefuseOtherMethods(t *testing.T) {
 	s, err := newSite(fakeRoot(t, false))
 	if err != nil {
@@ -348,6 +349,14 @@ func TestAssetsRefuseOtherMethods(t *testing.T) {
 		{"DELETE", "/wasm_exec.js", 405},
 		{"GET", "/app.js", 200},
 		{"PUT", "/app.js", 405},
+		{"GET", "/", 200},
+		{"HEAD", "/", 200},
+		{"POST", "/", 405},
+		{"DELETE", "/", 405},
+		{"POST", "/manifest.webmanifest", 405},
+		{"POST", "/app-worker.js", 405},
+		{"POST", "/web/app.css", 405},
+		{"PUT", "/app.wasm", 405},
 	}
 	for _, tt := range tests {
 		req, _ := http.NewRequest(tt.method, srv.URL+tt.path, nil)
