@@ -362,34 +362,61 @@ func TestSimulateAgreesWithLive(t *testing.T) {
 			"rate", "20", "burst", "5", "latency", "40ms", "retry_after", "none", "timeout", "4s", "seed", strconv.Itoa(seed))
 	}
 
-	began := time.Now()
-	var floodLive Stats
-	jitterLive := make([]Stats, 3)
-	var wg sync.WaitGroup
-	wg.Go(func() { floodLive = live(flood, "flood") })
-	for i := range jitterLive {
-		wg.Go(func() { jitterLive[i] = live(jitter(i+1), "jitter"+strconv.Itoa(i)) })
-	}
-	wg.Wait()
-	t.Logf("live runs took %v", time.Since(began).Round(time.Millisecond))
-
+	// The simulated side is fixed; the live side is run again, up to three
+	// times, when it misses: a machine busy enough to stall the mock or
+	// the workers for a few hundred milliseconds in the middle of a round
+	// lets the bucket refill one more token, and in the flood one token
+	// spares up to six rejections. With two helpers building, fuzzing and
+	// driving Chromium beside it, the flood measured 64, 65, 64 and 61
+	// (four misses in eighteen runs); with the helpers done, under two or
+	// three CPU hogs, 77 in twenty-two runs of twenty-two. A live run that
+	// disagrees with the simulator for a reason (a burst of 13 instead of
+	// 10: 57) misses every time.
 	floodSim := simStats(t, flood, Simulate(flood))
-	t.Logf("flood: 429s simulated %d, live %d", floodSim.Limited, floodLive.Limited)
 	if floodSim.Limited != 77 {
 		t.Errorf("simulated flood: %d 429s, want 77", floodSim.Limited)
 	}
-	if d := floodSim.Limited - floodLive.Limited; d < -2 || d > 8 {
-		t.Errorf("flood: 429s simulated %d, live %d: want live within 8 below and 2 above", floodSim.Limited, floodLive.Limited)
+	simSum := 0
+	jitterSim := make([]int, 3)
+	for i := range jitterSim {
+		jitterSim[i] = simStats(t, jitter(i+1), Simulate(jitter(i+1))).Limited
+		simSum += jitterSim[i]
 	}
-	simSum, liveSum := 0, 0
-	for i := range jitterLive {
-		st := simStats(t, jitter(i+1), Simulate(jitter(i+1)))
-		simSum += st.Limited
-		liveSum += jitterLive[i].Limited
-		t.Logf("full jitter, seed %d: 429s simulated %d, live %d", i+1, st.Limited, jitterLive[i].Limited)
-	}
-	if d := float64(liveSum - simSum); d > 0.15*float64(simSum) || d < -0.25*float64(simSum) {
-		t.Errorf("full jitter: 429s simulated %d, live %d over three seeds: want live within 25%% below and 15%% above", simSum, liveSum)
+	const tries = 3
+	for try := 1; ; try++ {
+		began := time.Now()
+		var floodLive Stats
+		jitterLive := make([]Stats, 3)
+		var wg sync.WaitGroup
+		wg.Go(func() { floodLive = live(flood, fmt.Sprintf("flood-%d", try)) })
+		for i := range jitterLive {
+			wg.Go(func() { jitterLive[i] = live(jitter(i+1), fmt.Sprintf("jitter%d-%d", i, try)) })
+		}
+		wg.Wait()
+		t.Logf("try %d: live runs took %v", try, time.Since(began).Round(time.Millisecond))
+		var misses []string
+		t.Logf("try %d: flood: 429s simulated %d, live %d", try, floodSim.Limited, floodLive.Limited)
+		if d := floodSim.Limited - floodLive.Limited; d < -2 || d > 8 {
+			misses = append(misses, fmt.Sprintf("flood: 429s simulated %d, live %d: want live within 8 below and 2 above", floodSim.Limited, floodLive.Limited))
+		}
+		liveSum := 0
+		for i := range jitterLive {
+			liveSum += jitterLive[i].Limited
+			t.Logf("try %d: full jitter, seed %d: 429s simulated %d, live %d", try, i+1, jitterSim[i], jitterLive[i].Limited)
+		}
+		if d := float64(liveSum - simSum); d > 0.15*float64(simSum) || d < -0.25*float64(simSum) {
+			misses = append(misses, fmt.Sprintf("full jitter: 429s simulated %d, live %d over three seeds: want live within 25%% below and 15%% above", simSum, liveSum))
+		}
+		if len(misses) == 0 {
+			return
+		}
+		if try == tries {
+			for _, m := range misses {
+				t.Errorf("%s (%d tries)", m, tries)
+			}
+			return
+		}
+		t.Logf("try %d missed: %s", try, strings.Join(misses, "; "))
 	}
 }
 
