@@ -42,19 +42,27 @@ func fakeRoot(t *testing.T, withCompressed bool) string {
 	return root
 }
 
+// serveSite serves the site of root on a loopback test server, closed
+// (with the site) when the test ends.
+func serveSite(t *testing.T, root string) *httptest.Server {
+	t.Helper()
+	s, err := newSite(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 func TestMain(m *testing.M) {
 	ui.Routes() // the go-app handler answers 404 for unregistered routes
 	os.Exit(m.Run())
 }
 
 func TestSiteServes(t *testing.T) {
-	s, err := newSite(fakeRoot(t, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	srv := serveSite(t, fakeRoot(t, true))
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 10 * time.Second}
 
 	get := func(path string, hdr ...string) (*http.Response, string) {
@@ -285,13 +293,7 @@ func TestStaticStaysInWeb(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "secret.txt"), []byte("not for the web"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSite(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	srv := serveSite(t, root)
 	tests := []struct {
 		path   string
 		status int
@@ -328,13 +330,7 @@ func TestStaticStaysInWeb(t *testing.T) {
 // app.js answered a POST or a DELETE 200 with the script, and go-app
 // answered any method on the page and its files as a GET.
 func TestAssetsRefuseOtherMethods(t *testing.T) {
-	s, err := newSite(fakeRoot(t, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	srv := serveSite(t, fakeRoot(t, false))
 	tests := []struct {
 		method, path string
 		status       int
