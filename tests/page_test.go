@@ -756,12 +756,15 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 		Screen float64 `json:"screen"`
 	}
 	// read scrolls the canvas to just under the legend (stuck to the
-	// viewport's top once the page scrolls past it) and measures.
+	// viewport's top once the page scrolls past it) and measures. The
+	// legend's height is fractional (76.83 px) and the page scrolls by
+	// whole pixels: scrolling by exactly that put the canvas 0.33 px under
+	// the legend, so it scrolls a pixel more.
 	read := func() box {
 		return eval[box](t, ctx, `(() => {
 			const c = document.getElementById("timeline"), g = document.getElementById("legend");
 			c.scrollIntoView({block: "start"});
-			scrollBy(0, -g.getBoundingClientRect().height);
+			scrollBy(0, -Math.ceil(g.getBoundingClientRect().height) - 1);
 			const r = c.getBoundingClientRect();
 			return {top: r.top, height: r.height, legend: g.getBoundingClientRect().bottom, screen: innerHeight};
 		})()`)
@@ -779,7 +782,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 		t.Errorf("presentation mode at 1280 × 720: the timeline is %.0f px high on a %.0f px screen", on.Height, on.Screen)
 	}
 	if on.Top < on.Legend || on.Top+on.Height > on.Screen {
-		t.Errorf("presentation mode, scrolled to the timeline: it spans %.0f–%.0f px of %.0f, the legend over it down to %.0f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
+		t.Errorf("presentation mode, scrolled to the timeline: it spans %.2f–%.2f px of %.0f, the legend over it down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
 	}
 }
 
