@@ -905,8 +905,11 @@ func fmtDur(d time.Duration) string {
 	case d < 365*24*time.Hour-time.Hour/2:
 		s = twoUnits(d, 24*time.Hour, "d", time.Hour, "h")
 	default:
-		y := d.Hours() / (365.25 * 24)
-		s = strconv.FormatFloat(y, 'f', map[bool]int{true: 1, false: 0}[y < 10], 64) + " years"
+		y, prec := d.Hours()/(365.25*24), 0
+		if y < 10 {
+			prec = 1
+		}
+		s = strconv.FormatFloat(y, 'f', prec, 64) + " years"
 	}
 	if neg {
 		return "−" + s
