@@ -74,3 +74,27 @@ func TestZoomAFinishedRun(t *testing.T) {
 		t.Errorf("0 did not show the whole run: %v, want %v", window(), whole)
 	}
 }
+
+// TestOverlayFollowsTheTimeline: the overlay canvas (crosshair, selection)
+// takes the timeline's size when the timeline changes size, not at the
+// pointer's next move. Fewer workers made the timeline shorter while the
+// overlay kept its old height: the page scrolled 212 px past its content,
+// and the next press shrank it, scrolled the page under the pointer, and
+// lost the click (TestInvalidFieldsStopTheCopies's lost copies).
+func TestOverlayFollowsTheTimeline(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=50&jobs=2")
+	heights := func() [2]float64 {
+		return eval[[2]float64](t, ctx, `[document.getElementById("timeline").getBoundingClientRect().height, document.getElementById("timeline-overlay").getBoundingClientRect().height]`)
+	}
+	before := heights()
+	typeInto(t, ctx, "workers", "7")
+	var h [2]float64
+	if err := waitFor(5*time.Second, func() bool { h = heights(); return h[0] < before[0] }); err != nil {
+		t.Fatalf("7 workers: the timeline stayed %.0f px high", before[0])
+	}
+	if err := waitFor(2*time.Second, func() bool { h = heights(); return h[0] == h[1] }); err != nil {
+		t.Errorf("7 workers: the timeline is %.0f px high and its overlay %.0f px (50 workers: %.0f and %.0f)", h[0], h[1], before[0], before[1])
+	}
+}

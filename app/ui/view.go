@@ -35,19 +35,20 @@ type view struct {
 	running bool
 	theme   *theme
 
-	frames    *browser.FrameLoop
-	lyr       layers // a live run's drawing, kept aside between frames
-	lay       layout // of the last frame: hit tests use it
-	laid      bool
-	ops, ovl  browser.Ops
-	width     float64
-	viewH     float64 // the viewport's height under the sticky legend, for a theme that fits it (0: not known yet)
-	dirty     bool    // the drawing must be redone
-	ovlDirty  bool    // the overlay must be redone
-	scheduled bool    // a frame is requested or about to be
-	lastDraw  time.Time
-	drawCost  time.Duration // the last full redraw
-	drawErr   error
+	frames     *browser.FrameLoop
+	lyr        layers // a live run's drawing, kept aside between frames
+	lay        layout // of the last frame: hit tests use it
+	laid       bool
+	ops, ovl   browser.Ops
+	width      float64
+	viewH      float64 // the viewport's height under the sticky legend, for a theme that fits it (0: not known yet)
+	dirty      bool    // the drawing must be redone
+	ovlDirty   bool    // the overlay must be redone
+	ovlW, ovlH float64 // the overlay's size when last drawn: it must follow the layout's
+	scheduled  bool    // a frame is requested or about to be
+	lastDraw   time.Time
+	drawCost   time.Duration // the last full redraw
+	drawErr    error
 
 	// For window.retrylab.debug(), performance.now() in ms (0: not yet):
 	// when the last simulation's result was in, and when the run shown was
@@ -494,11 +495,20 @@ func (v *view) drawFrame() {
 	if v.dirty {
 		v.redraw()
 	}
-	if v.ovlDirty || v.dirty {
+	// The overlay (crosshair, selection) lies over the timeline at its
+	// size: redone when asked, and whenever the timeline changed size.
+	// (redraw clears v.dirty, so a timeline that shrank, from 50 lanes to
+	// 7, say, left the overlay canvas at its old height until the pointer
+	// next moved: 212 px of page below the content, which vanished at the
+	// next press and scrolled the page under the pointer, so the click
+	// that followed landed on the timeline and was lost.)
+	if v.ovlDirty || v.lay.w != v.ovlW || v.lay.h != v.ovlH {
 		v.ovlDirty = false
 		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr)
 		if err := (browser.Canvas{ID: overlayID}).Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
+		} else {
+			v.ovlW, v.ovlH = v.lay.w, v.lay.h
 		}
 	}
 }
