@@ -417,8 +417,7 @@ func TestFloodIsMoreDispersedThanFullJitter(t *testing.T) {
 	base := []string{"workers", "40", "jobs", "1", "attempts", "20", "rate", "20", "burst", "5", "latency", "2ms", "retry_after", "none"}
 	flood := scenario(t, append(base, "strategy", "constant", "base", "600ms")...)
 	full := scenario(t, append(base, "strategy", "full", "base", "100ms", "cap", "1200ms")...)
-	const tries = 3
-	for try := 1; ; try++ {
+	liveTries(t, func(try int) []string {
 		var recFlood, recFull *Recording
 		var wg sync.WaitGroup
 		wg.Go(func() { recFlood = runLive(t, srv, flood, fmt.Sprintf("flood-%d", try)) })
@@ -429,12 +428,32 @@ func TestFloodIsMoreDispersedThanFullJitter(t *testing.T) {
 		dFlood := Dispersion(recFlood.Records(), 100*time.Millisecond)
 		dFull := Dispersion(recFull.Records(), 100*time.Millisecond)
 		t.Logf("try %d: dispersion of retries per 100 ms: flood %.2f, full jitter %.2f (429s %d vs %d)", try, dFlood, dFull, recFlood.Stats().Limited, recFull.Stats().Limited)
-		if dFlood >= 2*dFull {
+		if dFlood < 2*dFull {
+			return []string{fmt.Sprintf("flood dispersion %.2f should be well above full jitter's %.2f", dFlood, dFull)}
+		}
+		return nil
+	})
+}
+
+// liveTries runs try (numbered from 1) up to three times, until it misses
+// nothing, and fails t with the last try's misses. A live run over loopback
+// on a machine busy enough to stall it for a moment can miss once (see the
+// callers for what was measured); a real disagreement misses every time.
+func liveTries(t *testing.T, try func(n int) (misses []string)) {
+	t.Helper()
+	const tries = 3
+	for n := 1; ; n++ {
+		misses := try(n)
+		if len(misses) == 0 {
 			return
 		}
-		if try == tries {
-			t.Fatalf("flood dispersion %.2f should be well above full jitter's %.2f (%d tries)", dFlood, dFull, tries)
+		if n == tries {
+			for _, m := range misses {
+				t.Errorf("%s (%d tries)", m, tries)
+			}
+			return
 		}
+		t.Logf("try %d missed: %s", n, strings.Join(misses, "; "))
 	}
 }
 

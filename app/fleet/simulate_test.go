@@ -382,8 +382,7 @@ func TestSimulateAgreesWithLive(t *testing.T) {
 		jitterSim[i] = simStats(t, jitter(i+1), Simulate(jitter(i+1))).Limited
 		simSum += jitterSim[i]
 	}
-	const tries = 3
-	for try := 1; ; try++ {
+	liveTries(t, func(try int) []string {
 		began := time.Now()
 		var floodLive Stats
 		jitterLive := make([]Stats, 3)
@@ -407,17 +406,8 @@ func TestSimulateAgreesWithLive(t *testing.T) {
 		if d := float64(liveSum - simSum); d > 0.15*float64(simSum) || d < -0.25*float64(simSum) {
 			misses = append(misses, fmt.Sprintf("full jitter: 429s simulated %d, live %d over three seeds: want live within 25%% below and 15%% above", simSum, liveSum))
 		}
-		if len(misses) == 0 {
-			return
-		}
-		if try == tries {
-			for _, m := range misses {
-				t.Errorf("%s (%d tries)", m, tries)
-			}
-			return
-		}
-		t.Logf("try %d missed: %s", try, strings.Join(misses, "; "))
-	}
+		return misses
+	})
 }
 
 func TestSimulateRefuses(t *testing.T) {
