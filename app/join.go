@@ -89,12 +89,14 @@ const joinAllowed = "no parameters: /join takes none"
 func parseJoinQuery(raw string) *mock.ParamError {
 	perr := mock.EachParam(raw, func(name, value, pair string) *mock.ParamError {
 		if name == "" {
-			return &mock.ParamError{Param: "query", Value: cutValue(pair), Allowed: joinAllowed}
+			return &mock.ParamError{Param: "query", Value: pair, Allowed: joinAllowed}
 		}
-		return &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: joinAllowed}
+		return &mock.ParamError{Param: name, Value: value, Allowed: joinAllowed}
 	})
 	if perr != nil {
-		perr.Value = cutValue(perr.Value) // invalid UTF-8 in a badly encoded pair, too
+		// Cut and made valid UTF-8 here, for the refusals of EachParam's
+		// own (a badly encoded pair) as for ours.
+		perr.Param, perr.Value = cutValue(perr.Param), cutValue(perr.Value)
 	}
 	return perr
 }
