@@ -261,6 +261,9 @@ func boolField(key, group, label, help string, ptr func(*Scenario) *bool) Field 
 
 // choiceField builds a KindChoice field over values of T, listed by choices
 // (in order) with a label each.
+// Not inlined: see the package doc, "Start-up in the browser".
+//
+//go:noinline
 func choiceField[T comparable](key, group, label, help string, choices []T, name func(T) string, labels map[string]string, ptr func(*Scenario) *T) Field {
 	cs := make([]Choice, len(choices))
 	for i, c := range choices {
@@ -292,6 +295,9 @@ func choiceField[T comparable](key, group, label, help string, choices []T, name
 // the enum's own package stays the one place that knows its members. (It
 // runs at package init, on the page's cold-load path: trying all 256 made
 // 250 parse errors for nothing.)
+// Not inlined: see the package doc, "Start-up in the browser".
+//
+//go:noinline
 func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T {
 	var out []T
 	for i := 0; i < 256; i++ {

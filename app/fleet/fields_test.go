@@ -125,6 +125,34 @@ func TestFieldsDescribeThemselves(t *testing.T) {
 	}
 }
 
+// Every choice a menu offers is accepted and reads back as itself, and the
+// endpoint's menus offer exactly what app/mock lists.
+func TestChoicesRoundTrip(t *testing.T) {
+	for _, f := range Fields {
+		if f.Kind != KindChoice {
+			continue
+		}
+		for _, c := range f.Choices {
+			s := Default()
+			if err := f.Set(&s, c.Value); err != nil {
+				t.Errorf("%s=%s: %v", f.Key, c.Value, err)
+			} else if got := f.Get(&s); got != c.Value {
+				t.Errorf("%s=%s reads back as %q", f.Key, c.Value, got)
+			}
+		}
+		if mock.Choices(f.Key) == nil {
+			continue
+		}
+		var values []string
+		for _, c := range f.Choices {
+			values = append(values, c.Value)
+		}
+		if !slices.Equal(values, mock.Choices(f.Key)) {
+			t.Errorf("%s offers %q, app/mock lists %q", f.Key, values, mock.Choices(f.Key))
+		}
+	}
+}
+
 // The Min and Max shown for a field must be accepted, and each endpoint
 // field's must agree with app/mock's own parser.
 func TestFieldBoundsAreAccepted(t *testing.T) {

@@ -90,7 +90,7 @@ var Fields = []Field{
 	targetField(),
 	roomField(),
 	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts, a fixed window resets all at once.",
-		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, uint8Candidates[core.LimiterKind](), limiterLabels, nil),
+		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, limiterLabels, nil),
 	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
 		formatFloat(core.LimiterRateRange.Min), formatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, formatFloat,
 		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }),
@@ -104,17 +104,17 @@ var Fields = []Field{
 		formatDuration(core.LimiterWindowRange.Min), formatDuration(core.LimiterWindowRange.Max), func(p *mock.Params) *time.Duration { return &p.Window }, time.Duration.String,
 		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
 	mockChoice("status", "endpoint", "Rejection status", "What a rejection looks like: 429 Too Many Requests or 503 Service Unavailable; both are retried.",
-		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, intCandidates(400, 599), nil, nil),
+		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, nil, nil),
 	mockChoice("retry_after", "endpoint", "Retry-After sent", "What the endpoint puts in Retry-After: nothing, seconds, a date, a fixed value, or garbage that tests the client's parser.",
-		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, uint8Candidates[mock.RetryMode](), retryModeLabels, nil),
+		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, retryModeLabels, nil),
 	mockNumber("retry_value", "endpoint", "Fixed Retry-After", "s", "Seconds sent in every Retry-After, whatever the limiter says; a value too small brings a herd back too early.",
 		"0", strconv.Itoa(mock.MaxRetryValue), func(p *mock.Params) *int { return &p.RetryValue }, strconv.Itoa,
 		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryFixed }),
 	mockChoice("malformed", "endpoint", "Malformed kind", "Which broken Retry-After the endpoint sends; mix rotates through them all.",
-		func(p *mock.Params) *mock.Malformed { return &p.Malformed }, mock.Malformed.String, uint8Candidates[mock.Malformed](), nil,
+		func(p *mock.Params) *mock.Malformed { return &p.Malformed }, mock.Malformed.String, nil,
 		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryMalformed }),
 	mockChoice("headers", "endpoint", "Rate-limit headers", "Quota headers on every response (IETF RateLimit, X-RateLimit-*): what reset hints read.",
-		func(p *mock.Params) *mock.Headers { return &p.Headers }, mock.Headers.String, uint8Candidates[mock.Headers](), headersLabels,
+		func(p *mock.Params) *mock.Headers { return &p.Headers }, mock.Headers.String, headersLabels,
 		func(s *Scenario) bool { return s.Mock.Limiter != core.LimitNone }),
 	mockNumber("latency", "endpoint", "Latency", "", "Time the endpoint takes to answer each request; a worker's next attempt waits for it.",
 		"0s", formatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil),
@@ -319,21 +319,19 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 	}
 }
 
-// mockChoice is a KindChoice endpoint field whose choices are the candidates
-// app/mock's parser accepts.
-func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, candidates []T, labels map[string]string, enabled func(*Scenario) bool) Field {
-	var cs []Choice
-	p := mock.Defaults()
-	for _, c := range candidates {
-		v := format(c)
-		if err := p.Set(name, v); err != nil || *ptr(&p) != c {
-			continue
+// mockChoice is a KindChoice endpoint field whose choices are the values
+// app/mock lists for it (mock.Choices), labelled from labels where given.
+// Not inlined: see the package doc, "Start-up in the browser".
+//
+//go:noinline
+func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, labels map[string]string, enabled func(*Scenario) bool) Field {
+	vs := mock.Choices(name)
+	cs := make([]Choice, len(vs))
+	for i, v := range vs {
+		cs[i] = Choice{Value: v, Label: v}
+		if l := labels[v]; l != "" {
+			cs[i].Label = l
 		}
-		l := labels[v]
-		if l == "" {
-			l = v
-		}
-		cs = append(cs, Choice{Value: v, Label: l})
 	}
 	f := Field{
 		Key: name, Group: group, Label: label, Kind: KindChoice, Choices: cs, Help: help,
@@ -342,22 +340,4 @@ func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Pa
 	}
 	f.Set = mockSet(name, label, f.Allowed(), ptr)
 	return f
-}
-
-// uint8Candidates are the enum values tried: app/mock's enums have a
-// handful of members, far below 64.
-func uint8Candidates[T ~uint8]() []T {
-	out := make([]T, 64)
-	for i := range out {
-		out[i] = T(i)
-	}
-	return out
-}
-
-func intCandidates(lo, hi int) []int {
-	out := make([]int, 0, hi-lo+1)
-	for i := lo; i <= hi; i++ {
-		out = append(out, i)
-	}
-	return out
 }

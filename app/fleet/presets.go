@@ -82,6 +82,10 @@ var storyStage = map[string]string{
 	"outage_at":   "5s",
 }
 
+// stage is a preset's query: storyStage with overrides on top. Not inlined:
+// see the package doc, "Start-up in the browser".
+//
+//go:noinline
 func stage(overrides map[string]string) url.Values {
 	q := url.Values{}
 	for k, v := range storyStage {

@@ -90,6 +90,32 @@ var limiterNames = [...]string{
 // LimiterName is the query value for a limiter kind ("bucket", "fixed", "sliding", "none").
 func LimiterName(k core.LimiterKind) string { return enumName(limiterNames[:], int(k)) }
 
+// statusNames are the rejection statuses, as the status parameter is written.
+var statusNames = [...]string{"429", "503"}
+
+// Choices lists the values a parameter with a fixed set of them accepts, in
+// the order of its type's members: limiter, status, retry_after, malformed
+// and headers. It is nil for every other parameter (numbers, durations,
+// keys). Set accepts each value it lists; the page's menus are these.
+func Choices(name string) []string {
+	var names []string
+	switch paramIndex(name) {
+	case pLimiter:
+		names = limiterNames[:]
+	case pStatus:
+		names = statusNames[:]
+	case pRetryAfter:
+		names = retryModeNames[:]
+	case pMalformed:
+		names = malformedNames[:]
+	case pHeaders:
+		names = headersNames[:]
+	default:
+		return nil
+	}
+	return append([]string(nil), names...)
+}
+
 func enumName(names []string, i int) string {
 	if i >= 0 && i < len(names) {
 		return names[i]
@@ -442,7 +468,8 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Window, ok = parseDuration(v, core.LimiterWindowRange.Min, core.LimiterWindowRange.Max)
 	case pStatus:
 		p.Status, ok = parseInt(v, 429, 503)
-		ok = ok && (p.Status == 429 || p.Status == 503)
+		_, listed := enumIndex(statusNames[:], strconv.Itoa(p.Status))
+		ok = ok && listed
 	case pRetryAfter:
 		var k int
 		k, ok = enumIndex(retryModeNames[:], v)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -375,6 +376,51 @@ func TestEnumStrings(t *testing.T) {
 	}
 	if Outcome(0).String() != "ok" || EndCancelled.String() != "cancelled" || MalformedISO8601.String() != "iso8601" || HeadersBoth.String() != "both" {
 		t.Error("enum names changed")
+	}
+}
+
+// TestChoices: Choices lists exactly the values of its parameter that Set
+// accepts, among every member the parameter's type can name (and every
+// status from 0 to 999), and nothing for parameters without a fixed set.
+func TestChoices(t *testing.T) {
+	tests := []struct {
+		param string
+		want  []string
+		name  func(i int) string // the i-th member as the query writes it
+		n     int                // members tried: 0 to n-1
+	}{
+		{"limiter", []string{"none", "bucket", "fixed", "sliding"}, func(i int) string { return LimiterName(core.LimiterKind(i)) }, 256},
+		{"status", []string{"429", "503"}, strconv.Itoa, 1000},
+		{"retry_after", []string{"none", "seconds", "date", "fixed", "malformed"}, func(i int) string { return RetryMode(i).String() }, 256},
+		{"malformed", []string{"mix", "text", "empty", "negative", "decimal", "unit", "huge", "rfc1123z", "iso8601"}, func(i int) string { return Malformed(i).String() }, 256},
+		{"headers", []string{"none", "ietf", "x", "both"}, func(i int) string { return Headers(i).String() }, 256},
+	}
+	listed := map[string]bool{}
+	for _, tt := range tests {
+		listed[tt.param] = true
+		got := Choices(tt.param)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Choices(%q) = %q, want %q", tt.param, got, tt.want)
+		}
+		for i := 0; i < tt.n; i++ {
+			v := tt.name(i)
+			p := Defaults()
+			if accepted := p.Set(tt.param, v) == nil; accepted != slices.Contains(got, v) {
+				t.Errorf("%s=%s: Set accepts it: %v, Choices lists it: %v", tt.param, v, accepted, !accepted)
+			}
+		}
+		got[0] = "changed"
+		if Choices(tt.param)[0] == "changed" {
+			t.Errorf("Choices(%q) hands out the package's own list", tt.param)
+		}
+	}
+	for _, info := range Table() {
+		if !listed[info.Name] && Choices(info.Name) != nil {
+			t.Errorf("Choices(%q) = %q, want nil", info.Name, Choices(info.Name))
+		}
+	}
+	if Choices("nope") != nil {
+		t.Error("Choices of an unknown parameter is not nil")
 	}
 }
 
