@@ -65,8 +65,19 @@ func (s Scenario) EncodeChanged() string {
 // does, and a field that breaks one is put back to its default (with a
 // notice), so the Scenario returned always passes Validate.
 func FromQuery(q url.Values) (Scenario, []FieldError) {
-	s := Default()
-	def := Default()
+	// Three steps, each its own function: the page runs this on load for the
+	// URL and every preset, and a long function that loops is sent to
+	// Chromium's optimising compiler (doc.go, "Start-up in the browser").
+	s, notes := fieldsFromQuery(q)
+	notes = append(notes, unknownParams(q)...)
+	return settleCrossRules(s, notes)
+}
+
+// fieldsFromQuery sets each field given in q on Default, with a notice for
+// each value not allowed (the field keeps its default) and each key given
+// more than once.
+func fieldsFromQuery(q url.Values) (Scenario, []FieldError) {
+	s, def := Default(), Default()
 	var notes []FieldError
 	for i := range Fields {
 		f := &Fields[i]
@@ -83,7 +94,11 @@ func FromQuery(q url.Values) (Scenario, []FieldError) {
 			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; using the default " + f.Get(&def)})
 		}
 	}
+	return s, notes
+}
 
+// unknownParams reports the keys of q that are not fields, in order.
+func unknownParams(q url.Values) []FieldError {
 	var unknown []string
 	for k := range q {
 		if _, ok := FieldByKey(k); !ok {
@@ -91,13 +106,19 @@ func FromQuery(q url.Values) (Scenario, []FieldError) {
 		}
 	}
 	slices.Sort(unknown)
-	for _, k := range unknown {
-		notes = append(notes, FieldError{Key: k, Value: strings.Join(q[k], ","),
-			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored"})
+	notes := make([]FieldError, len(unknown))
+	for i, k := range unknown {
+		notes[i] = FieldError{Key: k, Value: strings.Join(q[k], ","),
+			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored"}
 	}
+	return notes
+}
 
-	// Rules between fields: put the blamed field back to its default until
-	// every rule passes. Each round fixes at least one field or falls back.
+// settleCrossRules applies the rules between fields: the blamed field goes
+// back to its default until every rule passes, each round fixing at least
+// one field; if they still fail, the whole Scenario is the default.
+func settleCrossRules(s Scenario, notes []FieldError) (Scenario, []FieldError) {
+	def := Default()
 	for range len(Fields) {
 		errs := s.crossErrors()
 		if len(errs) == 0 {

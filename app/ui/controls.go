@@ -55,6 +55,11 @@ func (c *Controls) Render() app.UI {
 		}))
 }
 
+// field is one parameter's input with its label, help and messages. It runs
+// for every field on each render, from the page's first, so its parts are
+// functions of their own (an input per kind, fieldMessages): a long
+// function run that often is sent to Chromium's optimising compiler during
+// the page's load (fleet's package doc, "Start-up in the browser").
 func (c *Controls) field(f *fleet.Field) app.UI {
 	l := c.Lab
 	s := l.Scenario()
@@ -85,52 +90,69 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	var input app.UI
 	switch f.Kind {
 	case fleet.KindBool:
-		input = app.Input().Type("checkbox").ID(id).Class("switch").
-			Checked(l.Text(key) == "on").
-			Aria("describedby", described).
-			OnChange(func(ctx app.Context, e app.Event) {
-				v := "off"
-				if ctx.JSSrc().Get("checked").Bool() {
-					v = "on"
-				}
-				l.Set(key, v)
-			})
+		input = boolInput(l, key, id, described)
 	case fleet.KindChoice:
-		cur := l.Text(key)
-		input = app.Select().ID(id).
-			Aria("invalid", strconv.FormatBool(errMsg != "")).
-			Aria("describedby", described).
-			Body(app.Range(f.Choices).Slice(func(i int) app.UI {
-				ch := f.Choices[i]
-				label := ch.Label
-				if label == "" {
-					label = ch.Value
-				}
-				return app.Option().Value(ch.Value).Selected(ch.Value == cur).Text(label)
-			})).
-			OnChange(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+		input = choiceInput(l, f, id, described, errMsg != "")
 	default:
-		mode := "text"
-		switch f.Kind {
-		case fleet.KindInt:
-			mode = "numeric"
-		case fleet.KindFloat:
-			mode = "decimal"
-		}
-		input = app.Input().Type("text").ID(id).
-			Value(l.Text(key)).
-			Attr("inputmode", mode).
-			Attr("autocomplete", "off").
-			Attr("spellcheck", "false").
-			Aria("invalid", strconv.FormatBool(errMsg != "")).
-			Aria("describedby", described).
-			OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+		input = textInput(l, f, id, described, errMsg != "")
 	}
 	st := staticFields()[key]
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		app.Raw(st.head),
-		input,
-		app.Raw(st.help),
+		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, note, info)...)...,
+	)
+}
+
+func boolInput(l *Lab, key, id, described string) app.UI {
+	return app.Input().Type("checkbox").ID(id).Class("switch").
+		Checked(l.Text(key) == "on").
+		Aria("describedby", described).
+		OnChange(func(ctx app.Context, e app.Event) {
+			v := "off"
+			if ctx.JSSrc().Get("checked").Bool() {
+				v = "on"
+			}
+			l.Set(key, v)
+		})
+}
+
+func choiceInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.UI {
+	key, cur := f.Key, l.Text(f.Key)
+	return app.Select().ID(id).
+		Aria("invalid", strconv.FormatBool(invalid)).
+		Aria("describedby", described).
+		Body(app.Range(f.Choices).Slice(func(i int) app.UI {
+			ch := f.Choices[i]
+			label := ch.Label
+			if label == "" {
+				label = ch.Value
+			}
+			return app.Option().Value(ch.Value).Selected(ch.Value == cur).Text(label)
+		})).
+		OnChange(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+}
+
+func textInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.UI {
+	key, mode := f.Key, "text"
+	switch f.Kind {
+	case fleet.KindInt:
+		mode = "numeric"
+	case fleet.KindFloat:
+		mode = "decimal"
+	}
+	return app.Input().Type("text").ID(id).
+		Value(l.Text(key)).
+		Attr("inputmode", mode).
+		Attr("autocomplete", "off").
+		Attr("spellcheck", "false").
+		Aria("invalid", strconv.FormatBool(invalid)).
+		Aria("describedby", described).
+		OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+}
+
+// fieldMessages are what is said under a field's input: the error, the
+// notice about its value in the URL, and other information.
+func fieldMessages(key, errMsg, note, info string) []app.UI {
+	return []app.UI{
 		app.If(errMsg != "", func() app.UI {
 			return app.P().ID("err-" + key).Class("err").Role("alert").Text(errMsg)
 		}),
@@ -140,7 +162,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		app.If(info != "", func() app.UI {
 			return app.P().ID("info-" + key).Class("help info").Text(info)
 		}),
-	)
+	}
 }
 
 // fieldStatic is the HTML of the parts of a field that never change: its
