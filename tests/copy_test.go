@@ -60,6 +60,11 @@ func TestCopyButtonsCopyWhatIsShown(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
 	captureClipboard(t, ctx)
+	// The code is made when it is shown, not on load.
+	if code := textOf(t, ctx, "go-code"); code != "" {
+		t.Errorf("the Go code was made before it was opened: %.80q…", code)
+	}
+	click(t, ctx, "go-code-show")
 
 	for _, step := range []struct {
 		name    string
@@ -134,6 +139,7 @@ func TestInvalidFieldsStopTheCopies(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
 	captureClipboard(t, ctx)
+	click(t, ctx, "go-code-show")
 
 	type typed struct{ key, text string }
 	for _, tt := range []struct {

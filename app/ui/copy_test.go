@@ -31,6 +31,7 @@ func TestCopiesWaitForValidFields(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l := newLab()
+			l.setCodeOpen(true)
 			for _, in := range tt.bad {
 				l.Set(in.key, in.text)
 			}
@@ -79,4 +80,28 @@ func textWith(out, attr string) string {
 		rest = rest[:i]
 	}
 	return html.UnescapeString(strings.TrimSpace(rest))
+}
+
+// The Go code is generated only while its <details> is open: not on load,
+// and again at the next opening after a change.
+func TestGoCodeMadeWhenShown(t *testing.T) {
+	l := newLab()
+	ex := renderHTML(&ExportBar{Lab: l, Rev: l.cfgRev})
+	if l.code != "" || strings.Contains(ex, "package main") || isTrue(tagWith(ex, `class="gocode"`), "open") {
+		t.Fatalf("closed, the code was made (%d bytes) or shown: %s", len(l.code), tagWith(ex, `class="gocode"`))
+	}
+	l.setCodeOpen(true)
+	ex = renderHTML(&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev})
+	if !strings.Contains(ex, "package main") || !isTrue(tagWith(ex, `class="gocode"`), "open") {
+		t.Fatalf("opened, the code is not shown: %s", tagWith(ex, `class="gocode"`))
+	}
+	l.setCodeOpen(false)
+	l.Set("workers", "7")
+	if renderHTML(&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev}); strings.Contains(l.code, "workers = 7") {
+		t.Error("closed again, a change made the code anew")
+	}
+	l.setCodeOpen(true)
+	if ex = renderHTML(&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev}); !strings.Contains(ex, "workers = 7") {
+		t.Error("reopened, the code is not made")
+	}
 }

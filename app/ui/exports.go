@@ -30,7 +30,10 @@ func (x *ExportBar) Render() app.UI {
 	code := "// Fix " + fieldCount(l.Invalid()) + " to see the code: the messages are beside the inputs."
 	linkTitle, codeTitle := "The whole configuration, seed included, is in the link", "The client settings as a Go program that uses retrylab/core"
 	if blocked == "" {
-		code = l.goCode()
+		code = ""
+		if l.codeOpen { // made when shown, not on every load: see setCodeOpen
+			code = l.goCode()
+		}
 	} else {
 		linkTitle, codeTitle = "Copy share link: "+blocked, "Copy as Go code: "+blocked
 	}
@@ -60,8 +63,9 @@ func (x *ExportBar) Render() app.UI {
 					Text("Fix " + fieldCount(l.Invalid()) + " to copy the link or the Go code: the messages are beside the inputs.")
 			}),
 		),
-		app.Details().Class("gocode").Body(
-			app.Summary().Text("Client settings as Go code (uses retrylab/core)"),
+		app.Details().Class("gocode").Open(l.codeOpen).
+			OnToggle(func(ctx app.Context, e app.Event) { l.setCodeOpen(ctx.JSSrc().Get("open").Bool()) }).Body(
+			app.Summary().ID("go-code-show").Text("Client settings as Go code (uses retrylab/core)"),
 			app.Pre().ID("go-code").Body(app.Code().Text(code)),
 		),
 	)
@@ -74,6 +78,18 @@ func (l *Lab) goCode() string {
 		l.code, l.codeRev = l.s.GoCodeAt(l.pageOrigin()), l.cfgRev
 	}
 	return l.code
+}
+
+// setCodeOpen notes that the Go code's <details> was opened or closed: the
+// code is generated only while it is open. Generating it on every load cost
+// the page's start-up a 20 KB function and fmt's formatting on the main
+// thread, and sent both to Chromium's optimising compiler (fleet's package
+// doc, "Start-up in the browser"). Copy as Go code makes it at the click.
+func (l *Lab) setCodeOpen(open bool) {
+	if l.codeOpen != open {
+		l.codeOpen = open
+		l.runRev++
+	}
 }
 
 // fileStamp names exported files after the run.

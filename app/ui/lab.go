@@ -77,8 +77,9 @@ type Lab struct {
 	toast   string // a short message ("Link copied"), cleared after a while
 	toastN  int
 
-	code    string // goCode's cache, for cfgRev codeRev
-	codeRev int
+	code     string // goCode's cache, for cfgRev codeRev
+	codeRev  int
+	codeOpen bool // the Go code's <details> is open (setCodeOpen)
 
 	snap atomic.Pointer[snapshot] // for window.retrylab.state(), read off the UI goroutine
 }
