@@ -163,7 +163,7 @@ func chromiumPath(tb testing.TB) string {
 // newBrowser starts a fresh headless Chromium with its own profile and
 // returns a tab context. Console errors and uncaught exceptions are
 // collected; the test fails on an uncaught exception unless allowed.
-func newBrowser(tb testing.TB) (context.Context, *pageLog) {
+func newBrowser(tb testing.TB, extra ...chromedp.ExecAllocatorOption) (context.Context, *pageLog) {
 	tb.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(tb)),
@@ -174,6 +174,7 @@ func newBrowser(tb testing.TB) (context.Context, *pageLog) {
 		chromedp.Flag("no-sandbox", true),
 		chromedp.WindowSize(1400, 1000),
 	)
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	log := &pageLog{}
