@@ -35,7 +35,8 @@ package fleet
 // cold-load path. Their helpers that loop (choiceField, mockChoice,
 // enumerate, stage) are kept out of it with //go:noinline. Chromium's
 // baseline wasm code charges each loop iteration against a function's
-// tier-up budget by the function's size, and Go compiles every jump through
-// one loop per function; with those loops inlined, the 56 KB initialiser ran
-// once yet was sent to the optimising compiler, 0.3–0.4 s of the load's CPU
-// on a 2-core machine (README: "Cold load").
+// tier-up budget by the size of the function's code up to the loop, and Go
+// compiles every jump through one loop per function; with those loops
+// inlined, the 56 KB initialiser ran once yet was sent to the optimising
+// compiler, 0.3–0.4 s of compile time during a load on a 2-core machine
+// (README: "app.wasm and go-app"). BenchmarkColdLoad counts what is.
