@@ -93,11 +93,11 @@ func newSite(root string) (*site, error) {
 		WasmContentLengthHeader: wasmLengthHeader,
 		ServiceWorkerTemplate:   workerJS,
 		// go-app's loader only asks for app.wasm after DOMContentLoaded
-		// (~200 ms into a cold load); a preload starts the download with
-		// the page. It matches the loader's plain same-origin fetch().
+		// (~200 ms into a cold load); compileWasmJS starts the download and
+		// the compile with the page, in a worker (see loaderJS).
 		// Without JavaScript the loader would cover the page's note for good.
 		RawHeaders: []string{
-			`<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`,
+			"<script>" + compileWasmJS + "</script>",
 			`<noscript><style>#app-wasm-loader{display:none}</style></noscript>`,
 		},
 	}
@@ -127,11 +127,17 @@ func newSite(root string) (*site, error) {
 // loaderJS is go-app's app.js (the script that fetches app.wasm and starts
 // Go) with two changes that take work off a cold load's main thread:
 //
-//   - app.wasm goes to WebAssembly.instantiateStreaming as fetched. go-app
-//     pipes it through a JavaScript ReadableStream to count bytes for its
-//     progress label, so every chunk of 7.4 MB passed through the main
-//     thread while the page was starting; a clone of the response is read
-//     for the count instead, and the label changes at most once a frame.
+//   - app.wasm is fetched and compiled by a dedicated worker, which posts
+//     the compiled module back (compileWasmJS, started from the page's
+//     head); the loader only instantiates it (retrylabInstantiate). go-app
+//     piped app.wasm through a JavaScript ReadableStream to count bytes for
+//     its progress label, so every chunk of 7.7 MB passed through the main
+//     thread while the page started, and even streamed untouched into
+//     WebAssembly.instantiateStreaming, receiving and decoding it cost the
+//     main thread ~75 ms of CPU in a load. Where a worker cannot be made or
+//     fails, the page fetches app.wasm itself as before (retrylabFetchWasm:
+//     a clone of the response is read for the count, and the label changes
+//     at most once a frame).
 //   - The service worker registers once the page is interactive and the
 //     main thread idle, not before the download: installing it caches the
 //     app shell, app.wasm included, which competed with the download, the
@@ -144,7 +150,8 @@ func loaderJS(h http.Handler) (string, error) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
 	js := rec.Body.String()
 	for _, c := range []struct{ old, new string }{
-		{`fetchWithProgress("/web/app.wasm", showProgress)`, `retrylabFetchWasm("/web/app.wasm", showProgress)`},
+		{"instantiateStreaming(\n      fetchWithProgress(\"/web/app.wasm\", showProgress),\n      go.importObject\n    )",
+			`retrylabInstantiate(instantiateStreaming, "/web/app.wasm", go.importObject, showProgress)`},
 		{"\ngoappInitServiceWorker();\n", "\n"},
 		{"    go.run(wasm.instance);\n    loader.remove();\n", "    go.run(wasm.instance);\n    loader.remove();\n    retrylabWhenReady(goappInitServiceWorker);\n"},
 	} {
@@ -156,9 +163,84 @@ func loaderJS(h http.Handler) (string, error) {
 	return js + fetchWasmJS, nil
 }
 
-// fetchWasmJS fetches app.wasm for instantiateStreaming and reports its
-// progress from a clone of the response.
+// compileWasmJS, in the page's head, starts a worker that fetches and
+// compiles app.wasm and posts the module back (a WebAssembly.Module can be
+// posted to the page that made the worker), with the download's progress at
+// most every 100 ms and, with the module, when the response ended on the
+// page's clock (marked as "app.wasm received" for BenchmarkColdLoad). The
+// worker's fetch goes through the service worker like the page's would, so
+// a repeat visit is served from its cache, offline too.
+const compileWasmJS = `
+// Retry Lab (app/site.go): app.wasm is fetched and compiled off the page's thread.
+var retrylabWasm = (function () {
+  var src = 'onmessage = async function (e) {' +
+    '  try {' +
+    '    var r = await fetch(e.data[0]);' +
+    '    if (!r.ok) throw new Error("app.wasm: HTTP " + r.status);' +
+    '    var total = parseInt(r.headers.get("` + wasmLengthHeader + `") || r.headers.get("Content-Length"), 10);' +
+    '    if (total > 0 && r.body) (async function () {' +
+    '      var reader = r.clone().body.getReader(), loaded = 0, last = 0;' +
+    '      for (;;) {' +
+    '        var c = await reader.read();' +
+    '        if (c.done) return;' +
+    '        loaded += c.value.byteLength;' +
+    '        if (performance.now() - last > 100) { last = performance.now(); postMessage([1, Math.min(100, Math.round(loaded * 100 / total))]); }' +
+    '      }' +
+    '    })().catch(function () {});' +
+    '    var m = await WebAssembly.compileStreaming(r);' +
+    '    var t = performance.getEntriesByName(e.data[0], "resource").pop();' +
+    '    postMessage([0, m, t ? t.responseEnd + performance.timeOrigin - e.data[1] : -1]);' +
+    '  } catch (err) { postMessage([2, String(err)]); }' +
+    '};';
+  var progress = function () {};
+  var module = new Promise(function (resolve, reject) {
+    var w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+    w.onmessage = function (e) {
+      var m = e.data;
+      if (m[0] === 1) {
+        progress(m[1]);
+        return;
+      }
+      w.terminate();
+      if (m[0] !== 0) {
+        reject(new Error(m[1]));
+        return;
+      }
+      if (m[2] > 0) {
+        performance.mark("app.wasm received", { startTime: m[2] });
+      }
+      resolve(m[1]);
+    };
+    w.onerror = function (e) {
+      w.terminate();
+      reject(new Error(e.message || "the worker failed"));
+    };
+    w.postMessage([new URL("/web/app.wasm", location.href).href, performance.timeOrigin]);
+  });
+  module.catch(function () {});
+  return { module: module, onProgress: function (f) { progress = f; } };
+})();
+`
+
+// fetchWasmJS instantiates the module compileWasmJS's worker compiled, or
+// where there is none, fetches app.wasm for instantiateStreaming and
+// reports its progress from a clone of the response.
 const fetchWasmJS = `
+// Retry Lab (app/site.go): the module the head's worker compiled, or
+// app.wasm fetched and compiled here when the worker could not.
+async function retrylabInstantiate(instantiateStreaming, url, importObject, progress) {
+  if (window.retrylabWasm) {
+    retrylabWasm.onProgress(progress);
+    try {
+      const module = await retrylabWasm.module;
+      return { instance: await WebAssembly.instantiate(module, importObject) };
+    } catch (err) {
+      console.warn("Retry Lab: app.wasm could not be compiled in a worker (" + err + "); compiling it here");
+    }
+  }
+  return instantiateStreaming(retrylabFetchWasm(url, progress), importObject);
+}
+
 // Retry Lab (app/site.go): app.wasm streams into the compiler untouched; a
 // clone is read only to count bytes, and the label changes once a frame.
 async function retrylabFetchWasm(url, progress) {

@@ -93,7 +93,7 @@ func TestSiteServes(t *testing.T) {
 	}{
 		{"/", "", 200, "text/html", "", "Retry Lab", false},
 		{"/wasm_exec.js", "", 200, "text/javascript", "", "toolchain wasm_exec.js", false},
-		{"/app.js", "", 200, "text/javascript", "", `retrylabFetchWasm("/web/app.wasm", showProgress)`, false},
+		{"/app.js", "", 200, "text/javascript", "", `retrylabInstantiate(instantiateStreaming, "/web/app.wasm", go.importObject, showProgress)`, false},
 		{"/app-worker.js", "", 200, "", "", `url.pathname === "/mock"`, false},
 		{"/web/app.css", "", 200, "text/css", "", "body{}", false},
 		{"/web/app.wasm", "br, gzip", 200, "application/wasm", "br", "", true},
@@ -181,9 +181,28 @@ func TestLoaderJS(t *testing.T) {
 		t.Error("the service worker still registers before the wasm loads")
 	case run < 0 || register < run:
 		t.Errorf("the service worker should register after go.run (at %d), found at %d", run, register)
-	case !strings.Contains(js, "function retrylabFetchWasm(") || !strings.Contains(js, "function retrylabWhenReady("):
+	case !strings.Contains(js, "retrylabInstantiate(instantiateStreaming, \"/web/app.wasm\", go.importObject, showProgress)"):
+		t.Error("the loader does not take the module from the worker")
+	case !strings.Contains(js, "function retrylabInstantiate(") || !strings.Contains(js, "function retrylabFetchWasm(") || !strings.Contains(js, "function retrylabWhenReady("):
 		t.Error("the loader's helper functions are missing")
 	}
+	// The page's head starts the worker that fetches and compiles app.wasm,
+	// and no longer preloads it: the page's preload and the worker's fetch
+	// would download it twice (or the second wait on the first: the cache
+	// lock), and the compile must start with the download.
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	page := rec.Body.String()
+	head, _, _ := strings.Cut(page, "</head>")
+	switch {
+	case !strings.Contains(head, "var retrylabWasm = (function () {") || !strings.Contains(head, "WebAssembly.compileStreaming("):
+		t.Error("the page's head does not start the worker that compiles app.wasm")
+	case strings.Contains(page, `rel="preload"`):
+		t.Error("the page still preloads app.wasm: the worker downloads it")
+	case !strings.Contains(head, `<script defer src="/app.js">`) && strings.Index(head, "retrylabWasm") > strings.Index(head, "/app.js"):
+		t.Error("the loader can run before the head's script made the worker")
+	}
+
 	if etag := rec.Header().Get("ETag"); etag == "" {
 		t.Error("app.js has no ETag")
 	} else {

@@ -140,7 +140,7 @@ func (s *syncBuffer) Reset() {
 // loadTimes are one page load's milestones on its performance.now() clock.
 type loadTimes struct {
 	HTML    float64 `json:"html"`        // the document's responseEnd
-	Wasm    float64 `json:"wasm"`        // app.wasm's responseEnd (downloaded and streamed into the compiler)
+	Wasm    float64 `json:"wasm"`        // app.wasm's responseEnd (downloaded and streamed into the compiler, in the loader's worker)
 	GoStart float64 `json:"go_start_ms"` // Go's main (after package init)
 	Mounted float64 `json:"mounted_ms"`  // the page's first mount
 	Ready   float64 `json:"ready"`       // main[data-ready="true"]
@@ -188,8 +188,10 @@ func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 	}
 	t := eval[loadTimes](tb, ctx, `(() => {
 		const d = JSON.parse(window.retrylab.debug());
+		// The page's own fetch of app.wasm, or the mark the loader makes when its worker has it (app/site.go).
 		const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/app.wasm"));
-		return {html: performance.getEntriesByType("navigation")[0].responseEnd, wasm: w ? w.responseEnd : -1, go_start_ms: d.go_start_ms, mounted_ms: d.mounted_ms};
+		const m = performance.getEntriesByName("app.wasm received", "mark")[0];
+		return {html: performance.getEntriesByType("navigation")[0].responseEnd, wasm: w ? w.responseEnd : m ? m.startTime : -1, go_start_ms: d.go_start_ms, mounted_ms: d.mounted_ms};
 	})()`)
 	t.Ready = ready
 	metrics, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})

@@ -223,6 +223,13 @@ func (l *pageLog) add(m chromedp.ConsoleMessage) {
 	l.msgs = append(l.msgs, m)
 }
 
+// said reports whether the page wrote text to the console, in any message.
+func (l *pageLog) said(text string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.ContainsFunc(l.msgs, func(m chromedp.ConsoleMessage) bool { return strings.Contains(m.String(), text) })
+}
+
 // exceptions lists uncaught exceptions and console errors, except
 // Chromium's "Failed to load resource" lines, which it logs for every
 // non-2xx fetch (README: facts) — a 429 is the point of this page.

@@ -16,6 +16,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 )
 
 // TestPageBootsAndReachesMock: the page boots from the real server, and a
@@ -178,6 +181,43 @@ func TestWasmServedOnceAndCompressed(t *testing.T) {
 	t.Logf("app.wasm responses on a cold load: %v", wasm)
 	if full != 1 {
 		t.Errorf("app.wasm downloaded in full %d times on a cold load, want 1", full)
+	}
+}
+
+// TestWasmCompiledInAWorker: the page does not fetch app.wasm itself; the
+// worker its head starts fetches and compiles it, and the page's main
+// thread only instantiates the module it posts (app/site.go, loaderJS).
+// Where no worker can be made, the page fetches and compiles app.wasm
+// itself, says so in the console, and boots all the same.
+func TestWasmCompiledInAWorker(t *testing.T) {
+	srv := startServer(t)
+	for _, tt := range []struct {
+		name     string
+		before   string // run in the page before its own scripts
+		byWorker bool
+	}{
+		{"in a worker", "", true},
+		{"no worker", "window.Worker = undefined;", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, log := newBrowser(t)
+			if tt.before != "" {
+				if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: tt.before}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			boot(t, ctx, srv.URL+"/")
+			got := eval[map[string]bool](t, ctx, `({
+				page: performance.getEntriesByType("resource").some(e => e.name.endsWith("/web/app.wasm")),
+				mark: performance.getEntriesByName("app.wasm received", "mark").length === 1,
+			})`)
+			if got["page"] == tt.byWorker || got["mark"] != tt.byWorker {
+				t.Errorf("the page fetched app.wasm itself: %v, the worker's mark is there: %v; want the worker to have fetched it: %v", got["page"], got["mark"], tt.byWorker)
+			}
+			if warned := log.said("could not be compiled in a worker"); warned == tt.byWorker {
+				t.Errorf("the console says the worker could not compile app.wasm: %v, want %v", warned, !tt.byWorker)
+			}
+		})
 	}
 }
 
