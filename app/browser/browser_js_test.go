@@ -541,3 +541,70 @@ func TestFetchPoolTakesTurns(t *testing.T) {
 		}
 	}
 }
+
+// FloatBeside reads no layout while its element has no point to be placed
+// at: it also runs at once, inside the page's first mount, where reading
+// offsetParent forced a layout of the whole page (~60 ms, before the page
+// was interactive). Given a point, it places the element where place says.
+func TestFloatBesideReadsNoLayoutUntilPlaced(t *testing.T) {
+	fake, err := compile(`var saved = {doc: globalThis.document, mo: globalThis.MutationObserver, add: globalThis.addEventListener, remove: globalThis.removeEventListener};
+var reads = 0, observed = null;
+var rect = function (l, t, w, h) { return function () { reads++; return {left: l, top: t, width: w, height: h}; }; };
+var parent = {clientLeft: 0, clientTop: 0, getBoundingClientRect: rect(10, 20, 800, 600)};
+var tip = {dataset: {}, style: {left: "9px", top: "9px"}, getBoundingClientRect: rect(0, 0, 120, 40)};
+Object.defineProperty(tip, "offsetParent", {get: function () { reads++; return parent; }});
+var canvas = {getBoundingClientRect: rect(100, 200, 600, 300)};
+globalThis.document = {documentElement: {clientWidth: 1400, clientHeight: 1000},
+  getElementById: function (id) { return id === "tip" ? tip : id === "canvas" ? canvas : null; }};
+globalThis.MutationObserver = function (f) { observed = f; };
+globalThis.MutationObserver.prototype.observe = function () {};
+globalThis.MutationObserver.prototype.disconnect = function () {};
+globalThis.addEventListener = globalThis.removeEventListener = function () {};
+return {
+  reads: function () { return reads; },
+  style: function () { return tip.style.left + " " + tip.style.top; },
+  point: function () { tip.dataset.x = "5"; tip.dataset.y = "7"; observed(); },
+  restore: function () { globalThis.document = saved.doc; globalThis.MutationObserver = saved.mo; globalThis.addEventListener = saved.add; globalThis.removeEventListener = saved.remove; },
+};`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := fake.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(name string) safejs.Value {
+		t.Helper()
+		v, err := h.Call(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	defer call("restore")
+	var got Float
+	stop, err := FloatBeside("tip", "canvas", func(f Float) (float64, float64) { got = f; return f.X + 10, f.Y + 10 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if n, _ := call("reads").Int(); n != 0 {
+		t.Errorf("with no point, setting up read layout %d times", n)
+	}
+	if s, _ := call("style").String(); s != " " {
+		t.Errorf("with no point, the element's left and top are %q, want cleared", s)
+	}
+	call("point")
+	if n, _ := call("reads").Int(); n == 0 {
+		t.Error("given a point, the element was placed without reading where things are")
+	}
+	// The point is (5, 7) in the canvas at (100, 200): (105, 207) in the
+	// viewport; place puts the box 10 px further, and the style is in the
+	// offset parent at (10, 20).
+	if got.X != 105 || got.Y != 207 || got.W != 120 || got.H != 40 || got.ViewW != 1400 || got.ViewH != 1000 {
+		t.Errorf("place got %+v", got)
+	}
+	if s, _ := call("style").String(); s != "105px 197px" {
+		t.Errorf("placed at %q, want 105px 197px", s)
+	}
+}

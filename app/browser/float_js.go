@@ -16,8 +16,13 @@ const floatJS = `
 var el = document.getElementById(id);
 if (!el) throw new Error("no element #" + id + " to place");
 function run() {
-  var d = el.dataset, a = document.getElementById(anchor), p = el.offsetParent;
-  if (d.x === undefined || d.y === undefined || !a || !p) { el.style.left = el.style.top = ""; return; }
+  // Nothing that reads layout before the point is known: run() also runs
+  // at once, inside the page's first mount, where el.offsetParent forced
+  // a layout of the whole page (~60 ms) in the middle of it.
+  var d = el.dataset;
+  if (d.x === undefined || d.y === undefined) { el.style.left = el.style.top = ""; return; }
+  var a = document.getElementById(anchor), p = el.offsetParent;
+  if (!a || !p) { el.style.left = el.style.top = ""; return; }
   var de = document.documentElement, b = el.getBoundingClientRect(), ar = a.getBoundingClientRect(), pr = p.getBoundingClientRect();
   var at = place(ar.left + Number(d.x), ar.top + Number(d.y), Number(d.r) || 0, b.width, b.height, de.clientWidth, de.clientHeight);
   el.style.left = Math.round(at[0] - pr.left - p.clientLeft) + "px";
