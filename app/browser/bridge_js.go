@@ -262,12 +262,20 @@ func compiled(l *lazyFunc, body string, args ...string) (safejs.Value, error) {
 }
 
 // Prepare sets up the long-lived callback and the JavaScript routines now
-// rather than at the first timer or fetch, so a page's count of live
-// functions is the same before and after its first run.
+// rather than at the first timer or fetch, and starts the mock's fetch
+// workers once the page has painted, so that a page's count of live
+// functions is the same before and after its first run, and the first run
+// does not wait for a worker to start. The workers start after the paint,
+// not in the page's first mount: making them cost that mount ~25 ms of the
+// main thread's CPU, and their start-up the machine's cores, in a cold load
+// (README: figures).
 func Prepare() {
 	_, _ = getBridge()
-	for _, w := range openPool.workers() {
-		w.start() // the mock's: a custom target's starts with its first run
-	}
 	_, _ = getDrawer()
+	go func() {
+		Clock{}.AfterPaint(context.Background())
+		for _, w := range openPool.workers() {
+			w.start() // the mock's: a custom target's starts with its first run
+		}
+	}()
 }
