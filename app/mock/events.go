@@ -248,7 +248,7 @@ func parseEventsQuery(raw string) (string, *ParamError) {
 	bad := eachParam(raw, func(name, value, pair string) *ParamError {
 		switch {
 		case name != "key":
-			return &ParamError{Param: "query", Value: cut(pair), Allowed: "only key=..."}
+			return unknownName(name, value, pair, "only key=...")
 		case seen:
 			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
 		case !ValidKey(value):

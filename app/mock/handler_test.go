@@ -1154,3 +1154,27 @@ func TestModeParamsOnlyWithTheirMode(t *testing.T) {
 		}
 	}
 }
+
+// The arrivals stream's query: a key, or a refusal that names the
+// parameter, as /mock's does (a pair without a name is given whole).
+func TestParseEventsQuery(t *testing.T) {
+	for _, tt := range []struct {
+		raw, key, param, value string
+	}{
+		{"", "default", "", ""},
+		{"key=room-1", "room-1", "", ""},
+		{"foo=1", "", "foo", "1"},
+		{"key=a&tag=x", "", "tag", "x"},
+		{"=1", "", "query", "=1"},
+		{"key=a&key=b", "", "key", "b"},
+		{"key=a%20b", "", "key", "a b"},
+	} {
+		key, perr := parseEventsQuery(tt.raw)
+		switch {
+		case tt.param == "" && (perr != nil || key != tt.key):
+			t.Errorf("%q: key %q, error %v; want key %q", tt.raw, key, perr, tt.key)
+		case tt.param != "" && (perr == nil || perr.Param != tt.param || perr.Value != tt.value || perr.Allowed == ""):
+			t.Errorf("%q: error %+v; want one naming %s=%q", tt.raw, perr, tt.param, tt.value)
+		}
+	}
+}

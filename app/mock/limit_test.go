@@ -293,11 +293,12 @@ func TestLimitErrors(t *testing.T) {
 		{http.MethodPost, "key=a&for=1s&for=2s", 400, "for", "2s", "one value"},
 		{http.MethodPost, "key=a%20b", 400, "key", "a b", table[pKey].Allowed},
 		{http.MethodPost, "key=a&key=b", 400, "key", "b", "one value"},
-		{http.MethodPost, "key=a&rate=3", 400, "query", "rate=3", "only key=..., scale=... and for=..."},
+		{http.MethodPost, "key=a&rate=3", 400, "rate", "3", "only key=..., scale=... and for=..."},
+		{http.MethodPost, "key=a&=3", 400, "query", "=3", "only key=..., scale=... and for=..."},
 		{http.MethodPost, "key=%zz", 400, "query", "key=%zz", "a percent-encoded query"},
 	})
 	// The outage takes no scale.
-	if rec := post(h.Outage(), "key=a&scale=0.5"); rec.Code != 400 || !strings.Contains(rec.Body.String(), `"param":"query"`) {
+	if rec := post(h.Outage(), "key=a&scale=0.5"); rec.Code != 400 || !strings.Contains(rec.Body.String(), `"param":"scale"`) {
 		t.Errorf("POST /mock/outage with scale: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -86,7 +86,7 @@ func TestOutageErrors(t *testing.T) {
 		{http.MethodPost, "key=a%20b", 400, "key"},
 		{http.MethodPost, "key=a&key=b", 400, "key"},
 		{http.MethodPost, "key=a&for=1s&for=2s", 400, "for"},
-		{http.MethodPost, "key=a&rate=3", 400, "query"},
+		{http.MethodPost, "key=a&rate=3", 400, "rate"},
 		{http.MethodPost, "key=%zz", 400, "query"},
 	} {
 		rec := httptest.NewRecorder()

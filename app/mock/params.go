@@ -302,6 +302,16 @@ const (
 	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang"
 )
 
+// unknownName refuses a parameter that a control endpoint or the arrivals
+// stream does not take, by its name, as /mock does; a pair with no name is
+// given whole, as the query's.
+func unknownName(name, value, pair, allowed string) *ParamError {
+	if name == "" {
+		return &ParamError{Param: "query", Value: cut(pair), Allowed: allowed}
+	}
+	return &ParamError{Param: cut(name), Value: cut(value), Allowed: allowed}
+}
+
 func perr(i int, value string) *ParamError {
 	return &ParamError{Param: table[i].Name, Value: cut(value), Allowed: table[i].Allowed}
 }

@@ -61,7 +61,7 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 			}
 			q.scale, seenScale = v, true
 		default:
-			return &ParamError{Param: "query", Value: cut(pair), Allowed: sw.only}
+			return unknownName(name, value, pair, sw.only)
 		}
 		return nil
 	})
