@@ -194,14 +194,19 @@ var retrylabWasm = (function () {
     '};';
   var progress = function () {};
   var module = new Promise(function (resolve, reject) {
-    var w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+    var url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+    var w = new Worker(url);
+    var done = function () {
+      w.terminate();
+      URL.revokeObjectURL(url);
+    };
     w.onmessage = function (e) {
       var m = e.data;
       if (m[0] === 1) {
         progress(m[1]);
         return;
       }
-      w.terminate();
+      done();
       if (m[0] !== 0) {
         reject(new Error(m[1]));
         return;
@@ -212,7 +217,7 @@ var retrylabWasm = (function () {
       resolve(m[1]);
     };
     w.onerror = function (e) {
-      w.terminate();
+      done();
       reject(new Error(e.message || "the worker failed"));
     };
     w.postMessage([new URL("/web/app.wasm", location.href).href, performance.timeOrigin]);
