@@ -134,7 +134,7 @@ func newSite(root string) (*site, error) {
 //     its progress label, so every chunk of 7.7 MB passed through the main
 //     thread while the page started, and even streamed untouched into
 //     WebAssembly.instantiateStreaming, receiving and decoding it cost the
-//     main thread ~75 ms of CPU in a load. Where a worker cannot be made or
+//     main thread ~40–75 ms of CPU in a load. Where a worker cannot be made or
 //     fails, the page fetches app.wasm itself as before (retrylabFetchWasm:
 //     a clone of the response is read for the count, and the label changes
 //     at most once a frame).
