@@ -76,6 +76,9 @@ func BenchmarkColdLoad(b *testing.B) {
 			medianOf(r.loads, loadTimes.mainCPU), fmtMS(each(r.loads, loadTimes.mainCPU)))
 	}
 	fmt.Printf("cold load: functions Chromium sent to its optimising compiler during a load: median %.0f, taking %.0f ms to compile (over 3 loads with V8's --trace-wasm-compilation-times)\n", optimised, optimisedMS)
+	if optimised == 0 {
+		fmt.Println("cold load: V8 reported no optimising compiles at all: the flag's output may have changed (optimisedDuringLoad reads its lines)")
+	}
 }
 
 // optimisedDuringLoad counts the wasm functions V8 compiles with TurboFan
