@@ -324,7 +324,7 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 // Not inlined: see the package doc, "Start-up in the browser".
 //
 //go:noinline
-func mockChoice[T comparable](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, labels map[string]string, enabled func(*Scenario) bool) Field {
+func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, labels map[string]string, enabled func(*Scenario) bool) Field {
 	vs := mock.Choices(name)
 	cs := make([]Choice, len(vs))
 	for i, v := range vs {
