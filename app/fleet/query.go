@@ -68,16 +68,17 @@ func FromQuery(q url.Values) (Scenario, []FieldError) {
 	// Three steps, each its own function: the page runs this on load for the
 	// URL and every preset, and a long function that loops is sent to
 	// Chromium's optimising compiler (doc.go, "Start-up in the browser").
-	s, notes := fieldsFromQuery(q)
+	def := Default()
+	s, notes := fieldsFromQuery(q, def)
 	notes = append(notes, unknownParams(q)...)
-	return settleCrossRules(s, notes)
+	return settleCrossRules(s, def, notes)
 }
 
-// fieldsFromQuery sets each field given in q on Default, with a notice for
-// each value not allowed (the field keeps its default) and each key given
-// more than once.
-func fieldsFromQuery(q url.Values) (Scenario, []FieldError) {
-	s, def := Default(), Default()
+// fieldsFromQuery sets each field given in q on def, the defaults, with a
+// notice for each value not allowed (the field keeps its default) and each
+// key given more than once.
+func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
+	s := def
 	var notes []FieldError
 	for i := range Fields {
 		f := &Fields[i]
@@ -117,8 +118,7 @@ func unknownParams(q url.Values) []FieldError {
 // settleCrossRules applies the rules between fields: the blamed field goes
 // back to its default until every rule passes, each round fixing at least
 // one field; if they still fail, the whole Scenario is the default.
-func settleCrossRules(s Scenario, notes []FieldError) (Scenario, []FieldError) {
-	def := Default()
+func settleCrossRules(s, def Scenario, notes []FieldError) (Scenario, []FieldError) {
 	for range len(Fields) {
 		errs := s.crossErrors()
 		if len(errs) == 0 {
@@ -137,7 +137,7 @@ func settleCrossRules(s Scenario, notes []FieldError) (Scenario, []FieldError) {
 		for _, e := range errs {
 			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default configuration"})
 		}
-		s = Default()
+		s = def
 	}
 	return s, notes
 }

@@ -27,15 +27,14 @@ func (x *ExportBar) Render() app.UI {
 	l := x.Lab
 	noRun := l.rec == nil
 	blocked := l.copyBlocked()
-	code := "// Fix " + fieldCount(l.Invalid()) + " to see the code: the messages are beside the inputs."
+	code := ""
 	linkTitle, codeTitle := "The whole configuration, seed included, is in the link", "The client settings as a Go program that uses retrylab/core"
-	if blocked == "" {
-		code = ""
-		if l.codeOpen { // made when shown, not on every load: see setCodeOpen
-			code = l.goCode()
-		}
-	} else {
+	switch {
+	case blocked != "":
+		code = "// Fix " + fieldCount(l.Invalid()) + " to see the code: the messages are beside the inputs."
 		linkTitle, codeTitle = "Copy share link: "+blocked, "Copy as Go code: "+blocked
+	case l.codeOpen: // made when shown, not on every load: see setCodeOpen
+		code = l.goCode()
 	}
 	return app.Section().Class("exports").Aria("label", "Export and share").Body(
 		app.Div().Class("export-row").Body(
