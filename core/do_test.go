@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -92,6 +93,29 @@ func TestDoCancelledDuringAttempt(t *testing.T) {
 			t.Fatalf("events %q", got)
 		}
 	})
+}
+
+// multiError is an aggregate error held by value: its slice makes it
+// uncomparable, so == between two of them panics.
+type multiError struct{ errs []error }
+
+func (m multiError) Error() string { return fmt.Sprint(m.errs) }
+
+// A job cancelled with a cause of the same uncomparable type as the
+// attempt's error stops with both, and does not panic (Loop.Cancel compared
+// them with ==).
+func TestDoCancelledWithUncomparableCause(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := multiError{errs: []error{errors.New("shutdown")}}
+	attemptErr := multiError{errs: []error{errors.New("io")}}
+	err := Do(ctx, NewLoop(expo(3), nil, nil, nil, nil), nil, func(context.Context, int) Outcome {
+		cancel(cause)
+		return Outcome{Err: attemptErr}
+	})
+	var se *StopError
+	if !errors.As(err, &se) || se.Cause != ErrCancelled || se.Context == nil || se.Last == nil {
+		t.Fatalf("err %v (%#v), want cancelled with the cause and the attempt's error", err, se)
+	}
 }
 
 func TestDoDeadlineDuringWait(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -224,7 +225,11 @@ func (l *Loop) Begin(now time.Time) int {
 }
 
 // End tells the loop how the attempt in flight finished. It emits
-// EventOutcome, then EventWait for a retry or EventDone.
+// EventOutcome, then EventWait for a retry or EventDone. An outcome whose
+// Err wraps ErrHorizon (a driver in virtual time whose answer would come
+// past the loop's horizon) stops the loop with ErrHorizon, as a wait that
+// would end past it does; one whose Err wraps context.Canceled stops it
+// with ErrCancelled.
 func (l *Loop) End(now time.Time, o Outcome) Step { return l.end(now, o, nil) }
 
 // end is End; a non-nil cancelled (a context's cause) means the job was
@@ -249,6 +254,9 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 	l.last = o.err()
 	if l.last == nil { // a success the policy wants retried
 		l.last = &StatusError{Status: o.Status}
+	}
+	if cancelled == nil && errors.Is(o.Err, ErrHorizon) {
+		return l.stop(now, ErrHorizon, "")
 	}
 	if cancelled == nil && errors.Is(o.Err, context.Canceled) {
 		cancelled = o.Err
@@ -422,10 +430,21 @@ func (l *Loop) giveBack(now time.Time) {
 
 func (l *Loop) cancelled(now time.Time, cause error) Step {
 	err := &StopError{Cause: ErrCancelled, Attempts: l.attempt, Last: l.last, Context: cause}
-	if err.Last == cause {
+	if sameError(err.Last, cause) {
 		err.Last = nil
 	}
 	return l.finish(now, err, "")
+}
+
+// sameError reports a == b without the panic == gives when both hold the
+// same dynamic type and it cannot be compared (a struct with a slice, as
+// some aggregate errors are): errors.Is guards its == the same way.
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t.Comparable() && a == b
 }
 
 func (l *Loop) stop(now time.Time, cause error, note string) Step {
