@@ -175,11 +175,7 @@ func parseXReset(s string, now time.Time) (time.Duration, string) {
 	var at time.Time
 	switch {
 	case v < unixSecondsFrom:
-		f := v * 1e9
-		if f >= maxDurationF {
-			return 0, "too large (overflows a time.Duration)"
-		}
-		return time.Duration(math.Ceil(f)), ""
+		return exactSeconds(s), ""
 	case v < unixMillisFrom:
 		sec, frac := math.Modf(v)
 		at = time.Unix(int64(sec), int64(math.Round(frac*1e9)))
@@ -197,6 +193,28 @@ func parseXReset(s string, now time.Time) (time.Duration, string) {
 		return 0, "too far ahead (overflows a time.Duration)"
 	}
 	return d, ""
+}
+
+// exactSeconds reads s, a decimal that parseDecimal accepted, below
+// unixSecondsFrom, as a Duration, rounded up to the nanosecond: in integers,
+// since the float parseDecimal sums digit by digit is not exact ("0.3" is
+// 0.30000000000000004, which rounded up is 300.000001ms).
+func exactSeconds(s string) time.Duration {
+	whole, frac, _ := strings.Cut(s, ".")
+	var sec, ns int64
+	for i := 0; i < len(whole); i++ {
+		sec = sec*10 + int64(whole[i]-'0')
+	}
+	for i := 0; i < 9; i++ {
+		ns *= 10
+		if i < len(frac) {
+			ns += int64(frac[i] - '0')
+		}
+	}
+	if len(frac) > 9 && strings.Trim(frac[9:], "0") != "" {
+		ns++
+	}
+	return time.Duration(sec)*time.Second + time.Duration(ns)
 }
 
 // parseDecimal reads DIGITS [ "." DIGITS ] as a float (at most 20 digits in
@@ -295,6 +313,9 @@ func parseSFList(s string) ([]sfMember, string) {
 			return s[start:i], ""
 		}
 		for i < len(s) && strings.IndexByte(";=, \t\"", s[i]) < 0 {
+			if !bareByte(s[i]) {
+				return "", fmt.Sprintf("unexpected %q", s[i])
+			}
 			i++
 		}
 		return s[start:i], ""
@@ -354,6 +375,14 @@ func parseSFList(s string) ([]sfMember, string) {
 		return nil, "empty"
 	}
 	return members, ""
+}
+
+// bareByte reports whether c can be part of an unquoted bare item or
+// parameter name: a token's characters (RFC 9110's tchar, ':' and '/'), a
+// number's, a boolean's '?' and a date's '@' (RFC 9651). Anything else,
+// an inner list's parentheses say, makes the field malformed.
+func bareByte(c byte) bool {
+	return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z' || strings.IndexByte("!#$%&'*+-.^_`|~:/?@", c) >= 0
 }
 
 // parseIETF reads RateLimit and RateLimit-Policy (see ParseRateLimit).
