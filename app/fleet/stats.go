@@ -59,7 +59,7 @@ func Cause(err error) string {
 	switch {
 	case err == nil:
 		return "success"
-	case errors.Is(err, core.ErrHorizon): // before cancelled: an answer past it cancels the job
+	case errors.Is(err, core.ErrHorizon):
 		return "horizon"
 	case errors.Is(err, core.ErrCancelled):
 		return "cancelled"

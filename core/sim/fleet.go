@@ -29,9 +29,9 @@ var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 
 // errPastEnd is the outcome of an attempt whose answer (or timeout) would
 // come after the end of virtual time (Scheduler.End): the job is stopped
-// there, the attempt aborted, and the stop's cause is core.ErrHorizon, as
-// for a wait that would end past it.
-var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w (%w)", context.Canceled, core.ErrHorizon)
+// there, the attempt aborted, and the stop's cause is core.ErrHorizon
+// (core.Loop.End), as for a wait that would end past it.
+var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w", core.ErrHorizon)
 
 // Fleet is a fleet of clients in virtual time, as app/fleet's Run runs one
 // live: Workers workers each run Jobs jobs, every job through its own

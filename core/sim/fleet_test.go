@@ -511,6 +511,9 @@ w0.j0 done#1@0s horizon reached
 			if last := recs[len(recs)-1].Event; !strings.Contains(last.Err.Error()+" ("+last.Note+")", tt.why) {
 				t.Errorf("the job's end, %v (%s), does not say %q", last.Err, last.Note, tt.why)
 			}
+			if se := (*core.StopError)(nil); !errors.As(recs[len(recs)-1].Event.Err, &se) || se.Cause != core.ErrHorizon {
+				t.Errorf("the job's end, %v: its cause is not core.ErrHorizon", recs[len(recs)-1].Event.Err)
+			}
 			for i, r := range recs {
 				if e := r.Event; e.Kind == core.EventWait {
 					if next := recs[i+1].Event; next.Kind != core.EventAttempt || !next.At.Equal(e.At.Add(e.Wait)) {
