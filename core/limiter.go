@@ -93,7 +93,10 @@ func (c LimiterConfig) Scaled(f float64) LimiterConfig {
 // whole seconds, at least 1; the quota is what the limiter admits at once
 // (Limit, or a bucket's Burst), except that for a window shorter than a
 // second it is scaled to the second, rounded down: 1 per 100 ms is q=10,
-// w=1. So the rate stated is never above the real one. LimitNone gives 0, 0.
+// w=1. So the rate stated is never above the one configured (a token
+// bucket, which spaces its tokens in whole nanoseconds, may admit a few parts
+// per billion less: Rate 3 states q=3, w=1 and admits 2.999999994 per
+// second). LimitNone gives 0, 0.
 func (c LimiterConfig) Policy() (quota int, window int64) {
 	var w time.Duration
 	switch c.Kind {

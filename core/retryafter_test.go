@@ -3,6 +3,7 @@ package core
 import (
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -213,6 +214,34 @@ func FuzzParseRetryAfter(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "core: retry-after ") {
 				t.Fatalf("error %q lacks the prefix", err)
 			}
+		}
+		// Against independent parsers: strconv for delay-seconds, and
+		// net/http for the dates it writes itself (IMF-fixdate, asctime).
+		v := strings.Trim(value, " \t")
+		if n, perr := strconv.ParseUint(v, 10, 64); perr == nil && v[0] != '+' {
+			want := time.Duration(0)
+			fits := n <= uint64(maxDelaySeconds)
+			if fits {
+				want = time.Duration(n) * time.Second
+			}
+			if fits != (err == nil) || d != want {
+				t.Fatalf("ParseRetryAfter(%q) = %v, %v; strconv reads %d seconds", value, d, err, n)
+			}
+			return
+		}
+		at, herr := http.ParseTime(v)
+		if herr != nil || (v != at.Format(http.TimeFormat) && v != at.Format(time.ANSIC)) || strings.Contains(v, ":60") {
+			return // not a date net/http would write (RFC 850 years, leap seconds: see the tests above)
+		}
+		want := max(at.Sub(now), 0)
+		if want == maxDuration { // Sub saturated: too far ahead for a Duration
+			if err == nil || !strings.Contains(err.Error(), "too far ahead") {
+				t.Fatalf("ParseRetryAfter(%q) at %v = %v, %v; want too far ahead", value, now, d, err)
+			}
+			return
+		}
+		if err != nil || d != want {
+			t.Fatalf("ParseRetryAfter(%q) at %v = %v, %v; net/http's date is %v away", value, now, d, err, want)
 		}
 	})
 }
