@@ -128,14 +128,15 @@ func (l *liveRecords) restart(start time.Time) {
 	l.mu.Unlock()
 }
 
-// stats is the numbers of the records so far (a live run's).
-func (l *liveRecords) stats() fleet.Stats {
+// stats is the numbers of the records so far (a live run's, or a
+// replay's up to its playhead) and the dispersion of their retries.
+func (l *liveRecords) stats() (fleet.Stats, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.acc == nil {
-		return fleet.Stats{}
+		return fleet.Stats{}, 0
 	}
-	return l.acc.Stats()
+	return l.acc.Stats(), l.acc.Dispersion(fleet.DispersionSlice)
 }
 
 // set makes recs the records (a simulation's, all at once).
@@ -720,13 +721,13 @@ func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, 
 			return
 		}
 		t0 := time.Now()
-		st := live.stats()
+		st, disp := live.stats()
 		gap = max(every, 10*time.Since(t0))
 		ctx.Dispatch(func(app.Context) {
 			if l.live != live || !l.running && !l.replaying {
 				return
 			}
-			l.stats = st
+			l.stats, l.disp = st, disp
 			l.runRev++
 			l.publish()
 		})

@@ -680,3 +680,24 @@ func TestWatchShowsJoinLink(t *testing.T) {
 		}
 	}
 }
+
+// The live numbers carry the retries' dispersion as the records come in,
+// not 0 until the end: a presenter points at it during the flood.
+func TestLiveDispersion(t *testing.T) {
+	rec := fleet.Simulate(mustPreset(t, "flood").Scenario())
+	recs := rec.Records()
+	var live liveRecords
+	live.restart(rec.Start)
+	half := len(recs) / 2
+	for i, r := range recs {
+		live.add(r)
+		if i+1 == half {
+			if _, disp := live.stats(); disp != fleet.Dispersion(recs[:half], fleet.DispersionSlice) || disp <= 1 {
+				t.Errorf("halfway through the flood: dispersion %v, want %v (> 1)", disp, fleet.Dispersion(recs[:half], fleet.DispersionSlice))
+			}
+		}
+	}
+	if _, disp := live.stats(); disp != fleet.Dispersion(recs, fleet.DispersionSlice) {
+		t.Errorf("at the end: dispersion %v, want the finished run's %v", disp, fleet.Dispersion(recs, fleet.DispersionSlice))
+	}
+}

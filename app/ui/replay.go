@@ -233,8 +233,6 @@ func (l *Lab) Replay(ctx app.Context) {
 		return
 	}
 	l.replayDone, l.stopTick = done, stopTick
-	// The dispersion of retries is a finished run's number, like a live
-	// run's (0 until the end).
 	l.replaying, l.live, l.stats, l.disp = true, live, fleet.Stats{}, 0
 	l.runRev++
 	l.publish()
