@@ -4,7 +4,9 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"sort"
 	"strings"
@@ -606,5 +608,174 @@ return {
 	}
 	if s, _ := call("style").String(); s != "105px 197px" {
 		t.Errorf("placed at %q, want 105px 197px", s)
+	}
+}
+
+// workerSandboxJS runs workerJS as a worker would, with fetch() a fake:
+// "fast" answers after 5 ms, "slow" after 80 ms; both reject with an
+// AbortError when aborted first. It returns [deliver(message), the
+// messages the worker posted, as JSON].
+const workerSandboxJS = `var posted = [], onmessage, pageOrigin = performance.timeOrigin;
+var postMessage = function (m) { posted.push(JSON.stringify(m)); };
+var fetch = function (url, opts) {
+  return new Promise(function (resolve, reject) {
+    var t = setTimeout(function () {
+      resolve({status: 200, type: "cors", url: url, headers: new Map(), text: function () { return Promise.resolve(url); }});
+    }, url === "fast" ? 5 : 80);
+    opts.signal.addEventListener("abort", function () { clearTimeout(t); reject(new DOMException("aborted", "AbortError")); });
+  });
+};
+` + workerJS + `
+return [function (m) { onmessage({data: m}); }, posted];`
+
+// The fetch worker keeps a request's deadline on its own clock: at it the
+// request is aborted and fails as a TimeoutError; an answer before it, or
+// an abort from the page, is posted as before.
+func TestWorkerKeepsTheDeadline(t *testing.T) {
+	fn, err := compile(workerSandboxJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fn.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliver, _ := r.Index(0)
+	posted, _ := r.Index(1)
+	now := Now()
+	for _, m := range [][]any{
+		{0, 1, "slow", now + 20},  // the deadline comes first
+		{0, 2, "fast", now + 200}, // the answer comes first
+		{0, 3, "slow", 0},         // no deadline: aborted by the page below
+		{0, 4, "slow", now - 5},   // a deadline already past
+	} {
+		if _, err := deliver.Invoke(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	if _, err := deliver.Invoke([]any{1, 3}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	n, _ := posted.Length()
+	got := map[float64]string{} // id: "ok <body>" or "failed <name>"
+	for i := range n {
+		v, _ := posted.Index(i)
+		raw, _ := v.String()
+		var m []any
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatal(err)
+		}
+		if len(m) < 3 {
+			continue // [0]: loaded
+		}
+		id, _ := m[0].(float64)
+		if _, dup := got[id]; dup {
+			t.Errorf("request %v answered twice", id)
+		}
+		if m[1] == 1.0 {
+			body, _ := m[2].(string)
+			got[id] = "ok " + body[strings.LastIndex(body, "\u0001")+len("\u0001"):]
+		} else {
+			got[id] = fmt.Sprint("failed ", m[2])
+		}
+	}
+	want := map[float64]string{1: "failed TimeoutError", 2: "ok fast", 3: "failed AbortError", 4: "failed TimeoutError"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the worker posted %v, want %v", got, want)
+	}
+}
+
+// deadlineWorkersJS replaces Worker with a fake whose answer depends on the
+// URL: "late" answers 200 after 60 ms, whatever comes (an answer posted
+// before the page's abort reached it); "hang" answers only an abort, with
+// an AbortError; "expire" fails as a TimeoutError after 10 ms (its own
+// deadline came first). It returns [restore(), the deadlines it was sent].
+const deadlineWorkersJS = `var saved = globalThis.Worker, deadlines = [];
+globalThis.Worker = function () {
+  var self = this, urls = new Map();
+  setTimeout(function () { self.onmessage({data: [0]}); }, 0);
+  var answer = function (m, delay) { setTimeout(function () { self.onmessage({data: m}); }, delay); };
+  self.postMessage = function (m) {
+    if (m[0] === 1) {
+      if (urls.get(m[1]) === "hang") answer([m[1], 0, "AbortError", "aborted"], 0);
+      return;
+    }
+    if (m[0] !== 0) return;
+    urls.set(m[1], m[2]);
+    deadlines.push(m[3]);
+    var S = "\u0001";
+    if (m[2] === "late") answer([m[1], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + "late"], 60);
+    if (m[2] === "expire") answer([m[1], 0, "TimeoutError", "no answer by the deadline"], 10);
+  };
+};
+return [function () { globalThis.Worker = saved; }, deadlines];`
+
+// After a timeout the fetch's own side says how the request ended: an
+// answer the worker sent before the page's abort reached it is the
+// request's outcome (the page's timer was late, say behind a long task),
+// not a timeout; a request still out is aborted and times out; the
+// worker's own deadline (sent with each request) is a timeout too. Stop
+// returns at once.
+func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
+	fake, err := compile(deadlineWorkersJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fake.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore, _ := r.Index(0)
+	defer func() { _, _ = restore.Invoke() }()
+	deadlines, _ := r.Index(1)
+	w := &fetchWorker{opaque: true}
+	for _, c := range []struct {
+		url     string
+		timeout time.Duration
+		stop    bool // cancel at 20 ms instead
+		want    string
+	}{
+		{"late", 30 * time.Millisecond, false, "200 late"},
+		{"hang", 30 * time.Millisecond, false, "timeout"},
+		{"expire", time.Second, false, "timeout"},
+		{"late", 0, true, "cancelled"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+		if c.stop {
+			ctx, cancel = context.WithCancel(context.Background())
+			time.AfterFunc(20*time.Millisecond, cancel)
+		}
+		start := time.Now()
+		sentAt := Now()
+		res, err := w.fetch(ctx, c.url)
+		took := time.Since(start)
+		cancel()
+		got := fmt.Sprint(res.Status, " ", res.Body)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			got = "timeout"
+		case errors.Is(err, context.Canceled):
+			got = "cancelled"
+		case err != nil:
+			got = err.Error()
+		}
+		if got != c.want || took >= settleGrace {
+			t.Errorf("%s, timeout %v, stop %v: %s after %v; want %s, before the grace runs out", c.url, c.timeout, c.stop, got, took, c.want)
+		}
+		n, _ := deadlines.Length()
+		v, _ := deadlines.Index(n - 1)
+		d, _ := v.Float()
+		want := sentAt + float64(c.timeout)/float64(time.Millisecond)
+		if c.stop {
+			want = 0
+		}
+		if d < want-20 || d > want+20 {
+			t.Errorf("%s: deadline sent %.1f, want %.1f (the page's clock)", c.url, d, want)
+		}
+	}
+	if n := PendingWaits(); n != 0 {
+		t.Errorf("%d waits still registered", n)
 	}
 }

@@ -4,11 +4,13 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hack-pad/safejs"
 )
@@ -49,23 +51,35 @@ return c;`
 // workerJS is a dedicated worker that performs the fetches, so that
 // fetch()'s own cost (0.5–1 ms of main-thread time per call in headless
 // Chromium on two cores) is not paid on the page's thread: with hundreds of
-// workers the page stays responsive. Messages in: [0, id, url] fetch,
-// [1, id] abort, [2, n] raise the resource timing buffer to n and clear it.
-// Messages out: [0] once the script runs (the worker loaded), then
-// [id, 1, result] or [id, 0, name, message]. pageOrigin, the page's
+// workers the page stays responsive. Messages in: [0, id, url, deadline]
+// fetch, [1, id] abort, [2, n] raise the resource timing buffer to n and
+// clear it. Messages out: [0] once the script runs (the worker loaded),
+// then [id, 1, result] or [id, 0, name, message]. pageOrigin, the page's
 // performance.timeOrigin, is set before this script runs.
+//
+// deadline (on the page's performance.now() clock; 0: none) is the
+// request's timeout, kept here on the worker's own clock: at it the request
+// is aborted and fails as a "TimeoutError". The page's thread may be busy
+// when its own timer is due (a long task, a frozen tab), and whatever it
+// then learns first would decide; here the answer and the deadline are
+// taken in order, as they happened.
 const workerJS = `
 var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin;
-function run(id, url) {
-  var c = new AbortController();
+function run(id, url, deadline) {
+  var c = new AbortController(), timer = 0, timedOut = false;
   ctrls.set(id, c);
-  var done = function (v) { ctrls.delete(id); postMessage([id, 1, v]); };
-  var fail = function (e) { ctrls.delete(id); postMessage([id, 0, (e && e.name) || "", String((e && e.message) || e)]); };
+  var done = function (v) { clearTimeout(timer); ctrls.delete(id); postMessage([id, 1, v]); };
+  var fail = function (e) {
+    clearTimeout(timer); ctrls.delete(id);
+    if (timedOut) postMessage([id, 0, "TimeoutError", "no answer by the deadline"]);
+    else postMessage([id, 0, (e && e.name) || "", String((e && e.message) || e)]);
+  };
+  if (deadline > 0) timer = setTimeout(function () { timedOut = true; c.abort(); }, Math.max(0, deadline - (performance.now() + shift)));
 ` + fetchBody + `
 }
 onmessage = function (e) {
   var m = e.data;
-  if (m[0] === 0) run(m[1], m[2]);
+  if (m[0] === 0) run(m[1], m[2], m[3]);
   else if (m[0] === 1) { var c = ctrls.get(m[1]); if (c) { ctrls.delete(m[1]); c.abort(); } }
   else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); }
 };
@@ -113,7 +127,7 @@ w.onerror = function () {
   s.forEach(function (url, id) { runLocal(id, url); });
 };
 return [
-  function (id, url) { if (dead) { runLocal(id, url); return; } sent.set(id, url); w.postMessage([0, id, url]); },
+  function (id, url, deadline) { if (dead) { runLocal(id, url); return; } sent.set(id, url); w.postMessage([0, id, url, deadline]); },
   function (id) {
     var c = local.get(id);
     if (c) { local.delete(id); c.abort(); return; }
@@ -258,10 +272,14 @@ func (w *fetchWorker) fetch(ctx context.Context, url string) (Response, error) {
 	}
 	w.start()
 	out := Response{Sent: Now()}
+	deadline := 0.0 // on the page's clock, as Now
+	if d, ok := ctx.Deadline(); ok {
+		deadline = max(out.Sent+float64(time.Until(d))/float64(time.Millisecond), 1e-3)
+	}
 	id, ch := b.register()
 	var abort func()
 	if w.ok {
-		if _, err := w.send.Invoke(id, url); err != nil {
+		if _, err := w.send.Invoke(id, url, deadline); err != nil {
 			b.forget(id)
 			return out, fmt.Errorf("browser: fetch %s: %w", url, err)
 		}
@@ -283,15 +301,40 @@ func (w *fetchWorker) fetch(ctx context.Context, url string) (Response, error) {
 	select {
 	case r = <-ch:
 	case <-ctx.Done():
-		b.forget(id)
 		abort()
-		return out, ctx.Err()
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			b.forget(id) // Stop: at once, whatever was on its way
+			return out, ctx.Err()
+		}
+		// The timeout, as this thread's timer saw it: late if the thread
+		// was busy when it was due, and an answer that came in time may
+		// be waiting behind it. The fetch's own side says which came
+		// first: the worker keeps the deadline on its clock (workerJS),
+		// and its messages arrive in order, so an answer it sent before
+		// this abort reached it comes before the abort's failure.
+		select {
+		case r = <-ch:
+		case <-time.After(settleGrace):
+			b.forget(id)
+			return out, ctx.Err()
+		}
+		if r.err != nil {
+			return out, ctx.Err()
+		}
 	}
 	if r.err != nil {
+		var je *JSError
+		if errors.As(r.err, &je) && je.Name == "TimeoutError" {
+			return out, context.DeadlineExceeded // the worker's deadline came first
+		}
 		return out, r.err
 	}
 	return out, decodeFetch(r.v, &out)
 }
+
+// settleGrace bounds the wait, after a timeout, for the fetch to say how it
+// ended: a worker answers an abort at once unless it is gone.
+const settleGrace = time.Second
 
 func decodeFetch(v safejs.Value, out *Response) error {
 	raw, err := v.String()

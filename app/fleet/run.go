@@ -221,7 +221,10 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, bucke
 		}
 		a := tr.Do(actx, w, j, attempt)
 		if cancel != nil {
-			if a.Err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), ErrTimeout) {
+			// The transport may see the deadline first (the page's fetch
+			// worker keeps it on its own clock): its DeadlineExceeded is
+			// this timeout too.
+			if a.Err != nil && ctx.Err() == nil && (errors.Is(context.Cause(actx), ErrTimeout) || errors.Is(a.Err, context.DeadlineExceeded)) {
 				if errors.Is(a.Err, context.DeadlineExceeded) { // the transport says only that: said once
 					a.Err = fmt.Errorf("%w after %s", ErrTimeout, formatDuration(s.Timeout))
 				} else {

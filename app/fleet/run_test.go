@@ -590,6 +590,24 @@ func TestTimeoutsAreCounted(t *testing.T) {
 	}
 }
 
+// A transport that sees the deadline before the run's own timer does (the
+// page's fetch worker keeps it on its own clock) reports DeadlineExceeded:
+// that is the timeout, counted and worded as one.
+func TestTransportDeadlineIsTheTimeout(t *testing.T) {
+	s := scenario(t, "workers", "2", "jobs", "1", "strategy", "constant", "base", "10ms", "attempts", "2",
+		"timeout", "50ms", "limiter", "none")
+	rec := Run(context.Background(), s, constTransport{Err: context.DeadlineExceeded}, nil, nil)
+	st := StatsOf(rec.Start, rec.Records())
+	if st.Timeouts != 4 || st.Failed != 0 {
+		t.Errorf("want 4 timeouts, no other failures: %+v", st)
+	}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventOutcome && r.Event.Outcome.Err.Error() != "fleet: request timeout after 50ms" {
+			t.Errorf("timeout error text %q", r.Event.Outcome.Err)
+		}
+	}
+}
+
 func TestRunRefusesAnInvalidScenario(t *testing.T) {
 	s := Default()
 	s.Workers = 0

@@ -1,0 +1,37 @@
+//go:build e2e
+
+package tests
+
+import (
+	"testing"
+	"time"
+)
+
+// A request's timeout is what happened to the request, not what the page's
+// thread noticed when it was free again. Requests answered in 50 ms, with a
+// 300 ms timeout, while the page's thread is blocked for a second (a long
+// task: the answers and the timers both wait behind it): none is a
+// timeout. And a server that never answers gives timeouts.
+func TestTimeoutsAreWhatHappened(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=6&jobs=4&latency=50ms&limiter=none&timeout=300ms&strategy=constant&base=100ms&seed=3")
+	click(t, ctx, "run")
+	if err := waitFor(5*time.Second, func() bool { return state(t, ctx).Stats["in_flight"] > 0 }); err != nil {
+		t.Fatalf("no request in flight: %v", err)
+	}
+	eval[bool](t, ctx, `(() => { const t = performance.now(); while (performance.now() - t < 1000) {} return true; })()`)
+	var st pageState
+	if err := waitFor(20*time.Second, func() bool { st = state(t, ctx); return st.Runs > 0 && !st.Running }); err != nil {
+		t.Fatalf("run did not finish: %v (%+v)", err, st)
+	}
+	if st.Stats["timeouts"] != 0 || st.Stats["successes"] != 24 {
+		t.Errorf("answered in 50 ms behind a 1 s long task: %v timeouts, %v successes of 24; want none, all", st.Stats["timeouts"], st.Stats["successes"])
+	}
+
+	boot(t, ctx, srv.URL+"/?workers=3&jobs=1&hang=100&limiter=none&timeout=300ms&strategy=constant&base=100ms&attempts=2&seed=3")
+	st = runToEnd(t, ctx, 20*time.Second)
+	if st.Stats["timeouts"] != 6 || st.Stats["give_ups"] != 3 {
+		t.Errorf("a server that never answers: %v timeouts of 6, %v give-ups of 3", st.Stats["timeouts"], st.Stats["give_ups"])
+	}
+}
