@@ -137,7 +137,8 @@ var EventColumns = []EventColumn{
 	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, horizon (simulated: the next wait would end after the end of virtual time), cancelled or invalid"},
 	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
 	{"simulated", "all", "true when the simulator computed the run (virtual time, no request sent), false for a live run"},
-	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch(); answered attempts of a live run in the page only (last: added after v1's first columns)"},
+	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch(); answered attempts of a live run in the page only (added after v1's first columns)"},
+	{"pickup_ms", "outcome", "time from the response's end (responseEnd) to the outcome's t_ms: the page taking the answer in, late when its thread was busy; answered attempts of a live run in the page only (last: added after handoff_ms)"},
 }
 
 // SchemaMarkdown is the event export's columns as a markdown table, for the README.
@@ -175,6 +176,7 @@ type exportEvent struct {
 	Note       string   `json:"note,omitempty"`
 	Simulated  bool     `json:"simulated"`
 	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
+	PickupMS   *float64 `json:"pickup_ms,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -209,6 +211,9 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 		if a := r.Attempt; a != nil {
 			if a.Handoff > 0 {
 				x.HandoffMS = ptr(ms(a.Handoff))
+			}
+			if a.Pickup > 0 {
+				x.PickupMS = ptr(ms(a.Pickup))
 			}
 			if a.Queued > 0 {
 				x.QueuedMS = ptr(ms(a.Queued))
@@ -250,7 +255,7 @@ func (x *exportEvent) cells() []string {
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
 		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
 		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
-		f(x.HandoffMS),
+		f(x.HandoffMS), f(x.PickupMS),
 	}
 }
 

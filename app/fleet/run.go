@@ -26,6 +26,7 @@ type Attempt struct {
 	Err       error         // network error, timeout (wrapping context.DeadlineExceeded), abort (context.Canceled)
 	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart); 0 if unknown
 	Queued    time.Duration // browser-side queueing (requestStart - fetchStart); 0 if unknown
+	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere; 0 if unknown
 	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
 	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown
 }

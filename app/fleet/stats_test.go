@@ -54,7 +54,7 @@ func handMade() []Record {
 		attempt(2, 0, 1, 20, 20),
 		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: limited, ServerSeq: 11, ServerAt: at(1)}),
 		wait(0, 0, 2, 50, time.Second, core.ReasonRetryAfter),
-		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond}),
+		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond, Pickup: 2500 * time.Microsecond}),
 		wait(2, 0, 2, 70, 230*time.Millisecond, core.ReasonBackoff),
 		attempt(2, 0, 2, 300, 300),
 		outcome(1, 0, 1, 510, Attempt{Err: fmt.Errorf("%w after 500ms", ErrTimeout)}),
@@ -286,11 +286,11 @@ func TestExportCSV(t *testing.T) {
 		}
 	}
 	want := map[int]string{
-		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false,",
-		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false,4",
-		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout after 500ms,,,,,,,,,,false,",
-		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false,",
-		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false,",
+		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false,,",
+		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false,4,2.5",
+		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout after 500ms,,,,,,,,,,false,,",
+		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false,,",
+		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false,,",
 	}
 	for i, w := range want {
 		if got := strings.Join(rows[i], ","); got != w {

@@ -43,6 +43,7 @@ var legendPhases = []legendItem{
 	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", true},
 	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", true},
 	{"sw giveup", "gave up", "the job stopped retrying", true},
+	{"sw bar late", "late: page busy", "outlined: a wait past its planned end, or an answer the page took in after it came: the page's thread was busy", true},
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false},
 	{"sw outage", "server down", "the Outage button: every request answered 503", false},
 	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false},

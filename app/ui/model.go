@@ -21,6 +21,7 @@ type mark struct {
 	intended, sent, end  time.Duration // end < 0 while in flight
 	handoff              time.Duration // from sent to the browser starting the request (fetchStart)
 	queued               time.Duration // browser-side queueing, after the handoff
+	pickup               time.Duration // from the answer's end (responseEnd) to the loop taking it in, at end
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int
@@ -279,7 +280,7 @@ func (m *model) add(r *fleet.Record) {
 		k.status = e.Outcome.Status
 		k.err, k.hdr = e.Outcome.Err, e.Outcome.Header
 		if a := r.Attempt; a != nil {
-			k.handoff, k.queued = a.Handoff, a.Queued
+			k.handoff, k.queued, k.pickup = a.Handoff, a.Queued, a.Pickup
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
 			}

@@ -1065,7 +1065,7 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 			if sp.reason != r {
 				continue
 			}
-			x1, x2 := l.x(sp.from), l.x(openEnd(sp.to, sp.planned, in))
+			x1, x2 := l.x(sp.from), l.x(min(openEnd(sp.to, sp.planned, in), sp.planned))
 			if x2-x1 < 0.3 {
 				continue
 			}
@@ -1081,6 +1081,42 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 			o.StrokePath()
 		}
 	}
+	// Past a wait's planned end: the page's thread was busy when the
+	// timer was due (late), not the loop's choice.
+	o.BeginPath()
+	for j := range p.n(len(m.spans)) {
+		sp := &m.spans[p.at(j)]
+		end := sp.to
+		if end < 0 && in.running {
+			end = in.now
+		}
+		pathLate(o, l, sp.worker, sp.slot, sp.planned, end, h)
+	}
+	strokeLate(o)
+}
+
+// lateMin is the least lateness drawn as such: below it, the hop between
+// the page's threads and a timer's usual slack.
+const lateMin = 5 * time.Millisecond
+
+// pathLate and strokeLate draw what ran late because the page's thread was
+// busy (a wait past its planned end, an answer taken in after it came): an
+// outlined bar in the tab-hidden colour, from from to to, when that is at
+// least lateMin.
+func pathLate(o *browser.Ops, l *layout, worker int, slot uint8, from, to time.Duration, h float64) {
+	if to-from < lateMin {
+		return
+	}
+	x1, x2 := l.x(from), l.x(to)
+	if x2-x1 < 1 {
+		return
+	}
+	o.PathRect(x1, l.rowY(worker, slot)-h/2, x2-x1, h)
+}
+
+func strokeLate(o *browser.Ops) {
+	o.StrokeStyle(colHidden, 1, 0)
+	o.StrokePath()
 }
 
 func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
@@ -1090,8 +1126,8 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 	o.BeginPath()
 	for j := range p.n(len(m.marks)) {
 		k := &m.marks[p.at(j)]
-		end := k.end
-		if end < 0 {
+		end := k.end - k.pickup // the answer came; the page took it in later
+		if k.end < 0 {
 			end = in.now
 		}
 		x1, x2 := l.x(k.sent), l.x(end)
@@ -1101,6 +1137,13 @@ func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		o.PathRect(x1, l.rowY(k.worker, k.slot)-h/2, x2-x1, h)
 	}
 	o.FillPath()
+	o.BeginPath()
+	for j := range p.n(len(m.marks)) {
+		if k := &m.marks[p.at(j)]; k.end >= 0 {
+			pathLate(o, l, k.worker, k.slot, k.end-k.pickup, k.end, h)
+		}
+	}
+	strokeLate(o)
 	// What the page and the browser held before the request left (the
 	// handoff to fetch(), then browser-side queueing): drawn where it
 	// happened, never hidden.

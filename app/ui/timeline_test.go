@@ -1710,3 +1710,94 @@ func TestFitHeight(t *testing.T) {
 		}
 	}
 }
+
+// lateRects are the rectangles drawn as late (outlined in the tab-hidden
+// colour), as [x1, x2] pairs.
+func lateRects(o *browser.Ops) [][2]float64 {
+	var path, late [][2]float64
+	stroke := -1
+	for _, op := range displayOps(o) {
+		switch op.code {
+		case 6: // begin
+			path = path[:0]
+		case 15: // path rect
+			path = append(path, [2]float64{float64(op.args[0]), float64(op.args[0] + op.args[2])})
+		case 2: // stroke style
+			stroke = int(op.args[0])
+		case 9: // stroke path
+			if stroke == colHidden {
+				late = append(late, path...)
+			}
+		}
+	}
+	return late
+}
+
+// What ran late because the page's thread was busy is drawn as such, where
+// it happened: a wait past its planned end (the timer fired late) and an
+// answer taken in after it came (the flight ends at the response's end).
+// The wait itself is drawn as long as the loop chose, and a few
+// milliseconds of slack are not drawn at all.
+func TestLateIsDrawnAsLate(t *testing.T) {
+	recs := []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Intended: at(0), Attempt: 1}},
+		{Attempt: &fleet.Attempt{Status: 503, Pickup: 300 * time.Millisecond},
+			Event: core.Event{Kind: core.EventOutcome, At: at(400), Attempt: 1, Outcome: core.Outcome{Status: 503}}},
+		{Event: core.Event{Kind: core.EventWait, At: at(400), Attempt: 2, Wait: 100 * time.Millisecond, Reason: core.ReasonBackoff}},
+		{Event: core.Event{Kind: core.EventAttempt, At: at(1300), Intended: at(500), Attempt: 2}},
+		{Attempt: &fleet.Attempt{Status: 503, Pickup: 2 * time.Millisecond},
+			Event: core.Event{Kind: core.EventOutcome, At: at(1350), Attempt: 2, Outcome: core.Outcome{Status: 503}}},
+		{Event: core.Event{Kind: core.EventWait, At: at(1350), Attempt: 3, Wait: 100 * time.Millisecond, Reason: core.ReasonBackoff}},
+		{Event: core.Event{Kind: core.EventAttempt, At: at(1452), Intended: at(1450), Attempt: 3}},
+		{Attempt: &fleet.Attempt{Status: 200}, Event: core.Event{Kind: core.EventOutcome, At: at(1500), Attempt: 3, Outcome: core.Outcome{Status: 200}}},
+		{Event: core.Event{Kind: core.EventDone, At: at(1500), Attempt: 3}},
+	}
+	m := newModel(t0, 1)
+	for _, r := range recs {
+		m.add(&r)
+	}
+	l := newLayout(1000, 1, 2*time.Second, &normalTheme)
+	var o browser.Ops
+	paintWaits(&o, &l, m, frameInput{th: &normalTheme}, every)
+	paintFlights(&o, &l, m, frameInput{th: &normalTheme}, every)
+	got := lateRects(&o)
+	want := [][2]float64{
+		{l.x(500 * time.Millisecond), l.x(1300 * time.Millisecond)}, // the first wait's timer, 800 ms late
+		{l.x(100 * time.Millisecond), l.x(400 * time.Millisecond)},  // the first answer, taken in 300 ms after it came
+	}
+	if len(got) != len(want) {
+		t.Fatalf("late drawn at %v, want %v", got, want)
+	}
+	for i := range want {
+		if math.Abs(got[i][0]-want[i][0]) > 0.01 || math.Abs(got[i][1]-want[i][1]) > 0.01 {
+			t.Errorf("late %d drawn over %v, want %v", i, got[i], want[i])
+		}
+	}
+	for i, want := range []string{"503 Service Unavailable after 100 ms\nanswered at 0.100 s; the page took it in 300 ms later (its thread was busy)",
+		"(+800 ms late)\nsent late: the page's thread was busy"} {
+		tp := describe(&m.marks[i], false)
+		if text := strings.Join(tp.Lines, "\n"); !strings.Contains(text, want) {
+			t.Errorf("attempt %d's tooltip lacks %q:\n%s", i+1, want, text)
+		}
+	}
+	if text := strings.Join(describe(&m.marks[2], false).Lines, "\n"); strings.Contains(text, "late:") || strings.Contains(text, "took it in") {
+		t.Errorf("attempt 3, 2 ms late, is not late:\n%s", text)
+	}
+	// The first wait's backoff bar: as long as the loop chose.
+	var path [][2]float64
+	fill := -1
+	for _, op := range displayOps(&o) {
+		switch op.code {
+		case 6:
+			path = path[:0]
+		case 15:
+			path = append(path, [2]float64{float64(op.args[0]), float64(op.args[0] + op.args[2])})
+		case 1:
+			fill = int(op.args[0])
+		case 8:
+			if fill == colBackoff && (len(path) != 2 || math.Abs(path[0][1]-l.x(500*time.Millisecond)) > 0.01) {
+				t.Errorf("backoff bars %v: the first should end at its planned end, x %.1f", path, l.x(500*time.Millisecond))
+			}
+		}
+	}
+}

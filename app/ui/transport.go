@@ -148,6 +148,9 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 	if r.Timing.FetchStart > 0 && sent > 0 {
 		a.Handoff = time.Duration(max(0, r.Timing.FetchStart-sent) * float64(time.Millisecond))
 	}
+	if r.Timing.ResponseEnd > 0 {
+		a.Pickup = time.Duration(max(0, browser.Now()-r.Timing.ResponseEnd) * float64(time.Millisecond))
+	}
 	if r.Status == 429 || r.Status == 503 {
 		t.limited.Add(1)
 		if r.Header.Get("Retry-After") == "" {

@@ -822,6 +822,9 @@ func describe(k *mark, running bool) tip {
 	late := k.sent - k.intended
 	t.Lines = append(t.Lines,
 		"intended "+fmtSeconds(k.intended)+" · sent "+fmtSeconds(k.sent)+" ("+fmtSigned(late)+" late)")
+	if late >= lateMin {
+		t.Lines = append(t.Lines, "sent late: the page's thread was busy (or the tab hidden) when it was due")
+	}
 	if k.bucketWait > 0 {
 		t.Lines = append(t.Lines, "waited "+fmtDur(k.bucketWait)+" for a fleet-bucket token first")
 	}
@@ -842,8 +845,11 @@ func describe(k *mark, running bool) tip {
 		if k.status != 0 {
 			res = strconv.Itoa(k.status) + " " + statusText(k.status)
 		}
-		res += " after " + fmtDur(k.end-k.sent)
+		res += " after " + fmtDur(k.end-k.pickup-k.sent)
 		t.Lines = append(t.Lines, res)
+		if k.pickup >= lateMin {
+			t.Lines = append(t.Lines, "answered at "+fmtSeconds(k.end-k.pickup)+"; the page took it in "+fmtDur(k.pickup)+" later (its thread was busy)")
+		}
 		if e := k.errText(); e != "" && k.status == 0 {
 			t.Lines = append(t.Lines, e)
 		}
