@@ -117,8 +117,7 @@ func serveCommand(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	// Requests inherit base: shutting down ends hanging mock requests and
-	// event streams instead of waiting for them.
+	// Requests inherit base, cancelled only if Shutdown gives up on them.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	srv := &http.Server{
@@ -133,7 +132,6 @@ func serveCommand(args []string) error {
 		BaseContext:    func(net.Listener) context.Context { return base },
 		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
 	}
-	srv.RegisterOnShutdown(site.Close) // ends event streams and hangs
 	port := lns[0].Addr().(*net.TCPAddr).Port
 	site.setListenAddr(c.host, port) // for /join: with -port 0 the port is known only now
 	errc := make(chan error, len(lns))
@@ -149,10 +147,17 @@ func serveCommand(args []string) error {
 	case <-ctx.Done():
 	}
 	fmt.Println("retrylab: shutting down")
-	cancelBase()
+	// The mock first: a request waiting out its latency is answered now,
+	// a hang's connection is closed, event streams end; so Shutdown has
+	// nothing left to wait for. Cancelling the requests' context instead
+	// ended those waits with nothing written, which net/http sent as an
+	// empty 200: a hang "succeeded".
+	site.Close()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	err = srv.Shutdown(shutdownCtx)
+	cancelBase()
+	return err
 }
 
 // listen opens the listeners. "localhost" listens on both loopback

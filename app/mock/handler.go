@@ -189,15 +189,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			end = EndTimeout
 		}
 		h.end(&a, end)
-		if end != EndCancelled {
-			abort(w)
-		}
+		abort(w) // never a response, even to a client that may still be there
 		return
 	}
 	if a.latency > 0 {
 		h.extendWrite(w, a.latency)
 		if end := h.wait(r.Context(), a.latency); end == EndCancelled {
 			h.end(&a, end)
+			abort(w) // nothing written would go out as an empty 200
 			return
 		}
 	}
