@@ -598,3 +598,51 @@ func TestServerDotsCoverEveryArrival(t *testing.T) {
 		}
 	}
 }
+
+// A burst's label lies beside its line, at every zoom: at the whole run's
+// zoom, in a server panel dense with arrivals on both sides of the line,
+// "burst ×20, 0 admitted" for a burst at 7.43 s was drawn at 22–28 s on
+// the time axis (the nearest clear place, however far along the panel);
+// zoomed in it was at 7.43 s.
+func TestBurstLabelBesideItsLine(t *testing.T) {
+	const burstAt = 7430 * time.Millisecond
+	for _, preset := range []string{"full-jitter", "flood", "retry-after", "open"} {
+		v := simulatedView(t, preset, "")
+		v.mu.Lock()
+		v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(burstAt), N: 20, Admitted: 0})
+		whole := v.span(0)
+		v.mu.Unlock()
+		for _, zoom := range []struct {
+			name       string
+			from, span time.Duration
+		}{{"whole run", 0, 0}, {"4 s around it", burstAt - 2*time.Second, 4 * time.Second}, {"1 s at its right", burstAt - 900*time.Millisecond, time.Second}} {
+			if zoom.span >= whole {
+				continue
+			}
+			v.mu.Lock()
+			v.zoomFrom, v.zoomSpan = zoom.from, zoom.span
+			v.mu.Unlock()
+			for _, sz := range frameSizes {
+				name := preset + ", " + zoom.name + ", " + sz.name
+				o, l := paintView(v, sz)
+				_, labels := frameContent(o, &l)
+				x := math.Round(l.x(burstAt)) + 0.5
+				found := false
+				for _, lb := range labels {
+					if !strings.Contains(lb.text, "×20") {
+						continue
+					}
+					found = true
+					// Its nearer side within a few pixels of the line (its plate, the text in it).
+					if d := math.Max(lb.r.x-x, x-(lb.r.x+lb.r.w)); d > (burstReach+6)*l.scale {
+						t.Errorf("%s: %q spans %.0f–%.0f px (%v–%v), %.0f px from its line at %.0f px (%v)", name, lb.text,
+							lb.r.x, lb.r.x+lb.r.w, l.t(lb.r.x).Round(10*time.Millisecond), l.t(lb.r.x+lb.r.w).Round(10*time.Millisecond), d, x, burstAt)
+					}
+				}
+				if !found {
+					t.Errorf("%s: the burst has no label", name)
+				}
+			}
+		}
+	}
+}

@@ -931,9 +931,12 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 				}
 				return placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
 			}
-			// A burst: beside its line, right or left, whichever is nearer.
-			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), hi, lb.from+2)
-			lr, lok := placeNear(obs, l, w, h, lo, math.Min(hi, lb.from-2-w), lb.from-2-w)
+			// A burst: beside its line, right or left, whichever is nearer;
+			// lower down the panel rather than further along it (the
+			// nearest clear place of a dense panel was seconds away).
+			reach := burstReach * s
+			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.from+2+reach), lb.from+2)
+			lr, lok := placeNear(obs, l, w, h, math.Max(lo, lb.from-2-w-reach), math.Min(hi, lb.from-2-w), lb.from-2-w)
 			if lok && (!ok || placeCost(l, lr, lb.from-2-w) < placeCost(l, r, lb.from+2)) {
 				return lr, true
 			}
@@ -953,7 +956,11 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 			// them, clear of the lines and the other labels if it can be.
 			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 			if r, ok = place(lines, pr.w, pr.h); !ok {
-				r = rect{math.Max(l.left+2, math.Min(lb.from+2, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
+				x := lb.from + 2
+				if lb.from == lb.to && x+pr.w > l.right-2 {
+					x = lb.from - 2 - pr.w // a burst near the right edge: at its left
+				}
+				r = rect{math.Max(l.left+2, math.Min(x, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
 			}
 			lb.plate = true
 		}
@@ -966,6 +973,10 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
+
+// burstReach is how far from its line a burst's label may lie, CSS px:
+// any further, it is no longer beside the line.
+const burstReach = 6
 
 // placeNear finds a w×h box in the server panel clear of obs, its left
 // edge between xlo and xhi: the nearest to the top row with its left edge
