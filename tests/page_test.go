@@ -792,6 +792,56 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	}
 }
 
+// TestPresentationShowsTheLanesFirst: on a 1280 × 720 projector in
+// presentation mode the timeline's lanes are on the first screen, without
+// scrolling, before any run and after Simulate: its top is at least 140
+// px above the fold (its axis row and ~100 px of lanes). The timeline
+// started at 682 px before a run, only its axis row in sight, and at 744
+// px after Simulate, below the fold: a banner saying "Simulated in virtual
+// time…" again sat between the legend and the timeline. Also at 1920 ×
+// 1080.
+func TestPresentationShowsTheLanesFirst(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		presenting := func() bool {
+			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
+		}
+		if !presenting() { // the browser remembers it across loads
+			press(t, ctx, "p")
+		}
+		if err := waitFor(3*time.Second, presenting); err != nil {
+			t.Fatalf("%v: p did not switch to presentation mode", size)
+		}
+		type fold struct{ Top, Screen float64 }
+		read := func() fold {
+			return eval[fold](t, ctx, `(() => {
+				window.scrollTo(0, 0);
+				return {Top: document.getElementById("timeline").getBoundingClientRect().top, Screen: innerHeight};
+			})()`)
+		}
+		check := func(when string) {
+			t.Helper()
+			if f := read(); f.Top > f.Screen-140 {
+				t.Errorf("%v, presentation mode, %s: the timeline starts at %.0f px of a %.0f px screen; want its lanes on the first screen (top at most %.0f px)", size, when, f.Top, f.Screen, f.Screen-140)
+			}
+		}
+		check("before any run")
+		screenshot(t, ctx, fmt.Sprintf("presentation-%dx%d-before", size[0], size[1]))
+		click(t, ctx, "simulate")
+		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+			t.Fatalf("%v: the simulation did not finish: %v", size, err)
+		}
+		time.Sleep(300 * time.Millisecond) // the page's render after the result
+		check("after Simulate")
+		screenshot(t, ctx, fmt.Sprintf("presentation-%dx%d-simulated", size[0], size[1]))
+	}
+}
+
 // TestHiddenTabIsMarked: when the page is hidden during a run (timers are
 // throttled then), the stretch is recorded and drawn as such. Headless
 // Chromium does not hide a page on demand, so the test makes the document

@@ -801,27 +801,41 @@ func (l *Lab) Simulate(ctx app.Context) {
 // Simulated reports whether the run shown was simulated.
 func (l *Lab) Simulated() bool { return l.rec != nil && l.rec.Simulated }
 
-// SimulatedText describes the simulated run shown: "Simulated in virtual
-// time — 10,000 workers, 50,000 jobs, computed in 0.7 s", and the attempt
-// limit when it was reached. "" when the run shown was not simulated.
+// SimulatedText describes the simulated run shown, for the PNG's title:
+// "Simulated in virtual time — 10,000 workers, 50,000 jobs, computed in
+// 0.7 s", and the attempt limit when it was reached. "" when the run shown
+// was not simulated.
 func (l *Lab) SimulatedText() string {
 	if !l.Simulated() {
 		return ""
 	}
 	s := l.rec.Scenario
-	took := "under 1 ms"
+	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " + l.simTook()
+	if l.simSum.Stopped {
+		t += "; " + l.simStopped()
+	}
+	return t
+}
+
+// simTook is how long the simulation shown took to compute: "7.0 ms",
+// never "0 µs".
+func (l *Lab) simTook() string {
 	switch w := l.simSum.Wall; {
 	case w >= time.Second:
-		took = fmtDur(w.Round(10 * time.Millisecond))
+		return fmtDur(w.Round(10 * time.Millisecond))
 	case w >= time.Millisecond:
-		took = fmtDur(w.Round(time.Millisecond))
+		return fmtDur(w.Round(time.Millisecond))
 	}
-	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " + took
-	if l.simSum.Stopped {
-		t += "; stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
-		if n := s.Workers*s.Jobs - l.stats.Jobs; n > 0 {
-			t += " and " + thousands(n) + " never started"
-		}
+	return "under 1 ms"
+}
+
+// simStopped says where the simulation shown stopped at the attempt
+// limit, accounting for every job it did not finish.
+func (l *Lab) simStopped() string {
+	s := l.rec.Scenario
+	t := "stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
+	if n := s.Workers*s.Jobs - l.stats.Jobs; n > 0 {
+		t += " and " + thousands(n) + " never started"
 	}
 	return t
 }

@@ -598,3 +598,205 @@ func TestServerDotsCoverEveryArrival(t *testing.T) {
 		}
 	}
 }
+
+// A burst's label lies beside its line, at every zoom: at the whole run's
+// zoom, in a server panel dense with arrivals on both sides of the line,
+// "burst ×20, 0 admitted" for a burst at 7.43 s was drawn at 22–28 s on
+// the time axis (the nearest clear place, however far along the panel);
+// zoomed in it was at 7.43 s.
+func TestBurstLabelBesideItsLine(t *testing.T) {
+	const burstAt = 7430 * time.Millisecond
+	for _, preset := range []string{"full-jitter", "flood", "retry-after", "open"} {
+		v := simulatedView(t, preset, "")
+		v.mu.Lock()
+		v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(burstAt), N: 20, Admitted: 0})
+		whole := v.span(0)
+		v.mu.Unlock()
+		for _, zoom := range []struct {
+			name       string
+			from, span time.Duration
+		}{{"whole run", 0, 0}, {"4 s around it", burstAt - 2*time.Second, 4 * time.Second}, {"1 s at its right", burstAt - 900*time.Millisecond, time.Second}} {
+			if zoom.span >= whole {
+				continue
+			}
+			v.mu.Lock()
+			v.zoomFrom, v.zoomSpan = zoom.from, zoom.span
+			v.mu.Unlock()
+			for _, sz := range frameSizes {
+				name := preset + ", " + zoom.name + ", " + sz.name
+				o, l := paintView(v, sz)
+				_, labels := frameContent(o, &l)
+				x := math.Round(l.x(burstAt)) + 0.5
+				found := false
+				for _, lb := range labels {
+					if !strings.Contains(lb.text, "×20") {
+						continue
+					}
+					found = true
+					// Its nearer side within a few pixels of the line (its plate, the text in it).
+					if d := math.Max(lb.r.x-x, x-(lb.r.x+lb.r.w)); d > (burstReach+6)*l.scale {
+						t.Errorf("%s: %q spans %.0f–%.0f px (%v–%v), %.0f px from its line at %.0f px (%v)", name, lb.text,
+							lb.r.x, lb.r.x+lb.r.w, l.t(lb.r.x).Round(10*time.Millisecond), l.t(lb.r.x+lb.r.w).Round(10*time.Millisecond), d, x, burstAt)
+					}
+				}
+				if !found {
+					t.Errorf("%s: the burst has no label", name)
+				}
+			}
+		}
+	}
+}
+
+// histTexts are the texts o draws beside or over l's histogram, the y
+// axis' labels included, each with its text's box (not its plate's).
+func histTexts(o *browser.Ops, l *layout) []drawnLabel {
+	strs := o.Strings()
+	var out []drawnLabel
+	fill := -1
+	for i, op := range displayOps(o) {
+		a := op.args
+		switch op.code {
+		case 1:
+			fill = int(a[0])
+		case 10:
+			text := strs[int(a[0])]
+			if text == "" {
+				continue
+			}
+			w, h := fontWidth(text, int(a[3]), l.scale), 12*l.scale
+			if int(a[3]) == fontSmall {
+				h = 11 * l.scale
+			}
+			x0, y0 := float64(a[1])-w*float64(a[4])/2, float64(a[2])-h/2
+			switch int(a[5]) {
+			case browser.BaselineTop:
+				y0 = float64(a[2])
+			case browser.BaselineBottom:
+				y0 = float64(a[2]) - h
+			}
+			if y0+h > l.histTop-h && y0 < l.histTop+l.histH+h/2 && x0 < l.right {
+				out = append(out, drawnLabel{text, rect{x0, y0, w, h}, fill, -1, i})
+			}
+		}
+	}
+	return out
+}
+
+// isCutValue reports whether a label is a cut bar's value, whole or in
+// fewer digits ("19k").
+func isCutValue(text string) bool { return isValue(strings.TrimSuffix(text, "k")) }
+
+// cutValueRuns are runs with bars cut at the top: a 5,000-worker
+// simulation (?workers=5000, Simulate), each preset simulated, and full
+// jitter against the flood as the baseline.
+func cutValueRuns(t *testing.T) map[string]*view {
+	t.Helper()
+	runs := map[string]*view{}
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?workers=5000").Query())
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	runs["5,000 workers simulated"] = v
+	for _, p := range fleet.Presets {
+		runs[p.ID+" simulated"] = simulatedView(t, p.ID, "")
+	}
+	runs["full jitter against the flood"] = simulatedView(t, "full-jitter", "flood")
+	return runs
+}
+
+// The values of cut bars keep apart from one another and from the y
+// axis' labels, side by side by at least a few pixels: in a 5,000-worker
+// simulation "19029" and "3116" ran together (their plates a pixel apart,
+// unseen on the white panel) and "19029", half past the plot's left edge,
+// crowded the "3000" tick over it (3.5 px under it). Around the y axis'
+// labels they keep 4 px in every direction.
+func TestCutValuesKeepApart(t *testing.T) {
+	for name, v := range cutValueRuns(t) {
+		for _, sz := range frameSizes {
+			o, l := paintView(v, sz)
+			texts := histTexts(o, &l)
+			apart := (valueGap - 2) * l.scale // between texts: the gap, less a plate's margins
+			for i, a := range texts {
+				if !isCutValue(a.text) {
+					continue
+				}
+				// Beside another value or a label; all round an axis label.
+				r := rect{a.r.x - apart, a.r.y - 1, a.r.w + 2*apart, a.r.h + 2}
+				d := 4 * l.scale
+				axis := rect{a.r.x - d, a.r.y - d, a.r.w + 2*d, a.r.h + 2*d}
+				for j, b := range texts {
+					if j != i && (r.overlaps(b.r) || (b.r.x+b.r.w <= l.left && axis.overlaps(b.r))) {
+						t.Errorf("%s, %s: the value %q %v is too near %q %v", name, sz.name, a.text, a.r, b.text, b.r)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The baseline's outline, where it runs along the top of a histogram
+// zoomed in (or scaled to the run's own bars), says its value as a cut
+// bar does, in the baseline's colour: zoomed into a comparison, it ran off
+// the top with no number.
+func TestCutBaselineSaysItsValue(t *testing.T) {
+	v := simulatedView(t, "bucket", "flood")
+	whole := v.span(0)
+	cuts := 0
+	for span := whole; span >= time.Second; span /= 2 {
+		for from := time.Duration(0); from+span <= whole; from += span / 2 {
+			v.mu.Lock()
+			v.zoomFrom, v.zoomSpan = from, span
+			if span == whole {
+				v.zoomFrom, v.zoomSpan = 0, 0
+			}
+			v.mu.Unlock()
+			for _, sz := range frameSizes {
+				name := fmt.Sprintf("%v from %v, %s", span.Round(time.Millisecond), from.Round(time.Millisecond), sz.name)
+				o, l := paintView(v, sz)
+				_, labels := frameContent(o, &l)
+				lo := int(l.from / l.slice)
+				rates := v.base.rates(l.slice, lo, l.bins())
+				for i, r := range rates {
+					if r <= l.histMax {
+						continue
+					}
+					cuts++
+					x0, x1 := l.x(time.Duration(lo+i)*l.slice), l.x(time.Duration(lo+i+1)*l.slice)
+					said := false
+					for _, lb := range labels {
+						if (lb.text == trimFloat(r) || lb.text == shortRate(r)) && lb.col == colBase && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
+							said = true
+						}
+					}
+					if !said {
+						t.Errorf("%s: the baseline's %v bin (%.0f req/s, the scale's top %v) runs off the top with no value", name, time.Duration(lo+i)*l.slice, r, l.histMax)
+					}
+				}
+				// Clear of the bars not cut, the lines and the other
+				// labels; a baseline's value may lie on the outline's
+				// steps at its bin's edges.
+				marks, _ := frameContent(o, &l)
+				for _, lb := range labels {
+					if !isCutValue(lb.text) {
+						continue
+					}
+					r := lb.r.shrink(0.5)
+					for _, mk := range marks {
+						if !r.overlaps(mk.r) || mk.cut || (lb.col == colBase && mk.what == "line" && mk.col == colBase && mk.r.h > mk.r.w) {
+							continue
+						}
+						t.Errorf("%s: %q %v covers a %s %v", name, lb.text, lb.r, mk.what, mk.r)
+					}
+					for _, other := range labels {
+						if other.op != lb.op && r.overlaps(other.r) {
+							t.Errorf("%s: %q %v covers the label %q %v", name, lb.text, lb.r, other.text, other.r)
+						}
+					}
+				}
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Error("no window cuts the baseline")
+	}
+}

@@ -719,7 +719,7 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	for _, v := range values {
 		o.FillStyle(colPanel)
 		o.Rect(v.r.x, v.r.y, v.r.w, v.r.h)
-		o.FillStyle(colText)
+		o.FillStyle(v.col)
 		o.Text(v.text, v.r.x+2, v.r.y+v.r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		marks = append(marks, v.r)
 	}
@@ -730,6 +730,7 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 type cutValue struct {
 	text string
 	r    rect
+	col  int // the bar's value: colText; the baseline's: colBase
 }
 
 // paintOutlines draws the panels' outlines, crisp over the content.
@@ -931,9 +932,12 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 				}
 				return placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
 			}
-			// A burst: beside its line, right or left, whichever is nearer.
-			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), hi, lb.from+2)
-			lr, lok := placeNear(obs, l, w, h, lo, math.Min(hi, lb.from-2-w), lb.from-2-w)
+			// A burst: beside its line, right or left, whichever is nearer;
+			// lower down the panel rather than further along it (the
+			// nearest clear place of a dense panel was seconds away).
+			reach := burstReach * s
+			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.from+2+reach), lb.from+2)
+			lr, lok := placeNear(obs, l, w, h, math.Max(lo, lb.from-2-w-reach), math.Min(hi, lb.from-2-w), lb.from-2-w)
 			if lok && (!ok || placeCost(l, lr, lb.from-2-w) < placeCost(l, r, lb.from+2)) {
 				return lr, true
 			}
@@ -953,7 +957,11 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 			// them, clear of the lines and the other labels if it can be.
 			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 			if r, ok = place(lines, pr.w, pr.h); !ok {
-				r = rect{math.Max(l.left+2, math.Min(lb.from+2, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
+				x := lb.from + 2
+				if lb.from == lb.to && x+pr.w > l.right-2 {
+					x = lb.from - 2 - pr.w // a burst near the right edge: at its left
+				}
+				r = rect{math.Max(l.left+2, math.Min(x, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
 			}
 			lb.plate = true
 		}
@@ -966,6 +974,10 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
+
+// burstReach is how far from its line a burst's label may lie, CSS px:
+// any further, it is no longer beside the line.
+const burstReach = 6
 
 // placeNear finds a w×h box in the server panel clear of obs, its left
 // edge between xlo and xhi: the nearest to the top row with its left edge
@@ -1553,6 +1565,11 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 			taken = append(taken, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
 		}
 	}
+	// The y axis' labels, which the values keep clear of by a few pixels
+	// (a value half past the plot's left edge crowded "3000").
+	for _, b := range histAxisBoxes(l, top) {
+		taken = append(taken, rect{b.x - 3*s, b.y - 3*s, b.w + 6*s, b.h + 6*s})
+	}
 	for i, r := range rates {
 		if r <= top || first+i < lo {
 			continue
@@ -1560,22 +1577,100 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		x := l.x(time.Duration(first+i) * l.slice)
 		o.FillStyle(colPanel)
 		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
-		text := trimFloat(r)
+		if v, ok := placeCutValue(l, taken, r, x, bw, colText); ok {
+			values = append(values, v)
+			taken = append(taken, v.keep(s))
+		}
+	}
+	// The baseline's outline where it runs along the top, off the scale:
+	// its value, in its colour, as a cut bar's.
+	// It may lie on the outline's steps up to the top and down from it at
+	// the bin's edges, as a cut bar's on the part that runs off the scale
+	// (wider than a narrow bin, it could lie nowhere else).
+	for i, r := range baseRates {
+		if r <= top || first+i < lo {
+			continue
+		}
+		x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
+		obs := slices.DeleteFunc(slices.Clone(taken), func(q rect) bool {
+			mid := q.x + q.w/2
+			return q.h > q.w && slices.Contains(outline, q) && (math.Abs(mid-x0) < 0.5 || math.Abs(mid-x1) < 0.5)
+		})
+		if v, ok := placeCutValue(l, obs, r, x0, bw, colBase); ok {
+			values = append(values, v)
+			taken = append(taken, v.keep(s))
+		}
+	}
+	return append(marks, outline...), values
+}
+
+// valueGap is the least space between two cut bars' values side by side,
+// CSS px, plates included: closer, "19029" and "3116" read as one number.
+const valueGap = 8
+
+// keep is what the next values keep clear of: v's plate and valueGap on
+// either side of it.
+func (v cutValue) keep(s float64) rect {
+	return rect{v.r.x - valueGap*s, v.r.y, v.r.w + 2*valueGap*s, v.r.h}
+}
+
+// placeCutValue finds where the value rate of a bin cut at the top, drawn
+// from x, bw px wide, goes: under the break, on the bin (else shifted
+// along it, or rows lower), clear of taken; in fewer digits ("19k") where
+// the whole number has no such place; ok is false (no value) where
+// neither has.
+func placeCutValue(l *layout, taken []rect, rate, x, bw float64, col int) (v cutValue, ok bool) {
+	for _, text := range []string{trimFloat(rate), shortRate(rate)} {
 		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		w, h := pr.w, pr.h
 		// Over its bar by at least half of the narrower of the two, and
 		// at most half of it past the plot's edge.
 		ov := math.Min(w, bw) / 2
 		xlo, xhi := math.Max(l.left-w/2, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
-		for t := l.histTop + 8*s; t+h < l.histTop+l.histH; t += h + 1 {
+		for t := l.histTop + 8*l.scale; t+h < l.histTop+l.histH; t += h + 1 {
 			if px, ok := clearX(taken, t, h, w, xlo, xhi, x+bw/2-w/2, 1); ok {
-				values = append(values, cutValue{text, rect{px, t, w, h}})
-				taken = append(taken, rect{px, t, w, h})
-				break
+				return cutValue{text, rect{px, t, w, h}, col}, true
 			}
 		}
 	}
-	return append(marks, outline...), values
+	return cutValue{}, false
+}
+
+// shortRate is a cut bar's value in fewer digits: 19029 is "19k", 5106
+// "5.1k"; under 1,000 as trimFloat writes it, rounded.
+func shortRate(r float64) string {
+	switch {
+	case r >= 9999.5:
+		return strconv.FormatFloat(math.Round(r/1000), 'f', -1, 64) + "k"
+	case r >= 999.5:
+		return strconv.FormatFloat(math.Round(r/100)/10, 'f', -1, 64) + "k"
+	}
+	return strconv.FormatFloat(math.Round(r), 'f', -1, 64)
+}
+
+// histAxisBoxes are where the histogram's y labels are drawn
+// (paintHistogramAxis, paintHistogramUnit) when its scale's top is top.
+func histAxisBoxes(l *layout, top float64) []rect {
+	var out []rect
+	for _, v := range []float64{0, top / 2, top} {
+		out = append(out, textBox(l, rateText(v), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
+	}
+	return append(out, textBox(l, "req/s", 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft))
+}
+
+// textBox is about where text drawn at (x, y), its middle at y, lies.
+func textBox(l *layout, text string, x, y float64, font, align int) rect {
+	w, h := fontWidth(text, font, l.scale), 11*l.scale
+	if font != fontSmall {
+		h = 12 * l.scale
+	}
+	switch align {
+	case browser.AlignRight:
+		x -= w
+	case browser.AlignCenter:
+		x -= w / 2
+	}
+	return rect{x, y - h/2, w, h}
 }
 
 // paintBaseline draws the baseline's requests per second (rates[i]: bin

@@ -294,7 +294,6 @@ func (p *Playground) Render() app.UI {
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
 				&Legend{Watch: l.watching || l.watched},
-				&SimBanner{Lab: l, Rev: l.runRev},
 				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},

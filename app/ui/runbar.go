@@ -57,12 +57,14 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.rec.Simulated && l.rec.Err != nil:
 		status = "Simulation failed: " + l.rec.Err.Error()
 	case l.rec != nil && l.rec.Simulated:
-		// The result; the banner over the timeline (SimBanner) says what a
-		// simulation is, how long it took, and where it stopped.
-		status = "Simulated: " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) +
-			" jobs succeeded in " + fmtDur(l.stats.Drain) + " of virtual time"
+		// Told once, here: what a simulation is, how long it took, the
+		// result and where it stopped. (A banner between the legend and
+		// the timeline said it again, and pushed the timeline off a
+		// projector's first screen.)
+		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + thousands(l.stats.Successes) + " of " +
+			thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain)
 		if l.simSum.Stopped {
-			status += ", when it stopped at the limit of " + thousands(SimMaxAttempts) + " attempts"
+			status += "; it " + l.simStopped()
 		}
 		status += "."
 	case l.watched && l.watchFull:

@@ -169,24 +169,3 @@ func placeTip(f browser.Float) (left, top float64) {
 	}
 	return clamp(x-w/2, w, vw), beside(y+gap, y-gap-h, h, vh)
 }
-
-// SimBanner is the timeline's header when the run shown was simulated:
-// what was simulated, how long it took to compute, and whether the attempt
-// limit cut it short. Empty for a live run.
-type SimBanner struct {
-	app.Compo
-
-	Lab *Lab
-	Rev int
-}
-
-// Render draws the banner, or an empty placeholder.
-func (b *SimBanner) Render() app.UI {
-	text := b.Lab.SimulatedText()
-	if text == "" {
-		return app.Div().ID("sim-banner").Hidden(true)
-	}
-	return app.Div().ID("sim-banner").Class("notice").Role("status").
-		Style("margin", "6px 0").Style("padding", "6px 10px").Style("font-weight", "600").
-		Text(text + ". Virtual time: no requests were sent; the endpoint is the simulator's model of the built-in mock.")
-}
