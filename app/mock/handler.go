@@ -292,7 +292,12 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 		cfg = cfg.Scaled(lim.scale)
 	}
 	if a.outcome != OutcomeOK {
-		a.d.Allowed = false // not admitted: the limiter was only consulted
+		// Not admitted: the limiter was only consulted. In an outage
+		// nothing is allowed before it ends.
+		a.d.Allowed = false
+		if isDown {
+			a.d.RetryAfter = max(a.d.RetryAfter, down.Sub(now))
+		}
 	} else if !a.d.Allowed {
 		a.outcome, a.status = OutcomeLimited, p.Status
 	}

@@ -507,8 +507,33 @@ func TestNewKindStartsAtTheShareUsed(t *testing.T) {
 	if b := decodeBody(t, get(h, "key=k&limiter=none")); b.Limit != 0 || !b.Allowed {
 		t.Errorf("limiter=none: %+v", b)
 	}
-	if b := decodeBody(t, get(h, "key=k&limiter=sliding&limit=3&window=1h")); b.Remaining != 2 {
-		t.Errorf("none, then sliding limit=3: remaining %d, want 2 (none carried)", b.Remaining)
+	// An unlimited request leaves the key's limit as it was: 8.5 of 10
+	// used, carried into a sliding window of 3 as ⌈0.85·3⌉ = 3 used.
+	if r := get(h, "key=k&limiter=sliding&limit=3&window=1h"); r.Code != 429 || decodeBody(t, r).Remaining != 0 {
+		t.Errorf("bucket 8.5/10 used, none, then sliding limit=3: %d, remaining %d; want 429, 0 (none leaves the limit as it is)", r.Code, decodeBody(t, r).Remaining)
+	}
+}
+
+// A client sending limiter=none between its requests on a shared key does
+// not refill the key's limit: before, every limiter=none request carried
+// the used share into none (0) and back out, and a bucket of 2 refilling
+// once in 1000 s admitted 20 of 20.
+func TestUnlimitedRequestsLeaveTheLimit(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	for i, limited := range []string{"rate=0.001&burst=2", "limiter=fixed&limit=2&window=1h", "limiter=sliding&limit=2&window=1h"} {
+		key := "key=shared-" + strconv.Itoa(i)
+		admitted := 0
+		for range 20 {
+			if r := get(h, key+"&limiter=none"); r.Code != 200 {
+				t.Fatalf("limiter=none answered %d", r.Code)
+			}
+			if get(h, key+"&"+limited).Code == 200 {
+				admitted++
+			}
+		}
+		if admitted != 2 {
+			t.Errorf("%s, each request after a limiter=none one: %d of 20 admitted, want 2", limited, admitted)
+		}
 	}
 }
 

@@ -56,6 +56,10 @@ func TestOutage(t *testing.T) {
 		if c.outcome == "outage" && b.Allowed {
 			t.Error("an outage's answer says allowed")
 		}
+		// The body's exact wait: until the outage ends (3 s after t0).
+		if c.outcome == "outage" && b.RetryAfterMS != float64((3*time.Second-clk.Now().Sub(t0))/time.Millisecond) {
+			t.Errorf("%v in, an outage's retry_after_ms %v, want the %v left", clk.Now().Sub(t0), b.RetryAfterMS, 3*time.Second-clk.Now().Sub(t0))
+		}
 	}
 
 	// for=0s ends an outage early.

@@ -120,6 +120,7 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 		lim, _ = limits.at(key, now)
 	}
 	e := sh.m[key]
+	unlimited := false
 	switch {
 	case e == nil:
 		e = &entry{key: strings.Clone(key)} // key may point into a request's URL
@@ -129,6 +130,13 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 		s.expired.Add(1)
 		sh.unlink(e)
 		s.reset(sh, e, cfg, lim, now, true)
+	case cfg.Kind == core.LimitNone && e.base.Kind != core.LimitNone:
+		// An unlimited request passes and leaves the key's limit as it
+		// is: carried into none, the used share is 0, and carried back
+		// out the limit came back full, so a client sending limiter=none
+		// between its requests refilled everyone's quota.
+		sh.unlink(e)
+		unlimited = true
 	default:
 		sh.unlink(e)
 		if s.moved(e, lim) {
@@ -149,10 +157,12 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 	}
 	e.used = t
 	e.seq++
-	var d core.Decision
-	if take {
+	d := core.Decision{Allowed: true} // what a none limiter decides
+	switch {
+	case unlimited:
+	case take:
 		d = e.lim.Decide(now)
-	} else {
+	default:
 		d = e.lim.Peek(now)
 	}
 	s.settle(e, now)
