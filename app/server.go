@@ -80,11 +80,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var c config
 	fs.StringVar(&c.host, "host", envOr("RETRYLAB_HOST", "localhost"),
 		"host or IP to listen on; 0.0.0.0 serves a workshop room on every interface (RETRYLAB_HOST)")
-	portDefault, err := strconv.Atoi(envOr("RETRYLAB_PORT", "8080"))
-	if err != nil {
-		return c, fmt.Errorf("RETRYLAB_PORT %q: must be a port number between 1 and 65535", getenv("RETRYLAB_PORT"))
-	}
-	fs.IntVar(&c.port, "port", portDefault, "TCP port to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
+	fs.IntVar(&c.port, "port", 8080, "TCP port to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	if err := fs.Parse(args); err != nil {
@@ -93,8 +89,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	source := "-port"
+	portSet := false
+	fs.Visit(func(f *flag.Flag) { portSet = portSet || f.Name == "port" })
+	if env := getenv("RETRYLAB_PORT"); env != "" && !portSet { // -port wins over the variable
+		n, err := strconv.Atoi(env)
+		if err != nil {
+			return c, fmt.Errorf("RETRYLAB_PORT %q: must be a port number between 1 and 65535 (0 picks a free port)", env)
+		}
+		c.port, source = n, "RETRYLAB_PORT"
+	}
 	if c.port < 0 || c.port > 65535 {
-		return c, fmt.Errorf("port %d: must be between 1 and 65535 (0 picks a free port)", c.port)
+		return c, fmt.Errorf("%s %d: must be between 1 and 65535 (0 picks a free port)", source, c.port)
 	}
 	return c, nil
 }

@@ -105,6 +105,9 @@ func TestParseConfig(t *testing.T) {
 		{"port too large", []string{"-port", "70000"}, env(), config{}, "port 70000: must be between 1 and 65535"},
 		{"negative port", []string{"-port", "-1"}, env(), config{}, "port -1: must be between 1 and 65535"},
 		{"bad env port", nil, env("RETRYLAB_PORT", "http"), config{}, `RETRYLAB_PORT "http": must be a port number`},
+		{"env port too large", nil, env("RETRYLAB_PORT", "99999"), config{}, "RETRYLAB_PORT 99999: must be between 1 and 65535"},
+		{"flag beats a bad env port", []string{"-port", "8799"}, env("RETRYLAB_PORT", "abc"), config{host: "localhost", port: 8799, root: "."}, ""},
+		{"flag port too large", []string{"-port", "70000"}, env("RETRYLAB_PORT", "9001"), config{}, "-port 70000: must be between"},
 		{"stray argument", []string{"extra"}, env(), config{}, `unexpected argument "extra"`},
 		{"unknown flag", []string{"-nope"}, env(), config{}, "flag provided but not defined: -nope"},
 	}
