@@ -174,8 +174,14 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("sim scenario: %w", err)
 	}
-	for _, n := range notes {
-		fmt.Fprintf(stderr, "retrylab: sim scenario: %s\n", n.Msg)
+	// The page falls back field by field and says so beside each; a
+	// command asked for one configuration runs that one or none.
+	if len(notes) > 0 {
+		msgs := make([]string, len(notes))
+		for i, n := range notes {
+			msgs[i] = n.Problem()
+		}
+		return fmt.Errorf("sim scenario: %s", strings.Join(msgs, "; "))
 	}
 	rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: *maxAttempts})
 	if rec.Err != nil {

@@ -45,3 +45,42 @@ func TestSimUsage(t *testing.T) {
 		}
 	}
 }
+
+// `retrylab sim scenario` runs the configuration asked for or none: a query
+// the page would fall back from, field by field, is refused with each
+// problem (and without the page's fallback, which did not happen here).
+func TestSimScenarioRefusesABadQuery(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string // "" : it runs
+	}{
+		{"workers=20&jobs=1&limiter=none", nil},
+		{"workers=abc", []string{`Workers "abc": must be an integer between 1 and 10000`}},
+		{"rate=0&limiter=bogus", []string{`Server rate "0"`, `Server limiter "bogus"`}},
+		{"fail500=60&drop=60", []string{"fail500+fail503+drop+hang"}},
+		{"nosuch=1", []string{`unknown parameter "nosuch"`}},
+		{"workers=5&workers=6", []string{"Workers (workers) is given 2 times"}},
+		{"workers=20000", []string{"workers 20000: must be"}},
+	} {
+		var stdout, stderr strings.Builder
+		err := runSim([]string{"scenario", c.query}, &stdout, &stderr)
+		if len(c.want) == 0 {
+			if err != nil || !strings.Contains(stdout.String(), "Simulated") {
+				t.Errorf("%q: %v\n%s", c.query, err, stdout.String())
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%q ran:\n%s", c.query, stdout.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want it to say %q", c.query, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "using the") || strings.Contains(err.Error(), "ignored") || stdout.Len() > 0 {
+			t.Errorf("%q: %v (printed %q): it says the page's fallback, or ran", c.query, err, stdout.String())
+		}
+	}
+}

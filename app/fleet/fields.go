@@ -117,6 +117,15 @@ type FieldError struct {
 	Key   string
 	Value string
 	Msg   string
+	// Then is what FromQuery did instead, the end of Msg ("using the
+	// default 50", "ignored"); "" for a validation error.
+	Then string
+}
+
+// Problem is Msg without what FromQuery did instead: for a caller that
+// refuses the query rather than fall back.
+func (e FieldError) Problem() string {
+	return strings.TrimRight(strings.TrimSuffix(e.Msg, e.Then), "; ")
 }
 
 func (e FieldError) Error() string { return e.Msg }

@@ -89,10 +89,11 @@ func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
 		v := vs[0]
 		if len(vs) > 1 {
 			notes = append(notes, FieldError{Key: f.Key, Value: strings.Join(vs, ","),
-				Msg: f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(cut(v))})
+				Msg:  f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(cut(v)),
+				Then: "using the first value, " + strconv.Quote(cut(v))})
 		}
 		if err := f.Set(&s, v); err != nil {
-			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; using the default " + f.Get(&def)})
+			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; using the default " + f.Get(&def), Then: "using the default " + f.Get(&def)})
 		}
 	}
 	return s, notes
@@ -110,7 +111,7 @@ func unknownParams(q url.Values) []FieldError {
 	notes := make([]FieldError, len(unknown))
 	for i, k := range unknown {
 		notes[i] = FieldError{Key: k, Value: strings.Join(q[k], ","),
-			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored"}
+			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored", Then: "ignored"}
 	}
 	return notes
 }
@@ -130,12 +131,12 @@ func settleCrossRules(s, def Scenario, notes []FieldError) (Scenario, []FieldErr
 				continue
 			}
 			_ = f.Set(&s, f.Get(&def))
-			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default " + f.Get(&def)})
+			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default " + f.Get(&def), Then: "using the default " + f.Get(&def)})
 		}
 	}
 	if errs := s.crossErrors(); len(errs) > 0 {
 		for _, e := range errs {
-			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default configuration"})
+			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default configuration", Then: "using the default configuration"})
 		}
 		s = def
 	}
