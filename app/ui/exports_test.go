@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/app/browser"
+	"retrylab/app/fleet"
 )
 
 // pngText is a text of a PNG's head as painted.
@@ -114,4 +116,44 @@ func TestPNGCarriesTheRunsWholeLink(t *testing.T) {
 	l.Set("cap", "20s")
 	finishRun(l, oneJob(), false)
 	check("against a baseline", "http://localhost:8080/?"+l.rec.Scenario.Encode()+"&vs="+url.QueryEscape(l.base.scen.Encode()))
+}
+
+// The PNG's numbers tell how the run ended. A run stopped at 2 s (?jobs=4:
+// 200 jobs) said "23 of 23 jobs succeeded · … · drained in 2.01 s",
+// leaving out the 50 jobs Stop cancelled and the 127 never started; a
+// simulation cut at its attempt limit said it drained.
+func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	for _, c := range []struct {
+		name              string
+		workers, jobs     int
+		simulated, capped bool
+		st                fleet.Stats
+		want              string
+	}{
+		{"finished", 50, 2, false, false,
+			fleet.Stats{Requests: 450, Limited: 350, PeakRPS: 60, Jobs: 100, Successes: 100, CompletionP50: ms(8250), CompletionP99: ms(10300), Drain: ms(18550)},
+			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.78%) · peak 60 req/s · completion p50 8.25 s, p99 10.3 s · drained in 18.55 s"},
+		{"stopped", 50, 4, false, false,
+			fleet.Stats{Requests: 120, Limited: 60, PeakRPS: 60, Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, CompletionP50: ms(100), CompletionP99: ms(1100), Drain: ms(2010)},
+			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50%) · peak 60 req/s · completion p50 100 ms, p99 1.1 s · stopped after 2.01 s"},
+		{"stopped once every job had started", 2, 1, false, false,
+			fleet.Stats{Requests: 2, Jobs: 2, Successes: 1, GiveUps: 1, Cancelled: 1, Drain: ms(500)},
+			"2 requests · 1 of 2 jobs succeeded · 1 cancelled by Stop · 0 429s (0%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped after 500 ms"},
+		{"simulated to the end", 50, 2, true, false,
+			fleet.Stats{Requests: 100, PeakRPS: 8, Jobs: 100, Successes: 100, Drain: ms(12425)},
+			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s"},
+		{"simulated to the attempt limit", 10000, 5, true, true,
+			fleet.Stats{Requests: 300000, Limited: 299000, Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999, Drain: ms(3200)},
+			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the attempt limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the attempt limit after 3.2 s"},
+	} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs = c.workers, c.jobs
+		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.simSum.Stopped = c.capped
+		l.stats, l.hasStats = c.st, true
+		if got := l.pngHead().numbers; got != c.want {
+			t.Errorf("%s: the PNG's numbers are\n%q, want\n%q", c.name, got, c.want)
+		}
+	}
 }
