@@ -4,6 +4,7 @@ package ui
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,14 +21,23 @@ type pngText struct {
 }
 
 // paintPNG paints l's PNG frame at size sz, as exportPNG does, and returns
-// the texts drawn above the timeline's first panel, in order.
+// the texts of its head drawn above the legend, in order.
 func paintPNG(t *testing.T, l *Lab, sz frameSize) ([]pngText, layout) {
 	t.Helper()
-	head := l.pngHead()
+	head, _, lay := paintPNGParts(t, l, sz)
+	return head, lay
+}
+
+// paintPNGParts paints l's PNG frame at size sz, as exportPNG does, and
+// returns the texts drawn above the timeline's first panel, in order: the
+// head's above the legend, and the legend's.
+func paintPNGParts(t *testing.T, l *Lab, sz frameSize) (head, legend []pngText, _ layout) {
+	t.Helper()
+	h := l.pngHead()
 	v := l.view
 	v.mu.Lock()
 	v.width, v.theme = sz.width, sz.th
-	lay, in := v.frameFor(&head)
+	lay, in := v.frameFor(&h)
 	v.mu.Unlock()
 	var o browser.Ops
 	paint(&o, &lay, v.m, in)
@@ -39,13 +49,16 @@ func paintPNG(t *testing.T, l *Lab, sz frameSize) ([]pngText, layout) {
 			fonts[strs[int(op.args[0])]] = int(op.args[3])
 		}
 	}
-	var out []pngText
 	for i, b := range boxes {
-		if b[3] <= lay.axisY-6*lay.scale { // above the top axis' labels
-			out = append(out, pngText{texts[i], fonts[texts[i]], b[0], b[1], b[2] - b[0], b[3] - b[1]})
+		p := pngText{texts[i], fonts[texts[i]], b[0], b[1], b[2] - b[0], b[3] - b[1]}
+		switch {
+		case len(lay.legend) > 0 && b[1] >= lay.legendTop && b[3] <= lay.axisY-6*lay.scale:
+			legend = append(legend, p)
+		case b[3] <= lay.axisY-6*lay.scale: // above the top axis' labels
+			head = append(head, p)
 		}
 	}
-	return out, lay
+	return head, legend, lay
 }
 
 // linkOf joins the small-font lines of a PNG's head: its link.
@@ -154,6 +167,86 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 		l.stats, l.hasStats = c.st, true
 		if got := l.pngHead().numbers; got != c.want {
 			t.Errorf("%s: the PNG's numbers are\n%q, want\n%q", c.name, got, c.want)
+		}
+	}
+}
+
+// The PNG carries a legend, so that a picture pasted alone explains its
+// colours, shapes and hatching: the page's legend items (legend.go), as
+// the page shows them for the run (a watch without what only a fleet
+// draws), less the marks of what did not happen in it. Every label lies
+// inside the canvas, under the head's lines and above the timeline. The
+// PNG had no legend at all.
+func TestPNGHasTheLegend(t *testing.T) {
+	labels := func(items ...[]legendItem) []string {
+		var out []string
+		for _, list := range items {
+			for _, it := range list {
+				out = append(out, it.label)
+			}
+		}
+		return out
+	}
+	without := func(all []string, drop ...string) []string {
+		var out []string
+		for _, a := range all {
+			if !slices.Contains(drop, a) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	all := labels(legendOutcomes, legendPhases)
+	occasional := []string{"tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate"}
+	for _, c := range []struct {
+		name  string
+		setup func(l *Lab)
+		want  []string
+	}{
+		{"a run", func(l *Lab) {}, without(all, occasional...)},
+		{"a run with a fleet bucket and an outage", func(l *Lab) {
+			l.Set("bucket", "on")
+			l.view.m.outages = append(l.view.m.outages, interval{100 * time.Millisecond, 600 * time.Millisecond})
+		}, without(all, "tab hidden", "limit halved", "another client")},
+		{"a run in a shared room, its tab hidden for a while, the limit halved", func(l *Lab) {
+			l.view.m.room = true
+			l.view.m.hidden = append(l.view.m.hidden, interval{200 * time.Millisecond, 300 * time.Millisecond})
+			l.view.m.limits = append(l.view.m.limits, squeeze{interval{0, time.Second}, 0.5})
+		}, without(all, "server down", "fleet-bucket wait", "fleet bucket rate")},
+		{"a watch", func(l *Lab) { l.view.m.watch = true }, func() []string {
+			var out []string
+			for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {
+				if !it.fleetOnly && !slices.Contains(occasional, it.label) {
+					out = append(out, it.label)
+				}
+			}
+			return out
+		}()},
+	} {
+		l := newLab()
+		l.page = &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}
+		l.Preset("flood")
+		finishRun(l, oneJob(), false)
+		c.setup(l)
+		l.view.lim = limitsOf(&l.s)
+		for _, sz := range frameSizes {
+			head, legend, lay := paintPNGParts(t, l, sz)
+			var got []string
+			for _, p := range legend {
+				got = append(got, p.text)
+				if p.x < 0 || p.x+p.w > lay.w {
+					t.Errorf("%s, %s: legend label %q spans %.0f–%.0f px of %.0f", c.name, sz.name, p.text, p.x, p.x+p.w, lay.w)
+				}
+				if last := head[len(head)-1]; p.y < last.y+last.h {
+					t.Errorf("%s, %s: legend label %q overlaps the head's last line %q", c.name, sz.name, p.text, last.text)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s, %s: the PNG's legend is\n%q, want\n%q", c.name, sz.name, got, c.want)
+			}
+			if len(head) == 0 || linkOf(head) != l.runURL(false) {
+				t.Errorf("%s, %s: the head's link is %q, want %q", c.name, sz.name, linkOf(head), l.runURL(false))
+			}
 		}
 	}
 }

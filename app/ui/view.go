@@ -571,7 +571,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 	l := newLayoutRows(v.width, workers, rows, span, v.theme)
 	l.from, l.names = from, names
 	if head != nil {
-		l.setHead(*head)
+		l.setHead(*head, pngLegend(v.m, &in))
 	} else if v.theme.fit {
 		l.fitHeight(v.viewH - fitMargin)
 	}
