@@ -918,17 +918,31 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 		return
 	}
 	o.FillStyle(colMuted)
-	for w := 0; w < l.workers; w += every {
-		y := l.laneY(w)
-		o.Text(l.laneName(w), l.left-6, y, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	label := func(w int) {
+		o.Text(l.laneName(w), l.left-6, l.laneY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	}
+	if l.names != nil {
+		for w := 0; w < l.workers; w += every {
+			label(w)
+		}
+		return
+	}
+	// Workers are numbered from 1, as the tooltip numbers them: every
+	// every-th (w5, w10, …), and w1 when there is room above w<every>.
+	if every > 1 && float64(every-1)*l.laneH >= 13*s {
+		label(0)
+	}
+	for n := every; n <= l.workers; n += every {
+		label(n - 1)
 	}
 }
 
-// laneName labels lane w: "w3" for a worker, a watch's device by its name
-// (cut to fit the margin), "others" for the arrivals without one.
+// laneName labels lane w (0-based): "w4" for the fourth worker, numbered
+// from 1 as the tooltip numbers it; a watch's device by its name (cut to
+// fit the margin), "others" for the arrivals without one.
 func (l *layout) laneName(w int) string {
 	if l.names == nil {
-		return "w" + strconv.Itoa(w)
+		return "w" + strconv.Itoa(w+1)
 	}
 	if w >= len(l.names) || l.names[w] == "" {
 		return "others"
