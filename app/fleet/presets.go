@@ -37,7 +37,9 @@ func PresetByID(id string) (Preset, bool) {
 // 50 workers with 2 jobs each (100 jobs, all starting at once) need at least
 // 9 s at that rate, so every preset drains in 10–25 s: long enough to watch,
 // short enough for a workshop. Measured in virtual time against the real mock
-// handler (TestPresetsTellTheStory; live runs vary by a few percent):
+// handler (TestPresetsTellTheStory; live runs vary by a few percent; Simulate
+// gives the same, and TestPresetCaptionsMatchSimulation holds every claim of
+// the captions below to it):
 //
 //	preset        429s  drain   dispersion (retries per 100 ms)  peak arrivals/s
 //	flood          350  18.5 s  36                               60
@@ -127,7 +129,7 @@ var Presets = []Preset{
 		ID:    "full-jitter",
 		Title: "Full jitter",
 		Caption: "Each wait is drawn at random between 0 and the exponential value: retries spread out " +
-			"instead of arriving in spikes, and the run drains in little more than half the time. The busiest second gets busier, though: " +
+			"instead of arriving in spikes, and the run drains sooner: in about three quarters of the flood's time, under two thirds of exponential's. The busiest second gets busier, though: " +
 			"the first waits are guesses of 0–0.2 s, so it holds several rounds of retries. Jitter spreads retries; the next steps make fewer.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
@@ -138,7 +140,7 @@ var Presets = []Preset{
 		ID:    "retry-after",
 		Title: "+ honour Retry-After",
 		Caption: "The server says when it will have room (Retry-After: 1). Waiting that long, plus up to " +
-			"1 s of spread so the herd does not return in one millisecond, beats guessing: far fewer 429s.",
+			"1 s of spread so the herd does not return in one millisecond, beats guessing: over a third fewer 429s than full jitter.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s", "bucket": "off",
@@ -148,7 +150,7 @@ var Presets = []Preset{
 		ID:    "outage",
 		Title: "Outage, no spread",
 		Caption: "The client of “+ honour Retry-After” without its spread, and the server goes down from 3 s to 6 s, telling " +
-			"every request the seconds left. Once it is back the whole fleet returns in one instant, and every wave the limit turns away " +
+			"every request the seconds left. Once it is back the whole fleet returns at once, all 50 workers within a tenth of a second, and every wave the limit turns away " +
 			"is told “1” and returns in step again: Retry-After alone synchronizes. Set Retry-After spread to 1 s and run it again.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
@@ -171,7 +173,7 @@ var Presets = []Preset{
 		ID:    "open",
 		Title: "Open arrivals",
 		Caption: "The client of “+ honour Retry-After”, but jobs now arrive on a schedule, done or not: each worker gets one every 3 s, " +
-			"17 per second against a limit of 10. Backing off spaces out each job's retries but cannot slow the arrivals: the 429s keep coming until the arrivals stop, " +
+			"17 per second against a limit of 10. Backing off spaces out each job's retries but cannot slow the arrivals: after the first second, 429s come in every second while the arrivals last and for seconds after, " +
 			"and the jobs in progress pile up past the 50 workers. Backoff lowers the load only when clients wait for their previous request.",
 		Query: stage(map[string]string{
 			"workload": "open", "every": "3s", "jobs": "5",

@@ -120,8 +120,8 @@ type EventColumn struct {
 var EventColumns = []EventColumn{
 	{"t_ms", "all", "milliseconds since the run's start when the event happened"},
 	{"kind", "all", "attempt (sent), outcome (finished), wait (scheduled) or done (the job ended)"},
-	{"worker", "all", "worker number, from 0"},
-	{"job", "all", "the worker's job number, from 0"},
+	{"worker", "all", "worker number, from 0 (the page's lanes and tooltip count from 1: worker 0 is \"w1\", \"Worker 1\")"},
+	{"job", "all", "the worker's job number, from 0 (the tooltip's \"job 1\" is job 0)"},
 	{"attempt", "all", "attempt number from 1 (wait: the attempt it waits for; done: attempts made)"},
 	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; the send lateness is t_ms − intended_ms plus the outcome's handoff_ms"},
 	{"status", "outcome", "HTTP status, 0 when there was no response"},

@@ -28,9 +28,11 @@ type baseline struct {
 }
 
 // newBaseline makes a baseline of a finished recording, recs its records,
-// with its numbers; run is the page's run number (-1: none).
-func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int) *baseline {
-	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: statList(&st, disp)}
+// with its numbers; run is the page's run number (-1: none), capped says
+// a simulation reached its attempt limit (fleet.SimSummary.Stopped).
+func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
+	list := statList(&st, disp, endOf(rec.Simulated, capped, st.Cancelled))
+	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)
 	for i := range recs {
@@ -99,7 +101,7 @@ func (l *Lab) Compare() {
 	case l.showingBaseline():
 		l.ClearBaseline()
 	case l.CanCompare():
-		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs), true)
+		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.Simulated() && l.simSum.Stopped), true)
 	}
 }
 
@@ -187,11 +189,11 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 	ctx.Async(func() {
 		// The page is drawn first: the baseline is not what was opened.
 		browser.Clock{}.AfterPaint(context.Background())
-		rec, _ := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
 		recs := rec.Shared()
 		st := fleet.StatsOf(rec.Start, recs)
 		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
-		b := newBaseline(rec, recs, st, disp, -1)
+		b := newBaseline(rec, recs, st, disp, -1, sum.Stopped)
 		ctx.Dispatch(func(app.Context) {
 			if l.wantBase != want || rec.Err != nil {
 				return // cleared, or replaced, meanwhile

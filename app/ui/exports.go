@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/browser"
+	"retrylab/app/fleet"
 )
 
 // ExportBar downloads the last run's events (JSON, CSV) and the timeline
@@ -179,24 +180,43 @@ func (l *Lab) runURL(against bool) string {
 }
 
 // keyNumbers is the run's numbers a presenter points at, on one line
-// ("" before a run, and for a watch: its title has them).
+// ("" before a run, and for a watch: its title has them). A run cut short,
+// by Stop or by a simulation's attempt limit, counts its successes against
+// every job it was set up with, names the jobs it cancelled and those it
+// never started, and says when it was cut instead of when it drained.
 func (l *Lab) keyNumbers() string {
 	if !l.hasStats || l.watched || l.rec == nil {
 		return ""
 	}
-	st := &l.stats
+	return keyNumbers(&l.stats, l.rec.Scenario, endOf(l.Simulated(), l.simSum.Stopped, l.stats.Cancelled))
+}
+
+// keyNumbers is Lab.keyNumbers of a run of s with numbers st that ended as
+// end says.
+func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	pct := 0.0
 	if st.Requests > 0 {
 		pct = float64(st.Limited) / float64(st.Requests) * 100
 	}
-	return strings.Join([]string{
-		thousands(st.Requests) + " requests",
-		thousands(st.Successes) + " of " + thousands(st.Jobs-st.Cancelled) + " jobs succeeded",
-		thousands(st.Limited) + " 429s (" + trimFloat(pct) + "%)",
-		"peak " + thousands(st.PeakRPS) + " req/s",
-		"completion p50 " + fmtDur(st.CompletionP50) + ", p99 " + fmtDur(st.CompletionP99),
-		"drained in " + fmtDur(st.Drain),
-	}, numbersSep)
+	jobs := []string{thousands(st.Successes) + " of " + thousands(st.Jobs) + " jobs succeeded"}
+	last := "drained in " + fmtDur(st.Drain)
+	if end == endStopped || end == endCapped {
+		jobs[0] = thousands(st.Successes) + " of " + thousands(s.Workers*s.Jobs) + " jobs succeeded"
+		jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
+		if n := s.Workers*s.Jobs - st.Jobs; n > 0 {
+			jobs = append(jobs, thousands(n)+" never started")
+		}
+		last = "stopped after " + fmtDur(st.Drain)
+		if end == endCapped {
+			last = "stopped at the attempt limit after " + fmtDur(st.Drain)
+		}
+	}
+	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),
+		thousands(st.Limited)+" 429s ("+trimFloat(pct)+"%)",
+		"peak "+thousands(st.PeakRPS)+" req/s",
+		"completion p50 "+fmtDur(st.CompletionP50)+", p99 "+fmtDur(st.CompletionP99),
+		last,
+	), numbersSep)
 }
 
 // png draws the timeline with head above it, encodes it and redraws the

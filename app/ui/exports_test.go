@@ -4,10 +4,13 @@ package ui
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/app/browser"
+	"retrylab/app/fleet"
 )
 
 // pngText is a text of a PNG's head as painted.
@@ -18,14 +21,23 @@ type pngText struct {
 }
 
 // paintPNG paints l's PNG frame at size sz, as exportPNG does, and returns
-// the texts drawn above the timeline's first panel, in order.
+// the texts of its head drawn above the legend, in order.
 func paintPNG(t *testing.T, l *Lab, sz frameSize) ([]pngText, layout) {
 	t.Helper()
-	head := l.pngHead()
+	head, _, lay := paintPNGParts(t, l, sz)
+	return head, lay
+}
+
+// paintPNGParts paints l's PNG frame at size sz, as exportPNG does, and
+// returns the texts drawn above the timeline's first panel, in order: the
+// head's above the legend, and the legend's.
+func paintPNGParts(t *testing.T, l *Lab, sz frameSize) (head, legend []pngText, _ layout) {
+	t.Helper()
+	h := l.pngHead()
 	v := l.view
 	v.mu.Lock()
 	v.width, v.theme = sz.width, sz.th
-	lay, in := v.frameFor(&head)
+	lay, in := v.frameFor(&h)
 	v.mu.Unlock()
 	var o browser.Ops
 	paint(&o, &lay, v.m, in)
@@ -37,13 +49,16 @@ func paintPNG(t *testing.T, l *Lab, sz frameSize) ([]pngText, layout) {
 			fonts[strs[int(op.args[0])]] = int(op.args[3])
 		}
 	}
-	var out []pngText
 	for i, b := range boxes {
-		if b[3] <= lay.axisY-6*lay.scale { // above the top axis' labels
-			out = append(out, pngText{texts[i], fonts[texts[i]], b[0], b[1], b[2] - b[0], b[3] - b[1]})
+		p := pngText{texts[i], fonts[texts[i]], b[0], b[1], b[2] - b[0], b[3] - b[1]}
+		switch {
+		case len(lay.legend) > 0 && b[1] >= lay.legendTop && b[3] <= lay.axisY-6*lay.scale:
+			legend = append(legend, p)
+		case b[3] <= lay.axisY-6*lay.scale: // above the top axis' labels
+			head = append(head, p)
 		}
 	}
-	return out, lay
+	return head, legend, lay
 }
 
 // linkOf joins the small-font lines of a PNG's head: its link.
@@ -114,4 +129,127 @@ func TestPNGCarriesTheRunsWholeLink(t *testing.T) {
 	l.Set("cap", "20s")
 	finishRun(l, oneJob(), false)
 	check("against a baseline", "http://localhost:8080/?"+l.rec.Scenario.Encode()+"&vs="+url.QueryEscape(l.base.scen.Encode()))
+}
+
+// The PNG's numbers tell how the run ended. A run stopped at 2 s (?jobs=4:
+// 200 jobs) said "23 of 23 jobs succeeded · … · drained in 2.01 s",
+// leaving out the 50 jobs Stop cancelled and the 127 never started; a
+// simulation cut at its attempt limit said it drained.
+func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	for _, c := range []struct {
+		name              string
+		workers, jobs     int
+		simulated, capped bool
+		st                fleet.Stats
+		want              string
+	}{
+		{"finished", 50, 2, false, false,
+			fleet.Stats{Requests: 450, Limited: 350, PeakRPS: 60, Jobs: 100, Successes: 100, CompletionP50: ms(8250), CompletionP99: ms(10300), Drain: ms(18550)},
+			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.78%) · peak 60 req/s · completion p50 8.25 s, p99 10.3 s · drained in 18.55 s"},
+		{"stopped", 50, 4, false, false,
+			fleet.Stats{Requests: 120, Limited: 60, PeakRPS: 60, Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, CompletionP50: ms(100), CompletionP99: ms(1100), Drain: ms(2010)},
+			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50%) · peak 60 req/s · completion p50 100 ms, p99 1.1 s · stopped after 2.01 s"},
+		{"stopped once every job had started", 2, 1, false, false,
+			fleet.Stats{Requests: 2, Jobs: 2, Successes: 1, GiveUps: 1, Cancelled: 1, Drain: ms(500)},
+			"2 requests · 1 of 2 jobs succeeded · 1 cancelled by Stop · 0 429s (0%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped after 500 ms"},
+		{"simulated to the end", 50, 2, true, false,
+			fleet.Stats{Requests: 100, PeakRPS: 8, Jobs: 100, Successes: 100, Drain: ms(12425)},
+			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s"},
+		{"simulated to the attempt limit", 10000, 5, true, true,
+			fleet.Stats{Requests: 300000, Limited: 299000, Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999, Drain: ms(3200)},
+			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the attempt limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the attempt limit after 3.2 s"},
+	} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs = c.workers, c.jobs
+		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.simSum.Stopped = c.capped
+		l.stats, l.hasStats = c.st, true
+		if got := l.pngHead().numbers; got != c.want {
+			t.Errorf("%s: the PNG's numbers are\n%q, want\n%q", c.name, got, c.want)
+		}
+	}
+}
+
+// The PNG carries a legend, so that a picture pasted alone explains its
+// colours, shapes and hatching: the page's legend items (legend.go), as
+// the page shows them for the run (a watch without what only a fleet
+// draws), less the marks of what did not happen in it. Every label lies
+// inside the canvas, under the head's lines and above the timeline. The
+// PNG had no legend at all.
+func TestPNGHasTheLegend(t *testing.T) {
+	labels := func(items ...[]legendItem) []string {
+		var out []string
+		for _, list := range items {
+			for _, it := range list {
+				out = append(out, it.label)
+			}
+		}
+		return out
+	}
+	without := func(all []string, drop ...string) []string {
+		var out []string
+		for _, a := range all {
+			if !slices.Contains(drop, a) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	all := labels(legendOutcomes, legendPhases)
+	occasional := []string{"late: page busy", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate"}
+	for _, c := range []struct {
+		name  string
+		setup func(l *Lab)
+		want  []string
+	}{
+		{"a run", func(l *Lab) {}, without(all, occasional...)},
+		{"a run with a fleet bucket and an outage", func(l *Lab) {
+			l.Set("bucket", "on")
+			l.view.m.outages = append(l.view.m.outages, interval{100 * time.Millisecond, 600 * time.Millisecond})
+		}, without(all, "late: page busy", "tab hidden", "limit halved", "another client")},
+		{"a run in a shared room, its tab hidden for a while, the limit halved", func(l *Lab) {
+			l.view.m.room = true
+			l.view.m.hidden = append(l.view.m.hidden, interval{200 * time.Millisecond, 300 * time.Millisecond})
+			l.view.m.limits = append(l.view.m.limits, squeeze{interval{0, time.Second}, 0.5})
+		}, without(all, "late: page busy", "server down", "fleet-bucket wait", "fleet bucket rate")},
+		{"a run whose page was busy: an answer taken in late", func(l *Lab) {
+			l.view.m.marks[0].pickup = 300 * time.Millisecond
+		}, without(all, "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate")},
+		{"a watch", func(l *Lab) { l.view.m.watch = true }, func() []string {
+			var out []string
+			for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {
+				if !it.fleetOnly && !slices.Contains(occasional, it.label) {
+					out = append(out, it.label)
+				}
+			}
+			return out
+		}()},
+	} {
+		l := newLab()
+		l.page = &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}
+		l.Preset("flood")
+		finishRun(l, oneJob(), false)
+		c.setup(l)
+		l.view.lim = limitsOf(&l.s)
+		for _, sz := range frameSizes {
+			head, legend, lay := paintPNGParts(t, l, sz)
+			var got []string
+			for _, p := range legend {
+				got = append(got, p.text)
+				if p.x < 0 || p.x+p.w > lay.w {
+					t.Errorf("%s, %s: legend label %q spans %.0f–%.0f px of %.0f", c.name, sz.name, p.text, p.x, p.x+p.w, lay.w)
+				}
+				if last := head[len(head)-1]; p.y < last.y+last.h {
+					t.Errorf("%s, %s: legend label %q overlaps the head's last line %q", c.name, sz.name, p.text, last.text)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s, %s: the PNG's legend is\n%q, want\n%q", c.name, sz.name, got, c.want)
+			}
+			if len(head) == 0 || linkOf(head) != l.runURL(false) {
+				t.Errorf("%s, %s: the head's link is %q, want %q", c.name, sz.name, linkOf(head), l.runURL(false))
+			}
+		}
+	}
 }

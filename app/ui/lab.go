@@ -965,8 +965,8 @@ func (l *Lab) statList() []stat {
 	if l.watched {
 		return watchStatList(l.wstats)
 	}
-	cur := statList(&l.stats, l.disp)
 	simulated := l.simulating || l.Simulated()
+	cur := statList(&l.stats, l.disp, endOf(simulated, l.simSum.Stopped, l.stats.Cancelled))
 	for i := range cur {
 		cur[i].NotMeasured = simulated && measuredLive[cur[i].Name]
 	}

@@ -148,7 +148,7 @@ func TestLabShareAndEndpointURLs(t *testing.T) {
 func TestStatListNames(t *testing.T) {
 	st := fleet.Stats{Requests: 10, FirstTries: 4, Retries: 6, Limited: 5, Successes: 4, Jobs: 4}
 	seen := map[string]bool{}
-	for _, s := range statList(&st, 1.5) {
+	for _, s := range statList(&st, 1.5, endLive) {
 		if seen[s.Name] {
 			t.Errorf("stat %q listed twice", s.Name)
 		}
@@ -181,13 +181,55 @@ func TestFinishedText(t *testing.T) {
 	}
 }
 
+// The numbers name what cut a run's cancelled jobs short, and a run cut
+// short is not said to have drained. A simulation of 10,000 workers × 10
+// jobs that reached its attempt limit said "give-ups 32,482 — 10,000 by
+// Stop", though a simulation has no Stop, and a stopped run's time to
+// drain read "Run → last job done" for jobs that were cancelled, not done.
+func TestStatListNamesWhatCutJobsShort(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		simulated, capped bool
+		st                fleet.Stats
+		giveUps, drain    string // the give-ups' line, the time to drain's
+		cancelled         string // the hidden number's label
+	}{
+		{"live, finished", false, false, fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2},
+			"0 by Stop", "Run → last job done", "jobs cancelled by Stop"},
+		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop"},
+		{"simulated, finished", true, false, fleet.Stats{Jobs: 100, Successes: 100},
+			"0 at the attempt limit", "Simulate → last job done", "jobs cancelled at the attempt limit"},
+		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000},
+			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit"},
+	} {
+		l := newLab()
+		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.simSum.Stopped = c.capped
+		l.stats, l.hasStats = c.st, true
+		got := map[string]stat{}
+		for _, s := range l.statList() {
+			got[s.Name] = s
+		}
+		if g := got["give_ups"].Figures; g != c.giveUps {
+			t.Errorf("%s: give-ups' line %q, want %q", c.name, g, c.giveUps)
+		}
+		if g := got["drain_ms"].Sub; g != c.drain {
+			t.Errorf("%s: time to drain's line %q, want %q", c.name, g, c.drain)
+		}
+		if g := got["cancelled"].Label; g != c.cancelled {
+			t.Errorf("%s: cancelled jobs' label %q, want %q", c.name, g, c.cancelled)
+		}
+	}
+}
+
 // The numbers a presenter points at are grouped in thousands, as the status
 // line says them: a 10,000-worker simulation sends 297,342 requests, not
 // 297342.
 func TestStatListThousands(t *testing.T) {
 	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 37978}
 	want := map[string]string{"requests": "297,342", "limited": "296,408", "successes": "934", "first_tries": "30,000", "give_ups": "29,066", "peak_rps": "37,978"}
-	for _, s := range statList(&st, 0) {
+	for _, s := range statList(&st, 0, endLive) {
 		if w, ok := want[s.Name]; ok && s.Text != w {
 			t.Errorf("%s shows %q, want %q", s.Name, s.Text, w)
 		}

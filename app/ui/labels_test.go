@@ -44,7 +44,7 @@ func simulatedView(t *testing.T, id, base string) *view {
 		}
 		rec := fleet.Simulate(p.Scenario())
 		st, disp := v.load(p.Scenario(), rec, rec.Records())
-		v.setBaseline(&newBaseline(rec, rec.Records(), st, disp, 1).draw, false)
+		v.setBaseline(&newBaseline(rec, rec.Records(), st, disp, 1, false).draw, false)
 	}
 	p, ok := fleet.PresetByID(id)
 	if !ok {

@@ -6,6 +6,9 @@ import (
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // Legend explains every mark, bar and line of the timeline. It stays in
@@ -23,33 +26,60 @@ type Legend struct {
 
 type legendItem struct {
 	swatch, label, title string
-	fleetOnly            bool // drawn for this page's own fleet, never in a watch
+	fleetOnly            bool   // drawn for this page's own fleet, never in a watch
+	sample               sample // how the PNG's legend draws it (paintSample)
 }
 
+// sample is how the timeline draws a legend item, for the legend painted
+// into a PNG (paintSample): the same shapes and colours as the timeline's
+// own painters, where the page's legend uses CSS (web/app.css, .sw).
+type sample struct {
+	kind   sampleKind
+	class  fleet.Class // sampleMark: the attempt's outcome
+	reason core.Reason // sampleWait: why the loop waited
+}
+
+type sampleKind uint8
+
+const (
+	sampleMark    sampleKind = iota // an attempt's mark, by outcome (paintMarks)
+	sampleFlight                    // a request in flight (paintFlights)
+	sampleQueued                    // held by the browser (paintFlights)
+	sampleWait                      // a wait, by reason (paintWaits)
+	sampleGiveUp                    // a job that gave up (paintGiveUps)
+	sampleLate                      // late because the page was busy: outlined (pathLate)
+	sampleHidden                    // the tab was hidden: hatched (paintHidden)
+	sampleOutage                    // the server was down (paintOutages)
+	sampleSqueeze                   // the server's limit was scaled down (paintSqueezes)
+	sampleOther                     // another client's arrival (paintServer)
+	sampleLimit                     // the server's limit line (paintHistogramAxis)
+	sampleClient                    // the fleet bucket's rate line (paintHistogramAxis)
+)
+
 var legendOutcomes = []legendItem{
-	{"sw mark ok", "2xx success", "circle", false},
-	{"sw mark limited", "429 / 503", "triangle", false},
-	{"sw mark failed", "other failure", "square", false},
-	{"sw mark timeout", "timeout", "diamond", false},
-	{"sw mark aborted", "aborted", "cross", true},
-	{"sw mark pending", "in flight", "bar", true},
+	{"sw mark ok", "2xx success", "circle", false, sample{kind: sampleMark, class: fleet.ClassOK}},
+	{"sw mark limited", "429 / 503", "triangle", false, sample{kind: sampleMark, class: fleet.ClassLimited}},
+	{"sw mark failed", "other failure", "square", false, sample{kind: sampleMark, class: fleet.ClassFailed}},
+	{"sw mark timeout", "timeout", "diamond", false, sample{kind: sampleMark, class: fleet.ClassTimeout}},
+	{"sw mark aborted", "aborted", "cross", true, sample{kind: sampleMark, class: fleet.ClassAborted}},
+	{"sw mark pending", "in flight", "bar", true, sample{kind: sampleMark, class: fleet.ClassPending}},
 }
 
 var legendPhases = []legendItem{
-	{"sw bar flight", "request in flight", "like the network panel's waiting (TTFB)", true},
-	{"sw bar queued", "held by the browser", "until the request left: the call to fetch(), then connection limits (requestStart − fetchStart)", true},
-	{"sw bar backoff", "backoff wait", "like the network panel's stalled", true},
-	{"sw bar server", "Retry-After wait", "the server said how long", true},
-	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", true},
-	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", true},
-	{"sw giveup", "gave up", "the job stopped retrying", true},
-	{"sw bar late", "late: page busy", "outlined: a wait past its planned end, or an answer the page took in after it came: the page's thread was busy", true},
-	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false},
-	{"sw outage", "server down", "the Outage button: every request answered 503", false},
-	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false},
-	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", false},
-	{"sw line limit", "server limit", "dashed, in the histogram", false},
-	{"sw line client", "fleet bucket rate", "dotted, in the histogram", true},
+	{"sw bar flight", "request in flight", "like the network panel's waiting (TTFB)", true, sample{kind: sampleFlight}},
+	{"sw bar queued", "held by the browser", "until the request left: the call to fetch(), then connection limits (requestStart − fetchStart)", true, sample{kind: sampleQueued}},
+	{"sw bar backoff", "backoff wait", "like the network panel's stalled", true, sample{kind: sampleWait, reason: core.ReasonBackoff}},
+	{"sw bar server", "Retry-After wait", "the server said how long", true, sample{kind: sampleWait, reason: core.ReasonRetryAfter}},
+	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", true, sample{kind: sampleWait, reason: core.ReasonResetHint}},
+	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", true, sample{kind: sampleWait, reason: core.ReasonBucket}},
+	{"sw giveup", "gave up", "the job stopped retrying", true, sample{kind: sampleGiveUp}},
+	{"sw bar late", "late: page busy", "outlined: a wait past its planned end, or an answer the page took in after it came: the page's thread was busy", true, sample{kind: sampleLate}},
+	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false, sample{kind: sampleHidden}},
+	{"sw outage", "server down", "the Outage button: every request answered 503", false, sample{kind: sampleOutage}},
+	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false, sample{kind: sampleSqueeze}},
+	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", false, sample{kind: sampleOther}},
+	{"sw line limit", "server limit", "dashed, in the histogram", false, sample{kind: sampleLimit}},
+	{"sw line client", "fleet bucket rate", "dotted, in the histogram", true, sample{kind: sampleClient}},
 }
 
 // Render draws the legend: static HTML, one element for go-app to mount.

@@ -36,6 +36,11 @@ type layout struct {
 	srvRows         int
 	names           []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
 	head            []headLine // the text above the timeline (a PNG's)
+	// A PNG's legend, under its head: each item where it is drawn, from
+	// legendTop down, in rows of legendRowH.
+	legend                []legendCell
+	legendTop, legendRowH float64
+	legendRows            int
 }
 
 // lanesHeight is the height worker lanes get: up to 14 px each, about 440
@@ -166,9 +171,10 @@ type headLine struct {
 
 // setHead puts h above the timeline, every line of it whole: the title and
 // the numbers wrapped at spaces, the link after each '&' (and, a parameter
-// wider than the canvas, anywhere), so that its lines joined are the link.
-// The panels move down and the canvas grows to make room.
-func (l *layout) setHead(h pngHead) {
+// wider than the canvas, anywhere), so that its lines joined are the link;
+// then the legend's items, in as many rows as the width takes. The panels
+// move down and the canvas grows to make room.
+func (l *layout) setHead(h pngHead, legend []legendItem) {
 	w := l.w - 2*headX
 	l.head = nil
 	add := func(lines []string, font, col int) {
@@ -188,7 +194,49 @@ func (l *layout) setHead(h pngHead) {
 	add(words(h.title, fontTitle), fontTitle, colText)
 	add(wrapItems(strings.Split(h.numbers, numbersSep), numbersSep, w, fontLabel, l.scale), fontLabel, colText)
 	add(wrapLink(h.link, w, fontSmall, l.scale), fontSmall, colMuted)
+	l.setLegend(legend)
 	l.place(l.headHeight())
+}
+
+// legendCell is an item of a PNG's legend as laid out: the left edge of
+// its sample, and the middle of its row.
+type legendCell struct {
+	item legendItem
+	x, y float64
+}
+
+// legendSampleW is the width of a legend item's sample, CSS px at scale 1.
+const legendSampleW = 20
+
+// legendCellW is how wide item's cell is drawn: its sample, a gap, its label.
+func (l *layout) legendCellW(it legendItem) float64 {
+	return (legendSampleW+5)*l.scale + smallWidth(it.label, l.scale)
+}
+
+// setLegend lays items out under the head's lines, left to right in rows
+// no wider than the head's.
+func (l *layout) setLegend(items []legendItem) {
+	s := l.scale
+	l.legend, l.legendRows = nil, 0
+	if len(items) == 0 {
+		return
+	}
+	l.legendRowH = math.Max(l.headLineH(fontSmall), 14*s)
+	l.legendTop = 8 * s
+	for _, ln := range l.head {
+		l.legendTop += l.headLineH(ln.font)
+	}
+	l.legendTop += 4 * s
+	x, row := float64(headX), 0
+	for _, it := range items {
+		w := l.legendCellW(it)
+		if x > headX && x+w > l.w-headX {
+			x, row = headX, row+1
+		}
+		l.legend = append(l.legend, legendCell{it, x, l.legendTop + (float64(row)+0.5)*l.legendRowH})
+		x += w + 14*s
+	}
+	l.legendRows = row + 1
 }
 
 // headX is the left margin of a PNG's head, CSS px.
@@ -204,12 +252,15 @@ func (l *layout) headLineH(font int) float64 {
 
 // headHeight is how much the head takes above the timeline (0: none).
 func (l *layout) headHeight() float64 {
-	if len(l.head) == 0 {
+	if len(l.head) == 0 && len(l.legend) == 0 {
 		return 0
 	}
 	h := 8 * l.scale
 	for _, ln := range l.head {
 		h += l.headLineH(ln.font)
+	}
+	if len(l.legend) > 0 {
+		h += 4*l.scale + float64(l.legendRows)*l.legendRowH
 	}
 	return h + 6*l.scale
 }
@@ -568,6 +619,11 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(ln.text, headX, y+lh/2, ln.font, browser.AlignLeft, browser.BaselineMiddle)
 		y += lh
 	}
+	for _, c := range l.legend {
+		paintSample(o, l, c.item.sample, c.x, c.y)
+		o.FillStyle(colText)
+		o.Text(c.item.label, c.x+(legendSampleW+5)*s, c.y, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
 	plotW := l.right - l.left
 	lanesH := l.laneH * float64(l.workers)
 	o.FillStyle(colPanel)
@@ -698,6 +754,114 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 }
 
+// pngLegend is the legend a PNG carries under its head: the page's legend
+// items (legendOutcomes, legendPhases) as the page shows them for the run
+// drawn — a watch's without what only a fleet draws — less what did not
+// happen in it (a hidden tab, an outage, a halved limit, another client's
+// requests, a fleet bucket), so that it stays short.
+func pngLegend(m *model, in *frameInput) []legendItem {
+	watch := m != nil && m.watch
+	var out []legendItem
+	for _, list := range [][]legendItem{legendOutcomes, legendPhases} {
+		for _, it := range list {
+			if (!watch || !it.fleetOnly) && it.sample.drawn(m, in) {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// drawn reports whether what the sample stands for can be in the picture
+// of m: the marks and waits of every run, the rest only when it happened.
+func (sm sample) drawn(m *model, in *frameInput) bool {
+	switch sm.kind {
+	case sampleHidden:
+		return m != nil && len(m.hidden) > 0
+	case sampleLate:
+		return m != nil && m.anyLate(in)
+	case sampleOutage:
+		return m != nil && len(m.outages) > 0
+	case sampleSqueeze:
+		return m != nil && len(m.limits) > 0
+	case sampleOther:
+		return m != nil && !m.watch && (m.room || m.others)
+	case sampleLimit:
+		return in.lim.server > 0
+	case sampleClient:
+		return in.lim.client > 0
+	case sampleWait:
+		return sm.reason != core.ReasonBucket || in.lim.client > 0
+	}
+	return true
+}
+
+// paintSample draws a legend item's sample with its left edge at x,
+// centred on y: what the timeline's painters draw for it, in their shapes,
+// colours, heights (of a 14 px row) and dashes.
+func paintSample(o *browser.Ops, l *layout, sm sample, x, y float64) {
+	s := l.scale
+	w, row := legendSampleW*s, 14*s
+	bar := func(col int, h float64) {
+		o.FillStyle(col)
+		o.Rect(x, y-h/2, w, h)
+	}
+	switch sm.kind {
+	case sampleMark:
+		r := 5 * s
+		o.BeginPath()
+		o.Shape(classShape[sm.class], x+w/2, y, r)
+		if classShape[sm.class] == browser.Cross {
+			o.StrokeStyle(classColour[sm.class], math.Max(1, r*0.45), 0)
+			o.StrokePath()
+			return
+		}
+		o.FillStyle(classColour[sm.class])
+		o.FillPath()
+	case sampleFlight:
+		bar(colFlight, math.Max(1, row*0.22))
+	case sampleQueued:
+		bar(colQueued, math.Max(1, row*0.4))
+	case sampleWait:
+		h := math.Max(1, row*0.5)
+		bar(reasonColour(sm.reason), h)
+		if sm.reason == core.ReasonBucket {
+			o.StrokeStyle(colBucketLn, 0.75, 0)
+			o.StrokeRect(x, y-h/2, w, h)
+		}
+	case sampleGiveUp:
+		o.FillStyle(colGiveUp)
+		o.Rect(x+w/2-1, y-row/2, 2, row)
+	case sampleLate:
+		h := math.Max(1, row*0.5)
+		o.StrokeStyle(colHidden, 1, 0)
+		o.StrokeRect(x, y-h/2, w, h)
+	case sampleHidden:
+		o.StrokeStyle(colHidden, 1, 0)
+		o.Hatch(x, y-row/2, w, row, 6)
+	case sampleOutage:
+		bar(colOutage, row)
+		o.StrokeStyle(colOutageLn, 1, 4*s)
+		o.Line(x+0.5, y-row/2, x+0.5, y+row/2)
+		o.Line(x+w-0.5, y-row/2, x+w-0.5, y+row/2)
+	case sampleSqueeze:
+		bar(colSqueeze, row)
+		o.StrokeStyle(colLimit, 1.5*s, 6*s)
+		o.Line(x, y+row/2-1, x+w, y+row/2-1)
+	case sampleOther:
+		o.BeginPath()
+		o.Shape(browser.Circle, x+w/2, y, 4*s) // larger than in the server panel: its grey must show
+		o.FillStyle(colOther)
+		o.FillPath()
+	case sampleLimit:
+		o.StrokeStyle(colLimit, 1.5*s, 6*s)
+		o.Line(x, y, x+w, y)
+	case sampleClient:
+		o.StrokeStyle(colClient, 1.5*s, 2*s)
+		o.Line(x, y, x+w, y)
+	}
+}
+
 // paintNow draws the "now" line of a run going on.
 func paintNow(o *browser.Ops, l *layout, in frameInput) {
 	if in.running {
@@ -761,17 +925,31 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 		return
 	}
 	o.FillStyle(colMuted)
-	for w := 0; w < l.workers; w += every {
-		y := l.laneY(w)
-		o.Text(l.laneName(w), l.left-6, y, fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	label := func(w int) {
+		o.Text(l.laneName(w), l.left-6, l.laneY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	}
+	if l.names != nil {
+		for w := 0; w < l.workers; w += every {
+			label(w)
+		}
+		return
+	}
+	// Workers are numbered from 1, as the tooltip numbers them: every
+	// every-th (w5, w10, …), and w1 when there is room above w<every>.
+	if every > 1 && float64(every-1)*l.laneH >= 13*s {
+		label(0)
+	}
+	for n := every; n <= l.workers; n += every {
+		label(n - 1)
 	}
 }
 
-// laneName labels lane w: "w3" for a worker, a watch's device by its name
-// (cut to fit the margin), "others" for the arrivals without one.
+// laneName labels lane w (0-based): "w4" for the fourth worker, numbered
+// from 1 as the tooltip numbers it; a watch's device by its name (cut to
+// fit the margin), "others" for the arrivals without one.
 func (l *layout) laneName(w int) string {
 	if l.names == nil {
-		return "w" + strconv.Itoa(w)
+		return "w" + strconv.Itoa(w+1)
 	}
 	if w >= len(l.names) || l.names[w] == "" {
 		return "others"
@@ -1105,6 +1283,26 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 		pathLate(o, l, sp.worker, sp.slot, sp.planned, end, h)
 	}
 	strokeLate(o)
+}
+
+// anyLate reports whether m has anything drawn as late (pathLate).
+func (m *model) anyLate(in *frameInput) bool {
+	for i := range m.spans {
+		sp := &m.spans[i]
+		end := sp.to
+		if end < 0 && in.running {
+			end = in.now
+		}
+		if end-sp.planned >= lateMin {
+			return true
+		}
+	}
+	for i := range m.marks {
+		if k := &m.marks[i]; k.end >= 0 && k.pickup >= lateMin {
+			return true
+		}
+	}
+	return false
 }
 
 // lateMin is the least lateness drawn as such: below it, the hop between

@@ -119,7 +119,7 @@ func TestLaneNameFitsTheMargin(t *testing.T) {
 	if w := smallWidth(got, l.scale); !strings.HasSuffix(got, "…") || w > l.left {
 		t.Errorf("lane 0 %q (%.0f px) for a margin of %.0f px", got, w, l.left)
 	}
-	if l.names = nil; l.laneName(7) != "w7" {
+	if l.names = nil; l.laneName(7) != "w8" {
 		t.Errorf("worker lane %q", l.laneName(7))
 	}
 }

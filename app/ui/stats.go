@@ -33,8 +33,37 @@ type stat struct {
 	NoVerdict bool
 }
 
-// statList turns Stats into the panel's numbers, in the order shown.
-func statList(st *fleet.Stats, disp float64) []stat {
+// runEnd is how the run whose numbers are shown ended, for the words of
+// its numbers: the jobs it cancelled were cut short by Stop (a live run)
+// or by the attempt limit (a simulation, which has no Stop), and a run cut
+// short did not drain.
+type runEnd uint8
+
+const (
+	endLive      runEnd = iota // a live run that finished or goes on, or no run yet
+	endStopped                 // a live run Stop cut short
+	endSimulated               // a simulation that ran to the end
+	endCapped                  // a simulation that reached its attempt limit (fleet.SimSummary.Stopped)
+)
+
+// endOf is how a run ended: simulated, whether a simulation reached its
+// attempt limit, and how many jobs were cancelled (a live run's
+// cancellations are Stop's: nothing else cancels its context).
+func endOf(simulated, capped bool, cancelled int) runEnd {
+	switch {
+	case simulated && capped:
+		return endCapped
+	case simulated:
+		return endSimulated
+	case cancelled > 0:
+		return endStopped
+	}
+	return endLive
+}
+
+// statList turns Stats into the panel's numbers, in the order shown; end
+// says what cut the run's cancelled jobs short.
+func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 	msOf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	n := func(name, label string, v int, sub string, primary bool) stat {
 		return stat{Name: name, Label: label, Value: float64(v), Text: thousands(v), Sub: sub, Primary: primary}
@@ -63,9 +92,9 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
 		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
 		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
-		d("drain_ms", "time to drain", st.Drain, "Run → last job done", false),
+		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
-		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" by Stop"),
+		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)),
 		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50)),
 		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
@@ -75,8 +104,32 @@ func statList(st *fleet.Stats, disp float64) []stat {
 		hide(n("aborted", "aborted", st.Aborted, "", false)),
 		hide(n("in_flight", "in flight", st.InFlight, "", false)),
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
-		hide(n("cancelled", "jobs stopped by Stop", st.Cancelled, "", false)),
+		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// cutBy says what cancels a run's jobs: Stop, or a simulation's attempt
+// limit.
+func cutBy(end runEnd) string {
+	if end == endSimulated || end == endCapped {
+		return "at the attempt limit"
+	}
+	return "by Stop"
+}
+
+// drainSub is what the time to drain measures: up to the last job's end,
+// or, for a run cut short, up to the cut (the jobs then ended cancelled,
+// not done).
+func drainSub(end runEnd) string {
+	switch end {
+	case endStopped:
+		return "Run → Stop: not drained"
+	case endCapped:
+		return "Simulate → attempt limit: not drained"
+	case endSimulated:
+		return "Simulate → last job done"
+	}
+	return "Run → last job done"
 }
 
 // finishedText is the successes' figures: "of 71 finished", and the jobs

@@ -222,11 +222,35 @@ func TestDescribe(t *testing.T) {
 	}
 	tp := describe(&m.marks[0], false)
 	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
-	for _, want := range []string{"Worker 1 · job 0 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
+	for _, want := range []string{"Worker 2 · job 1 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
 		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
 		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120 ms)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// People read workers and jobs numbered from 1, as attempts are, in the
+// tooltip and on the lanes alike: the tooltip said "Worker 1 · job 0 ·
+// attempt 1" for the second worker's first job (workers and jobs counted
+// from 0, attempts from 1), on the lane labelled "w1".
+func TestPeopleCountWorkersAndJobsFromOne(t *testing.T) {
+	lay := newLayout(1000, 50, time.Second, &normalTheme)
+	for _, c := range []struct {
+		worker, job, attempt int // as recorded: worker and job from 0, attempt from 1
+		title, lane          string
+	}{
+		{0, 0, 1, "Worker 1 · job 1 · attempt 1", "w1"},
+		{1, 0, 1, "Worker 2 · job 1 · attempt 1", "w2"},
+		{49, 3, 10, "Worker 50 · job 4 · attempt 10", "w50"},
+	} {
+		k := mark{worker: c.worker, job: c.job, attempt: c.attempt, end: -1}
+		if got := describe(&k, true).Title; got != c.title {
+			t.Errorf("worker %d, job %d, attempt %d: tooltip %q, want %q", c.worker, c.job, c.attempt, got, c.title)
+		}
+		if got := lay.laneName(c.worker); got != c.lane {
+			t.Errorf("worker %d: lane %q, want %q", c.worker, got, c.lane)
 		}
 	}
 }

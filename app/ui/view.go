@@ -571,7 +571,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 	l := newLayoutRows(v.width, workers, rows, span, v.theme)
 	l.from, l.names = from, names
 	if head != nil {
-		l.setHead(*head)
+		l.setHead(*head, pngLegend(v.m, &in))
 	} else if v.theme.fit {
 		l.fitHeight(v.viewH - fitMargin)
 	}
@@ -815,10 +815,14 @@ func describeArrival(a *arrival, watch bool) tip {
 	return t
 }
 
-// describe writes an attempt's facts for people.
+// describe writes an attempt's facts for people. Workers and jobs are
+// numbered from 1 here, as attempts are (and as the lanes are labelled):
+// "Worker 1 · job 1 · attempt 1" is the first worker's first try. The
+// exports keep the records' numbers, workers and jobs from 0 (README,
+// "Export schema").
 func describe(k *mark, running bool) tip {
 	t := tip{Class: k.class.String()}
-	t.Title = "Worker " + strconv.Itoa(k.worker) + " · job " + strconv.Itoa(k.job) + " · attempt " + strconv.Itoa(k.attempt)
+	t.Title = "Worker " + strconv.Itoa(k.worker+1) + " · job " + strconv.Itoa(k.job+1) + " · attempt " + strconv.Itoa(k.attempt)
 	late := k.sent - k.intended
 	t.Lines = append(t.Lines,
 		"intended "+fmtSeconds(k.intended)+" · sent "+fmtSeconds(k.sent)+" ("+fmtSigned(late)+" late)")
