@@ -310,13 +310,20 @@ func TestCrossFieldRules(t *testing.T) {
 	tests := []struct {
 		name    string
 		q       url.Values
-		blame   string
-		contain string
+		blame   []string // in order, one per error
+		contain []string
 	}{
-		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, "cap", "cap"},
-		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, "base", "at least base 20s"},
-		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, "spread", "latency+spread"},
-		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, "fail503", "fail500+fail503+drop+hang"},
+		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, []string{"cap"}, []string{"cap"}},
+		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, []string{"base"}, []string{"at least base 20s"}},
+		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{"latency+spread"}},
+		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, []string{"fail503"}, []string{"fail500+fail503+drop+hang"}},
+		// Two errors of one rule at once are both shown, each on its field:
+		// the page counted one field to fix, and showed the second after
+		// the first was fixed.
+		{"latency+spread and failure sum", url.Values{"latency": {"20s"}, "spread": {"15s"}, "fail500": {"60"}, "fail503": {"60"}},
+			[]string{"spread", "fail503"}, []string{"latency+spread", "fail500+fail503+drop+hang"}},
+		{"both rules", url.Values{"base": {"2s"}, "cap": {"1s"}, "fail500": {"60"}, "fail503": {"60"}},
+			[]string{"cap", "fail503"}, []string{"cap", "fail500+fail503+drop+hang"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -329,12 +336,21 @@ func TestCrossFieldRules(t *testing.T) {
 				}
 			}
 			errs := s.Validate()
-			if len(errs) != 1 || errs[0].Key != tt.blame || !strings.Contains(errs[0].Msg, tt.contain) {
-				t.Fatalf("Validate = %+v, want one error on %s mentioning %q", errs, tt.blame, tt.contain)
+			if len(errs) != len(tt.blame) {
+				t.Fatalf("Validate = %+v, want errors on %v", errs, tt.blame)
+			}
+			for i, e := range errs {
+				if e.Key != tt.blame[i] || !strings.Contains(e.Msg, tt.contain[i]) || e.Value != valueOf(&s, e.Key) {
+					t.Errorf("error %d: %+v, want it on %s (value %q) mentioning %q", i, e, tt.blame[i], valueOf(&s, tt.blame[i]), tt.contain[i])
+				}
 			}
 			got, notes := FromQuery(tt.q)
-			if len(notes) != 1 || notes[0].Key != tt.blame {
-				t.Fatalf("FromQuery notes %+v, want one on %s", notes, tt.blame)
+			var keys []string
+			for _, n := range notes {
+				keys = append(keys, n.Key)
+			}
+			if !slices.Equal(keys, tt.blame) {
+				t.Fatalf("FromQuery notes on %v, want %v", keys, tt.blame)
 			}
 			if errs := got.Validate(); errs != nil {
 				t.Errorf("FromQuery result does not validate: %v", errs)
@@ -646,4 +662,10 @@ func FuzzParseAttemptTag(f *testing.F) {
 			t.Errorf("%q parsed as (%q, %d, %d, %d), which writes %q", tag, device, w, j, a, back)
 		}
 	})
+}
+
+// valueOf is the field key's value in s.
+func valueOf(s *Scenario, key string) string {
+	f, _ := FieldByKey(key)
+	return f.Get(s)
 }

@@ -268,38 +268,53 @@ var crossRules = []crossRule{
 	},
 }
 
+// crossErrors reports every rule between fields that s breaks, each on the
+// field it blames. A rule may be broken twice at once (a latency spread too
+// long, and failures over 100%): once the first error's field is set to
+// its default in a copy, the rule is checked again, until it passes, so
+// each error is shown beside its field at once rather than one per fix.
 func (s *Scenario) crossErrors() []FieldError {
 	var errs []FieldError
 	def := Default()
 	for _, r := range crossRules {
-		err := r.check(s)
-		if err == nil {
-			continue
-		}
-		// Blame the last field whose default fixes the rule; failing that
-		// (two errors at once), the last whose default changes the error.
-		key := ""
-		for pass := 0; pass < 2 && key == ""; pass++ {
-			for i := len(r.keys) - 1; i >= 0 && key == ""; i-- {
-				f, _ := FieldByKey(r.keys[i])
-				c := *s
-				if f.Set(&c, f.Get(&def)) != nil {
-					continue
-				}
-				err2 := r.check(&c)
-				if err2 == nil || (pass == 1 && err2.Error() != err.Error()) {
-					key = f.Key
-				}
+		c := *s
+		for range r.keys {
+			err := r.check(&c)
+			if err == nil {
+				break
 			}
-		}
-		fe := FieldError{Key: key, Msg: trimPkg(err.Error())}
-		if f, ok := FieldByKey(key); ok {
+			key := r.blame(&c, &def, err)
+			fe := FieldError{Key: key, Msg: trimPkg(err.Error())}
+			f, ok := FieldByKey(key)
+			if !ok {
+				errs = append(errs, fe)
+				break
+			}
 			fe.Value = f.Get(s)
 			fe.Msg = f.Label + ": " + fe.Msg
+			errs = append(errs, fe)
+			_ = f.Set(&c, f.Get(&def)) // and look for the rule's next error
 		}
-		errs = append(errs, fe)
 	}
 	return errs
+}
+
+// blame returns the last of r's fields whose default fixes err in s;
+// failing that (two errors at once), the last whose default changes it.
+func (r *crossRule) blame(s, def *Scenario, err error) string {
+	for pass := 0; pass < 2; pass++ {
+		for i := len(r.keys) - 1; i >= 0; i-- {
+			f, _ := FieldByKey(r.keys[i])
+			c := *s
+			if f.Set(&c, f.Get(def)) != nil {
+				continue
+			}
+			if err2 := r.check(&c); err2 == nil || (pass == 1 && err2.Error() != err.Error()) {
+				return f.Key
+			}
+		}
+	}
+	return ""
 }
 
 // TryKey is the mock key of the endpoint URL shown to try with curl (the

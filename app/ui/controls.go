@@ -18,7 +18,7 @@ var groupTitles = []struct{ id, title, note string }{
 	{"bucket", "Fleet token bucket", "Pacing the whole fleet on the client."},
 	{"budget", "Retry budget", "Capping retries across the fleet."},
 	{"endpoint", "Endpoint", "The rate-limited server the workers call."},
-	{"failures", "Injected failures", "Percent of all requests that fail whatever the limit says; they do not count against it."},
+	{"failures", "Injected failures", "Percent of all requests that fail whatever the limit says; they do not count against it. The four together: at most 100%."},
 	{"outage", "Scheduled outage", "The server goes down for a while during every run, live or simulated: the herd that comes back is the point."},
 }
 
