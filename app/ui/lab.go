@@ -25,6 +25,9 @@ import (
 // and comes back through Dispatch.
 type Lab struct {
 	page *url.URL // the page's address: the mock is on its origin
+	// address is the address bar's query: as the page was opened with,
+	// then as saveURL writes it. A draft belongs to it (adoptDraft).
+	address string
 
 	s         fleet.Scenario
 	texts     map[string]string // what the user typed, per field key
@@ -200,6 +203,7 @@ func (l *Lab) Load(page *url.URL) {
 	if page == nil || page.RawQuery == "" {
 		return
 	}
+	l.address = page.RawQuery
 	q, err := url.ParseQuery(page.RawQuery)
 	vs, hasVS := q[baselineKey]
 	delete(q, baselineKey)
@@ -405,7 +409,8 @@ func (l *Lab) Set(key, text string) {
 func (l *Lab) saveURL() {
 	if l.Invalid() == 0 {
 		l.saved = l.s
-		_ = browser.ReplaceURL("?" + l.query())
+		l.address = l.query()
+		_ = browser.ReplaceURL("?" + l.address)
 	}
 	l.saveDraft()
 }
@@ -419,7 +424,7 @@ const draftStorageKey = "retrylab.draft"
 
 // draft is what draftStorageKey holds.
 type draft struct {
-	Query string            `json:"query"` // the address's query (Lab.query) the texts were typed over
+	Query string            `json:"query"` // the address bar's query (Lab.address) the texts were typed over
 	Texts map[string]string `json:"texts"` // field key → text, for each field that differs from it
 }
 
@@ -438,7 +443,7 @@ func (l *Lab) saveDraft() {
 				d.Texts[f.Key] = t
 			}
 		}
-		d.Query = l.queryOf(l.saved) // the address's, not that of the valid values typed since
+		d.Query = l.address // the address bar's, not that of the valid values typed since
 	}
 	_ = l.drafts.Set(draftStorageKey, d)
 	l.drafted = d.Texts != nil
@@ -453,7 +458,10 @@ func (l *Lab) adoptDraft(st storage) {
 	if st.Get(draftStorageKey, &d) != nil || len(d.Texts) == 0 {
 		return
 	}
-	if d.Query != l.query() { // typed over another address: not this page's
+	// Typed over another address: not this page's. The address bar's own
+	// text, not the configuration it resolves to: a link that falls back
+	// to the configuration a draft was typed over is another address.
+	if d.Query != l.address {
 		_ = st.Set(draftStorageKey, draft{})
 		return
 	}

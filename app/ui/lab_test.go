@@ -417,6 +417,7 @@ func TestSimulatedTextTook(t *testing.T) {
 func TestDraftSurvivesAReload(t *testing.T) {
 	page, _ := url.Parse("http://localhost:8080/?workers=20&seed=7")
 	other, _ := url.Parse("http://localhost:8080/?workers=30")
+	malformed, _ := url.Parse("http://localhost:8080/?workers=20&seed=7&base=-1s")
 	open := func(u *url.URL, st *fakeStorage) *Lab {
 		l := newLab()
 		l.Load(u)
@@ -435,6 +436,9 @@ func TestDraftSurvivesAReload(t *testing.T) {
 		{"two fields, one fixed", [][2]string{{"workers", "abc"}, {"seed", "x"}, {"workers", "9"}}, nil, map[string]string{"seed": "x"}},
 		{"fixed", [][2]string{{"workers", "abc"}, {"workers", "9"}}, nil, nil},
 		{"another address", [][2]string{{"workers", "abc"}}, other, nil},
+		// A link that falls back to the configuration the draft was typed
+		// over is still another address (it came back over a fresh link).
+		{"a malformed link to the same configuration", [][2]string{{"latency", "20s"}, {"spread", "15s"}}, malformed, nil},
 	} {
 		st := &fakeStorage{m: map[string]string{}}
 		l := open(page, st)
@@ -442,8 +446,8 @@ func TestDraftSurvivesAReload(t *testing.T) {
 			l.Set(kt[0], kt[1])
 		}
 		reload := c.reload
-		if reload == nil { // the address bar holds the last valid configuration
-			reload, _ = url.Parse("http://localhost:8080/?" + l.queryOf(l.saved))
+		if reload == nil { // the address bar: as opened, or the last valid configuration
+			reload, _ = url.Parse("http://localhost:8080/?" + l.address)
 		}
 		r := open(reload, st)
 		for key, text := range c.want {
