@@ -38,7 +38,7 @@ type SimOptions struct {
 type SimSummary struct {
 	Attempts int           // attempts simulated
 	Events   uint64        // scheduler events fired
-	Stopped  bool          // MaxAttempts was reached: unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit)
+	Stopped  bool          // MaxAttempts was reached: unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit; AtAttemptLimit)
 	Virtual  time.Duration // virtual time from the start to the last job's end
 	Wall     time.Duration // real time the simulation took
 }
@@ -286,3 +286,8 @@ func RelaxGC(percent int) (restore func()) {
 		}
 	})
 }
+
+// AtAttemptLimit reports whether err is a simulation's cut at its attempt
+// limit (SimOptions.MaxAttempts): the attempt aborted, or the job
+// cancelled, there. A live run's are Stop's.
+func AtAttemptLimit(err error) bool { return errors.Is(err, sim.ErrLimit) }

@@ -1825,3 +1825,33 @@ func TestLateIsDrawnAsLate(t *testing.T) {
 		}
 	}
 }
+
+// An attempt a simulation cut at its attempt limit says so: no one
+// pressed Stop.
+func TestAttemptCutAtTheLimitSaysSo(t *testing.T) {
+	p, _ := fleet.PresetByID("flood")
+	s := p.Scenario()
+	rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: 30}) // the 31st of the first 50 sends: 30 in flight
+	if !sum.Stopped {
+		t.Fatal("the simulation did not reach its attempt limit")
+	}
+	m := newModel(rec.Start, s.Workers)
+	m.simulated = true
+	for _, r := range rec.Records() {
+		m.add(&r)
+	}
+	cut := 0
+	for i := range m.marks {
+		k := &m.marks[i]
+		if k.class != fleet.ClassAborted {
+			continue
+		}
+		cut++
+		if text := strings.Join(describe(k, false).Lines, "\n"); !strings.Contains(text, "aborted (the simulation's attempt limit)") || strings.Contains(text, "Stop") {
+			t.Errorf("an attempt cut at the limit:\n%s", text)
+		}
+	}
+	if cut == 0 {
+		t.Error("no attempt was cut at the limit")
+	}
+}

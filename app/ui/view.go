@@ -846,6 +846,9 @@ func describe(k *mark, running bool) tip {
 		t.Lines = append(t.Lines, "in flight")
 	default:
 		res := classLabel[k.class]
+		if k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err) {
+			res = "aborted (the simulation's attempt limit)"
+		}
 		if k.status != 0 {
 			res = strconv.Itoa(k.status) + " " + statusText(k.status)
 		}
