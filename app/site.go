@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -53,6 +54,11 @@ func newSite(root string) (*site, error) {
 		return nil, fmt.Errorf("%s is missing: run `make build` (it copies the Go toolchain's copy)", execJS)
 	}
 
+	version, err := siteVersion(wasm.version, filepath.Join(root, "web"))
+	if err != nil {
+		return nil, err
+	}
+
 	m := mock.New(mock.Options{})
 	mux := http.NewServeMux()
 	mux.Handle("/mock", m)
@@ -89,7 +95,7 @@ func newSite(root string) (*site, error) {
 		LoadingLabel:            "Loading Retry Lab {progress}%",
 		Styles:                  []string{"/web/app.css"},
 		Resources:               newWebDir(root),
-		Version:                 wasm.version,
+		Version:                 version,
 		WasmContentLengthHeader: wasmLengthHeader,
 		ServiceWorkerTemplate:   workerJS,
 		// go-app's loader only asks for app.wasm after DOMContentLoaded
@@ -111,7 +117,7 @@ func newSite(root string) (*site, error) {
 		}
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("ETag", `"`+wasm.version+`"`)
+		w.Header().Set("ETag", `"`+version+`"`)
 		http.ServeContent(w, r, "app.js", time.Time{}, strings.NewReader(js))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -313,9 +319,39 @@ func newWebDir(root string) webDir {
 
 func (webDir) Resolve(location string) string { return location }
 
-// versionOf is the app's version: a hash of the wasm it serves, so the same
-// build always has the same version and a new build is noticed by the page.
+// versionOf is a hash of b: the same bytes always have the same version,
+// and changed ones are noticed.
 func versionOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// siteVersion is the page's version (go-app's, its ETag and its service
+// worker's cache): the wasm's version and every other file under web, by
+// path and content. go-app answers a request whose If-None-Match is the
+// version with 304, so a version of the wasm alone kept an edited app.css,
+// or an icon, from reaching a browser until app.wasm changed too.
+func siteVersion(wasmVersion, web string) (string, error) {
+	h := sha256.New()
+	h.Write([]byte(wasmVersion))
+	err := filepath.WalkDir(web, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(web, path)
+		if strings.HasPrefix(rel, "app.wasm") { // the wasm and its compressed copies: wasmVersion
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", filepath.ToSlash(rel), len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }

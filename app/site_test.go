@@ -214,6 +214,8 @@ func TestLoaderJS(t *testing.T) {
 		t.Error("the loader can run before the head's script made the worker")
 	}
 
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
 	if etag := rec.Header().Get("ETag"); etag == "" {
 		t.Error("app.js has no ETag")
 	} else {
@@ -404,5 +406,41 @@ func TestAssetsRefuseOtherMethods(t *testing.T) {
 		if want := `"param":"method","value":"` + tt.method + `","allowed":"GET, HEAD"`; !strings.Contains(string(b), want) {
 			t.Errorf("%s %s: body %.200q, want it to contain %s", tt.method, tt.path, b, want)
 		}
+	}
+}
+
+// The page's version, go-app's ETag, covers every file under web/: an
+// edited app.css reaches a browser that holds the old one, though app.wasm
+// is the same (the version was the wasm's alone, and go-app answered the
+// old ETag with 304).
+func TestEditedStylesReachTheBrowser(t *testing.T) {
+	root := fakeRoot(t, true)
+	etag := func() string {
+		srv := serveSite(t, root)
+		resp, err := http.Get(srv.URL + "/web/app.css")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.Header.Get("ETag")
+	}
+	before := etag()
+	if err := os.WriteFile(filepath.Join(root, "web", "app.css"), []byte("body{color:red}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serveSite(t, root)
+	req, _ := http.NewRequest("GET", srv.URL+"/web/app.css", nil)
+	req.Header.Set("If-None-Match", before)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "body{color:red}" || resp.Header.Get("ETag") == before {
+		t.Errorf("app.css edited, asked with the old ETag %s: %d %q (ETag %s); want the new file", before, resp.StatusCode, body, resp.Header.Get("ETag"))
+	}
+	if again := etag(); again != resp.Header.Get("ETag") {
+		t.Errorf("the same files gave versions %s and %s", resp.Header.Get("ETag"), again)
 	}
 }
