@@ -73,7 +73,7 @@ var legendPhases = []legendItem{
 	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", true, sample{kind: sampleWait, reason: core.ReasonResetHint}},
 	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", true, sample{kind: sampleWait, reason: core.ReasonBucket}},
 	{"sw giveup", "gave up", "the job stopped retrying", true, sample{kind: sampleGiveUp}},
-	{"sw bar late", "late: page busy", "outlined: a wait past its planned end, or an answer the page took in after it came: the page's thread was busy", true, sample{kind: sampleLate}},
+	{"sw bar late", "late", "outlined: the page's thread was busy: a wait past its planned end, or an answer taken in after it came", true, sample{kind: sampleLate}},
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false, sample{kind: sampleHidden}},
 	{"sw outage", "server down", "the Outage button: every request answered 503", false, sample{kind: sampleOutage}},
 	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false, sample{kind: sampleSqueeze}},
