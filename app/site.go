@@ -314,7 +314,14 @@ function retrylabWhenReady(f) {
 type webDir struct{ http.Handler }
 
 func newWebDir(root string) webDir {
-	return webDir{http.StripPrefix("/web", http.FileServer(http.Dir(filepath.Join(root, "web"))))}
+	files := http.StripPrefix("/web", http.FileServer(http.Dir(filepath.Join(root, "web"))))
+	return webDir{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") { // files, not a listing of the folder
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})}
 }
 
 func (webDir) Resolve(location string) string { return location }

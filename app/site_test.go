@@ -319,7 +319,8 @@ func TestReadmeListsEveryMakeTarget(t *testing.T) {
 // Regression: /web/ serves root/web/ only. go-app hands the resource
 // handler every path under /web/, and the mux does not clean an encoded dot
 // segment, so /web/%2e%2e/go.mod was the server folder's go.mod (200), and
-// /web/%2e%2e/ listed the folder: sources, Makefile, .git.
+// /web/%2e%2e/ listed the folder: sources, Makefile, .git. No folder under
+// /web/ is listed at all.
 func TestStaticStaysInWeb(t *testing.T) {
 	root := fakeRoot(t, false)
 	if err := os.WriteFile(filepath.Join(root, "secret.txt"), []byte("not for the web"), 0o644); err != nil {
@@ -336,7 +337,9 @@ func TestStaticStaysInWeb(t *testing.T) {
 		{"/web/..%2fsecret.txt", 404},
 		{"/web/%2e%2e%2fsecret.txt", 404},
 		{"/web/app.css/%2e%2e/%2e%2e/secret.txt", 404},
-		{"/web/%2e%2e/", 200}, // root/web/'s own listing, not root's
+		{"/web/%2e%2e/", 404}, // no listing, of root/web/ or of root
+		{"/web/", 404},
+		{"/web/readme/", 404},
 		{"/web/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404},
 	}
 	for _, tt := range tests {
