@@ -99,6 +99,9 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	if err := checkRange("parallel", e.Parallel, simParallelRange, " (0 = one per CPU)"); err != nil {
 		return fmt.Errorf("sim aws: %w", err)
 	}
+	if err := canWrite(*csvPath, *svgPath); err != nil {
+		return fmt.Errorf("sim aws: %w", err)
+	}
 	par := e.Parallel
 	if par == 0 {
 		par = runtime.GOMAXPROCS(0)
@@ -136,6 +139,23 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// canWrite creates each file a command will write ("" is none) before the
+// command's work, so a path it cannot write fails at once, not after a
+// sweep of seconds.
+func canWrite(paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		f, err := os.Create(p)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	return nil
+}
+
 func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -168,6 +188,9 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if err := checkRange("max-attempts", *maxAttempts, [2]int{1, 10_000_000}, ""); err != nil {
+		return fmt.Errorf("sim scenario: %w", err)
+	}
+	if err := canWrite(*jsonPath, *csvPath); err != nil {
 		return fmt.Errorf("sim scenario: %w", err)
 	}
 	s, notes, err := scenarioFromQuery(query)

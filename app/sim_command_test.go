@@ -24,6 +24,9 @@ func TestSimUsage(t *testing.T) {
 		{[]string{"aws", "-h"}, "", []string{"Flags of retrylab sim aws:", "-runs", "-parallel"}, nil},
 		{[]string{"scenario", "-h"}, "", []string{"Flags of retrylab sim scenario:", "-max-attempts"}, nil},
 		{[]string{"aws", "-runs", "0"}, "-runs 0: must be between 1 and 100000", nil, nil},
+		// A file it cannot write fails before the sweep (it ran ~6 s first).
+		{[]string{"aws", "-runs", "100000", "-csv", "/nonexistent-dir/aws.csv"}, "/nonexistent-dir/aws.csv", nil, nil},
+		{[]string{"scenario", "workers=20", "-json", "/nonexistent-dir/r.json"}, "/nonexistent-dir/r.json", nil, nil},
 	} {
 		var stdout, stderr strings.Builder
 		err := runSim(c.args, &stdout, &stderr)
