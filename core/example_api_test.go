@@ -139,3 +139,25 @@ func ExampleDecision_RetryAfterSeconds() {
 	// Retry-After: 3
 	// Retry-After: Mon, 02 Nov 2026 09:30:03 GMT
 }
+
+// A fleet's jobs are all due when the run starts, but a driver on one
+// thread starts them one after another: SetDue keeps the delay in the
+// first attempt's lateness (At − Intended).
+func ExampleLoop_SetDue() {
+	runStart := time.Date(2026, time.November, 2, 9, 30, 0, 0, time.UTC)
+	for worker := range 3 {
+		l := core.NewLoop(core.DefaultPolicy(), core.NewPCG(1), nil, nil, func(e core.Event) {
+			if e.Kind == core.EventAttempt {
+				fmt.Printf("worker %d: first attempt %v late\n", worker, e.At.Sub(e.Intended))
+			}
+		})
+		l.SetDue(runStart)
+		started := runStart.Add(time.Duration(worker) * 4 * time.Millisecond) // the thread got to it
+		l.Start(started)
+		l.Begin(started)
+	}
+	// Output:
+	// worker 0: first attempt 0s late
+	// worker 1: first attempt 4ms late
+	// worker 2: first attempt 8ms late
+}

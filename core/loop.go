@@ -89,6 +89,7 @@ type Loop struct {
 
 	state    loopState
 	start    time.Time
+	due      time.Time     // when the job was meant to start; zero: at Start (SetDue)
 	horizon  time.Time     // the latest instant a wait may end; zero: none (SetHorizon)
 	attempt  int           // attempts begun
 	prev     time.Duration // last backoff delay (decorrelated jitter)
@@ -131,6 +132,16 @@ func NewLoop(p Policy, rng Rand, bucket *Bucket, budget *Budget, observe func(Ev
 // wait of centuries simply lasts until the job is cancelled).
 func (l *Loop) SetHorizon(t time.Time) { l.horizon = t }
 
+// SetDue says when the job was meant to start, for a driver that may start
+// it later: a fleet whose workers are all due at once but start one after
+// another on one thread, or a job that arrives on a schedule and is woken
+// late. If Start comes after due, the first attempt's intended time
+// (EventAttempt's Intended) is due, so the delay counts in the send's
+// lateness instead of vanishing into a later start; a bucket wait before
+// it still starts at Start. Call it before Start; the zero Time, the
+// default, means the job is due when it starts.
+func (l *Loop) SetDue(due time.Time) { l.due = due }
+
 // Attempts returns the number of attempts begun so far.
 func (l *Loop) Attempts() int { return l.attempt }
 
@@ -161,7 +172,11 @@ func (l *Loop) Start(now time.Time) Step {
 	if l.invalid != nil {
 		return l.finish(now, l.invalid, "invalid policy")
 	}
-	return l.beforeAttempt(now, now)
+	intended := now
+	if !l.due.IsZero() && l.due.Before(now) {
+		intended = l.due
+	}
+	return l.beforeAttempt(now, intended)
 }
 
 // beforeAttempt takes a bucket token for the next attempt, planned for

@@ -750,3 +750,46 @@ func TestLoopGivesBackUnusedTokens(t *testing.T) {
 		}
 	})
 }
+
+// A job started after it was due has its first attempt intended at due:
+// the delay is the send's lateness. A due after the start changes nothing,
+// nor does one with a bucket wait first (the wait starts at Start).
+func TestLoopDue(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		due, started time.Duration // from t0
+		bucket       bool
+		intended     time.Duration
+	}{
+		{"started late", 0, 40 * ms, false, 0},
+		{"started on time", 40 * ms, 40 * ms, false, 40 * ms},
+		{"due later than the start", 50 * ms, 40 * ms, false, 40 * ms},
+		{"no due", -1, 40 * ms, false, 40 * ms},
+		{"a bucket wait first", 0, 40 * ms, true, 40*ms + 100*ms},
+	} {
+		var b *Bucket
+		if c.bucket {
+			b, _ = NewBucket(10, 1)
+			b.ReserveAt(t0.Add(c.started)) // empty: the next token in 100 ms
+		}
+		ev, obs := recorder()
+		l := NewLoop(expo(3), nil, b, nil, obs)
+		if c.due >= 0 {
+			l.SetDue(t0.Add(c.due))
+		}
+		now := t0.Add(c.started)
+		step := l.Start(now)
+		if step.Action == ActWait {
+			now = now.Add(step.Wait)
+			step = l.Woke(now)
+		}
+		if step.Action != ActAttempt {
+			t.Fatalf("%s: %+v", c.name, step)
+		}
+		l.Begin(now)
+		last := (*ev)[len(*ev)-1]
+		if last.Kind != EventAttempt || !last.Intended.Equal(t0.Add(c.intended)) || !last.At.Equal(now) {
+			t.Errorf("%s: attempt at %v intended %v, want intended %v", c.name, last.At.Sub(t0), last.Intended.Sub(t0), c.intended)
+		}
+	}
+}

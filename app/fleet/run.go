@@ -185,7 +185,8 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 					if clock.Sleep(ctx, rec.Start.Add(at).Sub(clock.Now())) != nil || ctx.Err() != nil {
 						return
 					}
-					wg.Go(func() { runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord) })
+					due := rec.Start.Add(at) // the wake may be late: its delay is the first send's lateness
+					wg.Go(func() { runJob(ctx, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord) })
 				}
 				return
 			}
@@ -193,7 +194,14 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 				if ctx.Err() != nil {
 					return
 				}
-				runJob(ctx, s, policy, w, j, bucket, budget, clock, tr, rec, onRecord)
+				// Every worker's first job is due when the run starts, however
+				// late its goroutine gets the thread; a later one when the
+				// last ends, which is when it starts.
+				var due time.Time
+				if j == 0 {
+					due = rec.Start
+				}
+				runJob(ctx, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord)
 			}
 		})
 	}
@@ -201,7 +209,9 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	return rec
 }
 
-func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, bucket *core.Bucket, budget *core.Budget,
+// runJob runs worker w's job j, due at due (zero: when it starts; see
+// core.Loop.SetDue).
+func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, due time.Time, bucket *core.Bucket, budget *core.Budget,
 	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
 	var last Attempt // the attempt in flight; Do reports its outcome synchronously
 	observe := func(e core.Event) {
@@ -238,6 +248,7 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, bucke
 		return a.Outcome()
 	}
 	loop := core.NewLoop(policy, core.NewRand(core.SubSeed(s.Seed, w, j)), bucket, budget, observe)
+	loop.SetDue(due)
 	core.Do(ctx, loop, clock, op)
 }
 

@@ -784,3 +784,40 @@ func TestRunFromTakesTheGivenStart(t *testing.T) {
 		}
 	})
 }
+
+// slowYield is the real clock, whose Yield (between batches of workers
+// started) takes 30 ms, as a busy page's thread may.
+type slowYield struct{ core.RealClock }
+
+func (slowYield) Yield(ctx context.Context) { time.Sleep(30 * time.Millisecond) }
+
+// Every worker's first job is due when the run starts: one started late
+// (here the second batch, after a slow yield) has its first attempt
+// intended at the run's start, and the delay counts in the send lateness.
+// It used to be intended when the worker's goroutine got to it.
+func TestFirstJobsAreDueAtTheStart(t *testing.T) {
+	s := scenario(t, "workers", fmt.Sprint(startBatch+5), "jobs", "2", "limiter", "none")
+	rec := Run(context.Background(), s, constTransport{Status: 200}, slowYield{}, nil)
+	late := 0
+	for _, r := range rec.Records() {
+		e := r.Event
+		if e.Kind != core.EventAttempt {
+			continue
+		}
+		if r.Job == 0 && !e.Intended.Equal(rec.Start) {
+			t.Errorf("worker %d's first job: intended %v after the start, want at it", r.Worker, e.Intended.Sub(rec.Start))
+		}
+		if r.Job == 0 && r.Worker >= startBatch && e.At.Sub(e.Intended) >= 30*time.Millisecond {
+			late++
+		}
+		if r.Job == 1 && e.At.Sub(e.Intended) >= 30*time.Millisecond {
+			t.Errorf("worker %d's second job, due when the first ended: %v late", r.Worker, e.At.Sub(e.Intended))
+		}
+	}
+	if late != 5 {
+		t.Errorf("%d of the 5 workers started after the slow yield are 30 ms late, want all", late)
+	}
+	if st := StatsOf(rec.Start, rec.Records()); st.LatenessP99 < 30*time.Millisecond {
+		t.Errorf("lateness p99 %v: the late starts are not counted", st.LatenessP99)
+	}
+}
