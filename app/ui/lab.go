@@ -28,6 +28,9 @@ type Lab struct {
 	// address is the address bar's query: as the page was opened with,
 	// then as saveURL writes it. A draft belongs to it (adoptDraft).
 	address string
+	// drewSeed: the page was opened on a room's link without a seed, and
+	// drew its own (Load).
+	drewSeed bool
 
 	s         fleet.Scenario
 	texts     map[string]string // what the user typed, per field key
@@ -211,8 +214,21 @@ func (l *Lab) Load(page *url.URL) {
 	if err != nil {
 		notes = append(notes, fleet.FieldError{Key: "", Value: page.RawQuery, Msg: "the address's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
 	}
+	if _, seeded := q["seed"]; !seeded && s.Room != "" && s.Target == "" {
+		// A room's devices are independent clients: each draws its own
+		// seed (a join link carries none), written into the address so a
+		// reload or a shared link reproduces this device's run. With one
+		// seed for all, every device's jittered retries came together,
+		// and the room drew full jitter as a flood.
+		s.Seed = rand.Uint64()
+		l.drewSeed = true
+	}
 	l.s, l.saved = s, s
 	l.notices = notes
+	if l.drewSeed {
+		l.address = l.query()
+		_ = browser.ReplaceURL("?" + l.address)
+	}
 	if hasVS && len(vs) > 0 {
 		if len(vs) > 1 { // as FromQuery does for a field given more than once
 			l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: vs[1],

@@ -752,3 +752,36 @@ func TestLiveDispersion(t *testing.T) {
 		t.Errorf("at the end: dispersion %v, want the finished run's %v", disp, fleet.Dispersion(recs, fleet.DispersionSlice))
 	}
 }
+
+// A room's link carries no seed, and each device that opens it draws its
+// own, into its address: devices in a room are independent clients (with
+// one seed their jittered retries came together). A link with a seed, or
+// one to a custom target, keeps it.
+func TestRoomDevicesDrawTheirOwnSeed(t *testing.T) {
+	open := func(raw string) *Lab {
+		u, _ := url.Parse(raw)
+		l := newLab()
+		l.Load(u)
+		return l
+	}
+	a, b := open("http://localhost:8080/?room=r1&strategy=full"), open("http://localhost:8080/?room=r1&strategy=full")
+	if a.Scenario().Seed == b.Scenario().Seed {
+		t.Errorf("two devices on the room's link drew the same seed %d", a.Scenario().Seed)
+	}
+	for _, l := range []*Lab{a, b} {
+		if want := "seed=" + strconv.FormatUint(l.Scenario().Seed, 10); !strings.Contains(l.address, want) || !strings.Contains(l.roomNote(), "its own random seed") {
+			t.Errorf("address %q (want %s in it), note %q", l.address, want, l.roomNote())
+		}
+	}
+	if l := open("http://localhost:8080/?room=r1&seed=7"); l.Scenario().Seed != 7 || l.drewSeed {
+		t.Errorf("a room link with seed=7: seed %d", l.Scenario().Seed)
+	}
+	if l := open("http://localhost:8080/?workers=3"); l.Scenario().Seed != fleet.Default().Seed {
+		t.Errorf("no room: seed %d, want the default", l.Scenario().Seed)
+	}
+	s := fleet.Default()
+	s.Room, s.Seed = "r1", 42
+	if q := joinQuery(s); strings.Contains(q, "seed") || !strings.Contains(q, "room=r1") {
+		t.Errorf("join link query %q: want the room and no seed", q)
+	}
+}

@@ -104,7 +104,11 @@ func (l *Lab) roomNote() string {
 	if l.s.Room == "" || l.s.Target != "" {
 		return ""
 	}
-	return "This page appears in the room as " + l.device + "."
+	note := "This page appears in the room as " + l.device + "."
+	if l.drewSeed {
+		note += " It drew its own random seed, as every device that joins does: clients in a room jitter independently."
+	}
+	return note
 }
 
 // joinState is what the watch shows about joining the room.
@@ -150,11 +154,12 @@ func joinLinks(page *url.URL, query string, origins []string) []string {
 // joinQuery is the configuration a join link carries: the fields that
 // differ from the defaults (a link short enough to read off the projector,
 // a QR code coarse enough to scan from the back of the room), without a
-// scheduled outage. The room's server is the presenter's to take down
+// seed (the devices are independent clients) or a scheduled outage. The room's server is the presenter's to take down
 // (Outage during the watch); each device's run would take it down at its
 // own start, and the outages would overlap.
 func joinQuery(s fleet.Scenario) string {
 	s.Outage, s.OutageAt = 0, fleet.Default().OutageAt
+	s.Seed = fleet.Default().Seed // left out: each device draws its own (Lab.Load)
 	return s.EncodeChanged()
 }
 
