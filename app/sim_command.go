@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -227,8 +226,8 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 }
 
 // scenarioFromQuery reads a page URL or its query ("workers=…&…", with or
-// without "?"). Workers may go beyond the page's live range, up to
-// fleet.SimWorkersRange.Max.
+// without "?"), as the page does: workers up to fleet.SimWorkersRange.Max,
+// which a simulation takes.
 func scenarioFromQuery(q string) (fleet.Scenario, []fleet.FieldError, error) {
 	if i := strings.IndexByte(q, '?'); i >= 0 {
 		q = q[i+1:]
@@ -240,20 +239,7 @@ func scenarioFromQuery(q string) (fleet.Scenario, []fleet.FieldError, error) {
 	if err != nil {
 		return fleet.Scenario{}, nil, fmt.Errorf("query %q: %w", q, err)
 	}
-	workers := 0
-	if ws, ok := v["workers"]; ok && len(ws) == 1 {
-		if n, err := strconv.Atoi(ws[0]); err == nil && n > fleet.WorkersRange.Max {
-			if !fleet.SimWorkersRange.Contains(n) {
-				return fleet.Scenario{}, nil, fmt.Errorf("workers %d: must be %s to simulate", n, fleet.SimWorkersRange)
-			}
-			workers = n
-			v.Del("workers")
-		}
-	}
 	s, notes := fleet.FromQuery(v)
-	if workers > 0 {
-		s.Workers = workers
-	}
 	return s, notes, nil
 }
 

@@ -63,7 +63,8 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 		{"fail500=60&drop=60", []string{"fail500+fail503+drop+hang"}},
 		{"nosuch=1", []string{`unknown parameter "nosuch"`}},
 		{"workers=5&workers=6", []string{"Workers (workers) is given 2 times"}},
-		{"workers=20000", []string{"workers 20000: must be"}},
+		{"workers=20000", []string{`Workers "20000": must be an integer between 1 and 10000`}},
+		{"workers=2000&jobs=1&limiter=none", nil},
 	} {
 		var stdout, stderr strings.Builder
 		err := runSim([]string{"scenario", c.query}, &stdout, &stderr)

@@ -88,7 +88,7 @@ func (b Backoff) Validate() error {
 		return err
 	}
 	if b.Cap != 0 && b.Cap < b.Base {
-		return fmt.Errorf("core: backoff cap %s: must be 0 (no cap) or at least base %s", formatDuration(b.Cap), formatDuration(b.Base))
+		return fmt.Errorf("core: backoff cap %s: must be 0 (no cap) or at least base %s", FormatDuration(b.Cap), FormatDuration(b.Base))
 	}
 	return nil
 }

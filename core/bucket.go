@@ -144,7 +144,7 @@ func (b *Bucket) wait(ctx context.Context, clock func() time.Time, newTimer func
 	}
 	if deadline, ok := ctx.Deadline(); ok && deadline.Sub(now) < d {
 		b.unreserveAt(now)
-		return fmt.Errorf("core: bucket wait %s would pass the context deadline: %w", formatDuration(d), context.DeadlineExceeded)
+		return fmt.Errorf("core: bucket wait %s would pass the context deadline: %w", FormatDuration(d), context.DeadlineExceeded)
 	}
 	ch, stop := newTimer(d)
 	defer stop()

@@ -353,9 +353,9 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Duration, Reason, string, error) {
 	if c := l.p.Ceiling; c > 0 && d > c {
 		if l.p.AboveCeiling == CeilingStop {
-			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, noteDuration(d), formatDuration(c))), ErrAboveCeiling
+			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, noteDuration(d), FormatDuration(c))), ErrAboveCeiling
 		}
-		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", noteDuration(d), formatDuration(c)))
+		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", noteDuration(d), FormatDuration(c)))
 		d = c
 	}
 	if l.p.Spread > 0 {
@@ -380,19 +380,19 @@ func (l *Loop) pastMaxElapsed(now time.Time, wait time.Duration) bool {
 
 func (l *Loop) elapsedNote(what string, now time.Time, wait time.Duration) string {
 	return fmt.Sprintf("%s %s would end past max elapsed %s (%s used)", what, noteDuration(wait),
-		formatDuration(l.p.MaxElapsed), noteDuration(now.Sub(l.start)))
+		FormatDuration(l.p.MaxElapsed), noteDuration(now.Sub(l.start)))
 }
 
 // noteDuration writes a duration that was measured or drawn (a spread, a
 // server's delay from a date, the time used) for a note: to the
 // millisecond, or to the microsecond under one. A note explains; the
 // event's Wait keeps the exact value. Settings are written exactly
-// (formatDuration).
+// (FormatDuration).
 func noteDuration(d time.Duration) string {
 	if d < time.Millisecond && d > -time.Millisecond {
-		return formatDuration(d.Round(time.Microsecond))
+		return FormatDuration(d.Round(time.Microsecond))
 	}
-	return formatDuration(d.Round(time.Millisecond))
+	return FormatDuration(d.Round(time.Millisecond))
 }
 
 // pastHorizon reports whether a wait starting at now would end past the
@@ -402,7 +402,7 @@ func (l *Loop) pastHorizon(now time.Time, wait time.Duration) bool {
 }
 
 func (l *Loop) horizonNote(what string, now time.Time, wait time.Duration) string {
-	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, formatDuration(wait), formatDuration(l.horizon.Sub(now)))
+	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, FormatDuration(wait), FormatDuration(l.horizon.Sub(now)))
 }
 
 func joinNote(a, b string) string {

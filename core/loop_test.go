@@ -39,7 +39,7 @@ func drive(t *testing.T, l *Loop, ev *[]Event, latency, lateness time.Duration, 
 func traceEvents(evs []Event) []string {
 	var out []string
 	for _, e := range evs {
-		rel := func(x time.Time) string { return formatDuration(x.Sub(t0)) }
+		rel := func(x time.Time) string { return FormatDuration(x.Sub(t0)) }
 		var line string
 		switch e.Kind {
 		case EventAttempt:
@@ -53,7 +53,7 @@ func traceEvents(evs []Event) []string {
 				line += " " + e.Outcome.Err.Error()
 			}
 		case EventWait:
-			line = fmt.Sprintf("wait %s %s for %d at %s", e.Reason, formatDuration(e.Wait), e.Attempt, rel(e.At))
+			line = fmt.Sprintf("wait %s %s for %d at %s", e.Reason, FormatDuration(e.Wait), e.Attempt, rel(e.At))
 		case EventDone:
 			line = fmt.Sprintf("done at %s after %d", rel(e.At), e.Attempt)
 			if e.Err != nil {

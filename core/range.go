@@ -67,27 +67,30 @@ var (
 func formatValue[T ~int | ~int64 | ~float64](v T) string {
 	switch x := any(v).(type) {
 	case time.Duration:
-		return formatDuration(x)
+		return FormatDuration(x)
 	case float64:
-		return formatFloat(x)
+		return FormatFloat(x)
 	}
 	// Other integer kinds.
 	if f := float64(v); f == math.Trunc(f) {
 		return strconv.FormatInt(int64(v), 10)
 	}
-	return formatFloat(float64(v))
+	return FormatFloat(float64(v))
 }
 
-func formatFloat(f float64) string {
+// FormatFloat writes f as the ranges and errors do: the shortest form that
+// parses back exactly, without an exponent below 1e21.
+func FormatFloat(f float64) string {
 	if math.Abs(f) < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// formatDuration is time.Duration.String without trailing zero units:
-// "1h" rather than "1h0m0s", "1m" rather than "1m0s".
-func formatDuration(d time.Duration) string {
+// FormatDuration is time.Duration.String without trailing zero units:
+// "1h" rather than "1h0m0s", "1m" rather than "1m0s"; time.ParseDuration
+// reads it back exactly. The ranges and errors write durations so.
+func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = s[:len(s)-2]

@@ -35,8 +35,8 @@ func TestFormatDuration(t *testing.T) {
 		time.Hour + time.Second: "1h0m1s", 1500 * time.Millisecond: "1.5s", 100 * time.Millisecond: "100ms",
 		-time.Second: "-1s", 2*time.Hour + 30*time.Minute: "2h30m",
 	} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

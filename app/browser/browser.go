@@ -16,6 +16,7 @@ package browser
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -135,7 +136,7 @@ const fetchFields = 8
 func parseFetchResult(raw string, out *Response) error {
 	f := strings.SplitN(raw, "\x01", fetchFields)
 	if len(f) != fetchFields {
-		return errors.New("browser: malformed fetch result")
+		return fmt.Errorf("browser: malformed fetch result: %d fields of %d in %.80q", len(f), fetchFields, raw)
 	}
 	status, err := strconv.Atoi(f[0])
 	if err != nil {

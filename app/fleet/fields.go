@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -148,27 +147,9 @@ func cut(s string) string {
 	return s[:i] + "…"
 }
 
-// Text forms of values. Durations are written as time.Duration.String
-// without trailing zero units ("1m", not "1m0s"); time.ParseDuration reads
-// both back exactly. Floats use the shortest form that parses back exactly.
-func formatDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = s[:len(s)-2]
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = s[:len(s)-2]
-	}
-	return s
-}
-
-func formatFloat(f float64) string {
-	if math.Abs(f) < 1e21 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
+// Text forms of values: durations and floats as core writes them
+// (core.FormatDuration: "1m", not "1m0s"; core.FormatFloat: the shortest
+// form that parses back exactly).
 func formatBool(b bool) string {
 	if b {
 		return "on"
@@ -223,8 +204,8 @@ func floatField(key, group, label, unit, help string, r core.Range[float64], ptr
 	allowed := "a number " + r.String()
 	return Field{
 		Key: key, Group: group, Label: label, Unit: unit, Kind: KindFloat, Help: help,
-		Min: formatFloat(r.Min), Max: formatFloat(r.Max), allowed: allowed,
-		Get: func(s *Scenario) string { return formatFloat(*ptr(s)) },
+		Min: core.FormatFloat(r.Min), Max: core.FormatFloat(r.Max), allowed: allowed,
+		Get: func(s *Scenario) string { return core.FormatFloat(*ptr(s)) },
 		Set: func(s *Scenario, v string) error {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil || !r.Contains(f) { // Contains is false for NaN
@@ -240,8 +221,8 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 	allowed := "a duration " + r.String() + " (e.g. 250ms, 2s, 1m)"
 	return Field{
 		Key: key, Group: group, Label: label, Kind: KindDuration, Help: help,
-		Min: formatDuration(r.Min), Max: formatDuration(r.Max), allowed: allowed,
-		Get: func(s *Scenario) string { return formatDuration(*ptr(s)) },
+		Min: core.FormatDuration(r.Min), Max: core.FormatDuration(r.Max), allowed: allowed,
+		Get: func(s *Scenario) string { return core.FormatDuration(*ptr(s)) },
 		Set: func(s *Scenario, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || !r.Contains(d) {

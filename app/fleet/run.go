@@ -237,9 +237,9 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, due t
 			// this timeout too.
 			if a.Err != nil && ctx.Err() == nil && (errors.Is(context.Cause(actx), ErrTimeout) || errors.Is(a.Err, context.DeadlineExceeded)) {
 				if errors.Is(a.Err, context.DeadlineExceeded) { // the transport says only that: said once
-					a.Err = fmt.Errorf("%w after %s", ErrTimeout, formatDuration(s.Timeout))
+					a.Err = fmt.Errorf("%w after %s", ErrTimeout, core.FormatDuration(s.Timeout))
 				} else {
-					a.Err = fmt.Errorf("%w after %s (%v)", ErrTimeout, formatDuration(s.Timeout), a.Err)
+					a.Err = fmt.Errorf("%w after %s (%v)", ErrTimeout, core.FormatDuration(s.Timeout), a.Err)
 				}
 			}
 			cancel()

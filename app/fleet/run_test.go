@@ -821,3 +821,8 @@ func TestFirstJobsAreDueAtTheStart(t *testing.T) {
 		t.Errorf("lateness p99 %v: the late starts are not counted", st.LatenessP99)
 	}
 }
+
+// peakWithin is the most instants within any window [t, t+w).
+func peakWithin(ts []time.Time, w time.Duration) int {
+	return peakSorted(sinceFirst(ts), w)
+}

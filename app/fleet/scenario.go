@@ -183,7 +183,7 @@ func (s *Scenario) Validate() []FieldError {
 // ranges.
 func (s *Scenario) LiveErrors() []FieldError {
 	if s.Target != "" && s.Outage > 0 {
-		v := formatDuration(s.Outage)
+		v := core.FormatDuration(s.Outage)
 		return []FieldError{{Key: "outage", Value: v, Msg: fmt.Sprintf("Server outage %q: only the built-in mock can be taken down, not a custom target (set 0s, or clear the target)", v)}}
 	}
 	if s.Workers > WorkersRange.Max {
@@ -194,10 +194,10 @@ func (s *Scenario) LiveErrors() []FieldError {
 	// In integers: Workers ÷ Every > LiveArrivalMax, without the float
 	// rounding that rejected 9 workers every 18 ms (500.00000000000006/s).
 	if e := s.every(); e > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(e) {
-		v := formatDuration(s.Every)
+		v := core.FormatDuration(s.Every)
 		least := (time.Duration(s.Workers)*time.Second/LiveArrivalMax + time.Millisecond - 1).Truncate(time.Millisecond) // rounded up
 		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s); Simulate takes any",
-			v, s.Workers, formatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, formatDuration(least))}}
+			v, s.Workers, core.FormatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, core.FormatDuration(least))}}
 	}
 	return nil
 }

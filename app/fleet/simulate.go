@@ -120,7 +120,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		Policy: s.Policy(), Bucket: bucket, Budget: budget,
 		Seed:        s.Seed,
 		Timeout:     s.Timeout,
-		TimeoutErr:  fmt.Errorf("%w after %s (simulated)", ErrTimeout, formatDuration(s.Timeout)),
+		TimeoutErr:  fmt.Errorf("%w after %s (simulated)", ErrTimeout, core.FormatDuration(s.Timeout)),
 		Server:      srv,
 		MaxAttempts: maxAttempts,
 	}

@@ -286,11 +286,6 @@ func cmpDur(a, b time.Duration) int {
 	return 0
 }
 
-// peakWithin is the most instants within any window [t, t+w).
-func peakWithin(ts []time.Time, w time.Duration) int {
-	return peakSorted(sinceFirst(ts), w)
-}
-
 // sinceFirst is ts as offsets from the earliest, sorted.
 func sinceFirst(ts []time.Time) []time.Duration {
 	if len(ts) == 0 {
@@ -318,17 +313,8 @@ func peakSorted(ts []time.Duration, w time.Duration) int {
 	return peak
 }
 
-// percentiles returns the nearest-rank p50 and p99 and the maximum of ds
-// (zeros when empty). It sorts ds.
-func percentiles(ds []time.Duration) (p50, p99, maxD time.Duration) {
-	if len(ds) == 0 {
-		return 0, 0, 0
-	}
-	slices.Sort(ds)
-	return percentilesSorted(ds)
-}
-
-// percentilesSorted is percentiles of ds sorted.
+// percentilesSorted returns the nearest-rank p50 and p99 and the maximum
+// of ds, sorted (zeros when empty).
 func percentilesSorted(ds []time.Duration) (p50, p99, maxD time.Duration) {
 	if len(ds) == 0 {
 		return 0, 0, 0

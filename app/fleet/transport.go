@@ -34,7 +34,7 @@ func mockFactsFast(body []byte) (seq int, at time.Time, ok, sure bool) {
 	}
 	i := strings.Index(s, `"seq":`)
 	j := strings.Index(s, `"received":"`)
-	if i < 0 || j < 0 || strings.Index(s[i+1:], `"seq":`) >= 0 || strings.Index(s[j+1:], `"received":"`) >= 0 {
+	if i < 0 || j < 0 || strings.Contains(s[i+1:], `"seq":`) || strings.Contains(s[j+1:], `"received":"`) {
 		return 0, time.Time{}, false, false
 	}
 	num := s[i+len(`"seq":`):]

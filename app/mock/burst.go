@@ -28,7 +28,8 @@ const (
 // BurstNRange is the request counts n accepts.
 var BurstNRange = core.Range[int]{Min: 1, Max: MaxBurstN}
 
-const burstNAllowed = "an integer 1–1000: how many requests arrive at once, e.g. 20"
+var burstNAllowed = "an integer between " + strconv.Itoa(BurstNRange.Min) + " and " + strconv.Itoa(BurstNRange.Max) +
+	": how many requests arrive at once, e.g. " + strconv.Itoa(DefaultBurstN)
 
 // Burst returns the burst fault switch: POST /mock/burst?n=N&<query> makes
 // N requests (BurstNRange, default 20) arrive at once at the query's key, as

@@ -204,7 +204,6 @@ func TestHang(t *testing.T) {
 	// Until the client gives up.
 	c := ls.client()
 	c.Timeout = 100 * time.Millisecond
-	start = time.Now()
 	if _, err := c.Get(ls.URL + "/mock?key=hang&hang=100"); err == nil {
 		t.Fatal("hang answered")
 	}

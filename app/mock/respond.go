@@ -59,14 +59,6 @@ func fieldNameList(s string) bool {
 	return true
 }
 
-// ceilSeconds is d in whole seconds, rounded up (0 for d <= 0).
-func ceilSeconds(d time.Duration) int64 {
-	if d <= 0 {
-		return 0
-	}
-	return int64((d + time.Second - 1) / time.Second)
-}
-
 // appendMS appends d in milliseconds, rounded up to the microsecond, without
 // trailing zeros: "0", "250", "1.5", "0.001".
 func appendMS(b []byte, d time.Duration) []byte {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 
@@ -132,20 +133,23 @@ func (l *Lab) setHelp(open bool) {
 // (which closes it) and ? (help).
 func (l *Lab) dialog() bool { return l.help || l.joinBig() }
 
-// onKey handles the keyboard shortcuts: r run, m simulate, w watch the room, s or Escape stop, c
-// keep the run as the baseline, o server outage, h halve the limit, b a burst from another client, + − 0 zoom and a d pan a finished run, y replay it, 1–7 presets, p
-// presentation mode, ? help. Keys typed into a field are left
-// alone. It runs on a JS callback: the work is dispatched to the UI goroutine.
 // isShortcut reports whether the page takes key as a shortcut (shortcut
-// handles it; the help dialog lists them all, TestShortcutsAreTaken).
+// handles it; the help dialog lists them all, TestShortcutsAreTaken): a
+// preset's number only while there is such a preset.
 func isShortcut(key string) bool {
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "u", "U", "?", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "u", "U", "?":
 		return true
 	}
-	return false
+	return slices.Contains(presetKeys(), key)
 }
 
+// onKey handles the keyboard shortcuts: r run, m simulate, w watch the
+// room, s or Escape stop, c keep the run as the baseline, o server outage,
+// h halve the limit, b a burst from another client, + − 0 zoom and a d pan
+// a finished run, y replay it, 1–7 presets, u your own configuration back,
+// p presentation mode, ? help. Keys typed into a field are left alone. It
+// runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
 	if inField || modified || !isShortcut(key) {
 		return false

@@ -93,16 +93,6 @@ func (v *view) setReplaySpeed(speed float64) {
 	v.mu.Unlock()
 }
 
-// replaying reports whether a replay goes on, its playhead and its end.
-func (v *view) replaying() (on bool, at, end time.Duration) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.replay == nil {
-		return false, 0, 0
-	}
-	return true, v.replay.at, v.replay.end
-}
-
 // endReplay shows the finished model again. v.mu must be held.
 func (v *view) endReplay() {
 	v.m, v.replay = v.replay.full, nil

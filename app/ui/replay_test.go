@@ -240,3 +240,13 @@ func TestReplayText(t *testing.T) {
 		t.Errorf("replayText = %q, want %q", got, want)
 	}
 }
+
+// replaying reports whether a replay goes on, its playhead and its end.
+func (v *view) replaying() (on bool, at, end time.Duration) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.replay == nil {
+		return false, 0, 0
+	}
+	return true, v.replay.at, v.replay.end
+}
