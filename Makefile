@@ -8,8 +8,8 @@ WASM_EXEC := $(GOROOT)/lib/wasm
 BIN       := bin/retrylab
 WASM      := web/app.wasm
 AXE       := tests/axe/axe.min.js
-# web/app.wasm links go-app with app/go-app.patch applied (build tags that
-# keep net/http and regexp's compiler out of the browser): make copies the
+# web/app.wasm links go-app with app/go-app.patch applied (what it changes
+# and why: README, "app.wasm and go-app"): make copies the
 # pinned go-app to .build/go-app, patches it and builds against
 # .build/wasm.mod, go.mod plus a replace. `make lint` and `make wasmtest`
 # use it too (the js/wasm code as shipped); the server, the native tests and
@@ -65,7 +65,7 @@ test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under no
 unit: deps ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
 
-wasmtest: deps node $(WASMMOD) ## core, simulator and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
+wasmtest: deps node $(WASMMOD) ## core, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -modfile=$(WASMMOD) -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
 
 e2e: build chromium $(AXE) ## end-to-end tests in headless Chromium against the real server

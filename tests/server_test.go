@@ -266,10 +266,9 @@ func TestServerHeaders(t *testing.T) {
 			t.Errorf("missing X-Wasm-Content-Length or ETag: %v", resp.Header)
 		}
 		t.Logf("app.wasm with Accept-Encoding %q, X-Forwarded-For %q: %d bytes", tt.accept, tt.via, len(body))
-		// Issue 3's budget: 2.0 MB gzip, 1.6 MB brotli, as transferred.
-		// Measured 2026-11-30: 1.86 / 1.34 MB, with app/go-app.patch keeping
-		// net/http (and through it crypto/tls and x509) and regexp's
-		// compiler out of the wasm; 2.44 / 1.77 MB without it.
+		// Issue 3's budget: 2.0 MB gzip, 1.6 MB brotli, as transferred
+		// (today's sizes, with and without app/go-app.patch: README,
+		// "app.wasm and go-app").
 		if tt.encoding == "gzip" && len(body) > 2_000_000 {
 			t.Errorf("gzip app.wasm is %d bytes: over the 2.0 MB budget", len(body))
 		}
