@@ -58,7 +58,11 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 
 	w("// Retry settings exported from Retry Lab.\n")
-	w("//\n// Run it with `go run .` in a module that requires retrylab.\n")
+	w("//\n// retrylab/core is Retry Lab's core package, not published anywhere: in\n")
+	w("// a module of its own, point it at a clone of Retry Lab and run it:\n")
+	w("//\n//\tgo mod init retry-demo\n")
+	w("//\tgo mod edit -require=retrylab@v0.0.0 -replace=retrylab=/path/to/retrylab\n")
+	w("//\tgo run .\n")
 	w("package main\n\n")
 	random := s.Open && s.RandomArrivals
 	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n")
