@@ -324,6 +324,9 @@ func TestCrossFieldRules(t *testing.T) {
 			[]string{"spread", "fail503"}, []string{"latency+spread", "fail500+fail503+drop+hang"}},
 		{"both rules", url.Values{"base": {"2s"}, "cap": {"1s"}, "fail500": {"60"}, "fail503": {"60"}},
 			[]string{"cap", "fail503"}, []string{"cap", "fail500+fail503+drop+hang"}},
+		// A room does nothing with a custom target: said, not ignored.
+		{"room with a custom target", url.Values{"room": {"abc"}, "target": {"https://api.example.com/items"}},
+			[]string{"target"}, []string{`the shared room "abc" is a key of this server's mock, and a custom target would ignore it`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -409,10 +412,15 @@ func TestQueryRoundTrip(t *testing.T) {
 	}
 	all.Cap = 0
 	all.Mock.Fail500, all.Mock.Fail503, all.Mock.Drop, all.Mock.Hang = 10, 20, 30, 40
-	if errs := all.Validate(); errs != nil {
-		t.Fatalf("test scenario invalid: %v", errs)
+	ownTarget := all
+	all.Target = "" // a room does nothing with a custom target
+	ownTarget.Room = ""
+	for _, s := range []Scenario{all, ownTarget} {
+		if errs := s.Validate(); errs != nil {
+			t.Fatalf("test scenario invalid: %v", errs)
+		}
 	}
-	scenarios["all-cases"] = all
+	scenarios["all-cases"], scenarios["all-cases, own target"] = all, ownTarget
 	for name, s := range scenarios {
 		q := s.Query()
 		if len(q) != len(Fields) {

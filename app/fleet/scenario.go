@@ -266,6 +266,18 @@ var crossRules = []crossRule{
 			return p.Valid()
 		},
 	},
+	{
+		// A room is a key of this server's mock: with the user's own URL
+		// as the target it would silently do nothing. Blamed on the target,
+		// whose input is the one open (the room's is disabled with it).
+		keys: []string{"room", "target"},
+		check: func(s *Scenario) error {
+			if s.Room != "" && s.Target != "" {
+				return fmt.Errorf("the shared room %q is a key of this server's mock, and a custom target would ignore it: clear the target to use the room (or clear the room after)", s.Room)
+			}
+			return nil
+		},
+	},
 }
 
 // crossErrors reports every rule between fields that s breaks, each on the

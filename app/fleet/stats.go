@@ -115,6 +115,7 @@ type Stats struct {
 	// And browser-side queueing from the transport.
 	LatenessP50, LatenessP99 time.Duration
 	QueuedP50, QueuedP99     time.Duration
+	QueuedN                  int // answers whose queueing the browser told (a server without Timing-Allow-Origin gives none)
 }
 
 // StatsOf computes Stats for records of a run that started at start.
@@ -250,6 +251,7 @@ func (a *StatsAcc) Stats() Stats {
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
 	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
 	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
+	st.QueuedN = len(a.queued)
 	return st
 }
 

@@ -84,7 +84,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
 		Drain:       1100 * time.Millisecond,
 		LatenessP50: 0, LatenessP99: 5 * time.Millisecond, // 0, 0, 4, 0, 0 and 2+3 ms: the six attempts with an outcome
-		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond,
+		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond, QueuedN: 1,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StatsOf\n got %+v\nwant %+v", got, want)

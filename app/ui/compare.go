@@ -248,7 +248,7 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 		byName[base[i].Name] = &base[i]
 	}
 	for i := range cur {
-		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && !cur[i].NotMeasured {
+		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
 			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]

@@ -788,3 +788,41 @@ func TestRoomDevicesDrawTheirOwnSeed(t *testing.T) {
 		t.Errorf("join link query %q: want the room and no seed", q)
 	}
 }
+
+// A run against the user's own server that sends no Timing-Allow-Origin
+// shows its browser queueing as not measured, saying why, not as 0 µs;
+// against the mock, or with timings, it is a number.
+func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
+	untimed := func() []fleet.Record {
+		recs := oneJob()
+		for i := range recs {
+			if a := recs[i].Attempt; a != nil {
+				c := *a
+				c.Queued, c.Handoff = 0, 0
+				recs[i].Attempt = &c
+			}
+		}
+		return recs
+	}
+	for _, c := range []struct {
+		name   string
+		target string
+		recs   []fleet.Record
+		want   string
+	}{
+		{"custom target, no timings", "https://api.example.com/items", untimed(), "not measured: your server sends no Timing-Allow-Origin"},
+		{"custom target, timings", "https://api.example.com/items", oneJob(), ""},
+		{"the mock", "", oneJob(), ""},
+	} {
+		l := newLab()
+		if c.target != "" {
+			l.Set("target", c.target)
+		}
+		finishRun(l, c.recs, false)
+		for _, s := range l.statList() {
+			if s.Name == "queued_p99_ms" && s.NotMeasured != c.want {
+				t.Errorf("%s: queueing card not measured %q, want %q", c.name, s.NotMeasured, c.want)
+			}
+		}
+	}
+}

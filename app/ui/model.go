@@ -119,6 +119,7 @@ type model struct {
 	quotas    []int           // a watch's: each quota (Event.Limit: a bucket's burst, a window's limit) the room's limiter had, in order seen
 	recent    []time.Duration // a watch's arrivals within 1 s of the newest, sorted (for the peak)
 	room      bool            // a shared room: tags are not unique, match by arrival number only
+	ownServer bool            // the user's own URL: no arrivals stream, the server panel stays empty
 	others    bool            // a run of its own received another client's requests (Burst)
 	devices   []string        // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
 	devIdx    map[string]int

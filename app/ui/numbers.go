@@ -41,8 +41,8 @@ func (n *Numbers) Render() app.UI {
 		switch {
 		case !l.hasStats: // nothing measured yet
 			text = "–"
-		case s.NotMeasured:
-			text, sub, title = "–", "not measured in a simulation", sub+"; only a live run measures it"
+		case s.NotMeasured != "":
+			text, sub, title = "–", s.NotMeasured, sub+"; "+s.NotMeasured
 		case s.Figures != "" && sub != "":
 			sub, title = s.Figures, sub+"; "+s.Figures
 		case s.Figures != "":

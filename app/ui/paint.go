@@ -711,6 +711,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Text(fitText(histNotes, noteRoom, fontSmall, s), l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	srvNotes := []string{"each request when the server received it (rows cycle by arrival number)", "each request when the server received it", "by receive time"}
 	switch {
+	case m != nil && m.ownServer:
+		srvNotes = []string{"not available for your own URL: only the built-in mock streams its arrivals", "not available for your own URL", "not available"}
 	case m != nil && m.simulated:
 		srvNotes = []string{"each request when the simulated server received it (no other clients are simulated)", "each request when the simulated server received it", "simulated"}
 	case m != nil && m.watch:

@@ -19,9 +19,11 @@ type stat struct {
 	Figures string // the run's figures that replace Sub once there is a run
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
-	// NotMeasured: a number only a live run measures (lateness, browser
-	// queueing), of a simulation: shown as "–", not as 0.
-	NotMeasured bool
+	// NotMeasured says why the number was not measured, shown as "–", not
+	// as 0: a simulation's lateness and browser queueing (only a live run
+	// measures them), or the queueing of requests to a server whose
+	// timings the browser hides. "" when it was.
+	NotMeasured string
 
 	// The baseline run's figure (Compare), when there is one.
 	Base     float64

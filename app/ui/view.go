@@ -88,7 +88,8 @@ func newView() *view {
 func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.mu.Lock()
 	v.m = newModel(start, s.Workers)
-	v.m.room = s.Room != ""
+	v.m.room = s.Room != "" && s.Target == ""
+	v.m.ownServer = s.Target != ""
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
 	v.srvLog, v.replay = nil, nil
