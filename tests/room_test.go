@@ -91,7 +91,7 @@ func TestAudienceJoinsRoom(t *testing.T) {
 	}
 
 	// Two devices join and run, one after the other.
-	var names []string
+	var names, seeds []string
 	requests := 0
 	for i := range 2 {
 		ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
@@ -101,10 +101,17 @@ func TestAudienceJoinsRoom(t *testing.T) {
 		boot(t, ctx, joinURL)
 		note := eval[string](t, ctx, `(document.getElementById("info-room") || {}).textContent || ""`)
 		name, ok := strings.CutPrefix(note, "This page appears in the room as ")
-		name = strings.TrimSuffix(name, ".")
+		name, _, _ = strings.Cut(name, ".")
 		if !ok || name == "" {
 			t.Fatalf("device %d: room note %q", i, note)
 		}
+		// Its own seed, drawn and put in its address: the devices jitter
+		// independently.
+		seed := eval[string](t, ctx, `new URLSearchParams(location.search).get("seed") || ""`)
+		if !strings.Contains(note, "its own random seed") || seed == "" || slices.Contains(seeds, seed) {
+			t.Errorf("device %d: seed %q (others %q), room note %q; want a seed of its own, said", i, seed, seeds, note)
+		}
+		seeds = append(seeds, seed)
 		names = append(names, name)
 		if i == 0 {
 			// A reload keeps the tab's name (and so its lane).
@@ -208,7 +215,8 @@ func TestDuplicatedTabTakesAnotherName(t *testing.T) {
 	page := srv.URL + "/?room=dup-tabs"
 	name := func(ctx context.Context) string {
 		note := eval[string](t, ctx, `(document.getElementById("info-room") || {}).textContent || ""`)
-		n, _ := strings.CutPrefix(strings.TrimSuffix(note, "."), "This page appears in the room as ")
+		n, _ := strings.CutPrefix(note, "This page appears in the room as ")
+		n, _, _ = strings.Cut(n, ".")
 		return n
 	}
 	boot(t, browserCtx, page)

@@ -834,3 +834,53 @@ return [function () { globalThis.Worker = saved; }, messages];`)
 		t.Errorf("the worker was sent %q, want one message %s", got, want)
 	}
 }
+
+// A stream whose connection drops tells fn once, {"type":"lost",…}, until
+// the next message (the browser's reconnects may fail many times over).
+func TestStreamSaysWhenLost(t *testing.T) {
+	fake, err := compile(`var saved = globalThis.EventSource;
+globalThis.EventSource = function (url) { globalThis.lastES = this; };
+globalThis.EventSource.prototype.close = function () {};
+return function () { globalThis.EventSource = saved; };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore, err := fake.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = restore.Invoke() }()
+	got := make(chan string, 10)
+	stop, err := Stream("/mock/events?key=k", func(d string) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fire, err := compile(`var es = globalThis.lastES;
+es.onerror({}); es.onerror({});
+setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fire.Invoke(); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	deadline := time.After(time.Second)
+	for len(msgs) < 3 {
+		select {
+		case d := <-got:
+			msgs = append(msgs, d)
+		case <-deadline:
+			t.Fatalf("got %q, want lost, back, lost", msgs)
+		}
+	}
+	if !strings.HasPrefix(msgs[0], `{"type":"lost","at":"`) || msgs[1] != "back" || !strings.HasPrefix(msgs[2], `{"type":"lost"`) {
+		t.Errorf("got %q, want one lost for two errors, the message, then lost again", msgs)
+	}
+	select {
+	case d := <-got:
+		t.Errorf("one more message: %q", d)
+	case <-time.After(50 * time.Millisecond):
+	}
+}

@@ -398,14 +398,23 @@ func ClaimName(ch, name string, clash func()) (rename func(string), stop func(),
 // second) would otherwise wake Go once per message, and each wake-up costs
 // more than the message. Messages are joined with U+001E and handed over
 // at most every flushMS; it returns a function that closes the stream.
+// When the connection drops (the browser then reconnects by itself) it
+// forwards {"type":"lost","at":…} once, until the next message: what the
+// server sent meanwhile is not seen.
 const streamJS = `
-var es = new EventSource(url), buf = [], timer = 0;
+var es = new EventSource(url), buf = [], timer = 0, lost = false;
 function flush() { timer = 0; if (buf.length === 0) return; var s = buf.join("\u001e"); buf = []; fn(s); }
-es.onmessage = function (e) {
-  buf.push(e.data);
+function push(data) {
+  buf.push(data);
   if (buf.length === 1 && timer === 0) timer = setTimeout(flush, flushMS);
+}
+es.onmessage = function (e) { lost = false; push(e.data); };
+es.onerror = function () {
+  if (lost) return;
+  lost = true;
+  push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
 };
-return function () { es.onmessage = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
+return function () { es.onmessage = null; es.onerror = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
 
 // streamFlushMS is the longest a stream message waits in JavaScript before
 // Go gets it (with the others of its batch).
@@ -415,7 +424,9 @@ var streamFn lazyFunc
 
 // Stream opens a server-sent events stream (EventSource) on url and calls
 // fn with the data of each unnamed message until stop is called. The
-// browser reconnects by itself if the connection drops. fn runs on a JS
+// browser reconnects by itself if the connection drops, and fn gets
+// {"type":"lost","at":…} when it does (once, until the next message; the
+// server's stream starts again with its hello). fn runs on a JS
 // callback and must not block. Messages come in batches (fn is called once
 // per message, in order), each at most streamFlushMS after it arrived.
 func Stream(url string, fn func(data string)) (stop func(), err error) {

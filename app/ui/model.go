@@ -107,6 +107,7 @@ type model struct {
 	ends    []jobEnd
 	lanes   [][]int // per worker: indices into marks, in send order
 	hidden  []interval
+	lost    []interval    // the server's stream not connected: arrivals not seen
 	outages []interval    // the server was down (POST /mock/outage), by the server's clock
 	limits  []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
 	bursts  []burst       // another client's bursts (POST /mock/burst), by the server's clock
@@ -321,6 +322,32 @@ func (m *model) endJob(j *jobState, t time.Duration) {
 		m.marks[i].end, m.marks[i].class = t, fleet.ClassAborted
 		j.openMark = -1
 	}
+}
+
+// setLost opens (lost) or closes a stretch at t when the server's stream
+// was not connected: its arrivals then were not seen.
+func (m *model) setLost(lost bool, t time.Duration) {
+	n := len(m.lost)
+	open := n > 0 && m.lost[n-1].to < 0
+	switch {
+	case lost && !open:
+		m.lost = append(m.lost, interval{from: max(0, t), to: -1})
+	case !lost && open:
+		m.lost[n-1].to = max(m.lost[n-1].from, t)
+	}
+}
+
+// Lost reports whether the server's stream is disconnected now, and how
+// long it was in all.
+func (m *model) lostFor(now time.Duration) (open bool, total time.Duration) {
+	for _, g := range m.lost {
+		to := g.to
+		if to < 0 {
+			open, to = true, now
+		}
+		total += to - g.from
+	}
+	return open, total
 }
 
 // setHidden opens or closes a hidden-tab stretch at t.
@@ -545,6 +572,8 @@ type watchStats struct {
 	Devices  int           // devices that sent requests (pages in the room, by their device name)
 	Dropped  int           // arrivals the server's stream dropped for this page (a slow reader)
 	For      time.Duration // how long the watch has lasted (set by the Lab)
+	Lost     bool          // the server's stream is disconnected now (the browser reconnects)
+	LostFor  time.Duration // how long it was disconnected in all: arrivals then not seen
 }
 
 // WatchMaxArrivals is the most arrivals a watch keeps (~150 bytes each): a

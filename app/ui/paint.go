@@ -975,7 +975,14 @@ func openEnd(to, planned time.Duration, in frameInput) time.Duration {
 }
 
 func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
-	for _, h := range m.hidden {
+	paintStretches(o, l, m.hidden, in, []string{"tab hidden: timers throttled, not measured truth", "tab hidden: not measured truth", "tab hidden"})
+	paintStretches(o, l, m.lost, in, []string{"connection to the server lost: its arrivals not seen", "connection lost: not seen", "connection lost"})
+}
+
+// paintStretches hatches stretches that are not measured truth across the
+// panels, labelled with the longest of labels that fits (the last always).
+func paintStretches(o *browser.Ops, l *layout, stretches []interval, in frameInput, labels []string) {
+	for _, h := range stretches {
 		to := h.to
 		if to < 0 {
 			to = in.now
@@ -987,9 +994,9 @@ func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.StrokeStyle(colHidden, 1, 0)
 		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
 		// Shorter where the plot's right edge is near (a phone).
-		label := fitText([]string{"tab hidden: timers throttled, not measured truth", "tab hidden: not measured truth"}, l.right-x1-8*l.scale, fontSmall, l.scale)
+		label := fitText(labels[:len(labels)-1], l.right-x1-8*l.scale, fontSmall, l.scale)
 		if label == "" {
-			label = "tab hidden"
+			label = labels[len(labels)-1]
 		}
 		w := smallWidth(label, l.scale) + 8*l.scale
 		// At the top of the lanes; a watch has none, and its histogram's

@@ -41,9 +41,12 @@ func (b *RunBar) Render() app.UI {
 		status = "Watching room “" + l.watchRoom + "”: the server's stream of the room did not open (it may have too many streams open). Stop (s) ends the watch."
 	case l.watching && !l.watchOpen:
 		status = "Watching room “" + l.watchRoom + "”: connecting to the server's stream of the room…"
+	case l.watching && l.wstats.Lost:
+		status = "Watching room “" + l.watchRoom + "”: the connection to the server is lost, reconnecting; requests meanwhile are not seen (" +
+			thousands(l.wstats.Arrivals) + " seen so far). Stop (s) ends the watch."
 	case l.watching:
 		status = "Watching room “" + l.watchRoom + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
-			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + ". Stop (s) ends the watch."
+			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + lostText(l.wstats.LostFor) + ". Stop (s) ends the watch."
 	case l.replaying:
 		status = l.view.replayText() + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
 	case l.running:
@@ -288,4 +291,13 @@ func droppedText(n int) string {
 		return ""
 	}
 	return "; " + thousands(n) + " more the server's stream dropped for this page, not counted"
+}
+
+// lostText qualifies a watch's count when its connection to the server
+// was lost for a while: the requests then were not seen.
+func lostText(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return "; not counting " + fmtDur(d) + " when the connection was lost (had the server restarted, the room's limit started afresh)"
 }

@@ -1856,3 +1856,36 @@ func TestAttemptCutAtTheLimitSaysSo(t *testing.T) {
 		t.Error("no attempt was cut at the limit")
 	}
 }
+
+// A watch whose connection to the server drops says so while it is down
+// (its arrivals meanwhile are not seen), hatches the stretch, and once the
+// stream says hello again qualifies its count by how long it was lost.
+func TestWatchConnectionLost(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Room = "r1"
+	v.startWatch(s, time.Now().Add(-2*time.Second))
+	v.onServerEvent(`{"type":"lost","at":"2026-12-02T04:00:00Z"}`)
+	if st := v.watchStats(); !st.Lost {
+		t.Fatalf("after the connection dropped: %+v", st)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if hello := v.onServerEvent(`{"type":"hello","key":"r1"}`); !hello {
+		t.Error("the stream's hello again is not a hello")
+	}
+	st := v.watchStats()
+	if st.Lost || st.LostFor < 20*time.Millisecond {
+		t.Errorf("after the reconnect: %+v, want lost for at least 20 ms", st)
+	}
+	if got := lostText(st.LostFor); !strings.Contains(got, "not counting") {
+		t.Errorf("the count is not qualified: %q", got)
+	}
+	l := newLayout(1000, 0, 3*time.Second, &normalTheme)
+	var o browser.Ops
+	v.mu.Lock()
+	paint(&o, &l, v.m, frameInput{th: &normalTheme, now: 3 * time.Second})
+	v.mu.Unlock()
+	if !slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.HasPrefix(s, "connection") }) {
+		t.Errorf("no 'connection lost' stretch drawn: %q", o.Strings())
+	}
+}

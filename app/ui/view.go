@@ -132,7 +132,9 @@ func (v *view) watchStats() watchStats {
 		v.ingest()
 		v.dirty = true
 	}
-	return v.m.wcount
+	st := v.m.wcount
+	st.Lost, st.LostFor = v.m.lostFor(v.m.since(time.Now()))
+	return st
 }
 
 // configure shows an empty timeline for s, unless a run is drawn.
@@ -167,8 +169,16 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	if decodeEvent(data, &e) != nil {
 		return false
 	}
-	if e.Type == "hello" {
-		return true
+	if e.Type == "hello" || e.Type == "lost" {
+		// The connection: lost (the browser reconnects), or (re)opened.
+		v.mu.Lock()
+		if v.m != nil {
+			v.m.setLost(e.Type == "lost", v.m.since(time.Now()))
+			v.dirty = true
+		}
+		v.mu.Unlock()
+		v.request()
+		return e.Type == "hello"
 	}
 	v.mu.Lock()
 	v.srv = append(v.srv, e)
