@@ -721,17 +721,7 @@ return [function () { globalThis.Worker = saved; }, deadlines];`
 // worker's own deadline (sent with each request) is a timeout too. Stop
 // returns at once.
 func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
-	fake, err := compile(deadlineWorkersJS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := fake.Invoke()
-	if err != nil {
-		t.Fatal(err)
-	}
-	restore, _ := r.Index(0)
-	defer func() { _, _ = restore.Invoke() }()
-	deadlines, _ := r.Index(1)
+	deadlines, _ := install(t, deadlineWorkersJS).Index(1)
 	w := &fetchWorker{opaque: true}
 	for _, c := range []struct {
 		url     string
@@ -786,23 +776,13 @@ func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
 // the task is done (a run's opening burst of fifty cost the page's thread
 // fifty postMessage calls); one aborted before then is never sent.
 func TestFetchWorkerBatchesATask(t *testing.T) {
-	fake, err := compile(`var saved = globalThis.Worker, messages = [];
+	messages, _ := install(t, `var saved = globalThis.Worker, messages = [];
 globalThis.Worker = function () {
   var self = this;
   setTimeout(function () { self.onmessage({data: [0]}); }, 0);
   self.postMessage = function (m) { messages.push(JSON.stringify(m)); };
 };
-return [function () { globalThis.Worker = saved; }, messages];`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := fake.Invoke()
-	if err != nil {
-		t.Fatal(err)
-	}
-	restore, _ := r.Index(0)
-	defer func() { _, _ = restore.Invoke() }()
-	messages, _ := r.Index(1)
+return [function () { globalThis.Worker = saved; }, messages];`).Index(1)
 	b, err := getBridge()
 	if err != nil {
 		t.Fatal(err)
@@ -838,18 +818,10 @@ return [function () { globalThis.Worker = saved; }, messages];`)
 // A stream whose connection drops tells fn once, {"type":"lost",…}, until
 // the next message (the browser's reconnects may fail many times over).
 func TestStreamSaysWhenLost(t *testing.T) {
-	fake, err := compile(`var saved = globalThis.EventSource;
+	install(t, `var saved = globalThis.EventSource;
 globalThis.EventSource = function (url) { globalThis.lastES = this; };
 globalThis.EventSource.prototype.close = function () {};
 return function () { globalThis.EventSource = saved; };`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	restore, err := fake.Invoke()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _, _ = restore.Invoke() }()
 	got := make(chan string, 10)
 	stop, err := Stream("/mock/events?key=k", func(d string) { got <- d })
 	if err != nil {
@@ -883,4 +855,24 @@ setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
 		t.Errorf("one more message: %q", d)
 	case <-time.After(50 * time.Millisecond):
 	}
+}
+
+// install runs js, a fake of a browser API that returns [restore(), …],
+// puts the API back when the test ends, and returns what it returned.
+func install(t *testing.T, js string) safejs.Value {
+	t.Helper()
+	fake, err := compile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fake.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore, err := r.Index(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = restore.Invoke() })
+	return r
 }

@@ -326,19 +326,10 @@ func (m *model) endJob(j *jobState, t time.Duration) {
 
 // setLost opens (lost) or closes a stretch at t when the server's stream
 // was not connected: its arrivals then were not seen.
-func (m *model) setLost(lost bool, t time.Duration) {
-	n := len(m.lost)
-	open := n > 0 && m.lost[n-1].to < 0
-	switch {
-	case lost && !open:
-		m.lost = append(m.lost, interval{from: max(0, t), to: -1})
-	case !lost && open:
-		m.lost[n-1].to = max(m.lost[n-1].from, t)
-	}
-}
+func (m *model) setLost(lost bool, t time.Duration) { openOrClose(&m.lost, lost, t) }
 
-// Lost reports whether the server's stream is disconnected now, and how
-// long it was in all.
+// lostFor reports whether the server's stream is disconnected now, and
+// how long it was in all.
 func (m *model) lostFor(now time.Duration) (open bool, total time.Duration) {
 	for _, g := range m.lost {
 		to := g.to
@@ -351,14 +342,18 @@ func (m *model) lostFor(now time.Duration) (open bool, total time.Duration) {
 }
 
 // setHidden opens or closes a hidden-tab stretch at t.
-func (m *model) setHidden(hidden bool, t time.Duration) {
-	n := len(m.hidden)
-	open := n > 0 && m.hidden[n-1].to < 0
+func (m *model) setHidden(hidden bool, t time.Duration) { openOrClose(&m.hidden, hidden, t) }
+
+// openOrClose opens a stretch of list at t (open), unless one is open, or
+// closes the open one at t.
+func openOrClose(list *[]interval, open bool, t time.Duration) {
+	n := len(*list)
+	isOpen := n > 0 && (*list)[n-1].to < 0
 	switch {
-	case hidden && !open:
-		m.hidden = append(m.hidden, interval{from: max(0, t), to: -1})
-	case !hidden && open:
-		m.hidden[n-1].to = max(m.hidden[n-1].from, t)
+	case open && !isOpen:
+		*list = append(*list, interval{from: max(0, t), to: -1})
+	case !open && isOpen:
+		(*list)[n-1].to = max((*list)[n-1].from, t)
 	}
 }
 
