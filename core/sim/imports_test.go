@@ -37,7 +37,7 @@ func TestImports(t *testing.T) {
 			case path == "syscall/js", path == "net/http" && !strings.HasSuffix(name, "_test.go"):
 				t.Errorf("%s imports %s", name, path)
 			case standard, path == "retrylab/core":
-			case external && (path == "retrylab/core/sim" || path == "retrylab/app/fleet"):
+			case external && path == "retrylab/core/sim":
 			default:
 				t.Errorf("%s imports %s: package sim may use the standard library and retrylab/core only", name, path)
 			}

@@ -1,11 +1,10 @@
-package sim_test
+package fleet_test
 
-// The one file of core/sim that imports app code: it measures what the
-// page's "Simulate" button costs, app/fleet.Simulate (core/sim plus the
-// recording), here so that one command runs it natively and in
-// WebAssembly:
+// What the page's "Simulate" button costs, fleet.Simulate (core/sim plus
+// the recording), natively and in WebAssembly:
 //
-//	PATH=$PATH:$(go env GOROOT)/lib/wasm GOOS=js GOARCH=wasm go test -run='^$' -bench=Page ./core/sim/
+//	go test -run='^$' -bench=Page ./app/fleet/
+//	PATH=$PATH:$(go env GOROOT)/lib/wasm GOOS=js GOARCH=wasm go test -modfile=.build/wasm.mod -run='^$' -bench=Page ./app/fleet/
 
 import (
 	"testing"
