@@ -65,17 +65,25 @@ type Outager interface {
 
 // Yielder is a clock that can let its host run between pieces of work. In
 // the browser the page's one thread runs Go until every goroutine is
-// blocked: 500 workers made runnable at once held it for about 200 ms (each
-// first attempt costs ~0.4 ms to set up), so Run starts workers startBatch
-// at a time, yielding in between, when the clock is a Yielder. The spread
-// this adds to the first attempts is the one that single task already had.
+// blocked: 500 workers made runnable at once held it for about 200 ms, so
+// Run starts workers startBatch at a time, yielding in between, when the
+// clock is a Yielder. Each yield lets the browser draw a frame before the
+// next batch, and a worker's first send waits for it: the first sends'
+// lateness counts from the run's start (core.Loop.SetDue).
 type Yielder interface {
 	Yield(ctx context.Context)
 }
 
-// startBatch is how many workers Run starts before it yields: ~10 ms of
-// work in the browser.
-const startBatch = 25
+// startBatch is how many workers Run starts before it yields. Since the
+// fetch workers get a task's requests in one message, starting a worker
+// costs the page's thread ~0.1 ms (50 workers' first sends left Go within
+// 3–12 ms in one batch, against 11–30 ms in two batches of 25), so a batch
+// is a few milliseconds. The page's lateness p99 did not move measurably
+// with it (the workers' fetch() calls then take the burst at once:
+// BenchmarkPageRun 28 and 32 ms against 30 ms), and in a 500-worker run
+// batches of 25 and of 100 measured alike (BenchmarkResponsiveLiveRun:
+// longest task 85 vs 93 ms, slowest key press 136 vs 112 ms).
+const startBatch = 50
 
 // ErrTimeout is wrapped by the error of an attempt that ran out of the
 // scenario's per-attempt timeout. It wraps context.DeadlineExceeded, so

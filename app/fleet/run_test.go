@@ -659,7 +659,7 @@ func (c *yieldClock) Yield(ctx context.Context) {
 // time and yields in between, so the browser's thread is not held by
 // all of them at once.
 func TestRunStartsWorkersInBatches(t *testing.T) {
-	s := scenario(t, "workers", "60", "jobs", "1")
+	s := scenario(t, "workers", fmt.Sprint(2*startBatch+10), "jobs", "1")
 	var started, early atomic.Int32
 	clock := &yieldClock{started: &started}
 	tr := transportFunc(func(ctx context.Context, worker, job, attempt int) Attempt {
@@ -674,8 +674,8 @@ func TestRunStartsWorkersInBatches(t *testing.T) {
 	if n := early.Load(); n > 0 {
 		t.Errorf("%d workers started before their batch's yield", n)
 	}
-	if fmt.Sprint(clock.at) != "[25 50]" {
-		t.Errorf("workers started at each yield: %v, want [25 50]", clock.at)
+	if want := fmt.Sprint([]int{startBatch, 2 * startBatch}); fmt.Sprint(clock.at) != want {
+		t.Errorf("workers started at each yield: %v, want %s", clock.at, want)
 	}
 }
 
