@@ -53,9 +53,10 @@ return c;`
 // Chromium on two cores) is not paid on the page's thread: with hundreds of
 // workers the page stays responsive. Messages in: [0, [[id, url,
 // deadline], …]] fetch each, [1, id] abort, [2, n] raise the resource
-// timing buffer to n and clear it. Messages out: [0] once the script runs (the worker loaded),
-// then [id, 1, result] or [id, 0, name, message]. pageOrigin, the page's
-// performance.timeOrigin, is set before this script runs.
+// timing buffer to n and clear it. Messages out: [0] once the script runs
+// (the worker loaded), then [id, 1, result] or [id, 0, name, message].
+// pageOrigin, the page's performance.timeOrigin, is set before this script
+// runs.
 //
 // deadline (on the page's performance.now() clock; 0: none) is the
 // request's timeout, kept here on the worker's own clock: at it the request

@@ -991,12 +991,12 @@ func (l *Lab) statList() []stat {
 	}
 	simulated := l.simulating || l.Simulated()
 	cur := statList(&l.stats, l.disp, endOf(simulated, l.simSum.Stopped, l.stats.Cancelled))
-	hidden := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
+	untimed := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
 	for i := range cur {
 		switch {
 		case simulated && measuredLive[cur[i].Name]:
 			cur[i].NotMeasured = "not measured in a simulation"
-		case hidden && cur[i].Name == "queued_p99_ms":
+		case untimed && cur[i].Name == "queued_p99_ms":
 			// Cross-origin, the browser tells a request's queueing only
 			// when the server sends Timing-Allow-Origin.
 			cur[i].NotMeasured = "not measured: your server sends no Timing-Allow-Origin"
