@@ -233,7 +233,7 @@ func parseQRQuery(raw string) (string, *mock.ParamError) {
 		case name != "text":
 			return &mock.ParamError{Param: cutValue(name), Value: cutValue(value), Allowed: "text"}
 		case found:
-			return &mock.ParamError{Param: "text", Value: cutValue(value), Allowed: "one value"}
+			return &mock.ParamError{Param: "text", Value: cutValue(value), Allowed: mock.AllowedOnce}
 		}
 		text, found = value, true
 		return nil

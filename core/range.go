@@ -78,6 +78,21 @@ func formatValue[T ~int | ~int64 | ~float64](v T) string {
 	return FormatFloat(float64(v))
 }
 
+// ParseFloat reads a decimal number as people write one: digits with an
+// optional sign, point and exponent ("0.5", "-2", "1e3", ".5"). Unlike
+// strconv.ParseFloat it refuses Go's other spellings, which no one means
+// in a configuration: hexadecimal ("0x1p-2"), digit separators ("1_000"),
+// "Inf" and "NaN". The page's fields and the mock's parameters read
+// numbers with it.
+func ParseFloat(s string) (float64, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E' {
+			return 0, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrSyntax}
+		}
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // FormatFloat writes f as the ranges and errors do: the shortest form that
 // parses back exactly, without an exponent below 1e21.
 func FormatFloat(f float64) string {

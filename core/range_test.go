@@ -2,6 +2,8 @@ package core
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,6 +41,47 @@ func TestFormatDuration(t *testing.T) {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
+}
+
+func TestParseFloat(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"0.5", 0.5, true}, {"2", 2, true}, {"-2", -2, true}, {"+5", 5, true}, {".5", 0.5, true},
+		{"5.", 5, true}, {"1e3", 1000, true}, {"2.5E-3", 0.0025, true}, {"0429", 429, true},
+		// Go's other spellings: not what anyone configuring a run means.
+		{"0x1p-2", 0, false}, {"0x.8p0", 0, false}, {"1_000", 0, false}, {"1_0", 0, false},
+		{"Inf", 0, false}, {"infinity", 0, false}, {"NaN", 0, false},
+		{"", 0, false}, {" 1", 0, false}, {"1.2.3", 0, false}, {"e", 0, false}, {"--1", 0, false},
+	} {
+		got, err := ParseFloat(tt.in)
+		if (err == nil) != tt.ok || tt.ok && got != tt.want {
+			t.Errorf("ParseFloat(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+// FuzzParseFloat: ParseFloat accepts a subset of strconv.ParseFloat, with
+// the same value, and never a non-finite one from a short input.
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"0.5", "1e3", "0x1p-2", "1_000", "NaN", "Inf", "-.5e-3", "9e999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseFloat(s)
+		want, werr := strconv.ParseFloat(s, 64)
+		if err == nil && (werr != nil || got != want) {
+			t.Fatalf("ParseFloat(%q) = %v, nil; strconv gives %v, %v", s, got, want, werr)
+		}
+		if err == nil && math.IsNaN(got) {
+			t.Fatalf("ParseFloat(%q) = NaN", s)
+		}
+		if strings.ContainsAny(strings.ToLower(s), "x_in") && err == nil {
+			t.Fatalf("ParseFloat(%q) accepted a Go-only spelling", s)
+		}
+	})
 }
 
 // TestRangesAreSane: every exported range is non-empty and the defaults

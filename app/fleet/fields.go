@@ -207,7 +207,7 @@ func floatField(key, group, label, unit, help string, r core.Range[float64], ptr
 		Min: core.FormatFloat(r.Min), Max: core.FormatFloat(r.Max), allowed: allowed,
 		Get: func(s *Scenario) string { return core.FormatFloat(*ptr(s)) },
 		Set: func(s *Scenario, v string) error {
-			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			f, err := core.ParseFloat(strings.TrimSpace(v))
 			if err != nil || !r.Contains(f) { // Contains is false for NaN
 				return invalid(label, v, allowed)
 			}

@@ -125,7 +125,7 @@ func parseBurstQuery(raw string) (int, Params, *ParamError) {
 		case err != nil:
 			return 0, Params{}, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
 		case seen:
-			return 0, Params{}, &ParamError{Param: "n", Value: cut(value), Allowed: "one value"}
+			return 0, Params{}, &ParamError{Param: "n", Value: cut(value), Allowed: AllowedOnce}
 		}
 		v, ok := parseInt(value, BurstNRange.Min, BurstNRange.Max)
 		if !ok {

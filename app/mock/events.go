@@ -250,7 +250,7 @@ func parseEventsQuery(raw string) (string, *ParamError) {
 		case name != "key":
 			return unknownName(name, value, pair, "only key=...")
 		case seen:
-			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
 		case !ValidKey(value):
 			return perr(pKey, value)
 		}

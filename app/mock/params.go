@@ -296,6 +296,9 @@ func paramIndex(name string) int {
 	return -1
 }
 
+// AllowedOnce is what a parameter given more than once is told.
+const AllowedOnce = "one value; the parameter is given more than once"
+
 const (
 	allowedSum     = "fail500+fail503+drop+hang ≤ 100"
 	allowedLatency = "latency+spread ≤ 30s"
@@ -342,7 +345,7 @@ func ParseParams(q url.Values) (Params, error) {
 			continue
 		}
 		if len(vs) != 1 {
-			return p, &ParamError{Param: table[i].Name, Value: cut(strings.Join(vs, ",")), Allowed: "one value"}
+			return p, &ParamError{Param: table[i].Name, Value: cut(strings.Join(vs, ",")), Allowed: AllowedOnce}
 		}
 		if err := p.set(i, vs[0]); err != nil {
 			return p, err
@@ -377,7 +380,7 @@ func ParseQuery(raw string) (Params, error) {
 			return unknownParam(name, value)
 		}
 		if seen[i] {
-			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
 		}
 		seen[i] = true
 		return p.set(i, value)
@@ -565,7 +568,7 @@ func parseInt(v string, lo, hi int) (int, bool) {
 }
 
 func parseFloat(v string, lo, hi float64) (float64, bool) {
-	f, err := strconv.ParseFloat(v, 64)
+	f, err := core.ParseFloat(v)
 	return f, err == nil && lo <= f && f <= hi // false for NaN
 }
 

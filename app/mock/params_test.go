@@ -68,7 +68,7 @@ func TestParseEachParam(t *testing.T) {
 			{"0.001", func(p Params) bool { return p.Rate == 0.001 }},
 			{"2.5", func(p Params) bool { return p.Rate == 2.5 }},
 			{"1e6", func(p Params) bool { return p.Rate == 1e6 }},
-		}, []string{"", "0", "0.0009", "1000001", "-1", "NaN", "Inf", "+Inf", "abc", "1,5"}},
+		}, []string{"", "0", "0.0009", "1000001", "-1", "NaN", "Inf", "+Inf", "abc", "1,5", "0x1p-2", "1_0"}},
 		{"burst", []ok{
 			{"1", func(p Params) bool { return p.Burst == 1 }},
 			{"1000000", func(p Params) bool { return p.Burst == 1000000 }},
@@ -121,7 +121,7 @@ func TestParseEachParam(t *testing.T) {
 			{"0", func(p Params) bool { return p.Fail500 == 0 }},
 			{"0.5", func(p Params) bool { return p.Fail500 == 0.5 }},
 			{"100", func(p Params) bool { return p.Fail500 == 100 }},
-		}, []string{"", "-0.1", "100.1", "NaN", "1e400", "50%"}},
+		}, []string{"", "-0.1", "100.1", "NaN", "1e400", "50%", "0x.8p0"}},
 		{"fail503", []ok{{"100", func(p Params) bool { return p.Fail503 == 100 }}}, []string{"101", "-1"}},
 		{"drop", []ok{{"100", func(p Params) bool { return p.Drop == 100 }}}, []string{"101", "x"}},
 		{"hang", []ok{{"100", func(p Params) bool { return p.Hang == 100 }}}, []string{"101", "Inf"}},
@@ -239,7 +239,7 @@ func TestParseQueryErrors(t *testing.T) {
 		raw, param, allowed string
 	}{
 		{"bogus=1", "bogus", allowedKnown},
-		{"rate=1&rate=2", "rate", "one value"},
+		{"rate=1&rate=2", "rate", AllowedOnce},
 		{"key=a%zz", "query", "a percent-encoded query"},
 		{"=1", "query", "name=value pairs with names " + allowedKnown},
 		{"ke%zz=a", "query", "a percent-encoded query"},
@@ -262,7 +262,7 @@ func TestParseQueryErrors(t *testing.T) {
 		t.Errorf("ParseParams(unknowns) = %v, want param alpha", err)
 	}
 	_, err = ParseParams(url.Values{"burst": {"1", "2"}})
-	if !errors.As(err, &pe) || pe.Param != "burst" || pe.Allowed != "one value" || pe.Value != "1,2" {
+	if !errors.As(err, &pe) || pe.Param != "burst" || pe.Allowed != AllowedOnce || pe.Value != "1,2" {
 		t.Errorf("ParseParams(duplicate) = %v", err)
 	}
 }

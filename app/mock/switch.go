@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"retrylab/core"
 )
 
 // faultSwitch describes a fault switch: POST /mock/<name>?key=K&for=D (and
@@ -42,7 +44,7 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 	bad := eachParam(raw, func(name, value, pair string) *ParamError {
 		switch {
 		case name == "key" && seenKey, name == "for" && seenFor, name == "scale" && seenScale:
-			return &ParamError{Param: name, Value: cut(value), Allowed: "one value"}
+			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
 		case name == "key":
 			if !ValidKey(value) {
 				return perr(pKey, value)
@@ -55,7 +57,7 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 			}
 			q.d, seenFor = v, true
 		case name == "scale" && sw.scaled:
-			v, err := strconv.ParseFloat(value, 64)
+			v, err := core.ParseFloat(value)
 			if err != nil || !LimitScaleRange.Contains(v) {
 				return &ParamError{Param: "scale", Value: cut(value), Allowed: "a number " + LimitScaleRange.String() + ", the factor on the key's limit, e.g. 0.5"}
 			}
