@@ -677,3 +677,47 @@ func valueOf(s *Scenario, key string) string {
 	f, _ := FieldByKey(key)
 	return f.Get(s)
 }
+
+// TestTargetURLs: a custom target the browser cannot send to — no host
+// name, a port past 65535 or 0 — is refused beside the field, naming it;
+// it was accepted, and every attempt of the run "failed" without leaving
+// the browser (fetch rejects such a URL before any connection).
+func TestTargetURLs(t *testing.T) {
+	for _, tt := range []struct {
+		target string
+		ok     bool
+	}{
+		{"https://api.example.com/v1/items?page=2", true},
+		{"http://localhost:8080/mock?key=x", true},
+		{"http://localhost:1/", true},
+		{"http://localhost:65535/", true},
+		{"http://[::1]:8080/x", true},
+		{"http://127.0.0.1/", true},
+		{"  https://example.com/  ", true}, // trimmed, as every field is
+		{"", true},
+		{"http://localhost:65536/", false},
+		{"http://localhost:99999/", false},
+		{"http://localhost:0/", false},
+		{"http://localhost:00/", false},
+		{"http://:80/", false},
+		{"http://[::1]:0/", false},
+		{"http://[]:80/", false},
+		{"http:///path", false},
+		{"http://user:pw@example.com/", false},
+		{"ftp://example.com/", false},
+		{"example.com/x", false},
+		{"http://a b.com/", false},
+		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), false},
+	} {
+		s := Default()
+		f, _ := FieldByKey("target")
+		err := f.Set(&s, tt.target)
+		if (err == nil) != tt.ok {
+			t.Errorf("target %q: error %v, want ok=%v", tt.target, err, tt.ok)
+			continue
+		}
+		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(cut(tt.target))) || !strings.Contains(err.Error(), "1 and 65535")) {
+			t.Errorf("target %q: message %q should name the field, the value and what is allowed", tt.target, err)
+		}
+	}
+}

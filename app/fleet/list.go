@@ -235,23 +235,39 @@ func seedField() Field {
 const MaxTargetLen = 2048
 
 func targetField() Field {
-	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes"
+	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535"
 	return Field{
 		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
 		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
 		Get:  func(s *Scenario) string { return s.Target },
 		Set: func(s *Scenario, v string) error {
 			v = strings.TrimSpace(v)
-			if v != "" {
-				u, err := url.Parse(v)
-				if err != nil || len(v) > MaxTargetLen || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-					return invalid("Custom target", v, allowed)
-				}
+			if v != "" && !validTarget(v) {
+				return invalid("Custom target", v, allowed)
 			}
 			s.Target = v
 			return nil
 		},
 	}
+}
+
+// validTarget reports whether fetch() can send to v: an absolute http or
+// https URL with a host name, no user information, and a port (if any) of
+// 1–65535. Go's url.Parse takes "http://:80/" and "http://host:99999/",
+// which the browser's URL parser rejects (port 0 it refuses to connect to):
+// every attempt of a run would fail in the browser, never sent.
+func validTarget(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil || len(v) > MaxTargetLen || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
+		return false
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return false
+		}
+	}
+	return true
 }
 
 func roomField() Field {
