@@ -80,7 +80,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var c config
 	fs.StringVar(&c.host, "host", envOr("RETRYLAB_HOST", "localhost"),
 		"host or IP to listen on; 0.0.0.0 serves a workshop room on every interface (RETRYLAB_HOST)")
-	fs.IntVar(&c.port, "port", 8080, "TCP port to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
+	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	if err := fs.Parse(args); err != nil {
@@ -88,6 +88,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := port.check("port", "a port number between 1 and 65535 (0 picks a free port)"); err != nil {
+		return c, err
 	}
 	source := "-port"
 	portSet := false

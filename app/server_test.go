@@ -110,6 +110,14 @@ func TestParseConfig(t *testing.T) {
 		{"flag port too large", []string{"-port", "70000"}, env("RETRYLAB_PORT", "9001"), config{}, "-port 70000: must be between"},
 		{"stray argument", []string{"extra"}, env(), config{}, `unexpected argument "extra"`},
 		{"unknown flag", []string{"-nope"}, env(), config{}, "flag provided but not defined: -nope"},
+		// Decimal, as RETRYLAB_PORT is read: flag.IntVar took 010 as
+		// octal 8 and 0x1F90 as 8080, where the variable refuses them.
+		{"leading zero is decimal", []string{"-port", "010"}, env(), config{host: "localhost", port: 10, root: "."}, ""},
+		{"hexadecimal port", []string{"-port", "0x1F90"}, env(), config{}, `-port "0x1F90": must be a port number between 1 and 65535 (0 picks a free port)`},
+		{"octal-looking port", []string{"-port", "0o17"}, env(), config{}, `-port "0o17": must be a port number`},
+		{"digit separators", []string{"-port", "8_080"}, env(), config{}, `-port "8_080": must be a port number`},
+		{"word port", []string{"-port", "abc"}, env(), config{}, `-port "abc": must be a port number between 1 and 65535`},
+		{"fractional port", []string{"-port", "80.5"}, env(), config{}, `-port "80.5": must be a port number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

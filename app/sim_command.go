@@ -81,16 +81,25 @@ func checkRange(flagName string, v int, r [2]int, note string) error {
 func simAWS(args []string, stdout, stderr io.Writer) error {
 	e := sim.AWS()
 	fs := simFlags("aws", stderr)
-	fs.IntVar(&e.Runs, "runs", e.Runs, "runs per point, between 1 and 100000 (the post used 100)")
-	fs.Uint64Var(&e.Seed, "seed", e.Seed, "seed of the whole sweep: the same seed prints the same table")
+	runs := decimalVar(fs, &e.Runs, "runs", e.Runs, "`n` runs per point, between 1 and 100000 (the post used 100)")
+	seed := decimalVar(fs, &e.Seed, "seed", e.Seed, "`seed` of the whole sweep, between 0 and 18446744073709551615: the same seed prints the same table")
 	csvPath := fs.String("csv", "", "also write the points as CSV to this file")
 	svgPath := fs.String("svg", "", "also draw calls and completion time against clients as an SVG chart in this file")
-	fs.IntVar(&e.Parallel, "parallel", 0, "goroutines running the sweep, between 0 and 1024; 0 = one per CPU (results do not depend on it)")
+	parallel := decimalVar(fs, &e.Parallel, "parallel", 0, "`goroutines` running the sweep, between 0 and 1024; 0 = one per CPU (results do not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("sim aws: unexpected argument %q", fs.Arg(0))
+	}
+	for _, err := range []error{
+		runs.check("runs", fmt.Sprintf("an integer between %d and %d", simRunsRange[0], simRunsRange[1])),
+		seed.check("seed", "an integer between 0 and 18446744073709551615"),
+		parallel.check("parallel", fmt.Sprintf("an integer between %d and %d (0 = one per CPU)", simParallelRange[0], simParallelRange[1])),
+	} {
+		if err != nil {
+			return fmt.Errorf("sim aws: %w", err)
+		}
 	}
 	if err := checkRange("runs", e.Runs, simRunsRange, ""); err != nil {
 		return fmt.Errorf("sim aws: %w", err)
@@ -171,7 +180,8 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	fs := simFlags("scenario", stderr)
 	jsonPath := fs.String("json", "", "also write the recording (every event) as JSON to this file")
 	csvPath := fs.String("csv", "", "also write the recording's events as CSV to this file")
-	maxAttempts := fs.Int("max-attempts", fleet.DefaultSimMaxAttempts, "stop the simulation after this many attempts, between 1 and 10000000")
+	maxAttempts := new(int)
+	maxFlag := decimalVar(fs, maxAttempts, "max-attempts", fleet.DefaultSimMaxAttempts, "stop the simulation after this many `attempts`, between 1 and 10000000")
 	// The query may come before or after the flags.
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -185,6 +195,9 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("sim scenario: unexpected argument %q (quote the query: it contains &)", fs.Arg(0))
 		}
+	}
+	if err := maxFlag.check("max-attempts", "an integer between 1 and 10000000"); err != nil {
+		return fmt.Errorf("sim scenario: %w", err)
 	}
 	if err := checkRange("max-attempts", *maxAttempts, [2]int{1, 10_000_000}, ""); err != nil {
 		return fmt.Errorf("sim scenario: %w", err)

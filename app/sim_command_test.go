@@ -24,6 +24,11 @@ func TestSimUsage(t *testing.T) {
 		{[]string{"aws", "-h"}, "", []string{"Flags of retrylab sim aws:", "-runs", "-parallel"}, nil},
 		{[]string{"scenario", "-h"}, "", []string{"Flags of retrylab sim scenario:", "-max-attempts"}, nil},
 		{[]string{"aws", "-runs", "0"}, "-runs 0: must be between 1 and 100000", nil, nil},
+		// Decimal only: flag.IntVar took 010 as octal 8 and 0x10 as 16.
+		{[]string{"aws", "-runs", "0x10"}, `-runs "0x10": must be an integer between 1 and 100000`, nil, nil},
+		{[]string{"aws", "-parallel", "1_0"}, `-parallel "1_0": must be an integer between 0 and 1024`, nil, nil},
+		{[]string{"aws", "-seed", "0x1"}, `-seed "0x1": must be an integer between 0 and 18446744073709551615`, nil, nil},
+		{[]string{"scenario", "-max-attempts", "0x10"}, `-max-attempts "0x10": must be an integer between 1 and 10000000`, nil, nil},
 		// A file it cannot write fails before the sweep (it ran ~6 s first).
 		{[]string{"aws", "-runs", "100000", "-csv", "/nonexistent-dir/aws.csv"}, "/nonexistent-dir/aws.csv", nil, nil},
 		{[]string{"scenario", "workers=20", "-json", "/nonexistent-dir/r.json"}, "/nonexistent-dir/r.json", nil, nil},
