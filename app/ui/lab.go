@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -226,7 +227,10 @@ func (l *Lab) Load(page *url.URL) {
 	l.s, l.saved = s, s
 	l.notices = notes
 	if l.drewSeed {
-		l.address = l.query()
+		// Added to the link as written, not a rewrite of it to the
+		// configuration used: what it asked for that could not be used
+		// (said in the notice) stays in the address, as in any link.
+		l.address = strings.TrimRight(page.RawQuery, "&") + "&seed=" + strconv.FormatUint(s.Seed, 10)
 		_ = browser.ReplaceURL("?" + l.address)
 	}
 	if hasVS && len(vs) > 0 {

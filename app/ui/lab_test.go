@@ -776,6 +776,25 @@ func TestRoomDevicesDrawTheirOwnSeed(t *testing.T) {
 			t.Errorf("address %q (want %s in it), note %q", l.address, want, l.roomNote())
 		}
 	}
+	// The seed is added to the link as it was written: what the link
+	// asked for that could not be used stays in the address, as it does
+	// in any other link, with its notice. The address was rewritten to
+	// the configuration fallen back to, and the custom target, the
+	// workers and the misspelt key were gone from it.
+	for _, tt := range []struct{ raw, kept string }{
+		{"room=r1&workers=0&target=http://api.example.com/x&bogus=1", ""},
+		{"room=r1&jobs=%ZZ", ""},
+		{"room=r1&strategy=full&", "room=r1&strategy=full"},
+	} {
+		raw := tt.raw
+		if tt.kept == "" {
+			tt.kept = raw
+		}
+		l := open("http://localhost:8080/?" + raw)
+		if want := tt.kept + "&seed=" + strconv.FormatUint(l.Scenario().Seed, 10); l.address != want || !l.drewSeed {
+			t.Errorf("room link %q: address %q, want %q", raw, l.address, want)
+		}
+	}
 	if l := open("http://localhost:8080/?room=r1&seed=7"); l.Scenario().Seed != 7 || l.drewSeed {
 		t.Errorf("a room link with seed=7: seed %d", l.Scenario().Seed)
 	}
