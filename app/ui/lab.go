@@ -38,6 +38,7 @@ type Lab struct {
 	fieldErrs map[string]string // per field key: its value is not allowed
 	crossErrs []fleet.FieldError
 	notices   []fleet.FieldError // the URL's fields that could not be used
+	linkNotes map[string]string  // per field key: its notice, beside it until the field is changed (Note)
 	loaded    bool
 	saved     fleet.Scenario // the configuration the address bar holds (saveURL)
 	drafts    storage        // the tab's session storage once mounted: adoptDraft
@@ -226,6 +227,17 @@ func (l *Lab) Load(page *url.URL) {
 	}
 	l.s, l.saved = s, s
 	l.notices = notes
+	l.linkNotes = map[string]string{}
+	for _, n := range notes {
+		if _, ok := fleet.FieldByKey(n.Key); !ok {
+			continue
+		}
+		if prev := l.linkNotes[n.Key]; prev != "" {
+			l.linkNotes[n.Key] = prev + "; " + n.Msg
+		} else {
+			l.linkNotes[n.Key] = "From the link: " + n.Msg
+		}
+	}
 	if l.drewSeed {
 		// Added to the link as written, not a rewrite of it to the
 		// configuration used: what it asked for that could not be used
@@ -386,11 +398,16 @@ func (l *Lab) Watch(ctx app.Context) {
 }
 
 // Note is a remark beside field key's input that is not an error: what
-// its value rules out (a live run above 500 workers, a simulation of a
-// custom target). "" when there is none, or when the field has an error.
+// the page's link asked for in it that could not be used (until the field
+// is changed), or what its value rules out (a live run above 500 workers,
+// a simulation of a custom target). "" when there is none, or when the
+// field has an error.
 func (l *Lab) Note(key string) string {
 	if l.Err(key) != "" {
 		return ""
+	}
+	if n := l.linkNotes[key]; n != "" {
+		return n
 	}
 	for _, e := range append(l.s.LiveErrors(), l.s.SimErrors()...) {
 		if e.Key == key {
@@ -410,6 +427,7 @@ func (l *Lab) Set(key, text string) {
 		return
 	}
 	l.texts[key] = text
+	delete(l.linkNotes, key) // changed: what the link asked for is no longer what it shows
 	c := l.s
 	if err := f.Set(&c, text); err != nil {
 		l.fieldErrs[key] = err.Error()
@@ -565,6 +583,7 @@ func (l *Lab) CustomKept() bool { return l.custom != nil }
 func (l *Lab) setScenario(s fleet.Scenario) {
 	s.Room = l.s.Room
 	l.s = s
+	l.linkNotes = nil // another configuration: the link's no longer shown
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.saveURL()

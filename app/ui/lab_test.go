@@ -845,3 +845,40 @@ func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 		}
 	}
 }
+
+// A link's field that could not be used is said beside that field, not
+// only in the notice at the top (README: "says so beside each field"),
+// until the field is changed or a preset replaces the configuration; a
+// key that is no field has no field to be beside.
+func TestLinkNoticesBesideTheirFields(t *testing.T) {
+	u, _ := url.Parse("http://localhost:8080/?workers=0&workers=3&base=1s&cap=1ms&bogus=1&rate=%FF&jobs=4")
+	l := newLab()
+	l.Load(u)
+	for _, tt := range []struct{ key, want string }{
+		{"workers", `given 2 times`},
+		{"workers", `Workers "0": must be an integer between 1 and 10000`},
+		{"cap", `Cap: backoff cap 1ms: must be 0 (no cap) or at least base 1s; using the default 10s`},
+		{"rate", `Server rate "\xff": must be a number between 0.001 and 1000000; using the default 10`},
+		{"jobs", ""},
+		{"base", ""},
+	} {
+		got := l.Note(tt.key)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("Note(%q) = %q, want it to say %q", tt.key, got, tt.want)
+		}
+	}
+	if len(l.notices) == 0 {
+		t.Error("the notice at the top is gone")
+	}
+	l.Set("workers", "7")
+	if got := l.Note("workers"); got != "" {
+		t.Errorf("after workers was typed: note %q", got)
+	}
+	if l.Note("cap") == "" {
+		t.Error("typing into workers took cap's note away")
+	}
+	l.Preset(fleet.Presets[0].ID)
+	if got := l.Note("cap"); got != "" {
+		t.Errorf("after a preset: cap's note %q", got)
+	}
+}
