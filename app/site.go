@@ -43,6 +43,9 @@ func (s *site) setListenAddr(host string, port int) {
 // Close stops the mock endpoint's background work.
 func (s *site) Close() { s.mock.Close() }
 
+// mockEndpoints are the mock's paths, as a refused path is told.
+const mockEndpoints = "/mock, /mock/events, /mock/outage, /mock/limit, /mock/burst"
+
 // newSite reads the built assets under root and wires the handlers.
 func newSite(root string) (*site, error) {
 	wasm, err := loadWasm(filepath.Join(root, "web", "app.wasm"))
@@ -66,6 +69,13 @@ func newSite(root string) (*site, error) {
 	mux.Handle("/mock/outage", m.Outage())
 	mux.Handle("/mock/limit", m.Limit())
 	mux.Handle("/mock/burst", m.Burst())
+	mux.HandleFunc("/mock/", func(w http.ResponseWriter, r *http.Request) {
+		// A mistyped endpoint gets JSON, as every refusal of the mock does,
+		// naming the ones there are (it was a plain-text 404).
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+r.URL.Path,
+			&mock.ParamError{Param: "path", Value: r.URL.Path, Allowed: mockEndpoints})
+	})
 	mux.Handle("/web/app.wasm", wasm)
 	join := &joinHandler{interfaceAddrs: upInterfaceAddrs}
 	mux.Handle("/join", join)          // the origins audience devices reach this server at

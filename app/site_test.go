@@ -102,8 +102,10 @@ func TestSiteServes(t *testing.T) {
 		{"/web/app.wasm", "gzip, deflate, br, zstd", 200, "application/wasm", "", "asm wasm bytes", false},
 		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`, false},
 		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`, false},
-		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`, false}, // mounted: the switch refuses a GET
-		{"/join", "", 200, "application/json", "", `"origins":[]`, false},               // mounted; newSite does not know its address until serve listens
+		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`, false},                                               // mounted: the switch refuses a GET
+		{"/mock/", "", 404, "application/json", "", `"allowed":"/mock, /mock/events, /mock/outage, /mock/limit, /mock/burst"`, false}, // a mistyped endpoint: JSON, naming those there are
+		{"/mock/event", "", 404, "application/json", "", `"value":"/mock/event"`, false},
+		{"/join", "", 200, "application/json", "", `"origins":[]`, false}, // mounted; newSite does not know its address until serve listens
 		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`, false},
 		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`, false},
 	}

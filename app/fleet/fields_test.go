@@ -266,8 +266,12 @@ func TestFromQueryFieldByField(t *testing.T) {
 				if len(notes) != 1 || notes[0].Key != c.key || notes[0].Value != bad {
 					t.Fatalf("bad %q: notes %+v, want one for %s", bad, notes, c.key)
 				}
-				if !strings.Contains(notes[0].Msg, "using the default "+f.Get(&def)) {
-					t.Errorf("bad %q: note %q does not say the default is used", bad, notes[0].Msg)
+				then := "; using the default " + f.Get(&def)
+				if f.Get(&def) == "" { // not "using the default " and nothing
+					then = "; leaving it empty"
+				}
+				if !strings.HasSuffix(notes[0].Msg, then) || notes[0].Then != then[2:] {
+					t.Errorf("bad %q: note %q (then %q) does not end %q", bad, notes[0].Msg, notes[0].Then, then)
 				}
 				if f.Get(&s) != f.Get(&def) {
 					t.Errorf("bad %q: field is %q, want the default %q", bad, f.Get(&s), f.Get(&def))

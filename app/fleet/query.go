@@ -93,10 +93,21 @@ func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
 				Then: "using the first value, " + strconv.Quote(cut(v))})
 		}
 		if err := f.Set(&s, v); err != nil {
-			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; using the default " + f.Get(&def), Then: "using the default " + f.Get(&def)})
+			then := f.fallBack(&def)
+			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; " + then, Then: then})
 		}
 	}
 	return s, notes
+}
+
+// fallBack says what f falls back to: "using the default 50", or
+// "leaving it empty" for a field whose default is empty (a custom target,
+// a room), where "using the default " would end with nothing.
+func (f *Field) fallBack(def *Scenario) string {
+	if v := f.Get(def); v != "" {
+		return "using the default " + v
+	}
+	return "leaving it empty"
 }
 
 // unknownParams reports the keys of q that are not fields, in order.
@@ -131,7 +142,8 @@ func settleCrossRules(s, def Scenario, notes []FieldError) (Scenario, []FieldErr
 				continue
 			}
 			_ = f.Set(&s, f.Get(&def))
-			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default " + f.Get(&def), Then: "using the default " + f.Get(&def)})
+			then := f.fallBack(&def)
+			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; " + then, Then: then})
 		}
 	}
 	if errs := s.crossErrors(); len(errs) > 0 {
