@@ -251,6 +251,9 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
+			if b.NotMeasured != "" {
+				cur[i].BaseText, cur[i].NoDelta = "–", true
+			}
 			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 		}
 	}

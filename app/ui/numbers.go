@@ -60,7 +60,7 @@ func (n *Numbers) Render() app.UI {
 			// Whether the change is for the better is said in words and
 			// colour (betterWhen).
 			base, spoken, v := "baseline "+s.BaseText, "baseline "+s.BaseText, ""
-			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running {
+			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running && !s.NoDelta {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
 				if v = s.verdict(d); v != "" {

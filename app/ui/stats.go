@@ -21,8 +21,9 @@ type stat struct {
 	Hidden  bool   // only told in another number's line (its element is hidden)
 	// NotMeasured says why the number was not measured, shown as "–", not
 	// as 0: a simulation's lateness and browser queueing (only a live run
-	// measures them), or the queueing of requests to a server whose
-	// timings the browser hides. "" when it was.
+	// measures them), the queueing of requests to a server whose timings
+	// the browser hides, or wasted per success with no success (a ratio to
+	// nothing). "" when it was.
 	NotMeasured string
 
 	// The baseline run's figure (Compare), when there is one.
@@ -33,6 +34,9 @@ type stat struct {
 	// NoVerdict: the change from the baseline is not better or worse
 	// (wasted per success when either run had no success: 0 says nothing).
 	NoVerdict bool
+	// NoDelta: the baseline's figure was not measured ("–"): there is no
+	// change from it to tell.
+	NoDelta bool
 }
 
 // runEnd is how the run whose numbers are shown ended, for the words of
@@ -88,7 +92,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
-		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
+		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
@@ -108,6 +112,25 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// wasted is the wasted-per-success number s of st: with no success it is
+// no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
+// whose every job gave up), so it shows "–" and says what was wasted.
+func wasted(s stat, st *fleet.Stats) stat {
+	if st.Successes > 0 {
+		return s
+	}
+	s.Text = "–"
+	switch answered := st.Requests - st.InFlight; answered {
+	case 0:
+		s.NotMeasured = "no success yet"
+	case 1:
+		s.NotMeasured = "no success: the 1 answer was wasted"
+	default:
+		s.NotMeasured = "no success: all " + thousands(answered) + " answers wasted"
+	}
+	return s
 }
 
 // cutBy says what cancels a run's jobs: Stop, or a simulation's attempt
