@@ -53,18 +53,29 @@ const (
 )
 
 // endOf is how a run ended: simulated, whether a simulation reached its
-// attempt limit, and how many jobs were cancelled (a live run's
-// cancellations are Stop's: nothing else cancels its context).
-func endOf(simulated, capped bool, cancelled int) runEnd {
+// attempt limit, and whether a live run was cut short (cutShort).
+func endOf(simulated, capped, cut bool) runEnd {
 	switch {
 	case simulated && capped:
 		return endCapped
 	case simulated:
 		return endSimulated
-	case cancelled > 0:
+	case cut:
 		return endStopped
 	}
 	return endLive
+}
+
+// cutShort reports whether a live run with numbers st was cut short by
+// Stop: it cancelled jobs (nothing else cancels a live run's context), or
+// Stop came before some of its jobs had even started (rec, the finished
+// run's Recording: Stopped, and fewer jobs ended than it was set up with;
+// nil while the run or a replay of it goes on). Stop between an open
+// workload's arrivals cancels no job, as none is in progress: counting
+// cancellations alone, such a run read "Finished: 10 of 10 jobs
+// succeeded", "Run → last job done", with 70 of its 80 jobs never started.
+func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
+	return st.Cancelled > 0 || rec != nil && rec.Stopped && st.Jobs < rec.Scenario.Workers*rec.Scenario.Jobs
 }
 
 // statList turns Stats into the panel's numbers, in the order shown; end
