@@ -390,3 +390,40 @@ func TestStatsAccMatchesStatsOf(t *testing.T) {
 		}
 	}
 }
+
+// The percentiles are nearest-rank, everywhere (completion, lateness,
+// queueing): of n values sorted, the ⌈p·n⌉-th, a value that occurred. The
+// page's tooltips and the README say so.
+func TestPercentilesAreNearestRank(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		ds := make([]time.Duration, len(ns))
+		for i, n := range ns {
+			ds[i] = time.Duration(n) * time.Millisecond
+		}
+		return ds
+	}
+	seq := func(n int) []int {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = i + 1
+		}
+		return xs
+	}
+	for _, c := range []struct {
+		name          string
+		ds            []time.Duration
+		p50, p99, max time.Duration
+	}{
+		{"one", ms(7), 7 * time.Millisecond, 7 * time.Millisecond, 7 * time.Millisecond},
+		{"two", ms(1, 9), time.Millisecond, 9 * time.Millisecond, 9 * time.Millisecond}, // not 5 ms, interpolated
+		{"1…50", ms(seq(50)...), 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond},
+		{"1…100", ms(seq(100)...), 50 * time.Millisecond, 99 * time.Millisecond, 100 * time.Millisecond},
+		{"1…101", ms(seq(101)...), 51 * time.Millisecond, 100 * time.Millisecond, 101 * time.Millisecond},
+		{"none", nil, 0, 0, 0},
+	} {
+		p50, p99, mx := percentilesSorted(c.ds)
+		if p50 != c.p50 || p99 != c.p99 || mx != c.max {
+			t.Errorf("%s: p50 %v, p99 %v, max %v; want %v, %v, %v", c.name, p50, p99, mx, c.p50, c.p99, c.max)
+		}
+	}
+}

@@ -172,6 +172,21 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 	}
 }
 
+// The percentiles' tooltips say how they are computed: nearest rank, as
+// fleet.Stats does for every one of them.
+func TestPercentilesSayHowTheyAreComputed(t *testing.T) {
+	l := newLab()
+	l.stats, l.hasStats = fleet.Stats{Requests: 3, Jobs: 3, Successes: 3, CompletionP50: time.Second, CompletionP99: 2 * time.Second}, true
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
+	for _, name := range []string{"completion_p50_ms", "completion_p99_ms", "lateness_p99_ms", "queued_p99_ms"} {
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		card := out[i : i+strings.Index(out[i:], "</div>")]
+		if !strings.Contains(card, "nearest-rank percentile") {
+			t.Errorf("%s: the tooltip does not say how it is computed: %s", name, card)
+		}
+	}
+}
+
 func TestNoticeNamesBadFields(t *testing.T) {
 	l := newLab()
 	u, _ := url.Parse("http://localhost/?workers=10001&bogus=1")

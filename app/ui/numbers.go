@@ -48,6 +48,9 @@ func (n *Numbers) Render() app.UI {
 		case s.Figures != "":
 			sub, title = s.Figures, s.Figures
 		}
+		if s.Tip != "" {
+			title += "; " + s.Tip
+		}
 		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
 		body := []app.UI{
 			app.Span().Class("v").Text(text),

@@ -17,6 +17,7 @@ type stat struct {
 	Text    string // Value for people
 	Sub     string // one line of context: what it is
 	Figures string // the run's figures that replace Sub once there is a run
+	Tip     string // how it is computed, for the tooltip only
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
 	// NotMeasured says why the number was not measured, shown as "–", not
@@ -98,6 +99,9 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 	hide := func(s stat) stat { s.Hidden = true; return s }
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
+	// One definition of a percentile everywhere (fleet.Stats): the
+	// nearest rank, a value that occurred, never one interpolated.
+	pct := func(s stat) stat { s.Tip = percentileTip; return s }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
@@ -107,13 +111,13 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
-		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
-		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
+		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false)),
+		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
 		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)),
-		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50)),
-		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
+		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
+		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
@@ -124,6 +128,9 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
 }
+
+// percentileTip says how the panel's percentiles are computed.
+const percentileTip = "nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)"
 
 // wasted is the wasted-per-success number s of st: with no success it is
 // no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
