@@ -275,10 +275,18 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSumm
 		sort.Strings(causes)
 		row("gave up because", "%s", strings.Join(causes, ", "))
 	}
-	row("wasted per success", "%.2f requests", st.WastedPerSuccess)
+	if st.Successes > 0 {
+		row("wasted per success", "%.2f requests", st.WastedPerSuccess)
+	} else { // no ratio: 0 would read as nothing wasted
+		row("wasted per success", "– (no job succeeded: all %d answers wasted)", st.Requests-st.InFlight)
+	}
 	row("peak", "%d requests in one second", st.PeakRPS)
 	row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))
-	row("drained after", "%s", ms(st.Drain))
+	if sum.Stopped { // the jobs left were cancelled there: the run did not drain
+		row("stopped after", "%s (the attempt limit)", ms(st.Drain))
+	} else {
+		row("drained after", "%s", ms(st.Drain))
+	}
 	fmt.Fprintf(w, "\n  %d attempts, %d events simulated in %s", sum.Attempts, sum.Events, ms(sum.Wall))
 	if sum.Stopped {
 		fmt.Fprintf(w, " — STOPPED at the attempt limit: unfinished jobs were cancelled (raise -max-attempts)")

@@ -93,3 +93,36 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 		}
 	}
 }
+
+// The printed numbers say what happened: a run in which no job succeeded
+// printed "wasted per success 0.00 requests" (no waste at all), and one
+// stopped at its attempt limit "drained after", when the jobs left were
+// cancelled there.
+func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		want, wantNot []string
+	}{
+		{[]string{"scenario", "workers=5&jobs=1&fail500=100&attempts=3&latency=10ms"},
+			[]string{"wasted per success     – (no job succeeded: all 15 answers wasted)", "drained after"}, []string{"0.00 requests", "stopped after"}},
+		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
+			[]string{"stopped after", "(the attempt limit)"}, []string{"drained after"}},
+		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
+			[]string{"wasted per success     0.00 requests", "drained after"}, []string{"stopped after"}},
+	} {
+		var stdout, stderr strings.Builder
+		if err := runSim(c.args, &stdout, &stderr); err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("%q: lacks %q:\n%s", c.args, w, stdout.String())
+			}
+		}
+		for _, w := range c.wantNot {
+			if strings.Contains(stdout.String(), w) {
+				t.Errorf("%q: says %q:\n%s", c.args, w, stdout.String())
+			}
+		}
+	}
+}

@@ -241,6 +241,15 @@ func TestPresetsTellTheStory(t *testing.T) {
 			if got := int(s["requests"]); got != len(as) {
 				t.Errorf("page counted %d requests, the server saw %d arrivals", got, len(as))
 			}
+			rejected := 0
+			for _, a := range as {
+				if a.Status == 429 || a.Status == 503 {
+					rejected++
+				}
+			}
+			if got := int(s["limited"]); got != rejected {
+				t.Errorf("page counted %d 429s, the server answered %d requests 429 or 503", got, rejected)
+			}
 			if s["requests"] != s["first_tries"]+s["retries"] {
 				t.Errorf("requests %.0f != first tries %.0f + retries %.0f", s["requests"], s["first_tries"], s["retries"])
 			}

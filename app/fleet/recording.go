@@ -20,6 +20,11 @@ type Recording struct {
 	Simulated bool      // produced in virtual time by the simulator, not by live requests
 	Err       error     // set when nothing could run (an invalid scenario)
 	OutageErr error     // set when the scheduled outage could not be started (see Outager); read it after Run returned
+	// Stopped is set when Run's context was cancelled (Stop) before it
+	// returned: jobs in progress then ended cancelled, and jobs not yet
+	// started never started (Stop between an open workload's arrivals
+	// cancels none). Read it after Run returned.
+	Stopped bool
 
 	mu      sync.Mutex
 	records []Record

@@ -214,6 +214,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 		})
 	}
 	wg.Wait()
+	rec.Stopped = ctx.Err() != nil
 	return rec
 }
 

@@ -826,3 +826,23 @@ func TestFirstJobsAreDueAtTheStart(t *testing.T) {
 func peakWithin(ts []time.Time, w time.Duration) int {
 	return peakSorted(sinceFirst(ts), w)
 }
+
+// A Recording says whether Stop cut its run: Stop between an open
+// workload's arrivals finds no job in progress, cancels none, and leaves
+// the jobs still to arrive unstarted; the numbers alone (no cancellation)
+// read like a run that finished.
+func TestRecordingSaysStopped(t *testing.T) {
+	s := scenario(t, "workload", "open", "every", "1s", "workers", "2", "jobs", "3", "timeout", "0s")
+	ok := constTransport{Status: 200}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(700*time.Millisecond, cancel) // the workers' first jobs arrive at 0 and 500 ms
+	rec := Run(ctx, s, ok, nil, nil)
+	st := rec.Stats()
+	if !rec.Stopped || st.Cancelled != 0 || st.Jobs != 2 {
+		t.Errorf("stopped between arrivals: Stopped %v, %d jobs ended, %d cancelled; want true, 2, 0", rec.Stopped, st.Jobs, st.Cancelled)
+	}
+	s = scenario(t, "workload", "open", "every", "10ms", "workers", "2", "jobs", "3", "timeout", "0s")
+	if rec := Run(context.Background(), s, ok, nil, nil); rec.Stopped || rec.Stats().Jobs != 6 {
+		t.Errorf("a run to the end: Stopped %v, %d jobs of 6", rec.Stopped, rec.Stats().Jobs)
+	}
+}

@@ -95,9 +95,15 @@ type Stats struct {
 	Causes    map[string]int // GiveUps by Cause (never "success")
 	PeakJobs  int            // most jobs in progress at once: at most Workers in a closed workload
 
-	Amplification    float64 // Requests / FirstTries; 0 with no first try
-	WastedPerSuccess float64 // (Requests - Successes) / Successes; 0 with no success
-	PeakRPS          int     // most attempts sent within any 1 s (a sliding window)
+	Amplification float64 // Requests / FirstTries; 0 with no first try
+	// WastedPerSuccess is the attempts answered without success (429s and
+	// 503s, other failures, timeouts, aborts: Requests - InFlight - OK) per
+	// job that succeeded. An attempt still in flight is not counted: it may
+	// yet succeed, and a live run's number would otherwise start at the
+	// size of the fleet's first wave. 0 with no success, when it is not a
+	// ratio at all (every answered attempt was wasted): see Successes.
+	WastedPerSuccess float64
+	PeakRPS          int // most attempts sent within any 1 s (a sliding window)
 
 	// Job completion, from a job's first event to its EventDone, over
 	// finished jobs that were not cancelled (nearest-rank percentiles): a
@@ -245,7 +251,7 @@ func (a *StatsAcc) Stats() Stats {
 		st.Amplification = float64(st.Requests) / float64(st.FirstTries)
 	}
 	if st.Successes > 0 {
-		st.WastedPerSuccess = float64(st.Requests-st.Successes) / float64(st.Successes)
+		st.WastedPerSuccess = float64(st.Requests-st.InFlight-st.OK) / float64(st.Successes)
 	}
 	st.PeakRPS = peakSorted(sortDurations(a.sends, &a.sorted[0]), time.Second)
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))

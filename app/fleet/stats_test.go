@@ -78,7 +78,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		OK: 1, Limited: 2, Failed: 1, Timeouts: 1, Aborted: 1, InFlight: 1,
 		Jobs: 3, Successes: 1, GiveUps: 2, Cancelled: 1,
 		Causes:        map[string]int{"exhausted": 1, "cancelled": 1},
-		Amplification: 1.75, WastedPerSuccess: 6,
+		Amplification: 1.75, WastedPerSuccess: 5, // the 2 limited, failed, timeout and aborted: not w2's attempt in flight
 		PeakJobs:      3, // w0 j0, w1 j0 and w2 j0 from 20 ms (w1 j1 starts after w1 j0 ended)
 		PeakRPS:       6, // sends at 0, 10, 20, 300, 710, 800 ms lie within one second
 		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
@@ -91,6 +91,34 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 	}
 	if z := StatsOf(t0, nil); !reflect.DeepEqual(z, Stats{}) {
 		t.Errorf("StatsOf(nil) = %+v", z)
+	}
+}
+
+// Wasted per success counts the attempts answered without success: one
+// still in flight may yet succeed. It counted them, so a live run's first
+// success showed the rest of the fleet's first wave, still waiting for its
+// answers, as wasted (40 workers: 39 per success), and the number fell as
+// the answers came in.
+func TestWastedPerSuccessLeavesOutInFlight(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		recs []Record
+		want float64
+	}{
+		{"first success of a wave", []Record{
+			attempt(0, 0, 1, 0, 0), attempt(1, 0, 1, 0, 0), attempt(2, 0, 1, 0, 0), attempt(3, 0, 1, 0, 0),
+			outcome(0, 0, 1, 50, Attempt{Status: 200}), done(0, 0, 1, 50, nil),
+		}, 0},
+		{"one 429 answered, one in flight", []Record{
+			attempt(0, 0, 1, 0, 0), attempt(1, 0, 1, 0, 0), attempt(2, 0, 1, 0, 0),
+			outcome(0, 0, 1, 50, Attempt{Status: 200}), done(0, 0, 1, 50, nil),
+			outcome(1, 0, 1, 60, Attempt{Status: 429}),
+		}, 1},
+		{"no success", []Record{attempt(0, 0, 1, 0, 0), outcome(0, 0, 1, 50, Attempt{Status: 500})}, 0},
+	} {
+		if got := StatsOf(t0, c.recs).WastedPerSuccess; got != c.want {
+			t.Errorf("%s: wasted per success %v, want %v", c.name, got, c.want)
+		}
 	}
 }
 
@@ -359,6 +387,43 @@ func TestStatsAccMatchesStatsOf(t *testing.T) {
 			if g, w := a.Dispersion(100*time.Millisecond), Dispersion(recs[:n], 100*time.Millisecond); g != w {
 				t.Fatalf("after %d records: dispersion %v, want %v", n, g, w)
 			}
+		}
+	}
+}
+
+// The percentiles are nearest-rank, everywhere (completion, lateness,
+// queueing): of n values sorted, the ⌈p·n⌉-th, a value that occurred. The
+// page's tooltips and the README say so.
+func TestPercentilesAreNearestRank(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		ds := make([]time.Duration, len(ns))
+		for i, n := range ns {
+			ds[i] = time.Duration(n) * time.Millisecond
+		}
+		return ds
+	}
+	seq := func(n int) []int {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = i + 1
+		}
+		return xs
+	}
+	for _, c := range []struct {
+		name          string
+		ds            []time.Duration
+		p50, p99, max time.Duration
+	}{
+		{"one", ms(7), 7 * time.Millisecond, 7 * time.Millisecond, 7 * time.Millisecond},
+		{"two", ms(1, 9), time.Millisecond, 9 * time.Millisecond, 9 * time.Millisecond}, // not 5 ms, interpolated
+		{"1…50", ms(seq(50)...), 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond},
+		{"1…100", ms(seq(100)...), 50 * time.Millisecond, 99 * time.Millisecond, 100 * time.Millisecond},
+		{"1…101", ms(seq(101)...), 51 * time.Millisecond, 100 * time.Millisecond, 101 * time.Millisecond},
+		{"none", nil, 0, 0, 0},
+	} {
+		p50, p99, mx := percentilesSorted(c.ds)
+		if p50 != c.p50 || p99 != c.p99 || mx != c.max {
+			t.Errorf("%s: p50 %v, p99 %v, max %v; want %v, %v, %v", c.name, p50, p99, mx, c.p50, c.p99, c.max)
 		}
 	}
 }

@@ -31,7 +31,7 @@ type baseline struct {
 // with its numbers; run is the page's run number (-1: none), capped says
 // a simulation reached its attempt limit (fleet.SimSummary.Stopped).
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
-	list := statList(&st, disp, endOf(rec.Simulated, capped, st.Cancelled))
+	list := statList(&st, disp, endOf(rec.Simulated, capped, cutShort(&st, rec)))
 	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)
@@ -251,6 +251,9 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText = b.Text
+			if b.NotMeasured != "" {
+				cur[i].BaseText, cur[i].NoDelta = "–", true
+			}
 			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 		}
 	}

@@ -135,6 +135,58 @@ func TestNumbersBeforeARun(t *testing.T) {
 	}
 }
 
+// Wasted per success with no success is no ratio: a run whose every job
+// gave up showed "0" (fleet.Stats's 0), which reads as nothing wasted. It
+// shows "–" and what was wasted; against a baseline with no success, the
+// baseline's figure is "–" with no change from it.
+func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
+	inner := func(l *Lab) string {
+		out := renderHTML(&Numbers{Lab: l, Rev: 1})
+		i := strings.Index(out, `data-stat="wasted_per_success"`)
+		return out[i : i+strings.Index(out[i:], "</div>")]
+	}
+	for _, c := range []struct {
+		name string
+		st   fleet.Stats
+		want []string
+	}{
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: all 15 answers wasted"}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: the 1 answer was wasted"}},
+		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
+		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
+	} {
+		l := newLab()
+		l.stats, l.hasStats = c.st, true
+		got := inner(l)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the card %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+	l := newLab()
+	l.stats, l.hasStats = fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, true
+	l.base = &baseline{run: -1, list: statList(&fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, 0, endLive)}
+	if got := inner(l); !strings.Contains(got, ">baseline –</span>") {
+		t.Errorf("against a baseline with no success: %q, want \"baseline –\" and no change", got)
+	}
+}
+
+// The percentiles' tooltips say how they are computed: nearest rank, as
+// fleet.Stats does for every one of them.
+func TestPercentilesSayHowTheyAreComputed(t *testing.T) {
+	l := newLab()
+	l.stats, l.hasStats = fleet.Stats{Requests: 3, Jobs: 3, Successes: 3, CompletionP50: time.Second, CompletionP99: 2 * time.Second}, true
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
+	for _, name := range []string{"completion_p50_ms", "completion_p99_ms", "lateness_p99_ms", "queued_p99_ms"} {
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		card := out[i : i+strings.Index(out[i:], "</div>")]
+		if !strings.Contains(card, "nearest-rank percentile") {
+			t.Errorf("%s: the tooltip does not say how it is computed: %s", name, card)
+		}
+	}
+}
+
 func TestNoticeNamesBadFields(t *testing.T) {
 	l := newLab()
 	u, _ := url.Parse("http://localhost/?workers=10001&bogus=1")

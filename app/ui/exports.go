@@ -188,7 +188,7 @@ func (l *Lab) keyNumbers() string {
 	if !l.hasStats || l.watched || l.rec == nil {
 		return ""
 	}
-	return keyNumbers(&l.stats, l.rec.Scenario, endOf(l.Simulated(), l.simSum.Stopped, l.stats.Cancelled))
+	return keyNumbers(&l.stats, l.rec.Scenario, l.runEnd())
 }
 
 // keyNumbers is Lab.keyNumbers of a run of s with numbers st that ended as
@@ -202,7 +202,9 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	last := "drained in " + fmtDur(st.Drain)
 	if end == endStopped || end == endCapped {
 		jobs[0] = thousands(st.Successes) + " of " + thousands(s.Workers*s.Jobs) + " jobs succeeded"
-		jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
+		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
+			jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
+		}
 		if n := s.Workers*s.Jobs - st.Jobs; n > 0 {
 			jobs = append(jobs, thousands(n)+" never started")
 		}

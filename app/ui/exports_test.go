@@ -143,26 +143,34 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 		simulated, capped bool
 		st                fleet.Stats
 		want              string
+		stopped           bool // the Recording's Stopped
 	}{
 		{"finished", 50, 2, false, false,
 			fleet.Stats{Requests: 450, Limited: 350, PeakRPS: 60, Jobs: 100, Successes: 100, CompletionP50: ms(8250), CompletionP99: ms(10300), Drain: ms(18550)},
-			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.78%) · peak 60 req/s · completion p50 8.25 s, p99 10.3 s · drained in 18.55 s"},
+			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.78%) · peak 60 req/s · completion p50 8.25 s, p99 10.3 s · drained in 18.55 s", false},
 		{"stopped", 50, 4, false, false,
 			fleet.Stats{Requests: 120, Limited: 60, PeakRPS: 60, Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, CompletionP50: ms(100), CompletionP99: ms(1100), Drain: ms(2010)},
-			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50%) · peak 60 req/s · completion p50 100 ms, p99 1.1 s · stopped after 2.01 s"},
+			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50%) · peak 60 req/s · completion p50 100 ms, p99 1.1 s · stopped after 2.01 s", true},
 		{"stopped once every job had started", 2, 1, false, false,
 			fleet.Stats{Requests: 2, Jobs: 2, Successes: 1, GiveUps: 1, Cancelled: 1, Drain: ms(500)},
-			"2 requests · 1 of 2 jobs succeeded · 1 cancelled by Stop · 0 429s (0%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped after 500 ms"},
+			"2 requests · 1 of 2 jobs succeeded · 1 cancelled by Stop · 0 429s (0%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped after 500 ms", true},
+		// Stop between an open workload's arrivals cancels no job (none
+		// is in progress); it said "10 of 10 jobs succeeded · … · drained
+		// in 2.28 s", with 70 of the 80 jobs never started.
+		{"stopped between an open workload's arrivals", 4, 20, false, false,
+			fleet.Stats{Requests: 10, PeakRPS: 5, Jobs: 10, Successes: 10, Drain: ms(2280)},
+			"10 requests · 10 of 80 jobs succeeded · 70 never started · 0 429s (0%) · peak 5 req/s · completion p50 0 µs, p99 0 µs · stopped after 2.28 s", true},
 		{"simulated to the end", 50, 2, true, false,
 			fleet.Stats{Requests: 100, PeakRPS: 8, Jobs: 100, Successes: 100, Drain: ms(12425)},
-			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s"},
+			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s", false},
 		{"simulated to the attempt limit", 10000, 5, true, true,
 			fleet.Stats{Requests: 300000, Limited: 299000, Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999, Drain: ms(3200)},
-			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the attempt limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the attempt limit after 3.2 s"},
+			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the attempt limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the attempt limit after 3.2 s", false},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = c.workers, c.jobs
 		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.rec.Stopped = c.stopped
 		l.simSum.Stopped = c.capped
 		l.stats, l.hasStats = c.st, true
 		if got := l.pngHead().numbers; got != c.want {

@@ -1013,7 +1013,7 @@ func (l *Lab) statList() []stat {
 		return watchStatList(l.wstats)
 	}
 	simulated := l.simulating || l.Simulated()
-	cur := statList(&l.stats, l.disp, endOf(simulated, l.simSum.Stopped, l.stats.Cancelled))
+	cur := statList(&l.stats, l.disp, l.runEnd())
 	untimed := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
 	for i := range cur {
 		switch {
@@ -1029,6 +1029,17 @@ func (l *Lab) statList() []stat {
 		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen))
 	}
 	return cur
+}
+
+// runEnd is how the run whose numbers are shown ended (so far: a run or a
+// replay going on has not ended, and counts only the jobs cancelled by
+// then).
+func (l *Lab) runEnd() runEnd {
+	rec := l.rec
+	if l.running || l.replaying {
+		rec = nil
+	}
+	return endOf(l.simulating || l.Simulated(), l.simSum.Stopped, cutShort(&l.stats, rec))
 }
 
 // shownScenario is the configuration of what the numbers and the timeline

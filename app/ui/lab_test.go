@@ -882,3 +882,48 @@ func TestLinkNoticesBesideTheirFields(t *testing.T) {
 		t.Errorf("after a preset: cap's note %q", got)
 	}
 }
+
+// A live run is stopped when Stop cut it short, whether or not it cancelled
+// a job (fleet.Recording.Stopped): Stop between an open workload's arrivals
+// finds none in progress and leaves the rest unstarted. Such a run said "Finished: 10 of 10 jobs
+// succeeded" and "Run → last job done". While a run or a replay goes on,
+// jobs not yet ended are not a cut.
+func TestStopBetweenArrivalsIsAStop(t *testing.T) {
+	drainSub := func(l *Lab) string {
+		for _, s := range l.statList() {
+			if s.Name == "drain_ms" {
+				return s.Sub
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		name               string
+		jobs, cancelled    int
+		running, replaying bool
+		status, drain      string
+	}{
+		{"all 80 jobs ended", 80, 0, false, false, "Finished: 80 of 80 jobs succeeded", "Run → last job done"},
+		{"stopped between arrivals", 10, 0, false, false, "Stopped after", "Run → Stop: not drained"},
+		{"stopped with jobs in progress", 14, 4, false, false, "Stopped after", "Run → Stop: not drained"},
+		{"running", 10, 0, true, false, "Running: ", "Run → last job done"},
+		{"replaying", 10, 0, false, true, "", "Run → last job done"},
+	} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs, l.s.Every = 4, 20, time.Second
+		l.rec = fleet.NewRecording(l.s, time.Now(), false)
+		l.rec.Finish(time.Now())
+		l.rec.Stopped = c.jobs < 80
+		l.stats = fleet.Stats{Requests: c.jobs, Jobs: c.jobs, Successes: c.jobs - c.cancelled, GiveUps: c.cancelled, Cancelled: c.cancelled}
+		l.hasStats, l.running, l.replaying = true, c.running, c.replaying
+		if c.running {
+			l.rec = nil
+		}
+		if got := drainSub(l); got != c.drain {
+			t.Errorf("%s: time to drain says %q, want %q", c.name, got, c.drain)
+		}
+		if out := renderHTML(&RunBar{Lab: l}); c.status != "" && !strings.Contains(out, c.status) {
+			t.Errorf("%s: the status lacks %q", c.name, c.status)
+		}
+	}
+}

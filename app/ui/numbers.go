@@ -48,6 +48,9 @@ func (n *Numbers) Render() app.UI {
 		case s.Figures != "":
 			sub, title = s.Figures, s.Figures
 		}
+		if s.Tip != "" {
+			title += "; " + s.Tip
+		}
 		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
 		body := []app.UI{
 			app.Span().Class("v").Text(text),
@@ -60,7 +63,7 @@ func (n *Numbers) Render() app.UI {
 			// Whether the change is for the better is said in words and
 			// colour (betterWhen).
 			base, spoken, v := "baseline "+s.BaseText, "baseline "+s.BaseText, ""
-			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running {
+			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running && !s.NoDelta {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
 				if v = s.verdict(d); v != "" {

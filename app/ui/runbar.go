@@ -77,7 +77,7 @@ func (b *RunBar) Render() app.UI {
 	case live != nil:
 		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
 			thousands(l.s.Workers) + " in virtual time."
-	case l.rec != nil && l.stats.Cancelled > 0:
+	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "."
 	case l.rec != nil:
 		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "."

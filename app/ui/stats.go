@@ -17,12 +17,14 @@ type stat struct {
 	Text    string // Value for people
 	Sub     string // one line of context: what it is
 	Figures string // the run's figures that replace Sub once there is a run
+	Tip     string // how it is computed, for the tooltip only
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
 	// NotMeasured says why the number was not measured, shown as "–", not
 	// as 0: a simulation's lateness and browser queueing (only a live run
-	// measures them), or the queueing of requests to a server whose
-	// timings the browser hides. "" when it was.
+	// measures them), the queueing of requests to a server whose timings
+	// the browser hides, or wasted per success with no success (a ratio to
+	// nothing). "" when it was.
 	NotMeasured string
 
 	// The baseline run's figure (Compare), when there is one.
@@ -33,6 +35,9 @@ type stat struct {
 	// NoVerdict: the change from the baseline is not better or worse
 	// (wasted per success when either run had no success: 0 says nothing).
 	NoVerdict bool
+	// NoDelta: the baseline's figure was not measured ("–"): there is no
+	// change from it to tell.
+	NoDelta bool
 }
 
 // runEnd is how the run whose numbers are shown ended, for the words of
@@ -49,18 +54,29 @@ const (
 )
 
 // endOf is how a run ended: simulated, whether a simulation reached its
-// attempt limit, and how many jobs were cancelled (a live run's
-// cancellations are Stop's: nothing else cancels its context).
-func endOf(simulated, capped bool, cancelled int) runEnd {
+// attempt limit, and whether a live run was cut short (cutShort).
+func endOf(simulated, capped, cut bool) runEnd {
 	switch {
 	case simulated && capped:
 		return endCapped
 	case simulated:
 		return endSimulated
-	case cancelled > 0:
+	case cut:
 		return endStopped
 	}
 	return endLive
+}
+
+// cutShort reports whether a live run with numbers st was cut short by
+// Stop: it cancelled jobs (nothing else cancels a live run's context), or
+// Stop came before some of its jobs had even started (rec, the finished
+// run's Recording: Stopped, and fewer jobs ended than it was set up with;
+// nil while the run or a replay of it goes on). Stop between an open
+// workload's arrivals cancels no job, as none is in progress: counting
+// cancellations alone, such a run read "Finished: 10 of 10 jobs
+// succeeded", "Run → last job done", with 70 of its 80 jobs never started.
+func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
+	return st.Cancelled > 0 || rec != nil && rec.Stopped && st.Jobs < rec.Scenario.Workers*rec.Scenario.Jobs
 }
 
 // statList turns Stats into the panel's numbers, in the order shown; end
@@ -83,22 +99,25 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 	hide := func(s stat) stat { s.Hidden = true; return s }
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
+	// One definition of a percentile everywhere (fleet.Stats): the
+	// nearest rank, a value that occurred, never one interpolated.
+	pct := func(s stat) stat { s.Tip = percentileTip; return s }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
-		noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0),
+		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
-		d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false),
-		figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax)),
+		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false)),
+		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
 		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)),
-		figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50)),
-		figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50)),
+		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
+		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
 		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
@@ -108,6 +127,28 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// percentileTip says how the panel's percentiles are computed.
+const percentileTip = "nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)"
+
+// wasted is the wasted-per-success number s of st: with no success it is
+// no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
+// whose every job gave up), so it shows "–" and says what was wasted.
+func wasted(s stat, st *fleet.Stats) stat {
+	if st.Successes > 0 {
+		return s
+	}
+	s.Text = "–"
+	switch answered := st.Requests - st.InFlight; answered {
+	case 0:
+		s.NotMeasured = "no success yet"
+	case 1:
+		s.NotMeasured = "no success: the 1 answer was wasted"
+	default:
+		s.NotMeasured = "no success: all " + thousands(answered) + " answers wasted"
+	}
+	return s
 }
 
 // cutBy says what cancels a run's jobs: Stop, or a simulation's attempt

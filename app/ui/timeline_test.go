@@ -19,6 +19,7 @@ import (
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
@@ -227,6 +228,27 @@ func TestDescribe(t *testing.T) {
 		"429 Too Many Requests", "Retry-After: 1", "then waited 1 s: Retry-After (spread +120 ms)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// An attempt Stop aborted ends its job, which did not give up: the
+// tooltip said "no retry: the job gave up here" of it, as of a job that
+// ran out of attempts.
+func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		k    mark
+		want string
+	}{
+		{"exhausted", mark{class: fleet.ClassFailed, status: 500, next: -1}, "no retry: the job gave up here"},
+		{"stopped", mark{class: fleet.ClassAborted, err: context.Canceled, next: -1}, "no retry: Stop ended the job here"},
+		{"attempt limit", mark{class: fleet.ClassAborted, err: fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), next: -1},
+			"no retry: the simulation's attempt limit ended the job here"},
+	} {
+		c.k.end = time.Second
+		if text := strings.Join(describe(&c.k, false).Lines, "\n"); !strings.Contains(text, c.want) {
+			t.Errorf("%s: tooltip lacks %q:\n%s", c.name, c.want, text)
 		}
 	}
 }

@@ -885,7 +885,14 @@ func describe(k *mark, running bool) tip {
 		}
 		t.Lines = append(t.Lines, w)
 	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
-		t.Lines = append(t.Lines, "no retry: the job gave up here")
+		switch {
+		case k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err):
+			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job here")
+		case k.class == fleet.ClassAborted: // it did not give up: it was stopped
+			t.Lines = append(t.Lines, "no retry: Stop ended the job here")
+		default:
+			t.Lines = append(t.Lines, "no retry: the job gave up here")
+		}
 	}
 	return t
 }
