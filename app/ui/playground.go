@@ -100,6 +100,11 @@ func (p *Playground) OnMount(ctx app.Context) {
 	}); err == nil {
 		p.removers = append(p.removers, stop)
 	}
+	// Focus kept on the page when a control pressed with the keyboard is
+	// disabled or removed by what it does (browser.FocusNextAttr).
+	if stop, err := browser.KeepFocus("run-status"); err == nil {
+		p.removers = append(p.removers, stop)
+	}
 	l.adoptWatch(ctx)
 }
 
