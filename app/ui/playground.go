@@ -303,7 +303,7 @@ func (p *Playground) Render() app.UI {
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
 				&Legend{Watch: l.watching || l.watched},
-				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
+				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),

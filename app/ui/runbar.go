@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -28,6 +29,7 @@ func (b *RunBar) Render() app.UI {
 	if l.s.Room != "" && l.s.Target == "" {
 		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
+	counts := "" // after status, changing as the run goes on: not announced
 	live := l.s.LiveErrors()
 	simErr := l.s.SimErrors()
 	switch {
@@ -42,18 +44,21 @@ func (b *RunBar) Render() app.UI {
 	case l.watching && !l.watchOpen:
 		status = "Watching room “" + l.watchRoom + "”: connecting to the server's stream of the room…"
 	case l.watching && l.wstats.Lost:
-		status = "Watching room “" + l.watchRoom + "”: the connection to the server is lost, reconnecting; requests meanwhile are not seen (" +
-			thousands(l.wstats.Arrivals) + " seen so far). Stop (s) ends the watch."
+		status = "Watching room “" + l.watchRoom + "”: the connection to the server is lost, reconnecting; requests meanwhile are not seen."
+		counts = " " + thousands(l.wstats.Arrivals) + " seen so far. Stop (s) ends the watch."
 	case l.watching:
-		status = "Watching room “" + l.watchRoom + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
+		status = "Watching room “" + l.watchRoom + "”"
+		counts = ": " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
 			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + lostText(l.wstats.LostFor) + ". Stop (s) ends the watch."
 	case l.replaying:
-		status = l.view.replayText() + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
+		status = "Replaying"
+		counts = strings.TrimPrefix(l.view.replayText(), "Replaying") + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
 	case l.running:
-		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
+		status = "Running"
+		counts = ": " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
 		if l.s.Room != "" && l.s.Target == "" {
-			status += " — in room “" + l.s.Room + "”" + l.asDevice()
+			counts += " — in room “" + l.s.Room + "”" + l.asDevice()
 		}
 	case l.Invalid() > 0:
 		status = "Fix " + fieldCount(l.Invalid()) + " to run: the messages are beside the inputs."
@@ -137,7 +142,16 @@ func (b *RunBar) Render() app.UI {
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
 			}),
-			app.P().ID("run-status").Class("status").TabIndex(-1).Aria("live", "polite").Text(status),
+			// While a run, a watch or a replay goes on the status counts
+			// its requests, four times a second: read out as a live
+			// region, each count was queued behind the last for as long as
+			// the run went on. The counts (also in the numbers) are hidden
+			// from a screen reader: it is told once what goes on, then
+			// how it ended.
+			app.P().ID("run-status").Class("status").TabIndex(-1).Aria("live", "polite").Body(
+				app.Text(status),
+				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
+			),
 			app.If(l.toast != "", func() app.UI { return app.Span().ID("toast").Class("toast").Role("status").Text(l.toast) }),
 		),
 		app.Range(general).Slice(func(i int) app.UI {
