@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,4 +98,53 @@ func TestPageIsAccessible(t *testing.T) {
 	}
 	settle()
 	audit(t, ctx, axe, "on a phone")
+}
+
+// spokenJS records, from now on, every change of what a screen reader is
+// told by the page's live regions (aria-live, role status or alert): their
+// text less what is aria-hidden, in window.__spoken as "id: text".
+const spokenJS = `(() => {
+	const said = new Map(); window.__spoken = [];
+	const text = (e) => { let s = ""; for (const n of e.childNodes) {
+		if (n.nodeType === 3) s += n.textContent;
+		else if (n.nodeType === 1 && n.getAttribute("aria-hidden") !== "true") s += text(n);
+	} return s; };
+	const look = () => { for (const e of document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')) {
+		const t = text(e).trim();
+		if (said.get(e) !== t) { said.set(e, t); if (t) window.__spoken.push((e.id || e.className) + ": " + t); }
+	} };
+	look(); window.__spoken = [];
+	new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+})()`
+
+// TestScreenReaderFollowsARun: what a screen reader hears of a live run
+// is that it runs, then how it ended, not every count of the status
+// (read out four times a second, each queued behind the last, for as long
+// as the run went on: 23 announcements in a 7 s run); and once it is over
+// the timeline, a canvas, is described in words: the requests sent, the
+// server's answers, the requests per time slice.
+func TestScreenReaderFollowsARun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=4&jobs=4&rate=4&burst=2&latency=100ms")
+	eval[chromedp.Void](t, ctx, spokenJS)
+	st := runToEnd(t, ctx, 30*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	var status []string
+	for _, s := range eval[[]string](t, ctx, `window.__spoken`) {
+		if strings.HasPrefix(s, "run-status: ") {
+			status = append(status, strings.TrimPrefix(s, "run-status: "))
+		}
+	}
+	if len(status) != 2 || status[0] != "Running" || !strings.HasPrefix(status[1], "Finished: ") {
+		t.Errorf("a screen reader was told of the run %d times: %q; want Running, then Finished", len(status), status)
+	}
+	described := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("aria-describedby").split(" ")
+		.map(id => (document.getElementById(id) || {}).textContent || "").join(" ")`)
+	want := fmt.Sprintf("4 workers sent %d requests", int(st.Stats["requests"]))
+	for _, w := range []string{want, "Answers: ", "rejected (429 or 503)", "Requests sent per "} {
+		if !strings.Contains(described, w) {
+			t.Errorf("the timeline's description lacks %q: %q", w, described)
+		}
+	}
 }

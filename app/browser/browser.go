@@ -31,6 +31,12 @@ var ErrNoBrowser = errors.New("browser: not running in a browser (GOOS=js GOARCH
 // KeyboardEvent.key values, " " for the space bar.
 const OwnKeysAttr = "data-own-keys"
 
+// FocusNextAttr is the attribute with which an element names, by id and
+// space-separated, where the keyboard focus goes when the element loses it
+// by being disabled or removed while focused (KeepFocus): Run names Stop,
+// Stop names Run.
+const FocusNextAttr = "data-focus-next"
+
 // Header holds the response headers fetch() could read, keyed in lower case.
 // It satisfies core.Header. Cross-origin responses only expose the headers the
 // server lists in Access-Control-Expose-Headers.

@@ -334,6 +334,99 @@ func Focus(id string) error {
 	return err
 }
 
+// keepFocusJS keeps the keyboard focus on the page when the element that
+// has it is disabled or removed (Run pressed with Enter is disabled by the
+// run it starts; Zoom out disabled by zooming out all the way): Chromium
+// then leaves the focus on the document's body, where no outline shows and
+// a screen reader says nothing. After each change to the page it looks
+// whether that happened to the element last focused, and moves the focus,
+// without scrolling, to the first that can take it of: an element of the
+// same id (re-rendered), the ids the element lists in data-focus-next, a
+// focusable ancestor (the settings' sidebar while a run disables its
+// inputs), and last the element #park (the run's status, tabindex -1),
+// where it waits: once the element lost, or one listed before the status,
+// can take the focus again (Simulate, once the simulation is done), the
+// focus goes back to it, unless it has moved on meanwhile.
+const keepFocusJS = `
+var last = null, parked = null;
+function ok(e) {
+  return !!e && e.isConnected && !e.matches(":disabled") && !e.closest("[inert]") && e.getClientRects().length > 0;
+}
+function byId(id) { return id ? document.getElementById(id) : null; }
+function move(e) { last = e; e.focus({preventScroll: true}); }
+function check() {
+  var a = document.activeElement;
+  if (parked) {
+    if (a !== parked.at) { parked = null; }
+    else {
+      for (var i = 0; i < parked.ids.length; i++) {
+        var w = byId(parked.ids[i]);
+        if (ok(w)) { parked = null; move(w); return; }
+      }
+      return;
+    }
+  }
+  if (last && !ok(last)) recover(last);
+}
+function recover(lost) {
+  var a = document.activeElement;
+  if (a && a !== document.body) return;
+  var ids = [lost.id].concat((lost.getAttribute("data-focus-next") || "").split(" "));
+  for (var i = 0; i < ids.length; i++) {
+    var c = byId(ids[i]);
+    if (ok(c)) { move(c); return; }
+  }
+  for (var p = lost.parentElement; p && lost.isConnected; p = p.parentElement) {
+    if (p.hasAttribute("tabindex") && ok(p)) { move(p); return; }
+  }
+  var at = byId(park);
+  if (ok(at)) { move(at); parked = {at: at, ids: ids}; }
+}
+function focusin(e) { last = e.target; }
+// Chromium takes the focus from a disabled element a moment after it is
+// disabled (at its next style update), with a focusout: the element may
+// even be enabled again by the time it is looked at (a simulation holds the
+// thread meanwhile). Left for nothing while it could still have kept the
+// focus (a click on the page's background, another window), it is not
+// lost: nothing to keep.
+function focusout(e) {
+  var t = e.target, gone = !ok(t);
+  if (e.relatedTarget) return;
+  setTimeout(function () {
+    if (last !== t) return;
+    if (gone) recover(t);
+    else if (document.activeElement !== t) last = null;
+  }, 0);
+}
+var mo = new MutationObserver(check);
+mo.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "inert", "hidden", "class", "style"]});
+document.addEventListener("focusin", focusin, true);
+document.addEventListener("focusout", focusout, true);
+return function () {
+  mo.disconnect();
+  document.removeEventListener("focusin", focusin, true);
+  document.removeEventListener("focusout", focusout, true);
+};`
+
+var keepFocusFn lazyFunc
+
+// KeepFocus keeps the keyboard focus on the page until stop is called:
+// when the focused element is disabled or removed, the focus moves to
+// where its FocusNextAttr says, or waits on the element park (see
+// keepFocusJS).
+func KeepFocus(park string) (stop func(), err error) {
+	fn, err := compiled(&keepFocusFn, keepFocusJS, "park")
+	if err != nil {
+		return nil, err
+	}
+	remove, err := fn.Invoke(park)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { _, _ = remove.Invoke() }) }, nil
+}
+
 // claimJS claims a name among the pages of this origin in this browser
 // (BroadcastChannel ch): it says hello with the name, answers "taken" to a
 // hello for the name it holds, and calls clash when its own hello was

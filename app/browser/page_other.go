@@ -48,6 +48,9 @@ func Stream(url string, fn func(data string)) (stop func(), err error) { return 
 // Focus moves the keyboard focus to the element with the given id.
 func Focus(id string) error { return ErrNoBrowser }
 
+// KeepFocus returns ErrNoBrowser natively.
+func KeepFocus(park string) (stop func(), err error) { return nil, ErrNoBrowser }
+
 // ClaimName claims name among this origin's pages in this browser.
 func ClaimName(ch, name string, clash func()) (rename func(string), stop func(), err error) {
 	return nil, nil, ErrNoBrowser

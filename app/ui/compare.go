@@ -369,7 +369,7 @@ func (c *CompareBar) Render() app.UI {
 		app.Strong().Text("Baseline: "),
 		app.Span().ID("baseline-label").Text(label),
 		app.Text(" — "+what),
-		app.Button().ID("clear-baseline").Class("ghost small").Title("Stop comparing (c on the baseline itself)").Text("Clear baseline").
+		app.Button().ID("clear-baseline").Class("ghost small").Attr(browser.FocusNextAttr, "compare-keep").Title("Stop comparing (c on the baseline itself)").Text("Clear baseline").
 			OnClick(func(ctx app.Context, e app.Event) { l.ClearBaseline() }),
 	)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"retrylab/app/browser"
 	"retrylab/app/fleet"
 )
 
@@ -67,7 +68,7 @@ func (h *Help) Render() app.UI {
 					"coloured by why: backoff, the server's Retry-After, a rate-limit reset hint, or a token from the fleet bucket. "+
 					"Below, the histogram counts requests by send time with the server's limit dashed across it, and the server panel shows "+
 					"each request where the server received it."),
-				app.Button().ID("help-close").Class("primary").Text("Close").OnClick(closeHelp),
+				app.Button().ID("help-close").Class("primary").Attr(browser.FocusNextAttr, "help-open").Text("Close").OnClick(closeHelp),
 			),
 	)
 }

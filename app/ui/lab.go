@@ -66,6 +66,7 @@ type Lab struct {
 	runs       int
 	live       *liveRecords
 	rec        *fleet.Recording // the last finished run
+	summary    runSummary       // rec's timelineSummary
 	stats      fleet.Stats
 	hasStats   bool
 	disp       float64         // the last finished run's retry dispersion

@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+)
 
 // Notice tells what the page's address asked for that could not be used:
 // each line says what the page did instead (a field's default, the first of
@@ -32,7 +37,7 @@ func (n *Notice) Render() app.UI {
 				)
 			})),
 		),
-		app.Button().Class("ghost").Aria("label", "Dismiss").Text("✕").OnClick(func(ctx app.Context, e app.Event) {
+		app.Button().ID("url-notice-dismiss").Class("ghost").Attr(browser.FocusNextAttr, "preset-"+fleet.Presets[0].ID).Aria("label", "Dismiss").Text("✕").OnClick(func(ctx app.Context, e app.Event) {
 			n.dismissed = true
 		}),
 	)

@@ -100,6 +100,11 @@ func (p *Playground) OnMount(ctx app.Context) {
 	}); err == nil {
 		p.removers = append(p.removers, stop)
 	}
+	// Focus kept on the page when a control pressed with the keyboard is
+	// disabled or removed by what it does (browser.FocusNextAttr).
+	if stop, err := browser.KeepFocus("run-status"); err == nil {
+		p.removers = append(p.removers, stop)
+	}
 	l.adoptWatch(ctx)
 }
 
@@ -298,7 +303,7 @@ func (p *Playground) Render() app.UI {
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
 				&Legend{Watch: l.watching || l.watched},
-				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom},
+				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),

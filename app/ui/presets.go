@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"retrylab/app/browser"
 	"retrylab/app/fleet"
 )
 
@@ -49,6 +50,7 @@ func (b *PresetBar) Render() app.UI {
 			)
 		}), app.If(l.CustomKept(), func() app.UI {
 			return app.Li().Body(app.Button().ID("preset-back").Class("step back").
+				Attr(browser.FocusNextAttr, "preset-"+fleet.Presets[len(fleet.Presets)-1].ID).
 				Title("Back to the configuration you had before you picked a step (u)").
 				Disabled(b.Running).
 				Body(app.Span().Class("num").Text("u"), app.Span().Class("title").Text("↶ Your configuration")).

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -28,6 +29,7 @@ func (b *RunBar) Render() app.UI {
 	if l.s.Room != "" && l.s.Target == "" {
 		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
+	counts := "" // after status, changing as the run goes on: not announced
 	live := l.s.LiveErrors()
 	simErr := l.s.SimErrors()
 	switch {
@@ -42,18 +44,21 @@ func (b *RunBar) Render() app.UI {
 	case l.watching && !l.watchOpen:
 		status = "Watching room “" + l.watchRoom + "”: connecting to the server's stream of the room…"
 	case l.watching && l.wstats.Lost:
-		status = "Watching room “" + l.watchRoom + "”: the connection to the server is lost, reconnecting; requests meanwhile are not seen (" +
-			thousands(l.wstats.Arrivals) + " seen so far). Stop (s) ends the watch."
+		status = "Watching room “" + l.watchRoom + "”: the connection to the server is lost, reconnecting; requests meanwhile are not seen."
+		counts = " " + thousands(l.wstats.Arrivals) + " seen so far. Stop (s) ends the watch."
 	case l.watching:
-		status = "Watching room “" + l.watchRoom + "”: " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
+		status = "Watching room “" + l.watchRoom + "”"
+		counts = ": " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
 			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + lostText(l.wstats.LostFor) + ". Stop (s) ends the watch."
 	case l.replaying:
-		status = l.view.replayText() + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
+		status = "Replaying"
+		counts = strings.TrimPrefix(l.view.replayText(), "Replaying") + ": " + thousands(l.stats.Requests) + " requests sent by then. Stop replay (y, s or Esc) shows the whole run again."
 	case l.running:
-		status = "Running: " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
+		status = "Running"
+		counts = ": " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
 			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
 		if l.s.Room != "" && l.s.Target == "" {
-			status += " — in room “" + l.s.Room + "”" + l.asDevice()
+			counts += " — in room “" + l.s.Room + "”" + l.asDevice()
 		}
 	case l.Invalid() > 0:
 		status = "Fix " + fieldCount(l.Invalid()) + " to run: the messages are beside the inputs."
@@ -90,11 +95,13 @@ func (b *RunBar) Render() app.UI {
 		app.Div().Class("run-row").Body(
 			app.Button().ID("run").Class("primary").
 				Disabled(!l.CanRun()).
+				Attr(browser.FocusNextAttr, "stop").
 				Title(runTitle(live)).
 				Body(app.Span().Class("icon").Text("▶"), app.Text(" Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
 				Disabled(!l.running || l.stopping || l.simulating).
+				Attr(browser.FocusNextAttr, "run watch").
 				Title("Stop (s or Esc): abort every request in flight").
 				Body(app.Span().Class("icon").Text("■"), app.Text(" Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
@@ -106,26 +113,27 @@ func (b *RunBar) Render() app.UI {
 			app.If(l.s.Room != "" && l.s.Target == "", func() app.UI {
 				return app.Button().ID("watch").Class("ghost").
 					Disabled(!l.CanWatch()).
+					Attr(browser.FocusNextAttr, "stop").
 					Title("Watch room (w): everyone's requests to the shared room as the server sees them, with no fleet of your own: the projector's view of a workshop").
 					Body(app.Span().Class("icon").Text("◉"), app.Text(map[bool]string{false: " Watch room", true: " Watching…"}[l.watching])).
 					OnClick(func(ctx app.Context, e app.Event) { l.Watch(ctx) })
 			}),
-			app.Button().ID("outage").Class("ghost").
+			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back").
 				Body(app.Span().Class("icon").Text("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
-			app.Button().ID("halve-limit").Class("ghost").
+			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title("Halve limit (h): for "+fmtDur(LimitLength)+" the server allows half its limit (what its limiter had admitted still counts) and says so in its headers — see which clients adapt").
 				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
-			app.Button().ID("burst").Class("ghost").
+			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title("Burst (b): another client sends "+strconv.Itoa(BurstSize(&l.s))+" requests at once to the same limit — twice what it lets through at once — and your fleet shares what is left").
 				Body(app.Span().Class("icon").Text("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
-			app.Button().ID("compare-keep").Class("ghost").
+			app.Button().ID("compare-keep").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).
 				Title("Compare (c): keep the finished run as the baseline; the next runs show its numbers beside theirs and its requests per second as an outline on the histogram. Pressed on the baseline itself, it clears it.").
@@ -134,7 +142,16 @@ func (b *RunBar) Render() app.UI {
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
 			}),
-			app.P().ID("run-status").Class("status").Aria("live", "polite").Text(status),
+			// While a run, a watch or a replay goes on the status counts
+			// its requests, four times a second: read out as a live
+			// region, each count was queued behind the last for as long as
+			// the run went on. The counts (also in the numbers) are hidden
+			// from a screen reader: it is told once what goes on, then
+			// how it ended.
+			app.P().ID("run-status").Class("status").TabIndex(-1).Aria("live", "polite").Body(
+				app.Text(status),
+				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
+			),
 			app.If(l.toast != "", func() app.UI { return app.Span().ID("toast").Class("toast").Role("status").Text(l.toast) }),
 		),
 		app.Range(general).Slice(func(i int) app.UI {

@@ -21,6 +21,7 @@ type Timeline struct {
 	Baseline string // the baseline's label when its outline is drawn, else ""
 	Watch    bool   // a watch of a shared room is shown: no lanes
 	Zoom     string // the zoomed window (view.zoomText): a change re-renders the tooltip
+	Summary  string // what the finished run's timeline shows, in words (Lab.timelineSummary)
 
 	stopWatch func() // stops browser.WatchOnScreen
 	stopFloat func() // stops browser.FloatBeside
@@ -99,7 +100,7 @@ func (t *Timeline) Render() app.UI {
 			Attr(browser.OwnKeysAttr, ownKeys(ok)).
 			Role("img").
 			Aria("label", label+"Focus it and use the arrow keys to step through attempts.").
-			Aria("describedby", "tooltip").
+			Aria("describedby", "timeline-summary tooltip").
 			OnMouseMove(func(ctx app.Context, e app.Event) {
 				if !v.pointer(offset(e)) {
 					ctx.PreventUpdate()
@@ -113,6 +114,8 @@ func (t *Timeline) Render() app.UI {
 				}
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
+		// The canvas's text alternative, read by a screen reader with it.
+		app.P().ID("timeline-summary").Class("sr-only").Text(t.Summary),
 		app.If(ok, func() app.UI {
 			// Placed by placeTip (see OnMount) beside the mark at data-x,
 			// data-y (CSS px in the canvas), clear of its ring (data-r).

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"retrylab/app/browser"
 )
 
 // Zoom and pan of a finished run: the timeline shows a window of it, every
@@ -172,6 +174,7 @@ func (z *ZoomBar) Render() app.UI {
 	btn := func(id, icon, title string, act func()) app.UI {
 		return app.Button().ID(id).Class("ghost small").Disabled(!on || (text == "" && (id == "zoom-out" || id == "zoom-reset" || id == "pan-left" || id == "pan-right"))).
 			Title(title).Aria("label", title).Text(icon).
+			Attr(browser.FocusNextAttr, map[bool]string{true: "zoom-in"}[id != "zoom-in"]).
 			OnClick(func(ctx app.Context, e app.Event) { act() })
 	}
 	return app.Div().ID("zoombar").Class("zoombar").Role("group").Aria("label", "Zoom the timeline").Body(

@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// The timeline is a canvas: what it shows is said in words too, for a
+// screen reader (the canvas's aria-describedby), once a run is over.
+
+// summaryMaxSlices is the most time slices the summary counts requests in:
+// a long run's slices are wider.
+const summaryMaxSlices = 20
+
+// summarySlices are the widths a summary's slices may take, narrowest first.
+var summarySlices = []time.Duration{
+	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second,
+	10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+}
+
+// runSummary is a run's timelineSummary, kept.
+type runSummary struct {
+	rec  *fleet.Recording
+	text string
+}
+
+// timelineSummary is the text alternative of the finished run shown, ""
+// while there is none (before the first run, during a run or a watch). It
+// is computed once per run.
+func (l *Lab) timelineSummary() string {
+	if l.rec == nil || l.running {
+		return ""
+	}
+	if l.summary.rec != l.rec {
+		l.summary.rec = l.rec
+		l.summary.text = describeRun(l.rec, l.stats, l.rec.Records())
+	}
+	return l.summary.text
+}
+
+// describeRun says what the timeline of a finished run shows: who sent how
+// many requests over how long and what the server answered, the requests
+// per time slice by send time with the rejected and failed ones among
+// them (the histogram), the server's limit, and what the workers waited
+// for (the bars between attempts).
+func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) string {
+	s := rec.Scenario
+	var b strings.Builder
+	switch {
+	case rec.Simulated:
+		b.WriteString("Timeline of the simulated run: ")
+	case st.Cancelled > 0:
+		b.WriteString("Timeline of the stopped run: ")
+	default:
+		b.WriteString("Timeline of the finished run: ")
+	}
+	b.WriteString(thousands(s.Workers) + plural(s.Workers, " worker", " workers") + " sent " + thousands(st.Requests) +
+		plural(st.Requests, " request", " requests") + " in " + fmtDur(st.Drain) + " (" + thousands(st.FirstTries) + " first tries, " +
+		thousands(st.Retries) + plural(st.Retries, " retry", " retries") + "). Answers: ")
+	answers := []struct {
+		n    int
+		what string
+	}{
+		{st.OK, "succeeded"}, {st.Limited, "rejected (429 or 503)"}, {st.Failed, "failed"},
+		{st.Timeouts, "timed out"}, {st.Aborted, "aborted by Stop"},
+	}
+	var parts []string
+	for _, a := range answers {
+		if a.n > 0 {
+			parts = append(parts, thousands(a.n)+" "+a.what)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "none")
+	}
+	b.WriteString(strings.Join(parts, ", ") + ". ")
+	if lim := limitsOf(&s); lim.serverLabel != "" {
+		b.WriteString("The " + lim.serverLabel + "; at most " + thousands(st.PeakRPS) + " requests were sent in any one second. ")
+	} else {
+		b.WriteString("At most " + thousands(st.PeakRPS) + " requests were sent in any one second. ")
+	}
+	b.WriteString(sliceCounts(rec.Start, st.Drain, recs))
+	b.WriteString(waitCounts(recs))
+	if n := st.GiveUps - st.Cancelled; n > 0 {
+		b.WriteString(" " + thousands(n) + plural(n, " job", " jobs") + " gave up.")
+	}
+	return b.String()
+}
+
+// sliceCounts counts the requests sent in each time slice of the run, and
+// among them those rejected and failed (timed out included): "Requests
+// sent per 1 s: 0–1 s 8 (4 rejected); 1–2 s 5; 2–3 s none."
+func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) string {
+	width := summarySlices[len(summarySlices)-1]
+	for _, w := range summarySlices {
+		if drain <= w*summaryMaxSlices {
+			width = w
+			break
+		}
+	}
+	n := max(1, int((drain+width-1)/width))
+	type count struct{ sent, rejected, failed int }
+	counts := make([]count, n)
+	type key struct{ w, j, a int }
+	slice := map[key]int{}
+	at := func(t time.Time) int { return min(n-1, max(0, int(t.Sub(start)/width))) }
+	for i := range recs {
+		r := &recs[i]
+		k := key{r.Worker, r.Job, r.Event.Attempt}
+		switch r.Event.Kind {
+		case core.EventAttempt:
+			i := at(r.Event.At)
+			counts[i].sent++
+			slice[k] = i
+		case core.EventOutcome:
+			i, ok := slice[k]
+			if !ok {
+				continue
+			}
+			switch fleet.Classify(r.Event.Outcome) {
+			case fleet.ClassLimited:
+				counts[i].rejected++
+			case fleet.ClassFailed, fleet.ClassTimeout:
+				counts[i].failed++
+			}
+		}
+	}
+	parts := make([]string, n)
+	for i, c := range counts {
+		p := secText(time.Duration(i)*width) + "–" + secText(time.Duration(i+1)*width) + " "
+		switch {
+		case c.sent == 0:
+			p += "none"
+		default:
+			p += thousands(c.sent)
+			var of []string
+			if c.rejected > 0 {
+				of = append(of, thousands(c.rejected)+" rejected")
+			}
+			if c.failed > 0 {
+				of = append(of, thousands(c.failed)+" failed")
+			}
+			if of != nil {
+				p += " (" + strings.Join(of, ", ") + ")"
+			}
+		}
+		parts[i] = p
+	}
+	return "Requests sent per " + secText(width) + ": " + strings.Join(parts, "; ") + "."
+}
+
+// waitCounts counts the waits between attempts by their reason: " Waits:
+// 30 backoff, 7 Retry-After."
+func waitCounts(recs []fleet.Record) string {
+	var n [4]int
+	for i := range recs {
+		if e := &recs[i].Event; e.Kind == core.EventWait && int(e.Reason) < len(n) {
+			n[e.Reason]++
+		}
+	}
+	names := [4]string{"backoff", "Retry-After", "rate-limit reset hint", "fleet token bucket"}
+	var parts []string
+	for r, c := range n {
+		if c > 0 {
+			parts = append(parts, thousands(c)+" "+names[r])
+		}
+	}
+	if parts == nil {
+		return " No waits between attempts."
+	}
+	return " Waits between attempts: " + strings.Join(parts, ", ") + "."
+}
+
+// secText writes d in seconds, without trailing zeros: "0.25 s", "2 s".
+func secText(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,130 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// TestTimelineSummary: a finished run's timeline is said in words for a
+// screen reader: who sent what and what the server answered, the requests
+// per time slice by send time with the rejected ones among them (the
+// histogram), the server's limit, and the waits by reason.
+func TestTimelineSummary(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ms := time.Millisecond
+	s := fleet.Default()
+	s.Workers, s.Jobs = 2, 1
+	s.Mock.Rate, s.Mock.Burst = 1, 1
+	recs := []fleet.Record{
+		{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: t0.Add(100 * ms), Attempt: 1}},
+		{Worker: 0, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(50 * ms), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+		{Worker: 0, Event: core.Event{Kind: core.EventWait, At: t0.Add(50 * ms), Attempt: 2, Wait: time.Second, Reason: core.ReasonRetryAfter}},
+		{Worker: 1, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(150 * ms), Attempt: 1, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventDone, At: t0.Add(150 * ms), Attempt: 1}},
+		{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: t0.Add(1050 * ms), Attempt: 2}},
+		{Worker: 0, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(1100 * ms), Attempt: 2, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 0, Event: core.Event{Kind: core.EventDone, At: t0.Add(1100 * ms), Attempt: 2}},
+	}
+	rec := &fleet.Recording{Start: t0, Scenario: s}
+	rec.Append(recs...)
+	l := newLab()
+	if got := l.timelineSummary(); got != "" {
+		t.Errorf("before a run the timeline is summarised: %q", got)
+	}
+	l.rec, l.stats = rec, fleet.StatsOf(t0, recs)
+	got := l.timelineSummary()
+	for _, want := range []string{
+		"Timeline of the finished run: 2 workers sent 3 requests in 1.1 s (2 first tries, 1 retry).",
+		"Answers: 2 succeeded, 1 rejected (429 or 503).",
+		"server limit 1 req/s (burst 1); at most 2 requests were sent in any one second.",
+		"Requests sent per 0.25 s: 0 s–0.25 s 2 (1 rejected); 0.25 s–0.5 s none; 0.5 s–0.75 s none; 0.75 s–1 s none; 1 s–1.25 s 1.",
+		"Waits between attempts: 1 Retry-After.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+	out := renderHTML(&Timeline{Lab: l, Summary: got})
+	if c := tagWith(out, `id="timeline"`); !strings.Contains(c, `aria-describedby="timeline-summary tooltip"`) {
+		t.Errorf("the canvas is not described by its summary: %s", c)
+	}
+	if !strings.Contains(out, `id="timeline-summary"`) || !strings.Contains(out, "2 workers sent 3 requests") {
+		t.Error("the summary is not on the page")
+	}
+	l.running, l.rec = true, nil
+	if got := l.timelineSummary(); got != "" {
+		t.Errorf("during a run the timeline is summarised: %q", got)
+	}
+}
+
+// TestSummarySlicesALongRun: a long run is counted in at most
+// summaryMaxSlices wider slices.
+func TestSummarySlicesALongRun(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var recs []fleet.Record
+	for i := range 100 {
+		recs = append(recs, fleet.Record{Worker: i, Event: core.Event{Kind: core.EventAttempt, At: t0.Add(time.Duration(i) * 900 * time.Millisecond), Attempt: 1}})
+	}
+	got := sliceCounts(t0, 90*time.Second, recs)
+	if !strings.HasPrefix(got, "Requests sent per 5 s: 0 s–5 s 6; 5 s–10 s 6; 10 s–15 s 5;") || strings.Count(got, ";") != 17 {
+		t.Errorf("a 90 s run: %q, want 18 slices of 5 s", got)
+	}
+}
+
+// TestRunAnnouncedOnce: while a run goes on the status counts its
+// requests, several times a second; what of it a screen reader is told
+// (the live region #run-status, less what is aria-hidden) does not change
+// with the counts. Once the run is over it is told the outcome.
+func TestRunAnnouncedOnce(t *testing.T) {
+	// spoken is the live region's text, as a screen reader has it, and all
+	// of its text, as seen.
+	spoken := func(out string) (said, shown string) {
+		i := strings.Index(out, `id="run-status"`)
+		if i < 0 {
+			t.Fatal("no #run-status")
+		}
+		if tag := tagWith(out, `id="run-status"`); !strings.Contains(tag, `aria-live="polite"`) {
+			t.Fatalf("the status is no live region: %s", tag)
+		}
+		inner := out[i+strings.Index(out[i:], ">")+1:]
+		inner = inner[:strings.Index(inner, "</p>")]
+		shown = inner
+		// The static encoder prints aria-hidden="true" bare.
+		if h := strings.Index(inner, `<span aria-hidden`); h >= 0 {
+			rest := inner[h:]
+			said = inner[:h]
+			shown = inner[:h] + strings.TrimSuffix(rest[strings.Index(rest, ">")+1:], "</span>")
+		} else {
+			said = inner
+		}
+		// (and indents the elements it prints: the page has no space there)
+		return strings.TrimSpace(said), strings.ReplaceAll(strings.Join(strings.Fields(shown), " "), " :", ":")
+	}
+	l := newLab()
+	l.running = true
+	var said, shown []string
+	for n := range 3 {
+		l.stats = fleet.Stats{Requests: 10 * n, Jobs: n}
+		sa, sh := spoken(renderHTML(&RunBar{Lab: l, Rev: l.cfgRev, RunRev: n}))
+		said, shown = append(said, sa), append(shown, sh)
+	}
+	if said[0] != said[1] || said[1] != said[2] || said[0] != "Running" {
+		t.Errorf("what is announced changes with the counts: %q", said)
+	}
+	if !strings.Contains(shown[2], "Running: 20 requests sent, 2 of") {
+		t.Errorf("the counts are not shown: %q", shown[2])
+	}
+	l.running = false
+	l.rec = &fleet.Recording{Scenario: l.s}
+	l.stats = fleet.Stats{Successes: 3, Jobs: 3, Drain: 2 * time.Second}
+	if sa, _ := spoken(renderHTML(&RunBar{Lab: l, Rev: l.cfgRev, RunRev: 9})); !strings.HasPrefix(sa, "Finished: 3 of 3 jobs succeeded") {
+		t.Errorf("the run's outcome is not announced: %q", sa)
+	}
+}

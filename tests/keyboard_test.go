@@ -1,0 +1,96 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// focused is the id of the element with the keyboard focus ("BODY" when
+// the focus is nowhere), and whether the page shows it (:focus-visible).
+func focused(t testing.TB, ctx context.Context) (id string, visible bool) {
+	t.Helper()
+	f := eval[struct {
+		ID      string
+		Visible bool
+	}](t, ctx, `(() => { const e = document.activeElement;
+		return !e || e === document.body ? {ID: "BODY", Visible: false} : {ID: e.id || e.tagName, Visible: e.matches(":focus-visible")}; })()`)
+	return f.ID, f.Visible
+}
+
+// tabTo presses Tab, as a keyboard user does, until the element #id has
+// the focus.
+func tabTo(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	for range 100 {
+		if got, _ := focused(t, ctx); got == id {
+			return
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := focused(t, ctx)
+	t.Fatalf("100 presses of Tab never reached #%s (the focus is on %s)", id, got)
+}
+
+// TestFocusIsNeverLost: a keyboard user who presses a button that is then
+// disabled or removed by what it does keeps a visible focus, on the
+// control that comes next: Run hands it to Stop, Stop (and the run's end)
+// back to Run, Simulate gets it back once the simulation is done, zooming
+// out all the way hands it to Zoom in, dismissing the notice to the first
+// step of the story. Chromium left it on the page's body: no outline, and
+// a screen reader said nothing.
+func TestFocusIsNeverLost(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	// rate=abc: the link's notice, with its Dismiss button.
+	// The first run is long enough to be stopped.
+	boot(t, ctx, srv.URL+"/?workers=3&jobs=100&latency=150ms&rate=abc&burst=100")
+	idle := func() bool { return !state(t, ctx).Running }
+	steps := []struct {
+		name   string
+		before func()
+		from   string // Tab to it, then press Enter
+		until  func() bool
+		want   string // where the focus is then
+	}{
+		{"dismiss the link's notice", nil, "url-notice-dismiss", nil, "preset-flood"},
+		{"Run", nil, "run", func() bool { return state(t, ctx).Running }, "stop"},
+		{"Stop", nil, "stop", idle, "run"},
+		{"Run to its end", func() { typeInto(t, ctx, "jobs", "1") }, "run", func() bool { return state(t, ctx).Runs == 2 && idle() }, "run"},
+		{"Simulate", nil, "simulate", func() bool { s := state(t, ctx); return s.Simulated && idle() }, "simulate"},
+		{"zoom in", nil, "zoom-in", nil, "zoom-in"},
+		{"the whole run again", nil, "zoom-reset", nil, "zoom-in"},
+		{"zoom in again", nil, "zoom-in", nil, "zoom-in"},
+		{"zoom out all the way", nil, "zoom-out", nil, "zoom-in"},
+	}
+	for _, s := range steps {
+		if s.before != nil {
+			s.before()
+			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("present"))); err != nil { // back to the top
+				t.Fatal(err)
+			}
+		}
+		tabTo(t, ctx, s.from)
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+			t.Fatal(err)
+		}
+		if s.until != nil {
+			if err := waitFor(30*time.Second, s.until); err != nil {
+				t.Fatalf("%s: the page did not get there: %v (state %+v)", s.name, err, state(t, ctx))
+			}
+		}
+		var id string
+		var visible bool
+		_ = waitFor(2*time.Second, func() bool { id, visible = focused(t, ctx); return id == s.want && visible })
+		if id != s.want || !visible {
+			t.Errorf("%s (Enter on #%s): the focus is on %s (shown: %v), want #%s, shown", s.name, s.from, id, visible, s.want)
+		}
+	}
+}
