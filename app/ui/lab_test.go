@@ -906,7 +906,7 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		{"all 80 jobs ended", 80, 0, false, false, "Finished: 80 of 80 jobs succeeded", "Run → last job done"},
 		{"stopped between arrivals", 10, 0, false, false, "Stopped after", "Run → Stop: not drained"},
 		{"stopped with jobs in progress", 14, 4, false, false, "Stopped after", "Run → Stop: not drained"},
-		{"running", 10, 0, true, false, "Running: ", "Run → last job done"},
+		{"running", 10, 0, true, false, "jobs done", "Run → last job done"},
 		{"replaying", 10, 0, false, true, "", "Run → last job done"},
 	} {
 		l := newLab()
