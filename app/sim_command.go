@@ -252,8 +252,18 @@ func scenarioFromQuery(q string) (fleet.Scenario, []fleet.FieldError, error) {
 	if err != nil {
 		return fleet.Scenario{}, nil, fmt.Errorf("query %q: %w", q, err)
 	}
+	// A page's link with a comparison baseline (Keep as baseline) carries
+	// it as vs=, the baseline's own query: not a setting of this run.
+	if base, ok := v["vs"]; ok {
+		return fleet.Scenario{}, nil, fmt.Errorf("vs is the page's comparison baseline, not a setting: leave it out, and simulate the baseline on its own with retrylab sim scenario %s", shellQuote(base[0]))
+	}
 	s, notes := fleet.FromQuery(v)
 	return s, notes, nil
+}
+
+// shellQuote quotes s for a POSIX shell, in single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSummary) {

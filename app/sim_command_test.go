@@ -67,6 +67,8 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 		{"rate=0&limiter=bogus", []string{`Server rate "0"`, `Server limiter "bogus"`}},
 		{"fail500=60&drop=60", []string{"fail500+fail503+drop+hang"}},
 		{"nosuch=1", []string{`unknown parameter "nosuch"`}},
+		// A page link with a baseline: what vs is, and how to simulate it.
+		{"http://localhost:8080/?workers=5&vs=workers%3D3%26strategy%3Dfull", []string{"vs is the page's comparison baseline", `retrylab sim scenario 'workers=3&strategy=full'`}},
 		{"workers=5&workers=6", []string{"Workers (workers) is given 2 times"}},
 		{"workers=20000", []string{`Workers "20000": must be an integer between 1 and 10000`}},
 		{"workers=2000&jobs=1&limiter=none", nil},
