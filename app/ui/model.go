@@ -563,7 +563,7 @@ type watchStats struct {
 	OK       int           // answered 2xx
 	Limited  int           // answered 429 or 503 (the limiter, an outage, an injected 503)
 	Failed   int           // injected 500s, drops and hangs
-	Peak     int           // most arrivals in one second (the histogram's 1 s bins)
+	Peak     int           // most arrivals in any 1 s (a sliding window, as the run's peak req/s)
 	Devices  int           // devices that sent requests (pages in the room, by their device name)
 	Dropped  int           // arrivals the server's stream dropped for this page (a slow reader)
 	For      time.Duration // how long the watch has lasted (set by the Lab)
