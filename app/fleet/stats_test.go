@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +181,65 @@ func TestDispersion(t *testing.T) {
 	}
 	if got := Dispersion(nil, time.Second); got != 0 {
 		t.Errorf("no retries: %v", got)
+	}
+}
+
+// Retries spread over centuries (an uncapped backoff simulated to the end
+// of virtual time: ?fail500=100&cap=0s&attempts=1000) are measured without
+// a count per empty slice: Dispersion made a slice of 5·10^10 counts for
+// them, and Simulate's numbers and the JSON export ran the page (and a
+// native program) out of memory. Over two days, past the slices counted
+// one by one, the figure is the one counted slice by slice.
+func TestDispersionOverCenturies(t *testing.T) {
+	s := Default()
+	s.Workers, s.Jobs, s.Mock.Fail500, s.Cap, s.MaxAttempts = 1, 1, 100, 0, 1000
+	rec := Simulate(s)
+	if rec.Err != nil {
+		t.Fatal(rec.Err)
+	}
+	recs := rec.Records()
+	if span := recs[len(recs)-1].Event.At.Sub(rec.Start); span < 100*365*24*time.Hour {
+		t.Fatalf("the run spans %v, not centuries", span)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := Dispersion(recs, DispersionSlice)
+	acc := NewStatsAcc(rec.Start, len(recs))
+	for i := range recs {
+		acc.Add(&recs[i])
+	}
+	da := acc.Dispersion(DispersionSlice)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("Dispersion allocated %d bytes for %d records", grew, len(recs))
+	}
+	// A retry alone in its slice, among billions of empty ones: about 1.
+	if d != da || math.Abs(d-1) > 1e-6 {
+		t.Errorf("Dispersion = %v, StatsAcc's %v: want one figure, about 1 (each retry alone in its slice)", d, da)
+	}
+	if err := rec.JSON(io.Discard); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+
+	// Two days of 100 ms slices, counted both ways.
+	day := 24 * time.Hour
+	ts := []time.Duration{0, 0, 50 * time.Millisecond, 150 * time.Millisecond, day, day + 10*time.Millisecond, 2*day + time.Second}
+	n := int(ts[len(ts)-1]/DispersionSlice) + 1
+	if n <= len(ts)+maxEmptySlices {
+		t.Fatalf("%d slices: counted one by one", n)
+	}
+	counts := make([]float64, n)
+	for _, x := range ts {
+		counts[int(x/DispersionSlice)]++
+	}
+	mean := float64(len(ts)) / float64(n)
+	var ss float64
+	for _, c := range counts {
+		ss += (c - mean) * (c - mean)
+	}
+	want := ss / float64(n) / mean
+	if got := dispersionSorted(ts, DispersionSlice); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("over two days: %v, want %v", got, want)
 	}
 }
 
