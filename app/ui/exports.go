@@ -92,10 +92,17 @@ func (l *Lab) setCodeOpen(open bool) {
 	}
 }
 
-// fileStamp names exported files after the run.
+// fileStamp names exported files after the run: when it started, by the
+// wall clock. A simulation's Start is virtual time's origin, the same for
+// every simulation (fleet.SimEpoch): its files are named after the moment
+// it was simulated instead, so that two simulations' files do not share
+// one name (every simulation's was retrylab-2026-01-01T00-00-00-simulated).
 func (l *Lab) fileStamp() string {
 	t := time.Now()
-	if l.rec != nil {
+	switch {
+	case l.Simulated() && !l.simAt.IsZero():
+		t = l.simAt
+	case l.rec != nil:
 		t = l.rec.Start
 	}
 	name := "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
