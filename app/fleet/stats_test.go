@@ -327,6 +327,70 @@ func TestExportJSON(t *testing.T) {
 	check(16, map[string]any{"t_ms": 1052.0, "kind": "attempt", "worker": 0.0, "job": 0.0, "attempt": 2.0, "intended_ms": 1050.0})
 }
 
+// The JSON's stats are the documented ones (StatsColumns, the README's
+// table), in their order, and what the run did not measure is null, as
+// the page says "not measured": a simulation's send lateness and browser
+// queueing, and the queueing of a run whose answers told none (a native
+// run, a custom target without Timing-Allow-Origin). They were 0, a
+// measurement of no delay at all.
+func TestExportStatsAreDocumented(t *testing.T) {
+	var keys []string
+	st := reflect.TypeFor[exportStats]()
+	for i := range st.NumField() {
+		keys = append(keys, strings.Split(st.Field(i).Tag.Get("json"), ",")[0])
+	}
+	var documented []string
+	for _, c := range StatsColumns {
+		documented = append(documented, c.Name)
+	}
+	if !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's stats are\n%q, StatsColumns documents\n%q", keys, documented)
+	}
+	if md := StatsMarkdown(); strings.Count(md, "\n") != len(StatsColumns)+2 || !strings.Contains(md, "| `queued_p99_ms` | ") {
+		t.Errorf("StatsMarkdown:\n%s", md)
+	}
+
+	untimed := handMade()
+	for i := range untimed {
+		if a := untimed[i].Attempt; a != nil && a.Queued > 0 {
+			c := *a
+			c.Queued = 0
+			untimed[i].Attempt = &c
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		simulated bool
+		recs      []Record
+		want      map[string]any
+	}{
+		{"live", false, handMade(), map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": 30.0, "queued_p99_ms": 30.0}},
+		{"live, no answer told its queueing", false, untimed, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+		{"simulated", true, handMade(), map[string]any{"lateness_p50_ms": nil, "lateness_p99_ms": nil, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+	} {
+		rec := NewRecording(Default(), t0, c.simulated)
+		rec.Append(c.recs...)
+		var buf bytes.Buffer
+		if err := rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Stats map[string]any `json:"stats"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range c.want {
+			if got, ok := doc.Stats[k]; !ok || got != want {
+				t.Errorf("%s: %s is %v (present %v), want %v", c.name, k, got, ok, want)
+			}
+		}
+		if len(doc.Stats) != len(StatsColumns) {
+			t.Errorf("%s: %d stats, %d documented: %v", c.name, len(doc.Stats), len(StatsColumns), doc.Stats)
+		}
+	}
+}
+
 func TestExportCSV(t *testing.T) {
 	rec := NewRecording(Default(), t0, false)
 	rec.Append(handMade()...)
