@@ -391,6 +391,54 @@ func TestExportStatsAreDocumented(t *testing.T) {
 	}
 }
 
+// chunks records the sizes of the writes it is given.
+type chunks struct{ sizes []int }
+
+func (c *chunks) Write(p []byte) (int, error) { c.sizes = append(c.sizes, len(p)); return len(p), nil }
+
+// The exports are written in pieces as they are made, so that the page can
+// give its thread back between them (ui's exportWriter): the JSON was
+// encoded whole, indented whole and written in one piece (900,000 events,
+// 168 MB, the page frozen for 15 s). Its events are one to a line.
+func TestExportsAreWrittenInPieces(t *testing.T) {
+	s := Default()
+	s.Workers, s.Jobs = 500, 2
+	rec := Simulate(s)
+	if rec.Len() < 3000 {
+		t.Fatalf("only %d records", rec.Len())
+	}
+	for name, f := range map[string]func(io.Writer) error{"JSON": rec.JSON, "CSV": rec.CSV} {
+		var c chunks
+		if err := f(&c); err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range c.sizes {
+			total += n
+			if n > 64<<10 {
+				t.Errorf("%s: a write of %d bytes", name, n)
+			}
+		}
+		if len(c.sizes) < total/(64<<10) {
+			t.Errorf("%s: %d bytes in %d writes", name, total, len(c.sizes))
+		}
+	}
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	events := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, `  {"t_ms":`) {
+			events++
+		}
+	}
+	if events != rec.Len() {
+		t.Errorf("%d of %d events on a line of their own", events, rec.Len())
+	}
+}
+
 func TestExportCSV(t *testing.T) {
 	rec := NewRecording(Default(), t0, false)
 	rec.Append(handMade()...)
