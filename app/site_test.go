@@ -280,14 +280,15 @@ func TestReadmeDocumentsEveryMockParameter(t *testing.T) {
 	}
 }
 
-// The README's page parameter and export schema tables are generated from
-// fleet's: a field or column added without documentation fails here.
+// The README's page parameter and export schema tables (the events'
+// columns and the JSON's stats) are generated from fleet's: a field,
+// column or figure added without documentation fails here.
 func TestReadmeDocumentsPageFieldsAndSchema(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown()} {
+	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown(), "JSON stats": fleet.StatsMarkdown()} {
 		if !strings.Contains(string(readme), strings.TrimSpace(table)) {
 			t.Errorf("README.md does not contain fleet's %s table as generated:\n%s", name, table)
 		}

@@ -160,6 +160,7 @@ func TestExports(t *testing.T) {
 	}
 
 	// A simulation of the same configuration: its CSV says so.
+	simulated := time.Now().UTC()
 	click(t, ctx, "simulate")
 	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 		t.Fatalf("the simulation did not finish: %v", err)
@@ -168,8 +169,11 @@ func TestExports(t *testing.T) {
 		os.Remove(filepath.Join(dir, e.Name()))
 	}
 	name, data = download(t, ctx, dir, "export-csv", ".csv")
-	if !strings.Contains(name, "simulated") {
-		t.Errorf("a simulation's CSV is named %q", name)
+	// Named after when it was simulated: every simulation's files were
+	// named after virtual time's origin, retrylab-2026-01-01T00-00-00.
+	if today := simulated.Format("2006-01-02"); !strings.Contains(name, "simulated") ||
+		!strings.HasPrefix(name, "retrylab-"+today) && !strings.HasPrefix(name, "retrylab-"+time.Now().UTC().Format("2006-01-02")) {
+		t.Errorf("a simulation's CSV is named %q, want retrylab-%sT…-simulated.csv", name, today)
 	}
 	rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil || len(rows) < 2 || rows[1][slices.Index(rows[0], "simulated")] != "true" {

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -69,6 +70,16 @@ func (r *Recording) Since(i int) []Record {
 	return append([]Record(nil), r.records[max(0, i):]...)
 }
 
+// finished returns the records without copying them once the run is over
+// (nothing appends to them any more), and a copy while it goes on: an
+// export of 900,000 records need not copy them first.
+func (r *Recording) finished() []Record {
+	if _, done := r.End(); done {
+		return r.Shared()
+	}
+	return r.Records()
+}
+
 // Len returns the number of records so far.
 func (r *Recording) Len() int {
 	r.mu.Lock()
@@ -105,8 +116,8 @@ func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
 //	  "start":     "2026-11-29T10:00:00.123456789Z",   // RFC 3339, the run's start
 //	  "simulated": false,
 //	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
-//	  "stats":     {"requests": 180, …},                  // Stats, durations in ms
-//	  "events":    [ {…}, … ]                            // one object per event, columns below
+//	  "stats":     {"requests": 180, …},                  // StatsColumns: Stats, durations in ms
+//	  "events":    [ {…}, … ]                            // one object per event, one to a line, columns below
 //	}
 //
 // CSV writes a header line and one line per event with the same columns, in
@@ -134,9 +145,9 @@ var EventColumns = []EventColumn{
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
 	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received, \"; \"-separated name: value"},
-	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart)"},
-	{"server_seq", "outcome", "the mock's arrival number for the key"},
-	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock)"},
+	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
+	{"server_seq", "outcome", "the mock's arrival number for the key; empty with a custom target, and when it is not known (a live attempt that got no answer)"},
+	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock); empty as server_seq is"},
 	{"wait_ms", "wait", "the wait chosen, in ms"},
 	{"reason", "wait", "backoff, retry-after, reset-hint or bucket"},
 	{"cause", "done", "success, exhausted, max-elapsed, permanent, above-ceiling, budget-empty, horizon (simulated: the next wait would end after the end of virtual time), cancelled or invalid"},
@@ -264,7 +275,54 @@ func (x *exportEvent) cells() []string {
 	}
 }
 
-// exportStats is Stats with durations in milliseconds.
+// StatsColumn documents one figure of the JSON export's stats.
+type StatsColumn struct {
+	Name    string // JSON key
+	Meaning string
+}
+
+// StatsColumns lists the JSON export's stats, in their order.
+var StatsColumns = []StatsColumn{
+	{"requests", "attempts sent, retries included"},
+	{"first_tries", "attempts numbered 1: one per job started"},
+	{"retries", "requests − first_tries"},
+	{"ok", "attempts answered with a success"},
+	{"limited", "attempts answered 429 or 503 (the page's \"429s\")"},
+	{"failed", "attempts answered with another 4xx/5xx, or a network error"},
+	{"timeouts", "attempts abandoned after the request timeout"},
+	{"aborted", "attempts aborted by Stop or by the simulation's attempt limit"},
+	{"in_flight", "attempts sent without an outcome"},
+	{"jobs", "jobs ended: successes + give_ups"},
+	{"successes", "jobs that succeeded"},
+	{"give_ups", "jobs that stopped with an error, the cancelled included"},
+	{"cancelled", "of give_ups: jobs cut short by Stop or by a simulation's attempt limit"},
+	{"causes", "give_ups by the done event's cause, e.g. {\"exhausted\": 3}; left out when there is none"},
+	{"peak_jobs", "most jobs in progress at once"},
+	{"amplification", "requests ÷ first_tries; 0 with no first try"},
+	{"wasted_per_success", "(requests − successes) ÷ successes; 0 with no success"},
+	{"peak_rps", "most attempts sent within any 1 s"},
+	{"completion_p50_ms", "a job's time from its first event to done, median over the jobs that ended and were not cancelled, in ms"},
+	{"completion_p99_ms", "the same, 99th percentile (nearest rank), in ms"},
+	{"completion_max_ms", "the same, the longest, in ms"},
+	{"drain_ms", "from the start to the last done event, in ms"},
+	{"lateness_p50_ms", "send lateness (intended send to the request's start), median, in ms; null when not measured (a simulation)"},
+	{"lateness_p99_ms", "the same, 99th percentile, in ms; null when not measured"},
+	{"queued_p50_ms", "browser queueing (queued_ms) of the answers that tell it, median, in ms; null when none does (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
+	{"queued_p99_ms", "the same, 99th percentile, in ms; null when none does"},
+	{"dispersion", "index of dispersion of the retries sent per 100 ms (≫ 1: they come in herds); 0 with fewer than two slices"},
+}
+
+// StatsMarkdown is the JSON export's stats as a markdown table, for the README.
+func StatsMarkdown() string {
+	b := []byte("| key | meaning |\n|---|---|\n")
+	for _, c := range StatsColumns {
+		b = append(b, "| `"+c.Name+"` | "+c.Meaning+" |\n"...)
+	}
+	return string(b)
+}
+
+// exportStats is Stats with durations in milliseconds; what the run did
+// not measure is null (the page shows "not measured").
 type exportStats struct {
 	Requests         int            `json:"requests"`
 	FirstTries       int            `json:"first_tries"`
@@ -288,48 +346,78 @@ type exportStats struct {
 	CompletionP99MS  float64        `json:"completion_p99_ms"`
 	CompletionMaxMS  float64        `json:"completion_max_ms"`
 	DrainMS          float64        `json:"drain_ms"`
-	LatenessP50MS    float64        `json:"lateness_p50_ms"`
-	LatenessP99MS    float64        `json:"lateness_p99_ms"`
-	QueuedP50MS      float64        `json:"queued_p50_ms"`
-	QueuedP99MS      float64        `json:"queued_p99_ms"`
+	LatenessP50MS    *float64       `json:"lateness_p50_ms"`
+	LatenessP99MS    *float64       `json:"lateness_p99_ms"`
+	QueuedP50MS      *float64       `json:"queued_p50_ms"`
+	QueuedP99MS      *float64       `json:"queued_p99_ms"`
 	Dispersion       float64        `json:"dispersion"` // Dispersion(events, DispersionSlice)
 }
 
-func toExportStats(s Stats) exportStats {
-	return exportStats{
+// toExportStats is s in the export's units. A simulation measures no send
+// lateness and no browser queueing, and a run whose answers told no
+// queueing (QueuedN 0) measured none: those are null, not 0, as the page
+// says "not measured" rather than 0 µs.
+func toExportStats(s Stats, simulated bool) exportStats {
+	x := exportStats{
 		Requests: s.Requests, FirstTries: s.FirstTries, Retries: s.Retries,
 		OK: s.OK, Limited: s.Limited, Failed: s.Failed, Timeouts: s.Timeouts, Aborted: s.Aborted, InFlight: s.InFlight,
 		Jobs: s.Jobs, Successes: s.Successes, GiveUps: s.GiveUps, Cancelled: s.Cancelled, Causes: s.Causes,
 		PeakJobs: s.PeakJobs, Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
 		CompletionP50MS: ms(s.CompletionP50), CompletionP99MS: ms(s.CompletionP99), CompletionMaxMS: ms(s.CompletionMax),
-		DrainMS: ms(s.Drain), LatenessP50MS: ms(s.LatenessP50), LatenessP99MS: ms(s.LatenessP99),
-		QueuedP50MS: ms(s.QueuedP50), QueuedP99MS: ms(s.QueuedP99),
+		DrainMS: ms(s.Drain),
 	}
+	if !simulated {
+		x.LatenessP50MS, x.LatenessP99MS = ptr(ms(s.LatenessP50)), ptr(ms(s.LatenessP99))
+		if s.QueuedN > 0 {
+			x.QueuedP50MS, x.QueuedP99MS = ptr(ms(s.QueuedP50)), ptr(ms(s.QueuedP99))
+		}
+	}
+	return x
 }
 
-// JSON writes the recording as one JSON object (see Schema).
+// JSON writes the recording as one JSON object (see Schema): its head
+// indented, then the events one to a line. It is written as it is made, in
+// pieces, not encoded whole and then indented: a simulation stopped at the
+// page's attempt limit has 900,000 events, whose indented encoding took
+// 168 MB (and the page's thread for 15 s in one go, see the page's export).
 func (r *Recording) JSON(w io.Writer) error {
-	recs := r.Records()
-	events := make([]exportEvent, len(recs))
-	for i := range recs {
-		events[i] = toExport(r.Start, r.Simulated, &recs[i])
-	}
+	recs := r.finished()
 	scenario := map[string]string{}
 	for k, vs := range r.Scenario.Query() {
 		scenario[k] = vs[0]
 	}
-	stats := toExportStats(StatsOf(r.Start, recs))
+	stats := toExportStats(StatsOf(r.Start, recs), r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(struct {
+	head, err := json.MarshalIndent(struct {
 		Schema    string            `json:"schema"`
 		Start     time.Time         `json:"start"`
 		Simulated bool              `json:"simulated"`
 		Scenario  map[string]string `json:"scenario"`
 		Stats     exportStats       `json:"stats"`
-		Events    []exportEvent     `json:"events"`
-	}{Schema, r.Start.UTC(), r.Simulated, scenario, stats, events})
+	}{Schema, r.Start.UTC(), r.Simulated, scenario, stats}, "", " ")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.WriteString(",\n \"events\": [")
+	for i := range recs {
+		x := toExport(r.Start, r.Simulated, &recs[i])
+		b, err := json.Marshal(&x)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n  ")
+		bw.Write(b)
+	}
+	if len(recs) > 0 {
+		bw.WriteString("\n ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
 }
 
 // CSV writes the recording's events as CSV: a header line of EventColumns'
@@ -343,7 +431,7 @@ func (r *Recording) CSV(w io.Writer) error {
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	recs := r.Records()
+	recs := r.finished()
 	for i := range recs {
 		x := toExport(r.Start, r.Simulated, &recs[i])
 		if err := cw.Write(x.cells()); err != nil {

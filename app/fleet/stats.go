@@ -423,16 +423,38 @@ func Dispersion(recs []Record, slice time.Duration) float64 {
 	return dispersionSorted(sinceFirst(ts), slice)
 }
 
+// maxEmptySlices is how many empty slices dispersionSorted counts one by
+// one (a float each) before it counts only the slices with retries.
+const maxEmptySlices = 1 << 20
+
 // dispersionSorted is Dispersion over the retry times ts (offsets from any
 // one instant), sorted.
 func dispersionSorted(ts []time.Duration, slice time.Duration) float64 {
 	if len(ts) == 0 {
 		return 0
 	}
-	n := int((ts[len(ts)-1]-ts[0])/slice) + 1
-	if n < 2 {
+	n64 := int64((ts[len(ts)-1]-ts[0])/slice) + 1
+	if n64 < 2 {
 		return 0
 	}
+	if n64 > int64(len(ts))+maxEmptySlices {
+		// Retries spread over far more slices than there are retries (an
+		// uncapped backoff simulated for centuries: 10^10 slices and more)
+		// are counted slice by slice without a count per empty slice, which
+		// would not fit in memory. Σ(c−mean)² over every slice is Σc² over
+		// the slices with retries less n·mean².
+		n, mean := float64(n64), float64(len(ts))/float64(n64)
+		var sq float64
+		for i := 0; i < len(ts); {
+			k, c := (ts[i]-ts[0])/slice, 0.0
+			for ; i < len(ts) && (ts[i]-ts[0])/slice == k; i++ {
+				c++
+			}
+			sq += c * c
+		}
+		return max(0, sq/n-mean*mean) / mean
+	}
+	n := int(n64)
 	counts := make([]float64, n)
 	for _, t := range ts {
 		counts[int((t-ts[0])/slice)]++

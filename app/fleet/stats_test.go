@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -210,6 +212,65 @@ func TestDispersion(t *testing.T) {
 	}
 }
 
+// Retries spread over centuries (an uncapped backoff simulated to the end
+// of virtual time: ?fail500=100&cap=0s&attempts=1000) are measured without
+// a count per empty slice: Dispersion made a slice of 5·10^10 counts for
+// them, and Simulate's numbers and the JSON export ran the page (and a
+// native program) out of memory. Over two days, past the slices counted
+// one by one, the figure is the one counted slice by slice.
+func TestDispersionOverCenturies(t *testing.T) {
+	s := Default()
+	s.Workers, s.Jobs, s.Mock.Fail500, s.Cap, s.MaxAttempts = 1, 1, 100, 0, 1000
+	rec := Simulate(s)
+	if rec.Err != nil {
+		t.Fatal(rec.Err)
+	}
+	recs := rec.Records()
+	if span := recs[len(recs)-1].Event.At.Sub(rec.Start); span < 100*365*24*time.Hour {
+		t.Fatalf("the run spans %v, not centuries", span)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := Dispersion(recs, DispersionSlice)
+	acc := NewStatsAcc(rec.Start, len(recs))
+	for i := range recs {
+		acc.Add(&recs[i])
+	}
+	da := acc.Dispersion(DispersionSlice)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("Dispersion allocated %d bytes for %d records", grew, len(recs))
+	}
+	// A retry alone in its slice, among billions of empty ones: about 1.
+	if d != da || math.Abs(d-1) > 1e-6 {
+		t.Errorf("Dispersion = %v, StatsAcc's %v: want one figure, about 1 (each retry alone in its slice)", d, da)
+	}
+	if err := rec.JSON(io.Discard); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+
+	// Two days of 100 ms slices, counted both ways.
+	day := 24 * time.Hour
+	ts := []time.Duration{0, 0, 50 * time.Millisecond, 150 * time.Millisecond, day, day + 10*time.Millisecond, 2*day + time.Second}
+	n := int(ts[len(ts)-1]/DispersionSlice) + 1
+	if n <= len(ts)+maxEmptySlices {
+		t.Fatalf("%d slices: counted one by one", n)
+	}
+	counts := make([]float64, n)
+	for _, x := range ts {
+		counts[int(x/DispersionSlice)]++
+	}
+	mean := float64(len(ts)) / float64(n)
+	var ss float64
+	for _, c := range counts {
+		ss += (c - mean) * (c - mean)
+	}
+	want := ss / float64(n) / mean
+	if got := dispersionSorted(ts, DispersionSlice); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("over two days: %v, want %v", got, want)
+	}
+}
+
 func TestClassifyAndCause(t *testing.T) {
 	classes := []struct {
 		o    core.Outcome
@@ -292,6 +353,118 @@ func TestExportJSON(t *testing.T) {
 	check(12, map[string]any{"t_ms": 760.0, "kind": "done", "worker": 1.0, "job": 0.0, "attempt": 2.0, "cause": "exhausted",
 		"error": "core: attempts exhausted after 2 attempts: http status 500"})
 	check(16, map[string]any{"t_ms": 1052.0, "kind": "attempt", "worker": 0.0, "job": 0.0, "attempt": 2.0, "intended_ms": 1050.0})
+}
+
+// The JSON's stats are the documented ones (StatsColumns, the README's
+// table), in their order, and what the run did not measure is null, as
+// the page says "not measured": a simulation's send lateness and browser
+// queueing, and the queueing of a run whose answers told none (a native
+// run, a custom target without Timing-Allow-Origin). They were 0, a
+// measurement of no delay at all.
+func TestExportStatsAreDocumented(t *testing.T) {
+	var keys []string
+	st := reflect.TypeFor[exportStats]()
+	for i := range st.NumField() {
+		keys = append(keys, strings.Split(st.Field(i).Tag.Get("json"), ",")[0])
+	}
+	var documented []string
+	for _, c := range StatsColumns {
+		documented = append(documented, c.Name)
+	}
+	if !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's stats are\n%q, StatsColumns documents\n%q", keys, documented)
+	}
+	if md := StatsMarkdown(); strings.Count(md, "\n") != len(StatsColumns)+2 || !strings.Contains(md, "| `queued_p99_ms` | ") {
+		t.Errorf("StatsMarkdown:\n%s", md)
+	}
+
+	untimed := handMade()
+	for i := range untimed {
+		if a := untimed[i].Attempt; a != nil && a.Queued > 0 {
+			c := *a
+			c.Queued = 0
+			untimed[i].Attempt = &c
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		simulated bool
+		recs      []Record
+		want      map[string]any
+	}{
+		{"live", false, handMade(), map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": 30.0, "queued_p99_ms": 30.0}},
+		{"live, no answer told its queueing", false, untimed, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+		{"simulated", true, handMade(), map[string]any{"lateness_p50_ms": nil, "lateness_p99_ms": nil, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+	} {
+		rec := NewRecording(Default(), t0, c.simulated)
+		rec.Append(c.recs...)
+		var buf bytes.Buffer
+		if err := rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Stats map[string]any `json:"stats"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range c.want {
+			if got, ok := doc.Stats[k]; !ok || got != want {
+				t.Errorf("%s: %s is %v (present %v), want %v", c.name, k, got, ok, want)
+			}
+		}
+		if len(doc.Stats) != len(StatsColumns) {
+			t.Errorf("%s: %d stats, %d documented: %v", c.name, len(doc.Stats), len(StatsColumns), doc.Stats)
+		}
+	}
+}
+
+// chunks records the sizes of the writes it is given.
+type chunks struct{ sizes []int }
+
+func (c *chunks) Write(p []byte) (int, error) { c.sizes = append(c.sizes, len(p)); return len(p), nil }
+
+// The exports are written in pieces as they are made, so that the page can
+// give its thread back between them (ui's exportWriter): the JSON was
+// encoded whole, indented whole and written in one piece (900,000 events,
+// 168 MB, the page frozen for 15 s). Its events are one to a line.
+func TestExportsAreWrittenInPieces(t *testing.T) {
+	s := Default()
+	s.Workers, s.Jobs = 500, 2
+	rec := Simulate(s)
+	if rec.Len() < 3000 {
+		t.Fatalf("only %d records", rec.Len())
+	}
+	for name, f := range map[string]func(io.Writer) error{"JSON": rec.JSON, "CSV": rec.CSV} {
+		var c chunks
+		if err := f(&c); err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range c.sizes {
+			total += n
+			if n > 64<<10 {
+				t.Errorf("%s: a write of %d bytes", name, n)
+			}
+		}
+		if len(c.sizes) < total/(64<<10) {
+			t.Errorf("%s: %d bytes in %d writes", name, total, len(c.sizes))
+		}
+	}
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	events := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, `  {"t_ms":`) {
+			events++
+		}
+	}
+	if events != rec.Len() {
+		t.Errorf("%d of %d events on a line of their own", events, rec.Len())
+	}
 }
 
 func TestExportCSV(t *testing.T) {

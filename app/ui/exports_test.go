@@ -261,3 +261,27 @@ func TestPNGHasTheLegend(t *testing.T) {
 		}
 	}
 }
+
+// Exported files are named after when the run was made, by the wall clock:
+// a live run's start, and for a simulation the moment it was simulated
+// (its Start is virtual time's origin, fleet.SimEpoch, the same for every
+// simulation: every simulation's files were named
+// retrylab-2026-01-01T00-00-00-simulated, whatever it was).
+func TestExportFileNames(t *testing.T) {
+	l := newLab()
+	finishRun(l, oneJob(), false)
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00"; got != want {
+		t.Errorf("a live run's files: %q, want %q", got, want)
+	}
+	var names []string
+	for i, preset := range []string{"flood", "full-jitter"} {
+		l.Preset(preset)
+		l.rec = fleet.Simulate(l.s)
+		l.simAt = time.Date(2026, 12, 2, 9, 15, 7+i, 0, time.UTC)
+		names = append(names, l.fileStamp())
+	}
+	want := []string{"retrylab-2026-12-02T09-15-07-simulated", "retrylab-2026-12-02T09-15-08-simulated"}
+	if !slices.Equal(names, want) {
+		t.Errorf("two simulations' files: %q, want %q", names, want)
+	}
+}

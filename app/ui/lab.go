@@ -60,6 +60,7 @@ type Lab struct {
 	join       joinState        // how devices join the watched room
 	device     string           // this page's name in a shared room (room.go)
 	simSum     fleet.SimSummary // of the last run, when it was simulated
+	simAt      time.Time        // when the last run was simulated, by the wall clock (its Start is virtual: fleet.SimEpoch)
 	stopping   bool
 	cancel     context.CancelFunc
 	runKey     string
@@ -803,6 +804,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	s := l.s
 	l.runs++
 	l.runKey = ""
+	at := time.Now()
 	if l.cancel != nil {
 		l.cancel()
 		l.cancel = nil
@@ -836,7 +838,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 				return
 			}
 			l.running, l.simulating = false, false
-			l.rec, l.stats, l.hasStats, l.disp, l.simSum = rec, st, true, disp, sum
+			l.rec, l.stats, l.hasStats, l.disp, l.simSum, l.simAt = rec, st, true, disp, sum, at
 			l.runRev++
 			l.publish()
 			if rec.Err != nil {
