@@ -20,6 +20,10 @@ type stat struct {
 	Tip     string // how it is computed, for the tooltip only
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
+	// Not comparable: no stat is compared whole, and the equality
+	// functions the compiler would generate for []stat's backing arrays
+	// cost app.wasm ~16 KB.
+	_ [0]func()
 	// NotMeasured says why the number was not measured, shown as "–", not
 	// as 0: a simulation's lateness and browser queueing (only a live run
 	// measures them), the queueing of requests to a server whose timings
