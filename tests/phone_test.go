@@ -35,6 +35,23 @@ func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 				Width: innerWidth, Height: innerHeight, ScrollWidth: document.documentElement.scrollWidth};
 		})()`)
 	}
+	// Smaller phones too: at 320 × 568 the header (its tagline seven
+	// lines high beside the buttons) and the story's steps filled the
+	// first screen, and Run was at 640 px.
+	for _, size := range [][2]int64{{320, 568}, {360, 640}, {375, 667}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/?room="+room)
+		if l := read(); l.Run.Top < 0 || l.Run.Bottom > l.Height || l.ScrollWidth > l.Width {
+			t.Errorf("%v: Run spans %.0f–%.0f px of a %.0f px high screen, the page %.0f px wide: want Run on the first screen, nothing sideways", size, l.Run.Top, l.Run.Bottom, l.Height, l.ScrollWidth)
+		}
+		screenshot(t, ctx, fmt.Sprintf("phone-%dx%d", size[0], size[1]))
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?room="+room+"&workers=6&jobs=2&latency=50ms&rate=5&burst=5&strategy=full")
 	l := read()
 	if l.Width != 390 {
 		t.Fatalf("viewport %v CSS pixels wide, want the phone's 390", l.Width)
