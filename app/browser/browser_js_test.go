@@ -358,12 +358,19 @@ func TestClockAfterPaint(t *testing.T) {
 	if d := time.Since(t0); d < 90*time.Millisecond || d > 2*time.Second {
 		t.Errorf("AfterPaint without frames took %v, want the 100 ms fallback", d)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	t0 = time.Now()
-	c.AfterPaint(ctx)
-	if d := time.Since(t0); d > 80*time.Millisecond {
-		t.Errorf("AfterPaint took %v after its context ended at 10 ms", d)
+	// The quickest of three: on a busy machine node's event loop can stall
+	// past the 100 ms fallback (143 ms once during a parallel build), and
+	// a stall delays the return whichever way it comes.
+	fastest := time.Hour
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		t0 = time.Now()
+		c.AfterPaint(ctx)
+		fastest = min(fastest, time.Since(t0))
+		cancel()
+	}
+	if fastest > 80*time.Millisecond {
+		t.Errorf("AfterPaint took at least %v after its context ended at 10 ms", fastest)
 	}
 	time.Sleep(150 * time.Millisecond) // the abandoned fallback fires and is ignored
 	if n := PendingWaits(); n != 0 {
