@@ -271,3 +271,22 @@ func TestWatchLegend(t *testing.T) {
 		}
 	}
 }
+
+// During a watch, and after it, the caption under the steps says what the
+// lanes are: the room's devices. It read "Custom configuration: pick a
+// step…", about a run nobody made.
+func TestWatchCaption(t *testing.T) {
+	l := newLab()
+	l.watching, l.running, l.watchRoom = true, true, "room1"
+	for _, phase := range []string{"watching", "watched"} {
+		out := renderHTML(&PresetBar{Lab: l, Running: l.running})
+		if !strings.Contains(out, "The room “room1” as its server saw it") || strings.Contains(out, "Custom configuration") {
+			t.Errorf("%s: the caption does not say what is drawn:\n%s", phase, out)
+		}
+		l.watching, l.running, l.watched = false, false, true
+	}
+	l.watched = false
+	if out := renderHTML(&PresetBar{Lab: l}); strings.Contains(out, "The room") {
+		t.Error("a page that never watched speaks of a room")
+	}
+}

@@ -30,6 +30,10 @@ func (b *PresetBar) Render() app.UI {
 			caption = p.Caption
 		}
 	}
+	if l.watching || l.watched {
+		// The lanes are the room's devices, not this configuration's run.
+		caption = "The room “" + l.watchRoom + "” as its server saw it: a lane per device that sends, and everyone's requests in the histogram. Each device runs its own configuration."
+	}
 	return app.Nav().Class("story").Aria("label", "Presets").Body(
 		app.Ol().Class("steps").Body(app.Range(fleet.Presets).Slice(func(i int) app.UI {
 			p := fleet.Presets[i]
