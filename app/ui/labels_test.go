@@ -800,3 +800,40 @@ func TestCutBaselineSaysItsValue(t *testing.T) {
 		t.Error("no window cuts the baseline")
 	}
 }
+
+// The dispersion's number said only "of retries; ≫ 1 = herds": a learner
+// could not tell what was counted or what a value means. Its tooltip says
+// how it is computed, and what it says of herds holds for fleet.Dispersion:
+// herds of k retries every 2 s give about k, retries at random about 1.
+func TestDispersionSaysWhatItMeasures(t *testing.T) {
+	var d stat
+	for _, s := range statList(&fleet.Stats{}, 0, endLive) {
+		if s.Name == "dispersion" {
+			d = s
+		}
+	}
+	if want := "per " + fmtDur(fleet.DispersionSlice); !strings.Contains(d.Tip, want) || !strings.Contains(d.Tip, "herds of k") {
+		t.Fatalf("dispersion's tooltip %q does not say it counts retries %s and what herds of k give", d.Tip, want)
+	}
+	t0 := time.Unix(0, 0)
+	retry := func(at time.Duration) fleet.Record {
+		return fleet.Record{Event: core.Event{Kind: core.EventAttempt, Attempt: 2, At: t0.Add(at)}}
+	}
+	const k = 10
+	var herds, random []fleet.Record
+	for h := range 20 {
+		for range k {
+			herds = append(herds, retry(time.Duration(h)*2*time.Second))
+		}
+	}
+	rng := core.NewPCG(1)
+	for range 2000 {
+		random = append(random, retry(time.Duration(rng.Float64()*float64(40*time.Second))))
+	}
+	if got := fleet.Dispersion(herds, fleet.DispersionSlice); got < 0.8*k || got > 1.2*k {
+		t.Errorf("herds of %d retries every 2 s: dispersion %.2f, not about %d", k, got, k)
+	}
+	if got := fleet.Dispersion(random, fleet.DispersionSlice); got < 0.8 || got > 1.2 {
+		t.Errorf("retries at random: dispersion %.2f, not about 1", got)
+	}
+}
