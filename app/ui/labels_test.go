@@ -837,3 +837,19 @@ func TestDispersionSaysWhatItMeasures(t *testing.T) {
 		t.Errorf("retries at random: dispersion %.2f, not about 1", got)
 	}
 }
+
+// The legend's "server down" said the Outage button shades it; a
+// scheduled outage (the Server outage setting, live or simulated) is
+// shaded the same way (TestSimulatedOutageIsDrawn), and its legend says so.
+func TestLegendNamesEveryOutage(t *testing.T) {
+	f, _ := fleet.FieldByKey("outage")
+	for _, it := range legendPhases {
+		if it.sample.kind == sampleOutage {
+			if !strings.Contains(it.title, "Outage button") || !strings.Contains(it.title, f.Label) {
+				t.Errorf("the legend's %q says %q: not both the Outage button and the %s setting", it.label, it.title, f.Label)
+			}
+			return
+		}
+	}
+	t.Fatal("no server-down item in the legend")
+}
