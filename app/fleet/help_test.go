@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,30 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 			bucket.ReserveAt(t0) // the next token is 10 s away
 			if step := core.NewLoop(p, nil, bucket, nil, nil).Start(t0); !errors.Is(step.Err, core.ErrMaxElapsed) {
 				errs = append(errs, errors.New("a 10 s bucket wait at the start: "+step.Action.String()+", not a give-up for max elapsed"))
+			}
+			return errors.Join(errs...)
+		}},
+		{"limiter", []string{"a fixed window resets all at once, so up to twice the limit passes around a boundary", "a sliding window never lets more than the limit through in any window's length"}, func() error {
+			// 10 per second: 10 requests just before a boundary, 10 just after.
+			passed := func(kind core.LimiterKind) int {
+				l := core.NewLimiter(core.LimiterConfig{Kind: kind, Limit: 10, Window: time.Second}, t0)
+				n := 0
+				for i := range 20 {
+					at := t0.Add(900 * time.Millisecond)
+					if i >= 10 {
+						at = t0.Add(1100 * time.Millisecond)
+					}
+					if l.Decide(at).Allowed {
+						n++
+					}
+				}
+				return n
+			}
+			var errs []error
+			for kind, n := range map[core.LimiterKind]int{core.LimitFixedWindow: 20, core.LimitSlidingWindow: 10} {
+				if got := passed(kind); got != n {
+					errs = append(errs, errors.New(kind.String()+": "+strconv.Itoa(got)+" of 20 passed within 200 ms around a boundary, want "+strconv.Itoa(n)))
+				}
 			}
 			return errors.Join(errs...)
 		}},

@@ -89,7 +89,7 @@ var Fields = []Field{
 	// Endpoint.
 	targetField(),
 	roomField(),
-	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts, a fixed window resets all at once.",
+	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts; a fixed window resets all at once, so up to twice the limit passes around a boundary; a sliding window never lets more than the limit through in any window's length.",
 		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, limiterLabels, nil),
 	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
 		core.FormatFloat(core.LimiterRateRange.Min), core.FormatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, core.FormatFloat,
