@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -852,4 +853,26 @@ func TestLegendNamesEveryOutage(t *testing.T) {
 		}
 	}
 	t.Fatal("no server-down item in the legend")
+}
+
+// The give-ups said how many jobs Stop (or the attempt limit) cut short,
+// never why the others gave up: 9 give-ups of the open-arrivals step read
+// the same whether the jobs ran out of attempts or out of budget. Their
+// tooltip counts every cause fleet.Cause gives.
+func TestGiveUpsSayWhy(t *testing.T) {
+	st := fleet.Stats{GiveUps: 12, Cancelled: 1, Causes: map[string]int{"exhausted": 9, "budget-empty": 2, "cancelled": 1}}
+	for _, s := range statList(&st, 0, endLive) {
+		if s.Name == "give_ups" {
+			if want := "why: out of attempts 9, retry budget empty 2"; s.Tip != want {
+				t.Errorf("give-ups' tooltip %q, want %q", s.Tip, want)
+			}
+		}
+	}
+	// Every cause but "cancelled" (the line's) and "success" has words.
+	for _, err := range []error{core.ErrExhausted, core.ErrMaxElapsed, core.ErrBudgetEmpty, core.ErrAboveCeiling, core.ErrPermanent, core.ErrHorizon, errors.New("bad policy")} {
+		c := fleet.Cause(&core.StopError{Cause: err})
+		if causesText(map[string]int{c: 1}) == "" {
+			t.Errorf("cause %q has no words in the give-ups' tooltip", c)
+		}
+	}
 }
