@@ -33,7 +33,7 @@ var Fields = []Field{
 	seedField(),
 
 	// Backoff.
-	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen: without jitter, workers rejected together retry together.",
+	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen, with t = base × multiplierⁿ up to the cap: exponential waits t; full jitter a random 0…t; equal jitter t/2 plus a random 0…t/2; decorrelated a random base…3 × its last backoff wait (base at first), up to the cap. Without jitter, workers rejected together retry together.",
 		enumerate(core.Strategy.String, func(v string) (core.Strategy, bool) { st, err := core.ParseStrategy(v); return st, err == nil }),
 		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
 	durationField("base", "backoff", "Base", "The wait's unit: constant waits exactly this; exponential ones wait (up to) base × multiplierⁿ after the n-th failure, the first base × multiplier; decorrelated starts between base and 3 × base.",
@@ -42,12 +42,12 @@ var Fields = []Field{
 	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
 		core.BackoffMultiplierRange, func(s *Scenario) *float64 { return &s.Multiplier }).
 		with(func(s *Scenario) bool { return growing(s.Strategy) }),
-	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Jitter is drawn under it.",
+	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Full and equal jitter draw under it; decorrelated draws past it wait exactly the cap.",
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
 		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
 		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
-	durationField("elapsed", "backoff", "Max elapsed", "A job gives up once this long has passed since it started; 0 = no limit.",
+	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; 0 = no limit.",
 		core.PolicyMaxElapsedRange, func(s *Scenario) *time.Duration { return &s.MaxElapsed }),
 
 	// Retry-After and hints.
@@ -89,7 +89,7 @@ var Fields = []Field{
 	// Endpoint.
 	targetField(),
 	roomField(),
-	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts, a fixed window resets all at once.",
+	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts; a fixed window resets all at once, so up to twice the limit passes around a boundary; a sliding window never lets more than the limit through in any window's length.",
 		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, limiterLabels, nil),
 	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
 		core.FormatFloat(core.LimiterRateRange.Min), core.FormatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, core.FormatFloat,
@@ -130,7 +130,7 @@ var Fields = []Field{
 		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil),
 	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil),
-	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 with Retry-After, the seconds left; watch who comes back at once when it returns. 0 = none.",
+	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 (with Retry-After, the seconds left, unless Retry-After sent is None); watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
 	durationField("outage_at", "outage", "Outage starts", "How long after the start the server goes down (live: after Run; simulated: in virtual time).",
 		OutageAtRange, func(s *Scenario) *time.Duration { return &s.OutageAt }).

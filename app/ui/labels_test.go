@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -798,5 +799,80 @@ func TestCutBaselineSaysItsValue(t *testing.T) {
 	}
 	if cuts == 0 {
 		t.Error("no window cuts the baseline")
+	}
+}
+
+// The dispersion's number said only "of retries; ≫ 1 = herds": a learner
+// could not tell what was counted or what a value means. Its tooltip says
+// how it is computed, and what it says of herds holds for fleet.Dispersion:
+// herds of k retries every 2 s give about k, retries at random about 1.
+func TestDispersionSaysWhatItMeasures(t *testing.T) {
+	var d stat
+	for _, s := range statList(&fleet.Stats{}, 0, endLive) {
+		if s.Name == "dispersion" {
+			d = s
+		}
+	}
+	if want := "per " + fmtDur(fleet.DispersionSlice); !strings.Contains(d.Tip, want) || !strings.Contains(d.Tip, "herds of k") {
+		t.Fatalf("dispersion's tooltip %q does not say it counts retries %s and what herds of k give", d.Tip, want)
+	}
+	t0 := time.Unix(0, 0)
+	retry := func(at time.Duration) fleet.Record {
+		return fleet.Record{Event: core.Event{Kind: core.EventAttempt, Attempt: 2, At: t0.Add(at)}}
+	}
+	const k = 10
+	var herds, random []fleet.Record
+	for h := range 20 {
+		for range k {
+			herds = append(herds, retry(time.Duration(h)*2*time.Second))
+		}
+	}
+	rng := core.NewPCG(1)
+	for range 2000 {
+		random = append(random, retry(time.Duration(rng.Float64()*float64(40*time.Second))))
+	}
+	if got := fleet.Dispersion(herds, fleet.DispersionSlice); got < 0.8*k || got > 1.2*k {
+		t.Errorf("herds of %d retries every 2 s: dispersion %.2f, not about %d", k, got, k)
+	}
+	if got := fleet.Dispersion(random, fleet.DispersionSlice); got < 0.8 || got > 1.2 {
+		t.Errorf("retries at random: dispersion %.2f, not about 1", got)
+	}
+}
+
+// The legend's "server down" said the Outage button shades it; a
+// scheduled outage (the Server outage setting, live or simulated) is
+// shaded the same way (TestSimulatedOutageIsDrawn), and its legend says so.
+func TestLegendNamesEveryOutage(t *testing.T) {
+	f, _ := fleet.FieldByKey("outage")
+	for _, it := range legendPhases {
+		if it.sample.kind == sampleOutage {
+			if !strings.Contains(it.title, "Outage button") || !strings.Contains(it.title, f.Label) {
+				t.Errorf("the legend's %q says %q: not both the Outage button and the %s setting", it.label, it.title, f.Label)
+			}
+			return
+		}
+	}
+	t.Fatal("no server-down item in the legend")
+}
+
+// The give-ups said how many jobs Stop (or the attempt limit) cut short,
+// never why the others gave up: 9 give-ups of the open-arrivals step read
+// the same whether the jobs ran out of attempts or out of budget. Their
+// tooltip counts every cause fleet.Cause gives.
+func TestGiveUpsSayWhy(t *testing.T) {
+	st := fleet.Stats{GiveUps: 12, Cancelled: 1, Causes: map[string]int{"exhausted": 9, "budget-empty": 2, "cancelled": 1}}
+	for _, s := range statList(&st, 0, endLive) {
+		if s.Name == "give_ups" {
+			if want := "why: out of attempts 9, retry budget empty 2"; s.Tip != want {
+				t.Errorf("give-ups' tooltip %q, want %q", s.Tip, want)
+			}
+		}
+	}
+	// Every cause but "cancelled" (the line's) and "success" has words.
+	for _, err := range []error{core.ErrExhausted, core.ErrMaxElapsed, core.ErrBudgetEmpty, core.ErrAboveCeiling, core.ErrPermanent, core.ErrHorizon, errors.New("bad policy")} {
+		c := fleet.Cause(&core.StopError{Cause: err})
+		if causesText(map[string]int{c: 1}) == "" {
+			t.Errorf("cause %q has no words in the give-ups' tooltip", c)
+		}
 	}
 }

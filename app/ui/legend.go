@@ -75,7 +75,7 @@ var legendPhases = []legendItem{
 	{"sw giveup", "gave up", "the job stopped retrying", true, sample{kind: sampleGiveUp}},
 	{"sw bar late", "late", "outlined: the page's thread was busy: a wait past its planned end, or an answer taken in after it came", true, sample{kind: sampleLate}},
 	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false, sample{kind: sampleHidden}},
-	{"sw outage", "server down", "the Outage button: every request answered 503", false, sample{kind: sampleOutage}},
+	{"sw outage", "server down", "the Outage button, or the Server outage setting: every request answered 503", false, sample{kind: sampleOutage}},
 	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false, sample{kind: sampleSqueeze}},
 	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", false, sample{kind: sampleOther}},
 	{"sw line limit", "server limit", "dashed, in the histogram", false, sample{kind: sampleLimit}},

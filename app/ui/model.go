@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"math/bits"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ type mark struct {
 	bucketWait           time.Duration // waited for a fleet-bucket token before it
 	waitAfter            time.Duration // the wait chosen after it
 	waitReason           core.Reason
-	waitNote             string
+	waitNote             string // the wait's note or, on the attempt its job gave up after, why (stopNote)
 	hasWait              bool
 	prev, next           int // the same job's attempts (-1: none)
 }
@@ -294,6 +295,9 @@ func (m *model) add(r *fleet.Record) {
 			}
 		}
 	case core.EventDone:
+		if i := j.lastMark; i >= 0 && e.Err != nil && !m.marks[i].hasWait {
+			m.marks[i].waitNote = stopNote(e)
+		}
 		m.endJob(j, t)
 		delete(m.jobs, jobID{w, r.Job})
 		if m.cur[w] == j {
@@ -305,6 +309,17 @@ func (m *model) add(r *fleet.Record) {
 		}
 		m.ends = append(m.ends, jobEnd{worker: w, slot: j.slot, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
 	}
+}
+
+// stopNote says why a job stopped, from its EventDone: core's note ("max
+// attempts 10 reached", "backoff wait 2s would end past max elapsed 1s
+// (10ms used)"), or, for an empty retry budget, that (its note is the
+// wait's that was not taken).
+func stopNote(e *core.Event) string {
+	if errors.Is(e.Err, core.ErrBudgetEmpty) {
+		return "the fleet's retry budget is empty"
+	}
+	return e.Note
 }
 
 func (m *model) closeSpan(j *jobState, t time.Duration) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"retrylab/app/fleet"
@@ -105,7 +106,8 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
 	// nearest rank, a value that occurred, never one interpolated.
-	pct := func(s stat) stat { s.Tip = percentileTip; return s }
+	tip := func(s stat, t string) stat { s.Tip = t; return s }
+	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
@@ -119,10 +121,10 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
-		figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)),
+		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false),
+		tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -135,6 +137,31 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 
 // percentileTip says how the panel's percentiles are computed.
 const percentileTip = "nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)"
+
+// giveUpCauses names fleet.Cause's reasons for giving up, in the order
+// the give-ups' tooltip lists them ("cancelled" is the line's own).
+var giveUpCauses = [...][2]string{
+	{"exhausted", "out of attempts"}, {"max-elapsed", "next wait past max elapsed"}, {"budget-empty", "retry budget empty"},
+	{"above-ceiling", "Retry-After above the ceiling"}, {"permanent", "not retryable"}, {"horizon", "past the end of virtual time"}, {"invalid", "invalid policy"},
+}
+
+// causesText says why the jobs that gave up did: "why: out of attempts 9,
+// retry budget empty 2"; "" when none did but by Stop.
+func causesText(causes map[string]int) string {
+	var parts []string
+	for _, c := range giveUpCauses {
+		if n := causes[c[0]]; n > 0 {
+			parts = append(parts, c[1]+" "+thousands(n))
+		}
+	}
+	if parts == nil {
+		return ""
+	}
+	return "why: " + strings.Join(parts, ", ")
+}
+
+// dispersionTip says what the dispersion measures (fleet.Dispersion).
+const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k"
 
 // wasted is the wasted-per-success number s of st: with no success it is
 // no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run

@@ -253,6 +253,55 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 	}
 }
 
+// The tooltip of the attempt a job gave up after says why, as core's loop
+// told it: it said "no retry: the job gave up here" alone, whether the
+// job had used its attempts, its next wait would have ended past max
+// elapsed (long before that much time had passed), the fleet's retry
+// budget was empty, or the server asked for more than the ceiling.
+func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
+	stage := "workers=20&jobs=1&rate=1&burst=1&retry_after=seconds&latency=0s&strategy=constant&base=1s&attempts=3&ra_honour=off"
+	for _, c := range []struct {
+		name, query, want string
+	}{
+		{"exhausted", "", "no retry: the job gave up here: max attempts 3 reached"},
+		{"max elapsed", "elapsed=1500ms", "no retry: the job gave up here: backoff wait 1 s would end past max elapsed 1.5 s (1 s used)"},
+		{"budget", "budget=on&budget_size=1&budget_refill=0", "no retry: the job gave up here: the fleet's retry budget is empty"},
+		{"above ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=fixed&retry_value=60",
+			"no retry: the job gave up here: retry-after 1 min above ceiling 2 s"},
+		{"none", "strategy=none", "no retry: the job gave up here: strategy none: no retries"},
+	} {
+		q, _ := url.ParseQuery(stage)
+		over, _ := url.ParseQuery(c.query)
+		for k, v := range over {
+			q[k] = v
+		}
+		s, ferrs := fleet.FromQuery(q)
+		if ferrs != nil {
+			t.Fatalf("%s: %v", c.name, ferrs)
+		}
+		rec := fleet.Simulate(s)
+		recs := rec.Records()
+		m := newModelFor(rec.Start, s.Workers, recs)
+		for i := range recs {
+			m.add(&recs[i])
+		}
+		found := false
+		for i := range m.marks {
+			if k := &m.marks[i]; k.next < 0 && k.class != fleet.ClassOK {
+				text := strings.Join(describe(k, false).Lines, "\n")
+				if !strings.Contains(text, c.want) {
+					t.Errorf("%s: the tooltip of the attempt its job gave up after lacks %q:\n%s", c.name, c.want, text)
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: no job gave up", c.name)
+		}
+	}
+}
+
 // People read workers and jobs numbered from 1, as attempts are, in the
 // tooltip and on the lanes alike: the tooltip said "Worker 1 · job 0 ·
 // attempt 1" for the second worker's first job (workers and jobs counted

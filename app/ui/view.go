@@ -890,6 +890,8 @@ func describe(k *mark, running bool) tip {
 			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job here")
 		case k.class == fleet.ClassAborted: // it did not give up: it was stopped
 			t.Lines = append(t.Lines, "no retry: Stop ended the job here")
+		case k.waitNote != "":
+			t.Lines = append(t.Lines, "no retry: the job gave up here: "+noteText(k.waitNote))
 		default:
 			t.Lines = append(t.Lines, "no retry: the job gave up here")
 		}
