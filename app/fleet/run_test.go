@@ -578,7 +578,9 @@ func TestTimeoutsAreCounted(t *testing.T) {
 	if st.Timeouts != 8 || st.GiveUps != 4 || st.Causes["exhausted"] != 4 {
 		t.Errorf("want 8 timeouts and 4 exhausted give-ups: %+v", st)
 	}
-	if time.Since(start) > time.Second {
+	// ~110 ms on a quiet machine; the bound only tells the timeouts from
+	// the server's own 60 s hang limit, under the whole make test's load.
+	if time.Since(start) > 5*time.Second {
 		t.Errorf("took %v", time.Since(start))
 	}
 	for _, r := range rec.Records() {
