@@ -290,3 +290,33 @@ func TestWatchCaption(t *testing.T) {
 		t.Error("a page that never watched speaks of a room")
 	}
 }
+
+// The fault buttons' titles say what they do to this configuration's
+// server: the Burst's "twice what it lets through at once" was false with
+// no limiter (20 requests) and past the 1,000 cap, and Halve limit's "says
+// so in its headers" with no rate-limit headers (found by review).
+func TestFaultTitlesFitTheServer(t *testing.T) {
+	for _, c := range []struct {
+		query      string
+		burst      string
+		halve      string
+		halveNotIn string
+	}{
+		{"limiter=bucket&burst=10", "sends 20 requests at once to the same limit — twice what it lets through at once —", "allows half its limit", "headers"},
+		{"limiter=fixed&limit=7&headers=ietf", "sends 14 requests at once to the same limit — twice", "and its rate-limit headers say so", "changes nothing"},
+		{"limiter=bucket&burst=900", "sends 1000 requests at once to the same limit (the most the button sends)", "allows half its limit", "twice"},
+		{"limiter=none", "sends 20 requests at once to the same server; it has no limit", "changes nothing", "allows half"},
+	} {
+		q, _ := url.ParseQuery(c.query)
+		s, notes := fleet.FromQuery(q)
+		if len(notes) > 0 {
+			t.Fatalf("%s: %v", c.query, notes)
+		}
+		if got := burstTitle(&s); !strings.Contains(got, c.burst) {
+			t.Errorf("%s: Burst's title %q, want it to say %q", c.query, got, c.burst)
+		}
+		if got := halveTitle(&s); !strings.Contains(got, c.halve) || strings.Contains(got, c.halveNotIn) {
+			t.Errorf("%s: Halve limit's title %q, want %q and not %q", c.query, got, c.halve, c.halveNotIn)
+		}
+	}
+}

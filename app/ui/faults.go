@@ -55,7 +55,10 @@ func (l *Lab) outage(ctx app.Context, name string, d time.Duration) {
 // what its limiter had admitted; the histogram's limit line steps down
 // when the stream tells of it.
 func (l *Lab) HalveLimit(ctx app.Context) {
-	msg := "Limit halved for " + fmtDur(LimitLength) + ": the server allows half as many requests, and says so in its headers"
+	msg := "Limit halved for " + fmtDur(LimitLength) + ": the server allows half as many requests"
+	if l.s.Mock.Headers != mock.HeadersNone {
+		msg += ", and its rate-limit headers say so"
+	}
 	if l.s.Mock.Limiter == core.LimitNone {
 		msg = "Limit halved for " + fmtDur(LimitLength) + " — but this endpoint has no limiter (Limiter: none), so nothing changes"
 	}
@@ -76,6 +79,36 @@ func BurstSize(s *fleet.Scenario) int {
 		n = 2 * c.Limit
 	}
 	return min(1000, n)
+}
+
+// burstTitle is the Burst button's title for s: what its requests do to
+// s's limit (none: they only add to what the server sees).
+func burstTitle(s *fleet.Scenario) string {
+	n := BurstSize(s)
+	t := "Burst (b): another client sends " + strconv.Itoa(n) + " requests at once"
+	c := s.Mock.LimiterConfig()
+	switch {
+	case c.Kind == core.LimitNone:
+		return t + " to the same server; it has no limit, so they pass and only add to its load"
+	case c.Kind == core.LimitTokenBucket && n == 2*c.Burst, c.Kind != core.LimitTokenBucket && n == 2*c.Limit:
+		t += " to the same limit — twice what it lets through at once —"
+	default:
+		t += " to the same limit (the most the button sends)"
+	}
+	return t + " and your fleet shares what is left"
+}
+
+// halveTitle is the Halve limit button's title for s: its rate-limit
+// headers, when it sends them, say the limit changed.
+func halveTitle(s *fleet.Scenario) string {
+	if s.Mock.LimiterConfig().Kind == core.LimitNone {
+		return "Halve limit (h): this endpoint has no limiter (Limiter: none), so halving its limit changes nothing"
+	}
+	t := "Halve limit (h): for " + fmtDur(LimitLength) + " the server allows half its limit (what its limiter had admitted still counts)"
+	if s.Mock.Headers != mock.HeadersNone {
+		t += " and its rate-limit headers say so"
+	}
+	return t + " — see which clients adapt"
 }
 
 // Burst makes another client send BurstSize requests at once to the run's

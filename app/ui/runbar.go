@@ -125,12 +125,12 @@ func (b *RunBar) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title("Halve limit (h): for "+fmtDur(LimitLength)+" the server allows half its limit (what its limiter had admitted still counts) and says so in its headers — see which clients adapt").
+				Title(halveTitle(&l.s)).
 				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title("Burst (b): another client sends "+strconv.Itoa(BurstSize(&l.s))+" requests at once to the same limit — twice what it lets through at once — and your fleet shares what is left").
+				Title(burstTitle(&l.s)).
 				Body(app.Span().Class("icon").Text("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").Attr(browser.FocusNextAttr, "run").
