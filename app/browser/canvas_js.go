@@ -39,11 +39,13 @@ var canvas = document.getElementById(id);
 if (!canvas) return -1;
 var dpr = window.devicePixelRatio || 1;
 var pw = Math.max(1, Math.round(w * dpr)), ph = Math.max(1, Math.round(h * dpr));
-var B = canvas.__base;
+var B = canvas["__base" + slot];
 if (!fresh && (!B || B.width !== pw || B.height !== ph)) return -2;
-if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
-if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
-if (!B) B = canvas.__base = document.createElement("canvas");
+if (nb < n) {
+  if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
+  if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
+}
+if (!B) B = canvas["__base" + slot] = document.createElement("canvas");
 var gb = B.getContext("2d");
 if (fresh) {
   if (B.width !== pw || B.height !== ph) { B.width = pw; B.height = ph; }
@@ -54,7 +56,7 @@ gb.setTransform(dpr, 0, 0, dpr, 0, 0);
 gb.globalAlpha = 1;
 var P = palette.split("\x1f"), F = fonts.split("\x1f");
 var r = replay(gb, buf, 0, nb, strsB.split("\x1f"), P, F, null);
-if (r !== nb) return r;
+if (r !== nb || nb === n) return r;
 var g = canvas.getContext("2d");
 g.setTransform(1, 0, 0, 1, 0, 0);
 g.globalAlpha = 1;
@@ -160,7 +162,7 @@ func getDrawer() (*drawer, error) {
 		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h", "imgs")
 		d.width, errs[1] = compile(widthJS, "id")
 		d.png, errs[2] = compile(pngJS, "id")
-		d.layers, errs[3] = compile(layersJS, "id", "buf", "nb", "n", "strsB", "strsT", "palette", "fonts", "w", "h", "fresh")
+		d.layers, errs[3] = compile(layersJS, "id", "slot", "buf", "nb", "n", "strsB", "strsT", "palette", "fonts", "w", "h", "fresh")
 		d.initErr = errors.Join(errs[:]...)
 	})
 	return d, d.initErr
@@ -214,20 +216,25 @@ func (c Canvas) Draw(o *Ops, w, h float64) error {
 // and the canvas shows that drawing with top over it. So what no longer
 // changes is drawn once, not at every frame. It returns ErrBaseLost, having
 // drawn nothing, when the drawing kept aside is gone (a new canvas element)
-// or the wrong size and fresh is false: draw again, fresh.
-func (c Canvas) DrawLayers(base *Ops, fresh bool, top *Ops, w, h float64) error {
+// or the wrong size and fresh is false: draw again, fresh. slot names the
+// drawing kept aside (a canvas may keep several); with top nil, base is
+// added to it and nothing is shown.
+func (c Canvas) DrawLayers(slot string, base *Ops, fresh bool, top *Ops, w, h float64) error {
 	d, err := getDrawer()
 	if err != nil {
 		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if top == nil {
+		top = &Ops{Palette: base.Palette, Fonts: base.Fonts}
+	}
 	nb, n := len(base.buf), len(base.buf)+len(top.buf)
 	d.scratch = append(append(d.scratch[:0], base.buf...), top.buf...)
 	if err := d.copy(d.scratch); err != nil {
 		return err
 	}
-	read, err := d.layers.Invoke(c.ID, d.f32, nb, n, joinStrings(base.strs), joinStrings(top.strs), joinStrings(top.Palette), joinStrings(top.Fonts), w, h, fresh)
+	read, err := d.layers.Invoke(c.ID, slot, d.f32, nb, n, joinStrings(base.strs), joinStrings(top.strs), joinStrings(top.Palette), joinStrings(top.Fonts), w, h, fresh)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,9 @@ func (c Canvas) Width() (float64, error) { return 0, ErrNoBrowser }
 func (c Canvas) Draw(o *Ops, w, h float64) error { return ErrNoBrowser }
 
 // DrawLayers returns ErrNoBrowser natively.
-func (c Canvas) DrawLayers(base *Ops, fresh bool, top *Ops, w, h float64) error { return ErrNoBrowser }
+func (c Canvas) DrawLayers(slot string, base *Ops, fresh bool, top *Ops, w, h float64) error {
+	return ErrNoBrowser
+}
 
 // PNG returns ErrNoBrowser natively.
 func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {

@@ -1096,6 +1096,7 @@ func debugJSON(v *view) string {
 	live, perm := browser.LiveFuncs()
 	v.mu.Lock()
 	cost, computed, drawn, draws := v.drawCost, v.computedAt, v.drawnAt, v.draws
+	anew, whole := v.liveAnew, v.liveWhole
 	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
@@ -1161,6 +1162,8 @@ func debugJSON(v *view) string {
 		"mounted_ms":      mountedAt,
 		"first_sent_ms":   firstSent,
 		"draws":           draws,
+		"live_anew":       anew,  // a live run's kept drawing made again at a frame for another axis
+		"live_whole":      whole, // a live run painted whole at a frame
 		"sim_computed_ms": computed,
 		"drawn_ms":        drawn,
 		"hidden":          hidden,

@@ -17,11 +17,13 @@ import (
 // (Canvas.DrawLayers); at each frame only what is still open, the "now"
 // line, the histogram and the outlines are drawn over it. The kept drawing
 // is started again when the layout changes (the axis grows, the canvas is
-// resized, the theme or the run changes). A run that is over, a hidden
-// stretch and a simulation are drawn whole (paint).
+// resized, the theme or the run changes, a hatched stretch ends). A run
+// that is over and a simulation are drawn whole (paint).
 type layers struct {
-	ok  bool     // the kept drawing holds key's frame and the items looked at
-	key layerKey // what the kept drawing was laid out for
+	ok   bool     // the kept drawing holds key's frame and the items looked at
+	key  layerKey // what the kept drawing was laid out for
+	slot string   // the kept drawing's name on the canvas ("": the one shown first)
+	anew bool     // the last paint started the kept drawing again
 
 	spans, marks, arrivals, ends   int   // items of each list looked at so far
 	openSpans, openMarks, openArrs []int // looked at, not final: drawn on top
@@ -45,11 +47,28 @@ type layerKey struct {
 	limits     int           // scaled-limit stretches, likewise
 	limitTo    time.Duration
 	bursts     int // another client's bursts, marked on the kept drawing
+	// Hatched stretches (the tab hidden, the stream lost): how many of
+	// each, and the last one's end (-1: open, drawn on top).
+	hidden, lost     int
+	hiddenTo, lostTo time.Duration
 }
 
 // draw paints the frame: the new final items onto the kept drawing, the
 // rest on top.
 func (ly *layers) draw(l *layout, m *model, in frameInput) error {
+	_, err := ly.drawUpTo(l, m, in, 0, true)
+	return err
+}
+
+// build adds up to budget items of each list to the kept drawing, laid
+// out as l, and shows nothing: the drawing for the axis a live run will
+// grow to is made aside, a slice at each frame, while the run is shown on
+// the axis it has (view.growAxis). It reports whether every item is in.
+func (ly *layers) build(l *layout, m *model, in frameInput, budget int) (bool, error) {
+	return ly.drawUpTo(l, m, in, budget, false)
+}
+
+func (ly *layers) drawUpTo(l *layout, m *model, in frameInput, budget int, show bool) (bool, error) {
 	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, sub: l.sub, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
 	if n := len(m.outages); n > 0 {
 		key.outageTo = m.outages[n-1].to
@@ -58,20 +77,27 @@ func (ly *layers) draw(l *layout, m *model, in frameInput) error {
 		key.limits, key.limitTo = n, m.limits[n-1].to
 	}
 	key.bursts = len(m.bursts)
+	if n := len(m.hidden); n > 0 {
+		key.hidden, key.hiddenTo = n, m.hidden[n-1].to
+	}
+	if n := len(m.lost); n > 0 {
+		key.lost, key.lostTo = n, m.lost[n-1].to
+	}
 	// The server panel draws arrivals once the stream has any, responses'
 	// arrival numbers before: a switch redraws everything.
 	fromMarks := len(m.arrivals) == 0
 	fresh := !ly.ok || ly.key != key || (ly.srvFromMarks && !fromMarks)
-	err := ly.paint(l, m, in, key, fresh, fromMarks)
+	err := ly.paint(l, m, in, key, fresh, fromMarks, budget, show)
 	if errors.Is(err, browser.ErrBaseLost) && !fresh {
-		err = ly.paint(l, m, in, key, true, fromMarks)
+		err = ly.paint(l, m, in, key, true, fromMarks, budget, show)
 	}
 	ly.ok = err == nil
-	return err
+	return ly.ok && ly.spans == len(m.spans) && ly.marks == len(m.marks) && ly.arrivals == len(m.arrivals) && ly.ends == len(m.ends), err
 }
 
-func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh, fromMarks bool) error {
+func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh, fromMarks bool, budget int, show bool) error {
 	b, t := &ly.base, &ly.top
+	ly.anew = fresh
 	if fresh {
 		ly.key = key
 		ly.spans, ly.marks, ly.arrivals, ly.ends = 0, 0, 0, 0
@@ -81,20 +107,30 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
 		paintSqueezes(b, l, m, false)
 		paintOutages(b, l, m, false) // over a halved limit: an outage comes first at the server
+		if !openStretch(key) {
+			paintHidden(b, l, m, in)
+		}
 		paintBursts(b, l, m, false)
 		b.Restore()
 	} else {
 		b.Reset()
 		b.Palette, b.Fonts = in.th.palette, in.th.fonts
 	}
-	// Take the new items in, then split what was open into final and open.
-	for ; ly.spans < len(m.spans); ly.spans++ {
+	// Take the new items in (up to budget of each list, 0: all), then
+	// split what was open into final and open.
+	upTo := func(at, n int) int {
+		if budget > 0 {
+			return min(n, at+budget)
+		}
+		return n
+	}
+	for n := upTo(ly.spans, len(m.spans)); ly.spans < n; ly.spans++ {
 		ly.openSpans = append(ly.openSpans, ly.spans)
 	}
-	for ; ly.marks < len(m.marks); ly.marks++ {
+	for n := upTo(ly.marks, len(m.marks)); ly.marks < n; ly.marks++ {
 		ly.openMarks = append(ly.openMarks, ly.marks)
 	}
-	for ; ly.arrivals < len(m.arrivals); ly.arrivals++ {
+	for n := upTo(ly.arrivals, len(m.arrivals)); ly.arrivals < n; ly.arrivals++ {
 		ly.openArrs = append(ly.openArrs, ly.arrivals)
 	}
 	finSpans, openSpans := split(ly.openSpans, func(i int) bool { return m.spans[i].to >= 0 })
@@ -107,7 +143,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	finArrs, openArrs := split(ly.openArrs, func(i int) bool { return m.arrivals[i].ended && m.arrivals[i].mark >= 0 })
 	ly.openArrs = openArrs
 	var newEnds pick
-	for ; ly.ends < len(m.ends); ly.ends++ {
+	for n := upTo(ly.ends, len(m.ends)); ly.ends < n; ly.ends++ {
 		newEnds.idx = append(newEnds.idx, ly.ends)
 	}
 
@@ -124,6 +160,9 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		paintServer(b, l, m, pick{idx: finArrs})
 	}
 	b.Restore()
+	if !show {
+		return browser.Canvas{ID: canvasID}.DrawLayers(ly.slot, b, fresh, nil, l.w, l.h)
+	}
 
 	// On top: what is still open, the "now" line, the histogram (its bars
 	// and scale change at every frame) and the outlines.
@@ -138,6 +177,9 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	} else {
 		paintServer(t, l, m, pick{idx: ly.openArrs})
 	}
+	if openStretch(key) { // it grows with now
+		paintHidden(t, l, m, in)
+	}
 	paintServerLabels(t, l, m) // over every arrival, kept or open
 	paintNow(t, l, in)
 	t.Restore()
@@ -150,7 +192,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	}
 	paintHistogramPanel(t, l, m, in)
 	paintOutlines(t, l)
-	return browser.Canvas{ID: canvasID}.DrawLayers(b, fresh, t, l.w, l.h)
+	return browser.Canvas{ID: canvasID}.DrawLayers(ly.slot, b, fresh, t, l.w, l.h)
 }
 
 // split sorts the indices in idx into those for which final holds (a new
@@ -184,4 +226,9 @@ func clearHistogram(o *browser.Ops, l *layout) {
 		x := math.Round(l.x(t)) + 0.5
 		o.Line(x, l.histTop, x, l.histTop+l.histH)
 	}
+}
+
+// openStretch reports whether a hatched stretch of key's run goes on.
+func openStretch(k layerKey) bool {
+	return k.hidden > 0 && k.hiddenTo < 0 || k.lost > 0 && k.lostTo < 0
 }

@@ -36,8 +36,10 @@ type view struct {
 	theme   *theme
 
 	frames     *browser.FrameLoop
-	lyr        layers // a live run's drawing, kept aside between frames
-	lay        layout // of the last frame: hit tests use it
+	lyr        layers        // a live run's drawing, kept aside between frames
+	next       layers        // the drawing for the axis the run grows to, made aside (growAxis)
+	axis       time.Duration // a live run's axis, held until next is made
+	lay        layout        // of the last frame: hit tests use it
 	laid       bool
 	ops, ovl   browser.Ops
 	width      float64
@@ -65,6 +67,10 @@ type view struct {
 	offscreen  bool    // the timeline is scrolled out of sight: frames wait until it shows
 	missed     bool    // a frame was asked for while offscreen
 	draws      int     // full redraws so far (window.retrylab.debug's draws)
+	// Of the run going on or last run, for debug(): how often its kept
+	// drawing was made again at a frame for another axis, and how often it
+	// was painted whole.
+	liveAnew, liveWhole int
 
 	// A finished run's window when zoomed in: [zoomFrom, zoomFrom+zoomSpan]
 	// (zoomSpan 0: the whole run).
@@ -75,7 +81,7 @@ type view struct {
 }
 
 func newView() *view {
-	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000}
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000, next: layers{slot: "next"}}
 	frames, err := browser.NewFrameLoop(v.frame)
 	if err != nil {
 		v.drawErr = err
@@ -98,6 +104,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.drawnAt = 0
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
+	v.axis, v.next.ok, v.liveAnew, v.liveWhole = 0, false, 0, 0
 	if v.hidden {
 		v.m.setHidden(true, 0)
 	}
@@ -453,6 +460,14 @@ func (v *view) span(now time.Duration) time.Duration {
 		last := v.runEnd()
 		return max(time.Second, last+last/50)
 	}
+	if now < v.axis {
+		return v.axis // held while the drawing for the next is made (growAxis)
+	}
+	return v.axisAt(now)
+}
+
+// axisAt is the axis of a live run at now: a step ahead of it.
+func (v *view) axisAt(now time.Duration) time.Duration {
 	var base time.Duration
 	if b := v.shownBaseline(); b != nil {
 		base = b.span
@@ -460,6 +475,42 @@ func (v *view) span(now time.Duration) time.Duration {
 	ahead := max(10*time.Second, now, base)
 	step := niceStep(ahead, 8, tickSteps)
 	return (ahead/step + 1) * step
+}
+
+// growBudget is how many items of each list growAxis adds to the drawing
+// made aside at a frame: ~30 ms of the page's thread.
+const growBudget = 1000
+
+// growAxis makes, a slice at each frame, the drawing of a live run for the
+// axis it will grow to once now reaches the end of the one shown, and
+// shows that axis once the drawing is complete (or now is there). Drawn
+// at once when now reached the axis's end, every attempt of the run was
+// drawn again in one frame: with 500 workers and tens of thousands of
+// events, the page froze 250–560 ms at every step of the axis. now is the
+// run's time; v.lay is the last frame's. v.mu must be held.
+func (v *view) growAxis(now time.Duration) {
+	cur := v.lay.span
+	if !v.running || v.replay != nil || v.m == nil || v.m.watch || !v.lyr.ok || v.lyr.key.m != v.m ||
+		now+cur/8 < cur {
+		return
+	}
+	next := v.axisAt(cur)
+	v.axis = next
+	l, in := v.frameFor(nil)
+	if l.dense() {
+		v.axis = cur
+		return
+	}
+	// Enough at each frame to be done before now reaches cur, frames
+	// coming up to maxFrameGap apart, with room for what comes meanwhile.
+	n := max(len(v.m.spans), len(v.m.marks), len(v.m.arrivals), len(v.m.ends))
+	frames := max(1, int((cur-now)/maxFrameGap)-1)
+	done, err := v.next.build(&l, v.m, in, max(growBudget, 2*n/frames))
+	if err != nil || !done {
+		v.axis = cur
+		return
+	}
+	v.lyr, v.next = v.next, v.lyr
 }
 
 // frame runs at an animation frame: it takes in new records and redraws
@@ -527,14 +578,25 @@ func (v *view) drawFrame() {
 // redraw lays out and paints the whole timeline. v.mu must be held.
 func (v *view) redraw() {
 	t0 := time.Now()
+	if v.laid && v.m != nil {
+		v.growAxis(time.Since(v.m.start))
+	}
 	var in frameInput
 	v.lay, in = v.frameFor(nil)
 	v.laid = true
-	if v.running && v.m != nil && !v.m.watch && len(v.m.hidden) == 0 && !v.lay.dense() {
+	if v.running && v.m != nil && !v.m.watch && !v.lay.dense() {
+		v.axis = v.lay.span
+		kept, keptSpan := v.lyr.ok, v.lyr.key.span
 		if err := v.lyr.draw(&v.lay, v.m, in); err != nil {
 			v.drawErr = err
 		}
+		if v.lyr.anew && kept && v.lyr.key.span != keptSpan {
+			v.liveAnew++
+		}
 	} else {
+		if v.running {
+			v.liveWhole++
+		}
 		v.lyr.ok = false
 		paint(&v.ops, &v.lay, v.m, in)
 		if err := (browser.Canvas{ID: canvasID}).Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
