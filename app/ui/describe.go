@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -53,7 +52,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 	switch {
 	case rec.Simulated:
 		b.WriteString("Timeline of the simulated run: ")
-	case st.Cancelled > 0:
+	case cutShort(&st, rec):
 		b.WriteString("Timeline of the stopped run: ")
 	default:
 		b.WriteString("Timeline of the finished run: ")
@@ -156,17 +155,16 @@ func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) stri
 // waitCounts counts the waits between attempts by their reason: " Waits:
 // 30 backoff, 7 Retry-After."
 func waitCounts(recs []fleet.Record) string {
-	var n [4]int
+	n := map[core.Reason]int{}
 	for i := range recs {
-		if e := &recs[i].Event; e.Kind == core.EventWait && int(e.Reason) < len(n) {
+		if e := &recs[i].Event; e.Kind == core.EventWait {
 			n[e.Reason]++
 		}
 	}
-	names := [4]string{"backoff", "Retry-After", "rate-limit reset hint", "fleet token bucket"}
 	var parts []string
-	for r, c := range n {
-		if c > 0 {
-			parts = append(parts, thousands(c)+" "+names[r])
+	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+		if c := n[r]; c > 0 {
+			parts = append(parts, thousands(c)+" "+reasonLabel[r])
 		}
 	}
 	if parts == nil {
@@ -176,9 +174,7 @@ func waitCounts(recs []fleet.Record) string {
 }
 
 // secText writes d in seconds, without trailing zeros: "0.25 s", "2 s".
-func secText(d time.Duration) string {
-	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
-}
+func secText(d time.Duration) string { return trimFloat(d.Seconds()) + " s" }
 
 // plural is one when n is 1, else many.
 func plural(n int, one, many string) string {

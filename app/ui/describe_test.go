@@ -128,3 +128,21 @@ func TestRunAnnouncedOnce(t *testing.T) {
 		t.Errorf("the run's outcome is not announced: %q", sa)
 	}
 }
+
+// A run Stop cut short between an open workload's arrivals cancelled no
+// job; its summary still says it was stopped (cutShort, as the numbers do).
+func TestSummarySaysStopBetweenArrivals(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	s := fleet.Default()
+	s.Workers, s.Jobs = 2, 5
+	recs := []fleet.Record{
+		{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},
+		{Worker: 0, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(time.Millisecond), Attempt: 1, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 0, Event: core.Event{Kind: core.EventDone, At: t0.Add(time.Millisecond), Attempt: 1}},
+	}
+	rec := &fleet.Recording{Start: t0, Scenario: s, Stopped: true}
+	rec.Append(recs...)
+	if got := describeRun(rec, fleet.StatsOf(t0, recs), recs); !strings.HasPrefix(got, "Timeline of the stopped run: ") {
+		t.Errorf("a run stopped with 1 of 10 jobs ended reads %q", got)
+	}
+}

@@ -271,12 +271,7 @@ func (l *Lab) copyConfig(ctx app.Context, button string, text func() string, don
 }
 
 // fieldCount is "1 field" or "n fields".
-func fieldCount(n int) string {
-	if n == 1 {
-		return "1 field"
-	}
-	return strconv.Itoa(n) + " fields"
-}
+func fieldCount(n int) string { return strconv.Itoa(n) + plural(n, " field", " fields") }
 
 // copyText copies text to the clipboard and says so.
 //
