@@ -4,6 +4,7 @@ package tests
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -61,4 +62,47 @@ func setVisibility(t testing.TB, ctx context.Context, state string) {
 		Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "`+state+`"});
 		document.dispatchEvent(new Event("visibilitychange"));
 	})()`)
+}
+
+// TestRunStopsAtTheRequestLimit: a live run keeps every attempt in the
+// tab, so the page stops one at its request limit (ui.LiveMaxRequests,
+// lowered here through window.retrylab.requestLimit to be reached in a
+// second): no request leaves after the limit's, the requests in flight
+// are answered (not aborted), and the status and numbers say why the run
+// ended. The next run is not capped.
+func TestRunStopsAtTheRequestLimit(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=1000&latency=20ms&limiter=none&room=e2e-limit")
+	events := watchArrivals(t, srv, "e2e-limit")
+	const limit = 400
+	if got := eval[map[string]any](t, ctx, `JSON.parse(window.retrylab.requestLimit(400))`); got["limit"] != float64(limit) {
+		t.Fatalf("requestLimit(400) = %v", got)
+	}
+	st := runToEnd(t, ctx, 30*time.Second)
+	capped := eval[bool](t, ctx, `JSON.parse(window.retrylab.state()).capped === true`)
+	status := eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+	drain := eval[string](t, ctx, `document.querySelector('#numbers [data-stat="drain_ms"]').textContent`)
+	t.Logf("status %q; %v requests, %v aborted, %v successes", status, st.Stats["requests"], st.Stats["aborted"], st.Stats["successes"])
+	if !capped || st.Stats["requests"] != limit {
+		t.Errorf("capped %v with %v requests; want a run stopped at exactly %d", capped, st.Stats["requests"], limit)
+	}
+	if st.Stats["aborted"] != 0 || st.Stats["successes"] != limit {
+		t.Errorf("%v successes and %v aborted: want every request answered (the server has no limit), those in flight at the limit too", st.Stats["successes"], st.Stats["aborted"])
+	}
+	if !strings.Contains(status, "Stopped at 400 requests, the most a live run sends") {
+		t.Errorf("the status %q does not say the run stopped at the request limit", status)
+	}
+	if !strings.Contains(drain, "Run → request limit: not drained") {
+		t.Errorf("the numbers do not say time to drain ended at the limit: %q", drain)
+	}
+	time.Sleep(time.Second) // no request after the limit's: the server's count stays
+	if n := len(events.snapshot()); n != limit {
+		t.Errorf("the server saw %d requests, want %d", n, limit)
+	}
+	typeInto(t, ctx, "jobs", "5")
+	st = runToEnd(t, ctx, 30*time.Second)
+	if eval[bool](t, ctx, `JSON.parse(window.retrylab.state()).capped === true`) || st.Stats["requests"] != 100 {
+		t.Errorf("the next run (100 requests): capped %v, %v requests", eval[bool](t, ctx, `JSON.parse(window.retrylab.state()).capped === true`), st.Stats["requests"])
+	}
 }

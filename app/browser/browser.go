@@ -37,13 +37,26 @@ const OwnKeysAttr = "data-own-keys"
 // Stop names Run.
 const FocusNextAttr = "data-focus-next"
 
-// Header holds the response headers fetch() could read, keyed in lower case.
-// It satisfies core.Header. Cross-origin responses only expose the headers the
-// server lists in Access-Control-Expose-Headers.
-type Header map[string]string
+// Header holds the response headers fetch() could read, as "name: value"
+// lines (fetch gives the names in lower case and joins a repeated header's
+// values with ", "). It satisfies core.Header. Cross-origin responses only
+// expose the headers the server lists in Access-Control-Expose-Headers.
+//
+// A run keeps every attempt's headers (the tooltips and the exports read
+// them): as text they are the few dozen bytes fetch() gave; a map of them
+// was several hundred, and its values kept the whole fetch result, body
+// included, alive.
+type Header string
 
 // Get returns the value of the named header, case-insensitively.
-func (h Header) Get(name string) string { return h[strings.ToLower(name)] }
+func (h Header) Get(name string) string {
+	for line := range strings.SplitSeq(string(h), "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
 
 // Timing is the PerformanceResourceTiming of one fetch, in milliseconds on
 // the page's performance.now() clock. Zero fields were not exposed (a
@@ -121,18 +134,6 @@ func LiveFuncs() (live, permanent int) {
 	return int(liveFuncs.Load()), int(permanentFuncs.Load())
 }
 
-// parseHeaderLines reads "name: value\n" lines (fetch joins repeated headers with ", ").
-func parseHeaderLines(raw string) Header {
-	h := make(Header, strings.Count(raw, "\n"))
-	for line := range strings.SplitSeq(raw, "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		if ok {
-			h[strings.ToLower(k)] = v
-		}
-	}
-	return h
-}
-
 // fetchFields is how many fields the fetch routine's result has.
 const fetchFields = 8
 
@@ -153,7 +154,7 @@ func parseFetchResult(raw string, out *Response) error {
 	for i, p := range ts {
 		*p, _ = strconv.ParseFloat(f[2+i], 64)
 	}
-	out.Header = parseHeaderLines(f[6])
+	out.Header = Header(strings.Clone(f[6])) // not a piece of raw: that would keep the body
 	out.Body = f[7]
 	return nil
 }

@@ -236,13 +236,6 @@ func TestFetchRejectsAndCancels(t *testing.T) {
 	}
 }
 
-func TestParseHeaderLines(t *testing.T) {
-	h := parseHeaderLines("retry-after: 2\nratelimit: \"default\";r=0;t=2\ncontent-type: application/json\n")
-	if h.Get("Retry-After") != "2" || h.Get("RateLimit") != `"default";r=0;t=2` || len(h) != 3 {
-		t.Errorf("parsed %v", h)
-	}
-}
-
 func TestExpose(t *testing.T) {
 	err := Expose("echo", func(args []string) string { return `{"n":` + args[0] + `}` })
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestTimeoutMS(t *testing.T) {
@@ -64,9 +65,41 @@ func TestOpsEncoding(t *testing.T) {
 }
 
 func TestHeaderGet(t *testing.T) {
-	h := Header{"retry-after": "3"}
-	if h.Get("Retry-After") != "3" || h.Get("RateLimit") != "" {
-		t.Errorf("Get: %v", h)
+	h := Header("retry-after: 3\nratelimit: \"default\";r=0;t=3\nx-note: a: b\ncontent-type: application/json\n")
+	for _, tc := range []struct{ name, want string }{
+		{"Retry-After", "3"},
+		{"retry-after", "3"},
+		{"RATELIMIT", `"default";r=0;t=3`},
+		{"X-Note", "a: b"}, // the first ": " ends the name
+		{"Content-Type", "application/json"},
+		{"RateLimit-Policy", ""},
+		{"retry", ""}, // a prefix of a name is not the name
+		{"", ""},
+	} {
+		if got := h.Get(tc.name); got != tc.want {
+			t.Errorf("Get(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := Header("").Get("Retry-After"); got != "" {
+		t.Errorf("no headers: Get = %q", got)
+	}
+}
+
+// TestParsedHeaderOwnsItsText: the header block a Response keeps is its
+// own copy, not a piece of the fetch result, which would keep the body
+// alive as long as the run keeps the attempt.
+func TestParsedHeaderOwnsItsText(t *testing.T) {
+	var r Response
+	raw := "200\x01cors\x011\x012\x013\x014\x01retry-after: 2\n\x01" + strings.Repeat("x", 1000)
+	if err := parseFetchResult(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	h, whole := unsafe.StringData(string(r.Header)), unsafe.StringData(raw)
+	if uintptr(unsafe.Pointer(h)) >= uintptr(unsafe.Pointer(whole)) && uintptr(unsafe.Pointer(h)) < uintptr(unsafe.Pointer(whole))+uintptr(len(raw)) {
+		t.Errorf("the header %q points into the fetch result", r.Header)
+	}
+	if r.Header.Get("retry-after") != "2" {
+		t.Errorf("header %q", r.Header)
 	}
 }
 
@@ -153,15 +186,20 @@ func FuzzParseFetchResult(f *testing.F) {
 			!same(r.Timing.FetchStart, fs) || !same(r.Timing.RequestStart, rs) || !same(r.Timing.ResponseStart, rsp) || !same(r.Timing.ResponseEnd, re) {
 			t.Errorf("%q decoded as %+v", raw, r)
 		}
-		names := map[string]int{}
-		for line := range strings.SplitSeq(headers, "\n") {
-			if k, _, ok := strings.Cut(line, ": "); ok {
-				names[strings.ToLower(k)]++
+		type line struct{ k, v string }
+		var lines []line
+		for l := range strings.SplitSeq(headers, "\n") {
+			if k, v, ok := strings.Cut(l, ": "); ok {
+				lines = append(lines, line{k, v})
 			}
 		}
-		for line := range strings.SplitSeq(headers, "\n") {
-			if k, v, ok := strings.Cut(line, ": "); ok && names[strings.ToLower(k)] == 1 && r.Header[strings.ToLower(k)] != v {
-				t.Errorf("%q: header %q reads %q, sent %q", raw, k, r.Header[strings.ToLower(k)], v)
+		for i, l := range lines {
+			alone := true
+			for j, o := range lines {
+				alone = alone && (i == j || !strings.EqualFold(o.k, l.k))
+			}
+			if got := r.Header.Get(l.k); alone && got != l.v {
+				t.Errorf("%q: header %q reads %q, sent %q", raw, l.k, got, l.v)
 			}
 		}
 	})

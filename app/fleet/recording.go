@@ -26,6 +26,10 @@ type Recording struct {
 	// started never started (Stop between an open workload's arrivals
 	// cancels none). Read it after Run returned.
 	Stopped bool
+	// Limited is set when the run reached RunOptions.MaxRequests: nothing
+	// was sent after the request that reached it, and jobs still going
+	// then ended cancelled. Read it after Run returned.
+	Limited bool
 
 	mu      sync.Mutex
 	records []Record
@@ -295,7 +299,7 @@ var StatsColumns = []StatsColumn{
 	{"jobs", "jobs ended: successes + give_ups"},
 	{"successes", "jobs that succeeded"},
 	{"give_ups", "jobs that stopped with an error, the cancelled included"},
-	{"cancelled", "of give_ups: jobs cut short by Stop or by a simulation's attempt limit"},
+	{"cancelled", "of give_ups: jobs cut short by Stop, by a live run's request limit or by a simulation's attempt limit"},
 	{"causes", "give_ups by the done event's cause, e.g. {\"exhausted\": 3}; left out when there is none"},
 	{"peak_jobs", "most jobs in progress at once"},
 	{"amplification", "requests ÷ first_tries; 0 with no first try"},

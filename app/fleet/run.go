@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"retrylab/core"
@@ -118,15 +119,29 @@ func Run(ctx context.Context, s Scenario, tr Transport, clock core.Clock, onReco
 	if clock == nil {
 		clock = core.RealClock{}
 	}
-	return RunFrom(ctx, clock.Now(), s, tr, clock, onRecord)
+	return RunFrom(ctx, clock.Now(), s, tr, clock, RunOptions{}, onRecord)
+}
+
+// RunOptions are limits a caller puts on a run beyond its scenario's.
+type RunOptions struct {
+	// MaxRequests, when above 0, is the most attempts the run sends. The
+	// attempt that reaches it is the last to start (on several threads,
+	// one already starting elsewhere at that moment may go too); the
+	// attempts in flight then get their answers (or time out) as usual.
+	// Every job
+	// then ends at its next wait or attempt (cancelled, as by Stop, but
+	// with nothing aborted), no job starts, and Recording.Limited is set.
+	// The page keeps every event of a live run in the tab's memory: this
+	// bounds it.
+	MaxRequests int
 }
 
 // RunFrom is Run from start, a reading of clock already taken: the
 // Recording's Start, and the origin of an open workload's arrivals and of
 // the scheduled outage. A caller that draws the run as it goes (the page)
 // takes start before it sets its drawing up, so the drawing, the live
-// numbers and the Recording share one origin.
-func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clock core.Clock, onRecord func(Record)) *Recording {
+// numbers and the Recording share one origin. o limits the run.
+func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clock core.Clock, o RunOptions, onRecord func(Record)) *Recording {
 	if clock == nil {
 		clock = core.RealClock{}
 	}
@@ -157,6 +172,26 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	}
 	policy := s.Policy()
 	y, _ := clock.(Yielder)
+	// gate is ctx, closed too once the run has sent o.MaxRequests: what
+	// starts an attempt or a job waits on it; attempts in flight are
+	// aborted by ctx only (Stop).
+	gate, closeGate := context.WithCancel(ctx)
+	defer closeGate()
+	var sent atomic.Int64
+	if o.MaxRequests > 0 {
+		observe := onRecord
+		onRecord = func(r Record) {
+			if r.Event.Kind == core.EventAttempt && sent.Add(1) == int64(o.MaxRequests) {
+				rec.mu.Lock()
+				rec.Limited = true
+				rec.mu.Unlock()
+				closeGate()
+			}
+			if observe != nil {
+				observe(r)
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	if o := s.OutageStretch(); o.To > o.From {
 		od, ok := tr.(Outager)
@@ -181,7 +216,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	}
 	for w := range s.Workers {
 		if y != nil && w > 0 && w%startBatch == 0 {
-			y.Yield(ctx)
+			y.Yield(gate)
 		}
 		wg.Go(func() {
 			if s.every() > 0 { // open: each job starts when it arrives
@@ -190,16 +225,16 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 					at += arr.Gap(w, j)
 					// A timer and Stop ready at once: Sleep may pick the timer,
 					// so ctx is checked too (a job that had not arrived never starts).
-					if clock.Sleep(ctx, rec.Start.Add(at).Sub(clock.Now())) != nil || ctx.Err() != nil {
+					if clock.Sleep(gate, rec.Start.Add(at).Sub(clock.Now())) != nil || gate.Err() != nil {
 						return
 					}
 					due := rec.Start.Add(at) // the wake may be late: its delay is the first send's lateness
-					wg.Go(func() { runJob(ctx, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord) })
+					wg.Go(func() { runJob(ctx, gate, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord) })
 				}
 				return
 			}
 			for j := range s.Jobs {
-				if ctx.Err() != nil {
+				if gate.Err() != nil {
 					return
 				}
 				// Every worker's first job is due when the run starts, however
@@ -209,7 +244,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 				if j == 0 {
 					due = rec.Start
 				}
-				runJob(ctx, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord)
+				runJob(ctx, gate, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord)
 			}
 		})
 	}
@@ -219,8 +254,10 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 }
 
 // runJob runs worker w's job j, due at due (zero: when it starts; see
-// core.Loop.SetDue).
-func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, due time.Time, bucket *core.Bucket, budget *core.Budget,
+// core.Loop.SetDue). Its waits and attempts start while gate is open; an
+// attempt in flight is aborted when ctx is done (gate is ctx or a child of
+// it).
+func runJob(ctx, gate context.Context, s Scenario, policy core.Policy, w, j int, due time.Time, bucket *core.Bucket, budget *core.Budget,
 	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
 	var last Attempt // the attempt in flight; Do reports its outcome synchronously
 	observe := func(e core.Event) {
@@ -234,7 +271,7 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, due t
 			onRecord(r)
 		}
 	}
-	op := func(ctx context.Context, attempt int) core.Outcome {
+	op := func(_ context.Context, attempt int) core.Outcome {
 		actx, cancel := ctx, context.CancelFunc(nil)
 		if s.Timeout > 0 {
 			actx, cancel = context.WithTimeoutCause(ctx, s.Timeout, ErrTimeout)
@@ -258,7 +295,7 @@ func runJob(ctx context.Context, s Scenario, policy core.Policy, w, j int, due t
 	}
 	loop := core.NewLoop(policy, core.NewRand(core.SubSeed(s.Seed, w, j)), bucket, budget, observe)
 	loop.SetDue(due)
-	core.Do(ctx, loop, clock, op)
+	core.Do(gate, loop, clock, op)
 }
 
 // invalidScenario joins a scenario's validation errors.

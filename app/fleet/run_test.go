@@ -771,7 +771,7 @@ func TestRunFromTakesTheGivenStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now().Add(-100 * time.Millisecond)
 		tr := transportFunc(func(context.Context, int, int, int) Attempt { return Attempt{Status: 200} })
-		rec := RunFrom(context.Background(), start, s, tr, nil, nil)
+		rec := RunFrom(context.Background(), start, s, tr, nil, RunOptions{}, nil)
 		if !rec.Start.Equal(start) {
 			t.Fatalf("Start %v, want the start given, %v", rec.Start, start)
 		}
@@ -846,5 +846,73 @@ func TestRecordingSaysStopped(t *testing.T) {
 	s = scenario(t, "workload", "open", "every", "10ms", "workers", "2", "jobs", "3", "timeout", "0s")
 	if rec := Run(context.Background(), s, ok, nil, nil); rec.Stopped || rec.Stats().Jobs != 6 {
 		t.Errorf("a run to the end: Stopped %v, %d jobs of 6", rec.Stopped, rec.Stats().Jobs)
+	}
+}
+
+// RunOptions.MaxRequests: the run sends no attempt after the one that
+// reaches it; the attempts in flight then are answered, not aborted; the
+// jobs still going end cancelled at their next wait or attempt, and no job
+// starts. In a closed workload (the next job starts when the last ends), an
+// open one (jobs arrive on a timer), and with retries waiting.
+func TestRunStopsAtMaxRequests(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		kv    []string
+		limit int
+	}{
+		{"closed, one worker", []string{"workers", "1", "jobs", "50"}, 7},
+		{"closed, retries waiting", []string{"workers", "6", "jobs", "50", "strategy", "constant", "base", "30ms"}, 40},
+		{"open", []string{"workers", "3", "jobs", "50", "workload", "open", "every", "20ms"}, 25},
+		{"limit above the run's requests", []string{"workers", "2", "jobs", "3"}, 1000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scenario(t, append([]string{"timeout", "1s"}, c.kv...)...)
+			synctest.Test(t, func(t *testing.T) {
+				// Every first try is rejected, every retry succeeds: each
+				// answer after 50 ms (so several are in flight at the limit).
+				tr := transportFunc(func(ctx context.Context, w, j, attempt int) Attempt {
+					select {
+					case <-time.After(50 * time.Millisecond):
+					case <-ctx.Done():
+						return Attempt{Err: ctx.Err()}
+					}
+					if attempt == 1 {
+						return Attempt{Status: 429}
+					}
+					return Attempt{Status: 200}
+				})
+				rec := RunFrom(context.Background(), time.Now(), s, tr, nil, RunOptions{MaxRequests: c.limit}, nil)
+				st := checkAccounting(t, s, rec)
+				all := s.Workers * s.Jobs * 2
+				if c.limit >= all {
+					if rec.Limited || st.Requests != all || st.Successes != s.Workers*s.Jobs {
+						t.Errorf("a run under its limit: Limited %v, %d requests, %d successes; want all %d requests", rec.Limited, st.Requests, st.Successes, all)
+					}
+					return
+				}
+				// The goroutines of a synctest bubble run on several threads:
+				// one already past the gate as it closes may still send.
+				if !rec.Limited || rec.Stopped || st.Requests < c.limit || st.Requests > c.limit+s.Workers {
+					t.Errorf("Limited %v, Stopped %v, %d requests; want the run limited at %d (Stop not pressed)", rec.Limited, rec.Stopped, st.Requests, c.limit)
+				}
+				if st.Aborted != 0 || st.Cancelled == 0 || st.Cancelled != st.Jobs-st.Successes {
+					t.Errorf("%+v: want no attempt aborted and every job not done cancelled", st)
+				}
+				// Nothing starts after the attempt that reached the limit.
+				n, limitAt := 0, time.Time{}
+				for _, r := range rec.Records() {
+					if r.Event.Kind == core.EventAttempt {
+						if n++; n == c.limit {
+							limitAt = r.Event.At
+						}
+					}
+				}
+				for _, r := range rec.Records() {
+					if r.Event.Kind == core.EventAttempt && r.Event.At.After(limitAt) {
+						t.Errorf("worker %d job %d attempt %d sent at %v, after the limit's at %v", r.Worker, r.Job, r.Event.Attempt, r.Event.At.Sub(rec.Start), limitAt.Sub(rec.Start))
+					}
+				}
+			})
+		})
 	}
 }

@@ -29,7 +29,7 @@ type baseline struct {
 
 // newBaseline makes a baseline of a finished recording, recs its records,
 // with its numbers; run is the page's run number (-1: none), capped says
-// a simulation reached its attempt limit (fleet.SimSummary.Stopped).
+// it was stopped at the page's limit (Lab.atLimit).
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
 	list := statList(&st, disp, endOf(rec.Simulated, capped, cutShort(&st, rec)))
 	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: list}
@@ -101,7 +101,7 @@ func (l *Lab) Compare() {
 	case l.showingBaseline():
 		l.ClearBaseline()
 	case l.CanCompare():
-		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.Simulated() && l.simSum.Stopped), true)
+		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.atLimit()), true)
 	}
 }
 

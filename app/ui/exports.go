@@ -227,7 +227,7 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	}
 	jobs := []string{thousands(st.Successes) + " of " + thousands(st.Jobs) + " jobs succeeded"}
 	last := "drained in " + fmtDur(st.Drain)
-	if end == endStopped || end == endCapped {
+	if end == endStopped || end == endCapped || end == endLiveCapped {
 		jobs[0] = thousands(st.Successes) + " of " + thousands(s.Workers*s.Jobs) + " jobs succeeded"
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
 			jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
@@ -236,8 +236,8 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 			jobs = append(jobs, thousands(n)+" never started")
 		}
 		last = "stopped after " + fmtDur(st.Drain)
-		if end == endCapped {
-			last = "stopped at the attempt limit after " + fmtDur(st.Drain)
+		if end == endCapped || end == endLiveCapped {
+			last = "stopped " + cutBy(end) + " after " + fmtDur(st.Drain)
 		}
 	}
 	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),

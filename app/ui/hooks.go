@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/core"
 )
@@ -15,6 +16,21 @@ func redrawJSON(v *view) string {
 	d, n := v.Redraw()
 	b, _ := json.Marshal(map[string]any{"ms": float64(d) / 1e6, "marks": n})
 	return string(b)
+}
+
+// requestLimitJSON is window.retrylab.requestLimit(n): sets the most
+// requests a live run sends to n (> 0) for the runs started after it, so
+// a test reaches it in seconds; {"limit": n}. Without n it tells the limit.
+func requestLimitJSON(args []string) string {
+	if len(args) > 0 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n <= 0 {
+			b, _ := json.Marshal(map[string]string{"error": "requestLimit: want a whole number of requests above 0, got " + strconv.Quote(args[0])})
+			return string(b)
+		}
+		liveMaxRequests = n
+	}
+	return `{"limit":` + strconv.Itoa(liveMaxRequests) + `}`
 }
 
 // syntheticJSON is window.retrylab.synthetic(events[, workers]): it fills
@@ -69,7 +85,7 @@ func syntheticRecords(start time.Time, s fleet.Scenario, n int) []fleet.Record {
 			var h core.Header
 			if rng.Float64() < 0.6 {
 				status = 429
-				h = headerMap{"retry-after": "1"}
+				h = browser.Header("retry-after: 1")
 			}
 			att := &fleet.Attempt{Status: status, Header: h, ServerSeq: seq, ServerAt: at.Add(2 * time.Millisecond)}
 			if rng.Float64() < 0.1 {
@@ -85,35 +101,4 @@ func syntheticRecords(start time.Time, s fleet.Scenario, n int) []fleet.Record {
 		recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventDone, At: at, Attempt: attempt}})
 	}
 	return recs
-}
-
-// headerMap is a core.Header with lower-case keys.
-type headerMap map[string]string
-
-func (h headerMap) Get(k string) string {
-	for key, v := range h {
-		if equalFold(key, k) {
-			return v
-		}
-	}
-	return ""
-}
-
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

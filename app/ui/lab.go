@@ -62,6 +62,7 @@ type Lab struct {
 	simSum     fleet.SimSummary // of the last run, when it was simulated
 	simAt      time.Time        // when the last run was simulated, by the wall clock (its Start is virtual: fleet.SimEpoch)
 	stopping   bool
+	capped     bool // the live run shown was stopped at liveMaxRequests
 	cancel     context.CancelFunc
 	runKey     string
 	runs       int
@@ -103,31 +104,30 @@ type ownConfig struct {
 	invalid map[string]string // field key → text
 }
 
-// liveRecords keeps a run's records for the live numbers (the run's own
-// Recording is only handed back when it ends).
+// liveRecords keeps the live numbers of a run going on (its own Recording
+// is only handed back when it ends), and a simulation's records.
 type liveRecords struct {
 	mu        sync.Mutex
 	recs      []fleet.Record
 	acc       *fleet.StatsAcc // the live numbers, kept up to date record by record
-	countOnly bool            // keep the numbers and a count, not the records (a replay's: the run has them)
+	countOnly bool            // keep the numbers and a count, not the records (a live run's or a replay's: the run's Recording has them)
 	counted   int
 }
 
 func (l *liveRecords) add(r fleet.Record) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.countOnly {
 		l.counted++
 		if l.acc != nil {
 			l.acc.Add(&r)
 		}
-		l.mu.Unlock()
 		return
 	}
 	l.recs = append(l.recs, r)
 	if l.acc != nil {
 		l.acc.Add(&l.recs[len(l.recs)-1])
 	}
-	l.mu.Unlock()
 }
 
 // restart empties l for a run that starts at start.
@@ -339,7 +339,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.watching, l.watched, l.stopping = true, true, true, false
-	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil
+	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live, l.capped = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil, false
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
@@ -680,10 +680,10 @@ func (l *Lab) Run(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.stopping = true, false
-	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
+	l.rec, l.stats, l.hasStats, l.disp, l.watched, l.capped = nil, fleet.Stats{}, true, 0, false, false
 	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
 	l.tr = tr
-	live := &liveRecords{} // its numbers start with the run (restart, below)
+	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
 	l.live = live
 	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
 	l.runRev++
@@ -707,6 +707,7 @@ func (l *Lab) Run(ctx app.Context) {
 		})
 	}
 
+	limit := liveMaxRequests
 	ctx.Async(func() {
 		if stream != nil { // let the stream open first, so it sees the first wave
 			wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
@@ -726,7 +727,7 @@ func (l *Lab) Run(ctx app.Context) {
 		start := browser.Clock{}.Now()
 		live.restart(start)
 		l.view.start(s, start)
-		rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, func(r fleet.Record) {
+		rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
 			live.add(r)
 			l.view.onRecord(r)
 		})
@@ -753,7 +754,7 @@ func (l *Lab) Run(ctx app.Context) {
 				return // a newer run took over
 			}
 			l.running, l.stopping = false, false
-			l.rec, l.stats, l.disp = rec, st, disp
+			l.rec, l.stats, l.disp, l.capped = rec, st, disp, rec.Limited
 			l.runRev++
 			l.publish()
 		})
@@ -783,6 +784,22 @@ func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, 
 	}
 }
 
+// LiveMaxRequests is the most requests a live run sends
+// (fleet.RunOptions). The tab keeps every attempt of the run it shows (its
+// recording, its timeline, the server's arrivals for it): about 2 KB a
+// request (24 MB after a 500-worker run of 11,700 requests), so the limit
+// keeps a run's memory near 200 MB. Left running, the tab would reach the
+// memory limit (fleet.RelaxGC) in minutes, then freeze in every
+// collection. A run that reaches it sends nothing more, takes the answers
+// in flight in, and the status says where it stopped. On this project's
+// two-core machine the fastest run (500 workers, no latency) sends ~700
+// requests a second: the limit is over two minutes of that.
+const LiveMaxRequests = 100_000
+
+// liveMaxRequests is LiveMaxRequests, lowered by tests through the page's
+// hook (window.retrylab.requestLimit) to reach it in seconds.
+var liveMaxRequests = LiveMaxRequests
+
 // SimMaxAttempts is the most attempts a simulation from the page sends: at
 // most a few hundred megabytes of records in the tab. A simulation that
 // reaches it cancels its unfinished jobs, and the status says so.
@@ -811,7 +828,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	}
 	l.closeStream()
 	l.running, l.simulating, l.stopping, l.watched = true, true, false, false
-	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
+	l.rec, l.stats, l.hasStats, l.disp, l.capped = nil, fleet.Stats{}, false, 0, false
 	l.simSum = fleet.SimSummary{}
 	l.tr = nil
 	live := &liveRecords{}
@@ -997,6 +1014,7 @@ type snapshot struct {
 	Simulated  bool           `json:"simulated"`  // the run shown was simulated in virtual time
 	SimWallMS  float64        `json:"sim_wall_ms,omitempty"`
 	SimStopped bool           `json:"sim_stopped,omitempty"` // the simulation reached its attempt limit
+	Capped     bool           `json:"capped,omitempty"`      // the live run shown was stopped at the request limit
 	Runs       int            `json:"runs"`
 	RunKey     string         `json:"run_key"`
 	Stats      map[string]any `json:"stats"`
@@ -1042,7 +1060,17 @@ func (l *Lab) runEnd() runEnd {
 	if l.running || l.replaying {
 		rec = nil
 	}
-	return endOf(l.simulating || l.Simulated(), l.simSum.Stopped, cutShort(&l.stats, rec))
+	return endOf(l.simulating || l.Simulated(), l.atLimit(), cutShort(&l.stats, rec))
+}
+
+// atLimit reports whether the run shown was stopped at the page's limit:
+// a simulation's attempts (SimMaxAttempts), a live run's requests
+// (liveMaxRequests).
+func (l *Lab) atLimit() bool {
+	if l.simulating || l.Simulated() {
+		return l.simSum.Stopped
+	}
+	return l.capped
 }
 
 // shownScenario is the configuration of what the numbers and the timeline
@@ -1058,6 +1086,7 @@ func (l *Lab) shownScenario() fleet.Scenario {
 func (l *Lab) publish() {
 	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]any{}}
 	s.Simulating = l.simulating
+	s.Capped = l.capped
 	if l.Simulated() {
 		s.Simulated, s.SimWallMS, s.SimStopped = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped
 	}

@@ -901,13 +901,15 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		name               string
 		jobs, cancelled    int
 		running, replaying bool
+		capped             bool
 		status, drain      string
 	}{
-		{"all 80 jobs ended", 80, 0, false, false, "Finished: 80 of 80 jobs succeeded", "Run → last job done"},
-		{"stopped between arrivals", 10, 0, false, false, "Stopped after", "Run → Stop: not drained"},
-		{"stopped with jobs in progress", 14, 4, false, false, "Stopped after", "Run → Stop: not drained"},
-		{"running", 10, 0, true, false, "jobs done", "Run → last job done"},
-		{"replaying", 10, 0, false, true, "", "Run → last job done"},
+		{"all 80 jobs ended", 80, 0, false, false, false, "Finished: 80 of 80 jobs succeeded", "Run → last job done"},
+		{"stopped between arrivals", 10, 0, false, false, false, "Stopped after", "Run → Stop: not drained"},
+		{"stopped with jobs in progress", 14, 4, false, false, false, "Stopped after", "Run → Stop: not drained"},
+		{"stopped at the request limit", 14, 4, false, false, true, "Stopped at 100,000 requests, the most a live run sends", "Run → request limit: not drained"},
+		{"running", 10, 0, true, false, false, "jobs done", "Run → last job done"},
+		{"replaying", 10, 0, false, true, false, "", "Run → last job done"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs, l.s.Every = 4, 20, time.Second
@@ -915,7 +917,7 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		l.rec.Finish(time.Now())
 		l.rec.Stopped = c.jobs < 80
 		l.stats = fleet.Stats{Requests: c.jobs, Jobs: c.jobs, Successes: c.jobs - c.cancelled, GiveUps: c.cancelled, Cancelled: c.cancelled}
-		l.hasStats, l.running, l.replaying = true, c.running, c.replaying
+		l.hasStats, l.running, l.replaying, l.capped = true, c.running, c.replaying, c.capped
 		if c.running {
 			l.rec = nil
 		}
@@ -924,6 +926,9 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		}
 		if out := renderHTML(&RunBar{Lab: l}); c.status != "" && !strings.Contains(out, c.status) {
 			t.Errorf("%s: the status lacks %q", c.name, c.status)
+		}
+		if got, want := strings.Contains(l.keyNumbers(), "stopped at the request limit after"), c.capped; got != want {
+			t.Errorf("%s: the PNG's numbers %q: say the request limit %v, want %v", c.name, l.keyNumbers(), got, want)
 		}
 	}
 }

@@ -79,6 +79,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 		_ = browser.Expose("debug", func([]string) string { return debugJSON(currentLab().view) })
 		_ = browser.Expose("redraw", func([]string) string { return redrawJSON(currentLab().view) })
 		_ = browser.Expose("synthetic", func(args []string) string { return syntheticJSON(currentLab(), args) })
+		_ = browser.Expose("requestLimit", requestLimitJSON)
 	})
 	if stop, err := browser.WatchVisibility(l.view.setHidden); err == nil {
 		p.removers = append(p.removers, stop)

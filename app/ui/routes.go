@@ -47,6 +47,8 @@
 //	redraw()         {ms, marks}: one full synchronous redraw of the timeline
 //	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
 //	                 events over w workers (default 10000, 500), no requests sent
+//	requestLimit(n)  {limit}: the most requests a live run sends (LiveMaxRequests), set to n
+//	                 for the runs started after it (a test's way to reach it in seconds)
 //
 // Keyboard: the shortcuts dialog's list (help.go shortcuts; isShortcut takes them):
 // r run, s or Escape stop, m simulate, w watch, o h b faults, c compare, + - 0 a d zoom,

@@ -82,6 +82,9 @@ func (b *RunBar) Render() app.UI {
 	case live != nil:
 		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
 			thousands(l.s.Workers) + " in virtual time."
+	case l.rec != nil && l.runEnd() == endLiveCapped:
+		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
+			": " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded."
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "."
 	case l.rec != nil:

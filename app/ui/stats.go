@@ -52,20 +52,24 @@ type stat struct {
 type runEnd uint8
 
 const (
-	endLive      runEnd = iota // a live run that finished or goes on, or no run yet
-	endStopped                 // a live run Stop cut short
-	endSimulated               // a simulation that ran to the end
-	endCapped                  // a simulation that reached its attempt limit (fleet.SimSummary.Stopped)
+	endLive       runEnd = iota // a live run that finished or goes on, or no run yet
+	endStopped                  // a live run Stop cut short
+	endLiveCapped               // a live run stopped at the page's request limit (liveMaxRequests)
+	endSimulated                // a simulation that ran to the end
+	endCapped                   // a simulation that reached its attempt limit (fleet.SimSummary.Stopped)
 )
 
-// endOf is how a run ended: simulated, whether a simulation reached its
-// attempt limit, and whether a live run was cut short (cutShort).
+// endOf is how a run ended: simulated, whether it was stopped at the
+// page's limit (a simulation's attempts, a live run's requests), and
+// whether a live run was cut short (cutShort).
 func endOf(simulated, capped, cut bool) runEnd {
 	switch {
 	case simulated && capped:
 		return endCapped
 	case simulated:
 		return endSimulated
+	case capped:
+		return endLiveCapped
 	case cut:
 		return endStopped
 	}
@@ -182,11 +186,14 @@ func wasted(s stat, st *fleet.Stats) stat {
 	return s
 }
 
-// cutBy says what cancels a run's jobs: Stop, or a simulation's attempt
-// limit.
+// cutBy says what cancels a run's jobs: Stop, or the page's limit on a
+// simulation's attempts or a live run's requests.
 func cutBy(end runEnd) string {
-	if end == endSimulated || end == endCapped {
+	switch end {
+	case endSimulated, endCapped:
 		return "at the attempt limit"
+	case endLiveCapped:
+		return "at the request limit"
 	}
 	return "by Stop"
 }
@@ -198,6 +205,8 @@ func drainSub(end runEnd) string {
 	switch end {
 	case endStopped:
 		return "Run → Stop: not drained"
+	case endLiveCapped:
+		return "Run → request limit: not drained"
 	case endCapped:
 		return "Simulate → attempt limit: not drained"
 	case endSimulated:

@@ -29,7 +29,7 @@ func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) 
 // oneJob is worker 1's job 0: a bucket wait, a 429 with Retry-After, a
 // Retry-After wait, a 200.
 func oneJob() []fleet.Record {
-	h := headerMap{"retry-after": "1", "ratelimit": `"default";r=0;t=1`}
+	h := browser.Header("retry-after: 1\nratelimit: \"default\";r=0;t=1\n")
 	return []fleet.Record{
 		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 50 * time.Millisecond, Reason: core.ReasonBucket}},
 		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(52), Intended: at(50), Attempt: 1}},
