@@ -723,6 +723,10 @@ return [function () { globalThis.Worker = saved; }, deadlines];`
 func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
 	deadlines, _ := install(t, deadlineWorkersJS).Index(1)
 	w := &fetchWorker{opaque: true}
+	// Started before the cases' clocks: making the worker (compiling its
+	// script) took over 30 ms on a loaded machine, and a request whose
+	// timeout had run out before it was handed over is never sent.
+	w.start()
 	for _, c := range []struct {
 		url     string
 		timeout time.Duration
