@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -317,6 +318,25 @@ func TestFaultTitlesFitTheServer(t *testing.T) {
 		}
 		if got := halveTitle(&s); !strings.Contains(got, c.halve) || strings.Contains(got, c.halveNotIn) {
 			t.Errorf("%s: Halve limit's title %q, want %q and not %q", c.query, got, c.halve, c.halveNotIn)
+		}
+	}
+}
+
+// TestHelpListsEveryShortcut: the shortcuts dialog, its text written as
+// HTML (helpHTML), shows each shortcut's keys as key caps, escaped, beside
+// what it does, under the title that names the dialog.
+func TestHelpListsEveryShortcut(t *testing.T) {
+	out := renderHTML(&Help{Lab: newLab(), Open: true})
+	if !strings.Contains(out, `aria-labelledby="help-title"`) || !strings.Contains(out, `<h2 id="help-title"`) {
+		t.Errorf("the dialog is not named by its title: %.200s", out)
+	}
+	for _, sc := range shortcuts {
+		caps := ""
+		for _, k := range sc.keys {
+			caps += "<kbd>" + html.EscapeString(k) + "</kbd>"
+		}
+		if row := "<tr><td>" + caps + "</td><td>" + html.EscapeString(sc.what) + "</td></tr>"; !strings.Contains(out, row) {
+			t.Errorf("the dialog lacks the row %s", row)
 		}
 	}
 }
