@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,56 @@ func TestScreenReaderFollowsARun(t *testing.T) {
 		if !strings.Contains(described, w) {
 			t.Errorf("the timeline's description lacks %q: %q", w, described)
 		}
+	}
+}
+
+// spokenBy is what the page's live regions told a screen reader since
+// spokenJS was installed, of the element with the given id.
+func spokenBy(t *testing.T, ctx context.Context, id string) []string {
+	t.Helper()
+	var out []string
+	for _, s := range eval[[]string](t, ctx, `window.__spoken`) {
+		if text, ok := strings.CutPrefix(s, id+": "); ok {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// TestFieldErrorIsSaidOnce: the message beside an invalid input is said
+// once as it appears, not at each key typed after it: it quotes the value,
+// and typing "abc5000" into workers had a screen reader read it out eight
+// times, once per key. The input names it (aria-describedby) and is
+// aria-invalid all along, and a field made invalid again says it again.
+func TestFieldErrorIsSaidOnce(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=4")
+	eval[chromedp.Void](t, ctx, spokenJS)
+	shows := func(text string) {
+		t.Helper()
+		js := `((document.getElementById("err-workers") || {}).textContent || "").includes(` + strconv.Quote(`"`+text+`"`) + `)`
+		if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, js) }); err != nil {
+			t.Fatalf("no message quoting %q beside the input", text)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if tied := eval[string](t, ctx, `(() => { const i = document.getElementById("f-workers");
+			return i.getAttribute("aria-invalid") + " " + i.getAttribute("aria-describedby"); })()`); !strings.HasPrefix(tied, "true ") || !strings.Contains(tied, "err-workers") {
+			t.Errorf("the input is not tied to its message: aria-invalid, aria-describedby = %s", tied)
+		}
+	}
+	typeInto(t, ctx, "workers", "abc5000") // one key at a time, as a person types
+	shows("abc5000")
+	if said := spokenBy(t, ctx, "err-workers"); len(said) != 1 {
+		t.Errorf("typing abc5000, a screen reader was told of the error %d times, want once: %q", len(said), said)
+	}
+	typeInto(t, ctx, "workers", "5")
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("err-workers")`) }); err != nil {
+		t.Fatal("the message stayed once the value was allowed")
+	}
+	typeInto(t, ctx, "workers", "x9")
+	shows("x9")
+	if said := spokenBy(t, ctx, "err-workers"); len(said) != 2 {
+		t.Errorf("invalid, fixed, invalid again: a screen reader was told of the error %d times, want twice: %q", len(said), said)
 	}
 }

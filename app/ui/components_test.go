@@ -33,6 +33,44 @@ func isTrue(tag, name string) bool {
 	return strings.Contains(tag, " "+name+" ") || strings.Contains(tag, " "+name+">") || strings.Contains(tag, name+`="true"`)
 }
 
+// TestFieldErrorAlertsOnce: the message beside an invalid input is an
+// alert as it appears, not at each key typed after: it quotes the value, so
+// a screen reader read it out again on every keystroke. It stays tied to the
+// input (aria-describedby, aria-invalid) all along, and a field that
+// becomes invalid again alerts again.
+func TestFieldErrorAlertsOnce(t *testing.T) {
+	l := newLab()
+	c := &Controls{Lab: l}
+	steps := []struct {
+		text  string
+		shown bool // a message is shown
+		alert bool // and is an alert
+	}{
+		{"a", true, true},
+		{"ab", true, false},
+		{"abc", true, false},
+		{"5000000", true, false}, // another reason, still the same field being typed
+		{"5", false, false},
+		{"5x", true, true},
+	}
+	for _, s := range steps {
+		l.Set("workers", s.text)
+		c.Rev = l.cfgRev
+		out := renderHTML(c)
+		msg, input := tagWith(out, `id="err-workers"`), tagWith(out, `id="f-workers"`)
+		if (msg != "") != s.shown {
+			t.Errorf("%q: message shown %v, want %v", s.text, msg != "", s.shown)
+			continue
+		}
+		if alert := strings.Contains(msg, `role="alert"`); alert != s.alert {
+			t.Errorf("%q: the message is an alert: %v, want %v (%s)", s.text, alert, s.alert, msg)
+		}
+		if s.shown && (!isTrue(input, "aria-invalid") || !strings.Contains(input, "err-workers")) {
+			t.Errorf("%q: the input is not tied to its message: %s", s.text, input)
+		}
+	}
+}
+
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
 	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
