@@ -44,7 +44,8 @@ var shortcuts = []struct {
 	{[]string{"Esc"}, "On the timeline: clear the selection first (the next Esc stops a run)"},
 }
 
-// Render draws the dialog when open.
+// Render draws the dialog when open. Focused at its title when it opens
+// (Lab.setHelp), it keeps the focus while open (browser.KeepFocus).
 func (h *Help) Render() app.UI {
 	if !h.Open {
 		return app.Div().Hidden(true)
@@ -63,10 +64,11 @@ func (h *Help) Render() app.UI {
 
 // helpHTML is the dialog's text, which never changes, as HTML: one element
 // for go-app to mount (as the fields' static parts, staticFields), and no
-// table elements of go-app's in the page's program for it alone.
+// table elements of go-app's in the page's program for it alone. Its title
+// takes the focus (tabindex -1) when the dialog opens.
 func helpHTML() string {
 	esc := html.EscapeString
-	b := `<div><h2 id="help-title">Keyboard shortcuts</h2><table><tbody>`
+	b := `<div><h2 id="help-title" tabindex="-1" ` + browser.FocusNextAttr + `="help-open">Keyboard shortcuts</h2><table><tbody>`
 	for _, sc := range shortcuts {
 		b += `<tr><td>`
 		for _, k := range sc.keys {
