@@ -4,13 +4,17 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -145,6 +149,120 @@ func TestScreenReaderFollowsARun(t *testing.T) {
 	for _, w := range []string{want, "Answers: ", "rejected (429 or 503)", "Requests sent per "} {
 		if !strings.Contains(described, w) {
 			t.Errorf("the timeline's description lacks %q: %q", w, described)
+		}
+	}
+}
+
+// spokenBy is what the page's live regions told a screen reader since
+// spokenJS was installed, of the element with the given id.
+func spokenBy(t *testing.T, ctx context.Context, id string) []string {
+	t.Helper()
+	var out []string
+	for _, s := range eval[[]string](t, ctx, `window.__spoken`) {
+		if text, ok := strings.CutPrefix(s, id+": "); ok {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// TestFieldErrorIsSaidOnce: the message beside an invalid input is said
+// once as it appears, not at each key typed after it: it quotes the value,
+// and typing "abc5000" into workers had a screen reader read it out eight
+// times, once per key. The input names it (aria-describedby) and is
+// aria-invalid all along, and a field made invalid again says it again.
+func TestFieldErrorIsSaidOnce(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=4")
+	eval[chromedp.Void](t, ctx, spokenJS)
+	shows := func(text string) {
+		t.Helper()
+		js := `((document.getElementById("err-workers") || {}).textContent || "").includes(` + strconv.Quote(`"`+text+`"`) + `)`
+		if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, js) }); err != nil {
+			t.Fatalf("no message quoting %q beside the input", text)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if tied := eval[string](t, ctx, `(() => { const i = document.getElementById("f-workers");
+			return i.getAttribute("aria-invalid") + " " + i.getAttribute("aria-describedby"); })()`); !strings.HasPrefix(tied, "true ") || !strings.Contains(tied, "err-workers") {
+			t.Errorf("the input is not tied to its message: aria-invalid, aria-describedby = %s", tied)
+		}
+	}
+	typeInto(t, ctx, "workers", "abc5000") // one key at a time, as a person types
+	shows("abc5000")
+	if said := spokenBy(t, ctx, "err-workers"); len(said) != 1 {
+		t.Errorf("typing abc5000, a screen reader was told of the error %d times, want once: %q", len(said), said)
+	}
+	typeInto(t, ctx, "workers", "5")
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("err-workers")`) }); err != nil {
+		t.Fatal("the message stayed once the value was allowed")
+	}
+	typeInto(t, ctx, "workers", "x9")
+	shows("x9")
+	if said := spokenBy(t, ctx, "err-workers"); len(said) != 2 {
+		t.Errorf("invalid, fixed, invalid again: a screen reader was told of the error %d times, want twice: %q", len(said), said)
+	}
+}
+
+// TestTimelineTakesTheArrowKeys: the timeline, a canvas walked with the
+// arrow keys, is exposed as an application, not as an image: a screen
+// reader's browse mode keeps the arrow keys on an image (to read on), so
+// they never reached it. Named and described (what it shows, in words),
+// it says each attempt the selection moves to once.
+func TestTimelineTakesTheArrowKeys(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=3&jobs=2&rate=2&burst=2&latency=20ms")
+	runToEnd(t, ctx, 30*time.Second)
+	obj, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("timeline")`})
+	if err != nil || obj.Result == nil || obj.Result.ObjectID == "" {
+		t.Fatalf("no #timeline: %v", err)
+	}
+	no := false
+	ax, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj.Result.ObjectID, FetchRelatives: &no})
+	if err != nil || len(ax.Nodes) == 0 {
+		t.Fatalf("no accessibility node for #timeline: %v", err)
+	}
+	str := func(v *accessibility.Value) string {
+		var s string
+		if v != nil {
+			_ = json.Unmarshal(v.Value, &s)
+		}
+		return s
+	}
+	n := ax.Nodes[0]
+	if role := str(n.Role); role != "application" {
+		t.Errorf("the timeline's role is %q, want application (a screen reader passes it the arrow keys)", role)
+	}
+	if name, desc := str(n.Name), str(n.Description); !strings.Contains(name, "arrow keys") || !strings.Contains(desc, "requests") {
+		t.Errorf("the timeline's name %q does not say how to use it, or its description %q what it shows", name, desc)
+	}
+	eval[chromedp.Void](t, ctx, spokenJS)
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
+		t.Fatal(err)
+	}
+	// Each key that moves the selection to another attempt is said once.
+	var moves []string
+	for _, k := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowDown, kb.End, kb.Home, kb.ArrowUp} {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		title := eval[string](t, ctx, `(document.querySelector("#tooltip strong") || {}).textContent || ""`)
+		if title == "" {
+			t.Fatalf("%q selected nothing", k)
+		}
+		if len(moves) == 0 || moves[len(moves)-1] != title {
+			moves = append(moves, title)
+		}
+	}
+	said := spokenBy(t, ctx, "tooltip")
+	if len(said) != len(moves) {
+		t.Errorf("the selection moved to %d attempts (%q), and was said %d times: %q", len(moves), moves, len(said), said)
+	}
+	for i, s := range said {
+		if i < len(moves) && !strings.HasPrefix(s, moves[i]) {
+			t.Errorf("what was said of attempt %d does not start with which one it is, %q: %q", i+1, moves[i], s)
 		}
 	}
 }

@@ -13,10 +13,10 @@ import (
 
 // TestHelpKeepsItsPlace: on a projector (1280 × 720, presentation mode)
 // the shortcuts dialog is taller than the screen. Opened with ? while the
-// presenter looks at the timeline, it shows its beginning (its title and
-// the first shortcuts), not its end where its Close button is; closed with
-// Escape, the page is where it was, not scrolled back up to the header's
-// ? button that takes the focus back.
+// presenter looks at the timeline, it shows its beginning (its title, which
+// has the focus, and the first shortcuts), not its end where its Close
+// button is; closed with Escape, the page is where it was, not scrolled
+// back up to the header's ? button that takes the focus back.
 func TestHelpKeepsItsPlace(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -39,8 +39,8 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
 	}
 	press(t, ctx, "?")
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-close" }); err != nil {
-		t.Fatalf("the focus is on %q, want the dialog's Close button", focused())
+	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
+		t.Fatalf("the focus is on %q, want the dialog's title", focused())
 	}
 	type look struct{ Title, ScrollTop, ClientHeight, ScrollHeight float64 }
 	l := eval[look](t, ctx, `(() => { const h = document.getElementById("help");
@@ -59,5 +59,50 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if now := eval[float64](t, ctx, `scrollY`); math.Abs(now-scrolled) > 1 {
 		t.Errorf("closing the dialog scrolled the page from %.0f px to %.0f px", scrolled, now)
+	}
+}
+
+// TestHelpHoldsTheFocus: the shortcuts dialog is modal for the keyboard
+// too. Opened with ? from the timeline, the focus goes to its title (the
+// top, where a screen reader reads on from); Tab and Shift+Tab go round
+// inside it (Tab from its Close button left the page: the page behind is
+// inert, so Chromium took the focus out to its own window); Escape
+// closes it and gives the focus back to the timeline.
+func TestHelpHoldsTheFocus(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	where := func() string {
+		return eval[string](t, ctx, `(() => { const e = document.activeElement, h = document.getElementById("help");
+			return !e || e === document.body ? "BODY" : (h && h.contains(e) ? "in:" : "out:") + (e.id || e.tagName); })()`)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline")), chromedp.KeyEvent("?")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(2*time.Second, func() bool { return where() == "in:help-title" }); err != nil {
+		t.Fatalf("? opened the dialog with the focus on %s, want its title", where())
+	}
+	for _, shift := range []bool{false, true} {
+		for i := range 3 {
+			opt := []chromedp.KeyOption{}
+			if shift {
+				opt = append(opt, chromedp.KeyModifiers(chromedp.ModifierShift))
+			}
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, opt...)); err != nil {
+				t.Fatal(err)
+			}
+			if got := where(); got != "in:help-close" {
+				t.Errorf("Tab (shift %v) %d: the focus is on %s, want the dialog's Close button, its only control", shift, i+1, got)
+			}
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(2*time.Second, func() bool { return where() == "out:timeline" }); err != nil {
+		t.Errorf("after Escape the focus is on %s, want the timeline, which had it before", where())
+	}
+	if open := eval[bool](t, ctx, `!!document.getElementById("help")`); open {
+		t.Error("Escape did not close the dialog")
 	}
 }

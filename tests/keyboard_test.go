@@ -94,3 +94,43 @@ func TestFocusIsNeverLost(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineTabbedToClearOfTheLegend: tabbed back to from the zoom bar
+// under it, the timeline comes into view below the legend stuck to the
+// screen's top, not with its top lanes (where the arrow keys walk the
+// attempts) under it. Chromium centres what it scrolls to for the focus:
+// in presentation mode on an 800 × 600 screen, with 12 workers, the
+// legend's four rows hid the canvas's first 52 px.
+func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(800, 600)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=12&jobs=1&rate=50&burst=50&latency=20ms")
+	runToEnd(t, ctx, 30*time.Second)
+	press(t, ctx, "p")
+	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) }); err != nil {
+		t.Fatal("p did not switch to presentation mode")
+	}
+	time.Sleep(300 * time.Millisecond) // laid out again for the new size
+	// The zoom bar at the screen's top, the timeline above it, out of view.
+	eval[chromedp.Void](t, ctx, `(() => { const z = document.getElementById("zoom-in"); z.focus(); scrollTo(0, z.getBoundingClientRect().top + scrollY - 5); })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	type box struct {
+		Focused        string
+		Legend, Canvas float64 // the legend's bottom, the canvas's top
+	}
+	b := eval[box](t, ctx, `({Focused: document.activeElement.id,
+		Legend: document.getElementById("legend").getBoundingClientRect().bottom,
+		Canvas: document.getElementById("timeline").getBoundingClientRect().top})`)
+	if b.Focused != "timeline" {
+		t.Fatalf("Shift+Tab from Zoom in reached #%s, want the timeline", b.Focused)
+	}
+	if b.Canvas < b.Legend {
+		t.Errorf("the timeline came into view with its top %.0f px under the legend (its top at %.0f px, the legend's bottom at %.0f px)", b.Legend-b.Canvas, b.Canvas, b.Legend)
+	}
+}

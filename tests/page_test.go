@@ -710,16 +710,16 @@ func TestPresentationModeAndHelp(t *testing.T) {
 			t.Errorf("the shortcuts dialog does not mention %q: %q", want, text)
 		}
 	}
-	// The dialog is modal: the focus moves into it (its Close button),
-	// and the page behind it takes none.
+	// The dialog is modal: the focus moves into it (its title), and the
+	// page behind it takes none.
 	focused := func() string {
 		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
 	}
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-close" }); err != nil {
-		t.Errorf("the focus is on %q, want the dialog's Close button", focused())
+	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
+		t.Errorf("the focus is on %q, want the dialog's title", focused())
 	}
 	behind := `(() => { document.getElementById("run").focus(); return document.querySelector("main > .page").inert + "," + (document.activeElement && document.activeElement.id); })()`
-	if got := eval[string](t, ctx, behind); got != "true,help-close" {
+	if got := eval[string](t, ctx, behind); got != "true,help-title" {
 		t.Errorf("with the shortcuts dialog open the page behind it took the focus (inert, focused element: %s)", got)
 	}
 	// Nor its shortcuts: r behind the dialog starts nothing (checked below).

@@ -323,6 +323,24 @@ var n = 0;
 
 var focusFn lazyFunc
 
+var focusedFn lazyFunc
+
+// FocusedID is the id of the element that has the keyboard focus: "" when
+// none has (the page's body) or it has no id. A dialog gives the focus
+// back to it when it closes.
+func FocusedID() string {
+	fn, err := compiled(&focusedFn, `var e = document.activeElement; return e && e !== document.body ? e.id : "";`)
+	if err != nil {
+		return ""
+	}
+	v, err := fn.Invoke()
+	if err != nil {
+		return ""
+	}
+	id, _ := v.String()
+	return id
+}
+
 // Focus moves the keyboard focus to the element with the given id as soon
 // as it is shown (a dialog opening, or the control it returns to).
 func Focus(id string) error {
@@ -398,22 +416,40 @@ function focusout(e) {
     else if (document.activeElement !== t) last = null;
   }, 0);
 }
+// A modal dialog (aria-modal="true"; the last one in the page is on top)
+// keeps the focus: Tab from its last control goes to its first, Shift+Tab
+// from its first to its last, and either from anywhere else (its title, the
+// page's body) into it. The page behind it is inert, and Chromium would
+// take the focus out of the page.
+function tab(e) {
+  if (e.key !== "Tab") return;
+  var ds = document.querySelectorAll('[aria-modal="true"]'), d = ds[ds.length - 1];
+  if (!d) return;
+  var f = [].filter.call(d.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"), function (c) { return c.tabIndex >= 0 && ok(c); });
+  var i = f.indexOf(document.activeElement);
+  if (i < 0 || i === (e.shiftKey ? 0 : f.length - 1)) {
+    e.preventDefault();
+    if (f.length) f[e.shiftKey ? f.length - 1 : 0].focus();
+  }
+}
 var mo = new MutationObserver(check);
 mo.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "inert", "hidden", "class", "style"]});
 document.addEventListener("focusin", focusin, true);
 document.addEventListener("focusout", focusout, true);
+document.addEventListener("keydown", tab, true);
 return function () {
   mo.disconnect();
   document.removeEventListener("focusin", focusin, true);
   document.removeEventListener("focusout", focusout, true);
+  document.removeEventListener("keydown", tab, true);
 };`
 
 var keepFocusFn lazyFunc
 
 // KeepFocus keeps the keyboard focus on the page until stop is called:
 // when the focused element is disabled or removed, the focus moves to
-// where its FocusNextAttr says, or waits on the element park (see
-// keepFocusJS).
+// where its FocusNextAttr says, or waits on the element park; and Tab
+// keeps it inside a modal dialog (see keepFocusJS).
 func KeepFocus(park string) (stop func(), err error) {
 	fn, err := compiled(&keepFocusFn, keepFocusJS, "park")
 	if err != nil {

@@ -48,6 +48,9 @@ func Stream(url string, fn func(data string)) (stop func(), err error) { return 
 // Focus moves the keyboard focus to the element with the given id.
 func Focus(id string) error { return ErrNoBrowser }
 
+// FocusedID is "" natively.
+func FocusedID() string { return "" }
+
 // KeepFocus returns ErrNoBrowser natively.
 func KeepFocus(park string) (stop func(), err error) { return nil, ErrNoBrowser }
 

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -30,6 +31,44 @@ func tagWith(out, attr string) string {
 // static encoder prints "true" as the bare name.
 func isTrue(tag, name string) bool {
 	return strings.Contains(tag, " "+name+" ") || strings.Contains(tag, " "+name+">") || strings.Contains(tag, name+`="true"`)
+}
+
+// TestFieldErrorAlertsOnce: the message beside an invalid input is an
+// alert as it appears, not at each key typed after: it quotes the value, so
+// a screen reader read it out again on every keystroke. It stays tied to the
+// input (aria-describedby, aria-invalid) all along, and a field that
+// becomes invalid again alerts again.
+func TestFieldErrorAlertsOnce(t *testing.T) {
+	l := newLab()
+	c := &Controls{Lab: l}
+	steps := []struct {
+		text  string
+		shown bool // a message is shown
+		alert bool // and is an alert
+	}{
+		{"a", true, true},
+		{"ab", true, false},
+		{"abc", true, false},
+		{"5000000", true, false}, // another reason, still the same field being typed
+		{"5", false, false},
+		{"5x", true, true},
+	}
+	for _, s := range steps {
+		l.Set("workers", s.text)
+		c.Rev = l.cfgRev
+		out := renderHTML(c)
+		msg, input := tagWith(out, `id="err-workers"`), tagWith(out, `id="f-workers"`)
+		if (msg != "") != s.shown {
+			t.Errorf("%q: message shown %v, want %v", s.text, msg != "", s.shown)
+			continue
+		}
+		if alert := strings.Contains(msg, `role="alert"`); alert != s.alert {
+			t.Errorf("%q: the message is an alert: %v, want %v (%s)", s.text, alert, s.alert, msg)
+		}
+		if s.shown && (!isTrue(input, "aria-invalid") || !strings.Contains(input, "err-workers")) {
+			t.Errorf("%q: the input is not tied to its message: %s", s.text, input)
+		}
+	}
 }
 
 func TestControlsRenderEveryField(t *testing.T) {
@@ -317,6 +356,25 @@ func TestFaultTitlesFitTheServer(t *testing.T) {
 		}
 		if got := halveTitle(&s); !strings.Contains(got, c.halve) || strings.Contains(got, c.halveNotIn) {
 			t.Errorf("%s: Halve limit's title %q, want %q and not %q", c.query, got, c.halve, c.halveNotIn)
+		}
+	}
+}
+
+// TestHelpListsEveryShortcut: the shortcuts dialog, its text written as
+// HTML (helpHTML), shows each shortcut's keys as key caps, escaped, beside
+// what it does, under the title that names the dialog.
+func TestHelpListsEveryShortcut(t *testing.T) {
+	out := renderHTML(&Help{Lab: newLab(), Open: true})
+	if !strings.Contains(out, `aria-labelledby="help-title"`) || !strings.Contains(out, `<h2 id="help-title"`) {
+		t.Errorf("the dialog is not named by its title: %.200s", out)
+	}
+	for _, sc := range shortcuts {
+		caps := ""
+		for _, k := range sc.keys {
+			caps += "<kbd>" + html.EscapeString(k) + "</kbd>"
+		}
+		if row := "<tr><td>" + caps + "</td><td>" + html.EscapeString(sc.what) + "</td></tr>"; !strings.Contains(out, row) {
+			t.Errorf("the dialog lacks the row %s", row)
 		}
 	}
 }

@@ -26,6 +26,11 @@ var groupTitles = []struct{ id, title, note string }{
 // label, unit, allowed range and one line on why it matters, and a message
 // beside it when its value is not allowed.
 //
+// The message is an alert (a screen reader says it at once) only as it
+// appears: as the user types on, it changes with each key (it quotes the
+// value) but is not said again; the input still names it (aria-describedby)
+// and is aria-invalid until the value is allowed.
+//
 // While a run goes on the inputs are disabled by the sidebar's fieldset
 // (one attribute), so starting a run does not re-render every input.
 type Controls struct {
@@ -33,10 +38,15 @@ type Controls struct {
 
 	Lab *Lab
 	Rev int
+
+	invalid map[string]bool // the fields the last render showed invalid
 }
 
 // Render draws every group of fields.
 func (c *Controls) Render() app.UI {
+	if c.invalid == nil {
+		c.invalid = map[string]bool{}
+	}
 	return app.Form().Class("controls").
 		OnSubmit(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
 		Body(app.Range(groupTitles).Slice(func(i int) app.UI {
@@ -66,6 +76,8 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	key := f.Key
 	id := "f-" + key
 	errMsg := l.Err(key)
+	alert := errMsg != "" && !c.invalid[key] // just became invalid
+	c.invalid[key] = errMsg != ""
 	enabled := f.IsEnabled(&s)
 	cls := "field kind-" + f.Kind.String()
 	if errMsg != "" {
@@ -98,7 +110,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	}
 	st := staticFields()[key]
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, note, info)...)...,
+		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, info)...)...,
 	)
 }
 
@@ -149,12 +161,17 @@ func textInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.U
 		OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
 }
 
-// fieldMessages are what is said under a field's input: the error, the
-// notice about its value in the URL, and other information.
-func fieldMessages(key, errMsg, note, info string) []app.UI {
+// fieldMessages are what is said under a field's input: the error (an
+// alert when it has just appeared), the notice about its value in the URL,
+// and other information.
+func fieldMessages(key, errMsg string, alert bool, note, info string) []app.UI {
 	return []app.UI{
 		app.If(errMsg != "", func() app.UI {
-			return app.P().ID("err-" + key).Class("err").Role("alert").Text(errMsg)
+			p := app.P().ID("err-" + key).Class("err")
+			if alert {
+				p = p.Role("alert")
+			}
+			return p.Text(errMsg)
 		}),
 		app.If(note != "", func() app.UI {
 			return app.P().ID("note-"+key).Class("help note").Style("color", "#8a3b00").Style("font-weight", "600").Text(note)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"html"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -43,7 +44,8 @@ var shortcuts = []struct {
 	{[]string{"Esc"}, "On the timeline: clear the selection first (the next Esc stops a run)"},
 }
 
-// Render draws the dialog when open.
+// Render draws the dialog when open. Focused at its title when it opens
+// (Lab.setHelp), it keeps the focus while open (browser.KeepFocus).
 func (h *Help) Render() app.UI {
 	if !h.Open {
 		return app.Div().Hidden(true)
@@ -54,23 +56,32 @@ func (h *Help) Render() app.UI {
 		app.Div().ID("help").Class("modal").Role("dialog").Aria("modal", "true").Aria("labelledby", "help-title").
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
 			Body(
-				app.H2().ID("help-title").Text("Keyboard shortcuts"),
-				app.Table().Body(app.TBody().Body(app.Range(shortcuts).Slice(func(i int) app.UI {
-					sc := shortcuts[i]
-					return app.Tr().Body(
-						app.Td().Body(app.Range(sc.keys).Slice(func(j int) app.UI { return app.Kbd().Text(sc.keys[j]) })),
-						app.Td().Text(sc.what),
-					)
-				}))),
-				app.H2().Text("Reading the timeline"),
-				app.P().Text("Each lane is one worker. A mark is an attempt, placed when it was sent and shaped and coloured by its outcome; "+
-					"the thin bar after it is the request in flight, yellow where the browser itself held it. Bars between attempts are waits, "+
-					"coloured by why: backoff, the server's Retry-After, a rate-limit reset hint, or a token from the fleet bucket. "+
-					"Below, the histogram counts requests by send time with the server's limit dashed across it, and the server panel shows "+
-					"each request where the server received it."),
+				app.Raw(helpHTML()),
 				app.Button().ID("help-close").Class("primary").Attr(browser.FocusNextAttr, "help-open").Text("Close").OnClick(closeHelp),
 			),
 	)
+}
+
+// helpHTML is the dialog's text, which never changes, as HTML: one element
+// for go-app to mount (as the fields' static parts, staticFields), and no
+// table elements of go-app's in the page's program for it alone. Its title
+// takes the focus (tabindex -1) when the dialog opens.
+func helpHTML() string {
+	esc := html.EscapeString
+	b := `<div><h2 id="help-title" tabindex="-1" ` + browser.FocusNextAttr + `="help-open">Keyboard shortcuts</h2><table><tbody>`
+	for _, sc := range shortcuts {
+		b += `<tr><td>`
+		for _, k := range sc.keys {
+			b += `<kbd>` + esc(k) + `</kbd>`
+		}
+		b += `</td><td>` + esc(sc.what) + `</td></tr>`
+	}
+	return b + `</tbody></table><h2>Reading the timeline</h2><p>` +
+		"Each lane is one worker. A mark is an attempt, placed when it was sent and shaped and coloured by its outcome; " +
+		"the thin bar after it is the request in flight, yellow where the browser itself held it. Bars between attempts are waits, " +
+		"coloured by why: backoff, the server's Retry-After, a rate-limit reset hint, or a token from the fleet bucket. " +
+		"Below, the histogram counts requests by send time with the server's limit dashed across it, and the server panel shows " +
+		"each request where the server received it.</p></div>"
 }
 
 // presetKeys are the digits that load the presets: 1 for the first step.

@@ -83,10 +83,11 @@ type Lab struct {
 	replayDone  replayDone         // what the replay puts back when it ends
 	stopTick    context.CancelFunc // stops the replay's numbers
 
-	present bool
-	help    bool
-	toast   string // a short message ("Link copied"), cleared after a while
-	toastN  int
+	present  bool
+	help     bool
+	helpBack string // the id of what had the focus when help opened: it gets it back
+	toast    string // a short message ("Link copied"), cleared after a while
+	toastN   int
 
 	code     string // goCode's cache, for cfgRev codeRev
 	codeRev  int

@@ -123,15 +123,22 @@ func (p *Playground) OnDismount() {
 }
 
 // setHelp opens or closes the shortcuts dialog, and moves the focus into
-// it (its Close button) or back to the button that opens it.
+// it (its title, at its top: a screen reader reads on from there, and the
+// Close button is at its end) or back to what had it before, else to the
+// button that opens it.
 func (l *Lab) setHelp(open bool) {
 	l.help = open
 	l.runRev++
 	if open {
-		_ = browser.Focus("help-close")
-	} else {
-		_ = browser.Focus("help-open")
+		l.helpBack = browser.FocusedID()
+		_ = browser.Focus("help-title")
+		return
 	}
+	back := l.helpBack
+	if back == "" {
+		back = "help-open"
+	}
+	_ = browser.Focus(back)
 }
 
 // dialog reports whether a dialog is up (the shortcuts, the enlarged QR

@@ -98,7 +98,10 @@ func (t *Timeline) Render() app.UI {
 		app.Canvas().ID(canvasID).
 			TabIndex(0).
 			Attr(browser.OwnKeysAttr, ownKeys(ok)).
-			Role("img").
+			// An application, not an image: on an image a screen reader's
+			// browse mode keeps the arrow keys to read on; the walk's
+			// attempts are said by the tooltip, a live region.
+			Role("application").
 			Aria("label", label+"Focus it and use the arrow keys to step through attempts.").
 			Aria("describedby", "timeline-summary tooltip").
 			OnMouseMove(func(ctx app.Context, e app.Event) {
