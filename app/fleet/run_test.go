@@ -3,6 +3,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -911,6 +912,45 @@ func TestRunStopsAtMaxRequests(t *testing.T) {
 					if r.Event.Kind == core.EventAttempt && r.Event.At.After(limitAt) {
 						t.Errorf("worker %d job %d attempt %d sent at %v, after the limit's at %v", r.Worker, r.Job, r.Event.Attempt, r.Event.At.Sub(rec.Start), limitAt.Sub(rec.Start))
 					}
+				}
+			})
+		})
+	}
+}
+
+// The time to drain of a run cut short runs to the cut: Stop between an
+// open workload's arrivals comes after the last job in progress ended
+// (at 500 ms here, Stop at 700 ms), and Drain said 500 ms, "Run → Stop:
+// not drained" on a figure that was not when Stop came. A run stopped at
+// its request limit did not drain either; one that ran to its end did.
+func TestDrainOfARunCutShortRunsToTheCut(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		stopAt  time.Duration // 0: no Stop
+		limit   int
+		drained bool
+		drain   time.Duration
+	}{
+		{"ran to its end", 0, 0, true, 2500 * time.Millisecond},
+		{"stopped between arrivals", 700 * time.Millisecond, 0, false, 700 * time.Millisecond},
+		{"stopped at the request limit", 0, 2, false, 500 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scenario(t, "workload", "open", "every", "1s", "workers", "2", "jobs", "3", "timeout", "0s")
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if c.stopAt > 0 {
+					time.AfterFunc(c.stopAt, cancel) // the workers' first jobs arrive at 0 and 500 ms
+				}
+				rec := RunFrom(ctx, time.Now(), s, constTransport{Status: 200}, nil, RunOptions{MaxRequests: c.limit}, nil)
+				st := rec.Stats()
+				if got := rec.Drained(&st); got != c.drained || st.Drain != c.drain {
+					t.Errorf("drained %v, drain %v; want %v, %v (%d jobs ended, stopped %v, limited %v)", got, st.Drain, c.drained, c.drain, st.Jobs, rec.Stopped, rec.Limited)
+				}
+				var buf bytes.Buffer
+				if err := rec.JSON(&buf); err != nil || !strings.Contains(buf.String(), fmt.Sprintf(`"drain_ms": %d,`, c.drain.Milliseconds())) {
+					t.Errorf("the export's drain_ms is not %d ms (%v)", c.drain.Milliseconds(), err)
 				}
 			})
 		})

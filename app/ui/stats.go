@@ -76,16 +76,15 @@ func endOf(simulated, capped, cut bool) runEnd {
 	return endLive
 }
 
-// cutShort reports whether a live run with numbers st was cut short by
-// Stop: it cancelled jobs (nothing else cancels a live run's context), or
-// Stop came before some of its jobs had even started (rec, the finished
-// run's Recording: Stopped, and fewer jobs ended than it was set up with;
-// nil while the run or a replay of it goes on). Stop between an open
-// workload's arrivals cancels no job, as none is in progress: counting
-// cancellations alone, such a run read "Finished: 10 of 10 jobs
-// succeeded", "Run → last job done", with 70 of its 80 jobs never started.
+// cutShort reports whether a live run with numbers st was cut short: by
+// Stop or the request limit. It cancelled jobs, or, finished (rec, its
+// Recording; nil while the run or a replay of it goes on), it did not
+// drain (fleet.Recording.Drained): Stop between an open workload's
+// arrivals cancels no job, as none is in progress. Counting cancellations
+// alone, such a run read "Finished: 10 of 10 jobs succeeded", "Run → last
+// job done", with 70 of its 80 jobs never started.
 func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
-	return st.Cancelled > 0 || rec != nil && rec.Stopped && st.Jobs < rec.Scenario.Workers*rec.Scenario.Jobs
+	return st.Cancelled > 0 || rec != nil && !rec.Drained(st)
 }
 
 // statList turns Stats into the panel's numbers, in the order shown; end
@@ -199,8 +198,8 @@ func cutBy(end runEnd) string {
 }
 
 // drainSub is what the time to drain measures: up to the last job's end,
-// or, for a run cut short, up to the cut (the jobs then ended cancelled,
-// not done).
+// or, for a run cut short, up to the cut (fleet.Recording.Final): the jobs
+// in progress then ended cancelled, and those still to come never started.
 func drainSub(end runEnd) string {
 	switch end {
 	case endStopped:
