@@ -310,7 +310,7 @@ var StatsColumns = []StatsColumn{
 	{"amplification", "requests ÷ first_tries; 0 with no first try"},
 	{"wasted_per_success", "attempts answered without success (requests − in_flight − ok) ÷ successes; 0 with no success"},
 	{"peak_rps", "most attempts sent within any 1 s"},
-	{"completion_p50_ms", "a job's time from its first event to done, median over the jobs that ended and were not cancelled, in ms"},
+	{"completion_p50_ms", "a job's time from when it was due to done (as the page's number), median over the jobs that ended and were not cancelled, in ms"},
 	{"completion_p99_ms", "the same, 99th percentile (nearest rank), in ms"},
 	{"completion_max_ms", "the same, the longest, in ms"},
 	{"drain_ms", "from the start to the last done event, in ms; for a run that did not drain (jobs cancelled, or some never started: Stop, a request or attempt limit), to the run's end"},

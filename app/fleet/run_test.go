@@ -956,3 +956,37 @@ func TestDrainOfARunCutShortRunsToTheCut(t *testing.T) {
 		})
 	}
 }
+
+// A job's completion time counts from when it was due, as its user waits:
+// a job the page's thread started late (here the workers after a slow
+// yield, all due at the run's start) counts the delay; it counted from
+// its first event, so the 30 ms vanished. A job whose first event is a
+// fleet-bucket wait tells when it was due in that event (core.Loop.SetDue).
+// The simulator starts every job when it is due: its first event is then.
+func TestCompletionCountsFromWhenTheJobWasDue(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		recs []Record
+		want time.Duration
+	}{
+		{"sent when due", []Record{attempt(0, 0, 1, 10, 10), done(0, 0, 1, 60, nil)}, 50 * time.Millisecond},
+		{"sent 40 ms late", []Record{attempt(0, 0, 1, 40, 0), done(0, 0, 1, 90, nil)}, 90 * time.Millisecond},
+		{"a bucket wait first, started 40 ms late", []Record{
+			{Event: core.Event{Kind: core.EventWait, At: at(40), Attempt: 1, Wait: 100 * time.Millisecond, Reason: core.ReasonBucket, Intended: at(0)}},
+			attempt(0, 0, 1, 140, 140), done(0, 0, 1, 190, nil),
+		}, 190 * time.Millisecond},
+	} {
+		if got := StatsOf(t0, c.recs).CompletionMax; got != c.want {
+			t.Errorf("%s: completion %v, want %v", c.name, got, c.want)
+		}
+	}
+	s := scenario(t, "workers", fmt.Sprint(startBatch+5), "jobs", "1", "limiter", "none")
+	rec := Run(context.Background(), s, constTransport{Status: 200}, slowYield{}, nil)
+	if st := rec.Stats(); st.CompletionMax < 30*time.Millisecond {
+		t.Errorf("live: completion max %v: the workers started 30 ms late do not count it", st.CompletionMax)
+	}
+	sim := Simulate(scenario(t, "workers", "3", "jobs", "2", "workload", "open", "every", "1s", "latency", "50ms", "limiter", "none"))
+	if st := sim.Stats(); st.CompletionP50 != 50*time.Millisecond || st.CompletionMax != 50*time.Millisecond {
+		t.Errorf("simulated: completion p50 %v, max %v; want every job's 50 ms", st.CompletionP50, st.CompletionMax)
+	}
+}

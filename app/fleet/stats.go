@@ -105,9 +105,14 @@ type Stats struct {
 	WastedPerSuccess float64
 	PeakRPS          int // most attempts sent within any 1 s (a sliding window)
 
-	// Job completion, from a job's first event to its EventDone, over
+	// Job completion, from when a job was due to its EventDone, over
 	// finished jobs that were not cancelled (nearest-rank percentiles): a
 	// job Stop cut short did not complete, and its time says when Stop came.
+	// A job is due when it arrives (an open workload), when the run starts
+	// (a closed workload's first) or when the worker's last job ended; one
+	// the page's thread started late says so in its first event's Intended
+	// (core.Loop.SetDue), and the delay counts, as it does for the job's
+	// user. Otherwise its first event is when it was due.
 	CompletionP50, CompletionP99, CompletionMax time.Duration
 	// Drain is the time from the start of the run to the last EventDone,
 	// or, for a finished run that did not drain (Recording.Drained), to
@@ -191,6 +196,9 @@ func (a *StatsAcc) Add(r *Record) {
 	first, seen := a.firstAt[k]
 	if !seen {
 		first = e.At
+		if !e.Intended.IsZero() && e.Intended.Before(first) {
+			first = e.Intended // started late
+		}
 		if e.Kind != core.EventDone {
 			a.firstAt[k] = first
 			st.PeakJobs = max(st.PeakJobs, len(a.firstAt)) // the map holds the jobs in progress

@@ -120,7 +120,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
-		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false)),
+		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
