@@ -169,13 +169,13 @@ func TestNiceSteps(t *testing.T) {
 		t.Errorf("narrow canvas, long run: bin %v narrower than 4 px", got)
 	}
 	lim := limits{server: 10}
-	if top := histogramScale([]float64{5, 8, 12, 500}, lim); top < 40 || top >= 500 {
+	if top := histogramScale([]float64{5, 8, 12, 500}, lim, 1); top < 40 || top >= 500 {
 		t.Errorf("one spike should not set the scale: top %v", top)
 	}
-	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}); top < 45 || top > 100 {
+	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}, 1); top < 45 || top > 100 {
 		t.Errorf("a run far under its limit should be scaled to its bars: top %v", top)
 	}
-	if top := histogramScale(nil, limits{}); top != 10 {
+	if top := histogramScale(nil, limits{}, 1); top != 10 {
 		t.Errorf("empty histogram top %v", top)
 	}
 	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond, 3*time.Second); got != "1.5 s" {
