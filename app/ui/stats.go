@@ -127,7 +127,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip),
+		noRetries(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -181,6 +181,16 @@ func wasted(s stat, st *fleet.Stats) stat {
 		s.NotMeasured = "no success: the 1 answer was wasted"
 	default:
 		s.NotMeasured = "no success: all " + thousands(answered) + " answers wasted"
+	}
+	return s
+}
+
+// noRetries is the dispersion number s of a run with retries retries:
+// with none it measured nothing, and its 0 read as retries perfectly
+// paced, so it shows "–".
+func noRetries(s stat, retries int) stat {
+	if retries == 0 {
+		s.Text, s.NotMeasured = "–", "no retries"
 	}
 	return s
 }
