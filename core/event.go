@@ -66,7 +66,7 @@ type Event struct {
 	Kind     EventKind
 	At       time.Time     // when it happened
 	Attempt  int           // 1-based attempt number (EventWait: the attempt it waits for; EventDone: attempts made)
-	Intended time.Time     // EventAttempt: when the loop meant to send it (the planned end of the last wait)
+	Intended time.Time     // EventAttempt: when the loop meant to send it (the planned end of the last wait, or when the job was due); EventWait of reason bucket: the same, when that was before At (zero otherwise)
 	Outcome  Outcome       // EventOutcome
 	Wait     time.Duration // EventWait
 	Reason   Reason        // EventWait

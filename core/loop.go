@@ -138,8 +138,9 @@ func (l *Loop) SetHorizon(t time.Time) { l.horizon = t }
 // late. If Start comes after due, the first attempt's intended time
 // (EventAttempt's Intended) is due, so the delay counts in the send's
 // lateness instead of vanishing into a later start; a bucket wait before
-// it still starts at Start. Call it before Start; the zero Time, the
-// default, means the job is due when it starts.
+// it still starts at Start, and its EventWait's Intended is due. Call it
+// before Start; the zero Time, the default, means the job is due when it
+// starts.
 func (l *Loop) SetDue(due time.Time) { l.due = due }
 
 // Attempts returns the number of attempts begun so far.
@@ -195,7 +196,11 @@ func (l *Loop) beforeAttempt(now, intended time.Time) Step {
 				return l.stop(now, ErrHorizon, l.horizonNote("bucket wait", now, w))
 			}
 			l.state, l.waitEnd = stateBucketWait, now.Add(w)
-			l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: w, Reason: ReasonBucket, Note: "bucket empty"})
+			e := Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: w, Reason: ReasonBucket, Note: "bucket empty"}
+			if intended.Before(now) {
+				e.Intended = intended
+			}
+			l.emit(e)
 			return Step{Action: ActWait, Wait: w, Reason: ReasonBucket}
 		}
 	}

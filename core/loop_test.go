@@ -753,7 +753,9 @@ func TestLoopGivesBackUnusedTokens(t *testing.T) {
 
 // A job started after it was due has its first attempt intended at due:
 // the delay is the send's lateness. A due after the start changes nothing,
-// nor does one with a bucket wait first (the wait starts at Start).
+// nor does one with a bucket wait first (the wait starts at Start), but
+// that wait's event tells when the job was due (its Intended), so a job's
+// completion time counts from then (fleet.Stats).
 func TestLoopDue(t *testing.T) {
 	for _, c := range []struct {
 		name         string
@@ -766,6 +768,7 @@ func TestLoopDue(t *testing.T) {
 		{"due later than the start", 50 * ms, 40 * ms, false, 40 * ms},
 		{"no due", -1, 40 * ms, false, 40 * ms},
 		{"a bucket wait first", 0, 40 * ms, true, 40*ms + 100*ms},
+		{"a bucket wait first, on time", 40 * ms, 40 * ms, true, 40*ms + 100*ms},
 	} {
 		var b *Bucket
 		if c.bucket {
@@ -780,6 +783,13 @@ func TestLoopDue(t *testing.T) {
 		now := t0.Add(c.started)
 		step := l.Start(now)
 		if step.Action == ActWait {
+			var due time.Time // on time: none
+			if c.due >= 0 && c.due < c.started {
+				due = t0.Add(c.due)
+			}
+			if w := (*ev)[0]; w.Kind != EventWait || !w.Intended.Equal(due) {
+				t.Errorf("%s: bucket wait %+v: want its Intended %v, when the job was due if that was before its start", c.name, w, due)
+			}
 			now = now.Add(step.Wait)
 			step = l.Woke(now)
 		}

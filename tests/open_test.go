@@ -119,3 +119,31 @@ func TestOpenWorkload(t *testing.T) {
 		t.Error("a live rate above 500 jobs/s should disable Run and leave Simulate")
 	}
 }
+
+// TestStopBetweenArrivalsDrainsToTheStop: Stop pressed between an open
+// workload's arrivals, a second after the first job ended, cancels no job
+// and leaves four unstarted. The time to drain is up to Stop, as its line
+// ("Run → Stop: not drained") and the status say: it was the first job's
+// end, a few milliseconds, on a run that lasted over a second.
+func TestStopBetweenArrivalsDrainsToTheStop(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=1&jobs=5&workload=open&every=1m&latency=0s&limiter=none")
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Stats["jobs"] == 1 }); err != nil {
+		t.Fatalf("the first job did not end: %v", err)
+	}
+	time.Sleep(time.Second)
+	click(t, ctx, "stop")
+	var st pageState
+	if err := waitFor(10*time.Second, func() bool { st = state(t, ctx); return !st.Running }); err != nil {
+		t.Fatalf("the run did not stop: %v", err)
+	}
+	card := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"]').innerText`)
+	value := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"] .v').textContent`)
+	status := eval[string](t, ctx, `document.getElementById("run-status").innerText`)
+	if st.Stats["drain_ms"] < 1000 || st.Stats["cancelled"] != 0 || !strings.Contains(card, "Run → Stop: not drained") || !strings.Contains(status, "Stopped after "+value+".") {
+		t.Errorf("stopped a second after the only job ended: drain %.1f ms, %.0f cancelled, card %q, status %q; want over 1 s, none cancelled, up to Stop",
+			st.Stats["drain_ms"], st.Stats["cancelled"], card, status)
+	}
+}

@@ -108,8 +108,13 @@ func (r *Recording) End() (time.Time, bool) {
 	return r.end, !r.end.IsZero()
 }
 
-// Stats computes the run's numbers from a snapshot of its records.
-func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
+// Stats computes the run's numbers from a snapshot of its records (Final
+// once it is over).
+func (r *Recording) Stats() Stats {
+	st := StatsOf(r.Start, r.Records())
+	r.Final(&st)
+	return st
+}
 
 // Export schema.
 //
@@ -303,12 +308,12 @@ var StatsColumns = []StatsColumn{
 	{"causes", "give_ups by the done event's cause, e.g. {\"exhausted\": 3}; left out when there is none"},
 	{"peak_jobs", "most jobs in progress at once"},
 	{"amplification", "requests ÷ first_tries; 0 with no first try"},
-	{"wasted_per_success", "(requests − successes) ÷ successes; 0 with no success"},
+	{"wasted_per_success", "attempts answered without success (requests − in_flight − ok) ÷ successes; 0 with no success"},
 	{"peak_rps", "most attempts sent within any 1 s"},
-	{"completion_p50_ms", "a job's time from its first event to done, median over the jobs that ended and were not cancelled, in ms"},
+	{"completion_p50_ms", "a job's time from when it was due to done (as the page's number), median over the jobs that ended and were not cancelled, in ms"},
 	{"completion_p99_ms", "the same, 99th percentile (nearest rank), in ms"},
 	{"completion_max_ms", "the same, the longest, in ms"},
-	{"drain_ms", "from the start to the last done event, in ms"},
+	{"drain_ms", "from the start to the last done event, in ms; for a run that did not drain (jobs cancelled, or some never started: Stop, a request or attempt limit), to the run's end"},
 	{"lateness_p50_ms", "send lateness (intended send to the request's start), median, in ms; null when not measured (a simulation)"},
 	{"lateness_p99_ms", "the same, 99th percentile, in ms; null when not measured"},
 	{"queued_p50_ms", "browser queueing (queued_ms) of the answers that tell it, median, in ms; null when none does (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
@@ -390,7 +395,9 @@ func (r *Recording) JSON(w io.Writer) error {
 	for k, vs := range r.Scenario.Query() {
 		scenario[k] = vs[0]
 	}
-	stats := toExportStats(StatsOf(r.Start, recs), r.Simulated)
+	st := StatsOf(r.Start, recs)
+	r.Final(&st)
+	stats := toExportStats(st, r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
 	head, err := json.MarshalIndent(struct {
 		Schema    string            `json:"schema"`

@@ -3,6 +3,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -914,5 +915,78 @@ func TestRunStopsAtMaxRequests(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// The time to drain of a run cut short runs to the cut: Stop between an
+// open workload's arrivals comes after the last job in progress ended
+// (at 500 ms here, Stop at 700 ms), and Drain said 500 ms, "Run → Stop:
+// not drained" on a figure that was not when Stop came. A run stopped at
+// its request limit did not drain either; one that ran to its end did.
+func TestDrainOfARunCutShortRunsToTheCut(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		stopAt  time.Duration // 0: no Stop
+		limit   int
+		drained bool
+		drain   time.Duration
+	}{
+		{"ran to its end", 0, 0, true, 2500 * time.Millisecond},
+		{"stopped between arrivals", 700 * time.Millisecond, 0, false, 700 * time.Millisecond},
+		{"stopped at the request limit", 0, 2, false, 500 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scenario(t, "workload", "open", "every", "1s", "workers", "2", "jobs", "3", "timeout", "0s")
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if c.stopAt > 0 {
+					time.AfterFunc(c.stopAt, cancel) // the workers' first jobs arrive at 0 and 500 ms
+				}
+				rec := RunFrom(ctx, time.Now(), s, constTransport{Status: 200}, nil, RunOptions{MaxRequests: c.limit}, nil)
+				st := rec.Stats()
+				if got := rec.Drained(&st); got != c.drained || st.Drain != c.drain {
+					t.Errorf("drained %v, drain %v; want %v, %v (%d jobs ended, stopped %v, limited %v)", got, st.Drain, c.drained, c.drain, st.Jobs, rec.Stopped, rec.Limited)
+				}
+				var buf bytes.Buffer
+				if err := rec.JSON(&buf); err != nil || !strings.Contains(buf.String(), fmt.Sprintf(`"drain_ms": %d,`, c.drain.Milliseconds())) {
+					t.Errorf("the export's drain_ms is not %d ms (%v)", c.drain.Milliseconds(), err)
+				}
+			})
+		})
+	}
+}
+
+// A job's completion time counts from when it was due, as its user waits:
+// a job the page's thread started late (here the workers after a slow
+// yield, all due at the run's start) counts the delay; it counted from
+// its first event, so the 30 ms vanished. A job whose first event is a
+// fleet-bucket wait tells when it was due in that event (core.Loop.SetDue).
+// The simulator starts every job when it is due: its first event is then.
+func TestCompletionCountsFromWhenTheJobWasDue(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		recs []Record
+		want time.Duration
+	}{
+		{"sent when due", []Record{attempt(0, 0, 1, 10, 10), done(0, 0, 1, 60, nil)}, 50 * time.Millisecond},
+		{"sent 40 ms late", []Record{attempt(0, 0, 1, 40, 0), done(0, 0, 1, 90, nil)}, 90 * time.Millisecond},
+		{"a bucket wait first, started 40 ms late", []Record{
+			{Event: core.Event{Kind: core.EventWait, At: at(40), Attempt: 1, Wait: 100 * time.Millisecond, Reason: core.ReasonBucket, Intended: at(0)}},
+			attempt(0, 0, 1, 140, 140), done(0, 0, 1, 190, nil),
+		}, 190 * time.Millisecond},
+	} {
+		if got := StatsOf(t0, c.recs).CompletionMax; got != c.want {
+			t.Errorf("%s: completion %v, want %v", c.name, got, c.want)
+		}
+	}
+	s := scenario(t, "workers", fmt.Sprint(startBatch+5), "jobs", "1", "limiter", "none")
+	rec := Run(context.Background(), s, constTransport{Status: 200}, slowYield{}, nil)
+	if st := rec.Stats(); st.CompletionMax < 30*time.Millisecond {
+		t.Errorf("live: completion max %v: the workers started 30 ms late do not count it", st.CompletionMax)
+	}
+	sim := Simulate(scenario(t, "workers", "3", "jobs", "2", "workload", "open", "every", "1s", "latency", "50ms", "limiter", "none"))
+	if st := sim.Stats(); st.CompletionP50 != 50*time.Millisecond || st.CompletionMax != 50*time.Millisecond {
+		t.Errorf("simulated: completion p50 %v, max %v; want every job's 50 ms", st.CompletionP50, st.CompletionMax)
 	}
 }

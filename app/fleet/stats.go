@@ -105,11 +105,19 @@ type Stats struct {
 	WastedPerSuccess float64
 	PeakRPS          int // most attempts sent within any 1 s (a sliding window)
 
-	// Job completion, from a job's first event to its EventDone, over
+	// Job completion, from when a job was due to its EventDone, over
 	// finished jobs that were not cancelled (nearest-rank percentiles): a
 	// job Stop cut short did not complete, and its time says when Stop came.
+	// A job is due when it arrives (an open workload), when the run starts
+	// (a closed workload's first) or when the worker's last job ended; one
+	// the page's thread started late says so in its first event's Intended
+	// (core.Loop.SetDue), and the delay counts, as it does for the job's
+	// user. Otherwise its first event is when it was due.
 	CompletionP50, CompletionP99, CompletionMax time.Duration
-	// Drain is the time from the start of the run to the last EventDone.
+	// Drain is the time from the start of the run to the last EventDone,
+	// or, for a finished run that did not drain (Recording.Drained), to
+	// when it was cut (Recording.Final): Stop between an open workload's
+	// arrivals comes after the last job in progress ended.
 	Drain time.Duration
 
 	// Send lateness: from when the loop meant to send an attempt to when the
@@ -131,6 +139,26 @@ func StatsOf(start time.Time, recs []Record) Stats {
 		a.Add(&recs[i])
 	}
 	return a.Stats()
+}
+
+// Drained reports whether the finished run r, whose numbers are st,
+// drained: every job it was set up with ended, and none was cut short.
+// Stop, a live run's request limit (RunOptions.MaxRequests) and a
+// simulation's attempt limit cancel the jobs in progress and start no
+// more: Stop between an open workload's arrivals cancels none, and only
+// the jobs that never started tell.
+func (r *Recording) Drained(st *Stats) bool {
+	return st.Cancelled == 0 && (!r.Stopped && !r.Limited || st.Jobs >= r.Scenario.Workers*r.Scenario.Jobs)
+}
+
+// Final completes st, the numbers of every record of the finished run r,
+// with what only the run's end tells: a run that did not drain lasted
+// until it was cut, and its Drain is from its start to its End (once
+// r.End reports it over; st is left as it is before).
+func (r *Recording) Final(st *Stats) {
+	if end, ok := r.End(); ok && !r.Drained(st) {
+		st.Drain = max(st.Drain, end.Sub(r.Start))
+	}
 }
 
 // StatsAcc computes Stats (and Dispersion) incrementally: Add each record
@@ -168,6 +196,9 @@ func (a *StatsAcc) Add(r *Record) {
 	first, seen := a.firstAt[k]
 	if !seen {
 		first = e.At
+		if !e.Intended.IsZero() && e.Intended.Before(first) {
+			first = e.Intended // started late
+		}
 		if e.Kind != core.EventDone {
 			a.firstAt[k] = first
 			st.PeakJobs = max(st.PeakJobs, len(a.firstAt)) // the map holds the jobs in progress

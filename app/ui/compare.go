@@ -192,6 +192,7 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
 		recs := rec.Shared()
 		st := fleet.StatsOf(rec.Start, recs)
+		rec.Final(&st)
 		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
 		b := newBaseline(rec, recs, st, disp, -1, sum.Stopped)
 		ctx.Dispatch(func(app.Context) {

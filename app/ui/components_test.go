@@ -211,6 +211,31 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 	}
 }
 
+// The dispersion of a run without retries measured nothing: its 0 read as
+// retries perfectly paced (the fleet-bucket step of the story sends none).
+func TestDispersionWithoutRetries(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		st   fleet.Stats
+		disp float64
+		want []string
+	}{
+		{"no retries", fleet.Stats{Requests: 4, FirstTries: 4, OK: 4}, 0, []string{`<span class="v">–</span>`, `>no retries</span>`}},
+		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
+	} {
+		l := newLab()
+		l.stats, l.disp, l.hasStats = c.st, c.disp, true
+		out := renderHTML(&Numbers{Lab: l, Rev: 1})
+		i := strings.Index(out, `data-stat="dispersion"`)
+		card := out[i : i+strings.Index(out[i:], "</div>")]
+		for _, w := range c.want {
+			if !strings.Contains(card, w) {
+				t.Errorf("%s: the card %q lacks %q", c.name, card, w)
+			}
+		}
+	}
+}
+
 // The percentiles' tooltips say how they are computed: nearest rank, as
 // fleet.Stats does for every one of them.
 func TestPercentilesSayHowTheyAreComputed(t *testing.T) {

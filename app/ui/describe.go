@@ -15,10 +15,12 @@ import (
 // a long run's slices are wider.
 const summaryMaxSlices = 20
 
-// summarySlices are the widths a summary's slices may take, narrowest first.
+// summarySlices are the widths a summary's slices may take, narrowest
+// first; past a day, 2, 5, 10, … days (niceStep).
 var summarySlices = []time.Duration{
 	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second,
 	10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	30 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour,
 }
 
 // runSummary is a run's timelineSummary, kept.
@@ -92,15 +94,12 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 
 // sliceCounts counts the requests sent in each time slice of the run, and
 // among them those rejected and failed (timed out included): "Requests
-// sent per 1 s: 0–1 s 8 (4 rejected); 1–2 s 5; 2–3 s none."
+// sent per 1 s: 0 s–1 s 8 (4 rejected); 1 s–2 s 5; 2 s–3 s none."
 func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) string {
-	width := summarySlices[len(summarySlices)-1]
-	for _, w := range summarySlices {
-		if drain <= w*summaryMaxSlices {
-			width = w
-			break
-		}
-	}
+	// At most summaryMaxSlices, however long the run: a simulation over
+	// 169 years was counted in 10-minute slices, 8.9 million of them (a
+	// text of ~200 MB, the page frozen for 46 s).
+	width := niceStep(drain, summaryMaxSlices, summarySlices)
 	n := max(1, int((drain+width-1)/width))
 	type count struct{ sent, rejected, failed int }
 	counts := make([]count, n)
@@ -130,7 +129,7 @@ func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) stri
 	}
 	parts := make([]string, n)
 	for i, c := range counts {
-		p := secText(time.Duration(i)*width) + "–" + secText(time.Duration(i+1)*width) + " "
+		p := sliceText(time.Duration(i)*width, width) + "–" + sliceText(time.Duration(i+1)*width, width) + " "
 		switch {
 		case c.sent == 0:
 			p += "none"
@@ -149,7 +148,17 @@ func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) stri
 		}
 		parts[i] = p
 	}
-	return "Requests sent per " + secText(width) + ": " + strings.Join(parts, "; ") + "."
+	return "Requests sent per " + sliceText(width, width) + ": " + strings.Join(parts, "; ") + "."
+}
+
+// sliceText writes d, a multiple of a summary's slices of width, in
+// seconds without trailing zeros ("0.25 s", "2 s"), or in hours or days
+// when width is whole ones ("5000 d").
+func sliceText(d, width time.Duration) string {
+	if width%time.Hour == 0 {
+		return secondsLabel(d, width, width)
+	}
+	return trimFloat(d.Seconds()) + " s"
 }
 
 // waitCounts counts the waits between attempts by their reason: " Waits:
@@ -172,9 +181,6 @@ func waitCounts(recs []fleet.Record) string {
 	}
 	return " Waits between attempts: " + strings.Join(parts, ", ") + "."
 }
-
-// secText writes d in seconds, without trailing zeros: "0.25 s", "2 s".
-func secText(d time.Duration) string { return trimFloat(d.Seconds()) + " s" }
 
 // plural is one when n is 1, else many.
 func plural(n int, one, many string) string {

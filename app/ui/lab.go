@@ -742,6 +742,7 @@ func (l *Lab) Run(ctx app.Context) {
 		l.view.finish(end)
 		recs := rec.Records()
 		st := fleet.StatsOf(rec.Start, recs)
+		rec.Final(&st)
 		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
 		if stream != nil {
 			// The last ends (cancellations) reach the stream a moment later.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -873,6 +874,45 @@ func TestGiveUpsSayWhy(t *testing.T) {
 		c := fleet.Cause(&core.StopError{Cause: err})
 		if causesText(map[string]int{c: 1}) == "" {
 			t.Errorf("cause %q has no words in the give-ups' tooltip", c)
+		}
+	}
+}
+
+// The histogram's y labels stay inside their column at any scale: a
+// simulation over 169 years (37 requests, uncapped backoff) wrote its rates
+// per second, "0.0000015" and "0.00000075", wider than the column (cut at
+// the canvas' left edge), and its time axis "864000000 s". Bins of a day
+// and more write them per day, and the axis in days; a run of seconds
+// keeps req/s.
+func TestHistogramLabelsFitAtAnyScale(t *testing.T) {
+	for _, c := range []struct {
+		name, query       string
+		unit, title, tick string
+	}{
+		{"full jitter", "", "req/s", "Requests sent per second", " s"},
+		{"169 years", "workers=1&jobs=1&fail500=100&cap=0s&attempts=1000", "req/day", "Requests sent per day", "0000 d"},
+	} {
+		q, _ := url.ParseQuery(c.query)
+		s, ferrs := fleet.FromQuery(q)
+		if ferrs != nil {
+			t.Fatal(ferrs)
+		}
+		rec := fleet.Simulate(s)
+		v := newView()
+		v.load(s, rec, rec.Records())
+		for _, sz := range frameSizes {
+			o, l := paintView(v, sz)
+			texts := strings.Join(o.Strings(), "|")
+			for _, want := range []string{c.unit, c.title, c.tick + "|"} {
+				if !strings.Contains(texts, want) {
+					t.Errorf("%s, %s: %q not drawn: %s", c.name, sz.name, want, texts)
+				}
+			}
+			for _, b := range histAxisBoxes(&l, l.histMax) {
+				if b.x < 0 || b.x+b.w > l.left {
+					t.Errorf("%s, %s: a y label spans x %.0f–%.0f, outside its column 0–%.0f (top %g req/s)", c.name, sz.name, b.x, b.x+b.w, l.left, l.histMax)
+				}
+			}
 		}
 	}
 }

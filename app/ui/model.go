@@ -31,10 +31,20 @@ type mark struct {
 	bucketWait           time.Duration // waited for a fleet-bucket token before it
 	waitAfter            time.Duration // the wait chosen after it
 	waitReason           core.Reason
-	waitNote             string // the wait's note or, on the attempt its job gave up after, why (stopNote)
+	waitNote             string // the wait's note
+	endNote              string // on the attempt its job gave up after, why (stopNote)
 	hasWait              bool
-	prev, next           int // the same job's attempts (-1: none)
+	cut                  uint8 // cutRun, cutLimit: its job was cancelled after it, once the wait after it was chosen
+	prev, next           int   // the same job's attempts (-1: none)
 }
+
+// What cancelled a job once the wait after its last attempt was chosen
+// (mark.cut): the run was stopped (Stop, or a live run's request limit),
+// or a simulation reached its attempt limit.
+const (
+	cutRun uint8 = 1 + iota
+	cutLimit
+)
 
 // span is a wait drawn in a worker's lane.
 type span struct {
@@ -295,8 +305,16 @@ func (m *model) add(r *fleet.Record) {
 			}
 		}
 	case core.EventDone:
-		if i := j.lastMark; i >= 0 && e.Err != nil && !m.marks[i].hasWait {
-			m.marks[i].waitNote = stopNote(e)
+		cause := fleet.Cause(e.Err)
+		if i := j.lastMark; i >= 0 && e.Err != nil {
+			switch k := &m.marks[i]; {
+			case cause != "cancelled":
+				k.endNote = stopNote(e) // after the wait too: its bucket wait would end past max elapsed
+			case k.hasWait && fleet.AtAttemptLimit(e.Err):
+				k.cut = cutLimit
+			case k.hasWait:
+				k.cut = cutRun
+			}
 		}
 		m.endJob(j, t)
 		delete(m.jobs, jobID{w, r.Job})
@@ -307,7 +325,7 @@ func (m *model) add(r *fleet.Record) {
 		if j.slot < 63 {
 			m.slots[w] &^= 1 << j.slot
 		}
-		m.ends = append(m.ends, jobEnd{worker: w, slot: j.slot, at: t, ok: e.Err == nil, cause: fleet.Cause(e.Err)})
+		m.ends = append(m.ends, jobEnd{worker: w, slot: j.slot, at: t, ok: e.Err == nil, cause: cause})
 	}
 }
 

@@ -33,9 +33,17 @@ type layout struct {
 	markR           float64
 	slice           time.Duration // histogram bin width
 	histMax         float64       // req/s at the top of the histogram
-	srvRows         int
-	names           []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
-	head            []headLine // the text above the timeline (a PNG's)
+	// The unit the histogram's rates are written in: per second, or, in
+	// bins of an hour or a day and more (a simulation over days or
+	// centuries), per hour or per day, in which a rate takes a few digits:
+	// per second, 37 requests in 169 years had the labels "0.0000015" and
+	// "0.00000075", wider than their column. ratePer is it in seconds,
+	// rateWord its name ("second"), rateUnit its label ("req/s").
+	ratePer            float64
+	rateWord, rateUnit string
+	srvRows            int
+	names              []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
+	head               []headLine // the text above the timeline (a PNG's)
 	// A PNG's legend, under its head: each item where it is drawn, from
 	// legendTop down, in rows of legendRowH.
 	legend                []legendCell
@@ -93,6 +101,12 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 	l.place(0)
 	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
 	l.slice = histSlice(l.span, l.right-l.left)
+	l.ratePer, l.rateWord, l.rateUnit = 1, "second", "req/s"
+	if l.slice >= 24*time.Hour {
+		l.ratePer, l.rateWord, l.rateUnit = 86400, "day", "req/day"
+	} else if l.slice >= time.Hour {
+		l.ratePer, l.rateWord, l.rateUnit = 3600, "hour", "req/h"
+	}
 	return l
 }
 
@@ -367,12 +381,21 @@ func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duratio
 
 // secondsLabel writes a time offset as an axis whose last time is end
 // does, in one unit along the whole axis: milliseconds when all of it is
-// under a second ("0 ms", "200 ms"), otherwise seconds with the decimals
-// its step needs ("0.0 s", "0.5 s", "1.0 s"). An axis mixing them read
-// "0.0 s, 200 ms, 400 ms" (a short run) or "0.0 s, 500 ms, 1.0 s".
+// under a second ("0 ms", "200 ms"), hours or days when its step is whole
+// ones ("10000 d", not "864000000 s", in a simulation over centuries),
+// otherwise seconds with the decimals its step needs ("0.0 s", "0.5 s",
+// "1.0 s"). An axis mixing them read "0.0 s, 200 ms, 400 ms" (a short run)
+// or "0.0 s, 500 ms, 1.0 s".
 func secondsLabel(t, step, end time.Duration) string {
-	if end < time.Second {
+	switch {
+	case end < time.Second:
 		return strconv.FormatInt(t.Milliseconds(), 10) + " ms"
+	case step%time.Hour == 0:
+		u, name := time.Hour, " h"
+		if step%(24*time.Hour) == 0 {
+			u, name = 24*time.Hour, " d"
+		}
+		return strconv.FormatInt(int64(t/u), 10) + name
 	}
 	prec := 0
 	if step%time.Second != 0 {
@@ -686,9 +709,9 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// A panel's note says less, or nothing, where the whole of it does not
 	// fit between its title and the plot's right edge (a phone).
 	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"
-	histTitle, histNotes := "Requests sent per second", []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
+	histTitle, histNotes := "Requests sent per "+l.rateWord, []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
 	if m != nil && m.watch {
-		histTitle, histNotes = "Requests received per second", []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
+		histTitle, histNotes = "Requests received per "+l.rateWord, []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
 	}
 	noteRoom := l.right - l.left - titleWidth(histTitle, s)
 	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
@@ -1650,7 +1673,7 @@ func finishShapes(o *browser.Ops, n int, c fleet.Class, width float64) {
 // bar stays under a quarter of the limits, the scale follows the bars
 // instead (the limit lines are then marked as off the scale), or a run far
 // below its limit would draw bars too thin to see.
-func histogramScale(rates []float64, lim limits) float64 {
+func histogramScale(rates []float64, lim limits, per float64) float64 {
 	var nz []float64
 	for _, r := range rates {
 		if r > 0 {
@@ -1672,13 +1695,14 @@ func histogramScale(rates []float64, lim limits) float64 {
 	if top <= 0 {
 		return 10
 	}
+	top *= per // round in the unit it is written in (layout.ratePer)
 	mag := math.Pow(10, math.Floor(math.Log10(top)))
 	for _, f := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
 		if f*mag >= top*0.999 {
-			return f * mag
+			return f * mag / per
 		}
 	}
-	return 10 * mag
+	return 10 * mag / per
 }
 
 // paintHistogram draws the bars and the baseline's outline, and returns
@@ -1708,7 +1732,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		baseRates = in.base.rates(l.slice, first, n)
 	}
 	// The scale fits the bins in view (zoomed in, those left of it are clipped).
-	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim)
+	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	bw := l.x(l.slice) - l.x(0)
@@ -1827,7 +1851,7 @@ func (v cutValue) keep(s float64) rect {
 // the whole number has no such place; ok is false (no value) where
 // neither has.
 func placeCutValue(l *layout, taken []rect, rate, x, bw float64, col int) (v cutValue, ok bool) {
-	for _, text := range []string{trimFloat(rate), shortRate(rate)} {
+	for _, text := range []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)} {
 		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		w, h := pr.w, pr.h
 		// Over its bar by at least half of the narrower of the two, and
@@ -1860,9 +1884,9 @@ func shortRate(r float64) string {
 func histAxisBoxes(l *layout, top float64) []rect {
 	var out []rect
 	for _, v := range []float64{0, top / 2, top} {
-		out = append(out, textBox(l, rateText(v), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
+		out = append(out, textBox(l, rateText(v*l.ratePer), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
 	}
-	return append(out, textBox(l, "req/s", 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft))
+	return append(out, textBox(l, l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft))
 }
 
 // textBox is about where text drawn at (x, y), its middle at y, lies.
@@ -1922,7 +1946,7 @@ func lineRect(x1, y1, x2, y2, w float64) rect {
 // quarter of the way down: between the top and middle ticks, so a long
 // tick label (25000 in a 10,000-worker simulation) never runs into it.
 func paintHistogramUnit(o *browser.Ops, l *layout) {
-	o.Text("req/s", 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	o.Text(l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 }
 
 // paintHistogramAxis draws the histogram's y labels and its limit lines,
@@ -1938,7 +1962,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	o.FillStyle(colMuted)
 	for _, v := range []float64{0, top / 2, top} {
-		o.Text(rateText(v), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		o.Text(rateText(v*l.ratePer), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
 	// A label in as many words as fit (shorterLabels); a limit above the
 	// scale is drawn along the top, its label saying so (in fewer words,

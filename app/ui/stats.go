@@ -76,16 +76,15 @@ func endOf(simulated, capped, cut bool) runEnd {
 	return endLive
 }
 
-// cutShort reports whether a live run with numbers st was cut short by
-// Stop: it cancelled jobs (nothing else cancels a live run's context), or
-// Stop came before some of its jobs had even started (rec, the finished
-// run's Recording: Stopped, and fewer jobs ended than it was set up with;
-// nil while the run or a replay of it goes on). Stop between an open
-// workload's arrivals cancels no job, as none is in progress: counting
-// cancellations alone, such a run read "Finished: 10 of 10 jobs
-// succeeded", "Run → last job done", with 70 of its 80 jobs never started.
+// cutShort reports whether a live run with numbers st was cut short: by
+// Stop or the request limit. It cancelled jobs, or, finished (rec, its
+// Recording; nil while the run or a replay of it goes on), it did not
+// drain (fleet.Recording.Drained): Stop between an open workload's
+// arrivals cancels no job, as none is in progress. Counting cancellations
+// alone, such a run read "Finished: 10 of 10 jobs succeeded", "Run → last
+// job done", with 70 of its 80 jobs never started.
 func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
-	return st.Cancelled > 0 || rec != nil && rec.Stopped && st.Jobs < rec.Scenario.Workers*rec.Scenario.Jobs
+	return st.Cancelled > 0 || rec != nil && !rec.Drained(st)
 }
 
 // statList turns Stats into the panel's numbers, in the order shown; end
@@ -121,14 +120,14 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
-		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, start to done", false)),
+		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
 		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip),
+		noRetries(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -186,6 +185,16 @@ func wasted(s stat, st *fleet.Stats) stat {
 	return s
 }
 
+// noRetries is the dispersion number s of a run with retries retries:
+// with none it measured nothing, and its 0 read as retries perfectly
+// paced, so it shows "–".
+func noRetries(s stat, retries int) stat {
+	if retries == 0 {
+		s.Text, s.NotMeasured = "–", "no retries"
+	}
+	return s
+}
+
 // cutBy says what cancels a run's jobs: Stop, or the page's limit on a
 // simulation's attempts or a live run's requests.
 func cutBy(end runEnd) string {
@@ -199,8 +208,8 @@ func cutBy(end runEnd) string {
 }
 
 // drainSub is what the time to drain measures: up to the last job's end,
-// or, for a run cut short, up to the cut (the jobs then ended cancelled,
-// not done).
+// or, for a run cut short, up to the cut (fleet.Recording.Final): the jobs
+// in progress then ended cancelled, and those still to come never started.
 func drainSub(end runEnd) string {
 	switch end {
 	case endStopped:

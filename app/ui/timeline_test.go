@@ -169,13 +169,13 @@ func TestNiceSteps(t *testing.T) {
 		t.Errorf("narrow canvas, long run: bin %v narrower than 4 px", got)
 	}
 	lim := limits{server: 10}
-	if top := histogramScale([]float64{5, 8, 12, 500}, lim); top < 40 || top >= 500 {
+	if top := histogramScale([]float64{5, 8, 12, 500}, lim, 1); top < 40 || top >= 500 {
 		t.Errorf("one spike should not set the scale: top %v", top)
 	}
-	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}); top < 45 || top > 100 {
+	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}, 1); top < 45 || top > 100 {
 		t.Errorf("a run far under its limit should be scaled to its bars: top %v", top)
 	}
-	if top := histogramScale(nil, limits{}); top != 10 {
+	if top := histogramScale(nil, limits{}, 1); top != 10 {
 		t.Errorf("empty histogram top %v", top)
 	}
 	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond, 3*time.Second); got != "1.5 s" {
@@ -245,6 +245,12 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 		{"stopped", mark{class: fleet.ClassAborted, err: context.Canceled, next: -1}, "no retry: Stop ended the job here"},
 		{"attempt limit", mark{class: fleet.ClassAborted, err: fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), next: -1},
 			"no retry: the simulation's attempt limit ended the job here"},
+		// Cancelled in the wait after it: it said "then waited 1 s" of a
+		// wait Stop cut, and nothing of the cut.
+		{"stopped in its wait", mark{class: fleet.ClassLimited, status: 429, hasWait: true, waitAfter: time.Second, cut: cutRun, next: -1},
+			"then was to wait 1 s: backoff\nno retry: the run was stopped first"},
+		{"attempt limit in its wait", mark{class: fleet.ClassLimited, status: 429, hasWait: true, waitAfter: time.Second, cut: cutLimit, next: -1},
+			"then was to wait 1 s: backoff\nno retry: the simulation's attempt limit ended the job first"},
 	} {
 		c.k.end = time.Second
 		if text := strings.Join(describe(&c.k, false).Lines, "\n"); !strings.Contains(text, c.want) {
@@ -269,6 +275,10 @@ func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
 		{"above ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=fixed&retry_value=60",
 			"no retry: the job gave up here: retry-after 1 min above ceiling 2 s"},
 		{"none", "strategy=none", "no retry: the job gave up here: strategy none: no retries"},
+		// After its backoff wait, the fleet bucket's wait would end past
+		// max elapsed: the tooltip said only "then waited 1 s: backoff".
+		{"bucket wait after a backoff wait", "workers=2&fail500=100&bucket=on&bucket_rate=1&bucket_cap=2&elapsed=1500ms",
+			"then waited 1 s: backoff\nno retry: the job gave up after this wait: bucket wait 1 s would end past max elapsed 1.5 s (1 s used)"},
 	} {
 		q, _ := url.ParseQuery(stage)
 		over, _ := url.ParseQuery(c.query)

@@ -264,6 +264,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	m.finish(m.since(end))
 	sl.yield()
 	st := acc.Stats()
+	rec.Final(&st)
 	sl.yield()
 	disp := acc.Dispersion(fleet.DispersionSlice)
 	sl.yield()
@@ -941,19 +942,31 @@ func describe(k *mark, running bool) tip {
 		t.Lines = append(t.Lines, rl)
 	}
 	if k.hasWait {
-		w := "then waited " + fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]
+		w := "then waited "
+		if k.cut != 0 {
+			w = "then was to wait "
+		}
+		w += fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]
 		if k.waitNote != "" {
 			w += " (" + noteText(k.waitNote) + ")"
 		}
 		t.Lines = append(t.Lines, w)
+		switch {
+		case k.cut == cutLimit:
+			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job first")
+		case k.cut == cutRun:
+			t.Lines = append(t.Lines, "no retry: the run was stopped first")
+		case k.endNote != "":
+			t.Lines = append(t.Lines, "no retry: the job gave up after this wait: "+noteText(k.endNote))
+		}
 	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
 		switch {
 		case k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err):
 			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job here")
 		case k.class == fleet.ClassAborted: // it did not give up: it was stopped
 			t.Lines = append(t.Lines, "no retry: Stop ended the job here")
-		case k.waitNote != "":
-			t.Lines = append(t.Lines, "no retry: the job gave up here: "+noteText(k.waitNote))
+		case k.endNote != "":
+			t.Lines = append(t.Lines, "no retry: the job gave up here: "+noteText(k.endNote))
 		default:
 			t.Lines = append(t.Lines, "no retry: the job gave up here")
 		}
