@@ -27,6 +27,10 @@
 // Every parameter is optional and bounded. An unknown parameter, one given
 // twice, an empty or out-of-range value gets 400 with a JSON body
 // {"error", "param", "value", "allowed"}; bad input never gets a 5xx.
+// param is one name: a rule between parameters (latency+spread ≤ 30s,
+// fail500+fail503+drop+hang ≤ 100) is reported on the last of them in the
+// table that is not zero, allowed saying how much it may be beside the
+// others ("at most 10s: latency+spread ≤ 30s, and latency is 20s").
 //
 //	| parameter | meaning | default | allowed |
 //	|---|---|---|---|

@@ -364,6 +364,7 @@ func ParseParams(q url.Values) (Params, error) {
 		}
 	}
 	if err := p.check(); err != nil {
+		err.Value = cut(q.Get(err.Param))
 		return p, err
 	}
 	return p, nil
@@ -374,6 +375,7 @@ func ParseParams(q url.Values) (Params, error) {
 func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
+	var given [numParams]string // as received: a rule between parameters names the value of one
 	if perr := eachParam(raw, func(name, value, _ string) *ParamError {
 		i := paramIndex(name)
 		if i < 0 {
@@ -382,12 +384,13 @@ func ParseQuery(raw string) (Params, error) {
 		if seen[i] {
 			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
 		}
-		seen[i] = true
+		seen[i], given[i] = true, value
 		return p.set(i, value)
 	}); perr != nil {
 		return p, perr
 	}
 	if err := p.check(); err != nil {
+		err.Value = cut(given[paramIndex(err.Param)])
 		return p, err
 	}
 	return p, nil
@@ -530,15 +533,51 @@ func (p *Params) Set(name, v string) error {
 	return nil
 }
 
-// check validates what no single parameter can: the sums.
+// check validates what no single parameter can: the sums. A broken rule is
+// reported on one parameter, the last in Table order that is not zero
+// (spread; the last of fail500, fail503, drop and hang), its Allowed saying
+// how much it may be given the others. Its Value is the parameter's as
+// decoded; ParseQuery and ParseParams put the text received in its place.
 func (p *Params) check() *ParamError {
-	if p.Latency+p.Spread > MaxLatency {
-		return &ParamError{Param: "latency+spread", Value: (p.Latency + p.Spread).String(), Allowed: allowedLatency}
+	if p.Latency+p.Spread > MaxLatency { // so spread > 0: latency alone is at most MaxLatency
+		return &ParamError{Param: "spread", Value: p.Spread.String(),
+			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency + ", and latency is " + p.Latency.String()}
 	}
-	if s := p.Fail500 + p.Fail503 + p.Drop + p.Hang; s > 100+sumTolerance {
-		return &ParamError{Param: "fail500+fail503+drop+hang", Value: strconv.FormatFloat(math.Round(s*(1/sumTolerance))/(1/sumTolerance), 'g', -1, 64), Allowed: allowedSum}
+	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
+	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
+		last := len(pct) - 1
+		for pct[last] == 0 { // s > 100: one is not zero
+			last--
+		}
+		others, names, n := 0.0, "", 0
+		for i, v := range pct {
+			if i != last && v != 0 {
+				others += v
+				if n > 0 {
+					names += "+"
+				}
+				names += table[pFail500+i].Name
+				n++
+			}
+		}
+		allowed := "at most " + formatPct(100-others) + ": " + allowedSum
+		switch {
+		case others > 100+sumTolerance: // lowering this one alone is not enough
+			allowed = allowedSum + ", and " + names + " alone add up to " + formatPct(others)
+		case n == 1:
+			allowed += ", and " + names + " is " + formatPct(others)
+		case n > 1:
+			allowed += ", and " + names + " add up to " + formatPct(others)
+		}
+		return &ParamError{Param: table[pFail500+last].Name, Value: formatPct(pct[last]), Allowed: allowed}
 	}
 	return nil
+}
+
+// formatPct writes a percentage without float noise: to sumTolerance
+// (100-85.6 is 14.400000000000006 in float64, and is written 14.4).
+func formatPct(v float64) string {
+	return strconv.FormatFloat(math.Round(v*(1/sumTolerance))/(1/sumTolerance), 'g', -1, 64)
 }
 
 // sumTolerance is the float error allowed in fail500+fail503+drop+hang ≤
