@@ -80,7 +80,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var c config
 	fs.StringVar(&c.host, "host", envOr("RETRYLAB_HOST", "localhost"),
 		"host or IP to listen on; 0.0.0.0 serves a workshop room on every interface (RETRYLAB_HOST)")
-	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
+	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535, not one browsers refuse (6000, 6667, …); 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	if err := fs.Parse(args); err != nil {
@@ -104,6 +104,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("%s %d: must be between 1 and 65535 (0 picks a free port)", source, c.port)
+	}
+	if fleet.BadPort(c.port) {
+		return c, fmt.Errorf("%s %d: browsers refuse to load a page from that port (a bad port in the Fetch standard, kept for mail, IRC, X11 and other protocols): choose another, e.g. 8080", source, c.port)
 	}
 	return c, nil
 }
