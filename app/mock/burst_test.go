@@ -283,8 +283,8 @@ func TestBurstStalledStream(t *testing.T) {
 func TestBurstErrors(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
 	checkSwitchErrors(t, h.Burst(), "/mock/burst", []switchError{
-		{http.MethodGet, "n=5", 405, "method", "GET", "POST"},
-		{http.MethodPut, "n=5", 405, "method", "PUT", "POST"},
+		{http.MethodGet, "n=5", 405, "method", "GET", "POST, OPTIONS"},
+		{http.MethodPut, "n=5", 405, "method", "PUT", "POST, OPTIONS"},
 		{http.MethodPost, "n=0", 400, "n", "0", burstNAllowed},
 		{http.MethodPost, "n=1001", 400, "n", "1001", burstNAllowed},
 		{http.MethodPost, "n=-1", 400, "n", "-1", burstNAllowed},

@@ -10,9 +10,9 @@
 //	h := mock.New(mock.Options{})
 //	mux.Handle("/mock", h)                 // GET, HEAD; OPTIONS preflight
 //	mux.Handle("/mock/events", h.Events()) // GET: Server-Sent Events for one key
-//	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while
-//	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while
-//	mux.Handle("/mock/burst", h.Burst())   // POST: make n requests arrive at a key at once
+//	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while; OPTIONS
+//	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while; OPTIONS
+//	mux.Handle("/mock/burst", h.Burst())   // POST: make n requests arrive at a key at once; OPTIONS
 //	srv.RegisterOnShutdown(h.Close)         // ends streams and hangs
 //
 // Example:
@@ -87,9 +87,12 @@
 // Every response, errors included, carries Access-Control-Allow-Origin: *,
 // Access-Control-Expose-Headers listing Retry-After, RateLimit,
 // RateLimit-Policy and X-RateLimit-*, Timing-Allow-Origin: *, and
-// Cache-Control: no-store. OPTIONS answers preflights with 204, allowing
-// the methods the route serves (GET, HEAD and OPTIONS on /mock; GET and
-// OPTIONS on /mock/events), which are those its 405s list in Allow.
+// Cache-Control: no-store. OPTIONS answers preflights with 204 on every
+// route, allowing the methods the route serves (GET, HEAD and OPTIONS on
+// /mock; GET and OPTIONS on /mock/events; POST and OPTIONS on the fault
+// switches, so a page on another origin can send them with a JSON
+// Content-Type or headers of its own), which are those its 405s list in
+// Allow.
 //
 // # Keys
 //
