@@ -132,18 +132,7 @@ func serveCommand(args []string) error {
 	// Requests inherit base, cancelled only if Shutdown gives up on them.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	srv := &http.Server{
-		Handler:           site,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		// Longer than the mock's largest latency and hang; event streams
-		// lift the deadline for themselves.
-		WriteTimeout:   2 * time.Minute,
-		IdleTimeout:    2 * time.Minute,
-		MaxHeaderBytes: 16 << 10,
-		BaseContext:    func(net.Listener) context.Context { return base },
-		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
-	}
+	srv := newServer(site, base)
 	port := lns[0].Addr().(*net.TCPAddr).Port
 	site.setListenAddr(c.host, port) // for /join: with -port 0 the port is known only now
 	errc := make(chan error, len(lns))
@@ -170,6 +159,24 @@ func serveCommand(args []string) error {
 	err = srv.Shutdown(shutdownCtx)
 	cancelBase()
 	return err
+}
+
+// newServer is the http.Server serve runs h with; requests inherit base.
+func newServer(h http.Handler, base context.Context) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		// Longer than the mock's largest latency and hang; event streams
+		// lift the deadline for themselves.
+		WriteTimeout: 2 * time.Minute,
+		IdleTimeout:  2 * time.Minute,
+		// Past this net/http answers a plain-text 431 itself; up to it
+		// the site refuses more than maxHeaderBytes with a JSON one.
+		MaxHeaderBytes: hardHeaderBytes,
+		BaseContext:    func(net.Listener) context.Context { return base },
+		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
+	}
 }
 
 // listen opens the listeners. "localhost" listens on both loopback
