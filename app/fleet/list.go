@@ -235,7 +235,7 @@ func seedField() Field {
 const MaxTargetLen = 2048
 
 func targetField() Field {
-	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535 that browsers fetch from (not one of the Fetch standard's bad ports)"
+	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535, not one of the Fetch standard's bad ports"
 	return Field{
 		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
 		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
@@ -251,8 +251,7 @@ func targetField() Field {
 				return invalid("Custom target", v, allowed)
 			}
 			if BadPort(port) {
-				return invalid("Custom target", v, "on another port: browsers refuse to fetch from port "+strconv.Itoa(port)+
-					", a bad port in the Fetch standard (kept for mail, IRC, X11 and other protocols), so every attempt would fail without leaving the browser")
+				return invalid("Custom target", v, "on another port: browsers refuse port "+strconv.Itoa(port)+", a bad port of the Fetch standard, so no attempt would leave the browser")
 			}
 			s.Target = v
 			return nil

@@ -30,7 +30,7 @@
 // param is one name: a rule between parameters (latency+spread ≤ 30s,
 // fail500+fail503+drop+hang ≤ 100) is reported on the last of them in the
 // table that is not zero, allowed saying how much it may be beside the
-// others ("at most 10s: latency+spread ≤ 30s, and latency is 20s").
+// others ("at most 10s: latency+spread ≤ 30s" with latency=20s).
 //
 //	| parameter | meaning | default | allowed |
 //	|---|---|---|---|

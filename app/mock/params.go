@@ -339,6 +339,7 @@ func cut(s string) string {
 // checked in Table order, so the error reported for a bad query is deterministic.
 func ParseParams(q url.Values) (Params, error) {
 	p := Defaults()
+	var given [numParams]string
 	for i := range table {
 		vs, ok := q[table[i].Name]
 		if !ok {
@@ -350,6 +351,7 @@ func ParseParams(q url.Values) (Params, error) {
 		if err := p.set(i, vs[0]); err != nil {
 			return p, err
 		}
+		given[i] = vs[0]
 	}
 	if len(q) > 0 {
 		var unknown string
@@ -363,8 +365,7 @@ func ParseParams(q url.Values) (Params, error) {
 			return p, unknownParam(unknown, strings.Join(q[unknown], ","))
 		}
 	}
-	if err := p.check(); err != nil {
-		err.Value = cut(q.Get(err.Param))
+	if err := p.check(&given); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -375,7 +376,7 @@ func ParseParams(q url.Values) (Params, error) {
 func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
-	var given [numParams]string // as received: a rule between parameters names the value of one
+	var given [numParams]string // as received: a rule between parameters names one's
 	if perr := eachParam(raw, func(name, value, _ string) *ParamError {
 		i := paramIndex(name)
 		if i < 0 {
@@ -389,8 +390,7 @@ func ParseQuery(raw string) (Params, error) {
 	}); perr != nil {
 		return p, perr
 	}
-	if err := p.check(); err != nil {
-		err.Value = cut(given[paramIndex(err.Param)])
+	if err := p.check(&given); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -535,41 +535,23 @@ func (p *Params) Set(name, v string) error {
 
 // check validates what no single parameter can: the sums. A broken rule is
 // reported on one parameter, the last in Table order that is not zero
-// (spread; the last of fail500, fail503, drop and hang), its Allowed saying
-// how much it may be given the others. Its Value is the parameter's as
-// decoded; ParseQuery and ParseParams put the text received in its place.
-func (p *Params) check() *ParamError {
+// (spread; the last of fail500, fail503, drop and hang), with the value
+// given (given holds the query's, by Table index) and how much it may be
+// beside the others: "at most 10s: latency+spread ≤ 30s".
+func (p *Params) check(given *[numParams]string) *ParamError {
 	if p.Latency+p.Spread > MaxLatency { // so spread > 0: latency alone is at most MaxLatency
-		return &ParamError{Param: "spread", Value: p.Spread.String(),
-			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency + ", and latency is " + p.Latency.String()}
+		return &ParamError{Param: "spread", Value: cut(given[pSpread]),
+			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency}
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
 	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
-		last := len(pct) - 1
-		for pct[last] == 0 { // s > 100: one is not zero
-			last--
+		i := len(pct) - 1
+		for pct[i] == 0 { // s > 100: one is not zero
+			i--
 		}
-		others, names, n := 0.0, "", 0
-		for i, v := range pct {
-			if i != last && v != 0 {
-				others += v
-				if n > 0 {
-					names += "+"
-				}
-				names += table[pFail500+i].Name
-				n++
-			}
-		}
-		allowed := "at most " + formatPct(100-others) + ": " + allowedSum
-		switch {
-		case others > 100+sumTolerance: // lowering this one alone is not enough
-			allowed = allowedSum + ", and " + names + " alone add up to " + formatPct(others)
-		case n == 1:
-			allowed += ", and " + names + " is " + formatPct(others)
-		case n > 1:
-			allowed += ", and " + names + " add up to " + formatPct(others)
-		}
-		return &ParamError{Param: table[pFail500+last].Name, Value: formatPct(pct[last]), Allowed: allowed}
+		others := s - pct[i]
+		return &ParamError{Param: table[pFail500+i].Name, Value: cut(given[pFail500+i]),
+			Allowed: "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum}
 	}
 	return nil
 }
