@@ -181,7 +181,7 @@ func TestEndpointKeysAreMockParams(t *testing.T) {
 		if endpoint && f.Key != "target" && f.Key != "room" && !mockNames[f.Key] {
 			t.Errorf("endpoint field %s is not a mock parameter", f.Key)
 		}
-		if !endpoint && mockNames[f.Key] {
+		if !endpoint && mockNames[f.Key] && f.Key != "seed" { // the run's seed is the mock's (MockURL passes it)
 			t.Errorf("fleet field %s collides with the mock parameter of that name", f.Key)
 		}
 		delete(mockNames, f.Key)
@@ -510,6 +510,20 @@ func TestMockURL(t *testing.T) {
 	p, err := mock.ParseParams(u.Query())
 	if err != nil || p.Limit != 5 || p.Key != "room1" {
 		t.Errorf("mock parses %s as %+v, %v", got, p, err)
+	}
+	// The seed goes along when the mock has something to roll with it:
+	// failures or a latency spread (TestSameSeedSameFailures).
+	s.Seed = 42
+	if got := s.MockURL("http://localhost:8080", "run-1"); strings.Contains(got, "seed") {
+		t.Errorf("nothing to roll: %s, want no seed", got)
+	}
+	s.Mock.Spread = time.Second
+	if got, want := s.MockURL("http://localhost:8080", "run-1"), "http://localhost:8080/mock?limiter=fixed&limit=5&spread=1s&seed=42&key=room1"; got != want {
+		t.Errorf("with a spread: %s, want %s", got, want)
+	}
+	s.Mock.Spread, s.Mock.Drop, s.Seed = 0, 5, 0
+	if got, want := s.MockURL("http://localhost:8080", "run-1"), "http://localhost:8080/mock?limiter=fixed&limit=5&drop=5&seed=0&key=room1"; got != want {
+		t.Errorf("with drops: %s, want %s", got, want)
 	}
 }
 

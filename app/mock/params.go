@@ -151,6 +151,12 @@ type Params struct {
 	Fail503 float64 // answer 503, no Retry-After
 	Drop    float64 // close the connection without a response
 	Hang    float64 // never answer: hold the request until the client gives up (or the server's bound)
+
+	// With Seeded, a request's rolls (the injected failure and the latency
+	// spread) are a fixed function of Seed and its tag, or, without a tag,
+	// of Seed, the key and seq; without, they are random.
+	Seed   uint64
+	Seeded bool
 }
 
 // Defaults returns the parameters of a URL with an empty query.
@@ -224,6 +230,7 @@ const (
 	pFail503
 	pDrop
 	pHang
+	pSeed
 	numParams
 )
 
@@ -246,6 +253,7 @@ var table = [numParams]ParamInfo{
 	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pHang:       {"hang", "percent of requests never answered: held until the client gives up, or closed after 60 s without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pSeed:       {"seed", "rolls each request's injected failure and spread from seed and its tag (key and seq without a tag), not at random: same tag, same rolls", "(random)", "an integer between 0 and 18446744073709551615"},
 }
 
 // Table describes every query parameter: name, meaning, default and allowed values.
@@ -292,6 +300,8 @@ func paramIndex(name string) int {
 		return pDrop
 	case "hang":
 		return pHang
+	case "seed":
+		return pSeed
 	}
 	return -1
 }
@@ -302,7 +312,7 @@ const AllowedOnce = "one value; the parameter is given more than once"
 const (
 	allowedSum     = "fail500+fail503+drop+hang ≤ 100"
 	allowedLatency = "latency+spread ≤ 30s"
-	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang"
+	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang, seed"
 )
 
 // unknownName refuses a parameter that a control endpoint or the arrivals
@@ -512,6 +522,10 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Drop, ok = parseFloat(v, 0, 100)
 	case pHang:
 		p.Hang, ok = parseFloat(v, 0, 100)
+	case pSeed:
+		var err error
+		p.Seed, err = strconv.ParseUint(v, 10, 64)
+		p.Seeded, ok = true, err == nil
 	}
 	if !ok {
 		return perr(i, v)
@@ -624,7 +638,7 @@ func (p Params) Encode() string {
 // bucket's rate and burst under a window limiter, a window's limit and
 // length under a bucket, all four with no limiter, the fixed Retry-After
 // value unless Retry-After is fixed, the kind of garbage unless it is
-// malformed. Its Encode is the shortest URL that asks for the same.
+// malformed, the seed without anything to roll. Its Encode is the shortest URL that asks for the same.
 func (p Params) Used() Params {
 	d := Defaults()
 	switch p.Limiter {
@@ -641,7 +655,16 @@ func (p Params) Used() Params {
 	if p.RetryAfter != RetryMalformed {
 		p.Malformed = d.Malformed
 	}
+	if !p.Rolls() {
+		p.Seed, p.Seeded = d.Seed, d.Seeded
+	}
 	return p
+}
+
+// Rolls reports whether p's requests roll random numbers (a seed changes
+// them): for injected failures or the latency spread.
+func (p *Params) Rolls() bool {
+	return p.Spread > 0 || p.Fail500+p.Fail503+p.Drop+p.Hang > 0
 }
 
 // each calls f with every parameter that differs from its default, in Table order.
@@ -685,6 +708,9 @@ func (p Params) each(f func(i int, v string)) {
 	num(pFail503, p.Fail503, d.Fail503)
 	num(pDrop, p.Drop, d.Drop)
 	num(pHang, p.Hang, d.Hang)
+	if p.Seeded {
+		f(pSeed, strconv.FormatUint(p.Seed, 10))
+	}
 }
 
 // MarkdownTable renders Table as a Markdown table (for the README; doc.go

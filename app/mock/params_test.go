@@ -125,6 +125,11 @@ func TestParseEachParam(t *testing.T) {
 		{"fail503", []ok{{"100", func(p Params) bool { return p.Fail503 == 100 }}}, []string{"101", "-1"}},
 		{"drop", []ok{{"100", func(p Params) bool { return p.Drop == 100 }}}, []string{"101", "x"}},
 		{"hang", []ok{{"100", func(p Params) bool { return p.Hang == 100 }}}, []string{"101", "Inf"}},
+		{"seed", []ok{
+			{"0", func(p Params) bool { return p.Seeded && p.Seed == 0 }},
+			{"18446744073709551615", func(p Params) bool { return p.Seeded && p.Seed == 1<<64-1 }},
+			{"42", func(p Params) bool { return p.Seeded && p.Seed == 42 }},
+		}, []string{"", "-1", "18446744073709551616", "1.5", "0x10", "+1", "1e3"}},
 	}
 	if len(tests) != len(Table()) {
 		t.Errorf("%d parameters tested, Table has %d", len(tests), len(Table()))
@@ -324,6 +329,10 @@ func randomParams(r *rand.Rand) Params {
 	p.Fail503 = pick(0, 0, r.Float64()*25)
 	p.Drop = pick(0, 0, r.Float64()*25)
 	p.Hang = pick(0, 0, 25)
+	p.Seed, p.Seeded = []uint64{0, 1, 1<<64 - 1}[r.IntN(3)], r.IntN(2) == 0
+	if !p.Seeded {
+		p.Seed = 0
+	}
 	return p
 }
 
