@@ -80,7 +80,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var c config
 	fs.StringVar(&c.host, "host", envOr("RETRYLAB_HOST", "localhost"),
 		"host or IP to listen on; 0.0.0.0 serves a workshop room on every interface (RETRYLAB_HOST)")
-	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535; 0 picks a free one (RETRYLAB_PORT)")
+	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535, not one browsers refuse (6000, 6667, …); 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	if err := fs.Parse(args); err != nil {
@@ -104,6 +104,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("%s %d: must be between 1 and 65535 (0 picks a free port)", source, c.port)
+	}
+	if fleet.BadPort(c.port) {
+		return c, fmt.Errorf("%s %d: browsers refuse to load a page from that port (a bad port in the Fetch standard, kept for mail, IRC, X11 and other protocols): choose another, e.g. 8080", source, c.port)
 	}
 	return c, nil
 }
@@ -129,18 +132,7 @@ func serveCommand(args []string) error {
 	// Requests inherit base, cancelled only if Shutdown gives up on them.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	srv := &http.Server{
-		Handler:           site,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		// Longer than the mock's largest latency and hang; event streams
-		// lift the deadline for themselves.
-		WriteTimeout:   2 * time.Minute,
-		IdleTimeout:    2 * time.Minute,
-		MaxHeaderBytes: 16 << 10,
-		BaseContext:    func(net.Listener) context.Context { return base },
-		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
-	}
+	srv := newServer(site, base)
 	port := lns[0].Addr().(*net.TCPAddr).Port
 	site.setListenAddr(c.host, port) // for /join: with -port 0 the port is known only now
 	errc := make(chan error, len(lns))
@@ -167,6 +159,24 @@ func serveCommand(args []string) error {
 	err = srv.Shutdown(shutdownCtx)
 	cancelBase()
 	return err
+}
+
+// newServer is the http.Server serve runs h with; requests inherit base.
+func newServer(h http.Handler, base context.Context) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		// Longer than the mock's largest latency and hang; event streams
+		// lift the deadline for themselves.
+		WriteTimeout: 2 * time.Minute,
+		IdleTimeout:  2 * time.Minute,
+		// Past this net/http answers a plain-text 431 itself; up to it
+		// the site refuses more than maxHeaderBytes with a JSON one.
+		MaxHeaderBytes: hardHeaderBytes,
+		BaseContext:    func(net.Listener) context.Context { return base },
+		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
+	}
 }
 
 // listen opens the listeners. "localhost" listens on both loopback

@@ -118,6 +118,11 @@ func TestParseConfig(t *testing.T) {
 		{"digit separators", []string{"-port", "8_080"}, env(), config{}, `-port "8_080": must be a port number`},
 		{"word port", []string{"-port", "abc"}, env(), config{}, `-port "abc": must be a port number between 1 and 65535`},
 		{"fractional port", []string{"-port", "80.5"}, env(), config{}, `-port "80.5": must be a port number`},
+		// A port browsers refuse to load a page from (the Fetch standard's
+		// bad ports): the server said it served the playground there.
+		{"bad port", []string{"-port", "6000"}, env(), config{}, "-port 6000: browsers refuse to load a page from that port (a bad port in the Fetch standard"},
+		{"bad env port", nil, env("RETRYLAB_PORT", "6667"), config{}, "RETRYLAB_PORT 6667: browsers refuse"},
+		{"port beside a bad one", []string{"-port", "6001"}, env(), config{host: "localhost", port: 6001, root: "."}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,7 +32,46 @@ type site struct {
 	join *joinHandler
 }
 
-func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if n := headerBytes(r); n > maxHeaderBytes {
+		// As every refusal of the server, in JSON, and with CORS so that a
+		// page's worker on another origin sees a 431, not a network error.
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Cache-Control", "no-store")
+		writeJSONError(w, http.StatusRequestHeaderFieldsTooLarge, &mock.ParamError{
+			Param: "headers", Value: strconv.Itoa(n) + " bytes", Allowed: headersAllowed})
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// The most a request's line and headers may take. net/http answers a
+// request past http.Server.MaxHeaderBytes (plus 4096 bytes it allows
+// beyond) itself, before any handler, with a plain-text 431 and no CORS
+// headers, which a page's fetch sees as a network error; it cannot be
+// given another body. So the server's MaxHeaderBytes is hardHeaderBytes,
+// and the site refuses past maxHeaderBytes with the JSON every other
+// refusal has: only requests past hardHeaderBytes get net/http's.
+const (
+	maxHeaderBytes  = 16 << 10
+	hardHeaderBytes = 64 << 10
+)
+
+var headersAllowed = "at most " + strconv.Itoa(maxHeaderBytes) + " bytes of request line and headers"
+
+// headerBytes is about what r's request line and headers took on the
+// wire, as net/http counts them against MaxHeaderBytes: names, values,
+// ": " and line ends, and Host, which net/http moves out of the header.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4 + len("Host: ") + len(r.Host) + 2 + 2
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
 
 // setListenAddr tells /join the host the server was asked to listen on
 // (serve -host) and the port it listens on, known only once it listens.
@@ -73,8 +113,9 @@ func newSite(root string) (*site, error) {
 		// A mistyped endpoint gets JSON, as every refusal of the mock does,
 		// naming the ones there are (it was a plain-text 404).
 		w.Header().Set("Access-Control-Allow-Origin", "*")
-		mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+r.URL.Path,
-			&mock.ParamError{Param: "path", Value: r.URL.Path, Allowed: mockEndpoints})
+		path := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "…"
+		mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+path,
+			&mock.ParamError{Param: "path", Value: path, Allowed: mockEndpoints})
 	})
 	mux.Handle("/web/app.wasm", wasm)
 	join := &joinHandler{interfaceAddrs: upInterfaceAddrs}

@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,10 +105,11 @@ func TestSiteServes(t *testing.T) {
 		{"/web/app.wasm", "gzip, deflate, br, zstd", 200, "application/wasm", "", "asm wasm bytes", false},
 		{"/mock?key=site&limiter=none", "", 200, "application/json", "", `"allowed":true`, false},
 		{"/mock?rate=abc", "", 400, "application/json", "", `"param":"rate"`, false},
-		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST"`, false},                                               // mounted: the switch refuses a GET
+		{"/mock/burst?n=5", "", 405, "application/json", "", `"allowed":"POST, OPTIONS"`, false},                                      // mounted: the switch refuses a GET
 		{"/mock/", "", 404, "application/json", "", `"allowed":"/mock, /mock/events, /mock/outage, /mock/limit, /mock/burst"`, false}, // a mistyped endpoint: JSON, naming those there are
 		{"/mock/event", "", 404, "application/json", "", `"value":"/mock/event"`, false},
-		{"/join", "", 200, "application/json", "", `"origins":[]`, false}, // mounted; newSite does not know its address until serve listens
+		{"/mock/" + strings.Repeat("a", 5000), "", 404, "application/json", "", `"value":"/mock/` + strings.Repeat("a", 58) + `…"`, false}, // cut, as every refused value (it came back whole)
+		{"/join", "", 200, "application/json", "", `"origins":[]`, false},                                                                  // mounted; newSite does not know its address until serve listens
 		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`, false},
 		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`, false},
 	}
@@ -448,5 +452,62 @@ func TestEditedStylesReachTheBrowser(t *testing.T) {
 	}
 	if again := etag(); again != resp.Header.Get("ETag") {
 		t.Errorf("the same files gave versions %s and %s", resp.Header.Get("ETag"), again)
+	}
+}
+
+// Too large a request line and headers get 431 with the JSON body every
+// other refusal has, and CORS, so that a page's worker on another origin
+// sees the status: net/http's own 431, past MaxHeaderBytes, is plain text
+// without CORS, which fetch reports as a network error. Only requests past
+// hardHeaderBytes still get that one (net/http writes it before any
+// handler runs).
+func TestTooLargeHeadersGetJSON(t *testing.T) {
+	s, err := newSite(fakeRoot(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = newServer(s, context.Background())
+	srv.Config.ErrorLog = nil
+	srv.Start()
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		path  string
+		bytes int // of one header's value
+		json  bool
+		want  int
+	}{
+		{"/mock?key=small", 10_000, false, 200},
+		{"/mock?key=big", maxHeaderBytes, true, 431},
+		{"/mock?key=big", 40_000, true, 431},
+		{"/mock/events?key=big", 40_000, true, 431},
+		{"/", 20_000, true, 431},
+		{"/mock?key=big", hardHeaderBytes - 500, true, 431},
+		{"/mock?key=huge", hardHeaderBytes + 5000, false, 431}, // net/http's own, plain text
+	} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+tt.path, nil)
+		req.Header.Set("X-Big", strings.Repeat("a", tt.bytes))
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatalf("%s with %d bytes: %v", tt.path, tt.bytes, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s with %d bytes: %d, want %d", tt.path, tt.bytes, resp.StatusCode, tt.want)
+			continue
+		}
+		if !tt.json {
+			continue
+		}
+		var e struct{ Error, Param, Value, Allowed string }
+		if err := json.Unmarshal(b, &e); err != nil || e.Param != "headers" || !strings.HasSuffix(e.Value, " bytes") || e.Allowed != "at most 16384 bytes of request line and headers" ||
+			resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s with %d bytes: %v %q %v, want JSON naming headers, with CORS", tt.path, tt.bytes, resp.Header, b, err)
+		}
+		if n, _ := strconv.Atoi(strings.TrimSuffix(e.Value, " bytes")); n < tt.bytes || n > tt.bytes+300 {
+			t.Errorf("%s with %d bytes: value %q", tt.path, tt.bytes, e.Value)
+		}
 	}
 }

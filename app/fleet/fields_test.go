@@ -181,7 +181,7 @@ func TestEndpointKeysAreMockParams(t *testing.T) {
 		if endpoint && f.Key != "target" && f.Key != "room" && !mockNames[f.Key] {
 			t.Errorf("endpoint field %s is not a mock parameter", f.Key)
 		}
-		if !endpoint && mockNames[f.Key] {
+		if !endpoint && mockNames[f.Key] && f.Key != "seed" { // the run's seed is the mock's (MockURL passes it)
 			t.Errorf("fleet field %s collides with the mock parameter of that name", f.Key)
 		}
 		delete(mockNames, f.Key)
@@ -378,8 +378,10 @@ func TestFailureSumOfExactlyOneHundred(t *testing.T) {
 		t.Errorf("Validate and SimErrors: %v", errs)
 	}
 	s.Mock.Drop = 14.5
-	if errs := s.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Msg, "100.1") {
-		t.Errorf("a sum of 100.1: %+v, want one error showing 100.1", errs)
+	// Named on drop, with what it may be beside the others, without float
+	// noise (100-85.6 is 14.400000000000006 in float64).
+	if errs := s.Validate(); len(errs) != 1 || errs[0].Key != "drop" || !strings.Contains(errs[0].Msg, `drop "14.5": allowed at most 14.4:`) {
+		t.Errorf("a sum of 100.1: %+v, want one error on drop allowing at most 14.4", errs)
 	}
 }
 
@@ -508,6 +510,20 @@ func TestMockURL(t *testing.T) {
 	p, err := mock.ParseParams(u.Query())
 	if err != nil || p.Limit != 5 || p.Key != "room1" {
 		t.Errorf("mock parses %s as %+v, %v", got, p, err)
+	}
+	// The seed goes along when the mock has something to roll with it:
+	// failures or a latency spread (TestSameSeedSameFailures).
+	s.Seed = 42
+	if got := s.MockURL("http://localhost:8080", "run-1"); strings.Contains(got, "seed") {
+		t.Errorf("nothing to roll: %s, want no seed", got)
+	}
+	s.Mock.Spread = time.Second
+	if got, want := s.MockURL("http://localhost:8080", "run-1"), "http://localhost:8080/mock?limiter=fixed&limit=5&spread=1s&seed=42&key=room1"; got != want {
+		t.Errorf("with a spread: %s, want %s", got, want)
+	}
+	s.Mock.Spread, s.Mock.Drop, s.Seed = 0, 5, 0
+	if got, want := s.MockURL("http://localhost:8080", "run-1"), "http://localhost:8080/mock?limiter=fixed&limit=5&drop=5&seed=0&key=room1"; got != want {
+		t.Errorf("with drops: %s, want %s", got, want)
 	}
 }
 
@@ -683,45 +699,74 @@ func valueOf(s *Scenario, key string) string {
 }
 
 // TestTargetURLs: a custom target the browser cannot send to — no host
-// name, a port past 65535 or 0 — is refused beside the field, naming it;
-// it was accepted, and every attempt of the run "failed" without leaving
-// the browser (fetch rejects such a URL before any connection).
+// name, a port past 65535 or 0, or one of the Fetch standard's bad ports
+// (6000, 587, …) — is refused beside the field, naming it; it was accepted,
+// and every attempt of the run "failed" without leaving the browser (fetch
+// rejects such a URL before any connection).
 func TestTargetURLs(t *testing.T) {
+	const bad = "bad port" // the message of a port browsers refuse
 	for _, tt := range []struct {
 		target string
-		ok     bool
+		want   string // "" = accepted; else in the message, beside the field's name and the value
 	}{
-		{"https://api.example.com/v1/items?page=2", true},
-		{"http://localhost:8080/mock?key=x", true},
-		{"http://localhost:1/", true},
-		{"http://localhost:65535/", true},
-		{"http://[::1]:8080/x", true},
-		{"http://127.0.0.1/", true},
-		{"  https://example.com/  ", true}, // trimmed, as every field is
-		{"", true},
-		{"http://localhost:65536/", false},
-		{"http://localhost:99999/", false},
-		{"http://localhost:0/", false},
-		{"http://localhost:00/", false},
-		{"http://:80/", false},
-		{"http://[::1]:0/", false},
-		{"http://[]:80/", false},
-		{"http:///path", false},
-		{"http://user:pw@example.com/", false},
-		{"ftp://example.com/", false},
-		{"example.com/x", false},
-		{"http://a b.com/", false},
-		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), false},
+		{"https://api.example.com/v1/items?page=2", ""},
+		{"http://localhost:8080/mock?key=x", ""},
+		{"http://localhost:2/", ""},
+		{"http://localhost:65535/", ""},
+		{"http://[::1]:8080/x", ""},
+		{"http://127.0.0.1/", ""},
+		{"http://example.com:80/", ""},
+		{"https://example.com:443/", ""},
+		{"  https://example.com/  ", ""}, // trimmed, as every field is
+		{"", ""},
+		{"http://localhost:65536/", "1 and 65535"},
+		{"http://localhost:99999/", "1 and 65535"},
+		{"http://localhost:0/", "1 and 65535"},
+		{"http://localhost:00/", "1 and 65535"},
+		{"http://:80/", "1 and 65535"},
+		{"http://[::1]:0/", "1 and 65535"},
+		{"http://[]:80/", "1 and 65535"},
+		{"http:///path", "1 and 65535"},
+		{"http://user:pw@example.com/", "1 and 65535"},
+		{"ftp://example.com/", "1 and 65535"},
+		{"example.com/x", "1 and 65535"},
+		{"http://a b.com/", "1 and 65535"},
+		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), "1 and 65535"},
+		{"http://localhost:1/", "port 1, a " + bad},
+		{"http://localhost:6000/", "port 6000, a " + bad},
+		{"https://smtp.example.com:587/send", "port 587, a " + bad},
+		{"http://[::1]:6667/", "port 6667, a " + bad},
+		{"http://localhost:0587/", "port 587, a " + bad}, // the browser reads 587 too
+		{"http://127.0.0.1:10080/", "port 10080, a " + bad},
 	} {
 		s := Default()
 		f, _ := FieldByKey("target")
 		err := f.Set(&s, tt.target)
-		if (err == nil) != tt.ok {
-			t.Errorf("target %q: error %v, want ok=%v", tt.target, err, tt.ok)
+		if (err == nil) != (tt.want == "") {
+			t.Errorf("target %q: error %v, want ok=%v", tt.target, err, tt.want == "")
 			continue
 		}
-		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(cut(tt.target))) || !strings.Contains(err.Error(), "1 and 65535")) {
-			t.Errorf("target %q: message %q should name the field, the value and what is allowed", tt.target, err)
+		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(cut(tt.target))) || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("target %q: message %q should name the field, the value and say %q", tt.target, err, tt.want)
+		}
+	}
+}
+
+// Every port of the Fetch standard's list is refused, and the ports beside
+// them are not: the list compiled into the page is the standard's.
+func TestTargetBadPorts(t *testing.T) {
+	// https://fetch.spec.whatwg.org/#bad-port (2024)
+	spec := []int{1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95,
+		101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179,
+		389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+		989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+		6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080}
+	f, _ := FieldByKey("target")
+	for p := 1; p <= 10081; p++ {
+		s := Default()
+		err := f.Set(&s, "http://localhost:"+strconv.Itoa(p)+"/")
+		if want := slices.Contains(spec, p); (err != nil) != want {
+			t.Errorf("port %d: error %v, want refused=%v", p, err, want)
 		}
 	}
 }

@@ -218,7 +218,7 @@ func seedField() Field {
 	return Field{
 		Key: "seed", Group: "fleet", Label: "Random seed", Kind: KindInt,
 		Min: "0", Max: strconv.FormatUint(math.MaxUint64, 10), allowed: allowed,
-		Help: "The same seed and settings give the same jitter, so a shared link reproduces the run.",
+		Help: "The same seed and settings give the same jitter, and the mock the same failures and spread for each attempt, so a shared link reproduces the run.",
 		Get:  func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		Set: func(s *Scenario, v string) error {
 			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
@@ -235,15 +235,23 @@ func seedField() Field {
 const MaxTargetLen = 2048
 
 func targetField() Field {
-	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535"
+	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535, not one of the Fetch standard's bad ports"
 	return Field{
 		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
 		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
 		Get:  func(s *Scenario) string { return s.Target },
 		Set: func(s *Scenario, v string) error {
 			v = strings.TrimSpace(v)
-			if v != "" && !validTarget(v) {
+			if v == "" {
+				s.Target = v
+				return nil
+			}
+			port, ok := targetPort(v)
+			if !ok {
 				return invalid("Custom target", v, allowed)
+			}
+			if BadPort(port) {
+				return invalid("Custom target", v, "on another port: browsers refuse port "+strconv.Itoa(port)+", a bad port of the Fetch standard, so no attempt would leave the browser")
 			}
 			s.Target = v
 			return nil
@@ -251,23 +259,48 @@ func targetField() Field {
 	}
 }
 
-// validTarget reports whether fetch() can send to v: an absolute http or
+// targetPort reports whether fetch() can send to v: an absolute http or
 // https URL with a host name, no user information, and a port (if any) of
-// 1–65535. Go's url.Parse takes "http://:80/" and "http://host:99999/",
-// which the browser's URL parser rejects (port 0 it refuses to connect to):
-// every attempt of a run would fail in the browser, never sent.
-func validTarget(v string) bool {
+// 1–65535, which it returns (0 when v gives none). Go's url.Parse takes
+// "http://:80/" and "http://host:99999/", which the browser's URL parser
+// rejects (port 0 it refuses to connect to): every attempt of a run would
+// fail in the browser, never sent.
+func targetPort(v string) (int, bool) {
 	u, err := url.Parse(v)
 	if err != nil || len(v) > MaxTargetLen || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
-		return false
+		return 0, false
 	}
+	n := 0
 	if p := u.Port(); p != "" {
-		n, err := strconv.Atoi(p)
+		n, err = strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return n, true
+}
+
+// badPorts are the Fetch standard's bad ports
+// (https://fetch.spec.whatwg.org/#bad-port, the list browsers block; as
+// of 2024, with 4190 and 6679): fetch() fails at once for an http or https
+// URL on one, as a network error, without a connection.
+var badPorts = [...]uint16{
+	1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95,
+	101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179,
+	389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+	989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+	6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+}
+
+// BadPort reports whether browsers refuse to fetch from port p: one of the
+// Fetch standard's bad ports.
+func BadPort(p int) bool {
+	for _, b := range badPorts {
+		if int(b) == p {
+			return true
+		}
+	}
+	return false
 }
 
 func roomField() Field {

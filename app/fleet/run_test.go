@@ -990,3 +990,48 @@ func TestCompletionCountsFromWhenTheJobWasDue(t *testing.T) {
 		t.Errorf("simulated: completion p50 %v, max %v; want every job's 50 ms", st.CompletionP50, st.CompletionMax)
 	}
 }
+
+// Same seed, same run: against the built-in mock with injected failures
+// and a latency spread, two live runs with one seed (each with its own key,
+// as the page's runs have) fail the same attempts at the same moments, as
+// their jitter is the same: MockURL passes the seed, and the mock rolls
+// each attempt's failure and spread from it and the attempt's tag. The
+// mock rolled them at random, so two runs of one link differed in which
+// attempts failed, and so in everything after. Another seed gives another
+// run.
+func TestSameSeedSameFailures(t *testing.T) {
+	run := func(seed, runKey string) []string {
+		s := scenario(t, "workers", "12", "jobs", "3", "limiter", "none", "fail500", "20", "fail503", "10", "drop", "5",
+			"latency", "20ms", "spread", "300ms", "strategy", "full", "attempts", "6", "seed", seed)
+		var rec *Recording
+		synctest.Test(t, func(t *testing.T) {
+			h := mock.New(mock.Options{})
+			defer h.Close()
+			rec = Run(context.Background(), s, newHandlerTransport(h, s, runKey), nil, nil)
+		})
+		var got []string
+		for _, r := range rec.Records() {
+			if r.Event.Kind == core.EventOutcome {
+				got = append(got, fmt.Sprintf("w%d.j%d.a%d at %v: %d %v", r.Worker, r.Job, r.Event.Attempt, r.Event.At.Sub(rec.Start), r.Event.Outcome.Status, r.Event.Outcome.Err))
+			}
+		}
+		slices.Sort(got) // goroutines at one instant append in any order
+		return got
+	}
+	a, b, c := run("5", "run-a"), run("5", "run-b"), run("6", "run-a")
+	if !slices.Equal(a, b) {
+		t.Errorf("seed 5 twice gave two runs:\n%s\n---\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	if slices.Equal(a, c) {
+		t.Error("seeds 5 and 6 gave the same run")
+	}
+	failed := 0
+	for _, x := range a {
+		if !strings.Contains(x, ": 200 <nil>") {
+			failed++
+		}
+	}
+	if failed < len(a)/5 {
+		t.Errorf("%d of %d attempts failed: the failures were not injected", failed, len(a))
+	}
+}

@@ -349,8 +349,13 @@ func (s Scenario) MockKey(runKey string) string {
 // shared room when Room is set, else runKey (a run's own id, so every run
 // starts with a fresh limiter). The page picks the origin per worker
 // (app/ui.MockOrigin); a Transport may append "&tag=" + AttemptTag(…).
+// With injected failures or a latency spread, the seed goes too: the mock
+// rolls each attempt's from it and the tag, so the same seed fails the
+// same attempts in every run.
 func (s Scenario) MockURL(origin, runKey string) string {
-	p := s.Mock.Used()
+	p := s.Mock
+	p.Seed, p.Seeded = s.Seed, true
+	p = p.Used() // the seed only when there is something to roll
 	p.Key, p.Tag = mock.Defaults().Key, ""
 	q := p.Encode()
 	if key := s.MockKey(runKey); key != "" {

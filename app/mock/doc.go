@@ -10,9 +10,9 @@
 //	h := mock.New(mock.Options{})
 //	mux.Handle("/mock", h)                 // GET, HEAD; OPTIONS preflight
 //	mux.Handle("/mock/events", h.Events()) // GET: Server-Sent Events for one key
-//	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while
-//	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while
-//	mux.Handle("/mock/burst", h.Burst())   // POST: make n requests arrive at a key at once
+//	mux.Handle("/mock/outage", h.Outage()) // POST: take a key's server down for a while; OPTIONS
+//	mux.Handle("/mock/limit", h.Limit())   // POST: scale a key's limit for a while; OPTIONS
+//	mux.Handle("/mock/burst", h.Burst())   // POST: make n requests arrive at a key at once; OPTIONS
 //	srv.RegisterOnShutdown(h.Close)         // ends streams and hangs
 //
 // Example:
@@ -27,6 +27,10 @@
 // Every parameter is optional and bounded. An unknown parameter, one given
 // twice, an empty or out-of-range value gets 400 with a JSON body
 // {"error", "param", "value", "allowed"}; bad input never gets a 5xx.
+// param is one name: a rule between parameters (latency+spread ≤ 30s,
+// fail500+fail503+drop+hang ≤ 100) is reported on the last of them in the
+// table that is not zero, allowed saying how much it may be beside the
+// others ("at most 10s: latency+spread ≤ 30s" with latency=20s).
 //
 //	| parameter | meaning | default | allowed |
 //	|---|---|---|---|
@@ -48,13 +52,15 @@
 //	| `fail503` | percent of requests answered 503, no Retry-After (they bypass the limiter) | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
 //	| `drop` | percent of requests whose connection is closed without a response | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
 //	| `hang` | percent of requests never answered: held until the client gives up, or closed after 60 s without a response | 0 | a number between 0 and 100; fail500+fail503+drop+hang ≤ 100 |
+//	| `seed` | rolls each request's injected failure and spread from seed and its tag (key and seq without a tag), not at random: same tag, same rolls | (random) | an integer between 0 and 18446744073709551615 |
 //
 // # What happens to a request
 //
 //  1. The request is received at now (Options.Now) and numbered: seq is
 //     the key's arrival count, from 1.
 //  2. Injected failures are rolled (fail500, fail503, drop, hang, in percent
-//     of all requests). An injected failure bypasses the limiter: it does not
+//     of all requests): at random, or with seed from the seed and the tag
+//     (from the seed, the key and seq without a tag), as the spread is. An injected failure bypasses the limiter: it does not
 //     count against the limit (its headers come from core's Limiter.Peek).
 //  3. Otherwise the key's limiter decides (core's Limiter.Decide). A
 //     rejection gets the status parameter (429 or 503) and Retry-After as
@@ -83,9 +89,12 @@
 // Every response, errors included, carries Access-Control-Allow-Origin: *,
 // Access-Control-Expose-Headers listing Retry-After, RateLimit,
 // RateLimit-Policy and X-RateLimit-*, Timing-Allow-Origin: *, and
-// Cache-Control: no-store. OPTIONS answers preflights with 204, allowing
-// the methods the route serves (GET, HEAD and OPTIONS on /mock; GET and
-// OPTIONS on /mock/events), which are those its 405s list in Allow.
+// Cache-Control: no-store. OPTIONS answers preflights with 204 on every
+// route, allowing the methods the route serves (GET, HEAD and OPTIONS on
+// /mock; GET and OPTIONS on /mock/events; POST and OPTIONS on the fault
+// switches, so a page on another origin can send them with a JSON
+// Content-Type or headers of its own), which are those its 405s list in
+// Allow.
 //
 // # Keys
 //
@@ -139,8 +148,9 @@
 // !(js && wasm).
 //
 // Give every request its own tag (worker and attempt): the body and the
-// stream then name the attempt, and distinct URLs are not serialized by
-// Chromium's cache lock (fetch with cache: "no-store" as well). A drop on a
+// stream then name the attempt, with seed each attempt has rolls of its
+// own, and distinct URLs are not serialized by Chromium's cache lock
+// (fetch with cache: "no-store" as well). A drop on a
 // reused keep-alive connection is resent once by the browser (and by Go's
 // Transport) before the caller sees an error, so one fetch can show two
 // drop arrivals. Over HTTP/1.1 the arrivals stream holds one of the six

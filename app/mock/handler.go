@@ -21,7 +21,7 @@ type Options struct {
 	MaxBytes   int              // estimated bytes of limiter state held at once (default 64 MiB); evicts likewise
 	IdleTTL    time.Duration    // a key unused for longer is forgotten once its limit has recovered and no stream watches it (default 10 min)
 	Now        func() time.Time // the clock for limiter decisions and receive times (default time.Now)
-	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures (default math/rand/v2.Float64)
+	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures of requests without seed (default math/rand/v2.Float64)
 	HangLimit  time.Duration    // longest hang before the connection is closed anyway (default 60 s)
 	MaxStreams int              // arrivals streams open at once (default 500); beyond, 503
 	StreamBuf  int              // events buffered per stream before they are dropped (default 256)
@@ -269,10 +269,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig, down time.Time, isDown bool) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
 	down, isDown = h.outages.active(p.Key, now)
+	inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang
+	// The rolls, for the injected failure and the spread: random; or with
+	// a seed, a function of it and the tag (seededRolls), or, for a request
+	// without one of its own (a burst's are all "burst"), of the key and
+	// the seq the key's limiter gives it.
+	var fail, spread float64
+	tag := p.Tag
+	if burst != nil {
+		tag = ""
+	}
+	switch {
+	case !p.Seeded:
+		if inj > 0 && !isDown {
+			fail = h.opts.Rand()
+		}
+	case tag != "":
+		fail, spread = seededRolls(p.Seed, p.Key, tag, 0)
+	}
 	if isDown {
 		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
-	} else if inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang; inj > 0 {
-		switch u := h.opts.Rand() * 100; {
+	}
+	// take rolls the injected failure, once the request is numbered, and
+	// tells the key's limiter whether to decide it: injected failures
+	// bypass it.
+	take := func(seq uint64) bool {
+		if p.Seeded && tag == "" {
+			fail, spread = seededRolls(p.Seed, p.Key, "", seq)
+		}
+		if isDown || inj == 0 {
+			return !isDown
+		}
+		switch u := fail * 100; {
 		case u < p.Fail500:
 			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
 		case u < p.Fail500+p.Fail503:
@@ -282,12 +310,13 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 		case u < inj:
 			a.outcome, a.status = OutcomeHang, 0
 		}
+		return a.outcome == OutcomeOK
 	}
 	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
 	// reconfigured for the stretch; the headers show the limit in force.
 	cfg = p.LimiterConfig()
 	var lim stretch
-	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, a.outcome == OutcomeOK)
+	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, take)
 	if lim.scale != 0 {
 		cfg = cfg.Scaled(lim.scale)
 	}
@@ -307,7 +336,10 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	a.latency = p.Latency
 	if p.Spread > 0 {
-		a.latency += time.Duration(h.opts.Rand() * float64(p.Spread))
+		if !p.Seeded {
+			spread = h.opts.Rand()
+		}
+		a.latency += time.Duration(spread * float64(p.Spread))
 	}
 	h.hub.arrival(&a)
 	return a, cfg, down, isDown

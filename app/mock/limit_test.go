@@ -277,8 +277,8 @@ func TestLimitErrors(t *testing.T) {
 		scaleAllowed = "a number between 0.05 and 1, the factor on the key's limit, e.g. 0.5"
 	)
 	checkSwitchErrors(t, h.Limit(), "/mock/limit", []switchError{
-		{http.MethodGet, "key=a", 405, "method", "GET", "POST"},
-		{http.MethodPut, "key=a", 405, "method", "PUT", "POST"},
+		{http.MethodGet, "key=a", 405, "method", "GET", "POST, OPTIONS"},
+		{http.MethodPut, "key=a", 405, "method", "PUT", "POST, OPTIONS"},
 		{http.MethodPost, "key=a&scale=0.01", 400, "scale", "0.01", scaleAllowed},
 		{http.MethodPost, "key=a&scale=0.04999", 400, "scale", "0.04999", scaleAllowed},
 		{http.MethodPost, "key=a&scale=1.01", 400, "scale", "1.01", scaleAllowed},
@@ -458,7 +458,7 @@ func checkSwitchErrors(t *testing.T, h http.Handler, path string, cases []switch
 		if rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("%s %s: headers %v", c.method, c.query, rec.Header())
 		}
-		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
+		if c.status == 405 && rec.Header().Get("Allow") != "POST, OPTIONS" {
 			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
 		}
 	}

@@ -99,7 +99,7 @@ func TestOutageErrors(t *testing.T) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != c.status || err != nil || e.Param != c.param || e.Allowed == "" {
 			t.Errorf("%s %s: %d %s, want %d naming %q", c.method, c.query, rec.Code, rec.Body, c.status, c.param)
 		}
-		if c.status == 405 && rec.Header().Get("Allow") != "POST" {
+		if c.status == 405 && rec.Header().Get("Allow") != "POST, OPTIONS" {
 			t.Errorf("%s: Allow %q", c.method, rec.Header().Get("Allow"))
 		}
 	}

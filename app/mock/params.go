@@ -151,6 +151,12 @@ type Params struct {
 	Fail503 float64 // answer 503, no Retry-After
 	Drop    float64 // close the connection without a response
 	Hang    float64 // never answer: hold the request until the client gives up (or the server's bound)
+
+	// With Seeded, a request's rolls (the injected failure and the latency
+	// spread) are a fixed function of Seed and its tag, or, without a tag,
+	// of Seed, the key and seq; without, they are random.
+	Seed   uint64
+	Seeded bool
 }
 
 // Defaults returns the parameters of a URL with an empty query.
@@ -224,6 +230,7 @@ const (
 	pFail503
 	pDrop
 	pHang
+	pSeed
 	numParams
 )
 
@@ -246,6 +253,7 @@ var table = [numParams]ParamInfo{
 	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pHang:       {"hang", "percent of requests never answered: held until the client gives up, or closed after 60 s without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pSeed:       {"seed", "rolls each request's injected failure and spread from seed and its tag (key and seq without a tag), not at random: same tag, same rolls", "(random)", "an integer between 0 and 18446744073709551615"},
 }
 
 // Table describes every query parameter: name, meaning, default and allowed values.
@@ -292,6 +300,8 @@ func paramIndex(name string) int {
 		return pDrop
 	case "hang":
 		return pHang
+	case "seed":
+		return pSeed
 	}
 	return -1
 }
@@ -302,7 +312,7 @@ const AllowedOnce = "one value; the parameter is given more than once"
 const (
 	allowedSum     = "fail500+fail503+drop+hang ≤ 100"
 	allowedLatency = "latency+spread ≤ 30s"
-	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang"
+	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang, seed"
 )
 
 // unknownName refuses a parameter that a control endpoint or the arrivals
@@ -339,6 +349,7 @@ func cut(s string) string {
 // checked in Table order, so the error reported for a bad query is deterministic.
 func ParseParams(q url.Values) (Params, error) {
 	p := Defaults()
+	var given [numParams]string
 	for i := range table {
 		vs, ok := q[table[i].Name]
 		if !ok {
@@ -350,6 +361,7 @@ func ParseParams(q url.Values) (Params, error) {
 		if err := p.set(i, vs[0]); err != nil {
 			return p, err
 		}
+		given[i] = vs[0]
 	}
 	if len(q) > 0 {
 		var unknown string
@@ -363,7 +375,7 @@ func ParseParams(q url.Values) (Params, error) {
 			return p, unknownParam(unknown, strings.Join(q[unknown], ","))
 		}
 	}
-	if err := p.check(); err != nil {
+	if err := p.check(&given); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -374,6 +386,7 @@ func ParseParams(q url.Values) (Params, error) {
 func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
+	var given [numParams]string // as received: a rule between parameters names one's
 	if perr := eachParam(raw, func(name, value, _ string) *ParamError {
 		i := paramIndex(name)
 		if i < 0 {
@@ -382,12 +395,12 @@ func ParseQuery(raw string) (Params, error) {
 		if seen[i] {
 			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
 		}
-		seen[i] = true
+		seen[i], given[i] = true, value
 		return p.set(i, value)
 	}); perr != nil {
 		return p, perr
 	}
-	if err := p.check(); err != nil {
+	if err := p.check(&given); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -509,6 +522,10 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Drop, ok = parseFloat(v, 0, 100)
 	case pHang:
 		p.Hang, ok = parseFloat(v, 0, 100)
+	case pSeed:
+		var err error
+		p.Seed, err = strconv.ParseUint(v, 10, 64)
+		p.Seeded, ok = true, err == nil
 	}
 	if !ok {
 		return perr(i, v)
@@ -530,15 +547,33 @@ func (p *Params) Set(name, v string) error {
 	return nil
 }
 
-// check validates what no single parameter can: the sums.
-func (p *Params) check() *ParamError {
-	if p.Latency+p.Spread > MaxLatency {
-		return &ParamError{Param: "latency+spread", Value: (p.Latency + p.Spread).String(), Allowed: allowedLatency}
+// check validates what no single parameter can: the sums. A broken rule is
+// reported on one parameter, the last in Table order that is not zero
+// (spread; the last of fail500, fail503, drop and hang), with the value
+// given (given holds the query's, by Table index) and how much it may be
+// beside the others: "at most 10s: latency+spread ≤ 30s".
+func (p *Params) check(given *[numParams]string) *ParamError {
+	if p.Latency+p.Spread > MaxLatency { // so spread > 0: latency alone is at most MaxLatency
+		return &ParamError{Param: "spread", Value: cut(given[pSpread]),
+			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency}
 	}
-	if s := p.Fail500 + p.Fail503 + p.Drop + p.Hang; s > 100+sumTolerance {
-		return &ParamError{Param: "fail500+fail503+drop+hang", Value: strconv.FormatFloat(math.Round(s*(1/sumTolerance))/(1/sumTolerance), 'g', -1, 64), Allowed: allowedSum}
+	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
+	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
+		i := len(pct) - 1
+		for pct[i] == 0 { // s > 100: one is not zero
+			i--
+		}
+		others := s - pct[i]
+		return &ParamError{Param: table[pFail500+i].Name, Value: cut(given[pFail500+i]),
+			Allowed: "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum}
 	}
 	return nil
+}
+
+// formatPct writes a percentage without float noise: to sumTolerance
+// (100-85.6 is 14.400000000000006 in float64, and is written 14.4).
+func formatPct(v float64) string {
+	return strconv.FormatFloat(math.Round(v*(1/sumTolerance))/(1/sumTolerance), 'g', -1, 64)
 }
 
 // sumTolerance is the float error allowed in fail500+fail503+drop+hang ≤
@@ -603,7 +638,7 @@ func (p Params) Encode() string {
 // bucket's rate and burst under a window limiter, a window's limit and
 // length under a bucket, all four with no limiter, the fixed Retry-After
 // value unless Retry-After is fixed, the kind of garbage unless it is
-// malformed. Its Encode is the shortest URL that asks for the same.
+// malformed, the seed without anything to roll. Its Encode is the shortest URL that asks for the same.
 func (p Params) Used() Params {
 	d := Defaults()
 	switch p.Limiter {
@@ -620,7 +655,16 @@ func (p Params) Used() Params {
 	if p.RetryAfter != RetryMalformed {
 		p.Malformed = d.Malformed
 	}
+	if !p.Rolls() {
+		p.Seed, p.Seeded = d.Seed, d.Seeded
+	}
 	return p
+}
+
+// Rolls reports whether p's requests roll random numbers (a seed changes
+// them): for injected failures or the latency spread.
+func (p *Params) Rolls() bool {
+	return p.Spread > 0 || p.Fail500+p.Fail503+p.Drop+p.Hang > 0
 }
 
 // each calls f with every parameter that differs from its default, in Table order.
@@ -664,6 +708,9 @@ func (p Params) each(f func(i int, v string)) {
 	num(pFail503, p.Fail503, d.Fail503)
 	num(pDrop, p.Drop, d.Drop)
 	num(pHang, p.Hang, d.Hang)
+	if p.Seeded {
+		f(pSeed, strconv.FormatUint(p.Seed, 10))
+	}
 }
 
 // MarkdownTable renders Table as a Markdown table (for the README; doc.go

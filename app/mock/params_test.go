@@ -125,6 +125,11 @@ func TestParseEachParam(t *testing.T) {
 		{"fail503", []ok{{"100", func(p Params) bool { return p.Fail503 == 100 }}}, []string{"101", "-1"}},
 		{"drop", []ok{{"100", func(p Params) bool { return p.Drop == 100 }}}, []string{"101", "x"}},
 		{"hang", []ok{{"100", func(p Params) bool { return p.Hang == 100 }}}, []string{"101", "Inf"}},
+		{"seed", []ok{
+			{"0", func(p Params) bool { return p.Seeded && p.Seed == 0 }},
+			{"18446744073709551615", func(p Params) bool { return p.Seeded && p.Seed == 1<<64-1 }},
+			{"42", func(p Params) bool { return p.Seeded && p.Seed == 42 }},
+		}, []string{"", "-1", "18446744073709551616", "1.5", "0x10", "+1", "1e3"}},
 	}
 	if len(tests) != len(Table()) {
 		t.Errorf("%d parameters tested, Table has %d", len(tests), len(Table()))
@@ -198,16 +203,16 @@ func TestParseSums(t *testing.T) {
 		param string // "" = valid
 	}{
 		{"fail500=25&fail503=25&drop=25&hang=25", ""},
-		{"fail500=40&fail503=30&drop=20&hang=10.5", "fail500+fail503+drop+hang"},
-		{"fail500=100&hang=0.001", "fail500+fail503+drop+hang"},
+		{"fail500=40&fail503=30&drop=20&hang=10.5", "hang"},
+		{"fail500=100&hang=0.001", "hang"},
 		// Sums of exactly 100 whose float addition is not: within 1e-9.
 		{"fail500=0.2&fail503=85.4&drop=14.4", ""},
 		{"fail500=0.2&fail503=85.4&hang=14.4", ""},
 		{"fail500=0.1&fail503=0.2&drop=99.7", ""},
 		{"fail500=33.3&fail503=33.3&drop=33.3&hang=0.1", ""},
-		{"fail500=100&hang=0.000001", "fail500+fail503+drop+hang"},
+		{"fail500=100&hang=0.000001", "hang"},
 		{"latency=20s&spread=10s", ""},
-		{"latency=20s&spread=10.001s", "latency+spread"},
+		{"latency=20s&spread=10.001s", "spread"},
 	}
 	for _, tt := range tests {
 		q, _ := url.ParseQuery(tt.query)
@@ -224,13 +229,34 @@ func TestParseSums(t *testing.T) {
 	}
 }
 
-// A refused sum is named without float noise: 0.2+85.4+14.5 is
-// 100.10000000000001 in float64, and the error says 100.1.
-func TestSumErrorValue(t *testing.T) {
-	_, err := ParseQuery("fail500=0.2&fail503=85.4&drop=14.5")
-	var pe *ParamError
-	if !errors.As(err, &pe) || pe.Param != "fail500+fail503+drop+hang" || pe.Value != "100.1" || pe.Allowed != allowedSum {
-		t.Errorf("error %v, want fail500+fail503+drop+hang 100.1", err)
+// A rule between parameters is reported on one of them, as every other
+// error is: param was "latency+spread" or "fail500+fail503+drop+hang",
+// which a client reading param as a parameter's name could not use. The
+// one named is the last in Table order that is not zero, with the value
+// it was given, and allowed says how much it may be beside the others —
+// without float noise (0.2+85.4 leaves 14.4, not 14.399999999999991) —
+// and the rule.
+func TestRuleErrorsNameOneParameter(t *testing.T) {
+	for _, tt := range []struct {
+		query, param, value, allowed string
+	}{
+		{"latency=20s&spread=10001ms", "spread", "10001ms", "at most 10s: latency+spread ≤ 30s"},
+		{"spread=30s&latency=30s", "spread", "30s", "at most 0s: latency+spread ≤ 30s"},
+		{"latency=29.5s&spread=1s", "spread", "1s", "at most 500ms: latency+spread ≤ 30s"},
+		{"fail500=60&fail503=50", "fail503", "50", "at most 40: fail500+fail503+drop+hang ≤ 100"},
+		{"hang=1e1&fail500=95", "hang", "1e1", "at most 5: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=0.2&fail503=85.4&drop=14.5", "drop", "14.5", "at most 14.4: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=40&fail503=30&drop=20&hang=10.5", "hang", "10.5", "at most 10: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=100&fail503=100&drop=100", "drop", "100", "at most 0: fail500+fail503+drop+hang ≤ 100"},
+		{"drop=0&fail503=100&fail500=1", "fail503", "100", "at most 99: fail500+fail503+drop+hang ≤ 100"},
+	} {
+		q, _ := url.ParseQuery(tt.query)
+		for _, p := range parseBoth(t, q) {
+			var pe *ParamError
+			if !errors.As(p.err, &pe) || pe.Param != tt.param || pe.Value != tt.value || pe.Allowed != tt.allowed {
+				t.Errorf("%s: %s: %#v\nwant param %q value %q allowed %q", tt.query, p.via, pe, tt.param, tt.value, tt.allowed)
+			}
+		}
 	}
 }
 
@@ -303,6 +329,10 @@ func randomParams(r *rand.Rand) Params {
 	p.Fail503 = pick(0, 0, r.Float64()*25)
 	p.Drop = pick(0, 0, r.Float64()*25)
 	p.Hang = pick(0, 0, 25)
+	p.Seed, p.Seeded = []uint64{0, 1, 1<<64 - 1}[r.IntN(3)], r.IntN(2) == 0
+	if !p.Seeded {
+		p.Seed = 0
+	}
 	return p
 }
 

@@ -18,7 +18,7 @@ var (
 	hvEventStream   = []string{"text/event-stream"}
 	hvMethods       = []string{"GET, HEAD, OPTIONS"}
 	hvStreamMethods = []string{"GET, OPTIONS"}
-	hvSwitchMethods = []string{"POST"}
+	hvSwitchMethods = []string{"POST, OPTIONS"}
 	hvMaxAge        = []string{"7200"}
 	hvVaryPreflight = []string{"Access-Control-Request-Headers"}
 	hvExpose        = []string{"Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"}

@@ -101,8 +101,10 @@ func (s *store) shard(key string) *shard {
 
 // decide records an arrival for key at now under the limiter configuration
 // cfg, multiplied by lim.scale over the stretch lim when lim.scale is not 0
-// (POST /mock/limit), and returns the limiter's decision (Decide, or Peek
-// when take is false) and the arrival's number for the key. A key that is
+// (POST /mock/limit), and returns the limiter's decision and the arrival's
+// number for the key. take is called once, under the key's lock, with that
+// number: Decide when it returns true, else Peek (an outage or an injected
+// failure, which it rolls, does not count against the limit). A key that is
 // new or expired (see stale) gets a fresh limiter and restarts its arrival
 // numbers. A key whose last arrival asked for another configuration keeps
 // its limiter, changed to cfg from now on (see rebase): clients with
@@ -111,7 +113,7 @@ func (s *store) shard(key string) *shard {
 // (see rescale). The key's stretch in limits (nil: none) is read under the
 // key's lock, so a switch that ends it (unscale) runs wholly before or
 // after this decision; it is returned with the decision.
-func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, take bool) (core.Decision, uint64, stretch) {
+func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, take func(seq uint64) bool) (core.Decision, uint64, stretch) {
 	t := int64(now.Sub(s.base))
 	sh := s.shard(key)
 	sh.mu.Lock()
@@ -157,10 +159,11 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 	}
 	e.used = t
 	e.seq++
+	admit := take(e.seq)
 	d := core.Decision{Allowed: true} // what a none limiter decides
 	switch {
 	case unlimited:
-	case take:
+	case admit:
 		d = e.lim.Decide(now)
 	default:
 		d = e.lim.Peek(now)

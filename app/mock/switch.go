@@ -134,15 +134,22 @@ func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) 
 	return b
 }
 
-// postOnly sets a switch's common headers and reports whether r is a POST;
-// any other method it answers 405 with Allow: POST.
+// postOnly sets a switch's common headers and reports whether r is a POST.
+// It answers a CORS preflight (OPTIONS): a page on another origin whose
+// POST carries a header a simple request may not (Content-Type:
+// application/json, say) is preflighted, and a refusal keeps the browser
+// from sending the POST. Any other method gets 405 with Allow: POST, OPTIONS.
 func postOnly(w http.ResponseWriter, r *http.Request) bool {
 	hdr := w.Header()
 	setCommon(hdr)
-	if r.Method != http.MethodPost {
-		hdr["Allow"] = hvSwitchMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST"})
+	switch r.Method {
+	case http.MethodPost:
+		return true
+	case http.MethodOptions:
+		preflight(w, r, hvSwitchMethods)
 		return false
 	}
-	return true
+	hdr["Allow"] = hvSwitchMethods
+	writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST, OPTIONS"})
+	return false
 }
