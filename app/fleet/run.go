@@ -86,6 +86,11 @@ type Yielder interface {
 // longest task 85 vs 93 ms, slowest key press 136 vs 112 ms).
 const startBatch = 50
 
+// ErrRequestLimit is the cause of the cancellation of the jobs still going
+// when a live run reaches RunOptions.MaxRequests: their EventDone's error
+// ends with it, where Stop's ends with "context canceled".
+var ErrRequestLimit = errors.New("fleet: request limit reached; run stopped")
+
 // ErrTimeout is wrapped by the error of an attempt that ran out of the
 // scenario's per-attempt timeout. It wraps context.DeadlineExceeded, so
 // core retries it as an ordinary failure and Classify calls it a timeout.
@@ -172,11 +177,11 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	}
 	policy := s.Policy()
 	y, _ := clock.(Yielder)
-	// gate is ctx, closed too once the run has sent o.MaxRequests: what
-	// starts an attempt or a job waits on it; attempts in flight are
-	// aborted by ctx only (Stop).
-	gate, closeGate := context.WithCancel(ctx)
-	defer closeGate()
+	// gate is ctx, closed too once the run has sent o.MaxRequests (its
+	// cause ErrRequestLimit): what starts an attempt or a job waits on it;
+	// attempts in flight are aborted by ctx only (Stop).
+	gate, closeGate := context.WithCancelCause(ctx)
+	defer closeGate(nil)
 	var sent atomic.Int64
 	if o.MaxRequests > 0 {
 		observe := onRecord
@@ -185,7 +190,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 				rec.mu.Lock()
 				rec.Limited = true
 				rec.mu.Unlock()
-				closeGate()
+				closeGate(ErrRequestLimit)
 			}
 			if observe != nil {
 				observe(r)

@@ -901,6 +901,12 @@ func TestRunStopsAtMaxRequests(t *testing.T) {
 				// Nothing starts after the attempt that reached the limit.
 				n, limitAt := 0, time.Time{}
 				for _, r := range rec.Records() {
+					// A job the limit cut says so: it said "context
+					// canceled", as one Stop cut does.
+					if e := r.Event; e.Kind == core.EventDone && Cause(e.Err) == "cancelled" &&
+						(!errors.Is(e.Err, ErrRequestLimit) || !strings.Contains(e.Err.Error(), ": fleet: request limit reached; run stopped")) {
+						t.Errorf("worker %d job %d ended %q, want cancelled at the request limit", r.Worker, r.Job, e.Err)
+					}
 					if r.Event.Kind == core.EventAttempt {
 						if n++; n == c.limit {
 							limitAt = r.Event.At
