@@ -26,8 +26,9 @@ type Recording struct {
 	// started never started (Stop between an open workload's arrivals
 	// cancels none). Read it after Run returned.
 	Stopped bool
-	// Limited is set when the run reached RunOptions.MaxRequests: nothing
-	// was sent after the request that reached it, and jobs still going
+	// Limited is set when the run reached its limit: a live run's
+	// RunOptions.MaxRequests (nothing was sent after the request that
+	// reached it), a simulation's SimOptions.MaxAttempts. Jobs still going
 	// then ended cancelled. Read it after Run returned.
 	Limited bool
 
@@ -118,6 +119,7 @@ func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
 //	{
 //	  "schema":    "retrylab.recording/v1",
 //	  "start":     "2026-11-29T10:00:00.123456789Z",   // RFC 3339, the run's start
+//	  "end":       "finished",                         // or stopped, request-limit, …: HeadKeys
 //	  "simulated": false,
 //	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
 //	  "stats":     {"requests": 180, …},                  // StatsColumns: Stats, durations in ms
@@ -279,14 +281,43 @@ func (x *exportEvent) cells() []string {
 	}
 }
 
-// StatsColumn documents one figure of the JSON export's stats.
-type StatsColumn struct {
-	Name    string // JSON key
+// JSONKey documents one key of the JSON export: of its top level
+// (HeadKeys) or of its stats (StatsColumns).
+type JSONKey struct {
+	Name    string
 	Meaning string
 }
 
+// How a run ended: the JSON export's "end" (HeadKeys documents them).
+const (
+	endFinished     = "finished"
+	endStopped      = "stopped"
+	endRequestLimit = "request-limit"
+	endAttemptLimit = "attempt-limit"
+	endRunning      = "running"
+	endNotRun       = "not-run"
+)
+
+// HeadKeys lists the JSON export's top-level keys, in their order.
+var HeadKeys = []JSONKey{
+	{"schema", "`" + Schema + "`"},
+	{"start", "the run's start, RFC 3339 in UTC; a simulation's is virtual time's origin, `2026-01-01T00:00:00Z`"},
+	{"end", "how the run ended: `" + endFinished + "` (every job ran to its end), `" + endStopped + "` (Stop cut it short: the jobs in progress were cancelled, those not yet started never started), `" +
+		endRequestLimit + "` (a live run stopped at its request limit: nothing sent after the request that reached it, the answers in flight taken in, then the jobs still going cancelled), `" +
+		endAttemptLimit + "` (a simulation stopped at its attempt limit: the attempts in flight aborted, the jobs still going cancelled), `" + endNotRun + "` (nothing could run: `error` says why), `" +
+		endRunning + "` (written before the run ended: never by the page)"},
+	{"error", "why nothing could run (an invalid scenario, one that cannot be simulated); left out when the run ran"},
+	{"simulated", "true when the simulator computed the run, false for a live run"},
+	{"scenario", "every field of the configuration as in the page's URL, values as strings"},
+	{"stats", "the run's numbers (below)"},
+	{"events", "every event, one object to a line, keys as the columns above"},
+}
+
+// HeadMarkdown is the JSON export's top level as a markdown table, for the README.
+func HeadMarkdown() string { return keysMarkdown(HeadKeys) }
+
 // StatsColumns lists the JSON export's stats, in their order.
-var StatsColumns = []StatsColumn{
+var StatsColumns = []JSONKey{
 	{"requests", "attempts sent, retries included"},
 	{"first_tries", "attempts numbered 1: one per job started"},
 	{"retries", "requests − first_tries"},
@@ -317,9 +348,11 @@ var StatsColumns = []StatsColumn{
 }
 
 // StatsMarkdown is the JSON export's stats as a markdown table, for the README.
-func StatsMarkdown() string {
+func StatsMarkdown() string { return keysMarkdown(StatsColumns) }
+
+func keysMarkdown(keys []JSONKey) string {
 	b := []byte("| key | meaning |\n|---|---|\n")
-	for _, c := range StatsColumns {
+	for _, c := range keys {
 		b = append(b, "| `"+c.Name+"` | "+c.Meaning+" |\n"...)
 	}
 	return string(b)
@@ -379,6 +412,38 @@ func toExportStats(s Stats, simulated bool) exportStats {
 	return x
 }
 
+// ending says how the run ended (HeadKeys' "end"), its numbers st. Stop
+// that came as the last job ended cut nothing: such a run finished, as
+// the page says (ui's cutShort). A run stopped at its limit and then by
+// Stop was stopped at its limit first.
+func (r *Recording) ending(st *Stats) string {
+	_, done := r.End()
+	switch {
+	case r.Err != nil:
+		return endNotRun
+	case r.Limited && r.Simulated:
+		return endAttemptLimit
+	case r.Limited:
+		return endRequestLimit
+	case r.Stopped && (st.Cancelled > 0 || st.Jobs < r.Scenario.Workers*r.Scenario.Jobs):
+		return endStopped
+	case !done:
+		return endRunning
+	}
+	return endFinished
+}
+
+// exportHead is the JSON export's top level but its events (HeadKeys).
+type exportHead struct {
+	Schema    string            `json:"schema"`
+	Start     time.Time         `json:"start"`
+	End       string            `json:"end"`
+	Error     string            `json:"error,omitempty"`
+	Simulated bool              `json:"simulated"`
+	Scenario  map[string]string `json:"scenario"`
+	Stats     exportStats       `json:"stats"`
+}
+
 // JSON writes the recording as one JSON object (see Schema): its head
 // indented, then the events one to a line. It is written as it is made, in
 // pieces, not encoded whole and then indented: a simulation stopped at the
@@ -390,20 +455,19 @@ func (r *Recording) JSON(w io.Writer) error {
 	for k, vs := range r.Scenario.Query() {
 		scenario[k] = vs[0]
 	}
-	stats := toExportStats(StatsOf(r.Start, recs), r.Simulated)
+	st := StatsOf(r.Start, recs)
+	stats := toExportStats(st, r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	head, err := json.MarshalIndent(struct {
-		Schema    string            `json:"schema"`
-		Start     time.Time         `json:"start"`
-		Simulated bool              `json:"simulated"`
-		Scenario  map[string]string `json:"scenario"`
-		Stats     exportStats       `json:"stats"`
-	}{Schema, r.Start.UTC(), r.Simulated, scenario, stats}, "", " ")
+	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats}
+	if r.Err != nil {
+		h.Error = r.Err.Error()
+	}
+	head, err := json.MarshalIndent(&h, "", " ")
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.Write(head[:len(head)-2]) // without its last line, the closing brace
 	bw.WriteString(",\n \"events\": [")
 	for i := range recs {
 		x := toExport(r.Start, r.Simulated, &recs[i])

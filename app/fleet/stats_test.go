@@ -328,6 +328,10 @@ func TestExportJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
+	// The head's last key closes on its line: "}\n,\n" left a comma alone.
+	if !strings.Contains(buf.String(), "\n },\n \"events\": [\n  {") {
+		t.Errorf("the head does not lead into the events as JSON is indented:\n%s", buf.String()[:min(buf.Len(), 3000)])
+	}
 	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
 		t.Errorf("header: %q %v %v %v", doc.Schema, doc.Start, doc.Simulated, doc.Scenario)
 	}
