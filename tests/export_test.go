@@ -100,7 +100,7 @@ func TestExports(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s is not JSON: %v", name, err)
 	}
-	if doc.Schema != "retrylab.recording/v1" || doc.Simulated || doc.Scenario["workers"] != "6" || doc.Scenario["seed"] != "5" {
+	if doc.Schema != "retrylab.recording/v2" || doc.Simulated || doc.Scenario["workers"] != "6" || doc.Scenario["seed"] != "5" {
 		t.Errorf("%s: schema %q, simulated %v, scenario %v", name, doc.Schema, doc.Simulated, doc.Scenario)
 	}
 	if len(doc.Events) != st.Records {

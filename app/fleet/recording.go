@@ -117,7 +117,7 @@ func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
 // JSON writes one object:
 //
 //	{
-//	  "schema":    "retrylab.recording/v1",
+//	  "schema":    "retrylab.recording/v2",
 //	  "start":     "2026-11-29T10:00:00.123456789Z",   // RFC 3339, the run's start
 //	  "end":       "finished",                         // or stopped, request-limit, …: HeadKeys
 //	  "simulated": false,
@@ -129,7 +129,11 @@ func (r *Recording) Stats() Stats { return StatsOf(r.Start, r.Records()) }
 // CSV writes a header line and one line per event with the same columns, in
 // the order of EventColumns; empty cells are fields the event kind does not
 // have. SchemaMarkdown documents the columns as a markdown table.
-const Schema = "retrylab.recording/v1"
+//
+// v2 made ratelimit unambiguous, an object (JSON) or a line per header
+// (CSV), where v1 joined the headers with "; " (which RateLimit values
+// hold), and added end and error to the top level.
+const Schema = "retrylab.recording/v2"
 
 // EventColumn documents one column of the event export.
 type EventColumn struct {
@@ -150,7 +154,7 @@ var EventColumns = []EventColumn{
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
-	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received, \"; \"-separated name: value"},
+	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key; empty with a custom target, and when it is not known (a live attempt that got no answer)"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock); empty as server_seq is"},
@@ -178,27 +182,27 @@ var rateLimitHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Li
 // exportEvent is one event row; pointers and omitempty leave out what the
 // kind does not have.
 type exportEvent struct {
-	TMS        float64  `json:"t_ms"`
-	Kind       string   `json:"kind"`
-	Worker     int      `json:"worker"`
-	Job        int      `json:"job"`
-	Attempt    int      `json:"attempt"`
-	IntendedMS *float64 `json:"intended_ms,omitempty"`
-	Status     *int     `json:"status,omitempty"`
-	Class      string   `json:"class,omitempty"`
-	Error      string   `json:"error,omitempty"`
-	RetryAfter string   `json:"retry_after,omitempty"`
-	RateLimit  string   `json:"ratelimit,omitempty"`
-	QueuedMS   *float64 `json:"queued_ms,omitempty"`
-	ServerSeq  *int     `json:"server_seq,omitempty"`
-	ServerMS   *float64 `json:"server_ms,omitempty"`
-	WaitMS     *float64 `json:"wait_ms,omitempty"`
-	Reason     string   `json:"reason,omitempty"`
-	Cause      string   `json:"cause,omitempty"`
-	Note       string   `json:"note,omitempty"`
-	Simulated  bool     `json:"simulated"`
-	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
-	PickupMS   *float64 `json:"pickup_ms,omitempty"`
+	TMS        float64           `json:"t_ms"`
+	Kind       string            `json:"kind"`
+	Worker     int               `json:"worker"`
+	Job        int               `json:"job"`
+	Attempt    int               `json:"attempt"`
+	IntendedMS *float64          `json:"intended_ms,omitempty"`
+	Status     *int              `json:"status,omitempty"`
+	Class      string            `json:"class,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	RetryAfter string            `json:"retry_after,omitempty"`
+	RateLimit  map[string]string `json:"ratelimit,omitempty"`
+	QueuedMS   *float64          `json:"queued_ms,omitempty"`
+	ServerSeq  *int              `json:"server_seq,omitempty"`
+	ServerMS   *float64          `json:"server_ms,omitempty"`
+	WaitMS     *float64          `json:"wait_ms,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	Cause      string            `json:"cause,omitempty"`
+	Note       string            `json:"note,omitempty"`
+	Simulated  bool              `json:"simulated"`
+	HandoffMS  *float64          `json:"handoff_ms,omitempty"`
+	PickupMS   *float64          `json:"pickup_ms,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -223,10 +227,10 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 			x.RetryAfter = h.Get("Retry-After")
 			for _, name := range rateLimitHeaders {
 				if v := h.Get(name); v != "" {
-					if x.RateLimit != "" {
-						x.RateLimit += "; "
+					if x.RateLimit == nil {
+						x.RateLimit = map[string]string{}
 					}
-					x.RateLimit += name + ": " + v
+					x.RateLimit[name] = v
 				}
 			}
 		}
@@ -273,9 +277,18 @@ func (x *exportEvent) cells() []string {
 		}
 		return strconv.Itoa(*p)
 	}
+	rl := ""
+	for _, name := range rateLimitHeaders {
+		if v, ok := x.RateLimit[name]; ok {
+			if rl != "" {
+				rl += "\n"
+			}
+			rl += name + ": " + v
+		}
+	}
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
-		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
+		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, rl,
 		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
 		f(x.HandoffMS), f(x.PickupMS),
 	}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -352,7 +353,7 @@ func TestExportJSON(t *testing.T) {
 		}
 	}
 	check(3, map[string]any{"t_ms": 50.0, "kind": "outcome", "worker": 0.0, "job": 0.0, "attempt": 1.0, "status": 429.0, "class": "limited",
-		"retry_after": "1", "ratelimit": "X-RateLimit-Remaining: 0", "server_seq": 11.0, "server_ms": 1.0})
+		"retry_after": "1", "ratelimit": map[string]any{"X-RateLimit-Remaining": "0"}, "server_seq": 11.0, "server_ms": 1.0})
 	check(4, map[string]any{"t_ms": 50.0, "kind": "wait", "worker": 0.0, "job": 0.0, "attempt": 2.0, "wait_ms": 1000.0, "reason": "retry-after"})
 	check(12, map[string]any{"t_ms": 760.0, "kind": "done", "worker": 1.0, "job": 0.0, "attempt": 2.0, "cause": "exhausted",
 		"error": "core: attempts exhausted after 2 attempts: http status 500"})
@@ -601,6 +602,63 @@ func TestPercentilesAreNearestRank(t *testing.T) {
 		p50, p99, mx := percentilesSorted(c.ds)
 		if p50 != c.p50 || p99 != c.p99 || mx != c.max {
 			t.Errorf("%s: p50 %v, p99 %v, max %v; want %v, %v, %v", c.name, p50, p99, mx, c.p50, c.p99, c.max)
+		}
+	}
+}
+
+// The rate-limit headers read back as they came, whatever their values
+// hold: they were joined with "; ", which a RateLimit value holds itself
+// ("RateLimit: \"bucket\";r=1;t=1; RateLimit-Policy: …"), so that no
+// reader could tell where one ended.
+func TestRateLimitHeadersReadBack(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    map[string]string
+	}{
+		{"none", nil},
+		{"one", map[string]string{"X-RateLimit-Remaining": "0"}},
+		{"structured fields", map[string]string{"RateLimit": `"bucket";r=1;t=1`, "RateLimit-Policy": `"bucket";q=4;w=1`, "X-RateLimit-Limit": "2"}},
+		{"values holding the old separator and a colon", map[string]string{"RateLimit": `"a";r=0; "b";r=5`, "X-RateLimit-Reset": "Wed, 02 Dec 2026 10:00:00 GMT; X-RateLimit-Limit: 9"}},
+	} {
+		h := http.Header{}
+		for k, v := range c.h {
+			h.Set(k, v)
+		}
+		rec := NewRecording(Default(), t0, false)
+		rec.Append(outcome(0, 0, 1, 5, Attempt{Status: 429, Header: h}))
+		rec.Finish(at(5))
+		var js, cs bytes.Buffer
+		if err := rec.JSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.CSV(&cs); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Events []struct {
+				RateLimit map[string]string `json:"ratelimit"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Events) != 1 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := doc.Events[0].RateLimit; !reflect.DeepEqual(got, c.h) {
+			t.Errorf("%s: the JSON's ratelimit reads back as %q, want %q", c.name, got, c.h)
+		}
+		rows, err := csv.NewReader(&cs).ReadAll()
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("%s: %v, %d rows", c.name, err, len(rows))
+		}
+		var got map[string]string
+		if cell := rows[1][slices.IndexFunc(EventColumns, func(e EventColumn) bool { return e.Name == "ratelimit" })]; cell != "" {
+			got = map[string]string{}
+			for _, line := range strings.Split(cell, "\n") {
+				name, v, _ := strings.Cut(line, ": ")
+				got[name] = v
+			}
+		}
+		if !reflect.DeepEqual(got, c.h) {
+			t.Errorf("%s: the CSV's ratelimit reads back as %q, want %q", c.name, got, c.h)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func (x *ExportBar) Render() app.UI {
 	return app.Section().Class("exports").Aria("label", "Export and share").Body(
 		app.Div().Class("export-row").Body(
 			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
-				Title("Every event of the last run, schema retrylab.recording/v1").
+				Title("Every event of the last run, schema "+fleet.Schema).
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "json") }),
 			app.Button().ID("export-csv").Class("ghost").Disabled(noRun).Text("Events CSV").
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
