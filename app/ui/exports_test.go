@@ -266,21 +266,29 @@ func TestPNGHasTheLegend(t *testing.T) {
 // a live run's start, and for a simulation the moment it was simulated
 // (its Start is virtual time's origin, fleet.SimEpoch, the same for every
 // simulation: every simulation's files were named
-// retrylab-2026-01-01T00-00-00-simulated, whatever it was).
+// retrylab-2026-01-01T00-00-00-simulated, whatever it was). The time is
+// UTC, as the JSON's start, and the name says so: it was the browser's
+// local time (a page in Paris named a run of 10:00 UTC 11-00-00), saying
+// nothing of it.
 func TestExportFileNames(t *testing.T) {
 	l := newLab()
 	finishRun(l, oneJob(), false)
-	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00"; got != want {
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
 		t.Errorf("a live run's files: %q, want %q", got, want)
+	}
+	paris := time.FixedZone("UTC+1", 3600)
+	l.rec.Start = l.rec.Start.In(paris)
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
+		t.Errorf("a live run's files, in a browser an hour ahead of UTC: %q, want %q", got, want)
 	}
 	var names []string
 	for i, preset := range []string{"flood", "full-jitter"} {
 		l.Preset(preset)
 		l.rec = fleet.Simulate(l.s)
-		l.simAt = time.Date(2026, 12, 2, 9, 15, 7+i, 0, time.UTC)
+		l.simAt = time.Date(2026, 12, 2, 10, 15, 7+i, 0, paris)
 		names = append(names, l.fileStamp())
 	}
-	want := []string{"retrylab-2026-12-02T09-15-07-simulated", "retrylab-2026-12-02T09-15-08-simulated"}
+	want := []string{"retrylab-2026-12-02T09-15-07Z-simulated", "retrylab-2026-12-02T09-15-08Z-simulated"}
 	if !slices.Equal(names, want) {
 		t.Errorf("two simulations' files: %q, want %q", names, want)
 	}
