@@ -235,13 +235,13 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 			}
 		}
 		if a := r.Attempt; a != nil {
-			if a.Handoff > 0 {
+			if a.Measured&MeasuredHandoff != 0 {
 				x.HandoffMS = ptr(ms(a.Handoff))
 			}
-			if a.Pickup > 0 {
+			if a.Measured&MeasuredPickup != 0 {
 				x.PickupMS = ptr(ms(a.Pickup))
 			}
-			if a.Queued > 0 {
+			if a.Measured&MeasuredQueued != 0 {
 				x.QueuedMS = ptr(ms(a.Queued))
 			}
 			if a.ServerSeq > 0 {

@@ -25,12 +25,26 @@ type Attempt struct {
 	Status    int           // HTTP status; 0 when there was no response
 	Header    core.Header   // response headers (those the browser exposes); may be nil
 	Err       error         // network error, timeout (wrapping context.DeadlineExceeded), abort (context.Canceled)
-	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart); 0 if unknown
-	Queued    time.Duration // browser-side queueing (requestStart - fetchStart); 0 if unknown
-	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere; 0 if unknown
+	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart)
+	Queued    time.Duration // browser-side queueing (requestStart - fetchStart)
+	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere
 	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
 	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown
+	// Measured says which of Handoff, Queued and Pickup the transport
+	// measured: one it did not is 0 and unknown, one it did may be 0 too
+	// (no queueing at all, an answer taken in at once).
+	Measured Timings
 }
+
+// Timings is a set of an Attempt's timings.
+type Timings uint8
+
+// The timings of an Attempt.
+const (
+	MeasuredHandoff Timings = 1 << iota
+	MeasuredQueued
+	MeasuredPickup
+)
 
 // Outcome is the attempt as the retry loop sees it.
 func (a Attempt) Outcome() core.Outcome {
