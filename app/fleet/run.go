@@ -191,11 +191,11 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	}
 	policy := s.Policy()
 	y, _ := clock.(Yielder)
-	// gate is ctx, closed too once the run has sent o.MaxRequests (its
-	// cause ErrRequestLimit): what starts an attempt or a job waits on it;
-	// attempts in flight are aborted by ctx only (Stop).
-	gate, closeGate := context.WithCancelCause(ctx)
-	defer closeGate(nil)
+	// gate is ctx, closed too once the run has sent o.MaxRequests: what
+	// starts an attempt or a job waits on it; attempts in flight are
+	// aborted by ctx only (Stop).
+	gate, closeGate := context.WithCancel(ctx)
+	defer closeGate()
 	var sent atomic.Int64
 	if o.MaxRequests > 0 {
 		observe := onRecord
@@ -204,7 +204,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 				rec.mu.Lock()
 				rec.Limited = true
 				rec.mu.Unlock()
-				closeGate(ErrRequestLimit)
+				closeGate()
 			}
 			if observe != nil {
 				observe(r)
@@ -280,6 +280,13 @@ func runJob(ctx, gate context.Context, s Scenario, policy core.Policy, w, j int,
 	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
 	var last Attempt // the attempt in flight; Do reports its outcome synchronously
 	observe := func(e core.Event) {
+		// A job the gate cancelled while ctx goes on was cut at the request
+		// limit, not by Stop: its error says so (context.Canceled is both's
+		// cause; a gate made WithCancelCause would carry ErrRequestLimit
+		// itself, for 1.1 KB more of app.wasm).
+		if se, ok := e.Err.(*core.StopError); ok && se.Context == context.Canceled && ctx.Err() == nil {
+			se.Context = ErrRequestLimit
+		}
 		r := Record{Worker: w, Job: j, Event: e}
 		if e.Kind == core.EventOutcome {
 			a := last
