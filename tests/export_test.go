@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -79,6 +80,12 @@ func download(t *testing.T, ctx context.Context, dir, id, ext string) (name stri
 func TestExports(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
+	// A browser an hour or two ahead of UTC: the files are named in UTC
+	// all the same, as the JSON's start is (they were in the browser's
+	// local time, saying nothing of it).
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Paris"}); err != nil {
+		t.Fatal(err)
+	}
 	boot(t, ctx, srv.URL+"/?workers=6&jobs=2&rate=4&burst=2&latency=20ms&seed=5")
 	if eval[bool](t, ctx, `!!document.getElementById("export-csv").disabled`) != true {
 		t.Error("Events CSV is enabled before any run")
@@ -92,6 +99,8 @@ func TestExports(t *testing.T) {
 	name, data := download(t, ctx, dir, "export-json", ".json")
 	var doc struct {
 		Schema    string           `json:"schema"`
+		Start     time.Time        `json:"start"`
+		End       string           `json:"end"`
 		Simulated bool             `json:"simulated"`
 		Scenario  map[string]any   `json:"scenario"`
 		Stats     map[string]any   `json:"stats"`
@@ -100,8 +109,11 @@ func TestExports(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s is not JSON: %v", name, err)
 	}
-	if doc.Schema != "retrylab.recording/v1" || doc.Simulated || doc.Scenario["workers"] != "6" || doc.Scenario["seed"] != "5" {
-		t.Errorf("%s: schema %q, simulated %v, scenario %v", name, doc.Schema, doc.Simulated, doc.Scenario)
+	if want := "retrylab-" + doc.Start.UTC().Format("2006-01-02T15-04-05Z") + ".json"; name != want {
+		t.Errorf("the JSON of a run started at %v is named %q, want %q", doc.Start, name, want)
+	}
+	if doc.Schema != "retrylab.recording/v2" || doc.End != "finished" || doc.Simulated || doc.Scenario["workers"] != "6" || doc.Scenario["seed"] != "5" {
+		t.Errorf("%s: schema %q, end %q, simulated %v, scenario %v", name, doc.Schema, doc.End, doc.Simulated, doc.Scenario)
 	}
 	if len(doc.Events) != st.Records {
 		t.Errorf("%s: %d events, the page recorded %d", name, len(doc.Events), st.Records)
@@ -171,9 +183,10 @@ func TestExports(t *testing.T) {
 	name, data = download(t, ctx, dir, "export-csv", ".csv")
 	// Named after when it was simulated: every simulation's files were
 	// named after virtual time's origin, retrylab-2026-01-01T00-00-00.
-	if today := simulated.Format("2006-01-02"); !strings.Contains(name, "simulated") ||
+	// In UTC, and saying so.
+	if today := simulated.Format("2006-01-02"); !strings.HasSuffix(name, "Z-simulated.csv") ||
 		!strings.HasPrefix(name, "retrylab-"+today) && !strings.HasPrefix(name, "retrylab-"+time.Now().UTC().Format("2006-01-02")) {
-		t.Errorf("a simulation's CSV is named %q, want retrylab-%sT…-simulated.csv", name, today)
+		t.Errorf("a simulation's CSV is named %q, want retrylab-%sT…Z-simulated.csv", name, today)
 	}
 	rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil || len(rows) < 2 || rows[1][slices.Index(rows[0], "simulated")] != "true" {

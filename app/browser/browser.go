@@ -69,12 +69,13 @@ type Timing struct {
 }
 
 // Queued is how long the request waited inside the browser before it was
-// sent (connection limits, cache locks): requestStart - fetchStart.
-func (t Timing) Queued() float64 {
+// sent (connection limits, cache locks): requestStart - fetchStart, and
+// whether the browser told it (0 with ok is no wait at all).
+func (t Timing) Queued() (ms float64, ok bool) {
 	if t.RequestStart == 0 || t.FetchStart == 0 || t.RequestStart < t.FetchStart {
-		return 0
+		return 0, false
 	}
-	return t.RequestStart - t.FetchStart
+	return t.RequestStart - t.FetchStart, true
 }
 
 // Response is what one fetch() returned.

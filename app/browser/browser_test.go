@@ -104,11 +104,14 @@ func TestParsedHeaderOwnsItsText(t *testing.T) {
 }
 
 func TestTimingQueued(t *testing.T) {
-	if q := (Timing{FetchStart: 10, RequestStart: 12.5}).Queued(); q != 2.5 {
-		t.Errorf("Queued = %v", q)
+	if q, ok := (Timing{FetchStart: 10, RequestStart: 12.5}).Queued(); q != 2.5 || !ok {
+		t.Errorf("Queued = %v, %v", q, ok)
 	}
-	if q := (Timing{FetchStart: 10}).Queued(); q != 0 {
-		t.Errorf("Queued without requestStart = %v, want 0 (unknown)", q)
+	if q, ok := (Timing{FetchStart: 10, RequestStart: 10}).Queued(); q != 0 || !ok {
+		t.Errorf("Queued sent at once = %v, %v; want 0, told", q, ok)
+	}
+	if q, ok := (Timing{FetchStart: 10}).Queued(); q != 0 || ok {
+		t.Errorf("Queued without requestStart = %v, %v, want unknown", q, ok)
 	}
 }
 
@@ -153,7 +156,7 @@ func TestParseFetchResult(t *testing.T) {
 	if r.Status != 429 || r.Type != "cors" || r.Header.Get("Retry-After") != "2" || r.Body != "{\"seq\":7}\x01tail" {
 		t.Errorf("parsed %+v", r)
 	}
-	if r.Timing.Queued() != 1.5 || r.Timing.ResponseEnd != 61.25 {
+	if q, _ := r.Timing.Queued(); q != 1.5 || r.Timing.ResponseEnd != 61.25 {
 		t.Errorf("timing %+v", r.Timing)
 	}
 	for _, bad := range []string{"", "abc\x01x\x010\x010\x010\x010\x01\x01", "200\x01basic"} {

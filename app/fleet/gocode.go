@@ -108,16 +108,29 @@ func (s Scenario) GoCodeAt(origin string) string {
 	switch {
 	case random:
 		w("// every is each worker's mean time between job arrivals (an open workload\n")
-		w("// with random arrivals, a Poisson process): worker w's job j arrives\n")
-		w("// -ln(1-u)·every after its job j-1 (job 0: after the start), u drawn from\n")
-		w("// core.SubSeed(seed^arrivalSalt, w, j), as in Retry Lab, and starts then,\n")
+		w("// with random arrivals, a Poisson process). A job starts when it arrives,\n")
 		w("// whether or not the worker's earlier jobs have ended.\n")
 		w("const (\n\tevery       = %s\n\tarrivalSalt = %#x\n)\n\n", goDuration(s.Every), uint64(sim.ArrivalSalt))
+		w("// gap is how long after the worker's previous job its job arrives (job 0:\n")
+		w("// after the start): -ln(1-u)·every, u drawn from\n")
+		w("// core.SubSeed(seed^arrivalSalt, worker, job), as in Retry Lab.\n")
+		w("func gap(worker, job int) time.Duration {\n")
+		w("\tu := core.NewRand(core.SubSeed(seed^arrivalSalt, worker, job)).Float64()\n")
+		w("\treturn time.Duration(-math.Log1p(-u) * float64(every))\n")
+		w("}\n\n")
 	case s.Open:
-		w("// every is how often each worker receives a new job (an open workload):\n")
-		w("// worker w's job j arrives at w·every/workers + j·every after the start\n")
-		w("// and starts then, whether or not the worker's earlier jobs have ended.\n")
+		w("// every is how often each worker receives a new job (an open workload). A\n")
+		w("// job starts when it arrives, whether or not the worker's earlier jobs\n")
+		w("// have ended.\n")
 		w("const every = %s\n\n", goDuration(s.Every))
+		w("// gap is how long after the worker's previous job its job arrives (job 0:\n")
+		w("// after the start): the workers' first jobs are spread evenly over the\n")
+		w("// first interval, then each worker receives one job an interval, as in\n")
+		w("// Retry Lab.\n")
+		w("func gap(worker, job int) time.Duration {\n")
+		w("\tif job == 0 {\n\t\treturn time.Duration(worker) * every / workers\n\t}\n")
+		w("\treturn every\n")
+		w("}\n\n")
 	}
 	if s.Timeout > 0 {
 		w("// timeout is how long one attempt may take.\n")
@@ -141,21 +154,26 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\tUseResetHints: %t,\n", p.UseResetHints)
 	w("}\n\n")
 
-	w("func main() {\n")
+	w("// bucket paces every attempt of the whole fleet: one token bucket for\n")
+	w("// every worker, rate tokens a second, up to its capacity (nil: none).\n")
 	if s.Bucket {
-		w("\t// One token bucket paces every attempt of the whole fleet.\n")
-		w("\tbucket, err := core.NewBucket(%s, %s)\n", goFloat(s.BucketRate), goFloat(s.BucketCapacity))
-		w("\tif err != nil {\n\t\tpanic(err)\n\t}\n")
+		w("var bucket = must(core.NewBucket(%s, %s))\n\n", goFloat(s.BucketRate), goFloat(s.BucketCapacity))
 	} else {
-		w("\tvar bucket *core.Bucket // no fleet token bucket\n")
+		w("var bucket *core.Bucket\n\n")
 	}
+	w("// budget is the fleet's retry budget, its capacity and refill per\n")
+	w("// success: retries spend it, successes refill it (nil: none).\n")
 	if s.Budget {
-		w("\t// One retry budget for the whole fleet: retries spend it, successes refill it.\n")
-		w("\tbudget, err := core.NewBudget(%s, %s)\n", goFloat(s.BudgetSize), goFloat(s.BudgetRefill))
-		w("\tif err != nil {\n\t\tpanic(err)\n\t}\n")
+		w("var budget = must(core.NewBudget(%s, %s))\n\n", goFloat(s.BudgetSize), goFloat(s.BudgetRefill))
 	} else {
-		w("\tvar budget *core.Budget // no retry budget\n")
+		w("var budget *core.Budget\n\n")
 	}
+	if s.Bucket || s.Budget {
+		w("// must returns v, and panics if err is not nil.\n")
+		w("func must[T any](v T, err error) T {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\treturn v\n}\n\n")
+	}
+
+	w("func main() {\n")
 	w("\tctx := context.Background()\n")
 	w("\trunJob := func(worker, job int) {\n")
 	w("\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
@@ -169,17 +187,13 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 	w("\tfor worker := range workers {\n")
 	w("\t\twg.Go(func() {\n")
-	if random {
+	if s.Open {
 		w("\t\t\tvar arrival time.Duration // of the worker's next job, after the start\n")
 	}
 	w("\t\t\tfor job := range jobs {\n")
-	if random {
-		w("\t\t\t\tu := core.NewRand(core.SubSeed(seed^arrivalSalt, worker, job)).Float64()\n")
-		w("\t\t\t\tarrival += time.Duration(-math.Log1p(-u) * float64(every))\n")
+	if s.Open {
+		w("\t\t\t\tarrival += gap(worker, job)\n")
 		w("\t\t\t\ttime.Sleep(time.Until(start.Add(arrival)))\n")
-		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
-	} else if s.Open {
-		w("\t\t\t\ttime.Sleep(time.Until(start.Add(time.Duration(worker)*every/workers + time.Duration(job)*every)))\n")
 		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
 	} else {
 		w("\t\t\t\trunJob(worker, job)\n")

@@ -5,7 +5,6 @@ package fleet
 import (
 	"fmt"
 	"go/format"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,13 +40,117 @@ func gocodeScenarios() map[string]Scenario {
 	room.Room = "workshop"
 	room.Strategy = core.None
 	m["room"] = room
+	// A value of each kind its own, so that one written for another shows.
+	bucket := Default()
+	bucket.Bucket, bucket.BucketRate, bucket.BucketCapacity = true, 2.5, 7
+	m["bucket"] = bucket
+	budget := Default()
+	budget.Budget, budget.BudgetSize, budget.BudgetRefill = true, 12, 0.25
+	m["budget"] = budget
+	timeout := Default()
+	timeout.Timeout = 750 * time.Millisecond
+	m["timeout"] = timeout
 	open := Default()
+	open.Workers, open.Jobs = 3, 4
 	open.Open, open.Every = true, 1500*time.Millisecond
 	m["open"] = open
 	random := open
-	random.RandomArrivals = true
+	random.RandomArrivals, random.Every = true, 250*time.Millisecond
 	m["open-random"] = random
+	closed := Default()
+	closed.Every, closed.RandomArrivals = 700*time.Millisecond, true // not used: a closed workload
+	m["closed"] = closed
 	return m
+}
+
+// gocodeHook is a file added to s's program that prints its settings and
+// exits before main runs: its policy, workers, jobs, seed and target; the
+// fleet's bucket and retry budget as built; the per-attempt timeout; and
+// for an open workload the interval and the arrival gaps of the first and
+// last workers' first, second and last jobs (and the salt of random
+// arrivals). It refers only to what s has: a program that lacks one of
+// them does not build.
+func gocodeHook(s Scenario) string {
+	var b strings.Builder
+	b.WriteString(`package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func init() {
+	if os.Getenv("GOCODE_DUMP") == "" {
+		return
+	}
+	fmt.Printf("%#v\n%d %d %d %q\n", policy, workers, jobs, uint64(seed), target)
+	if bucket != nil {
+		fmt.Println("bucket", bucket.Rate(), bucket.Capacity())
+	} else {
+		fmt.Println("no bucket")
+	}
+	if budget != nil {
+		fmt.Println("budget", budget.Capacity(), budget.RefillPerSuccess(), budget.Tokens())
+	} else {
+		fmt.Println("no budget")
+	}
+`)
+	if s.Timeout > 0 {
+		b.WriteString("\tfmt.Println(\"timeout\", timeout)\n")
+	}
+	if s.Open {
+		b.WriteString("\tfmt.Println(\"every\", every)\n")
+		for _, wj := range gapPoints(s) {
+			fmt.Fprintf(&b, "\tfmt.Println(\"gap\", %d, %d, gap(%d, %d))\n", wj[0], wj[1], wj[0], wj[1])
+		}
+	}
+	if s.Open && s.RandomArrivals {
+		b.WriteString("\tfmt.Printf(\"salt %#x\\n\", uint64(arrivalSalt))\n")
+	}
+	b.WriteString("\tos.Exit(0)\n}\n")
+	return b.String()
+}
+
+// gapPoints are the workers' and jobs' arrival gaps the hook prints.
+func gapPoints(s Scenario) [][2]int {
+	var out [][2]int
+	for _, w := range []int{0, 1, s.Workers - 1} {
+		for _, j := range []int{0, 1, s.Jobs - 1} {
+			out = append(out, [2]int{w, j})
+		}
+	}
+	return out
+}
+
+// gocodeWant is what s's program must print through gocodeHook, for its
+// target.
+func gocodeWant(s Scenario, target string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%#v\n%d %d %d %q\n", s.Policy(), s.Workers, s.Jobs, s.Seed, target)
+	if s.Bucket {
+		fmt.Fprintln(&b, "bucket", s.BucketRate, s.BucketCapacity)
+	} else {
+		fmt.Fprintln(&b, "no bucket")
+	}
+	if s.Budget {
+		fmt.Fprintln(&b, "budget", s.BudgetSize, s.BudgetRefill, s.BudgetSize) // it starts full
+	} else {
+		fmt.Fprintln(&b, "no budget")
+	}
+	if s.Timeout > 0 {
+		fmt.Fprintln(&b, "timeout", s.Timeout)
+	}
+	if s.Open {
+		fmt.Fprintln(&b, "every", s.Every)
+		a := s.Arrivals()
+		for _, wj := range gapPoints(s) {
+			fmt.Fprintln(&b, "gap", wj[0], wj[1], a.Gap(wj[0], wj[1]))
+		}
+	}
+	if s.Open && s.RandomArrivals {
+		fmt.Fprintf(&b, "salt %#x\n", uint64(sim.ArrivalSalt))
+	}
+	return b.String()
 }
 
 func TestGoCodeIsFormatted(t *testing.T) {
@@ -66,8 +169,12 @@ func TestGoCodeIsFormatted(t *testing.T) {
 // TestGoCodeBuilds writes each scenario's program into a temporary module
 // made as the code's comment says (requiring retrylab, replaced by this
 // repository), runs go vet and go build on it, then runs each program with
-// a hook that prints its policy and constants instead of calling anything,
-// and compares them with the scenario.
+// a hook that prints its settings instead of calling anything
+// (gocodeHook), and compares them with the scenario: the policy, workers,
+// jobs, seed and target, and the fleet's token bucket, retry budget,
+// per-attempt timeout and an open workload's arrivals, which it did not
+// check. A program must also not apply what its scenario does not have:
+// a timeout, arrivals of a closed workload.
 func TestGoCodeBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs with the go command")
@@ -96,25 +203,17 @@ func TestGoCodeBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("go.sum", string(sum))
-	const hook = `package main
-
-import (
-	"fmt"
-	"os"
-)
-
-func init() {
-	if os.Getenv("GOCODE_DUMP") == "" {
-		return
-	}
-	fmt.Printf("%#v\n%d %d %d %q\n", policy, workers, jobs, uint64(seed), target)
-	os.Exit(0)
-}
-`
 	scenarios := gocodeScenarios()
 	for name, s := range scenarios {
-		write(name+"/main.go", s.GoCode())
-		write(name+"/hook.go", hook)
+		if errs := s.Validate(); errs != nil {
+			t.Fatalf("%s: %v", name, errs)
+		}
+		code := s.GoCode()
+		if strings.Contains(code, "WithTimeout") != (s.Timeout > 0) || strings.Contains(code, "func gap(") != s.Open {
+			t.Errorf("%s: a timeout %v, an open workload %v, and the program:\n%s", name, s.Timeout, s.Open, code)
+		}
+		write(name+"/main.go", code)
+		write(name+"/hook.go", gocodeHook(s))
 	}
 	run := func(args ...string) string {
 		t.Helper()
@@ -153,35 +252,8 @@ func init() {
 			}
 			got = fresh.ReplaceAllString(got, strconv.Quote(target))
 		}
-		want := fmt.Sprintf("%#v\n%d %d %d %q\n", s.Policy(), s.Workers, s.Jobs, s.Seed, target)
-		if got != want {
+		if want := gocodeWant(s, target); got != want {
 			t.Errorf("%s: the program's settings\n%s\nwant\n%s", name, got, want)
 		}
-	}
-}
-
-// The exported program draws random arrivals as sim.Arrivals does: the
-// same seed, salt and formula (TestArrivalsRandom pins the formula to
-// Gap), so it sends its jobs when the page's run would.
-func TestGoCodeRandomArrivals(t *testing.T) {
-	s := gocodeScenarios()["open-random"]
-	code := s.GoCode()
-	for _, want := range []string{
-		fmt.Sprintf("arrivalSalt = %#x", uint64(sim.ArrivalSalt)),
-		"u := core.NewRand(core.SubSeed(seed^arrivalSalt, worker, job)).Float64()",
-		"arrival += time.Duration(-math.Log1p(-u) * float64(every))",
-		"time.Sleep(time.Until(start.Add(arrival)))",
-	} {
-		if !strings.Contains(code, want) {
-			t.Errorf("the program lacks %q:\n%s", want, code)
-		}
-	}
-	a := s.Arrivals()
-	u := core.NewRand(core.SubSeed(s.Seed^sim.ArrivalSalt, 2, 3)).Float64()
-	if got, want := time.Duration(-math.Log1p(-u)*float64(s.Every)), a.Gap(2, 3); got != want {
-		t.Errorf("the program's gap for worker 2's job 3 is %v, the page's %v", got, want)
-	}
-	if strings.Contains(gocodeScenarios()["open"].GoCode(), "arrivalSalt") {
-		t.Error("steady arrivals draw random numbers")
 	}
 }

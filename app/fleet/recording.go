@@ -5,7 +5,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,8 +28,9 @@ type Recording struct {
 	// started never started (Stop between an open workload's arrivals
 	// cancels none). Read it after Run returned.
 	Stopped bool
-	// Limited is set when the run reached RunOptions.MaxRequests: nothing
-	// was sent after the request that reached it, and jobs still going
+	// Limited is set when the run reached its limit: a live run's
+	// RunOptions.MaxRequests (nothing was sent after the request that
+	// reached it), a simulation's SimOptions.MaxAttempts. Jobs still going
 	// then ended cancelled. Read it after Run returned.
 	Limited bool
 
@@ -121,8 +124,9 @@ func (r *Recording) Stats() Stats {
 // JSON writes one object:
 //
 //	{
-//	  "schema":    "retrylab.recording/v1",
+//	  "schema":    "retrylab.recording/v2",
 //	  "start":     "2026-11-29T10:00:00.123456789Z",   // RFC 3339, the run's start
+//	  "end":       "finished",                         // or stopped, request-limit, …: HeadKeys
 //	  "simulated": false,
 //	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
 //	  "stats":     {"requests": 180, …},                  // StatsColumns: Stats, durations in ms
@@ -132,7 +136,11 @@ func (r *Recording) Stats() Stats {
 // CSV writes a header line and one line per event with the same columns, in
 // the order of EventColumns; empty cells are fields the event kind does not
 // have. SchemaMarkdown documents the columns as a markdown table.
-const Schema = "retrylab.recording/v1"
+//
+// v2 made ratelimit unambiguous, an object (JSON) or a line per header
+// (CSV), where v1 joined the headers with "; " (which RateLimit values
+// hold), and added end and error to the top level.
+const Schema = "retrylab.recording/v2"
 
 // EventColumn documents one column of the event export.
 type EventColumn struct {
@@ -153,7 +161,7 @@ var EventColumns = []EventColumn{
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received"},
-	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received, \"; \"-separated name: value"},
+	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key; empty with a custom target, and when it is not known (a live attempt that got no answer)"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock); empty as server_seq is"},
@@ -176,32 +184,67 @@ func SchemaMarkdown() string {
 }
 
 // rateLimitHeaders are the hint headers exported in the ratelimit column.
-var rateLimitHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+var rateLimitHeaders = [...]string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+
+// rateLimitOf is h's rateLimitHeaders as the JSON writes them, header
+// name → value of those present; nil when none is. A map costs the JSON
+// export a fifth more allocations than the string v1 wrote; a struct of
+// the five would cost none, but 4 KB of app.wasm, which has
+// map[string]string's JSON already (the scenario's).
+func rateLimitOf(h core.Header) map[string]string {
+	var m map[string]string
+	for _, name := range rateLimitHeaders {
+		if v := h.Get(name); v != "" {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[name] = v
+		}
+	}
+	return m
+}
+
+// rateLimitLines is h's rateLimitHeaders as the CSV writes them, a
+// "Name: value" line each of those present.
+func rateLimitLines(h core.Header) string {
+	s := ""
+	for _, name := range rateLimitHeaders {
+		if v := h.Get(name); v != "" {
+			if s != "" {
+				s += "\n"
+			}
+			s += name + ": " + v
+		}
+	}
+	return s
+}
 
 // exportEvent is one event row; pointers and omitempty leave out what the
 // kind does not have.
 type exportEvent struct {
-	TMS        float64  `json:"t_ms"`
-	Kind       string   `json:"kind"`
-	Worker     int      `json:"worker"`
-	Job        int      `json:"job"`
-	Attempt    int      `json:"attempt"`
-	IntendedMS *float64 `json:"intended_ms,omitempty"`
-	Status     *int     `json:"status,omitempty"`
-	Class      string   `json:"class,omitempty"`
-	Error      string   `json:"error,omitempty"`
-	RetryAfter string   `json:"retry_after,omitempty"`
-	RateLimit  string   `json:"ratelimit,omitempty"`
-	QueuedMS   *float64 `json:"queued_ms,omitempty"`
-	ServerSeq  *int     `json:"server_seq,omitempty"`
-	ServerMS   *float64 `json:"server_ms,omitempty"`
-	WaitMS     *float64 `json:"wait_ms,omitempty"`
-	Reason     string   `json:"reason,omitempty"`
-	Cause      string   `json:"cause,omitempty"`
-	Note       string   `json:"note,omitempty"`
-	Simulated  bool     `json:"simulated"`
-	HandoffMS  *float64 `json:"handoff_ms,omitempty"`
-	PickupMS   *float64 `json:"pickup_ms,omitempty"`
+	TMS        float64           `json:"t_ms"`
+	Kind       string            `json:"kind"`
+	Worker     int               `json:"worker"`
+	Job        int               `json:"job"`
+	Attempt    int               `json:"attempt"`
+	IntendedMS *float64          `json:"intended_ms,omitempty"`
+	Status     *int              `json:"status,omitempty"`
+	Class      string            `json:"class,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	RetryAfter string            `json:"retry_after,omitempty"`
+	RateLimit  map[string]string `json:"ratelimit,omitempty"` // rateLimitOf(hdr), set by JSON
+	QueuedMS   *float64          `json:"queued_ms,omitempty"`
+	ServerSeq  *int              `json:"server_seq,omitempty"`
+	ServerMS   *float64          `json:"server_ms,omitempty"`
+	WaitMS     *float64          `json:"wait_ms,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	Cause      string            `json:"cause,omitempty"`
+	Note       string            `json:"note,omitempty"`
+	Simulated  bool              `json:"simulated"`
+	HandoffMS  *float64          `json:"handoff_ms,omitempty"`
+	PickupMS   *float64          `json:"pickup_ms,omitempty"`
+
+	hdr core.Header // the answer\'s headers, for ratelimit
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -224,23 +267,16 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 		}
 		if h := e.Outcome.Header; h != nil {
 			x.RetryAfter = h.Get("Retry-After")
-			for _, name := range rateLimitHeaders {
-				if v := h.Get(name); v != "" {
-					if x.RateLimit != "" {
-						x.RateLimit += "; "
-					}
-					x.RateLimit += name + ": " + v
-				}
-			}
+			x.hdr = h
 		}
 		if a := r.Attempt; a != nil {
-			if a.Handoff > 0 {
+			if a.Measured&MeasuredHandoff != 0 {
 				x.HandoffMS = ptr(ms(a.Handoff))
 			}
-			if a.Pickup > 0 {
+			if a.Measured&MeasuredPickup != 0 {
 				x.PickupMS = ptr(ms(a.Pickup))
 			}
-			if a.Queued > 0 {
+			if a.Measured&MeasuredQueued != 0 {
 				x.QueuedMS = ptr(ms(a.Queued))
 			}
 			if a.ServerSeq > 0 {
@@ -276,22 +312,55 @@ func (x *exportEvent) cells() []string {
 		}
 		return strconv.Itoa(*p)
 	}
+	rl := ""
+	if x.hdr != nil {
+		rl = rateLimitLines(x.hdr)
+	}
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
-		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, x.RateLimit,
+		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, rl,
 		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
 		f(x.HandoffMS), f(x.PickupMS),
 	}
 }
 
-// StatsColumn documents one figure of the JSON export's stats.
-type StatsColumn struct {
-	Name    string // JSON key
+// JSONKey documents one key of the JSON export: of its top level
+// (HeadKeys) or of its stats (StatsColumns).
+type JSONKey struct {
+	Name    string
 	Meaning string
 }
 
+// How a run ended: the JSON export's "end" (HeadKeys documents them).
+const (
+	endFinished     = "finished"
+	endStopped      = "stopped"
+	endRequestLimit = "request-limit"
+	endAttemptLimit = "attempt-limit"
+	endRunning      = "running"
+	endNotRun       = "not-run"
+)
+
+// HeadKeys lists the JSON export's top-level keys, in their order.
+var HeadKeys = []JSONKey{
+	{"schema", "`" + Schema + "`"},
+	{"start", "the run's start, RFC 3339 in UTC; a simulation's is virtual time's origin, `2026-01-01T00:00:00Z`"},
+	{"end", "how the run ended: `" + endFinished + "` (every job ran to its end), `" + endStopped + "` (Stop cut it short: the jobs in progress were cancelled, those not yet started never started), `" +
+		endRequestLimit + "` (a live run stopped at its request limit: nothing sent after the request that reached it, the answers in flight taken in, then the jobs still going cancelled), `" +
+		endAttemptLimit + "` (a simulation stopped at its attempt limit: the attempts in flight aborted, the jobs still going cancelled), `" + endNotRun + "` (nothing could run: `error` says why), `" +
+		endRunning + "` (written before the run ended: never by the page)"},
+	{"error", "why nothing could run (an invalid scenario, one that cannot be simulated); left out when the run ran"},
+	{"simulated", "true when the simulator computed the run, false for a live run"},
+	{"scenario", "every field of the configuration as in the page's URL, values as strings"},
+	{"stats", "the run's numbers (below)"},
+	{"events", "every event, one object to a line, keys as the columns above"},
+}
+
+// HeadMarkdown is the JSON export's top level as a markdown table, for the README.
+func HeadMarkdown() string { return keysMarkdown(HeadKeys) }
+
 // StatsColumns lists the JSON export's stats, in their order.
-var StatsColumns = []StatsColumn{
+var StatsColumns = []JSONKey{
 	{"requests", "attempts sent, retries included"},
 	{"first_tries", "attempts numbered 1: one per job started"},
 	{"retries", "requests − first_tries"},
@@ -322,9 +391,11 @@ var StatsColumns = []StatsColumn{
 }
 
 // StatsMarkdown is the JSON export's stats as a markdown table, for the README.
-func StatsMarkdown() string {
+func StatsMarkdown() string { return keysMarkdown(StatsColumns) }
+
+func keysMarkdown(keys []JSONKey) string {
 	b := []byte("| key | meaning |\n|---|---|\n")
-	for _, c := range StatsColumns {
+	for _, c := range keys {
 		b = append(b, "| `"+c.Name+"` | "+c.Meaning+" |\n"...)
 	}
 	return string(b)
@@ -384,6 +455,38 @@ func toExportStats(s Stats, simulated bool) exportStats {
 	return x
 }
 
+// ending says how the run ended (HeadKeys' "end"), its numbers st. Stop
+// that came as the last job ended cut nothing: such a run finished, as
+// the page says (ui's cutShort). A run stopped at its limit and then by
+// Stop was stopped at its limit first.
+func (r *Recording) ending(st *Stats) string {
+	_, done := r.End()
+	switch {
+	case r.Err != nil:
+		return endNotRun
+	case r.Limited && r.Simulated:
+		return endAttemptLimit
+	case r.Limited:
+		return endRequestLimit
+	case r.Stopped && !r.Drained(st):
+		return endStopped
+	case !done:
+		return endRunning
+	}
+	return endFinished
+}
+
+// exportHead is the JSON export's top level but its events (HeadKeys).
+type exportHead struct {
+	Schema    string            `json:"schema"`
+	Start     time.Time         `json:"start"`
+	End       string            `json:"end"`
+	Error     string            `json:"error,omitempty"`
+	Simulated bool              `json:"simulated"`
+	Scenario  map[string]string `json:"scenario"`
+	Stats     exportStats       `json:"stats"`
+}
+
 // JSON writes the recording as one JSON object (see Schema): its head
 // indented, then the events one to a line. It is written as it is made, in
 // pieces, not encoded whole and then indented: a simulation stopped at the
@@ -399,21 +502,22 @@ func (r *Recording) JSON(w io.Writer) error {
 	r.Final(&st)
 	stats := toExportStats(st, r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	head, err := json.MarshalIndent(struct {
-		Schema    string            `json:"schema"`
-		Start     time.Time         `json:"start"`
-		Simulated bool              `json:"simulated"`
-		Scenario  map[string]string `json:"scenario"`
-		Stats     exportStats       `json:"stats"`
-	}{Schema, r.Start.UTC(), r.Simulated, scenario, stats}, "", " ")
+	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats}
+	if r.Err != nil {
+		h.Error = r.Err.Error()
+	}
+	head, err := json.MarshalIndent(&h, "", " ")
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.Write(head[:len(head)-2]) // without its last line, the closing brace
 	bw.WriteString(",\n \"events\": [")
 	for i := range recs {
 		x := toExport(r.Start, r.Simulated, &recs[i])
+		if x.hdr != nil {
+			x.RateLimit = rateLimitOf(x.hdr)
+		}
 		b, err := json.Marshal(&x)
 		if err != nil {
 			return err
@@ -431,13 +535,17 @@ func (r *Recording) JSON(w io.Writer) error {
 	return bw.Flush()
 }
 
-// CSV writes the recording's events as CSV: a header line of EventColumns'
-// names, then one line per event.
+// CSV writes the recording's events as CSV: a header line of the columns'
+// names (EventColumns), then one line per event.
 func (r *Recording) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	header := make([]string, len(EventColumns))
-	for i, c := range EventColumns {
-		header[i] = c.Name
+	// The header is exportEvent's keys, which are EventColumns' names
+	// (TestExportCSV): taken from EventColumns, the page carried all its
+	// meanings too, 2.7 KB of app.wasm.
+	t := reflect.TypeFor[exportEvent]()
+	header := make([]string, t.NumField()-1) // but hdr, the last field: not a column
+	for i := range header {
+		header[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
 	}
 	if err := cw.Write(header); err != nil {
 		return err

@@ -25,12 +25,26 @@ type Attempt struct {
 	Status    int           // HTTP status; 0 when there was no response
 	Header    core.Header   // response headers (those the browser exposes); may be nil
 	Err       error         // network error, timeout (wrapping context.DeadlineExceeded), abort (context.Canceled)
-	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart); 0 if unknown
-	Queued    time.Duration // browser-side queueing (requestStart - fetchStart); 0 if unknown
-	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere; 0 if unknown
+	Handoff   time.Duration // from the loop's send (EventAttempt) to the browser starting the request (fetchStart)
+	Queued    time.Duration // browser-side queueing (requestStart - fetchStart)
+	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere
 	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
 	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown
+	// Measured says which of Handoff, Queued and Pickup the transport
+	// measured: one it did not is 0 and unknown, one it did may be 0 too
+	// (no queueing at all, an answer taken in at once).
+	Measured Timings
 }
+
+// Timings is a set of an Attempt's timings.
+type Timings uint8
+
+// The timings of an Attempt.
+const (
+	MeasuredHandoff Timings = 1 << iota
+	MeasuredQueued
+	MeasuredPickup
+)
 
 // Outcome is the attempt as the retry loop sees it.
 func (a Attempt) Outcome() core.Outcome {
@@ -85,6 +99,11 @@ type Yielder interface {
 // batches of 25 and of 100 measured alike (BenchmarkResponsiveLiveRun:
 // longest task 85 vs 93 ms, slowest key press 136 vs 112 ms).
 const startBatch = 50
+
+// ErrRequestLimit is the cause of the cancellation of the jobs still going
+// when a live run reaches RunOptions.MaxRequests: their EventDone's error
+// ends with it, where Stop's ends with "context canceled".
+var ErrRequestLimit = errors.New("fleet: request limit reached; run stopped")
 
 // ErrTimeout is wrapped by the error of an attempt that ran out of the
 // scenario's per-attempt timeout. It wraps context.DeadlineExceeded, so
@@ -261,6 +280,13 @@ func runJob(ctx, gate context.Context, s Scenario, policy core.Policy, w, j int,
 	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
 	var last Attempt // the attempt in flight; Do reports its outcome synchronously
 	observe := func(e core.Event) {
+		// A job the gate cancelled while ctx goes on was cut at the request
+		// limit, not by Stop: its error says so (context.Canceled is both's
+		// cause; a gate made WithCancelCause would carry ErrRequestLimit
+		// itself, for 1.1 KB more of app.wasm).
+		if se, ok := e.Err.(*core.StopError); ok && se.Context == context.Canceled && ctx.Err() == nil {
+			se.Context = ErrRequestLimit
+		}
 		r := Record{Worker: w, Job: j, Event: e}
 		if e.Kind == core.EventOutcome {
 			a := last

@@ -5,11 +5,13 @@ package fleet
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -902,6 +904,12 @@ func TestRunStopsAtMaxRequests(t *testing.T) {
 				// Nothing starts after the attempt that reached the limit.
 				n, limitAt := 0, time.Time{}
 				for _, r := range rec.Records() {
+					// A job the limit cut says so: it said "context
+					// canceled", as one Stop cut does.
+					if e := r.Event; e.Kind == core.EventDone && Cause(e.Err) == "cancelled" &&
+						(!errors.Is(e.Err, ErrRequestLimit) || !strings.Contains(e.Err.Error(), ": fleet: request limit reached; run stopped")) {
+						t.Errorf("worker %d job %d ended %q, want cancelled at the request limit", r.Worker, r.Job, e.Err)
+					}
 					if r.Event.Kind == core.EventAttempt {
 						if n++; n == c.limit {
 							limitAt = r.Event.At
@@ -1033,5 +1041,85 @@ func TestSameSeedSameFailures(t *testing.T) {
 	}
 	if failed < len(a)/5 {
 		t.Errorf("%d of %d attempts failed: the failures were not injected", failed, len(a))
+	}
+}
+
+// The JSON's top level says how the run ended, so that a file read alone
+// tells a drained run from one cut short: it had the same keys whether
+// every job ran to its end, Stop cut the run, a live run stopped at its
+// request limit or a simulation at its attempt limit. The top level is
+// the documented one (HeadKeys, the README's table), every end included.
+func TestJSONSaysHowTheRunEnded(t *testing.T) {
+	small := scenario(t, "workers", "2", "jobs", "3", "limiter", "none", "latency", "0s")
+	ok := constTransport{Status: 200}
+	// hand is a finished run of small whose records are recs, with Stop
+	// pressed and the limit reached as said.
+	hand := func(recs []Record, stopped, limited bool) *Recording {
+		rec := NewRecording(small, t0, false)
+		rec.Append(recs...)
+		rec.Stopped, rec.Limited = stopped, limited
+		rec.Finish(at(2000))
+		return rec
+	}
+	// jobs is n jobs of one attempt each, the last cancelled when cut.
+	jobs := func(n int, cut bool) []Record {
+		var recs []Record
+		for j := range n {
+			var err error
+			if cut && j == n-1 {
+				err = &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled}
+			}
+			recs = append(recs, attempt(j%2, j/2, 1, 10*j, 10*j), outcome(j%2, j/2, 1, 10*j+5, Attempt{Status: 200}), done(j%2, j/2, 1, 10*j+5, err))
+		}
+		return recs
+	}
+	invalid := small
+	invalid.Workers = 0
+	simLimited, _ := SimulateWith(small, SimOptions{MaxAttempts: 4})
+	for _, c := range []struct {
+		name, want, err string
+		rec             *Recording
+	}{
+		{"a live run to its end", "finished", "", Run(context.Background(), small, ok, nil, nil)},
+		{"a live run at its request limit", "request-limit", "", RunFrom(context.Background(), time.Now(), small, ok, nil, RunOptions{MaxRequests: 2}, nil)},
+		{"stopped with a job in progress", "stopped", "", hand(jobs(4, true), true, false)},
+		{"stopped between an open workload's arrivals: none cancelled, some never started", "stopped", "", hand(jobs(4, false), true, false)},
+		{"Stop as the last job ended: nothing cut", "finished", "", hand(jobs(6, false), true, false)},
+		{"stopped at the request limit, then by Stop", "request-limit", "", hand(jobs(4, true), true, true)},
+		{"a simulation to its end", "finished", "", Simulate(small)},
+		{"a simulation at its attempt limit", "attempt-limit", "", simLimited},
+		{"an invalid scenario", "not-run", `Workers "0"`, Run(context.Background(), invalid, ok, nil, nil)},
+		{"a run still going", "running", "", NewRecording(small, t0, false)},
+	} {
+		var buf bytes.Buffer
+		if err := c.rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var head map[string]json.RawMessage
+		if err := json.Unmarshal(buf.Bytes(), &head); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var end, msg string
+		json.Unmarshal(head["end"], &end)
+		json.Unmarshal(head["error"], &msg)
+		if end != c.want || c.err == "" && msg != "" || !strings.Contains(msg, c.err) {
+			t.Errorf("%s: end %q, error %q; want %q, error %q", c.name, end, msg, c.want, c.err)
+		}
+		if !strings.Contains(HeadMarkdown(), "`"+c.want+"`") {
+			t.Errorf("%s: HeadKeys does not document the end %q", c.name, c.want)
+		}
+	}
+	var keys []string
+	ht := reflect.TypeFor[exportHead]()
+	for i := range ht.NumField() {
+		keys = append(keys, strings.Split(ht.Field(i).Tag.Get("json"), ",")[0])
+	}
+	keys = append(keys, "events")
+	var documented []string
+	for _, k := range HeadKeys {
+		documented = append(documented, k.Name)
+	}
+	if !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's top level is\n%q, HeadKeys documents\n%q", keys, documented)
 	}
 }

@@ -38,7 +38,7 @@ type SimOptions struct {
 type SimSummary struct {
 	Attempts int           // attempts simulated
 	Events   uint64        // scheduler events fired
-	Stopped  bool          // MaxAttempts was reached: unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit; AtAttemptLimit)
+	Stopped  bool          // MaxAttempts was reached (the Recording's Limited): unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit; AtAttemptLimit)
 	Virtual  time.Duration // virtual time from the start to the last job's end
 	Wall     time.Duration // real time the simulation took
 }
@@ -171,6 +171,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	}
 	rec.adopt(all)
 	rec.Finish(res.End)
+	rec.Limited = res.Stopped
 	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Virtual: res.End.Sub(start), Wall: time.Since(began)}
 	return rec, sum
 }

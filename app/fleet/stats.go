@@ -236,7 +236,7 @@ func (a *StatsAcc) Add(r *Record) {
 		case ClassAborted:
 			st.Aborted++
 		}
-		if r.Attempt != nil && r.Attempt.Queued > 0 {
+		if r.Attempt != nil && r.Attempt.Measured&MeasuredQueued != 0 {
 			a.queued = append(a.queued, r.Attempt.Queued)
 		}
 	case core.EventDone:

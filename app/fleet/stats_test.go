@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"reflect"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +58,7 @@ func handMade() []Record {
 		attempt(2, 0, 1, 20, 20),
 		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: limited, ServerSeq: 11, ServerAt: at(1)}),
 		wait(0, 0, 2, 50, time.Second, core.ReasonRetryAfter),
-		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond, Pickup: 2500 * time.Microsecond}),
+		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond, Pickup: 2500 * time.Microsecond, Measured: MeasuredQueued | MeasuredHandoff | MeasuredPickup}),
 		wait(2, 0, 2, 70, 230*time.Millisecond, core.ReasonBackoff),
 		attempt(2, 0, 2, 300, 300),
 		outcome(1, 0, 1, 510, Attempt{Err: fmt.Errorf("%w after 500ms", ErrTimeout)}),
@@ -68,7 +70,7 @@ func handMade() []Record {
 		outcome(1, 1, 1, 900, Attempt{Err: context.Canceled}),
 		done(1, 1, 1, 900, &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled}),
 		attempt(0, 0, 2, 1052, 1050),
-		outcome(0, 0, 2, 1100, Attempt{Status: 200, ServerSeq: 12, ServerAt: at(1060), Handoff: 3 * time.Millisecond}),
+		outcome(0, 0, 2, 1100, Attempt{Status: 200, ServerSeq: 12, ServerAt: at(1060), Handoff: 3 * time.Millisecond, Measured: MeasuredHandoff}),
 		done(0, 0, 2, 1100, nil),
 	}
 }
@@ -328,6 +330,10 @@ func TestExportJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
+	// The head's last key closes on its line: "}\n,\n" left a comma alone.
+	if !strings.Contains(buf.String(), "\n },\n \"events\": [\n  {") {
+		t.Errorf("the head does not lead into the events as JSON is indented:\n%s", buf.String()[:min(buf.Len(), 3000)])
+	}
 	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
 		t.Errorf("header: %q %v %v %v", doc.Schema, doc.Start, doc.Simulated, doc.Scenario)
 	}
@@ -348,7 +354,7 @@ func TestExportJSON(t *testing.T) {
 		}
 	}
 	check(3, map[string]any{"t_ms": 50.0, "kind": "outcome", "worker": 0.0, "job": 0.0, "attempt": 1.0, "status": 429.0, "class": "limited",
-		"retry_after": "1", "ratelimit": "X-RateLimit-Remaining: 0", "server_seq": 11.0, "server_ms": 1.0})
+		"retry_after": "1", "ratelimit": map[string]any{"X-RateLimit-Remaining": "0"}, "server_seq": 11.0, "server_ms": 1.0})
 	check(4, map[string]any{"t_ms": 50.0, "kind": "wait", "worker": 0.0, "job": 0.0, "attempt": 2.0, "wait_ms": 1000.0, "reason": "retry-after"})
 	check(12, map[string]any{"t_ms": 760.0, "kind": "done", "worker": 1.0, "job": 0.0, "attempt": 2.0, "cause": "exhausted",
 		"error": "core: attempts exhausted after 2 attempts: http status 500"})
@@ -378,12 +384,15 @@ func TestExportStatsAreDocumented(t *testing.T) {
 		t.Errorf("StatsMarkdown:\n%s", md)
 	}
 
-	untimed := handMade()
+	// untimed: no answer told its queueing; atOnce: the one that did
+	// told 0, no wait at all (it was null, as if not measured).
+	untimed, atOnce := handMade(), handMade()
 	for i := range untimed {
-		if a := untimed[i].Attempt; a != nil && a.Queued > 0 {
-			c := *a
-			c.Queued = 0
-			untimed[i].Attempt = &c
+		if a := untimed[i].Attempt; a != nil && a.Measured&MeasuredQueued != 0 {
+			c, z := *a, *a
+			c.Queued, c.Measured = 0, a.Measured&^MeasuredQueued
+			z.Queued = 0
+			untimed[i].Attempt, atOnce[i].Attempt = &c, &z
 		}
 	}
 	for _, c := range []struct {
@@ -394,6 +403,7 @@ func TestExportStatsAreDocumented(t *testing.T) {
 	}{
 		{"live", false, handMade(), map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": 30.0, "queued_p99_ms": 30.0}},
 		{"live, no answer told its queueing", false, untimed, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+		{"live, an answer sent at once", false, atOnce, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": 0.0, "queued_p99_ms": 0.0}},
 		{"simulated", true, handMade(), map[string]any{"lateness_p50_ms": nil, "lateness_p99_ms": nil, "queued_p50_ms": nil, "queued_p99_ms": nil}},
 	} {
 		rec := NewRecording(Default(), t0, c.simulated)
@@ -597,6 +607,114 @@ func TestPercentilesAreNearestRank(t *testing.T) {
 		p50, p99, mx := percentilesSorted(c.ds)
 		if p50 != c.p50 || p99 != c.p99 || mx != c.max {
 			t.Errorf("%s: p50 %v, p99 %v, max %v; want %v, %v, %v", c.name, p50, p99, mx, c.p50, c.p99, c.max)
+		}
+	}
+}
+
+// The rate-limit headers read back as they came, whatever their values
+// hold: they were joined with "; ", which a RateLimit value holds itself
+// ("RateLimit: \"bucket\";r=1;t=1; RateLimit-Policy: …"), so that no
+// reader could tell where one ended.
+func TestRateLimitHeadersReadBack(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    map[string]string
+	}{
+		{"none", nil},
+		{"one", map[string]string{"X-RateLimit-Remaining": "0"}},
+		{"structured fields", map[string]string{"RateLimit": `"bucket";r=1;t=1`, "RateLimit-Policy": `"bucket";q=4;w=1`, "X-RateLimit-Limit": "2"}},
+		{"values holding the old separator and a colon", map[string]string{"RateLimit": `"a";r=0; "b";r=5`, "X-RateLimit-Reset": "Wed, 02 Dec 2026 10:00:00 GMT; X-RateLimit-Limit: 9"}},
+	} {
+		h := http.Header{}
+		for k, v := range c.h {
+			h.Set(k, v)
+		}
+		rec := NewRecording(Default(), t0, false)
+		rec.Append(outcome(0, 0, 1, 5, Attempt{Status: 429, Header: h}))
+		rec.Finish(at(5))
+		var js, cs bytes.Buffer
+		if err := rec.JSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.CSV(&cs); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Events []struct {
+				RateLimit map[string]string `json:"ratelimit"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Events) != 1 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := doc.Events[0].RateLimit; !reflect.DeepEqual(got, c.h) {
+			t.Errorf("%s: the JSON's ratelimit reads back as %q, want %q", c.name, got, c.h)
+		}
+		rows, err := csv.NewReader(&cs).ReadAll()
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("%s: %v, %d rows", c.name, err, len(rows))
+		}
+		var got map[string]string
+		if cell := rows[1][slices.IndexFunc(EventColumns, func(e EventColumn) bool { return e.Name == "ratelimit" })]; cell != "" {
+			got = map[string]string{}
+			for _, line := range strings.Split(cell, "\n") {
+				name, v, _ := strings.Cut(line, ": ")
+				got[name] = v
+			}
+		}
+		if !reflect.DeepEqual(got, c.h) {
+			t.Errorf("%s: the CSV's ratelimit reads back as %q, want %q", c.name, got, c.h)
+		}
+	}
+}
+
+// A timing measured as 0 is exported as 0, and one not measured is left
+// out: handoff_ms, queued_ms and pickup_ms of exactly 0 were left out, as
+// if the browser had not told them (a request sent at once, an answer
+// taken in at once).
+func TestExportTellsMeasuredZeros(t *testing.T) {
+	keys := []string{"handoff_ms", "queued_ms", "pickup_ms"}
+	for _, c := range []struct {
+		name string
+		a    Attempt
+		want map[string]any // of keys, those present
+	}{
+		{"all measured, all 0", Attempt{Status: 200, Measured: MeasuredHandoff | MeasuredQueued | MeasuredPickup}, map[string]any{"handoff_ms": 0.0, "queued_ms": 0.0, "pickup_ms": 0.0}},
+		{"none measured", Attempt{Status: 200}, map[string]any{}},
+		{"no Timing-Allow-Origin: no queueing told", Attempt{Status: 200, Handoff: 2 * time.Millisecond, Measured: MeasuredHandoff | MeasuredPickup}, map[string]any{"handoff_ms": 2.0, "pickup_ms": 0.0}},
+	} {
+		rec := NewRecording(Default(), t0, false)
+		rec.Append(outcome(0, 0, 1, 5, c.a))
+		rec.Finish(at(5))
+		var js, cs bytes.Buffer
+		if err := rec.JSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.CSV(&cs); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Events []map[string]any }
+		if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&cs).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			got, ok := doc.Events[0][k]
+			want, wantOK := c.want[k]
+			if ok != wantOK || got != want {
+				t.Errorf("%s: JSON %s is %v (present %v), want %v (present %v)", c.name, k, got, ok, want, wantOK)
+			}
+			cell := rows[1][slices.Index(rows[0], k)]
+			wantCell := ""
+			if wantOK {
+				wantCell = strconv.FormatFloat(want.(float64), 'f', -1, 64)
+			}
+			if cell != wantCell {
+				t.Errorf("%s: CSV %s is %q, want %q", c.name, k, cell, wantCell)
+			}
 		}
 	}
 }

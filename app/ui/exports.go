@@ -40,7 +40,7 @@ func (x *ExportBar) Render() app.UI {
 	return app.Section().Class("exports").Aria("label", "Export and share").Body(
 		app.Div().Class("export-row").Body(
 			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
-				Title("Every event of the last run, schema retrylab.recording/v1").
+				Title("Every event of the last run, schema "+fleet.Schema).
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "json") }),
 			app.Button().ID("export-csv").Class("ghost").Disabled(noRun).Text("Events CSV").
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
@@ -93,10 +93,13 @@ func (l *Lab) setCodeOpen(open bool) {
 }
 
 // fileStamp names exported files after the run: when it started, by the
-// wall clock. A simulation's Start is virtual time's origin, the same for
-// every simulation (fleet.SimEpoch): its files are named after the moment
-// it was simulated instead, so that two simulations' files do not share
-// one name (every simulation's was retrylab-2026-01-01T00-00-00-simulated).
+// wall clock, in UTC as the JSON's start, and saying so (Z). It was the
+// browser's local time (Go's time.Local in the page is the browser's
+// offset), saying nothing of it. A simulation's Start is virtual time's
+// origin, the same for every simulation (fleet.SimEpoch): its files are
+// named after the moment it was simulated instead, so that two
+// simulations' files do not share one name (every simulation's was
+// retrylab-2026-01-01T00-00-00-simulated).
 func (l *Lab) fileStamp() string {
 	t := time.Now()
 	switch {
@@ -105,7 +108,7 @@ func (l *Lab) fileStamp() string {
 	case l.rec != nil:
 		t = l.rec.Start
 	}
-	name := "retrylab-" + strings.ReplaceAll(t.Format("2006-01-02T15-04-05"), ":", "-")
+	name := "retrylab-" + t.UTC().Format("2006-01-02T15-04-05Z")
 	if l.Simulated() {
 		name += "-simulated" // and every event says "simulated": true
 	}

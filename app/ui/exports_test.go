@@ -266,22 +266,62 @@ func TestPNGHasTheLegend(t *testing.T) {
 // a live run's start, and for a simulation the moment it was simulated
 // (its Start is virtual time's origin, fleet.SimEpoch, the same for every
 // simulation: every simulation's files were named
-// retrylab-2026-01-01T00-00-00-simulated, whatever it was).
+// retrylab-2026-01-01T00-00-00-simulated, whatever it was). The time is
+// UTC, as the JSON's start, and the name says so: it was the browser's
+// local time (a page in Paris named a run of 10:00 UTC 11-00-00), saying
+// nothing of it.
 func TestExportFileNames(t *testing.T) {
 	l := newLab()
 	finishRun(l, oneJob(), false)
-	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00"; got != want {
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
 		t.Errorf("a live run's files: %q, want %q", got, want)
+	}
+	paris := time.FixedZone("UTC+1", 3600)
+	l.rec.Start = l.rec.Start.In(paris)
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
+		t.Errorf("a live run's files, in a browser an hour ahead of UTC: %q, want %q", got, want)
 	}
 	var names []string
 	for i, preset := range []string{"flood", "full-jitter"} {
 		l.Preset(preset)
 		l.rec = fleet.Simulate(l.s)
-		l.simAt = time.Date(2026, 12, 2, 9, 15, 7+i, 0, time.UTC)
+		l.simAt = time.Date(2026, 12, 2, 10, 15, 7+i, 0, paris)
 		names = append(names, l.fileStamp())
 	}
-	want := []string{"retrylab-2026-12-02T09-15-07-simulated", "retrylab-2026-12-02T09-15-08-simulated"}
+	want := []string{"retrylab-2026-12-02T09-15-07Z-simulated", "retrylab-2026-12-02T09-15-08Z-simulated"}
 	if !slices.Equal(names, want) {
 		t.Errorf("two simulations' files: %q, want %q", names, want)
+	}
+}
+
+// What the browser's timing of an answer tells reaches the exports as it
+// is: a time it exposed as 0 (a request sent at once, an answer taken in
+// at once) is a measured 0, one it did not expose is unknown. Each was 0
+// either way, and the exports left a measured 0 out. Milliseconds are
+// rounded to the nanosecond: a handoff of 223.3 ms read 223.299999.
+func TestTimedTellsMeasuredZeros(t *testing.T) {
+	all := fleet.MeasuredHandoff | fleet.MeasuredQueued | fleet.MeasuredPickup
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	for _, c := range []struct {
+		name                    string
+		tm                      browser.Timing
+		sent, now               float64
+		handoff, queued, pickup time.Duration
+		measured                fleet.Timings
+	}{
+		{"all told, all 0", browser.Timing{FetchStart: 100, RequestStart: 100, ResponseStart: 120, ResponseEnd: 130}, 100, 130, 0, 0, 0, all},
+		{"all told", browser.Timing{FetchStart: 323.4, RequestStart: 325.9, ResponseStart: 400, ResponseEnd: 410.5}, 100.1, 412, ms(223.3), ms(2.5), ms(1.5), all},
+		{"no Timing-Allow-Origin: no requestStart", browser.Timing{FetchStart: 101, ResponseEnd: 130}, 100, 130, ms(1), 0, 0, fleet.MeasuredHandoff | fleet.MeasuredPickup},
+		{"no timing entry", browser.Timing{}, 100, 130, 0, 0, 0, 0},
+		{"fetchStart before the send (clocks a hair apart)", browser.Timing{FetchStart: 99.9, RequestStart: 99.9, ResponseEnd: 130}, 100, 130, 0, 0, 0, all},
+		{"requestStart before fetchStart: not told", browser.Timing{FetchStart: 101, RequestStart: 100.5, ResponseEnd: 130}, 100, 130, ms(1), 0, 0, fleet.MeasuredHandoff | fleet.MeasuredPickup},
+		{"no clock to read now by", browser.Timing{FetchStart: 101, RequestStart: 101, ResponseEnd: 130}, 100, 0, ms(1), 0, 0, fleet.MeasuredHandoff | fleet.MeasuredQueued},
+	} {
+		var a fleet.Attempt
+		timed(&a, c.tm, c.sent, c.now)
+		if a.Handoff != c.handoff || a.Queued != c.queued || a.Pickup != c.pickup || a.Measured != c.measured {
+			t.Errorf("%s: handoff %v, queued %v, pickup %v, measured %03b; want %v, %v, %v, %03b", c.name,
+				a.Handoff, a.Queued, a.Pickup, a.Measured, c.handoff, c.queued, c.pickup, c.measured)
+		}
 	}
 }

@@ -89,7 +89,7 @@ func syntheticRecords(start time.Time, s fleet.Scenario, n int) []fleet.Record {
 			}
 			att := &fleet.Attempt{Status: status, Header: h, ServerSeq: seq, ServerAt: at.Add(2 * time.Millisecond)}
 			if rng.Float64() < 0.1 {
-				att.Queued = time.Duration(rng.Float64()*20) * time.Millisecond
+				att.Queued, att.Measured = time.Duration(rng.Float64()*20)*time.Millisecond, fleet.MeasuredQueued
 			}
 			at = at.Add(lat)
 			recs = append(recs, fleet.Record{Worker: w, Attempt: att, Event: core.Event{Kind: core.EventOutcome, At: at, Attempt: attempt, Outcome: att.Outcome()}})

@@ -817,7 +817,7 @@ func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 		for i := range recs {
 			if a := recs[i].Attempt; a != nil {
 				c := *a
-				c.Queued, c.Handoff = 0, 0
+				c.Queued, c.Handoff, c.Measured = 0, 0, 0
 				recs[i].Attempt = &c
 			}
 		}

@@ -33,7 +33,7 @@ func oneJob() []fleet.Record {
 	return []fleet.Record{
 		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 50 * time.Millisecond, Reason: core.ReasonBucket}},
 		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(52), Intended: at(50), Attempt: 1}},
-		{Worker: 1, Attempt: &fleet.Attempt{Status: 429, Header: h, Handoff: 1500 * time.Microsecond, Queued: 3 * time.Millisecond, ServerSeq: 7, ServerAt: at(56)},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 429, Header: h, Handoff: 1500 * time.Microsecond, Queued: 3 * time.Millisecond, Measured: fleet.MeasuredHandoff | fleet.MeasuredQueued, ServerSeq: 7, ServerAt: at(56)},
 			Event: core.Event{Kind: core.EventOutcome, At: at(100), Attempt: 1, Outcome: core.Outcome{Status: 429, Header: h}}},
 		{Worker: 1, Event: core.Event{Kind: core.EventWait, At: at(100), Attempt: 2, Wait: time.Second, Reason: core.ReasonRetryAfter, Note: "spread +120ms"}},
 		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(1101), Intended: at(1100), Attempt: 2}},

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"math"
 	"net/url"
 	"sync/atomic"
 	"time"
@@ -140,17 +141,8 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		}
 		return fleet.Attempt{Err: err}
 	}
-	a := fleet.Attempt{
-		Status: r.Status,
-		Header: r.Header,
-		Queued: time.Duration(r.Timing.Queued() * float64(time.Millisecond)),
-	}
-	if r.Timing.FetchStart > 0 && sent > 0 {
-		a.Handoff = time.Duration(max(0, r.Timing.FetchStart-sent) * float64(time.Millisecond))
-	}
-	if r.Timing.ResponseEnd > 0 {
-		a.Pickup = time.Duration(max(0, browser.Now()-r.Timing.ResponseEnd) * float64(time.Millisecond))
-	}
+	a := fleet.Attempt{Status: r.Status, Header: r.Header}
+	timed(&a, r.Timing, sent, browser.Now())
 	if r.Status == 429 || r.Status == 503 {
 		t.limited.Add(1)
 		if r.Header.Get("Retry-After") == "" {
@@ -161,6 +153,29 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		a.ServerSeq, a.ServerAt, _ = fleet.MockFacts([]byte(r.Body))
 	}
 	return a
+}
+
+// timed sets a's Handoff (from sent, performance.now() as Do began, to
+// fetchStart), Queued and Pickup (from responseEnd to now) from the
+// browser's timing t, and marks those it told (fleet.Attempt.Measured): a
+// time the browser did not expose (0 in t) is unknown, and one it did may
+// be 0 (a request sent at once). A measured 0 was left out of the exports
+// and of the queueing's percentiles, as if not measured. Milliseconds
+// become nanoseconds rounded, not cut: a handoff of 223.3 ms read
+// 223.299999 ms.
+func timed(a *fleet.Attempt, t browser.Timing, sent, now float64) {
+	dur := func(ms float64) time.Duration {
+		return time.Duration(math.Round(max(0, ms) * float64(time.Millisecond)))
+	}
+	if q, ok := t.Queued(); ok {
+		a.Queued, a.Measured = dur(q), a.Measured|fleet.MeasuredQueued
+	}
+	if t.FetchStart > 0 && sent > 0 {
+		a.Handoff, a.Measured = dur(t.FetchStart-sent), a.Measured|fleet.MeasuredHandoff
+	}
+	if t.ResponseEnd > 0 && now > 0 {
+		a.Pickup, a.Measured = dur(now-t.ResponseEnd), a.Measured|fleet.MeasuredPickup
+	}
 }
 
 // errNetwork is what the browser tells about a failed fetch: nothing more
