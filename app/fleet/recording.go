@@ -204,14 +204,16 @@ func rateLimitOf(h core.Header) map[string]string {
 	return m
 }
 
-// rateLimitLines is h's rateLimitHeaders as the CSV writes them, a
-// "Name: value" line each of those present.
-func rateLimitLines(h core.Header) string {
+// RateLimitLines is h's rate-limit headers (those the ratelimit column
+// exports), a "Name: value" each of those present, joined by sep: the CSV
+// joins them with line breaks (a header's value cannot hold one), the
+// page's tooltip with "; ".
+func RateLimitLines(h core.Header, sep string) string {
 	s := ""
 	for _, name := range rateLimitHeaders {
 		if v := h.Get(name); v != "" {
 			if s != "" {
-				s += "\n"
+				s += sep
 			}
 			s += name + ": " + v
 		}
@@ -314,7 +316,7 @@ func (x *exportEvent) cells() []string {
 	}
 	rl := ""
 	if x.hdr != nil {
-		rl = rateLimitLines(x.hdr)
+		rl = RateLimitLines(x.hdr, "\n")
 	}
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),

@@ -509,7 +509,7 @@ func (k *mark) rateLimit() string {
 	if k.hdr == nil {
 		return ""
 	}
-	return rateLimitText(k.hdr)
+	return fleet.RateLimitLines(k.hdr, "; ")
 }
 
 // errText is the attempt's error, or "".
@@ -545,22 +545,6 @@ func serverClass(outcome string) fleet.Class {
 		return fleet.ClassTimeout
 	}
 	return fleet.ClassFailed
-}
-
-var hintHeaders = []string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
-
-// rateLimitText joins the rate-limit headers a response carried.
-func rateLimitText(h core.Header) string {
-	var s string
-	for _, name := range hintHeaders {
-		if v := h.Get(name); v != "" {
-			if s != "" {
-				s += "; "
-			}
-			s += name + ": " + v
-		}
-	}
-	return s
 }
 
 // histogram counts attempts per slice of the run by send time, stacked by
