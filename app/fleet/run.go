@@ -147,11 +147,10 @@ type RunOptions struct {
 	// attempt that reaches it is the last to start (on several threads,
 	// one already starting elsewhere at that moment may go too); the
 	// attempts in flight then get their answers (or time out) as usual.
-	// Every job
-	// then ends at its next wait or attempt (cancelled, as by Stop, but
-	// with nothing aborted), no job starts, and Recording.Limited is set.
-	// The page keeps every event of a live run in the tab's memory: this
-	// bounds it.
+	// Every job then ends at its next wait or attempt (cancelled, as by
+	// Stop, but with nothing aborted), no job starts, and Recording.Limited
+	// is set. The page keeps every event of a live run in the tab's
+	// memory: this bounds it.
 	MaxRequests int
 }
 
@@ -159,8 +158,8 @@ type RunOptions struct {
 // Recording's Start, and the origin of an open workload's arrivals and of
 // the scheduled outage. A caller that draws the run as it goes (the page)
 // takes start before it sets its drawing up, so the drawing, the live
-// numbers and the Recording share one origin. o limits the run.
-func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clock core.Clock, o RunOptions, onRecord func(Record)) *Recording {
+// numbers and the Recording share one origin. opt limits the run.
+func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clock core.Clock, opt RunOptions, onRecord func(Record)) *Recording {
 	if clock == nil {
 		clock = core.RealClock{}
 	}
@@ -191,16 +190,16 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	}
 	policy := s.Policy()
 	y, _ := clock.(Yielder)
-	// gate is ctx, closed too once the run has sent o.MaxRequests: what
+	// gate is ctx, closed too once the run has sent opt.MaxRequests: what
 	// starts an attempt or a job waits on it; attempts in flight are
 	// aborted by ctx only (Stop).
 	gate, closeGate := context.WithCancel(ctx)
 	defer closeGate()
 	var sent atomic.Int64
-	if o.MaxRequests > 0 {
+	if opt.MaxRequests > 0 {
 		observe := onRecord
 		onRecord = func(r Record) {
-			if r.Event.Kind == core.EventAttempt && sent.Add(1) == int64(o.MaxRequests) {
+			if r.Event.Kind == core.EventAttempt && sent.Add(1) == int64(opt.MaxRequests) {
 				rec.mu.Lock()
 				rec.Limited = true
 				rec.mu.Unlock()

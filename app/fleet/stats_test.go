@@ -629,16 +629,7 @@ func TestRateLimitHeadersReadBack(t *testing.T) {
 		for k, v := range c.h {
 			h.Set(k, v)
 		}
-		rec := NewRecording(Default(), t0, false)
-		rec.Append(outcome(0, 0, 1, 5, Attempt{Status: 429, Header: h}))
-		rec.Finish(at(5))
-		var js, cs bytes.Buffer
-		if err := rec.JSON(&js); err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.CSV(&cs); err != nil {
-			t.Fatal(err)
-		}
+		js, cs := exportOutcome(t, Attempt{Status: 429, Header: h})
 		var doc struct {
 			Events []struct {
 				RateLimit map[string]string `json:"ratelimit"`
@@ -668,6 +659,22 @@ func TestRateLimitHeadersReadBack(t *testing.T) {
 	}
 }
 
+// exportOutcome is the JSON and CSV exports of a run of one answered
+// attempt, a.
+func exportOutcome(t *testing.T, a Attempt) (js, cs bytes.Buffer) {
+	t.Helper()
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(outcome(0, 0, 1, 5, a))
+	rec.Finish(at(5))
+	if err := rec.JSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.CSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	return js, cs
+}
+
 // A timing measured as 0 is exported as 0, and one not measured is left
 // out: handoff_ms, queued_ms and pickup_ms of exactly 0 were left out, as
 // if the browser had not told them (a request sent at once, an answer
@@ -683,16 +690,7 @@ func TestExportTellsMeasuredZeros(t *testing.T) {
 		{"none measured", Attempt{Status: 200}, map[string]any{}},
 		{"no Timing-Allow-Origin: no queueing told", Attempt{Status: 200, Handoff: 2 * time.Millisecond, Measured: MeasuredHandoff | MeasuredPickup}, map[string]any{"handoff_ms": 2.0, "pickup_ms": 0.0}},
 	} {
-		rec := NewRecording(Default(), t0, false)
-		rec.Append(outcome(0, 0, 1, 5, c.a))
-		rec.Finish(at(5))
-		var js, cs bytes.Buffer
-		if err := rec.JSON(&js); err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.CSV(&cs); err != nil {
-			t.Fatal(err)
-		}
+		js, cs := exportOutcome(t, c.a)
 		var doc struct{ Events []map[string]any }
 		if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 			t.Fatal(err)

@@ -62,7 +62,6 @@ type Lab struct {
 	simSum     fleet.SimSummary // of the last run, when it was simulated
 	simAt      time.Time        // when the last run was simulated, by the wall clock (its Start is virtual: fleet.SimEpoch)
 	stopping   bool
-	capped     bool // the live run shown was stopped at liveMaxRequests
 	cancel     context.CancelFunc
 	runKey     string
 	runs       int
@@ -340,7 +339,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.watching, l.watched, l.stopping = true, true, true, false
-	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live, l.capped = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil, false
+	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
@@ -681,7 +680,7 @@ func (l *Lab) Run(ctx app.Context) {
 	rctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.running, l.stopping = true, false
-	l.rec, l.stats, l.hasStats, l.disp, l.watched, l.capped = nil, fleet.Stats{}, true, 0, false, false
+	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
 	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
 	l.tr = tr
 	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
@@ -756,7 +755,7 @@ func (l *Lab) Run(ctx app.Context) {
 				return // a newer run took over
 			}
 			l.running, l.stopping = false, false
-			l.rec, l.stats, l.disp, l.capped = rec, st, disp, rec.Limited
+			l.rec, l.stats, l.disp = rec, st, disp
 			l.runRev++
 			l.publish()
 		})
@@ -830,7 +829,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	}
 	l.closeStream()
 	l.running, l.simulating, l.stopping, l.watched = true, true, false, false
-	l.rec, l.stats, l.hasStats, l.disp, l.capped = nil, fleet.Stats{}, false, 0, false
+	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
 	l.simSum = fleet.SimSummary{}
 	l.tr = nil
 	live := &liveRecords{}
@@ -1067,12 +1066,12 @@ func (l *Lab) runEnd() runEnd {
 
 // atLimit reports whether the run shown was stopped at the page's limit:
 // a simulation's attempts (SimMaxAttempts), a live run's requests
-// (liveMaxRequests).
+// (liveMaxRequests, which its Recording says).
 func (l *Lab) atLimit() bool {
 	if l.simulating || l.Simulated() {
 		return l.simSum.Stopped
 	}
-	return l.capped
+	return l.rec != nil && l.rec.Limited
 }
 
 // shownScenario is the configuration of what the numbers and the timeline
@@ -1088,7 +1087,7 @@ func (l *Lab) shownScenario() fleet.Scenario {
 func (l *Lab) publish() {
 	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]any{}}
 	s.Simulating = l.simulating
-	s.Capped = l.capped
+	s.Capped = !l.Simulated() && l.atLimit()
 	if l.Simulated() {
 		s.Simulated, s.SimWallMS, s.SimStopped = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped
 	}

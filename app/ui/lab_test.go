@@ -917,7 +917,8 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		l.rec.Finish(time.Now())
 		l.rec.Stopped = c.jobs < 80
 		l.stats = fleet.Stats{Requests: c.jobs, Jobs: c.jobs, Successes: c.jobs - c.cancelled, GiveUps: c.cancelled, Cancelled: c.cancelled}
-		l.hasStats, l.running, l.replaying, l.capped = true, c.running, c.replaying, c.capped
+		l.rec.Limited = c.capped
+		l.hasStats, l.running, l.replaying = true, c.running, c.replaying
 		if c.running {
 			l.rec = nil
 		}
