@@ -139,7 +139,13 @@ func TestStopBetweenArrivalsDrainsToTheStop(t *testing.T) {
 	if err := waitFor(10*time.Second, func() bool { st = state(t, ctx); return !st.Running }); err != nil {
 		t.Fatalf("the run did not stop: %v", err)
 	}
-	card := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"]').innerText`)
+	// The numbers are a component of their own: the state the run
+	// publishes as it ends can come a frame before they are drawn again.
+	var card string
+	_ = waitFor(2*time.Second, func() bool {
+		card = eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"]').innerText`)
+		return strings.Contains(card, "Run → Stop")
+	})
 	value := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"] .v').textContent`)
 	status := eval[string](t, ctx, `document.getElementById("run-status").innerText`)
 	if st.Stats["drain_ms"] < 1000 || st.Stats["cancelled"] != 0 || !strings.Contains(card, "Run → Stop: not drained") || !strings.Contains(status, "Stopped after "+value+".") {
