@@ -214,6 +214,11 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=3&jobs=2&rate=2&burst=2&latency=20ms")
 	runToEnd(t, ctx, 30*time.Second)
+	// The run's summary (the canvas's description) is written after the
+	// run's end is published: a fresh-clone CI run read it empty.
+	_ = waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `(() => { const d = document.getElementById(document.getElementById("timeline").getAttribute("aria-describedby") || ""); return !!d && d.textContent.includes("requests"); })()`)
+	})
 	obj, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("timeline")`})
 	if err != nil || obj.Result == nil || obj.Result.ObjectID == "" {
 		t.Fatalf("no #timeline: %v", err)
