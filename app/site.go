@@ -36,9 +36,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if n := headerBytes(r); n > maxHeaderBytes {
 		// As every refusal of the server, in JSON, and with CORS so that a
 		// page's worker on another origin sees a 431, not a network error.
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Cache-Control", "no-store")
+		mock.SetCommon(w.Header())
 		writeJSONError(w, http.StatusRequestHeaderFieldsTooLarge, &mock.ParamError{
 			Param: "headers", Value: strconv.Itoa(n) + " bytes", Allowed: headersAllowed})
 		return
@@ -112,7 +110,7 @@ func newSite(root string) (*site, error) {
 	mux.HandleFunc("/mock/", func(w http.ResponseWriter, r *http.Request) {
 		// A mistyped endpoint gets JSON, as every refusal of the mock does,
 		// naming the ones there are (it was a plain-text 404).
-		w.Header().Set("Access-Control-Allow-Origin", "*")
+		mock.SetCommon(w.Header())
 		path := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "…"
 		mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+path,
 			&mock.ParamError{Param: "path", Value: path, Allowed: mockEndpoints})

@@ -511,3 +511,43 @@ func TestTooLargeHeadersGetJSON(t *testing.T) {
 		}
 	}
 }
+
+// Every refusal on the mock's paths carries the headers the mock's own
+// answers do, whoever writes it: the mock (400), its switches (405), the
+// site's mux for a mistyped endpoint (404) and the site for too large
+// headers (431). The last two had CORS only: no Timing-Allow-Origin (a
+// page on another origin saw no timing for them), no Cache-Control:
+// no-store, no nosniff.
+func TestMockRefusalsCarryTheMockHeaders(t *testing.T) {
+	srv := serveSite(t, fakeRoot(t, true))
+	want := http.Header{}
+	mock.SetCommon(want)
+	for _, tt := range []struct {
+		path   string
+		big    int // bytes of an extra header
+		status int
+	}{
+		{"/mock?rate=abc", 0, 400},
+		{"/mock/burst?n=5", 0, 405},
+		{"/mock/nope", 0, 404},
+		{"/mock?key=big", 20_000, 431},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+tt.path, nil)
+		if tt.big > 0 {
+			req.Header.Set("X-Big", strings.Repeat("a", tt.big))
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: status %d, want %d", tt.path, resp.StatusCode, tt.status)
+		}
+		for name := range want {
+			if got := resp.Header.Values(name); !slices.Equal(got, want[name]) {
+				t.Errorf("%s (%d): %s %q, want %q", tt.path, tt.status, name, got, want[name])
+			}
+		}
+	}
+}

@@ -156,7 +156,7 @@ func (h *Handler) Events() http.Handler {
 
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	setCommon(hdr)
+	SetCommon(hdr)
 	switch r.Method {
 	case http.MethodGet:
 	case http.MethodOptions:

@@ -159,7 +159,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }
 // ServeHTTP serves the mock endpoint.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	setCommon(hdr)
+	SetCommon(hdr)
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:

@@ -24,9 +24,11 @@ var (
 	hvExpose        = []string{"Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"}
 )
 
-// setCommon sets what every response carries: open CORS for GET, the exposed
-// rate-limit headers, Resource Timing details, and no caching.
-func setCommon(h http.Header) {
+// SetCommon sets what every response of the mock carries: open CORS for GET,
+// the exposed rate-limit headers, Resource Timing details, no caching and no
+// sniffing. The server's own refusals on the mock's paths (a mistyped
+// endpoint's 404, too large headers' 431) carry them too.
+func SetCommon(h http.Header) {
 	h["Access-Control-Allow-Origin"] = hvStar
 	h["Access-Control-Expose-Headers"] = hvExpose
 	h["Timing-Allow-Origin"] = hvStar

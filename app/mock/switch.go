@@ -141,7 +141,7 @@ func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) 
 // from sending the POST. Any other method gets 405 with Allow: POST, OPTIONS.
 func postOnly(w http.ResponseWriter, r *http.Request) bool {
 	hdr := w.Header()
-	setCommon(hdr)
+	SetCommon(hdr)
 	switch r.Method {
 	case http.MethodPost:
 		return true
