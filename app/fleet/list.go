@@ -218,7 +218,7 @@ func seedField() Field {
 	return Field{
 		Key: "seed", Group: "fleet", Label: "Random seed", Kind: KindInt,
 		Min: "0", Max: strconv.FormatUint(math.MaxUint64, 10), allowed: allowed,
-		Help: "The same seed and settings give the same jitter, and the mock the same failures and spread for each attempt, so a shared link reproduces the run.",
+		Help: "The same seed and settings give the same jitter, and the mock the same failures and spread for each attempt, live or simulated, so a shared link reproduces the run.",
 		Get:  func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		Set: func(s *Scenario, v string) error {
 			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)

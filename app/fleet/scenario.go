@@ -353,9 +353,7 @@ func (s Scenario) MockKey(runKey string) string {
 // rolls each attempt's from it and the tag, so the same seed fails the
 // same attempts in every run.
 func (s Scenario) MockURL(origin, runKey string) string {
-	p := s.Mock
-	p.Seed, p.Seeded = s.Seed, true
-	p = p.Used() // the seed only when there is something to roll
+	p := s.mockParams().Used() // the seed only when there is something to roll
 	p.Key, p.Tag = mock.Defaults().Key, ""
 	q := p.Encode()
 	if key := s.MockKey(runKey); key != "" {
@@ -367,17 +365,34 @@ func (s Scenario) MockURL(origin, runKey string) string {
 	return origin + "/mock?" + q
 }
 
+// mockParams are the mock's parameters of s's requests: Mock with s's
+// seed, from which the mock (and the simulator) roll each attempt's
+// injected failure and spread.
+func (s *Scenario) mockParams() mock.Params {
+	p := s.Mock
+	p.Seed, p.Seeded = s.Seed, true
+	return p
+}
+
 // AttemptTag labels one attempt for the mock's tag parameter, which the mock
 // echoes in its body and arrivals stream: "w3.j0.a2" is worker 3, job 0,
 // attempt 2. In a shared room a page puts its device name in front
 // ("heron-17.w3.j0.a2"), so a watch of the room can tell the devices
 // apart; device "" leaves it out. ParseAttemptTag reads it back.
 func AttemptTag(device string, worker, job, attempt int) string {
-	tag := "w" + strconv.Itoa(worker) + ".j" + strconv.Itoa(job) + ".a" + strconv.Itoa(attempt)
+	var b [64]byte
+	t := b[:0]
 	if device != "" {
-		tag = device + "." + tag
+		t = append(append(t, device...), '.')
 	}
-	return tag
+	return string(appendAttemptTag(t, worker, job, attempt))
+}
+
+// appendAttemptTag appends AttemptTag("", worker, job, attempt) to b.
+func appendAttemptTag(b []byte, worker, job, attempt int) []byte {
+	b = strconv.AppendInt(append(b, 'w'), int64(worker), 10)
+	b = strconv.AppendInt(append(b, ".j"...), int64(job), 10)
+	return strconv.AppendInt(append(b, ".a"...), int64(attempt), 10)
 }
 
 // ParseAttemptTag is the inverse of AttemptTag. A tag with a device that

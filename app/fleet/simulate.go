@@ -53,8 +53,10 @@ type SimSummary struct {
 // The endpoint is app/mock's, modelled by core/sim: the same core limiter
 // built from Mock.LimiterConfig(), the same status, Retry-After values
 // (malformed ones included) and rate-limit headers, latency + U(0, spread),
-// and injected failures, decided in the mock's order with the mock's
-// random draws taken from core.SubSeed(Seed, -1, 0). Requests reach the
+// and injected failures, decided in the mock's order, each attempt's
+// failure and spread rolled as the mock rolls them with the page's seed
+// (mock.SeededRolls of Seed and the attempt's tag), so with one seed the
+// same attempts fail, and wait alike, live and simulated. Requests reach the
 // mock the instant they are sent and answers come back after the mock's
 // latency: no network, browser queueing or timer lateness (Attempt.Queued
 // is 0, every attempt is sent when intended). A drop is answered at once
@@ -103,11 +105,11 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 			return fail(err)
 		}
 	}
-	e := SimEndpoint(s.Mock)
+	e := SimEndpoint(s.mockParams())
 	if o := s.OutageStretch(); o.To > 0 {
 		e.Outages = []sim.Outage{o}
 	}
-	srv, err := sim.NewEndpointServer(e, start, core.SubSeed(s.Seed, -1, 0))
+	srv, err := sim.NewEndpointServer(e, start, core.SubSeed(s.Seed, -1, 0)) // its generator draws nothing: e rolls by attempt
 	if err != nil {
 		return fail(err)
 	}
@@ -199,8 +201,11 @@ func checkSimulable(s Scenario) error {
 
 // SimEndpoint is the mock endpoint p describes, for core/sim: the limiter of
 // p.LimiterConfig(), p's status, Retry-After mode (malformed values as the
-// mock writes them), headers, latency and injected failures. Key and Tag
-// play no part.
+// mock writes them), headers, latency and injected failures. With
+// p.Seeded, each attempt rolls its failure and spread as the mock rolls
+// those of a request tagged AttemptTag("", worker, job, attempt) with
+// p.Seed; without, the endpoint server draws them. Key and Tag play no
+// part.
 func SimEndpoint(p mock.Params) sim.Endpoint {
 	e := sim.Endpoint{
 		Limiter:    p.LimiterConfig(),
@@ -214,6 +219,13 @@ func SimEndpoint(p mock.Params) sim.Endpoint {
 		Fail503:    p.Fail503,
 		Drop:       p.Drop,
 		Hang:       p.Hang,
+	}
+	if p.Seeded {
+		seed := p.Seed
+		e.Rolls = func(r sim.Request) (fail, spread float64) {
+			var b [32]byte // the tag stays on the stack
+			return mock.SeededRolls(seed, "", string(appendAttemptTag(b[:0], r.Worker, r.Job, r.Attempt)), 0)
+		}
 	}
 	switch p.RetryAfter {
 	case mock.RetrySeconds:

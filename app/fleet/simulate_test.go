@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,11 +64,12 @@ func lockedRand(seed uint64) func() float64 {
 }
 
 // The simulated endpoint answers exactly as the real mock handler does: the
-// same arrivals at the same instants, with the same random draws, get the
-// same status, the same Retry-After and rate-limit header values, the same
-// arrival numbers and latencies — for every limiter, Retry-After mode
-// (every malformed kind), header family and injected failure. The handler
-// runs inside a synctest bubble, so its latencies and hangs take no time.
+// same arrivals at the same instants, with the same random draws (with a
+// seed: for the same attempts' tags), get the same status, the same
+// Retry-After and rate-limit header values, the same arrival numbers and
+// latencies — for every limiter, Retry-After mode (every malformed kind),
+// header family and injected failure. The handler runs inside a synctest
+// bubble, so its latencies and hangs take no time.
 func TestSimEndpointMatchesMock(t *testing.T) {
 	queries := []string{
 		"limiter=bucket&rate=2&burst=3&retry_after=seconds&headers=both&latency=15ms&spread=30ms",
@@ -79,6 +81,10 @@ func TestSimEndpointMatchesMock(t *testing.T) {
 		"limiter=sliding&limit=2&window=900ms&retry_after=malformed&malformed=iso8601",
 		"limiter=none&retry_after=none&headers=both&fail500=20&fail503=20&drop=10&hang=10&latency=5ms&spread=5ms",
 		"limiter=bucket&rate=3&burst=2&retry_after=date&headers=both&fail500=10&fail503=10&drop=5&hang=5",
+		// With a seed, each arrival's rolls are its tag's.
+		"limiter=bucket&rate=3&burst=2&retry_after=date&headers=both&fail500=10&fail503=10&drop=5&hang=5&latency=5ms&spread=40ms&seed=9",
+		"limiter=sliding&limit=3&window=1s&retry_after=seconds&headers=ietf&fail503=30&spread=1s&seed=18446744073709551615",
+		"limiter=fixed&limit=2&window=500ms&headers=x&spread=250ms&seed=3",
 	}
 	// 60 arrivals at uneven instants, several at the same instant.
 	var offsets []time.Duration
@@ -108,8 +114,9 @@ func TestSimEndpointMatchesMock(t *testing.T) {
 				for i, off := range offsets {
 					offset.Store(int64(off))
 					now := start.Add(off)
-					live := serveOnce(h, "/mock?"+q+"&key=k")
-					r := srv.Arrive(now, sim.Request{})
+					req := sim.Request{Worker: i % 5, Job: i / 5 % 3, Attempt: 1 + i/15} // each arrival its own
+					live := serveOnce(h, "/mock?"+q+"&key=k&tag="+AttemptTag("", req.Worker, req.Job, req.Attempt))
+					r := srv.Arrive(now, req)
 					simmed := answer{Status: r.Status, Dropped: r.Err == sim.ErrDropped, Hung: r.Err == sim.ErrHangClosed}
 					if !simmed.Dropped && !simmed.Hung {
 						simmed.Seq, simmed.LatencyMS = r.Seq, math.Ceil(float64(r.Delay)/1e3)/1e3
@@ -690,4 +697,92 @@ func TestRunSchedulesTheOutage(t *testing.T) {
 	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "outage") || len(rec.Records()) != 0 {
 		t.Errorf("a scheduled outage with a transport that cannot take its server down: err %v, %d records", rec.Err, len(rec.Records()))
 	}
+}
+
+// Same seed, same failures, live and simulated: the mock rolls each
+// attempt's injected failure and latency spread from the seed and the
+// attempt's tag, and the simulator rolls them with the same function for
+// the same attempt, so a scenario run live against the real mock handler
+// (in a synctest bubble: no timing noise) and simulated fails the same
+// attempts in the same way and answers each after the same latency, and
+// everything after agrees too. The simulator drew its rolls from one
+// generator in arrival order, and failed other attempts.
+func TestSimulateFailsTheLiveAttempts(t *testing.T) {
+	for _, tc := range []struct{ name, seed, outage string }{
+		{"seed 1", "1", "0s"},
+		{"seed 5", "5", "0s"},
+		{"largest seed", "18446744073709551615", "0s"},
+		{"seed 1, outage", "1", "700ms"}, // its answers wait the latency and their spread too
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := simScenario(t, "workers", "20", "jobs", "3", "limiter", "none", "fail500", "20", "fail503", "10", "drop", "5", "hang", "5",
+				"latency", "20ms", "spread", "300ms", "timeout", "1s", "strategy", "full", "attempts", "6", "seed", tc.seed,
+				"outage", tc.outage, "outage_at", "1250ms")
+			var live *Recording
+			synctest.Test(t, func(t *testing.T) {
+				h := mock.New(mock.Options{})
+				defer h.Close()
+				live = Run(context.Background(), s, newHandlerTransport(h, s, "rolls"), nil, nil)
+			})
+			simmed := Simulate(s)
+			a, b := attemptsByOutcome(t, live), attemptsByOutcome(t, simmed)
+			want := []string{"500", "503", "drop", "timeout"}
+			if tc.outage != "0s" {
+				want = append(want, "outage")
+			}
+			for _, class := range want {
+				if len(a[class]) == 0 {
+					t.Errorf("live: no %s: the failures were not injected", class)
+				}
+			}
+			for class := range mergeKeys(a, b) {
+				if !slices.Equal(a[class], b[class]) {
+					t.Errorf("%s:\nlive      %s\nsimulated %s", class, strings.Join(a[class], " "), strings.Join(b[class], " "))
+				}
+			}
+		})
+	}
+}
+
+// attemptsByOutcome lists rec's attempts by what they got (a status, drop,
+// timeout, or outage: a 503 with Retry-After): each as "w3.j0.a2@1.234s",
+// the attempt's tag and when its outcome came, sorted.
+func attemptsByOutcome(t *testing.T, rec *Recording) map[string][]string {
+	t.Helper()
+	if rec.Err != nil {
+		t.Fatal(rec.Err)
+	}
+	m := map[string][]string{}
+	for _, r := range rec.Records() {
+		if r.Event.Kind != core.EventOutcome {
+			continue
+		}
+		class := strconv.Itoa(r.Attempt.Status)
+		switch err := r.Attempt.Err; {
+		case r.Attempt.Status == 503 && r.Attempt.Header != nil && r.Attempt.Header.Get("Retry-After") != "":
+			class = "outage"
+		case errors.Is(err, ErrTimeout):
+			class = "timeout"
+		case errors.Is(err, sim.ErrDropped), errors.Is(err, errDropped):
+			class = "drop"
+		case err != nil:
+			class = err.Error()
+		}
+		m[class] = append(m[class], AttemptTag("", r.Worker, r.Job, r.Event.Attempt)+"@"+r.Event.At.Sub(rec.Start).String())
+	}
+	for _, v := range m {
+		slices.Sort(v)
+	}
+	return m
+}
+
+func mergeKeys[V any](a, b map[string]V) map[string]bool {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
 }

@@ -60,7 +60,8 @@
 //     the key's arrival count, from 1.
 //  2. Injected failures are rolled (fail500, fail503, drop, hang, in percent
 //     of all requests): at random, or with seed from the seed and the tag
-//     (from the seed, the key and seq without a tag), as the spread is. An injected failure bypasses the limiter: it does not
+//     (from the seed, the key and seq without a tag; SeededRolls), as the
+//     spread is. An injected failure bypasses the limiter: it does not
 //     count against the limit (its headers come from core's Limiter.Peek).
 //  3. Otherwise the key's limiter decides (core's Limiter.Decide). A
 //     rejection gets the status parameter (429 or 503) and Retry-After as
@@ -142,9 +143,12 @@
 //
 // # Browser
 //
-// params.go and event.go carry no server-only imports and compile for
-// js/wasm: the page builds mock URLs with Params.Encode, shows ranges from
-// Table, and decodes Body and Event. Everything else is tagged
+// params.go, event.go, retryafter.go and roll.go carry no server-only
+// imports and compile for js/wasm: the page builds mock URLs with
+// Params.Encode, shows ranges from Table, and decodes Body and Event; its
+// simulator sends the same Retry-After values (AppendRetryAfter) and rolls
+// each attempt's failure and spread as a seeded request with the
+// attempt's tag rolls them (SeededRolls). Everything else is tagged
 // !(js && wasm).
 //
 // Give every request its own tag (worker and attempt): the body and the

@@ -271,7 +271,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	down, isDown = h.outages.active(p.Key, now)
 	inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang
 	// The rolls, for the injected failure and the spread: random; or with
-	// a seed, a function of it and the tag (seededRolls), or, for a request
+	// a seed, a function of it and the tag (SeededRolls), or, for a request
 	// without one of its own (a burst's are all "burst"), of the key and
 	// the seq the key's limiter gives it.
 	var fail, spread float64
@@ -285,7 +285,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 			fail = h.opts.Rand()
 		}
 	case tag != "":
-		fail, spread = seededRolls(p.Seed, p.Key, tag, 0)
+		fail, spread = SeededRolls(p.Seed, p.Key, tag, 0)
 	}
 	if isDown {
 		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
@@ -295,7 +295,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	// bypass it.
 	take := func(seq uint64) bool {
 		if p.Seeded && tag == "" {
-			fail, spread = seededRolls(p.Seed, p.Key, "", seq)
+			fail, spread = SeededRolls(p.Seed, p.Key, "", seq)
 		}
 		if isDown || inj == 0 {
 			return !isDown

@@ -1,16 +1,19 @@
-//go:build !(js && wasm)
-
 package mock
 
-// seededRolls are the two numbers in [0, 1) a request with a seed rolls:
+// This file is compiled for the browser too: the simulator in the page
+// rolls each attempt's injected failure and spread with SeededRolls, as
+// the endpoint does.
+
+// SeededRolls are the two numbers in [0, 1) a request with a seed rolls:
 // for its injected failure and for its latency spread. They are a fixed
 // function of the seed and the tag, so the same attempt (the page tags
 // each "w3.j0.a2") rolls the same in every run with that seed, whatever
-// the order requests arrive in and whatever the run's key; a request
-// without a tag (curl; a burst's, which are all tagged "burst") rolls by
-// its key and seq instead, so a fresh key's sequence of requests is
-// reproducible. Nearby inputs give unrelated numbers.
-func seededRolls(seed uint64, key, tag string, seq uint64) (fail, spread float64) {
+// the order requests arrive in and whatever the run's key, and in the
+// simulator (app/fleet's SimEndpoint rolls each attempt with its tag); a
+// request without a tag (curl; a burst's, which are all tagged "burst")
+// rolls by its key and seq instead, so a fresh key's sequence of requests
+// is reproducible. Nearby inputs give unrelated numbers.
+func SeededRolls(seed uint64, key, tag string, seq uint64) (fail, spread float64) {
 	const golden = 0x9e3779b97f4a7c15
 	h := mix64(seed + golden)
 	if tag != "" {

@@ -18,7 +18,10 @@
 //     short, and nothing is ever fired before it is due.
 //   - Every random draw comes from a core.PCG with a derived seed: job j of
 //     worker w draws from core.SubSeed(seed, w, j), exactly as a live run
-//     (app/fleet.Run) does, and each server or network from its own.
+//     (app/fleet.Run) does, and each server or network from its own; an
+//     EndpointServer takes a request's rolls from Endpoint.Rolls instead
+//     when it is set (app/fleet rolls each attempt as the mock rolls its
+//     tag with the seed).
 //   - Normal draws use Normal, whose logarithm is written out in basic
 //     arithmetic (math.Log and math.Exp have assembly versions on some
 //     platforms that can differ from the pure-Go ones wasm runs), and

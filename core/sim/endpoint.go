@@ -76,9 +76,10 @@ const DefaultHangLimit = 60 * time.Second
 //     X-RateLimit-Limit, -Remaining and -Reset (seconds, rounded up).
 //     No limiter (LimitNone) sends neither.
 //
-// The random draws (one for the failure roll when any failure is
-// configured, one for the spread when Spread > 0) come from the server's
-// own generator, so a simulated run is reproducible from its seed.
+// The rolls, one for the injected failure (when any is configured and the
+// server is up) and one for the spread (when Spread > 0), are Rolls's for
+// the request, or without Rolls drawn in that order from the server's own
+// generator; either way a simulated run is reproducible from its seed.
 type Endpoint struct {
 	Limiter    core.LimiterConfig
 	Status     int            // status of a rejection: 429 or 503 (0 means 429)
@@ -98,6 +99,13 @@ type Endpoint struct {
 	Spread  time.Duration // plus U(0, Spread)
 
 	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100, see failureSumSlack)
+
+	// Rolls, when set, returns a request's two rolls in [0, 1): the
+	// failure's (fail·100 falls among Fail500, Fail503, Drop and Hang, in
+	// that order, or past them) and the spread's (the delay is Latency +
+	// spread·Spread). The fleet adapter rolls each attempt as the mock
+	// rolls its tag, so the same attempt fails alike live and simulated.
+	Rolls func(r Request) (fail, spread float64)
 
 	HangLimit time.Duration // how long a hang is held; 0 = DefaultHangLimit
 
@@ -227,14 +235,34 @@ func (s *EndpointServer) down(now time.Time) (until time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// outage answers r, arriving at now while the server is down until until.
-func (s *EndpointServer) outage(now, until time.Time, r Response) Response {
+// rolls returns req's rolls for its failure (only when up: an outage
+// rolls none) and its spread: Endpoint.Rolls's, or the generator's, drawn
+// only when used.
+func (s *EndpointServer) rolls(req Request, up bool) (fail, spread float64) {
+	e := &s.e
+	failing := up && e.Fail500+e.Fail503+e.Drop+e.Hang > 0
+	if e.Rolls != nil {
+		if failing || e.Spread > 0 {
+			return e.Rolls(req)
+		}
+		return 0, 0
+	}
+	if failing {
+		fail = s.rng.Float64()
+	}
+	if e.Spread > 0 {
+		spread = s.rng.Float64()
+	}
+	return fail, spread
+}
+
+// outage answers req, arriving at now while the server is down until
+// until, in r.
+func (s *EndpointServer) outage(now, until time.Time, req Request, r Response) Response {
 	e := &s.e
 	r.Status = 503
-	r.Delay = e.Latency
-	if e.Spread > 0 {
-		r.Delay += time.Duration(s.rng.Float64() * float64(e.Spread))
-	}
+	_, spread := s.rolls(req, false)
+	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
 	var k headerKey
 	set := false
 	if e.RetryAfter != RetryAfterNone || e.RetryAfterValue != nil {
@@ -251,16 +279,17 @@ func (s *EndpointServer) outage(now, until time.Time, r Response) Response {
 }
 
 // Arrive decides one request arriving at now.
-func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
+func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	e := &s.e
 	s.seq++
 	r := Response{Seq: s.seq, Received: now, Status: 200}
 	if until, down := s.down(now); down {
-		return s.outage(now, until, r)
+		return s.outage(now, until, req, r)
 	}
+	fail, spread := s.rolls(req, true)
 	inj := injNone
 	if sum := e.Fail500 + e.Fail503 + e.Drop + e.Hang; sum > 0 {
-		switch u := s.rng.Float64() * 100; {
+		switch u := fail * 100; {
 		case u < e.Fail500:
 			inj, r.Status = inj500, 500
 		case u < e.Fail500+e.Fail503:
@@ -281,10 +310,7 @@ func (s *EndpointServer) Arrive(now time.Time, _ Request) Response {
 		d = s.lim.Peek(now)
 		d.Allowed = false
 	}
-	r.Delay = e.Latency
-	if e.Spread > 0 {
-		r.Delay += time.Duration(s.rng.Float64() * float64(e.Spread))
-	}
+	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
 	switch inj {
 	case injHang:
 		r.Delay, r.Err = e.HangLimit, ErrHangClosed

@@ -210,3 +210,61 @@ func TestEndpointValidateFailureSum(t *testing.T) {
 		}
 	}
 }
+
+// With Endpoint.Rolls, a request's failure and spread are its rolls,
+// whatever order requests arrive in: fail·100 falls among Fail500,
+// Fail503, Drop and Hang in that order, the delay is Latency +
+// spread·Spread, an outage uses the spread roll only, and an endpoint with
+// nothing to roll asks for none.
+func TestEndpointTakesTheRequestsRolls(t *testing.T) {
+	rolls := map[int][2]float64{1: {0.05, 0.5}, 2: {0.15, 0.25}, 3: {0.25, 0}, 4: {0.35, 0.75}, 5: {0.9, 0.1}}
+	asked := 0
+	byAttempt := func(r Request) (float64, float64) {
+		asked++
+		v := rolls[r.Attempt]
+		return v[0], v[1]
+	}
+	type want struct {
+		status int
+		err    error
+		delay  time.Duration
+	}
+	none := core.LimiterConfig{Kind: core.LimitNone}
+	tests := []struct {
+		name  string
+		e     Endpoint
+		order []int // attempts, in arrival order
+		want  map[int]want
+		asked int
+	}{
+		{"each attempt its own, in any order",
+			Endpoint{Limiter: none, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10, Latency: 10 * time.Millisecond, Spread: time.Second, HangLimit: time.Minute},
+			[]int{5, 3, 1, 4, 2},
+			map[int]want{
+				1: {500, nil, 510 * time.Millisecond}, 2: {503, nil, 260 * time.Millisecond}, 3: {0, ErrDropped, 10 * time.Millisecond},
+				4: {0, ErrHangClosed, time.Minute}, 5: {200, nil, 110 * time.Millisecond},
+			}, 5},
+		{"spread only", Endpoint{Limiter: none, Spread: time.Second}, []int{1, 4},
+			map[int]want{1: {200, nil, 500 * time.Millisecond}, 4: {200, nil, 750 * time.Millisecond}}, 2},
+		{"nothing to roll", Endpoint{Limiter: none, Latency: time.Millisecond}, []int{1, 2},
+			map[int]want{1: {200, nil, time.Millisecond}, 2: {200, nil, time.Millisecond}}, 0},
+		{"outage: the spread roll only", Endpoint{Limiter: none, Fail500: 100, Spread: time.Second, Outages: []Outage{{0, time.Hour}}}, []int{1, 2},
+			map[int]want{1: {503, nil, 500 * time.Millisecond}, 2: {503, nil, 250 * time.Millisecond}}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			asked = 0
+			tc.e.Rolls = byAttempt
+			s := newEndpoint(t, tc.e)
+			for _, a := range tc.order {
+				r := s.Arrive(hashStart, Request{Attempt: a})
+				if w := tc.want[a]; r.Status != w.status || r.Err != w.err || r.Delay != w.delay {
+					t.Errorf("attempt %d: status %d, err %v, delay %v; want %d, %v, %v", a, r.Status, r.Err, r.Delay, w.status, w.err, w.delay)
+				}
+			}
+			if asked != tc.asked {
+				t.Errorf("rolls asked for %d times, want %d", asked, tc.asked)
+			}
+		})
+	}
+}
