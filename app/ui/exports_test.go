@@ -38,9 +38,9 @@ func paintPNGParts(t *testing.T, l *Lab, sz frameSize) (head, legend []pngText, 
 	v.mu.Lock()
 	v.width, v.theme = sz.width, sz.th
 	lay, in := v.frameFor(&h)
-	v.mu.Unlock()
 	var o browser.Ops
-	paint(&o, &lay, v.m, in)
+	paint(&o, &lay, v.m, in) // under v.mu, as png paints: the frame loop's redraw shares the baseline's cache
+	v.mu.Unlock()
 	boxes, texts := textBoxes(&o, lay.scale)
 	fonts := map[string]int{}
 	strs := o.Strings()
