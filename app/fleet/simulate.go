@@ -106,6 +106,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	e := SimEndpoint(s.Mock)
 	if o := s.OutageStretch(); o.To > 0 {
 		e.Outages = []sim.Outage{o}
+		rec.faults = []Fault{{Kind: "outage", From: start.Add(o.From), Until: start.Add(o.To)}}
 	}
 	srv, err := sim.NewEndpointServer(e, start, core.SubSeed(s.Seed, -1, 0))
 	if err != nil {

@@ -587,6 +587,11 @@ func TestScheduledOutage(t *testing.T) {
 	}{{"simulated", Simulate}, {"live", live}} {
 		rec := run.run(s)
 		from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
+		// A simulation's recording tells of its outage, for its export and
+		// the page's timeline (a live run's: the page, from the stream).
+		if fs := rec.Faults(); run.name == "simulated" && (len(fs) != 1 || fs[0].Kind != "outage" || !fs[0].From.Equal(from) || !fs[0].Until.Equal(to)) {
+			t.Errorf("simulated: faults %v, want the outage [1s, 2s)", fs)
+		}
 		down, herd := 0, map[int]bool{} // answers in the outage; workers back in the 100 ms after it
 		for _, r := range rec.Records() {
 			switch r.Event.Kind {

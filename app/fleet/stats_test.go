@@ -331,7 +331,7 @@ func TestExportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The head's last key closes on its line: "}\n,\n" left a comma alone.
-	if !strings.Contains(buf.String(), "\n },\n \"events\": [\n  {") {
+	if !strings.Contains(buf.String(), "\n \"faults\": [],\n \"events\": [\n  {") {
 		t.Errorf("the head does not lead into the events as JSON is indented:\n%s", buf.String()[:min(buf.Len(), 3000)])
 	}
 	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
@@ -510,6 +510,72 @@ func TestExportCSV(t *testing.T) {
 	}
 	if md := SchemaMarkdown(); strings.Count(md, "\n") != len(EventColumns)+2 || !strings.Contains(md, "| `server_seq` | outcome |") {
 		t.Errorf("SchemaMarkdown:\n%s", md)
+	}
+}
+
+// The JSON says what the server was made to do during the run, as the
+// server told it (SetFaults: the page's Outage, Halve limit and Burst, the
+// scheduled outage), and why the scheduled outage did not start
+// (OutageErr). A run in which Outage was pressed had the file of a run
+// with the server up. The CSV stays the events alone.
+func TestExportTellsTheServersFaults(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(handMade()...)
+	rec.SetFaults([]Fault{
+		{Kind: "outage", From: at(100), Until: at(3100)},
+		{Kind: "limit", From: at(200), Until: at(1200), Scale: 0.5},
+		{Kind: "burst", From: at(250), N: 40},
+		{Kind: "outage", From: at(4000), Until: at(4000)}, // ended as it began
+	})
+	rec.OutageErr = errors.New("POST /mock/outage: the server refused it (503): fewer keys in an outage at once")
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		OutageError string           `json:"outage_error"`
+		Faults      []map[string]any `json:"faults"`
+		Events      []map[string]any `json:"events"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"kind": "outage", "from_ms": 100.0, "until_ms": 3100.0},
+		{"kind": "limit", "from_ms": 200.0, "until_ms": 1200.0, "scale": 0.5},
+		{"kind": "burst", "from_ms": 250.0, "n": 40.0, "admitted": 0.0},
+		{"kind": "outage", "from_ms": 4000.0, "until_ms": 4000.0},
+	}
+	if !reflect.DeepEqual(doc.Faults, want) {
+		t.Errorf("faults\n got %v\nwant %v", doc.Faults, want)
+	}
+	if doc.OutageError != rec.OutageErr.Error() {
+		t.Errorf("outage_error %q, want %q", doc.OutageError, rec.OutageErr)
+	}
+	if len(doc.Events) != len(handMade()) || !strings.Contains(buf.String(), "\n ],\n \"events\": [\n  {") {
+		t.Errorf("%d events, or the faults do not lead into them:\n%s", len(doc.Events), buf.String())
+	}
+	var keys []string
+	ft := reflect.TypeFor[exportFault]()
+	for i := range ft.NumField() {
+		keys = append(keys, strings.Split(ft.Field(i).Tag.Get("json"), ",")[0])
+	}
+	var documented []string
+	for _, k := range FaultKeys {
+		documented = append(documented, k.Name)
+	}
+	if !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's faults have keys\n%q, FaultKeys documents\n%q", keys, documented)
+	}
+	if md := FaultsMarkdown(); strings.Count(md, "\n") != len(FaultKeys)+2 || !strings.Contains(md, "| `until_ms` | ") {
+		t.Errorf("FaultsMarkdown:\n%s", md)
+	}
+	buf.Reset()
+	if err := rec.CSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := csv.NewReader(&buf).ReadAll(); err != nil || len(rows) != 1+len(handMade()) {
+		t.Errorf("CSV: %d rows (%v), want the header and the events alone", len(rows), err)
 	}
 }
 
