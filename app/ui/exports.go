@@ -228,6 +228,9 @@ func (l *Lab) pngHead() pngHead {
 	if t := l.SimulatedText(); t != "" {
 		title += " — " + t
 	}
+	if l.outageFailed() != "" {
+		title += " — its scheduled outage did not start"
+	}
 	against := l.base != nil && !l.showingBaseline()
 	if against {
 		title += " — against the baseline " + l.base.label()

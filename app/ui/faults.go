@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -35,19 +36,38 @@ func (l *Lab) CanOutage() bool {
 // Outage takes the mock down for OutageLength for the run's key (or the
 // watched room): POST /mock/outage. The timeline marks the stretch when
 // the server's stream tells of it; the status says what was asked.
-func (l *Lab) Outage(ctx app.Context) { l.outage(ctx, "Outage", OutageLength) }
+func (l *Lab) Outage(ctx app.Context) {
+	l.fault(ctx, "Outage", mock.OutageURL(l.pageOrigin(), l.faultKey(), OutageLength), l.stretchAnswer("outage", outageText(&l.s, OutageLength)))
+}
 
-// outage takes the mock down for d (Outage, or the configuration's
-// scheduled outage, named name in the status).
-func (l *Lab) outage(ctx app.Context, name string, d time.Duration) {
-	msg := "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
-	if l.s.Mock.RetryAfter == mock.RetryNone {
-		msg = "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
+// outageText says what an outage of d does to the endpoint of s.
+func outageText(s *fleet.Scenario, d time.Duration) string {
+	if s.Mock.RetryAfter == mock.RetryNone {
+		return "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
 	}
-	if name != "Outage" {
-		msg = name + ": " + msg
+	return "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
+}
+
+// scheduledOutage is the transport's onOutage for a run of s on key
+// (fleet.Outager): on fleet's goroutine it takes the mock down for d as
+// Outage does, passes what happened to flash, and returns why it could
+// not, which fleet.Run keeps in Recording.OutageErr for the status and
+// the export. (It flashed only: a failure was gone with the flash, and
+// the run ended as if it had had its outage.)
+func (l *Lab) scheduledOutage(s *fleet.Scenario, key string, flash func(msg string)) func(context.Context, time.Duration) error {
+	origin := l.pageOrigin()
+	answered := l.stretchAnswer("outage", "Scheduled outage: "+outageText(s, s.Outage)) // d is s.Outage
+	return func(octx context.Context, d time.Duration) error {
+		pctx, cancel := context.WithTimeout(octx, switchTimeout)
+		body, err := postSwitch(pctx, mock.OutageURL(origin, key, d))
+		cancel()
+		if err != nil {
+			flash("Scheduled outage failed: " + err.Error())
+		} else {
+			flash(answered(body))
+		}
+		return err
 	}
-	l.fault(ctx, name, mock.OutageURL(l.pageOrigin(), l.faultKey(), d), l.stretchAnswer("outage", msg))
 }
 
 // HalveLimit multiplies the mock's limit for the run's key (or the watched
@@ -181,21 +201,50 @@ func (l *Lab) fault(ctx app.Context, name, u string, answered func(body string) 
 	}
 	var msg string
 	ctx.Async(func() {
-		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		status, body, err := browser.Post(pctx, u)
+		pctx, cancel := context.WithTimeout(context.Background(), switchTimeout)
+		body, err := postSwitch(pctx, u)
 		cancel()
-		switch {
-		case err != nil:
+		if err != nil {
 			msg = name + " failed: " + err.Error()
-		case status != 200:
-			var e struct{ Error string }
-			if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
-				e.Error = strings.TrimSpace(body)
-			}
-			msg = name + " refused (" + strconv.Itoa(status) + "): " + e.Error
-		default:
+		} else {
 			msg = answered(body)
 		}
 		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, msg) })
 	})
+}
+
+// outageFailed says, after a live run whose scheduled outage could not be
+// started (fleet.Recording.OutageErr), that the server stayed up, and why:
+// the run is not the one configured. "" otherwise.
+func (l *Lab) outageFailed() string {
+	if l.rec == nil || l.rec.OutageErr == nil {
+		return ""
+	}
+	s := &l.rec.Scenario
+	return " The scheduled outage (" + fmtDur(s.Outage) + ", " + fmtDur(s.OutageAt) + " after the start) did not start, so the server stayed up: " + l.rec.OutageErr.Error() + "."
+}
+
+// switchTimeout is how long a fault switch's POST may take.
+const switchTimeout = 5 * time.Second
+
+// postSwitch posts the fault switch u and returns the server's answer, or
+// why it could not: "POST /mock/outage: " and the request's error, or the
+// server's refusal, its status and its error.
+func postSwitch(ctx context.Context, u string) (string, error) {
+	path, _, _ := strings.Cut(u, "?")
+	if i := strings.Index(path, "/mock/"); i >= 0 {
+		path = path[i:]
+	}
+	status, body, err := browser.Post(ctx, u)
+	switch {
+	case err != nil:
+		return "", errors.New("POST " + path + ": " + err.Error())
+	case status != 200:
+		var e struct{ Error string }
+		if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(body)
+		}
+		return "", errors.New("POST " + path + ": the server refused it (" + strconv.Itoa(status) + "): " + e.Error)
+	}
+	return body, nil
 }
