@@ -196,7 +196,7 @@ var EventColumns = []EventColumn{
 	{"worker", "all", "worker number, from 0 (the page's lanes and tooltip count from 1: worker 0 is \"w1\", \"Worker 1\")"},
 	{"job", "all", "the worker's job number, from 0 (the tooltip's \"job 1\" is job 0)"},
 	{"attempt", "all", "attempt number from 1 (wait: the attempt it waits for; done: attempts made)"},
-	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; the send lateness is t_ms − intended_ms plus the outcome's handoff_ms"},
+	{"intended_ms", "attempt, wait", "when the loop meant to send the attempt, ms since start: the planned end of the last wait, or when the job was due. attempt: the send lateness is t_ms − intended_ms plus the outcome's handoff_ms; wait (a bucket wait only, and only when that was before its t_ms: a job started late, a retry woken late): a job's completion counts from its first event's intended_ms, or its t_ms when it has none (added to waits after v2's first files)"},
 	{"status", "outcome", "HTTP status, 0 when there was no response"},
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
@@ -296,11 +296,10 @@ func ptr[T any](v T) *T { return &v }
 func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 	e := &r.Event
 	x := exportEvent{TMS: ms(e.At.Sub(start)), Kind: e.Kind.String(), Worker: r.Worker, Job: r.Job, Attempt: e.Attempt, Note: e.Note, Simulated: simulated}
+	if !e.Intended.IsZero() { // an attempt's, a late bucket wait's
+		x.IntendedMS = ptr(ms(e.Intended.Sub(start)))
+	}
 	switch e.Kind {
-	case core.EventAttempt:
-		if !e.Intended.IsZero() {
-			x.IntendedMS = ptr(ms(e.Intended.Sub(start)))
-		}
 	case core.EventOutcome:
 		x.Status = ptr(e.Outcome.Status)
 		x.Class = Classify(e.Outcome).String()

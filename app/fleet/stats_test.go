@@ -579,6 +579,56 @@ func TestExportTellsTheServersFaults(t *testing.T) {
 	}
 }
 
+// A fleet-bucket wait that began after its attempt was meant to be sent
+// (a job started late, a retry woken late) exports when it was meant, as
+// an attempt does: a job's completion, which counts from when it was due,
+// can be had from the file. The wait's intended_ms was left out, and a
+// reader counted the job from the wait's t_ms, 40 ms short of the page.
+func TestExportBucketWaitTellsWhenItWasMeant(t *testing.T) {
+	late := wait(0, 0, 1, 40, 100*time.Millisecond, core.ReasonBucket)
+	late.Event.Intended = at(0)
+	recs := []Record{
+		late, attempt(0, 0, 1, 140, 140), done(0, 0, 1, 190, nil),
+		wait(1, 0, 1, 0, 50*time.Millisecond, core.ReasonBucket), attempt(1, 0, 1, 50, 50), done(1, 0, 1, 60, nil), // on time
+	}
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(recs...)
+	var js, cs bytes.Buffer
+	if err := rec.JSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.CSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Events []map[string]any }
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.IndexFunc(EventColumns, func(c EventColumn) bool { return c.Name == "intended_ms" })
+	for i, want := range map[int]any{0: 0.0, 3: nil} {
+		got, ok := doc.Events[i]["intended_ms"]
+		if want == nil && ok || want != nil && got != want {
+			t.Errorf("JSON: bucket wait %d: intended_ms %v (present %v), want %v", i, got, ok, want)
+		}
+		if cell, w := rows[1+i][col], map[bool]string{true: "", false: "0"}[want == nil]; cell != w {
+			t.Errorf("CSV: bucket wait %d: intended_ms %q, want %q", i, cell, w)
+		}
+	}
+	// The job's completion from the file: its first event's intended_ms
+	// (else its t_ms) to its done's t_ms, as the page counts it.
+	first, ok := doc.Events[0]["intended_ms"].(float64)
+	if !ok {
+		first = doc.Events[0]["t_ms"].(float64)
+	}
+	if got, want := doc.Events[2]["t_ms"].(float64)-first, ms(StatsOf(t0, recs).CompletionMax); got != want {
+		t.Errorf("completion from the file %v ms, the page's %v ms", got, want)
+	}
+}
+
 func TestRecordingIsSafeWhileRunning(t *testing.T) {
 	rec := NewRecording(Default(), t0, false)
 	var wg sync.WaitGroup
