@@ -58,14 +58,8 @@ func (l *Lab) scheduledOutage(s *fleet.Scenario, key string, flash func(msg stri
 	origin := l.pageOrigin()
 	answered := l.stretchAnswer("outage", "Scheduled outage: "+outageText(s, s.Outage)) // d is s.Outage
 	return func(octx context.Context, d time.Duration) error {
-		pctx, cancel := context.WithTimeout(octx, switchTimeout)
-		body, err := postSwitch(pctx, mock.OutageURL(origin, key, d))
-		cancel()
-		if err != nil {
-			flash("Scheduled outage failed: " + err.Error())
-		} else {
-			flash(answered(body))
-		}
+		msg, err := postSwitch(octx, "Scheduled outage", mock.OutageURL(origin, key, d), answered)
+		flash(msg)
 		return err
 	}
 }
@@ -199,16 +193,8 @@ func (l *Lab) fault(ctx app.Context, name, u string, answered func(body string) 
 		l.Flash(ctx, name+": only during a live run on the built-in mock, or a watch of a shared room")
 		return
 	}
-	var msg string
 	ctx.Async(func() {
-		pctx, cancel := context.WithTimeout(context.Background(), switchTimeout)
-		body, err := postSwitch(pctx, u)
-		cancel()
-		if err != nil {
-			msg = name + " failed: " + err.Error()
-		} else {
-			msg = answered(body)
-		}
+		msg, _ := postSwitch(context.Background(), name, u, answered)
 		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, msg) })
 	})
 }
@@ -224,27 +210,30 @@ func (l *Lab) outageFailed() string {
 	return " The scheduled outage (" + fmtDur(s.Outage) + ", " + fmtDur(s.OutageAt) + " after the start) did not start, so the server stayed up: " + l.rec.OutageErr.Error() + "."
 }
 
-// switchTimeout is how long a fault switch's POST may take.
-const switchTimeout = 5 * time.Second
-
-// postSwitch posts the fault switch u and returns the server's answer, or
-// why it could not: "POST /mock/outage: " and the request's error, or the
-// server's refusal, its status and its error.
-func postSwitch(ctx context.Context, u string) (string, error) {
+// postSwitch posts the fault switch u, named name, within ctx and at most
+// 5 s, and returns what to flash: what answered made of the server's
+// answer, or name's failure and why, which err is: "POST /mock/outage: "
+// and the request's error, or the server's refusal, its status and its
+// error.
+func postSwitch(ctx context.Context, name, u string, answered func(body string) string) (msg string, err error) {
 	path, _, _ := strings.Cut(u, "?")
 	if i := strings.Index(path, "/mock/"); i >= 0 {
 		path = path[i:]
 	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	status, body, err := browser.Post(ctx, u)
+	cancel()
 	switch {
 	case err != nil:
-		return "", errors.New("POST " + path + ": " + err.Error())
+		err = errors.New("POST " + path + ": " + err.Error())
 	case status != 200:
 		var e struct{ Error string }
 		if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(body)
 		}
-		return "", errors.New("POST " + path + ": the server refused it (" + strconv.Itoa(status) + "): " + e.Error)
+		err = errors.New("POST " + path + ": the server refused it (" + strconv.Itoa(status) + "): " + e.Error)
+	default:
+		return answered(body), nil
 	}
-	return body, nil
+	return name + " failed: " + err.Error(), err
 }
