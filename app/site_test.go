@@ -285,14 +285,14 @@ func TestReadmeDocumentsEveryMockParameter(t *testing.T) {
 }
 
 // The README's page parameter and export schema tables (the events'
-// columns and the JSON's stats) are generated from fleet's: a field,
+// columns, the JSON's top level, stats and faults) are generated from fleet's: a field,
 // column or figure added without documentation fails here.
 func TestReadmeDocumentsPageFieldsAndSchema(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown(), "JSON stats": fleet.StatsMarkdown(), "JSON head": fleet.HeadMarkdown()} {
+	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown(), "JSON stats": fleet.StatsMarkdown(), "JSON head": fleet.HeadMarkdown(), "JSON faults": fleet.FaultsMarkdown()} {
 		if !strings.Contains(string(readme), strings.TrimSpace(table)) {
 			t.Errorf("README.md does not contain fleet's %s table as generated:\n%s", name, table)
 		}

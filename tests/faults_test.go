@@ -3,9 +3,14 @@
 package tests
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -320,4 +325,138 @@ func TestScheduledOutage(t *testing.T) {
 	}
 	t.Logf("simulated: %v 503s; live: outage from %.0f ms, %d 503s", simulated, d.Outages[0][0], during)
 	screenshot(t, ctx, "scheduled-outage")
+}
+
+// TestFaultsInTheExport: during a live run a person presses o, h and b.
+// The JSON downloaded after the run tells all three in its faults, at the
+// times the timeline drew them (the server's stream's), with the stream's
+// lengths, scale and burst numbers. The file said nothing of them: a run
+// in which the server was down had the file of one where it was up.
+func TestFaultsInTheExport(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=10&jobs=8&limiter=bucket&rate=10&burst=10&latency=50ms&strategy=full&base=200ms&cap=1s&attempts=50&ra_honour=on")
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { st := state(t, ctx); return st.Running && st.Stats["requests"] >= 20 }); err != nil {
+		t.Fatalf("the run did not get going: %+v", state(t, ctx))
+	}
+	type dbg struct {
+		Outages [][2]float64 `json:"outages"`
+		Limits  [][3]float64 `json:"limits"`
+		Bursts  [][3]float64 `json:"bursts"`
+	}
+	debug := func() dbg { return eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`) }
+	for _, k := range []struct {
+		key  string
+		seen func(dbg) bool
+	}{
+		{"o", func(d dbg) bool { return len(d.Outages) == 1 }},
+		{"h", func(d dbg) bool { return len(d.Limits) == 1 }},
+		{"b", func(d dbg) bool { return len(d.Bursts) == 1 }},
+	} {
+		press(t, ctx, k.key)
+		if err := waitFor(5*time.Second, func() bool { return k.seen(debug()) }); err != nil {
+			t.Fatalf("%s: not on the timeline: %+v", k.key, debug())
+		}
+	}
+	if st := state(t, ctx); !st.Running {
+		t.Fatalf("the run was over before the faults were all pressed: %+v", st)
+	}
+	runDone := func() bool { st := state(t, ctx); return st.Runs > 0 && !st.Running }
+	if err := waitFor(90*time.Second, runDone); err != nil {
+		t.Fatalf("the run did not finish: %+v", state(t, ctx))
+	}
+	d := debug()
+	want := []map[string]any{
+		{"kind": "outage", "from_ms": d.Outages[0][0], "until_ms": d.Outages[0][1]},
+		{"kind": "limit", "from_ms": d.Limits[0][0], "until_ms": d.Limits[0][1], "scale": d.Limits[0][2]},
+		{"kind": "burst", "from_ms": d.Bursts[0][0], "n": d.Bursts[0][1], "admitted": d.Bursts[0][2]},
+	}
+	if d.Outages[0][1]-d.Outages[0][0] != 3000 || d.Limits[0][1]-d.Limits[0][0] != 5000 || d.Limits[0][2] != 0.5 || d.Bursts[0][1] != 20 {
+		t.Errorf("the timeline drew %+v, want an outage of 3 s, a halving of 5 s and a burst of 20", d)
+	}
+
+	dir := allowDownloads(t, ctx)
+	name, data := download(t, ctx, dir, "export-json", ".json")
+	var doc struct {
+		Faults []map[string]any `json:"faults"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
+	}
+	if len(doc.Faults) != 3 {
+		t.Fatalf("%s: faults %v, want the outage, the halving and the burst", name, doc.Faults)
+	}
+	for _, w := range want { // in the order they began: the order pressed
+		got := doc.Faults[0]
+		doc.Faults = doc.Faults[1:]
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: fault\n got %v\nwant %v (as the timeline drew it)", name, got, w)
+		}
+	}
+}
+
+// TestScheduledOutageThatFailsIsTold: the mock holds at most 10,000 keys
+// in an outage at once. With all of them taken by another client, a live
+// run's scheduled outage is refused: the run goes on with the server up,
+// and once it is over the status says that the outage did not start, and
+// why, and the JSON's outage_error says it too. The refusal was flashed for
+// a few seconds, then the run said "Finished" as if it had had its outage.
+func TestScheduledOutageThatFailsIsTold(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	post := func(key string) int {
+		resp, err := client.Post(srv.URL+"/mock/outage?for=1m&key="+key, "", nil)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := g; i < 10_000; i += 8 {
+				if code := post(fmt.Sprintf("e2e-other-%d", i)); code != 200 {
+					t.Errorf("outage %d: status %d", i, code)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if code := post("e2e-one-too-many"); code != 503 {
+		t.Fatalf("the 10,001st outage: status %d, want 503", code)
+	}
+
+	boot(t, ctx, srv.URL+"/?workers=5&jobs=10&limiter=none&latency=50ms&outage=2s&outage_at=300ms")
+	st := runToEnd(t, ctx, 60*time.Second)
+	if st.Stats["limited"] != 0 {
+		t.Errorf("%v requests answered 503: the server went down", st.Stats["limited"])
+	}
+	said := "The scheduled outage (2 s, 300 ms after the start) did not start, so the server stayed up: POST /mock/outage: the server refused it (503): "
+	var status string
+	if err := waitFor(5*time.Second, func() bool {
+		status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+		return strings.Contains(status, said)
+	}); err != nil {
+		t.Errorf("the status %q does not say %q", status, said)
+	}
+
+	dir := allowDownloads(t, ctx)
+	name, data := download(t, ctx, dir, "export-json", ".json")
+	var doc struct {
+		OutageError string           `json:"outage_error"`
+		Faults      []map[string]any `json:"faults"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
+	}
+	if !strings.HasPrefix(doc.OutageError, "POST /mock/outage: the server refused it (503): ") || len(doc.Faults) != 0 {
+		t.Errorf("%s: outage_error %q, faults %v; want the refusal and no outage", name, doc.OutageError, doc.Faults)
+	}
+	screenshot(t, ctx, "scheduled-outage-refused")
 }

@@ -22,7 +22,10 @@ type Recording struct {
 	Scenario  Scenario  // what ran
 	Simulated bool      // produced in virtual time by the simulator, not by live requests
 	Err       error     // set when nothing could run (an invalid scenario)
-	OutageErr error     // set when the scheduled outage could not be started (see Outager); read it after Run returned
+	// OutageErr is set when the scenario's scheduled outage could not be
+	// started (see Outager): the server stayed up, and the run is not the
+	// one configured. Read it after Run returned.
+	OutageErr error
 	// Stopped is set when Run's context was cancelled (Stop) before it
 	// returned: jobs in progress then ended cancelled, and jobs not yet
 	// started never started (Stop between an open workload's arrivals
@@ -36,7 +39,41 @@ type Recording struct {
 
 	mu      sync.Mutex
 	records []Record
+	faults  []Fault   // SetFaults
 	end     time.Time // when Run returned; zero while running
+}
+
+// Fault is something the server was made to do during a run, as the
+// server told it: a live run's from the mock's arrivals stream (its
+// messages of type "outage", "limit" and "burst", mock.Event: the page's
+// Outage, Halve limit and Burst switches and the scheduled outage), a
+// simulation's from its virtual server (the scheduled outage). Its times
+// are by the server's clock.
+type Fault struct {
+	Kind string // "outage" (the server down), "limit" (its limit scaled) or "burst" (another client's requests at once)
+	// From and Until are an outage's or a limit's stretch [From, Until),
+	// Until when it ended (early, when a switch ended it); a burst's From
+	// is when its requests arrived, its Until zero.
+	From, Until time.Time
+	Scale       float64 // limit: what the limit was multiplied by
+	N, Admitted int     // burst: the requests it sent, and how many the limiter admitted
+}
+
+// SetFaults sets the run's faults, in the order they began. Run cannot
+// know them (the server tells of them on its stream, which the page
+// reads): the page sets a live run's from what its timeline drew. A
+// simulation sets its own.
+func (r *Recording) SetFaults(fs []Fault) {
+	r.mu.Lock()
+	r.faults = append([]Fault(nil), fs...)
+	r.mu.Unlock()
+}
+
+// Faults returns a copy of the run's faults (SetFaults).
+func (r *Recording) Faults() []Fault {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Fault(nil), r.faults...)
 }
 
 // NewRecording returns an empty recording of s starting at start. Run makes
@@ -130,6 +167,7 @@ func (r *Recording) Stats() Stats {
 //	  "simulated": false,
 //	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
 //	  "stats":     {"requests": 180, …},                  // StatsColumns: Stats, durations in ms
+//	  "faults":    [ {"kind": "outage", …}, … ]          // FaultKeys: what the server was made to do
 //	  "events":    [ {…}, … ]                            // one object per event, one to a line, columns below
 //	}
 //
@@ -139,7 +177,9 @@ func (r *Recording) Stats() Stats {
 //
 // v2 made ratelimit unambiguous, an object (JSON) or a line per header
 // (CSV), where v1 joined the headers with "; " (which RateLimit values
-// hold), and added end and error to the top level.
+// hold), and added end and error to the top level. Later v2 files also
+// have outage_error and faults at the top level: keys a v2 reader does not
+// know of, which it skips.
 const Schema = "retrylab.recording/v2"
 
 // EventColumn documents one column of the event export.
@@ -156,7 +196,7 @@ var EventColumns = []EventColumn{
 	{"worker", "all", "worker number, from 0 (the page's lanes and tooltip count from 1: worker 0 is \"w1\", \"Worker 1\")"},
 	{"job", "all", "the worker's job number, from 0 (the tooltip's \"job 1\" is job 0)"},
 	{"attempt", "all", "attempt number from 1 (wait: the attempt it waits for; done: attempts made)"},
-	{"intended_ms", "attempt", "when the loop meant to send it, ms since start; the send lateness is t_ms − intended_ms plus the outcome's handoff_ms"},
+	{"intended_ms", "attempt, wait", "when the loop meant to send the attempt, ms since start: the planned end of the last wait, or when the job was due. attempt: the send lateness is t_ms − intended_ms plus the outcome's handoff_ms; wait (a bucket wait only, and only when that was before its t_ms: a job started late, a retry woken late): a job's completion counts from its first event's intended_ms, or its t_ms when it has none (added to waits after v2's first files)"},
 	{"status", "outcome", "HTTP status, 0 when there was no response"},
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
@@ -256,11 +296,10 @@ func ptr[T any](v T) *T { return &v }
 func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 	e := &r.Event
 	x := exportEvent{TMS: ms(e.At.Sub(start)), Kind: e.Kind.String(), Worker: r.Worker, Job: r.Job, Attempt: e.Attempt, Note: e.Note, Simulated: simulated}
+	if !e.Intended.IsZero() { // an attempt's, a late bucket wait's
+		x.IntendedMS = ptr(ms(e.Intended.Sub(start)))
+	}
 	switch e.Kind {
-	case core.EventAttempt:
-		if !e.Intended.IsZero() {
-			x.IntendedMS = ptr(ms(e.Intended.Sub(start)))
-		}
 	case core.EventOutcome:
 		x.Status = ptr(e.Outcome.Status)
 		x.Class = Classify(e.Outcome).String()
@@ -352,10 +391,50 @@ var HeadKeys = []JSONKey{
 		endAttemptLimit + "` (a simulation stopped at its attempt limit: the attempts in flight aborted, the jobs still going cancelled), `" + endNotRun + "` (nothing could run: `error` says why), `" +
 		endRunning + "` (written before the run ended: never by the page)"},
 	{"error", "why nothing could run (an invalid scenario, one that cannot be simulated); left out when the run ran"},
+	{"outage_error", "why the scenario's scheduled outage could not be started (a live run): the server stayed up, so the run is not the one configured; left out when it started or none was scheduled (added to v2 later)"},
 	{"simulated", "true when the simulator computed the run, false for a live run"},
 	{"scenario", "every field of the configuration as in the page's URL, values as strings"},
 	{"stats", "the run's numbers (below)"},
+	{"faults", "what the server was made to do during the run, in the order it began, as the server told it (below); `[]` when nothing (added to v2 later)"},
 	{"events", "every event, one object to a line, keys as the columns above"},
+}
+
+// FaultKeys lists the keys of the JSON export's faults, in their order.
+var FaultKeys = []JSONKey{
+	{"kind", "`outage` (the server down: every request answered 503), `limit` (its limit multiplied by `scale`) or `burst` (another client's `n` requests at once)"},
+	{"from_ms", "when it began, ms since the run's start by the server's clock (as `server_ms`); a burst: when its requests arrived"},
+	{"until_ms", "outage, limit: when it ended, ms since the run's start by the server's clock (earlier than asked when a switch ended it); left out for a burst"},
+	{"scale", "limit: what the limit was multiplied by (the page's Halve limit: 0.5)"},
+	{"n", "burst: the requests it sent"},
+	{"admitted", "burst: how many of them the limiter admitted"},
+}
+
+// FaultsMarkdown is the JSON export's faults as a markdown table, for the README.
+func FaultsMarkdown() string { return keysMarkdown(FaultKeys) }
+
+// exportFault is one of the JSON's faults (FaultKeys).
+type exportFault struct {
+	Kind     string   `json:"kind"`
+	FromMS   float64  `json:"from_ms"`
+	UntilMS  *float64 `json:"until_ms,omitempty"`
+	Scale    float64  `json:"scale,omitempty"`
+	N        *int     `json:"n,omitempty"`
+	Admitted *int     `json:"admitted,omitempty"`
+}
+
+// toExportFaults is fs in the export's units, times since start.
+func toExportFaults(start time.Time, fs []Fault) []exportFault {
+	out := make([]exportFault, len(fs))
+	for i, f := range fs {
+		x := exportFault{Kind: f.Kind, FromMS: ms(f.From.Sub(start))}
+		if f.Kind == "burst" {
+			x.N, x.Admitted = ptr(f.N), ptr(f.Admitted)
+		} else {
+			x.UntilMS, x.Scale = ptr(ms(f.Until.Sub(start))), f.Scale
+		}
+		out[i] = x
+	}
+	return out
 }
 
 // HeadMarkdown is the JSON export's top level as a markdown table, for the README.
@@ -480,13 +559,15 @@ func (r *Recording) ending(st *Stats) string {
 
 // exportHead is the JSON export's top level but its events (HeadKeys).
 type exportHead struct {
-	Schema    string            `json:"schema"`
-	Start     time.Time         `json:"start"`
-	End       string            `json:"end"`
-	Error     string            `json:"error,omitempty"`
-	Simulated bool              `json:"simulated"`
-	Scenario  map[string]string `json:"scenario"`
-	Stats     exportStats       `json:"stats"`
+	Schema      string            `json:"schema"`
+	Start       time.Time         `json:"start"`
+	End         string            `json:"end"`
+	Error       string            `json:"error,omitempty"`
+	OutageError string            `json:"outage_error,omitempty"`
+	Simulated   bool              `json:"simulated"`
+	Scenario    map[string]string `json:"scenario"`
+	Stats       exportStats       `json:"stats"`
+	Faults      []exportFault     `json:"faults"`
 }
 
 // JSON writes the recording as one JSON object (see Schema): its head
@@ -504,9 +585,13 @@ func (r *Recording) JSON(w io.Writer) error {
 	r.Final(&st)
 	stats := toExportStats(st, r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats}
+	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
+		Faults: toExportFaults(r.Start, r.Faults())}
 	if r.Err != nil {
 		h.Error = r.Err.Error()
+	}
+	if r.OutageErr != nil {
+		h.OutageError = r.OutageErr.Error()
 	}
 	head, err := json.MarshalIndent(&h, "", " ")
 	if err != nil {

@@ -73,7 +73,8 @@ type Record struct {
 // stopped by then. Only the built-in mock can be taken down (POST
 // /mock/outage); Run refuses a scheduled outage with a transport that
 // cannot. An error means the outage was not started: Run keeps it in
-// Recording.OutageErr.
+// Recording.OutageErr, unless the run ended or was stopped meanwhile
+// (ctx is then done): nothing it would have changed was still to come.
 type Outager interface {
 	Outage(ctx context.Context, d time.Duration) error
 }
@@ -224,7 +225,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 			if clock.Sleep(octx, rec.Start.Add(o.From).Sub(clock.Now())) != nil || octx.Err() != nil {
 				return
 			}
-			if err := od.Outage(octx, o.To-o.From); err != nil {
+			if err := od.Outage(octx, o.To-o.From); err != nil && octx.Err() == nil {
 				rec.mu.Lock()
 				rec.OutageErr = err
 				rec.mu.Unlock()

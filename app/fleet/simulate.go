@@ -108,6 +108,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	e := SimEndpoint(s.mockParams())
 	if o := s.OutageStretch(); o.To > 0 {
 		e.Outages = []sim.Outage{o}
+		rec.faults = []Fault{{Kind: "outage", From: start.Add(o.From), Until: start.Add(o.To)}}
 	}
 	srv, err := sim.NewEndpointServer(e, start, core.SubSeed(s.Seed, -1, 0)) // its generator draws nothing: e rolls by attempt
 	if err != nil {

@@ -594,6 +594,11 @@ func TestScheduledOutage(t *testing.T) {
 	}{{"simulated", Simulate}, {"live", live}} {
 		rec := run.run(s)
 		from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
+		// A simulation's recording tells of its outage, for its export and
+		// the page's timeline (a live run's: the page, from the stream).
+		if fs := rec.Faults(); run.name == "simulated" && (len(fs) != 1 || fs[0].Kind != "outage" || !fs[0].From.Equal(from) || !fs[0].Until.Equal(to)) {
+			t.Errorf("simulated: faults %v, want the outage [1s, 2s)", fs)
+		}
 		down, herd := 0, map[int]bool{} // answers in the outage; workers back in the 100 ms after it
 		for _, r := range rec.Records() {
 			switch r.Event.Kind {
@@ -637,10 +642,13 @@ func TestScheduledOutage(t *testing.T) {
 }
 
 // outageCounter is a transport that counts the outages Run asks for and
-// answers every attempt 200 after 10 ms, or refuses the outage with err.
+// answers every attempt 200 after 10 ms, or refuses the outage with err;
+// with hold, it answers the outage only when its ctx is done, with ctx's
+// error.
 type outageCounter struct {
-	n   atomic.Int32
-	err error
+	n    atomic.Int32
+	err  error
+	hold bool
 }
 
 func (o *outageCounter) Do(ctx context.Context, worker, job, attempt int) Attempt {
@@ -652,12 +660,20 @@ func (o *outageCounter) Do(ctx context.Context, worker, job, attempt int) Attemp
 
 func (o *outageCounter) Outage(ctx context.Context, d time.Duration) error {
 	o.n.Add(1)
+	if o.hold {
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	return o.err
 }
 
 // Run starts the scheduled outage once, when it is due; not when the run
-// is over or stopped first; keeps the transport's refusal; and refuses a
-// scheduled outage with a transport that cannot take its server down.
+// is over or stopped first; keeps the transport's refusal, but not the
+// error of an outage the run's end interrupted as it was being started
+// (the page's, a POST cancelled with the run: "context canceled" would
+// have said the outage failed, after a run it could no longer change);
+// and refuses a scheduled outage with a transport that cannot take its
+// server down.
 func TestRunSchedulesTheOutage(t *testing.T) {
 	s := simScenario(t, "workers", "2", "jobs", "50", "limiter", "none", "outage", "1s", "outage_at", "300ms")
 	cases := []struct {
@@ -665,19 +681,21 @@ func TestRunSchedulesTheOutage(t *testing.T) {
 		at        time.Duration // outage_at
 		stopAfter time.Duration // 0: let the run finish (about 500 ms)
 		refuse    error
+		hold      bool // the outage is still being started when the run ends
 		calls     int32
 	}{
 		{name: "due during the run", at: 300 * time.Millisecond, calls: 1},
 		{name: "due after the run", at: 5 * time.Second, calls: 0},
 		{name: "stopped before it is due", at: 400 * time.Millisecond, stopAfter: 200 * time.Millisecond, calls: 0},
 		{name: "refused", at: 300 * time.Millisecond, refuse: errors.New("no"), calls: 1},
+		{name: "the run ended while it was being started", at: 300 * time.Millisecond, hold: true, calls: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := s
 				s.OutageAt = c.at
-				tr := &outageCounter{err: c.refuse}
+				tr := &outageCounter{err: c.refuse, hold: c.hold}
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				if c.stopAfter > 0 {

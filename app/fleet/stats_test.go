@@ -331,7 +331,7 @@ func TestExportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The head's last key closes on its line: "}\n,\n" left a comma alone.
-	if !strings.Contains(buf.String(), "\n },\n \"events\": [\n  {") {
+	if !strings.Contains(buf.String(), "\n \"faults\": [],\n \"events\": [\n  {") {
 		t.Errorf("the head does not lead into the events as JSON is indented:\n%s", buf.String()[:min(buf.Len(), 3000)])
 	}
 	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
@@ -510,6 +510,122 @@ func TestExportCSV(t *testing.T) {
 	}
 	if md := SchemaMarkdown(); strings.Count(md, "\n") != len(EventColumns)+2 || !strings.Contains(md, "| `server_seq` | outcome |") {
 		t.Errorf("SchemaMarkdown:\n%s", md)
+	}
+}
+
+// The JSON says what the server was made to do during the run, as the
+// server told it (SetFaults: the page's Outage, Halve limit and Burst, the
+// scheduled outage), and why the scheduled outage did not start
+// (OutageErr). A run in which Outage was pressed had the file of a run
+// with the server up. The CSV stays the events alone.
+func TestExportTellsTheServersFaults(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(handMade()...)
+	rec.SetFaults([]Fault{
+		{Kind: "outage", From: at(100), Until: at(3100)},
+		{Kind: "limit", From: at(200), Until: at(1200), Scale: 0.5},
+		{Kind: "burst", From: at(250), N: 40},
+		{Kind: "outage", From: at(4000), Until: at(4000)}, // ended as it began
+	})
+	rec.OutageErr = errors.New("POST /mock/outage: the server refused it (503): fewer keys in an outage at once")
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		OutageError string           `json:"outage_error"`
+		Faults      []map[string]any `json:"faults"`
+		Events      []map[string]any `json:"events"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"kind": "outage", "from_ms": 100.0, "until_ms": 3100.0},
+		{"kind": "limit", "from_ms": 200.0, "until_ms": 1200.0, "scale": 0.5},
+		{"kind": "burst", "from_ms": 250.0, "n": 40.0, "admitted": 0.0},
+		{"kind": "outage", "from_ms": 4000.0, "until_ms": 4000.0},
+	}
+	if !reflect.DeepEqual(doc.Faults, want) {
+		t.Errorf("faults\n got %v\nwant %v", doc.Faults, want)
+	}
+	if doc.OutageError != rec.OutageErr.Error() {
+		t.Errorf("outage_error %q, want %q", doc.OutageError, rec.OutageErr)
+	}
+	if len(doc.Events) != len(handMade()) || !strings.Contains(buf.String(), "\n ],\n \"events\": [\n  {") {
+		t.Errorf("%d events, or the faults do not lead into them:\n%s", len(doc.Events), buf.String())
+	}
+	var keys []string
+	ft := reflect.TypeFor[exportFault]()
+	for i := range ft.NumField() {
+		keys = append(keys, strings.Split(ft.Field(i).Tag.Get("json"), ",")[0])
+	}
+	var documented []string
+	for _, k := range FaultKeys {
+		documented = append(documented, k.Name)
+	}
+	if !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's faults have keys\n%q, FaultKeys documents\n%q", keys, documented)
+	}
+	if md := FaultsMarkdown(); strings.Count(md, "\n") != len(FaultKeys)+2 || !strings.Contains(md, "| `until_ms` | ") {
+		t.Errorf("FaultsMarkdown:\n%s", md)
+	}
+	buf.Reset()
+	if err := rec.CSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := csv.NewReader(&buf).ReadAll(); err != nil || len(rows) != 1+len(handMade()) {
+		t.Errorf("CSV: %d rows (%v), want the header and the events alone", len(rows), err)
+	}
+}
+
+// A fleet-bucket wait that began after its attempt was meant to be sent
+// (a job started late, a retry woken late) exports when it was meant, as
+// an attempt does: a job's completion, which counts from when it was due,
+// can be had from the file. The wait's intended_ms was left out, and a
+// reader counted the job from the wait's t_ms, 40 ms short of the page.
+func TestExportBucketWaitTellsWhenItWasMeant(t *testing.T) {
+	late := wait(0, 0, 1, 40, 100*time.Millisecond, core.ReasonBucket)
+	late.Event.Intended = at(0)
+	recs := []Record{
+		late, attempt(0, 0, 1, 140, 140), done(0, 0, 1, 190, nil),
+		wait(1, 0, 1, 0, 50*time.Millisecond, core.ReasonBucket), attempt(1, 0, 1, 50, 50), done(1, 0, 1, 60, nil), // on time
+	}
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(recs...)
+	var js, cs bytes.Buffer
+	if err := rec.JSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.CSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Events []map[string]any }
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.IndexFunc(EventColumns, func(c EventColumn) bool { return c.Name == "intended_ms" })
+	for i, want := range map[int]any{0: 0.0, 3: nil} {
+		got, ok := doc.Events[i]["intended_ms"]
+		if want == nil && ok || want != nil && got != want {
+			t.Errorf("JSON: bucket wait %d: intended_ms %v (present %v), want %v", i, got, ok, want)
+		}
+		if cell, w := rows[1+i][col], map[bool]string{true: "", false: "0"}[want == nil]; cell != w {
+			t.Errorf("CSV: bucket wait %d: intended_ms %q, want %q", i, cell, w)
+		}
+	}
+	// The job's completion from the file: its first event's intended_ms
+	// (else its t_ms) to its done's t_ms, as the page counts it.
+	first, ok := doc.Events[0]["intended_ms"].(float64)
+	if !ok {
+		first = doc.Events[0]["t_ms"].(float64)
+	}
+	if got, want := doc.Events[2]["t_ms"].(float64)-first, ms(StatsOf(t0, recs).CompletionMax); got != want {
+		t.Errorf("completion from the file %v ms, the page's %v ms", got, want)
 	}
 }
 

@@ -40,9 +40,10 @@ func (x *ExportBar) Render() app.UI {
 	return app.Section().Class("exports").Aria("label", "Export and share").Body(
 		app.Div().Class("export-row").Body(
 			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
-				Title("Every event of the last run, schema "+fleet.Schema).
+				Title("Every event of the last run, how it ended and what the server was made to do (outages, halved limits, bursts), schema "+fleet.Schema).
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "json") }),
 			app.Button().ID("export-csv").Class("ghost").Disabled(noRun).Text("Events CSV").
+				Title("Every event of the last run, a row each; how it ended and what the server was made to do are in the JSON").
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
 			app.Button().ID("export-png").Class("ghost").Disabled(l.view.m == nil).Text("Timeline PNG").
 				OnClick(func(ctx app.Context, e app.Event) { l.exportPNG(ctx) }),
@@ -124,7 +125,7 @@ func (l *Lab) fileStamp() string {
 // thread for 9 s (CSV) and 15 s (JSON) in one go, the page frozen with no
 // word of what it was doing.
 func (l *Lab) export(ctx app.Context, format string) {
-	rec := l.rec
+	rec := l.exported()
 	if rec == nil {
 		return
 	}
@@ -148,6 +149,51 @@ func (l *Lab) export(ctx app.Context, format string) {
 			}
 		})
 	})
+}
+
+// exported is the last run's recording as the exports write it: a live
+// run's with the faults the server's stream told of (SetFaults), which
+// Run does not hear; a simulation's has its own. nil before a run.
+func (l *Lab) exported() *fleet.Recording {
+	rec := l.rec
+	if rec != nil && !rec.Simulated {
+		if fs, ok := l.view.faults(rec.Start); ok {
+			rec.SetFaults(fs)
+		}
+	}
+	return rec
+}
+
+// faults is what the server told of doing during the run drawn, which
+// started at start (its recording's Start): the outages, scaled limits and
+// bursts its stream told of, as the timeline draws them, in the order they
+// began. ok is false when the run drawn is another.
+func (v *view) faults(start time.Time) (fs []fleet.Fault, ok bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.ingest() // what the stream told since the last frame (frames wait while the tab is hidden)
+	m := v.shownModel()
+	if m == nil || !m.start.Equal(start) {
+		return nil, false
+	}
+	for _, o := range m.outages {
+		fs = append(fs, fleet.Fault{Kind: "outage", From: start.Add(o.from), Until: start.Add(o.to)})
+	}
+	for _, q := range m.limits {
+		fs = append(fs, fleet.Fault{Kind: "limit", From: start.Add(q.from), Until: start.Add(q.to), Scale: q.scale})
+	}
+	for _, b := range m.bursts {
+		fs = append(fs, fleet.Fault{Kind: "burst", From: start.Add(b.at), N: b.n, Admitted: b.admitted})
+	}
+	// In the order they began: each list is, and there are few (an
+	// insertion sort: slices.SortStableFunc's instantiation cost 3.5 KB of
+	// app.wasm's gzip).
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].From.Before(fs[j-1].From); j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+	return fs, true
 }
 
 // exportWriter collects an export, letting the page's event loop run
@@ -187,6 +233,9 @@ func (l *Lab) pngHead() pngHead {
 	title := "Retry Lab: " + presetName(l.shownScenario())
 	if t := l.SimulatedText(); t != "" {
 		title += " — " + t
+	}
+	if l.rec != nil && l.rec.OutageErr != nil { // outageFailed
+		title += " — its scheduled outage did not start"
 	}
 	against := l.base != nil && !l.showingBaseline()
 	if against {

@@ -3,7 +3,10 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +14,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // pngText is a text of a PNG's head as painted.
@@ -323,5 +327,56 @@ func TestTimedTellsMeasuredZeros(t *testing.T) {
 			t.Errorf("%s: handoff %v, queued %v, pickup %v, measured %03b; want %v, %v, %v, %03b", c.name,
 				a.Handoff, a.Queued, a.Pickup, a.Measured, c.handoff, c.queued, c.pickup, c.measured)
 		}
+	}
+}
+
+// A live run's exports tell what the server was made to do during it, as
+// its stream told the timeline (fleet.Recording.SetFaults): an outage,
+// Outage pressed again inside it (the server's message extends the
+// stretch: one outage, as drawn), a halved limit, and a burst whose
+// message came after the run's last frame. The JSON told nothing of them:
+// a run in which the server was down had the file of one where it was up.
+// The timeline of another run gives the recording none of its own.
+func TestExportTellsTheFaultsTheTimelineDrew(t *testing.T) {
+	l := newLab()
+	l.view.start(l.s, t0)
+	for _, r := range oneJob() {
+		l.view.onRecord(r)
+	}
+	send := func(e mock.Event) {
+		b, _ := json.Marshal(e)
+		l.view.onServerEvent(string(b))
+	}
+	send(mock.Event{Type: "outage", Key: "k", At: at(500), Until: at(3500)})
+	send(mock.Event{Type: "limit", Key: "k", At: at(600), Until: at(5600), Scale: 0.5})
+	send(mock.Event{Type: "outage", Key: "k", At: at(2000), Until: at(5000)})
+	l.view.finish(at(1150))
+	send(mock.Event{Type: "burst", Key: "k", At: at(700), N: 40, Admitted: 20}) // not yet taken in by a frame
+	l.rec = fleet.NewRecording(l.s, t0, false)
+	l.rec.Append(oneJob()...)
+	l.rec.Finish(at(1150))
+	faults := func() []map[string]any {
+		t.Helper()
+		var buf bytes.Buffer
+		if err := l.exported().JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Faults []map[string]any }
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Faults
+	}
+	want := []map[string]any{
+		{"kind": "outage", "from_ms": 500.0, "until_ms": 5000.0},
+		{"kind": "limit", "from_ms": 600.0, "until_ms": 5600.0, "scale": 0.5},
+		{"kind": "burst", "from_ms": 700.0, "n": 40.0, "admitted": 20.0},
+	}
+	if got := faults(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the export's faults\n got %v\nwant %v", got, want)
+	}
+	l.rec = fleet.NewRecording(l.s, at(60_000), false) // not the run drawn
+	if got := faults(); len(got) != 0 {
+		t.Errorf("another run's timeline gave the export faults %v", got)
 	}
 }

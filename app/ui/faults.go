@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -35,19 +36,32 @@ func (l *Lab) CanOutage() bool {
 // Outage takes the mock down for OutageLength for the run's key (or the
 // watched room): POST /mock/outage. The timeline marks the stretch when
 // the server's stream tells of it; the status says what was asked.
-func (l *Lab) Outage(ctx app.Context) { l.outage(ctx, "Outage", OutageLength) }
+func (l *Lab) Outage(ctx app.Context) {
+	l.fault(ctx, "Outage", mock.OutageURL(l.pageOrigin(), l.faultKey(), OutageLength), l.stretchAnswer("outage", outageText(&l.s, OutageLength)))
+}
 
-// outage takes the mock down for d (Outage, or the configuration's
-// scheduled outage, named name in the status).
-func (l *Lab) outage(ctx app.Context, name string, d time.Duration) {
-	msg := "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
-	if l.s.Mock.RetryAfter == mock.RetryNone {
-		msg = "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
+// outageText says what an outage of d does to the endpoint of s.
+func outageText(s *fleet.Scenario, d time.Duration) string {
+	if s.Mock.RetryAfter == mock.RetryNone {
+		return "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
 	}
-	if name != "Outage" {
-		msg = name + ": " + msg
+	return "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
+}
+
+// scheduledOutage is the transport's onOutage for a run of s on key
+// (fleet.Outager): on fleet's goroutine it takes the mock down for d as
+// Outage does, passes what happened to flash, and returns why it could
+// not, which fleet.Run keeps in Recording.OutageErr for the status and
+// the export. (It flashed only: a failure was gone with the flash, and
+// the run ended as if it had had its outage.)
+func (l *Lab) scheduledOutage(s *fleet.Scenario, key string, flash func(msg string)) func(context.Context, time.Duration) error {
+	origin := l.pageOrigin()
+	answered := l.stretchAnswer("outage", "Scheduled outage: "+outageText(s, s.Outage)) // d is s.Outage
+	return func(octx context.Context, d time.Duration) error {
+		msg, err := postSwitch(octx, "Scheduled outage", mock.OutageURL(origin, key, d), answered)
+		flash(msg)
+		return err
 	}
-	l.fault(ctx, name, mock.OutageURL(l.pageOrigin(), l.faultKey(), d), l.stretchAnswer("outage", msg))
 }
 
 // HalveLimit multiplies the mock's limit for the run's key (or the watched
@@ -179,23 +193,47 @@ func (l *Lab) fault(ctx app.Context, name, u string, answered func(body string) 
 		l.Flash(ctx, name+": only during a live run on the built-in mock, or a watch of a shared room")
 		return
 	}
-	var msg string
 	ctx.Async(func() {
-		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		status, body, err := browser.Post(pctx, u)
-		cancel()
-		switch {
-		case err != nil:
-			msg = name + " failed: " + err.Error()
-		case status != 200:
-			var e struct{ Error string }
-			if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
-				e.Error = strings.TrimSpace(body)
-			}
-			msg = name + " refused (" + strconv.Itoa(status) + "): " + e.Error
-		default:
-			msg = answered(body)
-		}
+		msg, _ := postSwitch(context.Background(), name, u, answered)
 		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, msg) })
 	})
+}
+
+// outageFailed says, after a live run whose scheduled outage could not be
+// started (fleet.Recording.OutageErr), that the server stayed up, and why:
+// the run is not the one configured. "" otherwise.
+func (l *Lab) outageFailed() string {
+	if l.rec == nil || l.rec.OutageErr == nil {
+		return ""
+	}
+	s := &l.rec.Scenario
+	return " The scheduled outage (" + fmtDur(s.Outage) + ", " + fmtDur(s.OutageAt) + " after the start) did not start, so the server stayed up: " + l.rec.OutageErr.Error() + "."
+}
+
+// postSwitch posts the fault switch u, named name, within ctx and at most
+// 5 s, and returns what to flash: what answered made of the server's
+// answer, or name's failure and why, which err is: "POST /mock/outage: "
+// and the request's error, or the server's refusal, its status and its
+// error.
+func postSwitch(ctx context.Context, name, u string, answered func(body string) string) (msg string, err error) {
+	path, _, _ := strings.Cut(u, "?")
+	if i := strings.Index(path, "/mock/"); i >= 0 {
+		path = path[i:]
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	status, body, err := browser.Post(ctx, u)
+	cancel()
+	switch {
+	case err != nil:
+		err = errors.New("POST " + path + ": " + err.Error())
+	case status != 200:
+		var e struct{ Error string }
+		if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(body)
+		}
+		err = errors.New("POST " + path + ": the server refused it (" + strconv.Itoa(status) + "): " + e.Error)
+	default:
+		return answered(body), nil
+	}
+	return name + " failed: " + err.Error(), err
 }

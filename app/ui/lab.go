@@ -699,13 +699,13 @@ func (l *Lab) Run(ctx app.Context) {
 	// The configuration's scheduled outage: fleet.Run asks for it when it
 	// is due (not when the run is over or stopped by then).
 	runs := l.runs
-	tr.onOutage = func(d time.Duration) {
+	tr.onOutage = l.scheduledOutage(&s, l.runKey, func(msg string) {
 		ctx.Dispatch(func(ctx app.Context) {
-			if l.runs == runs && l.running && !l.stopping {
-				l.outage(ctx, "Scheduled outage", d)
+			if l.runs == runs {
+				l.Flash(ctx, msg)
 			}
 		})
-	}
+	})
 
 	limit := liveMaxRequests
 	ctx.Async(func() {

@@ -84,11 +84,11 @@ func (b *RunBar) Render() app.UI {
 			thousands(l.s.Workers) + " in virtual time."
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
-			": " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded."
+			": " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
-		status = "Stopped after " + fmtDur(l.stats.Drain) + "."
+		status = "Stopped after " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "."
+		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
 	}
 	ep := l.endpointLine()
 	custom := l.s.Target != ""

@@ -29,8 +29,9 @@ type fetchTransport struct {
 	device  string // in front of each attempt's tag in a shared room (fleet.AttemptTag)
 
 	// onOutage takes the mock down for the scenario's scheduled outage
-	// (fleet.Outager): the page's Outage switch, which also says so.
-	onOutage func(d time.Duration)
+	// (fleet.Outager), as the page's Outage switch does, and returns why
+	// it could not.
+	onOutage func(ctx context.Context, d time.Duration) error
 
 	// What a custom target let us see, for the CORS explanation.
 	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
@@ -61,15 +62,14 @@ func newFetchTransport(page *url.URL, s fleet.Scenario, runKey, device string) *
 }
 
 // Outage is fleet.Outager: Run calls it when the scenario's scheduled
-// outage is due. The page's switch posts it and reports the answer in the
-// status line, so this returns nil (a custom target never gets here:
-// fleet refuses an outage for one).
+// outage is due, and keeps why it could not start in
+// Recording.OutageErr (a custom target never gets here: fleet refuses an
+// outage for one).
 func (t *fetchTransport) Outage(ctx context.Context, d time.Duration) error {
 	if t.onOutage == nil {
 		return errors.New("ui: no outage switch")
 	}
-	t.onOutage(d)
-	return nil
+	return t.onOutage(ctx, d)
 }
 
 // openShards is how many origins an open workload spreads over: six

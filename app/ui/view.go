@@ -237,12 +237,12 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	m := newModelFor(rec.Start, s.Workers, recs)
 	m.room = s.Room != ""
 	m.simulated = rec.Simulated
-	// The simulated server tells of its scheduled outage as the mock's
-	// stream tells of one: the same message, through the same path (a
-	// replay takes it in when the playhead reaches it).
+	// The simulated server tells of its scheduled outage (the recording's
+	// fault) as the mock's stream tells of one: the same message, through
+	// the same path (a replay takes it in when the playhead reaches it).
 	var srvLog []string
-	if o := s.OutageStretch(); rec.Simulated && o.To > 0 {
-		e := mock.Event{Type: "outage", At: rec.Start.Add(o.From), Until: rec.Start.Add(o.To)}
+	for _, f := range rec.Faults() {
+		e := mock.Event{Type: f.Kind, At: f.From, Until: f.Until, Scale: f.Scale, N: f.N, Admitted: f.Admitted}
 		m.serverEvent(&e)
 		if b, err := json.Marshal(&e); err == nil {
 			srvLog = append(srvLog, string(b))
