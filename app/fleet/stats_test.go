@@ -527,7 +527,7 @@ func TestExportTellsTheServersFaults(t *testing.T) {
 		{Kind: "burst", From: at(250), N: 40},
 		{Kind: "outage", From: at(4000), Until: at(4000)}, // ended as it began
 	})
-	rec.OutageErr = errors.New("POST /mock/outage: the server refused it (503): fewer keys in an outage at once")
+	rec.OutageErr = errors.New("POST /mock/outage: the server refused it (503): mock: outages \"10001\": allowed at most 10000 keys in an outage at once; try again when one ends")
 	var buf bytes.Buffer
 	if err := rec.JSON(&buf); err != nil {
 		t.Fatal(err)

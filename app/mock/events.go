@@ -176,7 +176,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	s := h.hub.subscribe(key)
 	if s == nil {
 		hdr.Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "streams", Value: strconv.Itoa(h.opts.MaxStreams), Allowed: "fewer arrivals streams open at once; try again later"})
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "streams", Value: strconv.Itoa(h.opts.MaxStreams + 1), Allowed: "at most " + strconv.Itoa(h.opts.MaxStreams) + " arrivals streams open at once; try again when one closes"})
 		return
 	}
 	defer h.hub.unsubscribe(key, s)

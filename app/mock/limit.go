@@ -29,7 +29,7 @@ var limitSwitch = faultSwitch{
 	scaled:     true,
 	only:       "only key=..., scale=... and for=...",
 	maxKeys:    MaxLimitKeys,
-	full:       "fewer keys with a scaled limit at once; try again later",
+	full:       "keys with a scaled limit at once; try again when one ends",
 }
 
 // Limit returns the "halve the limit" fault switch: POST

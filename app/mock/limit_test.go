@@ -314,7 +314,8 @@ func TestLimitsBounded(t *testing.T) {
 	}
 	rec := post(h.Limit(), "key=one-more")
 	var e struct{ Param, Value, Allowed string }
-	if json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != 503 || rec.Header().Get("Retry-After") != "5" || e.Param != "limits" || e.Value != "10000" {
+	if json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != 503 || rec.Header().Get("Retry-After") != "5" || e.Param != "limits" || e.Value != "10001" ||
+		e.Allowed != "at most 10000 keys with a scaled limit at once; try again when one ends" {
 		t.Errorf("beyond MaxLimitKeys: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 	if rec := post(h.Limit(), "key=k1&for=3s"); rec.Code != 200 {

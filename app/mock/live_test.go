@@ -360,9 +360,12 @@ func TestStreamErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var e struct{ Param, Value, Allowed string }
+	json.NewDecoder(resp.Body).Decode(&e)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "5" {
-		t.Errorf("beyond MaxStreams: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "5" || e.Param != "streams" || e.Value != "2" ||
+		e.Allowed != "at most 1 arrivals streams open at once; try again when one closes" {
+		t.Errorf("beyond MaxStreams: %d Retry-After %q %+v", resp.StatusCode, resp.Header.Get("Retry-After"), e)
 	}
 }
 

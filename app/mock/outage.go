@@ -20,7 +20,7 @@ var outageSwitch = faultSwitch{
 	forAllowed: "a duration between 0s (end the outage) and 1m, e.g. 3s",
 	only:       "only key=... and for=...",
 	maxKeys:    MaxOutages,
-	full:       "fewer keys in an outage at once; try again later",
+	full:       "keys in an outage at once; try again when one ends",
 }
 
 // outages are the keys whose server is down over a stretch: every request

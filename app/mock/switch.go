@@ -22,7 +22,7 @@ type faultSwitch struct {
 	scaled     bool   // takes scale=F, answers and publishes it
 	only       string // the Allowed of an unknown parameter
 	maxKeys    int    // keys in a stretch at once; beyond, 503
-	full       string // the Allowed of that 503
+	full       string // what maxKeys counts, and what to do, in the Allowed of that 503: "at most 10000 " + full
 }
 
 // switchQuery is a fault switch's decoded query.
@@ -96,7 +96,7 @@ func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultS
 	})
 	if !ok {
 		hdr.Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys), Allowed: sw.full})
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys + 1), Allowed: "at most " + strconv.Itoa(sw.maxKeys) + " " + sw.full})
 		return
 	}
 	switch {
