@@ -132,8 +132,20 @@ func halveTitle(s *fleet.Scenario) string {
 func (l *Lab) Burst(ctx app.Context) {
 	n := BurstSize(&l.s)
 	u := strings.Replace(l.s.MockURL(l.pageOrigin(), l.faultKey()), "/mock?", "/mock/burst?n="+strconv.Itoa(n)+"&", 1)
-	watching := l.watching
-	l.fault(ctx, "Burst", u, func(body string) string { return burstText(body, watching) })
+	watching, v := l.watching, l.view
+	l.fault(ctx, "Burst", u, func(body string) string {
+		// Into the timeline as the stream's message would be, in case
+		// that is lost (the model takes one burst once).
+		var r struct {
+			Key        string
+			At         time.Time
+			N, Allowed int
+		}
+		if json.Unmarshal([]byte(body), &r) == nil {
+			v.tell(mock.Event{Type: "burst", Key: r.Key, At: r.At, N: r.N, Admitted: r.Allowed})
+		}
+		return burstText(body, watching)
+	})
 }
 
 // burstText tells what a burst did, from the server's answer: who shares
@@ -178,11 +190,16 @@ func (l *Lab) stretchAnswer(kind, msg string) func(body string) string {
 			Scale       float64
 		}
 		if json.Unmarshal([]byte(body), &r) == nil {
-			if ev, err := json.Marshal(mock.Event{Type: kind, Key: r.Key, At: r.From, Until: r.Until, Scale: r.Scale}); err == nil {
-				v.onServerEvent(string(ev))
-			}
+			v.tell(mock.Event{Type: kind, Key: r.Key, At: r.From, Until: r.Until, Scale: r.Scale})
 		}
 		return msg
+	}
+}
+
+// tell takes e in as the server's stream would tell of it.
+func (v *view) tell(e mock.Event) {
+	if ev, err := json.Marshal(e); err == nil {
+		v.onServerEvent(string(ev))
 	}
 }
 

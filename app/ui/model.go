@@ -447,10 +447,26 @@ func (m *model) serverEvent(e *mock.Event) {
 			m.outages = append(m.outages, interval{from, to})
 		}
 	case "burst":
-		m.bursts = append(m.bursts, burst{m.since(e.At), e.N, e.Admitted})
+		b := burst{m.since(e.At), e.N, e.Admitted}
+		if !slices.Contains(m.bursts, b) { // the Burst button's answer tells of it too (in case the stream's is lost)
+			m.bursts = append(m.bursts, b)
+		}
 	case "limit":
 		from, to := m.since(e.At), m.since(e.Until)
-		if n := len(m.limits); (n == 0 || !resumes(&m.limits[n-1].interval, from, to)) && to > from && e.Scale > 0 {
+		if n := len(m.limits); n > 0 && from >= m.limits[n-1].from && from <= m.limits[n-1].to {
+			// About the latest stretch: the same scale extends it; an end
+			// (to = from) or another scale (the mock holds one per key:
+			// another client's, in a room) ends it here.
+			last := &m.limits[n-1]
+			if e.Scale == last.scale || to <= from {
+				last.to = to
+				break
+			}
+			if last.to = from; from == last.from {
+				m.limits = m.limits[:n-1]
+			}
+		}
+		if to > from && e.Scale > 0 {
 			m.limits = append(m.limits, squeeze{interval{from, to}, e.Scale})
 		}
 	case "end":

@@ -1970,3 +1970,51 @@ func TestWatchConnectionLost(t *testing.T) {
 		t.Errorf("no 'connection lost' stretch drawn: %q", o.Strings())
 	}
 }
+
+// A limit message inside the latest stretch extends it when its scale is
+// the same, ends it when it is an end (to = from), and with another scale
+// (another client's switch in a room: the mock holds one stretch a key,
+// the latest) ends it there and begins its own. The model kept the first
+// scale over the whole of both.
+func TestModelLimitTakesTheLatestScale(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		evs  []mock.Event
+		want []squeeze
+	}{
+		{"extended", []mock.Event{{Type: "limit", At: at(1000), Until: at(6000), Scale: 0.5}, {Type: "limit", At: at(3000), Until: at(9000), Scale: 0.5}},
+			[]squeeze{{interval{time.Second, 9 * time.Second}, 0.5}}},
+		{"ended", []mock.Event{{Type: "limit", At: at(1000), Until: at(6000), Scale: 0.5}, {Type: "limit", At: at(3000), Until: at(3000), Scale: 1}},
+			[]squeeze{{interval{time.Second, 3 * time.Second}, 0.5}}},
+		{"another scale", []mock.Event{{Type: "limit", At: at(1000), Until: at(6000), Scale: 0.5}, {Type: "limit", At: at(3000), Until: at(5000), Scale: 0.25}},
+			[]squeeze{{interval{time.Second, 3 * time.Second}, 0.5}, {interval{3 * time.Second, 5 * time.Second}, 0.25}}},
+		{"another scale at once", []mock.Event{{Type: "limit", At: at(1000), Until: at(6000), Scale: 0.5}, {Type: "limit", At: at(1000), Until: at(4000), Scale: 0.25}},
+			[]squeeze{{interval{time.Second, 4 * time.Second}, 0.25}}},
+		{"after it", []mock.Event{{Type: "limit", At: at(1000), Until: at(2000), Scale: 0.5}, {Type: "limit", At: at(3000), Until: at(4000), Scale: 0.25}},
+			[]squeeze{{interval{time.Second, 2 * time.Second}, 0.5}, {interval{3 * time.Second, 4 * time.Second}, 0.25}}},
+	} {
+		m := newModel(t0, 3)
+		for _, ev := range tt.evs {
+			m.serverEvent(&ev)
+		}
+		if !slices.Equal(m.limits, tt.want) {
+			t.Errorf("%s: limits %v, want %v", tt.name, m.limits, tt.want)
+		}
+	}
+}
+
+// A burst told twice (by the Burst button's answer and by the stream) is
+// one burst; two bursts are two.
+func TestModelTakesABurstOnce(t *testing.T) {
+	m := newModel(t0, 3)
+	for _, ev := range []mock.Event{
+		{Type: "burst", At: at(900), N: 20, Admitted: 10},
+		{Type: "burst", At: at(900), N: 20, Admitted: 10},
+		{Type: "burst", At: at(2000), N: 20, Admitted: 0},
+	} {
+		m.serverEvent(&ev)
+	}
+	if want := []burst{{900 * time.Millisecond, 20, 10}, {2 * time.Second, 20, 0}}; !slices.Equal(m.bursts, want) {
+		t.Errorf("bursts %v, want %v", m.bursts, want)
+	}
+}
