@@ -71,6 +71,50 @@ func TestFieldErrorAlertsOnce(t *testing.T) {
 	}
 }
 
+// TestReloadSaysOneAlert: a link with a value not allowed, reloaded with
+// fields typed wrong over it (the tab's draft, adoptDraft), had a screen
+// reader told three alerts at once as the page loaded: the link's notice
+// and each field's message. The notice is the one alert; the fields'
+// messages are shown, tied to their inputs, and the run status says how
+// many to fix. A field typed wrong after that is an alert again.
+func TestReloadSaysOneAlert(t *testing.T) {
+	page, _ := url.Parse("http://localhost:8080/?workers=abc&jobs=3")
+	st := &fakeStorage{m: map[string]string{}}
+	first := newLab()
+	first.Load(page)
+	first.adoptDraft(st)
+	first.Set("workers", "xyz")
+	first.Set("fail503", "150")
+
+	l := newLab() // the reload
+	l.Load(page)
+	l.adoptDraft(st)
+	c := &Controls{Lab: l, Rev: l.cfgRev}
+	controls := renderHTML(c)
+	notice := renderHTML(&Notice{Lab: l, Rev: l.cfgRev})
+	for _, key := range []string{"workers", "fail503"} {
+		if msg := tagWith(controls, `id="err-`+key+`"`); msg == "" || strings.Contains(msg, `role="alert"`) {
+			t.Errorf("%s after the reload: message %q, want it shown and no alert", key, msg)
+		}
+	}
+	if n := strings.Count(controls+notice, `role="alert"`); n != 1 || !strings.Contains(tagWith(notice, `id="url-notice"`), `role="alert"`) {
+		t.Errorf("the page loads with %d alerts, want one, the link's notice", n)
+	}
+	bar := renderHTML(&RunBar{Lab: l, Rev: l.cfgRev})
+	if i := strings.Index(bar, `id="run-status"`); i < 0 || !strings.Contains(bar[i:], "Fix 2 fields to run") {
+		t.Error("the run status does not say how many fields to fix")
+	}
+	l.Set("jobs", "x")
+	c.Rev = l.cfgRev
+	controls = renderHTML(c)
+	if msg := tagWith(controls, `id="err-jobs"`); !strings.Contains(msg, `role="alert"`) {
+		t.Errorf("a field typed wrong after the reload is no alert: %q", msg)
+	}
+	if msg := tagWith(controls, `id="err-workers"`); msg == "" || strings.Contains(msg, `role="alert"`) {
+		t.Errorf("typing into jobs made workers' message %q", msg)
+	}
+}
+
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
 	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})

@@ -29,7 +29,10 @@ var groupTitles = []struct{ id, title, note string }{
 // The message is an alert (a screen reader says it at once) only as it
 // appears: as the user types on, it changes with each key (it quotes the
 // value) but is not said again; the input still names it (aria-describedby)
-// and is aria-invalid until the value is allowed.
+// and is aria-invalid until the value is allowed. Messages that come back
+// with what was typed before a reload (Lab.adoptDraft) are no alerts: a
+// screen reader heard each at once, and the link's notice with them; the
+// run status says how many fields to fix.
 //
 // While a run goes on the inputs are disabled by the sidebar's fieldset
 // (one attribute), so starting a run does not re-render every input.
@@ -76,7 +79,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	key := f.Key
 	id := "f-" + key
 	errMsg := l.Err(key)
-	alert := errMsg != "" && !c.invalid[key] // just became invalid
+	alert := errMsg != "" && !c.invalid[key] && !l.restored // just became invalid, as typed
 	c.invalid[key] = errMsg != ""
 	enabled := f.IsEnabled(&s)
 	cls := "field kind-" + f.Kind.String()

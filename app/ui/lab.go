@@ -43,6 +43,10 @@ type Lab struct {
 	saved     fleet.Scenario // the configuration the address bar holds (saveURL)
 	drafts    storage        // the tab's session storage once mounted: adoptDraft
 	drafted   bool           // drafts holds texts (saveDraft): a valid configuration clears them
+	// restored: the fields' messages came back with a draft (adoptDraft)
+	// as the page loaded; they are not alerts (Controls), the run status
+	// says how many fields to fix, the link's notice is the one alert.
+	restored bool
 
 	// Revisions: bumped when what a component shows changes, so go-app
 	// re-renders only the components concerned.
@@ -429,6 +433,7 @@ func (l *Lab) Set(key, text string) {
 		return
 	}
 	l.texts[key] = text
+	l.restored = false
 	delete(l.linkNotes, key) // changed: what the link asked for is no longer what it shows
 	c := l.s
 	if err := f.Set(&c, text); err != nil {
@@ -511,6 +516,7 @@ func (l *Lab) adoptDraft(st storage) {
 			l.Set(f.Key, t)
 		}
 	}
+	l.restored = true
 }
 
 // query is the page address's query: the configuration and, when there is
