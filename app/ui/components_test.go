@@ -115,6 +115,63 @@ func TestReloadSaysOneAlert(t *testing.T) {
 	}
 }
 
+// TestArrowKeysSayOneLine: each attempt the arrow keys move to is said in
+// one line, which attempt, its outcome and when (the tooltip, up to 8
+// lines, was the live region, read out whole at each key); the tooltip
+// keeps every line, Enter says them all, and the next move one line again.
+func TestArrowKeysSayOneLine(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Workers = 3
+	v.start(s, t0)
+	for _, r := range oneJob() {
+		v.onRecord(r)
+	}
+	v.finish(at(1200))
+	v.Redraw()
+	l := newLab()
+	l.view = v
+	said := func() (string, tip) {
+		t.Helper()
+		tp, _ := v.selection()
+		out := renderHTML(&Timeline{Lab: l})
+		if tag := tagWith(out, `id="tooltip"`); strings.Contains(tag, "aria-live") || strings.Contains(tag, `role="status"`) {
+			t.Errorf("the tooltip is a live region: %s", tag)
+		}
+		i := strings.Index(out, `id="tip-said"`)
+		if i < 0 || !strings.Contains(tagWith(out, `id="tip-said"`), `aria-live="polite"`) {
+			t.Fatalf("no live region tip-said: %s", out)
+		}
+		return html.UnescapeString(out[i+strings.Index(out[i:], ">")+1 : i+strings.Index(out[i:], "</p>")]), tp
+	}
+	for _, c := range []struct {
+		key, want string
+		details   bool
+	}{
+		{"ArrowRight", "Worker 2 · job 1 · attempt 1: 429 Too Many Requests, sent at 0.052 s", false},
+		{"Enter", "Worker 2 · job 1 · attempt 1: intended 0.050 s · sent 0.052 s", true},
+		{"ArrowRight", "Worker 2 · job 1 · attempt 2: 200 OK, sent at 1.101 s", false},
+	} {
+		if !v.key(c.key) {
+			t.Fatalf("%s was not handled", c.key)
+		}
+		got, tp := said()
+		if len(tp.Lines) < 3 {
+			t.Errorf("%s: the tooltip shows %d lines: %q", c.key, len(tp.Lines), tp.Lines)
+		}
+		if c.details {
+			if want := tp.Title + ": " + strings.Join(tp.Lines, ". "); got != want {
+				t.Errorf("%s said %q, want every line of the tooltip %q", c.key, got, want)
+			}
+		} else if got != c.want {
+			t.Errorf("%s said %q, want %q", c.key, got, c.want)
+		}
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s said %q, want it to start %q", c.key, got, c.want)
+		}
+	}
+}
+
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
 	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
