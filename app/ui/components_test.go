@@ -172,6 +172,48 @@ func TestArrowKeysSayOneLine(t *testing.T) {
 	}
 }
 
+// TestGreyedFieldSaysWhy: a field of no effect (the bucket's rate with the
+// bucket off) was only greyed: a screen reader, which the Tab key takes
+// to it, heard nothing of it. It stays in the Tab order and editable (a
+// value can be prepared for when it counts), and says why it has no
+// effect, beside it and in its input's description; once in effect it
+// says nothing of it.
+func TestGreyedFieldSaysWhy(t *testing.T) {
+	l := newLab()
+	c := &Controls{Lab: l}
+	for _, step := range []struct {
+		key, text string // typed first
+		off       map[string]string
+	}{
+		{"", "", map[string]string{"bucket_rate": "Not in effect while the fleet bucket is off.", "every": "Not in effect while the workload is closed.", "jobs": ""}},
+		{"bucket", "on", map[string]string{"bucket_rate": "", "bucket_cap": ""}},
+		{"target", "https://api.example.com/x", map[string]string{"rate": "Not in effect while a custom target replaces the mock.", "bucket_rate": ""}},
+	} {
+		if step.key != "" {
+			l.Set(step.key, step.text)
+		}
+		c.Rev = l.cfgRev
+		out := renderHTML(c)
+		for key, want := range step.off {
+			input := tagWith(out, `id="f-`+key+`"`)
+			said := tagWith(out, `id="off-`+key+`"`)
+			if input == "" || isTrue(input, "disabled") || strings.Contains(input, "tabindex") {
+				t.Errorf("after %s=%s: %s is not an input in the Tab order: %s", step.key, step.text, key, input)
+			}
+			if want == "" {
+				if said != "" || strings.Contains(input, "off-"+key) {
+					t.Errorf("after %s=%s: %s is in effect but says it is not: %s", step.key, step.text, key, said)
+				}
+				continue
+			}
+			i := strings.Index(out, `id="off-`+key+`"`)
+			if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "</p>")], want) || !strings.Contains(input, "off-"+key) {
+				t.Errorf("after %s=%s: %s does not say %q, tied to its input (%s)", step.key, step.text, key, want, input)
+			}
+		}
+	}
+}
+
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
 	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
