@@ -123,7 +123,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
-		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
+		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
 		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
@@ -162,6 +162,10 @@ func causesText(causes map[string]int) string {
 	}
 	return "why: " + strings.Join(parts, ", ")
 }
+
+// peakJobsTip says what bounds the jobs at once: the card's line had it
+// too, cut off ("most in progress; close…") where the cards are narrow.
+const peakJobsTip = "a closed workload has at most one per worker; an open one's jobs keep arriving, so it can have more"
 
 // dispersionTip says what the dispersion measures (fleet.Dispersion).
 const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k"
