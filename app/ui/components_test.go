@@ -356,6 +356,7 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 
 // The dispersion of a run without retries measured nothing: its 0 read as
 // retries perfectly paced (the fleet-bucket step of the story sends none).
+// With every retry in one slice it is their number, and says so.
 func TestDispersionWithoutRetries(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -365,6 +366,10 @@ func TestDispersionWithoutRetries(t *testing.T) {
 	}{
 		{"no retries", fleet.Stats{Requests: 4, FirstTries: 4, OK: 4}, 0, []string{`<span class="v">–</span>`, `>no retries</span>`}},
 		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
+		// Every retry in one slice, the most synchronised run: it showed 0,
+		// which reads as retries evenly paced (fleet.Dispersion).
+		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, `>all in one 100 ms slice</span>`}},
+		{"a single retry", fleet.Stats{Requests: 5, FirstTries: 4, Retries: 1}, 1, []string{`<span class="v">1</span>`, `>a single retry</span>`}},
 	} {
 		l := newLab()
 		l.stats, l.disp, l.hasStats = c.st, c.disp, true

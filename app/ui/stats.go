@@ -127,7 +127,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		noRetries(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
+		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -168,7 +168,7 @@ func causesText(causes map[string]int) string {
 const peakJobsTip = "a closed workload has at most one per worker; an open one's jobs keep arriving, so it can have more"
 
 // dispersionTip says what the dispersion measures (fleet.Dispersion).
-const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k"
+const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k; k retries all in one slice count k, the most they can give"
 
 // wasted is the wasted-per-success number s of st: with no success it is
 // no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
@@ -189,12 +189,18 @@ func wasted(s stat, st *fleet.Stats) stat {
 	return s
 }
 
-// noRetries is the dispersion number s of a run with retries retries:
+// dispersion is the dispersion number s of a run with retries retries:
 // with none it measured nothing, and its 0 read as retries perfectly
-// paced, so it shows "–".
-func noRetries(s stat, retries int) stat {
-	if retries == 0 {
+// paced, so it shows "–"; with all of them in one slice it is their number
+// (fleet.Dispersion), and says so.
+func dispersion(s stat, retries int) stat {
+	switch {
+	case retries == 0:
 		s.Text, s.NotMeasured = "–", "no retries"
+	case retries == 1:
+		s.Figures = "a single retry"
+	case fleet.DispersionOneSlice(s.Value, retries):
+		s.Figures = "all in one " + fmtDur(fleet.DispersionSlice) + " slice"
 	}
 	return s
 }
