@@ -348,7 +348,7 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 	}
 	l := newLab()
 	l.stats, l.hasStats = fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, true
-	l.base = &baseline{run: -1, list: statList(&fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, 0, endLive)}
+	l.base = &baseline{run: -1, list: statList(&fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, 0, endLive, 0)}
 	if got := inner(l); !strings.Contains(got, ">baseline –</span>") {
 		t.Errorf("against a baseline with no success: %q, want \"baseline –\" and no change", got)
 	}

@@ -908,7 +908,7 @@ func (l *Lab) simTook() string {
 func (l *Lab) simStopped() string {
 	s := l.rec.Scenario
 	t := "stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
-	if n := s.Workers*s.Jobs - l.stats.Jobs; n > 0 {
+	if n := neverStarted(&l.stats, jobsOf(s)); n > 0 {
 		t += " and " + thousands(n) + " never started"
 	}
 	return t
@@ -1041,7 +1041,11 @@ func (l *Lab) statList() []stat {
 		return watchStatList(l.wstats)
 	}
 	simulated := l.simulating || l.Simulated()
-	cur := statList(&l.stats, l.disp, l.runEnd())
+	jobs := 0 // of a finished run: every job it was set up with
+	if l.rec != nil && !l.running && !l.replaying {
+		jobs = jobsOf(l.rec.Scenario)
+	}
+	cur := statList(&l.stats, l.disp, l.runEnd(), jobs)
 	untimed := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
 	for i := range cur {
 		switch {
