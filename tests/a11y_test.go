@@ -208,7 +208,10 @@ func TestFieldErrorIsSaidOnce(t *testing.T) {
 // arrow keys, is exposed as an application, not as an image: a screen
 // reader's browse mode keeps the arrow keys on an image (to read on), so
 // they never reached it. Named and described (what it shows, in words),
-// it says each attempt the selection moves to once.
+// it says each attempt the selection moves to once, in one line (which
+// one, its outcome, when: the whole tooltip, up to 8 lines, was read out
+// at each key); the tooltip still shows every line, and Enter says them
+// all.
 func TestTimelineTakesTheArrowKeys(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -248,6 +251,7 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 	}
 	// Each key that moves the selection to another attempt is said once.
 	var moves []string
+	lines := 0 // the most lines a tooltip showed
 	for _, k := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowDown, kb.End, kb.Home, kb.ArrowUp} {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
 			t.Fatal(err)
@@ -257,11 +261,12 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 		if title == "" {
 			t.Fatalf("%q selected nothing", k)
 		}
+		lines = max(lines, eval[int](t, ctx, `document.querySelectorAll("#tooltip > div").length`))
 		if len(moves) == 0 || moves[len(moves)-1] != title {
 			moves = append(moves, title)
 		}
 	}
-	said := spokenBy(t, ctx, "tooltip")
+	said := spokenBy(t, ctx, "tip-said")
 	if len(said) != len(moves) {
 		t.Errorf("the selection moved to %d attempts (%q), and was said %d times: %q", len(moves), moves, len(said), said)
 	}
@@ -269,5 +274,25 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 		if i < len(moves) && !strings.HasPrefix(s, moves[i]) {
 			t.Errorf("what was said of attempt %d does not start with which one it is, %q: %q", i+1, moves[i], s)
 		}
+		if strings.Contains(s, "intended") || len(s) > 120 {
+			t.Errorf("attempt %d was said at length (%d characters), want one line: %q", i+1, len(s), s)
+		}
+	}
+	if lines < 3 {
+		t.Errorf("the tooltip showed at most %d lines under its title: its details are gone", lines)
+	}
+	if spokenBy(t, ctx, "tooltip") != nil {
+		t.Errorf("the tooltip is still read out as it changes: %q", spokenBy(t, ctx, "tooltip"))
+	}
+	// Enter says the selected attempt's details, as the tooltip shows them.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	if err := waitFor(2*time.Second, func() bool { all = spokenBy(t, ctx, "tip-said"); return len(all) > len(said) }); err != nil {
+		t.Fatal("Enter said nothing")
+	}
+	if got := all[len(all)-1]; !strings.HasPrefix(got, moves[len(moves)-1]) || !strings.Contains(got, "intended") {
+		t.Errorf("Enter said %q, want the details of %q (intended, sent, …)", got, moves[len(moves)-1])
 	}
 }

@@ -4,6 +4,7 @@ package tests
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -104,5 +105,58 @@ func TestHelpHoldsTheFocus(t *testing.T) {
 	}
 	if open := eval[bool](t, ctx, `!!document.getElementById("help")`); open {
 		t.Error("Escape did not close the dialog")
+	}
+}
+
+// TestHelpOverTheEnlargedQRCode: ? while the room's QR code fills the
+// screen opened the shortcuts dialog under it (the code's overlay is
+// z-index 50, the dialog's 20): the focus went into a dialog nobody could
+// see. The dialog opens on top, the code's overlay behind it inert;
+// Escape closes the dialog and gives the focus back to the code, and the
+// next Escape puts the code back.
+func TestHelpOverTheEnlargedQRCode(t *testing.T) {
+	srv := startServer(t, "-host", "0.0.0.0")
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?room=e2e-help-qr-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!!document.getElementById("join-zoom")`) }); err != nil {
+		t.Skip("the join panel shows no QR code: this machine has no network address") // TestAudienceJoinsRoom says why
+	}
+	click(t, ctx, "join-zoom")
+	focused := func() string {
+		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
+	}
+	if err := waitFor(2*time.Second, func() bool { return focused() == "join-unzoom" }); err != nil {
+		t.Fatalf("the QR code did not enlarge (focus on %q)", focused())
+	}
+	press(t, ctx, "?")
+	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
+		t.Fatalf("? did not open the dialog (focus on %q)", focused())
+	}
+	type look struct {
+		OnTop     string // what is drawn at the dialog's centre
+		CodeInert bool
+	}
+	var l look
+	if err := waitFor(2*time.Second, func() bool {
+		l = eval[look](t, ctx, `(() => { const r = document.getElementById("help").getBoundingClientRect();
+			const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			return {OnTop: e && e.closest("#help") ? "help" : (e && (e.id || e.className)) || "",
+				CodeInert: document.getElementById("join-big").inert}; })()`)
+		return l.OnTop == "help" && l.CodeInert
+	}); err != nil {
+		t.Errorf("with the QR code enlarged, ? shows %q at the dialog's centre and the code's overlay is inert %v: want the dialog on top, the code behind it inert",
+			l.OnTop, l.CodeInert)
+	}
+	t.Logf("screenshot %s", screenshot(t, ctx, "help-over-qr"))
+	press(t, ctx, kb.Escape)
+	if err := waitFor(2*time.Second, func() bool {
+		return focused() == "join-unzoom" && !eval[bool](t, ctx, `!!document.getElementById("help") || document.getElementById("join-big").inert`)
+	}); err != nil {
+		t.Errorf("after Escape the focus is on %q, want the enlarged code, the dialog closed", focused())
+	}
+	press(t, ctx, kb.Escape)
+	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("join-big")`) }); err != nil {
+		t.Error("the second Escape did not put the QR code back")
 	}
 }

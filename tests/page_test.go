@@ -946,3 +946,40 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	}
 	screenshot(t, ctx, "hidden-tab")
 }
+
+// TestNumbersFitTheirCards: every number's name and line is whole in its
+// card, after a simulation, at 800, 1280 and 1920 px and in presentation
+// mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
+// progress; close…" (its line is clamped to two lines, and cut with "…").
+func TestNumbersFitTheirCards(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
+	press(t, ctx, "m")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatalf("the simulation did not finish: %v", err)
+	}
+	const cutJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
+		.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+		.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
+	for _, c := range []struct {
+		width   int64
+		present bool
+	}{{800, false}, {1280, false}, {1920, false}, {1280, true}, {1920, true}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
+			t.Fatal(err)
+		}
+		if on := eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`); on != c.present {
+			press(t, ctx, "p")
+		}
+		var cut []string
+		if err := waitFor(3*time.Second, func() bool {
+			cut = eval[[]string](t, ctx, cutJS)
+			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
+		}); err != nil {
+			t.Errorf("%d px wide, presentation mode %v: cut off %q", c.width, c.present, cut)
+		}
+		eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+		screenshot(t, ctx, fmt.Sprintf("numbers-%d-present-%v", c.width, c.present))
+	}
+}

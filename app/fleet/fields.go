@@ -62,12 +62,31 @@ type Field struct {
 	// Enabled reports whether the field has an effect in s (the bucket rate
 	// only matters when the bucket is on). nil means always.
 	Enabled func(*Scenario) bool
+	// why says when Enabled is false, from "while": "while the fleet
+	// bucket is off" (NotInEffect).
+	why string
+	// mock: a parameter of the built-in mock, of no effect while a custom
+	// target replaces it.
+	mock bool
 
 	allowed string // what Allowed returns for kinds other than choice and bool
 }
 
 // IsEnabled reports whether f has an effect in s (Enabled, or true when nil).
 func (f *Field) IsEnabled(s *Scenario) bool { return f.Enabled == nil || f.Enabled(s) }
+
+// NotInEffect says why f has no effect in s, "while the fleet bucket is
+// off" or "while a custom target replaces the mock", and "" when it has.
+// The field can still be set: its value waits for when it counts.
+func (f *Field) NotInEffect(s *Scenario) string {
+	switch {
+	case f.IsEnabled(s):
+		return ""
+	case f.mock && s.Target != "":
+		return "while a custom target replaces the mock"
+	}
+	return f.why
+}
 
 // Allowed describes the values f accepts, e.g. "between 1 and 500",
 // "one of none, constant, exponential", "a URL starting with http:// or https://, or empty".
@@ -300,9 +319,9 @@ func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T 
 	return out
 }
 
-// with returns f with Enabled set.
-func (f Field) with(enabled func(*Scenario) bool) Field {
-	f.Enabled = enabled
+// with returns f with Enabled set, and why it is false (NotInEffect).
+func (f Field) with(enabled func(*Scenario) bool, why string) Field {
+	f.Enabled, f.why = enabled, why
 	return f
 }
 

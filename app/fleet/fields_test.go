@@ -770,3 +770,44 @@ func TestTargetBadPorts(t *testing.T) {
 		}
 	}
 }
+
+// TestNotInEffectSaysWhy: a field greyed out as having no effect (the
+// bucket's rate with the bucket off) says why, for the page to tie to its
+// input: every field off in a configuration has a reason, every field in
+// effect none.
+func TestNotInEffectSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  map[string]string
+		want map[string]string // key → its reason; keys not listed are only checked to agree with IsEnabled
+	}{
+		{"defaults", nil, map[string]string{"bucket_rate": "while the fleet bucket is off", "every": "while the workload is closed",
+			"ra_spread": "while neither Retry-After nor reset hints are used", "outage_at": "while the outage is 0 (none)", "rate": "", "limit": "while the server limiter is not a window"}},
+		{"everything on", map[string]string{"workload": "open", "bucket": "on", "budget": "on", "ra_honour": "on", "outage": "2s", "retry_after": "fixed"},
+			map[string]string{"bucket_rate": "", "every": "", "ra_above": "", "outage_at": "", "retry_value": "", "malformed": "while Retry-After sent is not Malformed"}},
+		{"no retries", map[string]string{"strategy": "none"}, map[string]string{"base": "while the strategy is None", "cap": "while the strategy is None or Constant"}},
+		{"constant", map[string]string{"strategy": "constant"}, map[string]string{"base": "", "mult": "while the strategy does not grow (only exponential, full and equal jitter use it)"}},
+		{"no ceiling", map[string]string{"ra_honour": "on", "ra_ceiling": "0s"}, map[string]string{"ra_spread": "", "ra_above": "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)"}},
+		{"windowed, no headers", map[string]string{"limiter": "none"}, map[string]string{"headers": "while the server limiter is No limit", "rate": "while the server limiter is not a token bucket"}},
+		{"custom target", map[string]string{"target": "https://api.example.com/x", "limiter": "fixed"},
+			map[string]string{"room": "while a custom target replaces the mock", "rate": "while a custom target replaces the mock", "fail500": "while a custom target replaces the mock", "jobs": ""}},
+	} {
+		s := Default()
+		for k, v := range c.set {
+			f, _ := FieldByKey(k)
+			if err := f.Set(&s, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range Fields {
+			f := &Fields[i]
+			why := f.NotInEffect(&s)
+			if (why == "") != f.IsEnabled(&s) || (why != "" && !strings.HasPrefix(why, "while ")) {
+				t.Errorf("%s: %s in effect %v, but why not: %q", c.name, f.Key, f.IsEnabled(&s), why)
+			}
+			if want, ok := c.want[f.Key]; ok && why != want {
+				t.Errorf("%s: %s not in effect %q, want %q", c.name, f.Key, why, want)
+			}
+		}
+	}
+}

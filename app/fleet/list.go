@@ -24,10 +24,10 @@ var Fields = []Field{
 		[]bool{false, true}, workloadName, workloadLabels, func(s *Scenario) *bool { return &s.Open }),
 	durationField("every", "fleet", "Job interval", "How often each worker receives a new job in an open workload, done with the last one or not: the fleet's jobs arrive at workers ÷ interval per second, and no backoff slows that.",
 		EveryRange, func(s *Scenario) *time.Duration { return &s.Every }).
-		with(func(s *Scenario) bool { return s.Open }),
+		with(func(s *Scenario) bool { return s.Open }, "while the workload is closed"),
 	choiceField("arrivals", "fleet", "Arrivals", "Steady: each worker's jobs arrive exactly one interval apart. Random: at the same average rate but at random moments (a Poisson process, like independent users), so some seconds bring a burst and others a lull; the seed fixes them.",
 		[]bool{false, true}, arrivalsName, arrivalsLabels, func(s *Scenario) *bool { return &s.RandomArrivals }).
-		with(func(s *Scenario) bool { return s.Open }),
+		with(func(s *Scenario) bool { return s.Open }, "while the workload is closed"),
 	durationField("timeout", "fleet", "Request timeout", "How long one attempt may take before it is abandoned and counted as a timeout; 0 = no timeout.",
 		TimeoutRange, func(s *Scenario) *time.Duration { return &s.Timeout }),
 	seedField(),
@@ -38,13 +38,13 @@ var Fields = []Field{
 		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
 	durationField("base", "backoff", "Base", "The wait's unit: constant waits exactly this; exponential ones wait (up to) base × multiplierⁿ after the n-th failure, the first base × multiplier; decorrelated starts between base and 3 × base.",
 		core.BackoffBaseRange, func(s *Scenario) *time.Duration { return &s.Base }).
-		with(func(s *Scenario) bool { return s.Strategy != core.None }),
+		with(func(s *Scenario) bool { return s.Strategy != core.None }, "while the strategy is None"),
 	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
 		core.BackoffMultiplierRange, func(s *Scenario) *float64 { return &s.Multiplier }).
-		with(func(s *Scenario) bool { return growing(s.Strategy) }),
+		with(func(s *Scenario) bool { return growing(s.Strategy) }, "while the strategy does not grow (only exponential, full and equal jitter use it)"),
 	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Full and equal jitter draw under it; decorrelated draws past it wait exactly the cap.",
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
-		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }),
+		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }, "while the strategy is None or Constant"),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
 		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
 	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; 0 = no limit.",
@@ -55,14 +55,14 @@ var Fields = []Field{
 		func(s *Scenario) *bool { return &s.RetryAfter }),
 	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured; 0 = no ceiling. Protects against a server asking for hours.",
 		core.PolicyCeilingRange, func(s *Scenario) *time.Duration { return &s.Ceiling }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }),
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
 	choiceField("ra_above", "retry-after", "Above the ceiling", "When the server asks for longer than the ceiling: wait the ceiling (clamp) or give up (stop).",
 		[]core.CeilingAction{core.CeilingClamp, core.CeilingStop}, ceilingName, ceilingLabels,
 		func(s *Scenario) *core.CeilingAction { return &s.AboveCeiling }).
-		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }),
+		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }, "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)"),
 	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }),
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
 	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up, wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers): when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
 		func(s *Scenario) *bool { return &s.ResetHints }),
 
@@ -71,70 +71,70 @@ var Fields = []Field{
 		func(s *Scenario) *bool { return &s.Bucket }),
 	floatField("bucket_rate", "bucket", "Bucket rate", "req/s", "Attempts per second the whole fleet may start; set it just under the server's limit.",
 		core.BucketRateRange, func(s *Scenario) *float64 { return &s.BucketRate }).
-		with(func(s *Scenario) bool { return s.Bucket }),
+		with(func(s *Scenario) bool { return s.Bucket }, "while the fleet bucket is off"),
 	floatField("bucket_cap", "bucket", "Bucket capacity", "req", "How many attempts may start at once after a quiet spell (the bucket starts full).",
 		core.BucketCapacityRange, func(s *Scenario) *float64 { return &s.BucketCapacity }).
-		with(func(s *Scenario) bool { return s.Bucket }),
+		with(func(s *Scenario) bool { return s.Bucket }, "while the fleet bucket is off"),
 
 	// Retry budget.
 	boolField("budget", "budget", "Retry budget", "Retries spend from a budget shared by the fleet and successes earn it back: when it is empty, failures give up instead of piling on.",
 		func(s *Scenario) *bool { return &s.Budget }),
 	floatField("budget_size", "budget", "Budget size", "retries", "Retries the fleet may spend before it must earn them back with successes.",
 		core.BudgetCapacityRange, func(s *Scenario) *float64 { return &s.BudgetSize }).
-		with(func(s *Scenario) bool { return s.Budget }),
+		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off"),
 	floatField("budget_refill", "budget", "Refill per success", "retries", "Budget each success earns back: 0.1 allows one retry per ten successes once the budget is spent.",
 		core.BudgetRefillRange, func(s *Scenario) *float64 { return &s.BudgetRefill }).
-		with(func(s *Scenario) bool { return s.Budget }),
+		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off"),
 
 	// Endpoint.
 	targetField(),
 	roomField(),
 	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts; a fixed window resets all at once, so up to twice the limit passes around a boundary; a sliding window never lets more than the limit through in any window's length.",
-		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, limiterLabels, nil),
+		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, mock.LimiterName, limiterLabels, nil, ""),
 	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
 		core.FormatFloat(core.LimiterRateRange.Min), core.FormatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, core.FormatFloat,
-		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }),
+		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }, "while the server limiter is not a token bucket"),
 	mockNumber("burst", "endpoint", "Server burst", "req", "Requests the endpoint accepts at once after a quiet spell (its bucket starts full).",
 		strconv.Itoa(core.LimiterBurstRange.Min), strconv.Itoa(core.LimiterBurstRange.Max), func(p *mock.Params) *int { return &p.Burst }, strconv.Itoa,
-		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }),
+		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }, "while the server limiter is not a token bucket"),
 	mockNumber("limit", "endpoint", "Requests per window", "req", "Requests the endpoint allows in each window.",
 		strconv.Itoa(core.LimiterLimitRange.Min), strconv.Itoa(core.LimiterLimitRange.Max), func(p *mock.Params) *int { return &p.Limit }, strconv.Itoa,
-		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
+		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }, "while the server limiter is not a window"),
 	mockNumber("window", "endpoint", "Window", "", "Length of the endpoint's window; a fixed window forgets everything at each boundary, so bursts straddle it.",
 		core.FormatDuration(core.LimiterWindowRange.Min), core.FormatDuration(core.LimiterWindowRange.Max), func(p *mock.Params) *time.Duration { return &p.Window }, time.Duration.String,
-		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }),
+		func(s *Scenario) bool { return windowed(s.Mock.Limiter) }, "while the server limiter is not a window"),
 	mockChoice("status", "endpoint", "Rejection status", "What a rejection looks like: 429 Too Many Requests or 503 Service Unavailable; both are retried.",
-		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, nil, nil),
+		func(p *mock.Params) *int { return &p.Status }, strconv.Itoa, nil, nil, ""),
 	mockChoice("retry_after", "endpoint", "Retry-After sent", "What the endpoint puts in Retry-After: nothing, seconds, a date, a fixed value, or garbage that tests the client's parser.",
-		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, retryModeLabels, nil),
+		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, retryModeLabels, nil, ""),
 	mockNumber("retry_value", "endpoint", "Fixed Retry-After", "s", "Seconds sent in every Retry-After, whatever the limiter says; a value too small brings a herd back too early.",
 		"0", strconv.Itoa(mock.MaxRetryValue), func(p *mock.Params) *int { return &p.RetryValue }, strconv.Itoa,
-		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryFixed }),
+		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryFixed }, "while Retry-After sent is not Fixed value"),
 	mockChoice("malformed", "endpoint", "Malformed kind", "Which broken Retry-After the endpoint sends; mix rotates through them all.",
 		func(p *mock.Params) *mock.Malformed { return &p.Malformed }, mock.Malformed.String, nil,
-		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryMalformed }),
+		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryMalformed }, "while Retry-After sent is not Malformed"),
 	mockChoice("headers", "endpoint", "Rate-limit headers", "Quota headers on every response (IETF RateLimit, X-RateLimit-*): what reset hints read.",
 		func(p *mock.Params) *mock.Headers { return &p.Headers }, mock.Headers.String, headersLabels,
-		func(s *Scenario) bool { return s.Mock.Limiter != core.LimitNone }),
+		func(s *Scenario) bool { return s.Mock.Limiter != core.LimitNone }, "while the server limiter is No limit"),
 	mockNumber("latency", "endpoint", "Latency", "", "Time the endpoint takes to answer each request; a worker's next attempt waits for it.",
-		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil),
+		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil, ""),
 	mockNumber("spread", "endpoint", "Latency spread", "", "Extra random latency, up to this much, on each response.",
-		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil),
+		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil, ""),
 
 	// Injected failures.
 	mockNumber("fail500", "failures", "500 errors", "%", "Requests answered 500, with no Retry-After, before the limit is consulted: retried on backoff alone.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Fail500 }, core.FormatFloat, nil),
+		"0", "100", func(p *mock.Params) *float64 { return &p.Fail500 }, core.FormatFloat, nil, ""),
 	mockNumber("fail503", "failures", "503 errors", "%", "Requests answered 503 without Retry-After, before the limit is consulted: an overloaded server that gives no hint.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Fail503 }, core.FormatFloat, nil),
+		"0", "100", func(p *mock.Params) *float64 { return &p.Fail503 }, core.FormatFloat, nil, ""),
 	mockNumber("drop", "failures", "Dropped connections", "%", "Requests whose connection is closed without an answer: a network error.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil),
+		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil, ""),
 	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil),
+		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil, ""),
 	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 (with Retry-After, the seconds left, unless Retry-After sent is None); watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
 	durationField("outage_at", "outage", "Outage starts", "How long after the start the server goes down (live: after Run; simulated: in virtual time).",
 		OutageAtRange, func(s *Scenario) *time.Duration { return &s.OutageAt }).
-		with(func(s *Scenario) bool { return s.Outage > 0 }),
+		with(func(s *Scenario) bool { return s.Outage > 0 }, "while the outage is 0 (none)"),
 }
 
 var strategyLabels = map[string]string{
@@ -309,7 +309,7 @@ func roomField() Field {
 		Key: "room", Group: "endpoint", Label: "Shared room", Kind: KindText, allowed: allowed,
 		Help:    "Everyone using the same room name hits one shared limit (a workshop's whole audience); empty = this run has its own.",
 		Get:     func(s *Scenario) string { return s.Room },
-		Enabled: mockOn,
+		Enabled: mockOn, mock: true,
 		Set: func(s *Scenario, v string) error {
 			if v != "" && !mock.ValidKey(v) {
 				return invalid("Shared room", v, allowed)
@@ -351,7 +351,7 @@ func mockEnabled(extra func(*Scenario) bool) func(*Scenario) bool {
 	return func(s *Scenario) bool { return mockOn(s) && extra(s) }
 }
 
-func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func(*mock.Params) *T, format func(T) string, enabled func(*Scenario) bool) Field {
+func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func(*mock.Params) *T, format func(T) string, enabled func(*Scenario) bool, why string) Field {
 	kind := KindFloat
 	switch any(*new(T)).(type) {
 	case int:
@@ -364,7 +364,7 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 		Min: min, Max: max, allowed: mockAllowed(name),
 		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
 		Set:     mockSet(name, label, mockAllowed(name), ptr),
-		Enabled: mockEnabled(enabled),
+		Enabled: mockEnabled(enabled), why: why, mock: true,
 	}
 }
 
@@ -373,7 +373,7 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 // Not inlined: see the package doc, "Start-up in the browser".
 //
 //go:noinline
-func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, labels map[string]string, enabled func(*Scenario) bool) Field {
+func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *T, format func(T) string, labels map[string]string, enabled func(*Scenario) bool, why string) Field {
 	vs := mock.Choices(name)
 	cs := make([]Choice, len(vs))
 	for i, v := range vs {
@@ -385,7 +385,7 @@ func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *
 	f := Field{
 		Key: name, Group: group, Label: label, Kind: KindChoice, Choices: cs, Help: help,
 		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
-		Enabled: mockEnabled(enabled),
+		Enabled: mockEnabled(enabled), why: why, mock: true,
 	}
 	f.Set = mockSet(name, label, f.Allowed(), ptr)
 	return f

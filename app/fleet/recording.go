@@ -468,7 +468,7 @@ var StatsColumns = []JSONKey{
 	{"lateness_p99_ms", "the same, 99th percentile, in ms; null when not measured"},
 	{"queued_p50_ms", "browser queueing (queued_ms) of the answers that tell it, median, in ms; null when none does (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"queued_p99_ms", "the same, 99th percentile, in ms; null when none does"},
-	{"dispersion", "index of dispersion of the retries sent per 100 ms (≫ 1: they come in herds); 0 with fewer than two slices"},
+	{"dispersion", "index of dispersion of the retries sent per 100 ms (≫ 1: they come in herds); with every retry in one slice, their number (the most any as many retries can give); 0 with no retry"},
 }
 
 // StatsMarkdown is the JSON export's stats as a markdown table, for the README.

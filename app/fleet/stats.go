@@ -439,8 +439,11 @@ const DispersionSlice = 100 * time.Millisecond
 // the last. Retries arriving independently at random (a Poisson stream) give
 // about 1; retries evenly paced give less; retries that come back together in
 // spikes give much more (a herd of k retries every few seconds gives about k).
-// With fewer than two slices or no retries it is 0. First tries are left out:
-// every configuration starts its whole fleet at once.
+// All k retries in one slice, the most synchronised run there is, give k: the
+// limit of one herd of k among ever more empty slices, and more than any k
+// retries over two slices or more can give (their Σc² is under k², so the
+// index is under k): DispersionOneSlice tells it apart. With no retries it is 0.
+// First tries are left out: every configuration starts its whole fleet at once.
 func Dispersion(recs []Record, slice time.Duration) float64 {
 	if slice <= 0 {
 		panic("fleet: dispersion slice must be positive")
@@ -454,6 +457,10 @@ func Dispersion(recs []Record, slice time.Duration) float64 {
 	return dispersionSorted(sinceFirst(ts), slice)
 }
 
+// DispersionOneSlice reports whether d, the Dispersion of a run's retries
+// retries, says they all fell in one slice: only then is it their number.
+func DispersionOneSlice(d float64, retries int) bool { return retries > 0 && d == float64(retries) }
+
 // maxEmptySlices is how many empty slices dispersionSorted counts one by
 // one (a float each) before it counts only the slices with retries.
 const maxEmptySlices = 1 << 20
@@ -466,7 +473,7 @@ func dispersionSorted(ts []time.Duration, slice time.Duration) float64 {
 	}
 	n64 := int64((ts[len(ts)-1]-ts[0])/slice) + 1
 	if n64 < 2 {
-		return 0
+		return float64(len(ts)) // all in one slice (Dispersion); 0 read as retries evenly paced
 	}
 	if n64 > int64(len(ts))+maxEmptySlices {
 		// Retries spread over far more slices than there are retries (an

@@ -206,8 +206,23 @@ func TestDispersion(t *testing.T) {
 	if got := Dispersion(retries(herd...), 100*time.Millisecond); math.Abs(got-want) > 1e-12 || got < 5 {
 		t.Errorf("herd: %v, want %v", got, want)
 	}
-	if got := Dispersion(retries(5, 7), 100*time.Millisecond); got != 0 {
-		t.Errorf("one slice: %v, want 0", got)
+	// Every retry in one slice, the most synchronised run there is: their
+	// number (it was 0, which reads as retries evenly paced), above what
+	// as many retries over two slices give, however bunched.
+	for _, c := range []struct {
+		ms   []int
+		want float64
+		one  bool
+	}{
+		{[]int{5, 7}, 2, true},
+		{[]int{42}, 1, true},
+		{[]int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 99}, 20, true},
+		{[]int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100}, 8.1, false}, // counts 19 and 1: variance 81, mean 10
+	} {
+		got := Dispersion(retries(c.ms...), 100*time.Millisecond)
+		if math.Abs(got-c.want) > 1e-9 || DispersionOneSlice(got, len(c.ms)) != c.one {
+			t.Errorf("retries at %v ms: %v (one slice %v), want %v (%v)", c.ms, got, DispersionOneSlice(got, len(c.ms)), c.want, c.one)
+		}
 	}
 	if got := Dispersion(nil, time.Second); got != 0 {
 		t.Errorf("no retries: %v", got)

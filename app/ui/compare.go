@@ -31,7 +31,7 @@ type baseline struct {
 // with its numbers; run is the page's run number (-1: none), capped says
 // it was stopped at the page's limit (Lab.atLimit).
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
-	list := statList(&st, disp, endOf(rec.Simulated, capped, cutShort(&st, rec)))
+	list := statList(&st, disp, endOf(rec.Simulated, capped, cutShort(&st, rec)), jobsOf(rec.Scenario))
 	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)

@@ -362,7 +362,7 @@ func TestVerdict(t *testing.T) {
 		cur, base int
 		want      bool
 	}{{0, 5, true}, {5, 0, true}, {5, 5, false}} {
-		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive), false, false)
+		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive, 0), false, false)
 		for _, s := range nums {
 			if s.Name == "wasted_per_success" && (s.verdict("−100%") == "") != c.want {
 				t.Errorf("successes %d against %d: verdict %q", c.cur, c.base, s.verdict("−100%"))
@@ -374,7 +374,7 @@ func TestVerdict(t *testing.T) {
 	// 100); the ratios keep theirs.
 	cur, base := fleet.Stats{Successes: 618, Requests: 9000, Limited: 8000, WastedPerSuccess: 13.5}, fleet.Stats{Successes: 100, Requests: 300, Limited: 200, WastedPerSuccess: 2}
 	for _, otherSize := range []bool{false, true} {
-		for _, s := range withBaseline(statList(&cur, 0, endLive), statList(&base, 0, endLive), false, otherSize) {
+		for _, s := range withBaseline(statList(&cur, 0, endLive, 0), statList(&base, 0, endLive, 0), false, otherSize) {
 			judged := s.verdict(baseDelta(s.Value, s.Base, s.Text)) != ""
 			switch s.Name {
 			case "successes", "requests", "limited":
@@ -390,7 +390,7 @@ func TestVerdict(t *testing.T) {
 	}
 	// Every number with a direction is one the panel shows.
 	shown := map[string]bool{}
-	for _, s := range statList(&fleet.Stats{}, 0, endLive) {
+	for _, s := range statList(&fleet.Stats{}, 0, endLive, 0) {
 		shown[s.Name] = !s.Hidden
 	}
 	for name := range betterWhen {

@@ -71,6 +71,149 @@ func TestFieldErrorAlertsOnce(t *testing.T) {
 	}
 }
 
+// TestReloadSaysOneAlert: a link with a value not allowed, reloaded with
+// fields typed wrong over it (the tab's draft, adoptDraft), had a screen
+// reader told three alerts at once as the page loaded: the link's notice
+// and each field's message. The notice is the one alert; the fields'
+// messages are shown, tied to their inputs, and the run status says how
+// many to fix. A field typed wrong after that is an alert again.
+func TestReloadSaysOneAlert(t *testing.T) {
+	page, _ := url.Parse("http://localhost:8080/?workers=abc&jobs=3")
+	st := &fakeStorage{m: map[string]string{}}
+	first := newLab()
+	first.Load(page)
+	first.adoptDraft(st)
+	first.Set("workers", "xyz")
+	first.Set("fail503", "150")
+
+	l := newLab() // the reload
+	l.Load(page)
+	l.adoptDraft(st)
+	c := &Controls{Lab: l, Rev: l.cfgRev}
+	controls := renderHTML(c)
+	notice := renderHTML(&Notice{Lab: l, Rev: l.cfgRev})
+	for _, key := range []string{"workers", "fail503"} {
+		if msg := tagWith(controls, `id="err-`+key+`"`); msg == "" || strings.Contains(msg, `role="alert"`) {
+			t.Errorf("%s after the reload: message %q, want it shown and no alert", key, msg)
+		}
+	}
+	if n := strings.Count(controls+notice, `role="alert"`); n != 1 || !strings.Contains(tagWith(notice, `id="url-notice"`), `role="alert"`) {
+		t.Errorf("the page loads with %d alerts, want one, the link's notice", n)
+	}
+	bar := renderHTML(&RunBar{Lab: l, Rev: l.cfgRev})
+	if i := strings.Index(bar, `id="run-status"`); i < 0 || !strings.Contains(bar[i:], "Fix 2 fields to run") {
+		t.Error("the run status does not say how many fields to fix")
+	}
+	l.Set("jobs", "x")
+	c.Rev = l.cfgRev
+	controls = renderHTML(c)
+	if msg := tagWith(controls, `id="err-jobs"`); !strings.Contains(msg, `role="alert"`) {
+		t.Errorf("a field typed wrong after the reload is no alert: %q", msg)
+	}
+	if msg := tagWith(controls, `id="err-workers"`); msg == "" || strings.Contains(msg, `role="alert"`) {
+		t.Errorf("typing into jobs made workers' message %q", msg)
+	}
+}
+
+// TestArrowKeysSayOneLine: each attempt the arrow keys move to is said in
+// one line, which attempt, its outcome and when (the tooltip, up to 8
+// lines, was the live region, read out whole at each key); the tooltip
+// keeps every line, Enter says them all, and the next move one line again.
+func TestArrowKeysSayOneLine(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Workers = 3
+	v.start(s, t0)
+	for _, r := range oneJob() {
+		v.onRecord(r)
+	}
+	v.finish(at(1200))
+	v.Redraw()
+	l := newLab()
+	l.view = v
+	said := func() (string, tip) {
+		t.Helper()
+		tp, _ := v.selection()
+		out := renderHTML(&Timeline{Lab: l})
+		if tag := tagWith(out, `id="tooltip"`); strings.Contains(tag, "aria-live") || strings.Contains(tag, `role="status"`) {
+			t.Errorf("the tooltip is a live region: %s", tag)
+		}
+		i := strings.Index(out, `id="tip-said"`)
+		if i < 0 || !strings.Contains(tagWith(out, `id="tip-said"`), `aria-live="polite"`) {
+			t.Fatalf("no live region tip-said: %s", out)
+		}
+		return html.UnescapeString(out[i+strings.Index(out[i:], ">")+1 : i+strings.Index(out[i:], "</p>")]), tp
+	}
+	for _, c := range []struct {
+		key, want string
+		details   bool
+	}{
+		{"ArrowRight", "Worker 2 · job 1 · attempt 1: 429 Too Many Requests, sent at 0.052 s", false},
+		{"Enter", "Worker 2 · job 1 · attempt 1: intended 0.050 s · sent 0.052 s", true},
+		{"ArrowRight", "Worker 2 · job 1 · attempt 2: 200 OK, sent at 1.101 s", false},
+	} {
+		if !v.key(c.key) {
+			t.Fatalf("%s was not handled", c.key)
+		}
+		got, tp := said()
+		if len(tp.Lines) < 3 {
+			t.Errorf("%s: the tooltip shows %d lines: %q", c.key, len(tp.Lines), tp.Lines)
+		}
+		if c.details {
+			if want := tp.Title + ": " + strings.Join(tp.Lines, ". "); got != want {
+				t.Errorf("%s said %q, want every line of the tooltip %q", c.key, got, want)
+			}
+		} else if got != c.want {
+			t.Errorf("%s said %q, want %q", c.key, got, c.want)
+		}
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s said %q, want it to start %q", c.key, got, c.want)
+		}
+	}
+}
+
+// TestGreyedFieldSaysWhy: a field of no effect (the bucket's rate with the
+// bucket off) was only greyed: a screen reader, which the Tab key takes
+// to it, heard nothing of it. It stays in the Tab order and editable (a
+// value can be prepared for when it counts), and says why it has no
+// effect, beside it and in its input's description; once in effect it
+// says nothing of it.
+func TestGreyedFieldSaysWhy(t *testing.T) {
+	l := newLab()
+	c := &Controls{Lab: l}
+	for _, step := range []struct {
+		key, text string // typed first
+		off       map[string]string
+	}{
+		{"", "", map[string]string{"bucket_rate": "Not in effect while the fleet bucket is off.", "every": "Not in effect while the workload is closed.", "jobs": ""}},
+		{"bucket", "on", map[string]string{"bucket_rate": "", "bucket_cap": ""}},
+		{"target", "https://api.example.com/x", map[string]string{"rate": "Not in effect while a custom target replaces the mock.", "bucket_rate": ""}},
+	} {
+		if step.key != "" {
+			l.Set(step.key, step.text)
+		}
+		c.Rev = l.cfgRev
+		out := renderHTML(c)
+		for key, want := range step.off {
+			input := tagWith(out, `id="f-`+key+`"`)
+			said := tagWith(out, `id="off-`+key+`"`)
+			if input == "" || isTrue(input, "disabled") || strings.Contains(input, "tabindex") {
+				t.Errorf("after %s=%s: %s is not an input in the Tab order: %s", step.key, step.text, key, input)
+			}
+			if want == "" {
+				if said != "" || strings.Contains(input, "off-"+key) {
+					t.Errorf("after %s=%s: %s is in effect but says it is not: %s", step.key, step.text, key, said)
+				}
+				continue
+			}
+			i := strings.Index(out, `id="off-`+key+`"`)
+			if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "</p>")], want) || !strings.Contains(input, "off-"+key) {
+				t.Errorf("after %s=%s: %s does not say %q, tied to its input (%s)", step.key, step.text, key, want, input)
+			}
+		}
+	}
+}
+
 func TestControlsRenderEveryField(t *testing.T) {
 	l := newLab()
 	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
@@ -205,7 +348,7 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 	}
 	l := newLab()
 	l.stats, l.hasStats = fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, true
-	l.base = &baseline{run: -1, list: statList(&fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, 0, endLive)}
+	l.base = &baseline{run: -1, list: statList(&fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, 0, endLive, 0)}
 	if got := inner(l); !strings.Contains(got, ">baseline –</span>") {
 		t.Errorf("against a baseline with no success: %q, want \"baseline –\" and no change", got)
 	}
@@ -213,6 +356,7 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 
 // The dispersion of a run without retries measured nothing: its 0 read as
 // retries perfectly paced (the fleet-bucket step of the story sends none).
+// With every retry in one slice it is their number, and says so.
 func TestDispersionWithoutRetries(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -222,6 +366,10 @@ func TestDispersionWithoutRetries(t *testing.T) {
 	}{
 		{"no retries", fleet.Stats{Requests: 4, FirstTries: 4, OK: 4}, 0, []string{`<span class="v">–</span>`, `>no retries</span>`}},
 		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
+		// Every retry in one slice, the most synchronised run: it showed 0,
+		// which reads as retries evenly paced (fleet.Dispersion).
+		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, `>all in one 100 ms slice</span>`}},
+		{"a single retry", fleet.Stats{Requests: 5, FirstTries: 4, Retries: 1}, 1, []string{`<span class="v">1</span>`, `>a single retry</span>`}},
 	} {
 		l := newLab()
 		l.stats, l.disp, l.hasStats = c.st, c.disp, true

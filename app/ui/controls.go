@@ -29,7 +29,10 @@ var groupTitles = []struct{ id, title, note string }{
 // The message is an alert (a screen reader says it at once) only as it
 // appears: as the user types on, it changes with each key (it quotes the
 // value) but is not said again; the input still names it (aria-describedby)
-// and is aria-invalid until the value is allowed.
+// and is aria-invalid until the value is allowed. Messages that come back
+// with what was typed before a reload (Lab.adoptDraft) are no alerts: a
+// screen reader heard each at once, and the link's notice with them; the
+// run status says how many fields to fix.
 //
 // While a run goes on the inputs are disabled by the sidebar's fieldset
 // (one attribute), so starting a run does not re-render every input.
@@ -76,19 +79,24 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	key := f.Key
 	id := "f-" + key
 	errMsg := l.Err(key)
-	alert := errMsg != "" && !c.invalid[key] // just became invalid
+	alert := errMsg != "" && !c.invalid[key] && !l.restored // just became invalid, as typed
 	c.invalid[key] = errMsg != ""
-	enabled := f.IsEnabled(&s)
+	// Greyed out when it has no effect, and said why: still in the Tab
+	// order and editable, so a value can be prepared for when it counts.
+	off := f.NotInEffect(&s)
 	cls := "field kind-" + f.Kind.String()
 	if errMsg != "" {
 		cls += " invalid"
 	}
-	if !enabled {
+	if off != "" {
 		cls += " inactive"
 	}
 	described := "help-" + key
 	if errMsg != "" {
 		described = "err-" + key + " " + described
+	}
+	if off != "" {
+		described = "off-" + key + " " + described
 	}
 	note, info := l.Note(key), ""
 	if note != "" {
@@ -110,7 +118,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	}
 	st := staticFields()[key]
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, info)...)...,
+		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, info, off)...)...,
 	)
 }
 
@@ -163,8 +171,8 @@ func textInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.U
 
 // fieldMessages are what is said under a field's input: the error (an
 // alert when it has just appeared), the notice about its value in the URL,
-// and other information.
-func fieldMessages(key, errMsg string, alert bool, note, info string) []app.UI {
+// other information, and why it has no effect (fleet.Field.NotInEffect).
+func fieldMessages(key, errMsg string, alert bool, note, info, off string) []app.UI {
 	return []app.UI{
 		app.If(errMsg != "", func() app.UI {
 			p := app.P().ID("err-" + key).Class("err")
@@ -178,6 +186,9 @@ func fieldMessages(key, errMsg string, alert bool, note, info string) []app.UI {
 		}),
 		app.If(info != "", func() app.UI {
 			return app.P().ID("info-" + key).Class("help info").Text(info)
+		}),
+		app.If(off != "", func() app.UI {
+			return app.P().ID("off-" + key).Class("help off").Text("Not in effect " + off + ".")
 		}),
 	}
 }

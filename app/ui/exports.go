@@ -280,11 +280,11 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	jobs := []string{thousands(st.Successes) + " of " + thousands(st.Jobs) + " jobs succeeded"}
 	last := "drained in " + fmtDur(st.Drain)
 	if end == endStopped || end == endCapped || end == endLiveCapped {
-		jobs[0] = thousands(st.Successes) + " of " + thousands(s.Workers*s.Jobs) + " jobs succeeded"
+		jobs[0] = thousands(st.Successes) + " of " + thousands(jobsOf(s)) + " jobs succeeded"
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
 			jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
 		}
-		if n := s.Workers*s.Jobs - st.Jobs; n > 0 {
+		if n := neverStarted(st, jobsOf(s)); n > 0 {
 			jobs = append(jobs, thousands(n)+" never started")
 		}
 		last = "stopped after " + fmtDur(st.Drain)

@@ -41,6 +41,7 @@ var shortcuts = []struct {
 	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},
 	{[]string{"↑", "↓"}, "Nearest attempt of the worker above / below"},
 	{[]string{"Home", "End"}, "First / last attempt of the worker"},
+	{[]string{"Enter"}, "Say all of the selected attempt's details, as its tooltip shows them (a screen reader hears one line as the selection moves)"},
 	{[]string{"Esc"}, "On the timeline: clear the selection first (the next Esc stops a run)"},
 }
 

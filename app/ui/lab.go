@@ -43,6 +43,10 @@ type Lab struct {
 	saved     fleet.Scenario // the configuration the address bar holds (saveURL)
 	drafts    storage        // the tab's session storage once mounted: adoptDraft
 	drafted   bool           // drafts holds texts (saveDraft): a valid configuration clears them
+	// restored: the fields' messages came back with a draft (adoptDraft)
+	// as the page loaded; they are not alerts (Controls), the run status
+	// says how many fields to fix, the link's notice is the one alert.
+	restored bool
 
 	// Revisions: bumped when what a component shows changes, so go-app
 	// re-renders only the components concerned.
@@ -429,6 +433,7 @@ func (l *Lab) Set(key, text string) {
 		return
 	}
 	l.texts[key] = text
+	l.restored = false
 	delete(l.linkNotes, key) // changed: what the link asked for is no longer what it shows
 	c := l.s
 	if err := f.Set(&c, text); err != nil {
@@ -511,6 +516,7 @@ func (l *Lab) adoptDraft(st storage) {
 			l.Set(f.Key, t)
 		}
 	}
+	l.restored = true
 }
 
 // query is the page address's query: the configuration and, when there is
@@ -902,7 +908,7 @@ func (l *Lab) simTook() string {
 func (l *Lab) simStopped() string {
 	s := l.rec.Scenario
 	t := "stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
-	if n := s.Workers*s.Jobs - l.stats.Jobs; n > 0 {
+	if n := neverStarted(&l.stats, jobsOf(s)); n > 0 {
 		t += " and " + thousands(n) + " never started"
 	}
 	return t
@@ -1035,7 +1041,11 @@ func (l *Lab) statList() []stat {
 		return watchStatList(l.wstats)
 	}
 	simulated := l.simulating || l.Simulated()
-	cur := statList(&l.stats, l.disp, l.runEnd())
+	jobs := 0 // of a finished run: every job it was set up with
+	if l.rec != nil && !l.running && !l.replaying {
+		jobs = jobsOf(l.rec.Scenario)
+	}
+	cur := statList(&l.stats, l.disp, l.runEnd(), jobs)
 	untimed := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
 	for i := range cur {
 		switch {

@@ -148,7 +148,7 @@ func TestLabShareAndEndpointURLs(t *testing.T) {
 func TestStatListNames(t *testing.T) {
 	st := fleet.Stats{Requests: 10, FirstTries: 4, Retries: 6, Limited: 5, Successes: 4, Jobs: 4}
 	seen := map[string]bool{}
-	for _, s := range statList(&st, 1.5, endLive) {
+	for _, s := range statList(&st, 1.5, endLive, 0) {
 		if seen[s.Name] {
 			t.Errorf("stat %q listed twice", s.Name)
 		}
@@ -163,20 +163,28 @@ func TestStatListNames(t *testing.T) {
 	}
 }
 
-// Jobs Stop cut short are not "finished": the successes' line counts them
-// apart.
+// Jobs Stop cut short are not "finished": during a run the successes'
+// line counts them apart. Once the run is over it counts out of every job
+// it was set up with (jobs), and says how many never started, as the PNG's
+// numbers do (TestPNGNumbersTellHowTheRunEnded): after Stop it read "of
+// 19 finished · 10 stopped", the PNG "19 of 200 jobs succeeded · 10
+// cancelled by Stop · 171 never started".
 func TestFinishedText(t *testing.T) {
 	for _, c := range []struct {
 		st   fleet.Stats
+		jobs int
 		want string
 	}{
-		{fleet.Stats{Jobs: 71, Successes: 71}, "of 71 finished"},
-		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, "of 24 finished · 47 stopped"},
-		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, "of 0 finished · 20 stopped"},
-		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, "of 1,500 finished · 1,500 stopped"},
+		{fleet.Stats{Jobs: 71, Successes: 71}, 0, "of 71 finished"},
+		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, 0, "of 24 finished · 47 stopped"},
+		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, "of 0 finished · 20 stopped"},
+		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, "of 1,500 finished · 1,500 stopped"},
+		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, "of 100 jobs"},
+		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, "of 200 jobs · 171 never started"},
+		{fleet.Stats{Jobs: 10, Successes: 10}, 80, "of 80 jobs · 70 never started"}, // Stop between an open workload's arrivals
 	} {
-		if got := finishedText(&c.st); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.st, got, c.want)
+		if got := finishedText(&c.st, c.jobs); got != c.want {
+			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, c.want)
 		}
 	}
 }
@@ -191,19 +199,24 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		name              string
 		simulated, capped bool
 		st                fleet.Stats
-		giveUps, drain    string // the give-ups' line, the time to drain's
+		giveUps, drain    string // the give-ups' line ("0 at the attempt limit" was noise), the time to drain's
 		cancelled         string // the hidden number's label
+		successes         string // the successes' line: as the PNG counts (keyNumbers)
 	}{
-		{"live, finished", false, false, fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2},
-			"0 by Stop", "Run → last job done", "jobs cancelled by Stop"},
+		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
+			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs"},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop"},
-		{"simulated, finished", true, false, fleet.Stats{Jobs: 100, Successes: 100},
-			"0 at the attempt limit", "Simulate → last job done", "jobs cancelled at the attempt limit"},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 jobs · 127 never started"},
+		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs"},
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000},
-			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit"},
+			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit", "of 50,000 jobs · 7,518 never started"},
 	} {
 		l := newLab()
+		l.s.Workers, l.s.Jobs = 50, 4
+		if c.capped {
+			l.s.Workers, l.s.Jobs = 10000, 5
+		}
 		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
 		l.simSum.Stopped = c.capped
 		l.stats, l.hasStats = c.st, true
@@ -220,6 +233,9 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		if g := got["cancelled"].Label; g != c.cancelled {
 			t.Errorf("%s: cancelled jobs' label %q, want %q", c.name, g, c.cancelled)
 		}
+		if g := got["successes"].Figures; g != c.successes {
+			t.Errorf("%s: successes' line %q, want %q", c.name, g, c.successes)
+		}
 	}
 }
 
@@ -229,7 +245,7 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 func TestStatListThousands(t *testing.T) {
 	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 37978}
 	want := map[string]string{"requests": "297,342", "limited": "296,408", "successes": "934", "first_tries": "30,000", "give_ups": "29,066", "peak_rps": "37,978"}
-	for _, s := range statList(&st, 0, endLive) {
+	for _, s := range statList(&st, 0, endLive, 0) {
 		if w, ok := want[s.Name]; ok && s.Text != w {
 			t.Errorf("%s shows %q, want %q", s.Name, s.Text, w)
 		}
@@ -664,7 +680,7 @@ func TestBlockedSaysWhy(t *testing.T) {
 // Every key the shortcuts dialog lists is taken by the page (the list of
 // keys the page claims once missed u, so u did nothing).
 func TestShortcutsAreTaken(t *testing.T) {
-	timeline := map[string]bool{"←": true, "→": true, "↑": true, "↓": true, "Home": true, "End": true}
+	timeline := map[string]bool{"←": true, "→": true, "↑": true, "↓": true, "Home": true, "End": true, "Enter": true}
 	names := map[string]string{"Esc": "Escape", "−": "-"}
 	for _, sc := range shortcuts {
 		for _, k := range sc.keys {

@@ -809,7 +809,7 @@ func TestCutBaselineSaysItsValue(t *testing.T) {
 // herds of k retries every 2 s give about k, retries at random about 1.
 func TestDispersionSaysWhatItMeasures(t *testing.T) {
 	var d stat
-	for _, s := range statList(&fleet.Stats{}, 0, endLive) {
+	for _, s := range statList(&fleet.Stats{}, 0, endLive, 0) {
 		if s.Name == "dispersion" {
 			d = s
 		}
@@ -862,7 +862,7 @@ func TestLegendNamesEveryOutage(t *testing.T) {
 // tooltip counts every cause fleet.Cause gives.
 func TestGiveUpsSayWhy(t *testing.T) {
 	st := fleet.Stats{GiveUps: 12, Cancelled: 1, Causes: map[string]int{"exhausted": 9, "budget-empty": 2, "cancelled": 1}}
-	for _, s := range statList(&st, 0, endLive) {
+	for _, s := range statList(&st, 0, endLive, 0) {
 		if s.Name == "give_ups" {
 			if want := "why: out of attempts 9, retry budget empty 2"; s.Tip != want {
 				t.Errorf("give-ups' tooltip %q, want %q", s.Tip, want)

@@ -125,7 +125,8 @@ func (p *Playground) OnDismount() {
 // setHelp opens or closes the shortcuts dialog, and moves the focus into
 // it (its title, at its top: a screen reader reads on from there, and the
 // Close button is at its end) or back to what had it before, else to the
-// button that opens it.
+// button that opens it (or, over the enlarged QR code, to that code: the
+// page behind is inert).
 func (l *Lab) setHelp(open bool) {
 	l.help = open
 	l.runRev++
@@ -135,7 +136,11 @@ func (l *Lab) setHelp(open bool) {
 		return
 	}
 	back := l.helpBack
-	if back == "" {
+	switch {
+	case back != "":
+	case l.joinBig():
+		back = "join-unzoom"
+	default:
 		back = "help-open"
 	}
 	_ = browser.Focus(back)

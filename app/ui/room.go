@@ -348,7 +348,7 @@ func (l *Lab) joinBig() bool {
 // JoinOverlay is the join panel's QR code enlarged to fill the screen, for
 // the back of the room: a modal dialog over the page (the page behind is
 // inert), with the link under the code. A click on the code, or Escape,
-// puts it back.
+// puts it back. The shortcuts dialog opens over it (the code inert behind).
 type JoinOverlay struct {
 	app.Compo
 
@@ -364,8 +364,11 @@ func (o *JoinOverlay) Render() app.UI {
 		return app.Div().Hidden(true)
 	}
 	label := "Put the QR code back"
-	return app.Div().ID("join-big").Class("join-big").Role("dialog").Aria("modal", "true").
-		Aria("label", "Join room “"+l.watchRoom+"”").Body(
+	big := app.Div().ID("join-big").Class("join-big").Role("dialog").Aria("modal", "true")
+	if l.help { // an inert attribute set to "false" is inert all the same
+		big = big.Attr("inert", true)
+	}
+	return big.Aria("label", "Join room “"+l.watchRoom+"”").Body(
 		app.Button().ID("join-unzoom").Class("join-zoom").Title(label).Aria("label", label).
 			OnClick(func(ctx app.Context, e app.Event) { l.setJoinBig(false) }).
 			Body(app.Img().ID("join-qr-big").Class("join-qr").Src(qrURL(j.Links[0])).Alt("QR code of "+j.Links[0])),

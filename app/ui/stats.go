@@ -88,8 +88,9 @@ func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
 }
 
 // statList turns Stats into the panel's numbers, in the order shown; end
-// says what cut the run's cancelled jobs short.
-func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
+// says what cut the run's cancelled jobs short, jobs how many jobs a
+// finished run was set up with (0 while it goes on).
+func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	msOf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	n := func(name, label string, v int, sub string, primary bool) stat {
 		return stat{Name: name, Label: label, Value: float64(v), Text: thousands(v), Sub: sub, Primary: primary}
@@ -113,7 +114,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
-		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st)),
+		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st, jobs)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
@@ -123,11 +124,11 @@ func statList(st *fleet.Stats, disp float64, end runEnd) []stat {
 		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
-		n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress; closed ≤ workers", false),
-		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), thousands(st.Cancelled)+" "+cutBy(end)), causesText(st.Causes)),
+		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
+		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelledText(st, end)), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		noRetries(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
+		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -163,8 +164,12 @@ func causesText(causes map[string]int) string {
 	return "why: " + strings.Join(parts, ", ")
 }
 
+// peakJobsTip says what bounds the jobs at once: the card's line had it
+// too, cut off ("most in progress; close…") where the cards are narrow.
+const peakJobsTip = "a closed workload has at most one per worker; an open one's jobs keep arriving, so it can have more"
+
 // dispersionTip says what the dispersion measures (fleet.Dispersion).
-const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k"
+const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k; k retries all in one slice count k, the most they can give"
 
 // wasted is the wasted-per-success number s of st: with no success it is
 // no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
@@ -185,12 +190,18 @@ func wasted(s stat, st *fleet.Stats) stat {
 	return s
 }
 
-// noRetries is the dispersion number s of a run with retries retries:
+// dispersion is the dispersion number s of a run with retries retries:
 // with none it measured nothing, and its 0 read as retries perfectly
-// paced, so it shows "–".
-func noRetries(s stat, retries int) stat {
-	if retries == 0 {
+// paced, so it shows "–"; with all of them in one slice it is their number
+// (fleet.Dispersion), and says so.
+func dispersion(s stat, retries int) stat {
+	switch {
+	case retries == 0:
 		s.Text, s.NotMeasured = "–", "no retries"
+	case retries == 1:
+		s.Figures = "a single retry"
+	case fleet.DispersionOneSlice(s.Value, retries):
+		s.Figures = "all in one " + fmtDur(fleet.DispersionSlice) + " slice"
 	}
 	return s
 }
@@ -224,14 +235,40 @@ func drainSub(end runEnd) string {
 	return "Run → last job done"
 }
 
-// finishedText is the successes' figures: "of 71 finished", and the jobs
-// Stop cut short apart ("of 24 finished · 47 stopped"): they did not finish.
-func finishedText(st *fleet.Stats) string {
+// finishedText is the successes' figures. Of a finished run, out of every
+// job it was set up with (jobs), and those it never started, as its PNG's
+// numbers say (keyNumbers): "of 200 jobs · 127 never started" (the ones
+// cancelled are the give-ups' figures, cancelledText). After Stop it read
+// "of 19 finished · 10 stopped", with 171 jobs never started unsaid. Of a
+// run going on (jobs 0), out of those finished so far, the jobs Stop cut
+// short apart: "of 24 finished · 47 stopped".
+func finishedText(st *fleet.Stats, jobs int) string {
+	if jobs > 0 {
+		t := "of " + thousands(jobs) + " jobs"
+		if n := neverStarted(st, jobs); n > 0 {
+			t += " · " + thousands(n) + " never started"
+		}
+		return t
+	}
 	t := "of " + thousands(st.Jobs-st.Cancelled) + " finished"
 	if st.Cancelled > 0 {
 		t += " · " + thousands(st.Cancelled) + " stopped"
 	}
 	return t
+}
+
+// neverStarted is how many of the jobs a run was set up with it never
+// began: Stop or a limit came first.
+func neverStarted(st *fleet.Stats, jobs int) int { return max(0, jobs-st.Jobs) }
+
+// cancelledText is the give-ups' figures: how many of them a run's end
+// cancelled, "10 by Stop"; "" when it cancelled none ("0 at the attempt
+// limit" was said of every simulation).
+func cancelledText(st *fleet.Stats, end runEnd) string {
+	if st.Cancelled == 0 {
+		return ""
+	}
+	return thousands(st.Cancelled) + " " + cutBy(end)
 }
 
 // watchStatList is the panel's numbers during and after a watch of a shared

@@ -28,8 +28,9 @@ type Timeline struct {
 	stopSize  func() // stops browser.WatchResize of the legend
 }
 
-// tipID is the tooltip's element id.
-const tipID = "tooltip"
+// tipID is the tooltip's element id; tipSaidID that of the live region
+// that tells a screen reader what is selected (tip.Said).
+const tipID, tipSaidID = "tooltip", "tip-said"
 
 // OnMount draws into the fresh canvas, and from then on only while some of
 // it shows in the viewport (view.setOnScreen). The tooltip is kept beside
@@ -99,10 +100,11 @@ func (t *Timeline) Render() app.UI {
 			TabIndex(0).
 			Attr(browser.OwnKeysAttr, ownKeys(ok)).
 			// An application, not an image: on an image a screen reader's
-			// browse mode keeps the arrow keys to read on; the walk's
-			// attempts are said by the tooltip, a live region.
+			// browse mode keeps the arrow keys to read on. The walk's
+			// attempts are said in a line each (tipSaidID); the tooltip,
+			// up to 8 lines, is the canvas's description, and Enter says it.
 			Role("application").
-			Aria("label", label+"Focus it and use the arrow keys to step through attempts.").
+			Aria("label", label+"Focus it and use the arrow keys to step through attempts; Enter says all of one's details.").
 			Aria("describedby", "timeline-summary tooltip").
 			OnMouseMove(func(ctx app.Context, e app.Event) {
 				if !v.pointer(offset(e)) {
@@ -122,7 +124,7 @@ func (t *Timeline) Render() app.UI {
 		app.If(ok, func() app.UI {
 			// Placed by placeTip (see OnMount) beside the mark at data-x,
 			// data-y (CSS px in the canvas), clear of its ring (data-r).
-			return app.Div().ID(tipID).Class("tip "+tp.Class).Role("status").Aria("live", "polite").
+			return app.Div().ID(tipID).Class("tip "+tp.Class).
 				DataSet("x", strconv.FormatFloat(tp.X, 'f', 1, 64)).
 				DataSet("y", strconv.FormatFloat(tp.Y, 'f', 1, 64)).
 				DataSet("r", strconv.FormatFloat(tp.R, 'f', 1, 64)).
@@ -131,8 +133,10 @@ func (t *Timeline) Render() app.UI {
 					app.Range(tp.Lines).Slice(func(i int) app.UI { return app.Div().Text(tp.Lines[i]) }),
 				)
 		}).Else(func() app.UI {
-			return app.Div().ID(tipID).Class("tip-empty").Role("status").Aria("live", "polite")
+			return app.Div().ID(tipID).Class("tip-empty")
 		}),
+		app.P().ID(tipSaidID).Class("sr-only").Role("status").Aria("live", "polite").
+			Text(map[bool]string{true: tp.Title + ": " + tp.Said}[ok]),
 	)
 }
 

@@ -62,6 +62,7 @@ type view struct {
 	selArr     int     // hovered arrival of another client (or of a watch), -1 for none
 	selArrLane bool    // selArr was pointed at in a watch's device lane, not the server panel
 	pinned     bool    // the selection came from a click or the keyboard
+	details    bool    // Enter asked for the selected attempt's details said in full (tip.Said), until the selection moves
 	hidden     bool    // the page is hidden now
 	frozen     bool    // a PNG export owns the canvas: frames wait
 	offscreen  bool    // the timeline is scrolled out of sight: frames wait until it shows
@@ -691,6 +692,7 @@ func (v *view) pointer(x, y float64) bool {
 		}
 		changed = sel != v.sel || arr != v.selArr
 		v.sel, v.selArr = sel, arr
+		v.details = v.details && !changed
 	}
 	v.ovlDirty = true
 	v.mu.Unlock()
@@ -705,7 +707,7 @@ func (v *view) click(x, y float64) {
 	if v.laid {
 		sel = hit(&v.lay, v.m, x, y)
 	}
-	v.sel, v.pinned = sel, sel >= 0
+	v.sel, v.pinned, v.details = sel, sel >= 0, false
 	v.ovlDirty = true
 	v.mu.Unlock()
 	v.request()
@@ -713,7 +715,9 @@ func (v *view) click(x, y float64) {
 
 // key moves the selection with the keyboard: left/right along the lane,
 // up/down to the nearest attempt in the next lane with any, home/end to the
-// lane's first/last, escape to clear. It reports whether it handled key.
+// lane's first/last, escape to clear; enter has the selected attempt's
+// details said in full (a move says one line of it). It reports whether it
+// handled key.
 func (v *view) key(key string) bool {
 	v.mu.Lock()
 	defer func() {
@@ -725,6 +729,7 @@ func (v *view) key(key string) bool {
 	if m == nil || len(m.marks) == 0 {
 		return false
 	}
+	v.details = false
 	if key == "Escape" {
 		handled := v.sel >= 0
 		v.sel, v.pinned, v.selArr = -1, false, -1
@@ -768,6 +773,8 @@ func (v *view) key(key string) bool {
 	lane := inView(m.lanes[k.worker])
 	pos := laneIndex(m, lane, v.sel)
 	switch key {
+	case "Enter":
+		v.details = true
 	case "ArrowLeft":
 		if pos > 0 {
 			v.sel = lane[pos-1]
@@ -825,6 +832,10 @@ func nearestInLane(m *model, lane []int, t time.Duration) int {
 type tip struct {
 	Title string
 	Lines []string
+	// Said is what a screen reader is told after the title as the
+	// selection moves to it (the live region tipSaidID): its outcome and
+	// when, one line; every line of the tooltip once Enter asked for them.
+	Said  string
 	X, Y  float64 // the mark, in canvas CSS pixels
 	R     float64 // the radius of its selection ring, CSS pixels
 	Class string  // its class name, for the accent colour
@@ -860,6 +871,9 @@ func (v *view) selection() (t tip, ok bool) {
 	}
 	t = describe(&k, v.running || v.replay != nil) // a replay has not reached what comes next
 	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
+	if v.details {
+		t.Said = strings.Join(t.Lines, ". ")
+	}
 	return t, true
 }
 
@@ -883,6 +897,7 @@ func describeArrival(a *arrival, watch bool) tip {
 		res += "; not answered yet"
 	}
 	t.Lines = append(t.Lines, "answer: "+res)
+	t.Said = res + ", received at " + fmtSeconds(a.at)
 	if a.tag != "" {
 		t.Lines = append(t.Lines, "client's tag: "+a.tag)
 	}
@@ -915,6 +930,7 @@ func describe(k *mark, running bool) tip {
 	if k.hasServer {
 		t.Lines = append(t.Lines, "server received it at "+fmtSeconds(k.serverAt)+" (arrival #"+strconv.Itoa(k.serverSeq)+")")
 	}
+	outcome := "in flight"
 	switch {
 	case k.end < 0:
 		t.Lines = append(t.Lines, "in flight")
@@ -926,6 +942,7 @@ func describe(k *mark, running bool) tip {
 		if k.status != 0 {
 			res = strconv.Itoa(k.status) + " " + statusText(k.status)
 		}
+		outcome = res
 		res += " after " + fmtDur(k.end-k.pickup-k.sent)
 		t.Lines = append(t.Lines, res)
 		if k.pickup >= lateMin {
@@ -971,6 +988,7 @@ func describe(k *mark, running bool) tip {
 			t.Lines = append(t.Lines, "no retry: the job gave up here")
 		}
 	}
+	t.Said = outcome + ", sent at " + fmtSeconds(k.sent)
 	return t
 }
 
