@@ -290,6 +290,14 @@ func screenshot(tb testing.TB, ctx context.Context, name string) string {
 		tb.Errorf("screenshot %s: %v", name, err)
 		return ""
 	}
+	// Capturing beyond the viewport resizes it twice (the page hears two
+	// resize events: measured), and the page lays itself out again: a
+	// click right after may land where a button was a moment before (in
+	// one full e2e run TestCompareTwoRuns's click on Clear baseline, right
+	// after a screenshot, did nothing). Let it settle first.
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](afterFrames, chromedp.EvalAwaitPromise)); err != nil {
+		tb.Errorf("screenshot %s: waiting for the page to settle: %v", name, err)
+	}
 	dir := filepath.Join(repoRoot, "tests", "out")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		tb.Fatal(err)
@@ -300,6 +308,11 @@ func screenshot(tb testing.TB, ctx context.Context, name string) string {
 	}
 	return path
 }
+
+// afterFrames resolves after three animation frames, time for the page to
+// handle a resize and draw what it laid out, or after a second in a hidden
+// tab, which has no frames.
+const afterFrames = `new Promise(r => { setTimeout(r, 1000); requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))) })`
 
 var errTimeout = errors.New("timed out")
 
