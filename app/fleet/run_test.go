@@ -1109,17 +1109,26 @@ func TestJSONSaysHowTheRunEnded(t *testing.T) {
 			t.Errorf("%s: HeadKeys does not document the end %q", c.name, c.want)
 		}
 	}
-	var keys []string
-	ht := reflect.TypeFor[exportHead]()
-	for i := range ht.NumField() {
-		keys = append(keys, strings.Split(ht.Field(i).Tag.Get("json"), ",")[0])
-	}
-	keys = append(keys, "events")
-	var documented []string
-	for _, k := range HeadKeys {
-		documented = append(documented, k.Name)
-	}
-	if !reflect.DeepEqual(keys, documented) {
+	if keys, documented := append(jsonKeys[exportHead](), "events"), keyNames(HeadKeys); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's top level is\n%q, HeadKeys documents\n%q", keys, documented)
 	}
+}
+
+// jsonKeys are the JSON keys of T's fields, in their order.
+func jsonKeys[T any]() []string {
+	var keys []string
+	typ := reflect.TypeFor[T]()
+	for i := range typ.NumField() {
+		keys = append(keys, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return keys
+}
+
+// keyNames are the names ks documents, in their order.
+func keyNames(ks []JSONKey) []string {
+	var names []string
+	for _, k := range ks {
+		names = append(names, k.Name)
+	}
+	return names
 }

@@ -383,16 +383,7 @@ func TestExportJSON(t *testing.T) {
 // run, a custom target without Timing-Allow-Origin). They were 0, a
 // measurement of no delay at all.
 func TestExportStatsAreDocumented(t *testing.T) {
-	var keys []string
-	st := reflect.TypeFor[exportStats]()
-	for i := range st.NumField() {
-		keys = append(keys, strings.Split(st.Field(i).Tag.Get("json"), ",")[0])
-	}
-	var documented []string
-	for _, c := range StatsColumns {
-		documented = append(documented, c.Name)
-	}
-	if !reflect.DeepEqual(keys, documented) {
+	if keys, documented := jsonKeys[exportStats](), keyNames(StatsColumns); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's stats are\n%q, StatsColumns documents\n%q", keys, documented)
 	}
 	if md := StatsMarkdown(); strings.Count(md, "\n") != len(StatsColumns)+2 || !strings.Contains(md, "| `queued_p99_ms` | ") {
@@ -570,16 +561,7 @@ func TestExportTellsTheServersFaults(t *testing.T) {
 	if len(doc.Events) != len(handMade()) || !strings.Contains(buf.String(), "\n ],\n \"events\": [\n  {") {
 		t.Errorf("%d events, or the faults do not lead into them:\n%s", len(doc.Events), buf.String())
 	}
-	var keys []string
-	ft := reflect.TypeFor[exportFault]()
-	for i := range ft.NumField() {
-		keys = append(keys, strings.Split(ft.Field(i).Tag.Get("json"), ",")[0])
-	}
-	var documented []string
-	for _, k := range FaultKeys {
-		documented = append(documented, k.Name)
-	}
-	if !reflect.DeepEqual(keys, documented) {
+	if keys, documented := jsonKeys[exportFault](), keyNames(FaultKeys); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's faults have keys\n%q, FaultKeys documents\n%q", keys, documented)
 	}
 	if md := FaultsMarkdown(); strings.Count(md, "\n") != len(FaultKeys)+2 || !strings.Contains(md, "| `until_ms` | ") {

@@ -120,15 +120,7 @@ func TestReloadSaysOneAlert(t *testing.T) {
 // lines, was the live region, read out whole at each key); the tooltip
 // keeps every line, Enter says them all, and the next move one line again.
 func TestArrowKeysSayOneLine(t *testing.T) {
-	v := newView()
-	s := fleet.Default()
-	s.Workers = 3
-	v.start(s, t0)
-	for _, r := range oneJob() {
-		v.onRecord(r)
-	}
-	v.finish(at(1200))
-	v.Redraw()
+	v := finishedView(t)
 	l := newLab()
 	l.view = v
 	said := func() (string, tip) {
