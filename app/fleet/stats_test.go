@@ -829,3 +829,22 @@ func TestExportTellsMeasuredZeros(t *testing.T) {
 		}
 	}
 }
+
+// jsonKeys are the JSON keys of T's fields, in their order.
+func jsonKeys[T any]() []string {
+	var keys []string
+	typ := reflect.TypeFor[T]()
+	for i := range typ.NumField() {
+		keys = append(keys, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return keys
+}
+
+// keyNames are the names ks documents, in their order.
+func keyNames(ks []JSONKey) []string {
+	var names []string
+	for _, k := range ks {
+		names = append(names, k.Name)
+	}
+	return names
+}
