@@ -965,7 +965,7 @@ func TestNumbersFitTheirCards(t *testing.T) {
 	for _, c := range []struct {
 		width   int64
 		present bool
-	}{{800, false}, {1280, false}, {1920, false}, {1280, true}, {1920, true}} {
+	}{{800, false}, {1280, false}, {1920, false}, {1024, true}, {1280, true}, {1920, true}} { // 1024: a common projector
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
 			t.Fatal(err)
 		}
