@@ -597,14 +597,7 @@ func TestExportBucketWaitTellsWhenItWasMeant(t *testing.T) {
 	if err := rec.CSV(&cs); err != nil {
 		t.Fatal(err)
 	}
-	var doc struct{ Events []map[string]any }
-	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&cs).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, rows := readExports(t, &js, &cs)
 	col := slices.IndexFunc(EventColumns, func(c EventColumn) bool { return c.Name == "intended_ms" })
 	for i, want := range map[int]any{0: 0.0, 3: nil} {
 		got, ok := doc.Events[i]["intended_ms"]
@@ -772,6 +765,19 @@ func TestRateLimitHeadersReadBack(t *testing.T) {
 	}
 }
 
+// readExports reads a JSON export's events and a CSV export's rows.
+func readExports(t *testing.T, js, cs *bytes.Buffer) (doc struct{ Events []map[string]any }, rows [][]string) {
+	t.Helper()
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, rows
+}
+
 // exportOutcome is the JSON and CSV exports of a run of one answered
 // attempt, a.
 func exportOutcome(t *testing.T, a Attempt) (js, cs bytes.Buffer) {
@@ -804,14 +810,7 @@ func TestExportTellsMeasuredZeros(t *testing.T) {
 		{"no Timing-Allow-Origin: no queueing told", Attempt{Status: 200, Handoff: 2 * time.Millisecond, Measured: MeasuredHandoff | MeasuredPickup}, map[string]any{"handoff_ms": 2.0, "pickup_ms": 0.0}},
 	} {
 		js, cs := exportOutcome(t, c.a)
-		var doc struct{ Events []map[string]any }
-		if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(&cs).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc, rows := readExports(t, &js, &cs)
 		for _, k := range keys {
 			got, ok := doc.Events[0][k]
 			want, wantOK := c.want[k]
