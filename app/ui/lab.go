@@ -884,7 +884,7 @@ func (l *Lab) SimulatedText() string {
 		return ""
 	}
 	s := l.rec.Scenario
-	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(s.Workers*s.Jobs) + " jobs, computed in " + l.simTook()
+	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(jobsOf(s)) + " jobs, computed in " + l.simTook()
 	if l.simSum.Stopped {
 		t += "; " + l.simStopped()
 	}

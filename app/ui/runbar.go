@@ -56,7 +56,7 @@ func (b *RunBar) Render() app.UI {
 	case l.running:
 		status = "Running"
 		counts = ": " + strconv.Itoa(l.stats.Requests) + " requests sent, " + strconv.Itoa(l.stats.Jobs) + " of " +
-			strconv.Itoa(l.s.Workers*l.s.Jobs) + " jobs done"
+			strconv.Itoa(jobsOf(l.s)) + " jobs done"
 		if l.s.Room != "" && l.s.Target == "" {
 			counts += " — in room “" + l.s.Room + "”" + l.asDevice()
 		}
@@ -70,7 +70,7 @@ func (b *RunBar) Render() app.UI {
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
 		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + thousands(l.stats.Successes) + " of " +
-			thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain)
+			thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded in " + fmtDur(l.stats.Drain)
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
@@ -84,7 +84,7 @@ func (b *RunBar) Render() app.UI {
 			thousands(l.s.Workers) + " in virtual time."
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
-			": " + thousands(l.stats.Successes) + " of " + thousands(l.rec.Scenario.Workers*l.rec.Scenario.Jobs) + " jobs succeeded." + l.outageFailed()
+			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
