@@ -45,3 +45,23 @@ func TestTimelineWaitsWhileOffScreen(t *testing.T) {
 		t.Errorf("back on screen: %d redraws, %d waiting, %d marks; want one redraw with the 5 attempts", v.draws-drawn, len(v.pending), len(v.m.marks))
 	}
 }
+
+// A run that ends out of sight is drawn whole at once, and only then: the
+// canvas is ready before it is scrolled to, printed or captured beyond the
+// viewport (a full-page screenshot of a phone showed the empty timeline's
+// hint under a finished run's numbers).
+func TestRunEndIsDrawnOffScreen(t *testing.T) {
+	v := newView()
+	v.start(fleet.Default(), t0)
+	v.setOnScreen(false)
+	v.onRecord(fleet.Record{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: at(1), Intended: at(1), Attempt: 1}})
+	v.mu.Lock()
+	drawn := v.draws
+	v.mu.Unlock()
+	v.finish(at(100))
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.draws != drawn+1 || len(v.pending) != 0 || len(v.m.marks) != 1 {
+		t.Errorf("a run ended out of sight: %d redraws, %d records waiting, %d marks; want one redraw with the attempt", v.draws-drawn, len(v.pending), len(v.m.marks))
+	}
+}

@@ -327,9 +327,12 @@ func (v *view) setTheme(present bool) {
 }
 
 // setOnScreen says whether any of the timeline shows in the viewport. Out
-// of sight it is not redrawn: records wait in pending, and a replay's
-// playhead moves on by the clock; the frame missed runs when it shows
-// again. A live run scrolled away leaves the thread to the workers.
+// of sight it is not redrawn while a run or a replay goes on: records wait
+// in pending, and a replay's playhead moves on by the clock; the frame
+// missed runs when it shows again. A live run scrolled away leaves the
+// thread to the workers. Anything else is drawn out of sight too (a run's
+// end, once): the canvas is then ready before it is scrolled to, printed
+// or captured whole.
 func (v *view) setOnScreen(on bool) {
 	v.mu.Lock()
 	v.offscreen = !on
@@ -412,7 +415,7 @@ const maxFrameGap = 250 * time.Millisecond
 // sooner than minGap after the last redraw.
 func (v *view) request() {
 	v.mu.Lock()
-	if v.offscreen {
+	if v.offscreen && (v.running || v.replay != nil) {
 		v.missed = true
 		v.mu.Unlock()
 		return
