@@ -292,7 +292,7 @@ func TestReadmeDocumentsPageFieldsAndSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown(), "JSON stats": fleet.StatsMarkdown(), "JSON head": fleet.HeadMarkdown(), "JSON faults": fleet.FaultsMarkdown()} {
+	for name, table := range map[string]string{"fields": fleet.FieldsMarkdown(), "schema": fleet.SchemaMarkdown(), "JSON stats": fleet.StatsMarkdown(), "JSON head": fleet.HeadMarkdown(), "JSON faults": fleet.FaultsMarkdown(), "JSON gaps": fleet.GapsMarkdown()} {
 		if !strings.Contains(string(readme), strings.TrimSpace(table)) {
 			t.Errorf("README.md does not contain fleet's %s table as generated:\n%s", name, table)
 		}

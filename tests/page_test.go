@@ -4,8 +4,10 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -945,6 +947,20 @@ func TestHiddenTabIsMarked(t *testing.T) {
 		t.Errorf("hidden stretch %v ms: want one starting ~500 ms into the run, ~1 s long", h)
 	}
 	screenshot(t, ctx, "hidden-tab")
+
+	// The JSON tells the stretch as the timeline hatched it: a file read
+	// alone took the browser's late sends in it for the strategy's.
+	name, data := download(t, ctx, allowDownloads(t, ctx), "export-json", ".json")
+	var doc struct {
+		Gaps []map[string]any `json:"gaps"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
+	}
+	want := map[string]any{"kind": "hidden", "from_ms": h[0], "until_ms": h[1]}
+	if len(doc.Gaps) != 1 || !reflect.DeepEqual(doc.Gaps[0], want) {
+		t.Errorf("%s: gaps %v, want %v (as the timeline hatched it)", name, doc.Gaps, want)
+	}
 }
 
 // TestNumbersFitTheirCards: every number's name and line is whole in its

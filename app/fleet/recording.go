@@ -40,6 +40,7 @@ type Recording struct {
 	mu      sync.Mutex
 	records []Record
 	faults  []Fault   // SetFaults
+	gaps    []Gap     // SetGaps
 	end     time.Time // when Run returned; zero while running
 }
 
@@ -74,6 +75,32 @@ func (r *Recording) Faults() []Fault {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Fault(nil), r.faults...)
+}
+
+// Gap is a stretch of a live run that the page did not see as it sees the
+// rest, told so that what happened in it is not read as the strategy's
+// doing or as all there was. Its times are by the page's clock, as the
+// events'.
+type Gap struct {
+	Kind string // "hidden" (the tab was hidden: the browser ran the page's timers at most once a second, so sends and waits ended late) or "stream_lost" (the page's connection to the server's arrivals stream was lost: the arrivals, and what the server told, in it are not known)
+	// From and Until are the stretch [From, Until); Until is zero when it
+	// had not ended when the recording was written.
+	From, Until time.Time
+}
+
+// SetGaps sets the run's gaps, in the order they began. Run cannot know
+// them: the page sets them from what its timeline hatched.
+func (r *Recording) SetGaps(gs []Gap) {
+	r.mu.Lock()
+	r.gaps = append([]Gap(nil), gs...)
+	r.mu.Unlock()
+}
+
+// Gaps returns a copy of the run's gaps (SetGaps).
+func (r *Recording) Gaps() []Gap {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Gap(nil), r.gaps...)
 }
 
 // NewRecording returns an empty recording of s starting at start. Run makes
@@ -168,6 +195,7 @@ func (r *Recording) Stats() Stats {
 //	  "scenario":  {"workers": "50", …},                 // every field, as in the page URL
 //	  "stats":     {"requests": 180, …},                  // StatsColumns: Stats, durations in ms
 //	  "faults":    [ {"kind": "outage", …}, … ]          // FaultKeys: what the server was made to do
+//	  "gaps":      [ {"kind": "hidden", …}, … ]          // GapKeys: what the page did not see as usual
 //	  "events":    [ {…}, … ]                            // one object per event, one to a line, columns below
 //	}
 //
@@ -178,7 +206,7 @@ func (r *Recording) Stats() Stats {
 // v2 made ratelimit unambiguous, an object (JSON) or a line per header
 // (CSV), where v1 joined the headers with "; " (which RateLimit values
 // hold), and added end and error to the top level. Later v2 files also
-// have outage_error and faults at the top level: keys a v2 reader does not
+// have outage_error, faults and gaps at the top level: keys a v2 reader does not
 // know of, which it skips.
 const Schema = "retrylab.recording/v2"
 
@@ -396,6 +424,7 @@ var HeadKeys = []JSONKey{
 	{"scenario", "every field of the configuration as in the page's URL, values as strings"},
 	{"stats", "the run's numbers (below)"},
 	{"faults", "what the server was made to do during the run, in the order it began, as the server told it (below); `[]` when nothing (added to v2 later)"},
+	{"gaps", "stretches of a live run that the page did not see as it sees the rest, in the order they began (below); `[]` when none (added to v2 later)"},
 	{"events", "every event, one object to a line, keys as the columns above"},
 }
 
@@ -433,6 +462,35 @@ func toExportFaults(start time.Time, fs []Fault) []exportFault {
 			x.UntilMS, x.Scale = ptr(ms(f.Until.Sub(start))), f.Scale
 		}
 		out[i] = x
+	}
+	return out
+}
+
+// GapKeys lists the keys of the JSON export's gaps, in their order.
+var GapKeys = []JSONKey{
+	{"kind", "`hidden` (the tab was hidden: the browser ran the page's timers at most once a second, so sends and waits in it ended late, by the browser and not the strategy) or `stream_lost` (the page's connection to the mock's arrivals stream was lost: the arrivals in it were not seen, and faults told then are not known but for the page's own Outage, Halve limit and Burst)"},
+	{"from_ms", "when it began, ms since the run's start by the page's clock (as `t_ms`)"},
+	{"until_ms", "when it ended, ms since the run's start by the page's clock; left out when it had not ended when the file was written"},
+}
+
+// GapsMarkdown is the JSON export's gaps as a markdown table, for the README.
+func GapsMarkdown() string { return keysMarkdown(GapKeys) }
+
+// exportGap is one of the JSON's gaps (GapKeys).
+type exportGap struct {
+	Kind    string   `json:"kind"`
+	FromMS  float64  `json:"from_ms"`
+	UntilMS *float64 `json:"until_ms,omitempty"`
+}
+
+// toExportGaps is gs in the export's units, times since start.
+func toExportGaps(start time.Time, gs []Gap) []exportGap {
+	out := make([]exportGap, len(gs))
+	for i, g := range gs {
+		out[i] = exportGap{Kind: g.Kind, FromMS: ms(g.From.Sub(start))}
+		if !g.Until.IsZero() {
+			out[i].UntilMS = ptr(ms(g.Until.Sub(start)))
+		}
 	}
 	return out
 }
@@ -568,6 +626,7 @@ type exportHead struct {
 	Scenario    map[string]string `json:"scenario"`
 	Stats       exportStats       `json:"stats"`
 	Faults      []exportFault     `json:"faults"`
+	Gaps        []exportGap       `json:"gaps"`
 }
 
 // JSON writes the recording as one JSON object (see Schema): its head
@@ -586,7 +645,7 @@ func (r *Recording) JSON(w io.Writer) error {
 	stats := toExportStats(st, r.Simulated)
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
 	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
-		Faults: toExportFaults(r.Start, r.Faults())}
+		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
 	if r.Err != nil {
 		h.Error = r.Err.Error()
 	}

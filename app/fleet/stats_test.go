@@ -346,7 +346,7 @@ func TestExportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The head's last key closes on its line: "}\n,\n" left a comma alone.
-	if !strings.Contains(buf.String(), "\n \"faults\": [],\n \"events\": [\n  {") {
+	if !strings.Contains(buf.String(), "\n \"faults\": [],\n \"gaps\": [],\n \"events\": [\n  {") {
 		t.Errorf("the head does not lead into the events as JSON is indented:\n%s", buf.String()[:min(buf.Len(), 3000)])
 	}
 	if doc.Schema != Schema || !doc.Start.Equal(t0) || !doc.Simulated || doc.Scenario["workers"] != "50" || len(doc.Scenario) != len(Fields) {
@@ -558,8 +558,8 @@ func TestExportTellsTheServersFaults(t *testing.T) {
 	if doc.OutageError != rec.OutageErr.Error() {
 		t.Errorf("outage_error %q, want %q", doc.OutageError, rec.OutageErr)
 	}
-	if len(doc.Events) != len(handMade()) || !strings.Contains(buf.String(), "\n ],\n \"events\": [\n  {") {
-		t.Errorf("%d events, or the faults do not lead into them:\n%s", len(doc.Events), buf.String())
+	if len(doc.Events) != len(handMade()) || !strings.Contains(buf.String(), "\n ],\n \"gaps\": [],\n \"events\": [\n  {") {
+		t.Errorf("%d events, or the faults and gaps do not lead into them:\n%s", len(doc.Events), buf.String())
 	}
 	if keys, documented := jsonKeys[exportFault](), keyNames(FaultKeys); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's faults have keys\n%q, FaultKeys documents\n%q", keys, documented)
@@ -573,6 +573,48 @@ func TestExportTellsTheServersFaults(t *testing.T) {
 	}
 	if rows, err := csv.NewReader(&buf).ReadAll(); err != nil || len(rows) != 1+len(handMade()) {
 		t.Errorf("CSV: %d rows (%v), want the header and the events alone", len(rows), err)
+	}
+}
+
+// The JSON says where the page did not see the run as it sees the rest
+// (SetGaps: the tab hidden, the arrivals stream lost), so that sends the
+// browser held back in a hidden tab are not read as the strategy's: a
+// file of such a run read like any other.
+func TestExportTellsThePagesGaps(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(handMade()...)
+	read := func() []map[string]any {
+		t.Helper()
+		var buf bytes.Buffer
+		if err := rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Gaps []map[string]any `json:"gaps"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Gaps
+	}
+	if got := read(); got == nil || len(got) != 0 {
+		t.Errorf("a run without gaps: %v, want []", got)
+	}
+	rec.SetGaps([]Gap{
+		{Kind: "hidden", From: at(300), Until: at(2300)},
+		{Kind: "stream_lost", From: at(900), Until: at(1400)},
+		{Kind: "stream_lost", From: at(2500)}, // not over when written
+	})
+	want := []map[string]any{
+		{"kind": "hidden", "from_ms": 300.0, "until_ms": 2300.0},
+		{"kind": "stream_lost", "from_ms": 900.0, "until_ms": 1400.0},
+		{"kind": "stream_lost", "from_ms": 2500.0},
+	}
+	if got := read(); !reflect.DeepEqual(got, want) {
+		t.Errorf("gaps\n got %v\nwant %v", got, want)
+	}
+	if keys, documented := jsonKeys[exportGap](), keyNames(GapKeys); !reflect.DeepEqual(keys, documented) {
+		t.Errorf("the JSON's gaps have keys\n%q, GapKeys documents\n%q", keys, documented)
 	}
 }
 

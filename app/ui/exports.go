@@ -152,29 +152,33 @@ func (l *Lab) export(ctx app.Context, format string) {
 }
 
 // exported is the last run's recording as the exports write it: a live
-// run's with the faults the server's stream told of (SetFaults), which
-// Run does not hear; a simulation's has its own. nil before a run.
+// run's with the faults the server's stream told of and the gaps the
+// timeline hatched (told), which Run does not know; a simulation's has its
+// own faults, and no gaps. nil before a run.
 func (l *Lab) exported() *fleet.Recording {
 	rec := l.rec
 	if rec != nil && !rec.Simulated {
-		if fs, ok := l.view.faults(rec.Start); ok {
+		if fs, gs, ok := l.view.told(rec.Start); ok {
 			rec.SetFaults(fs)
+			rec.SetGaps(gs)
 		}
 	}
 	return rec
 }
 
-// faults is what the server told of doing during the run drawn, which
-// started at start (its recording's Start): the outages, scaled limits and
-// bursts its stream told of, as the timeline draws them, in the order they
-// began. ok is false when the run drawn is another.
-func (v *view) faults(start time.Time) (fs []fleet.Fault, ok bool) {
+// told is what the timeline of the run drawn, which started at start (its
+// recording's Start), tells beyond the events, as the timeline draws it:
+// the outages, scaled limits and bursts the server's stream told of, and
+// the stretches the page did not see as usual (the tab hidden, the stream
+// lost), each list in the order they began. ok is false when the run drawn
+// is another.
+func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, ok bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.ingest() // what the stream told since the last frame (frames wait while the tab is hidden)
 	m := v.shownModel()
 	if m == nil || !m.start.Equal(start) {
-		return nil, false
+		return nil, nil, false
 	}
 	for _, o := range m.outages {
 		fs = append(fs, fleet.Fault{Kind: "outage", From: start.Add(o.from), Until: start.Add(o.to)})
@@ -185,15 +189,33 @@ func (v *view) faults(start time.Time) (fs []fleet.Fault, ok bool) {
 	for _, b := range m.bursts {
 		fs = append(fs, fleet.Fault{Kind: "burst", From: start.Add(b.at), N: b.n, Admitted: b.admitted})
 	}
-	// In the order they began: each list is, and there are few (an
-	// insertion sort: slices.SortStableFunc's instantiation cost 3.5 KB of
-	// app.wasm's gzip).
-	for i := 1; i < len(fs); i++ {
-		for j := i; j > 0 && fs[j].From.Before(fs[j-1].From); j-- {
-			fs[j], fs[j-1] = fs[j-1], fs[j]
+	for _, k := range [...]struct {
+		kind string
+		list []interval
+	}{{"hidden", m.hidden}, {"stream_lost", m.lost}} {
+		for _, g := range k.list {
+			gap := fleet.Gap{Kind: k.kind, From: start.Add(g.from)}
+			if g.to >= 0 {
+				gap.Until = start.Add(g.to)
+			}
+			gs = append(gs, gap)
 		}
 	}
-	return fs, true
+	byStart(fs, func(f fleet.Fault) time.Time { return f.From })
+	byStart(gs, func(g fleet.Gap) time.Time { return g.From })
+	return fs, gs, true
+}
+
+// byStart orders s by when each began, keeping the order of those that
+// began together: an insertion sort, as each list comes in pieces already
+// in order, and there are few (slices.SortStableFunc's instantiation cost
+// 3.5 KB of app.wasm's gzip).
+func byStart[T any](s []T, from func(T) time.Time) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && from(s[j]).Before(from(s[j-1])); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }
 
 // exportWriter collects an export, letting the page's event loop run

@@ -380,3 +380,45 @@ func TestExportTellsTheFaultsTheTimelineDrew(t *testing.T) {
 		t.Errorf("another run's timeline gave the export faults %v", got)
 	}
 }
+
+// A live run's JSON tells the stretches its timeline hatched: the tab
+// hidden (the browser held the page's timers back, so sends came late)
+// and the arrivals stream lost, one still lost when the file is written.
+// The file read like a run seen whole.
+func TestExportTellsTheGapsTheTimelineHatched(t *testing.T) {
+	l := newLab()
+	l.view.start(l.s, t0)
+	for _, r := range oneJob() {
+		l.view.onRecord(r)
+	}
+	l.view.mu.Lock()
+	m := l.view.m
+	m.setLost(true, 900*time.Millisecond)
+	m.setHidden(true, 300*time.Millisecond)
+	m.setLost(false, 1400*time.Millisecond)
+	m.setHidden(false, 2300*time.Millisecond)
+	m.setLost(true, 2500*time.Millisecond)
+	m.setHidden(true, 2500*time.Millisecond)
+	l.view.mu.Unlock()
+	l.view.finish(at(3000)) // closes the hidden stretch; the stream is still lost
+	l.rec = fleet.NewRecording(l.s, t0, false)
+	l.rec.Append(oneJob()...)
+	l.rec.Finish(at(3000))
+	var buf bytes.Buffer
+	if err := l.exported().JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Gaps []map[string]any }
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"kind": "hidden", "from_ms": 300.0, "until_ms": 2300.0},
+		{"kind": "stream_lost", "from_ms": 900.0, "until_ms": 1400.0},
+		{"kind": "hidden", "from_ms": 2500.0, "until_ms": 3000.0},
+		{"kind": "stream_lost", "from_ms": 2500.0},
+	}
+	if !reflect.DeepEqual(doc.Gaps, want) {
+		t.Errorf("the export's gaps\n got %v\nwant %v", doc.Gaps, want)
+	}
+}
