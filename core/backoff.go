@@ -227,9 +227,12 @@ type Schedule struct {
 	prev  time.Duration
 }
 
-// NewSchedule returns a schedule for b drawing from rng (nil is allowed for
-// None, Constant and Exponential, which draw nothing).
+// NewSchedule returns a schedule for b drawing from rng (only the jitter
+// strategies draw). nil means NewPCG(0), as for NewLoop.
 func NewSchedule(b Backoff, rng Rand) *Schedule {
+	if rng == nil {
+		rng = NewPCG(0)
+	}
 	s := &Schedule{b: b, rng: rng, limit: b.limit(), mult: b.Multiplier}
 	s.fast, _ = rng.(*PCG)
 	s.std, _ = rng.(*rand.Rand)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,6 +117,45 @@ func TestBucketNeverFasterThanXTimeRate(t *testing.T) {
 		}
 		t.Logf("rate %v: %d vs %d granted, %d of 5000 decisions differ", rt, ours, theirs, differ)
 	}
+}
+
+// One bucket paces a whole fleet: goroutines share it (it is safe for
+// concurrent use), and however they interleave it grants no more than its
+// capacity at once plus its rate over time. ReserveAt queues the rest,
+// each waiting for the tokens reserved before it.
+func ExampleBucket_shared() {
+	b, err := core.NewBucket(10, 5) // the fleet: 10 requests/s, bursts of 5
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	start := time.Date(2026, time.November, 2, 9, 30, 0, 0, time.UTC)
+	var granted atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 3 {
+				if b.AllowAt(start) {
+					granted.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	fmt.Println("granted at once:", granted.Load(), "of 24 tries")
+
+	// Eight workers reserve at 100ms, in whatever order: the waits are
+	// 0, 100ms, ..., 700ms between them, each exactly once.
+	waits := make([]time.Duration, 8)
+	for w := range waits {
+		wg.Go(func() { waits[w] = b.ReserveAt(start.Add(100 * time.Millisecond)) })
+	}
+	wg.Wait()
+	slices.Sort(waits)
+	fmt.Println("waits:", waits)
+	// Output:
+	// granted at once: 5 of 24 tries
+	// waits: [0s 100ms 200ms 300ms 400ms 500ms 600ms 700ms]
 }
 
 func ExampleBucket() {

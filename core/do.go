@@ -8,6 +8,11 @@ import (
 // Clock is the time source and timer the blocking driver Do uses. The page
 // plugs in a clock backed by JavaScript timers (tighter than time.Sleep in
 // the browser); nil means RealClock.
+//
+// Do takes the clock's readings as they come. One earlier than the last
+// (a clock set back) is no error, but Policy.MaxElapsed is measured between
+// readings, so the job then gets that much more time. RealClock's readings
+// carry time.Now's monotonic clock, which is never set back.
 type Clock interface {
 	Now() time.Time
 	// Sleep waits d, returning nil, or returns ctx.Err() (or another

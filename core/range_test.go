@@ -112,3 +112,41 @@ func TestRangesAreSane(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFormatDuration: time.ParseDuration reads FormatDuration's text back
+// exactly, as its doc says, for every Duration.
+func FuzzFormatDuration(f *testing.F) {
+	for _, d := range []int64{0, 1, -1, int64(time.Hour), int64(90 * time.Second), int64(time.Hour + time.Nanosecond), math.MaxInt64, math.MinInt64} {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, n int64) {
+		d := time.Duration(n)
+		s := FormatDuration(d)
+		back, err := time.ParseDuration(s)
+		if err != nil || back != d {
+			t.Fatalf("FormatDuration(%d) = %q, which parses as %v, %v", n, s, back, err)
+		}
+		if strings.HasSuffix(s, "h0m") || strings.HasSuffix(s, "m0s") {
+			t.Fatalf("FormatDuration(%d) = %q: a trailing zero unit", n, s)
+		}
+	})
+}
+
+// FuzzFormatFloat: ParseFloat reads FormatFloat's text back exactly for
+// every finite float64, so the ranges and errors show values a user can
+// type back.
+func FuzzFormatFloat(f *testing.F) {
+	for _, v := range []float64{0, 0.001, 1e6, -2.5, 1e21, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return
+		}
+		s := FormatFloat(v)
+		back, err := ParseFloat(s)
+		if err != nil || back != v || math.Signbit(back) != math.Signbit(v) {
+			t.Fatalf("FormatFloat(%v) = %q, which ParseFloat reads as %v, %v", v, s, back, err)
+		}
+	})
+}

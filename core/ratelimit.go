@@ -173,8 +173,10 @@ func parseXReset(s string, now time.Time) (time.Duration, string) {
 		return 0, problem
 	}
 	var at time.Time
-	switch {
-	case v < unixSecondsFrom:
+	switch whole, _, _ := strings.Cut(s, "."); {
+	case len(whole) < 10 || strings.TrimLeft(whole[:len(whole)-9], "0") == "":
+		// Below unixSecondsFrom (1e9), judged on the digits: v may be
+		// rounded up to it (999999999.9999999999 is 1e9 as a float64).
 		return exactSeconds(s), ""
 	case v < unixMillisFrom:
 		sec, frac := math.Modf(v)

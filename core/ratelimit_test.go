@@ -1,6 +1,8 @@
 package core
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +57,10 @@ func TestParseRateLimit(t *testing.T) {
 			RateLimitHint{Reset: 700 * ms, HasReset: true, Source: "X-RateLimit"}, ""},
 		{"x-ratelimit largest delta", hdr{"X-RateLimit-Reset": "999999999"},
 			RateLimitHint{Reset: 999999999 * s, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit delta whose float rounds to 1e9", hdr{"X-RateLimit-Reset": "999999999.999999999"},
+			RateLimitHint{Reset: 999999999*s + 999999999, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x-ratelimit delta with leading zeros", hdr{"X-RateLimit-Reset": "0000000000007.5"},
+			RateLimitHint{Reset: 7500 * ms, HasReset: true, Source: "X-RateLimit"}, ""},
 		{"x-ratelimit unix seconds", hdr{"X-RateLimit-Reset": unix(42 * s)},
 			RateLimitHint{Reset: 42 * s, HasReset: true, Source: "X-RateLimit"}, ""},
 		{"x-ratelimit unix seconds with fraction", hdr{"X-RateLimit-Reset": unix(42*s) + ".5"},
@@ -164,4 +170,45 @@ func TestParseRateLimitDuplicateParameters(t *testing.T) {
 			t.Errorf("ParseRateLimit(%v) = %+v, %v\nwant %+v", tt.h, got, err, tt.want)
 		}
 	}
+}
+
+// FuzzRateLimitRoundTrip: the numbers a server writes in each family are
+// the numbers ParseRateLimit reads back, exactly: counts and seconds in the
+// IETF fields and the older drafts', and X-RateLimit-Reset as seconds with
+// nanoseconds (below 1e9 s) or as a Unix time in seconds.
+func FuzzRateLimitRoundTrip(f *testing.F) {
+	f.Add(uint64(100), uint64(0), uint64(30), uint64(60), int64(1500*time.Millisecond))
+	f.Add(uint64(999_999_999_999_999), uint64(1), uint64(maxDelaySeconds), uint64(1), int64(999_999_999*time.Second+999_999_999))
+	f.Fuzz(func(t *testing.T, limit, remaining, reset, window uint64, xreset int64) {
+		limit, remaining = limit%1e15, remaining%1e15
+		reset, window = reset%uint64(maxDelaySeconds+1), window%uint64(maxDelaySeconds+1)
+		u := strconv.FormatUint
+		check := func(h hdr, want RateLimitHint) {
+			t.Helper()
+			got, err := ParseRateLimit(h, t0)
+			if err != nil || got != want {
+				t.Fatalf("ParseRateLimit(%v) = %+v, %v\nwant %+v", h, got, err, want)
+			}
+		}
+		counts := RateLimitHint{Limit: int(limit), Remaining: int(remaining), Reset: time.Duration(reset) * time.Second,
+			HasLimit: true, HasRemaining: true, HasReset: true}
+		ietf := counts
+		ietf.Window, ietf.HasWindow, ietf.Source = time.Duration(window)*time.Second, true, "RateLimit"
+		check(hdr{"RateLimit": `"p";r=` + u(remaining, 10) + ";t=" + u(reset, 10), "RateLimit-Policy": `"p";q=` + u(limit, 10) + ";w=" + u(window, 10)}, ietf)
+		old := counts
+		old.Source = "RateLimit-Limit"
+		check(hdr{"RateLimit-Limit": u(limit, 10), "RateLimit-Remaining": u(remaining, 10), "RateLimit-Reset": u(reset, 10)}, old)
+
+		// X-RateLimit-Reset as seconds with nine decimals, below 1e9 s.
+		d := time.Duration(uint64(xreset) % uint64(1e9*time.Second))
+		x := RateLimitHint{Reset: d, HasReset: true, Source: "X-RateLimit"}
+		check(hdr{"X-RateLimit-Reset": fmt.Sprintf("%d.%09d", d/time.Second, d%time.Second)}, x)
+		// As a Unix time in whole seconds, after t0 and before the
+		// millisecond range.
+		at := t0.Add(d.Truncate(time.Second))
+		if at.Unix() < 1e12 {
+			x.Reset = at.Sub(t0)
+			check(hdr{"X-RateLimit-Reset": strconv.FormatInt(at.Unix(), 10)}, x)
+		}
+	})
 }

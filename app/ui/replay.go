@@ -127,7 +127,7 @@ func (v *view) replayTo(at time.Duration) {
 	}
 	for r.si < len(r.srv) {
 		if !r.hasNext {
-			if decodeEvent(r.srv[r.si], &r.next) != nil || r.next.Type == "hello" {
+			if mock.DecodeEvent(r.srv[r.si], &r.next) != nil || r.next.Type == "hello" {
 				r.si++
 				continue
 			}

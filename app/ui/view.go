@@ -174,7 +174,7 @@ func (v *view) onRecord(r fleet.Record) {
 // It is called from a JS callback and returns at once.
 func (v *view) onServerEvent(data string) (hello bool) {
 	var e mock.Event
-	if decodeEvent(data, &e) != nil {
+	if mock.DecodeEvent(data, &e) != nil {
 		return false
 	}
 	if e.Type == "hello" || e.Type == "lost" {
