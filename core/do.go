@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -51,7 +52,10 @@ type Operation func(ctx context.Context, attempt int) Outcome
 //
 // Cancelling ctx stops the job at once: during a wait, before an attempt,
 // or, if op returns a failure once ctx is done, after it (ErrCancelled;
-// the outcome is still reported).
+// the outcome is still reported). A wait that would end after ctx's
+// deadline is not begun: the job stops at once, as Bucket.Wait does
+// (ErrCancelled, wrapping context.DeadlineExceeded), rather than sleep
+// until the deadline to the same end.
 func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 	if clock == nil {
 		clock = RealClock{}
@@ -62,6 +66,10 @@ func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 		case ActDone:
 			return step.Err
 		case ActWait:
+			if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < step.Wait {
+				step = l.Cancel(clock.Now(), fmt.Errorf("core: wait %s would pass the context deadline: %w", FormatDuration(step.Wait), context.DeadlineExceeded))
+				continue
+			}
 			if err := clock.Sleep(ctx, step.Wait); err != nil {
 				step = l.Cancel(clock.Now(), causeOf(ctx, err))
 				continue

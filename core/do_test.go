@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -125,6 +126,27 @@ func TestDoDeadlineDuringWait(t *testing.T) {
 		err := Do(ctx, NewLoop(expo(5), nil, nil, nil, nil), nil, script(0, status(503)))
 		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+// A wait that would outlast the context's deadline is not slept: Do gave
+// the deadline a 30 s Retry-After's whole second before stopping as it
+// stops now, at once, saying why.
+func TestDoWaitPastDeadlineStopsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		p := expo(5)
+		p.RetryAfter = true
+		calls := 0
+		err := Do(ctx, NewLoop(p, nil, nil, nil, nil), nil, func(context.Context, int) Outcome {
+			calls++
+			return Outcome{Status: 429, Header: http.Header{"Retry-After": {"30"}}}
+		})
+		wantErr(t, err, "core: cancelled after 1 attempt: wait 30s would pass the context deadline: context deadline exceeded; last error: http status 429")
+		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.DeadlineExceeded) || calls != 1 || time.Since(t0Bubble) != 0 {
+			t.Fatalf("err %v after %d attempts and %v", err, calls, time.Since(t0Bubble))
 		}
 	})
 }
