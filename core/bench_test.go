@@ -98,21 +98,31 @@ func BenchmarkBackoffDelay(b *testing.B) {
 }
 
 // BenchmarkCenkaltiNextBackOff is cenkalti/backoff/v5's exponential backoff
-// (randomization 0.5, multiplier 2), also restarting every 16 retries.
+// (multiplier 2), also restarting every 16 retries: randomized (its
+// default factor 0.5, a jitter of ±50%: compare with the jitter modes) and
+// plain (factor 0: compare with Exponential, which draws nothing).
 func BenchmarkCenkaltiNextBackOff(b *testing.B) {
-	eb := backoff.NewExponentialBackOff()
-	eb.InitialInterval = 100 * time.Millisecond
-	eb.Multiplier = 2
-	eb.MaxInterval = 30 * time.Second
-	eb.Reset()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if i++; i == 16 {
+	for _, c := range []struct {
+		name   string
+		factor float64
+	}{{"randomized", backoff.DefaultRandomizationFactor}, {"plain", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			eb := backoff.NewExponentialBackOff()
+			eb.InitialInterval = 100 * time.Millisecond
+			eb.Multiplier = 2
+			eb.MaxInterval = 30 * time.Second
+			eb.RandomizationFactor = c.factor
 			eb.Reset()
-			i = 0
-		}
-		eb.NextBackOff()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if i++; i == 16 {
+					eb.Reset()
+					i = 0
+				}
+				eb.NextBackOff()
+			}
+		})
 	}
 }
 
