@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 // response's JSON body (mock.Body). ok is false for any other body.
 func MockFacts(body []byte) (seq int, at time.Time, ok bool) {
 	var b mock.Body
-	if mock.DecodeBody(body, &b) != nil || b.Seq == 0 {
+	if mock.DecodeBody(body, &b) != nil || b.Seq == 0 || b.Seq > math.MaxInt {
 		return 0, time.Time{}, false
 	}
 	return int(b.Seq), b.Received, true
