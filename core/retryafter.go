@@ -69,6 +69,9 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	}
 	d := t.Sub(now)
 	if d == maxDuration { // Sub saturated
+		if now.IsZero() { // the caller's slip, more likely than a date 2,000 years ahead
+			return 0, retryAfterError(value, "date too far ahead (overflows a time.Duration) of now, the zero time.Time: pass the current time")
+		}
 		return 0, retryAfterError(value, "date too far ahead (overflows a time.Duration)")
 	}
 	return d, nil

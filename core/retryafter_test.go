@@ -97,6 +97,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"list of dates", "Sun, 06 Nov 1994 08:49:37 GMT, Sun, 06 Nov 1994 08:49:37 GMT", t0, 0, "a list is not allowed"},
 		{"fractional date seconds", "Sun, 06 Nov 1994 08:49:37.5 GMT", t0, 0, "invalid syntax"},
 		{"date too far ahead", "Fri, 31 Dec 9999 23:59:59 GMT", t0, 0, "date too far ahead"},
+		{"date with now the zero time", "Sun, 06 Nov 1994 08:49:37 GMT", time.Time{}, 0, "of now, the zero time.Time: pass the current time"},
 		{"iso 8601", "2026-11-02T09:30:00Z", t0, 0, "invalid syntax"},
 	}
 	for _, tt := range tests {
