@@ -70,3 +70,37 @@ func TestCustomTarget(t *testing.T) {
 		t.Errorf("network errors from a custom target: the note says %q, want it to name Access-Control-Allow-Origin", note)
 	}
 }
+
+// TestCustomTargetTimings: a custom target with a fragment, or one that
+// redirects, has its browser queueing measured when it sends
+// Timing-Allow-Origin. The page looked its Resource Timing entry up by the
+// answer's URL, which has no fragment and is the redirect's end, while the
+// entry is named after the URL asked for: it found none, drew no queueing,
+// and said the server sent no Timing-Allow-Origin.
+func TestCustomTargetTimings(t *testing.T) {
+	srv := startServer(t)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Timing-Allow-Origin", "*")
+		if r.URL.Path == "/redirect" {
+			http.Redirect(w, r, "/ok", http.StatusFound)
+		}
+	}))
+	t.Cleanup(api.Close)
+	target := strings.Replace(api.URL, "127.0.0.1", "localhost", 1)
+	ctx, _ := newBrowser(t)
+	for _, u := range []string{target + "/ok#section", target + "/redirect"} {
+		boot(t, ctx, srv.URL+"/?workers=2&jobs=2&attempts=1&seed=1&target="+url.QueryEscape(u))
+		if st := runToEnd(t, ctx, 30*time.Second); st.Stats["successes"] != 4 {
+			t.Fatalf("%s: %v successes of 4", u, st.Stats["successes"])
+		}
+		card := `(() => { const e = document.querySelector('[data-stat="queued_p99_ms"]'); return e ? e.textContent : "" })()`
+		var text string
+		if err := waitFor(5*time.Second, func() bool {
+			text = eval[string](t, ctx, card)
+			return text != "" && !strings.Contains(text, "–")
+		}); err != nil {
+			t.Errorf("%s, with Timing-Allow-Origin: the browser queue card reads %q, want a time measured", u, text)
+		}
+	}
+}

@@ -31,7 +31,8 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
     var h = "";
     r.headers.forEach(function (v, k) { h += k + ": " + v + "\n"; });
     var t = [0, 0, 0, 0];
-    var es = performance.getEntriesByName(r.url || url, "resource");
+    var es = performance.getEntriesByName(entryName(url), "resource");
+    if (es.length === 0 && r.url) es = performance.getEntriesByName(r.url, "resource");
     if (es.length > 0) {
       var e = es[es.length - 1];
       t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
@@ -39,7 +40,11 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
     var S = "\u0001";
     done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + h + S + body);
   });
-}).catch(fail);`
+}).catch(fail);
+// entryName is the name of url's Resource Timing entry: the URL asked for,
+// as the browser writes it (a fragment kept), which is not r.url, the
+// answer's, after a redirect or with a fragment.
+function entryName(url) { try { return new URL(url).href; } catch (e) { return url; } }`
 
 // fetchJS runs fetchBody on the page's thread (when no worker can be made)
 // and returns the AbortController.

@@ -37,8 +37,10 @@ const GoCodeKey = "gocode"
 // using retrylab/core: the policy (exactly Policy()), the fleet's shared
 // bucket and budget, the per-attempt timeout, and workers running their jobs
 // with the same per-job seeds as the page. With the built-in mock it calls
-// the mock at GoCodeOrigin with the scenario's endpoint parameters; with a
-// custom target, the target. The program is gofmt-formatted.
+// the mock at GoCodeOrigin with the scenario's endpoint parameters, each
+// attempt tagged as the page tags it (AttemptTag), so the mock rolls the
+// same injected failures and spread for it as for the page's run; with a
+// custom target, the target as it is. The program is gofmt-formatted.
 func (s Scenario) GoCode() string { return s.GoCodeAt(GoCodeOrigin) }
 
 // GoCodeAt is GoCode calling the built-in mock at origin (scheme://host:port,
@@ -79,13 +81,26 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 	w("\n\t\"retrylab/core\"\n)\n\n")
 
+	w("// target is the endpoint every worker calls.")
 	if freshKey {
-		w("// target is the endpoint every worker calls. Each run of the program\n")
+		w(" Each run of the program\n")
 		w("// takes a key of its own, so it meets the mock's limit afresh, as each\n")
-		w("// run in Retry Lab does.\n")
+		w("// run in Retry Lab does.")
+	}
+	w("\n")
+	switch {
+	case freshKey:
+		w("//\n// Each attempt adds its tag, tag=w<worker>.j<job>.a<attempt>, as Retry\n")
+		w("// Lab's do: the mock rolls its injected failures and latency spread from\n")
+		w("// the seed and the tag, so this program's attempts get the same ones.\n")
+	case s.Target == "":
+		w("//\n// Each attempt adds its tag, tag=w<worker>.j<job>.a<attempt>: the mock\n")
+		w("// rolls its injected failures and latency spread from the seed and the\n")
+		w("// tag (in a room Retry Lab's tags start with the device's name).\n")
+	}
+	if freshKey {
 		w("var target = %s + \"-\" + strconv.FormatInt(time.Now().UnixNano(), 36)\n\n", strconv.Quote(target))
 	} else {
-		w("// target is the endpoint every worker calls.\n")
 		w("const target = %s\n\n", strconv.Quote(target))
 	}
 	if s.Outage > 0 {
@@ -99,6 +114,7 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("// workers run jobs each, one after another; worker w's job j draws its\n")
 		w("// random numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
 	}
+
 	w("const (\n")
 	w("\tworkers = %d\n", s.Workers)
 	w("\tjobs    = %d\n", s.Jobs)
@@ -177,7 +193,14 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\tctx := context.Background()\n")
 	w("\trunJob := func(worker, job int) {\n")
 	w("\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
-	w("\t\tif err := core.Do(ctx, loop, nil, attempt); err != nil {\n")
+	if s.Target == "" {
+		w("\t\top := func(ctx context.Context, n int) core.Outcome {\n")
+		w("\t\t\treturn attempt(ctx, fmt.Sprintf(\"%%s&tag=w%%d.j%%d.a%%d\", target, worker, job, n))\n")
+		w("\t\t}\n")
+	} else {
+		w("\t\top := func(ctx context.Context, n int) core.Outcome { return attempt(ctx, target) }\n")
+	}
+	w("\t\tif err := core.Do(ctx, loop, nil, op); err != nil {\n")
 	w("\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
 	w("\t\t}\n")
 	w("\t}\n")
@@ -204,13 +227,14 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\twg.Wait()\n")
 	w("}\n\n")
 
-	w("// attempt sends one request and reports what happened to the retry loop.\n")
-	w("func attempt(ctx context.Context, n int) core.Outcome {\n")
+	w("// attempt sends one request to url and reports what happened to the\n")
+	w("// retry loop.\n")
+	w("func attempt(ctx context.Context, url string) core.Outcome {\n")
 	if s.Timeout > 0 {
 		w("\tctx, cancel := context.WithTimeout(ctx, timeout)\n")
 		w("\tdefer cancel()\n")
 	}
-	w("\treq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)\n")
+	w("\treq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
 	w("\tresp, err := http.DefaultClient.Do(req)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")

@@ -5,18 +5,74 @@ package fleet
 import (
 	"fmt"
 	"go/format"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"retrylab/app/mock"
 	"retrylab/core"
 	"retrylab/core/sim"
 )
+
+// buildGoCode writes files (path → content) into a temporary module made
+// as GoCode's comment says (requiring retrylab, replaced by this
+// repository), runs go vet and go build on every program in it, and
+// returns the folder holding the programs, each named after its folder.
+func buildGoCode(t *testing.T, files map[string]string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go") // the tests run under it: never skipped for want of it
+	if err != nil {
+		t.Fatalf("no go command on PATH: %v", err)
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("go.sum", string(sum))
+	for name, content := range files {
+		write(name, content)
+	}
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(goTool, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOOS=", "GOARCH=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// The module, made as the code's own comment says.
+	run("mod", "init", "gocodetest")
+	run("mod", "edit", "-require=retrylab@v0.0.0", "-replace=retrylab="+repo)
+	run("vet", "./...")
+	bin := filepath.Join(dir, "bin")
+	run("build", "-o", bin+string(filepath.Separator), "./...")
+	return bin
+}
 
 // gocodeScenarios are the configurations whose generated code must build.
 func gocodeScenarios() map[string]Scenario {
@@ -179,31 +235,8 @@ func TestGoCodeBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs with the go command")
 	}
-	goTool, err := exec.LookPath("go") // the tests run under it: never skipped for want of it
-	if err != nil {
-		t.Fatalf("no go command on PATH: %v", err)
-	}
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("go.sum", string(sum))
 	scenarios := gocodeScenarios()
+	files := map[string]string{}
 	for name, s := range scenarios {
 		if errs := s.Validate(); errs != nil {
 			t.Fatalf("%s: %v", name, errs)
@@ -212,26 +245,10 @@ func TestGoCodeBuilds(t *testing.T) {
 		if strings.Contains(code, "WithTimeout") != (s.Timeout > 0) || strings.Contains(code, "func gap(") != s.Open {
 			t.Errorf("%s: a timeout %v, an open workload %v, and the program:\n%s", name, s.Timeout, s.Open, code)
 		}
-		write(name+"/main.go", code)
-		write(name+"/hook.go", gocodeHook(s))
+		files[name+"/main.go"] = code
+		files[name+"/hook.go"] = gocodeHook(s)
 	}
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(goTool, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOOS=", "GOARCH=")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	// The module, made as the code's own comment says.
-	run("mod", "init", "gocodetest")
-	run("mod", "edit", "-require=retrylab@v0.0.0", "-replace=retrylab="+repo)
-	run("vet", "./...")
-	bin := filepath.Join(dir, "bin")
-	run("build", "-o", bin+string(filepath.Separator), "./...")
+	bin := buildGoCode(t, files)
 	for name, s := range scenarios {
 		cmd := exec.Command(filepath.Join(bin, name))
 		cmd.Env = append(os.Environ(), "GOCODE_DUMP=1")
@@ -256,4 +273,73 @@ func TestGoCodeBuilds(t *testing.T) {
 			t.Errorf("%s: the program's settings\n%s\nwant\n%s", name, got, want)
 		}
 	}
+}
+
+// TestGoCodeFailsTheRunsAttempts: the exported program, run against the
+// mock, gets the same injected failures on the same attempts as the page's
+// run of its scenario (the fleet's runner, which tags each attempt as the
+// page does), so it retries the same way: the mock saw the same attempts,
+// each with the same status, from both. The program sent its attempts
+// untagged, so the mock rolled them by key and arrival instead: other
+// attempts failed, and its jobs retried on another schedule.
+func TestGoCodeFailsTheRunsAttempts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program with the go command")
+	}
+	s := simScenario(t, "workers", "3", "jobs", "3", "limiter", "none", "fail500", "25", "fail503", "15",
+		"latency", "0s", "strategy", "full", "base", "1ms", "cap", "4ms", "attempts", "6", "seed", "7", "timeout", "0s")
+	h := mock.New(mock.Options{})
+	var mu sync.Mutex
+	seen := map[string][]string{} // key → "tag status", one per request
+	mux := http.NewServeMux()
+	mux.Handle("/mock", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		q := r.URL.Query()
+		mu.Lock()
+		seen[q.Get("key")] = append(seen[q.Get("key")], q.Get("tag")+" "+strconv.Itoa(rec.status))
+		mu.Unlock()
+	}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { h.Close(); srv.Close() })
+
+	runLive(t, srv, s, "page")
+	bin := buildGoCode(t, map[string]string{"rolls/main.go": s.GoCodeAt(srv.URL)})
+	if out, err := exec.Command(filepath.Join(bin, "rolls")).CombinedOutput(); err != nil {
+		t.Fatalf("the program: %v\n%s", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	page := seen["page"]
+	var program []string
+	for key, reqs := range seen {
+		if strings.HasPrefix(key, GoCodeKey+"-") {
+			program = reqs
+		}
+	}
+	slices.Sort(page)
+	slices.Sort(program)
+	failed := 0
+	for _, r := range page {
+		if !strings.HasSuffix(r, " 200") {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Fatalf("no attempt of the run failed: nothing to compare (%v)", page)
+	}
+	if !slices.Equal(page, program) {
+		t.Errorf("the mock saw from the page's run (tag, status)\n%s\nand from the program\n%s", strings.Join(page, ", "), strings.Join(program, ", "))
+	}
+}
+
+// statusRecorder keeps the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
 }

@@ -1046,15 +1046,20 @@ func (l *Lab) statList() []stat {
 		jobs = jobsOf(l.rec.Scenario)
 	}
 	cur := statList(&l.stats, l.disp, l.runEnd(), jobs)
-	untimed := !simulated && l.shownScenario().Target != "" && l.stats.QueuedN == 0 && l.stats.OK+l.stats.Limited > 0
+	// No answer told its queueing: 0 is no measurement (the export's
+	// queued_p99_ms is null then).
+	untimed := !simulated && l.stats.QueuedN == 0 && l.stats.Requests > 0
 	for i := range cur {
 		switch {
 		case simulated && measuredLive[cur[i].Name]:
 			cur[i].NotMeasured = "not measured in a simulation"
-		case untimed && cur[i].Name == "queued_p99_ms":
+		case untimed && cur[i].Name == "queued_p99_ms" && l.shownScenario().Target != "" && l.stats.OK+l.stats.Limited > 0:
 			// Cross-origin, the browser tells a request's queueing only
 			// when the server sends Timing-Allow-Origin.
 			cur[i].NotMeasured = "not measured: your server sends no Timing-Allow-Origin"
+		case untimed && cur[i].Name == "queued_p99_ms":
+			// Network errors, timeouts, aborts: the browser tells nothing.
+			cur[i].NotMeasured = "not measured: no answer told it"
 		}
 	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -826,7 +827,9 @@ func TestRoomDevicesDrawTheirOwnSeed(t *testing.T) {
 
 // A run against the user's own server that sends no Timing-Allow-Origin
 // shows its browser queueing as not measured, saying why, not as 0 µs;
-// against the mock, or with timings, it is a number.
+// against the mock, or with timings, it is a number. A run no answer told
+// its queueing (network errors only: a server down or refusing CORS, every
+// connection dropped) showed "0 µs", measured, where the export has null.
 func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 	untimed := func() []fleet.Record {
 		recs := oneJob()
@@ -835,6 +838,17 @@ func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 				c := *a
 				c.Queued, c.Handoff, c.Measured = 0, 0, 0
 				recs[i].Attempt = &c
+			}
+		}
+		return recs
+	}
+	// Every attempt a network error: no answer, no timings.
+	unanswered := func() []fleet.Record {
+		recs := untimed()
+		for i := range recs {
+			if a := recs[i].Attempt; a != nil {
+				a.Status, a.Header, a.Err = 0, nil, errors.New("network error")
+				recs[i].Event.Outcome = a.Outcome()
 			}
 		}
 		return recs
@@ -848,6 +862,8 @@ func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 		{"custom target, no timings", "https://api.example.com/items", untimed(), "not measured: your server sends no Timing-Allow-Origin"},
 		{"custom target, timings", "https://api.example.com/items", oneJob(), ""},
 		{"the mock", "", oneJob(), ""},
+		{"custom target, network errors only", "https://api.example.com/items", unanswered(), "not measured: no answer told it"},
+		{"the mock, every connection dropped", "", unanswered(), "not measured: no answer told it"},
 	} {
 		l := newLab()
 		if c.target != "" {

@@ -194,8 +194,9 @@ func (t *fetchTransport) corsNote() string {
 	}
 	switch {
 	case t.networkErrs.Load() > 0:
-		return "Some requests failed with a network error. Browsers report a CORS rejection the same way: " +
-			"your server must answer with Access-Control-Allow-Origin (e.g. *) for this page's origin on every response, " +
+		return "Some requests failed with a network error: your server did not answer (down, unreachable, or over https " +
+			"with a certificate this browser does not trust), or it did and CORS hid the answer; browsers report them alike. " +
+			"If it is up, it must answer with Access-Control-Allow-Origin (e.g. *) for this page's origin on every response, " +
 			"its 429s and 503s included (gateways often leave it off their rejections)."
 	case t.limited.Load() > 0 && t.noRetryHdr.Load() == t.limited.Load():
 		return "Rejections came back without a readable Retry-After. Cross-origin, fetch() only sees the headers " +
