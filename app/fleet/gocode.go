@@ -71,14 +71,11 @@ func (s Scenario) GoCodeAt(origin string) string {
 	if random {
 		w("\t\"math\"\n")
 	}
-	w("\t\"net/http\"\n")
+	w("\t\"net/http\"\n\t\"os\"\n\t\"os/signal\"\n")
 	if freshKey {
 		w("\t\"strconv\"\n")
 	}
-	w("\t\"sync\"\n")
-	if s.Timeout > 0 || s.Open || durationsUsed(p) || freshKey {
-		w("\t\"time\"\n")
-	}
+	w("\t\"sync\"\n\t\"sync/atomic\"\n\t\"time\"\n")
 	w("\n\t\"retrylab/core\"\n)\n\n")
 
 	w("// target is the endpoint every worker calls.")
@@ -189,8 +186,22 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("func must[T any](v T, err error) T {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\treturn v\n}\n\n")
 	}
 
+	w("// client keeps a connection per worker open between attempts:\n")
+	w("// http.DefaultClient keeps two per host, so most workers would connect\n")
+	w("// afresh for every attempt.\n")
+	w("var client = func() *http.Client {\n")
+	w("\tt := http.DefaultTransport.(*http.Transport).Clone()\n")
+	w("\tt.MaxIdleConnsPerHost = workers\n")
+	w("\treturn &http.Client{Transport: t}\n")
+	w("}()\n\n")
+
 	w("func main() {\n")
-	w("\tctx := context.Background()\n")
+	w("\t// Ctrl-C cancels every wait and every request in flight: the jobs\n")
+	w("\t// stop at once (core.ErrCancelled).\n")
+	w("\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)\n")
+	w("\tdefer stop()\n")
+	w("\tstart := time.Now()\n")
+	w("\tvar succeeded atomic.Int64\n")
 	w("\trunJob := func(worker, job int) {\n")
 	w("\t\tloop := core.NewLoop(policy, core.NewRand(core.SubSeed(seed, worker, job)), bucket, budget, nil)\n")
 	if s.Target == "" {
@@ -202,12 +213,11 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 	w("\t\tif err := core.Do(ctx, loop, nil, op); err != nil {\n")
 	w("\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
+	w("\t\t\treturn\n")
 	w("\t\t}\n")
+	w("\t\tsucceeded.Add(1)\n")
 	w("\t}\n")
 	w("\tvar wg sync.WaitGroup\n")
-	if s.Open {
-		w("\tstart := time.Now()\n")
-	}
 	w("\tfor worker := range workers {\n")
 	w("\t\twg.Go(func() {\n")
 	if s.Open {
@@ -216,15 +226,23 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\t\t\tfor job := range jobs {\n")
 	if s.Open {
 		w("\t\t\t\tarrival += gap(worker, job)\n")
-		w("\t\t\t\ttime.Sleep(time.Until(start.Add(arrival)))\n")
+		w("\t\t\t\tselect {\n")
+		w("\t\t\t\tcase <-time.After(time.Until(start.Add(arrival))):\n")
+		w("\t\t\t\tcase <-ctx.Done():\n")
+		w("\t\t\t\t\treturn // no more jobs arrive\n")
+		w("\t\t\t\t}\n")
 		w("\t\t\t\twg.Go(func() { runJob(worker, job) })\n")
 	} else {
+		w("\t\t\t\tif ctx.Err() != nil {\n")
+		w("\t\t\t\t\treturn // no more jobs start\n")
+		w("\t\t\t\t}\n")
 		w("\t\t\t\trunJob(worker, job)\n")
 	}
 	w("\t\t\t}\n")
 	w("\t\t})\n")
 	w("\t}\n")
 	w("\twg.Wait()\n")
+	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v\\n\", succeeded.Load(), workers*jobs, time.Since(start).Round(time.Millisecond))\n")
 	w("}\n\n")
 
 	w("// attempt sends one request to url and reports what happened to the\n")
@@ -236,23 +254,13 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 	w("\treq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
-	w("\tresp, err := http.DefaultClient.Do(req)\n")
+	w("\tresp, err := client.Do(req)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
 	w("\tdefer resp.Body.Close()\n")
 	w("\tio.Copy(io.Discard, resp.Body)\n")
 	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header}\n")
 	w("}\n")
 	return b.String()
-}
-
-// durationsUsed reports whether the policy literal needs package time.
-func durationsUsed(p core.Policy) bool {
-	for _, d := range []time.Duration{p.Backoff.Base, p.Backoff.Cap, p.MaxElapsed, p.Ceiling, p.Spread} {
-		if strings.Contains(goDuration(d), "time.") {
-			return true
-		}
-	}
-	return false
 }
 
 // goDuration writes d as a Go expression: "2 * time.Second", "time.Minute",

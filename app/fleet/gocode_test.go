@@ -5,6 +5,7 @@ package fleet
 import (
 	"fmt"
 	"go/format"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -330,6 +332,41 @@ func TestGoCodeFailsTheRunsAttempts(t *testing.T) {
 	}
 	if !slices.Equal(page, program) {
 		t.Errorf("the mock saw from the page's run (tag, status)\n%s\nand from the program\n%s", strings.Join(page, ", "), strings.Join(program, ", "))
+	}
+}
+
+// The exported program keeps a connection per worker, and says how its
+// jobs went: on http.DefaultClient, which keeps two idle connections per
+// host, eight workers backing off after 503s opened 26 connections for
+// their 24 jobs (each wait left a connection idle, and all but two were
+// closed), and the program printed only the jobs that gave up, nothing
+// when all succeeded.
+func TestGoCodeKeepsAConnectionPerWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program with the go command")
+	}
+	s := simScenario(t, "workers", "8", "jobs", "3", "limiter", "none", "latency", "20ms", "timeout", "0s",
+		"fail503", "50", "strategy", "constant", "base", "30ms", "attempts", "10", "seed", "3")
+	h := mock.New(mock.Options{})
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	bin := buildGoCode(t, map[string]string{"conns/main.go": s.GoCodeAt(srv.URL)})
+	out, err := exec.Command(filepath.Join(bin, "conns")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the program: %v\n%s", err, out)
+	}
+	if n := conns.Load(); n > 8 {
+		t.Errorf("8 workers × 3 jobs opened %d connections, want at most one per worker", n)
+	}
+	if !regexp.MustCompile(`^24 of 24 jobs succeeded in [0-9.]+m?s\n$`).Match(out) {
+		t.Errorf("the program said %q, want how many of its 24 jobs succeeded", out)
 	}
 }
 
