@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,8 +269,14 @@ func shellQuote(s string) string {
 
 func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSummary) {
 	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
-	fmt.Fprintf(w, "Simulated (virtual time, seed %d): %d workers × %d jobs, strategy %s, against the mock endpoint\n",
-		s.Seed, s.Workers, s.Jobs, s.Strategy)
+	count := func(n int, noun string) string {
+		if n != 1 {
+			noun += "s"
+		}
+		return strconv.Itoa(n) + " " + noun
+	}
+	fmt.Fprintf(w, "Simulated (virtual time, seed %d): %s × %s, strategy %s, against the mock endpoint\n",
+		s.Seed, count(s.Workers, "worker"), count(s.Jobs, "job"), s.Strategy)
 	fmt.Fprintf(w, "  %s\n\n", s.Encode())
 	row := func(name string, format string, a ...any) {
 		fmt.Fprintf(w, "  %-22s "+format+"\n", append([]any{name}, a...)...)

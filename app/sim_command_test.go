@@ -106,9 +106,9 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		want, wantNot []string
 	}{
 		{[]string{"scenario", "workers=5&jobs=1&fail500=100&attempts=3&latency=10ms"},
-			[]string{"wasted per success     – (no job succeeded: all 15 answers wasted)", "drained after"}, []string{"0.00 requests", "stopped after"}},
+			[]string{"5 workers × 1 job,", "wasted per success     – (no job succeeded: all 15 answers wasted)", "drained after"}, []string{"0.00 requests", "stopped after", "1 jobs"}},
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
-			[]string{"stopped after", "(the attempt limit)"}, []string{"drained after"}},
+			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)"}, []string{"drained after"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
 			[]string{"wasted per success     0.00 requests", "drained after"}, []string{"stopped after"}},
 	} {
