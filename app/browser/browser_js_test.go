@@ -499,10 +499,15 @@ func fakeWorkers(t *testing.T, cores int, noData bool) (urls, sent func() []stri
 }
 
 // FetchOpen's workers start from data: URLs (an opaque origin, which no
-// service worker controls: their requests start sooner), Fetch's from a
-// Blob URL (the page's origin, which a custom target's CORS policy names).
-// A browser that throws for a data: worker gets a Blob URL one.
+// service worker controls: their requests start sooner); a worker that is
+// not opaque from a Blob URL (the page's origin). A browser that throws
+// for a data: worker gets a Blob URL one. Fetch, for a custom target,
+// starts none: its requests run on the page's thread, past the service
+// worker (pageThread).
 func TestFetchWorkerOrigins(t *testing.T) {
+	if pageThread.start(); pageThread.ok {
+		t.Error("Fetch started a worker: a worker of the page's origin has its requests wait for the service worker")
+	}
 	for _, noData := range []bool{false, true} {
 		urls, _ := fakeWorkers(t, 1, noData)
 		for _, w := range []*fetchWorker{{opaque: true}, {}} {
