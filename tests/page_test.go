@@ -865,6 +865,74 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 	}
 }
 
+// TestPresentationRunShowsTheLanes: on a 1024 × 768 projector in
+// presentation mode the header, the story's two rows of steps, its caption
+// and the numbers put the timeline's top 60–100 px above the fold (four
+// lanes), and a run, a simulation and a replay went on there unseen. They
+// now bring the run bar, the numbers and the timeline to the top of the
+// screen, with at least 140 px of the timeline in sight; where that much
+// shows already (1280 × 720), or out of presentation mode, the page stays
+// where it is.
+func TestPresentationRunShowsTheLanes(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type where struct {
+		Lanes   float64 // px of the timeline on the screen
+		Stop    float64 // the Stop button's top
+		ScrollY float64
+	}
+	read := func() where {
+		return eval[where](t, ctx, `(() => {
+			const r = document.getElementById("timeline").getBoundingClientRect();
+			return {Lanes: Math.min(r.bottom, innerHeight) - Math.max(r.top, 0),
+				Stop: document.getElementById("stop").getBoundingClientRect().top, ScrollY: scrollY};
+		})()`)
+	}
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+		scrolls bool
+	}{{1024, 768, true, true}, {1280, 720, true, false}, {1024, 768, false, false}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		if eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) != c.present {
+			press(t, ctx, "p")
+		}
+		press(t, ctx, "3") // a caption of four lines at 1024 px
+		for _, key := range []string{"r", "m", "y"} {
+			eval[chromedp.Void](t, ctx, `window.scrollTo(0, 0)`)
+			if err := waitFor(5*time.Second, func() bool { return read().ScrollY == 0 }); err != nil {
+				t.Fatal("the page did not scroll back to its top")
+			}
+			before, runs := read(), state(t, ctx).Runs
+			press(t, ctx, key)
+			var got where
+			if err := waitFor(5*time.Second, func() bool {
+				s := state(t, ctx)
+				got = read()
+				return (s.Runs > runs || s.Replaying) && (got.ScrollY > 0) == c.scrolls
+			}); err != nil {
+				t.Errorf("%d × %d, presentation mode %v, %s: the page scrolled by %.0f px (want scrolled: %v); %.0f px of the timeline on the screen before, %.0f after",
+					c.w, c.h, c.present, key, got.ScrollY, c.scrolls, before.Lanes, got.Lanes)
+			}
+			if c.scrolls && (got.Lanes < 140 || got.Stop < 0) {
+				t.Errorf("%d × %d, %s: %.0f px of the timeline on the screen, Stop at %.0f px: want at least 140 px, and Stop in sight", c.w, c.h, key, got.Lanes, got.Stop)
+			}
+			switch key {
+			case "r":
+				press(t, ctx, "s")
+			case "y":
+				press(t, ctx, "y")
+			}
+			if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return !s.Running && !s.Replaying }); err != nil {
+				t.Fatalf("%s did not end: %v", key, err)
+			}
+		}
+	}
+}
+
 // readable checks, in presentation mode, the type of what a presenter
 // points at: in px, on a 14 px root the legend was 13.3, the numbers'
 // names 10.5 to 13.3 and the lines under them 10.1, a step's title 13.9,

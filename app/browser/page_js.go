@@ -100,6 +100,28 @@ func ViewportHeightBelow(id string) (float64, error) {
 	return v.Float()
 }
 
+// bringUpJS scrolls the element id to the viewport's top when fewer than
+// min px of the element shown are on the screen.
+const bringUpJS = `
+var s = document.getElementById(shown), e = document.getElementById(id);
+if (!s || !e) return;
+var r = s.getBoundingClientRect();
+if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) < min) e.scrollIntoView({block: "start"});`
+
+var bringUpFn lazyFunc
+
+// BringUp scrolls the page so that the element id starts at the top of
+// the viewport, when fewer than min CSS px of the element shown are on the
+// screen (else it leaves the page where it is).
+func BringUp(id, shown string, min float64) error {
+	fn, err := compiled(&bringUpFn, bringUpJS, "id", "shown", "min")
+	if err != nil {
+		return err
+	}
+	_, err = fn.Invoke(id, shown, min)
+	return err
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
