@@ -694,7 +694,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
 	l.runRev++
 	l.publish()
-	l.showRun()
+	l.showRun(ctx)
 	l.closeStream()
 	var ready <-chan struct{}
 	if s.Target == "" {
@@ -843,7 +843,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	l.live = live
 	l.runRev++
 	l.publish()
-	l.showRun()
+	l.showRun(ctx)
 	ctx.Async(func() {
 		// Let the browser paint "Simulating…" before the thread is busy.
 		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
@@ -1283,9 +1283,13 @@ const stageID = "stage"
 // header, the story's two rows of steps, its caption and the numbers left
 // 60–100 px of it above the fold, four lanes, for the whole run. On a
 // larger screen, or scrolled to the timeline already, the page stays put.
-func (l *Lab) showRun() {
+// With a baseline's banner above the numbers (the timeline's top then 98
+// px above the fold with the run bar at the screen's top), the banner goes
+// to the top, the run bar above it. It measures the page as the run draws
+// it, after this update.
+func (l *Lab) showRun(ctx app.Context) {
 	if l.present {
-		_ = browser.BringUp(stageID, canvasID, lanesOnScreen)
+		ctx.Defer(func(app.Context) { _ = browser.BringUp(stageID, canvasID, lanesOnScreen) })
 	}
 }
 
