@@ -1034,6 +1034,11 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	screenshot(t, ctx, "hidden-tab")
 }
 
+// cutNumbersJS lists the numbers' names and lines cut off in their cards.
+const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
+	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+	.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
+
 // TestNumbersFitTheirCards: every number's name and line is whole in its
 // card, after a simulation, at 800, 1280 and 1920 px and in presentation
 // mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
@@ -1046,9 +1051,6 @@ func TestNumbersFitTheirCards(t *testing.T) {
 	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 		t.Fatalf("the simulation did not finish: %v", err)
 	}
-	const cutJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
-		.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
-		.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
 	for _, c := range []struct {
 		width   int64
 		present bool
@@ -1061,7 +1063,7 @@ func TestNumbersFitTheirCards(t *testing.T) {
 		}
 		var cut []string
 		if err := waitFor(3*time.Second, func() bool {
-			cut = eval[[]string](t, ctx, cutJS)
+			cut = eval[[]string](t, ctx, cutNumbersJS)
 			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
 		}); err != nil {
 			t.Errorf("%d px wide, presentation mode %v: cut off %q", c.width, c.present, cut)
