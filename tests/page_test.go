@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -867,6 +868,92 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 	}
 }
 
+// TestPresentationRunShowsTheLanes: on a 1024 × 768 projector in
+// presentation mode the header, the story's two rows of steps, its caption
+// and the numbers put the timeline's top 60–100 px above the fold (four
+// lanes), and a run, a simulation and a replay went on there unseen. They
+// now bring the run bar, the numbers and the timeline to the top of the
+// screen, with at least 140 px of the timeline in sight; where that much
+// shows already (1280 × 720), or out of presentation mode, the page stays
+// where it is. With a baseline kept, its banner over the numbers, the
+// timeline showed 129 px at 1280 × 720, and 98 px at 1024 × 768 with the
+// run bar at the screen's top; measured before the run's numbers took
+// their lines, the page scrolled too little (the timeline's top was still
+// 31 px below the fold at 1280 × 720). The page then puts the banner at
+// the top, the run bar whole above the screen, not cut.
+func TestPresentationRunShowsTheLanes(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type where struct {
+		Lanes        float64 // px of the timeline on the screen
+		Status       float64 // the run's status line's top
+		StatusHeight float64
+		ScrollY      float64
+	}
+	read := func() where {
+		return eval[where](t, ctx, `(() => {
+			const r = document.getElementById("timeline").getBoundingClientRect();
+			return {Lanes: Math.min(r.bottom, innerHeight) - Math.max(r.top, 0),
+				Status: document.getElementById("run-status").getBoundingClientRect().top,
+				StatusHeight: document.getElementById("run-status").getBoundingClientRect().height, ScrollY: scrollY};
+		})()`)
+	}
+	// m, y and r on step 3; then, that live run kept as the baseline, r on
+	// step 4.
+	all := []string{"m", "y", "r", "c 4 r"}
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+		scrolls []string // the keys that scroll the page
+	}{{1024, 768, true, all}, {1280, 720, true, []string{"c 4 r"}}, {1024, 768, false, nil}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		if eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) != c.present {
+			press(t, ctx, "p")
+		}
+		press(t, ctx, "3") // a caption of four lines at 1024 px
+		for _, keys := range all {
+			scrolls, key := slices.Contains(c.scrolls, keys), keys
+			if k, ok := strings.CutPrefix(key, "c 4 "); ok {
+				press(t, ctx, "c")
+				press(t, ctx, "4")
+				key = k
+			}
+			eval[chromedp.Void](t, ctx, `window.scrollTo(0, 0)`)
+			if err := waitFor(5*time.Second, func() bool { return read().ScrollY == 0 }); err != nil {
+				t.Fatal("the page did not scroll back to its top")
+			}
+			before, runs := read(), state(t, ctx).Runs
+			press(t, ctx, key)
+			// Read once the run's figures come in: its numbers' cards grow
+			// then (by 18 px at 1024 × 768 with a baseline).
+			var got where
+			if err := waitFor(10*time.Second, func() bool {
+				s := state(t, ctx)
+				got = read()
+				return (s.Runs > runs && (s.Simulated || s.Records > 100) || s.Replaying) && (got.ScrollY > 0) == scrolls
+			}); err != nil {
+				t.Errorf("%d × %d, presentation mode %v, %s: the page scrolled by %.0f px (want scrolled: %v); %.0f px of the timeline on the screen before, %.0f after",
+					c.w, c.h, c.present, keys, got.ScrollY, scrolls, before.Lanes, got.Lanes)
+			}
+			if scrolls && (got.Lanes < 140 || got.Status < 0 && got.Status > -got.StatusHeight) {
+				t.Errorf("%d × %d, %s: %.0f px of the timeline on the screen, the run's status at %.0f px: want at least 140 px, and the status in sight or above the screen, not cut", c.w, c.h, keys, got.Lanes, got.Status)
+			}
+			switch keys {
+			case "c 4 r":
+				press(t, ctx, "s")
+			case "y":
+				press(t, ctx, "y")
+			}
+			if err := waitFor(60*time.Second, func() bool { s := state(t, ctx); return !s.Running && !s.Replaying }); err != nil {
+				t.Fatalf("%s did not end: %v", key, err)
+			}
+		}
+	}
+}
+
 // readable checks, in presentation mode, the type of what a presenter
 // points at: in px, on a 14 px root the legend was 13.3, the numbers'
 // names 10.5 to 13.3 and the lines under them 10.1, a step's title 13.9,
@@ -963,6 +1050,11 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	}
 }
 
+// cutNumbersJS lists the numbers' names and lines cut off in their cards.
+const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
+	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+	.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
+
 // TestNumbersFitTheirCards: every number's name and line is whole in its
 // card, after a simulation, at 800, 1280 and 1920 px and in presentation
 // mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
@@ -975,9 +1067,6 @@ func TestNumbersFitTheirCards(t *testing.T) {
 	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 		t.Fatalf("the simulation did not finish: %v", err)
 	}
-	const cutJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
-		.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
-		.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
 	for _, c := range []struct {
 		width   int64
 		present bool
@@ -990,7 +1079,7 @@ func TestNumbersFitTheirCards(t *testing.T) {
 		}
 		var cut []string
 		if err := waitFor(3*time.Second, func() bool {
-			cut = eval[[]string](t, ctx, cutJS)
+			cut = eval[[]string](t, ctx, cutNumbersJS)
 			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
 		}); err != nil {
 			t.Errorf("%d px wide, presentation mode %v: cut off %q", c.width, c.present, cut)

@@ -208,6 +208,12 @@ func TestWatchOnAProjector(t *testing.T) {
 		t.Errorf("✕ at %+v, in a panel at %+v: want it in the panel's top right corner", l.Hide, l.Panel)
 	}
 	t.Logf("join panel %+v, QR %+v, timeline at %.0f px; screenshot %s", l.Panel, l.QR, l.Timeline.Top, screenshot(t, ctx, "watch-projector"))
+	// Beside the panel the room's numbers are 134 px wide: their lines
+	// read "pages in the room that se…" and "since Watch room was…".
+	var cut []string
+	if err := waitFor(3*time.Second, func() bool { cut = eval[[]string](t, ctx, cutNumbersJS); return len(cut) == 0 }); err != nil {
+		t.Errorf("beside the join panel, cut off: %q", cut)
+	}
 
 	// ✕ hides the panel and leaves the focus on the control that shows it
 	// again (not on the page's body), which puts it back and the focus on ✕.

@@ -100,6 +100,34 @@ func ViewportHeightBelow(id string) (float64, error) {
 	return v.Float()
 }
 
+// bringUpJS, when fewer than min px of the element shown are on the
+// screen, scrolls to the top of the screen the element id, or the first of
+// its children that leaves min px of shown on the screen (else its last).
+const bringUpJS = `
+var s = document.getElementById(shown), e = document.getElementById(id);
+if (!s || !e) return;
+var r = s.getBoundingClientRect();
+if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= min) return;
+var tops = [e].concat(Array.from(e.children)).map(function (c) { return c.getBoundingClientRect().top; }).filter(function (t) { return t <= r.top; });
+var top = tops.find(function (t) { return r.top - t <= innerHeight - min; });
+scrollTo(scrollX, scrollY + (top === undefined ? tops[tops.length - 1] : top));`
+
+var bringUpFn lazyFunc
+
+// BringUp scrolls the page so that the element id starts at the top of
+// the viewport, when fewer than min CSS px of the element shown are on the
+// screen (else it leaves the page where it is); or, if fewer than min px
+// of shown would be on the screen even then, the first of id's children
+// that leaves that much.
+func BringUp(id, shown string, min float64) error {
+	fn, err := compiled(&bringUpFn, bringUpJS, "id", "shown", "min")
+	if err != nil {
+		return err
+	}
+	_, err = fn.Invoke(id, shown, min)
+	return err
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {

@@ -16,6 +16,9 @@ func Hidden() bool { return false }
 // ViewportHeightBelow returns ErrNoBrowser natively.
 func ViewportHeightBelow(id string) (float64, error) { return 0, ErrNoBrowser }
 
+// BringUp returns ErrNoBrowser natively.
+func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
+
 // WatchResize returns ErrNoBrowser natively.
 func WatchResize(id string, fn func()) (stop func(), err error) { return nil, ErrNoBrowser }
 

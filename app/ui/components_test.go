@@ -501,6 +501,32 @@ func TestWatchCaption(t *testing.T) {
 	}
 }
 
+// A device that joined a room from its link (its own seed: no step of the
+// story) read "Custom configuration: pick a step of the story to reset
+// every field, or keep tuning." as the first line on its phone, and of the
+// room only a name at the end of the status. The caption now says the page
+// is in the room, and what Run does there; a step keeps the room, with its
+// own caption. With its own target the page is in no room.
+func TestRoomCaption(t *testing.T) {
+	l := newLab()
+	l.s.Room, l.s.Seed, l.device = "room1", 4242, "finch-09b"
+	want := "In room “room1” as finch-09b: press Run"
+	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, want) || strings.Contains(out, "Custom configuration") {
+		t.Errorf("a page that joined a room: the caption does not say so:\n%s", out)
+	}
+	l.Preset("full-jitter")
+	if l.s.Room != "room1" {
+		t.Errorf("a step of the story left the room: %q", l.s.Room)
+	}
+	if out := renderHTML(&PresetBar{Lab: l}); strings.Contains(out, want) || !strings.Contains(out, fleet.Presets[2].Caption) {
+		t.Errorf("step 3 in a room: want its own caption:\n%s", out)
+	}
+	l.s.Seed, l.s.Target = 4242, "http://example.com/api"
+	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, "Custom configuration") {
+		t.Errorf("a page with its own target: want the custom caption:\n%s", out)
+	}
+}
+
 // The fault buttons' titles say what they do to this configuration's
 // server: the Burst's "twice what it lets through at once" was false with
 // no limiter (20 requests) and past the 1,000 cap, and Halve limit's "says

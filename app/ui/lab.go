@@ -694,6 +694,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
 	l.runRev++
 	l.publish()
+	l.showRun(ctx)
 	l.closeStream()
 	var ready <-chan struct{}
 	if s.Target == "" {
@@ -842,6 +843,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	l.live = live
 	l.runRev++
 	l.publish()
+	l.showRun(ctx)
 	ctx.Async(func() {
 		// Let the browser paint "Simulating…" before the thread is busy.
 		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
@@ -1270,6 +1272,30 @@ func (l *Lab) setPresent(on bool) {
 	l.view.setTheme(on)
 	l.runRev++
 	l.cfgRev++
+}
+
+// lanesOnScreen is how much of the timeline, CSS px, a projector shows
+// when a run starts: its axis row and about 100 px of lanes.
+const lanesOnScreen = 140
+
+// stageID is the run's section: its bar, the numbers, the legend, the
+// timeline.
+const stageID = "stage"
+
+// showRun, in presentation mode, brings the run (its bar, the numbers, the
+// legend and the timeline) to the top of the screen when fewer than
+// lanesOnScreen px of the timeline show: on a 1024 × 768 projector the
+// header, the story's two rows of steps, its caption and the numbers left
+// 60–100 px of it above the fold, four lanes, for the whole run. On a
+// larger screen, or scrolled to the timeline already, the page stays put.
+// With a baseline's banner above the numbers (the timeline's top then 98
+// px above the fold with the run bar at the screen's top), the banner goes
+// to the top, the run bar above it. It measures the page as the run draws
+// it, after this update.
+func (l *Lab) showRun(ctx app.Context) {
+	if l.present {
+		ctx.Defer(func(app.Context) { _ = browser.BringUp(stageID, canvasID, lanesOnScreen) })
+	}
 }
 
 // presetIDs lists the presets in keyboard order (1, 2, …).

@@ -305,7 +305,7 @@ func (p *Playground) Render() app.UI {
 		&Notice{Lab: l, Rev: l.cfgRev},
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
-			app.Section().Class("stage").Aria("label", "Run").Body(
+			app.Section().ID(stageID).Class("stage").Aria("label", "Run").Body(
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},
 				// On a projector the join panel sits beside the numbers

@@ -30,6 +30,14 @@ func (b *PresetBar) Render() app.UI {
 			caption = p.Caption
 		}
 	}
+	if active == "" && l.s.Room != "" && l.s.Target == "" {
+		// A device that joined from the room's link (its own seed: no step).
+		as := ""
+		if l.device != "" {
+			as = " as " + l.device
+		}
+		caption = "In room “" + l.s.Room + "”" + as + ": press Run, your requests share the room's limit." // short: Run stays on a 320 × 568 phone's first screen
+	}
 	if l.watching || l.watched {
 		// The lanes are the room's devices, not this configuration's run.
 		caption = "The room “" + l.watchRoom + "” as its server saw it: a lane per device that sends, and everyone's requests in the histogram. Each device runs its own configuration."

@@ -226,6 +226,7 @@ func (l *Lab) Replay(ctx app.Context) {
 	l.replaying, l.live, l.stats, l.disp = true, live, fleet.Stats{}, 0
 	l.runRev++
 	l.publish()
+	l.showRun(ctx)
 	// The status says where the playhead is: at 4×, 250 ms is a second of
 	// the run.
 	go l.tick(ctx, tickCtx, live, 100*time.Millisecond)

@@ -282,12 +282,12 @@ func watchStatList(w watchStats) []stat {
 	}
 	return []stat{
 		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: thousands(w.Arrivals), Sub: "from everyone in the room", Primary: true},
-		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: thousands(w.Devices), Sub: "pages in the room that sent requests", Primary: true},
+		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: thousands(w.Devices), Sub: "pages that sent requests", Primary: true},
 		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: thousands(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
 		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: thousands(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
 		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: thousands(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
 		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: thousands(w.Peak), Sub: "most received in any 1 s", Primary: true},
-		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since Watch room was pressed", Primary: true},
+		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since the watch began", Primary: true},
 	}
 }
 
