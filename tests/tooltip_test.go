@@ -154,7 +154,11 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 				s := state(t, ctx)
 				return s.Simulated && !s.Running && eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).drawn_ms`) > 0
 			}); err != nil {
-				t.Fatalf("the simulation was not drawn: %v", err)
+				// Said whole: once in a fresh clone's CI (2026-12-02, the
+				// desktop case) it was not drawn in 30 s, and passed again
+				// in every run since.
+				t.Fatalf("the simulation was not drawn: %v; state %+v; page %s, visibility %s", err, state(t, ctx),
+					eval[string](t, ctx, `window.retrylab.debug()`), eval[string](t, ctx, `document.visibilityState`))
 			}
 			key := func(k string) {
 				t.Helper()
