@@ -66,7 +66,7 @@ func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 		case ActDone:
 			return step.Err
 		case ActWait:
-			if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < step.Wait {
+			if deadline, ok := ctx.Deadline(); ok && deadline.Sub(clock.Now()) < step.Wait {
 				step = l.Cancel(clock.Now(), fmt.Errorf("core: wait %s would pass the context deadline: %w", FormatDuration(step.Wait), context.DeadlineExceeded))
 				continue
 			}

@@ -85,15 +85,14 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("// run in Retry Lab does.")
 	}
 	w("\n")
-	switch {
-	case freshKey:
+	if s.Target == "" {
 		w("//\n// Each attempt adds its tag, tag=w<worker>.j<job>.a<attempt>, as Retry\n")
 		w("// Lab's do: the mock rolls its injected failures and latency spread from\n")
-		w("// the seed and the tag, so this program's attempts get the same ones.\n")
-	case s.Target == "":
-		w("//\n// Each attempt adds its tag, tag=w<worker>.j<job>.a<attempt>: the mock\n")
-		w("// rolls its injected failures and latency spread from the seed and the\n")
-		w("// tag (in a room Retry Lab's tags start with the device's name).\n")
+		if s.Room == "" {
+			w("// the seed and the tag, so this program's attempts get the same ones.\n")
+		} else {
+			w("// the seed and the tag (in a room Retry Lab's tags start with the\n// device's name).\n")
+		}
 	}
 	if freshKey {
 		w("var target = %s + \"-\" + strconv.FormatInt(time.Now().UnixNano(), 36)\n\n", strconv.Quote(target))

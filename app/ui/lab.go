@@ -1055,13 +1055,14 @@ func (l *Lab) statList() []stat {
 		switch {
 		case simulated && measuredLive[cur[i].Name]:
 			cur[i].NotMeasured = "not measured in a simulation"
-		case untimed && cur[i].Name == "queued_p99_ms" && l.shownScenario().Target != "" && l.stats.OK+l.stats.Limited > 0:
-			// Cross-origin, the browser tells a request's queueing only
-			// when the server sends Timing-Allow-Origin.
-			cur[i].NotMeasured = "not measured: your server sends no Timing-Allow-Origin"
 		case untimed && cur[i].Name == "queued_p99_ms":
 			// Network errors, timeouts, aborts: the browser tells nothing.
 			cur[i].NotMeasured = "not measured: no answer told it"
+			if l.shownScenario().Target != "" && l.stats.OK+l.stats.Limited > 0 {
+				// Cross-origin, the browser tells a request's queueing
+				// only when the server sends Timing-Allow-Origin.
+				cur[i].NotMeasured = "not measured: your server sends no Timing-Allow-Origin"
+			}
 		}
 	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {

@@ -192,8 +192,8 @@ func (b *RunBar) Render() app.UI {
 					"Access-Control-Allow-Origin, and fetch() can read Retry-After and RateLimit headers only if it lists them in "+
 					"Access-Control-Expose-Headers (e.g. Access-Control-Expose-Headers: Retry-After, RateLimit, RateLimit-Policy). "+
 					"Over HTTP/1.1 the browser opens at most six connections to your server, so more workers than that wait in the browser: "+
-					"without Timing-Allow-Origin that queueing is not measured and reads as time in flight; with it, it is drawn as held by the browser, "+
-					"though attempts in flight at once to the same URL may show one another's (the browser's timings are matched by URL)."),
+					"without Timing-Allow-Origin that queueing is not measured and reads as time in flight; with it, it is drawn as held by the browser "+
+					"(the browser's timings are matched by URL: two attempts sent at the same moment may swap theirs)."),
 				app.If(note != "", func() app.UI { return app.P().Class("warn").Role("alert").Text(note) }),
 			)
 		}),
