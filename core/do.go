@@ -21,6 +21,16 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
+// Pacer is a Clock that may hold an attempt back before it begins, so that
+// its host runs first: the page's clock gives the browser its one thread
+// back when Go has kept it for a while. Do calls Pace before each attempt.
+// The time Pace takes is the attempt's lateness (Event.At − Intended), not
+// part of the attempt: a timeout the operation sets starts after it. An
+// error (ctx done) stops the job.
+type Pacer interface {
+	Pace(ctx context.Context) error
+}
+
 // RealClock is the time package's clock.
 type RealClock struct{}
 
@@ -50,6 +60,9 @@ type Operation func(ctx context.Context, attempt int) Outcome
 // attempt, and returns l's final error: nil on success, else a *StopError
 // saying why it gave up, wrapping the last attempt's error.
 //
+// Before each attempt a clock that is a Pacer may hold it back; the attempt
+// begins (Loop.Begin, its EventAttempt) when Pace returns.
+//
 // Cancelling ctx stops the job at once: during a wait, before an attempt,
 // or, if op returns a failure once ctx is done, after it (ErrCancelled;
 // the outcome is still reported). A wait that would end after ctx's
@@ -76,6 +89,12 @@ func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 			}
 			step = l.Woke(clock.Now())
 		case ActAttempt:
+			if p, ok := clock.(Pacer); ok {
+				if err := p.Pace(ctx); err != nil {
+					step = l.Cancel(clock.Now(), causeOf(ctx, err))
+					continue
+				}
+			}
 			if ctx.Err() != nil {
 				step = l.Cancel(clock.Now(), context.Cause(ctx))
 				continue

@@ -227,3 +227,74 @@ func TestRealClockSleep(t *testing.T) {
 		}
 	})
 }
+
+// pacingClock holds each attempt back for hold before it begins (a Pacer),
+// and fails its pace number failAt (1-based; 0: never).
+type pacingClock struct {
+	virtualClock
+	hold   time.Duration
+	paces  int
+	failAt int
+}
+
+func (c *pacingClock) Pace(ctx context.Context) error {
+	c.paces++
+	if c.paces == c.failAt {
+		return errors.New("host gone")
+	}
+	c.now = c.now.Add(c.hold)
+	return ctx.Err()
+}
+
+// TestDoPacesBeforeEachAttempt: a Pacer clock's hold comes before the
+// attempt begins, so it is the send's lateness (At − Intended) and the
+// operation's time (a timeout it sets) starts after it; a failed pace
+// stops the job without the attempt.
+func TestDoPacesBeforeEachAttempt(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		failAt   int
+		attempts int   // operations run
+		want     error // Do's error
+	}{
+		{"every attempt paced", 0, 3, ErrExhausted},
+		{"the second pace fails", 2, 1, ErrCancelled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &pacingClock{virtualClock: virtualClock{now: t0}, hold: 40 * ms, failAt: tc.failAt}
+			ev, obs := recorder()
+			l := NewLoop(expo(3), nil, nil, nil, obs)
+			var opAt []time.Duration
+			err := Do(context.Background(), l, c, func(ctx context.Context, attempt int) Outcome {
+				opAt = append(opAt, c.now.Sub(t0))
+				return status(503)
+			})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Do = %v, want %v", err, tc.want)
+			}
+			if tc.failAt > 0 && !strings.Contains(err.Error(), "host gone") {
+				t.Errorf("Do = %v: the pace's error is not said", err)
+			}
+			// Each attempt held 40 ms, the waits (expo: 200, 400 ms) from
+			// its end.
+			want := []time.Duration{40 * ms, 280 * ms, 720 * ms}[:tc.attempts]
+			if fmt.Sprint(opAt) != fmt.Sprint(want) {
+				t.Errorf("operations ran at %v, want %v", opAt, want)
+			}
+			var late []time.Duration
+			for _, e := range *ev {
+				if e.Kind == EventAttempt {
+					late = append(late, e.At.Sub(e.Intended))
+				}
+			}
+			if len(late) != tc.attempts {
+				t.Fatalf("%d attempts began, want %d", len(late), tc.attempts)
+			}
+			for i, d := range late {
+				if d != 40*ms {
+					t.Errorf("attempt %d began %v after it was due, want the pace's 40ms", i+1, d)
+				}
+			}
+		})
+	}
+}

@@ -25,10 +25,7 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	boot(t, ctx, srv.URL+"/")
-	press(t, ctx, "p")
-	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) }); err != nil {
-		t.Fatal("p did not switch to presentation mode")
-	}
+	presentMode(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView("#timeline")); err != nil {
 		t.Fatal(err)
 	}

@@ -109,10 +109,7 @@ func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
 	}
 	boot(t, ctx, srv.URL+"/?workers=12&jobs=1&rate=50&burst=50&latency=20ms")
 	runToEnd(t, ctx, 30*time.Second)
-	press(t, ctx, "p")
-	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) }); err != nil {
-		t.Fatal("p did not switch to presentation mode")
-	}
+	presentMode(t, ctx)
 	time.Sleep(300 * time.Millisecond) // laid out again for the new size
 	// The zoom bar at the screen's top, the timeline above it, out of view.
 	eval[chromedp.Void](t, ctx, `(() => { const z = document.getElementById("zoom-in"); z.focus(); scrollTo(0, z.getBoundingClientRect().top + scrollY - 5); })()`)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -37,10 +38,31 @@ func state(t testing.TB, ctx context.Context) pageState {
 	return eval[pageState](t, ctx, `JSON.parse(window.retrylab.state())`)
 }
 
+// click clicks #id with the mouse where it is on screen, and fails at once
+// when the click went elsewhere: the page laid itself out again between the
+// press and the release (the press on #id, the click on an ancestor of
+// both), or before the press. (Pressing p and clicking at once did that:
+// presentation mode's larger type moved the button away while the page's
+// thread was busy, and the click was lost.)
 func click(t testing.TB, ctx context.Context, id string) {
 	t.Helper()
+	eval[bool](t, ctx, `(() => {
+		const el = document.getElementById(`+strconv.Quote(id)+`), seen = window.retrylabClicks = [];
+		const name = e => e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.className ? "." + String(e.className).trim().split(/\s+/).join(".") : "");
+		for (const kind of ["mousedown", "mouseup", "click"])
+			document.addEventListener(kind, e => seen.push({kind, on: el.contains(e.target), what: kind + " on " + name(e.target) + " at " + e.clientX + "," + e.clientY}), {capture: true, once: true});
+		return true;
+	})()`)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(id), chromedp.NodeVisible)); err != nil {
 		t.Fatalf("click #%s: %v", id, err)
+	}
+	if went := eval[string](t, ctx, `(() => {
+		const seen = window.retrylabClicks, c = seen.find(s => s.kind === "click");
+		delete window.retrylabClicks;
+		// No click at all: a disabled control takes none.
+		return !c || c.on ? "" : seen.map(s => s.what).join(", ");
+	})()`); went != "" {
+		t.Fatalf("click #%s went elsewhere (the page moved under the pointer): %s", id, went)
 	}
 }
 
@@ -64,6 +86,20 @@ func press(t testing.TB, ctx context.Context, key string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(key)); err != nil {
 		t.Fatalf("press %q: %v", key, err)
+	}
+}
+
+// presentMode presses p and returns once the page is in presentation mode
+// and has painted it: its larger type moves every control, and a click
+// aimed before then lands where a control was.
+func presentMode(t testing.TB, ctx context.Context) {
+	t.Helper()
+	press(t, ctx, "p")
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present") &&
+			new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+	}); err != nil {
+		t.Fatal("p did not switch to presentation mode")
 	}
 }
 

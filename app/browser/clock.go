@@ -26,6 +26,27 @@ func (Clock) Sleep(ctx context.Context, d time.Duration) error {
 	return sleep(ctx, d)
 }
 
+// PaceAfter is how long Go may keep the page's event loop waiting before
+// work it starts gives the loop a turn first: a run starts its workers in
+// one JavaScript task, and 500 fetch() calls in a row (0.5–1 ms each)
+// would freeze the page for a second. Giving turns spreads such a burst
+// over many short tasks, between which the page paints and answers input.
+const PaceAfter = 12 * time.Millisecond
+
+// Pace (core.Pacer) lets the page's event loop run before an attempt
+// begins when Go has held it for longer than PaceAfter, on a 1 ms timer.
+// The attempt, and so its timeout, starts after: when the page's thread is
+// then held elsewhere (a long task), the send is late, as its lateness
+// says, and the request still has its whole timeout. (Paced inside the
+// attempt, after its timeout began, 3 of a burst's 6 requests once timed
+// out in a fresh clone's CI behind a 1 s long task, never sent.)
+func (c Clock) Pace(ctx context.Context) error {
+	if Busy() > PaceAfter {
+		return c.Sleep(ctx, time.Millisecond)
+	}
+	return nil
+}
+
 // Yield lets the page's event loop run (input, painting, timers) before it
 // returns, or returns once ctx ends: in the browser a message to itself on
 // a MessageChannel (a new task, without setTimeout's 4 ms clamp), so the

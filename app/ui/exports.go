@@ -120,8 +120,8 @@ func (l *Lab) fileStamp() string {
 }
 
 // export downloads the last run as JSON or CSV. The file is written in
-// pieces that give the page's thread back every yieldAfter (exportWriter):
-// a simulation stopped at the attempt limit (900,000 events) took the
+// pieces that give the page's thread back every browser.PaceAfter
+// (exportWriter): a simulation stopped at the attempt limit (900,000 events) took the
 // thread for 9 s (CSV) and 15 s (JSON) in one go, the page frozen with no
 // word of what it was doing.
 func (l *Lab) export(ctx app.Context, format string) {
@@ -219,7 +219,7 @@ func byStart[T any](s []T, from func(T) time.Time) {
 }
 
 // exportWriter collects an export, letting the page's event loop run
-// whenever Go has held the thread for yieldAfter.
+// whenever Go has held the thread for browser.PaceAfter.
 type exportWriter struct {
 	ctx context.Context
 	buf bytes.Buffer
@@ -227,7 +227,7 @@ type exportWriter struct {
 
 func (w *exportWriter) Write(p []byte) (int, error) {
 	n, err := w.buf.Write(p)
-	if browser.Busy() > yieldAfter {
+	if browser.Busy() > browser.PaceAfter {
 		browser.Clock{}.Yield(w.ctx)
 	}
 	return n, err

@@ -16,6 +16,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // Lab is the page's state and what can be done with it: the configuration
@@ -666,8 +667,11 @@ func newRunKey() string {
 const liveGCPercent = 2000
 
 // The page's clock lets fleet.Run start the workers in batches, yielding to
-// the event loop in between.
-var _ fleet.Yielder = browser.Clock{}
+// the event loop in between, and core.Do let the page run before an attempt.
+var (
+	_ fleet.Yielder = browser.Clock{}
+	_ core.Pacer    = browser.Clock{}
+)
 
 // Run starts a live run of the configuration, unless one is running or a
 // field is invalid. ctx is the page's context.

@@ -105,23 +105,12 @@ func (t *fetchTransport) url(worker, job, attempt int) string {
 	return fleet.AttemptURL(t.base(worker, job), tag)
 }
 
-// yieldAfter is how long Go may keep the page's event loop waiting before
-// a fetch gives it a turn first: Run starts every worker in one JavaScript
-// task, and 500 fetch() calls in a row (0.5–1 ms each) would freeze the
-// page for a second. Yielding spreads such a burst over many short tasks,
-// between which the page paints and answers input.
-const yieldAfter = 12 * time.Millisecond
-
 // Do performs one attempt. Its Handoff is from Do's start (the loop has
-// just sent the attempt) to the browser starting the request: the yield
-// below, the hop to the fetch worker and that worker's backlog.
+// just sent the attempt, once browser.Clock.Pace let the page run) to the
+// browser starting the request: the hop to the fetch worker and that
+// worker's backlog.
 func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet.Attempt {
 	sent := browser.Now()
-	if browser.Busy() > yieldAfter {
-		if err := (browser.Clock{}).Sleep(ctx, time.Millisecond); err != nil {
-			return fleet.Attempt{Err: err}
-		}
-	}
 	fetch := browser.FetchOpen // the mock allows every origin
 	if t.custom {
 		fetch = browser.Fetch // the user's API may allow the page's origin only
