@@ -204,6 +204,30 @@ func TestFieldErrorIsSaidOnce(t *testing.T) {
 	}
 }
 
+// axOf is the role, accessible name and description Chromium gives #id,
+// what a screen reader is told.
+func axOf(t testing.TB, ctx context.Context, id string) (role, name, desc string) {
+	t.Helper()
+	obj, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById(` + strconv.Quote(id) + `)`})
+	if err != nil || obj.Result == nil || obj.Result.ObjectID == "" {
+		t.Fatalf("no #%s: %v", id, err)
+	}
+	no := false
+	ax, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj.Result.ObjectID, FetchRelatives: &no})
+	if err != nil || len(ax.Nodes) == 0 {
+		t.Fatalf("no accessibility node for #%s: %v", id, err)
+	}
+	str := func(v *accessibility.Value) string {
+		var s string
+		if v != nil {
+			_ = json.Unmarshal(v.Value, &s)
+		}
+		return s
+	}
+	n := ax.Nodes[0]
+	return str(n.Role), str(n.Name), str(n.Description)
+}
+
 // TestTimelineTakesTheArrowKeys: the timeline, a canvas walked with the
 // arrow keys, is exposed as an application, not as an image: a screen
 // reader's browse mode keeps the arrow keys on an image (to read on), so
@@ -222,27 +246,11 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 	_ = waitFor(5*time.Second, func() bool {
 		return eval[bool](t, ctx, `(() => { const d = document.getElementById(document.getElementById("timeline").getAttribute("aria-describedby") || ""); return !!d && d.textContent.includes("requests"); })()`)
 	})
-	obj, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("timeline")`})
-	if err != nil || obj.Result == nil || obj.Result.ObjectID == "" {
-		t.Fatalf("no #timeline: %v", err)
-	}
-	no := false
-	ax, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj.Result.ObjectID, FetchRelatives: &no})
-	if err != nil || len(ax.Nodes) == 0 {
-		t.Fatalf("no accessibility node for #timeline: %v", err)
-	}
-	str := func(v *accessibility.Value) string {
-		var s string
-		if v != nil {
-			_ = json.Unmarshal(v.Value, &s)
-		}
-		return s
-	}
-	n := ax.Nodes[0]
-	if role := str(n.Role); role != "application" {
+	role, name, desc := axOf(t, ctx, "timeline")
+	if role != "application" {
 		t.Errorf("the timeline's role is %q, want application (a screen reader passes it the arrow keys)", role)
 	}
-	if name, desc := str(n.Name), str(n.Description); !strings.Contains(name, "arrow keys") || !strings.Contains(desc, "requests") {
+	if !strings.Contains(name, "arrow keys") || !strings.Contains(desc, "requests") {
 		t.Errorf("the timeline's name %q does not say how to use it, or its description %q what it shows", name, desc)
 	}
 	eval[chromedp.Void](t, ctx, spokenJS)

@@ -111,14 +111,14 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("simulate").Class("ghost").
 				Disabled(!l.CanSimulate()).
 				Title(simTitle(simErr)).
-				Body(app.Span().Class("icon").Text("»"), app.Text(map[bool]string{false: " Simulate", true: " Simulating…"}[l.simulating])).
+				Body(steadyLabel(l.simulating, "»", "Simulate", "Simulating…")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
 			app.If(l.s.Room != "" && l.s.Target == "", func() app.UI {
 				return app.Button().ID("watch").Class("ghost").
 					Disabled(!l.CanWatch()).
 					Attr(browser.FocusNextAttr, "stop").
 					Title("Watch room (w): everyone's requests to the shared room as the server sees them, with no fleet of your own: the projector's view of a workshop").
-					Body(app.Span().Class("icon").Text("◉"), app.Text(map[bool]string{false: " Watch room", true: " Watching…"}[l.watching])).
+					Body(steadyLabel(l.watching, "◉", "Watch room", "Watching…")).
 					OnClick(func(ctx app.Context, e app.Event) { l.Watch(ctx) })
 			}),
 			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
@@ -140,7 +140,7 @@ func (b *RunBar) Render() app.UI {
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).
 				Title("Compare (c): keep the finished run as the baseline; the next runs show its numbers beside theirs and its requests per second as an outline on the histogram. Pressed on the baseline itself, it clears it.").
-				Body(app.Span().Class("icon").Text("⇆"), app.Text(map[bool]string{false: " Keep as baseline", true: " Baseline kept"}[l.showingBaseline()])).
+				Body(steadyLabel(l.showingBaseline(), "⇆", "Keep as baseline", "Baseline kept")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Compare() }),
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
@@ -316,4 +316,17 @@ func lostText(d time.Duration) string {
 		return ""
 	}
 	return "; not counting " + fmtDur(d) + " when the connection was lost (had the server restarted, the room's limit started afresh)"
+}
+
+// steadyLabel is a button's icon and label, saying off or on, laid out as
+// wide as the wider of the two (both in one grid cell, the other hidden:
+// not read out), so that the buttons beside it stay where they are when it
+// changes: "Simulating…" pushed the run bar's next four buttons 33 px
+// right in presentation mode for as long as a simulation took, under a
+// presenter's pointer.
+func steadyLabel(on bool, icon, off, onText string) app.UI {
+	label := func(hidden bool, text string) app.UI {
+		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(app.Span().Class("icon").Text(icon), app.Text(" "+text))
+	}
+	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
 }
