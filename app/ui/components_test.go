@@ -509,7 +509,7 @@ func TestWatchCaption(t *testing.T) {
 // own caption. With its own target the page is in no room.
 func TestRoomCaption(t *testing.T) {
 	l := newLab()
-	l.s.Room, l.s.Seed, l.device = "room1", 4242, "finch-09b"
+	l.s.Room, l.s.Seed, l.s.Workers, l.device = "room1", 4242, 33, "finch-09b"
 	want := "In room “room1” as finch-09b: press Run"
 	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, want) || strings.Contains(out, "Custom configuration") {
 		t.Errorf("a page that joined a room: the caption does not say so:\n%s", out)
@@ -521,7 +521,16 @@ func TestRoomCaption(t *testing.T) {
 	if out := renderHTML(&PresetBar{Lab: l}); strings.Contains(out, want) || !strings.Contains(out, fleet.Presets[2].Caption) {
 		t.Errorf("step 3 in a room: want its own caption:\n%s", out)
 	}
-	l.s.Seed, l.s.Target = 4242, "http://example.com/api"
+	// A device on a step with a seed of its own (as it joined from the
+	// link of a room on that step) is on that step.
+	l.s.Seed = 4242
+	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, fleet.Presets[2].Caption) {
+		t.Errorf("step 3 in a room, the device's own seed: want its caption:\n%s", out)
+	}
+	if l.ActivePreset() != "full-jitter" {
+		t.Errorf("step 3 in a room, the device's own seed: active step %q", l.ActivePreset())
+	}
+	l.s.Target = "http://example.com/api"
 	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, "Custom configuration") {
 		t.Errorf("a page with its own target: want the custom caption:\n%s", out)
 	}

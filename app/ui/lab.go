@@ -588,9 +588,15 @@ func (l *Lab) RestoreCustom() {
 func (l *Lab) CustomKept() bool { return l.custom != nil }
 
 // setScenario puts s in place of the configuration, in the shared room the
-// page is in.
+// page is in, with the seed the page drew for it (Load): a device in a
+// room stays an independent client through the workshop's steps. (Each
+// step put every device on the preset's seed, and the room's jittered
+// retries came together again.)
 func (l *Lab) setScenario(s fleet.Scenario) {
 	s.Room = l.s.Room
+	if l.drewSeed {
+		s.Seed = l.s.Seed
+	}
 	l.s = s
 	l.linkNotes = nil // another configuration: the link's no longer shown
 	l.resetTexts()
@@ -609,11 +615,16 @@ func (l *Lab) ActivePreset() string {
 }
 
 // presetIndex is the index of the preset s equals (whatever the shared
-// room), or -1.
+// room, and in a room whatever the seed: each device draws its own), or -1.
 func presetIndex(s fleet.Scenario) int {
+	inRoom := s.Room != ""
 	s.Room = ""
 	enc := s.Encode()
 	for i, pe := range presetEncodings() {
+		if seed := fleet.Presets[i].Scenario().Seed; inRoom && s.Seed != seed {
+			s.Seed = seed
+			enc = s.Encode()
+		}
 		if pe == enc {
 			return i
 		}

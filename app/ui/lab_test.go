@@ -812,6 +812,18 @@ func TestRoomDevicesDrawTheirOwnSeed(t *testing.T) {
 			t.Errorf("room link %q: address %q, want %q", raw, l.address, want)
 		}
 	}
+	// The workshop's steps keep each device's seed.
+	seedA, seedB := a.Scenario().Seed, b.Scenario().Seed
+	for _, id := range []string{"full-jitter", "flood"} {
+		a.Preset(id)
+		b.Preset(id)
+		if a.Scenario().Seed != seedA || b.Scenario().Seed != seedB || a.Scenario().Strategy != b.Scenario().Strategy {
+			t.Errorf("preset %s in the room: seeds %d and %d, want the devices' own %d and %d", id, a.Scenario().Seed, b.Scenario().Seed, seedA, seedB)
+		}
+		if want := "seed=" + strconv.FormatUint(seedA, 10); !strings.Contains(a.query(), want) {
+			t.Errorf("preset %s in the room: link %q without the device's %s", id, a.query(), want)
+		}
+	}
 	if l := open("http://localhost:8080/?room=r1&seed=7"); l.Scenario().Seed != 7 || l.drewSeed {
 		t.Errorf("a room link with seed=7: seed %d", l.Scenario().Seed)
 	}

@@ -31,7 +31,7 @@ func (b *PresetBar) Render() app.UI {
 		}
 	}
 	if active == "" && l.s.Room != "" && l.s.Target == "" {
-		// A device that joined from the room's link (its own seed: no step).
+		// A device in a room on a configuration of its own.
 		as := ""
 		if l.device != "" {
 			as = " as " + l.device
