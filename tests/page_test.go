@@ -57,7 +57,7 @@ func click(t testing.TB, ctx context.Context, id string) {
 		t.Fatalf("click #%s: %v", id, err)
 	}
 	if went := eval[string](t, ctx, `(() => {
-		const seen = window.retrylabClicks, c = seen.find(s => s.kind === "click");
+		const seen = window.retrylabClicks || [], c = seen.find(s => s.kind === "click"); // none after a navigation
 		delete window.retrylabClicks;
 		// No click at all: a disabled control takes none.
 		return !c || c.on ? "" : seen.map(s => s.what).join(", ");
