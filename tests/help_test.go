@@ -5,6 +5,7 @@ package tests
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,5 +156,50 @@ func TestHelpOverTheEnlargedQRCode(t *testing.T) {
 	press(t, ctx, kb.Escape)
 	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("join-big")`) }); err != nil {
 		t.Error("the second Escape did not put the QR code back")
+	}
+}
+
+// TestHelpFitsTheScreen: on a 1024 × 768 screen (a common projector), in
+// presentation mode too, the shortcuts dialog shows all of itself without
+// scrolling (it was 1219 px high, 1549 px in presentation mode, in a
+// 728 px window: its shortcuts now in two columns), and says that Esc
+// closes it (it did not).
+func TestHelpFitsTheScreen(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1024, 768)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/")
+	for _, present := range []bool{false, true} {
+		if present {
+			presentMode(t, ctx)
+		}
+		press(t, ctx, "?")
+		type look struct {
+			ClientHeight, ScrollHeight, Top, Bottom, Screen float64
+			Text                                            string
+		}
+		var l look
+		if err := waitFor(2*time.Second, func() bool {
+			l = eval[look](t, ctx, `(() => { const h = document.getElementById("help"); if (!h) return {};
+				const r = h.getBoundingClientRect();
+				return {ClientHeight: h.clientHeight, ScrollHeight: h.scrollHeight, Top: r.top, Bottom: r.bottom, Screen: innerHeight, Text: h.innerText}; })()`)
+			return l.ClientHeight > 0
+		}); err != nil {
+			t.Fatalf("presentation mode %v: ? did not open the dialog", present)
+		}
+		if l.ScrollHeight > l.ClientHeight || l.Top < 0 || l.Bottom > l.Screen {
+			t.Errorf("presentation mode %v: the dialog is %.0f px high in a %.0f px box, from %.0f to %.0f px on a %.0f px screen: want all of it shown, no scrolling",
+				present, l.ScrollHeight, l.ClientHeight, l.Top, l.Bottom, l.Screen)
+		}
+		if !strings.Contains(l.Text, "Esc closes it") {
+			t.Errorf("presentation mode %v: the dialog does not say that Esc closes it", present)
+		}
+		t.Logf("screenshot %s", screenshot(t, ctx, "help-fits-present-"+strconv.FormatBool(present)))
+		press(t, ctx, kb.Escape)
+		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("help")`) }); err != nil {
+			t.Fatal("Escape did not close the dialog")
+		}
 	}
 }

@@ -1095,6 +1095,8 @@ const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c
 // card, after a simulation, at 800, 1280 and 1920 px and in presentation
 // mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
 // progress; close…" (its line is clamped to two lines, and cut with "…").
+// At 1280 px and wider the second row's nine cards are one row (at 1280 px
+// they were eight and one alone under them).
 func TestNumbersFitTheirCards(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -1120,7 +1122,50 @@ func TestNumbersFitTheirCards(t *testing.T) {
 		}); err != nil {
 			t.Errorf("%d px wide, presentation mode %v: cut off %q", c.width, c.present, cut)
 		}
+		if c.width >= 1280 {
+			if tops := eval[[]float64](t, ctx, `[...new Set([...document.querySelectorAll(".stats.secondary .stat")].map(c => Math.round(c.getBoundingClientRect().top)))]`); len(tops) != 1 {
+				t.Errorf("%d px wide, presentation mode %v: the second row's cards are on %d rows (tops %v), want one", c.width, c.present, len(tops), tops)
+			}
+		}
 		eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
 		screenshot(t, ctx, fmt.Sprintf("numbers-%d-present-%v", c.width, c.present))
+	}
+}
+
+// TestNumbersKeepTheirHeight: the numbers are as high before a live run,
+// all through it and after it, so the timeline below them stays under the
+// presenter's pointer; with a baseline kept too. Each card's line went
+// from its description to the run's figures, one line to two and back:
+// the numbers were 25 px lower for a moment as a run started, then grew
+// back in two steps. Every height the numbers take is recorded (a
+// ResizeObserver), not sampled. (Against a baseline each card gains its
+// line "baseline …" as the run starts, and its change as it ends: not
+// checked here.)
+func TestNumbersKeepTheirHeight(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	for _, c := range []struct {
+		width, height int64
+		present       bool
+	}{{1280, 900, false}, {1024, 768, true}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, c.height)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/?workers=8&jobs=2&rate=4&burst=2")
+		if on := eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`); on != c.present {
+			presentMode(t, ctx)
+		}
+		for _, phase := range []string{"first run", "second run"} {
+			eval[chromedp.Void](t, ctx, afterFrames)
+			eval[chromedp.Void](t, ctx, `window.numbersHeights = new Set(); window.numbersSeen = new ResizeObserver(es => { for (const e of es) window.numbersHeights.add(Math.round(e.target.getBoundingClientRect().height)); });
+				window.numbersSeen.observe(document.getElementById("numbers"))`)
+			runToEnd(t, ctx, 30*time.Second)
+			eval[chromedp.Void](t, ctx, afterFrames)
+			if hs := eval[[]float64](t, ctx, `window.numbersSeen.disconnect(), [...window.numbersHeights]`); len(hs) != 1 {
+				t.Errorf("%d px, presentation mode %v, %s: the numbers were %v px high before, during and after the run: want one height",
+					c.width, c.present, phase, hs)
+			}
+		}
+		screenshot(t, ctx, fmt.Sprintf("numbers-height-%d-present-%v", c.width, c.present))
 	}
 }

@@ -37,7 +37,7 @@ var shortcuts = []struct {
 	{presetKeys(), "Load a step of the story"},
 	{[]string{"u"}, "Back to your own configuration after a step replaced it"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
-	{[]string{"?"}, "This help"},
+	{[]string{"?"}, "This help; Esc closes it"},
 	{[]string{"←", "→"}, "On the focused timeline (Tab to it): previous / next attempt of the worker"},
 	{[]string{"↑", "↓"}, "Nearest attempt of the worker above / below"},
 	{[]string{"Home", "End"}, "First / last attempt of the worker"},
@@ -65,19 +65,27 @@ func (h *Help) Render() app.UI {
 
 // helpHTML is the dialog's text, which never changes, as HTML: one element
 // for go-app to mount (as the fields' static parts, staticFields), and no
-// table elements of go-app's in the page's program for it alone. Its title
-// takes the focus (tabindex -1) when the dialog opens.
+// list elements of go-app's in the page's program for it alone. Its title
+// takes the focus (tabindex -1) when the dialog opens. The shortcuts are a
+// description list, each key and what it does in one block, so that they
+// flow in two columns on a wide screen (web/app.css): the dialog fits a
+// 1024 × 768 screen. A run of keys (the story's steps) is written as its
+// first and last, 1–7.
 func helpHTML() string {
 	esc := html.EscapeString
-	b := `<div><h2 id="help-title" tabindex="-1" ` + browser.FocusNextAttr + `="help-open">Keyboard shortcuts</h2><table><tbody>`
+	b := `<div><h2 id="help-title" tabindex="-1" ` + browser.FocusNextAttr + `="help-open">Keyboard shortcuts</h2><dl class="keys">`
 	for _, sc := range shortcuts {
-		b += `<tr><td>`
-		for _, k := range sc.keys {
-			b += `<kbd>` + esc(k) + `</kbd>`
+		b += `<div><dt>`
+		if keys := sc.keys; len(keys) > 3 {
+			b += `<kbd>` + esc(keys[0]) + `</kbd>–<kbd>` + esc(keys[len(keys)-1]) + `</kbd>`
+		} else {
+			for _, k := range keys {
+				b += `<kbd>` + esc(k) + `</kbd>`
+			}
 		}
-		b += `</td><td>` + esc(sc.what) + `</td></tr>`
+		b += `</dt><dd>` + esc(sc.what) + `</dd></div>`
 	}
-	return b + `</tbody></table><h2>Reading the timeline</h2><p>` +
+	return b + `</dl><h2>Reading the timeline</h2><p>` +
 		"Each lane is one worker. A mark is an attempt, placed when it was sent and shaped and coloured by its outcome; " +
 		"the thin bar after it is the request in flight, yellow where the browser itself held it. Bars between attempts are waits, " +
 		"coloured by why: backoff, the server's Retry-After, a rate-limit reset hint, or a token from the fleet bucket. " +
