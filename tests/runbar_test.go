@@ -3,15 +3,18 @@
 package tests
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
 
-// TestRunBarStaysPut: the run bar's buttons stay where they are while a
-// simulation runs and when a run is kept as the baseline, in presentation
-// mode and out of it: a button whose label changes ("Simulating…",
-// "Baseline kept") keeps its width. ("Simulating…" pushed the four buttons
-// after it 33 px right, under a presenter's pointer, and back.)
+// TestRunBarStaysPut: the page stays where it is when a message comes and
+// goes, while a simulation runs and when a run is kept as the baseline, in
+// presentation mode and out of it: a button whose label changes
+// ("Simulating…", "Baseline kept") keeps its width. ("Simulating…" pushed
+// the four buttons after it 33 px right, under a presenter's pointer, and
+// back; a message made the run bar 3 px taller, and out of sight when the
+// page was scrolled to the timeline.)
 func TestRunBarStaysPut(t *testing.T) {
 	srv := startServer(t)
 	for _, present := range []bool{true, false} {
@@ -25,25 +28,61 @@ func TestRunBarStaysPut(t *testing.T) {
 			new PerformanceObserver(l => {
 				for (const e of l.getEntries())
 					for (const s of e.sources || [])
-						if (s.node && s.node.closest && s.node.closest(".run-row"))
-							window.runBarShifts.push((s.node.id || s.node.className) + " " + Math.round(s.previousRect.x) + "→" + Math.round(s.currentRect.x) + " px");
+						if (s.node)
+							window.runBarShifts.push((s.node.id || s.node.className || s.node.nodeName) + " " + Math.round(s.previousRect.x) + "," + Math.round(s.previousRect.y) +
+								"→" + Math.round(s.currentRect.x) + "," + Math.round(s.currentRect.y));
 			}).observe({type: "layout-shift"});
 			return true;
 		})()`)
+		// A message (c before any run) moves nothing, and is seen where
+		// the presenter looks.
+		eval[bool](t, ctx, `(() => { document.getElementById("timeline").scrollIntoView(); return true; })()`)
+		press(t, ctx, "c")
+		var toast struct {
+			Shown               bool
+			Top, Bottom, Height float64
+		}
+		if err := waitFor(2*time.Second, func() bool {
+			toast = eval[struct {
+				Shown               bool
+				Top, Bottom, Height float64
+			}](t, ctx, `(() => { const e = document.getElementById("toast");
+				if (!e) return {}; const r = e.getBoundingClientRect(); return {Shown: true, Top: r.top, Bottom: r.bottom, Height: innerHeight}; })()`)
+			return toast.Shown
+		}); err != nil {
+			t.Fatal("c before any run: no message")
+		}
+		if toast.Top < 0 || toast.Bottom > toast.Height {
+			t.Errorf("presentation mode %v: the message is at y %.0f–%.0f, out of the %.0f px screen", present, toast.Top, toast.Bottom, toast.Height)
+		}
+		if err := waitFor(5*time.Second, func() bool { return !eval[bool](t, ctx, `!!document.getElementById("toast")`) }); err != nil {
+			t.Fatal("the message stayed")
+		}
+		eval[bool](t, ctx, `(() => { scrollTo(0, 0); return true; })()`)
 		click(t, ctx, "simulate")
 		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 			t.Fatalf("the simulation did not finish: %v", err)
 		}
+		// Shifts are reported after the frame that made them.
+		settled := func() []string {
+			eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			return eval[[]string](t, ctx, `window.runBarShifts.splice(0)`)
+		}
+		if shifts := settled(); len(shifts) > 0 {
+			t.Errorf("presentation mode %v: the page moved: %q", present, shifts)
+		}
+		// Keeping the baseline adds its banner under the run bar (the page
+		// below moves, as asked); the run bar's buttons stay.
 		press(t, ctx, "c")
 		if err := waitFor(5*time.Second, func() bool {
 			return eval[string](t, ctx, `document.getElementById("compare-keep").getAttribute("aria-pressed")`) == "true"
 		}); err != nil {
 			t.Fatal("c did not keep the simulation as the baseline")
 		}
-		// Shifts are reported after the frame that made them.
-		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
-		if shifts := eval[[]string](t, ctx, `window.runBarShifts`); len(shifts) > 0 {
-			t.Errorf("presentation mode %v: the run bar's buttons moved: %q", present, shifts)
+		for _, s := range settled() {
+			if id, _, _ := strings.Cut(s, " "); eval[bool](t, ctx, `!!document.querySelector(".run-row #`+id+`")`) {
+				t.Errorf("presentation mode %v: keeping the baseline moved the run bar's %s", present, s)
+			}
 		}
 		// The hidden label is not read out.
 		if _, name, _ := axOf(t, ctx, "compare-keep"); name != "⇆ Baseline kept" {
