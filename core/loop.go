@@ -355,12 +355,18 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 }
 
 // serverWait applies the ceiling and the spread to a server-requested wait.
+// A wait the parser saturated (a value past a Duration's reach) is noted as
+// "over" the largest Duration: the server asked for longer.
 func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Duration, Reason, string, error) {
 	if c := l.p.Ceiling; c > 0 && d > c {
-		if l.p.AboveCeiling == CeilingStop {
-			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, noteDuration(d), FormatDuration(c))), ErrAboveCeiling
+		asked := noteDuration(d)
+		if d == maxDuration {
+			asked = "over " + asked
 		}
-		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", noteDuration(d), FormatDuration(c)))
+		if l.p.AboveCeiling == CeilingStop {
+			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, asked, FormatDuration(c))), ErrAboveCeiling
+		}
+		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", asked, FormatDuration(c)))
 		d = c
 	}
 	if l.p.Spread > 0 {

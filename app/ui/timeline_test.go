@@ -274,6 +274,11 @@ func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
 		{"budget", "budget=on&budget_size=1&budget_refill=0", "no retry: the job gave up here: the fleet's retry budget is empty"},
 		{"above ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=fixed&retry_value=60",
 			"no retry: the job gave up here: retry-after 1 min above ceiling 2 s"},
+		// Valid delay-seconds past an int64 saturate to the longest wait,
+		// which the ceiling refuses: it was read as unreadable and the job
+		// retried on backoff until its attempts ran out.
+		{"huge retry-after above the ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=malformed&malformed=huge",
+			"Retry-After: 99999999999999999999\nno retry: the job gave up here: retry-after over 292 years above ceiling 2 s"},
 		{"none", "strategy=none", "no retry: the job gave up here: strategy none: no retries"},
 		// After its backoff wait, the fleet bucket's wait would end past
 		// max elapsed: the tooltip said only "then waited 1 s: backoff".
