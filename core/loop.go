@@ -76,7 +76,8 @@ var stateNames = [...]string{"new", "retry wait", "bucket wait", "ready", "in fl
 // the loop takes a token from the Bucket, if any (ReserveAt: waiting with
 // reason bucket when the bucket is in debt); each retry spends a token from
 // the Budget, if any. Tokens taken for an attempt that is then never sent
-// (the loop stops or is cancelled first) are given back. A Loop is not safe for concurrent use; its Bucket and
+// (the loop stops or is cancelled first) are given back. Create a Loop
+// with NewLoop: the zero value is not usable. A Loop is not safe for concurrent use; its Bucket and
 // Budget are, and are usually shared by many loops.
 type Loop struct {
 	p         Policy

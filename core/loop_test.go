@@ -321,6 +321,13 @@ func TestLoopStopErrors(t *testing.T) {
 			if !errors.As(final.Err, &se) {
 				t.Fatalf("final error %v is not a *StopError", final.Err)
 			}
+			if se.Cause != tt.cause || se.Attempts != l.Attempts() {
+				t.Errorf("StopError{Cause: %v, Attempts: %d}, want %v after %d", se.Cause, se.Attempts, tt.cause, l.Attempts())
+			}
+			if cancelled := tt.cause == ErrCancelled; cancelled != (se.Context != nil) || cancelled && se.Last != nil {
+				// The attempt's error is the context's cause: it is Context, not Last as well.
+				t.Errorf("StopError{Last: %v, Context: %v}: want Context (only) when cancelled", se.Last, se.Context)
+			}
 			if !errors.Is(final.Err, tt.cause) {
 				t.Errorf("error %v is not %v", final.Err, tt.cause)
 			}
