@@ -43,6 +43,24 @@ func oneJob() []fleet.Record {
 	}
 }
 
+// A wait of the largest Duration (a Retry-After past a Duration's reach
+// that core saturates, honoured with no ceiling in a live run) ends at the
+// end of time: its planned end overflowed to before its start, and the
+// whole wait was drawn backwards and outlined as late.
+func TestModelSaturatedWaitEndsLast(t *testing.T) {
+	m := newModel(t0, 1)
+	for _, r := range []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+		{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+		{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: math.MaxInt64, Reason: core.ReasonRetryAfter}},
+	} {
+		m.add(&r)
+	}
+	if sp := m.spans[0]; sp.planned != math.MaxInt64 {
+		t.Errorf("planned end of a saturated wait from %v: %v, want the largest Duration", sp.from, sp.planned)
+	}
+}
+
 func TestModelBuildsAttemptsAndWaits(t *testing.T) {
 	m := newModel(t0, 3)
 	for _, r := range oneJob() {
