@@ -214,7 +214,8 @@ func toDuration(f float64) time.Duration {
 // (only for the jitter strategies), to the nanosecond. It keeps
 // Base·Multiplier^k between calls, so Next costs a multiplication and at
 // most one random draw. It is the sequencer form of Backoff, like
-// cenkalti/backoff's NextBackOff. Not safe for concurrent use.
+// cenkalti/backoff's NextBackOff. Not safe for concurrent use. Create it
+// with NewSchedule: the zero value is not usable.
 type Schedule struct {
 	b     Backoff
 	rng   Rand

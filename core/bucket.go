@@ -25,6 +25,19 @@ import (
 // instants it decides as golang.org/x/time/rate's AllowN(t, 1) does (a
 // differential test checks it).
 //
+// At the edges: NewBucket refuses a rate below 0.001 tokens per second (0
+// among them: a bucket that never refills) and a capacity below 1 (no
+// request could ever pass), with an error naming the field, the value and
+// the range. A fractional capacity is kept: a bucket of capacity 1.5 holds
+// up to 1.5 tokens, and a request needs a whole one. Reservations in debt
+// each wait one token's refill longer, without bound but without
+// overflow: once a reservation's token would refill later than the largest
+// time.Duration after the first instant the bucket saw (about 292 years),
+// the debt saturates there, and later reservations wait as long as it (a
+// wait never wraps negative). A clock set back is the case above: its
+// instants count as the latest one seen, so the bucket neither refills nor
+// drains twice.
+//
 // A Bucket is safe for concurrent use; a whole fleet of workers shares one.
 // Create it with NewBucket: the zero value is not usable.
 type Bucket struct {

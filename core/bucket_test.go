@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -55,6 +56,20 @@ func TestBucketAtFixedInstants(t *testing.T) {
 			{"allow", 3 * s, false, 0, 0},
 			{"tokens", 2 * s, false, 0, 0.75}, // 3s is now the latest instant
 			{"allow", 4 * s, true, 0, 0},
+		}},
+		{"fractional capacity: a request needs a whole token", 1, 1.5, []step{
+			{"tokens", 0, false, 0, 1.5},
+			{"allow", 0, true, 0, 0},
+			{"tokens", 0, false, 0, 0.5},
+			{"allow", 0, false, 0, 0},
+			{"allow", 500 * ms, true, 0, 0},
+			{"tokens", 10 * s, false, 0, 1.5}, // never more than the capacity
+		}},
+		{"the slowest rate", 0.001, 1, []step{
+			{"reserve", 0, false, 0, 0},
+			{"reserve", 0, false, 1000 * s, 0},
+			{"reserve", 0, false, 2000 * s, 0},
+			{"tokens", 0, false, 0, -2},
 		}},
 		{"reservations queue into debt", 10, 1, []step{
 			{"reserve", 0, false, 0, 0},
@@ -286,5 +301,25 @@ func TestBucketWaitNotANanosecondOffAfterPartialRefill(t *testing.T) {
 		if d := l.Decide(now); !d.Allowed && d.RetryAfterSeconds() != 1 {
 			t.Fatalf("decision %d: RetryAfter %v rounds to %ds", i, d.RetryAfter, d.RetryAfterSeconds())
 		}
+	}
+}
+
+// Debt saturates instead of overflowing: once the refill of a
+// reservation's token would end more than the largest Duration after the
+// first instant seen, later reservations wait as long (never a negative
+// wait). The bucket is set up as after about 9.2 million reservations at
+// 0.001 tokens per second (1000 s each), which a loop would take long to
+// make.
+func TestBucketDebtSaturates(t *testing.T) {
+	b, _ := NewBucket(0.001, 1)
+	b.ReserveAt(t0)                      // the first instant seen; takes the bucket's one token
+	b.tb.full = math.MaxInt64 - 1500*1e9 // full again 1500 s before the end of a Duration
+	for i, want := range []time.Duration{maxDuration - 1500*s, maxDuration - 1000*s, maxDuration - 1000*s} {
+		if w := b.ReserveAt(t0); w != want {
+			t.Fatalf("reservation %d waits %v, want %v", i+1, w, want)
+		}
+	}
+	if tok := b.TokensAt(t0); tok >= 0 {
+		t.Fatalf("tokens %v, want a debt", tok)
 	}
 }

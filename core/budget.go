@@ -28,6 +28,9 @@ const budgetUnit = 63_000_000
 // is spent: 0.1 allows one retry per 10 successes, 0.2 per 5, 0.25 per 4,
 // and 1.0/3 per 3. A refill typed as 0.333333 is less than a third (three
 // successes give 0.999999 tokens), so it takes 4; 0.333334 takes 3.
+//
+// Create it with NewBudget. The zero Budget holds no token and refills
+// none: it refuses every retry.
 type Budget struct {
 	mu       sync.Mutex
 	capacity float64 // as given

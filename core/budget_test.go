@@ -161,3 +161,14 @@ func TestBudgetRefund(t *testing.T) {
 		t.Fatalf("after refunds past the capacity %v tokens, want 2", b.Tokens())
 	}
 }
+
+// The zero Budget refuses every retry, successes or not, as its doc says.
+func TestBudgetZeroValue(t *testing.T) {
+	var b Budget
+	for range 100 {
+		b.Success()
+	}
+	if b.Spend() {
+		t.Fatal("the zero Budget granted a retry")
+	}
+}

@@ -53,7 +53,10 @@
 //     set and it parses; else from a rate-limit reset if
 //     Policy.UseResetHints is set and the quota is used up; else from the
 //     Backoff. A server-requested wait above Policy.Ceiling is clamped or
-//     stops the job (ErrAboveCeiling); Policy.Spread then adds a small
+//     stops the job (ErrAboveCeiling) — one too long for a time.Duration
+//     too: the parsers saturate it ("Retry-After: 99999999999999999999" is
+//     valid delay-seconds, a very long wait, not an unreadable value);
+//     Policy.Spread then adds a small
 //     random extra. Unusable headers are recorded in the event's Note
 //     ("retry-after \"abc\": ...; fell back to backoff").
 //  3. If the wait would end past Policy.MaxElapsed the job stops now

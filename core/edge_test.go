@@ -188,8 +188,17 @@ func TestDoEdges(t *testing.T) {
 			want: context.Canceled, wantErr: "cancelled after 0 attempts"},
 		{name: "retry-after in the past waits 0", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }),
 			replies: []Outcome{status(429, "Retry-After", past), status(200)}, attempts: 2},
-		{name: "retry-after too large for a Duration falls back to backoff", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }),
-			replies: []Outcome{status(429, "Retry-After", "99999999999"), status(200)}, attempts: 2, waits: 200 * ms},
+		// Delay-seconds past a Duration's reach saturate: the server asked
+		// for a very long wait, and the ceiling treats it as such (it was
+		// once unreadable, and retried at the backoff's pace).
+		{name: "retry-after too large for a Duration, no ceiling: the longest wait", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }),
+			replies: []Outcome{status(429, "Retry-After", "99999999999999999999"), status(200)}, attempts: 2, waits: maxDuration},
+		{name: "retry-after too large for a Duration, clamped", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter, p.Ceiling = true, time.Minute }),
+			replies: []Outcome{status(429, "Retry-After", "99999999999999999999"), status(200)}, attempts: 2, waits: time.Minute},
+		{name: "retry-after too large for a Duration, stop", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, time.Minute, CeilingStop }),
+			replies: []Outcome{status(429, "Retry-After", "99999999999999999999")}, attempts: 1, want: ErrAboveCeiling},
+		{name: "retry-after too large for a Duration, max elapsed", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter, p.MaxElapsed = true, time.Hour }),
+			replies: []Outcome{status(429, "Retry-After", "99999999999999999999")}, attempts: 1, want: ErrMaxElapsed},
 		{name: "retry-after of centuries, no ceiling: honoured", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }),
 			replies: []Outcome{status(429, "Retry-After", "9223372036"), status(200)}, attempts: 2, waits: 9223372036 * s},
 		{name: "retry-after of centuries plus spread saturates", p: withPolicy(expo(3), func(p *Policy) { p.RetryAfter, p.Spread = true, time.Minute }),

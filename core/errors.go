@@ -18,14 +18,20 @@ var (
 	ErrHorizon      = errors.New("core: horizon reached")            // the next wait would end past the loop's horizon (Loop.SetHorizon)
 )
 
-// StopError says why a retry loop gave up. errors.Is matches its Cause (one
-// of the Err* values), the last attempt's error and, for ErrCancelled, the
-// context's cause.
+// StopError says why a retry loop gave up: it is the error of every stop
+// but a success and an invalid Policy (whose Validate error is returned
+// as is), in Step.Err, Loop.Done, EventDone's Err and Do's result.
+//
+// errors.Is matches each of its Cause, Context and Last (Unwrap returns
+// them): errors.Is(err, ErrExhausted) tells why the loop stopped,
+// errors.Is(err, context.DeadlineExceeded) that a deadline stopped it.
+// errors.As(err, &se), with se a *StopError, gives the fields; with a
+// *StatusError, the last attempt's HTTP status.
 type StopError struct {
-	Cause    error // ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty, ErrHorizon or ErrCancelled
-	Attempts int   // attempts made
-	Last     error // the last attempt's error (*StatusError for a failed HTTP status); nil if none was made
-	Context  error // ErrCancelled only: context.Cause of the cancelled context
+	Cause    error // why: ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty, ErrHorizon or ErrCancelled
+	Attempts int   // attempts begun (sent), 0 if the loop stopped before the first
+	Last     error // the last attempt's error (*StatusError for a failed HTTP status); nil if none was made, or if it is Context itself
+	Context  error // ErrCancelled only: the context's cause (context.Canceled, a deadline, context.Cause), else nil
 }
 
 // Error reads like "core: attempts exhausted after 5 attempts: http status 429".

@@ -20,7 +20,7 @@ func ExampleParseRetryAfter() {
 		"1.5",
 		"Fri, 31 Dec 1999 23:59:60 GMT", // a leap second: the instant after 23:59:59
 		"Wed, 30 Feb 2000 00:00:00 GMT",
-		"9999999999",
+		"99999999999999999999", // valid delay-seconds, longer than a Duration: saturates
 	} {
 		d, err := core.ParseRetryAfter(v, now)
 		if err != nil {
@@ -38,7 +38,7 @@ func ExampleParseRetryAfter() {
 	// core: retry-after "1.5": fractional seconds not allowed
 	// 1m0s
 	// core: retry-after "Wed, 30 Feb 2000 00:00:00 GMT": invalid date: Feb 2000 has no day 30
-	// core: retry-after "9999999999": too large (more than 9223372036 seconds overflows a time.Duration)
+	// 2562047h47m16.854775807s
 }
 
 func ExampleLimiter() {

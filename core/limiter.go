@@ -38,7 +38,8 @@ func ParseLimiterKind(s string) (LimiterKind, error) {
 }
 
 // LimiterConfig describes a server-side limit. Only the fields of the
-// chosen Kind are used (and validated).
+// chosen Kind are used (and validated). The zero LimiterConfig is
+// LimitNone: valid, every request allowed.
 type LimiterConfig struct {
 	Kind   LimiterKind
 	Rate   float64       // token bucket: tokens per second (LimiterRateRange)
@@ -152,7 +153,8 @@ func scaleCount(n int, f float64, r Range[int]) int {
 // is admitted only if the limiter's own state and that share leave room.
 //
 // A Limiter is not safe for concurrent use: the server locks per key.
-// Decide and Peek do not allocate.
+// Decide and Peek do not allocate. Create it with NewLimiter: the zero
+// value is not usable.
 type Limiter struct {
 	cfg  LimiterConfig
 	tb   tokenBucket

@@ -76,7 +76,8 @@ var stateNames = [...]string{"new", "retry wait", "bucket wait", "ready", "in fl
 // the loop takes a token from the Bucket, if any (ReserveAt: waiting with
 // reason bucket when the bucket is in debt); each retry spends a token from
 // the Budget, if any. Tokens taken for an attempt that is then never sent
-// (the loop stops or is cancelled first) are given back. A Loop is not safe for concurrent use; its Bucket and
+// (the loop stops or is cancelled first) are given back. Create a Loop
+// with NewLoop: the zero value is not usable. A Loop is not safe for concurrent use; its Bucket and
 // Budget are, and are usually shared by many loops.
 type Loop struct {
 	p         Policy
@@ -355,12 +356,18 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 }
 
 // serverWait applies the ceiling and the spread to a server-requested wait.
+// A wait the parser saturated (a value past a Duration's reach) is noted as
+// "over" the largest Duration: the server asked for longer.
 func (l *Loop) serverWait(d time.Duration, reason Reason, note string) (time.Duration, Reason, string, error) {
 	if c := l.p.Ceiling; c > 0 && d > c {
-		if l.p.AboveCeiling == CeilingStop {
-			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, noteDuration(d), FormatDuration(c))), ErrAboveCeiling
+		asked := noteDuration(d)
+		if d == maxDuration {
+			asked = "over " + asked
 		}
-		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", noteDuration(d), FormatDuration(c)))
+		if l.p.AboveCeiling == CeilingStop {
+			return 0, reason, joinNote(note, fmt.Sprintf("%s %s above ceiling %s", reason, asked, FormatDuration(c))), ErrAboveCeiling
+		}
+		note = joinNote(note, fmt.Sprintf("clamped from %s to ceiling %s", asked, FormatDuration(c)))
 		d = c
 	}
 	if l.p.Spread > 0 {

@@ -178,6 +178,21 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
 			"done at 0s after 1: core: server delay above ceiling after 1 attempt: http status 429 (retry-after 2m above ceiling 30s)",
 		}},
+		// Delay-seconds past a Duration's reach saturate and meet the
+		// ceiling like any long delay; the note says the server asked for
+		// more than the largest Duration (they once fell back to backoff).
+		{"huge retry-after clamped", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling = true, 30*s }), nil, 0, []Outcome{status(429, "Retry-After", "99999999999999999999"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s (clamped from over 2562047h47m16.854775807s to ceiling 30s)",
+			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",
+		}},
+		{"huge retry-after stops", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, 30*s, CeilingStop }), nil, 0, []Outcome{status(429, "Retry-After", "99999999999999999999")}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			"done at 0s after 1: core: server delay above ceiling after 1 attempt: http status 429 (retry-after over 2562047h47m16.854775807s above ceiling 30s)",
+		}},
+		{"huge reset hint stops", withPolicy(expo(2), func(p *Policy) { p.UseResetHints, p.Ceiling, p.AboveCeiling = true, 30*s, CeilingStop }), nil, 0, []Outcome{status(429, "RateLimit", `"d";r=0;t=999999999999999`)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			"done at 0s after 1: core: server delay above ceiling after 1 attempt: http status 429 (reset-hint over 2562047h47m16.854775807s above ceiling 30s)",
+		}},
 		{"delay equal to the ceiling is honoured", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling, p.AboveCeiling = true, 30*s, CeilingStop }), nil, 0, []Outcome{status(429, "Retry-After", "30"), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s",
 			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",
@@ -305,6 +320,13 @@ func TestLoopStopErrors(t *testing.T) {
 			var se *StopError
 			if !errors.As(final.Err, &se) {
 				t.Fatalf("final error %v is not a *StopError", final.Err)
+			}
+			if se.Cause != tt.cause || se.Attempts != l.Attempts() {
+				t.Errorf("StopError{Cause: %v, Attempts: %d}, want %v after %d", se.Cause, se.Attempts, tt.cause, l.Attempts())
+			}
+			if cancelled := tt.cause == ErrCancelled; cancelled != (se.Context != nil) || cancelled && se.Last != nil {
+				// The attempt's error is the context's cause: it is Context, not Last as well.
+				t.Errorf("StopError{Last: %v, Context: %v}: want Context (only) when cancelled", se.Last, se.Context)
 			}
 			if !errors.Is(final.Err, tt.cause) {
 				t.Errorf("error %v is not %v", final.Err, tt.cause)

@@ -22,7 +22,8 @@ func NewRand(seed uint64) *rand.Rand {
 
 // PCG is the generator NewRand wraps, as a Rand of its own: NewPCG(seed)
 // draws exactly the numbers NewRand(seed).Float64 draws, without the
-// *rand.Rand indirection. Not safe for concurrent use.
+// *rand.Rand indirection. Not safe for concurrent use. Create it with
+// NewPCG: the zero PCG draws too, but not the numbers of NewPCG(0).
 type PCG struct{ src rand.PCG }
 
 // NewPCG returns the generator for seed (see PCG).

@@ -50,3 +50,12 @@ func TestPCGDrawsWhatNewRandDraws(t *testing.T) {
 		}
 	}
 }
+
+// The zero PCG draws numbers in [0, 1), but not NewPCG(0)'s, as its doc says.
+func TestPCGZeroValue(t *testing.T) {
+	var z PCG
+	a, b := z.Float64(), NewPCG(0).Float64()
+	if a < 0 || a >= 1 || a == b {
+		t.Fatalf("zero PCG drew %v, NewPCG(0) %v", a, b)
+	}
+}

@@ -58,6 +58,13 @@ const (
 //     no one announces a reset 31 years away); from 1e12 it is a Unix time
 //     in milliseconds. A Unix time in the past means 0.
 //
+// A reset too far ahead for a time.Duration saturates to the largest one
+// (about 292 years), as ParseRetryAfter's delay-seconds do, so a caller's
+// ceiling applies to it as to any long reset: "t=999999999999999", a
+// RateLimit-Reset of 20 digits, an X-RateLimit-Reset in milliseconds
+// centuries ahead. An sf-integer (the IETF fields' values) has at most 15
+// digits: more is an error.
+//
 // A Limit field may carry a policy list ("100, 100;w=60"): its first number
 // is the limit. Absent headers give a zero hint and no error; a malformed
 // field gives a zero hint and an error naming the field and what was wrong.
@@ -115,7 +122,7 @@ func parseTriple(hint *RateLimitHint, prefix, limit, remaining, reset string, no
 		if prefix == "X-RateLimit" {
 			d, problem = parseXReset(trimOWS(reset), now)
 		} else {
-			d, problem = parseSeconds(trimOWS(reset))
+			d, problem = parseSeconds(trimOWS(reset), false)
 		}
 		if problem != "" {
 			return rateLimitError(prefix+"-Reset", reset, problem)
@@ -125,27 +132,36 @@ func parseTriple(hint *RateLimitHint, prefix, limit, remaining, reset string, no
 	return nil
 }
 
-// parseCount reads a non-negative integer (an sf-integer without sign).
-func parseCount(s string) (int, string) {
+// digitsProblem says what keeps s from being bare ASCII digits, or "".
+func digitsProblem(s string) string {
 	if s == "" {
-		return 0, "empty"
+		return "empty"
 	}
 	if s[0] == '-' {
-		return 0, "negative"
+		return "negative"
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			if s[i] == '.' {
+				return "not an integer"
+			}
+			return "not a number"
+		}
+	}
+	return ""
+}
+
+// parseCount reads a non-negative integer (an sf-integer without sign).
+func parseCount(s string) (int, string) {
+	if problem := digitsProblem(s); problem != "" {
+		return 0, problem
+	}
+	if len(s) > 15 { // an sf-integer has at most 15 digits
+		return 0, "too large"
 	}
 	var n int64
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isDigit(c) {
-			if c == '.' {
-				return 0, "not an integer"
-			}
-			return 0, "not a number"
-		}
-		if i == 15 { // an sf-integer has at most 15 digits
-			return 0, "too large"
-		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + int64(s[i]-'0')
 	}
 	if int64(int(n)) != n { // 32-bit platforms
 		return 0, "too large"
@@ -153,56 +169,60 @@ func parseCount(s string) (int, string) {
 	return int(n), ""
 }
 
-// parseSeconds reads non-negative integer seconds as a Duration.
-func parseSeconds(s string) (time.Duration, string) {
-	n, problem := parseCount(s)
-	if problem != "" {
+// parseSeconds reads non-negative integer seconds as a Duration, saturating
+// as delay-seconds do (delaySeconds): 999999999999999 is a valid reset
+// that no Duration holds. An sf-integer (sf: the IETF fields' t, w and
+// reset) has at most 15 digits; the older drafts' RateLimit-Reset is
+// delta-seconds, any number of them.
+func parseSeconds(s string, sf bool) (time.Duration, string) {
+	if problem := digitsProblem(s); problem != "" {
 		return 0, problem
 	}
-	if int64(n) > maxDelaySeconds {
-		return 0, "too large (overflows a time.Duration)"
+	if sf && len(s) > 15 {
+		return 0, "too large (an sf-integer has at most 15 digits)"
 	}
-	return time.Duration(n) * time.Second, ""
+	return delaySeconds(s), ""
 }
 
-// parseXReset reads X-RateLimit-Reset: a non-negative decimal number of
-// seconds until the reset, or a Unix time (see ParseRateLimit).
+// parseXReset reads X-RateLimit-Reset: a non-negative decimal number
+// (DIGITS [ "." DIGITS ]) of seconds until the reset, or a Unix time in
+// seconds or milliseconds (see ParseRateLimit), exactly, in integers. A
+// time too far ahead for a Duration saturates, as delay-seconds do.
 func parseXReset(s string, now time.Time) (time.Duration, string) {
-	v, problem := parseDecimal(s)
-	if problem != "" {
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" && dot {
+		return 0, "not a number"
+	}
+	if problem := digitsProblem(whole); problem != "" {
 		return 0, problem
 	}
+	if dot && digitsProblem(frac) != "" {
+		return 0, "not a number"
+	}
+	w := strings.TrimLeft(whole, "0")
+	n := int64(0)
+	for i := 0; i < len(w) && i < 18; i++ {
+		n = n*10 + int64(w[i]-'0')
+	}
+	ns := exactSeconds("", frac) // the fraction, in nanoseconds, rounded up
 	var at time.Time
-	switch whole, _, _ := strings.Cut(s, "."); {
-	case len(whole) < 10 || strings.TrimLeft(whole[:len(whole)-9], "0") == "":
-		// Below unixSecondsFrom (1e9), judged on the digits: v may be
-		// rounded up to it (999999999.9999999999 is 1e9 as a float64).
-		return exactSeconds(s), ""
-	case v < unixMillisFrom:
-		sec, frac := math.Modf(v)
-		at = time.Unix(int64(sec), int64(math.Round(frac*1e9)))
-	case v < 1e16:
-		ms, frac := math.Modf(v)
-		at = time.UnixMilli(int64(ms)).Add(time.Duration(math.Round(frac * 1e6)))
-	default:
-		return 0, "too large (not seconds, a Unix time or Unix milliseconds)"
+	switch {
+	case len(w) < 10: // below unixSecondsFrom (1e9): seconds until the reset
+		return exactSeconds(w, frac), ""
+	case len(w) < 13: // below unixMillisFrom (1e12): Unix seconds
+		at = time.Unix(n, int64(ns))
+	case len(w) < 19: // Unix milliseconds
+		at = time.UnixMilli(n).Add((ns + 999) / 1000)
+	default: // 1e18 ms and more: tens of millions of years ahead
+		at = time.UnixMilli(math.MaxInt64)
 	}
-	if !at.After(now) {
-		return 0, ""
-	}
-	d := at.Sub(now)
-	if d == maxDuration {
-		return 0, "too far ahead (overflows a time.Duration)"
-	}
-	return d, ""
+	return until(at, now)
 }
 
-// exactSeconds reads s, a decimal that parseDecimal accepted, below
-// unixSecondsFrom, as a Duration, rounded up to the nanosecond: in integers,
-// since the float parseDecimal sums digit by digit is not exact ("0.3" is
-// 0.30000000000000004, which rounded up is 300.000001ms).
-func exactSeconds(s string) time.Duration {
-	whole, frac, _ := strings.Cut(s, ".")
+// exactSeconds reads whole.frac seconds (ASCII digits, whole below 1e9) as a
+// Duration, rounded up to the nanosecond: in integers, since a float is not
+// exact ("0.3" is 0.30000000000000004, which rounded up is 300.000001ms).
+func exactSeconds(whole, frac string) time.Duration {
 	var sec, ns int64
 	for i := 0; i < len(whole); i++ {
 		sec = sec*10 + int64(whole[i]-'0')
@@ -217,40 +237,6 @@ func exactSeconds(s string) time.Duration {
 		ns++
 	}
 	return time.Duration(sec)*time.Second + time.Duration(ns)
-}
-
-// parseDecimal reads DIGITS [ "." DIGITS ] as a float (at most 20 digits in
-// all, so no exponents, signs, "inf" or "nan" sneak in).
-func parseDecimal(s string) (float64, string) {
-	if s == "" {
-		return 0, "empty"
-	}
-	if s[0] == '-' {
-		return 0, "negative"
-	}
-	var v, scale float64 = 0, 1
-	digits, dot := 0, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isDigit(c):
-			digits++
-			if digits > 20 {
-				return 0, "too large"
-			}
-			if dot {
-				scale /= 10
-				v += float64(c-'0') * scale
-			} else {
-				v = v*10 + float64(c-'0')
-			}
-		case c == '.' && !dot && i > 0 && i+1 < len(s):
-			dot = true
-		default:
-			return 0, "not a number"
-		}
-	}
-	return v, ""
 }
 
 // sfMember is one member of a Structured Field list (RFC 9651), loosely
@@ -420,7 +406,7 @@ func parseIETF(rl, pol string) (RateLimitHint, error) {
 				h.Remaining, h.HasRemaining = n, true
 			}
 			if v, ok := m.param("t"); ok {
-				d, problem := parseSeconds(v)
+				d, problem := parseSeconds(v, true)
 				if problem != "" {
 					return hint, rateLimitError("RateLimit", rl, "t="+v+": "+problem)
 				}
@@ -453,7 +439,7 @@ func parseIETF(rl, pol string) (RateLimitHint, error) {
 			hint.Limit, hint.HasLimit = n, true
 		}
 		if w, ok := p.param("w"); ok {
-			d, problem := parseSeconds(w)
+			d, problem := parseSeconds(w, true)
 			if problem != "" {
 				return hint, rateLimitError("RateLimit-Policy", pol, "w="+w+": "+problem)
 			}
@@ -500,7 +486,7 @@ func parseDraft07(hint *RateLimitHint, rl string, members []sfMember) error {
 			}
 			hint.Remaining, hint.HasRemaining = n, true
 		case "reset":
-			d, problem := parseSeconds(v)
+			d, problem := parseSeconds(v, true)
 			if problem != "" {
 				return rateLimitError("RateLimit", rl, "reset="+v+": "+problem)
 			}

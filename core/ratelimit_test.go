@@ -69,16 +69,42 @@ func TestParseRateLimit(t *testing.T) {
 			RateLimitHint{Reset: 1500 * ms, HasReset: true, Source: "X-RateLimit"}, ""},
 		{"x-ratelimit unix time in the past", hdr{"X-RateLimit-Reset": unix(-time.Hour)},
 			RateLimitHint{Reset: 0, HasReset: true, Source: "X-RateLimit"}, ""},
+		// Resets too far ahead for a Duration saturate, as Retry-After's
+		// delay-seconds do: the caller's ceiling then applies.
+		{"ietf t saturates", hdr{"RateLimit": `"d";r=0;t=999999999999999`},
+			RateLimitHint{Reset: maxDuration, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"ietf t largest representable", hdr{"RateLimit": `"d";r=0;t=9223372036`},
+			RateLimitHint{Reset: 9223372036 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"policy w saturates", hdr{"RateLimit-Policy": `"d";q=1;w=9223372037`},
+			RateLimitHint{Limit: 1, Window: maxDuration, HasLimit: true, HasWindow: true, Source: "RateLimit"}, ""},
+		{"draft 07 reset saturates", hdr{"RateLimit": "limit=1, remaining=0, reset=99999999999999"},
+			RateLimitHint{Limit: 1, Reset: maxDuration, HasLimit: true, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
+		{"older draft reset saturates", hdr{"RateLimit-Reset": "99999999999999"},
+			RateLimitHint{Reset: maxDuration, HasReset: true, Source: "RateLimit-Limit"}, ""},
+		{"older draft reset of 20 digits saturates", hdr{"RateLimit-Reset": "99999999999999999999"},
+			RateLimitHint{Reset: maxDuration, HasReset: true, Source: "RateLimit-Limit"}, ""},
+		{"x reset unix milliseconds centuries ahead saturates", hdr{"X-RateLimit-Reset": "99999999999999"},
+			RateLimitHint{Reset: maxDuration, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x reset 17 digits saturates", hdr{"X-RateLimit-Reset": "99999999999999999"},
+			RateLimitHint{Reset: maxDuration, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x reset 21 digits saturates", hdr{"X-RateLimit-Reset": "123456789012345678901"},
+			RateLimitHint{Reset: maxDuration, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x reset long fraction", hdr{"X-RateLimit-Reset": "1.0000000000000000000000001"},
+			RateLimitHint{Reset: s + 1, HasReset: true, Source: "X-RateLimit"}, ""},
+		{"x reset unix milliseconds with fraction", hdr{"X-RateLimit-Reset": itoa(t0.Add(1500*ms).UnixMilli()) + ".25"},
+			RateLimitHint{Reset: 1500*ms + 250*time.Microsecond, HasReset: true, Source: "X-RateLimit"}, ""},
 		{"ietf wins over x-", hdr{"RateLimit": `"d";r=1;t=1`, "X-RateLimit-Remaining": "9"},
 			RateLimitHint{Remaining: 1, Reset: s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, ""},
 		// Errors.
 		{"negative remaining", hdr{"X-RateLimit-Remaining": "-1"}, RateLimitHint{}, `core: X-RateLimit-Remaining "-1": negative`},
 		{"garbage reset", hdr{"X-RateLimit-Reset": "soon"}, RateLimitHint{}, `core: X-RateLimit-Reset "soon": not a number`},
 		{"x reset exponent", hdr{"X-RateLimit-Reset": "1e3"}, RateLimitHint{}, "not a number"},
-		{"x reset too large", hdr{"X-RateLimit-Reset": "99999999999999999"}, RateLimitHint{}, "too large"},
-		{"x reset 21 digits", hdr{"X-RateLimit-Reset": "123456789012345678901"}, RateLimitHint{}, "too large"},
+		{"x reset leading dot", hdr{"X-RateLimit-Reset": ".5"}, RateLimitHint{}, "not a number"},
+		{"x reset trailing dot", hdr{"X-RateLimit-Reset": "5."}, RateLimitHint{}, "not a number"},
+		{"x reset two dots", hdr{"X-RateLimit-Reset": "1.2.3"}, RateLimitHint{}, "not a number"},
+		{"x reset plus", hdr{"X-RateLimit-Reset": "+5"}, RateLimitHint{}, "not a number"},
 		{"older draft reset not integer", hdr{"RateLimit-Reset": "1.5"}, RateLimitHint{}, `core: RateLimit-Reset "1.5": not an integer`},
-		{"older draft reset overflows", hdr{"RateLimit-Reset": "99999999999999"}, RateLimitHint{}, "too large (overflows a time.Duration)"},
+		{"ietf t of 16 digits is no sf-integer", hdr{"RateLimit": `"d";r=0;t=1000000000000000`}, RateLimitHint{}, "t=1000000000000000: too large (an sf-integer has at most 15 digits)"},
 		{"limit too many digits", hdr{"X-RateLimit-Limit": "1234567890123456"}, RateLimitHint{}, "too large"},
 		{"ietf negative r", hdr{"RateLimit": `"d";r=-1;t=1`}, RateLimitHint{}, `core: RateLimit "\"d\";r=-1;t=1": r=-1: negative`},
 		{"ietf unterminated string", hdr{"RateLimit": `"d;r=1`}, RateLimitHint{}, "unterminated string"},
@@ -101,6 +127,14 @@ func TestParseRateLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A Unix-time reset read with now the zero time.Time is ~2,000 years
+// ahead: the caller forgot to pass the time, and is told so rather than
+// given a saturated wait.
+func TestParseRateLimitZeroNow(t *testing.T) {
+	_, err := ParseRateLimit(hdr{"X-RateLimit-Reset": "1762075810"}, time.Time{})
+	wantErr(t, err, `core: X-RateLimit-Reset "1762075810": too far ahead of now, the zero time.Time: pass the current time`)
 }
 
 func itoa(n int64) string {

@@ -31,13 +31,20 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 // digits): it is the year that puts the date after now − 50 years and no
 // later than now + 50 years, so at the end of 2099 "01-Jan-00" is 2100.
 //
+// A delay too long for a time.Duration saturates: delay-seconds over
+// 9223372036 ("99999999999999999999" is valid: 1*DIGIT has no upper
+// bound) and a date more than ~292 years ahead read as the largest
+// Duration (math.MaxInt64 nanoseconds, about 292 years), as RFC 9111
+// §1.2.2 tells a cache to read delta-seconds it cannot represent. A server
+// asking for an enormous wait is then treated like one asking for any wait
+// above the caller's limit (Policy.Ceiling clamps it or gives up), not as
+// an unreadable value retried at the backoff's pace.
+//
 // Everything else is an error saying what was wrong: empty, negative,
 // fractional, signed ("+120"), a list ("1, 2"), non-ASCII digits, garbage,
 // impossible dates (Feb 30, hour 24, second 61, second 60 other than at
-// 23:59:60), and values too large for a time.Duration (over 9223372036
-// seconds, or a date more than ~292 years ahead) — never a silent huge or
-// negative wait. Whether to honour a large but representable delay is the
-// caller's choice (Policy.Ceiling).
+// 23:59:60), and a date that saturates with now the zero time.Time (a
+// caller who forgot to pass the current time) — never a negative wait.
 func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	v := trimOWS(value)
 	if v == "" {
@@ -64,17 +71,26 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	if problem != "" {
 		return 0, retryAfterError(value, problem)
 	}
-	if !t.After(now) {
-		return 0, nil
-	}
-	d := t.Sub(now)
-	if d == maxDuration { // Sub saturated
-		if now.IsZero() { // the caller's slip, more likely than a date 2,000 years ahead
-			return 0, retryAfterError(value, "date too far ahead (overflows a time.Duration) of now, the zero time.Time: pass the current time")
-		}
-		return 0, retryAfterError(value, "date too far ahead (overflows a time.Duration)")
+	d, problem := until(t, now)
+	if problem != "" {
+		return 0, retryAfterError(value, "date "+problem)
 	}
 	return d, nil
+}
+
+// until is how long after now t is: 0 if t is not after now, the largest
+// Duration if it is too far ahead for one (Sub saturates). With now the
+// zero time.Time any real date is that far ahead: the caller's slip, more
+// likely than a date 2,000 years ahead, is reported as a problem.
+func until(t, now time.Time) (time.Duration, string) {
+	if !t.After(now) {
+		return 0, ""
+	}
+	d := t.Sub(now)
+	if d == maxDuration && now.IsZero() {
+		return 0, "too far ahead of now, the zero time.Time: pass the current time"
+	}
+	return d, ""
 }
 
 func retryAfterError(value, problem string) error {
@@ -82,15 +98,9 @@ func retryAfterError(value, problem string) error {
 }
 
 func parseDelaySeconds(value, v string) (time.Duration, error) {
-	var n int64
 	i := 0
-	overflow := false
-	for ; i < len(v) && isDigit(v[i]); i++ {
-		if n > (maxDelaySeconds-int64(v[i]-'0'))/10 {
-			overflow = true
-		} else if !overflow {
-			n = n*10 + int64(v[i]-'0')
-		}
+	for i < len(v) && isDigit(v[i]) {
+		i++
 	}
 	if i < len(v) {
 		switch v[i] {
@@ -106,10 +116,22 @@ func parseDelaySeconds(value, v string) (time.Duration, error) {
 		}
 		return 0, retryAfterError(value, "invalid syntax (want delay-seconds or an HTTP-date)")
 	}
-	if overflow {
-		return 0, retryAfterError(value, fmt.Sprintf("too large (more than %d seconds overflows a time.Duration)", maxDelaySeconds))
+	return delaySeconds(v), nil
+}
+
+// delaySeconds reads ASCII digits as seconds, saturating at the largest
+// Duration: past maxDelaySeconds the value means "longer than a Duration
+// holds" (RFC 9111 §1.2.2 reads delta-seconds it cannot represent so).
+func delaySeconds(digits string) time.Duration {
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := int64(digits[i] - '0')
+		if n > (maxDelaySeconds-c)/10 {
+			return maxDuration
+		}
+		n = n*10 + c
 	}
-	return time.Duration(n) * time.Second, nil
+	return time.Duration(n) * time.Second
 }
 
 var (

@@ -50,7 +50,7 @@ const (
 	MalformedNegative                  // "-3"
 	MalformedDecimal                   // "2.5": the exact wait with one decimal (fractions are not allowed)
 	MalformedUnit                      // "3s"
-	MalformedHuge                      // "99999999999999999999" (digits only, overflows int64)
+	MalformedHuge                      // "99999999999999999999" (valid delay-seconds past an int64: a naive parser overflows; core saturates)
 	MalformedRFC1123Z                  // "Mon, 02 Jan 2006 15:04:05 +0000" (numeric zone, not GMT)
 	MalformedISO8601                   // "2006-01-02T15:04:05Z" (RFC 3339, not an HTTP-date)
 )

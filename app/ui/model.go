@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -255,7 +256,11 @@ func (m *model) add(r *fleet.Record) {
 	switch e.Kind {
 	case core.EventWait:
 		m.closeSpan(j, t)
-		m.spans = append(m.spans, span{worker: w, slot: j.slot, reason: e.Reason, from: t, planned: t + e.Wait, to: -1})
+		planned := t + e.Wait
+		if planned < t { // a wait of the largest Duration (a saturated Retry-After) ends at the end of time
+			planned = math.MaxInt64
+		}
+		m.spans = append(m.spans, span{worker: w, slot: j.slot, reason: e.Reason, from: t, planned: planned, to: -1})
 		j.openSpan = len(m.spans) - 1
 		if e.Reason == core.ReasonBucket {
 			j.pendBucket += e.Wait

@@ -43,6 +43,24 @@ func oneJob() []fleet.Record {
 	}
 }
 
+// A wait of the largest Duration (a Retry-After past a Duration's reach
+// that core saturates, honoured with no ceiling in a live run) ends at the
+// end of time: its planned end overflowed to before its start, and the
+// whole wait was drawn backwards and outlined as late.
+func TestModelSaturatedWaitEndsLast(t *testing.T) {
+	m := newModel(t0, 1)
+	for _, r := range []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+		{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+		{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: math.MaxInt64, Reason: core.ReasonRetryAfter}},
+	} {
+		m.add(&r)
+	}
+	if sp := m.spans[0]; sp.planned != math.MaxInt64 {
+		t.Errorf("planned end of a saturated wait from %v: %v, want the largest Duration", sp.from, sp.planned)
+	}
+}
+
 func TestModelBuildsAttemptsAndWaits(t *testing.T) {
 	m := newModel(t0, 3)
 	for _, r := range oneJob() {
@@ -274,6 +292,11 @@ func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
 		{"budget", "budget=on&budget_size=1&budget_refill=0", "no retry: the job gave up here: the fleet's retry budget is empty"},
 		{"above ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=fixed&retry_value=60",
 			"no retry: the job gave up here: retry-after 1 min above ceiling 2 s"},
+		// Valid delay-seconds past an int64 saturate to the longest wait,
+		// which the ceiling refuses: it was read as unreadable and the job
+		// retried on backoff until its attempts ran out.
+		{"huge retry-after above the ceiling", "ra_honour=on&ra_ceiling=2s&ra_above=stop&retry_after=malformed&malformed=huge",
+			"Retry-After: 99999999999999999999\nno retry: the job gave up here: retry-after over 292 years above ceiling 2 s"},
 		{"none", "strategy=none", "no retry: the job gave up here: strategy none: no retries"},
 		// After its backoff wait, the fleet bucket's wait would end past
 		// max elapsed: the tooltip said only "then waited 1 s: backoff".

@@ -59,6 +59,7 @@ func TestNoteText(t *testing.T) {
 		{"spread +1.5s", "spread +1.5 s"},
 		{"clamped from 2m to ceiling 30s; spread +500ms", "clamped from 2 min to ceiling 30 s; spread +500 ms"},
 		{"clamped from 1m29.667s to ceiling 1h", "clamped from 1 min 30 s to ceiling 1 h"},
+		{"clamped from over 2562047h47m16.854775807s to ceiling 30s", "clamped from over 292 years to ceiling 30 s"},
 		{`retry-after "1.5": fractional seconds not allowed; fell back to backoff`, `retry-after "1.5": fractional seconds not allowed; fell back to backoff`},
 		{`retry-after "5s": invalid date; fell back to reset hint`, `retry-after "5s": invalid date; fell back to reset hint`},
 		{`retry-after "a \"2s\" b": x; spread +20ms`, `retry-after "a \"2s\" b": x; spread +20.0 ms`},

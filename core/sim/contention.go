@@ -32,6 +32,9 @@ const StatusConflict = 409
 // nil, is set to retry exactly that. Virtual time ends at the Scheduler's
 // End: a client whose backoff would end after it gives up there
 // (core.ErrHorizon), and a message due after it never arrives.
+//
+// The zero Contention is not valid: Validate (which Run calls) wants at
+// least one client and a valid Policy (start from core.DefaultPolicy).
 type Contention struct {
 	Clients int
 	Policy  core.Policy

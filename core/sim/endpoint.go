@@ -80,6 +80,9 @@ const DefaultHangLimit = 60 * time.Second
 // server is up) and one for the spread (when Spread > 0), are Rolls's for
 // the request, or without Rolls drawn in that order from the server's own
 // generator; either way a simulated run is reproducible from its seed.
+//
+// The zero Endpoint is valid: no limiter (LimitNone), no latency, no
+// failures, no rate-limit headers: every request is answered 200 at once.
 type Endpoint struct {
 	Limiter    core.LimiterConfig
 	Status     int            // status of a rejection: 429 or 503 (0 means 429)
@@ -163,7 +166,9 @@ func (e *Endpoint) Validate() error {
 	return nil
 }
 
-// EndpointServer is an Endpoint running in virtual time: a Server.
+// EndpointServer is an Endpoint running in virtual time: a Server. Create
+// it with NewEndpointServer: the zero value has no limiter and is not
+// usable.
 type EndpointServer struct {
 	e      Endpoint
 	start  time.Time

@@ -268,3 +268,15 @@ func TestEndpointTakesTheRequestsRolls(t *testing.T) {
 		})
 	}
 }
+
+// The zero Endpoint is valid and answers every request 200 at once, with
+// no header core reads, as its doc says.
+func TestEndpointZeroValue(t *testing.T) {
+	s := newEndpoint(t, Endpoint{})
+	for i := range 100 {
+		r := s.Arrive(hashStart, Request{Attempt: 1, Job: i})
+		if r.Status != 200 || r.Err != nil || r.Delay != 0 || r.Header != nil || r.Seq != i+1 {
+			t.Fatalf("request %d: %+v, want 200 at once without headers", i+1, r)
+		}
+	}
+}

@@ -57,6 +57,9 @@ func AWSCurves(base, cap time.Duration) []Curve {
 // Parallel goroutines, each its own Scheduler; the results are gathered by
 // index and summed in a fixed order, so they do not depend on Parallel or
 // on goroutine scheduling.
+//
+// The zero Experiment is not valid: Validate (which Run calls) wants curves,
+// client counts and Runs; AWS returns the reference one.
 type Experiment struct {
 	Curves      []Curve
 	Clients     []int

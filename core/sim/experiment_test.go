@@ -150,3 +150,23 @@ func TestExperimentValidate(t *testing.T) {
 		}
 	}
 }
+
+// The zero Fleet, Contention and Experiment are not valid, as their docs
+// say, and Validate names what is missing.
+func TestZeroConfigsAreInvalid(t *testing.T) {
+	var f Fleet
+	var c Contention
+	var e Experiment
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{f.Validate(), "sim: fleet workers 0: must be at least 1"},
+		{c.Validate(), "sim: contention clients 0: must be at least 1"},
+		{e.Validate(), "sim: experiment has no curves"},
+	} {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("got %v, want %q", tc.err, tc.want)
+		}
+	}
+}

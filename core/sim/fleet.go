@@ -59,6 +59,11 @@ var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w",
 // No goroutine is started: a closed fleet of 10,000 workers is 10,000
 // small structs and a heap of at most 10,000 events; an open one holds a
 // struct per job in progress, reused once the job ends.
+//
+// The zero Fleet is not valid: Validate (which Run calls) wants at least one
+// worker and one job, a Server and a valid Policy (start from
+// core.DefaultPolicy); the other fields' zero values are the defaults their
+// comments give.
 type Fleet struct {
 	Workers, Jobs int
 	Every         time.Duration // open workload: time between a worker's job arrivals (the mean with RandomArrivals); 0 = closed

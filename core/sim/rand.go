@@ -18,6 +18,9 @@ import (
 // logarithm written out here in basic arithmetic (which IEEE 754 rounds the
 // same way everywhere) and math.Sqrt (correctly rounded everywhere), with
 // explicit conversions that forbid fused multiply-add.
+//
+// Create it with NewNormal: the zero value has no source to draw from and
+// is not usable. Not safe for concurrent use (nor is its core.PCG).
 type Normal struct {
 	rng   *core.PCG
 	spare float64

@@ -47,6 +47,10 @@ func (a *event) before(b *event) bool {
 // fire it early. A driver that waits on a core.Loop sets the loop's horizon
 // to End (core.Loop.SetHorizon), so the loop never asks for such a wait. Not
 // safe for concurrent use: run one scheduler per goroutine.
+//
+// NewScheduler starts the clock at a given instant; the zero Scheduler is
+// ready to use, with nothing queued and its clock at the zero time.Time
+// (January 1, year 1, UTC).
 type Scheduler struct {
 	start time.Time
 	now   int64

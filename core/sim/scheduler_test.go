@@ -201,3 +201,17 @@ func TestSchedulerNilActorPanics(t *testing.T) {
 	}()
 	NewScheduler(t0).After(0, nil, 0)
 }
+
+// The zero Scheduler is ready to use, its clock at the zero time.Time, as
+// its doc says.
+func TestSchedulerZeroValue(t *testing.T) {
+	var s Scheduler
+	var fired []time.Time
+	a := ActorFunc(func(now time.Time, arg int) { fired = append(fired, now) })
+	if !s.Now().IsZero() || s.Len() != 0 || !s.After(time.Second, a, 0) {
+		t.Fatalf("zero Scheduler: Now %v, Len %d", s.Now(), s.Len())
+	}
+	if n := s.Run(); n != 1 || len(fired) != 1 || !fired[0].Equal(time.Time{}.Add(time.Second)) {
+		t.Fatalf("Run fired %d events at %v, want 1 at the zero time + 1s", n, fired)
+	}
+}
