@@ -506,34 +506,43 @@ func TestWatchCaption(t *testing.T) {
 // story) read "Custom configuration: pick a step of the story to reset
 // every field, or keep tuning." as the first line on its phone, and of the
 // room only a name at the end of the status. The caption now says the page
-// is in the room, and what Run does there; a step keeps the room, with its
-// own caption. With its own target the page is in no room.
+// is in the room, and what Run does there, on a step too (with its number:
+// a step's caption of four lines pushed Run off a 320 × 568 phone's first
+// screen). A page that set the room itself (the presenter's) shows a
+// step's caption. With its own target the page is in no room.
 func TestRoomCaption(t *testing.T) {
+	caption := func(l *Lab) string {
+		t.Helper()
+		out := renderHTML(&PresetBar{Lab: l})
+		_, rest, _ := strings.Cut(out, `id="preset-caption"`)
+		_, rest, _ = strings.Cut(rest, ">")
+		text, _, _ := strings.Cut(rest, "<")
+		return html.UnescapeString(strings.TrimSpace(text))
+	}
 	l := newLab()
 	l.s.Room, l.s.Seed, l.s.Workers, l.device = "room1", 4242, 33, "finch-09b"
-	want := "In room “room1” as finch-09b: press Run"
-	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, want) || strings.Contains(out, "Custom configuration") {
-		t.Errorf("a page that joined a room: the caption does not say so:\n%s", out)
+	if got, want := caption(l), "In room “room1” as finch-09b: press Run, your requests share the room's limit."; got != want {
+		t.Errorf("a page in a room on its own configuration: caption %q, want %q", got, want)
 	}
 	l.Preset("full-jitter")
 	if l.s.Room != "room1" {
 		t.Errorf("a step of the story left the room: %q", l.s.Room)
 	}
-	if out := renderHTML(&PresetBar{Lab: l}); strings.Contains(out, want) || !strings.Contains(out, fleet.Presets[2].Caption) {
-		t.Errorf("step 3 in a room: want its own caption:\n%s", out)
+	if got := caption(l); got != fleet.Presets[2].Caption {
+		t.Errorf("step 3 on a page that set the room itself: caption %q, want the step's", got)
 	}
-	// A device on a step with a seed of its own (as it joined from the
-	// link of a room on that step) is on that step.
-	l.s.Seed = 4242
-	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, fleet.Presets[2].Caption) {
-		t.Errorf("step 3 in a room, the device's own seed: want its caption:\n%s", out)
+	// A device that joined from the room's link, on step 3 with a seed of
+	// its own: on that step, said in the room's caption.
+	l.s.Seed, l.drewSeed = 4242, true
+	if got, want := caption(l), "In room “room1” as finch-09b, step 3: press Run, your requests share the room's limit."; got != want {
+		t.Errorf("a device that joined, on step 3: caption %q, want %q", got, want)
 	}
 	if l.ActivePreset() != "full-jitter" {
 		t.Errorf("step 3 in a room, the device's own seed: active step %q", l.ActivePreset())
 	}
 	l.s.Target = "http://example.com/api"
-	if out := renderHTML(&PresetBar{Lab: l}); !strings.Contains(out, "Custom configuration") {
-		t.Errorf("a page with its own target: want the custom caption:\n%s", out)
+	if got := caption(l); !strings.HasPrefix(got, "Custom configuration") {
+		t.Errorf("a page with its own target: caption %q, want the custom one", got)
 	}
 }
 

@@ -25,18 +25,25 @@ func (b *PresetBar) Render() app.UI {
 	l := b.Lab
 	active := l.ActivePreset()
 	caption := "Custom configuration: pick a step of the story to reset every field, or keep tuning."
-	for _, p := range fleet.Presets {
+	step := 0
+	for i, p := range fleet.Presets {
 		if p.ID == active {
-			caption = p.Caption
+			caption, step = p.Caption, i+1
 		}
 	}
-	if active == "" && l.s.Room != "" && l.s.Target == "" {
-		// A device in a room on a configuration of its own.
-		as := ""
+	if l.s.Room != "" && l.s.Target == "" && (step == 0 || l.drewSeed) {
+		// A device in a room on a configuration of its own, or one that
+		// joined from the room's link (a phone: the story is on the
+		// projector, and a step's caption of four lines pushed Run off a
+		// 320 × 568 phone's first screen). Short, for that phone.
+		as, on := "", ""
 		if l.device != "" {
 			as = " as " + l.device
 		}
-		caption = "In room “" + l.s.Room + "”" + as + ": press Run, your requests share the room's limit." // short: Run stays on a 320 × 568 phone's first screen
+		if step > 0 {
+			on = ", step " + strconv.Itoa(step)
+		}
+		caption = "In room “" + l.s.Room + "”" + as + on + ": press Run, your requests share the room's limit."
 	}
 	if l.watching || l.watched {
 		// The lanes are the room's devices, not this configuration's run.
