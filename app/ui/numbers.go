@@ -32,6 +32,12 @@ func (n *Numbers) Render() app.UI {
 			secondary = append(secondary, s)
 		}
 	}
+	// With a baseline kept every card keeps room for its line against it
+	// (web/app.css: .compared), which comes as a run starts and grows its
+	// change as it ends: the numbers grew 63 px through a compared run
+	// (140 px at 1024 px in presentation mode), and the timeline below
+	// moved under the presenter's pointer.
+	compared := l.base != nil && !l.watching && !l.watched
 	card := func(s stat, cls string) app.UI {
 		text, sub := s.Text, s.Sub
 		// The line says what the number is until there is a run, then the
@@ -57,7 +63,11 @@ func (n *Numbers) Render() app.UI {
 			app.Span().Class("k").Text(s.Label),
 			app.Span().Class("sub").Title(title).Text(sub),
 		}
-		if s.HasBase && l.hasStats {
+		if !(s.HasBase && l.hasStats) {
+			if compared {
+				body = append(body, app.Span().Class("base")) // its room, kept (below)
+			}
+		} else {
 			// Against the baseline (Compare): its figure and, once this
 			// run is over, the change (a run going on has partial numbers).
 			// Whether the change is for the better is said in words and
@@ -78,7 +88,7 @@ func (n *Numbers) Render() app.UI {
 		}
 		return div.Body(body...)
 	}
-	return app.Section().ID("numbers").Class("numbers").Aria("label", "Numbers").Body(
+	return app.Section().ID("numbers").Class("numbers", map[bool]string{true: "compared"}[compared]).Aria("label", "Numbers").Body(
 		app.Div().Class("stats primary").Body(app.Range(primary).Slice(func(i int) app.UI { return card(primary[i], "stat big") })),
 		app.Div().Class("stats secondary").Body(app.Range(secondary).Slice(func(i int) app.UI { return card(secondary[i], "stat") })),
 		app.Div().Hidden(true).Body(app.Range(hidden).Slice(func(i int) app.UI {
