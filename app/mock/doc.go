@@ -72,8 +72,8 @@
 //     ("soon"), empty (""), negative ("-2"), decimal ("1.3"), unit ("2s"),
 //     huge ("99999999999999999999": valid delay-seconds, but past an int64:
 //     core reads it as the longest wait, about 292 years, which the
-//     client's ceiling clamps or gives up on), rfc1123z (a date with "+0000" instead of "GMT"),
-//     iso8601 ("2026-11-05T10:00:02Z"); mix rotates through them by seq.
+//     client's ceiling clamps or gives up on), rfc1123z (a date with
+//     "+0000" instead of "GMT"), iso8601 ("2026-11-05T10:00:02Z"); mix rotates through them by seq.
 //  4. The response waits latency + U(0, spread). When the client goes away
 //     first, nothing is written and the stream reports "cancelled". A hang
 //     waits until the client goes away or Options.HangLimit passes (then the

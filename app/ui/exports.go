@@ -121,9 +121,9 @@ func (l *Lab) fileStamp() string {
 
 // export downloads the last run as JSON or CSV. The file is written in
 // pieces that give the page's thread back every browser.PaceAfter
-// (exportWriter): a simulation stopped at the attempt limit (900,000 events) took the
-// thread for 9 s (CSV) and 15 s (JSON) in one go, the page frozen with no
-// word of what it was doing.
+// (exportWriter): a simulation stopped at the attempt limit (900,000
+// events) took the thread for 9 s (CSV) and 15 s (JSON) in one go, the
+// page frozen with no word of what it was doing.
 func (l *Lab) export(ctx app.Context, format string) {
 	rec := l.exported()
 	if rec == nil {

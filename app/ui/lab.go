@@ -621,9 +621,11 @@ func presetIndex(s fleet.Scenario) int {
 	s.Room = ""
 	enc := s.Encode()
 	for i, pe := range presetEncodings() {
-		if seed := fleet.Presets[i].Scenario().Seed; inRoom && s.Seed != seed {
-			s.Seed = seed
-			enc = s.Encode()
+		if inRoom { // compared with the preset's seed
+			if seed := fleet.Presets[i].Scenario().Seed; s.Seed != seed {
+				s.Seed = seed
+				enc = s.Encode()
+			}
 		}
 		if pe == enc {
 			return i

@@ -63,11 +63,8 @@ func (n *Numbers) Render() app.UI {
 			app.Span().Class("k").Text(s.Label),
 			app.Span().Class("sub").Title(title).Text(sub),
 		}
-		if !(s.HasBase && l.hasStats) {
-			if compared {
-				body = append(body, app.Span().Class("base")) // its room, kept (below)
-			}
-		} else {
+		switch {
+		case s.HasBase && l.hasStats:
 			// Against the baseline (Compare): its figure and, once this
 			// run is over, the change (a run going on has partial numbers).
 			// Whether the change is for the better is said in words and
@@ -85,6 +82,8 @@ func (n *Numbers) Render() app.UI {
 				app.Text(base),
 				app.If(v != "", func() app.UI { return app.Span().Class("verdict " + v).Text(" " + v) }),
 			))
+		case compared:
+			body = append(body, app.Span().Class("base")) // its room, kept (above)
 		}
 		return div.Body(body...)
 	}
