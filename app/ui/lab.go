@@ -82,6 +82,9 @@ type Lab struct {
 	tr         *fetchTransport
 	stream     func() // closes the run's arrivals stream (idempotent)
 
+	rehearsal     rehearsalState     // the page's rehearsal of a run (rehearsal.go)
+	stopRehearsal context.CancelFunc // stops it while it goes on
+
 	replaying   bool               // a replay of the finished run goes on (Replay)
 	replaySpeed float64            // of replays, × real time (0: 1×)
 	replayDone  replayDone         // what the replay puts back when it ends
@@ -172,7 +175,7 @@ func (l *liveRecords) len() int {
 
 // newLab returns a lab with the default configuration.
 func newLab() *Lab {
-	l := &Lab{s: fleet.Default(), saved: fleet.Default(), view: newView(), device: newDeviceName(randIntN)}
+	l := &Lab{s: fleet.Default(), saved: fleet.Default(), view: newView(), device: newDeviceName(randIntN), rehearsal: rehearsalState{State: "waiting"}}
 	l.resetTexts()
 	l.view.configure(l.s)
 	l.publish()
@@ -336,6 +339,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
+	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
 	l.runs++
@@ -692,6 +696,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
 	l.runs++
@@ -720,6 +725,9 @@ func (l *Lab) Run(ctx app.Context) {
 		ready = l.openStream(l.runKey)
 	}
 	stream := l.stream
+	if stream == nil {
+		ready = nil // no stream to wait for
+	}
 	// The configuration's scheduled outage: fleet.Run asks for it when it
 	// is due (not when the run is over or stopped by then).
 	runs := l.runs
@@ -733,40 +741,12 @@ func (l *Lab) Run(ctx app.Context) {
 
 	limit := liveMaxRequests
 	ctx.Async(func() {
-		if stream != nil { // let the stream open first, so it sees the first wave
-			wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
-			select {
-			case <-ready:
-			case <-wait.Done():
-			}
-			cancelWait()
-		}
 		tickCtx, stopTick := context.WithCancel(context.Background())
-		go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
-		restoreGC := fleet.RelaxGC(liveGCPercent)
-		// One origin for the timeline, the live numbers, the final numbers
-		// and the exports: the run starts now, after the stream's hello
-		// (up to 500 ms), not when Run was pressed. fleet.Run reads its
-		// Start from here too.
-		start := browser.Clock{}.Now()
-		live.restart(start)
-		l.view.start(s, start)
-		rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
-			live.add(r)
-			l.view.onRecord(r)
+		rec, st, disp := runLive(rctx, s, tr, ready, l.view, live, limit, func() {
+			go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
 		})
-		restoreGC()
 		stopTick()
 		cancel()
-		end, ok := rec.End()
-		if !ok {
-			end = time.Now()
-		}
-		l.view.finish(end)
-		recs := rec.Records()
-		st := fleet.StatsOf(rec.Start, recs)
-		rec.Final(&st)
-		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
 		if stream != nil {
 			// The last ends (cancellations) reach the stream a moment later.
 			go func() {
@@ -784,6 +764,45 @@ func (l *Lab) Run(ctx app.Context) {
 			l.publish()
 		})
 	})
+}
+
+// runLive is a live run's course, Run's and the rehearsal's: it lets the
+// arrivals stream open first (ready, up to 500 ms; nil: no stream), so
+// that the stream sees the first wave, calls started, then runs s against
+// tr from that moment, each record to live and v as it comes, and ends
+// v's run. It returns the recording with its numbers.
+func runLive(rctx context.Context, s fleet.Scenario, tr fleet.Transport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
+	if ready != nil {
+		wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
+		select {
+		case <-ready:
+		case <-wait.Done():
+		}
+		cancelWait()
+	}
+	started()
+	restoreGC := fleet.RelaxGC(liveGCPercent)
+	// One origin for the timeline, the live numbers, the final numbers
+	// and the exports: the run starts now, after the stream's hello
+	// (up to 500 ms), not when Run was pressed. fleet.Run reads its
+	// Start from here too.
+	start := browser.Clock{}.Now()
+	live.restart(start)
+	v.start(s, start)
+	rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
+		live.add(r)
+		v.onRecord(r)
+	})
+	restoreGC()
+	end, ok := rec.End()
+	if !ok {
+		end = time.Now()
+	}
+	v.finish(end)
+	recs := rec.Records()
+	st := fleet.StatsOf(rec.Start, recs)
+	rec.Final(&st)
+	return rec, st, fleet.Dispersion(recs, fleet.DispersionSlice)
 }
 
 // tick refreshes the live numbers (and the status with them) while a run
@@ -842,6 +861,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	if !l.CanSimulate() {
 		return
 	}
+	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
 	l.runs++
@@ -977,19 +997,27 @@ func (l *Lab) Stop() {
 // openStream opens the mock's arrivals stream for key into the view (l.stream
 // closes it); the returned channel receives once the stream says hello.
 func (l *Lab) openStream(key string) <-chan struct{} {
-	hello := make(chan struct{}, 1)
-	stop, err := browser.Stream(l.pageOrigin()+"/mock/events?key="+url.QueryEscape(key), func(data string) {
-		if l.view.onServerEvent(data) {
-			select {
-			case hello <- struct{}{}:
-			default:
-			}
-		}
-	})
+	hello, stop, err := streamInto(l.pageOrigin(), key, l.view)
 	if err == nil {
 		l.stream = stop
 	}
 	return hello
+}
+
+// streamInto opens the arrivals stream of the mock at origin for key into
+// v; the returned channel receives once the stream says hello, and stop
+// closes it.
+func streamInto(origin, key string, v *view) (hello <-chan struct{}, stop func(), err error) {
+	h := make(chan struct{}, 1)
+	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), func(data string) {
+		if v.onServerEvent(data) {
+			select {
+			case h <- struct{}{}:
+			default:
+			}
+		}
+	})
+	return h, stop, err
 }
 
 // closeStream closes the arrivals stream of the last run, if still open.
@@ -1051,6 +1079,7 @@ type snapshot struct {
 	Watching   bool           `json:"watching"`           // running is a watch of the shared room
 	Watched    bool           `json:"watched"`            // the numbers are a watch's (stats holds them)
 	WatchOpen  bool           `json:"watch_open"`         // the watched room's stream is open
+	Rehearsal  rehearsalState `json:"rehearsal"`          // the page's rehearsal of a run (rehearsal.go)
 	live       *liveRecords
 }
 
@@ -1131,6 +1160,7 @@ func (l *Lab) publish() {
 	}
 	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
 	s.Replaying = l.replaying
+	s.Rehearsal = l.rehearsal
 	s.Preset = l.ActivePreset()
 	if l.base != nil {
 		b := &baselineState{Label: l.base.label(), Stats: map[string]any{}}

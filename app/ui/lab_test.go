@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 func TestLabSetValidAndInvalid(t *testing.T) {
@@ -976,4 +977,42 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 			t.Errorf("%s: the PNG's numbers %q: say the request limit %v, want %v", c.name, l.keyNumbers(), got, want)
 		}
 	}
+}
+
+// The rehearsal's configuration is valid, small, never a room's or a
+// custom target's, and (simulated: the same events a live run gives) meets
+// the code a real run meets: 429s with Retry-After, waits for the server,
+// the bucket and the backoff, successes, in well under a second.
+func TestRehearsalScenario(t *testing.T) {
+	s, err := rehearsalScenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Target != "" || s.Room != "" || s.Workers*s.Jobs > 16 || s.Mock.Latency > 10*time.Millisecond {
+		t.Fatalf("rehearsal scenario: target %q, room %q, %d × %d jobs, latency %v", s.Target, s.Room, s.Workers, s.Jobs, s.Mock.Latency)
+	}
+	rec := fleet.Simulate(s)
+	recs := rec.Records()
+	seen := map[string]int{}
+	for _, r := range recs {
+		switch r.Event.Kind {
+		case core.EventOutcome:
+			seen["status "+strconv.Itoa(r.Event.Outcome.Status)]++
+			if h := r.Event.Outcome.Header; h != nil && h.Get("Retry-After") != "" {
+				seen["retry-after header"]++
+			}
+		case core.EventWait:
+			seen["wait "+r.Event.Reason.String()]++
+		}
+	}
+	for _, want := range []string{"status 200", "status 429", "retry-after header", "wait retry-after", "wait bucket"} {
+		if seen[want] == 0 {
+			t.Errorf("the rehearsal never meets %q: %v", want, seen)
+		}
+	}
+	st := fleet.StatsOf(rec.Start, recs)
+	if st.Requests > rehearsalMaxRequests || st.Drain > time.Second {
+		t.Errorf("the rehearsal sends %d requests (at most %d) and drains in %v (want under 1 s)", st.Requests, rehearsalMaxRequests, st.Drain)
+	}
+	t.Logf("rehearsal, simulated: %d requests, drained in %v, %v", st.Requests, st.Drain, seen)
 }

@@ -20,10 +20,11 @@ import (
 // resized, the theme or the run changes, a hatched stretch ends). A run
 // that is over and a simulation are drawn whole (paint).
 type layers struct {
-	ok   bool     // the kept drawing holds key's frame and the items looked at
-	key  layerKey // what the kept drawing was laid out for
-	slot string   // the kept drawing's name on the canvas ("": the one shown first)
-	anew bool     // the last paint started the kept drawing again
+	ok     bool           // the kept drawing holds key's frame and the items looked at
+	key    layerKey       // what the kept drawing was laid out for
+	slot   string         // the kept drawing's name on the canvas ("": the one shown first)
+	canvas browser.Canvas // the canvas it is kept on, and shown on
+	anew   bool           // the last paint started the kept drawing again
 
 	spans, marks, arrivals, ends   int   // items of each list looked at so far
 	openSpans, openMarks, openArrs []int // looked at, not final: drawn on top
@@ -161,7 +162,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	}
 	b.Restore()
 	if !show {
-		return browser.Canvas{ID: canvasID}.DrawLayers(ly.slot, b, fresh, nil, l.w, l.h)
+		return ly.canvas.DrawLayers(ly.slot, b, fresh, nil, l.w, l.h)
 	}
 
 	// On top: what is still open, the "now" line, the histogram (its bars
@@ -192,7 +193,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	}
 	paintHistogramPanel(t, l, m, in)
 	paintOutlines(t, l)
-	return browser.Canvas{ID: canvasID}.DrawLayers(ly.slot, b, fresh, t, l.w, l.h)
+	return ly.canvas.DrawLayers(ly.slot, b, fresh, t, l.w, l.h)
 }
 
 // split sorts the indices in idx into those for which final holds (a new

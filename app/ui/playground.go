@@ -107,6 +107,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 		p.removers = append(p.removers, stop)
 	}
 	l.adoptWatch(ctx)
+	l.rehearseSoon(ctx)
 }
 
 // OnResize redraws the timeline at the new width (and, presenting, to
@@ -328,5 +329,6 @@ func (p *Playground) Render() app.UI {
 		)),
 		&JoinOverlay{Lab: l, Rev: l.runRev},
 		&Help{Lab: l, Open: l.help},
+		l.rehearsalCanvases(),
 	)
 }

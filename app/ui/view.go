@@ -15,6 +15,7 @@ import (
 
 // Element ids of the timeline's two canvases: the drawing, and an overlay
 // for the crosshair and the selection (redrawn alone when the pointer moves).
+// The rehearsal (rehearsal.go) draws on its own hidden pair.
 const (
 	canvasID  = "timeline"
 	overlayID = "timeline-overlay"
@@ -35,6 +36,8 @@ type view struct {
 	running bool
 	theme   *theme
 
+	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
+	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
 	frames     *browser.FrameLoop
 	lyr        layers        // a live run's drawing, kept aside between frames
 	next       layers        // the drawing for the axis the run grows to, made aside (growAxis)
@@ -81,8 +84,13 @@ type view struct {
 	baseFrom *model        // the model base was kept from (not drawn against itself)
 }
 
-func newView() *view {
-	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000, next: layers{slot: "next"}}
+func newView() *view { return newViewOn(canvasID, overlayID) }
+
+// newViewOn is a view drawn on the canvases of those element ids.
+func newViewOn(canvas, overlay string) *view {
+	c := browser.Canvas{ID: canvas}
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000,
+		canvas: c, overlay: browser.Canvas{ID: overlay}, lyr: layers{canvas: c}, next: layers{slot: "next", canvas: c}}
 	frames, err := browser.NewFrameLoop(v.frame)
 	if err != nil {
 		v.drawErr = err
@@ -536,7 +544,7 @@ func (v *view) drawFrame() {
 	if v.frozen {
 		return
 	}
-	if width, err := (browser.Canvas{ID: canvasID}).Width(); err == nil && width > 0 && width != v.width {
+	if width, err := v.canvas.Width(); err == nil && width > 0 && width != v.width {
 		v.width, v.viewH = width, 0
 		v.dirty, v.ovlDirty = true, true
 	}
@@ -572,7 +580,7 @@ func (v *view) drawFrame() {
 	if v.ovlDirty || v.lay.w != v.ovlW || v.lay.h != v.ovlH {
 		v.ovlDirty = false
 		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr)
-		if err := (browser.Canvas{ID: overlayID}).Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
+		if err := v.overlay.Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
 		} else {
 			v.ovlW, v.ovlH = v.lay.w, v.lay.h
@@ -604,7 +612,7 @@ func (v *view) redraw() {
 		}
 		v.lyr.ok = false
 		paint(&v.ops, &v.lay, v.m, in)
-		if err := (browser.Canvas{ID: canvasID}).Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
+		if err := v.canvas.Draw(&v.ops, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
 		}
 	}
