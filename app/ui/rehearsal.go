@@ -36,18 +36,16 @@ const (
 	rehearsalOverlayID = "rehearsal-overlay"
 )
 
-// rehearsalQuery is the rehearsal's configuration, on top of Default: the
-// code paths of a run that meets its limit — first tries, 429s with
-// Retry-After (clamped at the ceiling) and rate-limit headers, backoff and
-// bucket waits, successes — in a fraction of a second.
-var rehearsalQuery = url.Values{
-	"workers": {"8"}, "jobs": {"2"}, "timeout": {"2s"}, "seed": {"1"},
-	"strategy": {"full"}, "base": {"10ms"}, "mult": {"2"}, "cap": {"40ms"}, "attempts": {"5"},
-	"ra_honour": {"on"}, "ra_ceiling": {"40ms"}, "ra_above": {"clamp"}, "ra_spread": {"10ms"}, "hints": {"on"},
-	"bucket": {"on"}, "bucket_rate": {"200"}, "bucket_cap": {"4"}, "budget": {"on"},
-	"limiter": {"bucket"}, "rate": {"40"}, "burst": {"6"}, "status": {"429"}, "retry_after": {"seconds"},
-	"headers": {"both"}, "latency": {"5ms"},
-}
+// rehearsalQuery is the rehearsal's configuration, as a page's address
+// would give it (on top of Default): the code paths of a run that meets
+// its limit — first tries, 429s with Retry-After (clamped at the ceiling)
+// and rate-limit headers, waits for the server and the bucket, successes —
+// in a fraction of a second.
+const rehearsalQuery = "workers=8&jobs=2&timeout=2s&seed=1" +
+	"&strategy=full&base=10ms&mult=2&cap=40ms&attempts=5" +
+	"&ra_honour=on&ra_ceiling=40ms&ra_above=clamp&ra_spread=10ms&hints=on" +
+	"&bucket=on&bucket_rate=200&bucket_cap=4&budget=on" +
+	"&limiter=bucket&rate=40&burst=6&status=429&retry_after=seconds&headers=both&latency=5ms"
 
 // Bounds of a rehearsal: its delay after the page has painted, the
 // longest it may take (a hidden tab's timers fire once a second), and its
@@ -71,7 +69,11 @@ type rehearsalState struct {
 
 // rehearsalScenario is rehearsalQuery's configuration.
 func rehearsalScenario() (fleet.Scenario, error) {
-	s, errs := fleet.FromQuery(rehearsalQuery)
+	q, err := url.ParseQuery(rehearsalQuery)
+	if err != nil {
+		return fleet.Scenario{}, err
+	}
+	s, errs := fleet.FromQuery(q)
 	if len(errs) > 0 {
 		return s, errs[0]
 	}
@@ -106,7 +108,6 @@ func (l *Lab) rehearse(ctx app.Context) {
 	l.stopRehearsal = cancel
 	l.rehearsal = rehearsalState{State: "running", Key: key}
 	l.publish()
-	_ = browser.PrepareTimings(250_000, s.Open)
 	v := newViewOn(rehearsalCanvasID, rehearsalOverlayID)
 	tr := newFetchTransport(l.pageURL(), s, key, "")
 	ready, stop, err := streamInto(l.pageOrigin(), key, v)
