@@ -29,3 +29,19 @@ func TestClockNative(t *testing.T) {
 		t.Errorf("cancelled sleep = %v", err)
 	}
 }
+
+// Natively a FrameLoop runs its frame at once on Request, and nothing
+// once stopped.
+func TestFrameLoopStop(t *testing.T) {
+	n := 0
+	l, err := NewFrameLoop(func() { n++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Request()
+	l.Stop()
+	l.Request()
+	if n != 1 {
+		t.Errorf("frames run: %d, want 1 (one before Stop, none after)", n)
+	}
+}

@@ -239,8 +239,11 @@ func NewFrameLoop(frame func()) (*FrameLoop, error) {
 		enter()
 		l.mu.Lock()
 		l.pending = false
+		frame := l.frame
 		l.mu.Unlock()
-		l.frame()
+		if frame != nil {
+			frame()
+		}
 		return nil
 	})
 	if err != nil {
@@ -249,16 +252,31 @@ func NewFrameLoop(frame func()) (*FrameLoop, error) {
 	return l, nil
 }
 
-// Request asks for one call of the frame function at the next animation frame.
+// Request asks for one call of the frame function at the next animation
+// frame, unless the loop is stopped.
 func (l *FrameLoop) Request() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.pending {
+	if l.pending || l.frame == nil {
 		return
 	}
 	if _, err := l.raf.Invoke(l.fn.Value()); err == nil {
 		l.pending = true
 	}
+}
+
+// Stop ends the loop: a frame requested before it runs nothing, and the
+// frame function (what it holds: a view and its drawing) is let go. The
+// loop's JavaScript callback stays, as permanent as the loop was meant to
+// be (a frame may still be due), and calls nothing. A nil loop (one that
+// could not be made) is stopped already.
+func (l *FrameLoop) Stop() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.frame = nil
 }
 
 // exposeJS publishes a Go function under globalThis.retrylab, its

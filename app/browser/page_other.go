@@ -34,8 +34,19 @@ type FrameLoop struct{ frame func() }
 // NewFrameLoop returns a loop that runs frame synchronously on Request.
 func NewFrameLoop(frame func()) (*FrameLoop, error) { return &FrameLoop{frame: frame}, nil }
 
-// Request runs the frame function.
-func (l *FrameLoop) Request() { l.frame() }
+// Request runs the frame function, unless the loop is stopped.
+func (l *FrameLoop) Request() {
+	if l.frame != nil {
+		l.frame()
+	}
+}
+
+// Stop ends the loop: Request runs nothing after it (a nil loop is stopped).
+func (l *FrameLoop) Stop() {
+	if l != nil {
+		l.frame = nil
+	}
+}
 
 // Expose returns ErrNoBrowser natively.
 func Expose(name string, fn func(args []string) string) error { return ErrNoBrowser }

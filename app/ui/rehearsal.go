@@ -123,6 +123,7 @@ func (l *Lab) rehearse(ctx app.Context) {
 		}
 		cancel()
 		stop()
+		v.frames.Stop() // nothing to draw any more: the view and its drawing are let go
 		took := time.Since(t0)
 		if state == "done" {
 			// Its garbage collected now, while the page is idle: left
