@@ -114,9 +114,10 @@ func (p *Playground) OnMount(ctx app.Context) {
 // the new height).
 func (p *Playground) OnResize(ctx app.Context) { p.lab.view.resized() }
 
-// OnDismount stops the run and the listeners.
+// OnDismount stops the run, the rehearsal and the listeners.
 func (p *Playground) OnDismount() {
 	p.lab.Stop()
+	p.lab.cancelRehearsal()
 	for _, r := range p.removers {
 		r()
 	}
