@@ -667,9 +667,10 @@ func (l *Lab) EndpointURL() string {
 	return l.s.MockURL(origin, key)
 }
 
-// newRunKey is a fresh mock key, so each run starts with a full limiter.
-func newRunKey() string {
-	return "run-" + strconv.FormatUint(rand.Uint64()>>16, 36)
+// newKey is a fresh mock key beginning with prefix ("run-", "rehearsal-"),
+// so each run starts with a full limiter.
+func newKey(prefix string) string {
+	return prefix + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
 // liveGCPercent is GOGC during a live run (fleet.RelaxGC, which also caps
@@ -700,7 +701,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.StopReplay()
 	s := l.s
 	l.runs++
-	l.runKey = newRunKey()
+	l.runKey = newKey("run-")
 	if s.Room != "" {
 		l.runKey = s.Room
 	}

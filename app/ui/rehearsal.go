@@ -2,10 +2,8 @@ package ui
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/url"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,18 +13,19 @@ import (
 )
 
 // The rehearsal. A page's first live run was its slowest: its first tries
-// went out 100–150 ms late at the 99th percentile (50 workers; later runs
-// 3–8 ms), because WebAssembly in Chromium compiles each function when it
-// is first called and optimises the busy ones only after they have run a
-// while. The run's code — the retry loop, the fetch workers' hand-off,
-// the arrivals stream, the timeline's drawing, the numbers — ran for the
-// first time in the very burst whose send times it measures. So, once the
-// page has painted and been left alone for a moment, it rehearses: a small
-// live run against its own mock endpoint, under a key of its own, drawn on
-// a hidden canvas, its results dropped. Nothing of it is shown or counted;
-// the server sees a dozen requests under a "rehearsal-" key (never a
-// room's, never a custom target). Any run, watch or simulation stops it
-// (its fetches aborted), and a page already in use does not rehearse.
+// left the loop 100–150 ms late at the 99th percentile (50 workers; later
+// runs 3–8 ms), because WebAssembly in Chromium compiles each function
+// when it is first called and optimises the busy ones only after they
+// have run a while. The run's code — the retry loop, the fetch workers'
+// hand-off, the arrivals stream, the timeline's drawing, the numbers —
+// ran for the first time in the very burst whose send times it measures.
+// So, once the page has painted and been left alone for a moment, it
+// rehearses: a small live run against its own mock endpoint, under a key
+// of its own, drawn on a hidden canvas, its results dropped. Nothing of it
+// is shown or counted; the server sees about 25 requests under a
+// "rehearsal-" key (never a room's, never a custom target). Any run, watch
+// or simulation stops it (its fetches aborted), and a page already in use
+// does not rehearse.
 // window.retrylab.state().rehearsal tells how it went.
 
 // Element ids of the rehearsal's hidden canvases, in the page until it
@@ -103,7 +102,7 @@ func (l *Lab) rehearse(ctx app.Context) {
 		l.endRehearsal("skipped", 0, 0)
 		return
 	}
-	key := "rehearsal-" + strconv.FormatUint(rand.Uint64()>>16, 36)
+	key := newKey("rehearsal-")
 	rctx, cancel := context.WithTimeout(context.Background(), rehearsalLimit)
 	l.stopRehearsal = cancel
 	l.rehearsal = rehearsalState{State: "running", Key: key}
