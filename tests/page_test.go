@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"slices"
@@ -986,6 +987,92 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 			if err := waitFor(60*time.Second, func() bool { s := state(t, ctx); return !s.Running && !s.Replaying }); err != nil {
 				t.Fatalf("%s did not end: %v", key, err)
 			}
+		}
+	}
+}
+
+// TestTimelineKey: t brings the whole timeline into view under the legend
+// and focuses it, and t again goes back up to the run. In presentation
+// mode at 1280 × 720 the first screen holds the numbers and the top lanes,
+// and the histogram (the flood's picture) is below the fold; after t the
+// timeline, fitted to the screen under the legend, shows whole, and the
+// arrows walk its attempts. On a desktop screen, where the timeline is
+// taller than the screen, its top goes under the legend.
+func TestTimelineKey(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type where struct {
+		Top, Bottom, Legend, Inner, Stage, ScrollY float64
+		Focused                                    string
+	}
+	read := func() where {
+		return eval[where](t, ctx, `(() => {
+			const r = document.getElementById("timeline").getBoundingClientRect();
+			return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom,
+				Inner: innerHeight, Stage: document.getElementById("stage").getBoundingClientRect().top, ScrollY: scrollY,
+				Focused: document.activeElement ? document.activeElement.id : ""};
+		})()`)
+	}
+	// key sends a key to whatever has the focus (press blurs it first).
+	key := func(k string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settled := func(cond func(w where) bool) where {
+		t.Helper()
+		var w where
+		if err := waitFor(5*time.Second, func() bool { w = read(); return cond(w) }); err != nil {
+			t.Fatalf("the page did not get there: %+v", w)
+		}
+		return w
+	}
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+	}{{1280, 720, true}, {1280, 800, false}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		presenting := func() bool {
+			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
+		}
+		if presenting() != c.present { // the browser remembers it
+			press(t, ctx, "p")
+			if err := waitFor(5*time.Second, func() bool { return presenting() == c.present }); err != nil {
+				t.Fatalf("p did not set presentation mode %v", c.present)
+			}
+		}
+		press(t, ctx, "1")
+		press(t, ctx, "m")
+		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && s.Runs > 0 && !s.Running }); err != nil {
+			t.Fatal("the simulation did not end")
+		}
+		before := read()
+		if before.Bottom <= before.Inner || before.ScrollY != 0 {
+			t.Fatalf("%d × %d: the timeline shows whole on the first screen already (%+v): nothing to test", c.w, c.h, before)
+		}
+		key("t")
+		got := settled(func(w where) bool { return w.Focused == "timeline" && w.ScrollY > 0 })
+		if math.Abs(got.Top-got.Legend) > 2 {
+			t.Errorf("%d × %d: after t the timeline's top is at %.0f px, want it right under the legend stuck at the top (its bottom %.0f px)", c.w, c.h, got.Top, got.Legend)
+		}
+		if c.present && got.Bottom > got.Inner+1 {
+			t.Errorf("%d × %d, presentation mode: after t the timeline ends at %.0f px, below the screen (%.0f px): its histogram or server panel is cut", c.w, c.h, got.Bottom, got.Inner)
+		}
+		key(kb.ArrowRight)
+		if err := waitFor(5*time.Second, func() bool {
+			return eval[string](t, ctx, `(document.querySelector("#tooltip strong") || {}).textContent || ""`) != ""
+		}); err != nil {
+			t.Errorf("%d × %d: after t the arrow selected no attempt", c.w, c.h)
+		}
+		key(kb.Escape) // the selection goes
+		key("t")
+		back := settled(func(w where) bool { return w.Focused != "timeline" })
+		if math.Abs(back.Stage) > 2 {
+			t.Errorf("%d × %d: t again left the run's section at %.0f px, want it at the screen's top", c.w, c.h, back.Stage)
 		}
 	}
 }

@@ -128,6 +128,47 @@ func BringUp(id, shown string, min float64) error {
 	return err
 }
 
+// toggleViewJS moves the keyboard focus onto the element id, bringing it
+// into view under the sticky element under (its top right below it) unless
+// it shows whole already; or, when id has the focus, takes it away and
+// scrolls back up to the element back's top, if that is above the screen.
+// It returns 1 when it focused id, 2 when it left it, 0 without id.
+const toggleViewJS = `
+var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
+if (!e) return 0;
+if (document.activeElement === e) {
+  e.blur();
+  if (b) { var t = b.getBoundingClientRect().top; if (t < 0) scrollTo(scrollX, scrollY + t); }
+  return 2;
+}
+var h = 0;
+if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
+var r = e.getBoundingClientRect();
+if (r.top < h || r.bottom > innerHeight) scrollTo(scrollX, scrollY + r.top - h);
+e.focus({preventScroll: true});
+return 1;`
+
+var toggleViewFn lazyFunc
+
+// ToggleView moves the keyboard focus onto the element id and brings it
+// into view, its top right below the element under when that is stuck to
+// the screen's top (a sticky legend), unless it shows whole already; when
+// id has the focus already, it takes the focus away and scrolls back up to
+// the element back, if that is above the screen. It reports whether id
+// has the focus now.
+func ToggleView(id, under, back string) (bool, error) {
+	fn, err := compiled(&toggleViewFn, toggleViewJS, "id", "under", "back")
+	if err != nil {
+		return false, err
+	}
+	v, err := fn.Invoke(id, under, back)
+	if err != nil {
+		return false, err
+	}
+	n, err := v.Int()
+	return n == 1, err
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {

@@ -1347,6 +1347,14 @@ func (l *Lab) showRun(ctx app.Context) {
 	}
 }
 
+// ToggleTimeline (the t key) brings the whole timeline into view, its top
+// right under the legend stuck to the screen's top, and gives it the
+// keyboard focus (the arrows walk its attempts); pressed on the focused
+// timeline, it goes back up to the run's bar. In presentation mode at
+// 1280 × 720 the first screen shows the numbers and the top lanes
+// (showRun): the histogram, the flood's picture, is one key away.
+func (l *Lab) ToggleTimeline() { _, _ = browser.ToggleView(canvasID, legendID, stageID) }
+
 // presetIDs lists the presets in keyboard order (1, 2, …).
 func presetIDs() []string {
 	ids := make([]string, len(fleet.Presets))

@@ -158,7 +158,7 @@ func (l *Lab) dialog() bool { return l.help || l.joinBig() }
 // preset's number only while there is such a preset.
 func isShortcut(key string) bool {
 	switch key {
-	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "u", "U", "?":
+	case "r", "R", "m", "M", "w", "W", "s", "S", "c", "C", "o", "O", "h", "H", "b", "B", "+", "=", "-", "0", "a", "A", "d", "D", "y", "Y", "Escape", "p", "P", "t", "T", "u", "U", "?":
 		return true
 	}
 	return slices.Contains(presetKeys(), key)
@@ -168,7 +168,7 @@ func isShortcut(key string) bool {
 // room, s or Escape stop, c keep the run as the baseline, o server outage,
 // h halve the limit, b a burst from another client, + − 0 zoom and a d pan
 // a finished run, y replay it, 1–7 presets, u your own configuration back,
-// p presentation mode, ? help. Keys typed into a field are left alone. It
+// t the timeline and back, p presentation mode, ? help. Keys typed into a field are left alone. It
 // runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
 	if inField || modified || !isShortcut(key) {
@@ -241,6 +241,8 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		if !l.running {
 			l.RestoreCustom()
 		}
+	case "t", "T":
+		l.ToggleTimeline()
 	case "p", "P":
 		l.TogglePresent(ctx.LocalStorage())
 	case "?":
