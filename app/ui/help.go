@@ -31,7 +31,7 @@ var shortcuts = []struct {
 	{[]string{"h"}, "Halve limit: for " + fmtDur(LimitLength) + " the server allows half its limit, during a live run (or for the watched room)"},
 	{[]string{"b"}, "Burst: another client sends twice the limit's burst at once to the same key, during a live run (or to the watched room)"},
 	{[]string{"c"}, "Compare: keep the finished run as the baseline; the next runs are drawn and counted against it (c on the baseline clears it)"},
-	{[]string{"+", "−", "0"}, "Zoom a finished run in (around the pointer) and out; 0 shows the whole run"},
+	{[]string{"+", "-", "0"}, "Zoom a finished run in (around the pointer) and out; 0 shows the whole run"},
 	{[]string{"a", "d"}, "When zoomed in: earlier / later"},
 	{[]string{"y"}, "Replay a finished run as it happened (the speed is beside the Replay button); y again, s or Esc stops it"},
 	{presetKeys(), "Load a step of the story"},

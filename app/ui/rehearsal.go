@@ -22,7 +22,7 @@ import (
 // So, once the page has painted and been left alone for a moment, it
 // rehearses: a small live run against its own mock endpoint, under a key
 // of its own, drawn on a hidden canvas, its results dropped. Nothing of it
-// is shown or counted; the server sees about 25 requests under a
+// is shown or counted; the server sees 20–35 requests under a
 // "rehearsal-" key (never a room's, never a custom target). Any run, watch
 // or simulation stops it (its fetches aborted), and a page already in use
 // does not rehearse.
