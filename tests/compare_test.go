@@ -220,7 +220,7 @@ func TestButtonsAreTargets(t *testing.T) {
 	simulated()
 	for _, present := range []bool{false, true} {
 		if present {
-			presentMode(t, ctx)
+			presentMode(t, ctx, true)
 		}
 		type button struct {
 			Name          string

@@ -28,7 +28,7 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	boot(t, ctx, srv.URL+"/")
-	presentMode(t, ctx)
+	presentMode(t, ctx, true)
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView("#timeline")); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestHelpFitsTheScreen(t *testing.T) {
 	boot(t, ctx, srv.URL+"/")
 	for _, present := range []bool{false, true} {
 		if present {
-			presentMode(t, ctx)
+			presentMode(t, ctx, true)
 		}
 		press(t, ctx, "?")
 		type look struct {

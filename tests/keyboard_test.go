@@ -109,7 +109,7 @@ func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
 	}
 	boot(t, ctx, srv.URL+"/?workers=12&jobs=1&rate=50&burst=50&latency=20ms")
 	runToEnd(t, ctx, 30*time.Second)
-	presentMode(t, ctx)
+	presentMode(t, ctx, true)
 	time.Sleep(300 * time.Millisecond) // laid out again for the new size
 	// The zoom bar at the screen's top, the timeline above it, out of view.
 	eval[chromedp.Void](t, ctx, `(() => { const z = document.getElementById("zoom-in"); z.focus(); scrollTo(0, z.getBoundingClientRect().top + scrollY - 5); })()`)

@@ -90,17 +90,22 @@ func press(t testing.TB, ctx context.Context, key string) {
 	}
 }
 
-// presentMode presses p and returns once the page is in presentation mode
-// and has painted it: its larger type moves every control, and a click
-// aimed before then lands where a control was.
-func presentMode(t testing.TB, ctx context.Context) {
+// presentMode sets presentation mode on or off, pressing p when the page
+// is not in that mode already (the browser remembers it across loads), and
+// returns once the page has painted it: its larger type moves every
+// control, and a click aimed before then lands where a control was.
+func presentMode(t testing.TB, ctx context.Context, on bool) {
 	t.Helper()
+	presenting := `document.querySelector("main").classList.contains("present")`
+	if eval[bool](t, ctx, presenting) == on {
+		return
+	}
 	press(t, ctx, "p")
 	if err := waitFor(5*time.Second, func() bool {
-		return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present") &&
+		return eval[bool](t, ctx, `(`+presenting+`) === `+strconv.FormatBool(on)+` &&
 			new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 	}); err != nil {
-		t.Fatal("p did not switch to presentation mode")
+		t.Fatalf("p did not set presentation mode %v", on)
 	}
 }
 
@@ -947,9 +952,7 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 			t.Fatal(err)
 		}
 		boot(t, ctx, srv.URL+"/")
-		if eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) != c.present {
-			press(t, ctx, "p")
-		}
+		presentMode(t, ctx, c.present)
 		press(t, ctx, "3") // a caption of four lines at 1024 px
 		for _, keys := range all {
 			scrolls, key := slices.Contains(c.scrolls, keys), keys
@@ -1036,15 +1039,7 @@ func TestTimelineKey(t *testing.T) {
 			t.Fatal(err)
 		}
 		boot(t, ctx, srv.URL+"/")
-		presenting := func() bool {
-			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
-		}
-		if presenting() != c.present { // the browser remembers it
-			press(t, ctx, "p")
-			if err := waitFor(5*time.Second, func() bool { return presenting() == c.present }); err != nil {
-				t.Fatalf("p did not set presentation mode %v", c.present)
-			}
-		}
+		presentMode(t, ctx, c.present)
 		press(t, ctx, "1")
 		press(t, ctx, "m")
 		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && s.Runs > 0 && !s.Running }); err != nil {
@@ -1199,9 +1194,7 @@ func TestNumbersFitTheirCards(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
 			t.Fatal(err)
 		}
-		if on := eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`); on != c.present {
-			press(t, ctx, "p")
-		}
+		presentMode(t, ctx, c.present)
 		var cut []string
 		if err := waitFor(3*time.Second, func() bool {
 			cut = eval[[]string](t, ctx, cutNumbersJS)
@@ -1240,9 +1233,7 @@ func TestNumbersKeepTheirHeight(t *testing.T) {
 			t.Fatal(err)
 		}
 		boot(t, ctx, srv.URL+"/?workers=8&jobs=2&rate=4&burst=2")
-		if on := eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`); on != c.present {
-			presentMode(t, ctx)
-		}
+		presentMode(t, ctx, c.present)
 		for _, phase := range []string{"first run", "second run", "against the baseline"} {
 			if phase == "against the baseline" {
 				press(t, ctx, "c")

@@ -21,7 +21,7 @@ func TestRunBarStaysPut(t *testing.T) {
 		ctx, _ := newBrowser(t)
 		boot(t, ctx, srv.URL+"/?workers=200&jobs=5")
 		if present {
-			presentMode(t, ctx)
+			presentMode(t, ctx, true)
 		}
 		eval[bool](t, ctx, `(() => {
 			window.runBarShifts = [];

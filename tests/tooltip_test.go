@@ -145,7 +145,7 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 			}
 			boot(t, ctx, srv.URL+"/?workers=12&jobs=2&rate=4&burst=2&ra_honour=on&ra_spread=1s")
 			if tc.present {
-				presentMode(t, ctx)
+				presentMode(t, ctx, true)
 			}
 			click(t, ctx, "simulate")
 			// Drawn only once in sight (a phone has the timeline below).
