@@ -150,7 +150,7 @@ var Presets = []Preset{
 		ID:    "outage",
 		Title: "Outage, no spread",
 		Caption: "The client of “+ honour Retry-After” without its spread, and the server goes down from 3 s to 6 s, telling " +
-			"every request the seconds left. Once it is back the whole fleet returns at once, all 50 workers within a tenth of a second, and every wave the limit turns away " +
+			"every request the seconds left. Once it is back the fleet returns in a herd (simulated, all 50 workers within a tenth of a second; live, within a few tenths, or as two herds a second apart), and every wave the limit turns away " +
 			"is told “1” and returns in step again: Retry-After alone synchronizes. Set Retry-After spread to 1 s and run it again.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",

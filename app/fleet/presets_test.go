@@ -255,7 +255,7 @@ func TestPresetCaptionsMatchSimulation(t *testing.T) {
 			}
 			return nil
 		}},
-		{"outage", "the whole fleet returns at once, all 50 workers within a tenth of a second", func(f presetFigures) error {
+		{"outage", "the fleet returns in a herd (simulated, all 50 workers within a tenth of a second", func(f presetFigures) error {
 			if f.s.Workers != 50 || f.backWorkers != f.s.Workers || f.backAt > 6500*time.Millisecond {
 				return fmt.Errorf("%d of %d workers sent within 100 ms of %v", f.backWorkers, f.s.Workers, f.backAt)
 			}
