@@ -4,6 +4,7 @@ package tests
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +130,54 @@ func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
 	}
 	if b.Canvas < b.Legend {
 		t.Errorf("the timeline came into view with its top %.0f px under the legend (its top at %.0f px, the legend's bottom at %.0f px)", b.Legend-b.Canvas, b.Canvas, b.Legend)
+	}
+}
+
+// TestShortcutsSayWhyNot: a shortcut that cannot act yet says why, in the
+// toast, instead of doing nothing: on a fresh page, before any run, the
+// zoom keys, a and d, the fault switches, Replay, Compare, Watch without
+// a room, and u with no configuration of the user's own to go back to;
+// after a simulation, a and d until the run is zoomed in.
+func TestShortcutsSayWhyNot(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	says := func(key, want string) {
+		t.Helper()
+		press(t, ctx, key)
+		var toast string
+		if err := waitFor(3*time.Second, func() bool {
+			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+			return strings.Contains(toast, want)
+		}); err != nil {
+			t.Errorf("%s: the toast says %q, want it to say %q", key, toast, want)
+		}
+	}
+	for _, c := range []struct{ key, want string }{
+		// Each says something else than the key before it: the same words
+		// twice would not show that the second key was answered.
+		{"+", "Zoom: finish a run or a simulation first"},
+		{"o", "Outage: only during a live run"},
+		{"-", "Zoom: finish a run or a simulation first"},
+		{"h", "Halve limit: only during a live run"},
+		{"0", "Zoom: finish a run or a simulation first"},
+		{"b", "Burst: only during a live run"},
+		{"a", "Zoom: finish a run or a simulation first"},
+		{"y", "Replay: finish a run or a simulation first"},
+		{"c", "Compare: finish a run or a simulation first"},
+		{"w", "Watch room: set a Shared room first"},
+		{"u", "u: nothing to go back to"},
+	} {
+		says(c.key, c.want)
+	}
+	press(t, ctx, "m")
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatal("the simulation did not end")
+	}
+	says("w", "Watch room: set a Shared room first")
+	says("d", "a and d move along a zoomed-in run: zoom in first (+)")
+	press(t, ctx, "+")
+	if eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`) == "Zoom: finish a run or a simulation first" {
+		t.Error("+ after a simulation: still told to finish a run first")
 	}
 }

@@ -210,16 +210,23 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.HalveLimit(ctx)
 	case "b", "B":
 		l.Burst(ctx)
-	case "+", "=":
-		l.Zoom(0.5)
-	case "-":
-		l.Zoom(2)
-	case "0":
-		l.Zoom(0)
-	case "a", "A":
-		l.Pan(-0.25)
-	case "d", "D":
-		l.Pan(0.25)
+	case "+", "=", "-", "0", "a", "A", "d", "D":
+		switch {
+		case !l.view.zoomable():
+			l.Flash(ctx, "Zoom: finish a run or a simulation first")
+		case key == "+" || key == "=":
+			l.Zoom(0.5)
+		case key == "-":
+			l.Zoom(2)
+		case key == "0":
+			l.Zoom(0)
+		case l.view.zoomText() == "":
+			l.Flash(ctx, "a and d move along a zoomed-in run: zoom in first (+)")
+		case key == "a" || key == "A":
+			l.Pan(-0.25)
+		default:
+			l.Pan(0.25)
+		}
 	case "y", "Y":
 		l.Replay(ctx)
 	case "c", "C":
@@ -238,7 +245,11 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 			l.Stop()
 		}
 	case "u", "U":
-		if !l.running {
+		switch {
+		case l.running:
+		case !l.CustomKept():
+			l.Flash(ctx, "u: nothing to go back to: u restores your own configuration after a step replaced it")
+		default:
 			l.RestoreCustom()
 		}
 	case "t", "T":
