@@ -4,6 +4,7 @@ package tests
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,115 @@ func TestReplayAFinishedRun(t *testing.T) {
 	}
 	if st.Stats["requests"] != done.Stats["requests"] || st.Records != done.Records || replayState(t, ctx).Replay != nil {
 		t.Errorf("after stopping the replay: %v requests, %d records; want the run's %v and %d", st.Stats["requests"], st.Records, done.Stats["requests"], done.Records)
+	}
+}
+
+// numberCard is one card of the numbers panel as a person reads it.
+type numberCard struct {
+	Name string `json:"name"`
+	Sub  string `json:"sub"`
+	Base string `json:"base"`
+}
+
+// numberCards reads the numbers panel's cards: each one's line and its
+// line against the baseline.
+func numberCards(t testing.TB, ctx context.Context) []numberCard {
+	t.Helper()
+	return eval[[]numberCard](t, ctx, `[...document.querySelectorAll("#numbers .stat[data-stat]")].map(e => ({
+		name: e.dataset.stat,
+		sub: (e.querySelector(".sub") || {}).textContent || "",
+		base: (e.querySelector(".base") || {}).textContent || "",
+	}))`)
+}
+
+// judged lists the cards whose line against the baseline tells a change
+// from it ("−5.3% better", "+12%", "same").
+func judged(cards []numberCard) []string {
+	var out []string
+	for _, c := range cards {
+		if strings.Contains(c.Base, "·") || strings.Contains(c.Base, "better") || strings.Contains(c.Base, "worse") || strings.Contains(c.Base, "same") {
+			out = append(out, c.Name+": "+c.Base)
+		}
+	}
+	return out
+}
+
+// TestReplayIsNotJudgedAgainstTheWholeBaseline, the UX review's steps: the
+// flood run live and kept as the baseline (c), full jitter run live, then
+// replayed (y). 4 s into the replay the cards said "requests sent 339 ·
+// baseline 358 · −5.3% better", "jobs succeeded 50 · baseline 100 · −50%
+// worse", "time to drain 4.1 s … −76% better": a partial run judged
+// against a whole one. Midway a replay's numbers are told as a live run's
+// going on are: the baseline's whole figures beside them, no change, no
+// verdict, the time to drain "so far", and the compare bar says why; at
+// the end of the replay the changes are back.
+func TestReplayIsNotJudgedAgainstTheWholeBaseline(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	bar := func() string {
+		return eval[string](t, ctx, `(document.getElementById("compare") || {}).textContent || ""`)
+	}
+	press(t, ctx, "1")
+	runToEnd(t, ctx, 90*time.Second)
+	press(t, ctx, "c")
+	if err := waitFor(3*time.Second, func() bool { return strings.Contains(bar(), "Synchronized flood") }); err != nil {
+		t.Fatalf("c kept no baseline: %q", bar())
+	}
+	press(t, ctx, "3")
+
+	// A live run against it, going on: told so far, not judged.
+	click(t, ctx, "run")
+	var cards []numberCard
+	if err := waitFor(20*time.Second, func() bool {
+		cards = numberCards(t, ctx)
+		return state(t, ctx).Running && slices.ContainsFunc(cards, func(c numberCard) bool { return c.Name == "requests" && c.Base != "" })
+	}); err != nil {
+		t.Fatalf("no baseline beside the live run's numbers: %+v", cards)
+	}
+	if j := judged(cards); len(j) > 0 {
+		t.Errorf("a live run going on is judged against the baseline: %q", j)
+	}
+	done := state(t, ctx)
+	if err := waitFor(90*time.Second, func() bool { done = state(t, ctx); return !done.Running }); err != nil {
+		t.Fatal("the full-jitter run did not finish")
+	}
+	var after []string
+	if err := waitFor(3*time.Second, func() bool { after = judged(numberCards(t, ctx)); return len(after) >= 10 }); err != nil {
+		t.Fatalf("the finished run is not compared with the baseline: %q", after)
+	}
+
+	press(t, ctx, "y")
+	if err := waitFor(10*time.Second, func() bool { d := replayState(t, ctx); return d.Replay != nil && d.Replay.At > 3000 }); err != nil {
+		t.Fatal("y did not replay the run 3 s in")
+	}
+	cards, text := numberCards(t, ctx), bar()
+	if d := replayState(t, ctx); d.Replay == nil {
+		t.Fatal("the replay ended before its cards were read")
+	}
+	if j := judged(cards); len(j) > 0 {
+		t.Errorf("midway through the replay the partial run is judged against the whole baseline: %q", j)
+	}
+	for _, c := range cards {
+		switch c.Name {
+		case "requests", "successes", "drain_ms":
+			if !strings.Contains(c.Base, "baseline") {
+				t.Errorf("midway: %s shows no baseline figure: %+v", c.Name, c)
+			}
+		}
+		if c.Name == "drain_ms" && !strings.Contains(c.Sub, "so far") {
+			t.Errorf("midway: the time to drain says %q, not that it is so far", c.Sub)
+		}
+	}
+	if !strings.Contains(text, "So far this run's numbers count up to the playhead") {
+		t.Errorf("midway the compare bar does not say the numbers are so far: %q", text)
+	}
+
+	if err := waitFor(60*time.Second, func() bool { return !state(t, ctx).Replaying }); err != nil {
+		t.Fatal("the replay did not end")
+	}
+	var end []string
+	if err := waitFor(3*time.Second, func() bool { end = judged(numberCards(t, ctx)); return len(end) == len(after) }); err != nil {
+		t.Errorf("after the replay %d changes from the baseline, before it %d: %q", len(end), len(after), end)
 	}
 }

@@ -364,6 +364,13 @@ func (c *CompareBar) Render() app.UI {
 		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
 			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."
 		}
+		if l.numbersSoFar() {
+			upTo, ends := "now", "the run ends"
+			if l.replaying {
+				upTo, ends = "the playhead", "the replay ends"
+			}
+			what += " So far this run's numbers count up to " + upTo + ", the baseline's its whole run: the change from each is told when " + ends + "."
+		}
 	}
 	return app.Div().ID("compare").Class("compare").Role("status").Body(
 		app.Span().Class("swatch").Aria("hidden", "true"),

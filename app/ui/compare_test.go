@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"html"
 	"math"
 	"net/url"
 	"strings"
@@ -71,12 +72,12 @@ func TestCompareRules(t *testing.T) {
 		t.Errorf("compare bar: %s", bar)
 	}
 
-	// While the next run goes on, each number shows the baseline's figure,
-	// without a change: the run's numbers are partial.
+	// While the next run goes on, each number shows the baseline's whole
+	// run's figure, without a change: the run's numbers are partial.
 	l.Set("seed", "7")
 	l.runs++
 	l.running, l.rec, l.stats = true, nil, fleet.Stats{Requests: 1}
-	if out := renderHTML(&Numbers{Lab: l}); !strings.Contains(out, ">baseline 2<") || strings.Contains(out, "−100%") {
+	if out := renderHTML(&Numbers{Lab: l}); !strings.Contains(out, ">baseline 2 (whole run)<") || strings.Contains(out, "−100%") {
 		t.Errorf("numbers during the next run:\n%s", out)
 	}
 	l.runs--
@@ -160,6 +161,74 @@ func TestCompareRules(t *testing.T) {
 	l.running = true
 	if l.CanCompare() {
 		t.Error("Compare offered while a run goes on")
+	}
+}
+
+// A replay's numbers count up to its playhead: 4 s into a replay of a
+// run whose 100 jobs all succeeded they said "jobs succeeded 50 · baseline
+// 100 · −50% worse", and "time to drain 4.1 s … baseline 17.33 s · −76%
+// better" of a run that had not drained. Midway they are told as a run's
+// going on are: beside the baseline's whole run's figures, with no change
+// and no verdict, the time to drain so far, and the compare bar says so;
+// at the end of the replay the changes are back.
+func TestReplayIsNotJudgedAgainstTheWholeBaseline(t *testing.T) {
+	l := newLab()
+	l.Preset("flood")
+	finishRun(l, oneJob(), true)
+	l.Compare()
+	l.Preset("full-jitter")
+	recs := append(oneJob(), oneJob()...)
+	for i := range recs[len(recs)/2:] {
+		recs[len(recs)/2+i].Worker = 2
+	}
+	finishRun(l, recs, true)
+	whole := l.stats
+	partial := fleet.StatsOf(t0, recs[:len(recs)/2-1]) // the first job's records, short of its end
+
+	card := func(out, name string) string {
+		t.Helper()
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		if i < 0 {
+			t.Fatalf("no %s card", name)
+		}
+		return out[i : i+strings.Index(out[i:], "</div>")]
+	}
+	for _, c := range []struct {
+		name               string
+		running, replaying bool
+		upTo, ends         string
+	}{
+		{"a replay midway", false, true, "the playhead", "the replay ends"},
+		{"a run going on", true, false, "now", "the run ends"},
+	} {
+		l.running, l.replaying, l.stats = c.running, c.replaying, partial
+		out := renderHTML(&Numbers{Lab: l})
+		for _, name := range []string{"requests", "successes", "drain_ms", "completion_p99_ms"} {
+			got := card(out, name)
+			if !strings.Contains(got, ">baseline ") || !strings.Contains(got, " (whole run)<") || strings.Contains(got, " · ") || strings.Contains(got, "verdict") {
+				t.Errorf("%s: the %s card is judged against the whole baseline, or does not say its figure is the whole run's:\n%s", c.name, name, got)
+			}
+		}
+		if got := card(out, "drain_ms"); !strings.Contains(got, ">so far: not drained yet<") {
+			t.Errorf("%s: the time to drain is not said to be so far:\n%s", c.name, got)
+		}
+		bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l}))
+		if want := "So far this run's numbers count up to " + c.upTo + ", the baseline's its whole run: the change from each is told when " + c.ends + "."; !strings.Contains(bar, want) {
+			t.Errorf("%s: the compare bar %s lacks %q", c.name, bar, want)
+		}
+	}
+
+	// The replay over, the whole run is judged again.
+	l.running, l.replaying, l.stats = false, false, whole
+	out := renderHTML(&Numbers{Lab: l})
+	if got := card(out, "requests"); !strings.Contains(got, "baseline 2 · +100%") || strings.Contains(got, "whole run") {
+		t.Errorf("after the replay the requests card is not compared:\n%s", got)
+	}
+	if got := card(out, "drain_ms"); strings.Contains(got, "so far") {
+		t.Errorf("after the replay the time to drain is still so far:\n%s", got)
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); strings.Contains(bar, "So far") {
+		t.Errorf("after the replay the compare bar says the numbers are so far: %s", bar)
 	}
 }
 

@@ -819,7 +819,7 @@ func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, 
 		st, disp := live.stats()
 		gap = max(every, 10*time.Since(t0))
 		ctx.Dispatch(func(app.Context) {
-			if l.live != live || !l.running && !l.replaying {
+			if l.live != live || !l.numbersSoFar() {
 				return
 			}
 			l.stats, l.disp = st, disp
@@ -1091,10 +1091,13 @@ func (l *Lab) statList() []stat {
 	}
 	simulated := l.simulating || l.Simulated()
 	jobs := 0 // of a finished run: every job it was set up with
-	if l.rec != nil && !l.running && !l.replaying {
+	if l.rec != nil && !l.numbersSoFar() {
 		jobs = jobsOf(l.rec.Scenario)
 	}
 	cur := statList(&l.stats, l.disp, l.runEnd(), jobs)
+	if l.numbersSoFar() {
+		cur = soFar(cur)
+	}
 	// No answer told its queueing: 0 is no measurement (the export's
 	// queued_p99_ms is null then).
 	untimed := !simulated && l.stats.QueuedN == 0 && l.stats.Requests > 0
@@ -1123,11 +1126,16 @@ func (l *Lab) statList() []stat {
 // then).
 func (l *Lab) runEnd() runEnd {
 	rec := l.rec
-	if l.running || l.replaying {
+	if l.numbersSoFar() {
 		rec = nil
 	}
 	return endOf(l.simulating || l.Simulated(), l.atLimit(), cutShort(&l.stats, rec))
 }
+
+// numbersSoFar reports whether the numbers shown count a run not over, up
+// to now: a run or a simulation going on, or a replay up to its playhead.
+// They are not judged against a baseline until it ends (stat.SoFar).
+func (l *Lab) numbersSoFar() bool { return l.running || l.replaying }
 
 // atLimit reports whether the run shown was stopped at the page's limit:
 // a simulation's attempts (SimMaxAttempts), a live run's requests

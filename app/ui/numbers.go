@@ -66,11 +66,17 @@ func (n *Numbers) Render() app.UI {
 		switch {
 		case s.HasBase && l.hasStats:
 			// Against the baseline (Compare): its figure and, once this
-			// run is over, the change (a run going on has partial numbers).
+			// run is over, the change; a run or a replay going on has
+			// numbers so far, beside the baseline's whole run's (stat.SoFar).
 			// Whether the change is for the better is said in words and
 			// colour (betterWhen).
 			base, spoken, v := "baseline "+s.BaseText, "baseline "+s.BaseText, ""
-			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !l.running && !s.NoDelta {
+			title := "The baseline run's figure, and this run's change from it"
+			if s.SoFar {
+				base, spoken = base+" (whole run)", spoken+" for its whole run"
+				title = "The baseline run's figure for its whole run: this run's change from it is told when this run ends"
+			}
+			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !s.SoFar && !s.NoDelta {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
 				if v = s.verdict(d); v != "" {
@@ -78,7 +84,7 @@ func (n *Numbers) Render() app.UI {
 				}
 			}
 			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))
-			body = append(body, app.Span().Class("base").Title("The baseline run's figure, and this run's change from it").Aria("label", spoken).Body(
+			body = append(body, app.Span().Class("base").Title(title).Aria("label", spoken).Body(
 				app.Text(base),
 				app.If(v != "", func() app.UI { return app.Span().Class("verdict " + v).Text(" " + v) }),
 			))

@@ -43,6 +43,12 @@ type stat struct {
 	// NoDelta: the baseline's figure was not measured ("–"): there is no
 	// change from it to tell.
 	NoDelta bool
+	// SoFar: the number is of a run not over (soFar). Beside it the
+	// baseline's figure is its whole run's, and no change from it is told:
+	// a partial run against a whole one is no comparison ("jobs succeeded
+	// 50 · baseline 100 · −50% worse", 4 s into a replay of a run whose
+	// 100 jobs all succeeded).
+	SoFar bool
 }
 
 // runEnd is how the run whose numbers are shown ended, for the words of
@@ -137,6 +143,19 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// soFar marks list as the numbers of a run not over, counted up to now: a
+// run or a simulation going on, or a replay up to its playhead. Its time to
+// drain is up to the last job done so far: it has not drained yet.
+func soFar(list []stat) []stat {
+	for i := range list {
+		list[i].SoFar = true
+		if list[i].Name == "drain_ms" {
+			list[i].Figures = "so far: not drained yet"
+		}
+	}
+	return list
 }
 
 // percentileTip says how the panel's percentiles are computed.
