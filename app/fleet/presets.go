@@ -161,8 +161,9 @@ var Presets = []Preset{
 	{
 		ID:    "bucket",
 		Title: "+ fleet token bucket",
-		Caption: "One bucket shared by the fleet starts 8 attempts per second (9 in a second that begins with its one saved token), " +
-			"under the server's 10: requests wait on the client instead of being rejected. No 429s, no retries.",
+		Caption: "One bucket shared by the fleet starts 8 attempts per second, under the server's 10: requests wait on the client " +
+			"instead of being rejected. No 429s, no retries. (A second can hold 9 with the bucket's one saved token, and live one or " +
+			"two more when the page's thread held sends back.)",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",
 			"ra_honour": "on", "ra_spread": "1s",
