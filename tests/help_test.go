@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -161,22 +162,25 @@ func TestHelpOverTheEnlargedQRCode(t *testing.T) {
 	}
 }
 
-// TestHelpFitsTheScreen: on a 1024 × 768 screen (a common projector), in
-// presentation mode too, the shortcuts dialog shows all of itself without
-// scrolling (it was 1219 px high, 1549 px in presentation mode, in a
-// 728 px window: its shortcuts now in two columns), and says that Esc
-// closes it (it did not).
+// TestHelpFitsTheScreen: on a 1024 × 768 screen and a 1280 × 720 one (two
+// common projectors), in presentation mode too, the shortcuts dialog shows
+// all of itself without scrolling (it was 1219 px high, 1549 px in
+// presentation mode, in a 728 px window: its shortcuts now in two columns,
+// three on a wider screen, where two left Close below a 720 px screen),
+// and says that Esc closes it (it did not).
 func TestHelpFitsTheScreen(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1024, 768)); err != nil {
-		t.Fatal(err)
-	}
-	boot(t, ctx, srv.URL+"/")
-	for _, present := range []bool{false, true} {
-		if present {
-			presentMode(t, ctx, true)
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+	}{{1024, 768, false}, {1024, 768, true}, {1280, 720, false}, {1280, 720, true}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
 		}
+		boot(t, ctx, srv.URL+"/")
+		present := c.present
+		presentMode(t, ctx, present)
 		press(t, ctx, "?")
 		type look struct {
 			ClientHeight, ScrollHeight, Top, Bottom, Screen float64
@@ -192,13 +196,13 @@ func TestHelpFitsTheScreen(t *testing.T) {
 			t.Fatalf("presentation mode %v: ? did not open the dialog", present)
 		}
 		if l.ScrollHeight > l.ClientHeight || l.Top < 0 || l.Bottom > l.Screen {
-			t.Errorf("presentation mode %v: the dialog is %.0f px high in a %.0f px box, from %.0f to %.0f px on a %.0f px screen: want all of it shown, no scrolling",
-				present, l.ScrollHeight, l.ClientHeight, l.Top, l.Bottom, l.Screen)
+			t.Errorf("%d × %d, presentation mode %v: the dialog is %.0f px high in a %.0f px box, from %.0f to %.0f px on a %.0f px screen: want all of it shown, no scrolling",
+				c.w, c.h, present, l.ScrollHeight, l.ClientHeight, l.Top, l.Bottom, l.Screen)
 		}
 		if !strings.Contains(l.Text, "Esc closes it") {
 			t.Errorf("presentation mode %v: the dialog does not say that Esc closes it", present)
 		}
-		t.Logf("screenshot %s", screenshot(t, ctx, "help-fits-present-"+strconv.FormatBool(present)))
+		t.Logf("screenshot %s", screenshot(t, ctx, fmt.Sprintf("help-fits-%d-present-%v", c.w, present)))
 		press(t, ctx, kb.Escape)
 		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("help")`) }); err != nil {
 			t.Fatal("Escape did not close the dialog")
