@@ -405,6 +405,73 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// canvasTextsJS makes the page note every text drawn on the timeline's
+// canvas (window.drawnTexts), once.
+const canvasTextsJS = `(() => {
+	if (window.drawnTexts) return;
+	window.drawnTexts = [];
+	const fill = CanvasRenderingContext2D.prototype.fillText;
+	CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+		if (this.canvas.id === "timeline") window.drawnTexts.push(text);
+		return fill.call(this, text, ...rest);
+	};
+})()`
+
+// emptyTimeline redraws the timeline and says what it drew: its texts,
+// joined by " | ", and how many worker lanes.
+func emptyTimeline(t *testing.T, ctx context.Context) (texts string, lanes int) {
+	t.Helper()
+	eval[chromedp.Void](t, ctx, canvasTextsJS)
+	texts = eval[string](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(), window.drawnTexts.join(" | ")`)
+	return texts, eval[int](t, ctx, `JSON.parse(window.retrylab.debug()).lane_count`)
+}
+
+// TestEmptyTimelineFollowsTheInputs: before a run the timeline shows the
+// configuration in the inputs, as it is now. Workers 501 (more than a live
+// run takes) asks for Simulate over 501 lanes; Workers "abc" then disabled
+// Simulate, and the canvas still said "Press Simulate (m): 501 workers are
+// more than a live run takes…" over 501 lanes. It says the field is to be
+// fixed, over no lanes (there are no workers to draw); an invalid field
+// that is not Workers keeps the lanes of the workers typed.
+func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
+	for _, step := range []struct {
+		key, value string
+		lanes      int
+		want       string // in the canvas's texts
+		unwanted   string // not in them
+		disabled   bool   // Simulate
+	}{
+		{"workers", "501", 501, "Press Simulate (m): 501 workers are more than a live run takes", "Fix", false},
+		{"workers", "abc", 0, "Fix 1 field first", "501", true},
+		{"workers", "30", 30, "each lane will be one of the 30 workers", "Fix", false},
+		{"jobs", "x", 30, "Fix 1 field first", "Press", true},
+		{"workers", "abc", 0, "Fix 2 fields first", "30 workers", true},
+		{"jobs", "2", 0, "Fix 1 field first", "Press", true},
+		{"workers", "501", 501, "Press Simulate (m): 501 workers", "Fix", false},
+	} {
+		typeInto(t, ctx, step.key, step.value)
+		var texts string
+		var lanes int
+		if err := waitFor(5*time.Second, func() bool {
+			texts, lanes = emptyTimeline(t, ctx)
+			return lanes == step.lanes && strings.Contains(texts, step.want) && !strings.Contains(texts, step.unwanted) &&
+				eval[bool](t, ctx, `document.getElementById("simulate").disabled`) == step.disabled
+		}); err != nil {
+			t.Errorf("%s %q: the empty timeline drew %d lanes and said %q; want %d lanes, %q and not %q (Simulate disabled %v)",
+				step.key, step.value, lanes, texts, step.lanes, step.want, step.unwanted, step.disabled)
+		}
+		if step.value == "abc" && step.key == "workers" && step.want == "Fix 1 field first" {
+			screenshot(t, ctx, "empty-timeline-invalid-workers")
+		}
+	}
+}
+
 // TestReloadKeepsWhatWasTyped: the address bar holds only valid
 // configurations, yet a reload of the tab keeps what was typed: the values
 // not allowed come back in their inputs with their messages, Run stays
