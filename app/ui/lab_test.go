@@ -204,15 +204,17 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		giveUps, drain    string // the give-ups' line ("0 at the attempt limit" was noise), the time to drain's
 		cancelled         string // the hidden number's label
 		successes         string // the successes' line: as the PNG counts (keyNumbers)
+		failed            string // the other failures' line: the attempts aborted, and what cut them
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs"},
-		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 jobs · 127 never started"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 jobs · 127 never started", "and 3 timeouts · 12 aborted"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs"},
-		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000},
-			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit", "of 50,000 jobs · 7,518 never started"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+		// Nobody pressed Stop: "238 aborted" read as Stop's.
+		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
+			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit", "of 50,000 jobs · 7,518 never started", "and 0 timeouts · 238 cut at the limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -237,6 +239,9 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		}
 		if g := got["successes"].Figures; g != c.successes {
 			t.Errorf("%s: successes' line %q, want %q", c.name, g, c.successes)
+		}
+		if g := got["failed"].Figures; g != c.failed {
+			t.Errorf("%s: other failures' line %q, want %q", c.name, g, c.failed)
 		}
 	}
 }

@@ -116,7 +116,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st, jobs)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
+		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+abortedText(st)),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
@@ -137,6 +137,18 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// abortedText is the attempts aborted, in the other failures' figures:
+// "12 aborted" (by Stop), "238 cut at the limit" (aborted by a
+// simulation's attempt limit, which has no Stop: it said "238 aborted",
+// and the run's description "aborted by Stop"). "238 aborted at the
+// limit" did not fit a 97 px card's two lines.
+func abortedText(st *fleet.Stats) string {
+	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
+		return thousands(st.Aborted) + " cut at the limit"
+	}
+	return thousands(st.Aborted) + " aborted"
 }
 
 // percentileTip says how the panel's percentiles are computed.
