@@ -233,14 +233,16 @@ func cutBy(end runEnd) string {
 // drainSub is what the time to drain measures: up to the last job's end,
 // or, for a run cut short, up to the cut (fleet.Recording.Final): the jobs
 // in progress then ended cancelled, and those still to come never started.
+// Two lines of the second row's narrowest card, 79 px at 1280 px, hold
+// it: "Simulate → attempt limit: not drained" lost its "not drained".
 func drainSub(end runEnd) string {
 	switch end {
 	case endStopped:
 		return "Run → Stop: not drained"
 	case endLiveCapped:
-		return "Run → request limit: not drained"
+		return "not drained: request limit"
 	case endCapped:
-		return "Simulate → attempt limit: not drained"
+		return "not drained: attempt limit"
 	case endSimulated:
 		return "Simulate → last job done"
 	}
@@ -249,18 +251,20 @@ func drainSub(end runEnd) string {
 
 // finishedText is the successes' figures. Of a finished run, out of every
 // job it was set up with (jobs), and those it never started, as its PNG's
-// numbers say (keyNumbers): "of 200 jobs · 127 never started" (the ones
-// cancelled are the give-ups' figures, cancelledText). After Stop it read
-// "of 19 finished · 10 stopped", with 171 jobs never started unsaid. Of a
-// run going on (jobs 0), out of those finished so far, the jobs Stop cut
-// short apart: "of 24 finished · 47 stopped".
+// numbers count them (keyNumbers): "of 200 jobs", "of 200 · 127 not run"
+// (the ones cancelled are the give-ups' figures, cancelledText). After
+// Stop it read "of 19 finished · 10 stopped", with 171 jobs never started
+// unsaid. It is short enough for two lines of a 97 px card: "of 10,000,000
+// jobs · 9,966,911 never started" was cut after "never" (and "of 50,000
+// jobs · 16,912 never started" after "never" too). Of a run going on (jobs
+// 0), out of those finished so far, the jobs Stop cut short apart: "of 24
+// finished · 47 stopped".
 func finishedText(st *fleet.Stats, jobs int) string {
 	if jobs > 0 {
-		t := "of " + thousands(jobs) + " jobs"
 		if n := neverStarted(st, jobs); n > 0 {
-			t += " · " + thousands(n) + " never started"
+			return "of " + thousands(jobs) + " · " + thousands(n) + " not run"
 		}
-		return t
+		return "of " + thousands(jobs) + " jobs"
 	}
 	t := "of " + thousands(st.Jobs-st.Cancelled) + " finished"
 	if st.Cancelled > 0 {
