@@ -467,6 +467,73 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// canvasTextsJS makes the page note every text drawn on the timeline's
+// canvas (window.drawnTexts), once.
+const canvasTextsJS = `(() => {
+	if (window.drawnTexts) return;
+	window.drawnTexts = [];
+	const fill = CanvasRenderingContext2D.prototype.fillText;
+	CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+		if (this.canvas.id === "timeline") window.drawnTexts.push(text);
+		return fill.call(this, text, ...rest);
+	};
+})()`
+
+// emptyTimeline redraws the timeline and says what it drew: its texts,
+// joined by " | ", and how many worker lanes.
+func emptyTimeline(t *testing.T, ctx context.Context) (texts string, lanes int) {
+	t.Helper()
+	eval[chromedp.Void](t, ctx, canvasTextsJS)
+	texts = eval[string](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(), window.drawnTexts.join(" | ")`)
+	return texts, eval[int](t, ctx, `JSON.parse(window.retrylab.debug()).lane_count`)
+}
+
+// TestEmptyTimelineFollowsTheInputs: before a run the timeline shows the
+// configuration in the inputs, as it is now. Workers 501 (more than a live
+// run takes) asks for Simulate over 501 lanes; Workers "abc" then disabled
+// Simulate, and the canvas still said "Press Simulate (m): 501 workers are
+// more than a live run takes…" over 501 lanes. It says the field is to be
+// fixed, over no lanes (there are no workers to draw); an invalid field
+// that is not Workers keeps the lanes of the workers typed.
+func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
+	for _, step := range []struct {
+		key, value string
+		lanes      int
+		want       string // in the canvas's texts
+		unwanted   string // not in them
+		disabled   bool   // Simulate
+	}{
+		{"workers", "501", 501, "Press Simulate (m): 501 workers are more than a live run takes", "Fix", false},
+		{"workers", "abc", 0, "Fix 1 field first", "501", true},
+		{"workers", "30", 30, "each lane will be one of the 30 workers", "Fix", false},
+		{"jobs", "x", 30, "Fix 1 field first", "Press", true},
+		{"workers", "abc", 0, "Fix 2 fields first", "30 workers", true},
+		{"jobs", "2", 0, "Fix 1 field first", "Press", true},
+		{"workers", "501", 501, "Press Simulate (m): 501 workers", "Fix", false},
+	} {
+		typeInto(t, ctx, step.key, step.value)
+		var texts string
+		var lanes int
+		if err := waitFor(5*time.Second, func() bool {
+			texts, lanes = emptyTimeline(t, ctx)
+			return lanes == step.lanes && strings.Contains(texts, step.want) && !strings.Contains(texts, step.unwanted) &&
+				eval[bool](t, ctx, `document.getElementById("simulate").disabled`) == step.disabled
+		}); err != nil {
+			t.Errorf("%s %q: the empty timeline drew %d lanes and said %q; want %d lanes, %q and not %q (Simulate disabled %v)",
+				step.key, step.value, lanes, texts, step.lanes, step.want, step.unwanted, step.disabled)
+		}
+		if step.value == "abc" && step.key == "workers" && step.want == "Fix 1 field first" {
+			screenshot(t, ctx, "empty-timeline-invalid-workers")
+		}
+	}
+}
+
 // TestReloadKeepsWhatWasTyped: the address bar holds only valid
 // configurations, yet a reload of the tab keeps what was typed: the values
 // not allowed come back in their inputs with their messages, Run stays
@@ -1239,38 +1306,49 @@ const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c
 // card, after a simulation, at 800, 1280 and 1920 px and in presentation
 // mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
 // progress; close…" (its line is clamped to two lines, and cut with "…").
-// At 1280 px and wider the second row's nine cards are one row (at 1280 px
-// they were eight and one alone under them).
+// And after a simulation of 10,000 workers × 1,000 jobs stopped at its
+// attempt limit, whose numbers are the longest: at 1400 px the successes
+// read "of 10,000,000 jobs · 9,966,911 never…", the time to drain
+// "Simulate → attempt limit: n…".
 func TestNumbersFitTheirCards(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
-	press(t, ctx, "m")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatalf("the simulation did not finish: %v", err)
-	}
-	for _, c := range []struct {
+	type size struct {
 		width   int64
 		present bool
-	}{{800, false}, {1280, false}, {1920, false}, {1024, true}, {1280, true}, {1920, true}} { // 1024: a common projector
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
-			t.Fatal(err)
+	}
+	for _, run := range []struct {
+		name, query string
+		sizes       []size
+	}{
+		{"small", "workers=20&jobs=3", []size{{800, false}, {1280, false}, {1920, false}, {1024, true}, {1280, true}, {1920, true}}}, // 1024: a common projector
+		{"capped", "workers=10000&jobs=1000", []size{{800, false}, {1280, false}, {1400, false}, {1920, false}, {1024, true}, {1280, true}, {1400, true}, {1920, true}}},
+	} {
+		boot(t, ctx, srv.URL+"/?"+run.query)
+		press(t, ctx, "m")
+		if err := waitFor(120*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+			t.Fatalf("%s: the simulation did not finish: %v", run.name, err)
 		}
-		presentMode(t, ctx, c.present)
-		var cut []string
-		if err := waitFor(3*time.Second, func() bool {
-			cut = eval[[]string](t, ctx, cutNumbersJS)
-			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
-		}); err != nil {
-			t.Errorf("%d px wide, presentation mode %v: cut off %q", c.width, c.present, cut)
-		}
-		if c.width >= 1280 {
-			if tops := eval[[]float64](t, ctx, `[...new Set([...document.querySelectorAll(".stats.secondary .stat")].map(c => Math.round(c.getBoundingClientRect().top)))]`); len(tops) != 1 {
-				t.Errorf("%d px wide, presentation mode %v: the second row's cards are on %d rows (tops %v), want one", c.width, c.present, len(tops), tops)
+		for _, c := range run.sizes {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
+				t.Fatal(err)
 			}
+			presentMode(t, ctx, c.present)
+			var cut []string
+			if err := waitFor(3*time.Second, func() bool {
+				cut = eval[[]string](t, ctx, cutNumbersJS)
+				return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
+			}); err != nil {
+				t.Errorf("%s, %d px wide, presentation mode %v: cut off %q", run.name, c.width, c.present, cut)
+			}
+			if c.width >= 1280 {
+				if tops := eval[[]float64](t, ctx, `[...new Set([...document.querySelectorAll(".stats.secondary .stat")].map(c => Math.round(c.getBoundingClientRect().top)))]`); len(tops) != 1 {
+					t.Errorf("%s, %d px wide, presentation mode %v: the second row's cards are on %d rows (tops %v), want one", run.name, c.width, c.present, len(tops), tops)
+				}
+			}
+			eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+			screenshot(t, ctx, fmt.Sprintf("numbers-%s-%d-present-%v", run.name, c.width, c.present))
 		}
-		eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
-		screenshot(t, ctx, fmt.Sprintf("numbers-%d-present-%v", c.width, c.present))
 	}
 }
 

@@ -56,3 +56,51 @@ func TestSimulateInThePage(t *testing.T) {
 	}
 	screenshot(t, ctx, "simulated-2000-workers")
 }
+
+// TestAttemptLimitIsNotStop: a simulation that reaches its attempt limit
+// aborts the attempts then in flight, and nobody pressed Stop: 10,000
+// workers × 1,000 jobs stopped at 300,000 attempts, and the run's
+// description said "238 aborted by Stop", the other failures' card "· 238
+// aborted". Both say that the attempt limit cut them.
+func TestAttemptLimitIsNotStop(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=10000&jobs=1000")
+	click(t, ctx, "simulate")
+	type simState struct {
+		Simulated  bool               `json:"simulated"`
+		Running    bool               `json:"running"`
+		SimStopped bool               `json:"sim_stopped"`
+		Stats      map[string]float64 `json:"stats"`
+	}
+	var st simState
+	if err := waitFor(120*time.Second, func() bool {
+		st = eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`)
+		return st.Simulated && !st.Running
+	}); err != nil {
+		t.Fatalf("the simulation did not finish: %v (state %+v)", err, st)
+	}
+	if !st.SimStopped || st.Stats["aborted"] == 0 {
+		t.Fatalf("want a simulation stopped at its attempt limit with attempts aborted there: %+v", st)
+	}
+	aborted := eval[string](t, ctx, `Number(JSON.parse(window.retrylab.state()).stats.aborted).toLocaleString("en-US")`)
+	var said string
+	if err := waitFor(5*time.Second, func() bool {
+		said = eval[string](t, ctx, `(() => { const d = document.getElementById(document.getElementById("timeline").getAttribute("aria-describedby").split(" ")[0]); return d ? d.textContent : ""; })()`)
+		return said != ""
+	}); err != nil {
+		t.Fatal("the timeline has no description after the simulation")
+	}
+	if strings.Contains(said, "Stop") || !strings.Contains(said, aborted+" aborted at the attempt limit") {
+		t.Errorf("the run's description says %q: want %q and no Stop", said, aborted+" aborted at the attempt limit")
+	}
+	card := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="failed"] .sub').textContent`)
+	if !strings.Contains(card, aborted+" cut at the limit") {
+		t.Errorf("the other failures' card says %q: want %q", card, aborted+" cut at the limit")
+	}
+	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+	screenshot(t, ctx, "attempt-limit-not-stop")
+}

@@ -93,7 +93,7 @@ func TestRunStopsAtTheRequestLimit(t *testing.T) {
 	if !strings.Contains(status, "Stopped at 400 requests, the most a live run sends") {
 		t.Errorf("the status %q does not say the run stopped at the request limit", status)
 	}
-	if !strings.Contains(drain, "Run → request limit: not drained") {
+	if !strings.Contains(drain, "not drained: request limit") {
 		t.Errorf("the numbers do not say time to drain ended at the limit: %q", drain)
 	}
 	time.Sleep(time.Second) // no request after the limit's: the server's count stays

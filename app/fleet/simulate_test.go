@@ -464,6 +464,39 @@ func TestSimulateLargeFleetAndLimit(t *testing.T) {
 	}
 }
 
+// The attempts a simulation's attempt limit aborted are told apart from
+// those Stop aborted: 10,000 workers × 1,000 jobs stopped at 300,000
+// attempts, and the page said "238 aborted by Stop".
+func TestAbortedAtTheAttemptLimit(t *testing.T) {
+	s := simScenario(t, "workers", "300", "jobs", "3", "rate", "50", "burst", "10", "latency", "50ms")
+	capped, sum := SimulateWith(s, SimOptions{MaxAttempts: 500})
+	if !sum.Stopped {
+		t.Fatalf("the simulation did not reach its attempt limit: %+v", sum)
+	}
+	for _, c := range []struct {
+		name             string
+		recs             []Record
+		aborted, atLimit int // -1: as many as aborted, more than 0
+	}{
+		{"Stop", handMade(), 1, 0},
+		{"a simulation that finished", Simulate(s).Records(), 0, 0},
+		{"a simulation at its attempt limit", capped.Records(), -1, -1},
+		{"an attempt the limit aborted", []Record{
+			attempt(0, 0, 1, 0, 0),
+			outcome(0, 0, 1, 10, Attempt{Err: fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit)}),
+		}, 1, 1},
+	} {
+		st := StatsOf(t0, c.recs)
+		ok := st.Aborted == c.aborted && st.AbortedAtLimit == c.atLimit
+		if c.aborted < 0 {
+			ok = st.Aborted > 0 && st.AbortedAtLimit == st.Aborted
+		}
+		if !ok {
+			t.Errorf("%s: %d aborted, %d of them at the attempt limit; want %d and %d (-1: all, some)", c.name, st.Aborted, st.AbortedAtLimit, c.aborted, c.atLimit)
+		}
+	}
+}
+
 // An uncapped backoff (cap 0: base 1h × 10ⁿ) reaches centuries and runs
 // into the end of virtual time, about 292 years in. The job stops before
 // the wait that would end past it, with cause horizon, and its end says so;

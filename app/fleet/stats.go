@@ -18,7 +18,7 @@ const (
 	ClassLimited              // 429 or 503: the server said slow down
 	ClassFailed               // any other failing status, or a network error
 	ClassTimeout              // abandoned after the request timeout
-	ClassAborted              // aborted by Stop (context cancelled)
+	ClassAborted              // aborted (context cancelled): by Stop, or by a simulation's attempt limit (AtAttemptLimit)
 	ClassPending              // sent, no outcome yet
 	NumClasses   = 6
 )
@@ -87,6 +87,10 @@ type Stats struct {
 	// Limited (429 and 503 answers).
 	OK, Limited, Failed, Timeouts, Aborted int
 	InFlight                               int // sent without an outcome yet
+	// AbortedAtLimit is, of Aborted, the attempts a simulation's attempt
+	// limit cut (AtAttemptLimit), which nobody stopped. The others are
+	// Stop's: a live run's request limit lets its attempts in flight end.
+	AbortedAtLimit int
 
 	Jobs      int            // jobs finished: Successes + GiveUps
 	Successes int            // jobs that succeeded
@@ -235,6 +239,9 @@ func (a *StatsAcc) Add(r *Record) {
 			st.Timeouts++
 		case ClassAborted:
 			st.Aborted++
+			if AtAttemptLimit(e.Outcome.Err) {
+				st.AbortedAtLimit++
+			}
 		}
 		if r.Attempt != nil && r.Attempt.Measured&MeasuredQueued != 0 {
 			a.queued = append(a.queued, r.Attempt.Queued)

@@ -177,9 +177,21 @@ func (l *liveRecords) len() int {
 func newLab() *Lab {
 	l := &Lab{s: fleet.Default(), saved: fleet.Default(), view: newView(), device: newDeviceName(randIntN), rehearsal: rehearsalState{State: "waiting"}}
 	l.resetTexts()
-	l.view.configure(l.s)
+	l.configureView()
 	l.publish()
 	return l
+}
+
+// configureView shows the configuration in the inputs, as it is now, on
+// the empty timeline: l.s keeps the last valid value of a field whose text
+// is not allowed, so the view is told how many values are to be fixed
+// first, and draws no lanes while Workers holds no number of workers.
+func (l *Lab) configureView() {
+	s := l.s
+	if _, bad := l.fieldErrs["workers"]; bad {
+		s.Workers = 0
+	}
+	l.view.configure(s, l.Invalid())
 }
 
 // Scenario is the configuration as it will run.
@@ -212,7 +224,7 @@ func (l *Lab) Load(page *url.URL) {
 	l.cfgRev++
 	l.loaded = true
 	defer func() { // the configuration loaded below, not the one now
-		l.view.configure(l.s)
+		l.configureView()
 		l.publish()
 	}()
 	if page == nil || page.RawQuery == "" {
@@ -449,7 +461,7 @@ func (l *Lab) Set(key, text string) {
 	}
 	l.crossErrs = l.s.Validate()
 	l.cfgRev++
-	l.view.configure(l.s)
+	l.configureView()
 	l.saveURL()
 	l.publish()
 }
@@ -604,7 +616,7 @@ func (l *Lab) setScenario(s fleet.Scenario) {
 	l.s = s
 	l.linkNotes = nil // another configuration: the link's no longer shown
 	l.resetTexts()
-	l.view.configure(l.s)
+	l.configureView()
 	l.saveURL()
 	l.publish()
 }
@@ -1203,6 +1215,7 @@ func debugJSON(v *view) string {
 	anew, whole := v.liveAnew, v.liveWhole
 	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
+	laneCount := v.lay.workers // the lanes drawn: workers, or a watch's devices
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
 	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
 	hidden := [][2]float64{}  // the run shown's hidden-tab stretches, ms since its start (-1: still open)
@@ -1279,6 +1292,7 @@ func debugJSON(v *view) string {
 		"replay":          replayAt,
 		"lanes":           lanes,
 		"lane_arrivals":   laneArrivals,
+		"lane_count":      laneCount,
 	})
 	return string(b)
 }

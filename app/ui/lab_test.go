@@ -182,8 +182,8 @@ func TestFinishedText(t *testing.T) {
 		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, "of 0 finished · 20 stopped"},
 		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, "of 1,500 finished · 1,500 stopped"},
 		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, "of 100 jobs"},
-		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, "of 200 jobs · 171 never started"},
-		{fleet.Stats{Jobs: 10, Successes: 10}, 80, "of 80 jobs · 70 never started"}, // Stop between an open workload's arrivals
+		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, "of 200 · 171 not run"},
+		{fleet.Stats{Jobs: 10, Successes: 10}, 80, "of 80 · 70 not run"}, // Stop between an open workload's arrivals
 	} {
 		if got := finishedText(&c.st, c.jobs); got != c.want {
 			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, c.want)
@@ -204,15 +204,17 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		giveUps, drain    string // the give-ups' line ("0 at the attempt limit" was noise), the time to drain's
 		cancelled         string // the hidden number's label
 		successes         string // the successes' line: as the PNG counts (keyNumbers)
+		failed            string // the other failures' line: the attempts aborted, and what cut them
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs"},
-		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 jobs · 127 never started"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 · 127 not run", "and 3 timeouts · 12 aborted"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs"},
-		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000},
-			"10,000 at the attempt limit", "Simulate → attempt limit: not drained", "jobs cancelled at the attempt limit", "of 50,000 jobs · 7,518 never started"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+		// Nobody pressed Stop: "238 aborted" read as Stop's.
+		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
+			"10,000 at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of 50,000 · 7,518 not run", "and 0 timeouts · 238 cut at the limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -237,6 +239,9 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		}
 		if g := got["successes"].Figures; g != c.successes {
 			t.Errorf("%s: successes' line %q, want %q", c.name, g, c.successes)
+		}
+		if g := got["failed"].Figures; g != c.failed {
+			t.Errorf("%s: other failures' line %q, want %q", c.name, g, c.failed)
 		}
 	}
 }
@@ -952,7 +957,7 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 		{"all 80 jobs ended", 80, 0, false, false, false, "Finished: 80 of 80 jobs succeeded", "Run → last job done"},
 		{"stopped between arrivals", 10, 0, false, false, false, "Stopped after", "Run → Stop: not drained"},
 		{"stopped with jobs in progress", 14, 4, false, false, false, "Stopped after", "Run → Stop: not drained"},
-		{"stopped at the request limit", 14, 4, false, false, true, "Stopped at 100,000 requests, the most a live run sends", "Run → request limit: not drained"},
+		{"stopped at the request limit", 14, 4, false, false, true, "Stopped at 100,000 requests, the most a live run sends", "not drained: request limit"},
 		{"running", 10, 0, true, false, false, "jobs done", "Run → last job done"},
 		{"replaying", 10, 0, false, true, false, "", "Run → last job done"},
 	} {

@@ -522,6 +522,7 @@ type frameInput struct {
 	now     time.Duration // the run's current time (the "now" line while running)
 	lim     limits
 	base    *baselineDraw // the baseline's outline on the histogram, or nil
+	invalid int           // before a run: values to fix in the inputs first (the empty timeline says so)
 }
 
 // paint draws the whole timeline into o.
@@ -752,7 +753,14 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	if m == nil {
 		o.FillStyle(colMuted)
 		hints := []string{"Press Run (r): each lane will be one of the " + thousands(l.workers) + " workers, each mark one real request.", "Press Run (r) to fire real requests.", "Press Run (r)"}
+		// What the inputs hold now: with a value to fix, neither Run nor
+		// Simulate starts, and the fleet the lanes would show may not be
+		// the one typed (Workers 501, then "abc", went on asking for
+		// Simulate over 501 lanes; Lab.configureView).
 		switch {
+		case in.invalid > 0:
+			fix := "Fix " + fieldCount(in.invalid) + " first"
+			hints = []string{fix + ": Run and Simulate wait for valid values (the messages are beside the inputs).", fix + " to run or simulate.", fix}
 		case l.workers == 1:
 			hints[0] = "Press Run (r): the lane will be the one worker's, each mark one real request."
 		case l.workers > fleet.WorkersRange.Max:
@@ -761,7 +769,13 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// On as many lines as the plot's width needs (a phone), and as
 		// the lanes' panel holds (one or two lanes hold one line): the
 		// first hint that fits, else the shortest on one line.
-		maxLines, room := max(1, int(lanesH/(16*s))), l.right-l.left-16*s
+		// Without lanes (no workers to draw) the hint is in the empty
+		// histogram.
+		top, height := l.lanesTop, lanesH
+		if l.workers == 0 {
+			top, height = l.histTop, l.histH
+		}
+		maxLines, room := max(1, int(height/(16*s))), l.right-l.left-16*s
 		var lines []string
 		for _, h := range hints {
 			if w := wrapText(h, room, fontLabel, s); len(w) <= maxLines {
@@ -772,7 +786,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		if lines == nil {
 			lines = []string{fitText(hints, room, fontLabel, s)}
 		}
-		y := l.lanesTop + math.Min(lanesH/2, 60*s) - float64(len(lines)-1)*8*s
+		y := top + math.Min(height/2, 60*s) - float64(len(lines)-1)*8*s
 		for i, line := range lines {
 			o.Text(line, (l.left+l.right)/2, y+float64(i)*16*s, fontLabel, browser.AlignCenter, browser.BaselineMiddle)
 		}

@@ -122,7 +122,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
 		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st, jobs)),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+thousands(st.Aborted)+" aborted"),
+		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+abortedText(st)),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
@@ -156,6 +156,18 @@ func soFar(list []stat) []stat {
 		}
 	}
 	return list
+}
+
+// abortedText is the attempts aborted, in the other failures' figures:
+// "12 aborted" (by Stop), "238 cut at the limit" (aborted by a
+// simulation's attempt limit, which has no Stop: it said "238 aborted",
+// and the run's description "aborted by Stop"). "238 aborted at the
+// limit" did not fit a 97 px card's two lines.
+func abortedText(st *fleet.Stats) string {
+	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
+		return thousands(st.Aborted) + " cut at the limit"
+	}
+	return thousands(st.Aborted) + " aborted"
 }
 
 // percentileTip says how the panel's percentiles are computed.
@@ -240,14 +252,16 @@ func cutBy(end runEnd) string {
 // drainSub is what the time to drain measures: up to the last job's end,
 // or, for a run cut short, up to the cut (fleet.Recording.Final): the jobs
 // in progress then ended cancelled, and those still to come never started.
+// Two lines of the second row's narrowest card, 79 px at 1280 px, hold
+// it: "Simulate → attempt limit: not drained" lost its "not drained".
 func drainSub(end runEnd) string {
 	switch end {
 	case endStopped:
 		return "Run → Stop: not drained"
 	case endLiveCapped:
-		return "Run → request limit: not drained"
+		return "not drained: request limit"
 	case endCapped:
-		return "Simulate → attempt limit: not drained"
+		return "not drained: attempt limit"
 	case endSimulated:
 		return "Simulate → last job done"
 	}
@@ -256,18 +270,20 @@ func drainSub(end runEnd) string {
 
 // finishedText is the successes' figures. Of a finished run, out of every
 // job it was set up with (jobs), and those it never started, as its PNG's
-// numbers say (keyNumbers): "of 200 jobs · 127 never started" (the ones
-// cancelled are the give-ups' figures, cancelledText). After Stop it read
-// "of 19 finished · 10 stopped", with 171 jobs never started unsaid. Of a
-// run going on (jobs 0), out of those finished so far, the jobs Stop cut
-// short apart: "of 24 finished · 47 stopped".
+// numbers count them (keyNumbers): "of 200 jobs", "of 200 · 127 not run"
+// (the ones cancelled are the give-ups' figures, cancelledText). After
+// Stop it read "of 19 finished · 10 stopped", with 171 jobs never started
+// unsaid. It is short enough for two lines of a 97 px card: "of 10,000,000
+// jobs · 9,966,911 never started" was cut after "never" (and "of 50,000
+// jobs · 16,912 never started" after "never" too). Of a run going on (jobs
+// 0), out of those finished so far, the jobs Stop cut short apart: "of 24
+// finished · 47 stopped".
 func finishedText(st *fleet.Stats, jobs int) string {
 	if jobs > 0 {
-		t := "of " + thousands(jobs) + " jobs"
 		if n := neverStarted(st, jobs); n > 0 {
-			t += " · " + thousands(n) + " never started"
+			return "of " + thousands(jobs) + " · " + thousands(n) + " not run"
 		}
-		return t
+		return "of " + thousands(jobs) + " jobs"
 	}
 	t := "of " + thousands(st.Jobs-st.Cancelled) + " finished"
 	if st.Cancelled > 0 {

@@ -689,17 +689,57 @@ func TestDenseServerPicture(t *testing.T) {
 	}
 }
 
-// The empty timeline's hint names the button that can run the fleet shown.
+// The empty timeline's hint names the button that can run the fleet shown,
+// or, with values to fix first, says so: neither button starts then.
 func TestEmptyTimelineHint(t *testing.T) {
 	for _, tc := range []struct {
-		workers int
-		want    string
-	}{{50, "Press Run (r): each lane will be one of the 50 workers"}, {1, "Press Run (r): the lane will be the one worker's"}, {10000, "Press Simulate (m): 10,000 workers"}} {
+		workers, invalid int
+		want, not        string
+	}{
+		{50, 0, "Press Run (r): each lane will be one of the 50 workers", "Fix"},
+		{1, 0, "Press Run (r): the lane will be the one worker's", "Fix"},
+		{10000, 0, "Press Simulate (m): 10,000 workers", "Fix"},
+		{10000, 1, "Fix 1 field first: Run and Simulate wait", "Press"},
+		{50, 3, "Fix 3 fields first", "Press"},
+		{0, 1, "Fix 1 field first", "Press"}, // Workers not a number: no lanes, the hint in the histogram
+	} {
 		l := newLayout(1000, tc.workers, 10*time.Second, &normalTheme)
 		var o browser.Ops
-		paint(&o, &l, nil, frameInput{th: &normalTheme})
-		if j := strings.Join(o.Strings(), "|"); !strings.Contains(j, tc.want) {
-			t.Errorf("%d workers: no %q in %s", tc.workers, tc.want, j)
+		paint(&o, &l, nil, frameInput{th: &normalTheme, invalid: tc.invalid})
+		if j := strings.Join(o.Strings(), "|"); !strings.Contains(j, tc.want) || strings.Contains(j, tc.not) {
+			t.Errorf("%d workers, %d invalid: want %q and no %q in %s", tc.workers, tc.invalid, tc.want, tc.not, j)
+		}
+	}
+}
+
+// The empty timeline follows the inputs as they are now. Workers 501, then
+// "abc": Simulate was disabled, and the timeline still asked for it over
+// 501 lanes (the configuration keeps the last valid value of a field).
+func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
+	l := newLab()
+	for _, step := range []struct {
+		key, text      string
+		lanes, invalid int
+		want, unwanted string
+	}{
+		{"workers", "501", 501, 0, "Press Simulate (m): 501 workers", "Fix"},
+		{"workers", "abc", 0, 1, "Fix 1 field first", "501"},
+		{"workers", "30", 30, 0, "one of the 30 workers", "Fix"},
+		{"jobs", "x", 30, 1, "Fix 1 field first", "Press"},
+		{"workers", "-2", 0, 2, "Fix 2 fields first", "30 workers"},
+		{"jobs", "2", 0, 1, "Fix 1 field first", "Press"},
+		{"workers", "501", 501, 0, "Press Simulate (m): 501 workers", "Fix"},
+	} {
+		l.Set(step.key, step.text)
+		l.view.mu.Lock()
+		lay, in := l.view.frameFor(nil)
+		var o browser.Ops
+		paint(&o, &lay, l.view.m, in)
+		l.view.mu.Unlock()
+		j := strings.Join(o.Strings(), "|")
+		if lay.workers != step.lanes || in.invalid != step.invalid || !strings.Contains(j, step.want) || strings.Contains(j, step.unwanted) {
+			t.Errorf("%s %q: %d lanes, %d invalid, drawn %s; want %d lanes, %d invalid, %q and no %q",
+				step.key, step.text, lay.workers, in.invalid, j, step.lanes, step.invalid, step.want, step.unwanted)
 		}
 	}
 }

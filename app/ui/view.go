@@ -32,6 +32,7 @@ type view struct {
 	srvLog  []string       // the run shown's server messages as they came (JSON), for a replay; none for a watch
 	replay  *replay        // a replay of the finished run going on, or nil
 	scen    fleet.Scenario
+	invalid int // values to fix in the inputs before scen can run (configure)
 	lim     limits
 	running bool
 	theme   *theme
@@ -153,12 +154,13 @@ func (v *view) watchStats() watchStats {
 	return st
 }
 
-// configure shows an empty timeline for s, unless a run is drawn.
-func (v *view) configure(s fleet.Scenario) {
+// configure shows an empty timeline for s, unless a run is drawn: with
+// invalid values to fix first in the inputs, it says so (frameInput).
+func (v *view) configure(s fleet.Scenario, invalid int) {
 	v.mu.Lock()
 	idle := v.m == nil
 	if idle {
-		v.scen, v.lim = s, limitsOf(&s)
+		v.scen, v.lim, v.invalid = s, limitsOf(&s), invalid
 		v.dirty = true
 	}
 	v.mu.Unlock()
@@ -634,7 +636,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 		now = time.Since(v.m.start)
 		workers = v.m.workers
 	}
-	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline()}
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid}
 	if v.m != nil && v.m.watch {
 		scales := make([]float64, len(v.m.limits))
 		for i, q := range v.m.limits {
