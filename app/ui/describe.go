@@ -59,8 +59,12 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 	default:
 		b.WriteString("Timeline of the finished run: ")
 	}
+	over := " in " + fmtDur(st.Drain)
+	if st.Drain == 0 { // a simulation with no latency: "in 0 µs"
+		over = " at once"
+	}
 	b.WriteString(thousands(s.Workers) + plural(s.Workers, " worker", " workers") + " sent " + thousands(st.Requests) +
-		plural(st.Requests, " request", " requests") + " in " + fmtDur(st.Drain) + " (" + thousands(st.FirstTries) + " first tries, " +
+		plural(st.Requests, " request", " requests") + over + " (" + thousands(st.FirstTries) + plural(st.FirstTries, " first try, ", " first tries, ") +
 		thousands(st.Retries) + plural(st.Retries, " retry", " retries") + "). Answers: ")
 	answers := []struct {
 		n    int
@@ -81,9 +85,9 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 	}
 	b.WriteString(strings.Join(parts, ", ") + ". ")
 	if lim := limitsOf(&s); lim.serverLabel != "" {
-		b.WriteString("The " + lim.serverLabel + "; at most " + thousands(st.PeakRPS) + " requests were sent in any one second. ")
+		b.WriteString("The " + lim.serverLabel + "; at most " + peakSent(st.PeakRPS))
 	} else {
-		b.WriteString("At most " + thousands(st.PeakRPS) + " requests were sent in any one second. ")
+		b.WriteString("At most " + peakSent(st.PeakRPS))
 	}
 	b.WriteString(sliceCounts(rec.Start, st.Drain, recs))
 	b.WriteString(waitCounts(recs))
@@ -181,6 +185,12 @@ func waitCounts(recs []fleet.Record) string {
 		return " No waits between attempts."
 	}
 	return " Waits between attempts: " + strings.Join(parts, ", ") + "."
+}
+
+// peakSent ends the summary's sentence on the peak: "1 request was sent
+// in any one second." (it said "1 requests were").
+func peakSent(n int) string {
+	return thousands(n) + plural(n, " request was", " requests were") + " sent in any one second. "
 }
 
 // plural is one when n is 1, else many.

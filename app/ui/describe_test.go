@@ -96,6 +96,42 @@ func TestSummarySaysWhatAborted(t *testing.T) {
 	}
 }
 
+// The description's counts agree with their nouns, and a run of no
+// length is said to be at once: one worker's one request read "1 first
+// tries", "at most 1 requests were sent" and "in 0 µs".
+func TestSummaryGrammar(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	s := fleet.Default()
+	s.Workers, s.Jobs = 1, 1
+	for _, c := range []struct {
+		name      string
+		took      time.Duration
+		want, not []string
+	}{
+		{"one request, 1 s", time.Second, []string{"1 worker sent 1 request in 1 s (1 first try, 0 retries)", "at most 1 request was sent in any one second."}, []string{"first tries", "1 requests"}},
+		{"one request, no time", 0, []string{"1 worker sent 1 request at once (1 first try, 0 retries)"}, []string{"µs", " in 0"}},
+	} {
+		recs := []fleet.Record{
+			{Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},
+			{Event: core.Event{Kind: core.EventOutcome, At: t0.Add(c.took), Attempt: 1, Outcome: core.Outcome{Status: 200}}},
+			{Event: core.Event{Kind: core.EventDone, At: t0.Add(c.took), Attempt: 1}},
+		}
+		rec := fleet.NewRecording(s, t0, true)
+		rec.Append(recs...)
+		got := describeRun(rec, fleet.StatsOf(t0, recs), recs)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: want %q in\n%s", c.name, w, got)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: want no %q in\n%s", c.name, n, got)
+			}
+		}
+	}
+}
+
 // TestSummarySlicesALongRun: a long run is counted in at most
 // summaryMaxSlices wider slices, however long: a simulation over 169
 // years was counted in 8.9 million slices of 10 minutes.
