@@ -523,6 +523,24 @@ type frameInput struct {
 	lim     limits
 	base    *baselineDraw // the baseline's outline on the histogram, or nil
 	invalid int           // before a run: values to fix in the inputs first (the empty timeline says so)
+	cannot  cannot        // before a run: what the configuration, valid, cannot do
+}
+
+// cannot is what a valid configuration cannot do, for the empty timeline's
+// hint: why a live run cannot take it (the first of Scenario.LiveErrors),
+// and whether Simulate cannot either.
+type cannot struct {
+	live string
+	sim  bool
+}
+
+func cannotOf(s *fleet.Scenario) cannot {
+	var c cannot
+	if errs := s.LiveErrors(); len(errs) > 0 {
+		c.live = errs[0].Msg
+	}
+	c.sim = s.SimErrors() != nil
+	return c
 }
 
 // paint draws the whole timeline into o.
@@ -765,6 +783,10 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 			hints[0] = "Press Run (r): the lane will be the one worker's, each mark one real request."
 		case l.workers > fleet.WorkersRange.Max:
 			hints = []string{"Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time.", "Press Simulate (m): too many workers for a live run.", "Press Simulate (m)"}
+		case in.cannot.live != "" && !in.cannot.sim: // an open workload's jobs too many a second for a live run
+			hints = []string{"Press Simulate (m); Run cannot take this: " + in.cannot.live + ".", "Press Simulate (m): too much for a live run.", "Press Simulate (m)"}
+		case in.cannot.live != "": // a custom target with an outage: neither starts
+			hints = []string{"Neither Run nor Simulate can start: " + in.cannot.live + ".", "Run cannot start: see the status line.", "Run cannot start"}
 		}
 		// On as many lines as the plot's width needs (a phone), and as
 		// the lanes' panel holds (one or two lanes hold one line): the

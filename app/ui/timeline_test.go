@@ -729,6 +729,14 @@ func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
 		{"workers", "-2", 0, 2, "Fix 2 fields first", "30 workers"},
 		{"jobs", "2", 0, 1, "Fix 1 field first", "Press"},
 		{"workers", "501", 501, 0, "Press Simulate (m): 501 workers", "Fix"},
+		{"workers", "50", 50, 0, "Press Run (r)", "Simulate"},
+		// Valid, but too many jobs a second for a live run: it said Press Run.
+		{"workload", "open", 50, 0, "Press Run (r)", "Simulate"}, // every 1s: 50 jobs/s
+		{"every", "20ms", 50, 0, "Press Simulate (m); Run cannot take this: Job interval", "Press Run"},
+		{"every", "1s", 50, 0, "Press Run (r)", "Simulate"},
+		// A custom target with an outage: neither starts.
+		{"target", "http://localhost:9000/x", 50, 0, "Press Run (r)", "Neither"},
+		{"outage", "3s", 50, 0, "Neither Run nor Simulate can start: Server outage", "Press"},
 	} {
 		l.Set(step.key, step.text)
 		l.view.mu.Lock()

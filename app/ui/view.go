@@ -32,7 +32,8 @@ type view struct {
 	srvLog  []string       // the run shown's server messages as they came (JSON), for a replay; none for a watch
 	replay  *replay        // a replay of the finished run going on, or nil
 	scen    fleet.Scenario
-	invalid int // values to fix in the inputs before scen can run (configure)
+	invalid int    // values to fix in the inputs before scen can run (configure)
+	cannot  cannot // what scen, valid, cannot do (configure)
 	lim     limits
 	running bool
 	theme   *theme
@@ -160,7 +161,7 @@ func (v *view) configure(s fleet.Scenario, invalid int) {
 	v.mu.Lock()
 	idle := v.m == nil
 	if idle {
-		v.scen, v.lim, v.invalid = s, limitsOf(&s), invalid
+		v.scen, v.lim, v.invalid, v.cannot = s, limitsOf(&s), invalid, cannotOf(&s)
 		v.dirty = true
 	}
 	v.mu.Unlock()
@@ -636,7 +637,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 		now = time.Since(v.m.start)
 		workers = v.m.workers
 	}
-	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid}
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid, cannot: v.cannot}
 	if v.m != nil && v.m.watch {
 		scales := make([]float64, len(v.m.limits))
 		for i, q := range v.m.limits {
