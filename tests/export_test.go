@@ -174,9 +174,7 @@ func TestExports(t *testing.T) {
 	// A simulation of the same configuration: its CSV says so.
 	simulated := time.Now().UTC()
 	click(t, ctx, "simulate")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatalf("the simulation did not finish: %v", err)
-	}
+	simulatedToEnd(t, ctx)
 	for _, e := range mustReadDir(t, dir) {
 		os.Remove(filepath.Join(dir, e.Name()))
 	}

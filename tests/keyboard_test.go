@@ -171,9 +171,7 @@ func TestShortcutsSayWhyNot(t *testing.T) {
 		says(c.key, c.want)
 	}
 	press(t, ctx, "m")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatal("the simulation did not end")
-	}
+	simulatedToEnd(t, ctx)
 	says("w", "Watch room: set a Shared room first")
 	says("d", "a and d move along a zoomed-in run: zoom in first (+)")
 	press(t, ctx, "+")

@@ -109,6 +109,15 @@ func presentMode(t testing.TB, ctx context.Context, on bool) {
 	}
 }
 
+// simulatedToEnd waits until the page shows a simulation whole: the one
+// just started (by m, or its button).
+func simulatedToEnd(t testing.TB, ctx context.Context) {
+	t.Helper()
+	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
+		t.Fatalf("the simulation did not finish: %v", err)
+	}
+}
+
 // tabReachesFirst presses Tab from the top of the page (the header's first
 // button), as a keyboard user does, until the focus is in the run's stage
 // or in the settings, and says which ("stage" or "settings").
@@ -935,9 +944,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	}
 	boot(t, ctx, srv.URL+"/?workers=50&jobs=2")
 	click(t, ctx, "simulate")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatalf("the simulation did not finish: %v", err)
-	}
+	simulatedToEnd(t, ctx)
 	type box struct {
 		Top    float64 `json:"top"` // the canvas's, in the viewport
 		Height float64 `json:"height"`
@@ -1016,9 +1023,7 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 		check("before any run")
 		screenshot(t, ctx, fmt.Sprintf("presentation-%dx%d-before", size[0], size[1]))
 		click(t, ctx, "simulate")
-		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-			t.Fatalf("%v: the simulation did not finish: %v", size, err)
-		}
+		simulatedToEnd(t, ctx)
 		time.Sleep(300 * time.Millisecond) // the page's render after the result
 		check("after Simulate")
 		readable(t, ctx, size)
@@ -1030,9 +1035,7 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 			press(t, ctx, key)
 			time.Sleep(200 * time.Millisecond)
 			press(t, ctx, "m")
-			if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-				t.Fatalf("%v, step %s: the simulation did not finish: %v", size, key, err)
-			}
+			simulatedToEnd(t, ctx)
 			time.Sleep(300 * time.Millisecond)
 			check("step " + key + " simulated")
 		}
@@ -1171,9 +1174,7 @@ func TestTimelineKey(t *testing.T) {
 		presentMode(t, ctx, c.present)
 		press(t, ctx, "1")
 		press(t, ctx, "m")
-		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && s.Runs > 0 && !s.Running }); err != nil {
-			t.Fatal("the simulation did not end")
-		}
+		simulatedToEnd(t, ctx)
 		before := read()
 		if before.Bottom <= before.Inner || before.ScrollY != 0 {
 			t.Fatalf("%d × %d: the timeline shows whole on the first screen already (%+v): nothing to test", c.w, c.h, before)

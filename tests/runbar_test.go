@@ -60,9 +60,7 @@ func TestRunBarStaysPut(t *testing.T) {
 		}
 		eval[bool](t, ctx, `(() => { scrollTo(0, 0); return true; })()`)
 		click(t, ctx, "simulate")
-		if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-			t.Fatalf("the simulation did not finish: %v", err)
-		}
+		simulatedToEnd(t, ctx)
 		// Shifts are reported after the frame that made them.
 		settled := func() []string {
 			eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)

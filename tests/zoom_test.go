@@ -30,9 +30,7 @@ func TestZoomAFinishedRun(t *testing.T) {
 		t.Error("zoom offered before any run")
 	}
 	click(t, ctx, "simulate")
-	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
-		t.Fatal(err)
-	}
+	simulatedToEnd(t, ctx)
 	// The simulated run drawn (before, the empty timeline's 10 s show).
 	var whole [2]float64
 	if err := waitFor(5*time.Second, func() bool { d := debug(); whole = d.Window; return d.Drawn > 0 }); err != nil {
