@@ -996,8 +996,11 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 		return
 	}
 	// Workers are numbered from 1, as the tooltip numbers them: every
-	// every-th (w5, w10, …), and w1 when there is room above w<every>.
-	if every > 1 && float64(every-1)*l.laneH >= 13*s {
+	// every-th (w5, w10, …), and w1 when there is room above w<every> and
+	// its lane is tall enough to hold its label clear of the panel's title
+	// ("workers"), over the top lane: 501 workers' lanes are under 1 px,
+	// and w1 touched the title.
+	if every > 1 && float64(every-1)*l.laneH >= 13*s && l.laneH >= 4*s {
 		label(0)
 	}
 	for n := every; n <= l.workers; n += every {

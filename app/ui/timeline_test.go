@@ -359,6 +359,31 @@ func TestPeopleCountWorkersAndJobsFromOne(t *testing.T) {
 	}
 }
 
+// The lanes are labelled every few workers, numbered from 1, with w1 on
+// top where its lane holds it clear of the title above: at 501 workers
+// (lanes under 1 px) w1 touched "workers".
+func TestLaneLabels(t *testing.T) {
+	for _, c := range []struct {
+		workers     int
+		first, last string // the first and last lane labels drawn
+		not         string
+	}{
+		{10, "w1", "w10", ""},
+		{50, "w2", "w50", "w1|"},
+		{100, "w1", "w100", ""},
+		{501, "w20", "w500", "w1|"},
+	} {
+		lay := newLayout(1000, c.workers, 10*time.Second, &normalTheme)
+		var o browser.Ops
+		paintLaneLabels(&o, &lay)
+		got := o.Strings()
+		j := strings.Join(got, "|") + "|"
+		if len(got) == 0 || got[0] != c.first || got[len(got)-1] != c.last || c.not != "" && strings.Contains(j, c.not) {
+			t.Errorf("%d workers: lane labels %v, want %s … %s, no %q", c.workers, got, c.first, c.last, strings.TrimSuffix(c.not, "|"))
+		}
+	}
+}
+
 func TestViewKeyboardSelection(t *testing.T) {
 	v := newView()
 	s := fleet.Default()
