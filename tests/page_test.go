@@ -998,15 +998,7 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		boot(t, ctx, srv.URL+"/")
-		presenting := func() bool {
-			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
-		}
-		if !presenting() { // the browser remembers it across loads
-			press(t, ctx, "p")
-		}
-		if err := waitFor(3*time.Second, presenting); err != nil {
-			t.Fatalf("%v: p did not switch to presentation mode", size)
-		}
+		presentMode(t, ctx, true)
 		type fold struct{ Top, Screen float64 }
 		read := func() fold {
 			return eval[fold](t, ctx, `(() => {
