@@ -1121,7 +1121,9 @@ func paintBursts(o *browser.Ops, l *layout, m *model, hist bool) (lines []rect) 
 		o.StrokeStyle(colMuted, 1, 3*s)
 		if hist {
 			o.Line(x, l.histTop, x, l.histTop+l.histH)
-			lines = append(lines, lineRect(x, l.histTop, x, l.histTop+l.histH, 1))
+			// Wider than drawn: a label placed clear of it keeps a gap
+			// (the fleet bucket's began on the line).
+			lines = append(lines, lineRect(x, l.histTop, x, l.histTop+l.histH, 8*s))
 			continue
 		}
 		o.Line(x, l.srvTop, x, l.srvTop+l.srvH)

@@ -1367,6 +1367,34 @@ func TestLimitLabelsKeepApart(t *testing.T) {
 	}
 }
 
+// A line's label keeps a gap from a burst's line down the histogram: the
+// fleet bucket's label, pushed along its line by a burst near its start,
+// began on the burst's dashed line (found by the page review).
+func TestLineLabelsKeepClearOfBursts(t *testing.T) {
+	p, _ := fleet.PresetByID("bucket") // 8 req/s under the server's 10
+	s := p.Scenario()
+	lim := limitsOf(&s)
+	rec := fleet.Simulate(s)
+	const label = "fleet bucket 8 req/s"
+	for ms := 0; ms <= 3000; ms += 50 {
+		v := newView()
+		v.load(s, rec, rec.Records())
+		m := v.m
+		m.serverEvent(&mock.Event{Type: "burst", At: m.start.Add(time.Duration(ms) * time.Millisecond), N: 20, Admitted: 10})
+		l := newLayout(1000, s.Workers, 13*time.Second, &normalTheme)
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
+		r, ok := plates(&o)[label]
+		if !ok {
+			t.Fatalf("burst at %d ms: no %q drawn: %v", ms, label, plates(&o))
+		}
+		x := math.Round(l.x(time.Duration(ms)*time.Millisecond)) + 0.5
+		if gap := math.Max(r.x-x, x-(r.x+r.w)); gap < 4 {
+			t.Errorf("burst at %d ms (x %.1f): %q's plate %.1f–%.1f is %.1f px from the burst's line, want at least 4", ms, x, label, r.x, r.x+r.w, gap)
+		}
+	}
+}
+
 // On a phone's canvas (348 or 278 px) every text lies within it: the
 // empty timeline's hint on several lines, the panels' notes shorter or
 // left out, the other labels in fewer words. (Measured with fontWidth, an
