@@ -132,21 +132,19 @@ func BringUp(id, shown string, min float64) error {
 // into view under the sticky element under (its top right below it) unless
 // it shows whole already; or, when id has the focus, takes it away and
 // scrolls back up to the element back's top, if that is above the screen.
-// It returns 1 when it focused id, 2 when it left it, 0 without id.
 const toggleViewJS = `
 var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
-if (!e) return 0;
+if (!e) return;
 if (document.activeElement === e) {
   e.blur();
   if (b) { var t = b.getBoundingClientRect().top; if (t < 0) scrollTo(scrollX, scrollY + t); }
-  return 2;
+  return;
 }
 var h = 0;
 if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
 var r = e.getBoundingClientRect();
 if (r.top < h || r.bottom > innerHeight) scrollTo(scrollX, scrollY + r.top - h);
-e.focus({preventScroll: true});
-return 1;`
+e.focus({preventScroll: true});`
 
 var toggleViewFn lazyFunc
 
@@ -154,19 +152,14 @@ var toggleViewFn lazyFunc
 // into view, its top right below the element under when that is stuck to
 // the screen's top (a sticky legend), unless it shows whole already; when
 // id has the focus already, it takes the focus away and scrolls back up to
-// the element back, if that is above the screen. It reports whether id
-// has the focus now.
-func ToggleView(id, under, back string) (bool, error) {
+// the element back, if that is above the screen.
+func ToggleView(id, under, back string) error {
 	fn, err := compiled(&toggleViewFn, toggleViewJS, "id", "under", "back")
 	if err != nil {
-		return false, err
+		return err
 	}
-	v, err := fn.Invoke(id, under, back)
-	if err != nil {
-		return false, err
-	}
-	n, err := v.Int()
-	return n == 1, err
+	_, err = fn.Invoke(id, under, back)
+	return err
 }
 
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,

@@ -1375,7 +1375,7 @@ func (l *Lab) showRun(ctx app.Context) {
 // timeline, it goes back up to the run's bar. In presentation mode at
 // 1280 × 720 the first screen shows the numbers and the top lanes
 // (showRun): the histogram, the flood's picture, is one key away.
-func (l *Lab) ToggleTimeline() { _, _ = browser.ToggleView(canvasID, legendID, stageID) }
+func (l *Lab) ToggleTimeline() { _ = browser.ToggleView(canvasID, legendID, stageID) }
 
 // presetIDs lists the presets in keyboard order (1, 2, …).
 func presetIDs() []string {
