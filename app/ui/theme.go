@@ -82,7 +82,7 @@ var normalTheme = theme{
 		colQueued:   "#F0E442", // yellow: the browser held it
 		colBackoff:  "#b9b9b4", // grey: "stalled"
 		colServer:   "#56B4E9", // sky blue: the server asked
-		colHint:     "#9fc9e6",
+		colHint:     "#3f3f9f", // indigo: apart from sky blue in a 1-px lane too (TestWaitColoursApart)
 		colBucket:   "#ecebe6", // near white: "queueing"
 		colBucketLn: "#a3a39c",
 		colHidden:   "#b0a9c9",
