@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -357,26 +358,38 @@ var sliceSteps = []time.Duration{
 }
 
 // niceStep is the smallest step such that span/step intervals fit in n:
-// one of steps, or past the last 2, 5, 10, 20, … times it (a simulation
-// can last days: 1,000 attempts an hour apart).
+// one of niceSteps(steps).
 func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duration {
 	if n < 1 {
 		n = 1
 	}
-	for _, s := range steps {
+	for s := range niceSteps(steps) {
 		if float64(span)/float64(s) <= n {
 			return s
 		}
 	}
-	last := steps[len(steps)-1]
-	for s := last; s < math.MaxInt64/10; s *= 10 {
-		for _, f := range [...]time.Duration{2, 5, 10} {
-			if float64(span)/float64(s*f) <= n {
-				return s * f
+	return steps[len(steps)-1]
+}
+
+// niceSteps yields steps, then past the last 2, 5, 10, 20, … times it (a
+// simulation can last days: 1,000 attempts an hour apart), as long as a
+// time.Duration holds them.
+func niceSteps(steps []time.Duration) iter.Seq[time.Duration] {
+	return func(yield func(time.Duration) bool) {
+		for _, s := range steps {
+			if !yield(s) {
+				return
+			}
+		}
+		last := steps[len(steps)-1]
+		for s := last; s < math.MaxInt64/10; s *= 10 {
+			for _, f := range [...]time.Duration{2, 5, 10} {
+				if !yield(s * f) {
+					return
+				}
 			}
 		}
 	}
-	return last
 }
 
 // secondsLabel writes a time offset as an axis whose last time is end
