@@ -123,7 +123,7 @@ func (l *layout) place(top float64) {
 	l.srvTop = l.histTop + l.histH + 28*s
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
-	l.h = l.bottom + 30*s
+	l.h = l.bottom + 30*s // the time axis under the last panel (web/app.css keeps the legend off it: --axis-room)
 }
 
 // minFitRow is the thinnest fitHeight makes a lane's row, CSS px: as thin

@@ -334,8 +334,13 @@ func (p *Playground) Render() app.UI {
 					&JoinPanel{Lab: l, Rev: l.runRev},
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
-				&Legend{Watch: l.watching || l.watched},
-				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
+				// The legend sticks over the timeline within this scope
+				// only: it leaves with the timeline before its time axis
+				// (web/app.css, .legend-scope).
+				app.Div().Class("legend-scope").Body(
+					&Legend{Watch: l.watching || l.watched},
+					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
+				),
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
