@@ -55,6 +55,9 @@ type theme struct {
 	// fit: the timeline fits the viewport's height (layout.fitHeight),
 	// for a projector to show every panel at once.
 	fit bool
+	// markMin is the least radius of an attempt's mark, CSS px, where the
+	// lanes' rows are 4 px high or so (layout.place): 0, none.
+	markMin float64
 }
 
 const (
@@ -127,6 +130,12 @@ var presentTheme = func() theme {
 	}
 	t.scale = 1.4
 	t.fit = true
+	// Fitted to a 1280 × 720 screen, 50 lanes are 4 px high: their marks
+	// were 1.7 px across the radius (as 110 workers' out of presentation
+	// mode), too small to tell a circle from a triangle from the back of a
+	// room. They take 3.5 px there, over their neighbours' edges (the
+	// halo keeps them apart); 500 workers' lanes, 1 px high, keep theirs.
+	t.markMin = 3.5
 	return t
 }()
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"retrylab/core"
 )
@@ -109,4 +110,40 @@ func cieLab(c [3]byte) [3]float64 {
 		return (24389.0/27*t + 16) / 116
 	}
 	return [3]float64{116*f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))}
+}
+
+// TestPresentationMarksReadFromAfar: in presentation mode, on a 1280 × 720
+// projector, the timeline fitted under the legend has lanes 4 px high for
+// 50 workers, and their marks were 1.7 px across the radius, too small to
+// tell a shape from the back of a room (found by the page review). They
+// are 3.5 px there now. Where a lane is about a pixel (500 workers) or
+// roomy (10 workers), and out of presentation mode, marks keep their size.
+func TestPresentationMarksReadFromAfar(t *testing.T) {
+	// The canvas at 1280 × 720: 1,238 px wide, 635 px of screen under the
+	// legend (TestPresentationFitsTheTimeline's page), fitted as frameFor does.
+	const width, underLegend = 1238, 635
+	for _, c := range []struct {
+		th         *theme
+		workers    int
+		rowH, minR float64 // the fitted rows' height; the least radius wanted
+		maxR       float64 // the most (the size it had: a drawing that must not change)
+	}{
+		{&presentTheme, 50, 4, 3.5, 5.5 * 1.4},
+		{&presentTheme, 110, 4, 3.5, 5.5 * 1.4},
+		{&presentTheme, 500, 1, 1.6, 1.6},
+		{&presentTheme, 10, 19.6, 7.7, 7.7},
+		{&normalTheme, 110, 4, 1.68, 1.68},
+		{&normalTheme, 500, 1, 1.6, 1.6},
+	} {
+		l := newLayout(width, c.workers, 14*time.Second, c.th)
+		if c.th.fit {
+			l.fitHeight(underLegend - fitMargin)
+		}
+		if math.Abs(l.rowH-c.rowH) > 0.05 {
+			t.Errorf("%s theme, %d workers: lanes of %.2f px, want %.2f (the case this checks)", c.th.name, c.workers, l.rowH, c.rowH)
+		}
+		if l.markR < c.minR-1e-9 || l.markR > c.maxR+1e-9 {
+			t.Errorf("%s theme, %d workers, lanes of %.1f px: marks of radius %.2f px, want %.2f–%.2f", c.th.name, c.workers, l.rowH, l.markR, c.minR, c.maxR)
+		}
+	}
 }
