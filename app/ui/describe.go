@@ -144,6 +144,7 @@ func sliceCounts(start time.Time, drain, bin time.Duration, recs []fleet.Record)
 	// At most summaryMaxSlices, however long the run: a simulation over
 	// 169 years was counted in 10-minute slices, 8.9 million of them (a
 	// text of ~200 MB, the page frozen for 46 s).
+	bin = max(bin, time.Millisecond)
 	width := summaryWidth(drain, bin)
 	n := max(1, int((drain+width-1)/width))
 	type count struct{ sent, rejected, failed int }
@@ -205,9 +206,8 @@ func sliceCounts(start time.Time, drain, bin time.Duration, recs []fleet.Record)
 // summaryMaxSlices of them; past that, the narrowest of
 // niceSteps(summarySlices) that is a whole number of bins and makes few
 // enough slices (a bin of 2 s: 10 s, not 5 s); failing that, the fewest
-// whole bins that do.
+// whole bins that do. bin must be positive.
 func summaryWidth(drain, bin time.Duration) time.Duration {
-	bin = max(bin, time.Millisecond)
 	fits := func(w time.Duration) bool { return float64(drain) <= float64(w)*summaryMaxSlices }
 	if fits(bin) {
 		return bin

@@ -124,6 +124,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.axis, v.next.ok, v.liveAnew, v.liveWhole = 0, false, 0, 0
+	v.binSaid = 0 // the last run's: its summary is not shown again
 	if v.hidden {
 		v.m.setHidden(true, 0)
 	}
