@@ -1384,3 +1384,65 @@ func TestNumbersKeepTheirHeight(t *testing.T) {
 		screenshot(t, ctx, fmt.Sprintf("numbers-height-%d-present-%v", c.width, c.present))
 	}
 }
+
+// TestLegendLeavesTheAxis: the legend sticks at the screen's top while the
+// timeline is read, and scrolls away with the timeline before it reaches
+// the time axis under the last panel: scrolled on towards the settings
+// (below the timeline in presentation mode, and in a window under 960 px),
+// the legend stayed stuck over the axis' labels, then over the zoom bar
+// and the exports (found by the page review). At every scroll position
+// from the server panel's top to the timeline's end, the axis' labels,
+// the zoom bar and the export buttons are what shows where they are, not
+// the legend.
+func TestLegendLeavesTheAxis(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+		scale   float64 // the canvas's (theme.scale)
+	}{{1280, 720, true, 1.4}, {900, 800, false, 1}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
+		}
+		boot(t, ctx, srv.URL+"/")
+		presentMode(t, ctx, c.present)
+		click(t, ctx, "simulate")
+		simulatedToEnd(t, ctx)
+		type cover struct {
+			Bottom float64  // the canvas's, in the viewport
+			Legend float64  // the legend's bottom
+			Over   []string // what covers each row checked, where the legend does
+		}
+		// The rows checked: the bottom axis' labels (18 px × scale above
+		// the canvas's end: paint.go, bottomAxisY), the zoom bar's, the
+		// export buttons'; at a quarter, half and three quarters of the width.
+		js := fmt.Sprintf(`((below) => {
+			const c = document.getElementById("timeline"), g = document.getElementById("legend");
+			c.scrollIntoView({block: "start"});
+			scrollBy(0, c.getBoundingClientRect().height - below);
+			const r = c.getBoundingClientRect(), over = [];
+			const rows = [["axis", r.bottom - 18 * %g], ["zoom bar", document.getElementById("zoombar").getBoundingClientRect().top + 12],
+				["exports", document.getElementById("export-json").getBoundingClientRect().top + 8]];
+			for (const [name, y] of rows) {
+				if (y < 0 || y >= innerHeight) continue;
+				for (const f of [0.25, 0.5, 0.75]) {
+					const e = document.elementFromPoint(r.left + f * r.width, y);
+					if (e && e.closest("#legend")) { over.push(name + " at " + Math.round(y) + " px"); break; }
+				}
+			}
+			return {Bottom: r.bottom, Legend: g.getBoundingClientRect().bottom, Over: over};
+		})`, c.scale)
+		// below: how far below the screen's top the canvas ends, from
+		// under the server panel's top to past the screen's top.
+		for below := 140 * c.scale; below >= -20; below -= 4 {
+			got := eval[cover](t, ctx, js+"("+strconv.FormatFloat(below, 'f', 1, 64)+")")
+			if len(got.Over) > 0 {
+				t.Errorf("%d × %d (presentation %v), the timeline ending %.0f px down the screen: the legend, down to %.0f px, covers %s",
+					c.w, c.h, c.present, got.Bottom, got.Legend, strings.Join(got.Over, ", "))
+				screenshot(t, ctx, fmt.Sprintf("legend-over-axis-%dx%d", c.w, c.h))
+				break
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,43 +14,76 @@ import (
 // screen reader (the canvas's aria-describedby), once a run is over.
 
 // summaryMaxSlices is the most time slices the summary counts requests in:
-// a long run's slices are wider.
+// a long run's slices are whole multiples of the histogram's bins.
 const summaryMaxSlices = 20
 
-// summarySlices are the widths a summary's slices may take, narrowest
-// first; past a day, 2, 5, 10, … days (niceStep).
+// summarySlices are the widths a summary's slices may take when the
+// histogram's bins are too many to read out, narrowest first; past a day,
+// 2, 5, 10, … days (niceSteps). A slice is a whole number of bins.
 var summarySlices = []time.Duration{
 	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second,
 	10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
 	30 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour,
 }
 
-// runSummary is a run's timelineSummary, kept.
+// runSummary is a run's timelineSummary, kept with the histogram bin it
+// counts in.
 type runSummary struct {
 	rec  *fleet.Recording
+	bin  time.Duration
 	text string
 }
 
 // timelineSummary is the text alternative of the finished run shown, ""
 // while there is none (before the first run, during a run or a watch). It
-// is computed once per run.
+// is computed once per run, and again when the histogram drawing it takes
+// other bins (the canvas got narrower or wider, a baseline's longer axis).
 func (l *Lab) timelineSummary() string {
 	if l.rec == nil || l.running {
 		return ""
 	}
-	if l.summary.rec != l.rec {
-		l.summary.rec = l.rec
-		l.summary.text = describeRun(l.rec, l.stats, l.rec.Records())
+	bin := l.view.wholeBin(l.stats.Drain)
+	if l.summary.rec != l.rec || l.summary.bin != bin {
+		l.summary.rec, l.summary.bin = l.rec, bin
+		l.summary.text = describeRun(l.rec, l.stats, l.rec.Records(), bin)
 	}
 	return l.summary.text
+}
+
+// wholeBin is the bin of the histogram with the finished run shown whole
+// (not zoomed in), at the canvas's width: the summary counts requests in
+// it, as a sighted reader sees them counted. A view with no finished run
+// (a test's) has it for a run of drain. It notes the bin given: when a
+// frame lays the histogram out in others, onBin is called (noteBin).
+func (v *view) wholeBin(drain time.Duration) time.Duration {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	span := wholeSpan(drain)
+	if v.m != nil && !v.running {
+		span = v.span(0)
+	}
+	v.binSaid = newLayout(v.width, 1, span, v.theme).slice
+	return v.binSaid
+}
+
+// noteBin notes at a frame whether the histogram of the finished run shown
+// whole has other bins than wholeBin last gave (v.width or v.theme changed
+// since): the summary is then made again. v.mu must be held.
+func (v *view) noteBin() {
+	if v.binSaid == 0 || v.m == nil || v.running {
+		return
+	}
+	if newLayout(v.width, 1, v.span(0), v.theme).slice != v.binSaid {
+		v.binSaid, v.binMoved = 0, true
+	}
 }
 
 // describeRun says what the timeline of a finished run shows: who sent how
 // many requests over how long and what the server answered, the requests
 // per time slice by send time with the rejected and failed ones among
-// them (the histogram), the server's limit, and what the workers waited
-// for (the bars between attempts).
-func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) string {
+// them (the histogram, whose bins are bin), the server's limit, and what
+// the workers waited for (the bars between attempts).
+func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin time.Duration) string {
 	s := rec.Scenario
 	var b strings.Builder
 	switch {
@@ -89,7 +124,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 	} else {
 		b.WriteString("At most " + peakSent(st.PeakRPS))
 	}
-	b.WriteString(sliceCounts(rec.Start, st.Drain, recs))
+	b.WriteString(sliceCounts(rec.Start, st.Drain, bin, recs))
 	b.WriteString(waitCounts(recs))
 	if n := st.GiveUps - st.Cancelled; n > 0 {
 		b.WriteString(" " + thousands(n) + plural(n, " job", " jobs") + " gave up.")
@@ -99,12 +134,18 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record) stri
 
 // sliceCounts counts the requests sent in each time slice of the run, and
 // among them those rejected and failed (timed out included): "Requests
-// sent per 1 s: 0 s–1 s 8 (4 rejected); 1 s–2 s 5; 2 s–3 s none."
-func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) string {
+// sent per 1 s: 0 s–1 s 8 (4 rejected); 1 s–2 s 5; 2 s–3 s none." Its
+// slices are the histogram's bins of bin, or, where the run holds more
+// than summaryMaxSlices of them, whole numbers of bins ("Requests sent per
+// 10 s (10 of the histogram's 1 s bins): …"), so that a screen reader and
+// a sighted colleague find the same peaks. (They were slices of their
+// own: 10 s against bins of 5 s, 0.5 s against 1 s.)
+func sliceCounts(start time.Time, drain, bin time.Duration, recs []fleet.Record) string {
 	// At most summaryMaxSlices, however long the run: a simulation over
 	// 169 years was counted in 10-minute slices, 8.9 million of them (a
 	// text of ~200 MB, the page frozen for 46 s).
-	width := niceStep(drain, summaryMaxSlices, summarySlices)
+	bin = max(bin, time.Millisecond)
+	width := summaryWidth(drain, bin)
 	n := max(1, int((drain+width-1)/width))
 	type count struct{ sent, rejected, failed int }
 	counts := make([]count, n)
@@ -153,7 +194,31 @@ func sliceCounts(start time.Time, drain time.Duration, recs []fleet.Record) stri
 		}
 		parts[i] = p
 	}
-	return "Requests sent per " + sliceText(width, width) + ": " + strings.Join(parts, "; ") + "."
+	head := "Requests sent per " + sliceText(width, width)
+	if width != bin {
+		head += " (" + strconv.FormatInt(int64(width/bin), 10) + " of the histogram's " + secondsLabel(bin, bin, bin) + " bins)"
+	}
+	return head + ": " + strings.Join(parts, "; ") + "."
+}
+
+// summaryWidth is the width of the summary's slices for a run of drain
+// whose histogram has bins of bin: bin, while the run holds at most
+// summaryMaxSlices of them; past that, the narrowest of
+// niceSteps(summarySlices) that is a whole number of bins and makes few
+// enough slices (a bin of 2 s: 10 s, not 5 s); failing that, the fewest
+// whole bins that do. bin must be positive.
+func summaryWidth(drain, bin time.Duration) time.Duration {
+	fits := func(w time.Duration) bool { return float64(drain) <= float64(w)*summaryMaxSlices }
+	if fits(bin) {
+		return bin
+	}
+	for w := range niceSteps(summarySlices) {
+		if w > bin && w%bin == 0 && fits(w) {
+			return w
+		}
+	}
+	k := math.Ceil(float64(drain) / summaryMaxSlices / float64(bin))
+	return bin * time.Duration(k)
 }
 
 // sliceText writes d, a multiple of a summary's slices of width, in

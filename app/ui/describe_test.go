@@ -5,6 +5,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +92,8 @@ func TestSummarySaysWhatAborted(t *testing.T) {
 		}
 		rec := fleet.NewRecording(s, t0, c.simulated)
 		rec.Append(recs...)
-		got := describeRun(rec, fleet.StatsOf(t0, recs), recs)
+		st := fleet.StatsOf(t0, recs)
+		got := describeRun(rec, st, recs, histBin(st.Drain))
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("%s: want %q and no %q in\n%s", c.name, c.want, c.not, got)
 		}
@@ -118,7 +122,8 @@ func TestSummaryGrammar(t *testing.T) {
 		}
 		rec := fleet.NewRecording(s, t0, true)
 		rec.Append(recs...)
-		got := describeRun(rec, fleet.StatsOf(t0, recs), recs)
+		st := fleet.StatsOf(t0, recs)
+		got := describeRun(rec, st, recs, histBin(st.Drain))
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: want %q in\n%s", c.name, w, got)
@@ -143,15 +148,15 @@ func TestSummarySlicesALongRun(t *testing.T) {
 		want  string
 		n     int
 	}{
-		{"90 s", 900 * time.Millisecond, "Requests sent per 5 s: 0 s–5 s 6; 5 s–10 s 6; 10 s–15 s 5;", 18},
-		{"10 hours", 6 * time.Minute, "Requests sent per 1800 s: 0 s–1800 s 5;", 20},
-		{"169 years", 169 * 365 * 24 * time.Hour / 100, "Requests sent per 5000 d: 0 d–5000 d 9; 5000 d–10000 d 8;", 13},
+		{"90 s", 900 * time.Millisecond, "Requests sent per 5 s (5 of the histogram's 1 s bins): 0 s–5 s 6; 5 s–10 s 6; 10 s–15 s 5;", 18},
+		{"10 hours", 6 * time.Minute, "Requests sent per 1800 s (6 of the histogram's 300 s bins): 0 s–1800 s 5;", 20},
+		{"169 years", 169 * 365 * 24 * time.Hour / 100, "Requests sent per 5000 d (10 of the histogram's 500 d bins): 0 d–5000 d 9; 5000 d–10000 d 8;", 13},
 	} {
 		var recs []fleet.Record
 		for i := range 100 {
 			recs = append(recs, fleet.Record{Worker: i, Event: core.Event{Kind: core.EventAttempt, At: t0.Add(time.Duration(i) * c.every), Attempt: 1}})
 		}
-		got := sliceCounts(t0, 100*c.every, recs)
+		got := sliceCounts(t0, 100*c.every, histBin(100*c.every), recs)
 		if !strings.HasPrefix(got, c.want) || strings.Count(got, ";") != c.n-1 {
 			t.Errorf("%s: %.200q, want it to start %q, in %d slices", c.name, got, c.want, c.n)
 		}
@@ -222,7 +227,167 @@ func TestSummarySaysStopBetweenArrivals(t *testing.T) {
 	}
 	rec := &fleet.Recording{Start: t0, Scenario: s, Stopped: true}
 	rec.Append(recs...)
-	if got := describeRun(rec, fleet.StatsOf(t0, recs), recs); !strings.HasPrefix(got, "Timeline of the stopped run: ") {
+	st := fleet.StatsOf(t0, recs)
+	if got := describeRun(rec, st, recs, histBin(st.Drain)); !strings.HasPrefix(got, "Timeline of the stopped run: ") {
 		t.Errorf("a run stopped with 1 of 10 jobs ended reads %q", got)
+	}
+}
+
+// histBin is the histogram's bin for a finished run of drain shown whole
+// on a canvas 1,000 px wide.
+func histBin(drain time.Duration) time.Duration {
+	return newLayout(1000, 1, wholeSpan(drain), &normalTheme).slice
+}
+
+// syntheticRun is a run of workers, each sending attempts at random times
+// over took, every third rejected: its recording and numbers, and its
+// model as the page draws it (view.load).
+func syntheticRun(workers int, took time.Duration, seed uint64) (*fleet.Recording, fleet.Stats, *model) {
+	t0 := time.Unix(1000, 0)
+	rnd := rand.New(rand.NewPCG(seed, 1))
+	s := fleet.Default()
+	s.Workers, s.Jobs = workers, 1
+	var recs []fleet.Record
+	for w := range workers {
+		var at time.Duration
+		for a := 1; ; a++ {
+			at += time.Duration(rnd.Int64N(int64(took) / 8))
+			if at >= took || a > 40 {
+				recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventDone, At: t0.Add(at), Attempt: a - 1}})
+				break
+			}
+			status := 200
+			if rnd.IntN(3) == 0 {
+				status = 429
+			}
+			recs = append(recs,
+				fleet.Record{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: t0.Add(at), Attempt: a}},
+				fleet.Record{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(at), Attempt: a, Outcome: core.Outcome{Status: status}}},
+				fleet.Record{Worker: w, Event: core.Event{Kind: core.EventWait, At: t0.Add(at), Attempt: a + 1, Wait: time.Millisecond, Reason: core.ReasonBackoff}})
+		}
+	}
+	slices.SortStableFunc(recs, func(a, b fleet.Record) int { return a.Event.At.Compare(b.Event.At) })
+	rec := fleet.NewRecording(s, t0, true)
+	rec.Append(recs...)
+	m := newModelFor(t0, workers, recs)
+	for i := range recs {
+		m.add(&recs[i])
+	}
+	end, _ := rec.End()
+	m.finish(m.since(end))
+	return rec, fleet.StatsOf(t0, recs), m
+}
+
+// sliceNumbers reads a summary's requests per slice: its slices' width,
+// what it says of the histogram's bins ("" or "5 of the histogram's 1 s
+// bins"), and each slice's count (none: 0).
+func sliceNumbers(t *testing.T, text string) (width, bins string, counts []int) {
+	t.Helper()
+	i := strings.Index(text, "Requests sent per ")
+	if i < 0 {
+		t.Fatalf("no requests per slice in %q", text)
+	}
+	text = text[i+len("Requests sent per "):]
+	if end := strings.Index(text, ". "); end >= 0 { // the waits' sentence after it
+		text = text[:end+1]
+	}
+	head, list, _ := strings.Cut(text, ": ")
+	width, bins, _ = strings.Cut(head, " (")
+	bins = strings.TrimSuffix(bins, ")")
+	for _, p := range strings.Split(strings.TrimSuffix(list, "."), "; ") {
+		_, after, _ := strings.Cut(p, "–") // "0 s–1 s 8 (4 rejected)": after the range's end
+		f := strings.Fields(after)
+		if len(f) < 3 {
+			t.Fatalf("slice %q in %q", p, list)
+		}
+		n := 0
+		if f[2] != "none" {
+			v, err := strconv.Atoi(strings.ReplaceAll(f[2], ",", ""))
+			if err != nil {
+				t.Fatalf("slice %q: %v", p, err)
+			}
+			n = v
+		}
+		counts = append(counts, n)
+	}
+	return width, bins, counts
+}
+
+// TestSummaryCountsInTheHistogramsBins: the summary counts requests in the
+// bins the histogram draws, or in slices of whole bins where those are too
+// many to read out (and says so), so that its peaks are the histogram's.
+// It counted in slices of its own: a 10 s run in 0.5 s slices beside bins
+// of 1 s; 2 min 44 s of 500 workers in 10 s slices beside bins of 5 s.
+func TestSummaryCountsInTheHistogramsBins(t *testing.T) {
+	for _, c := range []struct {
+		workers int
+		took    time.Duration
+	}{{20, 3 * time.Second}, {20, 10 * time.Second}, {50, 45 * time.Second}, {50, 164 * time.Second}, {20, 10 * time.Minute}, {10, 30 * time.Hour}} {
+		rec, st, m := syntheticRun(c.workers, c.took, uint64(c.took))
+		for _, f := range []struct {
+			width float64
+			th    *theme
+		}{{1000, &normalTheme}, {300, &normalTheme}, {1280, &presentTheme}} {
+			l := newLayout(f.width, c.workers, wholeSpan(m.last), f.th)
+			bins := m.histogram(l.slice, 0, l.bins())
+			text := describeRun(rec, st, rec.Records(), l.slice)
+			width, said, counts := sliceNumbers(t, text)
+			name := fmt.Sprintf("%s run, %.0f px %s", fmtDur(c.took), f.width, f.th.name)
+			k := 1 // bins to a slice, as the summary says
+			if said != "" {
+				fmt.Sscanf(said, "%d", &k)
+				if want := fmt.Sprintf("%d of the histogram's %s bins", k, secondsLabel(l.slice, l.slice, l.slice)); said != want {
+					t.Errorf("%s: the histogram's bins are %v, the summary says %q", name, l.slice, said)
+				}
+			}
+			if want := sliceText(time.Duration(k)*l.slice, time.Duration(k)*l.slice); width != want {
+				t.Errorf("%s: slices of %s, want %d bins of %v: %s", name, width, k, l.slice, want)
+			}
+			if len(counts) > summaryMaxSlices {
+				t.Errorf("%s: %d slices", name, len(counts))
+			}
+			for i, n := range counts {
+				sum := 0
+				for b := i * k; b < min(len(bins), (i+1)*k); b++ {
+					for _, v := range bins[b] {
+						sum += v
+					}
+				}
+				if n != sum {
+					t.Errorf("%s: slice %d of %s says %d requests, the histogram's bins %d–%d of %v hold %d", name, i, width, n, i*k, (i+1)*k-1, l.slice, sum)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestSummaryFollowsTheCanvas: the page's summary counts in the bins the
+// histogram is drawn in at the canvas's width, and is made again when a
+// frame draws it at a width that takes other bins (the bins of a 60 s run
+// are 1 s at 1,000 px, 2 s at 300 px).
+func TestSummaryFollowsTheCanvas(t *testing.T) {
+	rec, st, m := syntheticRun(20, 60*time.Second, 7)
+	l := newLab()
+	l.view.m, l.view.width = m, 1000
+	l.rec, l.stats = rec, st
+	if got := l.timelineSummary(); !strings.Contains(got, "Requests sent per 5 s (5 of the histogram's 1 s bins): ") {
+		t.Errorf("at 1,000 px: %.400s", got)
+	}
+	called := 0
+	l.view.setOnBin(func() { called++ })
+	l.view.mu.Lock()
+	l.view.width = 300 // as a frame finds the canvas
+	l.view.mu.Unlock()
+	l.view.frame()
+	if called != 1 {
+		t.Errorf("a frame at 300 px asked for the summary again %d times, want 1", called)
+	}
+	if got := l.timelineSummary(); !strings.Contains(got, "Requests sent per 10 s (5 of the histogram's 2 s bins): ") {
+		t.Errorf("at 300 px: %.400s", got)
+	}
+	l.view.frame()
+	if called != 1 {
+		t.Errorf("the next frame asked again (%d)", called)
 	}
 }

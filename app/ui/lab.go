@@ -1215,6 +1215,8 @@ func debugJSON(v *view) string {
 	anew, whole := v.liveAnew, v.liveWhole
 	// The histogram's plot in CSS pixels of the canvas: [left, top, right, bottom].
 	histRect := [4]float64{v.lay.left, v.lay.histTop, v.lay.right, v.lay.histTop + v.lay.histH}
+	// Its bins as drawn, ms.
+	histBin := float64(v.lay.slice) / 1e6
 	laneCount := v.lay.workers // the lanes drawn: workers, or a watch's devices
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
 	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
@@ -1289,6 +1291,7 @@ func debugJSON(v *view) string {
 		"bursts":          bursts,
 		"hist_rect":       histRect,
 		"window_ms":       drawnWindow,
+		"hist_bin_ms":     histBin,
 		"replay":          replayAt,
 		"lanes":           lanes,
 		"lane_arrivals":   laneArrivals,

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -31,6 +32,7 @@ type layout struct {
 	from, span      time.Duration // the time shown: [from, from+span] (from > 0 when zoomed in)
 	scale           float64
 	markR           float64
+	markMin         float64       // the theme's least mark radius where rows allow it (theme.markMin)
 	slice           time.Duration // histogram bin width
 	histMax         float64       // req/s at the top of the histogram
 	// The unit the histogram's rates are written in: per second, or, in
@@ -92,7 +94,7 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 	s := th.scale
 	// A watch of a shared room has a lane per device heard from (0 at
 	// first); names then labels them.
-	l := layout{w: math.Max(width, minLayoutWidth), workers: workers, span: max(span, minZoomSpan), scale: s}
+	l := layout{w: math.Max(width, minLayoutWidth), workers: workers, span: max(span, minZoomSpan), scale: s, markMin: th.markMin}
 	l.left = math.Round(62 * s)
 	l.right = l.w - 16
 	l.sub = max(1, sub)
@@ -111,10 +113,10 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 }
 
 // place puts the panels one under the other from top down, sizes the
-// canvas to hold them and the marks to the lanes' rows.
+// canvas to hold them and the marks to the lanes' rows (markRadius).
 func (l *layout) place(top float64) {
 	s := l.scale
-	l.markR = math.Max(1.6, math.Min(5.5*s, l.rowH*0.42))
+	l.markR = markRadius(l.rowH, s, l.markMin)
 	l.axisY = top + 14*s
 	l.lanesTop = top + 26*s
 	l.histTop = l.lanesTop + l.laneH*float64(l.workers) + 28*s
@@ -122,12 +124,22 @@ func (l *layout) place(top float64) {
 	l.srvTop = l.histTop + l.histH + 28*s
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
-	l.h = l.bottom + 30*s
+	l.h = l.bottom + 30*s // the time axis under the last panel (web/app.css keeps the legend off it: --axis-room)
+}
+
+// markRadius is the radius of an attempt's mark in rows rowH high at
+// scale: up to 0.42 of a row, and, where the theme asks for marks of
+// markMin at least (a projector's), up to 0.9 of one, over the neighbours'
+// edges, as long as a row is more than about a pixel.
+func markRadius(rowH, scale, markMin float64) float64 {
+	r := math.Max(1.6, math.Min(5.5*scale, rowH*0.42))
+	return math.Max(r, math.Min(markMin, rowH*0.9))
 }
 
 // minFitRow is the thinnest fitHeight makes a lane's row, CSS px: as thin
-// as the page draws 110 workers' lanes out of presentation mode, marks of
-// 1.7 px radius that still read as a fleet's picture.
+// as the page draws 110 workers' lanes out of presentation mode, which
+// still read as a fleet's picture (presentation mode's marks are bigger
+// there: presentTheme's markMin).
 const minFitRow = 4
 
 // fitHeight shortens the lanes so that the whole canvas, lanes, histogram
@@ -357,26 +369,38 @@ var sliceSteps = []time.Duration{
 }
 
 // niceStep is the smallest step such that span/step intervals fit in n:
-// one of steps, or past the last 2, 5, 10, 20, … times it (a simulation
-// can last days: 1,000 attempts an hour apart).
+// one of niceSteps(steps).
 func niceStep(span time.Duration, n float64, steps []time.Duration) time.Duration {
 	if n < 1 {
 		n = 1
 	}
-	for _, s := range steps {
+	for s := range niceSteps(steps) {
 		if float64(span)/float64(s) <= n {
 			return s
 		}
 	}
-	last := steps[len(steps)-1]
-	for s := last; s < math.MaxInt64/10; s *= 10 {
-		for _, f := range [...]time.Duration{2, 5, 10} {
-			if float64(span)/float64(s*f) <= n {
-				return s * f
+	return steps[len(steps)-1]
+}
+
+// niceSteps yields steps, then past the last 2, 5, 10, 20, … times it (a
+// simulation can last days: 1,000 attempts an hour apart), as long as a
+// time.Duration holds them.
+func niceSteps(steps []time.Duration) iter.Seq[time.Duration] {
+	return func(yield func(time.Duration) bool) {
+		for _, s := range steps {
+			if !yield(s) {
+				return
+			}
+		}
+		last := steps[len(steps)-1]
+		for s := last; s < math.MaxInt64/10; s *= 10 {
+			for _, f := range [...]time.Duration{2, 5, 10} {
+				if !yield(s * f) {
+					return
+				}
 			}
 		}
 	}
-	return last
 }
 
 // secondsLabel writes a time offset as an axis whose last time is end

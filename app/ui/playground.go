@@ -106,6 +106,9 @@ func (p *Playground) OnMount(ctx app.Context) {
 	if stop, err := browser.KeepFocus("run-status"); err == nil {
 		p.removers = append(p.removers, stop)
 	}
+	// The timeline's summary counts in the histogram's bins: when a frame
+	// draws it in others (a narrower canvas), the page renders it again.
+	l.view.setOnBin(func() { ctx.Dispatch(func(app.Context) {}) })
 	l.adoptWatch(ctx)
 	l.rehearseSoon(ctx)
 }
@@ -116,6 +119,7 @@ func (p *Playground) OnResize(ctx app.Context) { p.lab.view.resized() }
 
 // OnDismount stops the run, the rehearsal and the listeners.
 func (p *Playground) OnDismount() {
+	p.lab.view.setOnBin(nil)
 	p.lab.Stop()
 	p.lab.cancelRehearsal()
 	for _, r := range p.removers {
@@ -330,8 +334,13 @@ func (p *Playground) Render() app.UI {
 					&JoinPanel{Lab: l, Rev: l.runRev},
 					&Numbers{Lab: l, Rev: l.runRev},
 				),
-				&Legend{Watch: l.watching || l.watched},
-				&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
+				// The legend sticks over the timeline within this scope
+				// only: it leaves with the timeline before its time axis
+				// (web/app.css, .legend-scope).
+				app.Div().Class("legend-scope").Body(
+					&Legend{Watch: l.watching || l.watched},
+					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
+				),
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),

@@ -55,6 +55,9 @@ type theme struct {
 	// fit: the timeline fits the viewport's height (layout.fitHeight),
 	// for a projector to show every panel at once.
 	fit bool
+	// markMin is the least radius of an attempt's mark, CSS px, where the
+	// lanes' rows are 4 px high or so (layout.place): 0, none.
+	markMin float64
 }
 
 const (
@@ -82,7 +85,7 @@ var normalTheme = theme{
 		colQueued:   "#F0E442", // yellow: the browser held it
 		colBackoff:  "#b9b9b4", // grey: "stalled"
 		colServer:   "#56B4E9", // sky blue: the server asked
-		colHint:     "#9fc9e6",
+		colHint:     "#3f3f9f", // indigo: apart from sky blue in a 1-px lane too (TestWaitColoursApart)
 		colBucket:   "#ecebe6", // near white: "queueing"
 		colBucketLn: "#a3a39c",
 		colHidden:   "#b0a9c9",
@@ -127,6 +130,12 @@ var presentTheme = func() theme {
 	}
 	t.scale = 1.4
 	t.fit = true
+	// Fitted to a 1280 × 720 screen, 50 lanes are 4 px high: their marks
+	// were 1.7 px across the radius (as 110 workers' out of presentation
+	// mode), too small to tell a circle from a triangle from the back of a
+	// room. They take 3.5 px there, over their neighbours' edges (the
+	// halo keeps them apart); 500 workers' lanes, 1 px high, keep theirs.
+	t.markMin = 3.5
 	return t
 }()
 

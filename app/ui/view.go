@@ -84,6 +84,14 @@ type view struct {
 
 	base     *baselineDraw // the run kept for comparison: an outline on the histogram
 	baseFrom *model        // the model base was kept from (not drawn against itself)
+
+	// The histogram bin of the finished run shown whole that the summary
+	// counts in (wholeBin; 0: none given since it moved), whether a frame
+	// found another (noteBin), and what is then called to make the
+	// summary again (setOnBin).
+	binSaid  time.Duration
+	binMoved bool
+	onBin    func()
 }
 
 func newView() *view { return newViewOn(canvasID, overlayID) }
@@ -116,6 +124,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.axis, v.next.ok, v.liveAnew, v.liveWhole = 0, false, 0, 0
+	v.binSaid = 0 // the last run's: its summary is not shown again
 	if v.hidden {
 		v.m.setHidden(true, 0)
 	}
@@ -473,14 +482,17 @@ func (v *view) span(now time.Duration) time.Duration {
 		return v.replay.span // the finished run's: the axis holds still
 	}
 	if !v.running {
-		last := v.runEnd()
-		return max(time.Second, last+last/50)
+		return wholeSpan(v.runEnd())
 	}
 	if now < v.axis {
 		return v.axis // held while the drawing for the next is made (growAxis)
 	}
 	return v.axisAt(now)
 }
+
+// wholeSpan is the axis of a finished run whose drawing ends at last: 2%
+// past it, and at least a second.
+func wholeSpan(last time.Duration) time.Duration { return max(time.Second, last+last/50) }
 
 // axisAt is the axis of a live run at now: a step ahead of it.
 func (v *view) axisAt(now time.Duration) time.Duration {
@@ -535,10 +547,23 @@ func (v *view) frame() {
 	v.mu.Lock()
 	v.drawFrame()
 	again := v.replay != nil
+	moved, onBin := v.binMoved, v.onBin
+	v.binMoved = false
 	v.mu.Unlock()
+	if moved && onBin != nil {
+		onBin()
+	}
 	if again {
 		v.request() // a replay moves on at every frame
 	}
+}
+
+// setOnBin sets what a frame calls when the histogram of the finished run
+// shown takes other bins than the summary counts in (noteBin).
+func (v *view) setOnBin(f func()) {
+	v.mu.Lock()
+	v.onBin = f
+	v.mu.Unlock()
 }
 
 // drawFrame is frame's work. v.mu must be held.
@@ -560,6 +585,7 @@ func (v *view) drawFrame() {
 			v.dirty, v.ovlDirty = true, true
 		}
 	}
+	v.noteBin()
 	if len(v.pending) > 0 || len(v.srv) > 0 {
 		v.ingest()
 		v.dirty = true
