@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"strconv"
@@ -251,9 +252,9 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 	for i := range cur {
 		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
 			cur[i].Base, cur[i].HasBase = b.Value, true
-			cur[i].BaseText = b.Text
+			cur[i].BaseText, cur[i].BaseExact = b.Text, cmp.Or(b.Exact, b.Text)
 			if b.NotMeasured != "" {
-				cur[i].BaseText, cur[i].NoDelta = "–", true
+				cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 			}
 			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 		}
