@@ -100,6 +100,10 @@ func (n *Numbers) Render() app.UI {
 				if v = s.verdict(d); v != "" {
 					spoken += ", " + v
 				}
+				if pageTiming[s.Name] && d != "same" {
+					title += ", " + pageTimingWhy
+					spoken += ", not judged: this page's timing"
+				}
 			}
 			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))
 			body = append(body, app.Span().Class("base").Title(title).Aria("label", spoken).Body(
