@@ -283,6 +283,16 @@ func TestStatListShortensBigCounts(t *testing.T) {
 			t.Errorf("the numbers lack %q:\n%s", w, out)
 		}
 	}
+	// Against a baseline, the baseline's figure is short on its line,
+	// whole in its tooltip and for a screen reader.
+	l.base = &baseline{run: -1, list: statList(&st, 0, endLive, 0)}
+	l.stats.Requests = 300000
+	out = renderHTML(&Numbers{Lab: l, Rev: 2})
+	for _, w := range []string{">baseline 297k · +0.9%<", `title="The baseline run's figure (297,342), and this run's change from it"`, `aria-label="baseline 297,342, 0.9% more"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the numbers against a baseline lack %q:\n%s", w, out)
+		}
+	}
 }
 
 func TestShort(t *testing.T) {

@@ -86,13 +86,14 @@ func (n *Numbers) Render() app.UI {
 			// A duration's figure and unit on one line: "baseline 12.63 s"
 			// broke before its "s" in the narrowest cards.
 			base, spoken, v := "baseline "+strings.ReplaceAll(s.BaseText, " ", "\u00a0"), "baseline "+s.BaseExact, ""
-			title := "The baseline run's figure, and this run's change from it"
+			figure := "The baseline run's figure"
+			if s.BaseExact != s.BaseText { // shortened: whole here
+				figure += " (" + s.BaseExact + ")"
+			}
+			title := figure + ", and this run's change from it"
 			if s.SoFar {
 				base, spoken = base+" (whole run)", spoken+" for its whole run"
-				title = "The baseline run's figure for its whole run: this run's change from it is told when this run ends"
-			}
-			if s.BaseExact != s.BaseText {
-				title += " (the baseline's: " + s.BaseExact + ")"
+				title = figure + " for its whole run: this run's change from it is told when this run ends"
 			}
 			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !s.SoFar && !s.NoDelta {
 				base += " · " + d
