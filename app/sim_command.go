@@ -282,7 +282,15 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSumm
 		fmt.Fprintf(w, "  %-22s "+format+"\n", append([]any{name}, a...)...)
 	}
 	row("requests", "%d (%d first tries, %d retries; amplification %.2f×)", st.Requests, st.FirstTries, st.Retries, st.Amplification)
-	row("answers", "%d ok, %d limited (429/503), %d failed, %d timeouts, %d aborted", st.OK, st.Limited, st.Failed, st.Timeouts, st.Aborted)
+	// The attempts aborted by cause, as the page and the JSON's stats tell
+	// them apart: a simulation has no Stop, and its attempt limit aborts
+	// the attempts in flight when it is reached ("238 aborted" read as
+	// Stop's).
+	aborted := fmt.Sprintf("%d aborted at the attempt limit", st.AbortedAtLimit)
+	if n := st.Aborted - st.AbortedAtLimit; n > 0 {
+		aborted += fmt.Sprintf(", %d aborted by Stop", n)
+	}
+	row("answers", "%d ok, %d limited (429/503), %d failed, %d timeouts, %s", st.OK, st.Limited, st.Failed, st.Timeouts, aborted)
 	row("jobs", "%d succeeded, %d gave up", st.Successes, st.GiveUps)
 	if len(st.Causes) > 0 {
 		causes := make([]string, 0, len(st.Causes))

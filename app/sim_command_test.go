@@ -3,8 +3,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -107,10 +110,12 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 	}{
 		{[]string{"scenario", "workers=5&jobs=1&fail500=100&attempts=3&latency=10ms"},
 			[]string{"5 workers × 1 job,", "wasted per success     – (no job succeeded: all 15 answers wasted)", "drained after"}, []string{"0.00 requests", "stopped after", "1 jobs"}},
+		// The attempts in flight at the limit are aborted there, not by
+		// Stop: "100 aborted" did not say by what.
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
-			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)"}, []string{"drained after"}},
+			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timeouts, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
-			[]string{"wasted per success     0.00 requests", "drained after"}, []string{"stopped after"}},
+			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n"}, []string{"stopped after", "by Stop"}},
 	} {
 		var stdout, stderr strings.Builder
 		if err := runSim(c.args, &stdout, &stderr); err != nil {
@@ -126,5 +131,41 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 				t.Errorf("%q: says %q:\n%s", c.args, w, stdout.String())
 			}
 		}
+	}
+}
+
+// `sim scenario -json` writes the attempts aborted by cause, as it prints
+// them: at the attempt limit (all of them: a simulation has no Stop).
+func TestSimScenarioJSONTellsWhatAborted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	var stdout, stderr strings.Builder
+	if err := runSim([]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300", "-json", path}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		End   string `json:"end"`
+		Stats struct {
+			Aborted        *int `json:"aborted"`
+			AbortedByStop  *int `json:"aborted_by_stop"`
+			AbortedAtLimit *int `json:"aborted_at_limit"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	st := doc.Stats
+	v := func(p *int) any {
+		if p == nil {
+			return "missing"
+		}
+		return *p
+	}
+	if doc.End != "attempt-limit" || st.Aborted == nil || st.AbortedByStop == nil || st.AbortedAtLimit == nil ||
+		*st.AbortedAtLimit != 52 || *st.AbortedByStop != 0 || *st.Aborted != 52 || !strings.Contains(stdout.String(), " 52 aborted at the attempt limit\n") {
+		t.Errorf("end %q, stats aborted %v, by Stop %v, at the limit %v; want attempt-limit, 52, 0, 52 as printed:\n%s", doc.End, v(st.Aborted), v(st.AbortedByStop), v(st.AbortedAtLimit), stdout.String())
 	}
 }

@@ -254,3 +254,55 @@ func TestButtonsAreTargets(t *testing.T) {
 	}
 	screenshot(t, ctx, "buttons-are-targets")
 }
+
+// TestComparePageTimingUnjudged: two live runs of the same configuration,
+// the second against the first. Their send lateness and browser queueing
+// measure the page's own timing (the browser, the machine) as much as the
+// configuration, and differ from one run to the next by tens of percent:
+// the compare view called the second run "+40% worse" on lateness, as if
+// the configuration had done it. Those two show their change with no
+// verdict, and say why in the line's tooltip; the numbers the
+// configuration decides (the same here) are "same".
+func TestComparePageTimingUnjudged(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=3&limiter=none&latency=20ms")
+	first := runToEnd(t, ctx, 30*time.Second)
+	press(t, ctx, "c")
+	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!!JSON.parse(window.retrylab.state()).baseline`) }); err != nil {
+		t.Fatal("c after the run kept no baseline")
+	}
+	second := runToEnd(t, ctx, 30*time.Second)
+	t.Logf("lateness p99 %.1f ms then %.1f ms, browser queueing p99 %.1f ms then %.1f ms (the same configuration)",
+		first.Stats["lateness_p99_ms"], second.Stats["lateness_p99_ms"], first.Stats["queued_p99_ms"], second.Stats["queued_p99_ms"])
+	type line struct {
+		Text, Title string
+		Verdict     bool
+	}
+	var lines map[string]line
+	if err := waitFor(3*time.Second, func() bool {
+		lines = eval[map[string]line](t, ctx, `Object.fromEntries([...document.querySelectorAll("#numbers .stat[data-base]")].map(e => {
+			const b = e.querySelector(".base");
+			return [e.dataset.stat, {text: b.textContent, title: b.title, verdict: !!b.querySelector(".verdict")}];
+		}))`)
+		return strings.Contains(lines["requests"].Text, "·")
+	}); err != nil {
+		t.Fatalf("no change beside the numbers after the second run: %v", lines)
+	}
+	for _, name := range []string{"lateness_p99_ms", "queued_p99_ms"} {
+		l, ok := lines[name]
+		switch {
+		case !ok || !strings.Contains(l.Text, "·"):
+			t.Errorf("%s: no change from the baseline shown: %+v", name, l)
+		case l.Verdict || strings.HasSuffix(l.Text, "better") || strings.HasSuffix(l.Text, "worse"):
+			t.Errorf("%s: the page's timing judged as the configuration's: %q", name, l.Text)
+		case !strings.HasSuffix(l.Text, "same") && !strings.Contains(l.Title, "it measures this page's timing"):
+			t.Errorf("%s: %q with no reason for no verdict in its title %q", name, l.Text, l.Title)
+		}
+	}
+	for _, name := range []string{"requests", "successes", "limited"} {
+		if l := lines[name]; !strings.HasSuffix(l.Text, "· same") {
+			t.Errorf("%s: %q against the same configuration's run, want \"same\"", name, l.Text)
+		}
+	}
+}

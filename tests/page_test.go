@@ -1290,19 +1290,37 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	}
 }
 
-// cutNumbersJS lists the numbers' names and lines cut off in their cards.
-const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".k, .sub")]
-	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+// cutNumbersJS lists the numbers' values, names, lines and lines against
+// a baseline cut off in their cards, or running past them.
+const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".v, .k, .sub, .base")]
+	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ||
+		e.getBoundingClientRect().right > c.getBoundingClientRect().right + 1))
 	.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
 
-// TestNumbersFitTheirCards: every number's name and line is whole in its
-// card, after a simulation, at 800, 1280 and 1920 px and in presentation
-// mode at 1280 and 1920 px: at 1280 px "jobs at once" read "most in
-// progress; close…" (its line is clamped to two lines, and cut with "…").
-// And after a simulation of 10,000 workers × 1,000 jobs stopped at its
-// attempt limit, whose numbers are the longest: at 1400 px the successes
-// read "of 10,000,000 jobs · 9,966,911 never…", the time to drain
-// "Simulate → attempt limit: n…".
+// bigCountsQuery is a simulation with counts of five and six figures in
+// every part of every card: 10,000 jobs a second for 10,000 workers (open),
+// answered late, rejected, failed or hung, stopped at the page's 300,000
+// attempts with tens of thousands in flight (aborted there) and 9,873,679
+// jobs never started. 300,000 requests, 18,692 successes, 80,687 429s,
+// 19,910 other failures with 133,747 timeouts and 46,964 cut at the
+// limit, 173,679 retries, 107,629 give-ups (49,699 cancelled), 49,726
+// jobs at once, a peak of 28,410 req/s.
+const bigCountsQuery = "workers=10000&jobs=1000&workload=open&every=1s&latency=500ms&spread=3s&timeout=2s&hang=10&fail500=15&rate=3000&burst=3000&attempts=3"
+
+// TestNumbersFitTheirCards: every number's value, name, line and line
+// against a baseline is whole in its card, after a simulation, at 800,
+// 1280 and 1920 px and in presentation mode at 1280 and 1920 px: at 1280
+// px "jobs at once" read "most in progress; close…" (its line is clamped
+// to two lines, and cut with "…"). And after a simulation of 10,000
+// workers × 1,000 jobs stopped at its attempt limit, whose numbers are
+// long: at 1400 px the successes read "of 10,000,000 jobs · 9,966,911
+// never…", the time to drain "Simulate → attempt limit: n…", and
+// "300,000" requests ran past its card at 800 to 1280 px. And with counts
+// in the tens of thousands in every card (bigCountsQuery), and against a
+// baseline with them, and during its replay: the other failures' line
+// read "and 133,747 timeouts · 46,96…" at 800 to 1400 px, "18,692"
+// successes ran past their card in presentation mode at 1024 px, and a
+// run with no success was "no success: all 300,000 answers wasted".
 func TestNumbersFitTheirCards(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -1310,37 +1328,67 @@ func TestNumbersFitTheirCards(t *testing.T) {
 		width   int64
 		present bool
 	}
+	every := []size{{800, false}, {1024, false}, {1280, false}, {1400, false}, {1920, false}, {1024, true}, {1280, true}, {1400, true}, {1920, true}}
+	fits := func(name string, c size) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
+			t.Fatal(err)
+		}
+		presentMode(t, ctx, c.present)
+		var cut []string
+		if err := waitFor(3*time.Second, func() bool {
+			cut = eval[[]string](t, ctx, cutNumbersJS)
+			return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
+		}); err != nil {
+			t.Errorf("%s, %d px wide, presentation mode %v: cut off %q", name, c.width, c.present, cut)
+		}
+		if c.width >= 1280 {
+			if tops := eval[[]float64](t, ctx, `[...new Set([...document.querySelectorAll(".stats.secondary .stat")].map(c => Math.round(c.getBoundingClientRect().top)))]`); len(tops) != 1 {
+				t.Errorf("%s, %d px wide, presentation mode %v: the second row's cards are on %d rows (tops %v), want one", name, c.width, c.present, len(tops), tops)
+			}
+		}
+	}
 	for _, run := range []struct {
 		name, query string
 		sizes       []size
 	}{
 		{"small", "workers=20&jobs=3", []size{{800, false}, {1280, false}, {1920, false}, {1024, true}, {1280, true}, {1920, true}}}, // 1024: a common projector
-		{"capped", "workers=10000&jobs=1000", []size{{800, false}, {1280, false}, {1400, false}, {1920, false}, {1024, true}, {1280, true}, {1400, true}, {1920, true}}},
+		{"capped", "workers=10000&jobs=1000", every},
+		{"tens of thousands", bigCountsQuery, every},
+		// No success, against the run above: "no success: 300k answers
+		// wasted", and every card's line against a baseline of tens of
+		// thousands.
+		{"against tens of thousands", "workers=10000&jobs=1000&fail500=100&attempts=5&vs=" + url.QueryEscape(bigCountsQuery), every},
 	} {
 		boot(t, ctx, srv.URL+"/?"+run.query)
+		if strings.Contains(run.query, "vs=") {
+			if err := waitFor(120*time.Second, func() bool { return eval[bool](t, ctx, `!!JSON.parse(window.retrylab.state()).baseline`) }); err != nil {
+				t.Fatalf("%s: the baseline was not simulated: %v", run.name, err)
+			}
+		}
 		press(t, ctx, "m")
 		if err := waitFor(120*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 			t.Fatalf("%s: the simulation did not finish: %v", run.name, err)
 		}
+		if n := eval[int](t, ctx, `document.querySelectorAll("#numbers .base").length`); strings.Contains(run.query, "vs=") && n < 10 {
+			t.Errorf("%s: %d numbers against the baseline", run.name, n)
+		}
 		for _, c := range run.sizes {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
-				t.Fatal(err)
-			}
-			presentMode(t, ctx, c.present)
-			var cut []string
-			if err := waitFor(3*time.Second, func() bool {
-				cut = eval[[]string](t, ctx, cutNumbersJS)
-				return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`) == c.present && len(cut) == 0
-			}); err != nil {
-				t.Errorf("%s, %d px wide, presentation mode %v: cut off %q", run.name, c.width, c.present, cut)
-			}
-			if c.width >= 1280 {
-				if tops := eval[[]float64](t, ctx, `[...new Set([...document.querySelectorAll(".stats.secondary .stat")].map(c => Math.round(c.getBoundingClientRect().top)))]`); len(tops) != 1 {
-					t.Errorf("%s, %d px wide, presentation mode %v: the second row's cards are on %d rows (tops %v), want one", run.name, c.width, c.present, len(tops), tops)
-				}
-			}
+			fits(run.name, c)
 			eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
-			screenshot(t, ctx, fmt.Sprintf("numbers-%s-%d-present-%v", run.name, c.width, c.present))
+			screenshot(t, ctx, fmt.Sprintf("numbers-%s-%d-present-%v", strings.ReplaceAll(run.name, " ", "-"), c.width, c.present))
+		}
+		if run.query == bigCountsQuery {
+			// Its replay counts up to the playhead: tens of thousands in
+			// flight, of those finished so far.
+			press(t, ctx, "y")
+			if err := waitFor(10*time.Second, func() bool { s := state(t, ctx); return s.Replaying && s.Stats["in_flight"] >= 10_000 }); err != nil {
+				t.Fatalf("%s: no replay with 10,000 in flight: %+v", run.name, state(t, ctx))
+			}
+			for _, c := range []size{{800, false}, {1024, true}} {
+				fits(run.name+", replayed", c)
+			}
+			press(t, ctx, "y")
 		}
 	}
 }

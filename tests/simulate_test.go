@@ -98,8 +98,8 @@ func TestAttemptLimitIsNotStop(t *testing.T) {
 		t.Errorf("the run's description says %q: want %q and no Stop", said, aborted+" aborted at the attempt limit")
 	}
 	card := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="failed"] .sub').textContent`)
-	if !strings.Contains(card, aborted+" cut at the limit") {
-		t.Errorf("the other failures' card says %q: want %q", card, aborted+" cut at the limit")
+	if !strings.Contains(card, aborted+" cut at limit") {
+		t.Errorf("the other failures' card says %q: want %q", card, aborted+" cut at limit")
 	}
 	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
 	screenshot(t, ctx, "attempt-limit-not-stop")

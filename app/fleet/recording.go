@@ -206,8 +206,13 @@ func (r *Recording) Stats() Stats {
 // v2 made ratelimit unambiguous, an object (JSON) or a line per header
 // (CSV), where v1 joined the headers with "; " (which RateLimit values
 // hold), and added end and error to the top level. Later v2 files also
-// have outage_error, faults and gaps at the top level: keys a v2 reader does not
-// know of, which it skips.
+// have outage_error, faults and gaps at the top level, and
+// aborted_by_stop and aborted_at_limit in stats (aborted is still their
+// sum): keys a v2 reader does not know of, which it skips. Nothing in
+// Retry Lab reads a file back (a replay plays the run's records in
+// memory, a baseline from a link is simulated from its configuration), so
+// the version says what a reader elsewhere may rely on: every v2 key
+// keeps its meaning.
 const Schema = "retrylab.recording/v2"
 
 // EventColumn documents one column of the event export.
@@ -507,7 +512,9 @@ var StatsColumns = []JSONKey{
 	{"limited", "attempts answered 429 or 503 (the page's \"429s\")"},
 	{"failed", "attempts answered with another 4xx/5xx, or a network error"},
 	{"timeouts", "attempts abandoned after the request timeout"},
-	{"aborted", "attempts aborted by Stop or by the simulation's attempt limit"},
+	{"aborted", "attempts aborted: aborted_by_stop + aborted_at_limit"},
+	{"aborted_by_stop", "of aborted: by Stop (a live run; its request limit aborts none, it lets the attempts in flight end) (added to v2 later)"},
+	{"aborted_at_limit", "of aborted: by a simulation's attempt limit, which nobody pressed (the attempts in flight when it was reached) (added to v2 later)"},
 	{"in_flight", "attempts sent without an outcome"},
 	{"jobs", "jobs ended: successes + give_ups"},
 	{"successes", "jobs that succeeded"},
@@ -551,6 +558,8 @@ type exportStats struct {
 	Failed           int            `json:"failed"`
 	Timeouts         int            `json:"timeouts"`
 	Aborted          int            `json:"aborted"`
+	AbortedByStop    int            `json:"aborted_by_stop"`
+	AbortedAtLimit   int            `json:"aborted_at_limit"`
 	InFlight         int            `json:"in_flight"`
 	Jobs             int            `json:"jobs"`
 	Successes        int            `json:"successes"`
@@ -579,7 +588,8 @@ type exportStats struct {
 func toExportStats(s Stats, simulated bool) exportStats {
 	x := exportStats{
 		Requests: s.Requests, FirstTries: s.FirstTries, Retries: s.Retries,
-		OK: s.OK, Limited: s.Limited, Failed: s.Failed, Timeouts: s.Timeouts, Aborted: s.Aborted, InFlight: s.InFlight,
+		OK: s.OK, Limited: s.Limited, Failed: s.Failed, Timeouts: s.Timeouts, InFlight: s.InFlight,
+		Aborted: s.Aborted, AbortedByStop: s.Aborted - s.AbortedAtLimit, AbortedAtLimit: s.AbortedAtLimit,
 		Jobs: s.Jobs, Successes: s.Successes, GiveUps: s.GiveUps, Cancelled: s.Cancelled, Causes: s.Causes,
 		PeakJobs: s.PeakJobs, Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
 		CompletionP50MS: ms(s.CompletionP50), CompletionP99MS: ms(s.CompletionP99), CompletionMaxMS: ms(s.CompletionMax),

@@ -497,6 +497,54 @@ func TestAbortedAtTheAttemptLimit(t *testing.T) {
 	}
 }
 
+// The JSON export gives the attempts aborted by cause, as the page tells
+// them apart: by Stop, or by a simulation's attempt limit, which nobody
+// pressed. It gave one total, "aborted", for both; that stays their sum, so
+// a reader of earlier v2 files reads it as before.
+func TestExportTellsWhatAborted(t *testing.T) {
+	s := simScenario(t, "workers", "300", "jobs", "3", "rate", "50", "burst", "10", "latency", "50ms")
+	capped, sum := SimulateWith(s, SimOptions{MaxAttempts: 500})
+	if !sum.Stopped {
+		t.Fatalf("the simulation did not reach its attempt limit: %+v", sum)
+	}
+	stopped := NewRecording(Default(), t0, false)
+	stopped.Append(handMade()...) // worker 2's attempt aborted by Stop
+	for _, c := range []struct {
+		name                     string
+		rec                      *Recording
+		aborted, byStop, atLimit int // -1: more than 0
+	}{
+		{"a live run stopped", stopped, 1, 1, 0},
+		{"a simulation at its attempt limit", capped, -1, 0, -1},
+		{"a simulation that finished", Simulate(s), 0, 0, 0},
+	} {
+		var buf bytes.Buffer
+		if err := c.rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Schema string         `json:"schema"`
+			Stats  map[string]any `json:"stats"`
+		}
+		if err := json.NewDecoder(&buf).Decode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		n := func(key string) (int, bool) { v, ok := doc.Stats[key].(float64); return int(v), ok }
+		aborted, _ := n("aborted")
+		byStop, hasStop := n("aborted_by_stop")
+		atLimit, hasLimit := n("aborted_at_limit")
+		got := [3]int{aborted, byStop, atLimit}
+		ok := hasStop && hasLimit && got[0] == got[1]+got[2] && doc.Schema == "retrylab.recording/v2"
+		for i, want := range [3]int{c.aborted, c.byStop, c.atLimit} {
+			ok = ok && (got[i] == want || want < 0 && got[i] > 0)
+		}
+		if !ok {
+			t.Errorf("%s: aborted %d, by Stop %d, at the limit %d (keys there: %v, %v; schema %q): want %d, %d, %d (-1: some), the first the sum",
+				c.name, got[0], got[1], got[2], hasStop, hasLimit, doc.Schema, c.aborted, c.byStop, c.atLimit)
+		}
+	}
+}
+
 // An uncapped backoff (cap 0: base 1h × 10ⁿ) reaches centuries and runs
 // into the end of virtual time, about 292 years in. The job stops before
 // the wait that would end past it, with cause horizon, and its end says so;

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"strconv"
@@ -251,9 +252,9 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 	for i := range cur {
 		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
 			cur[i].Base, cur[i].HasBase = b.Value, true
-			cur[i].BaseText = b.Text
+			cur[i].BaseText, cur[i].BaseExact = b.Text, cmp.Or(b.Exact, b.Text)
 			if b.NotMeasured != "" {
-				cur[i].BaseText, cur[i].NoDelta = "–", true
+				cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 			}
 			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 		}
@@ -290,13 +291,27 @@ func baseDelta(cur, base float64, curText string) string {
 
 // betterWhen says which way each number improves, for the verdict beside
 // its change from the baseline: -1 lower is better, +1 higher is better.
-// The numbers not listed have no better direction: first tries are the
-// workload's, jobs at once follow from it.
+// The numbers not listed get no verdict: first tries are the workload's,
+// jobs at once follow from it, and send lateness and browser queueing are
+// the page's timing as much as the configuration's (pageTiming).
 var betterWhen = map[string]int{
 	"requests": -1, "successes": +1, "limited": -1, "failed": -1, "wasted_per_success": -1,
 	"peak_rps": -1, "amplification": -1, "completion_p50_ms": -1, "completion_p99_ms": -1,
-	"drain_ms": -1, "give_ups": -1, "lateness_p99_ms": -1, "queued_p99_ms": -1, "dispersion": -1,
+	"drain_ms": -1, "give_ups": -1, "dispersion": -1,
 }
+
+// pageTiming are the numbers that measure the page's own timing as much as
+// the configuration: how late the browser's thread let the loop send
+// (lateness), and how long the browser held a request (queueing), which
+// the machine, the browser and whatever else they ran at the time decide.
+// Two live runs of the same configuration, one after the other, differ
+// by tens of percent in them: their change from the baseline is shown
+// without a verdict ("−40% better" judged the machine, not the client),
+// and the line's tooltip says why (pageTimingWhy).
+var pageTiming = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
+
+// pageTimingWhy is why a pageTiming number's change is not judged.
+const pageTimingWhy = "not called better or worse: it measures this page's timing (the browser, the machine, what else they ran) as much as the configuration"
 
 // verdict is "better" or "worse" for number name's change delta from the
 // baseline (baseDelta's "+12%", "−3"), "" when it is the same or has no

@@ -416,6 +416,8 @@ func TestVerdict(t *testing.T) {
 		{"successes", "−5%", "worse"},
 		{"completion_p99_ms", "+18%", "worse"},
 		{"dispersion", "−76%", "better"},
+		{"lateness_p99_ms", "+40%", ""}, // the page's timing (TestPageTimingIsNotJudged)
+		{"queued_p99_ms", "−40%", ""},
 		{"limited", "same", ""},
 		{"first_tries", "+10%", ""},
 		{"peak_jobs", "−10%", ""},
@@ -489,5 +491,40 @@ func TestSimulationLeavesBrowserNumbersOut(t *testing.T) {
 	out = renderHTML(&Numbers{Lab: l})
 	if strings.Contains(out, "not measured in a simulation") {
 		t.Error("a live run's lateness is said not to be measured")
+	}
+}
+
+// Send lateness and browser queueing measure the page's own timing (the
+// browser, the machine) as much as the configuration: two live runs of the
+// same configuration differ by tens of percent in them, and the compare
+// view called a second run "+40% worse" on lateness. Their change is shown
+// with no verdict, and the line's tooltip says why; the numbers the
+// configuration decides keep theirs.
+func TestPageTimingIsNotJudged(t *testing.T) {
+	run := func(lateness, queued, p99 time.Duration) fleet.Stats {
+		return fleet.Stats{Requests: 100, FirstTries: 100, OK: 100, Jobs: 100, Successes: 100, QueuedN: 100,
+			LatenessP99: lateness, QueuedP99: queued, CompletionP99: p99}
+	}
+	l := newLab()
+	l.base = &baseline{run: -1, list: statList(new(run(5*time.Millisecond, 2*time.Millisecond, 100*time.Millisecond)), 0, endLive, 0)}
+	l.stats, l.hasStats = run(7*time.Millisecond, 1200*time.Microsecond, 140*time.Millisecond), true
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
+	card := func(name string) string {
+		t.Helper()
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		if i < 0 {
+			t.Fatalf("no %s card", name)
+		}
+		return out[i : i+strings.Index(out[i:], "</div>")]
+	}
+	for name, change := range map[string]string{"lateness_p99_ms": "· +40%", "queued_p99_ms": "· −40%"} {
+		c := card(name)
+		if !strings.Contains(c, change+"</span>") || strings.Contains(c, `class="verdict`) ||
+			!strings.Contains(c, "change from it, not called better or worse: it measures this page's timing") || !strings.Contains(c, "% more, not judged: this page's timing") && !strings.Contains(c, "% less, not judged: this page's timing") {
+			t.Errorf("%s: want the change %q with no verdict, and why in its title and for a screen reader:\n%s", name, change, c)
+		}
+	}
+	if c := card("completion_p99_ms"); !strings.Contains(c, "· +40%") || !strings.Contains(c, `<span class="verdict worse"> worse</span>`) || strings.Contains(c, "timing") {
+		t.Errorf("completion p99, which the configuration decides, is not judged as before:\n%s", c)
 	}
 }

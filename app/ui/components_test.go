@@ -325,8 +325,11 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		st   fleet.Stats
 		want []string
 	}{
-		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: all 15 answers wasted"}},
-		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: the 1 answer was wasted"}},
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 answers wasted"}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 answer wasted"}},
+		// Short enough for the narrowest card, whole in its tooltip.
+		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 answers wasted"`, `>no success: 300k answers wasted<`}},
 		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 	} {

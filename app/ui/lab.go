@@ -1116,10 +1116,10 @@ func (l *Lab) statList() []stat {
 	for i := range cur {
 		switch {
 		case simulated && measuredLive[cur[i].Name]:
-			cur[i].NotMeasured = "not measured in a simulation"
+			cur[i].NotMeasured, cur[i].Full = "not measured in a simulation", ""
 		case untimed && cur[i].Name == "queued_p99_ms":
 			// Network errors, timeouts, aborts: the browser tells nothing.
-			cur[i].NotMeasured = "not measured: no answer told it"
+			cur[i].NotMeasured, cur[i].Full = "not measured: no answer told it", ""
 			if l.shownScenario().Target != "" && l.stats.OK+l.stats.Limited > 0 {
 				// Cross-origin, the browser tells a request's queueing
 				// only when the server sends Timing-Allow-Origin.

@@ -185,7 +185,7 @@ func TestFinishedText(t *testing.T) {
 		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, "of 200 · 171 not run"},
 		{fleet.Stats{Jobs: 10, Successes: 10}, 80, "of 80 · 70 not run"}, // Stop between an open workload's arrivals
 	} {
-		if got := finishedText(&c.st, c.jobs); got != c.want {
+		if got := finishedText(&c.st, c.jobs, thousands); got != c.want {
 			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, c.want)
 		}
 	}
@@ -207,14 +207,14 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		failed            string // the other failures' line: the attempts aborted, and what cut them
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs", "0 timeouts · 0 aborted"},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 · 127 not run", "and 3 timeouts · 12 aborted"},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 · 127 not run", "3 timeouts · 12 aborted"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs", "and 0 timeouts · 0 aborted"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs", "0 timeouts · 0 aborted"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10,000 at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of 50,000 · 7,518 not run", "and 0 timeouts · 238 cut at the limit"},
+			"10k at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of 50k · 7,518 not run", "0 timeouts · 238 cut at limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -247,25 +247,69 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 }
 
 // The numbers a presenter points at are grouped in thousands, as the status
-// line says them: a 10,000-worker simulation sends 297,342 requests, not
-// 297342.
-func TestStatListThousands(t *testing.T) {
-	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 37978}
-	want := map[string]string{"requests": "297,342", "limited": "296,408", "successes": "934", "first_tries": "30,000", "give_ups": "29,066", "peak_rps": "37,978"}
+// line says them, up to 9,999; from 10,000 they are written short, in three
+// figures, and whole in the card's tooltip: a 10,000-worker simulation
+// sends 297,342 requests, "297k" in its card ("297342" before thousands
+// were grouped, and "297,342" ran past a 119 px card, TestNumbersFitTheirCards).
+func TestStatListShortensBigCounts(t *testing.T) {
+	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 9999, WastedPerSuccess: 317.3504}
+	want := map[string][2]string{"requests": {"297k", "297,342"}, "limited": {"296k", "296,408"}, "successes": {"934", "934"}, "first_tries": {"30k", "30,000"},
+		"give_ups": {"29.1k", "29,066"}, "peak_rps": {"9,999", "9,999"}, "wasted_per_success": {"317.4", "317.35"}, "retries": {"267,342", "267,342"}}
 	for _, s := range statList(&st, 0, endLive, 0) {
-		if w, ok := want[s.Name]; ok && s.Text != w {
-			t.Errorf("%s shows %q, want %q", s.Name, s.Text, w)
+		if w, ok := want[s.Name]; ok && (s.Text != w[0] || s.Exact != w[1]) {
+			t.Errorf("%s shows %q, whole %q; want %q, whole %q", s.Name, s.Text, s.Exact, w[0], w[1])
 		}
-		if s.Name == "successes" && s.Figures != "of 30,000 finished" {
-			t.Errorf("successes' line %q, want \"of 30,000 finished\"", s.Figures)
+		if s.Name == "successes" && (s.Figures != "of 30k finished" || s.Full != "of 30,000 finished") {
+			t.Errorf("successes' line %q, whole %q; want \"of 30k finished\", whole \"of 30,000 finished\"", s.Figures, s.Full)
 		}
-		if s.Name == "first_tries" && s.Figures != "267,342 retries" {
-			t.Errorf("first tries' line %q, want \"267,342 retries\"", s.Figures)
+		if s.Name == "first_tries" && (s.Figures != "267k retries" || s.Full != "267,342 retries") {
+			t.Errorf("first tries' line %q, whole %q; want \"267k retries\", whole \"267,342 retries\"", s.Figures, s.Full)
 		}
 	}
 	for _, s := range watchStatList(watchStats{Arrivals: 12345, OK: 1000}) {
-		if w := map[string]string{"arrivals": "12,345", "allowed": "1,000"}[s.Name]; w != "" && s.Text != w {
+		if w := map[string]string{"arrivals": "12.3k", "allowed": "1,000"}[s.Name]; w != "" && s.Text != w {
 			t.Errorf("watch: %s shows %q, want %q", s.Name, s.Text, w)
+		}
+	}
+	// The card shows the short figure, with the whole one in its tooltip
+	// and for a screen reader.
+	l := newLab()
+	l.stats, l.hasStats = st, true
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
+	// (The static encoder writes attributes in any order, and aria-hidden="true" bare.)
+	for _, w := range []string{`title="297,342"`, `<span aria-hidden>297k</span>`, `<span class="sr-only">297,342</span>`,
+		`title="one per job started; 267,342 retries"`, `>267k retries<`, `<span class="v">934</span>`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the numbers lack %q:\n%s", w, out)
+		}
+	}
+	// Against a baseline, the baseline's figure is short on its line,
+	// whole in its tooltip and for a screen reader.
+	l.base = &baseline{run: -1, list: statList(&st, 0, endLive, 0)}
+	l.stats.Requests = 300000
+	out = renderHTML(&Numbers{Lab: l, Rev: 2})
+	for _, w := range []string{">baseline 297k · +0.9%<", `title="The baseline run's figure (297,342), and this run's change from it"`, `aria-label="baseline 297,342, 0.9% more"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the numbers against a baseline lack %q:\n%s", w, out)
+		}
+	}
+}
+
+func TestShort(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 9999: "9,999", 10000: "10k", 12345: "12.3k", 46964: "47k", 99949: "99.9k", 99950: "100k",
+		123456: "123k", 300000: "300k", 999499: "999k", 999500: "1M", 1234567: "1.23M", 9873679: "9.87M", 10_000_000: "10M", 999_999_999: "1B", -12345: "-12.3k"} {
+		if got := short(n); got != want {
+			t.Errorf("short(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for f, want := range map[float64]string{2.3749: "2.37", 15.05: "15.05", 99.994: "99.99", 99.996: "100", 260.226: "260.2", 1234.5: "1,235", 9999.4: "9,999", 299999.5: "300k"} {
+		if got := shortFloat(f); got != want {
+			t.Errorf("shortFloat(%v) = %q, want %q", f, got, want)
+		}
+	}
+	for f, want := range map[float64]string{299999.5: "299,999.5", 1234.567: "1,234.57", 2.5: "2.5", 10000: "10,000"} {
+		if got := wholeFloat(f); got != want {
+			t.Errorf("wholeFloat(%v) = %q, want %q", f, got, want)
 		}
 	}
 }

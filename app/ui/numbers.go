@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"cmp"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -43,23 +45,34 @@ func (n *Numbers) Render() app.UI {
 		// The line says what the number is until there is a run, then the
 		// run's own figures where it has some (the description stays in
 		// the tooltip).
+		// The tooltip has the line's counts whole where it shortens
+		// them (stat.Full).
 		title := sub
 		switch {
 		case !l.hasStats: // nothing measured yet
 			text = "–"
 		case s.NotMeasured != "":
-			text, sub, title = "–", s.NotMeasured, sub+"; "+s.NotMeasured
-		case s.Figures != "" && sub != "":
-			sub, title = s.Figures, sub+"; "+s.Figures
+			text, sub = "–", s.NotMeasured
 		case s.Figures != "":
-			sub, title = s.Figures, s.Figures
+			sub = s.Figures
+		}
+		if sub != title { // what the number is, then the run's figures (whole: stat.Full)
+			title = strings.TrimPrefix(title+"; ", "; ") + cmp.Or(s.Full, sub)
 		}
 		if s.Tip != "" {
 			title += "; " + s.Tip
 		}
 		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
+		value := app.Span().Class("v")
+		if text == s.Text && s.Exact != text && s.Exact != "" && l.hasStats {
+			// A number shortened to fit ("12.3k"): whole in the tooltip,
+			// and to a screen reader, which would say "12.3k".
+			value = value.Title(s.Exact).Body(app.Span().Aria("hidden", "true").Text(text), app.Span().Class("sr-only").Text(s.Exact))
+		} else {
+			value = value.Text(text)
+		}
 		body := []app.UI{
-			app.Span().Class("v").Text(text),
+			value,
 			app.Span().Class("k").Text(s.Label),
 			app.Span().Class("sub").Title(title).Text(sub),
 		}
@@ -70,17 +83,27 @@ func (n *Numbers) Render() app.UI {
 			// numbers so far, beside the baseline's whole run's (stat.SoFar).
 			// Whether the change is for the better is said in words and
 			// colour (betterWhen).
-			base, spoken, v := "baseline "+s.BaseText, "baseline "+s.BaseText, ""
-			title := "The baseline run's figure, and this run's change from it"
+			// A duration's figure and unit on one line: "baseline 12.63 s"
+			// broke before its "s" in the narrowest cards.
+			base, spoken, v := "baseline "+strings.ReplaceAll(s.BaseText, " ", "\u00a0"), "baseline "+s.BaseExact, ""
+			figure := "The baseline run's figure"
+			if s.BaseExact != s.BaseText { // shortened: whole here
+				figure += " (" + s.BaseExact + ")"
+			}
+			title := figure + ", and this run's change from it"
 			if s.SoFar {
 				base, spoken = base+" (whole run)", spoken+" for its whole run"
-				title = "The baseline run's figure for its whole run: this run's change from it is told when this run ends"
+				title = figure + " for its whole run: this run's change from it is told when this run ends"
 			}
 			if d := baseDelta(s.Value, s.Base, s.Text); d != "" && !s.SoFar && !s.NoDelta {
 				base += " · " + d
 				spoken += ", " + spokenDelta(d)
 				if v = s.verdict(d); v != "" {
 					spoken += ", " + v
+				}
+				if pageTiming[s.Name] && d != "same" {
+					title += ", " + pageTimingWhy
+					spoken += ", not judged: this page's timing"
 				}
 			}
 			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,9 +17,13 @@ type stat struct {
 	Name    string
 	Label   string
 	Value   float64
-	Text    string // Value for people
+	Text    string // Value for people; a count or a ratio in at most five characters ("12.3k": short, shortFloat)
+	Exact   string // a count or a ratio written whole ("12,345"), for its card's tooltip where Text shortens it; "" for others
 	Sub     string // one line of context: what it is
-	Figures string // the run's figures that replace Sub once there is a run
+	Figures string // the run's figures that replace Sub once there is a run, their counts short
+	// Full is the line shown (Figures, or NotMeasured) with its counts
+	// whole, for its tooltip, when the line shortens one; "" otherwise.
+	Full    string
 	Tip     string // how it is computed, for the tooltip only
 	Primary bool   // shown large, in the first row
 	Hidden  bool   // only told in another number's line (its element is hidden)
@@ -33,9 +39,10 @@ type stat struct {
 	NotMeasured string
 
 	// The baseline run's figure (Compare), when there is one.
-	Base     float64
-	BaseText string
-	HasBase  bool
+	Base      float64
+	BaseText  string
+	BaseExact string // BaseText written whole ("12,345" for "12.3k")
+	HasBase   bool
 
 	// NoVerdict: the change from the baseline is not better or worse
 	// (wasted per success when either run had no success: 0 says nothing).
@@ -99,10 +106,10 @@ func cutShort(st *fleet.Stats, rec *fleet.Recording) bool {
 func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	msOf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	n := func(name, label string, v int, sub string, primary bool) stat {
-		return stat{Name: name, Label: label, Value: float64(v), Text: thousands(v), Sub: sub, Primary: primary}
+		return stat{Name: name, Label: label, Value: float64(v), Text: short(v), Exact: thousands(v), Sub: sub, Primary: primary}
 	}
 	f := func(name, label string, v float64, sub string, primary bool) stat {
-		return stat{Name: name, Label: label, Value: v, Text: trimFloat(v), Sub: sub, Primary: primary}
+		return stat{Name: name, Label: label, Value: v, Text: shortFloat(v), Exact: wholeFloat(v), Sub: sub, Primary: primary}
 	}
 	d := func(name, label string, v time.Duration, sub string, primary bool) stat {
 		return stat{Name: name, Label: label, Value: msOf(v), Text: fmtDur(v), Sub: sub, Primary: primary}
@@ -111,27 +118,40 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	if st.Requests > 0 {
 		rate429 = float64(st.Limited) / float64(st.Requests) * 100
 	}
-	hide := func(s stat) stat { s.Hidden = true; return s }
+	hide := func(s stat) stat { // in no card: whole
+		s.Hidden, s.Text = true, cmp.Or(s.Exact, s.Text)
+		return s
+	}
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
+	// counted is figured with the figures that hold counts (countFigures'
+	// i-th): short, and whole for the tooltip.
+	shortFigs, wholeFigs := countFigures(st, end, jobs, short), countFigures(st, end, jobs, thousands)
+	counted := func(s stat, i int) stat {
+		s.Figures = shortFigs[i]
+		if wholeFigs[i] != shortFigs[i] {
+			s.Full = wholeFigs[i]
+		}
+		return s
+	}
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
 	// nearest rank, a value that occurred, never one interpolated.
 	tip := func(s stat, t string) stat { s.Tip = t; return s }
 	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
-		figured(n("requests", "requests sent", st.Requests, "retries included", true), thousands(st.InFlight)+" in flight"),
-		figured(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finishedText(st, jobs)),
+		counted(n("requests", "requests sent", st.Requests, "retries included", true), 0),
+		counted(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), 1),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		figured(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), "and "+thousands(st.Timeouts)+" timeouts · "+abortedText(st)),
+		counted(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), 2),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
-		figured(n("first_tries", "first tries", st.FirstTries, "one per job started", false), thousands(st.Retries)+" retries"),
+		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), 3),
 		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
-		tip(figured(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelledText(st, end)), causesText(st.Causes)),
+		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), 4), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
@@ -143,6 +163,14 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
+}
+
+// countFigures are the lines of the numbers whose figures hold counts,
+// written by num (short or thousands): requests in flight, the successes
+// (finishedText), the other failures (failedText), the retries, the
+// give-ups cancelled (cancelledText).
+func countFigures(st *fleet.Stats, end runEnd, jobs int, num func(int) string) [5]string {
+	return [5]string{num(st.InFlight) + " in flight", finishedText(st, jobs, num), failedText(st, num), num(st.Retries) + " retries", cancelledText(st, end, num)}
 }
 
 // soFar marks list as the numbers of a run not over, counted up to now: a
@@ -158,16 +186,82 @@ func soFar(list []stat) []stat {
 	return list
 }
 
-// abortedText is the attempts aborted, in the other failures' figures:
-// "12 aborted" (by Stop), "238 cut at the limit" (aborted by a
-// simulation's attempt limit, which has no Stop: it said "238 aborted",
-// and the run's description "aborted by Stop"). "238 aborted at the
-// limit" did not fit a 97 px card's two lines.
-func abortedText(st *fleet.Stats) string {
+// failedText is the other failures' figures: the timeouts, and the
+// attempts aborted, "12 timeouts · 3 aborted" (by Stop), "238 timeouts ·
+// 238 cut at limit" (aborted by a simulation's attempt limit, which has no
+// Stop: it said "238 aborted", and the run's description "aborted by
+// Stop"). Two lines of the narrowest first-row card, 99 px of text at 800
+// to 1280 px, hold it with counts of five figures, written short (num):
+// "and 133,747 timeouts · 46,964 cut at the limit" was cut after "46,96",
+// and "and 8,888 timeouts · 8,888 aborted" after "8,888".
+func failedText(st *fleet.Stats, num func(int) string) string {
+	aborted := num(st.Aborted) + " aborted"
 	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
-		return thousands(st.Aborted) + " cut at the limit"
+		aborted = num(st.Aborted) + " cut at limit"
 	}
-	return thousands(st.Aborted) + " aborted"
+	return num(st.Timeouts) + " timeouts · " + aborted
+}
+
+// short is a count as a number's card writes it: whole up to 9,999, and
+// from 10,000 in three significant figures, "12.3k", "300k", "9.87M" (the
+// card's tooltip has it whole, stat.Exact and stat.Full). A card 119 px
+// wide holds five characters of its number in presentation mode, and two
+// lines of its figures hold two of them: "300,000" ran past its card at
+// 800 to 1280 px, "18,692" in presentation mode at 1024 px, and the other
+// failures' "and 133,747 timeouts · 46,964 cut at the limit" was cut.
+func short(n int) string { return shortFloat(float64(n)) }
+
+// shortFloat is a number as a card writes it, in at most five characters:
+// a ratio to two decimals under 100 ("2.37"), to one under 1,000 ("260.2",
+// where trimFloat wrote "260.23"), whole under 10,000 ("1,235"), and
+// beyond in three figures, as short does ("300k", where trimFloat wrote
+// "299999.5").
+func shortFloat(f float64) string {
+	a := math.Abs(f)
+	switch {
+	case a < 99.995:
+		return trimFloat(f)
+	case a < 999.95:
+		return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
+	case a < 9999.5:
+		return thousands(int(math.Round(f)))
+	}
+	unit := "k"
+	for _, u := range "MB" { // a thousand of the unit or more (999,999 is 1M, not 1000k)
+		if math.Round(a/1e3) < 1e3 {
+			break
+		}
+		a, unit = a/1e3, string(u)
+	}
+	a /= 1e3
+	prec := 0
+	switch {
+	case a < 9.995:
+		prec = 2
+	case a < 99.95:
+		prec = 1
+	}
+	t := strconv.FormatFloat(a, 'f', prec, 64)
+	if prec > 0 {
+		t = strings.TrimSuffix(strings.TrimRight(t, "0"), ".")
+	}
+	if f < 0 {
+		t = "-" + t
+	}
+	return t + unit
+}
+
+// wholeFloat is f written whole, for the tooltip of a number shortFloat
+// shortens: to two decimals, with its thousands grouped ("299,999.5").
+func wholeFloat(f float64) string {
+	whole, frac, dot := strings.Cut(trimFloat(f), ".")
+	if i, err := strconv.Atoi(whole); err == nil {
+		whole = thousands(i)
+	}
+	if dot {
+		return whole + "." + frac
+	}
+	return whole
 }
 
 // percentileTip says how the panel's percentiles are computed.
@@ -209,14 +303,19 @@ func wasted(s stat, st *fleet.Stats) stat {
 	if st.Successes > 0 {
 		return s
 	}
-	s.Text = "–"
+	s.Text, s.Exact = "–", ""
+	// "no success: all 8,888 answers wasted" was cut in the narrowest
+	// first-row card.
 	switch answered := st.Requests - st.InFlight; answered {
 	case 0:
 		s.NotMeasured = "no success yet"
 	case 1:
-		s.NotMeasured = "no success: the 1 answer was wasted"
+		s.NotMeasured = "no success: 1 answer wasted"
 	default:
-		s.NotMeasured = "no success: all " + thousands(answered) + " answers wasted"
+		s.NotMeasured = "no success: " + short(answered) + " answers wasted"
+		if short(answered) != thousands(answered) {
+			s.Full = "no success: " + thousands(answered) + " answers wasted"
+		}
 	}
 	return s
 }
@@ -228,7 +327,7 @@ func wasted(s stat, st *fleet.Stats) stat {
 func dispersion(s stat, retries int) stat {
 	switch {
 	case retries == 0:
-		s.Text, s.NotMeasured = "–", "no retries"
+		s.Text, s.Exact, s.NotMeasured = "–", "", "no retries"
 	case retries == 1:
 		s.Figures = "a single retry"
 	case fleet.DispersionOneSlice(s.Value, retries):
@@ -268,26 +367,27 @@ func drainSub(end runEnd) string {
 	return "Run → last job done"
 }
 
-// finishedText is the successes' figures. Of a finished run, out of every
-// job it was set up with (jobs), and those it never started, as its PNG's
-// numbers count them (keyNumbers): "of 200 jobs", "of 200 · 127 not run"
-// (the ones cancelled are the give-ups' figures, cancelledText). After
-// Stop it read "of 19 finished · 10 stopped", with 171 jobs never started
-// unsaid. It is short enough for two lines of a 97 px card: "of 10,000,000
-// jobs · 9,966,911 never started" was cut after "never" (and "of 50,000
-// jobs · 16,912 never started" after "never" too). Of a run going on (jobs
-// 0), out of those finished so far, the jobs Stop cut short apart: "of 24
-// finished · 47 stopped".
-func finishedText(st *fleet.Stats, jobs int) string {
+// finishedText is the successes' figures, counts written by num. Of a
+// finished run, out of every job it was set up with (jobs), and those it
+// never started, as its PNG's numbers count them (keyNumbers): "of 200
+// jobs", "of 200 · 127 not run" (the ones cancelled are the give-ups'
+// figures, cancelledText). After Stop it read "of 19 finished · 10
+// stopped", with 171 jobs never started unsaid. It is short enough for two
+// lines of a 97 px card: "of 10,000,000 jobs · 9,966,911 never started"
+// was cut after "never" (and "of 50,000 jobs · 16,912 never started" after
+// "never" too); with num short it is "of 10M · 9.97M not run". Of a run
+// going on (jobs 0), out of those finished so far, the jobs Stop cut short
+// apart: "of 24 finished · 47 stopped".
+func finishedText(st *fleet.Stats, jobs int, num func(int) string) string {
 	if jobs > 0 {
 		if n := neverStarted(st, jobs); n > 0 {
-			return "of " + thousands(jobs) + " · " + thousands(n) + " not run"
+			return "of " + num(jobs) + " · " + num(n) + " not run"
 		}
-		return "of " + thousands(jobs) + " jobs"
+		return "of " + num(jobs) + " jobs"
 	}
-	t := "of " + thousands(st.Jobs-st.Cancelled) + " finished"
+	t := "of " + num(st.Jobs-st.Cancelled) + " finished"
 	if st.Cancelled > 0 {
-		t += " · " + thousands(st.Cancelled) + " stopped"
+		t += " · " + num(st.Cancelled) + " stopped"
 	}
 	return t
 }
@@ -297,13 +397,13 @@ func finishedText(st *fleet.Stats, jobs int) string {
 func neverStarted(st *fleet.Stats, jobs int) int { return max(0, jobs-st.Jobs) }
 
 // cancelledText is the give-ups' figures: how many of them a run's end
-// cancelled, "10 by Stop"; "" when it cancelled none ("0 at the attempt
-// limit" was said of every simulation).
-func cancelledText(st *fleet.Stats, end runEnd) string {
+// cancelled (written by num), "10 by Stop"; "" when it cancelled none ("0
+// at the attempt limit" was said of every simulation).
+func cancelledText(st *fleet.Stats, end runEnd, num func(int) string) string {
 	if st.Cancelled == 0 {
 		return ""
 	}
-	return thousands(st.Cancelled) + " " + cutBy(end)
+	return num(st.Cancelled) + " " + cutBy(end)
 }
 
 // watchStatList is the panel's numbers during and after a watch of a shared
@@ -315,15 +415,19 @@ func watchStatList(w watchStats) []stat {
 		}
 		return trimFloat(float64(n)/float64(w.Arrivals)*100) + "% of requests"
 	}
-	return []stat{
-		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Text: thousands(w.Arrivals), Sub: "from everyone in the room", Primary: true},
-		{Name: "devices", Label: "devices", Value: float64(w.Devices), Text: thousands(w.Devices), Sub: "pages that sent requests", Primary: true},
-		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Text: thousands(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
-		{Name: "limited", Label: "429s", Value: float64(w.Limited), Text: thousands(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
-		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Text: thousands(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
-		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Text: thousands(w.Peak), Sub: "most received in any 1 s", Primary: true},
+	list := []stat{
+		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Sub: "from everyone in the room", Primary: true},
+		{Name: "devices", Label: "devices", Value: float64(w.Devices), Sub: "pages that sent requests", Primary: true},
+		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
+		{Name: "limited", Label: "429s", Value: float64(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
+		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
+		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Sub: "most received in any 1 s", Primary: true},
 		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since the watch began", Primary: true},
 	}
+	for i := range list[:6] { // the counts, as a run's cards write them
+		list[i].Text, list[i].Exact = short(int(list[i].Value)), thousands(int(list[i].Value))
+	}
+	return list
 }
 
 // fmtClock is a watch's time as a clock reads it, "1:38" or "1:02:05": a
