@@ -54,8 +54,13 @@ func click(t testing.TB, ctx context.Context, id string) {
 			document.addEventListener(kind, e => seen.push({kind, on: el.contains(e.target), what: kind + " on " + name(e.target) + " at " + e.clientX + "," + e.clientY}), {capture: true, once: true});
 		return true;
 	})()`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(id), chromedp.NodeVisible)); err != nil {
-		t.Fatalf("click #%s: %v", id, err)
+	// Bounded: a Click waits for its node for ever, and a mistyped id (or
+	// a control that never shows) held a test until the suite's timeout,
+	// 10 minutes in a probe, with no word of which click.
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(cctx, chromedp.Click(chromedp.ID(id), chromedp.NodeVisible)); err != nil {
+		t.Fatalf("click #%s (no such element shown within 30 s?): %v", id, err)
 	}
 	if went := eval[string](t, ctx, `(() => {
 		const seen = window.retrylabClicks || [], c = seen.find(s => s.kind === "click"); // none after a navigation
