@@ -33,7 +33,9 @@ func median(xs []float64) float64 {
 
 // BenchmarkColdLoad: time from navigation start to interactive (go-app
 // mounted, wasm running: main[data-ready="true"]) on a first visit, with
-// an empty HTTP cache, no service worker and no compiled code. Two ways:
+// an empty HTTP cache, no service worker and no compiled code, and to
+// settled (the settings' groups below the first screen mounted after the
+// first paint: main[data-settled="true"]). Two ways:
 //
 //   - first visit in a running browser (the target's figure): one headless
 //     Chromium, started and idle, opens the page in a new browser context
@@ -63,16 +65,19 @@ func BenchmarkColdLoad(b *testing.B) {
 	}
 	optimised, optimisedMS := optimisedDuringLoad(b, srv.URL+"/", 3)
 	b.ReportMetric(medianOf(warm, loadTimes.ready), "ms-to-interactive")
+	b.ReportMetric(medianOf(warm, loadTimes.settled), "ms-to-settled")
 	b.ReportMetric(medianOf(fresh, loadTimes.ready), "ms-to-interactive-new-browser")
+	b.ReportMetric(medianOf(warm, loadTimes.readyCPU), "main-thread-cpu-ms-to-interactive")
 	b.ReportMetric(medianOf(warm, loadTimes.mainCPU), "main-thread-cpu-ms")
 	b.ReportMetric(optimised, "optimised-during-load")
 	for _, r := range []struct {
 		name  string
 		loads []loadTimes
 	}{{"first visit in a running browser", warm}, {"first visit in a just-started browser", fresh}} {
-		fmt.Printf("cold load to interactive, %s: median %.0f ms over 5 %s; medians: app.wasm downloaded %.0f, Go started %.0f, mounted %.0f; main thread busy %.0f ms %s\n",
+		fmt.Printf("cold load to interactive, %s: median %.0f ms over 5 %s; medians: app.wasm downloaded %.0f, Go started %.0f, mounted %.0f, settled %.0f; main thread busy %.0f ms to interactive %s, %.0f ms to settled %s\n",
 			r.name, medianOf(r.loads, loadTimes.ready), fmtMS(each(r.loads, loadTimes.ready)),
-			medianOf(r.loads, loadTimes.wasm), medianOf(r.loads, loadTimes.goStart), medianOf(r.loads, loadTimes.mounted),
+			medianOf(r.loads, loadTimes.wasm), medianOf(r.loads, loadTimes.goStart), medianOf(r.loads, loadTimes.mounted), medianOf(r.loads, loadTimes.settled),
+			medianOf(r.loads, loadTimes.readyCPU), fmtMS(each(r.loads, loadTimes.readyCPU)),
 			medianOf(r.loads, loadTimes.mainCPU), fmtMS(each(r.loads, loadTimes.mainCPU)))
 	}
 	fmt.Printf("cold load: functions Chromium sent to its optimising compiler during a load: median %.0f, taking %.0f ms to compile (over 3 loads with V8's --trace-wasm-compilation-times)\n", optimised, optimisedMS)
@@ -147,15 +152,20 @@ type loadTimes struct {
 	GoStart float64 `json:"go_start_ms"` // Go's main (after package init)
 	Mounted float64 `json:"mounted_ms"`  // the page's first mount
 	Ready   float64 `json:"ready"`       // main[data-ready="true"]
+	Settled float64 `json:"settled_ms"`  // the settings' later groups mounted (main[data-settled="true"])
 
-	MainCPU, ScriptCPU float64 // the renderer's main thread: busy, and running script, in thread-time ms
+	// The renderer's main thread, in thread-time ms: busy until the page
+	// was seen interactive; busy, and running script, until it settled.
+	ReadyCPU, MainCPU, ScriptCPU float64
 }
 
-func (t loadTimes) ready() float64   { return t.Ready }
-func (t loadTimes) wasm() float64    { return t.Wasm }
-func (t loadTimes) goStart() float64 { return t.GoStart }
-func (t loadTimes) mounted() float64 { return t.Mounted }
-func (t loadTimes) mainCPU() float64 { return t.MainCPU }
+func (t loadTimes) ready() float64    { return t.Ready }
+func (t loadTimes) wasm() float64     { return t.Wasm }
+func (t loadTimes) goStart() float64  { return t.GoStart }
+func (t loadTimes) mounted() float64  { return t.Mounted }
+func (t loadTimes) settled() float64  { return t.Settled }
+func (t loadTimes) mainCPU() float64  { return t.MainCPU }
+func (t loadTimes) readyCPU() float64 { return t.ReadyCPU }
 
 func each(ts []loadTimes, f func(loadTimes) float64) []float64 {
 	out := make([]float64, len(ts))
@@ -182,11 +192,30 @@ func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 		tb.Fatal(err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	ready, err := chromedp.Run(pctx, chromedp.Poll[float64](
 		`document.querySelector('main[data-ready="true"]') ? performance.now() : null`,
 		chromedp.WithPollingMutation()))
-	cancel()
 	if err != nil {
+		tb.Fatal(err)
+	}
+	mainCPU := func() (task, script float64) {
+		metrics, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, m := range metrics.Metrics {
+			switch m.Name {
+			case "TaskDuration":
+				task = m.Value * 1000
+			case "ScriptDuration":
+				script = m.Value * 1000
+			}
+		}
+		return task, script
+	}
+	readyCPU, _ := mainCPU()
+	if err := chromedp.Do(pctx, chromedp.WaitReady(chromedp.CSS(settled))); err != nil {
 		tb.Fatal(err)
 	}
 	t := eval[loadTimes](tb, ctx, `(() => {
@@ -194,23 +223,13 @@ func coldLoad(tb testing.TB, ctx context.Context, url, label string) loadTimes {
 		// The page's own fetch of app.wasm, or the mark the loader makes when its worker has it (app/site.go).
 		const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/app.wasm"));
 		const m = performance.getEntriesByName("app.wasm received", "mark")[0];
-		return {html: performance.getEntriesByType("navigation")[0].responseEnd, wasm: w ? w.responseEnd : m ? m.startTime : -1, go_start_ms: d.go_start_ms, mounted_ms: d.mounted_ms};
+		return {html: performance.getEntriesByType("navigation")[0].responseEnd, wasm: w ? w.responseEnd : m ? m.startTime : -1, go_start_ms: d.go_start_ms, mounted_ms: d.mounted_ms, settled_ms: d.settled_ms};
 	})()`)
 	t.Ready = ready
-	metrics, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, m := range metrics.Metrics {
-		switch m.Name {
-		case "TaskDuration":
-			t.MainCPU = m.Value * 1000
-		case "ScriptDuration":
-			t.ScriptCPU = m.Value * 1000
-		}
-	}
-	fmt.Printf("cold load, %s: html %.0f ms, app.wasm downloaded %.0f ms, Go started %.0f ms, mounted %.0f ms, ready %.0f ms; main thread busy %.0f ms (script %.0f ms)\n",
-		label, t.HTML, t.Wasm, t.GoStart, t.Mounted, t.Ready, t.MainCPU, t.ScriptCPU)
+	t.ReadyCPU = readyCPU
+	t.MainCPU, t.ScriptCPU = mainCPU()
+	fmt.Printf("cold load, %s: html %.0f ms, app.wasm downloaded %.0f ms, Go started %.0f ms, mounted %.0f ms, ready %.0f ms, settled %.0f ms; main thread busy %.0f ms to ready, %.0f ms to settled (script %.0f ms)\n",
+		label, t.HTML, t.Wasm, t.GoStart, t.Mounted, t.Ready, t.Settled, t.ReadyCPU, t.MainCPU, t.ScriptCPU)
 	return t
 }
 

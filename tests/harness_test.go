@@ -250,15 +250,21 @@ func (l *pageLog) exceptions() []string {
 	return out
 }
 
+// settled selects the page once it is interactive and all of it is
+// mounted: the settings' groups below the first screen come a frame after
+// the page is interactive (main[data-ready="true"]; app/ui/routes.go).
+const settled = `main[data-settled="true"]`
+
 // boot navigates to url and waits until the wasm has started and the page
-// is interactive (go-app removes its loader once Go runs).
+// is interactive with all its settings mounted (go-app removes its loader
+// once Go runs).
 func boot(tb testing.TB, ctx context.Context, url string) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(url),
-		chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`)),
+		chromedp.WaitReady(chromedp.CSS(settled)),
 	); err != nil {
 		tb.Fatalf("page at %s did not become ready: %v", url, err)
 	}

@@ -565,7 +565,7 @@ func TestReloadKeepsWhatWasTyped(t *testing.T) {
 	})
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := chromedp.Do(rctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`))); err != nil {
+	if err := chromedp.Do(rctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(settled))); err != nil {
 		t.Fatalf("reload: %v", err)
 	}
 	type field struct {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"retrylab/app/fleet"
 )
 
 // TestPageBootsAndReachesMock: the page boots from the real server, and a
@@ -223,6 +225,63 @@ performance.mark = function (name, options) { if (options) throw new TypeError("
 				t.Errorf("the console says the worker could not compile app.wasm: %v, want %v", warned, !tt.byWorker)
 			}
 		})
+	}
+}
+
+// TestSettingsMountAfterThePaint: the page is interactive with the first
+// group of settings (what the sidebar shows on the first screen) and mounts
+// the other groups after its first paint: all of them, every field's input
+// among them, and a value typed into a later one is taken.
+func TestSettingsMountAfterThePaint(t *testing.T) {
+	srv := startServer(t)
+	ctx, log := newBrowser(t)
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(pctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// At interactive: the first group's inputs and the run buttons are live.
+	atReady := eval[map[string]bool](t, ctx, `({
+		workers: !!document.getElementById("f-workers"),
+		run: !!document.getElementById("run"),
+	})`)
+	if !atReady["workers"] || !atReady["run"] {
+		t.Errorf("interactive without the first screen's controls: %v", atReady)
+	}
+	if err := chromedp.Do(pctx, chromedp.WaitReady(chromedp.CSS(settled))); err != nil {
+		t.Fatalf("the page never mounted its other settings: %v", err)
+	}
+	type mounted struct {
+		Groups  []string `json:"groups"`
+		Inputs  int      `json:"inputs"`
+		Mounted float64  `json:"mounted"`
+		Settled float64  `json:"settled"`
+	}
+	got := eval[mounted](t, ctx, `(() => {
+		const d = JSON.parse(window.retrylab.debug());
+		return {
+			groups: [...document.querySelectorAll("form.controls > fieldset.group")].map(g => g.id),
+			inputs: document.querySelectorAll("form.controls [id^='f-']").length,
+			mounted: d.mounted_ms, settled: d.settled_ms,
+		};
+	})()`)
+	want := []string{"group-fleet", "group-backoff", "group-retry-after", "group-bucket", "group-budget", "group-endpoint", "group-failures", "group-outage"}
+	if strings.Join(got.Groups, " ") != strings.Join(want, " ") {
+		t.Errorf("settled with groups %v, want %v", got.Groups, want)
+	}
+	if got.Inputs != len(fleet.Fields) {
+		t.Errorf("settled with %d inputs, want one for each of the %d fields", got.Inputs, len(fleet.Fields))
+	}
+	if !(got.Settled > got.Mounted && got.Mounted > 0) {
+		t.Errorf("settled at %.0f ms, mounted at %.0f ms: want the settings after the mount", got.Settled, got.Mounted)
+	}
+	typeInto(t, ctx, "fail500", "10")
+	link := func() string { return eval[string](t, ctx, `new URL(location.href).searchParams.get("fail500") || ""`) }
+	if err := waitFor(5*time.Second, func() bool { return link() == "10" }); err != nil {
+		t.Errorf("a later group's field typed into: the link has fail500=%q, want 10", link())
+	}
+	if ex := log.exceptions(); len(ex) > 0 {
+		t.Errorf("page errors: %v", ex)
 	}
 }
 

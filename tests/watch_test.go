@@ -136,7 +136,7 @@ func TestWatchSurvivesAReload(t *testing.T) {
 	}
 	reload := func() {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"]`))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(settled))); err != nil {
 			t.Fatal(err)
 		}
 	}

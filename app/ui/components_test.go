@@ -228,6 +228,55 @@ func TestControlsRenderEveryField(t *testing.T) {
 	}
 }
 
+// The page's first mount renders the first group of settings alone; the
+// rest come after its first paint (Playground.settled). Rendered whole,
+// every field is there (TestControlsRenderEveryField).
+func TestControlsFirstGroupOnly(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		page    bool // rendered by a Playground rather than alone
+		settled bool
+		first   bool // Controls.FirstGroupOnly
+		groups  int
+	}{
+		{"alone, whole", false, false, false, len(groupTitles)},
+		{"alone, first group", false, false, true, 1},
+		{"page, first mount", true, false, false, 1},
+		{"page, settled", true, true, false, len(groupTitles)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLab()
+			var out string
+			if tt.page {
+				out = renderHTML(&Playground{lab: l, ready: true, settled: tt.settled})
+			} else {
+				out = renderHTML(&Controls{Lab: l, Rev: l.cfgRev, FirstGroupOnly: tt.first})
+			}
+			if n := strings.Count(out, `id="group-`); n != tt.groups {
+				t.Errorf("%d groups rendered, want %d", n, tt.groups)
+			}
+			for i, g := range groupTitles {
+				if got := strings.Contains(out, `id="group-`+g.id+`"`); got != (i < tt.groups) {
+					t.Errorf("group %s rendered: %v, want %v", g.id, got, i < tt.groups)
+				}
+			}
+			for _, f := range fleet.Fields {
+				if f.Group != groupTitles[0].id {
+					continue
+				}
+				if !strings.Contains(out, `id="f-`+f.Key+`"`) {
+					t.Errorf("the first group's %s is not rendered", f.Key)
+				}
+			}
+			if tt.page {
+				if got := isTrue(tagWith(out, `data-ready`), "data-settled"); got != tt.settled {
+					t.Errorf("main says settled: %v, want %v", got, tt.settled)
+				}
+			}
+		})
+	}
+}
+
 func TestControlsShowErrorBesideInput(t *testing.T) {
 	l := newLab()
 	l.Set("workers", "abc")

@@ -1279,6 +1279,7 @@ func debugJSON(v *view) string {
 		"last_redraw_ms":  float64(cost) / 1e6,
 		"go_start_ms":     goStart,
 		"mounted_ms":      mountedAt,
+		"settled_ms":      settledAt,
 		"first_sent_ms":   firstSent,
 		"draws":           draws,
 		"live_anew":       anew,  // a live run's kept drawing made again at a frame for another axis

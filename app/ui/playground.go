@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"sync"
@@ -23,8 +24,12 @@ type Playground struct {
 	// machine) ran before app.js could start streaming app.wasm.
 	Shell bool
 
-	lab      *Lab
-	ready    bool
+	lab   *Lab
+	ready bool
+	// settled: the settings' groups below the first are mounted too
+	// (main[data-settled="true"]). The first mount leaves them out
+	// (Controls.FirstGroupOnly) and they come after its paint.
+	settled  bool
 	removers []func()
 }
 
@@ -110,6 +115,19 @@ func (p *Playground) OnMount(ctx app.Context) {
 	// draws it in others (a narrower canvas), the page renders it again.
 	l.view.setOnBin(func() { ctx.Dispatch(func(app.Context) {}) })
 	l.adoptWatch(ctx)
+	if !p.settled {
+		ctx.Async(func() {
+			browser.Clock{}.AfterPaint(context.Background())
+			ctx.Dispatch(func(ctx app.Context) {
+				p.settled = true
+				ctx.Defer(func(app.Context) {
+					if settledAt == 0 {
+						settledAt = browser.Now()
+					}
+				})
+			})
+		})
+	}
 	l.rehearseSoon(ctx)
 }
 
@@ -309,7 +327,7 @@ func (p *Playground) Render() app.UI {
 	if l.running {
 		sidebar = sidebar.TabIndex(0)
 	}
-	return app.Main().Class(cls).DataSet("ready", p.ready).Body(page.Body(
+	return app.Main().Class(cls).DataSet("ready", p.ready).DataSet("settled", p.settled).Body(page.Body(
 		app.Header().Class("top").Body(
 			brand(),
 			app.Div().Class("top-actions").Body(
@@ -346,7 +364,7 @@ func (p *Playground) Render() app.UI {
 			),
 			sidebar.Body(
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
-					&Controls{Lab: l, Rev: l.cfgRev},
+					&Controls{Lab: l, Rev: l.cfgRev, FirstGroupOnly: !p.settled},
 				),
 			),
 		)),

@@ -6,7 +6,9 @@
 //
 // Stable element ids and attributes:
 //
-//	main[data-ready="true"]      the page is mounted and its handlers are live
+//	main[data-ready="true"]      the page is mounted and its handlers are live (interactive)
+//	main[data-settled="true"]    and the settings' groups below the first are mounted too, after
+//	                             the page's first paint (Controls.FirstGroupOnly)
 //	#f-<key>                     the input of fleet field <key> (text, select or checkbox)
 //	#err-<key>                   the message beside an invalid input (absent when valid)
 //	#help-<key>                  the input's one line of help
@@ -32,13 +34,13 @@
 //
 //	state()          {running, runs, run_key, records, invalid, preset, stats{<name>: number}}
 //	debug()          {goroutines, funcs, funcs_permanent, pending_waits, last_redraw_ms,
-//	                 go_start_ms, mounted_ms, sim_computed_ms, drawn_ms, gc_cycles,
+//	                 go_start_ms, mounted_ms, settled_ms, sim_computed_ms, drawn_ms, gc_cycles,
 //	                 heap_mb, heap_sys_mb, stacks_mb, hidden, first_sent_ms, draws}:
 //	                 funcs counts the Go functions app/browser handed to JavaScript and did
 //	                 not release (funcs_permanent of them live as long as the page);
 //	                 pending_waits the timers and promises Go code waits for; go_start_ms
 //	                 and mounted_ms are performance.now() when Go started and when the
-//	                 page mounted, sim_computed_ms when the last simulation's result was
+//	                 page mounted, settled_ms when all its settings were, sim_computed_ms when the last simulation's result was
 //	                 in and drawn_ms when the run shown was first drawn complete; the
 //	                 memory figures are Go's (runtime.MemStats); hidden lists the run
 //	                 shown's hidden-tab stretches as [from, to] ms since its start;
@@ -64,8 +66,9 @@ import (
 
 // goStart is performance.now() when the program started (0 natively): with
 // the mount time, debug() tells how a cold load's time splits between
-// download+compile and Go's own start and first render.
-var goStart, mountedAt float64
+// download+compile and Go's own start and first render; settledAt is when
+// the settings' later groups were mounted.
+var goStart, mountedAt, settledAt float64
 
 // Routes registers every page. Both the server and the browser call it.
 func Routes() {
