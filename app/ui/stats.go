@@ -123,35 +123,39 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		return s
 	}
 	figured := func(s stat, figures string) stat { s.Figures = figures; return s }
-	// counted is figured with the figures that hold counts (countFigures'
-	// i-th): short, and whole for the tooltip.
-	shortFigs, wholeFigs := countFigures(st, end, jobs, short), countFigures(st, end, jobs, thousands)
-	counted := func(s stat, i int) stat {
-		s.Figures = shortFigs[i]
-		if wholeFigs[i] != shortFigs[i] {
-			s.Full = wholeFigs[i]
+	// counted is figured with figures that hold counts, written by figs:
+	// short in the card, whole in its tooltip.
+	counted := func(s stat, figs func(num func(int) string) string) stat {
+		s.Figures = figs(short)
+		if whole := figs(thousands); whole != s.Figures {
+			s.Full = whole
 		}
 		return s
 	}
+	inFlight := func(num func(int) string) string { return num(st.InFlight) + " in flight" }
+	finished := func(num func(int) string) string { return finishedText(st, jobs, num) }
+	failed := func(num func(int) string) string { return failedText(st, num) }
+	retries := func(num func(int) string) string { return num(st.Retries) + " retries" }
+	cancelled := func(num func(int) string) string { return cancelledText(st, end, num) }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
 	// nearest rank, a value that occurred, never one interpolated.
 	tip := func(s stat, t string) stat { s.Tip = t; return s }
 	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
-		counted(n("requests", "requests sent", st.Requests, "retries included", true), 0),
-		counted(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), 1),
+		counted(n("requests", "requests sent", st.Requests, "retries included", true), inFlight),
+		counted(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finished),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		counted(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), 2),
+		counted(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), failed),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
-		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), 3),
+		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
 		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
 		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
-		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), 4), causesText(st.Causes)),
+		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)),
 		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
@@ -163,14 +167,6 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		hide(n("jobs", "jobs finished", st.Jobs, "", false)),
 		hide(n("cancelled", "jobs cancelled "+cutBy(end), st.Cancelled, "", false)),
 	}
-}
-
-// countFigures are the lines of the numbers whose figures hold counts,
-// written by num (short or thousands): requests in flight, the successes
-// (finishedText), the other failures (failedText), the retries, the
-// give-ups cancelled (cancelledText).
-func countFigures(st *fleet.Stats, end runEnd, jobs int, num func(int) string) [5]string {
-	return [5]string{num(st.InFlight) + " in flight", finishedText(st, jobs, num), failedText(st, num), num(st.Retries) + " retries", cancelledText(st, end, num)}
 }
 
 // soFar marks list as the numbers of a run not over, counted up to now: a
