@@ -303,7 +303,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSumm
 	if st.Successes > 0 {
 		row("wasted per success", "%.2f requests", st.WastedPerSuccess)
 	} else { // no ratio: 0 would read as nothing wasted
-		row("wasted per success", "– (no job succeeded: all %d answers wasted)", st.Requests-st.InFlight)
+		row("wasted per success", "– (no job succeeded: all %d requests wasted)", st.Requests-st.InFlight)
 	}
 	row("peak", "%d requests in one second", st.PeakRPS)
 	row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))

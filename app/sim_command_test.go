@@ -109,7 +109,7 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		want, wantNot []string
 	}{
 		{[]string{"scenario", "workers=5&jobs=1&fail500=100&attempts=3&latency=10ms"},
-			[]string{"5 workers × 1 job,", "wasted per success     – (no job succeeded: all 15 answers wasted)", "drained after"}, []string{"0.00 requests", "stopped after", "1 jobs"}},
+			[]string{"5 workers × 1 job,", "wasted per success     – (no job succeeded: all 15 requests wasted)", "drained after"}, []string{"0.00 requests", "stopped after", "1 jobs"}},
 		// The attempts in flight at the limit are aborted there, not by
 		// Stop: "100 aborted" did not say by what.
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},

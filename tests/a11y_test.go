@@ -146,7 +146,7 @@ func TestScreenReaderFollowsARun(t *testing.T) {
 	described := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("aria-describedby").split(" ")
 		.map(id => (document.getElementById(id) || {}).textContent || "").join(" ")`)
 	want := fmt.Sprintf("4 workers sent %d requests", int(st.Stats["requests"]))
-	for _, w := range []string{want, "Answers: ", "rejected (429 or 503)", "Requests sent per "} {
+	for _, w := range []string{want, "Outcomes: ", "rejected (429 or 503)", "Requests sent per "} {
 		if !strings.Contains(described, w) {
 			t.Errorf("the timeline's description lacks %q: %q", w, described)
 		}

@@ -525,11 +525,11 @@ var StatsColumns = []JSONKey{
 	{"amplification", "requests ÷ first_tries; 0 with no first try"},
 	{"wasted_per_success", "attempts answered without success (requests − in_flight − ok) ÷ successes; 0 with no success"},
 	{"peak_rps", "most attempts sent within any 1 s"},
-	{"completion_p50_ms", "a job's time from when it was due to done (as the page's number), median over the jobs that ended and were not cancelled, in ms"},
-	{"completion_p99_ms", "the same, 99th percentile (nearest rank), in ms"},
-	{"completion_max_ms", "the same, the longest, in ms"},
+	{"completion_p50_ms", "a job's time from when it was due to done (as the page's number), median over the jobs that ended and were not cancelled, in ms; null when no job did (every job cancelled, or none ended)"},
+	{"completion_p99_ms", "the same, 99th percentile (nearest rank), in ms; null when no job completed"},
+	{"completion_max_ms", "the same, the longest, in ms; null when no job completed"},
 	{"drain_ms", "from the start to the last done event, in ms; for a run that did not drain (jobs cancelled, or some never started: Stop, a request or attempt limit), to the run's end"},
-	{"lateness_p50_ms", "send lateness (intended send to the request's start), median, in ms; null when not measured (a simulation)"},
+	{"lateness_p50_ms", "send lateness (intended send to the request's start), median, in ms; null when not measured (a simulation, or no attempt's outcome in yet)"},
 	{"lateness_p99_ms", "the same, 99th percentile, in ms; null when not measured"},
 	{"queued_p50_ms", "browser queueing (queued_ms) of the answers that tell it, median, in ms; null when none does (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"queued_p99_ms", "the same, 99th percentile, in ms; null when none does"},
@@ -570,9 +570,9 @@ type exportStats struct {
 	Amplification    float64        `json:"amplification"`
 	WastedPerSuccess float64        `json:"wasted_per_success"`
 	PeakRPS          int            `json:"peak_rps"`
-	CompletionP50MS  float64        `json:"completion_p50_ms"`
-	CompletionP99MS  float64        `json:"completion_p99_ms"`
-	CompletionMaxMS  float64        `json:"completion_max_ms"`
+	CompletionP50MS  *float64       `json:"completion_p50_ms"`
+	CompletionP99MS  *float64       `json:"completion_p99_ms"`
+	CompletionMaxMS  *float64       `json:"completion_max_ms"`
 	DrainMS          float64        `json:"drain_ms"`
 	LatenessP50MS    *float64       `json:"lateness_p50_ms"`
 	LatenessP99MS    *float64       `json:"lateness_p99_ms"`
@@ -582,9 +582,11 @@ type exportStats struct {
 }
 
 // toExportStats is s in the export's units. A simulation measures no send
-// lateness and no browser queueing, and a run whose answers told no
-// queueing (QueuedN 0) measured none: those are null, not 0, as the page
-// says "not measured" rather than 0 µs.
+// lateness and no browser queueing, a run whose answers told no queueing
+// (QueuedN 0) measured none, one with no outcome yet no lateness
+// (LatenessN 0), and one where no job completed (CompletionN 0: every job
+// cancelled, or none ended) no completion time: those are null, not 0, as
+// the page says "not measured" rather than 0 µs.
 func toExportStats(s Stats, simulated bool) exportStats {
 	x := exportStats{
 		Requests: s.Requests, FirstTries: s.FirstTries, Retries: s.Retries,
@@ -592,10 +594,12 @@ func toExportStats(s Stats, simulated bool) exportStats {
 		Aborted: s.Aborted, AbortedByStop: s.Aborted - s.AbortedAtLimit, AbortedAtLimit: s.AbortedAtLimit,
 		Jobs: s.Jobs, Successes: s.Successes, GiveUps: s.GiveUps, Cancelled: s.Cancelled, Causes: s.Causes,
 		PeakJobs: s.PeakJobs, Amplification: s.Amplification, WastedPerSuccess: s.WastedPerSuccess, PeakRPS: s.PeakRPS,
-		CompletionP50MS: ms(s.CompletionP50), CompletionP99MS: ms(s.CompletionP99), CompletionMaxMS: ms(s.CompletionMax),
 		DrainMS: ms(s.Drain),
 	}
-	if !simulated {
+	if s.CompletionN > 0 {
+		x.CompletionP50MS, x.CompletionP99MS, x.CompletionMaxMS = ptr(ms(s.CompletionP50)), ptr(ms(s.CompletionP99)), ptr(ms(s.CompletionMax))
+	}
+	if !simulated && s.LatenessN > 0 {
 		x.LatenessP50MS, x.LatenessP99MS = ptr(ms(s.LatenessP50)), ptr(ms(s.LatenessP99))
 		if s.QueuedN > 0 {
 			x.QueuedP50MS, x.QueuedP99MS = ptr(ms(s.QueuedP50)), ptr(ms(s.QueuedP99))

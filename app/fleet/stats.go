@@ -118,6 +118,7 @@ type Stats struct {
 	// (core.Loop.SetDue), and the delay counts, as it does for the job's
 	// user. Otherwise its first event is when it was due.
 	CompletionP50, CompletionP99, CompletionMax time.Duration
+	CompletionN                                 int // the jobs those are over: none, and they measured nothing (not 0 µs)
 	// Drain is the time from the start of the run to the last EventDone,
 	// or, for a finished run that did not drain (Recording.Drained), to
 	// when it was cut (Recording.Final): Stop between an open workload's
@@ -132,6 +133,7 @@ type Stats struct {
 	// a timed-out, aborted or failed one counts the clock's part alone.
 	// And browser-side queueing from the transport.
 	LatenessP50, LatenessP99 time.Duration
+	LatenessN                int // the attempts those are over (none before the first outcome)
 	QueuedP50, QueuedP99     time.Duration
 	QueuedN                  int // answers whose queueing the browser told (a server without Timing-Allow-Origin gives none)
 }
@@ -295,7 +297,7 @@ func (a *StatsAcc) Stats() Stats {
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
 	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
 	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
-	st.QueuedN = len(a.queued)
+	st.CompletionN, st.LatenessN, st.QueuedN = len(a.completion), len(a.lateness), len(a.queued)
 	return st
 }
 

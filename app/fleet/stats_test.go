@@ -88,7 +88,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		CompletionP50: 750 * time.Millisecond, CompletionP99: 1100 * time.Millisecond, CompletionMax: 1100 * time.Millisecond,
 		Drain:       1100 * time.Millisecond,
 		LatenessP50: 0, LatenessP99: 5 * time.Millisecond, // 0, 0, 4, 0, 0 and 2+3 ms: the six attempts with an outcome
-		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond, QueuedN: 1,
+		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond, QueuedN: 1, CompletionN: 2, LatenessN: 6,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StatsOf\n got %+v\nwant %+v", got, want)
@@ -379,9 +379,10 @@ func TestExportJSON(t *testing.T) {
 // The JSON's stats are the documented ones (StatsColumns, the README's
 // table), in their order, and what the run did not measure is null, as
 // the page says "not measured": a simulation's send lateness and browser
-// queueing, and the queueing of a run whose answers told none (a native
-// run, a custom target without Timing-Allow-Origin). They were 0, a
-// measurement of no delay at all.
+// queueing, the queueing of a run whose answers told none (a native run, a
+// custom target without Timing-Allow-Origin), the lateness of a run with
+// no outcome yet, and the completion times of a run in which no job
+// completed. They were 0, a measurement of no delay at all.
 func TestExportStatsAreDocumented(t *testing.T) {
 	if keys, documented := jsonKeys[exportStats](), keyNames(StatsColumns); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's stats are\n%q, StatsColumns documents\n%q", keys, documented)
@@ -411,6 +412,15 @@ func TestExportStatsAreDocumented(t *testing.T) {
 		{"live, no answer told its queueing", false, untimed, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": nil, "queued_p99_ms": nil}},
 		{"live, an answer sent at once", false, atOnce, map[string]any{"lateness_p50_ms": 0.0, "lateness_p99_ms": 5.0, "queued_p50_ms": 0.0, "queued_p99_ms": 0.0}},
 		{"simulated", true, handMade(), map[string]any{"lateness_p50_ms": nil, "lateness_p99_ms": nil, "queued_p50_ms": nil, "queued_p99_ms": nil}},
+		{"live", false, handMade(), map[string]any{"completion_p50_ms": 750.0, "completion_p99_ms": 1100.0, "completion_max_ms": 1100.0}},
+		// Stop before any job ended but the one it cancelled: no job
+		// completed (it read "completion p50 0 µs").
+		{"live, every job that ended cancelled", false, []Record{attempt(1, 1, 1, 800, 800), outcome(1, 1, 1, 900, Attempt{Err: context.Canceled}),
+			done(1, 1, 1, 900, &core.StopError{Cause: core.ErrCancelled, Attempts: 1, Context: context.Canceled})},
+			map[string]any{"completion_p50_ms": nil, "completion_p99_ms": nil, "completion_max_ms": nil, "lateness_p99_ms": 0.0}},
+		// Written while the first attempts are in flight: no lateness yet.
+		{"live, no outcome yet", false, []Record{attempt(0, 0, 1, 0, 0), attempt(1, 0, 1, 10, 10)},
+			map[string]any{"completion_p50_ms": nil, "lateness_p50_ms": nil, "lateness_p99_ms": nil, "queued_p99_ms": nil}},
 	} {
 		rec := NewRecording(Default(), t0, c.simulated)
 		rec.Append(c.recs...)
@@ -429,8 +439,12 @@ func TestExportStatsAreDocumented(t *testing.T) {
 				t.Errorf("%s: %s is %v (present %v), want %v", c.name, k, got, ok, want)
 			}
 		}
-		if len(doc.Stats) != len(StatsColumns) {
-			t.Errorf("%s: %d stats, %d documented: %v", c.name, len(doc.Stats), len(StatsColumns), doc.Stats)
+		documented := len(StatsColumns)
+		if _, ok := doc.Stats["causes"]; !ok {
+			documented-- // left out when no job gave up
+		}
+		if len(doc.Stats) != documented {
+			t.Errorf("%s: %d stats, %d documented: %v", c.name, len(doc.Stats), documented, doc.Stats)
 		}
 	}
 }

@@ -243,16 +243,20 @@ func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the
 // numbers only a live run measures are left out; with otherSize (the two
-// workloads differ), the counts of work get no verdict.
+// workloads differ), the counts of work get no verdict. A run going on
+// (or a replay) that has not measured a number yet (no job completed so
+// far) shows the baseline's figure beside its "–", with no change; the
+// numbers only a live run measures are left out then too.
 func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
 	}
 	for i := range cur {
-		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && cur[i].NotMeasured == "" {
+		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && (cur[i].NotMeasured == "" || cur[i].SoFar && !measuredLive[cur[i].Name]) {
 			cur[i].Base, cur[i].HasBase = b.Value, true
 			cur[i].BaseText, cur[i].BaseExact = b.Text, cmp.Or(b.Exact, b.Text)
+			cur[i].NoDelta = cur[i].NotMeasured != ""
 			if b.NotMeasured != "" {
 				cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 			}

@@ -502,7 +502,7 @@ func TestSimulationLeavesBrowserNumbersOut(t *testing.T) {
 // configuration decides keep theirs.
 func TestPageTimingIsNotJudged(t *testing.T) {
 	run := func(lateness, queued, p99 time.Duration) fleet.Stats {
-		return fleet.Stats{Requests: 100, FirstTries: 100, OK: 100, Jobs: 100, Successes: 100, QueuedN: 100,
+		return fleet.Stats{Requests: 100, FirstTries: 100, OK: 100, Jobs: 100, Successes: 100, QueuedN: 100, LatenessN: 100, CompletionN: 100,
 			LatenessP99: lateness, QueuedP99: queued, CompletionP99: p99}
 	}
 	l := newLab()

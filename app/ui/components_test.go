@@ -333,6 +333,40 @@ func TestNumbersCarryRawValues(t *testing.T) {
 	}
 }
 
+// A run that measured no completion time (no job completed: each one that
+// ended was cancelled, or none ended yet) or no lateness (no outcome in
+// yet) shows "–" and why, not "0 µs" as if jobs had completed at once.
+func TestNumbersSayWhatIsNotMeasuredYet(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		st      fleet.Stats
+		running bool
+		want    map[string]string // a card's name: its line, with "–" as its value
+	}{
+		{"the first requests in flight", fleet.Stats{Requests: 2, FirstTries: 2, InFlight: 2, QueuedN: 0}, true,
+			map[string]string{"completion_p50_ms": noneCompleted, "completion_p99_ms": noneCompleted, "lateness_p99_ms": "no outcome yet"}},
+		{"stopped before any job completed", fleet.Stats{Requests: 2, FirstTries: 2, Aborted: 2, Jobs: 2, GiveUps: 2, Cancelled: 2, LatenessN: 2, Drain: 2 * time.Second}, false,
+			map[string]string{"completion_p50_ms": noneCompleted, "completion_p99_ms": noneCompleted}},
+		{"stopped before any request", fleet.Stats{}, false, map[string]string{"lateness_p99_ms": "no request sent"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newLab()
+			l.stats, l.hasStats, l.running = c.st, true, c.running
+			out := renderHTML(&Numbers{Lab: l, Rev: 1})
+			for name, line := range c.want {
+				i := strings.Index(out, `data-stat="`+name+`"`)
+				if i < 0 {
+					t.Fatalf("no %s card", name)
+				}
+				card := out[i : i+strings.Index(out[i:], "</div>")]
+				if !strings.Contains(card, `<span class="v">–</span>`) || !strings.Contains(card, ">"+line+"<") || strings.Contains(card, "0 µs") {
+					t.Errorf("%s: want – and %q:\n%s", name, line, card)
+				}
+			}
+		})
+	}
+}
+
 // Before a run the panel shows no figures: a dash for each number and what
 // it is, no line made of zeros ("max 0 µs"); after a run the lines carry
 // the run's figures, the description moving to the tooltip.
@@ -349,7 +383,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 		}
 	}
 	l := newLab()
-	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second}
+	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second, CompletionN: 1, LatenessN: 2}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
 	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="fetch start − intended; p50`} {
@@ -374,11 +408,11 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		st   fleet.Stats
 		want []string
 	}{
-		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 answers wasted"}},
-		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 answer wasted"}},
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 requests wasted"}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 request wasted"}},
 		// Short enough for the narrowest card, whole in its tooltip.
 		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
-			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 answers wasted"`, `>no success: 300k answers wasted<`}},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
 		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 	} {

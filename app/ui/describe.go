@@ -100,7 +100,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	}
 	b.WriteString(thousands(s.Workers) + plural(s.Workers, " worker", " workers") + " sent " + thousands(st.Requests) +
 		plural(st.Requests, " request", " requests") + over + " (" + thousands(st.FirstTries) + plural(st.FirstTries, " first try, ", " first tries, ") +
-		thousands(st.Retries) + plural(st.Retries, " retry", " retries") + "). Answers: ")
+		thousands(st.Retries) + plural(st.Retries, " retry", " retries") + "). Outcomes: ")
 	answers := []struct {
 		n    int
 		what string
@@ -126,8 +126,14 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	}
 	b.WriteString(sliceCounts(rec.Start, st.Drain, bin, recs))
 	b.WriteString(waitCounts(recs))
+	// Why they gave up is in the give-ups card's tooltip too, which a
+	// keyboard or a screen reader does not reach.
 	if n := st.GiveUps - st.Cancelled; n > 0 {
-		b.WriteString(" " + thousands(n) + plural(n, " job", " jobs") + " gave up.")
+		b.WriteString(" " + thousands(n) + plural(n, " job", " jobs") + " gave up")
+		if why := causeCounts(st.Causes); why != "" {
+			b.WriteString(" (" + why + ")")
+		}
+		b.WriteString(".")
 	}
 	return b.String()
 }

@@ -48,7 +48,7 @@ func TestTimelineSummary(t *testing.T) {
 	got := l.timelineSummary()
 	for _, want := range []string{
 		"Timeline of the finished run: 2 workers sent 3 requests in 1.1 s (2 first tries, 1 retry).",
-		"Answers: 2 succeeded, 1 rejected (429 or 503).",
+		"Outcomes: 2 succeeded, 1 rejected (429 or 503).",
 		"server limit 1 req/s (burst 1); at most 2 requests were sent in any one second.",
 		"Requests sent per 0.25 s: 0 s–0.25 s 2 (1 rejected); 0.25 s–0.5 s none; 0.5 s–0.75 s none; 0.75 s–1 s none; 1 s–1.25 s 1.",
 		"Waits between attempts: 1 Retry-After.",
@@ -70,6 +70,33 @@ func TestTimelineSummary(t *testing.T) {
 	}
 }
 
+// The description says why the jobs that gave up did, which the give-ups
+// card says only in its tooltip, out of reach of a keyboard or a screen
+// reader; the cancelled are not among them.
+func TestSummarySaysWhyJobsGaveUp(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	s := fleet.Default()
+	s.Workers, s.Jobs = 3, 1
+	gaveUp := func(w int, cause error) []fleet.Record {
+		return []fleet.Record{
+			{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},
+			{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(time.Second), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Worker: w, Event: core.Event{Kind: core.EventDone, At: t0.Add(time.Second), Attempt: 1, Err: &core.StopError{Cause: cause, Attempts: 1}}},
+		}
+	}
+	var recs []fleet.Record
+	recs = append(recs, gaveUp(0, core.ErrBudgetEmpty)...)
+	recs = append(recs, gaveUp(1, core.ErrBudgetEmpty)...)
+	recs = append(recs, gaveUp(2, core.ErrExhausted)...)
+	rec := fleet.NewRecording(s, t0, true)
+	rec.Append(recs...)
+	st := fleet.StatsOf(t0, recs)
+	got := describeRun(rec, st, recs, histBin(st.Drain))
+	if want := " 3 jobs gave up (out of attempts 1, retry budget empty 2)."; !strings.Contains(got, want) {
+		t.Errorf("want %q in\n%s", want, got)
+	}
+}
+
 // The description says what aborted attempts: Stop, or a simulation's
 // attempt limit, where nobody pressed Stop (10,000 workers × 1,000 jobs
 // were said to have "238 aborted by Stop").
@@ -83,8 +110,8 @@ func TestSummarySaysWhatAborted(t *testing.T) {
 		err       error
 		want, not string
 	}{
-		{"Stop", false, context.Canceled, "Answers: 1 aborted by Stop.", "attempt limit"},
-		{"the attempt limit", true, fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), "Answers: 1 aborted at the attempt limit.", "Stop"},
+		{"Stop", false, context.Canceled, "Outcomes: 1 aborted by Stop.", "attempt limit"},
+		{"the attempt limit", true, fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), "Outcomes: 1 aborted at the attempt limit.", "Stop"},
 	} {
 		recs := []fleet.Record{
 			{Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},

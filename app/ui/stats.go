@@ -151,16 +151,16 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
-		pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)),
-		pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))),
+		unmeasured(pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)), st.CompletionN, noneCompleted),
+		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))), st.CompletionN, noneCompleted),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
 		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)),
-		pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))),
+		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))), st.LatenessN, noOutcome(st)),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
-		hide(d("completion_max_ms", "completion max", st.CompletionMax, "", false)),
+		hide(unmeasured(d("completion_max_ms", "completion max", st.CompletionMax, "", false), st.CompletionN, noneCompleted)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
 		hide(n("aborted", "aborted", st.Aborted, "", false)),
 		hide(n("in_flight", "in flight", st.InFlight, "", false)),
@@ -273,16 +273,22 @@ var giveUpCauses = [...][2]string{
 // causesText says why the jobs that gave up did: "why: out of attempts 9,
 // retry budget empty 2"; "" when none did but by Stop.
 func causesText(causes map[string]int) string {
+	if c := causeCounts(causes); c != "" {
+		return "why: " + c
+	}
+	return ""
+}
+
+// causeCounts counts the give-ups by cause, "out of attempts 9, retry
+// budget empty 2", leaving the cancelled out.
+func causeCounts(causes map[string]int) string {
 	var parts []string
 	for _, c := range giveUpCauses {
 		if n := causes[c[0]]; n > 0 {
 			parts = append(parts, c[1]+" "+thousands(n))
 		}
 	}
-	if parts == nil {
-		return ""
-	}
-	return "why: " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 // peakJobsTip says what bounds the jobs at once: the card's line had it
@@ -291,6 +297,29 @@ const peakJobsTip = "a closed workload has at most one per worker; an open one's
 
 // dispersionTip says what the dispersion measures (fleet.Dispersion).
 const dispersionTip = "variance ÷ mean of the retries sent per 100 ms, from the first retry to the last: about 1 when retries come independently, about k when they come back in herds of k; k retries all in one slice count k, the most they can give"
+
+// unmeasured is s as a run shows it that measured none of what its figure
+// is over (n 0): "–" and why, where fleet.Stats has 0 (it read "0 µs",
+// as if jobs had completed at once). The export has null.
+func unmeasured(s stat, n int, why string) stat {
+	if n == 0 {
+		s.Text, s.Exact, s.Figures, s.NotMeasured = "–", "", "", why
+	}
+	return s
+}
+
+// noneCompleted says why the completion times are not measured: no job
+// ended but cancelled (by Stop, or a limit), or none ended yet.
+const noneCompleted = "no job completed"
+
+// noOutcome says why the send lateness is not measured: it counts an
+// attempt when its outcome is in (fleet.Stats).
+func noOutcome(st *fleet.Stats) string {
+	if st.Requests == 0 {
+		return "no request sent"
+	}
+	return "no outcome yet"
+}
 
 // wasted is the wasted-per-success number s of st: with no success it is
 // no ratio (fleet.Stats gives 0, which read as "nothing wasted" after a run
@@ -301,16 +330,17 @@ func wasted(s stat, st *fleet.Stats) stat {
 	}
 	s.Text, s.Exact = "–", ""
 	// "no success: all 8,888 answers wasted" was cut in the narrowest
-	// first-row card.
-	switch answered := st.Requests - st.InFlight; answered {
+	// first-row card. They are requests, not answers: timeouts and aborts
+	// among them had none.
+	switch wasted := st.Requests - st.InFlight; wasted {
 	case 0:
 		s.NotMeasured = "no success yet"
 	case 1:
-		s.NotMeasured = "no success: 1 answer wasted"
+		s.NotMeasured = "no success: 1 request wasted"
 	default:
-		s.NotMeasured = "no success: " + short(answered) + " answers wasted"
-		if short(answered) != thousands(answered) {
-			s.Full = "no success: " + thousands(answered) + " answers wasted"
+		s.NotMeasured = "no success: " + short(wasted) + " requests wasted"
+		if short(wasted) != thousands(wasted) {
+			s.Full = "no success: " + thousands(wasted) + " requests wasted"
 		}
 	}
 	return s
