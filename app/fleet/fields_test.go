@@ -317,9 +317,13 @@ func TestCrossFieldRules(t *testing.T) {
 		blame   []string // in order, one per error
 		contain []string
 	}{
-		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, []string{"cap"}, []string{"cap"}},
-		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, []string{"base"}, []string{"at least base 20s"}},
-		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{"latency+spread"}},
+		// Each message is the blamed field's: its value and what it may be
+		// beside the others. Beside Base it said "backoff cap 10s: must be 0
+		// (no cap) or at least base 20s", and beside Latency spread
+		// 'spread "20s"', the query's name.
+		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, []string{"cap"}, []string{`Cap "1s": 0s (no cap) or at least the base, 2s`}},
+		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, []string{"base"}, []string{`Base "20s": at most the cap, 10s (or a cap of 0s: no cap)`}},
+		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{`Latency spread "20s": allowed at most 10s: latency+spread`}},
 		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, []string{"fail503"}, []string{"fail500+fail503+drop+hang"}},
 		// Two errors of one rule at once are both shown, each on its field:
 		// the page counted one field to fix, and showed the second after
@@ -380,7 +384,7 @@ func TestFailureSumOfExactlyOneHundred(t *testing.T) {
 	s.Mock.Drop = 14.5
 	// Named on drop, with what it may be beside the others, without float
 	// noise (100-85.6 is 14.400000000000006 in float64).
-	if errs := s.Validate(); len(errs) != 1 || errs[0].Key != "drop" || !strings.Contains(errs[0].Msg, `drop "14.5": allowed at most 14.4:`) {
+	if errs := s.Validate(); len(errs) != 1 || errs[0].Key != "drop" || !strings.Contains(errs[0].Msg, `Dropped connections "14.5": allowed at most 14.4:`) {
 		t.Errorf("a sum of 100.1: %+v, want one error on drop allowing at most 14.4", errs)
 	}
 }

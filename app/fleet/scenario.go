@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -245,10 +246,13 @@ func (s *Scenario) SimErrors() []FieldError {
 
 // A cross rule is a check spanning several fields. When it fails, the field
 // to blame is found by trying each of its fields at its default value, last
-// field first (see crossErrors).
+// field first (see crossErrors). say, when set, words the error as the
+// blamed field's own, its value and what it may be beside the others
+// ("" leaves the check's own words).
 type crossRule struct {
 	keys  []string
 	check func(*Scenario) error
+	say   func(s *Scenario, f *Field, err error) string
 }
 
 var crossRules = []crossRule{
@@ -257,6 +261,20 @@ var crossRules = []crossRule{
 		check: func(s *Scenario) error {
 			return s.Policy().Validate()
 		},
+		// core says "backoff cap 10s: must be 0 (no cap) or at least base
+		// 20s", which beside Base spoke of the cap and not of the base.
+		say: func(s *Scenario, f *Field, err error) string {
+			if s.Cap == 0 || s.Cap >= s.Base {
+				return ""
+			}
+			switch f.Key {
+			case "base":
+				return fmt.Sprintf("%s %q: at most the cap, %s (or a cap of 0s: no cap)", f.Label, f.Get(s), core.FormatDuration(s.Cap))
+			case "cap":
+				return fmt.Sprintf("%s %q: 0s (no cap) or at least the base, %s", f.Label, f.Get(s), core.FormatDuration(s.Base))
+			}
+			return ""
+		},
 	},
 	{
 		keys: []string{"limiter", "rate", "burst", "limit", "window", "status", "retry_after", "retry_value", "malformed", "headers", "latency", "spread", "fail500", "fail503", "drop", "hang"},
@@ -264,6 +282,15 @@ var crossRules = []crossRule{
 			p := s.Mock
 			p.Key, p.Tag = mock.Defaults().Key, ""
 			return p.Valid()
+		},
+		// The mock names its query parameter ("spread \"15s\": allowed at
+		// most 10s: …"); the page names the field.
+		say: func(s *Scenario, f *Field, err error) string {
+			var pe *mock.ParamError
+			if !errors.As(err, &pe) {
+				return ""
+			}
+			return fmt.Sprintf("%s %q: allowed %s", f.Label, f.Get(s), pe.Allowed)
 		},
 	},
 	{
@@ -304,6 +331,11 @@ func (s *Scenario) crossErrors() []FieldError {
 			}
 			fe.Value = f.Get(s)
 			fe.Msg = f.Label + ": " + fe.Msg
+			if r.say != nil {
+				if msg := r.say(&c, f, err); msg != "" {
+					fe.Msg = msg
+				}
+			}
 			errs = append(errs, fe)
 			_ = f.Set(&c, f.Get(&def)) // and look for the rule's next error
 		}

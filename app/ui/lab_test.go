@@ -951,7 +951,7 @@ func TestLinkNoticesBesideTheirFields(t *testing.T) {
 	for _, tt := range []struct{ key, want string }{
 		{"workers", `given 2 times`},
 		{"workers", `Workers "0": must be an integer between 1 and 10000`},
-		{"cap", `Cap: backoff cap 1ms: must be 0 (no cap) or at least base 1s; using the default 10s`},
+		{"cap", `Cap "1ms": 0s (no cap) or at least the base, 1s; using the default 10s`},
 		{"rate", `Server rate "\xff": must be a number between 0.001 and 1000000; using the default 10`},
 		{"jobs", ""},
 		{"base", ""},
