@@ -1805,17 +1805,20 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	if bw > 4 {
 		gap = 1
 	}
-	// Stacked bars, one path per class, bottom up in a fixed order.
-	order := []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+	// Stacked bars, one path per class, bottom up in a fixed order. A bar
+	// cut at the top is drawn to it with each class's share in proportion
+	// (cutShares): stacked as measured, its first classes filled the
+	// scale and the later ones, the 429s of a first wave, were not drawn.
+	order := histOrder
+	shares := cutShares(rates, top)
 	stack := make([]float64, len(bins)) // each bar's height so far
 	for _, c := range order {
 		cnt := 0
 		o.FillStyle(classColour[c])
 		o.BeginPath()
 		for i := range bins {
-			v := float64(bins[i][c]) * perSec
-			if v == 0 || stack[i] >= top {
-				stack[i] += v
+			v := float64(bins[i][c]) * perSec * shares[i]
+			if v == 0 {
 				continue
 			}
 			y1 := y(stack[i] + v)
@@ -1847,14 +1850,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		}
 		low := r // the height under which the bar has boundaries
 		if r > top {
-			low = 0
-			for _, c := range order {
-				if v := float64(bins[i][c]) * perSec; v > 0 && low+v < top {
-					low += v
-				} else if v > 0 {
-					break
-				}
-			}
+			low = cutLow(bins[i], order, top)
 		}
 		if low > 0 {
 			y1 := y(low)
@@ -1898,6 +1894,43 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		}
 	}
 	return append(marks, outline...), values
+}
+
+// histOrder is the order the histogram stacks its classes in, bottom up.
+var histOrder = []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+
+// cutShares is, for each bar of rates, what its classes' heights are
+// multiplied by: 1, or for a bar above top (cut at the top) top/rate, so
+// that it reaches the top with each class's share of it in proportion.
+func cutShares(rates []float64, top float64) []float64 {
+	out := make([]float64, len(rates))
+	for i, r := range rates {
+		out[i] = 1
+		if r > top {
+			out[i] = top / r
+		}
+	}
+	return out
+}
+
+// cutLow is the height, in req/s on the scale whose top is top, under
+// which a bar of counts bin cut at the top has the boundaries between its
+// classes: the bottom of its topmost class, the part its value may lie on.
+func cutLow(bin [fleet.NumClasses]int, order []fleet.Class, top float64) float64 {
+	tot, last := 0, -1
+	for k, c := range order {
+		if bin[c] > 0 {
+			tot, last = tot+bin[c], k
+		}
+	}
+	if last <= 0 {
+		return 0
+	}
+	under := 0
+	for _, c := range order[:last] {
+		under += bin[c]
+	}
+	return float64(under) / float64(tot) * top
 }
 
 // valueGap is the least space between two cut bars' values side by side,
