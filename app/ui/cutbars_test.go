@@ -168,3 +168,19 @@ func TestCutShares(t *testing.T) {
 		}
 	}
 }
+
+// A cut bar's value says its rejected share where it has room: the bar
+// drawn to the top shows its classes' shares, not their rates.
+func TestRejectedShare(t *testing.T) {
+	for _, c := range []struct {
+		n, tot int
+		want   string
+	}{
+		{17, 29, ", 59% rejected"}, {0, 29, ""}, {29, 29, ", 100% rejected"}, {999, 1000, ", 99% rejected"},
+		{1, 1000, ", <1% rejected"}, {0, 0, ""},
+	} {
+		if got := rejectedShare(c.n, c.tot); got != c.want {
+			t.Errorf("rejectedShare(%d, %d) = %q, want %q", c.n, c.tot, got, c.want)
+		}
+	}
+}
