@@ -79,7 +79,7 @@ func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 						t.Errorf("%d px, presentation mode %v: the %s numbers (%v px wide) break into rows of %v", w, present, g, rows[g+"_w"], n)
 					}
 				}
-				if testing.Verbose() && (w%80 == 0 || w == 768 || w == 900 || w == 1024) {
+				if testing.Verbose() && (w == 360 || w == 768 || w == 900 || w == 1024) {
 					t.Logf("%d px, presentation %v: %s %v px: %v", w, present, g, rows[g+"_w"], n)
 				}
 			}
