@@ -181,10 +181,20 @@ func union(a, b rect) rect {
 // overlap.
 func (r rect) shrink(d float64) rect { return rect{r.x + d, r.y + d, r.w - 2*d, r.h - 2*d} }
 
-// isValue reports whether a label is a number: a cut bar's value.
+// isValue reports whether a label is a number: a cut bar's value, with
+// or without its rejected share (", 40% rejected").
 func isValue(text string) bool {
-	_, err := strconv.ParseFloat(text, 64)
+	_, err := strconv.ParseFloat(valueNumber(text), 64)
 	return err == nil
+}
+
+// valueNumber is a cut bar's value without its rejected share: "194" of
+// "194, 90% rejected".
+func valueNumber(text string) string {
+	if n, share, ok := strings.Cut(text, ", "); ok && strings.HasSuffix(share, "% rejected") {
+		return n
+	}
+	return text
 }
 
 // labelsClear reports every label of o that covers a mark or another label:
@@ -527,7 +537,7 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 				x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
 				said := false
 				for _, lb := range labels {
-					if lb.text == trimFloat(rate) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 && lb.r.y < l.histTop+l.histH/3 {
+					if valueNumber(lb.text) == trimFloat(rate) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 && lb.r.y < l.histTop+l.histH/3 {
 						said = true
 						if lb.plate < 0 || contrast(sz.th, lb.col, lb.plate) < 4.5 {
 							t.Errorf("%s: the value %q of the %v bar is not on a plate it reads on (plate colour %d)", name, lb.text, time.Duration(i)*l.slice, lb.plate)
@@ -686,7 +696,7 @@ func histTexts(o *browser.Ops, l *layout) []drawnLabel {
 
 // isCutValue reports whether a label is a cut bar's value, whole or in
 // fewer digits ("19k").
-func isCutValue(text string) bool { return isValue(strings.TrimSuffix(text, "k")) }
+func isCutValue(text string) bool { return isValue(strings.TrimSuffix(valueNumber(text), "k")) }
 
 // cutValueRuns are runs with bars cut at the top: a 5,000-worker
 // simulation (?workers=5000, Simulate), each preset simulated, and full

@@ -1805,17 +1805,20 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	if bw > 4 {
 		gap = 1
 	}
-	// Stacked bars, one path per class, bottom up in a fixed order.
-	order := []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+	// Stacked bars, one path per class, bottom up in a fixed order. A bar
+	// cut at the top is drawn to it with each class's share in proportion
+	// (cutShares): stacked as measured, its first classes filled the
+	// scale and the later ones, the 429s of a first wave, were not drawn.
+	order := histOrder
+	shares := cutShares(rates, top)
 	stack := make([]float64, len(bins)) // each bar's height so far
 	for _, c := range order {
 		cnt := 0
 		o.FillStyle(classColour[c])
 		o.BeginPath()
 		for i := range bins {
-			v := float64(bins[i][c]) * perSec
-			if v == 0 || stack[i] >= top {
-				stack[i] += v
+			v := float64(bins[i][c]) * perSec * shares[i]
+			if v == 0 {
 				continue
 			}
 			y1 := y(stack[i] + v)
@@ -1847,14 +1850,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		}
 		low := r // the height under which the bar has boundaries
 		if r > top {
-			low = 0
-			for _, c := range order {
-				if v := float64(bins[i][c]) * perSec; v > 0 && low+v < top {
-					low += v
-				} else if v > 0 {
-					break
-				}
-			}
+			low = cutLow(bins[i], order, top)
 		}
 		if low > 0 {
 			y1 := y(low)
@@ -1873,7 +1869,11 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		x := l.x(time.Duration(first+i) * l.slice)
 		o.FillStyle(colPanel)
 		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
-		if v, ok := placeCutValue(l, taken, r, x, bw, colText); ok {
+		tot := 0
+		for _, n := range bins[i] {
+			tot += n
+		}
+		if v, ok := placeCutValue(l, taken, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
 			values = append(values, v)
 			taken = append(taken, v.keep(s))
 		}
@@ -1892,12 +1892,49 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 			mid := q.x + q.w/2
 			return q.h > q.w && slices.Contains(outline, q) && (math.Abs(mid-x0) < 0.5 || math.Abs(mid-x1) < 0.5)
 		})
-		if v, ok := placeCutValue(l, obs, r, x0, bw, colBase); ok {
+		if v, ok := placeCutValue(l, obs, r, "", x0, bw, colBase); ok {
 			values = append(values, v)
 			taken = append(taken, v.keep(s))
 		}
 	}
 	return append(marks, outline...), values
+}
+
+// histOrder is the order the histogram stacks its classes in, bottom up.
+var histOrder = []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+
+// cutShares is, for each bar of rates, what its classes' heights are
+// multiplied by: 1, or for a bar above top (cut at the top) top/rate, so
+// that it reaches the top with each class's share of it in proportion.
+func cutShares(rates []float64, top float64) []float64 {
+	out := make([]float64, len(rates))
+	for i, r := range rates {
+		out[i] = 1
+		if r > top {
+			out[i] = top / r
+		}
+	}
+	return out
+}
+
+// cutLow is the height, in req/s on the scale whose top is top, under
+// which a bar of counts bin cut at the top has the boundaries between its
+// classes: the bottom of its topmost class, the part its value may lie on.
+func cutLow(bin [fleet.NumClasses]int, order []fleet.Class, top float64) float64 {
+	tot, last := 0, -1
+	for k, c := range order {
+		if bin[c] > 0 {
+			tot, last = tot+bin[c], k
+		}
+	}
+	if last <= 0 {
+		return 0
+	}
+	under := 0
+	for _, c := range order[:last] {
+		under += bin[c]
+	}
+	return float64(under) / float64(tot) * top
 }
 
 // valueGap is the least space between two cut bars' values side by side,
@@ -1910,20 +1947,50 @@ func (v cutValue) keep(s float64) rect {
 	return rect{v.r.x - valueGap*s, v.r.y, v.r.w + 2*valueGap*s, v.r.h}
 }
 
+// rejectedShare is what a cut bar's value adds for the n rejected of its
+// tot requests: ", 40% rejected" ("<1%" for a few), "" for none. The bar
+// drawn to the top shows the classes' shares, not their rates on the
+// scale: the value says the one the story turns on.
+func rejectedShare(n, tot int) string {
+	if n <= 0 || tot <= 0 {
+		return ""
+	}
+	pct := math.Round(float64(n) / float64(tot) * 100)
+	switch {
+	case pct < 1:
+		return ", <1% rejected"
+	case pct >= 100 && n < tot:
+		pct = 99
+	}
+	return ", " + strconv.FormatFloat(pct, 'f', -1, 64) + "% rejected"
+}
+
 // placeCutValue finds where the value rate of a bin cut at the top, drawn
 // from x, bw px wide, goes: under the break, on the bin (else shifted
-// along it, or rows lower), clear of taken; in fewer digits ("19k") where
-// the whole number has no such place; ok is false (no value) where
-// neither has.
-func placeCutValue(l *layout, taken []rect, rate, x, bw float64, col int) (v cutValue, ok bool) {
-	for _, text := range []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)} {
+// along it, or rows lower), clear of taken; with its rejected share
+// (rejectedShare) after it where that has such a place, else without; in
+// fewer digits ("19k") where the whole number has no such place; ok is
+// false (no value) where none has.
+func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
+	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
+	if share != "" {
+		texts = append([]string{texts[0] + share}, texts...)
+	}
+	for k, text := range texts {
 		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		w, h := pr.w, pr.h
 		// Over its bar by at least half of the narrower of the two, and
 		// at most half of it past the plot's edge.
 		ov := math.Min(w, bw) / 2
 		xlo, xhi := math.Max(l.left-w/2, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
-		for t := l.histTop + 8*l.scale; t+h < l.histTop+l.histH; t += h + 1 {
+		rows := l.histTop + l.histH
+		if share != "" && k == 0 {
+			// With its share only under the break and inside the plot:
+			// the number alone goes where that does not fit.
+			xlo, xhi = math.Max(xlo, l.left), math.Min(xhi, l.right-w)
+			rows = l.histTop + 8*l.scale + h + 1
+		}
+		for t := l.histTop + 8*l.scale; t+h < rows; t += h + 1 {
 			if px, ok := clearX(taken, t, h, w, xlo, xhi, x+bw/2-w/2, 1); ok {
 				return cutValue{text, rect{px, t, w, h}, col}, true
 			}

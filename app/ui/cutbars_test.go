@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// mixSecond is what a second of a made-up run sends: ok answered 200,
+// limited 429, failed 500, the three interleaved over the second (or over
+// its first within, when not 0: a wave sent at once).
+type mixSecond struct {
+	ok, limited, failed int
+	within              time.Duration
+}
+
+// runOfMix is a finished run of 50 workers sending secs[i]'s requests in
+// second i, each answered 50 ms later, the classes interleaved so that
+// every bin of the second holds about the second's mix.
+func runOfMix(secs []mixSecond) *model {
+	m := newModel(t0, 50)
+	n := 0
+	for sec, s := range secs {
+		tot := s.ok + s.limited + s.failed
+		var statuses []int
+		// Bresenham: each class's requests spread evenly over the second.
+		var acc [3]int
+		for range tot {
+			best, bestGap := 0, -1.0
+			for k, c := range [3]int{s.ok, s.limited, s.failed} {
+				if c == 0 || acc[k] >= c {
+					continue
+				}
+				if gap := float64(c-acc[k]) / float64(c); gap > bestGap {
+					best, bestGap = k, gap
+				}
+			}
+			acc[best]++
+			statuses = append(statuses, [3]int{200, 429, 500}[best])
+		}
+		over := time.Second
+		if s.within > 0 {
+			over = s.within
+		}
+		for j, status := range statuses {
+			ts := t0.Add(time.Duration(sec)*time.Second + time.Duration(j)*over/time.Duration(tot))
+			n++
+			w := n % 50
+			for _, rec := range []fleet.Record{
+				{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: ts, Intended: ts, Attempt: n}},
+				{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: ts.Add(50 * time.Millisecond), Attempt: n, Outcome: core.Outcome{Status: status}}},
+			} {
+				m.add(&rec)
+			}
+		}
+	}
+	m.finish(time.Duration(len(secs)) * time.Second)
+	return m
+}
+
+// A bar cut at the top of the histogram shows its outcomes' mix: it is
+// drawn to the top with each class's share of its height in proportion to
+// its count, so a first wave's 429s show on it. Stacked as measured, its
+// successes alone reached past the scale and the rest of the bar, its
+// 429s, was not drawn: `?workers=10&jobs=2`'s first bin, 17 of its 29
+// requests rejected, was solid green.
+func TestCutBarsShowTheirMix(t *testing.T) {
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?limiter=bucket&rate=10&burst=10").Query())
+	steady := slices.Repeat([]mixSecond{{10, 0, 0, 0}}, 30)
+	cases := []struct {
+		name   string
+		secs   []mixSecond
+		noLim  bool // a custom target: no server limit
+		cutCls []fleet.Class
+	}{
+		// Successes alone run past the scale's 40 req/s.
+		{"first wave", append([]mixSecond{{60, 90, 0, 0}}, steady...), false, []fleet.Class{fleet.ClassOK, fleet.ClassLimited}},
+		{"first wave, three classes", append([]mixSecond{{50, 50, 50, 0}}, steady...), false, []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed}},
+		{"rejected only", append([]mixSecond{{0, 150, 0, 0}}, steady...), false, []fleet.Class{fleet.ClassLimited}},
+		{"a herd mid-run", append(append(slices.Clone(steady[:10]), mixSecond{80, 70, 0, 0}), steady[:10]...), false, []fleet.Class{fleet.ClassOK, fleet.ClassLimited}},
+		// A short run with no limit (a custom target): its tallest bar cut.
+		{"short run, no limit", []mixSecond{{30, 30, 0, 20 * time.Millisecond}, {15, 5, 0, 0}, {10, 10, 0, 0}}, true, []fleet.Class{fleet.ClassOK, fleet.ClassLimited}},
+		{"short run, refused port", []mixSecond{{0, 0, 20, 0}, {40, 0, 40, 20 * time.Millisecond}, {0, 0, 25, 0}}, true, []fleet.Class{fleet.ClassOK, fleet.ClassFailed}},
+	}
+	for _, c := range cases {
+		v := newView()
+		v.scen, v.lim, v.m = s, limitsOf(&s), runOfMix(c.secs)
+		if c.noLim {
+			v.lim = limits{}
+		}
+		for _, sz := range frameSizes {
+			name := c.name + ", " + sz.name
+			o, l := paintView(v, sz)
+			bins := v.m.histogram(l.slice, 0, l.bins())
+			marks, _ := frameContent(o, &l)
+			cuts := 0
+			for i, b := range bins {
+				tot := 0
+				for _, n := range b {
+					tot += n
+				}
+				rate := float64(tot) * float64(time.Second) / float64(l.slice)
+				if rate <= l.histMax {
+					continue
+				}
+				cuts++
+				x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
+				var height [fleet.NumClasses]float64
+				topY := math.Inf(1)
+				for _, mk := range marks {
+					if mk.what != "bar" || mk.r.x+mk.r.w <= x0+0.01 || mk.r.x >= x1-0.01 {
+						continue
+					}
+					for cl, col := range classColour {
+						if col == mk.col {
+							height[cl] += mk.r.h
+						}
+					}
+					topY = math.Min(topY, mk.r.y)
+				}
+				if math.Abs(topY-l.histTop) > 0.5 {
+					t.Errorf("%s: the cut bar at %v (%.0f req/s, the scale's top %v) reaches %.1f px, not the top %.1f px", name, time.Duration(i)*l.slice, rate, l.histMax, topY, l.histTop)
+				}
+				for cl := range fleet.NumClasses {
+					want := float64(b[cl]) / float64(tot) * l.histH
+					if math.Abs(height[cl]-want) > 0.5 {
+						t.Errorf("%s: the cut bar at %v (%v): its %s part is %.1f px high, want %.1f px (%d of its %d requests)",
+							name, time.Duration(i)*l.slice, b, fleet.Class(cl), height[cl], want, b[cl], tot)
+					}
+				}
+				for _, cl := range c.cutCls {
+					if b[cl] > 0 && height[cl] < 1 {
+						t.Errorf("%s: the cut bar at %v holds %d %s and draws none", name, time.Duration(i)*l.slice, b[cl], fleet.Class(cl))
+					}
+				}
+			}
+			if cuts == 0 {
+				t.Errorf("%s: no bar cut (the scale's top %v)", name, l.histMax)
+			}
+		}
+	}
+}
+
+// cutShares scales a bar cut at the top to it, and leaves the others;
+// cutLow is where a cut bar's topmost class begins.
+func TestCutShares(t *testing.T) {
+	got := cutShares([]float64{0, 20, 40, 80, 400}, 40)
+	if want := []float64{1, 1, 1, 0.5, 0.1}; !slices.Equal(got, want) {
+		t.Errorf("cutShares: %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		name string
+		bin  [fleet.NumClasses]int
+		want float64
+	}{
+		{"successes and 429s", [fleet.NumClasses]int{fleet.ClassOK: 12, fleet.ClassLimited: 17}, 12.0 / 29 * 40},
+		{"429s only", [fleet.NumClasses]int{fleet.ClassLimited: 29}, 0},
+		{"successes only", [fleet.NumClasses]int{fleet.ClassOK: 29}, 0},
+		{"three", [fleet.NumClasses]int{fleet.ClassOK: 10, fleet.ClassLimited: 10, fleet.ClassTimeout: 20}, 20.0 / 40 * 40},
+		{"empty", [fleet.NumClasses]int{}, 0},
+	} {
+		if got := cutLow(c.bin, histOrder, 40); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("cutLow %s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// A cut bar's value says its rejected share where it has room: the bar
+// drawn to the top shows its classes' shares, not their rates.
+func TestRejectedShare(t *testing.T) {
+	for _, c := range []struct {
+		n, tot int
+		want   string
+	}{
+		{17, 29, ", 59% rejected"}, {0, 29, ""}, {29, 29, ", 100% rejected"}, {999, 1000, ", 99% rejected"},
+		{1, 1000, ", <1% rejected"}, {0, 0, ""},
+	} {
+		if got := rejectedShare(c.n, c.tot); got != c.want {
+			t.Errorf("rejectedShare(%d, %d) = %q, want %q", c.n, c.tot, got, c.want)
+		}
+	}
+}

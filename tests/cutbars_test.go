@@ -1,0 +1,142 @@
+//go:build e2e
+
+package tests
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// histColumns is JavaScript reading the timeline's histogram bin by bin:
+// for each bin drawn, whether its bar reaches the plot's top (cut: a
+// class's colour just under the top edge), and its pixels, in the bin's
+// middle column, of the 2xx green and the 429 vermillion; and the plot's
+// height, in canvas pixels.
+const histColumns = `(() => {
+	const c = document.getElementById("timeline");
+	const d = JSON.parse(window.retrylab.debug());
+	const [l, t, r, b] = d.hist_rect, [from, to] = d.window_ms, bin = d.hist_bin_ms;
+	const k = c.width / c.clientWidth;
+	const y0 = Math.ceil(t * k), h = Math.floor((b - t) * k);
+	const g = c.getContext("2d");
+	const near = (p, i, rgb) => Math.abs(p[i] - rgb[0]) <= 10 && Math.abs(p[i+1] - rgb[1]) <= 10 && Math.abs(p[i+2] - rgb[2]) <= 10;
+	const ok = [0x00, 0x9e, 0x73], limited = [0xd5, 0x5e, 0x00];
+	const classes = [ok, limited, [0xcc, 0x79, 0xa7], [0xe6, 0x9f, 0x00], [0x3d, 0x3d, 0x3d], [0x00, 0x72, 0xb2]];
+	const bins = [];
+	for (let i = 0; (i + 0.5) * bin < to; i++) {
+		const mid = (i + 0.5) * bin;
+		if (mid < from) continue;
+		const x = Math.floor((l + (mid - from) / (to - from) * (r - l)) * k);
+		const p = g.getImageData(x, y0, 1, h).data;
+		let green = 0, red = 0;
+		for (let j = 0; j < p.length; j += 4) {
+			if (near(p, j, ok)) green++;
+			if (near(p, j, limited)) red++;
+		}
+		const under = 4 * Math.ceil(k);  // just under the top edge, over the break mark
+		const cut = classes.some(rgb => near(p, under, rgb));
+		bins.push({i, cut, green, red});
+	}
+	return JSON.stringify({h, bins});
+})()`
+
+// sliceCount is one slice of the timeline's description: "0 s–0.25 s 29
+// (17 rejected)".
+var sliceCount = regexp.MustCompile(`^[\d.]+ s–[\d.]+ s (?:none|([\d,]+)(?: \(([\d,]+) rejected)?)`)
+
+// A bar the histogram cuts at its top still shows its 429s: on
+// ?workers=10&jobs=2 the first 0.25 s bin, ~29 requests of which ~17
+// rejected, was drawn solid green to the top, its 429s not at all (the
+// successes alone reached past the scale, and the bars stacked as
+// measured). Every cut bar whose requests the description counts as
+// rejected is drawn with the vermillion of a 429, its share of the bar
+// about theirs; in presentation mode too.
+func TestCutBarShowsItsRejections(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=10&jobs=2")
+	click(t, ctx, "run")
+	var st pageState
+	if err := waitFor(60*time.Second, func() bool {
+		st = eval[pageState](t, ctx, `JSON.parse(window.retrylab.state())`)
+		return st.Runs > 0 && !st.Running
+	}); err != nil {
+		t.Fatalf("the run did not finish: %+v", st)
+	}
+	check := func(where string) {
+		t.Helper()
+		var said string
+		// The description follows the histogram's bins at a frame.
+		var bin float64
+		if err := waitFor(5*time.Second, func() bool {
+			said = eval[string](t, ctx, `document.getElementById("timeline-summary").textContent`)
+			bin = eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).hist_bin_ms`)
+			return strings.Contains(said, "Requests sent per "+strconv.FormatFloat(bin/1000, 'f', -1, 64)+" s:") ||
+				strings.Contains(said, "Requests sent per "+strconv.FormatFloat(bin, 'f', -1, 64)+" ms:")
+		}); err != nil {
+			t.Fatalf("%s: no description of the run in the histogram's %g ms bins: %q", where, bin, said)
+		}
+		_, list, _ := strings.Cut(said, "Requests sent per ")
+		head, list, _ := strings.Cut(list, ": ")
+		if strings.Contains(head, "of the histogram's") {
+			t.Fatalf("%s: the description counts in slices of several bins (%q); the test needs one a bin", where, head)
+		}
+		list, _, _ = strings.Cut(list, ". ") // "0.25 s" holds a point
+		slices := strings.Split(list, "; ")
+		var cols struct {
+			H    int
+			Bins []struct {
+				I          int
+				Cut        bool
+				Green, Red int
+			}
+		}
+		js := eval[string](t, ctx, histColumns)
+		if err := json.Unmarshal([]byte(js), &cols); err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, b := range cols.Bins {
+			if !b.Cut || b.I >= len(slices) {
+				continue
+			}
+			m := sliceCount.FindStringSubmatch(slices[b.I])
+			if m == nil || m[1] == "" {
+				t.Errorf("%s: bin %d is drawn cut; the description says %q", where, b.I, slices[b.I])
+				continue
+			}
+			sent, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+			rejected, _ := strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
+			t.Logf("%s: bin %d cut: %q; %d px green, %d px vermillion of %d", where, b.I, slices[b.I], b.Green, b.Red, cols.H)
+			if rejected == 0 {
+				continue
+			}
+			checked++
+			want := float64(rejected) / float64(sent) * float64(cols.H)
+			// The break mark and the value's plate lie over the bar's top.
+			if float64(b.Red) < want-40 || b.Red == 0 {
+				t.Errorf("%s: bin %d, cut at the top, holds %d rejected of %d and draws %d px of vermillion (want about %.0f of %d)",
+					where, b.I, rejected, sent, b.Red, want, cols.H)
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no cut bar with rejections to check (bins %+v; %q)", where, cols.Bins, list)
+		}
+	}
+	screenshot(t, ctx, "cut-bar")
+	check("1400 px")
+	press(t, ctx, "p")
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
+	}); err != nil {
+		t.Fatal("p: no presentation mode")
+	}
+	eval[bool](t, ctx, `new Promise(r => { setTimeout(() => r(true), 1000); requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))) })`)
+	screenshot(t, ctx, "cut-bar-presentation")
+	check("presentation mode")
+	press(t, ctx, "p")
+}
