@@ -438,11 +438,17 @@ type axisLabel struct {
 	align int     // browser.AlignLeft at the left edge, AlignRight at the right, else centred
 }
 
+// tickStep is the time between the grid's lines, each with its label on
+// the time axis: about 90 px × scale apart at most.
+func (l *layout) tickStep() time.Duration {
+	return niceStep(l.span, (l.right-l.left)/(90*l.scale), tickSteps)
+}
+
 // axisLabels are the time axis' labels, one per grid line: the same above
 // the lanes and under the last panel.
 func (l *layout) axisLabels() []axisLabel {
 	s := l.scale
-	step := niceStep(l.span, (l.right-l.left)/(90*s), tickSteps)
+	step := l.tickStep()
 	var labs []axisLabel
 	for _, t := range l.ticks(step) {
 		x := l.x(t)
