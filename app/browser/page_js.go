@@ -162,6 +162,41 @@ func ToggleView(id, under, back string) error {
 	return err
 }
 
+// stickBelowJS keeps the sticky element id's top offset at the height of
+// the element under while that one sticks to the viewport's top too
+// (position sticky or fixed), else at 0: id then sticks right under it,
+// whatever its height, as that wraps to more lines, takes another font or
+// stops sticking (a narrow screen). Measured again whenever under changes
+// size (a ResizeObserver; a window that crosses a width where it stops
+// sticking resizes it too). Returns stop().
+const stickBelowJS = `
+var e = document.getElementById(id), u = document.getElementById(under);
+if (!e || !u || typeof ResizeObserver !== "function") return function () {};
+var ro = new ResizeObserver(function () {
+  var p = getComputedStyle(u).position;
+  e.style.top = (p === "sticky" || p === "fixed" ? u.getBoundingClientRect().height : 0) + "px";
+});
+ro.observe(u);
+return function () { ro.disconnect(); };`
+
+var stickBelowFn lazyFunc
+
+// StickBelow keeps the sticky element id right under the element under
+// while that sticks to the viewport's top as well (its top offset is
+// under's height, else 0), until stop is called.
+func StickBelow(id, under string) (stop func(), err error) {
+	fn, err := compiled(&stickBelowFn, stickBelowJS, "id", "under")
+	if err != nil {
+		return nil, err
+	}
+	undo, err := fn.Invoke(id, under)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { _, _ = undo.Invoke() }) }, nil
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {

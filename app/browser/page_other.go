@@ -22,6 +22,9 @@ func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
 // ToggleView returns ErrNoBrowser natively.
 func ToggleView(id, under, back string) error { return ErrNoBrowser }
 
+// StickBelow returns ErrNoBrowser natively.
+func StickBelow(id, under string) (stop func(), err error) { return nil, ErrNoBrowser }
+
 // WatchResize returns ErrNoBrowser natively.
 func WatchResize(id string, fn func()) (stop func(), err error) { return nil, ErrNoBrowser }
 

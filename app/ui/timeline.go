@@ -26,6 +26,7 @@ type Timeline struct {
 	stopWatch func() // stops browser.WatchOnScreen
 	stopFloat func() // stops browser.FloatBeside
 	stopSize  func() // stops browser.WatchResize of the legend
+	stopStick func() // stops browser.StickBelow of the sticky axis
 }
 
 // tipID is the tooltip's element id; tipSaidID that of the live region
@@ -50,12 +51,16 @@ func (t *Timeline) OnMount(ctx app.Context) {
 	if stop, err := browser.WatchResize(legendID, t.Lab.view.resized); err == nil {
 		t.stopSize = stop
 	}
+	// The sticky axis sticks right under the legend, of whatever height.
+	if stop, err := browser.StickBelow(axisID, legendID); err == nil {
+		t.stopStick = stop
+	}
 }
 
 // OnDismount stops watching whether the timeline is on screen and the
-// legend's size, and placing the tooltip.
+// legend's size, and placing the tooltip and the sticky axis.
 func (t *Timeline) OnDismount() {
-	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat, &t.stopSize} {
+	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat, &t.stopSize, &t.stopStick} {
 		if *stop != nil {
 			(*stop)()
 			*stop = nil
@@ -119,6 +124,10 @@ func (t *Timeline) Render() app.UI {
 				}
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
+		// The sticky axis (paintStickyAxis), in a track as tall as the
+		// canvas less the axis under its last panel: it sticks within it
+		// (web/app.css).
+		app.Div().Class("axis-track").Aria("hidden", "true").Body(app.Canvas().ID(axisID)),
 		// The canvas's text alternative, read by a screen reader with it.
 		app.P().ID("timeline-summary").Class("sr-only").Text(t.Summary),
 		app.If(ok, func() app.UI {
