@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // tallQuery is a short run of 500 workers: its timeline's lanes alone are
@@ -267,5 +269,156 @@ func TestStickyAxisFollowsTheTimeline(t *testing.T) {
 	click(t, ctx, "replay") // stops it
 	presentMode(t, ctx, true)
 	same("in presentation mode", true)
+	presentMode(t, ctx, false)
+}
+
+// stickyBottomJS is how far down the viewport what sticks to its top
+// reaches: the legend's bottom while it sticks there, the sticky axis's
+// while that does (0: nothing stuck).
+const stickyBottomJS = `(() => {
+	let b = 0;
+	for (const id of ["legend", "timeline-axis"]) {
+		const e = document.getElementById(id);
+		if (!e) continue;
+		const c = getComputedStyle(e), r = e.getBoundingClientRect();
+		if ((c.position === "sticky" || c.position === "fixed") && r.top <= (parseFloat(c.top) || 0) + 0.5 && r.bottom > 0) b = Math.max(b, r.bottom);
+	}
+	return b;
+})()`
+
+// tipOnTopJS reports what is seen at the tooltip's corners and middle, if
+// not the tooltip: something drawn over it. (It takes no pointer events,
+// which elementFromPoint would see through: it does for the call.)
+const tipOnTopJS = `(() => {
+	const el = document.getElementById("tooltip");
+	if (!el || !el.classList.contains("tip")) return ["no tooltip"];
+	const r = el.getBoundingClientRect(), over = [];
+	el.style.pointerEvents = "auto";
+	for (const [x, y] of [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3], [(r.left + r.right) / 2, (r.top + r.bottom) / 2]]) {
+		if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+		const e = document.elementFromPoint(x, y);
+		if (!e || !el.contains(e)) { const i = e && e.closest("[id]"); over.push(i ? "#" + i.id : String(e)); }
+	}
+	el.style.pointerEvents = "";
+	return over;
+})()`
+
+// markNearJS finds an attempt's mark (a success's green or a 429's
+// vermilion, in the canvas's pixels) between two heights of the viewport,
+// and returns where it is in the viewport ([] if none).
+const markNearJS = `((y0, y1) => {
+	const c = document.getElementById("timeline"), r = c.getBoundingClientRect(), k = c.width / r.width;
+	const top = Math.round((y0 - r.top) * k), h = Math.round((y1 - y0) * k);
+	const px = c.getContext("2d").getImageData(0, top, c.width, h).data;
+	for (let i = 0; i < px.length; i += 4) {
+		const [R, G, B] = [px[i], px[i+1], px[i+2]], x = (i / 4) % c.width;
+		if (x > 100 * k && (R < 60 && G > 120 && B < 140 || R > 180 && G < 120 && B < 60))
+			return [r.left + x / k, y0 + Math.floor(i / 4 / c.width) / k];
+	}
+	return [];
+})`
+
+// TestWalkedMarkShowsBelowTheStickyAxis: the arrow keys walk a tall
+// timeline's attempts; each one walked to is scrolled into view, clear of
+// the legend and the sticky axis stuck over the lanes and above the
+// screen's bottom: the first attempt, in the top lane, with the page
+// scrolled halfway down the timeline; the top lane's last with that lane
+// just under the sticky axis; then, from a mark clicked near the screen's
+// bottom, lanes down past it. Its tooltip is over
+// the sticky parts, never under them; so is a hovered mark's, just under
+// the sticky axis. In the normal and the presentation theme.
+func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
+	simulateTall(t, ctx, srv)
+	for _, present := range []bool{false, true} {
+		presentMode(t, ctx, present)
+		what := map[bool]string{false: "normal", true: "presentation mode"}[present]
+		h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
+		eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
+		var prev tipBox
+		walk := func(key, how string) tipBox {
+			t.Helper()
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+				t.Fatal(err)
+			}
+			b := changedTip(t, ctx, prev)
+			prev = b
+			// Settled: the page scrolled, the tooltip placed again.
+			eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			b = readTip(t, ctx)
+			clear := eval[float64](t, ctx, stickyBottomJS)
+			r := eval[float64](t, ctx, `+document.getElementById("tooltip").dataset.r`)
+			switch {
+			case !b.Shown:
+				t.Errorf("%s, %s: no tooltip", what, how)
+			case b.MarkY-r < clear-0.5:
+				t.Errorf("%s, %s: the mark %q at %.0f px (ring %.1f px) is under what sticks to the screen's top, down to %.0f px",
+					what, how, b.Title, b.MarkY, r, clear)
+			case b.MarkY+r > b.ViewH+0.5:
+				t.Errorf("%s, %s: the mark %q at %.0f px (ring %.1f px) is below the %.0f px screen", what, how, b.Title, b.MarkY, r, b.ViewH)
+			}
+			if over := eval[[]string](t, ctx, tipOnTopJS); len(over) > 0 {
+				t.Errorf("%s, %s: the tooltip is under %s", what, how, strings.Join(over, ", "))
+			}
+			return b
+		}
+		// Halfway down the timeline: the top lane above the screen.
+		scrollCanvasTo(t, ctx, 360-h/2)
+		first := walk(kb.ArrowRight, "the first attempt, the timeline scrolled halfway")
+		// The top lane just under the sticky axis, hidden.
+		scrollCanvasTo(t, ctx, 0)
+		clear := eval[float64](t, ctx, stickyBottomJS)
+		scrollCanvasTo(t, ctx, clear-3-first.Y)
+		walk(kb.End, "the top lane's last attempt, its lane under the sticky axis")
+		viewShot(t, ctx, "axis-walked-"+map[bool]string{false: "normal", true: "present"}[present])
+		// A mark near the screen's bottom, clicked, then lanes down past
+		// the screen's bottom: the lanes 300 px into the screen, the
+		// rest of them below it.
+		scrollCanvasTo(t, ctx, 720-first.Y-300)
+		at := eval[[]float64](t, ctx, markNearJS+"(680, 700)")
+		if len(at) == 0 {
+			t.Fatalf("%s: no attempt's mark 680–700 px down the screen", what)
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+			t.Fatal(err)
+		}
+		if prev = changedTip(t, ctx, prev); !prev.Shown || prev.MarkY < 670 {
+			t.Fatalf("%s: clicking the mark at (%.0f, %.0f) selected %+v", what, at[0], at[1], prev)
+		}
+		before := eval[float64](t, ctx, `scrollY`)
+		for i := range 45 {
+			walk(kb.ArrowDown, fmt.Sprintf("%d lanes down from %.0f px", i+1, at[1]))
+		}
+		if eval[float64](t, ctx, `scrollY`) <= before {
+			t.Errorf("%s: 45 lanes down from %.0f px, the page never scrolled", what, at[1])
+		}
+		// The last one walked to, hovered just under the sticky axis: its
+		// tooltip over the axis.
+		last := prev
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+			t.Fatal(err)
+		}
+		scrollCanvasTo(t, ctx, 0)
+		clear = eval[float64](t, ctx, stickyBottomJS)
+		scrollCanvasTo(t, ctx, clear+12-last.Y)
+		at = eval[[]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left, r.top]; })()`)
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0]+last.X, at[1]+last.Y)); err != nil {
+			t.Fatal(err)
+		}
+		var hit tipBox
+		if err := waitFor(2*time.Second, func() bool { hit = readTip(t, ctx); return hit.Shown }); err != nil {
+			t.Errorf("%s: hovering %q at (%.0f, %.0f), %.0f px under the sticky axis, showed no tooltip",
+				what, last.Title, at[0]+last.X, at[1]+last.Y, at[1]+last.Y-clear)
+		} else if over := eval[[]string](t, ctx, tipOnTopJS); len(over) > 0 {
+			t.Errorf("%s: a hovered mark's tooltip, at %.0f px, is under %s", what, hit.MarkY, strings.Join(over, ", "))
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 5, 5)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	presentMode(t, ctx, false)
 }

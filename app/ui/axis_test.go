@@ -1,11 +1,44 @@
 package ui
 
 import (
+	"math"
 	"testing"
 	"time"
 
 	"retrylab/app/browser"
 )
+
+// TestRevealBy: a mark walked to with the keyboard is scrolled to just
+// clear of what sticks to the screen's top (the legend and the sticky
+// axis) when it is under them or above the screen, just above the
+// screen's bottom when it is below it, and not at all when it shows; where
+// the room between them is too low for it, it goes under their edge.
+func TestRevealBy(t *testing.T) {
+	const r = 5.6 // a 1-px lane's mark's ring
+	for _, c := range []struct {
+		name               string
+		y, clear, viewH, d float64
+	}{
+		{"in the clear", 300, 100, 720, 0},
+		{"just clear of the sticky axis", 100 + r + revealPad, 100, 720, 0},
+		{"just above the screen's bottom", 720 - r - revealPad, 100, 720, 0},
+		{"under the sticky axis: up, to its edge", 95, 100, 720, 95 - r - revealPad - 100},
+		{"above the screen", -50, 100, 720, -50 - r - revealPad - 100},
+		{"below the screen", 760, 100, 720, 760 + r + revealPad - 720},
+		{"a phone, nothing stuck, above the screen", -10, 0, 740, -10 - r - revealPad},
+		{"too little room, below: its top at the edge", 800, 700, 710, 800 - r - revealPad - 700},
+		{"too little room, under the edge: down to it", 690, 700, 710, 690 - r - revealPad - 700},
+	} {
+		if got := revealBy(c.y, r, c.clear, c.viewH); math.Abs(got-c.d) > 1e-9 {
+			t.Errorf("%s: mark at %v, stuck down to %v, screen %v high: scroll by %v, want %v", c.name, c.y, c.clear, c.viewH, got, c.d)
+		}
+		if d := revealBy(c.y, r, c.clear, c.viewH); c.viewH-c.clear >= 2*(r+revealPad) {
+			if y := c.y - d; y-r-revealPad < c.clear-1e-9 || y+r+revealPad > c.viewH+1e-9 {
+				t.Errorf("%s: scrolled by %v, the mark is at %v: not clear of %v–%v", c.name, d, y, c.clear, c.viewH)
+			}
+		}
+	}
+}
 
 // TestStickyAxisIsTheTopAxisRow: the sticky axis draws the canvas's own
 // row above the lanes — the same time labels and lanes' title, at the

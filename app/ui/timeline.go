@@ -121,7 +121,9 @@ func (t *Timeline) Render() app.UI {
 			OnKeyDown(func(ctx app.Context, e app.Event) {
 				if !v.key(e.Get("key").String()) {
 					ctx.PreventUpdate()
+					return
 				}
+				revealSelected(v)
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		// The sticky axis (paintStickyAxis), in a track as tall as the
@@ -147,6 +149,47 @@ func (t *Timeline) Render() app.UI {
 		app.P().ID(tipSaidID).Class("sr-only").Role("status").Aria("live", "polite").
 			Text(map[bool]string{true: tp.Title + ": " + tp.Said}[ok]),
 	)
+}
+
+// stickyIDs are the elements that stick over the timeline as the page
+// scrolls: the legend, and the sticky axis under it.
+const stickyIDs = legendID + "," + axisID
+
+// revealSelected scrolls the page, when the selected attempt's mark (the
+// keyboard's) is under the legend or the sticky axis or off the screen,
+// just enough to show it clear of them (revealBy): the arrow keys walked
+// on through lanes out of sight.
+func revealSelected(v *view) {
+	tp, ok := v.selection()
+	if !ok {
+		return
+	}
+	if c, err := browser.Clearance(canvasID, stickyIDs); err == nil {
+		if dy := revealBy(c.Top+tp.Y, tp.R, c.Clear, c.ViewH); dy != 0 {
+			_ = browser.ScrollBy(dy)
+		}
+	}
+}
+
+// revealPad is the least room revealBy leaves between a mark's ring and
+// what hides it, CSS px.
+const revealPad = 8
+
+// revealBy is how far to scroll the page (CSS px, down when > 0) to show
+// a mark whose middle is y down the viewport, with its ring of radius r,
+// between the elements stuck to the viewport's top (reaching clear down)
+// and the viewport's bottom (viewH), revealPad clear of both; 0 when it
+// shows so already. Where the room between them is too low for that, the
+// mark goes under the stuck elements' edge.
+func revealBy(y, r, clear, viewH float64) float64 {
+	top, bottom := y-r-revealPad, y+r+revealPad
+	switch {
+	case top < clear:
+		return top - clear
+	case bottom > viewH:
+		return min(bottom-viewH, top-clear)
+	}
+	return 0
 }
 
 // tipMargin is the least room between the tooltip and the viewport's
