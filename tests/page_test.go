@@ -1446,7 +1446,7 @@ func TestNumbersKeepTheirHeight(t *testing.T) {
 // and the exports (found by the page review). At every scroll position
 // from the server panel's top to the timeline's end, the axis' labels,
 // the zoom bar and the export buttons are what shows where they are, not
-// the legend.
+// the legend, nor the sticky axis stuck under it.
 func TestLegendLeavesTheAxis(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -1481,7 +1481,7 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 				if (y < 0 || y >= innerHeight) continue;
 				for (const f of [0.25, 0.5, 0.75]) {
 					const e = document.elementFromPoint(r.left + f * r.width, y);
-					if (e && e.closest("#legend")) { over.push(name + " at " + Math.round(y) + " px"); break; }
+					if (e && e.closest("#legend, #timeline-axis")) { over.push(e.closest("[id]").id + " over the " + name + " at " + Math.round(y) + " px"); break; }
 				}
 			}
 			return {Bottom: r.bottom, Legend: g.getBoundingClientRect().bottom, Over: over};
@@ -1491,7 +1491,7 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 		for below := 140 * c.scale; below >= -20; below -= 4 {
 			got := eval[cover](t, ctx, js+"("+strconv.FormatFloat(below, 'f', 1, 64)+")")
 			if len(got.Over) > 0 {
-				t.Errorf("%d × %d (presentation %v), the timeline ending %.0f px down the screen: the legend, down to %.0f px, covers %s",
+				t.Errorf("%d × %d (presentation %v), the timeline ending %.0f px down the screen (the legend down to %.0f px): %s",
 					c.w, c.h, c.present, got.Bottom, got.Legend, strings.Join(got.Over, ", "))
 				screenshot(t, ctx, fmt.Sprintf("legend-over-axis-%dx%d", c.w, c.h))
 				break

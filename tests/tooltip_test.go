@@ -87,15 +87,19 @@ func checkTip(t *testing.T, b tipBox, how string) {
 }
 
 // scrollMarkTo scrolls the page so that canvas y lies at viewport y at,
-// or just below the legend when it stays on screen over that (it sticks
-// to the top: a mark under it cannot be pointed at).
+// or just below the legend, then the sticky axis under it, when they stay
+// on screen over that (they stick to the top: a mark under them cannot be
+// pointed at).
 func scrollMarkTo(t *testing.T, ctx context.Context, y, at float64) {
 	t.Helper()
 	eval[bool](t, ctx, fmt.Sprintf(`(() => {
-		const to = at => window.scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top + %[1]f - at);
+		const c = document.getElementById("timeline"), now = () => c.getBoundingClientRect().top + %[1]f;
+		const to = at => window.scrollBy(0, now() - at);
 		to(%[2]f);
-		const l = document.querySelector(".legend").getBoundingClientRect();
-		if (l.top < %[2]f && l.bottom + 12 > %[2]f) to(l.bottom + 12);
+		for (const s of [document.querySelector(".legend"), document.getElementById("timeline-axis")]) {
+			const r = s ? s.getBoundingClientRect() : null;
+			if (r && r.top < now() && r.bottom + 12 > now()) to(r.bottom + 12);
+		}
 		return true;
 	})()`, y, at))
 }

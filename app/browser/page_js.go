@@ -162,6 +162,96 @@ func ToggleView(id, under, back string) error {
 	return err
 }
 
+// stickBelowJS keeps the sticky element id's top offset at the height of
+// the element under while that one sticks to the viewport's top too
+// (position sticky or fixed), else at 0: id then sticks right under it,
+// whatever its height, as that wraps to more lines, takes another font or
+// stops sticking (a narrow screen). Measured again whenever under changes
+// size (a ResizeObserver; a window that crosses a width where it stops
+// sticking resizes it too). Returns stop().
+const stickBelowJS = `
+var e = document.getElementById(id), u = document.getElementById(under);
+if (!e || !u || typeof ResizeObserver !== "function") return function () {};
+var ro = new ResizeObserver(function () {
+  var p = getComputedStyle(u).position;
+  e.style.top = (p === "sticky" || p === "fixed" ? u.getBoundingClientRect().height : 0) + "px";
+});
+ro.observe(u);
+return function () { ro.disconnect(); };`
+
+var stickBelowFn lazyFunc
+
+// StickBelow keeps the sticky element id right under the element under
+// while that sticks to the viewport's top as well (its top offset is
+// under's height, else 0), until stop is called.
+func StickBelow(id, under string) (stop func(), err error) {
+	fn, err := compiled(&stickBelowFn, stickBelowJS, "id", "under")
+	if err != nil {
+		return nil, err
+	}
+	undo, err := fn.Invoke(id, under)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { _, _ = undo.Invoke() }) }, nil
+}
+
+// clearanceJS measures, for Clearance: the element id's top in the
+// viewport, how far down the viewport the elements of the comma-separated
+// ids reach where they stick to its top (those stuck now, or being pushed
+// away by the end of what holds them: each where it sticks), and the
+// viewport's height.
+const clearanceJS = `
+var e = document.getElementById(id);
+if (!e) return null;
+var clear = 0;
+ids.split(",").forEach(function (s) {
+  var u = document.getElementById(s);
+  if (!u) return;
+  var c = getComputedStyle(u);
+  if (c.position !== "sticky" && c.position !== "fixed") return;
+  var t = parseFloat(c.top) || 0, r = u.getBoundingClientRect();
+  if (r.top <= t + 0.5) clear = Math.max(clear, t + r.height);
+});
+return [e.getBoundingClientRect().top, clear, document.documentElement.clientHeight];`
+
+var clearanceFn lazyFunc
+
+// Clearance measures where the element id is in the viewport and how much
+// of the viewport the elements of sticky (comma-separated ids) cover,
+// stuck to its top.
+func Clearance(id, sticky string) (Clear, error) {
+	fn, err := compiled(&clearanceFn, clearanceJS, "id", "ids")
+	if err != nil {
+		return Clear{}, err
+	}
+	v, err := fn.Invoke(id, sticky)
+	if err != nil {
+		return Clear{}, err
+	}
+	if v.IsNull() {
+		return Clear{}, errors.New("browser: no element #" + id)
+	}
+	var n [3]float64
+	for i := range n {
+		x, err := v.Index(i)
+		if err != nil {
+			return Clear{}, err
+		}
+		if n[i], err = x.Float(); err != nil {
+			return Clear{}, err
+		}
+	}
+	return Clear{Top: n[0], Clear: n[1], ViewH: n[2]}, nil
+}
+
+// ScrollBy scrolls the page down by dy CSS px (up when negative).
+func ScrollBy(dy float64) error {
+	_, err := safejs.Global().Call("scrollBy", 0, dy)
+	return err
+}
+
 // WatchVisibility calls fn(hidden) whenever the page's visibility changes,
 // until stop is called. fn runs on a JS callback and must not block.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {

@@ -22,6 +22,15 @@ func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
 // ToggleView returns ErrNoBrowser natively.
 func ToggleView(id, under, back string) error { return ErrNoBrowser }
 
+// StickBelow returns ErrNoBrowser natively.
+func StickBelow(id, under string) (stop func(), err error) { return nil, ErrNoBrowser }
+
+// Clearance returns ErrNoBrowser natively.
+func Clearance(id, sticky string) (Clear, error) { return Clear{}, ErrNoBrowser }
+
+// ScrollBy returns ErrNoBrowser natively.
+func ScrollBy(dy float64) error { return ErrNoBrowser }
+
 // WatchResize returns ErrNoBrowser natively.
 func WatchResize(id string, fn func()) (stop func(), err error) { return nil, ErrNoBrowser }
 

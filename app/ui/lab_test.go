@@ -170,26 +170,33 @@ func TestStatListNames(t *testing.T) {
 // it was set up with (jobs), and says how many never started, as the PNG's
 // numbers do (TestPNGNumbersTellHowTheRunEnded): after Stop it read "of
 // 19 finished · 10 stopped", the PNG "19 of 200 jobs succeeded · 10
-// cancelled by Stop · 171 never started".
+// cancelled by Stop · 171 never started". A count and what it counts stay
+// on one line (no-break spaces, written _ here): in the narrowest card
+// "of 10M · 9.87M not run" broke between "not" and "run".
 func TestFinishedText(t *testing.T) {
 	for _, c := range []struct {
 		st   fleet.Stats
 		jobs int
+		num  func(int) string
 		want string
 	}{
-		{fleet.Stats{Jobs: 71, Successes: 71}, 0, "of 71 finished"},
-		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, 0, "of 24 finished · 47 stopped"},
-		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, "of 0 finished · 20 stopped"},
-		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, "of 1,500 finished · 1,500 stopped"},
-		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, "of 100 jobs"},
-		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, "of 200 · 171 not run"},
-		{fleet.Stats{Jobs: 10, Successes: 10}, 80, "of 80 · 70 not run"}, // Stop between an open workload's arrivals
+		{fleet.Stats{Jobs: 71, Successes: 71}, 0, thousands, "of_71_finished"},
+		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, 0, thousands, "of_24_finished · 47_stopped"},
+		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, thousands, "of_0_finished · 20_stopped"},
+		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, thousands, "of_1,500_finished · 1,500_stopped"},
+		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, thousands, "of_100_jobs"},
+		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, thousands, "of_200 · 171_not_run"},
+		{fleet.Stats{Jobs: 10, Successes: 10}, 80, thousands, "of_80 · 70_not_run"}, // Stop between an open workload's arrivals
+		{fleet.Stats{Jobs: 130000, Successes: 30000, GiveUps: 100000, Cancelled: 10000}, 10_000_000, short, "of_10M · 9.87M_not_run"},
 	} {
-		if got := finishedText(&c.st, c.jobs, thousands); got != c.want {
-			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, c.want)
+		if got, want := finishedText(&c.st, c.jobs, c.num), nbsp(c.want); got != want {
+			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, want)
 		}
 	}
 }
+
+// nbsp is s with its _ no-break spaces.
+func nbsp(s string) string { return strings.ReplaceAll(s, "_", "\u00a0") }
 
 // The numbers name what cut a run's cancelled jobs short, and a run cut
 // short is not said to have drained. A simulation of 10,000 workers × 10
@@ -203,18 +210,18 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		st                fleet.Stats
 		giveUps, drain    string // the give-ups' line ("0 at the attempt limit" was noise), the time to drain's
 		cancelled         string // the hidden number's label
-		successes         string // the successes' line: as the PNG counts (keyNumbers)
-		failed            string // the other failures' line: the attempts aborted, and what cut them
+		successes         string // the successes' line: as the PNG counts (keyNumbers); _ a no-break space
+		failed            string // the other failures' line: the attempts aborted, and what cut them; likewise
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of 200 jobs", "0 timeouts · 0 aborted"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts · 0_aborted"},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of 200 · 127 not run", "3 timeouts · 12 aborted"},
+			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200 · 127_not_run", "3_timeouts · 12_aborted"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of 200 jobs", "0 timeouts · 0 aborted"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts · 0_aborted"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of 50k · 7,518 not run", "0 timeouts · 238 cut at limit"},
+			"10k at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k · 7,518_not_run", "0_timeouts · 238_cut at limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -237,11 +244,11 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		if g := got["cancelled"].Label; g != c.cancelled {
 			t.Errorf("%s: cancelled jobs' label %q, want %q", c.name, g, c.cancelled)
 		}
-		if g := got["successes"].Figures; g != c.successes {
-			t.Errorf("%s: successes' line %q, want %q", c.name, g, c.successes)
+		if g := got["successes"].Figures; g != nbsp(c.successes) {
+			t.Errorf("%s: successes' line %q, want %q", c.name, g, nbsp(c.successes))
 		}
-		if g := got["failed"].Figures; g != c.failed {
-			t.Errorf("%s: other failures' line %q, want %q", c.name, g, c.failed)
+		if g := got["failed"].Figures; g != nbsp(c.failed) {
+			t.Errorf("%s: other failures' line %q, want %q", c.name, g, nbsp(c.failed))
 		}
 	}
 }
@@ -259,7 +266,7 @@ func TestStatListShortensBigCounts(t *testing.T) {
 		if w, ok := want[s.Name]; ok && (s.Text != w[0] || s.Exact != w[1]) {
 			t.Errorf("%s shows %q, whole %q; want %q, whole %q", s.Name, s.Text, s.Exact, w[0], w[1])
 		}
-		if s.Name == "successes" && (s.Figures != "of 30k finished" || s.Full != "of 30,000 finished") {
+		if s.Name == "successes" && (s.Figures != nbsp("of_30k_finished") || s.Full != nbsp("of_30,000_finished")) {
 			t.Errorf("successes' line %q, whole %q; want \"of 30k finished\", whole \"of 30,000 finished\"", s.Figures, s.Full)
 		}
 		if s.Name == "first_tries" && (s.Figures != "267k retries" || s.Full != "267,342 retries") {

@@ -220,10 +220,8 @@ func clearHistogram(o *browser.Ops, l *layout) {
 	paintHistogramUnit(o, l)
 	o.FillStyle(colPanel)
 	o.Rect(l.left, l.histTop, l.right-l.left, l.histH)
-	plotW := l.right - l.left
-	step := niceStep(l.span, plotW/(90*s), tickSteps)
 	o.StrokeStyle(colGrid, 1, 0)
-	for _, t := range l.ticks(step) {
+	for _, t := range l.ticks(l.tickStep()) {
 		x := math.Round(l.x(t)) + 0.5
 		o.Line(x, l.histTop, x, l.histTop+l.histH)
 	}

@@ -438,11 +438,17 @@ type axisLabel struct {
 	align int     // browser.AlignLeft at the left edge, AlignRight at the right, else centred
 }
 
+// tickStep is the time between the grid's lines, each with its label on
+// the time axis: about 90 px × scale apart at most.
+func (l *layout) tickStep() time.Duration {
+	return niceStep(l.span, (l.right-l.left)/(90*l.scale), tickSteps)
+}
+
 // axisLabels are the time axis' labels, one per grid line: the same above
-// the lanes and under the last panel.
+// the lanes (and on the sticky axis) and under the last panel.
 func (l *layout) axisLabels() []axisLabel {
 	s := l.scale
-	step := niceStep(l.span, (l.right-l.left)/(90*s), tickSteps)
+	step := l.tickStep()
 	var labs []axisLabel
 	for _, t := range l.ticks(step) {
 		x := l.x(t)
@@ -466,6 +472,64 @@ func (a axisLabel) box(l *layout, y float64) rect {
 
 // bottomAxisY is the middle of the time labels under the last panel.
 func (l *layout) bottomAxisY() float64 { return l.bottom + 12*l.scale }
+
+// lanesTitle is the lanes' title, in the top axis row: "workers", or a
+// watch's "devices"; "" with no lanes.
+func (l *layout) lanesTitle() string {
+	switch {
+	case l.workers == 0:
+		return ""
+	case l.names != nil:
+		return "devices"
+	}
+	return "workers"
+}
+
+// paintTopAxis draws the row above the lanes: the time axis' labels, and
+// the lanes' title at its left (the labels it would touch left out). The
+// canvas has it at its top (paintFrame), and the sticky axis
+// (paintStickyAxis) keeps the same row in view over a tall timeline.
+func paintTopAxis(o *browser.Ops, l *layout, labs []axisLabel) {
+	s := l.scale
+	title := l.lanesTitle()
+	titleEnd := 0.0 // the top axis' labels start after it
+	if title != "" {
+		titleEnd = 6 + fontWidth(title, fontTitle, s) + 6*s
+	}
+	o.FillStyle(colMuted)
+	for _, a := range labs {
+		if a.box(l, l.axisY).x >= titleEnd {
+			o.Text(a.text, a.x, l.axisY, fontSmall, a.align, browser.BaselineMiddle)
+		}
+	}
+	if title != "" {
+		o.FillStyle(colText)
+		o.Text(title, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// stickyAxisH is the height of the sticky axis (paintStickyAxis) of a
+// layout without a PNG's head: the canvas's rows above the lanes, less the
+// 2 px over their top that the top lane's marks may reach into (the
+// lanes' clip, layers.paint): it lies over that row of the canvas as long
+// as the canvas's top shows, and hides none of the lanes.
+func (l *layout) stickyAxisH() float64 { return l.lanesTop - 2 }
+
+// paintStickyAxis draws the sticky axis: the canvas's top axis row
+// (paintTopAxis) on the background, ruled off at its foot from the lanes
+// that scroll under it. web/app.css keeps it right under the legend while
+// a timeline taller than the screen scrolls, and takes it away with the
+// timeline before the axis under the last panel.
+func paintStickyAxis(o *browser.Ops, l *layout, th *theme) {
+	o.Reset()
+	o.Palette, o.Fonts = th.palette, th.fonts
+	h := l.stickyAxisH()
+	o.FillStyle(colBG)
+	o.Rect(0, 0, l.w, h)
+	paintTopAxis(o, l, l.axisLabels())
+	o.StrokeStyle(colGrid, 1, 0)
+	o.Line(0, h-0.5, l.w, h-0.5)
+}
 
 // limits are the rates drawn across the histogram.
 type limits struct {
@@ -722,16 +786,9 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		x := math.Round(a.x) + 0.5
 		o.Line(x, l.lanesTop, x, l.bottom)
 	}
+	paintTopAxis(o, l, labs)
 	o.FillStyle(colMuted)
-	lanesTitle := "workers"
-	if l.names != nil {
-		lanesTitle = "devices"
-	}
-	titleEnd := 6 + fontWidth(lanesTitle, fontTitle, s) + 6*s // the top axis' labels start after it
 	for _, a := range labs {
-		if l.workers == 0 || a.box(l, l.axisY).x >= titleEnd {
-			o.Text(a.text, a.x, l.axisY, fontSmall, a.align, browser.BaselineMiddle)
-		}
 		o.Text(a.text, a.x, l.bottomAxisY(), fontSmall, a.align, browser.BaselineMiddle)
 	}
 	clock := []string{"time since Run"}
@@ -743,12 +800,9 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	}
 	o.Text(fitText(clock, l.right-4, fontSmall, s), l.right, l.bottom+24*s, fontSmall, browser.AlignRight, browser.BaselineMiddle)
 
-	// Panel titles: in the top-left corner for the lanes, above the others.
+	// Panel titles, above the panels (the lanes' is the top axis row's:
+	// paintTopAxis).
 	o.FillStyle(colText)
-	if l.workers > 0 {
-		o.Text(lanesTitle, 6, l.axisY, fontTitle, browser.AlignLeft, browser.BaselineMiddle)
-	}
-
 	// A panel's note says less, or nothing, where the whole of it does not
 	// fit between its title and the plot's right edge (a phone).
 	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"

@@ -191,11 +191,11 @@ func soFar(list []stat) []stat {
 // "and 133,747 timeouts · 46,964 cut at the limit" was cut after "46,96",
 // and "and 8,888 timeouts · 8,888 aborted" after "8,888".
 func failedText(st *fleet.Stats, num func(int) string) string {
-	aborted := num(st.Aborted) + " aborted"
+	aborted := together(num(st.Aborted), "aborted")
 	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
-		aborted = num(st.Aborted) + " cut at limit"
+		aborted = together(num(st.Aborted), "cut") + " at limit"
 	}
-	return num(st.Timeouts) + " timeouts · " + aborted
+	return together(num(st.Timeouts), "timeouts") + " · " + aborted
 }
 
 // short is a count as a number's card writes it: whole up to 9,999, and
@@ -404,19 +404,27 @@ func drainSub(end runEnd) string {
 // "never" too); with num short it is "of 10M · 9.97M not run". Of a run
 // going on (jobs 0), out of those finished so far, the jobs Stop cut short
 // apart: "of 24 finished · 47 stopped".
+//
+// Each of its items is kept on one line (together): in the narrowest card
+// "of 10M · 9.87M not run" broke between "not" and "run".
 func finishedText(st *fleet.Stats, jobs int, num func(int) string) string {
 	if jobs > 0 {
 		if n := neverStarted(st, jobs); n > 0 {
-			return "of " + num(jobs) + " · " + num(n) + " not run"
+			return together("of", num(jobs)) + " · " + together(num(n), "not", "run")
 		}
-		return "of " + num(jobs) + " jobs"
+		return together("of", num(jobs), "jobs")
 	}
-	t := "of " + num(st.Jobs-st.Cancelled) + " finished"
+	t := together("of", num(st.Jobs-st.Cancelled), "finished")
 	if st.Cancelled > 0 {
-		t += " · " + num(st.Cancelled) + " stopped"
+		t += " · " + together(num(st.Cancelled), "stopped")
 	}
 	return t
 }
+
+// together joins words with no-break spaces: a count and what it counts
+// stay on one line of a card, which breaks a line of its figures only
+// between their items (" · ").
+func together(words ...string) string { return strings.Join(words, "\u00a0") }
 
 // neverStarted is how many of the jobs a run was set up with it never
 // began: Stop or a limit came first.

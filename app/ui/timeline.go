@@ -26,6 +26,7 @@ type Timeline struct {
 	stopWatch func() // stops browser.WatchOnScreen
 	stopFloat func() // stops browser.FloatBeside
 	stopSize  func() // stops browser.WatchResize of the legend
+	stopStick func() // stops browser.StickBelow of the sticky axis
 }
 
 // tipID is the tooltip's element id; tipSaidID that of the live region
@@ -50,12 +51,16 @@ func (t *Timeline) OnMount(ctx app.Context) {
 	if stop, err := browser.WatchResize(legendID, t.Lab.view.resized); err == nil {
 		t.stopSize = stop
 	}
+	// The sticky axis sticks right under the legend, of whatever height.
+	if stop, err := browser.StickBelow(axisID, legendID); err == nil {
+		t.stopStick = stop
+	}
 }
 
 // OnDismount stops watching whether the timeline is on screen and the
-// legend's size, and placing the tooltip.
+// legend's size, and placing the tooltip and the sticky axis.
 func (t *Timeline) OnDismount() {
-	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat, &t.stopSize} {
+	for _, stop := range []*func(){&t.stopWatch, &t.stopFloat, &t.stopSize, &t.stopStick} {
 		if *stop != nil {
 			(*stop)()
 			*stop = nil
@@ -116,9 +121,15 @@ func (t *Timeline) Render() app.UI {
 			OnKeyDown(func(ctx app.Context, e app.Event) {
 				if !v.key(e.Get("key").String()) {
 					ctx.PreventUpdate()
+					return
 				}
+				revealSelected(v)
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
+		// The sticky axis (paintStickyAxis), in a track as tall as the
+		// canvas less the axis under its last panel: it sticks within it
+		// (web/app.css).
+		app.Div().Class("axis-track").Aria("hidden", "true").Body(app.Canvas().ID(axisID)),
 		// The canvas's text alternative, read by a screen reader with it.
 		app.P().ID("timeline-summary").Class("sr-only").Text(t.Summary),
 		app.If(ok, func() app.UI {
@@ -138,6 +149,47 @@ func (t *Timeline) Render() app.UI {
 		app.P().ID(tipSaidID).Class("sr-only").Role("status").Aria("live", "polite").
 			Text(map[bool]string{true: tp.Title + ": " + tp.Said}[ok]),
 	)
+}
+
+// stickyIDs are the elements that stick over the timeline as the page
+// scrolls: the legend, and the sticky axis under it.
+const stickyIDs = legendID + "," + axisID
+
+// revealSelected scrolls the page, when the selected attempt's mark (the
+// keyboard's) is under the legend or the sticky axis or off the screen,
+// just enough to show it clear of them (revealBy): the arrow keys walked
+// on through lanes out of sight.
+func revealSelected(v *view) {
+	tp, ok := v.selection()
+	if !ok {
+		return
+	}
+	if c, err := browser.Clearance(canvasID, stickyIDs); err == nil {
+		if dy := revealBy(c.Top+tp.Y, tp.R, c.Clear, c.ViewH); dy != 0 {
+			_ = browser.ScrollBy(dy)
+		}
+	}
+}
+
+// revealPad is the least room revealBy leaves between a mark's ring and
+// what hides it, CSS px.
+const revealPad = 8
+
+// revealBy is how far to scroll the page (CSS px, down when > 0) to show
+// a mark whose middle is y down the viewport, with its ring of radius r,
+// between the elements stuck to the viewport's top (reaching clear down)
+// and the viewport's bottom (viewH), revealPad clear of both; 0 when it
+// shows so already. Where the room between them is too low for that, the
+// mark goes under the stuck elements' edge.
+func revealBy(y, r, clear, viewH float64) float64 {
+	top, bottom := y-r-revealPad, y+r+revealPad
+	switch {
+	case top < clear:
+		return top - clear
+	case bottom > viewH:
+		return min(bottom-viewH, top-clear)
+	}
+	return 0
 }
 
 // tipMargin is the least room between the tooltip and the viewport's

@@ -13,12 +13,15 @@ import (
 	"retrylab/app/mock"
 )
 
-// Element ids of the timeline's two canvases: the drawing, and an overlay
-// for the crosshair and the selection (redrawn alone when the pointer moves).
-// The rehearsal (rehearsal.go) draws on its own hidden pair.
+// Element ids of the timeline's canvases: the drawing, an overlay for the
+// crosshair and the selection (redrawn alone when the pointer moves), and
+// the sticky axis, its top axis row kept in view over a timeline taller
+// than the screen (paintStickyAxis). The rehearsal (rehearsal.go) draws on
+// its own hidden pair, with no sticky axis.
 const (
 	canvasID  = "timeline"
 	overlayID = "timeline-overlay"
+	axisID    = "timeline-axis"
 )
 
 // view is the live timeline: the model of the current run, fed from the
@@ -40,6 +43,9 @@ type view struct {
 
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
 	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
+	axisCv     browser.Canvas // its sticky axis (axisID; ID "": none)
+	axisOps    browser.Ops
+	axisFor    axisKey // what the sticky axis shows (drawStickyAxis)
 	frames     *browser.FrameLoop
 	lyr        layers        // a live run's drawing, kept aside between frames
 	next       layers        // the drawing for the axis the run grows to, made aside (growAxis)
@@ -94,9 +100,14 @@ type view struct {
 	onBin    func()
 }
 
-func newView() *view { return newViewOn(canvasID, overlayID) }
+func newView() *view {
+	v := newViewOn(canvasID, overlayID)
+	v.axisCv.ID = axisID
+	return v
+}
 
-// newViewOn is a view drawn on the canvases of those element ids.
+// newViewOn is a view drawn on the canvases of those element ids, with no
+// sticky axis.
 func newViewOn(canvas, overlay string) *view {
 	c := browser.Canvas{ID: canvas}
 	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000,
@@ -381,6 +392,7 @@ const fitMargin = 8
 func (v *view) invalidate() {
 	v.mu.Lock()
 	v.dirty, v.ovlDirty = true, true
+	v.axisFor = axisKey{}
 	v.mu.Unlock()
 	v.request()
 }
@@ -645,6 +657,7 @@ func (v *view) redraw() {
 			v.drawErr = err
 		}
 	}
+	v.drawStickyAxis()
 	v.dirty = false
 	v.draws++
 	v.lastDraw = time.Now()
@@ -652,6 +665,31 @@ func (v *view) redraw() {
 	if v.m != nil && !v.running && v.drawnAt == 0 {
 		v.drawnAt = browser.Now()
 	}
+}
+
+// axisKey is what the sticky axis's drawing depends on.
+type axisKey struct {
+	w          float64
+	from, span time.Duration
+	th         *theme
+	title      string
+}
+
+// drawStickyAxis draws the sticky axis for the frame laid out (v.lay)
+// when that has another time axis, width, look or lanes' title than it
+// shows: a live run's frames redraw the canvas, seldom its axis. v.mu must
+// be held.
+func (v *view) drawStickyAxis() {
+	k := axisKey{w: v.lay.w, from: v.lay.from, span: v.lay.span, th: v.theme, title: v.lay.lanesTitle()}
+	if v.axisCv.ID == "" || k == v.axisFor {
+		return
+	}
+	paintStickyAxis(&v.axisOps, &v.lay, v.theme)
+	if err := v.axisCv.Draw(&v.axisOps, v.lay.w, v.lay.stickyAxisH()); err != nil {
+		v.drawErr = err
+		return
+	}
+	v.axisFor = k
 }
 
 // frameFor lays out the frame to draw now (head: with that text above it,
