@@ -229,28 +229,31 @@ func TestControlsRenderEveryField(t *testing.T) {
 }
 
 // The page's first mount renders the first group of settings alone; the
-// rest come after its first paint (Playground.settled). Rendered whole,
-// every field is there (TestControlsRenderEveryField).
-func TestControlsFirstGroupOnly(t *testing.T) {
+// rest come after its first paint, in steps (Playground.groups,
+// mountSteps). Rendered whole, every field is there
+// (TestControlsRenderEveryField).
+func TestControlsGroups(t *testing.T) {
 	for _, tt := range []struct {
-		name    string
-		page    bool // rendered by a Playground rather than alone
-		settled bool
-		first   bool // Controls.FirstGroupOnly
-		groups  int
+		name   string
+		page   bool // rendered by a Playground rather than alone
+		shown  int  // Controls.Groups, Playground.groups
+		groups int
 	}{
-		{"alone, whole", false, false, false, len(groupTitles)},
-		{"alone, first group", false, false, true, 1},
-		{"page, first mount", true, false, false, 1},
-		{"page, settled", true, true, false, len(groupTitles)},
+		{"alone, whole", false, 0, len(groupTitles)},
+		{"alone, first group", false, 1, 1},
+		{"alone, to the budget", false, mountSteps[0], 5},
+		{"alone, more than there are", false, 99, len(groupTitles)},
+		{"page, first mount", true, 1, 1},
+		{"page, a step on", true, mountSteps[0], 5},
+		{"page, settled", true, 0, len(groupTitles)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l := newLab()
 			var out string
 			if tt.page {
-				out = renderHTML(&Playground{lab: l, ready: true, settled: tt.settled})
+				out = renderHTML(&Playground{lab: l, ready: true, groups: tt.shown})
 			} else {
-				out = renderHTML(&Controls{Lab: l, Rev: l.cfgRev, FirstGroupOnly: tt.first})
+				out = renderHTML(&Controls{Lab: l, Rev: l.cfgRev, Groups: tt.shown})
 			}
 			if n := strings.Count(out, `id="group-`); n != tt.groups {
 				t.Errorf("%d groups rendered, want %d", n, tt.groups)
@@ -269,8 +272,8 @@ func TestControlsFirstGroupOnly(t *testing.T) {
 				}
 			}
 			if tt.page {
-				if got := isTrue(tagWith(out, `data-ready`), "data-settled"); got != tt.settled {
-					t.Errorf("main says settled: %v, want %v", got, tt.settled)
+				if got := isTrue(tagWith(out, `data-ready`), "data-settled"); got != (tt.shown == 0) {
+					t.Errorf("main says settled: %v, want %v", got, tt.shown == 0)
 				}
 			}
 		})

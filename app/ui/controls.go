@@ -41,13 +41,13 @@ type Controls struct {
 
 	Lab *Lab
 	Rev int
-	// FirstGroupOnly renders the first group alone: the page's first mount
-	// (Playground.settled). The other groups, below the first screen in the
-	// sidebar's scrolling region (and all of it where the sidebar comes after
-	// the timeline), are ~300 of the page's ~575 elements, each made by
-	// go-app one JavaScript call at a time: they are mounted after the first
-	// paint.
-	FirstGroupOnly bool
+	// Groups is how many groups are rendered, from the first; 0: all. The
+	// page's first mount renders the first alone (Playground.groups): the
+	// others, below the first screen in the sidebar's scrolling region (and
+	// all of it where the sidebar comes after the timeline), are ~300 of
+	// the page's ~575 elements, each made by go-app one JavaScript call at
+	// a time, and are mounted after the first paint.
+	Groups int
 
 	invalid map[string]bool // the fields the last render showed invalid
 }
@@ -58,8 +58,8 @@ func (c *Controls) Render() app.UI {
 		c.invalid = map[string]bool{}
 	}
 	groups := groupTitles
-	if c.FirstGroupOnly {
-		groups = groups[:1]
+	if c.Groups > 0 && c.Groups < len(groups) {
+		groups = groups[:c.Groups]
 	}
 	return app.Form().Class("controls").
 		OnSubmit(func(ctx app.Context, e app.Event) { e.PreventDefault() }).

@@ -26,10 +26,11 @@ type Playground struct {
 
 	lab   *Lab
 	ready bool
-	// settled: the settings' groups below the first are mounted too
-	// (main[data-settled="true"]). The first mount leaves them out
-	// (Controls.FirstGroupOnly) and they come after its paint.
-	settled  bool
+	// groups is how many of the settings' groups are mounted (Controls.Groups);
+	// 0: all, the page settled (main[data-settled="true"]). In the browser
+	// the first mount has the first group alone, and the rest come after
+	// its paint, in mountSteps.
+	groups   int
 	removers []func()
 }
 
@@ -41,6 +42,7 @@ func (p *Playground) OnInit() {
 	p.lab = newLab()
 	if app.IsClient {
 		p.lab.Load(app.Window().URL())
+		p.groups = 1
 	}
 }
 
@@ -115,20 +117,35 @@ func (p *Playground) OnMount(ctx app.Context) {
 	// draws it in others (a narrower canvas), the page renders it again.
 	l.view.setOnBin(func() { ctx.Dispatch(func(app.Context) {}) })
 	l.adoptWatch(ctx)
-	if !p.settled {
-		ctx.Async(func() {
-			browser.Clock{}.AfterPaint(context.Background())
-			ctx.Dispatch(func(ctx app.Context) {
-				p.settled = true
-				ctx.Defer(func(app.Context) {
-					if settledAt == 0 {
-						settledAt = browser.Now()
-					}
-				})
-			})
-		})
+	if p.groups != 0 {
+		ctx.Async(func() { p.mountSettings(ctx) })
 	}
 	l.rehearseSoon(ctx)
+}
+
+// mountSteps are how many of the settings' groups the page has mounted
+// after each paint that follows its first: the groups to the retry budget
+// (17 fields), then all (20 more). All at once they took one task of
+// 63–114 ms on two cores, at a time the first click may come.
+var mountSteps = []int{5, 0}
+
+// mountSettings mounts the settings' other groups, in mountSteps, each
+// after the page has painted the last.
+func (p *Playground) mountSettings(ctx app.Context) {
+	for _, n := range mountSteps {
+		browser.Clock{}.AfterPaint(context.Background())
+		rendered := make(chan struct{})
+		ctx.Dispatch(func(ctx app.Context) {
+			p.groups = n
+			ctx.Defer(func(app.Context) {
+				if n == 0 && settledAt == 0 {
+					settledAt = browser.Now()
+				}
+				close(rendered)
+			})
+		})
+		<-rendered
+	}
 }
 
 // OnResize redraws the timeline at the new width (and, presenting, to
@@ -327,7 +344,7 @@ func (p *Playground) Render() app.UI {
 	if l.running {
 		sidebar = sidebar.TabIndex(0)
 	}
-	return app.Main().Class(cls).DataSet("ready", p.ready).DataSet("settled", p.settled).Body(page.Body(
+	return app.Main().Class(cls).DataSet("ready", p.ready).DataSet("settled", p.groups == 0).Body(page.Body(
 		app.Header().Class("top").Body(
 			brand(),
 			app.Div().Class("top-actions").Body(
@@ -364,7 +381,7 @@ func (p *Playground) Render() app.UI {
 			),
 			sidebar.Body(
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
-					&Controls{Lab: l, Rev: l.cfgRev, FirstGroupOnly: !p.settled},
+					&Controls{Lab: l, Rev: l.cfgRev, Groups: p.groups},
 				),
 			),
 		)),

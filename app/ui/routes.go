@@ -8,7 +8,7 @@
 //
 //	main[data-ready="true"]      the page is mounted and its handlers are live (interactive)
 //	main[data-settled="true"]    and the settings' groups below the first are mounted too, after
-//	                             the page's first paint (Controls.FirstGroupOnly)
+//	                             the page's first paint (Controls.Groups)
 //	#f-<key>                     the input of fleet field <key> (text, select or checkbox)
 //	#err-<key>                   the message beside an invalid input (absent when valid)
 //	#help-<key>                  the input's one line of help
