@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
-	"retrylab/core"
 )
 
 // mixSecond is what a second of a made-up run sends: ok answered 200,
@@ -49,13 +48,7 @@ func runOfMix(secs []mixSecond) *model {
 		for j, status := range statuses {
 			ts := t0.Add(time.Duration(sec)*time.Second + time.Duration(j)*over/time.Duration(tot))
 			n++
-			w := n % 50
-			for _, rec := range []fleet.Record{
-				{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: ts, Intended: ts, Attempt: n}},
-				{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: ts.Add(50 * time.Millisecond), Attempt: n, Outcome: core.Outcome{Status: status}}},
-			} {
-				m.add(&rec)
-			}
+			sentAt(m, n, ts, status)
 		}
 	}
 	m.finish(time.Duration(len(secs)) * time.Second)

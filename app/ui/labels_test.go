@@ -476,17 +476,23 @@ func runOfRates(rates []int) *model {
 				status = 200
 			}
 			n++
-			w := n % 50
-			for _, rec := range []fleet.Record{
-				{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: ts, Intended: ts, Attempt: n}},
-				{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: ts.Add(50 * time.Millisecond), Attempt: n, Outcome: core.Outcome{Status: status}}},
-			} {
-				m.add(&rec)
-			}
+			sentAt(m, n, ts, status)
 		}
 	}
 	m.finish(time.Duration(len(rates)) * time.Second)
 	return m
+}
+
+// sentAt adds to m the n-th request of a made-up run, sent at ts by worker
+// n mod 50 and answered status 50 ms later.
+func sentAt(m *model, n int, ts time.Time, status int) {
+	w := n % 50
+	for _, rec := range []fleet.Record{
+		{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: ts, Intended: ts, Attempt: n}},
+		{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: ts.Add(50 * time.Millisecond), Attempt: n, Outcome: core.Outcome{Status: status}}},
+	} {
+		m.add(&rec)
+	}
 }
 
 // A bar taller than the histogram's scale is cut at the top: every one
