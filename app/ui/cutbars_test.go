@@ -91,15 +91,8 @@ func TestCutBarsShowTheirMix(t *testing.T) {
 			bins := v.m.histogram(l.slice, 0, l.bins())
 			marks, _ := frameContent(o, &l)
 			cuts := 0
-			for i, b := range bins {
-				tot := 0
-				for _, n := range b {
-					tot += n
-				}
-				rate := float64(tot) * float64(time.Second) / float64(l.slice)
-				if rate <= l.histMax {
-					continue
-				}
+			for _, cb := range cutBins(v.m, &l) {
+				i, rate, b, tot := cb.i, cb.rate, bins[cb.i], cb.n
 				cuts++
 				x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
 				var height [fleet.NumClasses]float64

@@ -483,6 +483,28 @@ func runOfRates(rates []int) *model {
 	return m
 }
 
+// cutBin is a histogram bin whose rate is past the scale: a bar cut at
+// its top.
+type cutBin struct {
+	i, n int // the bin's index, its requests
+	rate float64
+}
+
+// cutBins are m's histogram bins, as l lays them out, cut at its top.
+func cutBins(m *model, l *layout) []cutBin {
+	var cut []cutBin
+	for i, b := range m.histogram(l.slice, 0, l.bins()) {
+		n := 0
+		for _, c := range b {
+			n += c
+		}
+		if rate := float64(n) * float64(time.Second) / float64(l.slice); rate > l.histMax {
+			cut = append(cut, cutBin{i, n, rate})
+		}
+	}
+	return cut
+}
+
 // sentAt adds to m the n-th request of a made-up run, sent at ts by worker
 // n mod 50 and answered status 50 ms later.
 func sentAt(m *model, n int, ts time.Time, status int) {
@@ -529,16 +551,8 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 			o, l := paintView(r.v, sz)
 			name := r.name + ", " + sz.name
 			_, labels := frameContent(o, &l)
-			bins := r.v.m.histogram(l.slice, 0, l.bins())
-			for i, b := range bins {
-				n := 0
-				for _, c := range b {
-					n += c
-				}
-				rate := float64(n) * float64(time.Second) / float64(l.slice)
-				if rate <= l.histMax {
-					continue
-				}
+			for _, c := range cutBins(r.v.m, &l) {
+				i, rate := c.i, c.rate
 				cuts++
 				x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
 				said := false
