@@ -462,6 +462,54 @@ func TestLiveServerLabelsOverTheArrivals(t *testing.T) {
 	}
 }
 
+// What a stretch that is not measured truth is (the server's stream lost,
+// the tab hidden) is said over the marks, drawn whole or in layers: the
+// hatch went under the marks and the words with it, and a run that went on
+// after the server came back drew its marks and waits over them.
+func TestStretchLabelsOverTheMarks(t *testing.T) {
+	m := newModel(t0, 3)
+	m.setLost(true, 0)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	m.setLost(false, 1500*time.Millisecond)
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
+	in := frameInput{th: &normalTheme, now: 2 * time.Second}
+	label := "connection to the server lost: its arrivals not seen"
+	// at is the display-list index of the label's text, and the last of the
+	// lanes' marks' shapes (-1: none).
+	at := func(o *browser.Ops) (text, lastMark int) {
+		text, lastMark = -1, -1
+		strs := o.Strings()
+		for i, op := range displayOps(o) {
+			switch op.code {
+			case 7: // a shape: a lane's mark, or an arrival below
+				if y := float64(op.args[2]); y >= l.lanesTop && y <= l.lanesTop+l.laneH*float64(l.workers) {
+					lastMark = i
+				}
+			case 10:
+				if strs[int(op.args[0])] == label {
+					text = i
+				}
+			}
+		}
+		return text, lastMark
+	}
+	var whole browser.Ops
+	paint(&whole, &l, m, in)
+	if text, last := at(&whole); text < 0 || last < 0 || text < last {
+		t.Errorf("drawn whole: the label at op %d, the last mark at %d: want the label over the marks", text, last)
+	}
+	var ly layers
+	ly.draw(&l, m, frameInput{th: &normalTheme, running: true, now: 2 * time.Second})
+	if text, _ := at(&ly.base); text >= 0 {
+		t.Error("drawn in layers: the label is on the kept drawing, under the marks drawn on top")
+	}
+	if text, last := at(&ly.top); text < 0 || text < last {
+		t.Errorf("drawn in layers: the label at op %d of the top, its last mark at %d", text, last)
+	}
+}
+
 // runOfRates is a finished run of 50 workers sending rates[i] requests in
 // second i, spread over it, each answered 429 (or 200 for the first ten of
 // a second) 50 ms later.

@@ -181,7 +181,8 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	if openStretch(key) { // it grows with now
 		paintHidden(t, l, m, in)
 	}
-	paintServerLabels(t, l, m) // over every arrival, kept or open
+	paintHiddenLabels(t, l, m, in) // over every mark, kept or open
+	paintServerLabels(t, l, m)     // over every arrival, kept or open
 	paintNow(t, l, in)
 	t.Restore()
 	clearHistogram(t, l)

@@ -648,6 +648,7 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 			paintMarks(o, l, m, v.marks)
 		}
 		paintGiveUps(o, l, m, v.ends)
+		paintHiddenLabels(o, l, m, in)
 		paintBursts(o, l, m, false)
 		switch {
 		case l.dense() && len(m.arrivals) == 0:
@@ -1114,13 +1115,24 @@ func openEnd(to, planned time.Duration, in frameInput) time.Duration {
 	return planned
 }
 
+// paintHidden hatches the stretches that are not measured truth (the tab
+// hidden, the server's stream lost) across the panels, under the marks;
+// paintHiddenLabels says what they are, over the marks, where the marks
+// and waits drawn after the hatch covered the words (a run that went on
+// after the server came back).
 func paintHidden(o *browser.Ops, l *layout, m *model, in frameInput) {
+	paintStretches(o, l, m.hidden, in, nil)
+	paintStretches(o, l, m.lost, in, nil)
+}
+
+func paintHiddenLabels(o *browser.Ops, l *layout, m *model, in frameInput) {
 	paintStretches(o, l, m.hidden, in, []string{"tab hidden: timers throttled, not measured truth", "tab hidden: not measured truth", "tab hidden"})
 	paintStretches(o, l, m.lost, in, []string{"connection to the server lost: its arrivals not seen", "connection lost: not seen", "connection lost"})
 }
 
 // paintStretches hatches stretches that are not measured truth across the
-// panels, labelled with the longest of labels that fits (the last always).
+// panels or, given labels, labels each with the longest of them that fits
+// (the last always).
 func paintStretches(o *browser.Ops, l *layout, stretches []interval, in frameInput, labels []string) {
 	for _, h := range stretches {
 		to := h.to
@@ -1131,8 +1143,11 @@ func paintStretches(o *browser.Ops, l *layout, stretches []interval, in frameInp
 		if x2 < l.left || x1 > l.right {
 			continue // outside the window shown
 		}
-		o.StrokeStyle(colHidden, 1, 0)
-		o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
+		if labels == nil {
+			o.StrokeStyle(colHidden, 1, 0)
+			o.Hatch(x1, l.lanesTop, math.Max(2, x2-x1), l.bottom-l.lanesTop, 6)
+			continue
+		}
 		// Shorter where the plot's right edge is near (a phone).
 		label := fitText(labels[:len(labels)-1], l.right-x1-8*l.scale, fontSmall, l.scale)
 		if label == "" {
