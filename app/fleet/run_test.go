@@ -225,9 +225,14 @@ func TestPresetsTellTheStory(t *testing.T) {
 	// of exponential without jitter, and its busiest second is the busiest
 	// of the steps before it (the first waits are short guesses).
 	// TestPresetCaptionsMatchSimulation checks each of the captions' claims
-	// against Simulate.
-	if full.st.Drain > expo.st.Drain*2/3 || full.st.PeakRPS < max(flood.st.PeakRPS, expo.st.PeakRPS) {
-		t.Errorf("full jitter: drain %v (exponential %v), peak %d/s (flood %d, exponential %d): want under two thirds of the drain and the busiest second",
+	// against Simulate, exactly. Here the workers' goroutines reach the
+	// mock in the order the scheduler gives at each instant of the bubble,
+	// which decides which requests the limiter admits: full jitter's drain
+	// varies from run to run (11.3–15.2 s over 40 runs with -race, 2026-12-03;
+	// 15.65 s once in CI, 0.68 of exponential's 23.05 s). So the live run is
+	// held to three quarters, which no order came near.
+	if full.st.Drain > expo.st.Drain*3/4 || full.st.PeakRPS < max(flood.st.PeakRPS, expo.st.PeakRPS) {
+		t.Errorf("full jitter: drain %v (exponential %v), peak %d/s (flood %d, exponential %d): want under three quarters of the drain and the busiest second",
 			full.st.Drain, expo.st.Drain, full.st.PeakRPS, flood.st.PeakRPS, expo.st.PeakRPS)
 	}
 	// The outage without spread: the whole fleet, told the seconds left,
