@@ -328,22 +328,21 @@ func wasted(s stat, st *fleet.Stats) stat {
 	if st.Successes > 0 {
 		return s
 	}
-	s.Text, s.Exact = "–", ""
 	// "no success: all 8,888 answers wasted" was cut in the narrowest
 	// first-row card. They are requests, not answers: timeouts and aborts
 	// among them had none.
+	why := "no success yet"
 	switch wasted := st.Requests - st.InFlight; wasted {
 	case 0:
-		s.NotMeasured = "no success yet"
 	case 1:
-		s.NotMeasured = "no success: 1 request wasted"
+		why = "no success: 1 request wasted"
 	default:
-		s.NotMeasured = "no success: " + short(wasted) + " requests wasted"
+		why = "no success: " + short(wasted) + " requests wasted"
 		if short(wasted) != thousands(wasted) {
 			s.Full = "no success: " + thousands(wasted) + " requests wasted"
 		}
 	}
-	return s
+	return unmeasured(s, 0, why)
 }
 
 // dispersion is the dispersion number s of a run with retries retries:
@@ -353,7 +352,7 @@ func wasted(s stat, st *fleet.Stats) stat {
 func dispersion(s stat, retries int) stat {
 	switch {
 	case retries == 0:
-		s.Text, s.Exact, s.NotMeasured = "–", "", "no retries"
+		s = unmeasured(s, retries, "no retries")
 	case retries == 1:
 		s.Figures = "a single retry"
 	case fleet.DispersionOneSlice(s.Value, retries):
