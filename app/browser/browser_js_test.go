@@ -693,7 +693,7 @@ func TestWorkerKeepsTheDeadline(t *testing.T) {
 }
 
 // deadlineWorkersJS replaces Worker with a fake whose answer depends on the
-// URL: "late" answers 200 after 60 ms, whatever comes (an answer posted
+// URL: "late" answers 200 after 300 ms, whatever comes (an answer posted
 // before the page's abort reached it); "hang" answers only an abort, with
 // an AbortError; "expire" fails as a TimeoutError after 10 ms (its own
 // deadline came first). It returns [restore(), the deadlines it was sent].
@@ -712,7 +712,7 @@ globalThis.Worker = function () {
       urls.set(r[0], r[1]);
       deadlines.push(r[2]);
       var S = "\u0001";
-      if (r[1] === "late") answer([r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + "late"], 60);
+      if (r[1] === "late") answer([r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + "late"], 300);
       if (r[1] === "expire") answer([r[0], 0, "TimeoutError", "no answer by the deadline"], 10);
     });
   };
@@ -730,7 +730,11 @@ func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
 	w := &fetchWorker{opaque: true}
 	// Started before the cases' clocks: making the worker (compiling its
 	// script) took over 30 ms on a loaded machine, and a request whose
-	// timeout had run out before it was handed over is never sent.
+	// timeout had run out before it was handed over is never sent. For the
+	// same reason the timeouts are 150 ms, not the 30 ms they were: under
+	// a load of 10 (three e2e suites alongside) a 30 ms timeout once ran
+	// out before the request was handed to the worker, and "late" timed
+	// out.
 	w.start()
 	for _, c := range []struct {
 		url     string
@@ -738,8 +742,8 @@ func TestFetchTimeoutAsTheWorkerSawIt(t *testing.T) {
 		stop    bool // cancel at 20 ms instead
 		want    string
 	}{
-		{"late", 30 * time.Millisecond, false, "200 late"},
-		{"hang", 30 * time.Millisecond, false, "timeout"},
+		{"late", 150 * time.Millisecond, false, "200 late"},
+		{"hang", 150 * time.Millisecond, false, "timeout"},
 		{"expire", time.Second, false, "timeout"},
 		{"late", 0, true, "cancelled"},
 	} {
