@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -88,10 +89,26 @@ func (b Backoff) Validate() error {
 		return err
 	}
 	if b.Cap != 0 && b.Cap < b.Base {
-		return fmt.Errorf("core: backoff cap %s: must be 0 (no cap) or at least base %s", FormatDuration(b.Cap), FormatDuration(b.Base))
+		return &capError{b.Cap, b.Base}
 	}
 	return nil
 }
+
+// ErrCapBelowBase is matched (errors.Is) by Validate's error for a Cap
+// that is neither 0 (no cap) nor at least Base, the one rule between two
+// of a Backoff's fields: a form that words each field's error tells it
+// apart from a range error with it.
+var ErrCapBelowBase = errors.New("core: backoff cap below base")
+
+// capError reads "core: backoff cap 1s: must be 0 (no cap) or at least
+// base 2s" and unwraps to ErrCapBelowBase.
+type capError struct{ cap, base time.Duration }
+
+func (e *capError) Error() string {
+	return fmt.Sprintf("core: backoff cap %s: must be 0 (no cap) or at least base %s", FormatDuration(e.cap), FormatDuration(e.base))
+}
+
+func (e *capError) Unwrap() error { return ErrCapBelowBase }
 
 // Delay is the wait after the n-th failed attempt (n >= 1): with the AWS
 // convention t = min(Cap, Base·Multiplier^n), the first retry of

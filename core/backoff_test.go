@@ -1,9 +1,11 @@
 package core
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -180,7 +182,12 @@ func TestBackoffValidate(t *testing.T) {
 		{Backoff{Strategy: 6}, "core: backoff strategy 6"},
 	}
 	for _, tt := range tests {
-		wantErr(t, tt.b.Validate(), tt.want)
+		err := tt.b.Validate()
+		wantErr(t, err, tt.want)
+		// Only the rule between Cap and Base matches its sentinel.
+		if got, want := errors.Is(err, ErrCapBelowBase), strings.Contains(tt.want, "at least base"); got != want {
+			t.Errorf("%+v: errors.Is(%v, ErrCapBelowBase) = %v, want %v", tt.b, err, got, want)
+		}
 	}
 }
 

@@ -264,7 +264,7 @@ var crossRules = []crossRule{
 		// core says "backoff cap 10s: must be 0 (no cap) or at least base
 		// 20s", which beside Base spoke of the cap and not of the base.
 		say: func(s *Scenario, f *Field, err error) string {
-			if s.Cap == 0 || s.Cap >= s.Base {
+			if !errors.Is(err, core.ErrCapBelowBase) {
 				return ""
 			}
 			switch f.Key {
