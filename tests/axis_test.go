@@ -422,3 +422,67 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 	}
 	presentMode(t, ctx, false)
 }
+
+// TestTabBackShowsTheSelectedMark: an attempt walked to with the keyboard,
+// the page scrolled away from it and the focus gone on to the next control,
+// Shift+Tab back to the timeline shows the attempt again below the sticky
+// axis, as the arrow keys would (the browser scrolls only the canvas's edge
+// into view: before, the mark was left above the screen, at -59 px). A
+// click on the canvas, which focuses it too, scrolls nothing.
+func TestTabBackShowsTheSelectedMark(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
+	simulateTall(t, ctx, srv)
+	h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
+	scrollCanvasTo(t, ctx, 200)
+	eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	first := changedTip(t, ctx, tipBox{})
+	if !first.Shown {
+		t.Fatal("ArrowRight on the timeline selected nothing")
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatal(err)
+	}
+	if eval[string](t, ctx, `document.activeElement.id`) == "timeline" {
+		t.Fatal("Tab left the focus on the timeline")
+	}
+	// The timeline's bottom near the screen's: its first lanes far above.
+	scrollCanvasTo(t, ctx, 600-h)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "timeline" {
+		t.Fatalf("Shift+Tab focused %q, not the timeline", id)
+	}
+	var b tipBox
+	clear := 0.0
+	shown := func() bool {
+		b, clear = readTip(t, ctx), eval[float64](t, ctx, stickyBottomJS)
+		return b.Shown && b.Title == first.Title && b.MarkY-6 >= clear && b.MarkY+6 <= b.ViewH
+	}
+	if err := waitFor(2*time.Second, shown); err != nil {
+		t.Errorf("back on the timeline, the selected attempt %q is at %.0f px: not between the sticky parts' bottom, %.0f px, and the screen's %.0f px (tooltip %+v)",
+			first.Title, b.MarkY, clear, b.ViewH, b)
+	}
+	viewShot(t, ctx, "axis-tab-back")
+	// A click elsewhere on the canvas focuses it without a scroll.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatal(err)
+	}
+	scrollCanvasTo(t, ctx, 600-h)
+	before := eval[float64](t, ctx, `scrollY`)
+	at := eval[[]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left + r.width / 2, r.bottom - 120]; })()`)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true))), 100))`)
+	if after := eval[float64](t, ctx, `scrollY`); after != before {
+		t.Errorf("a click on the canvas scrolled the page from %.0f to %.0f px", before, after)
+	}
+}

@@ -124,6 +124,16 @@ func (t *Timeline) Render() app.UI {
 					return
 				}
 				revealSelected(v)
+			}).
+			// Tabbed back to with an attempt still selected: show it, as
+			// the arrow keys would (the browser scrolls only the canvas's
+			// edge into view). Not when a click focused it: the pointer is
+			// on what the person wants to see.
+			OnFocus(func(ctx app.Context, e app.Event) {
+				ctx.PreventUpdate()
+				if e.Get("target").Call("matches", ":focus-visible").Bool() {
+					revealSelected(v)
+				}
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		// The sticky axis (paintStickyAxis), in a track as tall as the
