@@ -1800,13 +1800,20 @@ func finishShapes(o *browser.Ops, n int, c fleet.Class, width float64) {
 	o.FillPath()
 }
 
+// cutRatio is how far above the scale the rest of the bars would set a
+// peak must reach to be cut: drawn whole, it would squash them to under
+// half the histogram's height.
+const cutRatio = 2
+
 // histogramScale is the top of the histogram's y axis, in req/s: a round
 // number above the drawn limits and most bars. Bars above it (the first
 // wave, a herd's spike) are cut at the top and labelled with their value,
 // so one spike does not flatten the limit line into the floor. When every
 // bar stays under a quarter of the limits, the scale follows the bars
 // instead (the limit lines are then marked as off the scale), or a run far
-// below its limit would draw bars too thin to see.
+// below its limit would draw bars too thin to see. A peak less than
+// cutRatio times that top is not cut: the scale reaches it (four bins of
+// 20, 40, 10 and 5 req/s against an unknown limit cut the 40 at 25).
 func histogramScale(rates []float64, lim limits, per float64) float64 {
 	var nz []float64
 	for _, r := range rates {
@@ -1822,8 +1829,8 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 		if highest := math.Max(lim.server, lim.client); peak*4 < highest {
 			top = peak * 1.5
 		}
-		if top <= 0 {
-			top = peak
+		if top <= 0 || peak <= top*cutRatio {
+			top = max(top, peak)
 		}
 	}
 	if top <= 0 {

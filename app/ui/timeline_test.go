@@ -186,15 +186,37 @@ func TestNiceSteps(t *testing.T) {
 	if got := histSlice(10*time.Minute, 100); got < 10*time.Second {
 		t.Errorf("narrow canvas, long run: bin %v narrower than 4 px", got)
 	}
-	lim := limits{server: 10}
-	if top := histogramScale([]float64{5, 8, 12, 500}, lim, 1); top < 40 || top >= 500 {
-		t.Errorf("one spike should not set the scale: top %v", top)
-	}
-	if top := histogramScale([]float64{30, 40, 45}, limits{server: 1000}, 1); top < 45 || top > 100 {
-		t.Errorf("a run far under its limit should be scaled to its bars: top %v", top)
-	}
-	if top := histogramScale(nil, limits{}, 1); top != 10 {
-		t.Errorf("empty histogram top %v", top)
+}
+
+func TestHistogramScale(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		rates  []float64
+		lim    limits
+		lo, hi float64 // the top, inclusive
+	}{
+		{"one spike does not set the scale", []float64{5, 8, 12, 500}, limits{server: 10}, 40, 40},
+		{"a run far under its limit is scaled to its bars", []float64{30, 40, 45}, limits{server: 1000}, 45, 100},
+		{"empty", nil, limits{}, 10, 10},
+		// A custom target (no limit known), four bins: the 40 was cut at 25.
+		{"a peak under twice the rest's scale is not cut", []float64{20, 40, 10, 5}, limits{}, 40, 40},
+		{"nor one just at it", []float64{20, 44, 10, 5}, limits{}, 44, 50},
+		{"one past it is", []float64{20, 45, 10, 5}, limits{}, 22, 25},
+		{"the limit's scale counts as the rest's", []float64{10, 70}, limits{server: 10}, 70, 80},
+		{"a first wave far over the limit is cut", []float64{90, 10, 10, 10}, limits{server: 10}, 40, 40},
+		{"the client's limit too", []float64{5, 5, 41}, limits{server: 1, client: 10}, 41, 50},
+	} {
+		top := histogramScale(c.rates, c.lim, 1)
+		if top < c.lo || top > c.hi {
+			t.Errorf("%s: %v against %+v: top %v, want %v–%v", c.name, c.rates, c.lim, top, c.lo, c.hi)
+		}
+		peak := 0.0
+		for _, r := range c.rates {
+			peak = max(peak, r)
+		}
+		if cut := peak > top; cut != (c.hi < peak) {
+			t.Errorf("%s: peak %v cut %v at top %v", c.name, peak, cut, top)
+		}
 	}
 	if got := secondsLabel(1500*time.Millisecond, 500*time.Millisecond, 3*time.Second); got != "1.5 s" {
 		t.Errorf("label %q", got)
