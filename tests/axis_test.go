@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -484,5 +485,57 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	eval[bool](t, ctx, `new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true))), 100))`)
 	if after := eval[float64](t, ctx, `scrollY`); after != before {
 		t.Errorf("a click on the canvas scrolled the page from %.0f to %.0f px", before, after)
+	}
+}
+
+// TestCrosshairOverTheStickyAxis: the pointer over the sticky axis reads a
+// time as over the canvas's own axis row did before the sticky axis lay on
+// it: the crosshair follows it down the lanes (the sticky axis took the
+// pointer, and the overlay drew no crosshair), and no attempt is picked.
+func TestCrosshairOverTheStickyAxis(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=2")
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	scrollCanvasTo(t, ctx, 200)
+	// The overlay's pixels drawn in the column at x, down the lanes.
+	const columnJS = `((x) => {
+		const o = document.getElementById("timeline-overlay"), r = o.getBoundingClientRect(), k = o.width / r.width;
+		const px = o.getContext("2d").getImageData(Math.round((x - r.left) * k), 0, 1, o.height).data;
+		let n = 0;
+		for (let i = 3; i < px.length; i += 4) if (px[i] > 0) n++;
+		return n;
+	})`
+	at := eval[[]float64](t, ctx, `(() => { const r = document.getElementById("timeline-axis").getBoundingClientRect(); return [r.left + 0.4 * r.width, r.top + r.height / 2]; })()`)
+	if on := eval[string](t, ctx, fmt.Sprintf(`document.elementFromPoint(%f, %f).id`, at[0], at[1])); on != "timeline-axis" {
+		t.Fatalf("at (%.0f, %.0f), over the axis row, is %q, not the sticky axis", at[0], at[1], on)
+	}
+	move := func(x, y float64) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n float64
+	drawn := func(want bool) func() bool {
+		return func() bool { n = eval[float64](t, ctx, columnJS+"("+strconv.FormatFloat(at[0], 'f', 1, 64)+")"); return (n > 50) == want }
+	}
+	move(at[0], at[1])
+	if err := waitFor(2*time.Second, drawn(true)); err != nil {
+		t.Errorf("the pointer over the sticky axis at %.0f px: %.0f px of the overlay drawn in its column, want a crosshair down the lanes", at[0], n)
+	}
+	if b := readTip(t, ctx); b.Shown {
+		t.Errorf("the pointer over the sticky axis picked %q", b.Title)
+	}
+	viewShot(t, ctx, "axis-crosshair")
+	// Off the timeline (onto the legend above): no crosshair.
+	legend := eval[[]float64](t, ctx, `(() => { const r = document.getElementById("legend").getBoundingClientRect(); return [r.left + 0.4 * r.width, r.top + 4]; })()`)
+	move(legend[0], legend[1])
+	if err := waitFor(2*time.Second, drawn(false)); err != nil {
+		t.Errorf("the pointer gone from the sticky axis to the legend: %.0f px of the overlay still drawn in the column", n)
 	}
 }

@@ -139,7 +139,16 @@ func (t *Timeline) Render() app.UI {
 		// The sticky axis (paintStickyAxis), in a track as tall as the
 		// canvas less the axis under its last panel: it sticks within it
 		// (web/app.css).
-		app.Div().Class("axis-track").Aria("hidden", "true").Body(app.Canvas().ID(axisID)),
+		// Over it the pointer reads a time as on the canvas's own axis row:
+		// the crosshair follows it (it took the pointer, and showed none),
+		// and no attempt under it, hidden, is picked.
+		app.Div().Class("axis-track").Aria("hidden", "true").Body(app.Canvas().ID(axisID).
+			OnMouseMove(func(ctx app.Context, e app.Event) {
+				if x, _ := offset(e); !v.pointer(x, -1) {
+					ctx.PreventUpdate()
+				}
+			}).
+			OnMouseLeave(func(ctx app.Context, e app.Event) { v.pointer(-1, -1) })),
 		// The canvas's text alternative, read by a screen reader with it.
 		app.P().ID("timeline-summary").Class("sr-only").Text(t.Summary),
 		app.If(ok, func() app.UI {
