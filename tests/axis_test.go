@@ -522,7 +522,10 @@ func TestCrosshairOverTheStickyAxis(t *testing.T) {
 	}
 	var n float64
 	drawn := func(want bool) func() bool {
-		return func() bool { n = eval[float64](t, ctx, columnJS+"("+strconv.FormatFloat(at[0], 'f', 1, 64)+")"); return (n > 50) == want }
+		return func() bool {
+			n = eval[float64](t, ctx, columnJS+"("+strconv.FormatFloat(at[0], 'f', 1, 64)+")")
+			return (n > 50) == want
+		}
 	}
 	move(at[0], at[1])
 	if err := waitFor(2*time.Second, drawn(true)); err != nil {
