@@ -105,7 +105,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		ly.openSpans, ly.openMarks, ly.openArrs = ly.openSpans[:0], ly.openMarks[:0], ly.openArrs[:0]
 		ly.srvFromMarks = false
 		paintFrame(b, l, m, in)
-		b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+		l.plotClip(b, l.markReach(), 0)
 		paintSqueezes(b, l, m, false)
 		paintOutages(b, l, m, false) // over a halved limit: an outage comes first at the server
 		if !openStretch(key) {
@@ -149,7 +149,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	}
 
 	// Onto the kept drawing, in the order paint uses.
-	b.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+	l.plotClip(b, l.markReach(), 0)
 	paintWaits(b, l, m, in, pick{idx: finSpans})
 	paintFlights(b, l, m, in, pick{idx: finMarks})
 	paintMarks(b, l, m, pick{idx: finMarks})
@@ -169,7 +169,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 	// and scale change at every frame) and the outlines.
 	t.Reset()
 	t.Palette, t.Fonts = in.th.palette, in.th.fonts
-	t.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+	l.plotClip(t, l.markReach(), 0)
 	paintWaits(t, l, m, in, pick{idx: ly.openSpans})
 	paintFlights(t, l, m, in, pick{idx: ly.openMarks})
 	paintMarks(t, l, m, pick{idx: ly.openMarks})

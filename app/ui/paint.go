@@ -55,7 +55,10 @@ type layout struct {
 
 // lanesHeight is the height worker lanes get: up to 14 px each, about 440
 // px in all, and at least 1 px up to 500 workers (the most a live run
-// takes). A simulation's bigger fleet (up to 10,000) shares 500 px: lanes
+// takes). A small fleet's lanes share smallLanesPx, up to maxLaneH each:
+// one worker's lane was 14 px, its marks and waits squeezed into a strip
+// of a canvas with room to spare; from 8 workers on the lanes are as
+// before. A simulation's bigger fleet (up to 10,000) shares 500 px: lanes
 // of less than a pixel, blending into a density picture of the fleet, so
 // the canvas never grows taller than a 500-worker run's.
 func lanesHeight(workers int, scale float64) (laneH float64) {
@@ -63,9 +66,15 @@ func lanesHeight(workers int, scale float64) (laneH float64) {
 	if workers > maxLanesPx {
 		return maxLanesPx / float64(workers)
 	}
-	laneH = 440 / float64(max(1, workers))
-	return math.Max(1, math.Min(14*scale, laneH))
+	n := float64(max(1, workers))
+	laneH = math.Max(1, math.Min(14*scale, 440/n))
+	return math.Max(laneH, math.Min(maxLaneH, smallLanesPx/n)*scale)
 }
+
+// maxLaneH is the tallest a worker's lane (or a row of one) is drawn, CSS
+// px at scale 1: one to three workers get it; smallLanesPx is what a
+// small fleet's lanes share (4 workers: 27 px each, 7: 15 px).
+const maxLaneH, smallLanesPx = 36, 108
 
 // maxRows is the most rows a worker's lane splits into for its overlapping
 // jobs; a worker's further jobs at once share them (row slot % sub).
@@ -635,7 +644,7 @@ func cannotOf(s *fleet.Scenario) cannot {
 func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 	paintFrame(o, l, m, in)
 	if m != nil {
-		o.Clip(l.left, l.lanesTop-2, l.right-l.left, l.bottom-l.lanesTop+4)
+		l.plotClip(o, l.markReach(), 0)
 		paintSqueezes(o, l, m, false)
 		paintOutages(o, l, m, false) // over a halved limit: an outage comes first at the server
 		paintHidden(o, l, m, in)
@@ -1061,12 +1070,9 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 			every *= 2
 		}
 	}
-	if l.names == nil && float64(l.workers)*l.laneH < 40 { // one or two lanes under the title
-		return
-	}
 	o.FillStyle(colMuted)
 	label := func(w int) {
-		o.Text(l.laneName(w), l.left-6, l.laneY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		o.Text(l.laneName(w), l.labelRight(), l.laneY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
 	if l.names != nil {
 		for w := 0; w < l.workers; w += every {
@@ -1087,6 +1093,35 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 	}
 }
 
+// labelRight is where the lanes' labels end, left of the plot: workers'
+// clear of a mark at 0 s, drawn whole into the margin (plotClip); a
+// watch's device names, up to 9 characters, take the margin's width.
+func (l *layout) labelRight() float64 {
+	if l.names != nil {
+		return l.left - 6
+	}
+	return l.left - 10*l.scale
+}
+
+// plotClip is the clip of what is drawn over the lanes and the server
+// panel: the plot, 2 px over the lanes' top (dy more for the selection's
+// rings), and, where the axis starts at 0 s, reach px into the margin on
+// its left, so that a mark sent at 0 s, centred on the plot's edge, is
+// drawn whole (it was cut in half). Nothing is drawn before 0 s, so
+// nothing else reaches there; a zoomed-in window still cuts what lies
+// across its edges.
+func (l *layout) plotClip(o *browser.Ops, reach, dy float64) {
+	x := l.left
+	if l.from == 0 {
+		x -= reach
+	}
+	o.Clip(x, l.lanesTop-2-dy, l.right-x, l.bottom-l.lanesTop+4+2*dy)
+}
+
+// markReach is how far a mark reaches past its centre: its radius, its
+// halo, a cross's stroke.
+func (l *layout) markReach() float64 { return l.markR*1.25 + 1 }
+
 // laneName labels lane w (0-based): "w4" for the fourth worker, numbered
 // from 1 as the tooltip numbers it; a watch's device by its name (cut to
 // fit the margin), "others" for the arrivals without one.
@@ -1098,7 +1133,7 @@ func (l *layout) laneName(w int) string {
 		return "others"
 	}
 	name := l.names[w]
-	if max := int((l.left - 8) / (6 * l.scale)); len(name) > max && max > 1 {
+	if max := int((l.labelRight() - 2) / (6 * l.scale)); len(name) > max && max > 1 {
 		name = name[:max-1] + "…"
 	}
 	return name
@@ -1410,8 +1445,13 @@ func paintSqueezes(o *browser.Ops, l *layout, m *model, histOnly bool) {
 	}
 }
 
+// barRow is the row the waits' and flights' bars are sized to: the
+// lane's row, up to 20 px × scale. A small fleet's taller rows (maxLaneH)
+// give room around them; bars half a 36-px row high dwarfed the marks.
+func (l *layout) barRow() float64 { return math.Min(l.rowH, 20*l.scale) }
+
 func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
-	h := math.Max(1, l.rowH*0.5)
+	h := math.Max(1, l.barRow()*0.5)
 	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
 		n := 0
 		o.FillStyle(reasonColour(r))
@@ -1496,8 +1536,8 @@ func strokeLate(o *browser.Ops) {
 }
 
 func paintFlights(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
-	h := math.Max(1, l.rowH*0.22)
-	qh := math.Max(1, l.rowH*0.4)
+	h := math.Max(1, l.barRow()*0.22)
+	qh := math.Max(1, l.barRow()*0.4)
 	o.FillStyle(colFlight)
 	o.BeginPath()
 	for j := range p.n(len(m.marks)) {
@@ -2422,7 +2462,7 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 	}
 	// The job's attempts, joined in order, inside the plot (zoomed in,
 	// some lie outside the window).
-	o.Clip(l.left, l.lanesTop-8, l.right-l.left, l.bottom-l.lanesTop+16)
+	l.plotClip(o, l.markR+6, 6)
 	defer o.Restore()
 	first := sel
 	for m.marks[first].prev >= 0 {

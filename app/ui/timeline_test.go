@@ -1606,8 +1606,9 @@ func TestOverlappingJobsTakeRows(t *testing.T) {
 
 	l := newLayoutRows(1000, 2, laneRows(2, m.rows), time.Second, &normalTheme)
 	one := newLayout(1000, 2, time.Second, &normalTheme)
-	if l.sub != 3 || l.rowH != one.laneH || one.rowY(1, 0) != one.laneY(1) {
-		t.Errorf("3 rows of %v px (a lane alone: %v px); unsplit row y %v, lane y %v", l.rowH, one.laneH, one.rowY(1, 0), one.laneY(1))
+	six := newLayout(1000, 6, time.Second, &normalTheme) // as many lanes as the 2 workers' rows
+	if l.sub != 3 || l.rowH != six.laneH || one.rowY(1, 0) != one.laneY(1) {
+		t.Errorf("3 rows of %v px (a lane of 6 workers: %v px); unsplit row y %v, lane y %v", l.rowH, six.laneH, one.rowY(1, 0), one.laneY(1))
 	}
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, now: 600 * time.Millisecond, running: true})

@@ -1,0 +1,85 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// canvasTextsAtJS makes the page note every text drawn on the timeline's
+// canvas with where it goes (window.drawnTextsAt: [text, x, y]), once.
+const canvasTextsAtJS = `(() => {
+	if (window.drawnTextsAt) return;
+	window.drawnTextsAt = [];
+	const fill = CanvasRenderingContext2D.prototype.fillText;
+	CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+		if (this.canvas.id === "timeline") window.drawnTextsAt.push([String(text), x, y]);
+		return fill.call(this, text, x, y, ...rest);
+	};
+})()`
+
+// lanesDrawn is what the page drew of the lanes: their plot and a lane's
+// height (debug()), and where it wrote "w1".
+type lanesDrawn struct {
+	Rect  [4]float64 `json:"rect"` // left, top, right, bottom, CSS px of the canvas
+	LaneH float64    `json:"laneH"`
+	Count int        `json:"count"`
+	W1    []float64  `json:"w1"` // x, y of the label "w1" (nil: not drawn)
+}
+
+func drawnLanes(t *testing.T, ctx context.Context) lanesDrawn {
+	t.Helper()
+	eval[chromedp.Void](t, ctx, canvasTextsAtJS)
+	return eval[lanesDrawn](t, ctx, `(() => {
+		window.drawnTextsAt = [];
+		window.retrylab.redraw();
+		const d = JSON.parse(window.retrylab.debug());
+		const w1 = window.drawnTextsAt.find(([s]) => s === "w1");
+		return {rect: d.lanes_rect, laneH: d.lane_h, count: d.lane_count, w1: w1 ? w1.slice(1) : null};
+	})()`)
+}
+
+// TestOneWorkerLane runs one worker's four jobs in the page at 1400 × 1000
+// and in presentation mode: the timeline draws its lane 36 px high (50.4
+// in presentation mode) and labels it w1, left of the plot, in the lane's
+// middle. The lane was 14 px high, unlabelled.
+func TestOneWorkerLane(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=1&jobs=4")
+	if st := runToEnd(t, ctx, 30*time.Second); st.Stats["requests"] < 4 {
+		t.Fatalf("the run sent %v requests, want 4 at least", st.Stats["requests"])
+	}
+	for _, c := range []struct {
+		mode  string
+		laneH float64
+	}{{"page", 36}, {"presentation mode", 36 * 1.4}} {
+		if c.mode == "presentation mode" {
+			press(t, ctx, "p")
+			if err := waitFor(5*time.Second, func() bool {
+				return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
+			}); err != nil {
+				t.Fatalf("p did not turn presentation mode on: %v", err)
+			}
+		}
+		d := drawnLanes(t, ctx)
+		if d.Count != 1 || d.LaneH < c.laneH-0.01 || d.LaneH > c.laneH+0.01 || d.Rect[3]-d.Rect[1] < c.laneH-0.01 {
+			t.Errorf("%s: %d lanes of %.1f px (plot %v), want one of %.1f px", c.mode, d.Count, d.LaneH, d.Rect, c.laneH)
+		}
+		if len(d.W1) != 2 {
+			t.Errorf("%s: the lane is not labelled w1", c.mode)
+			continue
+		}
+		if x, y := d.W1[0], d.W1[1]; x >= d.Rect[0] || x < d.Rect[0]-20*c.laneH/36 || y < d.Rect[1]+c.laneH/2-1 || y > d.Rect[1]+c.laneH/2+1 {
+			t.Errorf("%s: w1 written at (%.1f, %.1f), want just left of the plot (x %.1f) in the lane's middle (y %.1f)", c.mode, x, y, d.Rect[0], d.Rect[1]+c.laneH/2)
+		}
+	}
+	press(t, ctx, "p")
+}
