@@ -389,7 +389,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second, CompletionN: 1, LatenessN: 2}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
-	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="fetch start − intended; p50`} {
+	for _, present := range []string{nbsp(">1_in_flight<"), nbsp(">max_2_s<"), `title="fetch start − intended; p50`} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
 		}
@@ -411,11 +411,11 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		st   fleet.Stats
 		want []string
 	}{
-		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 requests wasted"}},
-		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 request wasted"}},
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, nbsp("no success: 15_requests wasted")}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, nbsp("no success: 1_request wasted")}},
 		// Short enough for the narrowest card, whole in its tooltip.
 		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
-			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000\u00a0requests wasted"` /* the encoder escapes a no-break space in an attribute */, nbsp(`>no success: 300k_requests wasted<`)}},
 		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 	} {
@@ -450,7 +450,7 @@ func TestDispersionWithoutRetries(t *testing.T) {
 		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
 		// Every retry in one slice, the most synchronised run: it showed 0,
 		// which reads as retries evenly paced (fleet.Dispersion).
-		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, `>all in one 100 ms slice</span>`}},
+		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, nbsp(`>all in one 100_ms_slice</span>`)}},
 		{"a single retry", fleet.Stats{Requests: 5, FirstTries: 4, Retries: 1}, 1, []string{`<span class="v">1</span>`, `>a single retry</span>`}},
 	} {
 		l := newLab()
