@@ -411,11 +411,11 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		st   fleet.Stats
 		want []string
 	}{
-		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, nbsp("no success: 15_requests wasted")}},
-		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, nbsp("no success: 1_request wasted")}},
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 requests wasted"}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 request wasted"}},
 		// Short enough for the narrowest card, whole in its tooltip.
 		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
-			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000\u00a0requests wasted"` /* the encoder escapes a no-break space in an attribute */, nbsp(`>no success: 300k_requests wasted<`)}},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
 		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 	} {
