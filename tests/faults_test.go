@@ -441,7 +441,7 @@ func TestScheduledOutageThatFailsIsTold(t *testing.T) {
 	var status string
 	if err := waitFor(5*time.Second, func() bool {
 		status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
-		return strings.Contains(status, said)
+		return strings.Contains(strings.ReplaceAll(status, "\u00a0", " "), said) // its figures joined to their units
 	}); err != nil {
 		t.Errorf("the status %q does not say %q", status, said)
 	}

@@ -148,7 +148,7 @@ func TestStopBetweenArrivalsDrainsToTheStop(t *testing.T) {
 	})
 	value := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"] .v').textContent`)
 	status := eval[string](t, ctx, `document.getElementById("run-status").innerText`)
-	if st.Stats["drain_ms"] < 1000 || st.Stats["cancelled"] != 0 || !strings.Contains(card, "Run → Stop: not drained") || !strings.Contains(status, "Stopped after "+value+".") {
+	if st.Stats["drain_ms"] < 1000 || st.Stats["cancelled"] != 0 || !strings.Contains(card, "Run → Stop: not drained") || !strings.Contains(strings.ReplaceAll(status, "\u00a0", " "), "Stopped after "+value+".") {
 		t.Errorf("stopped a second after the only job ended: drain %.1f ms, %.0f cancelled, card %q, status %q; want over 1 s, none cancelled, up to Stop",
 			st.Stats["drain_ms"], st.Stats["cancelled"], card, status)
 	}

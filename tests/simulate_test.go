@@ -97,10 +97,11 @@ func TestAttemptLimitIsNotStop(t *testing.T) {
 	if strings.Contains(said, "Stop") || !strings.Contains(said, aborted+" aborted at the attempt limit") {
 		t.Errorf("the run's description says %q: want %q and no Stop", said, aborted+" aborted at the attempt limit")
 	}
-	// The count and its first word kept on one line (a no-break space).
+	// The count and its first word kept on one line, and "at limit"
+	// (no-break spaces); the item whole on one line where it fits one.
 	card := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="failed"] .sub').textContent`)
-	if !strings.Contains(card, aborted+"\u00a0cut at limit") {
-		t.Errorf("the other failures' card says %q: want %q", card, aborted+"\u00a0cut at limit")
+	if !strings.Contains(card, aborted+"\u00a0cut at\u00a0limit") {
+		t.Errorf("the other failures' card says %q: want %q", card, aborted+"\u00a0cut at\u00a0limit")
 	}
 	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
 	screenshot(t, ctx, "attempt-limit-not-stop")

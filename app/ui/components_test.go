@@ -389,7 +389,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second, CompletionN: 1, LatenessN: 2}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
-	for _, present := range []string{">1 in flight<", ">max 2 s<", `title="fetch start − intended; p50`} {
+	for _, present := range []string{nbsp(">1_in_flight<"), nbsp(">max_2_s<"), `title="fetch start − intended; p50`} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
 		}
@@ -450,7 +450,7 @@ func TestDispersionWithoutRetries(t *testing.T) {
 		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
 		// Every retry in one slice, the most synchronised run: it showed 0,
 		// which reads as retries evenly paced (fleet.Dispersion).
-		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, `>all in one 100 ms slice</span>`}},
+		{"all in one slice", fleet.Stats{Requests: 40, FirstTries: 20, Retries: 20}, 20, []string{`<span class="v">20</span>`, nbsp(`>all in one 100_ms_slice</span>`)}},
 		{"a single retry", fleet.Stats{Requests: 5, FirstTries: 4, Retries: 1}, 1, []string{`<span class="v">1</span>`, `>a single retry</span>`}},
 	} {
 		l := newLab()

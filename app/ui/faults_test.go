@@ -46,7 +46,7 @@ func TestScheduledOutageThatFailedIsTold(t *testing.T) {
 	}
 	l.rec, l.stats, l.hasStats = rec, rec.Stats(), true
 	said := "The scheduled outage (" + fmtDur(2*time.Second) + ", " + fmtDur(100*time.Millisecond) + " after the start) did not start, so the server stayed up: " + rec.OutageErr.Error() + "."
-	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, said) {
+	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, unitsTogether(said)) { // each figure joined to its unit
 		t.Errorf("the status does not say %q:\n%s", said, tagWith(out, `id="run-status"`))
 	}
 	if title := l.pngHead().title; !strings.Contains(title, "its scheduled outage did not start") {

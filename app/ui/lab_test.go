@@ -181,13 +181,13 @@ func TestFinishedText(t *testing.T) {
 		want string
 	}{
 		{fleet.Stats{Jobs: 71, Successes: 71}, 0, thousands, "of_71_finished"},
-		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, 0, thousands, "of_24_finished · 47_stopped"},
-		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, thousands, "of_0_finished · 20_stopped"},
-		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, thousands, "of_1,500_finished · 1,500_stopped"},
+		{fleet.Stats{Jobs: 71, Successes: 24, GiveUps: 47, Cancelled: 47}, 0, thousands, "of_24_finished_· 47_stopped"},
+		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, thousands, "of_0_finished_· 20_stopped"},
+		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, thousands, "of_1,500_finished_· 1,500_stopped"},
 		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, thousands, "of_100_jobs"},
-		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, thousands, "of_200 · 171_not_run"},
-		{fleet.Stats{Jobs: 10, Successes: 10}, 80, thousands, "of_80 · 70_not_run"}, // Stop between an open workload's arrivals
-		{fleet.Stats{Jobs: 130000, Successes: 30000, GiveUps: 100000, Cancelled: 10000}, 10_000_000, short, "of_10M · 9.87M_not_run"},
+		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, thousands, "of_200_· 171_not_run"},
+		{fleet.Stats{Jobs: 10, Successes: 10}, 80, thousands, "of_80_· 70_not_run"}, // Stop between an open workload's arrivals
+		{fleet.Stats{Jobs: 130000, Successes: 30000, GiveUps: 100000, Cancelled: 10000}, 10_000_000, short, "of_10M_· 9.87M_not_run"},
 	} {
 		if got, want := finishedText(&c.st, c.jobs, c.num), nbsp(c.want); got != want {
 			t.Errorf("%+v of %d jobs: %q, want %q", c.st, c.jobs, got, want)
@@ -214,14 +214,14 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		failed            string // the other failures' line: the attempts aborted, and what cut them; likewise
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts · 0_aborted"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted"},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50 by Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200 · 127_not_run", "3_timeouts · 12_aborted"},
+			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts · 0_aborted"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts_· 0_aborted"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k at the attempt limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k · 7,518_not_run", "0_timeouts · 238_cut at limit"},
+			"10k_at_the attempt_limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -235,8 +235,8 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		for _, s := range l.statList() {
 			got[s.Name] = s
 		}
-		if g := got["give_ups"].Figures; g != c.giveUps {
-			t.Errorf("%s: give-ups' line %q, want %q", c.name, g, c.giveUps)
+		if g := got["give_ups"].Figures; g != nbsp(c.giveUps) {
+			t.Errorf("%s: give-ups' line %q, want %q", c.name, g, nbsp(c.giveUps))
 		}
 		if g := got["drain_ms"].Sub; g != c.drain {
 			t.Errorf("%s: time to drain's line %q, want %q", c.name, g, c.drain)
@@ -269,7 +269,7 @@ func TestStatListShortensBigCounts(t *testing.T) {
 		if s.Name == "successes" && (s.Figures != nbsp("of_30k_finished") || s.Full != nbsp("of_30,000_finished")) {
 			t.Errorf("successes' line %q, whole %q; want \"of 30k finished\", whole \"of 30,000 finished\"", s.Figures, s.Full)
 		}
-		if s.Name == "first_tries" && (s.Figures != "267k retries" || s.Full != "267,342 retries") {
+		if s.Name == "first_tries" && (s.Figures != nbsp("267k_retries") || s.Full != nbsp("267,342_retries")) {
 			t.Errorf("first tries' line %q, whole %q; want \"267k retries\", whole \"267,342 retries\"", s.Figures, s.Full)
 		}
 	}
@@ -285,7 +285,7 @@ func TestStatListShortensBigCounts(t *testing.T) {
 	out := renderHTML(&Numbers{Lab: l, Rev: 1})
 	// (The static encoder writes attributes in any order, and aria-hidden="true" bare.)
 	for _, w := range []string{`title="297,342"`, `<span aria-hidden>297k</span>`, `<span class="sr-only">297,342</span>`,
-		`title="one per job started; 267,342 retries"`, `>267k retries<`, `<span class="v">934</span>`} {
+		`title="one per job started; 267,342\u00a0retries"` /* the encoder escapes a no-break space in an attribute */, nbsp(`>267k_retries<`), `<span class="v">934</span>`} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the numbers lack %q:\n%s", w, out)
 		}
@@ -580,7 +580,7 @@ func TestSimulationToldOnce(t *testing.T) {
 		l.stats = fleet.Stats{Jobs: 100, Successes: 100, Drain: 18980 * time.Millisecond}
 		page := renderHTML(&Playground{lab: l, ready: true})
 		bar := renderHTML(&RunBar{Lab: l})
-		for _, want := range []string{"Simulated in virtual time (computed in 7.0 ms; no requests were sent): 100 of 100 jobs succeeded in 18.98 s"} {
+		for _, want := range []string{nbsp("Simulated in virtual time (computed in 7.0_ms; no requests were sent): 100 of 100 jobs succeeded in 18.98_s")} {
 			if !strings.Contains(bar, want) {
 				t.Errorf("stopped %v: run bar's status lacks %q:\n%s", stopped, want, bar)
 			}

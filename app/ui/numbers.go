@@ -71,10 +71,28 @@ func (n *Numbers) Render() app.UI {
 		} else {
 			value = value.Text(text)
 		}
+		// The line's items ("3 timeouts ·", "12 aborted") each a box
+		// kept on one line where it fits one (web/app.css: .item): "238
+		// timeouts · 238 cut at limit" broke after "cut". The dot ends
+		// its item: between the boxes the next line began "· 0 aborted".
+		line := app.Span().Class("sub").Title(title)
+		if items := strings.Split(sub, itemSep); len(items) > 1 {
+			parts := make([]app.UI, 0, 2*len(items))
+			for i, it := range items {
+				if i < len(items)-1 {
+					parts = append(parts, app.Span().Class("item").Text(it+strings.TrimSuffix(itemSep, " ")), app.Text(" "))
+				} else {
+					parts = append(parts, app.Span().Class("item").Text(it))
+				}
+			}
+			line = line.Body(parts...)
+		} else {
+			line = line.Text(sub)
+		}
 		body := []app.UI{
 			value,
 			app.Span().Class("k").Text(s.Label),
-			app.Span().Class("sub").Title(title).Text(sub),
+			line,
 		}
 		switch {
 		case s.HasBase && l.hasStats:

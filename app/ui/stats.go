@@ -132,10 +132,10 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		}
 		return s
 	}
-	inFlight := func(num func(int) string) string { return num(st.InFlight) + " in flight" }
+	inFlight := func(num func(int) string) string { return together(num(st.InFlight), "in", "flight") }
 	finished := func(num func(int) string) string { return finishedText(st, jobs, num) }
 	failed := func(num func(int) string) string { return failedText(st, num) }
-	retries := func(num func(int) string) string { return num(st.Retries) + " retries" }
+	retries := func(num func(int) string) string { return together(num(st.Retries), "retries") }
 	cancelled := func(num func(int) string) string { return cancelledText(st, end, num) }
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
@@ -148,17 +148,17 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
 		counted(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), failed),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
-		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any 1 s", true),
+		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
 		unmeasured(pct(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false)), st.CompletionN, noneCompleted),
-		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), "max "+fmtDur(st.CompletionMax))), st.CompletionN, noneCompleted),
+		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
 		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
 		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)),
-		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), "p50 "+fmtDur(st.LatenessP50))), st.LatenessN, noOutcome(st)),
-		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), "p50 "+fmtDur(st.QueuedP50))),
-		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; ≫ 1 = herds", false), dispersionTip), st.Retries),
+		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), together("p50", durTogether(st.LatenessP50)))), st.LatenessN, noOutcome(st)),
+		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), together("p50", durTogether(st.QueuedP50)))),
+		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; "+together("≫", "1", "=", "herds"), false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(unmeasured(d("completion_max_ms", "completion max", st.CompletionMax, "", false), st.CompletionN, noneCompleted)),
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
@@ -193,9 +193,9 @@ func soFar(list []stat) []stat {
 func failedText(st *fleet.Stats, num func(int) string) string {
 	aborted := together(num(st.Aborted), "aborted")
 	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
-		aborted = together(num(st.Aborted), "cut") + " at limit"
+		aborted = together(num(st.Aborted), "cut") + " " + together("at", "limit")
 	}
-	return together(num(st.Timeouts), "timeouts") + " · " + aborted
+	return together(num(st.Timeouts), "timeouts") + itemSep + aborted
 }
 
 // short is a count as a number's card writes it: whole up to 9,999, and
@@ -337,6 +337,8 @@ func wasted(s stat, st *fleet.Stats) stat {
 	case 1:
 		why = "no success: 1 request wasted"
 	default:
+		// Not joined: "300k requests" on one line made the line three
+		// lines long in a 119 px card (TestNumbersFitTheirCards).
 		why = "no success: " + short(wasted) + " requests wasted"
 		if short(wasted) != thousands(wasted) {
 			s.Full = "no success: " + thousands(wasted) + " requests wasted"
@@ -356,7 +358,7 @@ func dispersion(s stat, retries int) stat {
 	case retries == 1:
 		s.Figures = "a single retry"
 	case fleet.DispersionOneSlice(s.Value, retries):
-		s.Figures = "all in one " + fmtDur(fleet.DispersionSlice) + " slice"
+		s.Figures = "all in one " + together(durTogether(fleet.DispersionSlice), "slice")
 	}
 	return s
 }
@@ -409,21 +411,46 @@ func drainSub(end runEnd) string {
 func finishedText(st *fleet.Stats, jobs int, num func(int) string) string {
 	if jobs > 0 {
 		if n := neverStarted(st, jobs); n > 0 {
-			return together("of", num(jobs)) + " · " + together(num(n), "not", "run")
+			return together("of", num(jobs)) + itemSep + together(num(n), "not", "run")
 		}
 		return together("of", num(jobs), "jobs")
 	}
 	t := together("of", num(st.Jobs-st.Cancelled), "finished")
 	if st.Cancelled > 0 {
-		t += " · " + together(num(st.Cancelled), "stopped")
+		t += itemSep + together(num(st.Cancelled), "stopped")
 	}
 	return t
 }
 
 // together joins words with no-break spaces: a count and what it counts
 // stay on one line of a card, which breaks a line of its figures only
-// between their items (" · ").
+// between their items (itemSep).
 func together(words ...string) string { return strings.Join(words, "\u00a0") }
+
+// itemSep parts the items of a card's line ("3 timeouts · 12 aborted"):
+// a line broken there breaks after the dot, not before it (the next line
+// began "· 0 aborted"). A card draws each item as a box of its own, kept
+// on one line where the card is wide enough (Numbers).
+const itemSep = "\u00a0· "
+
+// durTogether is fmtDur(d) with each figure and its unit joined by a
+// no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
+// may break only between "1 min" and "3 s".
+func durTogether(d time.Duration) string {
+	words := strings.Fields(fmtDur(d))
+	var b strings.Builder
+	for i, w := range words {
+		switch {
+		case i == 0:
+		case i%2 == 1: // a unit, after its figure
+			b.WriteString("\u00a0")
+		default:
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
 
 // neverStarted is how many of the jobs a run was set up with it never
 // began: Stop or a limit came first.
@@ -436,7 +463,14 @@ func cancelledText(st *fleet.Stats, end runEnd, num func(int) string) string {
 	if st.Cancelled == 0 {
 		return ""
 	}
-	return num(st.Cancelled) + " " + cutBy(end)
+	// "10 by Stop" on one line, "10k at the attempt limit" on one or
+	// broken before "attempt limit" (too long for one line of the
+	// narrowest card).
+	words := strings.Fields(cutBy(end))
+	if n := len(words); n > 2 {
+		return together(append([]string{num(st.Cancelled)}, words[:n-2]...)...) + " " + together(words[n-2:]...)
+	}
+	return together(append([]string{num(st.Cancelled)}, words...)...)
 }
 
 // watchStatList is the panel's numbers during and after a watch of a shared
@@ -454,7 +488,7 @@ func watchStatList(w watchStats) []stat {
 		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
 		{Name: "limited", Label: "429s", Value: float64(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
 		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
-		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Sub: "most received in any 1 s", Primary: true},
+		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Sub: "most received in any " + together("1", "s"), Primary: true},
 		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since the watch began", Primary: true},
 	}
 	for i := range list[:6] { // the counts, as a run's cards write them

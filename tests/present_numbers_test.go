@@ -1,0 +1,170 @@
+//go:build e2e
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// brokenPhrasesJS lists the phrases of the numbers' lines (and of the run
+// bar's status) that a line break splits: a count and what it counts
+// ("238 cut at limit" read "238 cut" / "at limit"), a duration and its
+// unit ("max 4.37" / "s"), "of" and its count, and the dispersion's
+// "≫ 1 = herds". Each is found in its element's text and measured with a
+// Range: its boxes on more than one line are a phrase broken.
+const brokenPhrasesJS = `(() => {
+	const units = /\d[\d.,]*[kMB]?\s(µs|ms|s|min|h|d)(?![\w/])/g;
+	const phrases = [units,
+		/\d[\d.,]*[kMB]?\s(timeouts|aborted|cut\sat\slimit|not\srun|stopped|finished|jobs|retries|in\sflight|by\sStop)(?![\w])/g,
+		/(?<![\w])of\s\d[\d.,]*[kMB]?/g,
+		/≫\s1\s=\sherds/g,
+	];
+	const out = [];
+	// A figure ("97.0 ms") and the status (prose): a duration and its unit.
+	for (const [sel, res] of [["#numbers .stat .sub, #numbers .stat .base", phrases], ["#numbers .stat .v, #run-status", [units]]])
+	for (const e of document.querySelectorAll(sel)) {
+		if (e.offsetParent === null) continue;
+		// The element's text whole (a line's items are spans of their own).
+		const nodes = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+		let text = "";
+		for (let n = walk.nextNode(); n; n = walk.nextNode()) { nodes.push([n, text.length]); text += n.data; }
+		const at = i => { let k = nodes.length - 1; while (k > 0 && nodes[k][1] > i) k--; return [nodes[k][0], i - nodes[k][1]]; };
+		for (const re of res) {
+			for (const m of text.matchAll(re)) {
+				const r = document.createRange();
+				r.setStart(...at(m.index));
+				r.setEnd(...at(m.index + m[0].length - 1));
+				r.setEnd(r.endContainer, r.endOffset + 1);
+				const tops = [];
+				for (const b of r.getClientRects()) {
+					if (b.width > 0 && b.height > 0 && !tops.some(t => Math.abs(t - b.top) < 3)) tops.push(b.top);
+				}
+				if (tops.length > 1) {
+					const card = e.closest(".stat");
+					out.push((card ? card.dataset.stat : e.id) + " " + JSON.stringify(m[0]) + " on " + tops.length + " lines (" + text + ")");
+				}
+			}
+		}
+	}
+	return out;
+})()`
+
+// cutRunBarJS lists what of the run bar is cut or runs out of it: a
+// button's label wider than the button, a button or the status beyond
+// the bar's sides.
+const cutRunBarJS = `(() => {
+	const bar = document.querySelector(".runbar").getBoundingClientRect();
+	return [...document.querySelectorAll(".runbar button, .runbar .status, .runbar .help")]
+		.filter(e => e.offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 ||
+			e.getBoundingClientRect().right > bar.right + 1 || e.getBoundingClientRect().left < bar.left - 1))
+		.map(e => "#" + e.id + " (" + Math.round(e.getBoundingClientRect().width) + " px): " + e.textContent);
+})()`
+
+// prefersDark sets the colour scheme the page is told the system prefers.
+func prefersDark(t *testing.T, ctx context.Context, dark bool) {
+	t.Helper()
+	scheme := "light"
+	if dark {
+		scheme = "dark"
+	}
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	})); err != nil {
+		t.Fatalf("emulate prefers-color-scheme: %s: %v", scheme, err)
+	}
+}
+
+// TestNumbersWholeAtEveryWidth: after a run, every number's figure, title
+// and line is whole in its card at every window width from 360 to 1920
+// px, in presentation mode and out of it, with the system's colour scheme
+// light and dark; no count and what it counts, nor a duration and its
+// unit, is broken over two lines; and the run bar's buttons and status
+// are whole. In presentation mode under 1024 px (a projector, a split
+// screen) titles ran past their cards: "completion p50" and "completion
+// p99" at 360 to 384 and 536 to 624 px, "dispersion" at 360 and 536 to
+// 592 px, "amplification" at 360 to 400, 536 and 920 px.
+func TestNumbersWholeAtEveryWidth(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	every := func(step int64) []int64 {
+		var ws []int64
+		for w := int64(360); w <= 1920; w += step {
+			ws = append(ws, w)
+		}
+		// A phone's, a projector's, a split screen's, and the numbers'
+		// grids' and presentation mode's edges (web/app.css).
+		return append(ws, 375, 390, 414, 536, 540, 600, 768, 800, 854, 900, 920, 930, 960, 961, 1023, 1024, 1279, 1366, 1599)
+	}
+	// One call a width: laid out again, then measured.
+	wholeJS := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => [...` +
+		cutNumbersJS + `, ...` + brokenPhrasesJS + `, ...` + cutRunBarJS + `])`
+	failures := 0
+	sweep := func(run string, widths []int64, presents, darks []bool) {
+		t.Helper()
+		for _, dark := range darks {
+			prefersDark(t, ctx, dark)
+			for _, present := range presents {
+				presentMode(t, ctx, present)
+				bad := 0
+				for _, w := range widths {
+					if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
+						t.Fatal(err)
+					}
+					what := eval[[]string](t, ctx, wholeJS)
+					if len(what) > 0 {
+						if bad++; bad <= 12 {
+							t.Errorf("%s, %d px, presentation mode %v, dark %v: %q", run, w, present, dark, what)
+						}
+					}
+				}
+				if bad > 0 {
+					t.Errorf("%s, presentation mode %v, dark %v: %d of %d widths with something cut, overflowing or broken", run, present, dark, bad, len(widths))
+				}
+				failures += bad
+			}
+		}
+	}
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=2")
+	runToEnd(t, ctx, 60*time.Second)
+	both := []bool{false, true}
+	sweep("a live run", every(16), both, []bool{false})
+	// The page has no dark theme of its own (web/app.css has no
+	// prefers-color-scheme): a system's dark scheme changes nothing yet,
+	// which a coarser sweep holds.
+	sweep("a live run", every(48), both, []bool{true})
+	for _, dark := range both {
+		prefersDark(t, ctx, dark)
+		presentMode(t, ctx, true)
+		for _, w := range []int64{360, 800, 920, 1024} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
+				t.Fatal(err)
+			}
+			eval[chromedp.Void](t, ctx, afterFrames)
+			eval[chromedp.Void](t, ctx, `document.querySelector(".runbar").scrollIntoView()`)
+			viewShot(t, ctx, fmt.Sprintf("present-%d-%s", w, map[bool]string{false: "light", true: "dark"}[dark]))
+		}
+	}
+	// The story's first step, simulated: its numbers and their lines
+	// are a simulation's ("not measured in a simulation").
+	boot(t, ctx, srv.URL+"/?workers=20&jobs=2")
+	press(t, ctx, "1")
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	sweep("the flood, simulated", every(32), both, []bool{false})
+	t.Logf("%d widths failed in all", failures)
+	prefersDark(t, ctx, false)
+	presentMode(t, ctx, false)
+}
