@@ -97,9 +97,7 @@ func TestPageIsAccessible(t *testing.T) {
 	}
 	audit(t, ctx, axe, "watching the room")
 	press(t, ctx, "s")
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 390, 844, chromedp.EmulateMobile)
 	settle()
 	audit(t, ctx, axe, "on a phone")
 }
@@ -349,8 +347,6 @@ func TestSummaryCountsInTheHistogramsBins(t *testing.T) {
 	click(t, ctx, "simulate")
 	simulatedToEnd(t, ctx)
 	check("100 workers × 8 jobs, 1400 px")
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 360, 740)
 	check("100 workers × 8 jobs, a 360 px phone")
 }

@@ -133,9 +133,7 @@ func TestTimeAxisInViewThroughATallTimeline(t *testing.T) {
 	// legend (806 px, 928 in presentation mode: the lanes of a bigger
 	// fleet share 500 px).
 	for _, size := range [][2]int64{{1280, 720}, {360, 740}, {1920, 800}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, size[0], size[1])
 		simulateTall(t, ctx, srv)
 		for _, present := range []bool{false, true} {
 			presentMode(t, ctx, present)
@@ -215,9 +213,7 @@ type stickyMatch struct {
 func TestStickyAxisFollowsTheTimeline(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	simulateTall(t, ctx, srv)
 	window := func() [2]float64 {
 		return eval[[2]float64](t, ctx, `JSON.parse(window.retrylab.debug()).window_ms`)
@@ -334,9 +330,7 @@ const markNearJS = `((y0, y1) => {
 func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	simulateTall(t, ctx, srv)
 	for _, present := range []bool{false, true} {
 		presentMode(t, ctx, present)
@@ -436,9 +430,7 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	simulateTall(t, ctx, srv)
 	h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
 	scrollCanvasTo(t, ctx, 200)
@@ -498,9 +490,7 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 func TestCrosshairOverTheStickyAxis(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 900)
 	boot(t, ctx, srv.URL+"/?workers=20&jobs=2")
 	press(t, ctx, "m")
 	simulatedToEnd(t, ctx)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // histPixels is JavaScript counting the timeline's pixels of colour rgb
@@ -203,9 +201,7 @@ func TestCompareTwoRuns(t *testing.T) {
 func TestButtonsAreTargets(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 900)
 	boot(t, ctx, srv.URL+"/?workers=8&jobs=2")
 	simulated := func() {
 		t.Helper()

@@ -270,6 +270,15 @@ func boot(tb testing.TB, ctx context.Context, url string) {
 	}
 }
 
+// viewport sets the tab's viewport to w × h CSS px (opts: a phone's scale
+// and touch), as a window of that size would be.
+func viewport(tb testing.TB, ctx context.Context, w, h int64, opts ...chromedp.EmulateViewportOption) {
+	tb.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
+		tb.Fatalf("set the viewport to %d × %d: %v", w, h, err)
+	}
+}
+
 // eval runs a JS expression (awaiting a promise) and decodes its value.
 func eval[T any](tb testing.TB, ctx context.Context, js string) T {
 	tb.Helper()

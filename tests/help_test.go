@@ -25,9 +25,7 @@ import (
 func TestHelpKeepsItsPlace(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 560)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 560)
 	boot(t, ctx, srv.URL+"/")
 	presentMode(t, ctx, true)
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView("#timeline")); err != nil {
@@ -175,9 +173,7 @@ func TestHelpFitsTheScreen(t *testing.T) {
 		w, h    int64
 		present bool
 	}{{1024, 768, false}, {1024, 768, true}, {1280, 720, false}, {1280, 720, true}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.w, c.h)
 		boot(t, ctx, srv.URL+"/")
 		present := c.present
 		presentMode(t, ctx, present)

@@ -105,9 +105,7 @@ func TestFocusIsNeverLost(t *testing.T) {
 func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(800, 600)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 800, 600)
 	boot(t, ctx, srv.URL+"/?workers=12&jobs=1&rate=50&burst=50&latency=20ms")
 	runToEnd(t, ctx, 30*time.Second)
 	presentMode(t, ctx, true)

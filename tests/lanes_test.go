@@ -50,9 +50,7 @@ func drawnLanes(t *testing.T, ctx context.Context) lanesDrawn {
 func TestOneWorkerLane(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1400, 1000)
 	boot(t, ctx, srv.URL+"/?workers=1&jobs=4")
 	if st := runToEnd(t, ctx, 30*time.Second); st.Stats["requests"] < 4 {
 		t.Fatalf("the run sent %v requests, want 4 at least", st.Stats["requests"])

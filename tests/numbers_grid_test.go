@@ -40,9 +40,7 @@ const numbersRowsJS = `(() => {
 func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 900)
 	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
 	click(t, ctx, "simulate")
 	simulatedToEnd(t, ctx)
@@ -55,9 +53,7 @@ func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 		presentMode(t, ctx, present)
 		lone := 0
 		for _, w := range widths {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
-				t.Fatal(err)
-			}
+			viewport(t, ctx, w, 900)
 			eval[chromedp.Void](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`)
 			if cut := eval[[]string](t, ctx, cutNumbersJS); len(cut) > 0 {
 				lone++
@@ -87,9 +83,7 @@ func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 			t.Errorf("presentation mode %v: %d more widths with a lone card", present, lone-40)
 		}
 		for _, w := range []int64{360, 768, 900, 1024, 1280} {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
-				t.Fatal(err)
-			}
+			viewport(t, ctx, w, 900)
 			eval[chromedp.Void](t, ctx, afterFrames)
 			buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#numbers")))
 			if err != nil {

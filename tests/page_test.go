@@ -512,9 +512,7 @@ func emptyTimeline(t *testing.T, ctx context.Context) (texts string, lanes int) 
 func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 900)
 	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
 	for _, step := range []struct {
 		key, value string
@@ -824,9 +822,7 @@ func TestEscapeOnTheTimeline(t *testing.T) {
 func TestPresentationModeAndHelp(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
 	runToEnd(t, ctx, 30*time.Second)
 	type look struct {
@@ -944,9 +940,7 @@ func TestPresentationModeAndHelp(t *testing.T) {
 func TestPresentationFitsTheTimeline(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	boot(t, ctx, srv.URL+"/?workers=50&jobs=2")
 	click(t, ctx, "simulate")
 	simulatedToEnd(t, ctx)
@@ -999,9 +993,7 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, size[0], size[1])
 		boot(t, ctx, srv.URL+"/")
 		presentMode(t, ctx, true)
 		type fold struct{ Top, Screen float64 }
@@ -1077,9 +1069,7 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 		present bool
 		scrolls []string // the keys that scroll the page
 	}{{1024, 768, true, all}, {1280, 720, true, []string{"c 4 r"}}, {1024, 768, false, nil}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.w, c.h)
 		boot(t, ctx, srv.URL+"/")
 		presentMode(t, ctx, c.present)
 		press(t, ctx, "3") // a caption of four lines at 1024 px
@@ -1164,9 +1154,7 @@ func TestTimelineKey(t *testing.T) {
 		w, h    int64
 		present bool
 	}{{1280, 720, true}, {1280, 800, false}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.w, c.h)
 		boot(t, ctx, srv.URL+"/")
 		presentMode(t, ctx, c.present)
 		press(t, ctx, "1")
@@ -1336,9 +1324,7 @@ func TestNumbersFitTheirCards(t *testing.T) {
 	every := []size{{800, false}, {1024, false}, {1280, false}, {1400, false}, {1920, false}, {1024, true}, {1280, true}, {1400, true}, {1920, true}}
 	fits := func(name string, c size) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, 900)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.width, 900)
 		presentMode(t, ctx, c.present)
 		var cut []string
 		if err := waitFor(3*time.Second, func() bool {
@@ -1415,9 +1401,7 @@ func TestNumbersKeepTheirHeight(t *testing.T) {
 		width, height int64
 		present       bool
 	}{{1280, 900, false}, {1024, 768, true}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.width, c.height)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.width, c.height)
 		boot(t, ctx, srv.URL+"/?workers=8&jobs=2&rate=4&burst=2")
 		presentMode(t, ctx, c.present)
 		for _, phase := range []string{"first run", "second run", "against the baseline"} {
@@ -1455,9 +1439,7 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 		present bool
 		scale   float64 // the canvas's (theme.scale)
 	}{{1280, 720, true, 1.4}, {900, 800, false, 1}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, c.w, c.h)
 		boot(t, ctx, srv.URL+"/")
 		presentMode(t, ctx, c.present)
 		click(t, ctx, "simulate")

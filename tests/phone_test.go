@@ -17,9 +17,7 @@ import (
 func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 	room := fmt.Sprintf("e2e-phone-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room+"&workers=6&jobs=2&latency=50ms&rate=5&burst=5&strategy=full")
 
@@ -39,18 +37,14 @@ func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 	// lines high beside the buttons) and the story's steps filled the
 	// first screen, and Run was at 640 px.
 	for _, size := range [][2]int64{{320, 568}, {360, 640}, {375, 667}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)
 		boot(t, ctx, srv.URL+"/?room="+room)
 		if l := read(); l.Run.Top < 0 || l.Run.Bottom > l.Height || l.ScrollWidth > l.Width {
 			t.Errorf("%v: Run spans %.0f–%.0f px of a %.0f px high screen, the page %.0f px wide: want Run on the first screen, nothing sideways", size, l.Run.Top, l.Run.Bottom, l.Height, l.ScrollWidth)
 		}
 		screenshot(t, ctx, fmt.Sprintf("phone-%dx%d", size[0], size[1]))
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 	boot(t, ctx, srv.URL+"/?room="+room+"&workers=6&jobs=2&latency=50ms&rate=5&burst=5&strategy=full")
 	l := read()
 	if l.Width != 390 {
@@ -112,9 +106,7 @@ func TestPhoneFindsRunOnItsFirstScreen(t *testing.T) {
 func TestTimelinePausesOffScreen(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 	boot(t, ctx, srv.URL+"/?workers=6&jobs=300&latency=50ms&limiter=none") // ~15 s: stopped below
 	draws := func() float64 { return eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).draws`) }
 	showTimeline := `document.getElementById("timeline").scrollIntoView({block: "start"})`
@@ -178,9 +170,7 @@ func TestPhoneLegendLeavesTheTimeline(t *testing.T) {
 		})()`)
 	}
 	for _, size := range [][2]int64{{390, 844}, {320, 568}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, ctx, size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile)
 		boot(t, ctx, srv.URL+"/")
 		above := eval[boxes](t, ctx, `(() => { const g = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect(); return {LegendTop: g.top, LegendBottom: g.bottom, TimelineTop: c.top}; })()`)
 		if gap := above.TimelineTop - above.LegendBottom; gap < 0 || gap > 40 {
@@ -190,9 +180,7 @@ func TestPhoneLegendLeavesTheTimeline(t *testing.T) {
 			t.Errorf("%v: with the timeline at the screen's top the legend covers its first %.0f px", size, b.LegendBottom-b.TimelineTop)
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1400, 900)
 	boot(t, ctx, srv.URL+"/")
 	if b := read(); b.LegendTop < -1 || b.LegendTop > 1 || b.LegendBottom <= 0 {
 		t.Errorf("on a desktop the legend does not stay in view with the timeline scrolled up: %+v", b)

@@ -96,9 +96,7 @@ func prefersDark(t *testing.T, ctx context.Context, dark bool) {
 func TestNumbersWholeAtEveryWidth(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 900)
 	every := func(step int64) []int64 {
 		var ws []int64
 		for w := int64(360); w <= 1920; w += step {
@@ -120,9 +118,7 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 				presentMode(t, ctx, present)
 				bad := 0
 				for _, w := range widths {
-					if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
-						t.Fatal(err)
-					}
+					viewport(t, ctx, w, 900)
 					what := eval[[]string](t, ctx, wholeJS)
 					if len(what) > 0 {
 						if bad++; bad <= 12 {
@@ -149,9 +145,7 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 		prefersDark(t, ctx, dark)
 		presentMode(t, ctx, true)
 		for _, w := range []int64{360, 800, 920, 1024} {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
-				t.Fatal(err)
-			}
+			viewport(t, ctx, w, 900)
 			eval[chromedp.Void](t, ctx, afterFrames)
 			eval[chromedp.Void](t, ctx, `document.querySelector(".runbar").scrollIntoView()`)
 			viewShot(t, ctx, fmt.Sprintf("present-%d-%s", w, map[bool]string{false: "light", true: "dark"}[dark]))

@@ -65,9 +65,7 @@ func TestSimulateInThePage(t *testing.T) {
 func TestAttemptLimitIsNotStop(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1400, 900)
 	boot(t, ctx, srv.URL+"/?workers=10000&jobs=1000")
 	click(t, ctx, "simulate")
 	type simState struct {

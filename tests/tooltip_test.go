@@ -144,9 +144,7 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 			if tc.phone {
 				opts = append(opts, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 			}
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(tc.w, tc.h, opts...)); err != nil {
-				t.Fatal(err)
-			}
+			viewport(t, ctx, tc.w, tc.h, opts...)
 			boot(t, ctx, srv.URL+"/?workers=12&jobs=2&rate=4&burst=2&ra_honour=on&ra_spread=1s")
 			if tc.present {
 				presentMode(t, ctx, true)

@@ -170,9 +170,7 @@ func TestWatchOnAProjector(t *testing.T) {
 		t.Skipf("this machine has no network address (GET /join: %s): the join panel has no link or QR code to lay out", body)
 	}
 	ctx, _ := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, ctx, 1280, 720)
 	boot(t, ctx, srv.URL+"/?room=room1") // a server of its own: a workshop's short name
 	press(t, ctx, "p")
 	press(t, ctx, "w")
