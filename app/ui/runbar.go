@@ -330,28 +330,3 @@ func steadyLabel(on bool, icon, off, onText string) app.UI {
 	}
 	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
 }
-
-// unitsTogether is s with each figure joined to the unit after it by a
-// no-break space: the status broke "in 18.55" / "s." and "computed in
-// 11.0" / "ms" at some widths (TestNumbersWholeAtEveryWidth).
-func unitsTogether(s string) string {
-	words := strings.Split(s, " ")
-	var b strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			prev := words[i-1]
-			switch strings.TrimRight(w, ".,;:)") {
-			case "µs", "ms", "s", "min", "h", "d", "years":
-				if prev != "" && prev[len(prev)-1] >= '0' && prev[len(prev)-1] <= '9' {
-					b.WriteString("\u00a0")
-					break
-				}
-				b.WriteByte(' ')
-			default:
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(w)
-	}
-	return b.String()
-}

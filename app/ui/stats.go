@@ -436,20 +436,36 @@ const itemSep = "\u00a0· "
 // durTogether is fmtDur(d) with each figure and its unit joined by a
 // no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
 // may break only between "1 min" and "3 s".
-func durTogether(d time.Duration) string {
-	words := strings.Fields(fmtDur(d))
+func durTogether(d time.Duration) string { return unitsTogether(fmtDur(d)) }
+
+// unitsTogether is s with each figure joined to the unit after it (one of
+// fmtDur's) by a no-break space: the run bar's status broke "in 18.55" /
+// "s." and "computed in 11.0" / "ms" at some widths
+// (TestNumbersWholeAtEveryWidth).
+func unitsTogether(s string) string {
+	words := strings.Split(s, " ")
 	var b strings.Builder
 	for i, w := range words {
-		switch {
-		case i == 0:
-		case i%2 == 1: // a unit, after its figure
-			b.WriteString("\u00a0")
-		default:
-			b.WriteByte(' ')
+		if i > 0 {
+			prev := words[i-1]
+			if isDurUnit(strings.TrimRight(w, ".,;:)")) && prev != "" && prev[len(prev)-1] >= '0' && prev[len(prev)-1] <= '9' {
+				b.WriteString("\u00a0")
+			} else {
+				b.WriteByte(' ')
+			}
 		}
 		b.WriteString(w)
 	}
 	return b.String()
+}
+
+// isDurUnit reports whether w is one of the units fmtDur writes.
+func isDurUnit(w string) bool {
+	switch w {
+	case "µs", "ms", "s", "min", "h", "d", "years":
+		return true
+	}
+	return false
 }
 
 // neverStarted is how many of the jobs a run was set up with it never
