@@ -91,20 +91,6 @@ func viewShot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
-// simulateTall loads tallQuery, presses Simulate and waits until the run
-// is drawn whole.
-func simulateTall(t *testing.T, ctx context.Context, srv *server) {
-	t.Helper()
-	boot(t, ctx, srv.URL+"/?"+tallQuery)
-	click(t, ctx, "simulate")
-	simulatedToEnd(t, ctx)
-	if err := waitFor(10*time.Second, func() bool {
-		return eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).drawn_ms`) > 0
-	}); err != nil {
-		t.Fatalf("the simulation was not drawn: %v", err)
-	}
-}
-
 // scrollCanvasTo scrolls the page so that the timeline's top is at y in
 // the viewport (as near as the page's length allows), and returns once
 // the page has painted there.
@@ -134,7 +120,7 @@ func TestTimeAxisInViewThroughATallTimeline(t *testing.T) {
 	// fleet share 500 px).
 	for _, size := range [][2]int64{{1280, 720}, {360, 740}, {1920, 800}} {
 		viewport(t, ctx, size[0], size[1])
-		simulateTall(t, ctx, srv)
+		simulated(t, ctx, srv.URL+"/?"+tallQuery)
 		for _, present := range []bool{false, true} {
 			presentMode(t, ctx, present)
 			scale := map[bool]float64{false: 1, true: 1.4}[present]
@@ -214,7 +200,7 @@ func TestStickyAxisFollowsTheTimeline(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 720)
-	simulateTall(t, ctx, srv)
+	simulated(t, ctx, srv.URL+"/?"+tallQuery)
 	window := func() [2]float64 {
 		return eval[[2]float64](t, ctx, `JSON.parse(window.retrylab.debug()).window_ms`)
 	}
@@ -331,7 +317,7 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 720)
-	simulateTall(t, ctx, srv)
+	simulated(t, ctx, srv.URL+"/?"+tallQuery)
 	for _, present := range []bool{false, true} {
 		presentMode(t, ctx, present)
 		what := map[bool]string{false: "normal", true: "presentation mode"}[present]
@@ -431,7 +417,7 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 720)
-	simulateTall(t, ctx, srv)
+	simulated(t, ctx, srv.URL+"/?"+tallQuery)
 	h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
 	scrollCanvasTo(t, ctx, 200)
 	eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
@@ -491,9 +477,7 @@ func TestCrosshairOverTheStickyAxis(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 900)
-	boot(t, ctx, srv.URL+"/?workers=20&jobs=2")
-	press(t, ctx, "m")
-	simulatedToEnd(t, ctx)
+	simulated(t, ctx, srv.URL+"/?workers=20&jobs=2")
 	scrollCanvasTo(t, ctx, 200)
 	// The overlay's pixels drawn in the column at x, down the lanes.
 	const columnJS = `((x) => {

@@ -59,14 +59,7 @@ func TestCutBarShowsItsRejections(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=10&jobs=2")
-	click(t, ctx, "run")
-	var st pageState
-	if err := waitFor(60*time.Second, func() bool {
-		st = eval[pageState](t, ctx, `JSON.parse(window.retrylab.state())`)
-		return st.Runs > 0 && !st.Running
-	}); err != nil {
-		t.Fatalf("the run did not finish: %+v", st)
-	}
+	runToEnd(t, ctx, 60*time.Second)
 	check := func(where string) {
 		t.Helper()
 		var said string

@@ -41,9 +41,7 @@ func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 900)
-	boot(t, ctx, srv.URL+"/?workers=20&jobs=3")
-	click(t, ctx, "simulate")
-	simulatedToEnd(t, ctx)
+	simulated(t, ctx, srv.URL+"/?workers=20&jobs=3")
 	var widths []int64
 	for w := int64(360); w <= 1920; w += 8 {
 		widths = append(widths, w)

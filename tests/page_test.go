@@ -123,6 +123,20 @@ func simulatedToEnd(t testing.TB, ctx context.Context) {
 	}
 }
 
+// simulated opens url, presses Simulate and waits until its run is shown
+// whole and drawn.
+func simulated(t testing.TB, ctx context.Context, url string) {
+	t.Helper()
+	boot(t, ctx, url)
+	click(t, ctx, "simulate")
+	simulatedToEnd(t, ctx)
+	if err := waitFor(10*time.Second, func() bool {
+		return eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).drawn_ms`) > 0
+	}); err != nil {
+		t.Fatalf("the simulation was not drawn: %v", err)
+	}
+}
+
 // tabReachesFirst presses Tab from the top of the page (the header's first
 // button), as a keyboard user does, until the focus is in the run's stage
 // or in the settings, and says which ("stage" or "settings").
@@ -941,9 +955,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 720)
-	boot(t, ctx, srv.URL+"/?workers=50&jobs=2")
-	click(t, ctx, "simulate")
-	simulatedToEnd(t, ctx)
+	simulated(t, ctx, srv.URL+"/?workers=50&jobs=2")
 	type box struct {
 		Top    float64 `json:"top"` // the canvas's, in the viewport
 		Height float64 `json:"height"`
