@@ -146,7 +146,9 @@ func TestStopBetweenArrivalsDrainsToTheStop(t *testing.T) {
 		card = eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"]').innerText`)
 		return strings.Contains(card, "Run → Stop")
 	})
-	value := eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"] .v').textContent`)
+	// The figure's units are joined to it by no-break spaces, as the
+	// status's are (unitsTogether).
+	value := strings.ReplaceAll(eval[string](t, ctx, `document.querySelector('[data-stat="drain_ms"] .v').textContent`), "\u00a0", " ")
 	status := eval[string](t, ctx, `document.getElementById("run-status").innerText`)
 	if st.Stats["drain_ms"] < 1000 || st.Stats["cancelled"] != 0 || !strings.Contains(card, "Run → Stop: not drained") || !strings.Contains(strings.ReplaceAll(status, "\u00a0", " "), "Stopped after "+value+".") {
 		t.Errorf("stopped a second after the only job ended: drain %.1f ms, %.0f cancelled, card %q, status %q; want over 1 s, none cancelled, up to Stop",

@@ -253,6 +253,25 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 	}
 }
 
+// A duration's card figure keeps each figure with its unit: in a narrow
+// card "1 min 38 s" may break between "1 min" and "38 s", never before a
+// unit ("1" / "min 38 s").
+func TestStatListJoinsDurationsToTheirUnits(t *testing.T) {
+	st := fleet.Stats{Requests: 10, Successes: 10, Jobs: 10, CompletionN: 10, CompletionP50: 980 * time.Millisecond, CompletionP99: 98 * time.Second, CompletionMax: 98 * time.Second, Drain: 3*time.Minute + 20*time.Second}
+	want := map[string]string{"completion_p50_ms": "980_ms", "completion_p99_ms": "1_min 38_s", "drain_ms": "3_min 20_s"}
+	for _, s := range statList(&st, 0, endLive, 0) {
+		if w, ok := want[s.Name]; ok {
+			if s.Text != nbsp(w) {
+				t.Errorf("%s shows %q, want %q", s.Name, s.Text, nbsp(w))
+			}
+			delete(want, s.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no card for %v", want)
+	}
+}
+
 // The numbers a presenter points at are grouped in thousands, as the status
 // line says them, up to 9,999; from 10,000 they are written short, in three
 // figures, and whole in the card's tooltip: a 10,000-worker simulation

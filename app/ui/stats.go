@@ -112,7 +112,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		return stat{Name: name, Label: label, Value: v, Text: shortFloat(v), Exact: wholeFloat(v), Sub: sub, Primary: primary}
 	}
 	d := func(name, label string, v time.Duration, sub string, primary bool) stat {
-		return stat{Name: name, Label: label, Value: msOf(v), Text: fmtDur(v), Sub: sub, Primary: primary}
+		return stat{Name: name, Label: label, Value: msOf(v), Text: durTogether(v), Sub: sub, Primary: primary}
 	}
 	rate429 := 0.0
 	if st.Requests > 0 {
