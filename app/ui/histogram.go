@@ -1,0 +1,562 @@
+package ui
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
+	"retrylab/core"
+)
+
+// limits are the rates drawn across the histogram.
+type limits struct {
+	server      float64 // the endpoint's sustained limit, req/s (0: none or unknown)
+	serverLabel string
+	serverCfg   *core.LimiterConfig // the mock's limiter, for what it admits scaled (nil: unknown)
+	client      float64             // the fleet bucket's rate (0: off)
+}
+
+func limitsOf(s *fleet.Scenario) limits {
+	var l limits
+	if s.Target == "" {
+		c := s.Mock.LimiterConfig()
+		l.server, l.serverLabel = serverLimit(c)
+		l.serverCfg = &c
+	}
+	if s.Bucket {
+		l.client = s.BucketRate
+	}
+	return l
+}
+
+// serverLimit is what limiter c admits over time, req/s, and its label
+// (0, "": no limit).
+func serverLimit(c core.LimiterConfig) (float64, string) {
+	switch c.Kind {
+	case core.LimitTokenBucket:
+		return c.Rate, "server limit " + rateText(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
+	case core.LimitFixedWindow, core.LimitSlidingWindow:
+		if c.Window > 0 {
+			return float64(c.Limit) / c.Window.Seconds(), "server limit " + strconv.Itoa(c.Limit) + " per " + core.FormatDuration(c.Window)
+		}
+	}
+	return 0, ""
+}
+
+// watchLimitLabel is the limit line's label in a watch of a shared room:
+// the line is the watching page's own setting, and the room's limiter
+// follows whichever device asked last (README), so when the room's
+// requests carried another quota than this setting's, the label says so.
+// A quota of this setting scaled by one of scales (Halve limit) is its own.
+func watchLimitLabel(lim limits, quotas []int, scales []float64) string {
+	if lim.serverLabel == "" || lim.serverCfg == nil {
+		return lim.serverLabel
+	}
+	quota := func(c core.LimiterConfig) int {
+		if c.Kind == core.LimitTokenBucket {
+			return c.Burst
+		}
+		return c.Limit
+	}
+	own := []int{quota(*lim.serverCfg)}
+	for _, f := range scales {
+		own = append(own, quota(lim.serverCfg.Scaled(f)))
+	}
+	for _, q := range quotas {
+		if !slices.Contains(own, q) {
+			return lim.serverLabel + " as set here; devices asked for others"
+		}
+	}
+	return lim.serverLabel
+}
+
+// scaledServer is the server's limit while scaled by f (Halve limit), as
+// the mock's limiter then admits it — a window's count is rounded, and at
+// least 1 — and its label.
+func (lim limits) scaledServer(f float64) (float64, string) {
+	if lim.serverCfg == nil {
+		return lim.server * f, lim.serverLabel + " ×" + trimFloat(f)
+	}
+	return serverLimit(lim.serverCfg.Scaled(f))
+}
+
+// paintHistogramPanel draws the histogram's bars (clipped to its panel), its
+// y labels and its limit lines.
+func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
+	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
+	marks, values := paintHistogram(o, l, m, in)
+	marks = append(marks, paintBursts(o, l, m, true)...)
+	o.Restore()
+	// The cut bars' values, outside the clip: the first or last bar's,
+	// wider than its bar, may reach past the plot's edge.
+	for _, v := range values {
+		o.FillStyle(colPanel)
+		o.Rect(v.r.x, v.r.y, v.r.w, v.r.h)
+		o.FillStyle(v.col)
+		o.Text(v.text, v.r.x+2, v.r.y+v.r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		marks = append(marks, v.r)
+	}
+	paintHistogramAxis(o, l, m.limits, in, marks)
+}
+
+// cutValue is a cut bar's value and where it goes.
+type cutValue struct {
+	text string
+	r    rect
+	col  int // the bar's value: colText; the baseline's: colBase
+}
+
+// cutRatio is how far above the scale the rest of the bars would set a
+// peak must reach to be cut: drawn whole, it would squash them to under
+// half the histogram's height.
+const cutRatio = 2
+
+// histogramScale is the top of the histogram's y axis, in req/s: a round
+// number above the drawn limits and most bars. Bars above it (the first
+// wave, a herd's spike) are cut at the top and labelled with their value,
+// so one spike does not flatten the limit line into the floor. When every
+// bar stays under a quarter of the limits, the scale follows the bars
+// instead (the limit lines are then marked as off the scale), or a run far
+// below its limit would draw bars too thin to see. A peak less than
+// cutRatio times that top is not cut: the scale reaches it (four bins of
+// 20, 40, 10 and 5 req/s against an unknown limit cut the 40 at 25).
+func histogramScale(rates []float64, lim limits, per float64) float64 {
+	var nz []float64
+	for _, r := range rates {
+		if r > 0 {
+			nz = append(nz, r)
+		}
+	}
+	top := math.Max(lim.server, lim.client) * 4
+	if len(nz) > 0 {
+		sort.Float64s(nz)
+		p90, peak := nz[int(float64(len(nz)-1)*0.9)], nz[len(nz)-1]
+		top = math.Max(top, p90*1.1)
+		if highest := math.Max(lim.server, lim.client); peak*4 < highest {
+			top = peak * 1.5
+		}
+		if top <= 0 || peak <= top*cutRatio {
+			top = max(top, peak)
+		}
+	}
+	if top <= 0 {
+		return 10
+	}
+	top *= per // round in the unit it is written in (layout.ratePer)
+	mag := math.Pow(10, math.Floor(math.Log10(top)))
+	for _, f := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if f*mag >= top*0.999 {
+			return f * mag / per
+		}
+	}
+	return 10 * mag / per
+}
+
+// paintHistogram draws the bars and the baseline's outline, and returns
+// where they are, what the labels drawn over the histogram must leave in
+// sight, and the values of the bars it cut, to write on them.
+func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks []rect, values []cutValue) {
+	s := l.scale
+	n := l.bins()
+	// The bins in view, and the one before them (is the first in view a
+	// peak?): zoomed in at the end of a run lasting days, counting every
+	// bin from the start took hundreds of MB at each frame. rates[i] is
+	// bin first+i.
+	lo := min(int(l.from/l.slice), n)
+	first := max(0, lo-1)
+	bins := m.histogram(l.slice, first, n)
+	perSec := float64(time.Second) / float64(l.slice)
+	rates := make([]float64, len(bins))
+	for i := range bins {
+		tot := 0
+		for _, c := range bins[i] {
+			tot += c
+		}
+		rates[i] = float64(tot) * perSec
+	}
+	var baseRates []float64
+	if in.base != nil {
+		baseRates = in.base.rates(l.slice, first, n)
+	}
+	// The scale fits the bins in view (zoomed in, those left of it are clipped).
+	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
+	l.histMax = top
+	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	bw := l.x(l.slice) - l.x(0)
+	gap := 0.0
+	if bw > 4 {
+		gap = 1
+	}
+	// Stacked bars, one path per class, bottom up in a fixed order. A bar
+	// cut at the top is drawn to it with each class's share in proportion
+	// (cutShares): stacked as measured, its first classes filled the
+	// scale and the later ones, the 429s of a first wave, were not drawn.
+	order := histOrder
+	shares := cutShares(rates, top)
+	stack := make([]float64, len(bins)) // each bar's height so far
+	for _, c := range order {
+		cnt := 0
+		o.FillStyle(classColour[c])
+		o.BeginPath()
+		for i := range bins {
+			v := float64(bins[i][c]) * perSec * shares[i]
+			if v == 0 {
+				continue
+			}
+			y1 := y(stack[i] + v)
+			y0 := y(stack[i])
+			o.PathRect(l.x(time.Duration(first+i)*l.slice), y1, bw-gap, y0-y1)
+			stack[i] += v
+			cnt++
+		}
+		if cnt > 0 {
+			o.FillPath()
+		}
+	}
+	for i, r := range rates {
+		if r > 0 && first+i >= lo {
+			y1 := y(r)
+			marks = append(marks, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+		}
+	}
+	// Bars cut at the top: a break mark, and under it their value in the
+	// break, on the bar (else shifted along it, or rows lower) where it
+	// covers no other value, no bar that is not cut and no boundary
+	// between a cut bar's classes: the part of a cut bar that runs off the
+	// scale, one colour, says nothing but that it goes on.
+	outline := paintBaseline(o, l, baseRates, first, y)
+	taken := slices.Clone(outline) // what the values keep clear of, and the values placed
+	for i, r := range rates {
+		if r <= 0 || first+i < lo {
+			continue
+		}
+		low := r // the height under which the bar has boundaries
+		if r > top {
+			low = cutLow(bins[i], order, top)
+		}
+		if low > 0 {
+			y1 := y(low)
+			taken = append(taken, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+		}
+	}
+	// The y axis' labels, which the values keep clear of by a few pixels
+	// (a value half past the plot's left edge crowded "3000").
+	for _, b := range histAxisBoxes(l, top) {
+		taken = append(taken, rect{b.x - 3*s, b.y - 3*s, b.w + 6*s, b.h + 6*s})
+	}
+	for i, r := range rates {
+		if r <= top || first+i < lo {
+			continue
+		}
+		x := l.x(time.Duration(first+i) * l.slice)
+		o.FillStyle(colPanel)
+		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
+		tot := 0
+		for _, n := range bins[i] {
+			tot += n
+		}
+		if v, ok := placeCutValue(l, taken, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
+			values = append(values, v)
+			taken = append(taken, v.keep(s))
+		}
+	}
+	// The baseline's outline where it runs along the top, off the scale:
+	// its value, in its colour, as a cut bar's.
+	// It may lie on the outline's steps up to the top and down from it at
+	// the bin's edges, as a cut bar's on the part that runs off the scale
+	// (wider than a narrow bin, it could lie nowhere else).
+	for i, r := range baseRates {
+		if r <= top || first+i < lo {
+			continue
+		}
+		x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
+		obs := slices.DeleteFunc(slices.Clone(taken), func(q rect) bool {
+			mid := q.x + q.w/2
+			return q.h > q.w && slices.Contains(outline, q) && (math.Abs(mid-x0) < 0.5 || math.Abs(mid-x1) < 0.5)
+		})
+		if v, ok := placeCutValue(l, obs, r, "", x0, bw, colBase); ok {
+			values = append(values, v)
+			taken = append(taken, v.keep(s))
+		}
+	}
+	return append(marks, outline...), values
+}
+
+// histOrder is the order the histogram stacks its classes in, bottom up.
+var histOrder = []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
+
+// cutShares is, for each bar of rates, what its classes' heights are
+// multiplied by: 1, or for a bar above top (cut at the top) top/rate, so
+// that it reaches the top with each class's share of it in proportion.
+func cutShares(rates []float64, top float64) []float64 {
+	out := make([]float64, len(rates))
+	for i, r := range rates {
+		out[i] = 1
+		if r > top {
+			out[i] = top / r
+		}
+	}
+	return out
+}
+
+// cutLow is the height, in req/s on the scale whose top is top, under
+// which a bar of counts bin cut at the top has the boundaries between its
+// classes: the bottom of its topmost class, the part its value may lie on.
+func cutLow(bin [fleet.NumClasses]int, order []fleet.Class, top float64) float64 {
+	tot, last := 0, -1
+	for k, c := range order {
+		if bin[c] > 0 {
+			tot, last = tot+bin[c], k
+		}
+	}
+	if last <= 0 {
+		return 0
+	}
+	under := 0
+	for _, c := range order[:last] {
+		under += bin[c]
+	}
+	return float64(under) / float64(tot) * top
+}
+
+// valueGap is the least space between two cut bars' values side by side,
+// CSS px, plates included: closer, "19029" and "3116" read as one number.
+const valueGap = 8
+
+// keep is what the next values keep clear of: v's plate and valueGap on
+// either side of it.
+func (v cutValue) keep(s float64) rect {
+	return rect{v.r.x - valueGap*s, v.r.y, v.r.w + 2*valueGap*s, v.r.h}
+}
+
+// rejectedShare is what a cut bar's value adds for the n rejected of its
+// tot requests: ", 40% rejected" ("<1%" for a few), "" for none. The bar
+// drawn to the top shows the classes' shares, not their rates on the
+// scale: the value says the one the story turns on.
+func rejectedShare(n, tot int) string {
+	if n <= 0 || tot <= 0 {
+		return ""
+	}
+	pct := math.Round(float64(n) / float64(tot) * 100)
+	switch {
+	case pct < 1:
+		return ", <1% rejected"
+	case pct >= 100 && n < tot:
+		pct = 99
+	}
+	return ", " + strconv.FormatFloat(pct, 'f', -1, 64) + "% rejected"
+}
+
+// placeCutValue finds where the value rate of a bin cut at the top, drawn
+// from x, bw px wide, goes: under the break, on the bin (else shifted
+// along it, or rows lower), clear of taken; with its rejected share
+// (rejectedShare) after it where that has such a place, else without; in
+// fewer digits ("19k") where the whole number has no such place; ok is
+// false (no value) where none has.
+func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
+	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
+	if share != "" {
+		texts = append([]string{texts[0] + share}, texts...)
+	}
+	for k, text := range texts {
+		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+		w, h := pr.w, pr.h
+		// Over its bar by at least half of the narrower of the two, and
+		// at most half of it past the plot's edge.
+		ov := math.Min(w, bw) / 2
+		xlo, xhi := math.Max(l.left-w/2, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
+		rows := l.histTop + l.histH
+		if share != "" && k == 0 {
+			// With its share only under the break and inside the plot:
+			// the number alone goes where that does not fit.
+			xlo, xhi = math.Max(xlo, l.left), math.Min(xhi, l.right-w)
+			rows = l.histTop + 8*l.scale + h + 1
+		}
+		for t := l.histTop + 8*l.scale; t+h < rows; t += h + 1 {
+			if px, ok := clearX(taken, t, h, w, xlo, xhi, x+bw/2-w/2, 1); ok {
+				return cutValue{text, rect{px, t, w, h}, col}, true
+			}
+		}
+	}
+	return cutValue{}, false
+}
+
+// shortRate is a cut bar's value in fewer digits: 19029 is "19k", 5106
+// "5.1k"; under 1,000 as trimFloat writes it, rounded.
+func shortRate(r float64) string {
+	switch {
+	case r >= 9999.5:
+		return strconv.FormatFloat(math.Round(r/1000), 'f', -1, 64) + "k"
+	case r >= 999.5:
+		return strconv.FormatFloat(math.Round(r/100)/10, 'f', -1, 64) + "k"
+	}
+	return strconv.FormatFloat(math.Round(r), 'f', -1, 64)
+}
+
+// histAxisBoxes are where the histogram's y labels are drawn
+// (paintHistogramAxis, paintHistogramUnit) when its scale's top is top.
+func histAxisBoxes(l *layout, top float64) []rect {
+	var out []rect
+	for _, v := range []float64{0, top / 2, top} {
+		out = append(out, textBox(l, rateText(v*l.ratePer), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
+	}
+	return append(out, textBox(l, l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft))
+}
+
+// textBox is about where text drawn at (x, y), its middle at y, lies.
+func textBox(l *layout, text string, x, y float64, font, align int) rect {
+	w, h := fontWidth(text, font, l.scale), 11*l.scale
+	if font != fontSmall {
+		h = 12 * l.scale
+	}
+	switch align {
+	case browser.AlignRight:
+		x -= w
+	case browser.AlignCenter:
+		x -= w / 2
+	}
+	return rect{x, y - h/2, w, h}
+}
+
+// paintBaseline draws the baseline's requests per second (rates[i]: bin
+// first+i) as a step outline over the bars, on a white underlay so it
+// reads across any of them, and returns where its segments are.
+func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func(float64) float64) (segs []rect) {
+	if len(rates) == 0 {
+		return nil
+	}
+	s := l.scale
+	for _, style := range [2]struct {
+		col   int
+		width float64
+	}{{colBG, 4 * s}, {colBase, 2 * s}} {
+		o.StrokeStyle(style.col, style.width, 0)
+		prevY := math.NaN()
+		for i, r := range rates {
+			x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
+			yy := math.Round(y(r)) + 0.5
+			if !math.IsNaN(prevY) && prevY != yy {
+				o.Line(x0, prevY, x0, yy)
+				if style.col == colBG {
+					segs = append(segs, lineRect(x0, prevY, x0, yy, style.width))
+				}
+			}
+			o.Line(x0, yy, x1, yy)
+			if style.col == colBG {
+				segs = append(segs, lineRect(x0, yy, x1, yy, style.width))
+			}
+			prevY = yy
+		}
+	}
+	return segs
+}
+
+// lineRect is the rectangle a horizontal or vertical line of width w covers.
+func lineRect(x1, y1, x2, y2, w float64) rect {
+	return rect{math.Min(x1, x2) - w/2, math.Min(y1, y2) - w/2, math.Abs(x2-x1) + w, math.Abs(y2-y1) + w}
+}
+
+// paintHistogramUnit writes the histogram's unit in the y-label column, a
+// quarter of the way down: between the top and middle ticks, so a long
+// tick label (25000 in a 10,000-worker simulation) never runs into it.
+func paintHistogramUnit(o *browser.Ops, l *layout) {
+	o.Text(l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+}
+
+// paintHistogramAxis draws the histogram's y labels and its limit lines,
+// over the bars and outside the clip. marks are where the bars, the
+// baseline's outline and the bursts' lines are (paintHistogram): the
+// lines' labels are placed where they hide none of them.
+func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks []rect) {
+	s := l.scale
+	top := l.histMax
+	if top <= 0 {
+		return
+	}
+	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	o.FillStyle(colMuted)
+	for _, v := range []float64{0, top / 2, top} {
+		o.Text(rateText(v*l.ratePer), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+	}
+	// A label in as many words as fit (shorterLabels); a limit above the
+	// scale is drawn along the top, its label saying so (in fewer words,
+	// or none, in a narrow plot).
+	labelTexts := func(label string, rate float64) []string {
+		short := shorterLabels(label)
+		if rate <= top {
+			return short
+		}
+		var out []string
+		for _, t := range short {
+			out = append(out, t+" — above this scale", t+" — off scale")
+		}
+		return append(out, short...)
+	}
+	// The lines first, then their labels, each placed clear of the bars,
+	// the lines and the labels placed before it.
+	var labels, scaled []lineLabel // scaled: "limit ×0.5", placed last (optional)
+	if in.lim.server > 0 {
+		// The line steps down where the limit was scaled; the label names
+		// the part at its right end.
+		yy := math.Round(y(in.lim.server)) + 0.5
+		endY, endFrom, endLabel := yy, l.left, in.lim.serverLabel
+		var segs [][4]float64
+		line := func(x1, y1, x2, y2 float64) {
+			segs = append(segs, [4]float64{x1, y1, x2, y2})
+			marks = append(marks, lineRect(x1, y1, x2, y2, 3.5*s))
+		}
+		x := l.left
+		for _, q := range squeezes {
+			x1, x2 := math.Max(x, l.x(q.from)), math.Min(l.right, l.x(q.to))
+			if x2 <= x1 {
+				continue
+			}
+			rate, label := in.lim.scaledServer(q.scale)
+			qy := math.Round(y(rate)) + 0.5
+			line(x, yy, x1, yy)
+			line(x1, yy, x1, qy)
+			line(x1, qy, x2, qy)
+			if x2 < l.right {
+				line(x2, qy, x2, yy)
+				endFrom = x2
+			} else {
+				endY, endFrom, endLabel = qy, x1, label // the label at the right end names the limit there
+			}
+			scaled = append(scaled, lineLabel{texts: []string{"limit ×" + trimFloat(q.scale)}, y: qy, from: x1, to: x2, left: true, above: true, col: colLimit, optional: true})
+			x = x2
+		}
+		if x < l.right {
+			line(x, yy, l.right, yy)
+		}
+		// Dashes on a casing, which keeps them in sight on the bars.
+		for _, style := range [2][3]float64{{colBG, 3.5 * s, 0}, {colLimit, 1.5 * s, 6 * s}} {
+			o.StrokeStyle(int(style[0]), style[1], style[2])
+			for _, g := range segs {
+				o.Line(g[0], g[1], g[2], g[3])
+			}
+		}
+		end := lineLabel{texts: shorterLabels(endLabel), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
+		if in.lim.server > top && endY == yy {
+			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false
+		}
+		labels = append(labels, end)
+	}
+	if in.lim.client > 0 {
+		// Its rate is where the bars it holds down end (the fleet bucket
+		// preset): its dots lie on a casing that contrasts with them.
+		yy := math.Round(y(in.lim.client)) + 0.5
+		o.StrokeStyle(colBG, 3.5*s, 0)
+		o.Line(l.left, yy, l.right, yy)
+		o.StrokeStyle(colClient, 1.5*s, 2*s)
+		o.Line(l.left, yy, l.right, yy)
+		marks = append(marks, lineRect(l.left, yy, l.right, yy, 3.5*s))
+		labels = append(labels, lineLabel{texts: labelTexts("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), y: yy, from: l.left, to: l.right, left: true, col: colClient})
+	}
+	for _, lb := range append(labels, scaled...) {
+		placeLabel(o, l, &marks, lb)
+	}
+}

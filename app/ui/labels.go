@@ -1,0 +1,326 @@
+package ui
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"retrylab/app/browser"
+)
+
+// placeNear finds a w×h box in the server panel clear of obs, its left
+// edge between xlo and xhi: the nearest to the top row with its left edge
+// at prefer, a pixel down costing as much as a pixel aside (placeCost).
+func placeNear(obs []rect, l *layout, w, h, xlo, xhi, prefer float64) (r rect, ok bool) {
+	best := math.Inf(1)
+	for t := l.srvTop + 2; t+h <= l.srvTop+l.srvH-1; t += 2 {
+		if x, xok := clearX(obs, t, h, w, xlo, xhi, prefer, 1); xok {
+			if c := placeCost(l, rect{x, t, w, h}, prefer); c < best {
+				r, ok, best = rect{x, t, w, h}, true, c
+			}
+		}
+	}
+	return r, ok
+}
+
+// placeCost is how far a label's box r in the server panel is from its
+// place: the top row, its left edge at prefer.
+func placeCost(l *layout, r rect, prefer float64) float64 {
+	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
+}
+
+// placeLabel draws lb on a plate where it covers none of marks
+// (placeLineLabel), and adds it to them. Where there is no such place it
+// is left out if optional, else drawn at its line's end, as readable as
+// it gets.
+func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel) {
+	// In fewer words where the whole label does not fit, or only further
+	// from its line by more than a line of text.
+	text, r, ok, best := "", rect{}, false, math.Inf(1)
+	for i, t := range lb.texts {
+		if tr, d, tok := placeLineLabel(l, *marks, lb, t); tok && d+float64(i)*tr.h < best {
+			text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+		}
+	}
+	if !ok {
+		if lb.optional {
+			return // "limit ×0.5": the shading and the line's step say it
+		}
+		if text = fitText(lb.texts, l.right-l.left-8, fontLabel, l.scale); text == "" {
+			text = lb.texts[len(lb.texts)-1]
+		}
+		r = plateRect(l, text, l.right-4, lb.y-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
+		if lb.left {
+			r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		}
+	}
+	*marks = append(*marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col))
+}
+
+// lineLabel is a label of a horizontal line across the histogram: the
+// limit line's, a stretch's "limit ×0.5", the fleet bucket's.
+type lineLabel struct {
+	texts    []string // the label, then in fewer words (shorterLabels)
+	y        float64  // the line's
+	from, to float64  // the part of the line it names (x)
+	left     bool     // nearest the part's left end (else its right end)
+	above    bool     // above the line where both sides have room (else below)
+	col      int
+	optional bool // left out where there is no clear place
+}
+
+// shorterLabels is a line's label, then the same in fewer words, for a
+// narrow plot: "server limit 10 req/s (burst 10)", "server limit 10
+// req/s", "limit 10 req/s".
+func shorterLabels(label string) []string {
+	out := []string{label}
+	if i := strings.IndexAny(label, "(;"); i > 0 {
+		out = append(out, strings.TrimSpace(label[:i]))
+	}
+	for _, p := range []string{"server ", "fleet "} {
+		if last := out[len(out)-1]; strings.HasPrefix(last, p) {
+			out = append(out, strings.TrimPrefix(last, p))
+		}
+	}
+	return out
+}
+
+// placeLineLabel finds where lb's plate for text goes: just above or below
+// its line (lb.above: above first), as near its part's chosen end as it is
+// clear of marks; else, further from the line (by d px), the clear place
+// nearest to it, within the histogram. ok is false when there is none.
+func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect, d float64, ok bool) {
+	const gap = 3 // px between the line and the plate
+	r = plateRect(l, text, 0, 0, fontLabel, browser.AlignLeft, browser.BaselineMiddle)
+	// Over the part it names: at least half of it, or half the part.
+	ov := math.Min(r.w, lb.to-lb.from) / 2
+	lo, hi := math.Max(l.left+2, lb.from+ov-r.w), math.Min(l.right-2-r.w, lb.to-ov)
+	prefer := hi
+	if lb.left {
+		prefer = lo
+	}
+	minY, maxY := l.histTop+1, l.histTop+l.histH-1
+	for d := 0.0; d <= l.histH; d += 2 {
+		for _, up := range [2]bool{lb.above, !lb.above} {
+			t := lb.y + gap + d
+			if up {
+				t = lb.y - gap - r.h - d
+			}
+			if t < minY || t+r.h > maxY {
+				continue
+			}
+			if x, ok := clearX(marks, t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
+				return rect{x, t, r.w, r.h}, d, true
+			}
+		}
+	}
+	return rect{}, 0, false
+}
+
+// clearX finds the left edge of a w px wide box across the band [top,
+// top+h] that keeps pad px clear of every rectangle of obs, between xlo and
+// xhi, nearest to prefer; ok is false when there is none.
+func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok bool) {
+	if xhi < xlo {
+		return 0, false
+	}
+	type span struct{ a, b float64 }
+	var busy []span
+	for _, r := range obs {
+		if r.y < top+h+pad && top-pad < r.y+r.h && r.x-pad < xhi+w && xlo < r.x+r.w+pad {
+			busy = append(busy, span{r.x - pad, r.x + r.w + pad})
+		}
+	}
+	slices.SortFunc(busy, func(p, q span) int { return cmp.Compare(p.a, q.a) })
+	best, bestD := 0.0, math.Inf(1)
+	gap := func(g0, g1 float64) { // free from g0 to g1
+		lo, hi := math.Max(g0, xlo), math.Min(g1-w, xhi)
+		if hi < lo {
+			return
+		}
+		c := math.Max(lo, math.Min(prefer, hi))
+		if d := math.Abs(c - prefer); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	at := math.Inf(-1)
+	for _, b := range busy {
+		if b.a > at {
+			gap(at, b.a)
+		}
+		at = math.Max(at, b.b)
+	}
+	gap(at, math.Inf(1))
+	return best, !math.IsInf(bestD, 1)
+}
+
+// platedText draws text in colour col on a light plate, so that a label
+// on the histogram's limit line or in the server panel reads over the bars
+// and marks under it. The plate's size is estimated from the text
+// (fontWidth); platedText returns where it is.
+func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) rect {
+	r := plateRect(l, text, x, y, font, align, baseline)
+	o.FillStyle(colBG)
+	o.Alpha(0.8)
+	o.Rect(r.x, r.y, r.w, r.h)
+	o.Alpha(1)
+	o.FillStyle(col)
+	o.Text(text, x, y, font, align, baseline)
+	return r
+}
+
+// rect is a rectangle on the canvas.
+type rect struct{ x, y, w, h float64 }
+
+func (a rect) overlaps(b rect) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+}
+
+// plateRect is where platedText puts the plate of text.
+func plateRect(l *layout, text string, x, y float64, font, align, baseline int) rect {
+	w, h := fontWidth(text, font, l.scale), 13*l.scale
+	if font != fontSmall {
+		h = 15 * l.scale
+	}
+	px, py := x, y
+	switch align {
+	case browser.AlignRight:
+		px -= w
+	case browser.AlignCenter:
+		px -= w / 2
+	}
+	switch baseline {
+	case browser.BaselineBottom:
+		py -= h
+	case browser.BaselineMiddle:
+		py -= h / 2
+	}
+	return rect{px - 2, py, w + 4, h}
+}
+
+// titleWidth estimates the width of a bold label, plus a gap (the canvas
+// cannot be asked without a round trip to JavaScript).
+func titleWidth(t string, scale float64) float64 {
+	return fontWidth(t, fontTitle, scale) + 12*scale
+}
+
+// smallWidth is about how wide t is in the small font.
+func smallWidth(t string, scale float64) float64 {
+	return fontWidth(t, fontSmall, scale)
+}
+
+// fitText is the first of texts, longest first, no wider than w in font
+// ("" when none is).
+func fitText(texts []string, w float64, font int, scale float64) string {
+	for _, t := range texts {
+		if fontWidth(t, font, scale) <= w {
+			return t
+		}
+	}
+	return ""
+}
+
+// wrapText breaks t at spaces into lines no wider than w in font (a word
+// wider than w alone on its line).
+func wrapText(t string, w float64, font int, scale float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(t) {
+		switch {
+		case line == "":
+			line = word
+		case fontWidth(line+" "+word, font, scale) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
+}
+
+// wrapLink breaks a link into lines no wider than w in font, after each
+// '&' that lets the line fit; a part wider than w alone is broken where
+// the line is full. Its lines joined are the link, character for
+// character.
+func wrapLink(link string, w float64, font int, scale float64) []string {
+	var lines []string
+	line := ""
+	for part := range strings.SplitAfterSeq(link, "&") {
+		if line != "" && fontWidth(line+part, font, scale) > w {
+			lines = append(lines, line)
+			line = ""
+		}
+		for _, r := range part {
+			if line != "" && fontWidth(line+string(r), font, scale) > w {
+				lines = append(lines, line)
+				line = ""
+			}
+			line += string(r)
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// sansWidths are the advance widths of the printable ASCII characters,
+// from ' ' to '~', in DejaVu Sans, thousandths of an em: the sans-serif a
+// Linux browser draws the canvas's system-ui text in, and a little wider
+// than Roboto, San Francisco or Segoe UI, so that text estimated with them
+// fits where it is said to on any of them.
+var sansWidths = [...]uint16{
+	318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, // space to /
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, // 0 to ?
+	1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787, // @ to O
+	603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, // P to _
+	500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, // ` to o
+	635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838, // p to ~
+}
+
+// fontWidth estimates how wide t is in one of the theme's fonts (fontSmall,
+// fontLabel, fontTitle: 11, 12 and bold 12 px, times scale), from the
+// widths of its characters: sansWidths, × as wide as +, an em for any
+// other (…, — and most letters are no wider), and bold about 14% wider.
+func fontWidth(t string, font int, scale float64) float64 {
+	em := 0
+	for _, r := range t {
+		if i := int(r - ' '); i >= 0 && i < len(sansWidths) {
+			em += int(sansWidths[i])
+		} else if r == '×' {
+			em += int(sansWidths['+'-' '])
+		} else {
+			em += 1000
+		}
+	}
+	px := 12 * scale
+	if font == fontSmall {
+		px = 11 * scale
+	}
+	w := float64(em) / 1000 * px
+	if font == fontTitle {
+		w *= 1.14
+	}
+	return w
+}
+
+// rateText formats a rate in req/s as trimFloat does, with the digits a
+// rate under 0.1 needs to keep three significant ones (a limit of 0.001
+// req/s, a long run's scale of 0.005): two decimals would write 0 or
+// double it.
+func rateText(f float64) string {
+	if a := math.Abs(f); a == 0 || a >= 0.1 || math.IsNaN(a) || math.IsInf(a, 0) {
+		return trimFloat(f)
+	}
+	prec := 2 - int(math.Floor(math.Log10(math.Abs(f))))
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// trimFloat formats f with at most two decimals and no trailing zeros.
+func trimFloat(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
+}
