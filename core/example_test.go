@@ -170,7 +170,7 @@ func ExampleLoop() {
 	// Output:
 	// wait 200ms (backoff)
 	// wait 2s (retry-after)
-	// wait 800ms (backoff) retry-after "soon": invalid date: unknown day name "soon"; fell back to backoff
+	// wait 800ms (backoff) retry-after "soon": invalid syntax (want delay-seconds or an HTTP-date); fell back to backoff
 	// done after 4 attempts: <nil>
 }
 

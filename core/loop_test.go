@@ -238,7 +238,7 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 2 at 1s", "outcome 2 at 1s: 200", "done at 1s after 2",
 		}},
 		{"invalid retry-after falls back to the reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{status(429, "Retry-After", "soon", "RateLimit", `"d";r=0;t=4`), status(200)}, []string{
-			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "soon": invalid date: unknown day name "soon"; fell back to reset hint)`,
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "soon": invalid syntax (want delay-seconds or an HTTP-date); fell back to reset hint)`,
 			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
 		}},
 		{"reset hint ignored while quota remains", withPolicy(expo(2), func(p *Policy) { p.UseResetHints = true }), nil, 0, []Outcome{status(503, "RateLimit", `"d";r=7;t=40`), status(200)}, []string{

@@ -243,7 +243,12 @@ func parseHTTPDate(s string, now time.Time) (time.Time, string) {
 	short := dayIndex(day, dayNames[:]) >= 0
 	long := dayIndex(day, longDays[:]) >= 0
 	if !short && !long {
-		if day == "" {
+		// A word ("soon", "in 5 minutes") is no date with a misspelt day:
+		// it is neither form, and "unknown day name" sent a learner
+		// looking for a date. A date's day name is followed by a comma
+		// ("Mun, 06 Nov 1994 …", "Sundy, 06-Nov-94 …"), or is three
+		// letters followed by more ("Snu Nov  6 08:49:37 1994").
+		if day == "" || p.i >= len(s) || s[p.i] != ',' && len(day) != 3 {
 			return time.Time{}, "invalid syntax (want delay-seconds or an HTTP-date)"
 		}
 		return time.Time{}, fmt.Sprintf("invalid date: unknown day name %q", day)
