@@ -266,7 +266,17 @@ func (l *Lab) pngHead() pngHead {
 	if l.watched {
 		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
 	}
-	return pngHead{title: title, numbers: l.keyNumbers(), link: l.runURL(against)}
+	numbers := l.keyNumbers()
+	if w := l.view.zoomText(); w != "" {
+		// Zoomed in, the picture is part of the run: it says which, and
+		// that its numbers are the whole run's (a 10–16 s window read
+		// "peak 55 req/s · drained in 15.71 s" as if of what it showed).
+		title += " — showing " + w
+		if numbers != "" {
+			numbers = "whole run: " + numbers
+		}
+	}
+	return pngHead{title: title, numbers: numbers, link: l.runURL(against)}
 }
 
 // runURL is the link that reproduces the run shown: its own scenario, and
