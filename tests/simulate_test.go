@@ -97,7 +97,7 @@ func TestAttemptLimitIsNotStop(t *testing.T) {
 	}
 	// The count and its first word kept on one line, and "at limit"
 	// (no-break spaces); the item whole on one line where it fits one.
-	card := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="failed"] .sub').textContent`)
+	card := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="failures"] .sub').textContent`)
 	if !strings.Contains(card, aborted+"\u00a0cut at\u00a0limit") {
 		t.Errorf("the other failures' card says %q: want %q", card, aborted+"\u00a0cut at\u00a0limit")
 	}

@@ -235,7 +235,7 @@ var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": tru
 // baseline of another size their change says more about the size than
 // about the client (twenty times the jobs, six times the successes, most of
 // them failed), so it gets no verdict.
-var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failed": true, "give_ups": true, "peak_rps": true}
+var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failures": true, "give_ups": true, "peak_rps": true}
 
 // jobsOf is the size of s's workload: the jobs its workers run.
 func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
@@ -299,7 +299,7 @@ func baseDelta(cur, base float64, curText string) string {
 // jobs at once follow from it, and send lateness and browser queueing are
 // the page's timing as much as the configuration's (pageTiming).
 var betterWhen = map[string]int{
-	"requests": -1, "successes": +1, "limited": -1, "failed": -1, "wasted_per_success": -1,
+	"requests": -1, "successes": +1, "limited": -1, "failures": -1, "wasted_per_success": -1,
 	"peak_rps": -1, "amplification": -1, "completion_p50_ms": -1, "completion_p99_ms": -1,
 	"drain_ms": -1, "give_ups": -1, "dispersion": -1,
 }

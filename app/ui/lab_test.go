@@ -156,7 +156,7 @@ func TestStatListNames(t *testing.T) {
 		}
 		seen[s.Name] = true
 	}
-	for _, name := range []string{"requests", "successes", "limited", "failed", "wasted_per_success", "peak_rps",
+	for _, name := range []string{"requests", "successes", "limited", "failures", "wasted_per_success", "peak_rps",
 		"first_tries", "retries", "amplification", "completion_p50_ms", "completion_p99_ms", "completion_max_ms",
 		"drain_ms", "give_ups", "jobs", "aborted", "timeouts", "dispersion"} {
 		if !seen[name] {
@@ -247,8 +247,36 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		if g := got["successes"].Figures; g != nbsp(c.successes) {
 			t.Errorf("%s: successes' line %q, want %q", c.name, g, nbsp(c.successes))
 		}
-		if g := got["failed"].Figures; g != nbsp(c.failed) {
+		if g := got["failures"].Figures; g != nbsp(c.failed) {
 			t.Errorf("%s: other failures' line %q, want %q", c.name, g, nbsp(c.failed))
+		}
+	}
+}
+
+// Timeouts are failures: a run whose every request timed out showed "0
+// other failures", its 15 timeouts only in the line under the 0. The card
+// counts them; the export's failed (other 4xx/5xx, network errors) stays
+// as it is, hidden in the page's numbers.
+func TestOtherFailuresCountTimeouts(t *testing.T) {
+	cases := []struct {
+		name         string
+		st           fleet.Stats
+		card, failed float64
+	}{
+		{"every request timed out", fleet.Stats{Requests: 15, Timeouts: 15, Jobs: 5, GiveUps: 5}, 15, 0},
+		{"errors and timeouts", fleet.Stats{Requests: 20, OK: 5, Successes: 5, Failed: 3, Timeouts: 7, Limited: 5, Jobs: 5}, 10, 3},
+		{"aborted are not failures", fleet.Stats{Requests: 10, OK: 2, Successes: 2, Aborted: 8, Jobs: 2}, 0, 0},
+	}
+	for _, c := range cases {
+		got := map[string]stat{}
+		for _, s := range statList(&c.st, 0, endLive, 0) {
+			got[s.Name] = s
+		}
+		if f := got["failures"]; f.Value != c.card || f.Hidden || f.Label != "other failures" {
+			t.Errorf("%s: the other failures' card shows %v (hidden %v, %q), want %v", c.name, f.Value, f.Hidden, f.Label, c.card)
+		}
+		if f := got["failed"]; f.Value != c.failed || !f.Hidden {
+			t.Errorf("%s: failed %v (hidden %v), want %v, hidden", c.name, f.Value, f.Hidden, c.failed)
 		}
 	}
 }

@@ -146,7 +146,11 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		counted(n("requests", "requests sent", st.Requests, "retries included", true), inFlight),
 		counted(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finished),
 		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
-		counted(n("failed", "other failures", st.Failed, "other 4xx/5xx, network errors", true), failed),
+		// Timeouts are failures too: a run whose every request timed out
+		// showed "0 other failures", its timeouts only in the line under
+		// the 0. The figure counts them; requests sent are then the 2xx,
+		// the 429s, these and those aborted or in flight.
+		counted(n("failures", "other failures", st.Failed+st.Timeouts, "other 4xx/5xx, network errors, timeouts", true), failed),
 		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
@@ -161,6 +165,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; "+together("≫", "1", "=", "herds"), false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
 		hide(unmeasured(d("completion_max_ms", "completion max", st.CompletionMax, "", false), st.CompletionN, noneCompleted)),
+		hide(n("failed", "other 4xx/5xx and network errors", st.Failed, "", false)), // the export's failed
 		hide(n("timeouts", "timeouts", st.Timeouts, "", false)),
 		hide(n("aborted", "aborted", st.Aborted, "", false)),
 		hide(n("in_flight", "in flight", st.InFlight, "", false)),
