@@ -279,6 +279,19 @@ func TestOtherFailuresCountTimeouts(t *testing.T) {
 			t.Errorf("%s: failed %v (hidden %v), want %v, hidden", c.name, f.Value, f.Hidden, c.failed)
 		}
 	}
+	// Its completion p50 is of jobs that gave up: the card says so.
+	st := fleet.Stats{Requests: 15, Timeouts: 15, Jobs: 5, GiveUps: 5, CompletionN: 5, CompletionP50: 3210 * time.Millisecond}
+	for _, s := range statList(&st, 0, endLive, 0) {
+		if s.Name == "completion_p50_ms" && s.Figures != nbsp("all_5_gave_up") {
+			t.Errorf("every job gave up: completion p50's line %q, want \"all 5 gave up\"", s.Figures)
+		}
+	}
+	st.Successes, st.OK = 1, 1
+	for _, s := range statList(&st, 0, endLive, 0) {
+		if s.Name == "completion_p50_ms" && s.Figures != "" {
+			t.Errorf("a job succeeded: completion p50's line %q, want its description", s.Figures)
+		}
+	}
 }
 
 // A duration's card figure keeps each figure with its unit: in a narrow
