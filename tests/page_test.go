@@ -1449,13 +1449,16 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 	for _, c := range []struct {
 		w, h    int64
 		present bool
-		scale   float64 // the canvas's (theme.scale)
-	}{{1280, 720, true, 1.4}, {900, 800, false, 1}} {
+	}{{1280, 720, true}, {900, 800, false}} {
 		viewport(t, ctx, c.w, c.h)
 		boot(t, ctx, srv.URL+"/")
 		presentMode(t, ctx, c.present)
 		click(t, ctx, "simulate")
 		simulatedToEnd(t, ctx)
+		scale := eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).scale`) // the canvas's (theme.scale)
+		if scale < 1 {
+			t.Fatalf("debug() says the canvas's scale is %v", scale)
+		}
 		type cover struct {
 			Bottom float64  // the canvas's, in the viewport
 			Legend float64  // the legend's bottom
@@ -1479,10 +1482,10 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 				}
 			}
 			return {Bottom: r.bottom, Legend: g.getBoundingClientRect().bottom, Over: over};
-		})`, c.scale)
+		})`, scale)
 		// below: how far below the screen's top the canvas ends, from
 		// under the server panel's top to past the screen's top.
-		for below := 140 * c.scale; below >= -20; below -= 4 {
+		for below := 140 * scale; below >= -20; below -= 4 {
 			got := eval[cover](t, ctx, js+"("+strconv.FormatFloat(below, 'f', 1, 64)+")")
 			if len(got.Over) > 0 {
 				t.Errorf("%d × %d (presentation %v), the timeline ending %.0f px down the screen (the legend down to %.0f px): %s",

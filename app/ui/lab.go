@@ -1301,6 +1301,7 @@ func debugJSON(v *view) string {
 		"lane_count":      laneCount,
 		"lanes_rect":      lanesRect,
 		"lane_h":          v.lay.laneH,
+		"scale":           v.lay.scale, // the canvas's text and marks (theme.scale)
 	})
 	return string(b)
 }
