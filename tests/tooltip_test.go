@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -254,19 +255,143 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 				}
 			}
 			// The last one clicked stays selected while the page scrolls:
-			// its tooltip follows the mark, and stays on screen when the
-			// mark leaves it.
-			for _, by := range []float64{float64(tc.h) / 2, -float64(tc.h)} {
-				eval[bool](t, ctx, fmt.Sprintf(`(() => { window.scrollBy(0, %f); return true; })()`, by))
-				var b tipBox
-				inside := func() bool {
-					b = readTip(t, ctx)
-					return b.Shown && b.Top >= 0 && b.Bottom <= b.ViewH
+			// its tooltip follows the mark while the mark shows below what
+			// sticks to the screen's top, and is put away off the screen
+			// while it does not (it stood over the sticky legend and axis,
+			// pointing at nothing).
+			for _, by := range []float64{float64(tc.h) / 2, -float64(tc.h), float64(tc.h) / 2} {
+				eval[bool](t, ctx, fmt.Sprintf(`new Promise(r => { window.scrollBy(0, %f); requestAnimationFrame(() => requestAnimationFrame(() => r(true))); })`, by))
+				b, clear := readTip(t, ctx), eval[float64](t, ctx, stickyBottomJS)
+				how := fmt.Sprintf("scrolled by %.0f px, the mark at y %.0f, the sticky parts to %.0f", by, b.MarkY, clear)
+				if b.MarkY >= clear && b.MarkY <= b.ViewH {
+					checkTip(t, b, how)
+					if b.Top < clear-0.5 {
+						t.Errorf("%s: the tooltip at y %.0f–%.0f lies over the sticky parts", how, b.Top, b.Bottom)
+					}
+				} else if b.Shown && b.Bottom > 0 && b.Top < b.ViewH {
+					t.Errorf("%s: the mark is out of sight, its tooltip %q shows at y %.0f–%.0f", how, b.Title, b.Top, b.Bottom)
 				}
-				_ = waitFor(2*time.Second, inside) // placed again at the scroll event
-				checkTip(t, b, fmt.Sprintf("scrolled by %.0f px", by))
 			}
 			screenshot(t, ctx, "tooltip-"+tc.name)
 		})
 	}
+}
+
+// tipInView reports whether the tooltip b shows in the viewport.
+func tipInView(b tipBox) bool {
+	return b.Shown && b.Bottom > 0 && b.Top < b.ViewH && b.Right > 0 && b.Left < b.ViewW
+}
+
+// TestTooltipLeavesWithItsMark: a selected attempt's tooltip goes with its
+// mark. Scrolled under the sticky legend and axis (presentation mode: the
+// reviewer's "Worker 1 · job 2 · attempt 2" stood over them at 340–710 ×
+// 10–175, pointing at nothing; normal mode: clamped just under the axis,
+// at a hidden mark), the tooltip is not shown, neither over them nor
+// anywhere else on the screen; scrolled back, it is beside its mark again,
+// below them, the selection kept: the arrow keys walk on from it.
+func TestTooltipLeavesWithItsMark(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 720)
+	simulated(t, ctx, srv.URL+"/?"+tallQuery)
+	settle := func() {
+		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+	}
+	key := func(k string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, present := range []bool{true, false} {
+		presentMode(t, ctx, present)
+		mode := map[bool]string{false: "normal", true: "presentation mode"}[present]
+		for _, how := range []string{"walked to", "clicked"} {
+			what := mode + ", " + how
+			scrollCanvasTo(t, ctx, 200)
+			eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
+			key(kb.Escape)
+			var sel, before tipBox
+			if how == "walked to" {
+				press(t, ctx, "t") // the shortcut that focuses the timeline
+				if id := eval[string](t, ctx, `document.activeElement.id`); id != "timeline" {
+					t.Fatalf("%s: t focused %q, not the timeline", what, id)
+				}
+				key(kb.ArrowRight)
+				before = changedTip(t, ctx, tipBox{})
+				key(kb.ArrowRight)
+				sel = changedTip(t, ctx, before)
+			} else {
+				at := eval[[]float64](t, ctx, markNearJS+"(400, 500)")
+				if len(at) == 0 {
+					t.Fatalf("%s: no attempt's mark 400–500 px down the screen", what)
+				}
+				if err := chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+					t.Fatal(err)
+				}
+				sel = changedTip(t, ctx, tipBox{})
+				// Off the canvas: the pointer's hover picks nothing.
+				if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 715)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !sel.Shown || sel.Title == before.Title {
+				t.Fatalf("%s: nothing selected (%+v)", what, sel)
+			}
+			// Scrolled down until the mark is 10 px under the sticky parts' edge.
+			scrollCanvasTo(t, ctx, 0)
+			clear := eval[float64](t, ctx, stickyBottomJS)
+			scrollCanvasTo(t, ctx, clear-10-sel.Y)
+			settle()
+			b := readTip(t, ctx)
+			clear = eval[float64](t, ctx, stickyBottomJS)
+			if b.MarkY > clear || clear == 0 {
+				t.Fatalf("%s: the mark at y %.0f is not under the sticky parts (to %.0f)", what, b.MarkY, clear)
+			}
+			shot := "tooltip-away-" + map[bool]string{false: "normal", true: "present"}[present] + "-" + strings.Fields(how)[0]
+			viewShot(t, ctx, shot)
+			if b.Title != sel.Title {
+				t.Errorf("%s: scrolling changed the selection from %q to %q", what, sel.Title, b.Title)
+			}
+			if tipInView(b) {
+				over := ""
+				if b.Top < clear {
+					over = ", over the sticky legend and axis"
+				}
+				t.Errorf("%s: the mark is under the sticky parts (y %.0f, they reach %.0f), its tooltip shows at x %.0f–%.0f, y %.0f–%.0f%s",
+					what, b.MarkY, clear, b.Left, b.Right, b.Top, b.Bottom, over)
+			}
+			// Further down, the mark above the screen: still away.
+			eval[bool](t, ctx, `(() => { window.scrollBy(0, 300); return true; })()`)
+			settle()
+			if b = readTip(t, ctx); tipInView(b) {
+				t.Errorf("%s: the mark above the screen (y %.0f), its tooltip shows at y %.0f–%.0f", what, b.MarkY, b.Top, b.Bottom)
+			}
+			// Back: the mark 400 px down the screen, its tooltip beside it.
+			scrollCanvasTo(t, ctx, 400-sel.Y)
+			settle()
+			b, clear = readTip(t, ctx), eval[float64](t, ctx, stickyBottomJS)
+			switch {
+			case !tipInView(b) || b.Title != sel.Title:
+				t.Errorf("%s: scrolled back to the mark at y %.0f, its tooltip %q is not shown (%+v)", what, b.MarkY, sel.Title, b)
+			case b.Top < clear-0.5:
+				t.Errorf("%s: scrolled back, the tooltip at y %.0f lies over the sticky parts (to %.0f)", what, b.Top, clear)
+			default:
+				checkTip(t, b, what+", scrolled back")
+			}
+			if over := eval[[]string](t, ctx, tipOnTopJS); len(over) > 0 {
+				t.Errorf("%s: scrolled back, the tooltip is under %s", what, strings.Join(over, ", "))
+			}
+			viewShot(t, ctx, shot+"-back")
+			if how == "walked to" {
+				// The walk goes on from the selection kept.
+				key(kb.ArrowLeft)
+				if b = changedTip(t, ctx, sel); b.Title != before.Title {
+					t.Errorf("%s: ArrowLeft from %q went to %q, want %q", what, sel.Title, b.Title, before.Title)
+				}
+			}
+			key(kb.Escape)
+		}
+	}
+	presentMode(t, ctx, false)
 }

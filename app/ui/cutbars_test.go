@@ -170,3 +170,62 @@ func TestRejectedShare(t *testing.T) {
 		}
 	}
 }
+
+// A cut bar's value, plate and all, lies inside the plot, a few pixels
+// right of its left edge, clear of the y axis' labels, and every cut bar
+// still says its value there: the first bar's value was allowed half past
+// the plot's edge, and straddled its border over the y axis' labels ("194"
+// on a phone in presentation mode; "7593" and "2087" stacked over "1500"
+// and "750" in a 2,000-worker simulation). Where the bars next to it
+// leave a value no room inside the plot, the scale rises a step
+// (roomForCutValues).
+func TestCutValuesStayInsideThePlot(t *testing.T) {
+	runs := cutValueRuns(t)
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?workers=2000&jobs=2").Query())
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	runs["2,000 workers simulated"] = v
+	sizes := append(slices.Clone(frameSizes), frameSize{"presentation, phone 390 px", 348, &presentTheme})
+	cuts := 0
+	for name, v := range runs {
+		for _, sz := range sizes {
+			o, l := paintView(v, sz)
+			_, labels := frameContent(o, &l)
+			axis := histAxisBoxes(&l, l.histMax)
+			var values []drawnLabel
+			for _, lb := range labels {
+				if isCutValue(lb.text) && lb.plate >= 0 {
+					values = append(values, lb)
+				}
+			}
+			for _, lb := range values {
+				if min := l.left + 2*l.scale; lb.r.x < min {
+					t.Errorf("%s, %s: the value %q %v starts at x %.1f, left of the plot's edge %v plus 2 px", name, sz.name, lb.text, lb.r, lb.r.x, l.left)
+				}
+				for _, b := range axis {
+					if lb.r.overlaps(b) {
+						t.Errorf("%s, %s: the value %q %v covers the y axis' label at %v", name, sz.name, lb.text, lb.r, b)
+					}
+				}
+			}
+			for _, c := range cutBins(v.m, &l) {
+				cuts++
+				x0, x1 := l.x(time.Duration(c.i)*l.slice), l.x(time.Duration(c.i+1)*l.slice)
+				said := false
+				for _, lb := range values {
+					n := valueNumber(lb.text)
+					if (n == trimFloat(c.rate) || n == shortRate(c.rate)) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
+						said = true
+					}
+				}
+				if !said {
+					t.Errorf("%s, %s: the bar at %v (%.0f req/s, the scale's top %v) is cut with no value", name, sz.name, time.Duration(c.i)*l.slice, c.rate, l.histMax)
+				}
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Error("no run has a cut bar")
+	}
+}

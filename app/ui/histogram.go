@@ -148,7 +148,7 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 	}
 	top *= per // round in the unit it is written in (layout.ratePer)
 	mag := math.Pow(10, math.Floor(math.Log10(top)))
-	for _, f := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+	for _, f := range scaleSteps {
 		if f*mag >= top*0.999 {
 			return f * mag / per
 		}
@@ -184,13 +184,14 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	}
 	// The scale fits the bins in view (zoomed in, those left of it are clipped).
 	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
-	l.histMax = top
-	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	bw := l.x(l.slice) - l.x(0)
 	gap := 0.0
 	if bw > 4 {
 		gap = 1
 	}
+	top = roomForCutValues(l, bins, rates, first, lo, top, bw, gap)
+	l.histMax = top
+	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	// Stacked bars, one path per class, bottom up in a fixed order. A bar
 	// cut at the top is drawn to it with each class's share in proportion
 	// (cutShares): stacked as measured, its first classes filled the
@@ -229,41 +230,17 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	// between a cut bar's classes: the part of a cut bar that runs off the
 	// scale, one colour, says nothing but that it goes on.
 	outline := paintBaseline(o, l, baseRates, first, y)
-	taken := slices.Clone(outline) // what the values keep clear of, and the values placed
+	taken := append(slices.Clone(outline), cutObstacles(l, bins, rates, first, lo, top, bw-gap)...) // what the values keep clear of, and the values placed
 	for i, r := range rates {
-		if r <= 0 || first+i < lo {
-			continue
-		}
-		low := r // the height under which the bar has boundaries
-		if r > top {
-			low = cutLow(bins[i], order, top)
-		}
-		if low > 0 {
-			y1 := y(low)
-			taken = append(taken, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+		if r > top && first+i >= lo {
+			x := l.x(time.Duration(first+i) * l.slice)
+			o.FillStyle(colPanel)
+			o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
 		}
 	}
-	// The y axis' labels, which the values keep clear of by a few pixels
-	// (a value half past the plot's left edge crowded "3000").
-	for _, b := range histAxisBoxes(l, top) {
-		taken = append(taken, rect{b.x - 3*s, b.y - 3*s, b.w + 6*s, b.h + 6*s})
-	}
-	for i, r := range rates {
-		if r <= top || first+i < lo {
-			continue
-		}
-		x := l.x(time.Duration(first+i) * l.slice)
-		o.FillStyle(colPanel)
-		o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
-		tot := 0
-		for _, n := range bins[i] {
-			tot += n
-		}
-		if v, ok := placeCutValue(l, taken, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
-			values = append(values, v)
-			taken = append(taken, v.keep(s))
-		}
-	}
+	var placed []cutValue
+	placed, taken = placeCutValues(l, taken, bins, rates, first, lo, top, bw)
+	values = append(values, placed...)
 	// The baseline's outline where it runs along the top, off the scale:
 	// its value, in its colour, as a cut bar's.
 	// It may lie on the outline's steps up to the top and down from it at
@@ -284,6 +261,101 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 		}
 	}
 	return append(marks, outline...), values
+}
+
+// cutObstacles are what the values of l's cut bars keep clear of, the
+// scale's top being top: every bar in view that is not cut (bins[i], of
+// rate rates[i], is bin first+i; those before bin lo are out of view), the
+// part of a cut bar with boundaries between its classes (cutLow), and the
+// y axis' labels, by a few pixels (a value half past the plot's left edge
+// crowded "3000"). w is a bar's drawn width.
+func cutObstacles(l *layout, bins [][fleet.NumClasses]int, rates []float64, first, lo int, top, w float64) []rect {
+	s := l.scale
+	var out []rect
+	for i, r := range rates {
+		if r <= 0 || first+i < lo {
+			continue
+		}
+		low := r // the height under which the bar has boundaries
+		if r > top {
+			low = cutLow(bins[i], histOrder, top)
+		}
+		if low > 0 {
+			y1 := l.histTop + l.histH - math.Min(low, top)/top*l.histH
+			out = append(out, rect{l.x(time.Duration(first+i) * l.slice), y1, w, l.histTop + l.histH - y1})
+		}
+	}
+	for _, b := range histAxisBoxes(l, top) {
+		out = append(out, rect{b.x - 3*s, b.y - 3*s, b.w + 6*s, b.h + 6*s})
+	}
+	return out
+}
+
+// placeCutValues places the values of the bars of rates cut at top (as
+// cutObstacles has them), left to right, each clear of taken and of the
+// values before it (placeCutValue), and returns them and taken with them
+// added. A value with no place is left out.
+func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates []float64, first, lo int, top, bw float64) (values []cutValue, _ []rect) {
+	for i, r := range rates {
+		if r <= top || first+i < lo {
+			continue
+		}
+		tot := 0
+		for _, n := range bins[i] {
+			tot += n
+		}
+		x := l.x(time.Duration(first+i) * l.slice)
+		if v, ok := placeCutValue(l, taken, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
+			values = append(values, v)
+			taken = append(taken, v.keep(l.scale))
+		}
+	}
+	return values, taken
+}
+
+// roomForCutValues is the scale's top for the histogram of rates (as
+// cutObstacles has them) from top, raised where a cut bar's value has no
+// place, a step of histogramScale's at a time, up to maxScaleSteps: the
+// first bar's value, wider than its bar and kept inside the plot
+// (cutValueInset), lies over the next bars, and where they reached up to
+// it the value had no place (full jitter's "194" on a phone, next to a bar
+// of 58 req/s on a scale of 60: the scale is 80). bw and gap are a bar's
+// width and the gap after it.
+func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates []float64, first, lo int, top, bw, gap float64) float64 {
+	for range maxScaleSteps {
+		want := 0
+		for i, r := range rates {
+			if r > top && first+i >= lo {
+				want++
+			}
+		}
+		values, _ := placeCutValues(l, cutObstacles(l, bins, rates, first, lo, top, bw-gap), bins, rates, first, lo, top, bw)
+		if len(values) == want {
+			return top
+		}
+		top = nextScale(top, l.ratePer)
+	}
+	return top
+}
+
+// maxScaleSteps is how many steps roomForCutValues raises a scale by at most.
+const maxScaleSteps = 3
+
+// scaleSteps are the tops histogramScale rounds a scale to, times a power
+// of ten.
+var scaleSteps = []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}
+
+// nextScale is the top of the scale after top, in histogramScale's steps
+// (top and the result in req/s, rounded in the unit of per seconds).
+func nextScale(top, per float64) float64 {
+	t := top * per
+	mag := math.Pow(10, math.Floor(math.Log10(t)))
+	for _, f := range scaleSteps {
+		if f*mag > t*1.001 {
+			return f * mag / per
+		}
+	}
+	return 10 * mag / per
 }
 
 // histOrder is the order the histogram stacks its classes in, bottom up.
@@ -366,14 +438,21 @@ func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw fl
 		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		w, h := pr.w, pr.h
 		// Over its bar by at least half of the narrower of the two, and
-		// at most half of it past the plot's edge.
+		// inside the plot at its left, cutValueInset px from its edge:
+		// half past it, the first bar's value ("194" on a phone, "7593"
+		// in a 2,000-worker simulation) straddled the plot's border, over
+		// the y axis' labels. At the right, at most half of it past the
+		// edge. The first bar's value, wider than the bar, may overhang
+		// it on the right by more than half of it.
 		ov := math.Min(w, bw) / 2
-		xlo, xhi := math.Max(l.left-w/2, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
+		inset := cutValueInset * l.scale
+		xlo, xhi := math.Max(l.left+inset, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
+		xhi = math.Max(xhi, math.Min(xlo, x+bw))
 		rows := l.histTop + l.histH
 		if share != "" && k == 0 {
 			// With its share only under the break and inside the plot:
 			// the number alone goes where that does not fit.
-			xlo, xhi = math.Max(xlo, l.left), math.Min(xhi, l.right-w)
+			xhi = math.Min(xhi, l.right-w)
 			rows = l.histTop + 8*l.scale + h + 1
 		}
 		for t := l.histTop + 8*l.scale; t+h < rows; t += h + 1 {
@@ -384,6 +463,10 @@ func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw fl
 	}
 	return cutValue{}, false
 }
+
+// cutValueInset is how far a cut bar's value (its plate) keeps inside the
+// plot's left edge, CSS px at scale 1.
+const cutValueInset = 3
 
 // shortRate is a cut bar's value in fewer digits: 19029 is "19k", 5106
 // "5.1k"; under 1,000 as trimFloat writes it, rounded.

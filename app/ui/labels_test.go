@@ -268,6 +268,19 @@ func TestLabelsLeaveTheDataInSight(t *testing.T) {
 			}
 		}
 	}
+	// A 2,000-worker simulation (?workers=2000&jobs=2, Simulate), whose
+	// tail of small bars runs under the server limit's label at the right
+	// end, in presentation mode on a phone too.
+	s, _ := fleet.FromQuery(mustURL(t, "http://x/?workers=2000&jobs=2").Query())
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	for _, sz := range append(slices.Clone(frameSizes), frameSize{"presentation, phone 390 px", 348, &presentTheme}) {
+		o, l := paintView(v, sz)
+		for _, problem := range labelsClear(o, &l, anyLabel) {
+			t.Errorf("2,000 workers, %s: %s", sz.name, problem)
+		}
+	}
 }
 
 // luminance is the relative luminance of a "#rrggbb" colour (WCAG 2).

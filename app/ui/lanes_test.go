@@ -60,17 +60,56 @@ func TestSmallFleetLanes(t *testing.T) {
 				t.Errorf("%s: lane labels %v, want %d from %s to %s", name, labels, c.n, c.first, c.last)
 				continue
 			}
-			// Each in the middle of its lane, left of the plot, clear of
-			// a mark sent at 0 s (drawn into the margin: plotClip).
+			// Each in the middle of its lane (as near as it stays inside
+			// the lanes: laneLabelY), left of the plot, clear of a mark
+			// sent at 0 s (drawn into the margin: plotClip).
 			for _, lb := range labels {
 				w, _ := strconv.Atoi(lb[1:])
 				y, _ := textY(&o, lb)
-				if y != float64(float32(l.laneY(w-1))) {
-					t.Errorf("%s: %s at y %v, its lane's middle is %v", name, lb, y, l.laneY(w-1))
+				if y != float64(float32(l.laneLabelY(w-1))) {
+					t.Errorf("%s: %s at y %v, want %v (its lane's middle is %v)", name, lb, y, l.laneLabelY(w-1), l.laneY(w-1))
 				}
 			}
 			if r := l.labelRight(); r > l.left-l.markReach()-1 {
 				t.Errorf("%s: the labels end at x %v, a mark at 0 s reaches %v", name, r, l.left-l.markReach())
+			}
+		}
+	}
+}
+
+// Every lane label lies inside the lanes, below their top edge, where the
+// sticky time axis (stickyAxisH) ends, and above their bottom: centred on
+// lanes thinner than its text, presentation mode's "w1" reached 3 px over
+// the lanes' top, and the sticky axis cut it off (the flood's 50 workers
+// fitted to 1280 × 720, and on a phone); the last lane's label reached
+// under the lanes. In the page's theme and presentation mode's, fitted to
+// a projector's height or not.
+func TestLaneLabelsStayInTheLanes(t *testing.T) {
+	for _, th := range []*theme{&normalTheme, &presentTheme} {
+		for _, workers := range []int{1, 2, 5, 8, 10, 20, 50, 100, 200, 500, 2000} {
+			for _, fit := range []float64{0, 720 - 130} {
+				for _, width := range []float64{1362, 348} {
+					l := newLayout(width, workers, 10*time.Second, th)
+					l.fitHeight(fit)
+					var o browser.Ops
+					paintLaneLabels(&o, &l)
+					top, bottom := l.lanesTop, l.lanesTop+l.laneH*float64(workers)
+					if sticky := l.stickyAxisH(); top < sticky {
+						t.Fatalf("the lanes' top %v is above the sticky axis' foot %v", top, sticky)
+					}
+					h := laneLabelH * th.scale
+					strs := o.Strings()
+					for _, op := range displayOps(&o) {
+						if op.code != 10 {
+							continue
+						}
+						lb, y := strs[int(op.args[0])], float64(op.args[2])
+						if y-h/2 < top-1e-3 || y+h/2 > bottom+1e-3 {
+							t.Errorf("%s, %d workers, %v px wide, fitted to %v: %s spans y %.1f–%.1f, the lanes %.1f–%.1f (lanes %.2f px)",
+								th.name, workers, width, fit, lb, y-h/2, y+h/2, top, bottom, l.laneH)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -445,7 +445,7 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 	}
 	o.FillStyle(colMuted)
 	label := func(w int) {
-		o.Text(l.laneName(w), l.labelRight(), l.laneY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
+		o.Text(l.laneName(w), l.labelRight(), l.laneLabelY(w), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
 	if l.names != nil {
 		for w := 0; w < l.workers; w += every {
@@ -454,17 +454,33 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 		return
 	}
 	// Workers are numbered from 1, as the tooltip numbers them: every
-	// every-th (w5, w10, …), and w1 when there is room above w<every> and
-	// its lane is tall enough to hold its label clear of the panel's title
-	// ("workers"), over the top lane: 501 workers' lanes are under 1 px,
-	// and w1 touched the title.
-	if every > 1 && float64(every-1)*l.laneH >= 13*s && l.laneH >= 4*s {
+	// every-th (w5, w10, …), and w1 when there is room above w<every> for
+	// it, moved down into the lanes (laneLabelY), and its lane is tall
+	// enough to hold its label clear of the panel's title ("workers"),
+	// over the top lane: 501 workers' lanes are under 1 px, and w1 touched
+	// the title.
+	if every > 1 && l.laneLabelY(every-1)-l.laneLabelY(0) >= 13*s && l.laneH >= 4*s {
 		label(0)
 	}
 	for n := every; n <= l.workers; n += every {
 		label(n - 1)
 	}
 }
+
+// laneLabelY is the middle of lane w's label: its lane's middle, moved
+// down or up as far as it takes to keep the label's text inside the lanes.
+// Centred on a lane thinner than the text, w1 reached over the lanes' top
+// edge, under the sticky time axis (layout.stickyAxisH), which cut it off
+// (presentation mode's flood: 12 px of text on 5.6 px lanes).
+func (l *layout) laneLabelY(w int) float64 {
+	half := laneLabelH * l.scale / 2
+	top, bottom := l.lanesTop+half, l.lanesTop+l.laneH*float64(l.workers)-half
+	return math.Max(top, math.Min(bottom, l.laneY(w)))
+}
+
+// laneLabelH is the height of a lane's label (the small font's box,
+// textBox), CSS px at scale 1.
+const laneLabelH = 11
 
 // labelRight is where the lanes' labels end, left of the plot: workers'
 // clear of a mark at 0 s, drawn whole into the margin (plotClip); a

@@ -42,7 +42,7 @@ func (t *Timeline) OnMount(ctx app.Context) {
 	if stop, err := browser.WatchOnScreen(canvasID, t.Lab.view.setOnScreen); err == nil {
 		t.stopWatch = stop
 	}
-	if stop, err := browser.FloatBeside(tipID, canvasID, placeTip); err == nil {
+	if stop, err := browser.FloatBeside(tipID, canvasID, placeTipInSight); err == nil {
 		t.stopFloat = stop
 	}
 	// The legend sticks over the timeline's top: presentation mode fits
@@ -211,6 +211,41 @@ func revealBy(y, r, clear, viewH float64) float64 {
 	return 0
 }
 
+// placeTipInSight places the tooltip (placeTipBelow) under what sticks to
+// the viewport's top as the page scrolls (the legend, the sticky axis:
+// browser.Clearance), as far down as they reach now.
+func placeTipInSight(f browser.Float) (left, top float64) {
+	clear := 0.0
+	if c, err := browser.Clearance(canvasID, stickyIDs); err == nil {
+		clear = c.Clear
+	}
+	return placeTipBelow(f, clear)
+}
+
+// placeTipBelow is where the tooltip goes (placeTip) in the part of the
+// viewport below clear, the bottom of what sticks to its top: it never
+// lies over the legend or the sticky axis. While its mark is out of sight
+// (its middle under them, or off the screen) the tooltip is put away
+// above the page (tipAway), where it still describes the canvas to a
+// screen reader, and comes back beside the mark once the mark shows
+// again; the selection stays, and the arrow keys walk on from it (and
+// scroll it back into sight: revealSelected). Clamped into the screen, it
+// stood over the legend and the sticky axis in presentation mode, pointing
+// at nothing, or just under the axis, at a mark hidden by it.
+func placeTipBelow(f browser.Float, clear float64) (left, top float64) {
+	if f.Y < clear || f.Y > f.ViewH || f.X < 0 || f.X > f.ViewW {
+		return tipMargin, tipAway - f.H
+	}
+	f.Y -= clear
+	f.ViewH -= clear
+	left, top = placeTip(f)
+	return left, top + clear
+}
+
+// tipAway is how far above the viewport's top the tooltip of a mark out
+// of sight ends, CSS px: off the page, which does not grow for it.
+const tipAway = -10000
+
 // tipMargin is the least room between the tooltip and the viewport's
 // edges, CSS px (web/app.css caps its width at the viewport's less twice this).
 const tipMargin = 8
@@ -227,8 +262,9 @@ const tipDrop = 10
 // neither side has room (a phone), it goes below the mark or above it
 // instead, across the screen. Where nothing fits it is clamped into the
 // viewport, tipMargin clear of its edges: it may then cover the mark, but
-// it is read whole (and a mark scrolled out of sight, walked to with the
-// keyboard, still has its facts on screen).
+// it is read whole. The page places it below what sticks to the
+// viewport's top, and puts it away while its mark is out of sight
+// (placeTipBelow).
 func placeTip(f browser.Float) (left, top float64) {
 	x, y, w, h, vw, vh := f.X, f.Y, f.W, f.H, f.ViewW, f.ViewH
 	m := float64(tipMargin)

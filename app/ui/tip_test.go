@@ -49,6 +49,53 @@ func TestPlaceTip(t *testing.T) {
 	}
 }
 
+// TestTipKeepsBelowTheStickyParts: the tooltip never lies over what sticks
+// to the viewport's top (the legend and the sticky axis, down to clear):
+// beside a mark in sight under them it stands below their edge, flipped up
+// or clamped no higher; while its mark is under them or off the screen it
+// is put away above the page, and placed beside the mark again once the
+// mark shows. (In presentation mode a selected mark scrolled under the
+// sticky legend and axis kept its tooltip over them, pointing at nothing.)
+func TestTipKeepsBelowTheStickyParts(t *testing.T) {
+	const ring = 11.2 // presentation mode's selection ring
+	for _, tc := range []struct {
+		name  string
+		f     browser.Float
+		clear float64
+		away  bool
+	}{
+		{"presentation mode, the mark under the legend", browser.Float{X: 400, Y: 100, R: ring, W: 380, H: 132, ViewW: 1280, ViewH: 720}, 175, true},
+		{"the mark under the sticky axis' edge", browser.Float{X: 400, Y: 170, R: ring, W: 380, H: 132, ViewW: 1280, ViewH: 720}, 175, true},
+		{"the mark above the screen", browser.Float{X: 400, Y: -40, R: ring, W: 380, H: 132, ViewW: 1280, ViewH: 720}, 0, true},
+		{"the mark below the screen", browser.Float{X: 400, Y: 760, R: ring, W: 380, H: 132, ViewW: 1280, ViewH: 720}, 175, true},
+		{"the mark just under the sticky parts", browser.Float{X: 400, Y: 190, R: ring, W: 380, H: 132, ViewW: 1280, ViewH: 720}, 175, false},
+		{"flipped up, no higher than the sticky parts", browser.Float{X: 400, Y: 380, R: ring, W: 380, H: 200, ViewW: 1280, ViewH: 400}, 175, false},
+		{"a phone: across, under the sticky axis", browser.Float{X: 200, Y: 60, R: 9.5, W: 360, H: 116, ViewW: 390, ViewH: 844}, 36, false},
+		{"nothing stuck", browser.Float{X: 500, Y: 20, R: 9.5, W: 340, H: 120, ViewW: 1400, ViewH: 1000}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.f
+			left, top := placeTipBelow(f, tc.clear)
+			if tc.away {
+				if top+f.H > 0 {
+					t.Errorf("the mark at y %v is out of sight (the sticky parts reach %v, the screen %v): the tooltip at y %v–%v shows", f.Y, tc.clear, f.ViewH, top, top+f.H)
+				}
+				return
+			}
+			if top < tc.clear+tipMargin || top+f.H > f.ViewH-tipMargin || left < tipMargin || left+f.W > f.ViewW-tipMargin {
+				t.Errorf("%v×%v at (%v, %v): not whole between the sticky parts' bottom %v and the %v×%v viewport's, %v px clear", f.W, f.H, left, top, tc.clear, f.ViewW, f.ViewH, tipMargin)
+			}
+			// Where placeTip puts it in the viewport below clear.
+			g := f
+			g.Y -= tc.clear
+			g.ViewH -= tc.clear
+			if wl, wt := placeTip(g); left != wl || top != wt+tc.clear {
+				t.Errorf("at (%v, %v), want placeTip's (%v, %v) below the sticky parts", left, top, wl, wt+tc.clear)
+			}
+		})
+	}
+}
+
 // TestNoteText: the tooltip writes the loop's notes with the page's
 // durations ("then waited 1.88 s: Retry-After (spread +877.25499ms)" mixed
 // Go's syntax with the page's), leaving quoted header values as received.
