@@ -1202,17 +1202,43 @@ func TestTimelineKey(t *testing.T) {
 // readable checks, in presentation mode, the type of what a presenter
 // points at: in px, on a 14 px root the legend was 13.3, the numbers'
 // names 10.5 to 13.3 and the lines under them 10.1, a step's title 13.9,
-// a field's help 10.9.
+// a field's help 10.9; the zoom bar (its window, its buttons, Replay and
+// its speed) and the Go code's line 11.9, the tooltip 13.3.
 func readable(t *testing.T, ctx context.Context, size [2]int64) {
 	t.Helper()
-	type rule struct {
-		sel string
-		min float64
-	}
-	rules := []rule{
+	readableRules(t, ctx, size, append([]typeRule{
 		{".caption", 16}, {".step .title", 15}, {"#run-status", 16}, {".legend li", 16},
 		{".stat.big .v", 28}, {".stats.secondary .v", 20}, {".stat .k", 16}, {".stat .sub", 15},
 		{".field label", 16}, {".field .help", 15}, {".field .range", 15}, {".group-note", 15},
+	}, underTimeline...))
+}
+
+// typeRule: what a selector's shown elements' type is at least, px.
+type typeRule struct {
+	sel string
+	min float64
+}
+
+// underTimeline: the workshop's controls under the timeline, and the
+// tooltip a presenter points at, in presentation mode.
+var underTimeline = []typeRule{
+	{".zoombar .zoom-label", 16}, {"#zoom-window", 16}, {".zoombar button", 16}, {"#replay-speed", 16}, {"#replay-status", 16},
+	{".gocode summary", 16}, {".tip", 16}, {".tip strong", 16},
+}
+
+// readableRules checks rules, in presentation mode, with the tooltip of the
+// timeline's first attempt open (the timeline focused, →).
+func readableRules(t *testing.T, ctx context.Context, size [2]int64, rules []typeRule) {
+	t.Helper()
+	y := eval[float64](t, ctx, `scrollY`)
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
+		t.Fatalf("the timeline cannot take focus: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(3*time.Second, func() bool { return eval[bool](t, ctx, `!!document.querySelector(".tip")`) }); err != nil {
+		t.Errorf("%v, presentation mode: → on the timeline opened no tooltip", size)
 	}
 	for _, r := range rules {
 		got := eval[float64](t, ctx, `(() => {
@@ -1225,7 +1251,7 @@ func readable(t *testing.T, ctx context.Context, size [2]int64) {
 			return min;
 		})()`)
 		if got == 0 {
-			if r.sel != ".stat .sub" && r.sel != ".group-note" {
+			if r.sel != ".stat .sub" && r.sel != ".group-note" && r.sel != "#replay-status" {
 				t.Errorf("%v, presentation mode: nothing shown for %s", size, r.sel)
 			}
 			continue
@@ -1234,6 +1260,16 @@ func readable(t *testing.T, ctx context.Context, size [2]int64) {
 			t.Errorf("%v, presentation mode: %s at %.1f px, want at least %.0f px on a projector", size, r.sel, got, r.min)
 		}
 	}
+	if tip := eval[[]float64](t, ctx, `(() => { const e = document.querySelector(".tip"); if (!e) return [0, 0, innerWidth];
+		const r = e.getBoundingClientRect(); return [r.left, r.right, innerWidth]; })()`); tip[0] < 0 || tip[1] > tip[2] {
+		t.Errorf("%v, presentation mode: the tooltip spans x %.0f–%.0f of a %.0f px screen", size, tip[0], tip[1], tip[2])
+	}
+	// Escape clears the selection (the tooltip goes); the page goes back
+	// to where it was.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, fmt.Sprintf(`(() => { document.activeElement.blur(); scrollTo(0, %f); return true; })()`, y))
 }
 
 // TestHiddenTabIsMarked: when the page is hidden during a run (timers are
