@@ -495,6 +495,103 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// TestToastLeavesTheTextClear: a short message at the foot of the screen
+// covered the page's text there: at 1400 × 1000, Run refused for three
+// invalid fields said so over "Fix 3 fields to copy the link or the Go
+// code…" under the exports. The message now takes a place (the foot of the
+// screen, a corner, the top) where it covers no text the page shows; also
+// in presentation mode, with the timeline scrolled into view, and on a
+// phone.
+func TestToastLeavesTheTextClear(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	// covered: the texts the page shows under the message (a text node's
+	// line box, or a field, where elementFromPoint at the overlap's middle
+	// lands on it: the message does not take the pointer).
+	const coveredJS = `(() => {
+		const m = document.getElementById("toast");
+		if (!m) return null;
+		const box = m.getBoundingClientRect(), out = [];
+		const seen = (r, node) => {
+			const l = Math.max(r.left, box.left), rt = Math.min(r.right, box.right), t = Math.max(r.top, box.top), b = Math.min(r.bottom, box.bottom);
+			if (rt - l < 1 || b - t < 1) return false;
+			const at = document.elementFromPoint((l + rt) / 2, (t + b) / 2);
+			return !!at && (at === node || node.contains(at) || at.contains(node));
+		};
+		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), range = document.createRange();
+		for (let n; (n = w.nextNode());) {
+			if (!n.data.trim() || m.contains(n)) continue;
+			range.selectNodeContents(n);
+			for (const r of range.getClientRects()) if (r.width >= 2 && r.height >= 2 && seen(r, n.parentElement)) { out.push(n.data.trim().slice(0, 60)); break; }
+		}
+		for (const f of document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea"))
+			if (seen(f.getBoundingClientRect(), f)) out.push("field " + (f.id || f.name));
+		return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
+	})()`
+	type look struct {
+		Text                     string
+		Covered                  []string
+		Top, Bottom, Left, Right float64
+		W, H                     float64
+	}
+	check := func(name, key, want string) {
+		t.Helper()
+		press(t, ctx, key)
+		var l *look
+		if err := waitFor(3*time.Second, func() bool {
+			l = eval[*look](t, ctx, coveredJS)
+			return l != nil && strings.Contains(l.Text, want)
+		}); err != nil {
+			t.Fatalf("%s: %s said nothing of %q (%+v)", name, key, want, l)
+		}
+		time.Sleep(100 * time.Millisecond) // placed after the page drew it
+		l = eval[*look](t, ctx, coveredJS)
+		viewShot(t, ctx, "toast-"+name)
+		if l == nil {
+			t.Fatalf("%s: the message went at once", name)
+		}
+		if len(l.Covered) > 0 {
+			t.Errorf("%s: the message %q (x %.0f–%.0f, y %.0f–%.0f) covers the page's %q", name, l.Text, l.Left, l.Right, l.Top, l.Bottom, l.Covered)
+		}
+		if l.Top < 0 || l.Bottom > l.H || l.Left < 0 || l.Right > l.W {
+			t.Errorf("%s: the message spans x %.0f–%.0f, y %.0f–%.0f of a %.0f × %.0f screen", name, l.Left, l.Right, l.Top, l.Bottom, l.W, l.H)
+		}
+		if err := waitFor(5*time.Second, func() bool { return eval[*look](t, ctx, coveredJS) == nil }); err != nil {
+			t.Errorf("%s: the message stayed", name)
+		}
+	}
+	// A link's invalid values are replaced by defaults (and said so in a
+	// notice): type them.
+	invalid := func() {
+		t.Helper()
+		boot(t, ctx, srv.URL+"/")
+		typeInto(t, ctx, "workers", "0")
+		typeInto(t, ctx, "base", "5s")
+		typeInto(t, ctx, "cap", "1s")
+		if err := waitFor(3*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelectorAll("[aria-invalid=true]").length >= 2`) }); err != nil {
+			t.Fatal("the typed values are not marked invalid")
+		}
+		eval[bool](t, ctx, `(() => { document.activeElement.blur(); scrollTo(0, 0); return true; })()`)
+	}
+	viewport(t, ctx, 1400, 1000)
+	invalid()
+	check("invalid-1400x1000", "r", "fix the")
+	// Before any run, c says why it keeps nothing: at the top, with the
+	// timeline scrolled into view, and presenting.
+	boot(t, ctx, srv.URL+"/?workers=8&jobs=1")
+	check("top-1400x1000", "c", "finish a run")
+	eval[bool](t, ctx, `(() => { document.getElementById("timeline").scrollIntoView(); return true; })()`)
+	check("timeline-1400x1000", "c", "finish a run")
+	viewport(t, ctx, 1280, 720)
+	presentMode(t, ctx, true)
+	invalid()
+	check("invalid-present-1280x720", "r", "fix the")
+	presentMode(t, ctx, false)
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	invalid()
+	check("invalid-phone-390x844", "r", "fix the")
+}
+
 // canvasTextsJS makes the page note every text drawn on the timeline's
 // canvas (window.drawnTexts), once.
 const canvasTextsJS = `(() => {
