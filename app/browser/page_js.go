@@ -312,6 +312,7 @@ for (var up = 0; !(best && best.n === 0); up += 4) {
   }
   if (!any) break;
 }
+e.classList.remove("placing");
 if (!best) return ["", -1];
 if (best.side) e.classList.add(best.side);
 if (best.up > 0) { e.style.top = best.y + "px"; e.style.bottom = "auto"; }
@@ -324,7 +325,8 @@ var clearSpotFn lazyFunc
 // nearest the foot where it covers none of the text the page shows (or the
 // least of it), and moves it there. It returns its side ("" centred,
 // "right" or "left": a class of the element's) and its top in CSS px from
-// the viewport's top, or -1 where its CSS puts it: render it so.
+// the viewport's top, or -1 where its CSS puts it: render it so. It
+// removes the class "placing" (the element hidden until placed).
 func ClearSpot(id string) (side string, top float64, err error) {
 	fn, err := compiled(&clearSpotFn, clearSpotJS, "id")
 	if err != nil {

@@ -156,7 +156,7 @@ func (b *RunBar) Render() app.UI {
 				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
 			),
 			app.If(l.toast != "", func() app.UI {
-				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast " + l.toastAt)).Role("status")
+				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast " + l.toastAt + map[bool]string{false: " placing"}[l.toastSet])).Role("status")
 				if l.toastTop >= 0 {
 					toast = toast.Style("top", strconv.FormatFloat(l.toastTop, 'f', 1, 64)+"px").Style("bottom", "auto")
 				}
