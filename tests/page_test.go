@@ -495,6 +495,103 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// TestToastLeavesTheTextClear: a short message at the foot of the screen
+// covered the page's text there: at 1400 × 1000, Run refused for three
+// invalid fields said so over "Fix 3 fields to copy the link or the Go
+// code…" under the exports. The message now takes a place (the foot of the
+// screen, a corner, the top) where it covers no text the page shows; also
+// in presentation mode, with the timeline scrolled into view, and on a
+// phone.
+func TestToastLeavesTheTextClear(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	// covered: the texts the page shows under the message (a text node's
+	// line box, or a field, where elementFromPoint at the overlap's middle
+	// lands on it: the message does not take the pointer).
+	const coveredJS = `(() => {
+		const m = document.getElementById("toast");
+		if (!m) return null;
+		const box = m.getBoundingClientRect(), out = [];
+		const seen = (r, node) => {
+			const l = Math.max(r.left, box.left), rt = Math.min(r.right, box.right), t = Math.max(r.top, box.top), b = Math.min(r.bottom, box.bottom);
+			if (rt - l < 1 || b - t < 1) return false;
+			const at = document.elementFromPoint((l + rt) / 2, (t + b) / 2);
+			return !!at && (at === node || node.contains(at) || at.contains(node));
+		};
+		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), range = document.createRange();
+		for (let n; (n = w.nextNode());) {
+			if (!n.data.trim() || m.contains(n)) continue;
+			range.selectNodeContents(n);
+			for (const r of range.getClientRects()) if (r.width >= 2 && r.height >= 2 && seen(r, n.parentElement)) { out.push(n.data.trim().slice(0, 60)); break; }
+		}
+		for (const f of document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea"))
+			if (seen(f.getBoundingClientRect(), f)) out.push("field " + (f.id || f.name));
+		return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
+	})()`
+	type look struct {
+		Text                     string
+		Covered                  []string
+		Top, Bottom, Left, Right float64
+		W, H                     float64
+	}
+	check := func(name, key, want string) {
+		t.Helper()
+		press(t, ctx, key)
+		var l *look
+		if err := waitFor(3*time.Second, func() bool {
+			l = eval[*look](t, ctx, coveredJS)
+			return l != nil && strings.Contains(l.Text, want)
+		}); err != nil {
+			t.Fatalf("%s: %s said nothing of %q (%+v)", name, key, want, l)
+		}
+		time.Sleep(100 * time.Millisecond) // placed after the page drew it
+		l = eval[*look](t, ctx, coveredJS)
+		viewShot(t, ctx, "toast-"+name)
+		if l == nil {
+			t.Fatalf("%s: the message went at once", name)
+		}
+		if len(l.Covered) > 0 {
+			t.Errorf("%s: the message %q (x %.0f–%.0f, y %.0f–%.0f) covers the page's %q", name, l.Text, l.Left, l.Right, l.Top, l.Bottom, l.Covered)
+		}
+		if l.Top < 0 || l.Bottom > l.H || l.Left < 0 || l.Right > l.W {
+			t.Errorf("%s: the message spans x %.0f–%.0f, y %.0f–%.0f of a %.0f × %.0f screen", name, l.Left, l.Right, l.Top, l.Bottom, l.W, l.H)
+		}
+		if err := waitFor(5*time.Second, func() bool { return eval[*look](t, ctx, coveredJS) == nil }); err != nil {
+			t.Errorf("%s: the message stayed", name)
+		}
+	}
+	// A link's invalid values are replaced by defaults (and said so in a
+	// notice): type them.
+	invalid := func() {
+		t.Helper()
+		boot(t, ctx, srv.URL+"/")
+		typeInto(t, ctx, "workers", "0")
+		typeInto(t, ctx, "base", "5s")
+		typeInto(t, ctx, "cap", "1s")
+		if err := waitFor(3*time.Second, func() bool { return eval[bool](t, ctx, `document.querySelectorAll("[aria-invalid=true]").length >= 2`) }); err != nil {
+			t.Fatal("the typed values are not marked invalid")
+		}
+		eval[bool](t, ctx, `(() => { document.activeElement.blur(); scrollTo(0, 0); return true; })()`)
+	}
+	viewport(t, ctx, 1400, 1000)
+	invalid()
+	check("invalid-1400x1000", "r", "fix the")
+	// Before any run, c says why it keeps nothing: at the top, with the
+	// timeline scrolled into view, and presenting.
+	boot(t, ctx, srv.URL+"/?workers=8&jobs=1")
+	check("top-1400x1000", "c", "finish a run")
+	eval[bool](t, ctx, `(() => { document.getElementById("timeline").scrollIntoView(); return true; })()`)
+	check("timeline-1400x1000", "c", "finish a run")
+	viewport(t, ctx, 1280, 720)
+	presentMode(t, ctx, true)
+	invalid()
+	check("invalid-present-1280x720", "r", "fix the")
+	presentMode(t, ctx, false)
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	invalid()
+	check("invalid-phone-390x844", "r", "fix the")
+}
+
 // canvasTextsJS makes the page note every text drawn on the timeline's
 // canvas (window.drawnTexts), once.
 const canvasTextsJS = `(() => {
@@ -1202,17 +1299,43 @@ func TestTimelineKey(t *testing.T) {
 // readable checks, in presentation mode, the type of what a presenter
 // points at: in px, on a 14 px root the legend was 13.3, the numbers'
 // names 10.5 to 13.3 and the lines under them 10.1, a step's title 13.9,
-// a field's help 10.9.
+// a field's help 10.9; the zoom bar (its window, its buttons, Replay and
+// its speed) and the Go code's line 11.9, the tooltip 13.3.
 func readable(t *testing.T, ctx context.Context, size [2]int64) {
 	t.Helper()
-	type rule struct {
-		sel string
-		min float64
-	}
-	rules := []rule{
+	readableRules(t, ctx, size, append([]typeRule{
 		{".caption", 16}, {".step .title", 15}, {"#run-status", 16}, {".legend li", 16},
 		{".stat.big .v", 28}, {".stats.secondary .v", 20}, {".stat .k", 16}, {".stat .sub", 15},
 		{".field label", 16}, {".field .help", 15}, {".field .range", 15}, {".group-note", 15},
+	}, underTimeline...))
+}
+
+// typeRule: what a selector's shown elements' type is at least, px.
+type typeRule struct {
+	sel string
+	min float64
+}
+
+// underTimeline: the workshop's controls under the timeline, and the
+// tooltip a presenter points at, in presentation mode.
+var underTimeline = []typeRule{
+	{".zoombar .zoom-label", 16}, {"#zoom-window", 16}, {".zoombar button", 16}, {"#replay-speed", 16}, {"#replay-status", 16},
+	{".gocode summary", 16}, {".tip", 16}, {".tip strong", 16},
+}
+
+// readableRules checks rules, in presentation mode, with the tooltip of the
+// timeline's first attempt open (the timeline focused, →).
+func readableRules(t *testing.T, ctx context.Context, size [2]int64, rules []typeRule) {
+	t.Helper()
+	y := eval[float64](t, ctx, `scrollY`)
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
+		t.Fatalf("the timeline cannot take focus: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(3*time.Second, func() bool { return eval[bool](t, ctx, `!!document.querySelector(".tip")`) }); err != nil {
+		t.Errorf("%v, presentation mode: → on the timeline opened no tooltip", size)
 	}
 	for _, r := range rules {
 		got := eval[float64](t, ctx, `(() => {
@@ -1225,7 +1348,7 @@ func readable(t *testing.T, ctx context.Context, size [2]int64) {
 			return min;
 		})()`)
 		if got == 0 {
-			if r.sel != ".stat .sub" && r.sel != ".group-note" {
+			if r.sel != ".stat .sub" && r.sel != ".group-note" && r.sel != "#replay-status" {
 				t.Errorf("%v, presentation mode: nothing shown for %s", size, r.sel)
 			}
 			continue
@@ -1234,6 +1357,16 @@ func readable(t *testing.T, ctx context.Context, size [2]int64) {
 			t.Errorf("%v, presentation mode: %s at %.1f px, want at least %.0f px on a projector", size, r.sel, got, r.min)
 		}
 	}
+	if tip := eval[[]float64](t, ctx, `(() => { const e = document.querySelector(".tip"); if (!e) return [0, 0, innerWidth];
+		const r = e.getBoundingClientRect(); return [r.left, r.right, innerWidth]; })()`); tip[0] < 0 || tip[1] > tip[2] {
+		t.Errorf("%v, presentation mode: the tooltip spans x %.0f–%.0f of a %.0f px screen", size, tip[0], tip[1], tip[2])
+	}
+	// Escape clears the selection (the tooltip goes); the page goes back
+	// to where it was.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, fmt.Sprintf(`(() => { document.activeElement.blur(); scrollTo(0, %f); return true; })()`, y))
 }
 
 // TestHiddenTabIsMarked: when the page is hidden during a run (timers are

@@ -256,3 +256,79 @@ func TestDuplicatedTabTakesAnotherName(t *testing.T) {
 	}
 	t.Logf("first tab %q, duplicated tab renamed %q", first, second)
 }
+
+// TestRoomKeepsTheStepCaption: the presenter's projector opened on
+// /?room=room1 (the README's setup; no seed: the page draws its own, as a
+// phone that joined from the room's link does) and on step 5 read only "In
+// room “room1” as …, step 5: press Run, your requests share the room's
+// limit.": the step's caption, the text the presenter teaches from, was
+// gone. On a wide screen, and in presentation mode, the step's caption
+// shows with the room's line under it; a phone (320 × 568) that joined
+// from the link keeps only the room's line, and Run on its first screen.
+func TestRoomKeepsTheStepCaption(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-caption-%d", time.Now().UnixNano())
+	type caption struct {
+		Step, Room      string
+		StepH, RoomH    float64
+		RunTop, RunBot  float64
+		Height, ScrollW float64
+		Width           float64
+	}
+	read := func() caption {
+		return eval[caption](t, ctx, `(() => {
+			const s = document.querySelector("#preset-caption .step-text"), r = document.querySelector("#preset-caption .room-line");
+			const run = document.getElementById("run").getBoundingClientRect();
+			return {Step: s ? s.textContent : "", Room: r ? r.textContent : "",
+				StepH: s ? s.getBoundingClientRect().height : 0, RoomH: r ? r.getBoundingClientRect().height : 0,
+				RunTop: run.top + scrollY, RunBot: run.bottom + scrollY, Height: innerHeight,
+				ScrollW: document.documentElement.scrollWidth, Width: innerWidth};
+		})()`)
+	}
+	step5 := func(name string) caption {
+		t.Helper()
+		press(t, ctx, "5")
+		var c caption
+		if err := waitFor(5*time.Second, func() bool { c = read(); return strings.Contains(c.Room, ", step 5: press Run") }); err != nil {
+			t.Fatalf("%s: step 5 in a room: caption %+v", name, c)
+		}
+		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		c = read()
+		screenshot(t, ctx, "room-caption-"+name)
+		return c
+	}
+	presenter := func(name string) {
+		t.Helper()
+		c := step5(name)
+		if !strings.HasPrefix(c.Step, "The client of “+ honour Retry-After” without its spread") || c.StepH < 20 || c.RoomH < 15 {
+			t.Errorf("%s: step 5 in room %s: the step's caption %q (%.0f px high), the room's line %q (%.0f px high); want both shown", name, room, c.Step, c.StepH, c.Room, c.RoomH)
+		}
+		if c.ScrollW > c.Width {
+			t.Errorf("%s: the page is %.0f px wide on a %.0f px screen", name, c.ScrollW, c.Width)
+		}
+	}
+	viewport(t, ctx, 1400, 1000)
+	boot(t, ctx, srv.URL+"/?room="+room)
+	presenter("1400x1000")
+	viewport(t, ctx, 1280, 720)
+	boot(t, ctx, srv.URL+"/?room="+room)
+	presentMode(t, ctx, true)
+	presenter("1280x720-present")
+	// Presenting from a narrow screen: the step's caption too.
+	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	boot(t, ctx, srv.URL+"/?room="+room)
+	presentMode(t, ctx, true)
+	presenter("390x844-present")
+
+	presentMode(t, ctx, false)
+	viewport(t, ctx, 320, 568, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	boot(t, ctx, srv.URL+"/?room="+room)
+	c := step5("phone-320x568")
+	if c.StepH != 0 || c.RoomH < 15 {
+		t.Errorf("a 320 × 568 phone on step 5: the step's caption %.0f px high, the room's line %q %.0f px; want only the room's line", c.StepH, c.Room, c.RoomH)
+	}
+	if c.RunTop < 0 || c.RunBot > c.Height || c.ScrollW > c.Width {
+		t.Errorf("a 320 × 568 phone on step 5: Run spans %.0f–%.0f px of a %.0f px screen, the page %.0f px wide; want Run on the first screen", c.RunTop, c.RunBot, c.Height, c.ScrollW)
+	}
+}

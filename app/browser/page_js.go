@@ -246,6 +246,114 @@ func Clearance(id, sticky string) (Clear, error) {
 	return Clear{Top: n[0], Clear: n[1], ViewH: n[2]}, nil
 }
 
+// clearSpotJS finds for the element id (fixed in the viewport, not
+// taking the pointer, placed by its CSS at the foot of the screen) a place
+// where it covers no text the page shows: a text node's line box or a
+// field, seen there (elementFromPoint at its middle lands on it: not
+// clipped by a scroller, not under a sticky element). It tries, from the
+// foot of the screen up, every 4 px, the element centred, then at the
+// right, then at the left (16 px clear of the edges), and takes the first
+// clear place, or the one that covers the fewest. Returns
+// [side, top]: side "" (centred), "right" or "left"; top -1 for the foot
+// of the screen (where the CSS puts it), else px from the viewport's top.
+const clearSpotJS = `
+var e = document.getElementById(id);
+if (!e) return null;
+var W = document.documentElement.clientWidth, H = innerHeight, m = 16;
+e.style.top = ""; e.style.bottom = "";
+// Each side's box at the foot of the screen (its width, and so its lines,
+// may differ).
+var sides = ["", "right", "left"].map(function (side) {
+  e.classList.remove("left", "right");
+  if (side) e.classList.add(side);
+  var r = e.getBoundingClientRect();
+  return {side: side, x: r.left, y: r.top, w: r.width, h: r.height};
+});
+e.classList.remove("left", "right");
+var rects = [], range = document.createRange();
+function seen(r, node) {
+  var l = Math.max(r.left, 0), rt = Math.min(r.right, W), t = Math.max(r.top, 0), b = Math.min(r.bottom, H);
+  if (rt - l < 1 || b - t < 1) return false;
+  var at = document.elementFromPoint((l + rt) / 2, (t + b) / 2);
+  return !!at && (at === node || node.contains(at) || at.contains(node));
+}
+var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), t;
+while ((t = walk.nextNode())) {
+  var p = t.parentElement;
+  if (!t.data.trim() || !p || e.contains(p)) continue;
+  var pr = p.getBoundingClientRect();
+  if (pr.bottom <= 0 || pr.top >= H || pr.right <= 0 || pr.left >= W) continue;
+  range.selectNodeContents(t);
+  var rs = range.getClientRects();
+  for (var i = 0; i < rs.length; i++) if (rs[i].width >= 2 && rs[i].height >= 2 && seen(rs[i], p)) rects.push(rs[i]);
+}
+document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea").forEach(function (f) {
+  var r = f.getBoundingClientRect();
+  if (seen(r, f)) rects.push(r);
+});
+function covers(x, y, w, h) {
+  var n = 0;
+  for (var i = 0; i < rects.length; i++) {
+    var r = rects[i];
+    if (r.right > x + 0.5 && r.left < x + w - 0.5 && r.bottom > y + 0.5 && r.top < y + h - 0.5) n++;
+  }
+  return n;
+}
+var best = null;
+for (var up = 0; !(best && best.n === 0); up += 4) {
+  var any = false;
+  for (var s = 0; s < sides.length; s++) {
+    var c = sides[s], y = c.y - up;
+    if (y < m - 0.01) continue;
+    any = true;
+    var n = covers(c.x, y, c.w, c.h);
+    if (!best || n < best.n) best = {n: n, side: c.side, y: y, up: up};
+    if (n === 0) break;
+  }
+  if (!any) break;
+}
+e.classList.remove("placing");
+if (!best) return ["", -1];
+if (best.side) e.classList.add(best.side);
+if (best.up > 0) { e.style.top = best.y + "px"; e.style.bottom = "auto"; }
+return [best.side, best.up > 0 ? best.y : -1];`
+
+var clearSpotFn lazyFunc
+
+// ClearSpot finds for the element id, fixed in the viewport at the foot of
+// the screen by its CSS and not taking the pointer (a toast), the place
+// nearest the foot where it covers none of the text the page shows (or the
+// least of it), and moves it there. It returns its side ("" centred,
+// "right" or "left": a class of the element's) and its top in CSS px from
+// the viewport's top, or -1 where its CSS puts it: render it so. It
+// removes the class "placing" (the element hidden until placed).
+func ClearSpot(id string) (side string, top float64, err error) {
+	fn, err := compiled(&clearSpotFn, clearSpotJS, "id")
+	if err != nil {
+		return "", 0, err
+	}
+	v, err := fn.Invoke(id)
+	if err != nil {
+		return "", 0, err
+	}
+	if v.IsNull() {
+		return "", 0, errors.New("browser: no element #" + id)
+	}
+	sv, err := v.Index(0)
+	if err != nil {
+		return "", 0, err
+	}
+	if side, err = sv.String(); err != nil {
+		return "", 0, err
+	}
+	tv, err := v.Index(1)
+	if err != nil {
+		return "", 0, err
+	}
+	top, err = tv.Float()
+	return side, top, err
+}
+
 // ScrollBy scrolls the page down by dy CSS px (up when negative).
 func ScrollBy(dy float64) error {
 	_, err := safejs.Global().Call("scrollBy", 0, dy)

@@ -5,6 +5,7 @@ package ui
 import (
 	"html"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -595,43 +596,64 @@ func TestWatchCaption(t *testing.T) {
 // story) read "Custom configuration: pick a step of the story to reset
 // every field, or keep tuning." as the first line on its phone, and of the
 // room only a name at the end of the status. The caption now says the page
-// is in the room, and what Run does there, on a step too (with its number:
-// a step's caption of four lines pushed Run off a 320 × 568 phone's first
-// screen). A page that set the room itself (the presenter's) shows a
-// step's caption. With its own target the page is in no room.
+// is in the room, and what Run does there. On a step the step's caption
+// stays, the room's line (with the step's number) under it: the presenter
+// on a projector opened on /?room=room1 (no seed: it drew its own, as a
+// phone does) lost the text they teach from. A phone hides the step's
+// caption in CSS (.caption.in-room .step-text, under 961 px, not
+// presenting): four lines pushed Run off a 320 × 568 phone's first screen.
+// With its own target the page is in no room.
 func TestRoomCaption(t *testing.T) {
-	caption := func(l *Lab) string {
+	type parts struct{ class, step, room, all string }
+	caption := func(l *Lab) parts {
 		t.Helper()
 		out := renderHTML(&PresetBar{Lab: l})
-		_, rest, _ := strings.Cut(out, `id="preset-caption"`)
-		_, rest, _ = strings.Cut(rest, ">")
-		text, _, _ := strings.Cut(rest, "<")
-		return html.UnescapeString(strings.TrimSpace(text))
+		// The paragraph's tag whole: its attributes come in any order.
+		at := strings.Index(out, `id="preset-caption"`)
+		p, _, _ := strings.Cut(out[strings.LastIndex(out[:at], "<p"):], "</p>")
+		attrs, inner, _ := strings.Cut(p, ">")
+		_, cls, _ := strings.Cut(attrs, `class="`)
+		cls, _, _ = strings.Cut(cls, `"`)
+		span := func(c string) string {
+			_, r, ok := strings.Cut(inner, `class="`+c+`">`)
+			if !ok {
+				return ""
+			}
+			r, _, _ = strings.Cut(r, "<")
+			return html.UnescapeString(strings.TrimSpace(r))
+		}
+		all := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(inner, "")
+		return parts{cls, span("step-text"), span("room-line"), html.UnescapeString(strings.Join(strings.Fields(all), " "))}
 	}
 	l := newLab()
 	l.s.Room, l.s.Seed, l.s.Workers, l.device = "room1", 4242, 33, "finch-09b"
-	if got, want := caption(l), "In room “room1” as finch-09b: press Run, your requests share the room's limit."; got != want {
+	if got, want := caption(l).all, "In room “room1” as finch-09b: press Run, your requests share the room's limit."; got != want {
 		t.Errorf("a page in a room on its own configuration: caption %q, want %q", got, want)
 	}
 	l.Preset("full-jitter")
 	if l.s.Room != "room1" {
 		t.Errorf("a step of the story left the room: %q", l.s.Room)
 	}
-	if got := caption(l); got != fleet.Presets[2].Caption {
-		t.Errorf("step 3 on a page that set the room itself: caption %q, want the step's", got)
+	roomLine := "In room “room1” as finch-09b, step 3: press Run, your requests share the room's limit."
+	want := parts{"caption in-room", fleet.Presets[2].Caption, roomLine, fleet.Presets[2].Caption + " " + roomLine}
+	if got := caption(l); got != want {
+		t.Errorf("step 3 on a page that set the room itself: caption %+v, want %+v", got, want)
 	}
-	// A device that joined from the room's link, on step 3 with a seed of
-	// its own: on that step, said in the room's caption.
+	// The presenter's projector opened on /?room=room1 (the README's
+	// setup) drew a seed of its own, as a phone that joined from the
+	// room's link does: step 5's caption stays, the room's line under it.
 	l.s.Seed, l.drewSeed = 4242, true
-	if got, want := caption(l), "In room “room1” as finch-09b, step 3: press Run, your requests share the room's limit."; got != want {
-		t.Errorf("a device that joined, on step 3: caption %q, want %q", got, want)
+	l.Preset("outage")
+	roomLine = "In room “room1” as finch-09b, step 5: press Run, your requests share the room's limit."
+	if got, want := caption(l), (parts{"caption in-room", fleet.Presets[4].Caption, roomLine, fleet.Presets[4].Caption + " " + roomLine}); got != want {
+		t.Errorf("a page that drew its seed, on step 5: caption %+v, want %+v", got, want)
 	}
-	if l.ActivePreset() != "full-jitter" {
-		t.Errorf("step 3 in a room, the device's own seed: active step %q", l.ActivePreset())
+	if l.ActivePreset() != "outage" {
+		t.Errorf("step 5 in a room, the device's own seed: active step %q", l.ActivePreset())
 	}
 	l.s.Target = "http://example.com/api"
-	if got := caption(l); !strings.HasPrefix(got, "Custom configuration") {
-		t.Errorf("a page with its own target: caption %q, want the custom one", got)
+	if got := caption(l); !strings.HasPrefix(got.all, "Custom configuration") || got.class != "caption" {
+		t.Errorf("a page with its own target: caption %+v, want the custom one", got)
 	}
 }
 

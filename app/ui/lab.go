@@ -92,8 +92,11 @@ type Lab struct {
 
 	present  bool
 	help     bool
-	helpBack string // the id of what had the focus when help opened: it gets it back
-	toast    string // a short message ("Link copied"), cleared after a while
+	helpBack string  // the id of what had the focus when help opened: it gets it back
+	toast    string  // a short message ("Link copied"), cleared after a while
+	toastAt  string  // its side, clear of the page's text: "", "right" or "left" (browser.ClearSpot)
+	toastTop float64 // its top on the screen, px; -1 at the foot of the screen
+	toastSet bool    // placed: hidden until then, so that it does not jump
 	toastN   int
 
 	code     string // goCode's cache, for cfgRev codeRev
@@ -1057,12 +1060,44 @@ func (l *Lab) pageURL() *url.URL {
 // CORSNote explains what a custom target may be hiding, or "".
 func (l *Lab) CORSNote() string { return l.tr.corsNote() }
 
-// Flash shows a short message for a few seconds.
+// toastID is the short message's element.
+const toastID = "toast"
+
+// Flash shows a short message for a few seconds, at the foot of the
+// screen, or nearest it where it covers none of the page's text
+// (browser.ClearSpot).
 func (l *Lab) Flash(ctx app.Context, msg string) {
 	l.toastN++
 	n := l.toastN
-	l.toast = msg
+	l.toast, l.toastAt, l.toastTop, l.toastSet = msg, "", -1, false
 	l.runRev++
+	// Drawn where it covers no text the page shows (it covered "Fix 3
+	// fields to copy the link…" under the exports at 1400 × 1000), once
+	// the page has drawn it; kept there until it goes.
+	// (A Flash from another component than the run bar's parent may come
+	// before the run bar drew it: then after the next paint.)
+	place := func(last bool) bool {
+		if l.toastN != n {
+			return true
+		}
+		at, top, err := browser.ClearSpot(toastID)
+		if err == nil {
+			l.toastAt, l.toastTop = at, top
+		}
+		if err == nil || last {
+			l.toastSet = true
+			l.runRev++
+		}
+		return err == nil
+	}
+	ctx.Defer(func(ctx app.Context) {
+		if !place(false) {
+			ctx.Async(func() {
+				browser.Clock{}.AfterPaint(context.Background())
+				ctx.Dispatch(func(app.Context) { place(true) })
+			})
+		}
+	})
 	ctx.Async(func() {
 		_ = browser.Clock{}.Sleep(context.Background(), 2500*time.Millisecond)
 		ctx.Dispatch(func(app.Context) {

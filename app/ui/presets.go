@@ -31,11 +31,16 @@ func (b *PresetBar) Render() app.UI {
 			caption, step = p.Caption, i+1
 		}
 	}
-	if l.s.Room != "" && l.s.Target == "" && (step == 0 || l.drewSeed) {
-		// A device in a room on a configuration of its own, or one that
-		// joined from the room's link (a phone: the story is on the
-		// projector, and a step's caption of four lines pushed Run off a
-		// 320 × 568 phone's first screen). Short, for that phone.
+	room := ""
+	if l.s.Room != "" && l.s.Target == "" {
+		// A device in a room: what Run does there. On a configuration of
+		// its own it is the whole caption. On a step it comes under the
+		// step's caption, which the presenter teaches from (on the
+		// projector, a wide screen or presentation mode); a phone (one
+		// column, under 961 px, not presenting) hides the step's caption
+		// and keeps the room's line with the step's number: a step's
+		// caption of four lines pushed Run off a 320 × 568 phone's first
+		// screen (web/app.css, .caption.in-room).
 		as, on := "", ""
 		if l.device != "" {
 			as = " as " + l.device
@@ -43,11 +48,23 @@ func (b *PresetBar) Render() app.UI {
 		if step > 0 {
 			on = ", step " + strconv.Itoa(step)
 		}
-		caption = "In room “" + l.s.Room + "”" + as + on + ": press Run, your requests share the room's limit."
+		room = "In room “" + l.s.Room + "”" + as + on + ": press Run, your requests share the room's limit."
+		if step == 0 {
+			caption, room = room, ""
+		}
 	}
 	if l.watching || l.watched {
 		// The lanes are the room's devices, not this configuration's run.
 		caption = "The room “" + l.watchRoom + "” as its server saw it: a lane per device that sends, and everyone's requests in the histogram. Each device runs its own configuration."
+		room = ""
+	}
+	text := app.P().ID("preset-caption").Class("caption").Aria("live", "polite").Text(caption)
+	if room != "" {
+		text = app.P().ID("preset-caption").Class("caption in-room").Aria("live", "polite").Body(
+			app.Span().Class("step-text").Text(caption),
+			app.Text(" "),
+			app.Span().Class("room-line").Text(room),
+		)
 	}
 	return app.Nav().Class("story").Aria("label", "Presets").Body(
 		app.Ol().Class("steps").Body(app.Range(fleet.Presets).Slice(func(i int) app.UI {
@@ -75,6 +92,6 @@ func (b *PresetBar) Render() app.UI {
 				Body(app.Span().Class("num").Text("u"), app.Span().Class("title").Text("↶ Your configuration")).
 				OnClick(func(ctx app.Context, e app.Event) { l.RestoreCustom() }))
 		})),
-		app.P().ID("preset-caption").Class("caption").Aria("live", "polite").Text(caption),
+		text,
 	)
 }

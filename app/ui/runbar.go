@@ -155,7 +155,13 @@ func (b *RunBar) Render() app.UI {
 				app.Text(unitsTogether(status)),
 				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
 			),
-			app.If(l.toast != "", func() app.UI { return app.Span().ID("toast").Class("toast").Role("status").Text(l.toast) }),
+			app.If(l.toast != "", func() app.UI {
+				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast " + l.toastAt + map[bool]string{false: " placing"}[l.toastSet])).Role("status")
+				if l.toastTop >= 0 {
+					toast = toast.Style("top", strconv.FormatFloat(l.toastTop, 'f', 1, 64)+"px").Style("bottom", "auto")
+				}
+				return toast.Text(l.toast)
+			}),
 		),
 		app.Range(general).Slice(func(i int) app.UI {
 			return app.P().Class("err general").Role("alert").Text(general[i])
