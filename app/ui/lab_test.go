@@ -282,7 +282,7 @@ func TestOtherFailuresCountTimeouts(t *testing.T) {
 	// Its completion p50 is of jobs that gave up: the card says so.
 	st := fleet.Stats{Requests: 15, Timeouts: 15, Jobs: 5, GiveUps: 5, CompletionN: 5, CompletionP50: 3210 * time.Millisecond}
 	for _, s := range statList(&st, 0, endLive, 0) {
-		if s.Name == "completion_p50_ms" && s.Figures != nbsp("all_5_gave_up") {
+		if s.Name == "completion_p50_ms" && s.Figures != nbsp("all_5 gave_up") {
 			t.Errorf("every job gave up: completion p50's line %q, want \"all 5 gave up\"", s.Figures)
 		}
 	}
