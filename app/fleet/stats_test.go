@@ -903,3 +903,39 @@ func keyNames(ks []JSONKey) []string {
 	}
 	return names
 }
+
+func TestSortDurationsMergesTheNewTail(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		ds := make([]time.Duration, len(v))
+		for i, x := range v {
+			ds[i] = time.Duration(x) * time.Millisecond
+		}
+		return ds
+	}
+	tests := []struct {
+		name string
+		ds   []time.Duration
+		done int
+	}{
+		{"empty", nil, 0},
+		{"nothing sorted yet", ms(5, 1, 4, 1), 0},
+		{"all sorted", ms(1, 2, 3), 3},
+		{"tail after the head", ms(1, 2, 3, 9, 4), 3},
+		{"tail before the head", ms(5, 6, 7, 3, 1, 2), 3},
+		{"tail inside the head", ms(1, 4, 8, 9, 5, 2), 4},
+		{"equal values", ms(2, 2, 3, 2, 3, 2), 3},
+		{"one new", ms(1, 3, 5, 7, 4), 4},
+		{"one old", ms(6, 9, 1, 7), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := slices.Clone(tt.ds)
+			slices.Sort(want)
+			done := tt.done
+			got := sortDurations(slices.Clone(tt.ds), &done)
+			if !slices.Equal(got, want) || done != len(tt.ds) {
+				t.Errorf("sortDurations(%v, %d) = %v, done %d; want %v, done %d", tt.ds, tt.done, got, done, want, len(tt.ds))
+			}
+		})
+	}
+}
