@@ -487,10 +487,43 @@ func (l *Lab) saveURL() {
 // it: nothing a user typed is lost.
 const draftStorageKey = "retrylab.draft"
 
-// draft is what draftStorageKey holds.
+// draft is what draftStorageKey holds, written as a query (draft.String,
+// parseDraft): the browser build of go-app stores only strings and bools
+// (app/go-app.patch).
 type draft struct {
-	Query string            `json:"query"` // the address bar's query (Lab.address) the texts were typed over
-	Texts map[string]string `json:"texts"` // field key → text, for each field that differs from it
+	Query string            // the address bar's query (Lab.address) the texts were typed over
+	Texts map[string]string // field key → text, for each field that differs from it
+}
+
+// draftQueryKey holds a draft's Query among its texts: no field's key.
+const draftQueryKey = "@query"
+
+// String writes d as a query: its texts by field key, and its Query; ""
+// when it has no texts.
+func (d draft) String() string {
+	if d.Texts == nil {
+		return ""
+	}
+	v := url.Values{draftQueryKey: {d.Query}}
+	for k, t := range d.Texts {
+		v.Set(k, t)
+	}
+	return v.Encode()
+}
+
+// parseDraft reads a draft written by String; anything else is no draft.
+func parseDraft(s string) draft {
+	v, err := url.ParseQuery(s)
+	if err != nil || !v.Has(draftQueryKey) {
+		return draft{}
+	}
+	d := draft{Query: v.Get(draftQueryKey), Texts: make(map[string]string, len(v)-1)}
+	for k, t := range v {
+		if k != draftQueryKey {
+			d.Texts[k] = t[0]
+		}
+	}
+	return d
 }
 
 // saveDraft stores the fields whose text differs from the address's
@@ -510,7 +543,7 @@ func (l *Lab) saveDraft() {
 		}
 		d.Query = l.address // the address bar's, not that of the valid values typed since
 	}
-	_ = l.drafts.Set(draftStorageKey, d)
+	_ = l.drafts.Set(draftStorageKey, d.String())
 	l.drafted = d.Texts != nil
 }
 
@@ -519,15 +552,19 @@ func (l *Lab) saveDraft() {
 // messages come back with it, and Run is disabled again.
 func (l *Lab) adoptDraft(st storage) {
 	l.drafts = st
-	var d draft
-	if st.Get(draftStorageKey, &d) != nil || len(d.Texts) == 0 {
+	var text string
+	if st.Get(draftStorageKey, &text) != nil {
+		return
+	}
+	d := parseDraft(text)
+	if len(d.Texts) == 0 {
 		return
 	}
 	// Typed over another address: not this page's. The address bar's own
 	// text, not the configuration it resolves to: a link that falls back
 	// to the configuration a draft was typed over is another address.
 	if d.Query != l.address {
-		_ = st.Set(draftStorageKey, draft{})
+		_ = st.Set(draftStorageKey, "")
 		return
 	}
 	l.drafted = true

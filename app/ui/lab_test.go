@@ -5,6 +5,7 @@ package ui
 import (
 	"errors"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -1131,4 +1132,27 @@ func TestRehearsalScenario(t *testing.T) {
 		t.Errorf("the rehearsal sends %d requests (at most %d) and drains in %v (want under 1 s)", st.Requests, rehearsalMaxRequests, st.Drain)
 	}
 	t.Logf("rehearsal, simulated: %d requests, drained in %v, %v", st.Requests, st.Drain, seen)
+}
+
+// A draft is kept as a query string (go-app's browser build stores only
+// strings and bools) and reads back whole, whatever was typed.
+func TestDraftStringReadsBack(t *testing.T) {
+	for _, d := range []draft{
+		{Query: "", Texts: map[string]string{"workers": "abc"}},
+		{Query: "workers=20&seed=7", Texts: map[string]string{"base": "-1s", "seed": ""}},
+		{Query: "target=http%3A%2F%2Fx%2F%3Fa%3Db", Texts: map[string]string{"target": "ftp://a b/?c=d&e=%zz", "room": "héron 😀 =&+"}},
+	} {
+		s := d.String()
+		if got := parseDraft(s); !reflect.DeepEqual(got, d) {
+			t.Errorf("parseDraft(%q) = %#v; want %#v", s, got, d)
+		}
+	}
+	if s := (draft{}).String(); s != "" || len(parseDraft(s).Texts) != 0 {
+		t.Errorf("an empty draft is written %q", s)
+	}
+	for _, s := range []string{`{"query":"","texts":{"workers":"abc"}}`, "workers=abc", "%zz"} {
+		if d := parseDraft(s); len(d.Texts) != 0 {
+			t.Errorf("parseDraft(%q) = %#v; want no draft", s, d)
+		}
+	}
 }

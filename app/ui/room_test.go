@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -170,9 +171,16 @@ func TestAdoptDevice(t *testing.T) {
 	}
 }
 
+// fakeStorage keeps values as go-app's BrowserStorage does, as JSON, and
+// like its browser build (app/go-app.patch) takes only strings and bools.
 type fakeStorage struct{ m map[string]string }
 
 func (s *fakeStorage) Set(k string, v any) error {
+	switch v.(type) {
+	case string, bool:
+	default:
+		return fmt.Errorf("fakeStorage: the browser build of go-app stores only strings and bools, not %T", v)
+	}
 	b, err := json.Marshal(v)
 	s.m[k] = string(b)
 	return err
