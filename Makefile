@@ -70,11 +70,13 @@ run: build ## build everything and serve the playground (ARGS='-port 9000' to ch
 
 test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium
 
-unit: deps ## unit tests, natively with the race detector
+unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
+	$(GO) test -modfile=$(WASMMOD) -count=1 -run JSON $(GOAPP)/pkg/app # app/go-app.patch's JSON, against encoding/json
 
 wasmtest: deps node $(WASMMOD) ## core, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 -run TextEncoder $(GOAPP)/pkg/errors # app/go-app.patch's errors as text
 
 e2e: build chromium $(AXE) ## end-to-end tests in headless Chromium against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 20m ./tests/
