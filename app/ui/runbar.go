@@ -26,12 +26,15 @@ type RunBar struct {
 func (b *RunBar) Render() app.UI {
 	l := b.Lab
 	status := "Ready. Press Run (r) to fire real requests, or Simulate (m) to compute the run in virtual time."
+	live := l.s.LiveErrors()
+	simErr := l.s.SimErrors()
+	if simErr != nil {
+		status = "Ready. Press Run (r) to fire real requests at the target."
+	}
 	if l.s.Room != "" && l.s.Target == "" {
 		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
 	counts := "" // after status, changing as the run goes on: not announced
-	live := l.s.LiveErrors()
-	simErr := l.s.SimErrors()
 	switch {
 	case l.simulating:
 		status = "Simulating… " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time (the page is busy until it is done)."
@@ -80,8 +83,7 @@ func (b *RunBar) Render() app.UI {
 	case l.watched:
 		status = "Watched room “" + l.watchRoom + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
-		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
-			thousands(l.s.Workers) + " in virtual time."
+		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
 			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded." + l.outageFailed()
@@ -213,6 +215,19 @@ func runTitle(live []fleet.FieldError) string {
 		return "Run (r): " + live[0].Msg
 	}
 	return "Run (r): fire real requests at the endpoint"
+}
+
+// cannotRun is the status while Run cannot take the configuration (live,
+// Scenario.LiveErrors): why, and whether Simulate can (simErr).
+func cannotRun(s *fleet.Scenario, live, simErr []fleet.FieldError) string {
+	switch {
+	case simErr != nil:
+		return "Neither Run nor Simulate can start. Run: " + live[0].Msg + ". Simulate: " + simErr[0].Msg
+	case live[0].Key == "workers":
+		return "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
+			thousands(s.Workers) + " in virtual time."
+	}
+	return "Run cannot start: " + live[0].Msg + ". Press Simulate (m) to compute it in virtual time."
 }
 
 // simTitle is the Simulate button's title.

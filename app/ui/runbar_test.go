@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The status says why Run cannot start, and offers Simulate only when it
+// can: it said "Live runs take at most 500 workers: press Simulate" for an
+// open workload's too many jobs a second, an outage of a custom target and
+// 600 workers at a custom target, the last two with Simulate disabled.
+func TestStatusSaysWhyRunCannotStart(t *testing.T) {
+	for _, c := range []struct {
+		query        string
+		want, unwant []string
+	}{
+		{"workers=600", []string{"Live runs take at most 500 workers: press Simulate (m) to run 600"}, nil},
+		{"workload=open&every=10ms&workers=10", []string{"Run cannot start: Job interval", "1000 jobs/s", "Press Simulate (m)"}, []string{"500 workers"}},
+		{"outage=5s&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Server outage", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "500 workers"}},
+		{"workers=600&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Workers", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "press Simulate"}},
+		{"target=http://example.com/", []string{"Ready. Press Run (r) to fire real requests at the target."}, []string{"Simulate (m)"}},
+		{"", []string{"Ready. Press Run (r) to fire real requests, or Simulate (m)"}, nil},
+	} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		out := renderHTML(&RunBar{Lab: l})
+		status := out[strings.Index(out, `id="run-status"`):]
+		status = status[:strings.Index(status, "</p>")]
+		for _, w := range c.want {
+			if !strings.Contains(status, w) {
+				t.Errorf("%s: status %s; want %q in it", c.query, status, w)
+			}
+		}
+		for _, w := range c.unwant {
+			if strings.Contains(status, w) {
+				t.Errorf("%s: status %s; want no %q", c.query, status, w)
+			}
+		}
+	}
+}
