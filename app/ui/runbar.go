@@ -77,7 +77,7 @@ func (b *RunBar) Render() app.UI {
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
-		status += "."
+		status += "." + l.outageNotReached()
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
@@ -90,7 +90,7 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
+		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	ep := l.endpointLine()
 	custom := l.s.Target != ""
@@ -215,6 +215,19 @@ func runTitle(live []fleet.FieldError) string {
 		return "Run (r): " + live[0].Msg
 	}
 	return "Run (r): fire real requests at the endpoint"
+}
+
+// outageNotReached says, after a run that was over before its scheduled
+// outage began, that the outage never came; "" otherwise.
+func (l *Lab) outageNotReached() string {
+	if l.rec == nil || l.rec.OutageErr != nil {
+		return ""
+	}
+	s := &l.rec.Scenario
+	if s.Outage <= 0 || s.OutageAt < l.stats.Drain {
+		return ""
+	}
+	return " The scheduled outage (" + fmtDur(s.OutageAt) + " after the start) never came: the run was over by then."
 }
 
 // cannotRun is the status while Run cannot take the configuration (live,

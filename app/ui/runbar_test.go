@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"retrylab/app/fleet"
 )
 
 // The status says why Run cannot start, and offers Simulate only when it
@@ -39,6 +41,25 @@ func TestStatusSaysWhyRunCannotStart(t *testing.T) {
 			if strings.Contains(status, w) {
 				t.Errorf("%s: status %s; want no %q", c.query, status, w)
 			}
+		}
+	}
+}
+
+// A run over before its scheduled outage says the outage never came.
+func TestStatusSaysTheOutageNeverCame(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{{"workers=10&jobs=2&outage=2s&outage_at=60s", true}, {"workers=10&jobs=2&outage=2s&outage_at=300ms", false}} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		l.rec = fleet.Simulate(l.s)
+		l.stats, l.hasStats = fleet.StatsOf(l.rec.Start, l.rec.Records()), true
+		status := renderHTML(&RunBar{Lab: l})
+		status = status[strings.Index(status, `id="run-status"`):]
+		if got := strings.Contains(status, "after the start) never came: the run was over by then."); got != c.want {
+			t.Errorf("%s: status says the outage never came: %v, want %v", c.query, got, c.want)
 		}
 	}
 }
