@@ -77,6 +77,12 @@ func (b *RunBar) Render() app.UI {
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
+		if n := l.stats.Causes["horizon"]; n > 0 {
+			// Their next wait (a Retry-After of 292 years) would end past
+			// virtual time's end: "1 of 5 jobs succeeded in 50 ms" read as
+			// a run that was over, where a live run still waits.
+			status += "; " + thousands(n) + " gave up because their next wait would end past the end of virtual time (a live run would still be waiting)"
+		}
 		status += "." + l.outageNotReached()
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."

@@ -63,3 +63,18 @@ func TestStatusSaysTheOutageNeverCame(t *testing.T) {
 		}
 	}
 }
+
+// A simulation whose jobs gave up at the end of virtual time says so: it
+// read "1 of 5 jobs succeeded in 50.0 ms", where a live run waits 292 years.
+func TestStatusSaysJobsRanPastVirtualTime(t *testing.T) {
+	u, _ := url.Parse("http://localhost:8080/?workers=5&jobs=1&ra_honour=on&retry_after=malformed&malformed=huge&ra_ceiling=0s&rate=1&burst=1")
+	l := newLab()
+	l.Load(u)
+	l.rec = fleet.Simulate(l.s)
+	l.stats, l.hasStats = fleet.StatsOf(l.rec.Start, l.rec.Records()), true
+	status := renderHTML(&RunBar{Lab: l})
+	status = status[strings.Index(status, `id="run-status"`):]
+	if !strings.Contains(status, "4 gave up because their next wait would end past the end of virtual time") {
+		t.Errorf("status %s", status[:min(len(status), 300)])
+	}
+}
