@@ -56,6 +56,53 @@ func (s Scenario) EncodeChanged() string {
 	return b.String()
 }
 
+// ParseQuery parses a page URL's raw query as url.ParseQuery does, with a
+// notice for each parameter it cannot read instead of one error for the
+// first: a field's says its value is not valid URL encoding and that the
+// field keeps its default (or, given again validly, that this one is
+// ignored), beside the field's input; another names the parameter.
+func ParseQuery(raw string) (url.Values, []FieldError) {
+	q := url.Values{}
+	type bad struct{ key, value, why string }
+	var bads []bad
+	for pair := range strings.SplitSeq(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		rawKey, rawValue, _ := strings.Cut(pair, "=")
+		if strings.Contains(pair, ";") {
+			bads = append(bads, bad{rawKey, rawValue, "a semicolon is not a separator"})
+			continue
+		}
+		key, err := url.QueryUnescape(rawKey)
+		if err != nil {
+			bads = append(bads, bad{rawKey, rawValue, err.Error()})
+			continue
+		}
+		value, err := url.QueryUnescape(rawValue)
+		if err != nil {
+			bads = append(bads, bad{key, rawValue, err.Error()})
+			continue
+		}
+		q[key] = append(q[key], value)
+	}
+	var notes []FieldError
+	def := Default()
+	for _, b := range bads {
+		then := "ignored"
+		f, ok := FieldByKey(b.key)
+		if ok && !q.Has(b.key) {
+			then = f.fallBack(&def)
+		}
+		what := "parameter " + strconv.Quote(cut(b.key))
+		if ok {
+			what = f.Label + " " + strconv.Quote(cut(b.value))
+		}
+		notes = append(notes, FieldError{Key: b.key, Value: b.value, Msg: what + ": not valid URL encoding (" + b.why + "); " + then, Then: then})
+	}
+	return q, notes
+}
+
 // FromQuery builds a Scenario from a page URL's query, field by field,
 // starting from Default: a missing field keeps its default, and so does a
 // field whose value is not allowed, which also yields a notice naming the

@@ -174,6 +174,11 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	}
 	rec.adopt(all)
 	rec.Finish(res.End)
+	if len(rec.faults) > 0 && !rec.faults[0].From.Before(res.End) {
+		// Scheduled for after the run was over: it never came, as a
+		// live run's does not (its timer stops with the run).
+		rec.faults = nil
+	}
 	rec.Limited = res.Stopped
 	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Virtual: res.End.Sub(start), Wall: time.Since(began)}
 	return rec, sum

@@ -885,3 +885,21 @@ func mergeKeys[V any](a, b map[string]V) map[string]bool {
 	}
 	return m
 }
+
+// A scheduled outage that would begin after the simulated run was over is
+// not among its faults: it never came, as a live run's does not. The export
+// listed an outage at 60–62 s of a run over at 1.25 s.
+func TestSimulatedOutageAfterTheRunIsNoFault(t *testing.T) {
+	for _, c := range []struct {
+		at     time.Duration
+		faults int
+	}{{60 * time.Second, 0}, {300 * time.Millisecond, 1}} {
+		s := Default()
+		s.Workers, s.Jobs, s.Outage, s.OutageAt = 10, 2, 2*time.Second, c.at
+		rec := Simulate(s)
+		if got := len(rec.Faults()); got != c.faults {
+			end, _ := rec.End()
+			t.Errorf("outage at %s, run over at %s: %d faults %v; want %d", c.at, end.Sub(rec.Start), got, rec.Faults(), c.faults)
+		}
+	}
+}

@@ -144,18 +144,26 @@ func (l *Lab) loadBaseline(raw string) {
 		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: the baseline (" + baselineKey + "=) is empty"})
 		return
 	}
-	q, err := url.ParseQuery(raw)
+	q, unread := fleet.ParseQuery(raw)
 	s, notes := fleet.FromQuery(q)
+	notes = append(unread, notes...)
+	if usableFields(q) == 0 { // every field fell back: the defaults were not asked for
+		// One notice: each field's own would say it uses its default,
+		// in a baseline that is not used at all.
+		var why []string
+		for _, n := range notes {
+			why = append(why, n.Problem())
+		}
+		msg := "no baseline: none of the baseline's (" + baselineKey + "=) fields could be used"
+		if len(why) > 0 {
+			msg += " (" + strings.Join(why, "; ") + ")"
+		}
+		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: msg})
+		return
+	}
 	for _, n := range notes {
 		n.Msg = "baseline (" + baselineKey + "=): " + n.Msg
 		l.notices = append(l.notices, n)
-	}
-	if err != nil {
-		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "the baseline's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
-	}
-	if usableFields(q) == 0 { // every field fell back: the defaults were not asked for
-		l.notices = append(l.notices, fleet.FieldError{Key: baselineKey, Value: raw, Msg: "no baseline: none of the baseline's (" + baselineKey + "=) fields could be used"})
-		return
 	}
 	errs := append(s.SimErrors(), s.Validate()...)
 	if len(errs) > 0 {

@@ -398,6 +398,10 @@ func TestBaselineInTheAddress(t *testing.T) {
 		}
 		if all := strings.Join(msgs, " | "); !strings.Contains(all, c.notice) {
 			t.Errorf("%s: notices %q, want one with %q", c.name, all, c.notice)
+		} else if !c.want && strings.Contains(all, "using the default") {
+			// It said the baseline's workers used the default 50, then
+			// that there was no baseline.
+			t.Errorf("%s: notices %q: a field of a baseline that is not used uses nothing", c.name, all)
 		}
 		if (o.wantBase != nil) != c.want || o.s.Workers != 20 {
 			t.Errorf("%s: baseline wanted %v (want %v), workers %d", c.name, o.wantBase != nil, c.want, o.s.Workers)

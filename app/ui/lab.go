@@ -234,13 +234,11 @@ func (l *Lab) Load(page *url.URL) {
 		return
 	}
 	l.address = page.RawQuery
-	q, err := url.ParseQuery(page.RawQuery)
+	q, unread := fleet.ParseQuery(page.RawQuery)
 	vs, hasVS := q[baselineKey]
 	delete(q, baselineKey)
 	s, notes := fleet.FromQuery(q)
-	if err != nil {
-		notes = append(notes, fleet.FieldError{Key: "", Value: page.RawQuery, Msg: "the address's query is not valid URL encoding (" + err.Error() + "); fields that could be read were used"})
-	}
+	notes = append(unread, notes...)
 	if _, seeded := q["seed"]; !seeded && s.Room != "" && s.Target == "" {
 		// A room's devices are independent clients: each draws its own
 		// seed (a join link carries none), written into the address so a

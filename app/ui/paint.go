@@ -268,12 +268,12 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 			hints = []string{fix + ": Run and Simulate wait for valid values (the messages are beside the inputs).", fix + " to run or simulate.", fix}
 		case l.workers == 1:
 			hints[0] = "Press Run (r): the lane will be the one worker's, each mark one real request."
-		case l.workers > fleet.WorkersRange.Max:
+		case l.workers > fleet.WorkersRange.Max && !in.cannot.sim:
 			hints = []string{"Press Simulate (m): " + thousands(l.workers) + " workers are more than a live run takes; they run in virtual time.", "Press Simulate (m): too many workers for a live run.", "Press Simulate (m)"}
 		case in.cannot.live != "" && !in.cannot.sim: // an open workload's jobs too many a second for a live run
 			hints = []string{"Press Simulate (m); Run cannot take this: " + in.cannot.live + ".", "Press Simulate (m): too much for a live run.", "Press Simulate (m)"}
-		case in.cannot.live != "": // a custom target with an outage: neither starts
-			hints = []string{"Neither Run nor Simulate can start: " + in.cannot.live + ".", "Run cannot start: see the status line.", "Run cannot start"}
+		case in.cannot.live != "": // a custom target with an outage, or more workers than a live run takes: neither starts
+			hints = []string{"Neither Run nor Simulate can start: the status line says why.", "Run cannot start: see the status line.", "Run cannot start"}
 		}
 		// On as many lines as the plot's width needs (a phone), and as
 		// the lanes' panel holds (one or two lanes hold one line): the

@@ -26,12 +26,15 @@ type RunBar struct {
 func (b *RunBar) Render() app.UI {
 	l := b.Lab
 	status := "Ready. Press Run (r) to fire real requests, or Simulate (m) to compute the run in virtual time."
+	live := l.s.LiveErrors()
+	simErr := l.s.SimErrors()
+	if simErr != nil {
+		status = "Ready. Press Run (r) to fire real requests at the target."
+	}
 	if l.s.Room != "" && l.s.Target == "" {
 		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
 	counts := "" // after status, changing as the run goes on: not announced
-	live := l.s.LiveErrors()
-	simErr := l.s.SimErrors()
 	switch {
 	case l.simulating:
 		status = "Simulating… " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time (the page is busy until it is done)."
@@ -74,21 +77,26 @@ func (b *RunBar) Render() app.UI {
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
-		status += "."
+		if n := l.stats.Causes["horizon"]; n > 0 {
+			// Their next wait (a Retry-After of 292 years) would end past
+			// virtual time's end: "1 of 5 jobs succeeded in 50 ms" read as
+			// a run that was over, where a live run still waits.
+			status += "; " + thousands(n) + " gave up because their next wait would end past the end of virtual time (a live run would still be waiting)"
+		}
+		status += "." + l.outageNotReached()
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
 		status = "Watched room “" + l.watchRoom + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
-		status = "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
-			thousands(l.s.Workers) + " in virtual time."
+		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
 			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
+		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	ep := l.endpointLine()
 	custom := l.s.Target != ""
@@ -213,6 +221,32 @@ func runTitle(live []fleet.FieldError) string {
 		return "Run (r): " + live[0].Msg
 	}
 	return "Run (r): fire real requests at the endpoint"
+}
+
+// outageNotReached says, after a run that was over before its scheduled
+// outage began, that the outage never came; "" otherwise.
+func (l *Lab) outageNotReached() string {
+	if l.rec == nil || l.rec.OutageErr != nil {
+		return ""
+	}
+	s := &l.rec.Scenario
+	if s.Outage <= 0 || s.OutageAt < l.stats.Drain {
+		return ""
+	}
+	return " The scheduled outage (" + fmtDur(s.OutageAt) + " after the start) never came: the run was over by then."
+}
+
+// cannotRun is the status while Run cannot take the configuration (live,
+// Scenario.LiveErrors): why, and whether Simulate can (simErr).
+func cannotRun(s *fleet.Scenario, live, simErr []fleet.FieldError) string {
+	switch {
+	case simErr != nil:
+		return "Neither Run nor Simulate can start. Run: " + live[0].Msg + ". Simulate: " + simErr[0].Msg
+	case live[0].Key == "workers":
+		return "Live runs take at most " + strconv.Itoa(fleet.WorkersRange.Max) + " workers: press Simulate (m) to run " +
+			thousands(s.Workers) + " in virtual time."
+	}
+	return "Run cannot start: " + live[0].Msg + ". Press Simulate (m) to compute it in virtual time."
 }
 
 // simTitle is the Simulate button's title.

@@ -783,7 +783,11 @@ func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
 		{"every", "1s", 50, 0, "Press Run (r)", "Simulate"},
 		// A custom target with an outage: neither starts.
 		{"target", "http://localhost:9000/x", 50, 0, "Press Run (r)", "Neither"},
-		{"outage", "3s", 50, 0, "Neither Run nor Simulate can start: Server outage", "Press"},
+		{"outage", "3s", 50, 0, "Neither Run nor Simulate can start", "Press"},
+		// More workers than a live run takes, with a custom target: it
+		// said "Press Simulate (m)", which the target disables.
+		{"outage", "0s", 50, 0, "Press Run (r)", "Neither"},
+		{"workers", "600", 600, 0, "Neither Run nor Simulate can start", "Press"},
 	} {
 		l.Set(step.key, step.text)
 		l.view.mu.Lock()

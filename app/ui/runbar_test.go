@@ -1,0 +1,80 @@
+//go:build !(js && wasm)
+
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"retrylab/app/fleet"
+)
+
+// The status says why Run cannot start, and offers Simulate only when it
+// can: it said "Live runs take at most 500 workers: press Simulate" for an
+// open workload's too many jobs a second, an outage of a custom target and
+// 600 workers at a custom target, the last two with Simulate disabled.
+func TestStatusSaysWhyRunCannotStart(t *testing.T) {
+	for _, c := range []struct {
+		query        string
+		want, unwant []string
+	}{
+		{"workers=600", []string{"Live runs take at most 500 workers: press Simulate (m) to run 600"}, nil},
+		{"workload=open&every=10ms&workers=10", []string{"Run cannot start: Job interval", "1000 jobs/s", "Press Simulate (m)"}, []string{"500 workers"}},
+		{"outage=5s&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Server outage", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "500 workers"}},
+		{"workers=600&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Workers", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "press Simulate"}},
+		{"target=http://example.com/", []string{"Ready. Press Run (r) to fire real requests at the target."}, []string{"Simulate (m)"}},
+		{"", []string{"Ready. Press Run (r) to fire real requests, or Simulate (m)"}, nil},
+	} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		out := renderHTML(&RunBar{Lab: l})
+		status := out[strings.Index(out, `id="run-status"`):]
+		status = status[:strings.Index(status, "</p>")]
+		for _, w := range c.want {
+			if !strings.Contains(status, w) {
+				t.Errorf("%s: status %s; want %q in it", c.query, status, w)
+			}
+		}
+		for _, w := range c.unwant {
+			if strings.Contains(status, w) {
+				t.Errorf("%s: status %s; want no %q", c.query, status, w)
+			}
+		}
+	}
+}
+
+// A run over before its scheduled outage says the outage never came.
+func TestStatusSaysTheOutageNeverCame(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{{"workers=10&jobs=2&outage=2s&outage_at=60s", true}, {"workers=10&jobs=2&outage=2s&outage_at=300ms", false}} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		l.rec = fleet.Simulate(l.s)
+		l.stats, l.hasStats = fleet.StatsOf(l.rec.Start, l.rec.Records()), true
+		status := renderHTML(&RunBar{Lab: l})
+		status = status[strings.Index(status, `id="run-status"`):]
+		if got := strings.Contains(status, "after the start) never came: the run was over by then."); got != c.want {
+			t.Errorf("%s: status says the outage never came: %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+// A simulation whose jobs gave up at the end of virtual time says so: it
+// read "1 of 5 jobs succeeded in 50.0 ms", where a live run waits 292 years.
+func TestStatusSaysJobsRanPastVirtualTime(t *testing.T) {
+	u, _ := url.Parse("http://localhost:8080/?workers=5&jobs=1&ra_honour=on&retry_after=malformed&malformed=huge&ra_ceiling=0s&rate=1&burst=1")
+	l := newLab()
+	l.Load(u)
+	l.rec = fleet.Simulate(l.s)
+	l.stats, l.hasStats = fleet.StatsOf(l.rec.Start, l.rec.Records()), true
+	status := renderHTML(&RunBar{Lab: l})
+	status = status[strings.Index(status, `id="run-status"`):]
+	if !strings.Contains(status, "4 gave up because their next wait would end past the end of virtual time") {
+		t.Errorf("status %s", status[:min(len(status), 300)])
+	}
+}
