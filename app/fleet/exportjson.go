@@ -22,13 +22,6 @@ func optInt(w *jsonlite.Writer, k string, p *int) {
 	}
 }
 
-// optString writes s under key k, or leaves the key out when it is "".
-func optString(w *jsonlite.Writer, k, s string) {
-	if s != "" {
-		w.Key(k).String(s)
-	}
-}
-
 // floatOrNull writes *p under key k, or null when p is nil (not measured).
 func floatOrNull(w *jsonlite.Writer, k string, p *float64) {
 	w.Key(k)
@@ -46,8 +39,8 @@ func (h *exportHead) writeJSON(w *jsonlite.Writer, events func()) {
 	w.Key("schema").String(h.Schema)
 	w.Key("start").Time(h.Start)
 	w.Key("end").String(h.End)
-	optString(w, "error", h.Error)
-	optString(w, "outage_error", h.OutageError)
+	w.StringOmitEmpty("error", h.Error)
+	w.StringOmitEmpty("outage_error", h.OutageError)
 	w.Key("simulated").Bool(h.Simulated)
 	w.Key("scenario").BeginObject()
 	for _, k := range jsonlite.Keys(h.Scenario) {
@@ -118,9 +111,7 @@ func (x *exportFault) writeJSON(w *jsonlite.Writer) {
 	w.Key("kind").String(x.Kind)
 	w.Key("from_ms").Float(x.FromMS)
 	optFloat(w, "until_ms", x.UntilMS)
-	if x.Scale != 0 {
-		w.Key("scale").Float(x.Scale)
-	}
+	w.FloatOmitEmpty("scale", x.Scale)
 	optInt(w, "n", x.N)
 	optInt(w, "admitted", x.Admitted)
 	w.EndObject()
@@ -147,9 +138,9 @@ func (x *exportEvent) writeJSON(w *jsonlite.Writer) {
 	w.Key("attempt").Int(x.Attempt)
 	optFloat(w, "intended_ms", x.IntendedMS)
 	optInt(w, "status", x.Status)
-	optString(w, "class", x.Class)
-	optString(w, "error", x.Error)
-	optString(w, "retry_after", x.RetryAfter)
+	w.StringOmitEmpty("class", x.Class)
+	w.StringOmitEmpty("error", x.Error)
+	w.StringOmitEmpty("retry_after", x.RetryAfter)
 	if x.hdr != nil {
 		open := false
 		for _, name := range rateLimitHeaders {
@@ -169,9 +160,9 @@ func (x *exportEvent) writeJSON(w *jsonlite.Writer) {
 	optInt(w, "server_seq", x.ServerSeq)
 	optFloat(w, "server_ms", x.ServerMS)
 	optFloat(w, "wait_ms", x.WaitMS)
-	optString(w, "reason", x.Reason)
-	optString(w, "cause", x.Cause)
-	optString(w, "note", x.Note)
+	w.StringOmitEmpty("reason", x.Reason)
+	w.StringOmitEmpty("cause", x.Cause)
+	w.StringOmitEmpty("note", x.Note)
 	w.Key("simulated").Bool(x.Simulated)
 	optFloat(w, "handoff_ms", x.HandoffMS)
 	optFloat(w, "pickup_ms", x.PickupMS)

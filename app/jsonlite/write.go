@@ -189,6 +189,52 @@ func (w *Writer) Raw(b []byte) {
 	w.b = append(w.b, b...)
 }
 
+// The omitempty and omitzero forms: a key and its value, or nothing when
+// the value is empty (a struct field tagged omitempty, or a time.Time
+// tagged omitzero, that encoding/json leaves out).
+
+// StringOmitEmpty writes key k and v, unless v is "".
+func (w *Writer) StringOmitEmpty(k, v string) {
+	if v != "" {
+		w.Key(k).String(v)
+	}
+}
+
+// IntOmitEmpty writes key k and v, unless v is 0.
+func (w *Writer) IntOmitEmpty(k string, v int) {
+	if v != 0 {
+		w.Key(k).Int(v)
+	}
+}
+
+// UintOmitEmpty writes key k and v, unless v is 0.
+func (w *Writer) UintOmitEmpty(k string, v uint64) {
+	if v != 0 {
+		w.Key(k).Uint(v)
+	}
+}
+
+// FloatOmitEmpty writes key k and v, unless v is 0 (or -0).
+func (w *Writer) FloatOmitEmpty(k string, v float64) {
+	if v != 0 {
+		w.Key(k).Float(v)
+	}
+}
+
+// BoolOmitEmpty writes key k and true, or nothing.
+func (w *Writer) BoolOmitEmpty(k string, v bool) {
+	if v {
+		w.Key(k).Bool(true)
+	}
+}
+
+// TimeOmitZero writes key k and t, unless t.IsZero().
+func (w *Writer) TimeOmitZero(k string, t time.Time) {
+	if !t.IsZero() {
+		w.Key(k).Time(t)
+	}
+}
+
 // Floats writes vs as an array of numbers (Float), or null when vs is nil,
 // as encoding/json writes a slice.
 func (w *Writer) Floats(vs []float64) {

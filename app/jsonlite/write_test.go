@@ -325,3 +325,35 @@ func BenchmarkWriteObject(b *testing.B) {
 		x.write(&w)
 	}
 }
+
+// omitted has a field of each kind the OmitEmpty and OmitZero forms write.
+type omitted struct {
+	S string    `json:"s,omitempty"`
+	I int       `json:"i,omitempty"`
+	U uint64    `json:"u,omitempty"`
+	F float64   `json:"f,omitempty"`
+	B bool      `json:"b,omitempty"`
+	T time.Time `json:"t,omitzero"`
+}
+
+func TestWriteOmitEmpty(t *testing.T) {
+	for _, x := range []omitted{
+		{},
+		{S: "<s>", I: -1, U: 2, F: 1e-9, B: true, T: time.Date(2026, 1, 1, 0, 0, 0, 1, time.UTC)},
+		{F: math.Copysign(0, -1), T: time.Date(1, 1, 1, 0, 0, 0, 0, time.FixedZone("", 3600))},
+	} {
+		got := writtenBy(func(w *Writer) {
+			w.BeginObject()
+			w.StringOmitEmpty("s", x.S)
+			w.IntOmitEmpty("i", x.I)
+			w.UintOmitEmpty("u", x.U)
+			w.FloatOmitEmpty("f", x.F)
+			w.BoolOmitEmpty("b", x.B)
+			w.TimeOmitZero("t", x.T)
+			w.EndObject()
+		})
+		if want := marshalOracle(t, x); got != want {
+			t.Errorf("%+v: wrote %s, encoding/json %s", x, got, want)
+		}
+	}
+}
