@@ -22,9 +22,11 @@ SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test
 # page runs rarely (an export, an error's text, a link), whose inlined
 # copies cost download and no time we could measure: 24.6 KB of gzip; and
 # go-app, which renders at every update: 29.2 KB more, for about 1% more
-# main-thread time in the browser (README, "app.wasm and go-app").
+# main-thread time in the browser (README, "app.wasm and go-app"). And
+# jsonlite, whose Writer's methods, inlined at each key written, made
+# app.wasm 128 KB larger (24 KB of gzip) than called.
 # wasmtest builds the same way.
-NOINLINE  := encoding/json fmt net/url $(GOAPP)/pkg/app
+NOINLINE  := encoding/json fmt net/url $(GOAPP)/pkg/app retrylab/app/jsonlite
 WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
 ARGS      ?=
@@ -74,8 +76,8 @@ unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
 	$(GO) test -modfile=$(WASMMOD) -count=1 -run JSON $(GOAPP)/pkg/app # app/go-app.patch's JSON, against encoding/json
 
-wasmtest: deps node $(WASMMOD) ## core, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
-	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
+wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/jsonlite/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 -run TextEncoder $(GOAPP)/pkg/errors # app/go-app.patch's errors as text
 
 e2e: build chromium $(AXE) ## end-to-end tests in headless Chromium against the real server

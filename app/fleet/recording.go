@@ -3,7 +3,6 @@ package fleet
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"io"
 	"reflect"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"retrylab/app/jsonlite"
 	"retrylab/core"
 )
 
@@ -259,24 +259,6 @@ func SchemaMarkdown() string {
 // rateLimitHeaders are the hint headers exported in the ratelimit column.
 var rateLimitHeaders = [...]string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
 
-// rateLimitOf is h's rateLimitHeaders as the JSON writes them, header
-// name → value of those present; nil when none is. A map costs the JSON
-// export a fifth more allocations than the string v1 wrote; a struct of
-// the five would cost none, but 4 KB of app.wasm, which has
-// map[string]string's JSON already (the scenario's).
-func rateLimitOf(h core.Header) map[string]string {
-	var m map[string]string
-	for _, name := range rateLimitHeaders {
-		if v := h.Get(name); v != "" {
-			if m == nil {
-				m = map[string]string{}
-			}
-			m[name] = v
-		}
-	}
-	return m
-}
-
 // RateLimitLines is h's rate-limit headers (those the ratelimit column
 // exports), a "Name: value" each of those present, joined by sep: the CSV
 // joins them with line breaks (a header's value cannot hold one), the
@@ -307,7 +289,7 @@ type exportEvent struct {
 	Class      string            `json:"class,omitempty"`
 	Error      string            `json:"error,omitempty"`
 	RetryAfter string            `json:"retry_after,omitempty"`
-	RateLimit  map[string]string `json:"ratelimit,omitempty"` // rateLimitOf(hdr), set by JSON
+	RateLimit  map[string]string `json:"ratelimit,omitempty"` // never set: JSON writes hdr's (writeJSON)
 	QueuedMS   *float64          `json:"queued_ms,omitempty"`
 	ServerSeq  *int              `json:"server_seq,omitempty"`
 	ServerMS   *float64          `json:"server_ms,omitempty"`
@@ -666,32 +648,34 @@ func (r *Recording) JSON(w io.Writer) error {
 	if r.OutageErr != nil {
 		h.OutageError = r.OutageErr.Error()
 	}
-	head, err := json.MarshalIndent(&h, "", " ")
+	// The head indented as json.MarshalIndent(&h, "", " ") would, its
+	// events one to a line, each as json.Marshal would write it.
+	jw := jsonlite.NewIndentWriter(" ")
+	var ev jsonlite.Writer
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	h.writeJSON(jw, func() {
+		jw.BeginArray()
+		if err = jw.Err(); err != nil {
+			return // a head encoding/json refuses: nothing is written
+		}
+		for i := range recs {
+			x := toExport(r.Start, r.Simulated, &recs[i])
+			ev.Reset()
+			x.writeJSON(&ev)
+			if err = ev.Err(); err != nil {
+				return
+			}
+			jw.Raw(ev.Bytes())
+			jw.FlushTo(bw) // writes to a bufio.Writer fail at its Flush
+		}
+		jw.EndArray()
+	})
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(head[:len(head)-2]) // without its last line, the closing brace
-	bw.WriteString(",\n \"events\": [")
-	for i := range recs {
-		x := toExport(r.Start, r.Simulated, &recs[i])
-		if x.hdr != nil {
-			x.RateLimit = rateLimitOf(x.hdr)
-		}
-		b, err := json.Marshal(&x)
-		if err != nil {
-			return err
-		}
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n  ")
-		bw.Write(b)
-	}
-	if len(recs) > 0 {
-		bw.WriteString("\n ")
-	}
-	bw.WriteString("]\n}\n")
+	jw.FlushTo(bw)
+	bw.WriteByte('\n')
 	return bw.Flush()
 }
 

@@ -68,8 +68,8 @@ type baselineDraw struct {
 
 // baselineState is the baseline in window.retrylab.state().
 type baselineState struct {
-	Label string         `json:"label"`
-	Stats map[string]any `json:"stats"`
+	Label string             `json:"label"`
+	Stats map[string]float64 `json:"stats"`
 }
 
 // showingBaseline reports whether the run shown is the baseline itself:

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/jsonlite"
 	"retrylab/core"
 )
 
@@ -14,8 +14,12 @@ import (
 // the timeline, {ms, marks}, for the benchmark.
 func redrawJSON(v *view) string {
 	d, n := v.Redraw()
-	b, _ := json.Marshal(map[string]any{"ms": float64(d) / 1e6, "marks": n})
-	return string(b)
+	var w jsonlite.Writer
+	w.BeginObject()
+	w.Key("marks").Int(n)
+	w.Key("ms").Float(float64(d) / 1e6)
+	w.EndObject()
+	return jsonText(&w)
 }
 
 // requestLimitJSON is window.retrylab.requestLimit(n): sets the most
@@ -25,8 +29,11 @@ func requestLimitJSON(args []string) string {
 	if len(args) > 0 {
 		n, err := strconv.Atoi(args[0])
 		if err != nil || n <= 0 {
-			b, _ := json.Marshal(map[string]string{"error": "requestLimit: want a whole number of requests above 0, got " + strconv.Quote(args[0])})
-			return string(b)
+			var w jsonlite.Writer
+			w.BeginObject()
+			w.Key("error").String("requestLimit: want a whole number of requests above 0, got " + strconv.Quote(args[0]))
+			w.EndObject()
+			return jsonText(&w)
 		}
 		liveMaxRequests = n
 	}
@@ -62,8 +69,7 @@ func syntheticJSON(l *Lab, args []string) string {
 		v.onRecord(r)
 	}
 	v.finish(recs[len(recs)-1].Event.At)
-	b, _ := json.Marshal(map[string]any{"events": len(recs)})
-	return string(b)
+	return `{"events":` + strconv.Itoa(len(recs)) + `}`
 }
 
 // syntheticRecords makes about n events of a plausible run: every worker

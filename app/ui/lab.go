@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"math/rand/v2"
 	"net/url"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/jsonlite"
 	"retrylab/core"
 )
 
@@ -1144,25 +1144,26 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 	})
 }
 
-// snapshot is what window.retrylab.state() returns.
+// snapshot is what window.retrylab.state() returns: its tags are the keys
+// writeJSON writes (statejson.go).
 type snapshot struct {
-	Running    bool           `json:"running"`
-	Simulating bool           `json:"simulating"` // a simulation is being computed
-	Simulated  bool           `json:"simulated"`  // the run shown was simulated in virtual time
-	SimWallMS  float64        `json:"sim_wall_ms,omitempty"`
-	SimStopped bool           `json:"sim_stopped,omitempty"` // the simulation reached its attempt limit
-	Capped     bool           `json:"capped,omitempty"`      // the live run shown was stopped at the request limit
-	Runs       int            `json:"runs"`
-	RunKey     string         `json:"run_key"`
-	Stats      map[string]any `json:"stats"`
-	Invalid    int            `json:"invalid"`
-	Preset     string         `json:"preset"`
-	Baseline   *baselineState `json:"baseline,omitempty"` // the run kept for comparison
-	Replaying  bool           `json:"replaying"`          // a replay of the finished run goes on
-	Watching   bool           `json:"watching"`           // running is a watch of the shared room
-	Watched    bool           `json:"watched"`            // the numbers are a watch's (stats holds them)
-	WatchOpen  bool           `json:"watch_open"`         // the watched room's stream is open
-	Rehearsal  rehearsalState `json:"rehearsal"`          // the page's rehearsal of a run (rehearsal.go)
+	Running    bool               `json:"running"`
+	Simulating bool               `json:"simulating"` // a simulation is being computed
+	Simulated  bool               `json:"simulated"`  // the run shown was simulated in virtual time
+	SimWallMS  float64            `json:"sim_wall_ms,omitempty"`
+	SimStopped bool               `json:"sim_stopped,omitempty"` // the simulation reached its attempt limit
+	Capped     bool               `json:"capped,omitempty"`      // the live run shown was stopped at the request limit
+	Runs       int                `json:"runs"`
+	RunKey     string             `json:"run_key"`
+	Stats      map[string]float64 `json:"stats"`
+	Invalid    int                `json:"invalid"`
+	Preset     string             `json:"preset"`
+	Baseline   *baselineState     `json:"baseline,omitempty"` // the run kept for comparison
+	Replaying  bool               `json:"replaying"`          // a replay of the finished run goes on
+	Watching   bool               `json:"watching"`           // running is a watch of the shared room
+	Watched    bool               `json:"watched"`            // the numbers are a watch's (stats holds them)
+	WatchOpen  bool               `json:"watch_open"`         // the watched room's stream is open
+	Rehearsal  rehearsalState     `json:"rehearsal"`          // the page's rehearsal of a run (rehearsal.go)
 	live       *liveRecords
 }
 
@@ -1240,7 +1241,7 @@ func (l *Lab) shownScenario() fleet.Scenario {
 
 // publish refreshes the snapshot the JS hooks read.
 func (l *Lab) publish() {
-	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]any{}}
+	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]float64{}}
 	s.Simulating = l.simulating
 	s.Capped = !l.Simulated() && l.atLimit()
 	if l.Simulated() {
@@ -1254,7 +1255,7 @@ func (l *Lab) publish() {
 	s.Rehearsal = l.rehearsal
 	s.Preset = l.ActivePreset()
 	if l.base != nil {
-		b := &baselineState{Label: l.base.label(), Stats: map[string]any{}}
+		b := &baselineState{Label: l.base.label(), Stats: map[string]float64{}}
 		for _, st := range l.base.list {
 			b.Stats[st.Name] = st.Value
 		}
@@ -1266,15 +1267,9 @@ func (l *Lab) publish() {
 // stateJSON is window.retrylab.state(): {running, records, stats, …}.
 func (l *Lab) stateJSON() string {
 	s := l.snap.Load()
-	out := struct {
-		*snapshot
-		Records int `json:"records"`
-	}{s, s.live.len()}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return `{"error":` + strconv.Quote(err.Error()) + `}`
-	}
-	return string(b)
+	var w jsonlite.Writer
+	s.writeJSON(&w, s.live.len())
+	return jsonText(&w)
 }
 
 // debugJSON is window.retrylab.debug(): what a leak test watches.
@@ -1331,49 +1326,80 @@ func debugJSON(v *view) string {
 	}
 	// A replay going on: its playhead and end (ms since the run's start),
 	// the attempts it has drawn so far and the whole run's.
-	var replayAt map[string]float64
+	replaying := v.replay != nil
+	var replayAt, replayEnd float64
+	var replayMarks, replayFull int
 	if r := v.replay; r != nil {
-		replayAt = map[string]float64{"at_ms": float64(r.at) / 1e6, "end_ms": float64(r.end) / 1e6,
-			"marks": float64(len(v.m.marks)), "full_marks": float64(len(r.full.marks))}
+		replayAt, replayEnd, replayMarks, replayFull = float64(r.at)/1e6, float64(r.end)/1e6, len(v.m.marks), len(r.full.marks)
 	}
+	laneH, scale := v.lay.laneH, v.lay.scale
 	v.mu.Unlock()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	b, _ := json.Marshal(map[string]any{
-		"gc_cycles":       ms.NumGC,
-		"heap_mb":         float64(ms.HeapAlloc) / (1 << 20),
-		"heap_sys_mb":     float64(ms.HeapSys) / (1 << 20),
-		"stacks_mb":       float64(ms.StackInuse) / (1 << 20),
-		"goroutines":      runtime.NumGoroutine(),
-		"funcs":           live,
-		"funcs_permanent": perm,
-		"pending_waits":   browser.PendingWaits(),
-		"last_redraw_ms":  float64(cost) / 1e6,
-		"go_start_ms":     goStart,
-		"mounted_ms":      mountedAt,
-		"settled_ms":      settledAt,
-		"first_sent_ms":   firstSent,
-		"draws":           draws,
-		"live_anew":       anew,  // a live run's kept drawing made again at a frame for another axis
-		"live_whole":      whole, // a live run painted whole at a frame
-		"sim_computed_ms": computed,
-		"drawn_ms":        drawn,
-		"hidden":          hidden,
-		"outages":         outages,
-		"limits":          limits,
-		"bursts":          bursts,
-		"hist_rect":       histRect,
-		"window_ms":       drawnWindow,
-		"hist_bin_ms":     histBin,
-		"replay":          replayAt,
-		"lanes":           lanes,
-		"lane_arrivals":   laneArrivals,
-		"lane_count":      laneCount,
-		"lanes_rect":      lanesRect,
-		"lane_h":          v.lay.laneH,
-		"scale":           v.lay.scale, // the canvas's text and marks (theme.scale)
-	})
-	return string(b)
+	// The keys sorted, as encoding/json wrote the map they were
+	// (TestDebugJSONIsEncodingJSONs).
+	var w jsonlite.Writer
+	w.BeginObject()
+	w.Key("bursts").BeginArray()
+	for _, b := range bursts {
+		w.Floats(b[:])
+	}
+	w.EndArray()
+	w.Key("drawn_ms").Float(drawn)
+	w.Key("draws").Int(draws)
+	w.Key("first_sent_ms").Float(firstSent)
+	w.Key("funcs").Int(live)
+	w.Key("funcs_permanent").Int(perm)
+	w.Key("gc_cycles").Uint(uint64(ms.NumGC))
+	w.Key("go_start_ms").Float(goStart)
+	w.Key("goroutines").Int(runtime.NumGoroutine())
+	w.Key("heap_mb").Float(float64(ms.HeapAlloc) / (1 << 20))
+	w.Key("heap_sys_mb").Float(float64(ms.HeapSys) / (1 << 20))
+	w.Key("hidden").BeginArray()
+	for _, h := range hidden {
+		w.Floats(h[:])
+	}
+	w.EndArray()
+	w.Key("hist_bin_ms").Float(histBin)
+	w.Key("hist_rect").Floats(histRect[:])
+	w.Key("lane_arrivals").Ints(laneArrivals)
+	w.Key("lane_count").Int(laneCount)
+	w.Key("lane_h").Float(laneH)
+	w.Key("lanes").Strings(lanes)
+	w.Key("lanes_rect").Floats(lanesRect[:])
+	w.Key("last_redraw_ms").Float(float64(cost) / 1e6)
+	w.Key("limits").BeginArray()
+	for _, q := range limits {
+		w.Floats(q[:])
+	}
+	w.EndArray()
+	w.Key("live_anew").Int(anew)   // a live run's kept drawing made again at a frame for another axis
+	w.Key("live_whole").Int(whole) // a live run painted whole at a frame
+	w.Key("mounted_ms").Float(mountedAt)
+	w.Key("outages").BeginArray()
+	for _, o := range outages {
+		w.Floats(o[:])
+	}
+	w.EndArray()
+	w.Key("pending_waits").Int(browser.PendingWaits())
+	w.Key("replay")
+	if !replaying {
+		w.Null()
+	} else {
+		w.BeginObject()
+		w.Key("at_ms").Float(replayAt)
+		w.Key("end_ms").Float(replayEnd)
+		w.Key("full_marks").Int(replayFull)
+		w.Key("marks").Int(replayMarks)
+		w.EndObject()
+	}
+	w.Key("scale").Float(scale) // the canvas's text and marks (theme.scale)
+	w.Key("settled_ms").Float(settledAt)
+	w.Key("sim_computed_ms").Float(computed)
+	w.Key("stacks_mb").Float(float64(ms.StackInuse) / (1 << 20))
+	w.Key("window_ms").Floats(drawnWindow[:])
+	w.EndObject()
+	return jsonText(&w)
 }
 
 // presentStorageKey keeps presentation mode in the browser's local

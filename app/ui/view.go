@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,8 +275,8 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	for _, f := range rec.Faults() {
 		e := mock.Event{Type: f.Kind, At: f.From, Until: f.Until, Scale: f.Scale, N: f.N, Admitted: f.Admitted}
 		m.serverEvent(&e)
-		if b, err := json.Marshal(&e); err == nil {
-			srvLog = append(srvLog, string(b))
+		if b, err := e.JSON(); err == nil {
+			srvLog = append(srvLog, b)
 		}
 	}
 	sl.maybe()
