@@ -542,3 +542,52 @@ func Fold(key string) string {
 	}
 	return string(b)
 }
+
+// Strings reads an array of strings into p as json.Unmarshal reads one
+// into a []string: element i into (*p)[i] while p's length or capacity
+// lasts (null leaves it as it is), the slice cut to the array's length;
+// an empty slice, not nil, for []; nil for null.
+func (r *Reader) Strings(p *[]string) {
+	if !r.Array() {
+		if r.err == nil {
+			*p = nil
+		}
+		return
+	}
+	s, i := *p, 0
+	for ; r.Item(); i++ {
+		if i == cap(s) {
+			s = append(s[:i], "")
+		}
+		s = s[:max(len(s), i+1)]
+		r.String(&s[i])
+	}
+	if i == 0 {
+		s = []string{}
+	}
+	*p = s[:i]
+}
+
+// ReadObject reads s, one JSON object or null, as json.Unmarshal reads one
+// into a struct: member reads the value of a member whose key it knows
+// (a field's name in lower-case ASCII) and reports true, or reports false
+// having read nothing; a key it does not know is tried again as Fold
+// folds it, as encoding/json matches keys, and else skipped. It returns
+// the first error.
+func ReadObject(s string, member func(r *Reader, key string) bool) error {
+	r := NewReader(s)
+	if r.Object() {
+		for {
+			key, ok := r.Key()
+			if !ok {
+				break
+			}
+			if !member(&r, key) {
+				if f := Fold(key); f == key || !member(&r, f) {
+					r.Skip()
+				}
+			}
+		}
+	}
+	return r.End()
+}

@@ -77,6 +77,72 @@ func checkRead(t *testing.T, s string) {
 	checkAs(t, s, "x", (*Reader).String)
 	checkAs(t, s, 7, (*Reader).Int)
 	checkAs(t, s, true, (*Reader).Bool)
+	checkAs(t, s, []string(nil), (*Reader).Strings)
+	checkAs(t, s, []string{"a", "b", "c"}, (*Reader).Strings)
+	checkAs(t, s, make([]string, 1, 3), (*Reader).Strings)
+	checkObject(t, s)
+}
+
+// object is a struct ReadObject reads in the test below.
+type object struct {
+	Name  string   `json:"name"`
+	N     int      `json:"n"`
+	Tags  []string `json:"tags"`
+	Inner struct {
+		OK bool `json:"ok"`
+	} `json:"inner"`
+}
+
+func (o *object) member(r *Reader, key string) bool {
+	switch key {
+	case "name":
+		r.String(&o.Name)
+	case "n":
+		r.Int(&o.N)
+	case "tags":
+		r.Strings(&o.Tags)
+	case "inner":
+		return readInner(r, &o.Inner.OK)
+	default:
+		return false
+	}
+	return true
+}
+
+// readInner reads {"ok": bool} as a nested struct.
+func readInner(r *Reader, ok *bool) bool {
+	if r.Object() {
+		for {
+			key, more := r.Key()
+			if !more {
+				break
+			}
+			if key == "ok" || Fold(key) == "ok" {
+				r.Bool(ok)
+			} else {
+				r.Skip()
+			}
+		}
+	}
+	return true
+}
+
+// checkObject checks ReadObject against json.Unmarshal into a struct,
+// from one with every field set.
+func checkObject(t *testing.T, s string) {
+	t.Helper()
+	var want, got object
+	for _, o := range []*object{&want, &got} {
+		*o = object{Name: "x", N: 3, Tags: []string{"a", "b"}}
+		o.Inner.OK = true
+	}
+	werr := json.Unmarshal([]byte(s), &want)
+	gerr := ReadObject(s, got.member)
+	if (gerr == nil) != (werr == nil) {
+		t.Errorf("%q as a struct: error %v, encoding/json's %v", s, gerr, werr)
+	} else if werr == nil && !reflect.DeepEqual(got, want) {
+		t.Errorf("%q as a struct: got %#v, want %#v", s, got, want)
+	}
 }
 
 // checkAs checks that read reads s into a T that holds init first as
@@ -120,6 +186,10 @@ var readCases = []string{
 	`[1,]`, `[,1]`, `[1 2]`, `[[[]]]`, `{"a":{"b":[1,{"c":null}]},"d":"e"}`, `{"a":1,"a":2}`, `{"a":1,"A":2}`,
 	` { "a" : [ 1 , 2 ] } `, `{"\u0061":1}`, `{"a\u0000b":1}`, `{"":0}`, `[`, `{`, `{"a"`, `{"a":`, `{"a":1`, `[1`,
 	`}`, `]`, `{} {}`, `[]]`, `{"a":[1,2,3],"b":{"c":{"d":[]}}}`, "[\"\xff\"]", `{"\ud800":1}`,
+	// Arrays of strings, and structs.
+	`["x"]`, `["x","y","z","w"]`, `[null,"y"]`, `["x",null,null,null]`, `[1]`, `["x",1]`, `[[]]`, `[null]`,
+	`{"name":"n","N":5,"TAGS":["t"],"inner":{"OK":true},"other":[{}]}`, `{"name":null,"n":null,"tags":null,"inner":null}`,
+	`{"tags":[],"inner":{}}`, `{"tags":["a"],"tags":[null,"b"]}`, `{"inner":{"ok":1}}`, `{"inner":[]}`, `{"\u017fome":1,"na\u006de":"m"}`,
 }
 
 func TestReadMatchesUnmarshal(t *testing.T) {

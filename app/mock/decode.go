@@ -12,6 +12,8 @@ import "retrylab/app/jsonlite"
 // agree.
 func DecodeEvent(data string, e *Event) error {
 	*e = Event{}
+	// jsonlite.ReadObject's loop, written out: through a func value the
+	// Reader would escape to the heap, an allocation per message.
 	r := jsonlite.NewReader(data)
 	if r.Object() {
 		for {
@@ -19,7 +21,11 @@ func DecodeEvent(data string, e *Event) error {
 			if !ok {
 				break
 			}
-			e.member(&r, key)
+			if !e.member(&r, key) {
+				if f := jsonlite.Fold(key); f == key || !e.member(&r, f) {
+					r.Skip()
+				}
+			}
 		}
 	}
 	if err := r.End(); err != nil {
@@ -40,7 +46,11 @@ func DecodeBody(data []byte, b *Body) error {
 			if !ok {
 				break
 			}
-			b.member(&r, key)
+			if !b.member(&r, key) {
+				if f := jsonlite.Fold(key); f == key || !b.member(&r, f) {
+					r.Skip()
+				}
+			}
 		}
 	}
 	if err := r.End(); err != nil {
@@ -50,10 +60,10 @@ func DecodeBody(data []byte, b *Body) error {
 	return nil
 }
 
-// member reads the value of the member key into e's field for it, as
-// json.Unmarshal would (its name, else a key that folds to it), or skips
-// it.
-func (e *Event) member(r *jsonlite.Reader, key string) {
+// member reads the value of the member key into e's field of that name,
+// as json.Unmarshal would, and reports whether there is one (for
+// jsonlite.ReadObject).
+func (e *Event) member(r *jsonlite.Reader, key string) bool {
 	switch key {
 	case "type":
 		r.String(&e.Type)
@@ -96,17 +106,14 @@ func (e *Event) member(r *jsonlite.Reader, key string) {
 	case "admitted":
 		r.Int(&e.Admitted)
 	default:
-		if f := jsonlite.Fold(key); f != key {
-			e.member(r, f)
-		} else {
-			r.Skip()
-		}
+		return false
 	}
+	return true
 }
 
-// member reads the value of the member key into b's field for it, as
-// json.Unmarshal would, or skips it.
-func (b *Body) member(r *jsonlite.Reader, key string) {
+// member reads the value of the member key into b's field of that name,
+// as json.Unmarshal would, and reports whether there is one.
+func (b *Body) member(r *jsonlite.Reader, key string) bool {
 	switch key {
 	case "key":
 		r.String(&b.Key)
@@ -133,10 +140,7 @@ func (b *Body) member(r *jsonlite.Reader, key string) {
 	case "received":
 		r.Time(&b.Received)
 	default:
-		if f := jsonlite.Fold(key); f != key {
-			b.member(r, f)
-		} else {
-			r.Skip()
-		}
+		return false
 	}
+	return true
 }
