@@ -212,30 +212,23 @@ func (v *view) tell(e mock.Event) {
 // encoding/json's order and omitting what it omits; its key, of which the
 // model reads nothing for a fault, is left empty.
 func faultText(e *mock.Event) string {
-	b := append(make([]byte, 0, 128), `{"type":"`...)
-	b = append(b, e.Type...)
-	b = append(b, `","key":""`...)
-	for _, t := range [...]struct {
-		name string
-		at   time.Time
-	}{{"at", e.At}, {"until", e.Until}} {
-		if !t.at.IsZero() {
-			b = append(b, `,"`...)
-			b = append(b, t.name...)
-			b = append(b, `":"`...)
-			b = append(t.at.AppendFormat(b, time.RFC3339Nano), '"')
-		}
+	s := `{"type":"` + e.Type + `","key":""`
+	if !e.At.IsZero() {
+		s += `,"at":"` + e.At.Format(time.RFC3339Nano) + `"`
+	}
+	if !e.Until.IsZero() {
+		s += `,"until":"` + e.Until.Format(time.RFC3339Nano) + `"`
 	}
 	if e.Scale != 0 {
-		b = strconv.AppendFloat(append(b, `,"scale":`...), e.Scale, 'g', -1, 64)
+		s += `,"scale":` + strconv.FormatFloat(e.Scale, 'g', -1, 64)
 	}
 	if e.N != 0 {
-		b = strconv.AppendInt(append(b, `,"n":`...), int64(e.N), 10)
+		s += `,"n":` + strconv.Itoa(e.N)
 	}
 	if e.Admitted != 0 {
-		b = strconv.AppendInt(append(b, `,"admitted":`...), int64(e.Admitted), 10)
+		s += `,"admitted":` + strconv.Itoa(e.Admitted)
 	}
-	return string(append(b, '}'))
+	return s + "}"
 }
 
 // fault posts the fault switch u during a live run on the built-in mock or
