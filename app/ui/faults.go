@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/url"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/jsonlite"
 	"retrylab/app/mock"
 	"retrylab/core"
 )
@@ -136,12 +136,8 @@ func (l *Lab) Burst(ctx app.Context) {
 	l.fault(ctx, "Burst", u, func(body string) string {
 		// Into the timeline as the stream's message would be, in case
 		// that is lost (the model takes one burst once).
-		var r struct {
-			Key        string
-			At         time.Time
-			N, Allowed int
-		}
-		if json.Unmarshal([]byte(body), &r) == nil {
+		var r burstAnswer
+		if jsonlite.ReadObject(body, r.member) == nil {
 			v.tell(mock.Event{Type: "burst", Key: r.Key, At: r.At, N: r.N, Admitted: r.Allowed})
 		}
 		return burstText(body, watching)
@@ -151,8 +147,8 @@ func (l *Lab) Burst(ctx app.Context) {
 // burstText tells what a burst did, from the server's answer: who shares
 // what is left of the limit is the fleet, or in a watch the room.
 func burstText(body string, watching bool) string {
-	var r struct{ N, Allowed, Rejected int }
-	if json.Unmarshal([]byte(body), &r) != nil {
+	var r burstAnswer
+	if jsonlite.ReadObject(body, r.member) != nil {
 		return "Burst: the server's answer was not understood"
 	}
 	who := "the fleet shares"
@@ -184,23 +180,55 @@ func (l *Lab) switchURL(pathQuery string) string {
 func (l *Lab) stretchAnswer(kind, msg string) func(body string) string {
 	v := l.view
 	return func(body string) string {
-		var r struct {
-			Key         string
-			From, Until time.Time
-			Scale       float64
-		}
-		if json.Unmarshal([]byte(body), &r) == nil {
+		var r switchAnswer
+		if jsonlite.ReadObject(body, r.member) == nil {
 			v.tell(mock.Event{Type: kind, Key: r.Key, At: r.From, Until: r.Until, Scale: r.Scale})
 		}
 		return msg
 	}
 }
 
-// tell takes e in as the server's stream would tell of it.
+// tell takes e, a fault's event, in as the server's stream would tell of
+// it, as onServerEvent takes in a message once decoded: into the model at
+// the next frame and, outside a watch, into the messages a replay reads,
+// as faultText writes it (TestTellIsAStreamMessage keeps the two in step).
 func (v *view) tell(e mock.Event) {
-	if ev, err := json.Marshal(e); err == nil {
-		v.onServerEvent(string(ev))
+	text := faultText(&e)
+	v.mu.Lock()
+	v.srv = append(v.srv, e)
+	if full := v.shownModel(); full == nil || !full.watch {
+		v.srvLog = append(v.srvLog, text)
+		if v.replay != nil {
+			v.replay.srv = v.srvLog
+		}
 	}
+	v.dirty = true
+	v.mu.Unlock()
+	v.request()
+}
+
+// faultText writes a fault's event e as a stream message that
+// mock.DecodeEvent reads back as e: its type, times, scale and counts, in
+// encoding/json's order and omitting what it omits; its key, of which the
+// model reads nothing for a fault, is left empty.
+func faultText(e *mock.Event) string {
+	s := `{"type":"` + e.Type + `","key":""`
+	if !e.At.IsZero() {
+		s += `,"at":"` + e.At.Format(time.RFC3339Nano) + `"`
+	}
+	if !e.Until.IsZero() {
+		s += `,"until":"` + e.Until.Format(time.RFC3339Nano) + `"`
+	}
+	if e.Scale != 0 {
+		s += `,"scale":` + strconv.FormatFloat(e.Scale, 'g', -1, 64)
+	}
+	if e.N != 0 {
+		s += `,"n":` + strconv.Itoa(e.N)
+	}
+	if e.Admitted != 0 {
+		s += `,"admitted":` + strconv.Itoa(e.Admitted)
+	}
+	return s + "}"
 }
 
 // fault posts the fault switch u during a live run on the built-in mock or
@@ -244,8 +272,8 @@ func postSwitch(ctx context.Context, name, u string, answered func(body string) 
 	case err != nil:
 		err = errors.New("POST " + path + ": " + err.Error())
 	case status != 200:
-		var e struct{ Error string }
-		if json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+		var e errorAnswer
+		if jsonlite.ReadObject(body, e.member) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(body)
 		}
 		err = errors.New("POST " + path + ": the server refused it (" + strconv.Itoa(status) + "): " + e.Error)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"math/rand/v2"
 	"net/netip"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/jsonlite"
 )
 
 // Audience devices in a shared room. Each page has a device name
@@ -221,7 +221,7 @@ func askJoin(ctx context.Context, origin string) (joinAnswer, error) {
 		return joinAnswer{}, errStatus(r.Status)
 	}
 	var js joinAnswer
-	if err := json.Unmarshal([]byte(r.Body), &js); err != nil {
+	if err := jsonlite.ReadObject(r.Body, js.member); err != nil {
 		return joinAnswer{}, err
 	}
 	return js, nil
