@@ -27,7 +27,8 @@
 //     exponential, full / equal / decorrelated jitter, as AWS defines them);
 //     Delay computes one delay, Schedule steps through them.
 //   - ParseRetryAfter: delay-seconds and the three HTTP-date forms of
-//     RFC 9110, with errors that say what was wrong.
+//     RFC 9110, with errors that say what was wrong (an empty value
+//     included); LookupHeader: a field sent empty apart from one not sent.
 //   - ParseRateLimit: RateLimit / RateLimit-Policy (IETF draft), the older
 //     RateLimit-Limit/Remaining/Reset and X-RateLimit-*.
 //   - Bucket: a token bucket shared by a fleet of workers (client pacing).
@@ -58,7 +59,10 @@
 //     valid delay-seconds, a very long wait, not an unreadable value);
 //     Policy.Spread then adds a small
 //     random extra. Unusable headers are recorded in the event's Note
-//     ("retry-after \"abc\": ...; fell back to backoff").
+//     ("retry-after \"abc\": ...; fell back to backoff"), a Retry-After
+//     sent with no value too ("retry-after \"\": empty ..."): through a
+//     Header with net/http's Values method, LookupHeader tells it from
+//     one not sent, which is no note.
 //  3. If the wait would end past Policy.MaxElapsed the job stops now
 //     (ErrMaxElapsed) rather than sleep in vain; so it does (ErrHorizon)
 //     if the wait would end past the horizon its driver set

@@ -161,3 +161,26 @@ func ExampleLoop_SetDue() {
 	// worker 1: first attempt 4ms late
 	// worker 2: first attempt 8ms late
 }
+
+func ExampleLookupHeader() {
+	// net/http's Get reads "" both for a field not sent and for one sent
+	// with an empty value; LookupHeader tells them apart.
+	for _, h := range []http.Header{
+		{"Retry-After": {"120"}},
+		{"Retry-After": {""}}, // "Retry-After: " on the wire
+		{"Content-Type": {"text/plain"}},
+	} {
+		v, sent := core.LookupHeader(h, "Retry-After")
+		fmt.Printf("%q sent=%v", v, sent)
+		if sent {
+			if _, err := core.ParseRetryAfter(v, time.Now()); err != nil {
+				fmt.Print(": ", err)
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// "120" sent=true
+	// "" sent=true: core: retry-after "": empty (want delay-seconds or an HTTP-date)
+	// "" sent=false
+}

@@ -320,7 +320,9 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string, error) {
 	var note string
 	if l.p.RetryAfter && o.Header != nil {
-		if v := o.Header.Get("Retry-After"); v != "" {
+		// A Retry-After sent empty is an invalid value, noted as one: an
+		// absent one is no note.
+		if v, ok := LookupHeader(o.Header, "Retry-After"); ok {
 			d, err := ParseRetryAfter(v, now)
 			if err == nil {
 				return l.serverWait(d, ReasonRetryAfter, "")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +170,26 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
 			`wait backoff 200ms for 2 at 0s (retry-after "1.5": fractional seconds not allowed; fell back to backoff)`,
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		// An empty Retry-After (the field sent with no value) is an invalid
+		// value, noted as the others are; an absent one is no note.
+		{"empty retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {""}}}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			`wait backoff 200ms for 2 at 0s (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"blank retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {" \t "}}}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429",
+			`wait backoff 200ms for 2 at 0s (retry-after " \t ": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"absent retry-after is no note", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Content-Type": {"text/plain"}}}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait backoff 200ms for 2 at 0s",
+			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
+		}},
+		{"empty retry-after falls back to the reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {""}, "Ratelimit": {`"d";r=0;t=4`}}}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to reset hint)`,
+			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
 		}},
 		{"ceiling clamps", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling = true, 30*s }), nil, 0, []Outcome{status(429, "Retry-After", "120"), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s (clamped from 2m to ceiling 30s)",

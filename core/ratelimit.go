@@ -10,7 +10,36 @@ import (
 // Header is what core reads response headers through. net/http.Header
 // satisfies it (Get canonicalises the key); core does not import net/http,
 // which would bloat the WebAssembly build.
+//
+// Get returns "" both for a field that was not sent and for one sent with
+// an empty value ("Retry-After: "). A Header that can tell them apart also
+// has net/http.Header's Values method (nil when the field was not sent);
+// LookupHeader uses it.
 type Header interface{ Get(key string) string }
+
+// headerValues is the optional method of a Header that tells a field sent
+// empty from one not sent, as net/http.Header's Values does.
+type headerValues interface{ Values(key string) []string }
+
+// LookupHeader returns the value of the field key in h and whether the
+// field was sent at all: ("", true) is a field sent with an empty value,
+// ("", false) one not sent (or h nil, or a Header without a Values method,
+// which cannot tell). The retry loop reads Retry-After through it, so an
+// empty Retry-After is an invalid value noted as such, not an absent one.
+func LookupHeader(h Header, key string) (string, bool) {
+	if h == nil {
+		return "", false
+	}
+	if v := h.Get(key); v != "" {
+		return v, true
+	}
+	if hv, ok := h.(headerValues); ok {
+		if vs := hv.Values(key); len(vs) > 0 {
+			return vs[0], true
+		}
+	}
+	return "", false
+}
 
 // RateLimitHint is what a response's rate-limit fields say about the
 // client's quota. Each value is only meaningful when its Has flag is set.

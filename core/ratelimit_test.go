@@ -246,3 +246,59 @@ func FuzzRateLimitRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// hdrValues is a Header that tells a field sent empty from one not sent
+// (net/http.Header's Values), keys as written.
+type hdrValues map[string][]string
+
+func (h hdrValues) Get(k string) string {
+	if vs := h[k]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+func (h hdrValues) Values(k string) []string { return h[k] }
+
+func TestLookupHeader(t *testing.T) {
+	var nilValues *nilSafeHeader
+	for _, tc := range []struct {
+		name   string
+		h      Header
+		want   string
+		wantOK bool
+	}{
+		{"nil", nil, "", false},
+		{"a value", hdrValues{"Retry-After": {"3"}}, "3", true},
+		{"sent empty", hdrValues{"Retry-After": {""}}, "", true},
+		{"sent blank", hdrValues{"Retry-After": {"  "}}, "  ", true},
+		{"not sent", hdrValues{"RateLimit": {"x"}}, "", false},
+		{"empty then a value: the first, as Get", hdrValues{"Retry-After": {"", "5"}}, "", true},
+		{"no Values method: a value", hdr{"Retry-After": "3"}, "3", true},
+		{"no Values method: empty reads as not sent", hdr{"Retry-After": ""}, "", false},
+		{"a nil pointer in the interface", nilValues, "", false},
+	} {
+		got, ok := LookupHeader(tc.h, "Retry-After")
+		if got != tc.want || ok != tc.wantOK {
+			t.Errorf("%s: LookupHeader = %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.wantOK)
+		}
+	}
+}
+
+// nilSafeHeader is a pointer Header whose methods accept a nil receiver
+// (as core/sim's *Header does).
+type nilSafeHeader struct{ v []string }
+
+func (h *nilSafeHeader) Get(string) string {
+	if h == nil || len(h.v) == 0 {
+		return ""
+	}
+	return h.v[0]
+}
+
+func (h *nilSafeHeader) Values(string) []string {
+	if h == nil {
+		return nil
+	}
+	return h.v
+}

@@ -40,7 +40,9 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 // above the caller's limit (Policy.Ceiling clamps it or gives up), not as
 // an unreadable value retried at the backoff's pace.
 //
-// Everything else is an error saying what was wrong: empty, negative,
+// Everything else is an error saying what was wrong: empty (a field sent
+// with no value, or only spaces: RFC 9110's grammar has no empty
+// Retry-After; LookupHeader tells it from one not sent), negative,
 // fractional, signed ("+120"), a list ("1, 2"), non-ASCII digits, garbage,
 // impossible dates (Feb 30, hour 24, second 61, second 60 other than at
 // 23:59:60), and a date that saturates with now the zero time.Time (a
@@ -48,7 +50,7 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	v := trimOWS(value)
 	if v == "" {
-		return 0, retryAfterError(value, "empty")
+		return 0, retryAfterError(value, "empty (want delay-seconds or an HTTP-date)")
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] >= 0x80 {

@@ -64,8 +64,10 @@ func TestParseRetryAfter(t *testing.T) {
 		{"tab after", "5\t", t0, 5 * s, ""},
 		{"date too far ahead saturates", "Fri, 31 Dec 9999 23:59:59 GMT", t0, maxDuration, ""},
 		// Errors.
-		{"empty", "", t0, 0, `core: retry-after "": empty`},
-		{"only spaces", "   ", t0, 0, `core: retry-after "   ": empty`},
+		{"empty", "", t0, 0, `core: retry-after "": empty (want delay-seconds or an HTTP-date)`},
+		{"only spaces", "   ", t0, 0, `core: retry-after "   ": empty (want delay-seconds or an HTTP-date)`},
+		{"only a tab", "\t", t0, 0, `core: retry-after "\t": empty`},
+		{"spaces and tabs", " \t \t", t0, 0, "empty (want delay-seconds or an HTTP-date)"},
 		{"plus five", "+5", t0, 0, `core: retry-after "+5": sign not allowed`},
 		{"five point zero", "5.0", t0, 0, `core: retry-after "5.0": fractional seconds not allowed`},
 		{"huge then fraction", "99999999999999999999.5", t0, 0, "fractional seconds not allowed"},
@@ -220,7 +222,7 @@ func TestHTTPDateNeverDisagreesWithNetHTTP(t *testing.T) {
 }
 
 func FuzzParseRetryAfter(f *testing.F) {
-	for _, v := range []string{"120", "0", "", " 5 ", "-1", "1.5", "+3", "9999999999",
+	for _, v := range []string{"120", "0", "", " ", "\t \t", " 5 ", "-1", "1.5", "+3", "9999999999",
 		"Fri, 31 Dec 1999 23:59:59 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
 		"Fri, 31 Dec 1999 23:59:60 GMT", "Sun, 06 Nov 1994 08:49:60 GMT", "１２０"} {
 		f.Add(v, int64(946684798))

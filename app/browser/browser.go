@@ -48,14 +48,33 @@ const FocusNextAttr = "data-focus-next"
 // included, alive.
 type Header string
 
-// Get returns the value of the named header, case-insensitively.
+// Get returns the value of the named header, case-insensitively: "" when
+// it was not sent and when it was sent empty (fetch's headers.get gives
+// null and "", the line "name: " keeps the difference; Values tells it).
 func (h Header) Get(name string) string {
+	v, _ := h.lookup(name)
+	return v
+}
+
+// Values returns the named header's value as net/http.Header's Values
+// does: nil when it was not sent, [""] when it was sent empty (a
+// "Retry-After: " the mock's malformed=empty sends). core.LookupHeader
+// reads it, so an empty Retry-After is seen as such, not as absent.
+func (h Header) Values(name string) []string {
+	if v, ok := h.lookup(name); ok {
+		return []string{v}
+	}
+	return nil
+}
+
+// lookup is the named header's value and whether its line is there.
+func (h Header) lookup(name string) (string, bool) {
 	for line := range strings.SplitSeq(string(h), "\n") {
 		if k, v, ok := strings.Cut(line, ": "); ok && strings.EqualFold(k, name) {
-			return v
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Timing is the PerformanceResourceTiming of one fetch, in milliseconds on

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"retrylab/core"
 )
 
 func TestTimeoutMS(t *testing.T) {
@@ -82,6 +84,40 @@ func TestHeaderGet(t *testing.T) {
 	}
 	if got := Header("").Get("Retry-After"); got != "" {
 		t.Errorf("no headers: Get = %q", got)
+	}
+}
+
+// TestHeaderValues: a header sent empty ("Retry-After: " on the wire,
+// "retry-after: " in the fetch result's lines, as headers.forEach gives an
+// empty value "") is present with an empty value, as net/http's Values
+// has it, not absent as Get alone would tell; core.LookupHeader reads it so.
+func TestHeaderValues(t *testing.T) {
+	h := Header("retry-after: \nratelimit: \"default\";r=0;t=3\ncontent-type: text/plain\n")
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"Retry-After", []string{""}},
+		{"RateLimit", []string{`"default";r=0;t=3`}},
+		{"X-RateLimit-Reset", nil},
+		{"retry", nil},
+	} {
+		if got := h.Values(tc.name); !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("Values(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if v, ok := core.LookupHeader(h, "Retry-After"); v != "" || !ok {
+		t.Errorf("LookupHeader(sent empty) = %q, %v; want \"\", true", v, ok)
+	}
+	if v, ok := core.LookupHeader(Header("content-type: text/plain\n"), "Retry-After"); v != "" || ok {
+		t.Errorf("LookupHeader(not sent) = %q, %v; want \"\", false", v, ok)
+	}
+	var r Response
+	if err := parseFetchResult("429\x01basic\x010\x010\x010\x010\x01retry-after: \n\x01{}", &r); err != nil {
+		t.Fatal(err)
+	}
+	if vs := r.Header.Values("Retry-After"); len(vs) != 1 || vs[0] != "" {
+		t.Errorf("parsed empty Retry-After: Values = %q", vs)
 	}
 }
 
@@ -173,6 +209,7 @@ func TestParseFetchResult(t *testing.T) {
 func FuzzParseFetchResult(f *testing.F) {
 	f.Add(200, "cors", 12.5, 13.0, 210.0, 211.5, "retry-after: 3\nratelimit: \"a\";r=0;t=3\n", "{\"ok\":true}")
 	f.Add(0, "error", 0.0, 0.0, 0.0, 0.0, "", "")
+	f.Add(429, "basic", 1.0, 2.0, 3.0, 4.0, "retry-after: \ncontent-type: text/plain\n", "{}") // sent empty
 	f.Add(429, "cors", 1.0, 2.0, 3.0, 4.0, "x: a: b\n\nbad line\nX: again\n", "body\x01with\x01separators")
 	f.Fuzz(func(t *testing.T, status int, typ string, fs, rs, rsp, re float64, headers, body string) {
 		if strings.Contains(typ, "\x01") || strings.Contains(headers, "\x01") {
@@ -203,6 +240,15 @@ func FuzzParseFetchResult(f *testing.F) {
 			}
 			if got := r.Header.Get(l.k); alone && got != l.v {
 				t.Errorf("%q: header %q reads %q, sent %q", raw, l.k, got, l.v)
+			}
+			// Sent, even empty: Values has it, as the first line of its name.
+			if vs := r.Header.Values(l.k); len(vs) != 1 || (alone && vs[0] != l.v) {
+				t.Errorf("%q: header %q: Values %q, sent %q", raw, l.k, vs, l.v)
+			}
+		}
+		if len(lines) == 0 && strings.Count(headers, ": ") == 0 {
+			if vs := r.Header.Values("Retry-After"); vs != nil {
+				t.Errorf("%q: no header lines, Values(Retry-After) = %q", raw, vs)
 			}
 		}
 	})

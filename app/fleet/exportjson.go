@@ -140,7 +140,9 @@ func (x *exportEvent) writeJSON(w *jsonlite.Writer) {
 	optInt(w, "status", x.Status)
 	w.StringOmitEmpty("class", x.Class)
 	w.StringOmitEmpty("error", x.Error)
-	w.StringOmitEmpty("retry_after", x.RetryAfter)
+	if x.RetryAfter != nil { // "" when the header came empty
+		w.Key("retry_after").String(*x.RetryAfter)
+	}
 	if x.hdr != nil {
 		open := false
 		for _, name := range rateLimitHeaders {

@@ -233,7 +233,7 @@ var EventColumns = []EventColumn{
 	{"status", "outcome", "HTTP status, 0 when there was no response"},
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
-	{"retry_after", "outcome", "the Retry-After header as received"},
+	{"retry_after", "outcome", "the Retry-After header as received; sent with an empty value it is `\"\"` in JSON (the key is left out when none was sent) and an empty cell in CSV, as when none was sent (honoured, the wait's `note` tells it: `retry-after \"\": empty …`)"},
 	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key; empty with a custom target, and when it is not known (a live attempt that got no answer)"},
@@ -288,8 +288,8 @@ type exportEvent struct {
 	Status     *int              `json:"status,omitempty"`
 	Class      string            `json:"class,omitempty"`
 	Error      string            `json:"error,omitempty"`
-	RetryAfter string            `json:"retry_after,omitempty"`
-	RateLimit  map[string]string `json:"ratelimit,omitempty"` // never set: JSON writes hdr's (writeJSON)
+	RetryAfter *string           `json:"retry_after,omitempty"` // "" when the header came empty
+	RateLimit  map[string]string `json:"ratelimit,omitempty"`   // never set: JSON writes hdr's (writeJSON)
 	QueuedMS   *float64          `json:"queued_ms,omitempty"`
 	ServerSeq  *int              `json:"server_seq,omitempty"`
 	ServerMS   *float64          `json:"server_ms,omitempty"`
@@ -322,7 +322,10 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 			x.Error = e.Outcome.Err.Error()
 		}
 		if h := e.Outcome.Header; h != nil {
-			x.RetryAfter = h.Get("Retry-After")
+			// "" for a Retry-After sent empty, nil for none sent.
+			if v, ok := core.LookupHeader(h, "Retry-After"); ok {
+				x.RetryAfter = &v
+			}
 			x.hdr = h
 		}
 		if a := r.Attempt; a != nil {
@@ -368,13 +371,16 @@ func (x *exportEvent) cells() []string {
 		}
 		return strconv.Itoa(*p)
 	}
-	rl := ""
+	ra, rl := "", ""
+	if x.RetryAfter != nil {
+		ra = *x.RetryAfter
+	}
 	if x.hdr != nil {
 		rl = RateLimitLines(x.hdr, "\n")
 	}
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
-		f(x.IntendedMS), i(x.Status), x.Class, x.Error, x.RetryAfter, rl,
+		f(x.IntendedMS), i(x.Status), x.Class, x.Error, ra, rl,
 		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
 		f(x.HandoffMS), f(x.PickupMS),
 	}

@@ -10,6 +10,7 @@ import (
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // Element ids of the timeline's canvases: the drawing, an overlay for the
@@ -1029,7 +1030,10 @@ func describe(k *mark, running bool) tip {
 			t.Lines = append(t.Lines, e)
 		}
 	}
-	if ra := k.retryAfter(); ra != "" {
+	if ra, sent := core.LookupHeader(k.hdr, "Retry-After"); sent {
+		if ra == "" { // sent with no value: invalid, not absent
+			ra = `"" (sent empty)`
+		}
 		t.Lines = append(t.Lines, "Retry-After: "+ra)
 	}
 	if rl := k.rateLimit(); rl != "" {

@@ -91,7 +91,8 @@ type Endpoint struct {
 
 	// RetryAfterValue, when set, replaces RetryAfter: it returns the
 	// Retry-After value of a rejection decided at now (seq is the arrival
-	// number), or false to send none. The fleet adapter uses it for the
+	// number), or false to send none ("" with true sends the field with an
+	// empty value: Header.RetryAfterEmpty). The fleet adapter uses it for the
 	// mock's deliberately malformed values.
 	RetryAfterValue func(d core.Decision, now time.Time, seq int) (string, bool)
 
@@ -189,6 +190,7 @@ type EndpointServer struct {
 // headerKey is what a Header's values depend on.
 type headerKey struct {
 	retryAfter       string
+	retryAfterEmpty  bool // Retry-After sent with an empty value
 	remaining, reset int
 }
 
@@ -328,7 +330,7 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	set := false
 	if inj == injNone && !d.Allowed {
 		if v, ok := s.retryAfter(d, now); ok {
-			k.retryAfter, set = v, true
+			k.retryAfter, k.retryAfterEmpty, set = v, v == "", true
 		}
 	}
 	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
@@ -349,7 +351,7 @@ func (s *EndpointServer) header(k headerKey) *Header {
 	}
 	e := &s.e
 	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
-	h := &Header{RetryAfter: k.retryAfter}
+	h := &Header{RetryAfter: k.retryAfter, RetryAfterEmpty: k.retryAfterEmpty}
 	if rl && e.IETF {
 		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.pquota + ";w=" + s.pwin
 		h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(k.remaining) + ";t=" + strconv.Itoa(k.reset)

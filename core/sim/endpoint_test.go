@@ -280,3 +280,56 @@ func TestEndpointZeroValue(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyRetryAfterIsSent: a Retry-After the endpoint sends with an empty
+// value (the mock's malformed=empty) is a field sent empty, not an absent
+// one: Values and core.LookupHeader say so, Fields lists it, and the loop
+// driven by the fleet notes it as invalid and falls back to the backoff,
+// as for any other malformed value.
+func TestEmptyRetryAfterIsSent(t *testing.T) {
+	bucket := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
+	empty := func(core.Decision, time.Time, int) (string, bool) { return "", true }
+	s := newEndpoint(t, Endpoint{Limiter: bucket, RetryAfterValue: empty})
+	s.Arrive(hashStart, Request{})
+	r := s.Arrive(hashStart, Request{})
+	if r.Status != 429 || r.Header == nil {
+		t.Fatalf("second arrival: status %d, header %v", r.Status, r.Header)
+	}
+	h := r.Header.(*Header)
+	if v, ok := core.LookupHeader(h, "retry-after"); v != "" || !ok {
+		t.Errorf("LookupHeader = %q, %v; want \"\", true", v, ok)
+	}
+	if got := h.Fields(); len(got) != 1 || got[0] != [2]string{"Retry-After", ""} {
+		t.Errorf("Fields = %q", got)
+	}
+	if vs := h.Values("RateLimit"); vs != nil {
+		t.Errorf("Values(RateLimit) = %q, want nil", vs)
+	}
+	// Not sent at all: no header.
+	none := newEndpoint(t, Endpoint{Limiter: bucket})
+	none.Arrive(hashStart, Request{})
+	if r := none.Arrive(hashStart, Request{}); r.Header != nil {
+		t.Errorf("no Retry-After: header %v", r.Header)
+	}
+
+	policy := core.Policy{Backoff: core.Backoff{Strategy: core.Constant, Base: 100 * time.Millisecond}, MaxAttempts: 3, RetryAfter: true}
+	srv, err := NewEndpointServer(Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}, RetryAfterValue: empty}, t0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := runFleet(t, Fleet{Workers: 2, Jobs: 1, Policy: policy, Server: srv})
+	waits := 0
+	for _, r := range recs {
+		if r.Event.Kind != core.EventWait {
+			continue
+		}
+		waits++
+		const want = `retry-after "": empty (want delay-seconds or an HTTP-date); fell back to backoff`
+		if r.Event.Reason != core.ReasonBackoff || r.Event.Note != want {
+			t.Errorf("wait %s, note %q; want backoff, %q", r.Event.Reason, r.Event.Note, want)
+		}
+	}
+	if waits == 0 {
+		t.Error("no wait: the test's endpoint rejected nothing")
+	}
+}
