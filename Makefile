@@ -19,14 +19,15 @@ WASMMOD   := .build/wasm.mod
 # Every Go source the two builds depend on.
 SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test.go') app/app-worker.js
 # Packages app.wasm builds without inlining (-gcflags=<pkg>=-l): paths the
-# page runs rarely (an export, an error's text, a link), whose inlined
-# copies cost download and no time we could measure: 24.6 KB of gzip; and
+# page runs rarely (an error's text, a link), whose inlined copies cost
+# download and no time we could measure (with encoding/json, which app.wasm
+# no longer links: 24.6 KB of gzip); and
 # go-app, which renders at every update: 29.2 KB more, for about 1% more
 # main-thread time in the browser (README, "app.wasm and go-app"). And
 # jsonlite, whose Writer's methods, inlined at each key written, made
 # app.wasm 128 KB larger (24 KB of gzip) than called.
 # wasmtest builds the same way.
-NOINLINE  := encoding/json fmt net/url $(GOAPP)/pkg/app retrylab/app/jsonlite
+NOINLINE  := fmt net/url $(GOAPP)/pkg/app retrylab/app/jsonlite
 WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
 ARGS      ?=
@@ -102,7 +103,7 @@ lint: deps $(WASMMOD) ## gofmt, go vet (native, and js/wasm as app.wasm is built
 	@test -z "$$(gofmt -l app core tests)" || { echo "gofmt needed:"; gofmt -l app core tests; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet -modfile=$(WASMMOD) ./core/... ./app/...
-	@! GOOS=js GOARCH=wasm $(GO) list -modfile=$(WASMMOD) -deps ./app | grep -xE 'net|net/http|crypto/tls|crypto/rand|crypto/aes|github.com/google/uuid' || { echo "app.wasm links the packages above (see app/go-app.patch)"; exit 1; }
+	@! GOOS=js GOARCH=wasm $(GO) list -modfile=$(WASMMOD) -deps ./app | grep -xE 'net|net/http|crypto/tls|crypto/rand|crypto/aes|encoding/json|github.com/google/uuid' || { echo "app.wasm links the packages above (see app/go-app.patch)"; exit 1; }
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built

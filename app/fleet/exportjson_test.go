@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -246,6 +247,14 @@ func TestExportJSONIsEncodingJSONs(t *testing.T) {
 	s = Default()
 	s.Workers, s.Jobs = 500, 2
 	checkExportJSON(t, "500 workers", Simulate(s))
+	// An empty Retry-After is written "" (absent, it is left out).
+	s, _ = FromQuery(url.Values{"ra_honour": {"on"}, "retry_after": {"malformed"}, "malformed": {"empty"}, "workers": {"5"}, "jobs": {"2"}, "rate": {"1"}, "burst": {"1"}})
+	rec = Simulate(s)
+	var b bytes.Buffer
+	if err := rec.JSON(&b); err != nil || !strings.Contains(b.String(), `"retry_after":""`) {
+		t.Errorf("an empty Retry-After: err %v, no \"retry_after\": \"\" in the export", err)
+	}
+	checkExportJSON(t, "empty Retry-After", rec)
 }
 
 // What encoding/json refuses, the export refuses too: a fault's scale of

@@ -91,9 +91,7 @@ func TestTellIsAStreamMessage(t *testing.T) {
 		if err := mock.DecodeEvent(told.srvLog[0], &back); err != nil {
 			t.Fatalf("%q: %v", told.srvLog[0], err)
 		}
-		want := e
-		want.Key = ""
-		if !reflect.DeepEqual(back, want) || !back.At.Equal(e.At) {
+		if want := e; !reflect.DeepEqual(back, want) || !back.At.Equal(e.At) {
 			t.Errorf("%q reads back as %+v, want %+v", told.srvLog[0], back, want)
 		}
 	}

@@ -191,9 +191,12 @@ func (l *Lab) stretchAnswer(kind, msg string) func(body string) string {
 // tell takes e, a fault's event, in as the server's stream would tell of
 // it, as onServerEvent takes in a message once decoded: into the model at
 // the next frame and, outside a watch, into the messages a replay reads,
-// as faultText writes it (TestTellIsAStreamMessage keeps the two in step).
+// as the stream writes it (TestTellIsAStreamMessage keeps the two in step).
 func (v *view) tell(e mock.Event) {
-	text := faultText(&e)
+	text, err := e.JSON()
+	if err != nil { // a time past year 9999 or a NaN scale: no stream sends one
+		return
+	}
 	v.mu.Lock()
 	v.srv = append(v.srv, e)
 	if full := v.shownModel(); full == nil || !full.watch {
@@ -205,30 +208,6 @@ func (v *view) tell(e mock.Event) {
 	v.dirty = true
 	v.mu.Unlock()
 	v.request()
-}
-
-// faultText writes a fault's event e as a stream message that
-// mock.DecodeEvent reads back as e: its type, times, scale and counts, in
-// encoding/json's order and omitting what it omits; its key, of which the
-// model reads nothing for a fault, is left empty.
-func faultText(e *mock.Event) string {
-	s := `{"type":"` + e.Type + `","key":""`
-	if !e.At.IsZero() {
-		s += `,"at":"` + e.At.Format(time.RFC3339Nano) + `"`
-	}
-	if !e.Until.IsZero() {
-		s += `,"until":"` + e.Until.Format(time.RFC3339Nano) + `"`
-	}
-	if e.Scale != 0 {
-		s += `,"scale":` + strconv.FormatFloat(e.Scale, 'g', -1, 64)
-	}
-	if e.N != 0 {
-		s += `,"n":` + strconv.Itoa(e.N)
-	}
-	if e.Admitted != 0 {
-		s += `,"admitted":` + strconv.Itoa(e.Admitted)
-	}
-	return s + "}"
 }
 
 // fault posts the fault switch u during a live run on the built-in mock or
