@@ -517,14 +517,6 @@ func (m *model) findMark(w, j, n int) int {
 	return -1
 }
 
-// retryAfter is the attempt's Retry-After header, or "".
-func (k *mark) retryAfter() string {
-	if k.hdr == nil {
-		return ""
-	}
-	return k.hdr.Get("Retry-After")
-}
-
 // rateLimit joins the attempt's rate-limit headers, or "".
 func (k *mark) rateLimit() string {
 	if k.hdr == nil {

@@ -70,7 +70,7 @@ func TestModelBuildsAttemptsAndWaits(t *testing.T) {
 		t.Fatalf("marks %d, spans %d, ends %d; want 2, 2, 1", len(m.marks), len(m.spans), len(m.ends))
 	}
 	a, b := m.marks[0], m.marks[1]
-	if a.class != fleet.ClassLimited || a.status != 429 || a.retryAfter() != "1" || a.rateLimit() == "" {
+	if a.class != fleet.ClassLimited || a.status != 429 || a.hdr.Get("Retry-After") != "1" || a.rateLimit() == "" {
 		t.Errorf("first attempt %+v", a)
 	}
 	if a.bucketWait != 50*time.Millisecond || a.queued != 3*time.Millisecond || !a.hasServer || a.serverSeq != 7 {
