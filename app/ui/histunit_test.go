@@ -28,7 +28,7 @@ func TestHistogramAgreesWithTheCards(t *testing.T) {
 	}{
 		{"budget", "budget=on&budget_size=10&budget_refill=0.1", 250 * time.Millisecond, "250 ms", "Requests sent per 250 ms", "= 2.5 per 250 ms"},
 		{"fail503", "fail503=100&workers=5&jobs=1&limiter=none&attempts=3", 250 * time.Millisecond, "250 ms", "Requests sent per 250 ms", ""},
-		{"hang, 1 s timeout", "rate=10&hang=100&timeout=1s&workers=5&jobs=2", 500 * time.Millisecond, "500 ms", "Requests sent per 500 ms", "= 5 per 500 ms"},
+		{"hang, 1 s timeout", "rate=10&latency=50ms&hang=100&timeout=1s&workers=5&jobs=2&attempts=3", 500 * time.Millisecond, "500 ms", "Requests sent per 500 ms", "= 5 per 500 ms"},
 		{"full jitter", "", time.Second, "req/s", "Requests sent per second", "server limit 10 req/s"},
 	} {
 		q, _ := url.ParseQuery(c.query)
