@@ -519,8 +519,11 @@ func limitTexts(l *layout, label string, rate float64) []string {
 	if i < 0 {
 		i = len(label)
 	}
-	out := shorterLabels(strings.TrimSpace(label[:i]) + per + " " + label[i:])
-	out[0] = strings.TrimSpace(out[0])
+	scaled := strings.TrimSpace(label[:i]) + per
+	if i < len(label) {
+		scaled += " " + label[i:]
+	}
+	out := shorterLabels(scaled)
 	// The shortest: the name, and the line in the bin.
 	last := out[len(out)-1]
 	if j := strings.IndexAny(last, "0123456789"); j > 0 {

@@ -99,3 +99,26 @@ func TestHistogramAgreesWithTheCards(t *testing.T) {
 		}
 	}
 }
+
+// A limit line's label in bins under a second says what the line is in
+// the bin, down to a phone's fewest words; in bins of a second or more it
+// is the label as it was.
+func TestLimitTextsScaleToTheBin(t *testing.T) {
+	for _, c := range []struct {
+		span  time.Duration // the layout's: its bins
+		label string
+		rate  float64
+		want  []string
+	}{
+		{2 * time.Second, "server limit 10 req/s (burst 10)", 10, []string{"server limit 10 req/s = 2.5 per 250 ms (burst 10)", "server limit 10 req/s = 2.5 per 250 ms", "limit 10 req/s = 2.5 per 250 ms", "limit 2.5 per 250 ms"}},
+		{5 * time.Second, "server limit 5 per 1s", 5, []string{"server limit 5 per 1s = 2.5 per 500 ms", "limit 5 per 1s = 2.5 per 500 ms", "limit 2.5 per 500 ms"}},
+		{2 * time.Second, "fleet bucket 8 req/s", 8, []string{"fleet bucket 8 req/s = 2 per 250 ms", "bucket 8 req/s = 2 per 250 ms", "bucket 2 per 250 ms"}},
+		{2 * time.Second, "server limit 10 req/s (burst 10) as set here; devices asked for others", 10, []string{"server limit 10 req/s = 2.5 per 250 ms (burst 10) as set here; devices asked for others", "server limit 10 req/s = 2.5 per 250 ms", "limit 10 req/s = 2.5 per 250 ms", "limit 2.5 per 250 ms"}},
+		{20 * time.Second, "server limit 10 req/s (burst 10)", 10, []string{"server limit 10 req/s (burst 10)", "server limit 10 req/s", "limit 10 req/s"}},
+	} {
+		l := newLayout(1000, 3, c.span, &normalTheme)
+		if got := limitTexts(&l, c.label, c.rate); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q in %v bins: %q, want %q", c.label, l.slice, got, c.want)
+		}
+	}
+}
