@@ -488,20 +488,7 @@ func histAxisBoxes(l *layout, top float64) []rect {
 	for _, v := range []float64{0, top / 2, top} {
 		out = append(out, textBox(l, rateText(v*l.ratePer), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
 	}
-	for i, line := range unitLines(l) {
-		out = append(out, textBox(l, line, 6, unitY(l, i), fontSmall, browser.AlignLeft))
-	}
-	return out
-}
-
-// unitLines are the lines of the histogram's unit (layout.rateUnit).
-func unitLines(l *layout) []string { return strings.Split(l.rateUnit, "\n") }
-
-// unitY is the middle of the unit's line i: the lines centred a quarter
-// of the way down.
-func unitY(l *layout, i int) float64 {
-	n := float64(len(unitLines(l)))
-	return l.histTop + l.histH/4 + (float64(i)-(n-1)/2)*12*l.scale
+	return append(out, textBox(l, l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft), textBox(l, l.rateUnit2, 6, l.histTop+l.histH/4+12*l.scale, fontSmall, browser.AlignLeft))
 }
 
 // limitTexts are a limit line's label for a line at rate (req/s), then in
@@ -524,10 +511,12 @@ func limitTexts(l *layout, label string, rate float64) []string {
 		scaled += " " + label[i:]
 	}
 	out := shorterLabels(scaled)
-	// The shortest: the name, and the line in the bin.
+	// The fewest words: the name and the line in the bin.
 	last := out[len(out)-1]
-	if j := strings.IndexAny(last, "0123456789"); j > 0 {
-		out = append(out, last[:j]+per[3:])
+	for j := 1; j < len(last); j++ {
+		if last[j] >= '0' && last[j] <= '9' {
+			return append(out, last[:j]+per[3:])
+		}
 	}
 	return out
 }
@@ -589,8 +578,9 @@ func lineRect(x1, y1, x2, y2, w float64) rect {
 // quarter of the way down: between the top and middle ticks, so a long
 // tick label (25000 in a 10,000-worker simulation) never runs into it.
 func paintHistogramUnit(o *browser.Ops, l *layout) {
-	for i, line := range unitLines(l) {
-		o.Text(line, 6, unitY(l, i), fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	o.Text(l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	if l.rateUnit2 != "" {
+		o.Text(l.rateUnit2, 6, l.histTop+l.histH/4+12*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 }
 

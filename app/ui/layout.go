@@ -37,12 +37,13 @@ type layout struct {
 	// "0.00000075", wider than their column; or, in bins under a second,
 	// per bin, a bar being the requests in it. ratePer is it in seconds,
 	// rateWord its name ("second", "250 ms"), rateUnit its label ("req/s",
-	// "req per\n250 ms": two lines, the column being narrow).
-	ratePer            float64
-	rateWord, rateUnit string
-	srvRows            int
-	names              []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
-	head               []headLine // the text above the timeline (a PNG's)
+	// "req per") and rateUnit2 the label's second line, under it ("",
+	// "250 ms": the column is narrow).
+	ratePer                       float64
+	rateWord, rateUnit, rateUnit2 string
+	srvRows                       int
+	names                         []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
+	head                          []headLine // the text above the timeline (a PNG's)
 	// A PNG's legend, under its head: each item where it is drawn, from
 	// legendTop down, in rows of legendRowH.
 	legend                []legendCell
@@ -116,7 +117,7 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 		// peak card said 110. Its count is at most the most sent in any
 		// 1 s (the peak card); the limits are scaled to the bin.
 		w := secondsLabel(l.slice, l.slice, l.slice)
-		l.ratePer, l.rateWord, l.rateUnit = l.slice.Seconds(), w, "req per\n"+w
+		l.ratePer, l.rateWord, l.rateUnit, l.rateUnit2 = l.slice.Seconds(), w, "req per", w
 	} else if l.slice >= 24*time.Hour {
 		l.ratePer, l.rateWord, l.rateUnit = 86400, "day", "req/day"
 	} else if l.slice >= time.Hour {

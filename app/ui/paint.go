@@ -218,17 +218,14 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// the requests in it: "Requests sent per 250 ms"); a bin longer than
 	// its unit is an average, under the peak card's most in any 1 s.
 	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"
-	if l.slice.Seconds() > l.ratePer {
+	if l.ratePer < 1 {
+		bins = "limits scaled to " + l.rateWord
+	} else if l.slice.Seconds() > l.ratePer {
 		bins = "averaged over " + bins
 	}
-	by, stacked := "by send time", "stacked by outcome"
-	histTitle := "Requests sent per " + l.rateWord
+	histTitle, histNotes := "Requests sent per "+l.rateWord, []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
 	if m != nil && m.watch {
-		by, stacked, histTitle = "by arrival", "stacked by the server's answer", "Requests received per "+l.rateWord
-	}
-	histNotes := []string{by + ", " + bins + ", " + stacked, by + ", " + bins, bins}
-	if l.ratePer < 1 {
-		histNotes = []string{by + ", " + stacked + "; limits scaled to " + l.rateWord, by + ", " + stacked, by}
+		histTitle, histNotes = "Requests received per "+l.rateWord, []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
 	}
 	noteRoom := l.right - l.left - titleWidth(histTitle, s)
 	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
