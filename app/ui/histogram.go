@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"retrylab/app/browser"
@@ -487,7 +488,37 @@ func histAxisBoxes(l *layout, top float64) []rect {
 	for _, v := range []float64{0, top / 2, top} {
 		out = append(out, textBox(l, rateText(v*l.ratePer), l.left-6, l.histTop+l.histH-v/top*l.histH, fontSmall, browser.AlignRight))
 	}
-	return append(out, textBox(l, l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft))
+	return append(out, textBox(l, l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft), textBox(l, l.rateUnit2, 6, l.histTop+l.histH/4+12*l.scale, fontSmall, browser.AlignLeft))
+}
+
+// limitTexts are a limit line's label for a line at rate (req/s), then in
+// fewer words (shorterLabels). In bins under a second (the histogram then
+// counts requests per bin) it says what the line is in the bin too:
+// "server limit 10 req/s = 2.5 per 250 ms (burst 10)", down to "limit
+// 2.5 per 250 ms"; the rate alone, against bars of 109 requests in 250
+// ms, would read as if the server took 10 of them.
+func limitTexts(l *layout, label string, rate float64) []string {
+	if l.ratePer >= 1 || label == "" {
+		return shorterLabels(label)
+	}
+	per := " = " + rateText(rate*l.ratePer) + " per " + l.rateWord
+	i := strings.IndexAny(label, "(;")
+	if i < 0 {
+		i = len(label)
+	}
+	scaled := strings.TrimSpace(label[:i]) + per
+	if i < len(label) {
+		scaled += " " + label[i:]
+	}
+	out := shorterLabels(scaled)
+	// The fewest words: the name and the line in the bin.
+	last := out[len(out)-1]
+	for j := 1; j < len(last); j++ {
+		if last[j] >= '0' && last[j] <= '9' {
+			return append(out, last[:j]+per[3:])
+		}
+	}
+	return out
 }
 
 // textBox is about where text drawn at (x, y), its middle at y, lies.
@@ -548,6 +579,9 @@ func lineRect(x1, y1, x2, y2, w float64) rect {
 // tick label (25000 in a 10,000-worker simulation) never runs into it.
 func paintHistogramUnit(o *browser.Ops, l *layout) {
 	o.Text(l.rateUnit, 6, l.histTop+l.histH/4, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	if l.rateUnit2 != "" {
+		o.Text(l.rateUnit2, 6, l.histTop+l.histH/4+12*l.scale, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
 }
 
 // paintHistogramAxis draws the histogram's y labels and its limit lines,
@@ -569,7 +603,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	// scale is drawn along the top, its label saying so (in fewer words,
 	// or none, in a narrow plot).
 	labelTexts := func(label string, rate float64) []string {
-		short := shorterLabels(label)
+		short := limitTexts(l, label, rate)
 		if rate <= top {
 			return short
 		}
@@ -586,7 +620,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		// The line steps down where the limit was scaled; the label names
 		// the part at its right end.
 		yy := math.Round(y(in.lim.server)) + 0.5
-		endY, endFrom, endLabel := yy, l.left, in.lim.serverLabel
+		endY, endFrom, endLabel, endRate := yy, l.left, in.lim.serverLabel, in.lim.server
 		var segs [][4]float64
 		line := func(x1, y1, x2, y2 float64) {
 			segs = append(segs, [4]float64{x1, y1, x2, y2})
@@ -607,7 +641,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 				line(x2, qy, x2, yy)
 				endFrom = x2
 			} else {
-				endY, endFrom, endLabel = qy, x1, label // the label at the right end names the limit there
+				endY, endFrom, endLabel, endRate = qy, x1, label, rate // the label at the right end names the limit there
 			}
 			scaled = append(scaled, lineLabel{texts: []string{"limit ×" + trimFloat(q.scale)}, y: qy, from: x1, to: x2, left: true, above: true, col: colLimit, optional: true})
 			x = x2
@@ -622,7 +656,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 				o.Line(g[0], g[1], g[2], g[3])
 			}
 		}
-		end := lineLabel{texts: shorterLabels(endLabel), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
+		end := lineLabel{texts: limitTexts(l, endLabel, endRate), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
 		if in.lim.server > top && endY == yy {
 			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false
 		}

@@ -857,7 +857,7 @@ func TestCutBaselineSaysItsValue(t *testing.T) {
 					x0, x1 := l.x(time.Duration(lo+i)*l.slice), l.x(time.Duration(lo+i+1)*l.slice)
 					said := false
 					for _, lb := range labels {
-						if (lb.text == trimFloat(r) || lb.text == shortRate(r)) && lb.col == colBase && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
+						if (lb.text == trimFloat(r*l.ratePer) || lb.text == shortRate(r*l.ratePer)) && lb.col == colBase && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
 							said = true
 						}
 					}

@@ -34,13 +34,16 @@ type layout struct {
 	// bins of an hour or a day and more (a simulation over days or
 	// centuries), per hour or per day, in which a rate takes a few digits:
 	// per second, 37 requests in 169 years had the labels "0.0000015" and
-	// "0.00000075", wider than their column. ratePer is it in seconds,
-	// rateWord its name ("second"), rateUnit its label ("req/s").
-	ratePer            float64
-	rateWord, rateUnit string
-	srvRows            int
-	names              []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
-	head               []headLine // the text above the timeline (a PNG's)
+	// "0.00000075", wider than their column; or, in bins under a second,
+	// per bin, a bar being the requests in it. ratePer is it in seconds,
+	// rateWord its name ("second", "250 ms"), rateUnit its label ("req/s",
+	// "req per") and rateUnit2 the label's second line, under it ("",
+	// "250 ms": the column is narrow).
+	ratePer                       float64
+	rateWord, rateUnit, rateUnit2 string
+	srvRows                       int
+	names                         []string   // a watch's lanes: one per device (model.devices); nil: worker lanes
+	head                          []headLine // the text above the timeline (a PNG's)
 	// A PNG's legend, under its head: each item where it is drawn, from
 	// legendTop down, in rows of legendRowH.
 	legend                []legendCell
@@ -108,7 +111,14 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 	l.srvRows = max(1, int(l.srvH/(2*math.Max(2, 2.2*s)+1)))
 	l.slice = histSlice(l.span, l.right-l.left)
 	l.ratePer, l.rateWord, l.rateUnit = 1, "second", "req/s"
-	if l.slice >= 24*time.Hour {
+	if l.slice < time.Second {
+		// A bin under a second is counted, not made a rate: 109 requests
+		// in 250 ms drew a bar of 436 req/s in a run of 110 requests whose
+		// peak card said 110. Its count is at most the most sent in any
+		// 1 s (the peak card); the limits are scaled to the bin.
+		w := secondsLabel(l.slice, l.slice, l.slice)
+		l.ratePer, l.rateWord, l.rateUnit, l.rateUnit2 = l.slice.Seconds(), w, "req per", w
+	} else if l.slice >= 24*time.Hour {
 		l.ratePer, l.rateWord, l.rateUnit = 86400, "day", "req/day"
 	} else if l.slice >= time.Hour {
 		l.ratePer, l.rateWord, l.rateUnit = 3600, "hour", "req/h"

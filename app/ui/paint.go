@@ -214,7 +214,15 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.FillStyle(colText)
 	// A panel's note says less, or nothing, where the whole of it does not
 	// fit between its title and the plot's right edge (a phone).
+	// The title names the unit, and so the bin under a second (each bar
+	// the requests in it: "Requests sent per 250 ms"); a bin longer than
+	// its unit is an average, under the peak card's most in any 1 s.
 	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"
+	if l.ratePer < 1 {
+		bins = "limits scaled to " + l.rateWord
+	} else if l.slice.Seconds() > l.ratePer {
+		bins = "averaged over " + bins
+	}
 	histTitle, histNotes := "Requests sent per "+l.rateWord, []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
 	if m != nil && m.watch {
 		histTitle, histNotes = "Requests received per "+l.rateWord, []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}

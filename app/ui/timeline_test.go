@@ -235,7 +235,8 @@ func TestPaintAndHit(t *testing.T) {
 		t.Errorf("display list has %d values", o.Len())
 	}
 	joined := strings.Join(o.Strings(), "|")
-	for _, want := range []string{"server limit 10 req/s", "Requests sent per second", "Server arrivals", "0 s"} {
+	// 250 ms bins: counted per bin, the limit scaled to it.
+	for _, want := range []string{"server limit 10 req/s = 2.5 per 250 ms", "Requests sent per 250 ms", "Server arrivals", "0 s"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no %q drawn: %s", want, joined)
 		}
@@ -852,7 +853,7 @@ func TestWatchModelAndPaint(t *testing.T) {
 	var o browser.Ops
 	paint(&o, &l, m, frameInput{th: &normalTheme, running: true, now: 3 * time.Second, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	joined := strings.Join(o.Strings(), "|")
-	for _, want := range []string{"Requests received per second", "everyone in the shared room", "time since Watch"} {
+	for _, want := range []string{"Requests received per 250 ms", "everyone in the shared room", "time since Watch"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no %q drawn: %s", want, joined)
 		}
@@ -1274,7 +1275,7 @@ func TestLabelsOnPlates(t *testing.T) {
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
 	strs := o.Strings()
 	ops := displayOps(&o)
-	for _, label := range []string{"limit ×0.5", "burst ×20, 7 admitted", "server limit 10 req/s"} {
+	for _, label := range []string{"limit ×0.5", "burst ×20, 7 admitted", "server limit 10 req/s = 2.5 per 250 ms"} {
 		found := false
 		for i, op := range ops {
 			if op.code != 10 || int(op.args[0]) >= len(strs) || strs[int(op.args[0])] != label {
@@ -1314,7 +1315,7 @@ func TestPlatesHugTheirText(t *testing.T) {
 	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s (burst 10)"}})
 	strs := o.Strings()
 	ops := displayOps(&o)
-	for label, measured := range map[string]float32{"limit ×0.5": 59.35, "burst ×20, 7 admitted": 122.59, "server limit 10 req/s (burst 10)": 184.44} {
+	for label, measured := range map[string]float32{"limit ×0.5": 59.35, "burst ×20, 7 admitted": 122.59, "server limit 10 req/s = 2.5 per 250 ms (burst 10)": 293.43} {
 		found := false
 		for i, op := range ops {
 			if op.code != 10 || strs[int(op.args[0])] != label {
@@ -1379,7 +1380,15 @@ func TestLimitLabelsKeepApart(t *testing.T) {
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme, lim: lim})
 		p := plates(&o)
-		end, ok := p["server limit 5 req/s (burst 5)"]
+		// 250 ms bins: the label says the limit per bin too, in as many
+		// words as fit.
+		var end rect
+		ok := false
+		for text, r := range p {
+			if strings.HasSuffix(text, "limit 5 req/s = 1.25 per 250 ms (burst 5)") || strings.HasSuffix(text, "limit 5 req/s = 1.25 per 250 ms") || text == "limit 1.25 per 250 ms" {
+				end, ok = r, true
+			}
+		}
 		if !ok {
 			t.Fatalf("%v px: no limit label at the line's end: %v", c.width, p)
 		}
