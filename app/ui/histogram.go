@@ -588,6 +588,21 @@ func paintHistogramUnit(o *browser.Ops, l *layout) {
 // over the bars and outside the clip. marks are where the bars, the
 // baseline's outline and the bursts' lines are (paintHistogram): the
 // lines' labels are placed where they hide none of them.
+// histTicks are the histogram axis' values, in req/s: its foot, middle
+// and top. Counted (bins under a second), the middle is a whole number of
+// requests, at its place: a top of 5 had "2.5" in the middle.
+func histTicks(l *layout) []float64 {
+	top := l.histMax
+	mid := top / 2
+	if l.slice < time.Second {
+		mid = math.Floor(top*l.ratePer/2+1e-9) / l.ratePer
+	}
+	if mid <= 0 {
+		return []float64{0, top}
+	}
+	return []float64{0, mid, top}
+}
+
 func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks []rect) {
 	s := l.scale
 	top := l.histMax
@@ -596,7 +611,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	}
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	o.FillStyle(colMuted)
-	for _, v := range []float64{0, top / 2, top} {
+	for _, v := range histTicks(l) {
 		o.Text(rateText(v*l.ratePer), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)
 	}
 	// A label in as many words as fit (shorterLabels); a limit above the

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,6 +121,32 @@ func TestLimitTextsScaleToTheBin(t *testing.T) {
 		l := newLayout(1000, 3, c.span, &normalTheme)
 		if got := limitTexts(&l, c.label, c.rate); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q in %v bins: %q, want %q", c.label, l.slice, got, c.want)
+		}
+	}
+}
+
+// Counted, the axis' middle is a whole number of requests: a top of 5
+// per 250 ms had "2.5" in the middle.
+func TestCountedAxisTicksAreWhole(t *testing.T) {
+	for _, c := range []struct {
+		span time.Duration
+		top  float64 // in the axis' unit
+		want []float64
+	}{
+		{2 * time.Second, 5, []float64{0, 2, 5}},
+		{2 * time.Second, 10, []float64{0, 5, 10}},
+		{2 * time.Second, 1, []float64{0, 1}},
+		{2 * time.Second, 15, []float64{0, 7, 15}},
+		{20 * time.Second, 5, []float64{0, 2.5, 5}}, // req/s: a rate may be 2.5
+	} {
+		l := newLayout(1000, 3, c.span, &normalTheme)
+		l.histMax = c.top / l.ratePer
+		var got []float64
+		for _, v := range histTicks(&l) {
+			got = append(got, math.Round(v*l.ratePer*1e6)/1e6)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("bins of %v, top %g: ticks %v, want %v", l.slice, c.top, got, c.want)
 		}
 	}
 }
