@@ -70,6 +70,39 @@ func (r *Recording) SetFaults(fs []Fault) {
 	r.mu.Unlock()
 }
 
+// Heard is an attempt's arrival at the mock as its arrivals stream told
+// of it: the number and receive time its answer would have carried.
+type Heard struct {
+	Worker, Job, Attempt int
+	Seq                  int
+	At                   time.Time
+}
+
+// SetHeard gives the attempts that got no answer (timed out, aborted,
+// dropped) the arrival the stream told of (the page matches them by tag),
+// so the exports say what the tooltip says. Attempts that were answered
+// keep their answer's.
+func (r *Recording) SetHeard(hs []Heard) {
+	if len(hs) == 0 {
+		return
+	}
+	type key struct{ w, j, a int }
+	heard := make(map[key]Heard, len(hs))
+	for _, h := range hs {
+		heard[key{h.Worker, h.Job, h.Attempt}] = h
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range r.records {
+		rec := &r.records[i]
+		if a := rec.Attempt; a != nil && a.ServerSeq == 0 {
+			if h, ok := heard[key{rec.Worker, rec.Job, rec.Event.Attempt}]; ok {
+				a.ServerSeq, a.ServerAt = h.Seq, h.At
+			}
+		}
+	}
+}
+
 // Faults returns a copy of the run's faults (SetFaults).
 func (r *Recording) Faults() []Fault {
 	r.mu.Lock()

@@ -158,9 +158,10 @@ func (l *Lab) export(ctx app.Context, format string) {
 func (l *Lab) exported() *fleet.Recording {
 	rec := l.rec
 	if rec != nil && !rec.Simulated {
-		if fs, gs, ok := l.view.told(rec.Start); ok {
+		if fs, gs, hs, ok := l.view.told(rec.Start); ok {
 			rec.SetFaults(fs)
 			rec.SetGaps(gs)
+			rec.SetHeard(hs)
 		}
 	}
 	return rec
@@ -172,13 +173,18 @@ func (l *Lab) exported() *fleet.Recording {
 // the stretches the page did not see as usual (the tab hidden, the stream
 // lost), each list in the order they began. ok is false when the run drawn
 // is another.
-func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, ok bool) {
+func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, hs []fleet.Heard, ok bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.ingest() // what the stream told since the last frame (frames wait while the tab is hidden)
 	m := v.shownModel()
 	if m == nil || !m.start.Equal(start) {
-		return nil, nil, false
+		return nil, nil, nil, false
+	}
+	for i := range m.marks {
+		if k := &m.marks[i]; k.hasServer && k.serverSeq > 0 && k.status == 0 { // no answer: the stream is the only witness
+			hs = append(hs, fleet.Heard{Worker: k.worker, Job: k.job, Attempt: k.attempt, Seq: k.serverSeq, At: start.Add(k.serverAt)})
+		}
 	}
 	for _, o := range m.outages {
 		fs = append(fs, fleet.Fault{Kind: "outage", From: start.Add(o.from), Until: start.Add(o.to)})
@@ -203,7 +209,7 @@ func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, ok bool)
 	}
 	byStart(fs, func(f fleet.Fault) time.Time { return f.From })
 	byStart(gs, func(g fleet.Gap) time.Time { return g.From })
-	return fs, gs, true
+	return fs, gs, hs, true
 }
 
 // byStart orders s by when each began, keeping the order of those that

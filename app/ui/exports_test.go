@@ -5,6 +5,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"reflect"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // pngText is a text of a PNG's head as painted.
@@ -461,5 +463,53 @@ func TestExportTellsTheGapsTheTimelineHatched(t *testing.T) {
 	}
 	if !reflect.DeepEqual(doc.Gaps, want) {
 		t.Errorf("the export's gaps\n got %v\nwant %v", doc.Gaps, want)
+	}
+}
+
+// An attempt that got no answer has, in the exports, the arrival the
+// server's stream told of, as its tooltip has: the tooltip said "server
+// received it at 0.004 s (arrival #1)" where the export had no server_seq.
+// An answered attempt keeps its answer's.
+func TestExportTellsWhatTheStreamHeardOfUnansweredAttempts(t *testing.T) {
+	timeout := fmt.Errorf("%w after 1s", fleet.ErrTimeout)
+	recs := []fleet.Record{
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(10), Intended: at(10), Attempt: 1}},
+		{Worker: 1, Attempt: &fleet.Attempt{Err: timeout}, Event: core.Event{Kind: core.EventOutcome, At: at(1010), Attempt: 1, Outcome: core.Outcome{Err: timeout}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(1020), Intended: at(1020), Attempt: 2}},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 200, ServerSeq: 2, ServerAt: at(1022)}, Event: core.Event{Kind: core.EventOutcome, At: at(1050), Attempt: 2, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventDone, At: at(1050), Attempt: 2}},
+	}
+	l := newLab()
+	l.view.start(l.s, t0)
+	for _, r := range recs {
+		l.view.onRecord(r)
+	}
+	for _, e := range []mock.Event{
+		{Type: "arrival", Key: "k", Tag: fleet.AttemptTag("", 1, 0, 1), Seq: 1, At: at(14), Outcome: "hang"},
+		{Type: "arrival", Key: "k", Tag: fleet.AttemptTag("", 1, 0, 2), Seq: 2, At: at(1022), Outcome: "ok", Status: 200, Allowed: true},
+	} {
+		b, _ := json.Marshal(e)
+		l.view.onServerEvent(string(b))
+	}
+	l.view.finish(at(1050))
+	l.rec = fleet.NewRecording(l.s, t0, false)
+	l.rec.Append(recs...)
+	l.rec.Finish(at(1050))
+	var buf bytes.Buffer
+	if err := l.exported().JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Events []map[string]any }
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]any
+	for _, e := range doc.Events {
+		if e["kind"] == "outcome" {
+			got = append(got, [2]any{e["server_seq"], e["server_ms"]})
+		}
+	}
+	if want := [][2]any{{1.0, 14.0}, {2.0, 1022.0}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the outcomes' server_seq and server_ms: %v, want %v", got, want)
 	}
 }
