@@ -381,7 +381,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 			t.Errorf("before a run the numbers say %q", absent)
 		}
 	}
-	for _, present := range []string{"–", "fetch start − intended", "non-2xx requests per success"} {
+	for _, present := range []string{"–", "fetch start − intended", "failed requests per success"} {
 		if !strings.Contains(out, present) {
 			t.Errorf("before a run the numbers lack %q", present)
 		}
@@ -416,9 +416,9 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 request wasted"}},
 		// Short enough for the narrowest card, whole in its tooltip.
 		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
-			[]string{`<span class="v">–</span>`, `title="non-2xx requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
 		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
-		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "non-2xx requests per success"}},
+		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 		// Stop's aborted requests are among the wasted: the card says so.
 		{"a success and aborts", fleet.Stats{Requests: 195 + 18, OK: 18, Limited: 105, Aborted: 90, Successes: 18, Jobs: 18, WastedPerSuccess: 195.0 / 18},
 			[]string{`<span class="v">10.83</span>`, ">incl.\u00a090\u00a0aborted<"}},

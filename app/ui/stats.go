@@ -151,7 +151,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		// the 0. The figure counts them; requests sent are then the 2xx,
 		// the 429s, these and those aborted or in flight.
 		counted(n("failures", "other failures", st.Failed+st.Timeouts, "other 4xx/5xx, network errors, timeouts", true), failed),
-		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "non-2xx requests per success", true), st.Successes == 0), st),
+		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
