@@ -39,23 +39,7 @@ func rateLimitOf(h core.Header) map[string]string {
 // (until 2026-12-04): the oracle the hand-written export must match byte
 // for byte.
 func jsonByEncodingJSON(r *Recording, w io.Writer) error {
-	recs := r.finished()
-	scenario := map[string]string{}
-	for k, vs := range r.Scenario.Query() {
-		scenario[k] = vs[0]
-	}
-	st := StatsOf(r.Start, recs)
-	r.Final(&st)
-	stats := toExportStats(st, r.Simulated)
-	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
-		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
-	if r.Err != nil {
-		h.Error = r.Err.Error()
-	}
-	if r.OutageErr != nil {
-		h.OutageError = r.OutageErr.Error()
-	}
+	h, recs := r.exportHead() // the head's values; what is checked is how they are written
 	head, err := json.MarshalIndent(&h, "", " ")
 	if err != nil {
 		return err

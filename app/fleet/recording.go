@@ -670,23 +670,7 @@ type exportHead struct {
 // page's attempt limit has 900,000 events, whose indented encoding took
 // 168 MB (and the page's thread for 15 s in one go, see the page's export).
 func (r *Recording) JSON(w io.Writer) error {
-	recs := r.finished()
-	scenario := map[string]string{}
-	for k, vs := range r.Scenario.Query() {
-		scenario[k] = vs[0]
-	}
-	st := StatsOf(r.Start, recs)
-	r.Final(&st)
-	stats := toExportStats(st, r.Simulated)
-	stats.Dispersion = Dispersion(recs, DispersionSlice)
-	h := exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
-		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
-	if r.Err != nil {
-		h.Error = r.Err.Error()
-	}
-	if r.OutageErr != nil {
-		h.OutageError = r.OutageErr.Error()
-	}
+	h, recs := r.exportHead()
 	// The head indented as json.MarshalIndent(&h, "", " ") would, its
 	// events one to a line, each as json.Marshal would write it.
 	jw := jsonlite.NewIndentWriter(" ")
@@ -716,6 +700,29 @@ func (r *Recording) JSON(w io.Writer) error {
 	jw.FlushTo(bw)
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// exportHead is the JSON export's head: everything but the events, which
+// are recs.
+func (r *Recording) exportHead() (h exportHead, recs []Record) {
+	recs = r.finished()
+	scenario := map[string]string{}
+	for k, vs := range r.Scenario.Query() {
+		scenario[k] = vs[0]
+	}
+	st := StatsOf(r.Start, recs)
+	r.Final(&st)
+	stats := toExportStats(st, r.Simulated)
+	stats.Dispersion = Dispersion(recs, DispersionSlice)
+	h = exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
+		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
+	if r.Err != nil {
+		h.Error = r.Err.Error()
+	}
+	if r.OutageErr != nil {
+		h.OutageError = r.OutageErr.Error()
+	}
+	return h, recs
 }
 
 // CSV writes the recording's events as CSV: a header line of the columns'
