@@ -422,6 +422,9 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		// Stop's aborted requests are among the wasted: the card says so.
 		{"a success and aborts", fleet.Stats{Requests: 195 + 18, OK: 18, Limited: 105, Aborted: 90, Successes: 18, Jobs: 18, WastedPerSuccess: 195.0 / 18},
 			[]string{`<span class="v">10.83</span>`, ">incl.\u00a090\u00a0aborted<"}},
+		// No success: the line says how many were wasted, aborts among them.
+		{"no success, many aborted", fleet.Stats{Requests: 600000, Limited: 300000, Aborted: 300000, Jobs: 10, GiveUps: 10},
+			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 600,000 requests wasted"`, `>no success: 600k requests wasted<`}},
 	} {
 		l := newLab()
 		l.stats, l.hasStats = c.st, true

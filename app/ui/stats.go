@@ -137,6 +137,14 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	failed := func(num func(int) string) string { return failedText(st, num) }
 	retries := func(num func(int) string) string { return together(num(st.Retries), "retries") }
 	cancelled := func(num func(int) string) string { return cancelledText(st, end, num) }
+	// Aborted requests are wasted too, Stop's among them: "10.83 failed
+	// requests per success" counted 90 Stop had cut of 195.
+	wastedAborted := func(num func(int) string) string {
+		if st.Aborted == 0 {
+			return ""
+		}
+		return together("incl.", num(st.Aborted), "aborted")
+	}
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
 	// nearest rank, a value that occurred, never one interpolated.
@@ -151,7 +159,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		// the 0. The figure counts them; requests sent are then the 2xx,
 		// the 429s, these and those aborted or in flight.
 		counted(n("failures", "other failures", st.Failed+st.Timeouts, "other 4xx/5xx, network errors, timeouts", true), failed),
-		wasted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), st),
+		wasted(counted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), wastedAborted), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
@@ -331,14 +339,6 @@ func noOutcome(st *fleet.Stats) string {
 // whose every job gave up), so it shows "–" and says what was wasted.
 func wasted(s stat, st *fleet.Stats) stat {
 	if st.Successes > 0 {
-		// Aborted requests are wasted too, Stop's among them: "10.83
-		// failed requests per success" counted 90 Stop had cut of 195.
-		if st.Aborted > 0 {
-			s.Figures = together("incl.", short(st.Aborted), "aborted")
-			if s.Figures != together("incl.", thousands(st.Aborted), "aborted") {
-				s.Full = together("incl.", thousands(st.Aborted), "aborted")
-			}
-		}
 		return s
 	}
 	// "no success: all 8,888 answers wasted" was cut in the narrowest
