@@ -428,42 +428,74 @@ func rejectedShare(n, tot int) string {
 // from x, bw px wide, goes: under the break, on the bin (else shifted
 // along it, or rows lower), clear of taken; with its rejected share
 // (rejectedShare) after it where that has such a place, else without; in
-// fewer digits ("19k") where the whole number has no such place; ok is
-// false (no value) where none has.
+// fewer digits ("19k") where the whole number has no such place; and
+// where none of these has a place on the bin, beside it, touching its
+// right edge (else its left) from the same rows. ok is false (no value)
+// where none has.
+//
+// A bin is taken (cutObstacles) under its topmost class: the value must
+// not hide where its classes meet. When that class is a band thinner than
+// a value under the break (35 successes and 5 429s: 16 px of vermillion),
+// the whole bin is taken there, and no scale makes it thicker (a cut bar
+// shows its classes' shares), so the value goes beside it.
 func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
 	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
 	if share != "" {
 		texts = append([]string{texts[0] + share}, texts...)
 	}
-	for k, text := range texts {
-		pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-		w, h := pr.w, pr.h
-		// Over its bar by at least half of the narrower of the two, and
-		// inside the plot at its left, cutValueInset px from its edge:
-		// half past it, the first bar's value ("194" on a phone, "7593"
-		// in a 2,000-worker simulation) straddled the plot's border, over
-		// the y axis' labels. At the right, at most half of it past the
-		// edge. The first bar's value, wider than the bar, may overhang
-		// it on the right by more than half of it.
-		ov := math.Min(w, bw) / 2
-		inset := cutValueInset * l.scale
-		xlo, xhi := math.Max(l.left+inset, x+ov-w), math.Min(l.right-w/2, x+bw-ov)
-		xhi = math.Max(xhi, math.Min(xlo, x+bw))
-		rows := l.histTop + l.histH
-		if share != "" && k == 0 {
-			// With its share only under the break and inside the plot:
-			// the number alone goes where that does not fit.
-			xhi = math.Min(xhi, l.right-w)
-			rows = l.histTop + 8*l.scale + h + 1
-		}
-		for t := l.histTop + 8*l.scale; t+h < rows; t += h + 1 {
-			if px, ok := clearX(taken, t, h, w, xlo, xhi, x+bw/2-w/2, 1); ok {
-				return cutValue{text, rect{px, t, w, h}, col}, true
+	inset := cutValueInset * l.scale
+	for _, beside := range []bool{false, true} {
+		for k, text := range texts {
+			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			w, h := pr.w, pr.h
+			right := l.right - w/2 // at most half of it past the plot's right edge
+			rows := l.histTop + l.histH
+			if share != "" && k == 0 {
+				// With its share only under the break and inside the plot:
+				// the number alone goes where that does not fit.
+				right = l.right - w
+				rows = l.histTop + 8*l.scale + h + 1
+			}
+			// Where it may go, each as [lo, hi, preferred] left edges.
+			var spans [][3]float64
+			if !beside {
+				// Over its bar by at least half of the narrower of the
+				// two, and inside the plot at its left, cutValueInset px
+				// from its edge: half past it, the first bar's value ("194"
+				// on a phone, "7593" in a 2,000-worker simulation)
+				// straddled the plot's border, over the y axis' labels.
+				// The first bar's value, wider than the bar, may overhang
+				// it on the right by more than half of it.
+				ov := math.Min(w, bw) / 2
+				xlo, xhi := math.Max(l.left+inset, x+ov-w), math.Min(right, x+bw-ov)
+				xhi = math.Max(xhi, math.Min(xlo, x+bw))
+				spans = append(spans, [3]float64{xlo, xhi, x + bw/2 - w/2})
+			} else {
+				// Its plate besideGap px from the bar's edge, inside the
+				// plot: on the right first, where the first bar's value
+				// goes.
+				gap := besideGap * l.scale
+				for _, px := range []float64{x + bw + gap, x - gap - w} {
+					if px >= l.left+inset && px+w <= l.right {
+						spans = append(spans, [3]float64{px, px, px})
+					}
+				}
+			}
+			for t := l.histTop + 8*l.scale; t+h < rows; t += h + 1 {
+				for _, sp := range spans {
+					if px, ok := clearX(taken, t, h, w, sp[0], sp[1], sp[2], 1); ok {
+						return cutValue{text, rect{px, t, w, h}, col}, true
+					}
+				}
 			}
 		}
 	}
 	return cutValue{}, false
 }
+
+// besideGap is how far a cut bar's value placed beside its bar keeps from
+// the bar's edge, CSS px at scale 1.
+const besideGap = 2
 
 // cutValueInset is how far a cut bar's value (its plate) keeps inside the
 // plot's left edge, CSS px at scale 1.

@@ -794,6 +794,13 @@ func cutValueRuns(t *testing.T) map[string]*view {
 		runs[p.ID+" simulated"] = simulatedView(t, p.ID, "")
 	}
 	runs["full jitter against the flood"] = simulatedView(t, "full-jitter", "flood")
+	// A cut bar whose topmost class is a thin band: 35 of its 40 requests
+	// succeeded, 5 were rejected (TestCutBarShowsItsRejections in tests/).
+	s, _ = fleet.FromQuery(mustURL(t, "http://x/?workers=40&jobs=1&attempts=2&strategy=constant&base=9s&rate=1&burst=35").Query())
+	rec = fleet.Simulate(s)
+	v = newView()
+	v.load(s, rec, rec.Records())
+	runs["a thin band of 429s atop a cut bar"] = v
 	return runs
 }
 
