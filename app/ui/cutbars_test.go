@@ -212,16 +212,7 @@ func TestCutValuesStayInsideThePlot(t *testing.T) {
 			}
 			for _, c := range cutBins(v.m, &l) {
 				cuts++
-				// On its bar, or beside it (placeCutValue).
-				near := (besideGap + 3) * l.scale
-				x0, x1 := l.x(time.Duration(c.i)*l.slice)-near, l.x(time.Duration(c.i+1)*l.slice)+near
-				said := false
-				for _, lb := range values {
-					n := valueNumber(lb.text)
-					if (n == trimFloat(c.rate) || n == shortRate(c.rate)) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
-						said = true
-					}
-				}
+				_, said := saidValue(&l, values, c)
 				if !said {
 					t.Errorf("%s, %s: the bar at %v (%.0f req/s, the scale's top %v) is cut with no value", name, sz.name, time.Duration(c.i)*l.slice, c.rate, l.histMax)
 				}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/url"
 	"slices"
 	"sort"
@@ -566,6 +567,21 @@ func cutBins(m *model, l *layout) []cutBin {
 	return cut
 }
 
+// saidValue is the label among labels that says the value of the cut bin
+// c: its number in the axis' unit (a count in bins under a second), whole
+// or short ("19k"), on its bar or beside it (placeCutValue).
+func saidValue(l *layout, labels []drawnLabel, c cutBin) (drawnLabel, bool) {
+	near := (besideGap + 3) * l.scale
+	x0, x1 := l.x(time.Duration(c.i)*l.slice)-near, l.x(time.Duration(c.i+1)*l.slice)+near
+	want := c.rate * l.ratePer
+	for _, lb := range labels {
+		if n := valueNumber(lb.text); (n == trimFloat(want) || n == shortRate(want)) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 {
+			return lb, true
+		}
+	}
+	return drawnLabel{}, false
+}
+
 // sentAt adds to m the n-th request of a made-up run, sent at ts by worker
 // n mod 50 and answered status 50 ms later.
 func sentAt(m *model, n int, ts time.Time, status int) {
@@ -591,8 +607,8 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 		v    *view
 	}
 	var runs []run
-	for _, p := range fleet.Presets {
-		runs = append(runs, run{p.ID + " simulated", simulatedView(t, p.ID, "")})
+	for name, v := range cutValueRuns(t) {
+		runs = append(runs, run{name, v})
 	}
 	s, _ := fleet.FromQuery(mustURL(t, "http://x/?limiter=bucket&rate=10&burst=10").Query())
 	for _, c := range []struct {
@@ -615,18 +631,14 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 			for _, c := range cutBins(r.v.m, &l) {
 				i, rate := c.i, c.rate
 				cuts++
-				x0, x1 := l.x(time.Duration(i)*l.slice), l.x(time.Duration(i+1)*l.slice)
-				said := false
-				for _, lb := range labels {
-					if valueNumber(lb.text) == trimFloat(rate) && lb.r.x < x1 && lb.r.x+lb.r.w > x0 && lb.r.y < l.histTop+l.histH/3 {
-						said = true
-						if lb.plate < 0 || contrast(sz.th, lb.col, lb.plate) < 4.5 {
-							t.Errorf("%s: the value %q of the %v bar is not on a plate it reads on (plate colour %d)", name, lb.text, time.Duration(i)*l.slice, lb.plate)
-						}
-					}
-				}
-				if !said {
+				lb, said := saidValue(&l, labels, c)
+				switch {
+				case !said:
 					t.Errorf("%s: the bar at %v (%.0f req/s, the scale's top %v) is cut with no value", name, time.Duration(i)*l.slice, rate, l.histMax)
+				case lb.r.y >= l.histTop+l.histH/3:
+					t.Errorf("%s: the value %q of the %v bar is at y %.0f, under the histogram's top third (%.0f–%.0f)", name, lb.text, time.Duration(i)*l.slice, lb.r.y, l.histTop, l.histTop+l.histH)
+				case lb.plate < 0 || contrast(sz.th, lb.col, lb.plate) < 4.5:
+					t.Errorf("%s: the value %q of the %v bar is not on a plate it reads on (plate colour %d)", name, lb.text, time.Duration(i)*l.slice, lb.plate)
 				}
 			}
 			for _, problem := range labelsClear(o, &l, isValue) {
@@ -780,28 +792,60 @@ func histTexts(o *browser.Ops, l *layout) []drawnLabel {
 func isCutValue(text string) bool { return isValue(strings.TrimSuffix(valueNumber(text), "k")) }
 
 // cutValueRuns are runs with bars cut at the top: a 5,000-worker
-// simulation (?workers=5000, Simulate), each preset simulated, and full
-// jitter against the flood as the baseline.
+// simulation (?workers=5000, Simulate), each preset simulated, full jitter
+// against the flood as the baseline, runs that once drew a cut bar with no
+// value or with it too low (simulated), and randomRuns.
 func cutValueRuns(t *testing.T) map[string]*view {
 	t.Helper()
 	runs := map[string]*view{}
-	s, _ := fleet.FromQuery(mustURL(t, "http://x/?workers=5000").Query())
-	rec := fleet.Simulate(s)
-	v := newView()
-	v.load(s, rec, rec.Records())
-	runs["5,000 workers simulated"] = v
+	simulated := func(name, query string) {
+		s, notes := fleet.FromQuery(mustURL(t, "http://x/?"+query).Query())
+		if len(notes) > 0 {
+			t.Fatalf("%s: %v", query, notes)
+		}
+		rec := fleet.Simulate(s)
+		v := newView()
+		v.load(s, rec, rec.Records())
+		runs[name] = v
+	}
+	simulated("5,000 workers simulated", "workers=5000")
 	for _, p := range fleet.Presets {
 		runs[p.ID+" simulated"] = simulatedView(t, p.ID, "")
 	}
 	runs["full jitter against the flood"] = simulatedView(t, "full-jitter", "flood")
-	// A cut bar whose topmost class is a thin band: 35 of its 40 requests
-	// succeeded, 5 were rejected (TestCutBarShowsItsRejections in tests/).
-	s, _ = fleet.FromQuery(mustURL(t, "http://x/?workers=40&jobs=1&attempts=2&strategy=constant&base=9s&rate=1&burst=35").Query())
-	rec = fleet.Simulate(s)
-	v = newView()
-	v.load(s, rec, rec.Records())
-	runs["a thin band of 429s atop a cut bar"] = v
+	// A thin band of 429s atop 35 successes (TestCutBarShowsItsRejections
+	// in tests/): no place for the value on its bar.
+	simulated("a thin band of 429s atop a cut bar", "workers=40&jobs=1&attempts=2&strategy=constant&base=9s&rate=1&burst=35")
+	// Found by 500 random runs: bins under a second, whose values are
+	// counts ("824, 99% rejected" in 500 ms bins, 1,648 req/s); two cut
+	// bars side by side on a 320 px phone (1,004 and 891 req/s on a scale
+	// of 800), neither with a value; a value in the bar's middle, 50 px
+	// under the top of a 130 px histogram on a phone.
+	simulated("824 workers in 500 ms bins", "workers=824&jobs=1&strategy=decorrelated&base=1557ms&attempts=2&rate=45.5&burst=1&latency=202ms")
+	simulated("two cut bars side by side", "workers=902&jobs=4&strategy=equal&base=604ms&attempts=8&rate=88&burst=9&latency=336ms&seed=837")
+	simulated("a value low on its bar", "workers=1405&jobs=2&strategy=equal&base=3503ms&attempts=8&rate=54.5&burst=89&latency=196ms&seed=398")
+	for _, q := range randomRuns(24) {
+		simulated(q, q)
+	}
 	return runs
+}
+
+// randomRuns are n configurations drawn at random (the same each time):
+// of the fleet, the backoff and the mock's limiter, failures and outage.
+func randomRuns(n int) []string {
+	rng := rand.New(rand.NewPCG(uint64(n), 23))
+	strategies := []string{"none", "constant", "exponential", "full", "equal", "decorrelated"}
+	limiters := []string{"bucket", "fixed", "sliding", "none"}
+	var out []string
+	for range n {
+		out = append(out, fmt.Sprintf("workers=%d&jobs=%d&workload=%s&timeout=%dms&strategy=%s&base=%dms&attempts=%d&ra_honour=%v&bucket=%v&seed=%d"+
+			"&limiter=%s&rate=%g&burst=%d&limit=%d&window=%dms&latency=%dms&fail503=%d&fail500=%d&drop=%d&hang=%d&outage=%dms&outage_at=%dms",
+			1+rng.IntN(1500), 1+rng.IntN(4), []string{"closed", "open"}[rng.IntN(2)], 200+rng.IntN(3000),
+			strategies[rng.IntN(len(strategies))], 10+rng.IntN(5000), 1+rng.IntN(8), rng.IntN(2) == 0, rng.IntN(3) == 0, rng.IntN(1000),
+			limiters[rng.IntN(len(limiters))], float64(1+rng.IntN(200))/2, 1+rng.IntN(100), 1+rng.IntN(100), 100+rng.IntN(3000),
+			rng.IntN(400), rng.IntN(3)*10, rng.IntN(3)*5, rng.IntN(2)*5, rng.IntN(2)*5, rng.IntN(2)*(500+rng.IntN(3000)), rng.IntN(5000)))
+	}
+	return out
 }
 
 // The values of cut bars keep apart from one another and from the y
