@@ -462,7 +462,7 @@ func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw fl
 		for k, text := range texts {
 			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 			w, h := pr.w, pr.h
-			right := l.right - w/2 // at most half of it past the plot's right edge
+			right := l.right - w/2        // at most half of it past the plot's right edge
 			rows := l.histTop + l.histH/3 // where it reads as its bar's top
 			if share != "" && k == 0 {
 				// With its share only under the break and inside the plot:
