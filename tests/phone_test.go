@@ -4,6 +4,7 @@ package tests
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,4 +186,39 @@ func TestPhoneLegendLeavesTheTimeline(t *testing.T) {
 	if b := read(); b.LegendTop < -1 || b.LegendTop > 1 || b.LegendBottom <= 0 {
 		t.Errorf("on a desktop the legend does not stay in view with the timeline scrolled up: %+v", b)
 	}
+}
+
+// TestLongValuesStayInTheWindow: on a 320 px phone, a link holding long
+// unbroken values that cannot be used, and a long number typed into a
+// field, leave the page as wide as the window, in presentation mode too.
+// The link's notice quoted "workers=abcdef…" on one line and made the page
+// 608 px wide (719 px presenting); the notes under Workers and Base made
+// it 551 px wide presenting.
+func TestLongValuesStayInTheWindow(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 320, 568)
+	long := strings.Repeat("abcdefghij", 6)
+	boot(t, ctx, srv.URL+"/?workers="+long+"&base="+strings.Repeat("9", 40)+"h")
+	if !eval[bool](t, ctx, `document.getElementById("url-notice") !== null && document.getElementById("url-notice").textContent.includes("workers=`+long+`")`) {
+		t.Fatal("no notice quoting the link's workers")
+	}
+	check := func(what string) {
+		t.Helper()
+		for _, present := range []bool{false, true} {
+			presentMode(t, ctx, present)
+			eval[chromedp.Void](t, ctx, afterFrames)
+			if wide := eval[[]string](t, ctx, pageWiderJS); len(wide) > 0 {
+				t.Errorf("%s, presentation mode %v: %q", what, present, wide)
+			}
+		}
+		presentMode(t, ctx, false)
+	}
+	check("the link's values")
+	typeInto(t, ctx, "jobs", strings.Repeat("1234567890", 6))
+	if !eval[bool](t, ctx, `document.getElementById("f-jobs").closest(".field").classList.contains("invalid")`) {
+		t.Fatal("the typed jobs are not marked invalid")
+	}
+	check("a long number typed into Jobs")
+	screenshot(t, ctx, "phone-320-long-values")
 }
