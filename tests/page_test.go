@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -1627,5 +1629,34 @@ func TestLegendLeavesTheAxis(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestReadmeScreenshot takes the README's picture, as a person sees the
+// page at 1400 × 1400 after running the full-jitter step: it lands in
+// tests/out/readme-screenshot.png, which is copied to
+// web/readme/screenshot.png when the page changes.
+func TestReadmeScreenshot(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1400, 1400)
+	boot(t, ctx, srv.URL+"/")
+	click(t, ctx, "preset-full-jitter")
+	time.Sleep(5 * time.Second) // as a person reads the step's caption first (the page rehearses meanwhile)
+	if st := runToEnd(t, ctx, 60*time.Second); st.Stats["successes"] != 100 || st.Preset != "full-jitter" {
+		t.Fatalf("the full-jitter step ran %v of 100 jobs to success, preset %q", st.Stats["successes"], st.Preset)
+	}
+	eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
+	eval[chromedp.Void](t, ctx, afterFrames)
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repoRoot, "tests", "out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "readme-screenshot.png"), buf, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
