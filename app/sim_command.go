@@ -223,7 +223,7 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	if rec.Err != nil {
 		return fmt.Errorf("sim scenario: %w", rec.Err)
 	}
-	printStats(stdout, s, rec.Stats(), sum)
+	printStats(stdout, s, rec.Stats(), fleet.Dispersion(rec.Records(), fleet.DispersionSlice), sum)
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -267,7 +267,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSummary) {
+func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum fleet.SimSummary) {
 	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
 	count := func(n int, noun string) string {
 		if n != 1 {
@@ -291,7 +291,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSumm
 		aborted += fmt.Sprintf(", %d aborted by Stop", n)
 	}
 	row("answers", "%d ok, %d limited (429/503), %d failed, %d timeouts, %s", st.OK, st.Limited, st.Failed, st.Timeouts, aborted)
-	row("jobs", "%d succeeded, %d gave up", st.Successes, st.GiveUps)
+	row("jobs", "%d succeeded, %d gave up; at most %d at once", st.Successes, st.GiveUps, st.PeakJobs)
 	if len(st.Causes) > 0 {
 		causes := make([]string, 0, len(st.Causes))
 		for c, n := range st.Causes {
@@ -306,6 +306,11 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, sum fleet.SimSumm
 		row("wasted per success", "– (no job succeeded: all %d requests wasted)", st.Requests-st.InFlight)
 	}
 	row("peak", "%d requests in one second", st.PeakRPS)
+	if st.Retries > 0 {
+		row("dispersion", "%.2f (of the retries per %s; ≫ 1: they come in herds)", disp, fleet.DispersionSlice)
+	} else {
+		row("dispersion", "– (no retry)")
+	}
 	row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))
 	if sum.Stopped { // the jobs left were cancelled there: the run did not drain
 		row("stopped after", "%s (the attempt limit)", ms(st.Drain))

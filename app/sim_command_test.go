@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,7 +116,7 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
 			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timeouts, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
-			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n"}, []string{"stopped after", "by Stop"}},
+			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {
 		var stdout, stderr strings.Builder
 		if err := runSim(c.args, &stdout, &stderr); err != nil {
@@ -167,5 +168,40 @@ func TestSimScenarioJSONTellsWhatAborted(t *testing.T) {
 	if doc.End != "attempt-limit" || st.Aborted == nil || st.AbortedByStop == nil || st.AbortedAtLimit == nil ||
 		*st.AbortedAtLimit != 52 || *st.AbortedByStop != 0 || *st.Aborted != 52 || !strings.Contains(stdout.String(), " 52 aborted at the attempt limit\n") {
 		t.Errorf("end %q, stats aborted %v, by Stop %v, at the limit %v; want attempt-limit, 52, 0, 52 as printed:\n%s", doc.End, v(st.Aborted), v(st.AbortedByStop), v(st.AbortedAtLimit), stdout.String())
+	}
+}
+
+// The printed numbers include the two the README quotes from a run and
+// the page shows, jobs at once and the retries' dispersion, as the JSON
+// export's stats give them: they were only in -json.
+func TestSimScenarioPrintsJobsAtOnceAndDispersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	var stdout, stderr strings.Builder
+	if err := runSim([]string{"scenario", "workers=40&jobs=2&strategy=constant&base=2s&rate=5&burst=5", "-json", path}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Stats struct {
+			PeakJobs   int     `json:"peak_jobs"`
+			Dispersion float64 `json:"dispersion"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Stats.Dispersion <= 1 {
+		t.Fatalf("a constant 2 s backoff's retries have a dispersion of %v, want herds (≫ 1)", doc.Stats.Dispersion)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("; at most %d at once\n", doc.Stats.PeakJobs),
+		fmt.Sprintf("dispersion             %.2f (of the retries per 100ms; ≫ 1: they come in herds)\n", doc.Stats.Dispersion),
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }
