@@ -139,8 +139,7 @@ func serveCommand(args []string) error {
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	fmt.Printf("Retry Lab is serving the playground at %s/\n", openURL(c.host, port))
-	fmt.Printf("mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(c.host, port), fleet.TryKey))
+	printServing(os.Stdout, c.host, port, upInterfaceAddrs)
 
 	select {
 	case err := <-errc:
@@ -159,6 +158,27 @@ func serveCommand(args []string) error {
 	err = srv.Shutdown(shutdownCtx)
 	cancelBase()
 	return err
+}
+
+// hintNoAddressConsole is what serve prints when it listens on every
+// interface but none has an address other devices could reach.
+const hintNoAddressConsole = "connect this machine to the room's network (Wi-Fi or cable): the page's /join finds the address then"
+
+// printServing prints where the server serves. The first line is the one
+// the end-to-end tests read (tests/harness_test.go, startServer). When
+// other devices can reach the server (-host 0.0.0.0, or an address of this
+// machine), a line per origin /join reports follows: the address a
+// workshop's phones open.
+func printServing(w io.Writer, host string, port int, interfaceAddrs func() ([]net.Addr, error)) {
+	fmt.Fprintf(w, "Retry Lab is serving the playground at %s/\n", openURL(host, port))
+	fmt.Fprintf(w, "mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(host, port), fleet.TryKey))
+	origins, lan, _ := lanOrigins(host, port, interfaceAddrs)
+	for _, o := range origins {
+		fmt.Fprintf(w, "on your network: %s/\n", o)
+	}
+	if lan && len(origins) == 0 {
+		fmt.Fprintf(w, "on your network: no address yet: %s\n", hintNoAddressConsole)
+	}
 }
 
 // newServer is the http.Server serve runs h with; requests inherit base.

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"net"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,4 +166,61 @@ func FuzzPickEncoding(f *testing.F) {
 			t.Fatalf("pickEncoding(%q) = %q, never asked for", accept, got)
 		}
 	})
+}
+
+// printServing: the first line, which the end-to-end harness reads, stays
+// as it was; when other devices can reach the server, each origin /join
+// reports follows on a line of its own, for the presenter to read out.
+func TestPrintServing(t *testing.T) {
+	lan := func(cidrs ...string) func() ([]net.Addr, error) {
+		return func() ([]net.Addr, error) {
+			var addrs []net.Addr
+			for _, c := range cidrs {
+				ip, n, err := net.ParseCIDR(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				addrs = append(addrs, &net.IPNet{IP: ip, Mask: n.Mask})
+			}
+			return addrs, nil
+		}
+	}
+	failing := func() ([]net.Addr, error) { return nil, errors.New("no interfaces") }
+	const mockLine = "mock endpoint, as the page sets it up (try it with curl): "
+	tests := []struct {
+		name  string
+		host  string
+		addrs func() ([]net.Addr, error)
+		want  []string // lines after the mock endpoint's
+	}{
+		{"localhost: no one else reaches it", "localhost", lan("192.0.2.2/24"), nil},
+		{"loopback address", "127.0.0.1", lan("192.0.2.2/24"), nil},
+		{"every interface", "0.0.0.0", lan("192.0.2.2/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"every interface, IPv4 first", "::", lan("2001:db8::2/64", "192.0.2.2/24", "198.51.100.7/24"),
+			[]string{"on your network: http://192.0.2.2:8080/", "on your network: http://198.51.100.7:8080/", "on your network: http://[2001:db8::2]:8080/"}},
+		{"loopback and link-local left out", "0.0.0.0", lan("127.0.0.1/8", "169.254.3.4/16", "fe80::1/64", "192.0.2.2/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"one address of this machine", "192.0.2.2", lan("198.51.100.7/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"no address found", "0.0.0.0", lan("127.0.0.1/8"), []string{"on your network: no address yet: " + hintNoAddressConsole}},
+		{"interfaces unreadable", "0.0.0.0", failing, []string{"on your network: no address yet: " + hintNoAddressConsole}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			printServing(&b, tt.host, 8080, tt.addrs)
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if len(lines) < 2 {
+				t.Fatalf("printed %q, want at least the playground's and the mock endpoint's lines", b.String())
+			}
+			wantFirst := "Retry Lab is serving the playground at " + openURL(tt.host, 8080) + "/"
+			if lines[0] != wantFirst {
+				t.Errorf("first line %q, want %q", lines[0], wantFirst)
+			}
+			if !strings.HasPrefix(lines[1], mockLine+openURL(tt.host, 8080)+"/mock") {
+				t.Errorf("second line %q, want the mock endpoint's", lines[1])
+			}
+			if got := lines[2:]; !slices.Equal(got, tt.want) {
+				t.Errorf("then %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
