@@ -39,7 +39,14 @@ Flags of serve (each also read from the environment variable shown):
 `
 
 func serverMain() {
-	args := os.Args[1:]
+	if rc := runMain(os.Args[1:], os.Stdout, os.Stderr); rc != 0 {
+		os.Exit(rc)
+	}
+}
+
+// runMain runs the command line args (without the program's name) and
+// returns the exit status: 0, or 2 for an error, printed on stderr.
+func runMain(args []string, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
@@ -47,21 +54,22 @@ func serverMain() {
 	var err error
 	switch cmd {
 	case "serve":
-		err = serveCommand(args)
+		err = serveCommand(args, stdout, stderr)
 	case "compress":
 		err = compressCommand(args)
 	case "sim":
-		err = simCommand(args)
+		err = runSim(args, stdout, stderr)
 	default:
 		err = fmt.Errorf("unknown command %q (want serve, compress or sim)", cmd)
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		return
+		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "retrylab:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "retrylab:", err)
+		return 2
 	}
+	return 0
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -111,8 +119,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return c, nil
 }
 
-func serveCommand(args []string) error {
-	c, err := parseConfig(args, os.Getenv, os.Stderr)
+func serveCommand(args []string, stdout, stderr io.Writer) error {
+	c, err := parseConfig(args, os.Getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -139,14 +147,14 @@ func serveCommand(args []string) error {
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	printServing(os.Stdout, c.host, port, upInterfaceAddrs)
+	printServing(stdout, c.host, port, upInterfaceAddrs)
 
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Println("retrylab: shutting down")
+	fmt.Fprintln(stdout, "retrylab: shutting down")
 	// The mock first: a request waiting out its latency is answered now,
 	// a hang's connection is closed, event streams end; so Shutdown has
 	// nothing left to wait for. Cancelling the requests' context instead

@@ -38,11 +38,7 @@ var (
 	simParallelRange = [2]int{0, 1024}
 )
 
-// simCommand runs `retrylab sim ...`.
-func simCommand(args []string) error {
-	return runSim(args, os.Stdout, os.Stderr)
-}
-
+// runSim runs `retrylab sim ...`.
 func runSim(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, simUsage)
