@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,6 +35,7 @@ Usage:
   retrylab [serve] [flags]      serve the playground and the mock endpoint
   retrylab compress FILE...     write FILE.gz and FILE.br next to each FILE
   retrylab sim aws|scenario     simulate in virtual time (retrylab sim -h for details)
+  retrylab help [COMMAND]       this help, or a command's (as COMMAND -h)
 
 Flags of serve (each also read from the environment variable shown):
 `
@@ -52,24 +54,54 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	var err error
-	switch cmd {
-	case "serve":
+	if cmd == "help" { // retrylab help [COMMAND] is COMMAND -h
+		switch {
+		case len(args) == 0 || len(args) == 1 && (args[0] == "help" || strings.HasPrefix(args[0], "-")):
+			cmd, args = "serve", []string{"-h"} // serve's usage is the program's
+		case len(args) == 1:
+			cmd, args = args[0], []string{"-h"}
+		default:
+			err = fmt.Errorf("help %s: name one command (serve, compress or sim)", strings.Join(args, " "))
+		}
+	}
+	switch {
+	case err != nil:
+	case cmd == "serve":
 		err = serveCommand(args, stdout, stderr)
-	case "compress":
-		err = compressCommand(args)
-	case "sim":
+	case cmd == "compress":
+		err = compressCommand(args, stderr)
+	case cmd == "sim":
 		err = runSim(args, stdout, stderr)
 	default:
-		err = fmt.Errorf("unknown command %q (want serve, compress or sim)", cmd)
+		err = fmt.Errorf("unknown command %q (want serve, compress, sim or help)", cmd)
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
+	}
+	if errors.As(err, new(flagError)) {
+		return 2 // the flag package has printed it, and the usage
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "retrylab:", err)
 		return 2
 	}
 	return 0
+}
+
+// flagError is an error of flag.FlagSet.Parse other than flag.ErrHelp,
+// which the flag package has printed already, followed by the usage:
+// runMain does not print it again.
+type flagError struct{ error }
+
+func (e flagError) Unwrap() error { return e.error }
+
+// parseFlags parses args with fs, whose errors are printed.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return flagError{err}
+	}
+	return err
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -91,7 +123,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535, not one browsers refuse (6000, 6667, …); 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {

@@ -224,3 +224,68 @@ func TestPrintServing(t *testing.T) {
 		})
 	}
 }
+
+// The command line's help and errors: -h, --help and -help print a
+// command's usage and exit 0, for compress too (it opened a file named
+// "-h"); `retrylab help [COMMAND]` does the same (it was an unknown
+// command); an undefined flag is told once, before the usage (the flag
+// package printed it, then runMain again), and exits 2.
+func TestCommandLine(t *testing.T) {
+	const (
+		topUsage      = "retrylab [serve] [flags]"
+		serveFlags    = "RETRYLAB_ROOT"
+		compressUsage = "retrylab compress FILE..."
+		simUsageLine  = "retrylab sim aws [-runs 100]"
+	)
+	tests := []struct {
+		name string
+		args []string
+		rc   int
+		want []string // in stderr, each exactly once
+		not  []string // never in stderr
+	}{
+		{"-h", []string{"-h"}, 0, []string{topUsage, serveFlags}, nil},
+		{"serve --help", []string{"serve", "--help"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help", []string{"help"}, 0, []string{topUsage, serveFlags}, []string{"unknown command"}},
+		{"help serve", []string{"help", "serve"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help compress", []string{"help", "compress"}, 0, []string{compressUsage}, nil},
+		{"help sim", []string{"help", "sim"}, 0, []string{simUsageLine}, nil},
+		{"help help", []string{"help", "help"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help -h", []string{"help", "-h"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help of two commands", []string{"help", "sim", "compress"}, 2, []string{"help sim compress: name one command (serve, compress or sim)"}, []string{"unknown command"}},
+		{"help of an unknown command", []string{"help", "nope"}, 2, []string{`unknown command "nope"`}, nil},
+		{"compress -h", []string{"compress", "-h"}, 0, []string{compressUsage}, []string{"open -h", "no such file"}},
+		{"compress --help", []string{"compress", "--help"}, 0, []string{compressUsage}, []string{"open --help"}},
+		{"compress -help", []string{"compress", "-help"}, 0, []string{compressUsage}, []string{"open -help"}},
+		{"compress with no file", []string{"compress"}, 2, []string{"compress: name at least one file"}, nil},
+		{"compress, undefined flag", []string{"compress", "-x"}, 2, []string{"flag provided but not defined: -x", compressUsage}, nil},
+		{"sim -h", []string{"sim", "-h"}, 0, []string{simUsageLine}, nil},
+		{"--version", []string{"--version"}, 2, []string{"flag provided but not defined: -version", topUsage}, nil},
+		{"serve, undefined flag", []string{"serve", "-nope"}, 2, []string{"flag provided but not defined: -nope", topUsage}, nil},
+		{"sim aws, undefined flag", []string{"sim", "aws", "-nope"}, 2, []string{"flag provided but not defined: -nope", simUsageLine}, nil},
+		{"sim scenario, undefined flag", []string{"sim", "scenario", "-nope"}, 2, []string{"flag provided but not defined: -nope", simUsageLine}, nil},
+		{"unknown command", []string{"nope"}, 2, []string{`unknown command "nope" (want serve, compress, sim or help)`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			rc := runMain(tt.args, &stdout, &stderr)
+			if rc != tt.rc {
+				t.Errorf("retrylab %q: exit status %d, want %d", tt.args, rc, tt.rc)
+			}
+			for _, w := range tt.want {
+				if n := strings.Count(stderr.String(), w); n != 1 {
+					t.Errorf("retrylab %q: stderr has %q %d times, want once:\n%s", tt.args, w, n, stderr.String())
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(stderr.String(), w) {
+					t.Errorf("retrylab %q: stderr has %q:\n%s", tt.args, w, stderr.String())
+				}
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("retrylab %q: printed %q on stdout, want nothing", tt.args, stdout.String())
+			}
+		})
+	}
+}

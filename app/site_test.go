@@ -40,7 +40,7 @@ func fakeRoot(t *testing.T, withCompressed bool) string {
 	must(os.WriteFile(filepath.Join(root, "wasm_exec.js"), []byte("// toolchain wasm_exec.js\n"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "web", "app.css"), []byte("body{}"), 0o644))
 	if withCompressed {
-		must(compressCommand([]string{wasm}))
+		must(compressCommand([]string{wasm}, io.Discard))
 	}
 	return root
 }
