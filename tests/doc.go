@@ -3,5 +3,6 @@
 // headless Chromium with chromedp, and click through the page as a person
 // would. They are behind the e2e build tag so a plain `go test ./...` does
 // not need a browser; `make e2e` (part of `make test`) runs them and fails,
-// never skips, when Chromium is missing.
+// never skips, when Chromium is missing. need_test.go, which checks
+// need.sh and needs only sh, is not behind the tag.
 package tests
