@@ -107,4 +107,4 @@ lint: deps $(WASMMOD) ## gofmt, go vet (native, and js/wasm as app.wasm is built
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built
-	rm -rf bin .build $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/axe tests/e2e.log
+	rm -rf bin .build $(WASM) $(WASM).gz $(WASM).br wasm_exec.js tests/out tests/axe

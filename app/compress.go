@@ -5,6 +5,7 @@ package main
 import (
 	"compress/gzip"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,13 +15,30 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
+// compressUsage is printed by `retrylab compress -h`.
+const compressUsage = `Usage:
+  retrylab compress FILE...
+      write FILE.gz (gzip -9) and FILE.br (brotli -q 11) next to each FILE,
+      as make build does for web/app.wasm
+`
+
 // compressCommand writes FILE.gz (gzip -9) and FILE.br (brotli -q 11) next to
 // each FILE, through temporary files so a half-written copy is never served.
 // The gzip copy is GNU gzip's where it is installed (it is on every Debian
 // machine): its -9 makes app.wasm ~1% smaller than compress/gzip's best,
 // 1.99 against 2.01 MB on 2026-12-02, which keeps it under issue 3's 2.0 MB
 // budget as transferred.
-func compressCommand(args []string) error {
+//
+// It takes no flags but -h (-help, --help), which prints compressUsage on
+// stderr; "--" ends the flags, for a file whose name starts with "-".
+func compressCommand(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("compress", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, compressUsage) }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	args = fs.Args()
 	if len(args) == 0 {
 		return errors.New("compress: name at least one file")
 	}

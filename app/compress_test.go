@@ -25,7 +25,7 @@ func TestCompressedCopiesReadBack(t *testing.T) {
 			if err := os.WriteFile(f, src, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := compressCommand([]string{f}); err != nil {
+			if err := compressCommand([]string{f}, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			gz, err := os.ReadFile(f + ".gz")

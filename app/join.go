@@ -61,14 +61,7 @@ func (h *joinHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	info := joinInfo{Origins: []string{}, Hint: hintNotYet}
 	if a := h.addr.Load(); a != nil {
-		var addrs []net.Addr
-		if wildcardHost(a.host) {
-			var err error
-			if addrs, err = h.interfaceAddrs(); err != nil {
-				addrs = nil // none found, and the hint says so
-			}
-		}
-		info.Origins, info.LAN, info.Hint = joinOrigins(a.host, a.port, addrs)
+		info.Origins, info.LAN, info.Hint = lanOrigins(a.host, a.port, h.interfaceAddrs)
 	}
 	body, _ := json.Marshal(info)
 	hdr := w.Header()
@@ -127,6 +120,20 @@ func upInterfaceAddrs() ([]net.Addr, error) {
 // wildcardHost reports whether host listens on every interface.
 func wildcardHost(host string) bool {
 	return host == "" || host == "0.0.0.0" || host == "::"
+}
+
+// lanOrigins is what /join answers, and serve prints, for a server
+// listening on host (serve -host) and port: the interfaces' addresses are
+// read with interfaceAddrs, and only for a wildcard host.
+func lanOrigins(host string, port int, interfaceAddrs func() ([]net.Addr, error)) (origins []string, lan bool, hint string) {
+	var addrs []net.Addr
+	if wildcardHost(host) {
+		var err error
+		if addrs, err = interfaceAddrs(); err != nil {
+			addrs = nil // none found, and the hint says so
+		}
+	}
+	return joinOrigins(host, port, addrs)
 }
 
 // joinOrigins decides what /join answers for a server listening on host

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,34 +35,73 @@ Usage:
   retrylab [serve] [flags]      serve the playground and the mock endpoint
   retrylab compress FILE...     write FILE.gz and FILE.br next to each FILE
   retrylab sim aws|scenario     simulate in virtual time (retrylab sim -h for details)
+  retrylab help [COMMAND]       this help, or a command's (as COMMAND -h)
 
 Flags of serve (each also read from the environment variable shown):
 `
 
 func serverMain() {
-	args := os.Args[1:]
+	if rc := runMain(os.Args[1:], os.Stdout, os.Stderr); rc != 0 {
+		os.Exit(rc)
+	}
+}
+
+// runMain runs the command line args (without the program's name) and
+// returns the exit status: 0, or 2 for an error, printed on stderr.
+func runMain(args []string, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
 	var err error
-	switch cmd {
-	case "serve":
-		err = serveCommand(args)
-	case "compress":
-		err = compressCommand(args)
-	case "sim":
-		err = simCommand(args)
+	if cmd == "help" { // retrylab help [COMMAND] is COMMAND -h
+		switch {
+		case len(args) == 0 || len(args) == 1 && (args[0] == "help" || strings.HasPrefix(args[0], "-")):
+			cmd, args = "serve", []string{"-h"} // serve's usage is the program's
+		case len(args) == 1:
+			cmd, args = args[0], []string{"-h"}
+		default:
+			err = fmt.Errorf("help %s: name one command (serve, compress or sim)", strings.Join(args, " "))
+		}
+	}
+	switch {
+	case err != nil:
+	case cmd == "serve":
+		err = serveCommand(args, stdout, stderr)
+	case cmd == "compress":
+		err = compressCommand(args, stderr)
+	case cmd == "sim":
+		err = runSim(args, stdout, stderr)
 	default:
-		err = fmt.Errorf("unknown command %q (want serve, compress or sim)", cmd)
+		err = fmt.Errorf("unknown command %q (want serve, compress, sim or help)", cmd)
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		return
+		return 0
+	}
+	if errors.As(err, new(flagError)) {
+		return 2 // the flag package has printed it, and the usage
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "retrylab:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "retrylab:", err)
+		return 2
 	}
+	return 0
+}
+
+// flagError is an error of flag.FlagSet.Parse other than flag.ErrHelp,
+// which the flag package has printed already, followed by the usage:
+// runMain does not print it again.
+type flagError struct{ error }
+
+func (e flagError) Unwrap() error { return e.error }
+
+// parseFlags parses args with fs, whose errors are printed.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return flagError{err}
+	}
+	return err
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -83,7 +123,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535, not one browsers refuse (6000, 6667, …); 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -111,8 +151,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return c, nil
 }
 
-func serveCommand(args []string) error {
-	c, err := parseConfig(args, os.Getenv, os.Stderr)
+func serveCommand(args []string, stdout, stderr io.Writer) error {
+	c, err := parseConfig(args, os.Getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -139,15 +179,14 @@ func serveCommand(args []string) error {
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	fmt.Printf("Retry Lab is serving the playground at %s/\n", openURL(c.host, port))
-	fmt.Printf("mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(c.host, port), fleet.TryKey))
+	printServing(stdout, c.host, port, upInterfaceAddrs)
 
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Println("retrylab: shutting down")
+	fmt.Fprintln(stdout, "retrylab: shutting down")
 	// The mock first: a request waiting out its latency is answered now,
 	// a hang's connection is closed, event streams end; so Shutdown has
 	// nothing left to wait for. Cancelling the requests' context instead
@@ -159,6 +198,27 @@ func serveCommand(args []string) error {
 	err = srv.Shutdown(shutdownCtx)
 	cancelBase()
 	return err
+}
+
+// hintNoAddressConsole is what serve prints when it listens on every
+// interface but none has an address other devices could reach.
+const hintNoAddressConsole = "connect this machine to the room's network (Wi-Fi or cable): the page's /join finds the address then"
+
+// printServing prints where the server serves. The first line is the one
+// the end-to-end tests read (tests/harness_test.go, startServer). When
+// other devices can reach the server (-host 0.0.0.0, or an address of this
+// machine), a line per origin /join reports follows: the address a
+// workshop's phones open.
+func printServing(w io.Writer, host string, port int, interfaceAddrs func() ([]net.Addr, error)) {
+	fmt.Fprintf(w, "Retry Lab is serving the playground at %s/\n", openURL(host, port))
+	fmt.Fprintf(w, "mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(host, port), fleet.TryKey))
+	origins, lan, _ := lanOrigins(host, port, interfaceAddrs)
+	for _, o := range origins {
+		fmt.Fprintf(w, "on your network: %s/\n", o)
+	}
+	if lan && len(origins) == 0 {
+		fmt.Fprintf(w, "on your network: no address yet: %s\n", hintNoAddressConsole)
+	}
 }
 
 // newServer is the http.Server serve runs h with; requests inherit base.

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"net"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,4 +166,126 @@ func FuzzPickEncoding(f *testing.F) {
 			t.Fatalf("pickEncoding(%q) = %q, never asked for", accept, got)
 		}
 	})
+}
+
+// printServing: the first line, which the end-to-end harness reads, stays
+// as it was; when other devices can reach the server, each origin /join
+// reports follows on a line of its own, for the presenter to read out.
+func TestPrintServing(t *testing.T) {
+	lan := func(cidrs ...string) func() ([]net.Addr, error) {
+		return func() ([]net.Addr, error) {
+			var addrs []net.Addr
+			for _, c := range cidrs {
+				ip, n, err := net.ParseCIDR(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				addrs = append(addrs, &net.IPNet{IP: ip, Mask: n.Mask})
+			}
+			return addrs, nil
+		}
+	}
+	failing := func() ([]net.Addr, error) { return nil, errors.New("no interfaces") }
+	const mockLine = "mock endpoint, as the page sets it up (try it with curl): "
+	tests := []struct {
+		name  string
+		host  string
+		addrs func() ([]net.Addr, error)
+		want  []string // lines after the mock endpoint's
+	}{
+		{"localhost: no one else reaches it", "localhost", lan("192.0.2.2/24"), nil},
+		{"loopback address", "127.0.0.1", lan("192.0.2.2/24"), nil},
+		{"every interface", "0.0.0.0", lan("192.0.2.2/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"every interface, IPv4 first", "::", lan("2001:db8::2/64", "192.0.2.2/24", "198.51.100.7/24"),
+			[]string{"on your network: http://192.0.2.2:8080/", "on your network: http://198.51.100.7:8080/", "on your network: http://[2001:db8::2]:8080/"}},
+		{"loopback and link-local left out", "0.0.0.0", lan("127.0.0.1/8", "169.254.3.4/16", "fe80::1/64", "192.0.2.2/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"one address of this machine", "192.0.2.2", lan("198.51.100.7/24"), []string{"on your network: http://192.0.2.2:8080/"}},
+		{"no address found", "0.0.0.0", lan("127.0.0.1/8"), []string{"on your network: no address yet: " + hintNoAddressConsole}},
+		{"interfaces unreadable", "0.0.0.0", failing, []string{"on your network: no address yet: " + hintNoAddressConsole}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			printServing(&b, tt.host, 8080, tt.addrs)
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if len(lines) < 2 {
+				t.Fatalf("printed %q, want at least the playground's and the mock endpoint's lines", b.String())
+			}
+			wantFirst := "Retry Lab is serving the playground at " + openURL(tt.host, 8080) + "/"
+			if lines[0] != wantFirst {
+				t.Errorf("first line %q, want %q", lines[0], wantFirst)
+			}
+			if !strings.HasPrefix(lines[1], mockLine+openURL(tt.host, 8080)+"/mock") {
+				t.Errorf("second line %q, want the mock endpoint's", lines[1])
+			}
+			if got := lines[2:]; !slices.Equal(got, tt.want) {
+				t.Errorf("then %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// The command line's help and errors: -h, --help and -help print a
+// command's usage and exit 0, for compress too (it opened a file named
+// "-h"); `retrylab help [COMMAND]` does the same (it was an unknown
+// command); an undefined flag is told once, before the usage (the flag
+// package printed it, then runMain again), and exits 2.
+func TestCommandLine(t *testing.T) {
+	const (
+		topUsage      = "retrylab [serve] [flags]"
+		serveFlags    = "RETRYLAB_ROOT"
+		compressUsage = "retrylab compress FILE..."
+		simUsageLine  = "retrylab sim aws [-runs 100]"
+	)
+	tests := []struct {
+		name string
+		args []string
+		rc   int
+		want []string // in stderr, each exactly once
+		not  []string // never in stderr
+	}{
+		{"-h", []string{"-h"}, 0, []string{topUsage, serveFlags}, nil},
+		{"serve --help", []string{"serve", "--help"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help", []string{"help"}, 0, []string{topUsage, serveFlags}, []string{"unknown command"}},
+		{"help serve", []string{"help", "serve"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help compress", []string{"help", "compress"}, 0, []string{compressUsage}, nil},
+		{"help sim", []string{"help", "sim"}, 0, []string{simUsageLine}, nil},
+		{"help help", []string{"help", "help"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help -h", []string{"help", "-h"}, 0, []string{topUsage, serveFlags}, nil},
+		{"help of two commands", []string{"help", "sim", "compress"}, 2, []string{"help sim compress: name one command (serve, compress or sim)"}, []string{"unknown command"}},
+		{"help of an unknown command", []string{"help", "nope"}, 2, []string{`unknown command "nope"`}, nil},
+		{"compress -h", []string{"compress", "-h"}, 0, []string{compressUsage}, []string{"open -h", "no such file"}},
+		{"compress --help", []string{"compress", "--help"}, 0, []string{compressUsage}, []string{"open --help"}},
+		{"compress -help", []string{"compress", "-help"}, 0, []string{compressUsage}, []string{"open -help"}},
+		{"compress with no file", []string{"compress"}, 2, []string{"compress: name at least one file"}, nil},
+		{"compress, undefined flag", []string{"compress", "-x"}, 2, []string{"flag provided but not defined: -x", compressUsage}, nil},
+		{"sim -h", []string{"sim", "-h"}, 0, []string{simUsageLine}, nil},
+		{"--version", []string{"--version"}, 2, []string{"flag provided but not defined: -version", topUsage}, nil},
+		{"serve, undefined flag", []string{"serve", "-nope"}, 2, []string{"flag provided but not defined: -nope", topUsage}, nil},
+		{"sim aws, undefined flag", []string{"sim", "aws", "-nope"}, 2, []string{"flag provided but not defined: -nope", simUsageLine}, nil},
+		{"sim scenario, undefined flag", []string{"sim", "scenario", "-nope"}, 2, []string{"flag provided but not defined: -nope", simUsageLine}, nil},
+		{"unknown command", []string{"nope"}, 2, []string{`unknown command "nope" (want serve, compress, sim or help)`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			rc := runMain(tt.args, &stdout, &stderr)
+			if rc != tt.rc {
+				t.Errorf("retrylab %q: exit status %d, want %d", tt.args, rc, tt.rc)
+			}
+			for _, w := range tt.want {
+				if n := strings.Count(stderr.String(), w); n != 1 {
+					t.Errorf("retrylab %q: stderr has %q %d times, want once:\n%s", tt.args, w, n, stderr.String())
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(stderr.String(), w) {
+					t.Errorf("retrylab %q: stderr has %q:\n%s", tt.args, w, stderr.String())
+				}
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("retrylab %q: printed %q on stdout, want nothing", tt.args, stdout.String())
+			}
+		})
+	}
 }

@@ -38,11 +38,7 @@ var (
 	simParallelRange = [2]int{0, 1024}
 )
 
-// simCommand runs `retrylab sim ...`.
-func simCommand(args []string) error {
-	return runSim(args, os.Stdout, os.Stderr)
-}
-
+// runSim runs `retrylab sim ...`.
 func runSim(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, simUsage)
@@ -87,7 +83,7 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "also write the points as CSV to this file")
 	svgPath := fs.String("svg", "", "also draw calls and completion time against clients as an SVG chart in this file")
 	parallel := decimalVar(fs, &e.Parallel, "parallel", 0, "`goroutines` running the sweep, between 0 and 1024; 0 = one per CPU (results do not depend on it)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -184,13 +180,13 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	maxAttempts := new(int)
 	maxFlag := decimalVar(fs, maxAttempts, "max-attempts", fleet.DefaultSimMaxAttempts, "stop the simulation after this many `attempts`, between 1 and 10000000")
 	// The query may come before or after the flags.
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var query string
 	if fs.NArg() > 0 {
 		query = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
+		if err := parseFlags(fs, fs.Args()[1:]); err != nil {
 			return err
 		}
 		if fs.NArg() > 0 {

@@ -84,15 +84,24 @@ func (s *site) Close() { s.mock.Close() }
 // mockEndpoints are the mock's paths, as a refused path is told.
 const mockEndpoints = "/mock, /mock/events, /mock/outage, /mock/limit, /mock/burst"
 
+// pointRoot ends the error for a file of the build missing under -root:
+// started from another folder, the server looks in the wrong place.
+const pointRoot = "or point -root (RETRYLAB_ROOT) at the repository"
+
 // newSite reads the built assets under root and wires the handlers.
+// Paths are made absolute first, so that a file missing under the default
+// root "." names the folder the server was started in.
 func newSite(root string) (*site, error) {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
 	wasm, err := loadWasm(filepath.Join(root, "web", "app.wasm"))
 	if err != nil {
 		return nil, err
 	}
 	execJS := filepath.Join(root, "wasm_exec.js")
 	if _, err := os.Stat(execJS); err != nil {
-		return nil, fmt.Errorf("%s is missing: run `make build` (it copies the Go toolchain's copy)", execJS)
+		return nil, fmt.Errorf("%s is missing: run `make build` (it copies the Go toolchain's copy), %s", execJS, pointRoot)
 	}
 
 	version, err := siteVersion(wasm.version, filepath.Join(root, "web"))

@@ -40,7 +40,7 @@ func fakeRoot(t *testing.T, withCompressed bool) string {
 	must(os.WriteFile(filepath.Join(root, "wasm_exec.js"), []byte("// toolchain wasm_exec.js\n"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "web", "app.css"), []byte("body{}"), 0o644))
 	if withCompressed {
-		must(compressCommand([]string{wasm}))
+		must(compressCommand([]string{wasm}, io.Discard))
 	}
 	return root
 }
@@ -256,9 +256,49 @@ func TestStaleCompressedCopyIgnored(t *testing.T) {
 	}
 }
 
+// A root without the build names the path looked at in full (started from
+// another folder, "web/app.wasm is missing" did not say where) and the two
+// ways out: make build, or -root (RETRYLAB_ROOT) pointing at the repository.
 func TestSiteNeedsBuild(t *testing.T) {
-	if _, err := newSite(t.TempDir()); err == nil || !strings.Contains(err.Error(), "make build") {
-		t.Errorf("newSite on an empty folder: %v, want an error telling to run make build", err)
+	const way = ": run `make build` first, or point -root (RETRYLAB_ROOT) at the repository"
+	tests := []struct {
+		name string
+		// layout makes the folder the server is started in (the working
+		// directory) and returns the -root given and the error wanted,
+		// given that folder.
+		layout func(t *testing.T, cwd string) (root, want string)
+	}{
+		{"empty folder, absolute", func(t *testing.T, cwd string) (string, string) {
+			return cwd, filepath.Join(cwd, "web", "app.wasm") + " is missing" + way
+		}},
+		{"the default root, started elsewhere", func(t *testing.T, cwd string) (string, string) {
+			return ".", filepath.Join(cwd, "web", "app.wasm") + " is missing" + way
+		}},
+		{"a relative root", func(t *testing.T, cwd string) (string, string) {
+			return "retrylab", filepath.Join(cwd, "retrylab", "web", "app.wasm") + " is missing" + way
+		}},
+		{"app.wasm built, wasm_exec.js missing", func(t *testing.T, cwd string) (string, string) {
+			root := fakeRoot(t, true)
+			if err := os.Remove(filepath.Join(root, "wasm_exec.js")); err != nil {
+				t.Fatal(err)
+			}
+			return root, filepath.Join(root, "wasm_exec.js") + " is missing: run `make build` (it copies the Go toolchain's copy), or point -root (RETRYLAB_ROOT) at the repository"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			t.Chdir(cwd)
+			root, want := tt.layout(t, cwd)
+			s, err := newSite(root)
+			if err == nil {
+				s.Close()
+				t.Fatalf("newSite(%q) served, want %q", root, want)
+			}
+			if err.Error() != want {
+				t.Errorf("newSite(%q):\n got %s\nwant %s", root, err, want)
+			}
+		})
 	}
 }
 

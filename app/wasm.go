@@ -33,7 +33,7 @@ type wasmAsset struct {
 func loadWasm(path string) (*wasmAsset, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s is missing: run `make build` first", path)
+		return nil, fmt.Errorf("%s is missing: run `make build` first, %s", path, pointRoot)
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
