@@ -313,12 +313,19 @@ func screenshot(tb testing.TB, ctx context.Context, name string) string {
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](afterFrames, chromedp.EvalAwaitPromise)); err != nil {
 		tb.Errorf("screenshot %s: waiting for the page to settle: %v", name, err)
 	}
+	return saveShot(tb, name, buf)
+}
+
+// saveShot writes a PNG under tests/out/ (gitignored) as name.png and
+// returns its path.
+func saveShot(tb testing.TB, name string, png []byte) string {
+	tb.Helper()
 	dir := filepath.Join(repoRoot, "tests", "out")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		tb.Fatal(err)
 	}
 	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
+	if err := os.WriteFile(path, png, 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	return path

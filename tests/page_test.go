@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -1648,15 +1646,9 @@ func TestReadmeScreenshot(t *testing.T) {
 	}
 	eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
 	eval[chromedp.Void](t, ctx, afterFrames)
-	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the viewport, not the whole page
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(repoRoot, "tests", "out")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "readme-screenshot.png"), buf, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	saveShot(t, "readme-screenshot", buf)
 }
