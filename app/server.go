@@ -210,8 +210,9 @@ const hintNoAddressConsole = "connect this machine to the room's network (Wi-Fi 
 // machine), a line per origin /join reports follows: the address a
 // workshop's phones open.
 func printServing(w io.Writer, host string, port int, interfaceAddrs func() ([]net.Addr, error)) {
-	fmt.Fprintf(w, "Retry Lab is serving the playground at %s/\n", openURL(host, port))
-	fmt.Fprintf(w, "mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(openURL(host, port), fleet.TryKey))
+	open := openURL(host, port)
+	fmt.Fprintf(w, "Retry Lab is serving the playground at %s/\n", open)
+	fmt.Fprintf(w, "mock endpoint, as the page sets it up (try it with curl): %s\n", fleet.Default().MockURL(open, fleet.TryKey))
 	origins, lan, _ := lanOrigins(host, port, interfaceAddrs)
 	for _, o := range origins {
 		fmt.Fprintf(w, "on your network: %s/\n", o)

@@ -182,11 +182,7 @@ func TestRejectedShare(t *testing.T) {
 // 429s atop 35 successes), it goes beside the bar: it was left out.
 func TestCutValuesStayInsideThePlot(t *testing.T) {
 	runs := cutValueRuns(t)
-	s, _ := fleet.FromQuery(mustURL(t, "http://x/?workers=2000&jobs=2").Query())
-	rec := fleet.Simulate(s)
-	v := newView()
-	v.load(s, rec, rec.Records())
-	runs["2,000 workers simulated"] = v
+	runs["2,000 workers simulated"] = queryView(t, "workers=2000&jobs=2")
 	sizes := append(slices.Clone(frameSizes), frameSize{"presentation, phone 390 px", 348, &presentTheme})
 	cuts := 0
 	for name, v := range runs {

@@ -37,6 +37,20 @@ var frameSizes = []frameSize{
 
 // simulatedView is a view of preset id simulated, as Simulate leaves it;
 // base, when not "", is kept as the baseline first (Keep as baseline).
+// queryView is a view of the simulated run of a page URL's query, which
+// must be valid.
+func queryView(t *testing.T, query string) *view {
+	t.Helper()
+	s, notes := fleet.FromQuery(mustURL(t, "http://x/?"+query).Query())
+	if len(notes) > 0 {
+		t.Fatalf("%s: %v", query, notes)
+	}
+	rec := fleet.Simulate(s)
+	v := newView()
+	v.load(s, rec, rec.Records())
+	return v
+}
+
 func simulatedView(t *testing.T, id, base string) *view {
 	t.Helper()
 	v := newView()
@@ -798,16 +812,7 @@ func isCutValue(text string) bool { return isValue(strings.TrimSuffix(valueNumbe
 func cutValueRuns(t *testing.T) map[string]*view {
 	t.Helper()
 	runs := map[string]*view{}
-	simulated := func(name, query string) {
-		s, notes := fleet.FromQuery(mustURL(t, "http://x/?"+query).Query())
-		if len(notes) > 0 {
-			t.Fatalf("%s: %v", query, notes)
-		}
-		rec := fleet.Simulate(s)
-		v := newView()
-		v.load(s, rec, rec.Records())
-		runs[name] = v
-	}
+	simulated := func(name, query string) { runs[name] = queryView(t, query) }
 	simulated("5,000 workers simulated", "workers=5000")
 	for _, p := range fleet.Presets {
 		runs[p.ID+" simulated"] = simulatedView(t, p.ID, "")
