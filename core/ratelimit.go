@@ -104,7 +104,7 @@ func ParseRateLimit(h Header, now time.Time) (RateLimitHint, error) {
 	}
 	var hint RateLimitHint
 	var err error
-	if rl, pol := h.Get("RateLimit"), h.Get("RateLimit-Policy"); rl != "" || pol != "" {
+	if rl, pol := listHeader(h, "RateLimit"), listHeader(h, "RateLimit-Policy"); rl != "" || pol != "" {
 		hint, err = parseIETF(rl, pol)
 	} else if l, r, t := h.Get("RateLimit-Limit"), h.Get("RateLimit-Remaining"), h.Get("RateLimit-Reset"); l != "" || r != "" || t != "" {
 		hint.Source = "RateLimit-Limit"
@@ -117,6 +117,19 @@ func ParseRateLimit(h Header, now time.Time) (RateLimitHint, error) {
 		return RateLimitHint{}, err
 	}
 	return hint, nil
+}
+
+// listHeader is the list field key of h as one value: a list may be sent
+// over several field lines (RFC 9110 §5.3), which Get reads only the first
+// of ("a";r=5;t=1 on one line and "b";r=0;t=30 on the next gave policy a's
+// 5 remaining, not b's 30 s reset), so with a Values method the lines are
+// joined by ", " as the standard says they combine. A browser's
+// Headers.get combines them already.
+func listHeader(h Header, key string) string {
+	if hv, ok := h.(headerValues); ok {
+		return strings.Join(hv.Values(key), ", ")
+	}
+	return h.Get(key)
 }
 
 func rateLimitError(field, value, problem string) error {

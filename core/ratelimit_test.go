@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -301,4 +302,46 @@ func (h *nilSafeHeader) Values(string) []string {
 		return nil
 	}
 	return h.v
+}
+
+// A RateLimit list sent over several field lines is one list (RFC 9110
+// §5.3): the most restrictive policy is chosen across the lines, and a
+// policy named on a second RateLimit-Policy line is found. Get alone read
+// the first line only.
+func TestParseRateLimitListOverSeveralLines(t *testing.T) {
+	now := time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		lines   map[string][]string
+		oneLine map[string]string
+	}{
+		{"RateLimit", map[string][]string{"RateLimit": {`"a";r=5;t=1`, `"b";r=0;t=30`}},
+			map[string]string{"RateLimit": `"a";r=5;t=1, "b";r=0;t=30`}},
+		{"RateLimit-Policy", map[string][]string{"RateLimit": {`"b";r=0;t=30`}, "RateLimit-Policy": {`"a";q=10;w=1`, `"b";q=100;w=60`}},
+			map[string]string{"RateLimit": `"b";r=0;t=30`, "RateLimit-Policy": `"a";q=10;w=1, "b";q=100;w=60`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			for k, vs := range tt.lines {
+				for _, v := range vs {
+					h.Add(k, v)
+				}
+			}
+			got, err := ParseRateLimit(h, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ParseRateLimit(hdr(tt.oneLine), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("over several lines %+v, on one line %+v", got, want)
+			}
+			if !got.HasReset || got.Reset != 30*time.Second || got.Remaining != 0 {
+				t.Errorf("got %+v, want policy b: 0 remaining, reset in 30s", got)
+			}
+		})
+	}
 }

@@ -281,6 +281,12 @@ func parseHTTPDate(s string, now time.Time) (time.Time, string) {
 		hh, mm, ss = p.clock()
 		p.lit(' ')
 		p.gmt()
+		if p.problem == "" && now.IsZero() {
+			// The century comes from now: with the zero time.Time the
+			// date fell in year 94 or -6, in the past, and read as 0 with
+			// no error, where the other two forms say what was missed.
+			p.fail("two-digit year with now the zero time.Time: pass the current time")
+		}
 		if p.problem == "" {
 			year = rfc850Year(year, month, mday, hh, mm, ss, now)
 		}

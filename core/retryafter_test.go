@@ -123,6 +123,8 @@ func TestParseRetryAfter(t *testing.T) {
 		{"list of dates", "Sun, 06 Nov 1994 08:49:37 GMT, Sun, 06 Nov 1994 08:49:37 GMT", t0, 0, "a list is not allowed"},
 		{"fractional date seconds", "Sun, 06 Nov 1994 08:49:37.5 GMT", t0, 0, "invalid syntax"},
 		{"date with now the zero time", "Sun, 06 Nov 1994 08:49:37 GMT", time.Time{}, 0, "of now, the zero time.Time: pass the current time"},
+		{"rfc 850 date with now the zero time", "Sunday, 06-Nov-94 08:49:37 GMT", time.Time{}, 0, "two-digit year with now the zero time.Time: pass the current time"},
+		{"asctime date with now the zero time", "Sun Nov  6 08:49:37 1994", time.Time{}, 0, "of now, the zero time.Time: pass the current time"},
 		{"iso 8601", "2026-11-02T09:30:00Z", t0, 0, "invalid syntax"},
 	}
 	for _, tt := range tests {
