@@ -92,7 +92,7 @@ func TestSummarySaysWhyJobsGaveUp(t *testing.T) {
 	rec.Append(recs...)
 	st := fleet.StatsOf(t0, recs)
 	got := describeRun(rec, st, recs, histBin(st.Drain))
-	if want := " 3 jobs gave up (out of attempts 1, retry budget empty 2)."; !strings.Contains(got, want) {
+	if want := " 3 jobs gave up (out of attempts: 1; retry budget empty: 2)."; !strings.Contains(got, want) {
 		t.Errorf("want %q in\n%s", want, got)
 	}
 }

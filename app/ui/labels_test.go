@@ -1011,7 +1011,7 @@ func TestGiveUpsSayWhy(t *testing.T) {
 	st := fleet.Stats{GiveUps: 12, Cancelled: 1, Causes: map[string]int{"exhausted": 9, "budget-empty": 2, "cancelled": 1}}
 	for _, s := range statList(&st, 0, endLive, 0) {
 		if s.Name == "give_ups" {
-			if want := "why: out of attempts 9, retry budget empty 2"; s.Tip != want {
+			if want := "why: out of attempts: 9; retry budget empty: 2"; s.Tip != want {
 				t.Errorf("give-ups' tooltip %q, want %q", s.Tip, want)
 			}
 		}

@@ -283,8 +283,8 @@ var giveUpCauses = [...][2]string{
 	{"above-ceiling", "Retry-After above the ceiling"}, {"permanent", "not retryable"}, {"horizon", "past the end of virtual time"}, {"invalid", "invalid policy"},
 }
 
-// causesText says why the jobs that gave up did: "why: out of attempts 9,
-// retry budget empty 2"; "" when none did but by Stop.
+// causesText says why the jobs that gave up did: "why: out of attempts: 9;
+// retry budget empty: 2"; "" when none did but by Stop.
 func causesText(causes map[string]int) string {
 	if c := causeCounts(causes); c != "" {
 		return "why: " + c
@@ -292,16 +292,16 @@ func causesText(causes map[string]int) string {
 	return ""
 }
 
-// causeCounts counts the give-ups by cause, "out of attempts 9, retry
-// budget empty 2", leaving the cancelled out.
+// causeCounts counts the give-ups by cause, "out of attempts: 9; retry
+// budget empty: 2", leaving the cancelled out.
 func causeCounts(causes map[string]int) string {
 	var parts []string
 	for _, c := range giveUpCauses {
 		if n := causes[c[0]]; n > 0 {
-			parts = append(parts, c[1]+" "+thousands(n))
+			parts = append(parts, c[1]+": "+thousands(n)) // "out of attempts 6" read as the setting
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, "; ")
 }
 
 // peakJobsTip says what bounds the jobs at once: the card's line had it
