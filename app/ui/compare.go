@@ -254,22 +254,36 @@ func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 // workloads differ), the counts of work get no verdict. A run going on
 // (or a replay) that has not measured a number yet (no job completed so
 // far) shows the baseline's figure beside its "–", with no change; the
-// numbers only a live run measures are left out then too.
+// numbers only a live run measures are left out then too. A simulation
+// against a live baseline shows the baseline's lateness and queueing
+// beside its own "–", with no change.
 func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
 	}
 	for i := range cur {
-		if b, ok := byName[cur[i].Name]; ok && !(mixed && measuredLive[cur[i].Name]) && (cur[i].NotMeasured == "" || cur[i].SoFar && !measuredLive[cur[i].Name]) {
-			cur[i].Base, cur[i].HasBase = b.Value, true
-			cur[i].BaseText, cur[i].BaseExact = b.Text, cmp.Or(b.Exact, b.Text)
-			cur[i].NoDelta = cur[i].NotMeasured != ""
-			if b.NotMeasured != "" {
-				cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
-			}
-			cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
+		b, ok := byName[cur[i].Name]
+		live := measuredLive[cur[i].Name]
+		switch {
+		case !ok:
+			continue
+		case cur[i].NotMeasured == "" && !(mixed && live): // compared
+		case cur[i].NotMeasured != "" && cur[i].SoFar && !live: // not yet: the baseline's beside "–"
+		case cur[i].NotMeasured != "" && mixed && live && b.NotMeasured == "":
+			// A simulation against a live baseline: the baseline's own
+			// figure beside the simulation's "–", not compared (it was
+			// left out, as if the baseline had not measured it either).
+		default:
+			continue
 		}
+		cur[i].Base, cur[i].HasBase = b.Value, true
+		cur[i].BaseText, cur[i].BaseExact = b.Text, cmp.Or(b.Exact, b.Text)
+		cur[i].NoDelta = cur[i].NotMeasured != ""
+		if b.NotMeasured != "" {
+			cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
+		}
+		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
 	}
 	return cur
 }
