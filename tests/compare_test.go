@@ -131,6 +131,10 @@ func TestCompareTwoRuns(t *testing.T) {
 	if err := waitFor(3*time.Second, func() bool { px = eval[int](t, ctx, baselinePixels); return px > 300 }); err != nil {
 		t.Errorf("the baseline's outline: %d violet pixels on the timeline", px)
 	}
+	// The bar names what changed between the two: the strategy.
+	if bar := eval[string](t, ctx, `document.getElementById("compare").textContent`); !strings.Contains(bar, "Changed from the baseline: ") || !strings.Contains(bar, "Strategy ") {
+		t.Errorf("the compare bar does not say what changed: %q", bar)
+	}
 	screenshot(t, ctx, "compare-flood-vs-full-jitter")
 	// The address carries the comparison: the link a presenter shares.
 	link := eval[string](t, ctx, `location.href`)

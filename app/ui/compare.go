@@ -235,6 +235,51 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 	return t
 }
 
+// settingsDiff says which settings differ from the baseline's base to
+// this run's cur, as the fields name them: "Changed from the baseline:
+// Strategy Exponential, full jitter → Exponential, no jitter." Two custom
+// configurations were told apart by their run numbers alone (review). A
+// setting with no effect in either run (the bucket's rate with the bucket
+// off) is left out; past maxDiffs, how many more; "" when none differ.
+func settingsDiff(base, cur fleet.Scenario) string {
+	var parts []string
+	n := 0
+	for i := range fleet.Fields {
+		f := &fleet.Fields[i]
+		if f.Enabled != nil && !f.Enabled(&base) && !f.Enabled(&cur) {
+			continue
+		}
+		if a, b := f.Get(&base), f.Get(&cur); a != b {
+			if n++; n <= maxDiffs {
+				parts = append(parts, f.Label+" "+choiceText(f, a)+" → "+choiceText(f, b))
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n > maxDiffs:
+		parts = append(parts, "and "+thousands(n-maxDiffs)+" more")
+	}
+	return "Changed from the baseline: " + strings.Join(parts, "; ") + "."
+}
+
+// maxDiffs is how many changed settings settingsDiff names.
+const maxDiffs = 4
+
+// choiceText is v as f shows it: a choice's label, else v ("" as "none").
+func choiceText(f *fleet.Field, v string) string {
+	for _, c := range f.Choices {
+		if c.Value == v {
+			return c.Label
+		}
+	}
+	if v == "" {
+		return "none"
+	}
+	return v
+}
+
 // measuredLive are the numbers only a live run measures (a simulation's
 // are 0): not compared between a live run and a simulation.
 var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
@@ -402,6 +447,9 @@ func (c *CompareBar) Render() app.UI {
 			this = runLabel(l.rec.Scenario, l.rec.Simulated, l.runs)
 		}
 		label, what = l.base.label(), "against "+this+": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
+		if d := settingsDiff(l.base.scen, l.shownScenario()); d != "" {
+			what += " " + d
+		}
 		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
 			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."
 		}

@@ -550,3 +550,29 @@ func TestSimulationShowsALiveBaselinesTiming(t *testing.T) {
 		}
 	}
 }
+
+// The compare bar names the settings that differ, as the fields name them:
+// two custom configurations were told apart by their run numbers alone.
+func TestCompareBarSaysWhatChanged(t *testing.T) {
+	scen := func(q string) fleet.Scenario {
+		s, notes := fleet.FromQuery(mustURL(t, "http://x/?"+q).Query())
+		if len(notes) > 0 {
+			t.Fatalf("%s: %v", q, notes)
+		}
+		return s
+	}
+	base := scen("workers=20&jobs=2&strategy=full")
+	tests := []struct {
+		query, want string
+	}{
+		{"workers=20&jobs=2&strategy=full", ""},
+		{"workers=20&jobs=2&strategy=exponential", "Changed from the baseline: Strategy Exponential, full jitter → Exponential, no jitter."},
+		{"workers=20&jobs=2&strategy=full&bucket_rate=7", ""}, // no effect with the bucket off
+		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Changed from the baseline: Workers 20 → 30; Jobs per worker 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more."},
+	}
+	for _, tt := range tests {
+		if got := settingsDiff(base, scen(tt.query)); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.query, got, tt.want)
+		}
+	}
+}
