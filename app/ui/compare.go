@@ -235,12 +235,13 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 	return t
 }
 
-// settingsDiff says which settings differ from the baseline's base to
-// this run's cur, as the fields name them: "Changed from the baseline:
-// Strategy Exponential, full jitter → Exponential, no jitter." Two custom
-// configurations were told apart by their run numbers alone (review). A
-// setting with no effect in either run (the bucket's rate with the bucket
-// off) is left out; past maxDiffs, how many more; "" when none differ.
+// settingsDiff says which settings differ from base to cur, as the fields
+// name them: "Strategy Exponential, full jitter → Exponential, no jitter;
+// Base 100ms → 1s". Two custom configurations were told apart by their run
+// numbers alone, and a run's status did not say the inputs had changed
+// since it (review). A setting with no effect in either (the bucket's
+// rate with the bucket off) is left out; past maxDiffs, how many more; ""
+// when none differ.
 func settingsDiff(base, cur fleet.Scenario) string {
 	var parts []string
 	n := 0
@@ -255,13 +256,10 @@ func settingsDiff(base, cur fleet.Scenario) string {
 			}
 		}
 	}
-	switch {
-	case n == 0:
-		return ""
-	case n > maxDiffs:
+	if n > maxDiffs {
 		parts = append(parts, "and "+thousands(n-maxDiffs)+" more")
 	}
-	return "Changed from the baseline: " + strings.Join(parts, "; ") + "."
+	return strings.Join(parts, "; ")
 }
 
 // maxDiffs is how many changed settings settingsDiff names.
@@ -448,7 +446,7 @@ func (c *CompareBar) Render() app.UI {
 		}
 		label, what = l.base.label(), "against "+this+": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
 		if d := settingsDiff(l.base.scen, l.shownScenario()); d != "" {
-			what += " " + d
+			what += " Changed from the baseline: " + d + "."
 		}
 		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
 			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."

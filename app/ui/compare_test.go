@@ -6,6 +6,7 @@ import (
 	"html"
 	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -566,13 +567,34 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 		query, want string
 	}{
 		{"workers=20&jobs=2&strategy=full", ""},
-		{"workers=20&jobs=2&strategy=exponential", "Changed from the baseline: Strategy Exponential, full jitter → Exponential, no jitter."},
+		{"workers=20&jobs=2&strategy=exponential", "Strategy Exponential, full jitter → Exponential, no jitter"},
 		{"workers=20&jobs=2&strategy=full&bucket_rate=7", ""}, // no effect with the bucket off
-		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Changed from the baseline: Workers 20 → 30; Jobs per worker 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more."},
+		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Workers 20 → 30; Jobs per worker 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more"},
 	}
 	for _, tt := range tests {
 		if got := settingsDiff(base, scen(tt.query)); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.query, got, tt.want)
 		}
+	}
+}
+
+// A finished run's status says when the inputs were edited after it, and
+// what changed: the timeline and numbers are the run's, Copy share link and
+// the Go code the inputs' (review).
+func TestRunStatusSaysTheInputsChanged(t *testing.T) {
+	l := newLab()
+	finishRun(l, oneJob(), false)
+	if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
+		t.Errorf("the run's own settings said changed: %s", bar)
+	}
+	was := l.s.Workers
+	l.Set("workers", "20")
+	want := "Changed since: Workers " + strconv.Itoa(was) + " → 20; Run or Simulate to see them."
+	if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, want) {
+		t.Errorf("after editing Workers, the status lacks %q: %s", want, bar)
+	}
+	l.Set("workers", strconv.Itoa(was))
+	if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
+		t.Errorf("set back, the settings are still said changed: %s", bar)
 	}
 }

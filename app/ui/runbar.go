@@ -98,6 +98,13 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil:
 		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
+	if l.rec != nil && !l.running && !l.watched && l.Invalid() == 0 {
+		// The run on screen is no longer the inputs' (they were edited
+		// after it): Copy share link and the Go code give the inputs.
+		if d := settingsDiff(l.rec.Scenario, l.s); d != "" {
+			status += " Changed since: " + d + "; Run or Simulate to see them."
+		}
+	}
 	ep := l.endpointLine()
 	custom := l.s.Target != ""
 	note := l.CORSNote()

@@ -1,0 +1,36 @@
+//go:build e2e
+
+package tests
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// After a run, editing a field says so beside the run's result: the lanes
+// and numbers are the run's, the inputs (and the share link) are not any
+// more. Setting it back takes the note away.
+func TestStatusSaysTheInputsChanged(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t) // its cleanup fails the test on a page exception
+	boot(t, ctx, srv.URL+"/?workers=5&jobs=1&latency=10ms&limiter=none")
+	runToEnd(t, ctx, 30*time.Second)
+	status := func() string { return eval[string](t, ctx, `document.getElementById("run-status").textContent`) }
+	if s := status(); !strings.HasPrefix(s, "Finished: ") || strings.Contains(s, "Changed since") {
+		t.Fatalf("after the run: %q", s)
+	}
+	typeInto(t, ctx, "workers", "8")
+	want := "Changed since: Workers 5 → 8; Run or Simulate to see them."
+	var s string
+	if waitFor(3*time.Second, func() bool { s = status(); return strings.Contains(s, want) }) != nil {
+		t.Errorf("after typing 8 in Workers the status is %q, want it to hold %q", s, want)
+	}
+	if st := state(t, ctx); st.Stats["successes"] != 5 {
+		t.Errorf("the numbers are no longer the run's: %v successes", st.Stats["successes"])
+	}
+	typeInto(t, ctx, "workers", "5")
+	if waitFor(3*time.Second, func() bool { s = status(); return !strings.Contains(s, "Changed since") }) != nil {
+		t.Errorf("set back to 5, the status is %q", s)
+	}
+}
