@@ -34,3 +34,24 @@ func TestStatusSaysTheInputsChanged(t *testing.T) {
 		t.Errorf("set back to 5, the status is %q", s)
 	}
 }
+
+// During a run the settings are disabled, and the page says so above them,
+// not only in a tooltip; the note goes when the run ends.
+func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=3&jobs=1&latency=2s&limiter=none")
+	click(t, ctx, "run")
+	locked := `(() => { const e = document.getElementById("settings-locked"); return e ? e.textContent : ""; })()`
+	var text string
+	if waitFor(3*time.Second, func() bool { text = eval[string](t, ctx, locked); return text != "" }) != nil {
+		t.Fatal("no note over the locked settings during the run")
+	}
+	if !strings.Contains(text, "Stop\u00a0(s)") {
+		t.Errorf("the note says %q", text)
+	}
+	screenshot(t, ctx, "settings-locked")
+	if waitFor(30*time.Second, func() bool { return !state(t, ctx).Running && eval[string](t, ctx, locked) == "" }) != nil {
+		t.Errorf("the run is over (%v) and the note still says %q", !state(t, ctx).Running, eval[string](t, ctx, locked))
+	}
+}

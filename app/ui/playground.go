@@ -380,6 +380,12 @@ func (p *Playground) Render() app.UI {
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
 			sidebar.Body(
+				// Said on the page, not only in a tooltip: a field clicked
+				// or tabbed into during a run did nothing, with no word why
+				// (review).
+				app.If(l.running, func() app.UI {
+					return app.P().ID("settings-locked").Class("locked").Text("Settings are locked while the run goes on: Stop\u00a0(s) to change them.")
+				}),
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
 					&Controls{Lab: l, Rev: l.cfgRev, Groups: p.groups},
 				),
