@@ -17,12 +17,14 @@ func TestStatusSaysTheInputsChanged(t *testing.T) {
 	boot(t, ctx, srv.URL+"/?workers=5&jobs=1&latency=10ms&limiter=none")
 	runToEnd(t, ctx, 30*time.Second)
 	status := func() string { return eval[string](t, ctx, `document.getElementById("run-status").textContent`) }
-	if s := status(); !strings.HasPrefix(s, "Finished: ") || strings.Contains(s, "Changed since") {
+	// The state says the run ended a frame or so before the status is
+	// re-rendered (runToEnd): wait for it, as a person reads it.
+	var s string
+	if waitFor(3*time.Second, func() bool { s = status(); return strings.HasPrefix(s, "Finished: ") }) != nil || strings.Contains(s, "Changed since") {
 		t.Fatalf("after the run: %q", s)
 	}
 	typeInto(t, ctx, "workers", "8")
 	want := "Changed since: Workers 5 → 8; Run or Simulate to see them."
-	var s string
 	if waitFor(3*time.Second, func() bool { s = status(); return strings.Contains(s, want) }) != nil {
 		t.Errorf("after typing 8 in Workers the status is %q, want it to hold %q", s, want)
 	}
