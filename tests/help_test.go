@@ -195,6 +195,10 @@ func TestHelpFitsTheScreen(t *testing.T) {
 			t.Errorf("%d × %d, presentation mode %v: the dialog is %.0f px high in a %.0f px box, from %.0f to %.0f px on a %.0f px screen: want all of it shown, no scrolling",
 				c.w, c.h, present, l.ScrollHeight, l.ClientHeight, l.Top, l.Bottom, l.Screen)
 		}
+		// On a projector nothing in it is under 14 px (the key names were 13.6).
+		if small := eval[float64](t, ctx, `Math.min(...[...document.querySelectorAll("#help p, #help dt, #help dd, #help kbd")].map(e => parseFloat(getComputedStyle(e).fontSize)))`); present && small < 14 {
+			t.Errorf("%d × %d, presentation mode: the dialog's smallest type is %.1f px, want at least 14", c.w, c.h, small)
+		}
 		if !strings.Contains(l.Text, "Esc closes it") {
 			t.Errorf("presentation mode %v: the dialog does not say that Esc closes it", present)
 		}

@@ -6,7 +6,6 @@ import (
 	"html"
 	"math"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -571,19 +570,32 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 // what changed: the timeline and numbers are the run's, Copy share link and
 // the Go code the inputs' (review).
 func TestRunStatusSaysTheInputsChanged(t *testing.T) {
-	l := newLab()
-	finishRun(l, oneJob(), false)
-	if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
-		t.Errorf("the run's own settings said changed: %s", bar)
-	}
-	was := l.s.Workers
-	l.Set("workers", "20")
-	want := "Changed since: Workers " + strconv.Itoa(was) + " → 20; Run or Simulate to see them."
-	if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, want) {
-		t.Errorf("after editing Workers, the status lacks %q: %s", want, bar)
-	}
-	l.Set("workers", strconv.Itoa(was))
-	if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
-		t.Errorf("set back, the settings are still said changed: %s", bar)
+	for _, c := range []struct {
+		name, key, value string
+		want             string // what follows "Changed since: "
+	}{
+		{"workers", "workers", "20", "Workers 50 → 20; Run or Simulate to see them."},
+		// A custom target cannot be simulated: only Run would show it.
+		{"custom target", "target", "https://api.example.com/items", "Custom target none → https://api.example.com/items; Run to see them."},
+		// Past a live run's 500 workers: only Simulate.
+		{"too many to run live", "workers", "600", "Workers 50 → 600; Simulate to see them."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newLab()
+			finishRun(l, oneJob(), false)
+			if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
+				t.Errorf("the run's own settings said changed: %s", bar)
+			}
+			was := l.Text(c.key)
+			l.Set(c.key, c.value)
+			want := "Changed since: " + c.want
+			if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, want) {
+				t.Errorf("after setting %s=%s, the status lacks %q: %s", c.key, c.value, want, bar)
+			}
+			l.Set(c.key, was)
+			if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
+				t.Errorf("set back, the settings are still said changed: %s", bar)
+			}
+		})
 	}
 }

@@ -23,9 +23,8 @@ const WorkersPerOrigin = 6
 // server on a LAN address) there is no such trick and every worker uses the
 // page's own origin; the timeline then shows the browser's queueing.
 func MockOrigin(page *url.URL, w int) string {
-	host := page.Hostname()
 	port := page.Port()
-	if !isLoopback(host) || page.Scheme != "http" {
+	if !sharded(page) {
 		return (&url.URL{Scheme: page.Scheme, Host: page.Host}).String() // escapes a zone's %
 	}
 	shard := w / WorkersPerOrigin
@@ -35,6 +34,10 @@ func MockOrigin(page *url.URL, w int) string {
 	}
 	return "http://" + h
 }
+
+// sharded reports whether a page at page spreads the mock's requests over
+// *.localhost origins: an http page on this machine.
+func sharded(page *url.URL) bool { return page.Scheme == "http" && isLoopback(page.Hostname()) }
 
 // isLoopback reports whether host is one the *.localhost names reach:
 // browsers resolve them to 127.0.0.1 and ::1 only, so a page on another

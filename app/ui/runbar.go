@@ -102,7 +102,7 @@ func (b *RunBar) Render() app.UI {
 		// The run on screen is no longer the inputs' (they were edited
 		// after it): Copy share link and the Go code give the inputs.
 		if d := settingsDiff(l.rec.Scenario, l.s); d != "" {
-			status += " Changed since: " + d + "; Run or Simulate to see them."
+			status += " Changed since: " + d + l.toSeeThem()
 		}
 	}
 	ep := l.endpointLine()
@@ -295,7 +295,21 @@ func (l *Lab) endpointLine() endpointLine {
 	if why := l.copyBlocked(); why != "" {
 		return endpointLine{label, "Endpoint URL", "", "No URL: fix " + fieldCount(l.Invalid()) + " first (the messages are beside the inputs).", why}
 	}
-	return endpointLine{label, "Endpoint URL", "The workers call this URL (each on its own *.localhost origin); a Run uses a fresh key.", l.EndpointURL(), ""}
+	return endpointLine{label, "Endpoint URL", l.endpointTitle(), l.EndpointURL(), ""}
+}
+
+// endpointTitle says how the workers reach the endpoint line's URL: a
+// custom target as it is, from the page's origin; the mock from *.localhost
+// origins, six workers to each, when the page is on this machine (MockOrigin),
+// else from the page's own origin.
+func (l *Lab) endpointTitle() string {
+	switch {
+	case l.s.Target != "":
+		return "The workers call this URL as it is, from this page's origin: your server's CORS policy decides what they may read."
+	case l.page != nil && !sharded(l.page):
+		return "The workers call this URL from this page's origin, to which the browser opens at most six connections; a Run uses a fresh key."
+	}
+	return "The workers call this URL from *.localhost origins, " + strconv.Itoa(WorkersPerOrigin) + " workers to each (the browser opens at most six connections to one); a Run uses a fresh key."
 }
 
 // copyBlocked says why nothing made of the configuration can be copied
@@ -376,4 +390,19 @@ func steadyLabel(on bool, icon, off, onText string) app.UI {
 		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(app.Span().Class("icon").Text(icon), app.Text(" "+text))
 	}
 	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
+}
+
+// toSeeThem ends the status's "Changed since" with what would show the
+// inputs, of Run and Simulate, as the configuration allows them (a custom
+// target cannot be simulated; 600 workers cannot run live).
+func (l *Lab) toSeeThem() string {
+	switch run, sim := l.s.LiveErrors() == nil, l.s.SimErrors() == nil; {
+	case run && sim:
+		return "; Run or Simulate to see them."
+	case run:
+		return "; Run to see them."
+	case sim:
+		return "; Simulate to see them."
+	}
+	return "."
 }

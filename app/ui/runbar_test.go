@@ -78,3 +78,33 @@ func TestStatusSaysJobsRanPastVirtualTime(t *testing.T) {
 		t.Errorf("status %s", status[:min(len(status), 300)])
 	}
 }
+
+// TestEndpointTitleSaysHowTheWorkersCallIt: the endpoint's tooltip says
+// where the requests come from, as the page sends them (MockOrigin): it
+// said "each on its own *.localhost origin" for a custom target, which is
+// called from the page's origin, and for a page on a LAN address.
+func TestEndpointTitleSaysHowTheWorkersCallIt(t *testing.T) {
+	for _, c := range []struct {
+		page, target string
+		want         string
+	}{
+		{"http://localhost:8080/", "", "from *.localhost origins, 6 workers to each"},
+		{"http://127.0.0.1:8080/", "", "from *.localhost origins, 6 workers to each"},
+		{"http://10.0.0.5:8080/", "", "from this page's origin, to which the browser opens at most six connections"},
+		{"https://localhost:8443/", "", "from this page's origin"},
+		{"http://localhost:8080/", "https://api.example.com/items", "as it is, from this page's origin: your server's CORS policy"},
+	} {
+		u, err := url.Parse(c.page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := newLab()
+		l.Load(u)
+		if c.target != "" {
+			l.Set("target", c.target)
+		}
+		if got := l.endpointLine().title; !strings.Contains(got, c.want) {
+			t.Errorf("page %s, target %q: the endpoint's title is %q, want it to say %q", c.page, c.target, got, c.want)
+		}
+	}
+}
