@@ -88,17 +88,22 @@ func TestJitterBounds(t *testing.T) {
 		if limit == 0 {
 			limit = maxDuration
 		}
-		t0 := toDuration(b.expo(n)) // the exponential term
+		// The exponential term, min(cap, Base·Multiplier^n), computed here
+		// with math.Pow rather than by b.expo, the code under test: the two
+		// round differently, so the bounds allow a part in 10⁹.
+		t0 := toDuration(math.Min(float64(b.Base)*math.Pow(b.Multiplier, float64(n)), float64(limit)))
+		slack := t0/1e9 + 1
+		up := min(limit, t0+min(slack, limit-t0)) // t0+slack, not past the limit (or overflowing)
 		lo, hi := time.Duration(0), limit
 		switch b.Strategy {
 		case Constant:
 			lo, hi = b.Base, b.Base
 		case Exponential:
-			lo, hi = t0, t0
+			lo, hi = t0-slack, up
 		case FullJitter:
-			hi = t0
+			hi = up
 		case EqualJitter:
-			lo, hi = t0/2-1, t0
+			lo, hi = t0/2-slack, up
 		case DecorrelatedJitter:
 			lo = min(b.Base, limit)
 			hi = min(limit, max(b.Base, 3*prev))
