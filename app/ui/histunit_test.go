@@ -113,7 +113,7 @@ func TestLimitTextsScaleToTheBin(t *testing.T) {
 		want  []string
 	}{
 		{2 * time.Second, "server limit 10 req/s (burst 10)", 10, []string{"server limit 10 req/s = 2.5 per 250 ms (burst 10)", "server limit 10 req/s = 2.5 per 250 ms", "limit 10 req/s = 2.5 per 250 ms", "limit 2.5 per 250 ms"}},
-		{5 * time.Second, "server limit 5 per 1s", 5, []string{"server limit 5 per 1s = 2.5 per 500 ms", "limit 5 per 1s = 2.5 per 500 ms", "limit 2.5 per 500 ms"}},
+		{5 * time.Second, "server limit 5 per 1 s", 5, []string{"server limit 5 per 1 s = 2.5 per 500 ms", "limit 5 per 1 s = 2.5 per 500 ms", "limit 2.5 per 500 ms"}},
 		{2 * time.Second, "fleet bucket 8 req/s", 8, []string{"fleet bucket 8 req/s = 2 per 250 ms", "bucket 8 req/s = 2 per 250 ms", "bucket 2 per 250 ms"}},
 		{2 * time.Second, "server limit 10 req/s (burst 10) as set here; devices asked for others", 10, []string{"server limit 10 req/s = 2.5 per 250 ms (burst 10) as set here; devices asked for others", "server limit 10 req/s = 2.5 per 250 ms", "limit 10 req/s = 2.5 per 250 ms", "limit 2.5 per 250 ms"}},
 		{20 * time.Second, "server limit 10 req/s (burst 10)", 10, []string{"server limit 10 req/s (burst 10)", "server limit 10 req/s", "limit 10 req/s"}},

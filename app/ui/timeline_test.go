@@ -1095,9 +1095,9 @@ func TestScaledLimitAsTheServerAdmitsIt(t *testing.T) {
 		endLabel string
 	}{
 		{"?limiter=bucket&rate=10&burst=10", 10, 5, "server limit 5 req/s (burst 5)"},
-		{"?limiter=fixed&limit=1&window=1s", 1, 1, "server limit 1 per 1s"},
-		{"?limiter=sliding&limit=5&window=1s", 5, 3, "server limit 3 per 1s"},
-		{"?limiter=fixed&limit=60&window=1m", 1, 0.5, "server limit 30 per 1m"}, // not "per 1m0s"
+		{"?limiter=fixed&limit=1&window=1s", 1, 1, "server limit 1 per 1 s"},
+		{"?limiter=sliding&limit=5&window=1s", 5, 3, "server limit 3 per 1 s"},
+		{"?limiter=fixed&limit=60&window=1m", 1, 0.5, "server limit 30 per 1 min"}, // not "per 1m0s", nor "1m"
 	} {
 		s, notes := fleet.FromQuery(mustURL(t, "http://x/"+c.query).Query())
 		if len(notes) > 0 {
