@@ -38,11 +38,19 @@ func TestStatusSaysTheInputsChanged(t *testing.T) {
 }
 
 // During a run the settings are disabled, and the page says so above them,
-// not only in a tooltip; the note goes when the run ends.
+// not only in a tooltip; the note goes when the run ends. The settings stay
+// the same elements: when the note came, go-app replaced their fieldset,
+// every field in it, at the run's start and again at its end.
 func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=3&jobs=1&latency=2s&limiter=none")
+	eval[bool](t, ctx, `(window.__frame = document.querySelector("fieldset.frame"), window.__workers = document.getElementById("workers"), true)`)
+	same := func(when string) {
+		if !eval[bool](t, ctx, `document.querySelector("fieldset.frame") === window.__frame && document.getElementById("workers") === window.__workers`) {
+			t.Errorf("%s, the settings are new elements: the page made them again", when)
+		}
+	}
 	click(t, ctx, "run")
 	locked := `(() => { const e = document.getElementById("settings-locked"); return e ? e.textContent : ""; })()`
 	var text string
@@ -53,7 +61,12 @@ func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 		t.Errorf("the note says %q", text)
 	}
 	screenshot(t, ctx, "settings-locked")
+	same("during the run")
 	if waitFor(30*time.Second, func() bool { return !state(t, ctx).Running && eval[string](t, ctx, locked) == "" }) != nil {
 		t.Errorf("the run is over (%v) and the note still says %q", !state(t, ctx).Running, eval[string](t, ctx, locked))
 	}
+	if eval[bool](t, ctx, `document.getElementById("settings-locked").getClientRects().length > 0`) {
+		t.Error("the run is over and the note's empty line still takes room")
+	}
+	same("after the run")
 }

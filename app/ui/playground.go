@@ -382,10 +382,12 @@ func (p *Playground) Render() app.UI {
 			sidebar.Body(
 				// Said on the page, not only in a tooltip: a field clicked
 				// or tabbed into during a run did nothing, with no word why
-				// (review).
-				app.If(l.running, func() app.UI {
-					return app.P().ID("settings-locked").Class("locked").Text("Settings are locked while the run goes on: Stop\u00a0(s) to change them.")
-				}),
+				// (review). Always there, hidden and empty between runs:
+				// an element that came and went before the settings made
+				// go-app replace the settings' fieldset, every field in it,
+				// at each run's start and end (its children are diffed by
+				// position), in the run's opening burst.
+				app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(map[bool]string{true: "Settings are locked while the run goes on: Stop\u00a0(s) to change them."}[l.running]),
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
 					&Controls{Lab: l, Rev: l.cfgRev, Groups: p.groups},
 				),
