@@ -45,9 +45,19 @@ func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=3&jobs=1&latency=2s&limiter=none")
-	eval[bool](t, ctx, `(window.__frame = document.querySelector("fieldset.frame"), window.__workers = document.getElementById("workers"), true)`)
+	if !eval[bool](t, ctx, `!!(window.__frame = document.querySelector("fieldset.frame")) && !!(window.__workers = document.getElementById("f-workers"))`) {
+		t.Fatal("no settings' fieldset or Workers input on the page")
+	}
+	// Nor is any other part of the page made again (an element of 8 or
+	// more descendants removed) by a run's start or end.
+	eval[bool](t, ctx, `(() => {
+		window.__remade = [];
+		new MutationObserver(ms => { for (const m of ms) m.removedNodes.forEach(n => {
+			if (n.nodeType === 1 && n.querySelectorAll("*").length >= 8) __remade.push(n.nodeName + (n.id ? "#" + n.id : "") + (n.className ? "." + n.className : ""));
+		}); }).observe(document.body, {childList: true, subtree: true});
+		return true; })()`)
 	same := func(when string) {
-		if !eval[bool](t, ctx, `document.querySelector("fieldset.frame") === window.__frame && document.getElementById("workers") === window.__workers`) {
+		if !eval[bool](t, ctx, `document.querySelector("fieldset.frame") === window.__frame && document.getElementById("f-workers") === window.__workers`) {
 			t.Errorf("%s, the settings are new elements: the page made them again", when)
 		}
 	}
@@ -65,8 +75,11 @@ func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 	if waitFor(30*time.Second, func() bool { return !state(t, ctx).Running && eval[string](t, ctx, locked) == "" }) != nil {
 		t.Errorf("the run is over (%v) and the note still says %q", !state(t, ctx).Running, eval[string](t, ctx, locked))
 	}
-	if eval[bool](t, ctx, `document.getElementById("settings-locked").getClientRects().length > 0`) {
+	if eval[bool](t, ctx, `(() => { const e = document.getElementById("settings-locked"); return !!e && e.getClientRects().length > 0; })()`) {
 		t.Error("the run is over and the note's empty line still takes room")
 	}
 	same("after the run")
+	if remade := eval[[]string](t, ctx, `__remade`); len(remade) > 0 {
+		t.Errorf("the run's start or end made these parts of the page again: %v", remade)
+	}
 }
