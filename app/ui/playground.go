@@ -386,8 +386,12 @@ func (p *Playground) Render() app.UI {
 				// an element that came and went before the settings made
 				// go-app replace the settings' fieldset, every field in it,
 				// at each run's start and end (its children are diffed by
-				// position), in the run's opening burst.
-				app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(map[bool]string{true: "Settings are locked while the run goes on: Stop\u00a0(s) to change them."}[l.running]),
+				// position), in the run's opening burst. It lies over the
+				// settings' top, held in view as they scroll, and takes no
+				// room: it pushed them 53 px down and back (web/app.css).
+				app.Div().Class("locked-anchor").Body(
+					app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(map[bool]string{true: "Settings are locked while the run goes on: Stop\u00a0(s) to change them."}[l.running]),
+				),
 				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
 					&Controls{Lab: l, Rev: l.cfgRev, Groups: p.groups},
 				),
