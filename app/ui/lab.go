@@ -27,6 +27,11 @@ import (
 // and comes back through Dispatch.
 type Lab struct {
 	page *url.URL // the page's address: the mock is on its origin
+
+	// subdomains is whether this browser reaches the *.localhost origins
+	// the workers are spread over (checkSubdomains; nil: not asked).
+	subdomains *subdomainCheck
+
 	// address is the address bar's query: as the page was opened with,
 	// then as saveURL writes it. A draft belongs to it (adoptDraft).
 	address string
@@ -747,6 +752,16 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	if c := l.subdomains; c.pending() {
+		// Asked once the page has painted, the answer comes a moment
+		// later: the run waits for it rather than send where it may not
+		// reach.
+		ctx.Async(func() {
+			<-c.done
+			ctx.Dispatch(l.Run)
+		})
+		return
+	}
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -760,7 +775,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.cancel = cancel
 	l.running, l.stopping = true, false
 	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
-	tr := newFetchTransport(l.pageURL(), s, l.runKey, l.device)
+	tr := newFetchTransport(l.pageURL(), l.spread(), s, l.runKey, l.device)
 	l.tr = tr
 	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
 	l.live = live
@@ -1080,9 +1095,38 @@ func (l *Lab) closeStream() {
 }
 
 // pageOrigin is the page's scheme://host.
-func (l *Lab) pageOrigin() string {
-	u := l.pageURL()
-	return u.Scheme + "://" + u.Host
+func (l *Lab) pageOrigin() string { return pageOrigin(l.pageURL()) }
+
+// spread reports whether the workers call the mock on *.localhost origins
+// (MockOrigin): the page is on this machine, and the browser was not found
+// unable to reach them.
+func (l *Lab) spread() bool { return sharded(l.pageURL()) && !l.subdomains.failed() }
+
+// subdomainsMsg is the short message of a browser that does not reach the
+// *.localhost origins.
+const subdomainsMsg = "This browser does not reach w0.localhost (Safari resolves no *.localhost name), so every worker calls this page's own origin: " +
+	"past six requests in flight the browser holds them back, drawn as “held by the browser”. Chrome, Edge and Firefox spread the workers over *.localhost origins."
+
+// checkSubdomains asks, once the page has painted, whether the browser
+// reaches the *.localhost origins the workers are spread over
+// (subdomainCheck): a page on this machine only. Where it does not, the
+// page says so in a short message, and the endpoint's title after it.
+func (l *Lab) checkSubdomains(ctx app.Context) {
+	if !app.IsClient || l.subdomains != nil || l.page == nil || !sharded(l.page) {
+		return
+	}
+	c := newSubdomainCheck(l.page, func(ctx context.Context, u string) error {
+		browser.Clock{}.AfterPaint(ctx)
+		return browser.Reach(ctx, u)
+	})
+	l.subdomains = c
+	ctx.Async(func() {
+		<-c.done
+		if !c.unreachable {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, subdomainsMsg) })
+	})
 }
 
 func (l *Lab) pageURL() *url.URL {

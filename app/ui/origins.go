@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // WorkersPerOrigin is how many concurrent connections a browser opens to one
@@ -21,11 +23,12 @@ const WorkersPerOrigin = 6
 // interface without DNS, each subdomain is its own origin with its own six
 // connections, and the same server answers them all. Elsewhere (a workshop
 // server on a LAN address) there is no such trick and every worker uses the
-// page's own origin; the timeline then shows the browser's queueing.
+// page's own origin; the timeline then shows the browser's queueing. So do
+// the browsers that do not resolve *.localhost names (subdomainCheck).
 func MockOrigin(page *url.URL, w int) string {
 	port := page.Port()
 	if !sharded(page) {
-		return (&url.URL{Scheme: page.Scheme, Host: page.Host}).String() // escapes a zone's %
+		return pageOrigin(page)
 	}
 	shard := w / WorkersPerOrigin
 	h := fmt.Sprintf("w%d.localhost", shard)
@@ -33,6 +36,11 @@ func MockOrigin(page *url.URL, w int) string {
 		h += ":" + port
 	}
 	return "http://" + h
+}
+
+// pageOrigin is the origin of the page at page.
+func pageOrigin(page *url.URL) string {
+	return (&url.URL{Scheme: page.Scheme, Host: page.Host}).String() // escapes a zone's %
 }
 
 // sharded reports whether a page at page spreads the mock's requests over
@@ -52,4 +60,53 @@ func isLoopback(host string) bool {
 	}
 	ip = ip.Unmap()
 	return ip == netip.IPv6Loopback() || ip == netip.AddrFrom4([4]byte{127, 0, 0, 1})
+}
+
+// subdomainCheck is what the page found out, once it had painted, of
+// whether this browser reaches the *.localhost origins MockOrigin spreads
+// the workers over. Chromium and Firefox resolve every *.localhost name to
+// the loopback interface themselves; Safari asks macOS, which resolves
+// localhost alone, so there every request to w0.localhost failed as if the
+// server were down and a run was all failures. Where the check fails, every
+// worker calls the page's own origin, as on a LAN address.
+type subdomainCheck struct {
+	done        chan struct{} // closed once the answer is in
+	unreachable bool          // written before done is closed
+}
+
+// subdomainCheckTimeout is how long the check waits for an answer: a
+// resolver that hangs on the name counts as one that does not know it.
+const subdomainCheckTimeout = 3 * time.Second
+
+// newSubdomainCheck starts asking whether the browser reaches page's
+// first *.localhost origin: a GET of the page's icon there (no-cors: any
+// answer will do), with reach (browser.Reach in the page).
+func newSubdomainCheck(page *url.URL, reach func(ctx context.Context, url string) error) *subdomainCheck {
+	c := &subdomainCheck{done: make(chan struct{})}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), subdomainCheckTimeout)
+		c.unreachable = reach(ctx, MockOrigin(page, 0)+"/web/icon.svg") != nil
+		cancel()
+		close(c.done)
+	}()
+	return c
+}
+
+// pending reports whether the answer is not in yet (false for no check).
+func (c *subdomainCheck) pending() bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// failed reports whether the check is over and the browser did not reach
+// the origin.
+func (c *subdomainCheck) failed() bool {
+	return c != nil && !c.pending() && c.unreachable
 }

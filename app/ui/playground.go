@@ -120,6 +120,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	if p.groups != 0 {
 		ctx.Async(func() { p.mountSettings(ctx) })
 	}
+	l.checkSubdomains(ctx)
 	l.rehearseSoon(ctx)
 }
 

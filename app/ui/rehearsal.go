@@ -85,9 +85,13 @@ func (l *Lab) rehearseSoon(ctx app.Context) {
 	if !app.IsClient || l.rehearsal.State != "waiting" {
 		return
 	}
+	check := l.subdomains
 	ctx.Async(func() {
 		browser.Clock{}.AfterPaint(context.Background())
 		_ = browser.Clock{}.Sleep(context.Background(), rehearsalDelay)
+		if check != nil {
+			<-check.done // where its requests go
+		}
 		ctx.Dispatch(func(ctx app.Context) { l.rehearse(ctx) })
 	})
 }
@@ -108,7 +112,7 @@ func (l *Lab) rehearse(ctx app.Context) {
 	l.rehearsal = rehearsalState{State: "running", Key: key}
 	l.publish()
 	v := newViewOn(rehearsalCanvasID, rehearsalOverlayID)
-	tr := newFetchTransport(l.pageURL(), s, key, "")
+	tr := newFetchTransport(l.pageURL(), l.spread(), s, key, "")
 	ready, stop, err := streamInto(l.pageOrigin(), key, v)
 	if err != nil {
 		ready, stop = nil, func() {}

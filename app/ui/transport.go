@@ -18,7 +18,9 @@ import (
 //
 // With the built-in mock, worker w calls the mock on MockOrigin(page, w) —
 // six workers per origin, so HTTP/1.1's connection limit does not queue
-// requests inside the browser — tagged with the attempt, and the mock's JSON
+// requests inside the browser — or, not spread (a browser that does not
+// reach *.localhost names), on the page's own origin, each attempt
+// tagged with the attempt, and the mock's JSON
 // body gives the server's arrival number and receive time. A custom target is
 // called as given.
 type fetchTransport struct {
@@ -41,7 +43,7 @@ type fetchTransport struct {
 
 // In a shared room each attempt's tag starts with device, the page's name
 // in the room, so a watch of the room draws a lane per device.
-func newFetchTransport(page *url.URL, s fleet.Scenario, runKey, device string) *fetchTransport {
+func newFetchTransport(page *url.URL, spread bool, s fleet.Scenario, runKey, device string) *fetchTransport {
 	t := &fetchTransport{custom: s.Target != ""}
 	if t.custom {
 		t.bases = []string{s.Target}
@@ -56,7 +58,11 @@ func newFetchTransport(page *url.URL, s fleet.Scenario, runKey, device string) *
 		shards = max(shards, openShards)
 	}
 	for i := range max(1, shards) {
-		t.bases = append(t.bases, s.MockURL(MockOrigin(page, i*WorkersPerOrigin), runKey))
+		origin := pageOrigin(page)
+		if spread {
+			origin = MockOrigin(page, i*WorkersPerOrigin)
+		}
+		t.bases = append(t.bases, s.MockURL(origin, runKey))
 	}
 	return t
 }
