@@ -32,6 +32,9 @@ type pageState struct {
 	Preset    string             `json:"preset"`
 	Stats     map[string]float64 `json:"stats"`
 	Replaying bool               `json:"replaying"`
+	// Subdomains is the page's check of the *.localhost origins:
+	// checking, reached, not reached ("" for a page not on this machine).
+	Subdomains string `json:"subdomains"`
 }
 
 func state(t testing.TB, ctx context.Context) pageState {

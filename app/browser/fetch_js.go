@@ -479,26 +479,3 @@ func Post(ctx context.Context, url string) (int, string, error) {
 	}
 	return code, body, nil
 }
-
-// reachJS resolves when url answers at all: an opaque answer (no-cors)
-// will do, so the server need not allow the page's origin.
-const reachJS = `return fetch(url, {mode: "no-cors", cache: "no-store", credentials: "omit"}).then(function () { return true; });`
-
-var reachFn lazyFunc
-
-// Reach returns nil once a GET of url got an answer, whatever its status,
-// and an error when the browser could not reach url at all (a name it does
-// not resolve, a refused connection: the error fetch() rejects with), or
-// ctx.Err() when ctx ended first.
-func Reach(ctx context.Context, url string) error {
-	fn, err := compiled(&reachFn, reachJS, "url")
-	if err != nil {
-		return err
-	}
-	p, err := fn.Invoke(url)
-	if err != nil {
-		return fmt.Errorf("browser: GET %s: %w", url, err)
-	}
-	_, err = await(ctx, p, nil)
-	return err
-}

@@ -30,6 +30,3 @@ const inBrowser = false
 
 // Post is only available in the browser; natively it returns ErrNoBrowser.
 func Post(ctx context.Context, url string) (int, string, error) { return 0, "", ErrNoBrowser }
-
-// Reach is only available in the browser; natively it returns ErrNoBrowser.
-func Reach(ctx context.Context, url string) error { return ErrNoBrowser }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -752,16 +753,6 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
-	if c := l.subdomains; c.pending() {
-		// Asked once the page has painted, the answer comes a moment
-		// later: the run waits for it rather than send where it may not
-		// reach.
-		ctx.Async(func() {
-			<-c.done
-			ctx.Dispatch(l.Run)
-		})
-		return
-	}
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -806,7 +797,9 @@ func (l *Lab) Run(ctx app.Context) {
 	})
 
 	limit := liveMaxRequests
+	check, page := l.subdomains, l.pageURL()
 	ctx.Async(func() {
+		tr.settle(rctx, check, page, s, l.runKey)
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		rec, st, disp := runLive(rctx, s, tr, ready, l.view, live, limit, func() {
 			go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
@@ -1104,29 +1097,42 @@ func (l *Lab) spread() bool { return sharded(l.pageURL()) && !l.subdomains.faile
 
 // subdomainsMsg is the short message of a browser that does not reach the
 // *.localhost origins.
-const subdomainsMsg = "This browser does not reach w0.localhost (Safari resolves no *.localhost name), so every worker calls this page's own origin: " +
-	"past six requests in flight the browser holds them back, drawn as “held by the browser”. Chrome, Edge and Firefox spread the workers over *.localhost origins."
+const subdomainsMsg = "This browser did not reach w0.localhost (Safari, for one, resolves no *.localhost name), so every worker calls this page's own origin: " +
+	"past five requests in flight the browser holds them back, drawn as “held by the browser”. Chrome, Edge and Firefox spread the workers over *.localhost origins."
 
 // checkSubdomains asks, once the page has painted, whether the browser
-// reaches the *.localhost origins the workers are spread over
+// reaches the mock on the *.localhost origins the workers are spread over
 // (subdomainCheck): a page on this machine only. Where it does not, the
-// page says so in a short message, and the endpoint's title after it.
+// page says so in a short message, and the endpoint's title after it. A
+// run started before the answer waits for it (fetchTransport.settle).
 func (l *Lab) checkSubdomains(ctx app.Context) {
 	if !app.IsClient || l.subdomains != nil || l.page == nil || !sharded(l.page) {
 		return
 	}
-	c := newSubdomainCheck(l.page, func(ctx context.Context, u string) error {
-		browser.Clock{}.AfterPaint(ctx)
-		return browser.Reach(ctx, u)
-	})
+	c := newSubdomainCheck(l.page, newKey("origins-"), func() { browser.Clock{}.AfterPaint(context.Background()) }, browser.FetchOpen)
 	l.subdomains = c
 	ctx.Async(func() {
 		<-c.done
-		if !c.unreachable {
-			return
-		}
-		ctx.Dispatch(func(ctx app.Context) { l.Flash(ctx, subdomainsMsg) })
+		ctx.Dispatch(func(ctx app.Context) {
+			l.publish()
+			if c.unreachable {
+				l.Flash(ctx, subdomainsMsg)
+			}
+		})
 	})
+}
+
+// subdomainsState is the check's state for window.retrylab.state().
+func (l *Lab) subdomainsState() string {
+	switch c := l.subdomains; {
+	case c == nil:
+		return ""
+	case c.pending():
+		return "checking"
+	case c.failed():
+		return "not reached"
+	}
+	return "reached"
 }
 
 func (l *Lab) pageURL() *url.URL {
@@ -1142,7 +1148,7 @@ func (l *Lab) CORSNote() string { return l.tr.corsNote() }
 // toastID is the short message's element.
 const toastID = "toast"
 
-// Flash shows a short message for a few seconds, at the foot of the
+// Flash shows a short message for a few seconds (toastTime), at the foot of the
 // screen, or nearest it where it covers none of the page's text
 // (browser.ClearSpot).
 func (l *Lab) Flash(ctx app.Context, msg string) {
@@ -1178,7 +1184,7 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 		}
 	})
 	ctx.Async(func() {
-		_ = browser.Clock{}.Sleep(context.Background(), 2500*time.Millisecond)
+		_ = browser.Clock{}.Sleep(context.Background(), toastTime(msg))
 		ctx.Dispatch(func(app.Context) {
 			if l.toastN == n {
 				l.toast = ""
@@ -1186,6 +1192,12 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 			}
 		})
 	})
+}
+
+// toastTime is how long a short message shows: 2.5 s, or the time to read
+// it, at 50 ms a character (20 a second), when that is longer.
+func toastTime(msg string) time.Duration {
+	return max(2500*time.Millisecond, time.Duration(utf8.RuneCountInString(msg))*50*time.Millisecond)
 }
 
 // snapshot is what window.retrylab.state() returns: its tags are the keys
@@ -1202,12 +1214,13 @@ type snapshot struct {
 	Stats      map[string]float64 `json:"stats"`
 	Invalid    int                `json:"invalid"`
 	Preset     string             `json:"preset"`
-	Baseline   *baselineState     `json:"baseline,omitempty"` // the run kept for comparison
-	Replaying  bool               `json:"replaying"`          // a replay of the finished run goes on
-	Watching   bool               `json:"watching"`           // running is a watch of the shared room
-	Watched    bool               `json:"watched"`            // the numbers are a watch's (stats holds them)
-	WatchOpen  bool               `json:"watch_open"`         // the watched room's stream is open
-	Rehearsal  rehearsalState     `json:"rehearsal"`          // the page's rehearsal of a run (rehearsal.go)
+	Baseline   *baselineState     `json:"baseline,omitempty"`   // the run kept for comparison
+	Replaying  bool               `json:"replaying"`            // a replay of the finished run goes on
+	Watching   bool               `json:"watching"`             // running is a watch of the shared room
+	Watched    bool               `json:"watched"`              // the numbers are a watch's (stats holds them)
+	WatchOpen  bool               `json:"watch_open"`           // the watched room's stream is open
+	Rehearsal  rehearsalState     `json:"rehearsal"`            // the page's rehearsal of a run (rehearsal.go)
+	Subdomains string             `json:"subdomains,omitempty"` // the check of the *.localhost origins: checking, reached, not reached
 	live       *liveRecords
 }
 
@@ -1297,6 +1310,7 @@ func (l *Lab) publish() {
 	s.Watching, s.Watched, s.WatchOpen = l.watching, l.watched, l.watchOpen
 	s.Replaying = l.replaying
 	s.Rehearsal = l.rehearsal
+	s.Subdomains = l.subdomainsState()
 	s.Preset = l.ActivePreset()
 	if l.base != nil {
 		b := &baselineState{Label: l.base.label(), Stats: map[string]float64{}}

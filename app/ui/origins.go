@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/mock"
 )
 
 // WorkersPerOrigin is how many concurrent connections a browser opens to one
@@ -63,30 +66,38 @@ func isLoopback(host string) bool {
 }
 
 // subdomainCheck is what the page found out, once it had painted, of
-// whether this browser reaches the *.localhost origins MockOrigin spreads
-// the workers over. Chromium and Firefox resolve every *.localhost name to
-// the loopback interface themselves; Safari asks macOS, which resolves
-// localhost alone, so there every request to w0.localhost failed as if the
-// server were down and a run was all failures. Where the check fails, every
-// worker calls the page's own origin, as on a LAN address.
+// whether its fetch workers reach the mock on the *.localhost origins
+// MockOrigin spreads them over. Chromium and Firefox resolve every
+// *.localhost name to the loopback interface themselves; Safari asks
+// macOS, which resolves localhost alone, so there every request to
+// w0.localhost failed as if the server were down and a run was all
+// failures. A proxy or a resolver that answers for those names in the
+// server's place fails the check too: the answer must be the mock's, for
+// the check's own key. Where the check fails, every worker calls the
+// page's own origin, as on a LAN address.
 type subdomainCheck struct {
 	done        chan struct{} // closed once the answer is in
 	unreachable bool          // written before done is closed
 }
 
-// subdomainCheckTimeout is how long the check waits for an answer: a
-// resolver that hangs on the name counts as one that does not know it.
-const subdomainCheckTimeout = 3 * time.Second
+// subdomainCheckTimeout is how long the check waits for the mock's answer,
+// from the page's first paint: a resolver that hangs on the name counts as
+// one that does not know it.
+var subdomainCheckTimeout = 5 * time.Second
 
-// newSubdomainCheck starts asking whether the browser reaches page's
-// first *.localhost origin: a GET of the page's icon there (no-cors: any
-// answer will do), with reach (browser.Reach in the page).
-func newSubdomainCheck(page *url.URL, reach func(ctx context.Context, url string) error) *subdomainCheck {
+// newSubdomainCheck starts the check: after afterPaint, a GET of the mock
+// at page's first *.localhost origin with get (browser.FetchOpen in the
+// page, as a run's requests go), which must answer 200 for key.
+func newSubdomainCheck(page *url.URL, key string, afterPaint func(), get func(ctx context.Context, url string) (browser.Response, error)) *subdomainCheck {
 	c := &subdomainCheck{done: make(chan struct{})}
+	timeout := subdomainCheckTimeout
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), subdomainCheckTimeout)
-		c.unreachable = reach(ctx, MockOrigin(page, 0)+"/web/icon.svg") != nil
+		afterPaint()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		r, err := get(ctx, MockOrigin(page, 0)+"/mock?key="+url.QueryEscape(key)+"&limiter=none&latency=0ms")
 		cancel()
+		var b mock.Body
+		c.unreachable = err != nil || r.Status != 200 || mock.DecodeBody([]byte(r.Body), &b) != nil || b.Key != key
 		close(c.done)
 	}()
 	return c
@@ -106,7 +117,19 @@ func (c *subdomainCheck) pending() bool {
 }
 
 // failed reports whether the check is over and the browser did not reach
-// the origin.
+// the mock there.
 func (c *subdomainCheck) failed() bool {
 	return c != nil && !c.pending() && c.unreachable
+}
+
+// wait returns once the check's answer is in, or ctx ended (at once for no
+// check).
+func (c *subdomainCheck) wait(ctx context.Context) {
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+	}
 }

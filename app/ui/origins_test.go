@@ -2,10 +2,13 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"retrylab/app/browser"
+	"retrylab/app/fleet"
 )
 
 func TestMockOrigin(t *testing.T) {
@@ -44,53 +47,87 @@ func TestMockOrigin(t *testing.T) {
 // TestSubdomainCheck: a browser that does not reach *.localhost names
 // (Safari) sent every request of a run to w0.localhost & co. and got a run
 // of failures; once the check has found that, the workers call the page's
-// own origin and the endpoint's title says why. Until its answer is in,
-// the check is pending and nothing is taken as failed.
+// own origin and the endpoint's title says why. The answer must be the
+// mock's, for the check's key: a proxy's or another server's does not
+// count. Until the answer is in the check is pending, nothing is taken as
+// failed, and a run started meanwhile is moved to the page's origin by
+// settle, before its first request.
 func TestSubdomainCheck(t *testing.T) {
 	page, err := url.Parse("http://localhost:8080/")
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func(d time.Duration) { subdomainCheckTimeout = d }(subdomainCheckTimeout)
+	subdomainCheckTimeout = 50 * time.Millisecond
+	mockSaid := func(key string) browser.Response {
+		return browser.Response{Status: 200, Body: `{"key":"` + key + `","allowed":true,"status":200,"outcome":"ok","seq":1}`}
+	}
 	for _, c := range []struct {
 		name       string
-		reach      error
+		answer     func(key string) (browser.Response, error)
+		hang       bool // no answer: the check's time runs out
 		spread     bool
-		bases      string // where worker 7's requests go
+		base       string // where worker 7's requests go
 		titleWants string
 	}{
-		{"reached", nil, true, "http://w1.localhost:8080/mock?", "from *.localhost origins"},
-		{"not reached", errors.New("TypeError: Failed to fetch"), false, "http://localhost:8080/mock?", "this browser does not reach *.localhost origins (Safari resolves none)"},
-		{"no answer in time", context.DeadlineExceeded, false, "http://localhost:8080/mock?", "this browser does not reach *.localhost origins"},
+		{"the mock answered", func(key string) (browser.Response, error) { return mockSaid(key), nil }, false, true, "http://w1.localhost:8080/mock?", "from *.localhost origins"},
+		{"name not resolved", func(string) (browser.Response, error) {
+			return browser.Response{}, &browser.JSError{Name: "TypeError", Message: "Failed to fetch"}
+		}, false, false, "http://localhost:8080/mock?", "did not reach the mock on *.localhost origins (Safari, for one, resolves no *.localhost name)"},
+		{"a proxy answered", func(string) (browser.Response, error) { return browser.Response{Status: 502, Body: "Bad Gateway"}, nil }, false, false, "http://localhost:8080/mock?", "did not reach the mock on *.localhost origins"},
+		{"another server answered", func(string) (browser.Response, error) {
+			return browser.Response{Status: 200, Body: "<html>hello</html>"}, nil
+		}, false, false, "http://localhost:8080/mock?", "did not reach the mock on *.localhost origins"},
+		{"another key's answer", func(string) (browser.Response, error) { return mockSaid("someone-else"), nil }, false, false, "http://localhost:8080/mock?", "did not reach the mock on *.localhost origins"},
+		{"no answer in time", nil, true, false, "http://localhost:8080/mock?", "did not reach the mock on *.localhost origins"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			asked, answer := make(chan string, 1), make(chan struct{})
-			check := newSubdomainCheck(page, func(_ context.Context, u string) error {
+			asked, answer, painted := make(chan string, 1), make(chan struct{}), make(chan struct{})
+			check := newSubdomainCheck(page, "origins-k", func() { <-painted }, func(ctx context.Context, u string) (browser.Response, error) {
 				asked <- u
+				if c.hang {
+					<-ctx.Done()
+					return browser.Response{}, ctx.Err()
+				}
 				<-answer
-				return c.reach
+				return c.answer("origins-k")
 			})
-			if got := <-asked; got != "http://w0.localhost:8080/web/icon.svg" {
-				t.Errorf("the check asked for %s, want w0.localhost's icon", got)
-			}
-			if !check.pending() || check.failed() {
-				t.Errorf("before the answer: pending %v, failed %v; want pending, not failed", check.pending(), check.failed())
-			}
-			close(answer)
-			<-check.done
-			if check.pending() || check.failed() == c.spread {
-				t.Errorf("after the answer %v: pending %v, failed %v", c.reach, check.pending(), check.failed())
-			}
 			l := newLab()
 			l.Load(page)
 			l.subdomains = check
-			if l.spread() != c.spread {
-				t.Errorf("spread() = %v, want %v", l.spread(), c.spread)
-			}
 			s := l.s
 			s.Workers = 12
+			// A run started before the page has painted: spread, for now.
 			tr := newFetchTransport(page, l.spread(), s, "run-x", "")
-			if got := tr.base(7, 0); !strings.HasPrefix(got, c.bases) {
-				t.Errorf("worker 7 calls %s, want %s…", got, c.bases)
+			if !check.pending() || check.failed() || !l.spread() || l.subdomainsState() != "checking" {
+				t.Errorf("before the answer: pending %v, failed %v, spread %v, state %q; want pending, spread", check.pending(), check.failed(), l.spread(), l.subdomainsState())
+			}
+			close(painted)
+			if got := <-asked; got != "http://w0.localhost:8080/mock?key=origins-k&limiter=none&latency=0ms" {
+				t.Errorf("the check asked for %s, want the mock on w0.localhost with its key", got)
+			}
+			close(answer)
+			settled := make(chan struct{})
+			go func() {
+				tr.settle(context.Background(), check, page, s, "run-x")
+				close(settled)
+			}()
+			select {
+			case <-settled:
+			case <-time.After(5 * time.Second):
+				t.Fatal("settle did not return once the check was over")
+			}
+			if check.pending() || check.failed() == c.spread || l.spread() != c.spread {
+				t.Errorf("after the answer: pending %v, failed %v, spread %v; want spread %v", check.pending(), check.failed(), l.spread(), c.spread)
+			}
+			if got, want := l.subdomainsState(), map[bool]string{true: "reached", false: "not reached"}[c.spread]; got != want {
+				t.Errorf("state() says %q, want %q", got, want)
+			}
+			if got := tr.base(7, 0); !strings.HasPrefix(got, c.base) {
+				t.Errorf("worker 7 of the run started before the answer calls %s, want %s…", got, c.base)
+			}
+			if got := newFetchTransport(page, l.spread(), s, "run-y", "").base(7, 0); !strings.HasPrefix(got, c.base) {
+				t.Errorf("worker 7 of a run started after the answer calls %s, want %s…", got, c.base)
 			}
 			if got := l.endpointLine().title; !strings.Contains(got, c.titleWants) {
 				t.Errorf("the endpoint's title is %q, want it to say %q", got, c.titleWants)
@@ -100,5 +137,16 @@ func TestSubdomainCheck(t *testing.T) {
 	var none *subdomainCheck // not asked: a page on a LAN address
 	if none.pending() || none.failed() {
 		t.Errorf("no check: pending %v, failed %v", none.pending(), none.failed())
+	}
+	// Stop while the check goes on: settle returns at once, the run as it was.
+	hung := newSubdomainCheck(page, "k", func() {}, func(ctx context.Context, _ string) (browser.Response, error) {
+		select {} // never answers (its goroutine is left behind)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tr := newFetchTransport(page, true, fleet.Scenario{Workers: 12}, "run-z", "")
+	tr.settle(ctx, hung, page, fleet.Scenario{Workers: 12}, "run-z")
+	if got := tr.base(7, 0); !strings.HasPrefix(got, "http://w1.localhost:8080/") {
+		t.Errorf("a stopped run's worker 7 calls %s", got)
 	}
 }

@@ -85,13 +85,9 @@ func (l *Lab) rehearseSoon(ctx app.Context) {
 	if !app.IsClient || l.rehearsal.State != "waiting" {
 		return
 	}
-	check := l.subdomains
 	ctx.Async(func() {
 		browser.Clock{}.AfterPaint(context.Background())
 		_ = browser.Clock{}.Sleep(context.Background(), rehearsalDelay)
-		if check != nil {
-			<-check.done // where its requests go
-		}
 		ctx.Dispatch(func(ctx app.Context) { l.rehearse(ctx) })
 	})
 }
@@ -117,8 +113,10 @@ func (l *Lab) rehearse(ctx app.Context) {
 	if err != nil {
 		ready, stop = nil, func() {}
 	}
+	check, page := l.subdomains, l.pageURL()
 	ctx.Async(func() {
 		t0 := time.Now()
+		tr.settle(rctx, check, page, s, key)
 		_, st, _ := runLive(rctx, s, tr, ready, v, &liveRecords{countOnly: true}, rehearsalMaxRequests, func() {})
 		state := "done"
 		if rctx.Err() != nil {

@@ -309,7 +309,7 @@ func (l *Lab) endpointTitle() string {
 	case l.page != nil && !sharded(l.page):
 		return "The workers call this URL from this page's origin, to which the browser opens at most six connections; a Run uses a fresh key."
 	case l.subdomains.failed():
-		return "The workers call this URL from this page's origin, to which the browser opens at most six connections: this browser does not reach *.localhost origins (Safari resolves none); a Run uses a fresh key."
+		return "The workers call this URL from this page's origin, to which the browser opens at most six connections: this browser did not reach the mock on *.localhost origins (Safari, for one, resolves no *.localhost name); a Run uses a fresh key."
 	}
 	return "The workers call this URL from *.localhost origins, " + strconv.Itoa(WorkersPerOrigin) + " workers to each (the browser opens at most six connections to one); a Run uses a fresh key."
 }

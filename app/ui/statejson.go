@@ -53,6 +53,7 @@ func (s *snapshot) writeJSON(w *jsonlite.Writer, records int) {
 	w.Key("requests").Int(r.Requests)
 	w.Key("ms").Float(r.MS)
 	w.EndObject()
+	w.StringOmitEmpty("subdomains", s.Subdomains)
 	w.Key("records").Int(records)
 	w.EndObject()
 }

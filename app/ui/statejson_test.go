@@ -41,7 +41,7 @@ func TestStateJSONIsEncodingJSONs(t *testing.T) {
 		{Running: true, Simulating: true, Simulated: true, SimWallMS: 12.5e-7, SimStopped: true, Capped: true, Runs: 3, RunKey: "k<&>\u2028",
 			Stats:   map[string]float64{"requests": 1e21, "amplification": 1.75, "queued_p99_ms": 0, "b": -0.000001},
 			Invalid: 2, Preset: "flood", Baseline: &baselineState{Label: "Full jitter \xff (run 1)", Stats: map[string]float64{"z": 1, "a": 2}},
-			Replaying: true, Watching: true, Watched: true, WatchOpen: true, Rehearsal: rehearsalState{State: "done", Key: "r", Requests: 40, MS: 812.25}},
+			Replaying: true, Watching: true, Watched: true, WatchOpen: true, Rehearsal: rehearsalState{State: "done", Key: "r", Requests: 40, MS: 812.25}, Subdomains: "not reached"},
 		{Stats: map[string]float64{}, Baseline: &baselineState{}, Rehearsal: rehearsalState{State: "waiting"}},
 	} {
 		var w jsonlite.Writer

@@ -18,9 +18,9 @@ import (
 //
 // With the built-in mock, worker w calls the mock on MockOrigin(page, w) —
 // six workers per origin, so HTTP/1.1's connection limit does not queue
-// requests inside the browser — or, not spread (a browser that does not
-// reach *.localhost names), on the page's own origin, each attempt
-// tagged with the attempt, and the mock's JSON
+// requests inside the browser; on the page's own origin on a LAN address or
+// in a browser that does not reach *.localhost names (settle) — each
+// attempt tagged with itself, and the mock's JSON
 // body gives the server's arrival number and receive time. A custom target is
 // called as given.
 type fetchTransport struct {
@@ -53,18 +53,40 @@ func newFetchTransport(page *url.URL, spread bool, s fleet.Scenario, runKey, dev
 	if s.Room != "" {
 		t.device = device
 	}
+	t.bases = mockBases(page, spread, s, runKey)
+	return t
+}
+
+// mockBases are the mock's URLs for s's workers under runKey, an origin's
+// each: spread over MockOrigin's, or all on the page's origin.
+func mockBases(page *url.URL, spread bool, s fleet.Scenario, runKey string) []string {
 	shards := (s.Workers + WorkersPerOrigin - 1) / WorkersPerOrigin
-	if t.open {
+	if s.Open {
 		shards = max(shards, openShards)
 	}
+	var bases []string
 	for i := range max(1, shards) {
 		origin := pageOrigin(page)
 		if spread {
 			origin = MockOrigin(page, i*WorkersPerOrigin)
 		}
-		t.bases = append(t.bases, s.MockURL(origin, runKey))
+		bases = append(bases, s.MockURL(origin, runKey))
 	}
-	return t
+	return bases
+}
+
+// settle waits, before the run's first request, for the page's check of
+// the *.localhost origins (or for ctx: Stop) and, where the browser does
+// not reach them, sends the mock's requests to the page's origin instead:
+// a run started while the check was still going was given them.
+func (t *fetchTransport) settle(ctx context.Context, check *subdomainCheck, page *url.URL, s fleet.Scenario, runKey string) {
+	if t.custom {
+		return
+	}
+	check.wait(ctx)
+	if check.failed() {
+		t.bases = mockBases(page, false, s, runKey)
+	}
 }
 
 // Outage is fleet.Outager: Run calls it when the scenario's scheduled
