@@ -358,6 +358,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
+	l.checkSubdomains(ctx) // again, when the last check got no answer in time
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -797,9 +798,9 @@ func (l *Lab) Run(ctx app.Context) {
 	})
 
 	limit := liveMaxRequests
-	check, page := l.subdomains, l.pageURL()
+	check, page, key := l.subdomains, l.pageURL(), l.runKey
 	ctx.Async(func() {
-		tr.settle(rctx, check, page, s, l.runKey)
+		tr.settle(rctx, check, page, s, key)
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		rec, st, disp := runLive(rctx, s, tr, ready, l.view, live, limit, func() {
 			go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
@@ -1104,9 +1105,10 @@ const subdomainsMsg = "This browser did not reach w0.localhost (Safari, for one,
 // reaches the mock on the *.localhost origins the workers are spread over
 // (subdomainCheck): a page on this machine only. Where it does not, the
 // page says so in a short message, and the endpoint's title after it. A
-// run started before the answer waits for it (fetchTransport.settle).
+// run started before the answer waits for it (fetchTransport.settle). It
+// asks once, and again only after a check that got no answer in time.
 func (l *Lab) checkSubdomains(ctx app.Context) {
-	if !app.IsClient || l.subdomains != nil || l.page == nil || !sharded(l.page) {
+	if !app.IsClient || (l.subdomains != nil && !l.subdomains.expired()) || l.page == nil || !sharded(l.page) {
 		return
 	}
 	c := newSubdomainCheck(l.page, newKey("origins-"), func() { browser.Clock{}.AfterPaint(context.Background()) }, browser.FetchOpen)
@@ -1115,7 +1117,7 @@ func (l *Lab) checkSubdomains(ctx app.Context) {
 		<-c.done
 		ctx.Dispatch(func(ctx app.Context) {
 			l.publish()
-			if c.unreachable {
+			if c.unreachable && !c.timedOut {
 				l.Flash(ctx, subdomainsMsg)
 			}
 		})

@@ -26,8 +26,9 @@ const WorkersPerOrigin = 6
 // interface without DNS, each subdomain is its own origin with its own six
 // connections, and the same server answers them all. Elsewhere (a workshop
 // server on a LAN address) there is no such trick and every worker uses the
-// page's own origin; the timeline then shows the browser's queueing. So do
-// the browsers that do not resolve *.localhost names (subdomainCheck).
+// page's own origin; the timeline then shows the browser's queueing. A
+// browser that does not reach *.localhost names gets the page's origin
+// too, from mockBases (subdomainCheck says which).
 func MockOrigin(page *url.URL, w int) string {
 	port := page.Port()
 	if !sharded(page) {
@@ -74,10 +75,13 @@ func isLoopback(host string) bool {
 // failures. A proxy or a resolver that answers for those names in the
 // server's place fails the check too: the answer must be the mock's, for
 // the check's own key. Where the check fails, every worker calls the
-// page's own origin, as on a LAN address.
+// page's own origin, as on a LAN address. A check that got no answer in
+// time (a machine too busy, a resolver that hangs) counts as failed for
+// the runs waiting on it, and the next run asks again (expired).
 type subdomainCheck struct {
 	done        chan struct{} // closed once the answer is in
 	unreachable bool          // written before done is closed
+	timedOut    bool          // no answer within subdomainCheckTimeout (unreachable too)
 }
 
 // subdomainCheckTimeout is how long the check waits for the mock's answer,
@@ -95,6 +99,7 @@ func newSubdomainCheck(page *url.URL, key string, afterPaint func(), get func(ct
 		afterPaint()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		r, err := get(ctx, MockOrigin(page, 0)+"/mock?key="+url.QueryEscape(key)+"&limiter=none&latency=0ms")
+		c.timedOut = ctx.Err() != nil
 		cancel()
 		var b mock.Body
 		c.unreachable = err != nil || r.Status != 200 || mock.DecodeBody([]byte(r.Body), &b) != nil || b.Key != key
@@ -120,6 +125,12 @@ func (c *subdomainCheck) pending() bool {
 // the mock there.
 func (c *subdomainCheck) failed() bool {
 	return c != nil && !c.pending() && c.unreachable
+}
+
+// expired reports whether the check is over without an answer in time:
+// worth asking again.
+func (c *subdomainCheck) expired() bool {
+	return c != nil && !c.pending() && c.timedOut
 }
 
 // wait returns once the check's answer is in, or ctx ended (at once for no

@@ -51,7 +51,8 @@ func TestMockOrigin(t *testing.T) {
 // mock's, for the check's key: a proxy's or another server's does not
 // count. Until the answer is in the check is pending, nothing is taken as
 // failed, and a run started meanwhile is moved to the page's origin by
-// settle, before its first request.
+// settle, before its first request. Only a check with no answer in time is
+// asked again.
 func TestSubdomainCheck(t *testing.T) {
 	page, err := url.Parse("http://localhost:8080/")
 	if err != nil {
@@ -119,6 +120,9 @@ func TestSubdomainCheck(t *testing.T) {
 			}
 			if check.pending() || check.failed() == c.spread || l.spread() != c.spread {
 				t.Errorf("after the answer: pending %v, failed %v, spread %v; want spread %v", check.pending(), check.failed(), l.spread(), c.spread)
+			}
+			if check.expired() != c.hang {
+				t.Errorf("expired() = %v: want it only without an answer in time (the next run asks again)", check.expired())
 			}
 			if got, want := l.subdomainsState(), map[bool]string{true: "reached", false: "not reached"}[c.spread]; got != want {
 				t.Errorf("state() says %q, want %q", got, want)

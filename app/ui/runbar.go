@@ -300,7 +300,8 @@ func (l *Lab) endpointLine() endpointLine {
 
 // endpointTitle says how the workers reach the endpoint line's URL: a
 // custom target as it is, from the page's origin; the mock from *.localhost
-// origins, six workers to each, when the page is on this machine (MockOrigin),
+// origins, six workers to each, when the page is on this machine (MockOrigin)
+// and the browser was not found unable to reach them there (subdomainCheck),
 // else from the page's own origin.
 func (l *Lab) endpointTitle() string {
 	switch {

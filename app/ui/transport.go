@@ -19,8 +19,8 @@ import (
 // With the built-in mock, worker w calls the mock on MockOrigin(page, w) —
 // six workers per origin, so HTTP/1.1's connection limit does not queue
 // requests inside the browser; on the page's own origin on a LAN address or
-// in a browser that does not reach *.localhost names (settle) — each
-// attempt tagged with itself, and the mock's JSON
+// in a browser that does not reach *.localhost names (settle) — with
+// &tag= naming the attempt, and the mock's JSON
 // body gives the server's arrival number and receive time. A custom target is
 // called as given.
 type fetchTransport struct {
