@@ -21,7 +21,8 @@ import (
 // check's request is held (the Fetch domain) while Run is pressed: the run
 // starts (Stop can end it) but sends nothing until the answer is in, then
 // sends to the page's origin. Chromium as it is keeps the workers spread,
-// and says nothing.
+// and says nothing; when the check's request is held until the check gives
+// up (5 s), the page says nothing either, and the next Run asks again.
 func TestBrowserWithoutLocalhostNames(t *testing.T) {
 	srv := startServer(t)
 	const saysSo = "This browser did not reach w0.localhost"
@@ -29,10 +30,12 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 		name      string
 		resolves  bool // the browser resolves *.localhost names
 		holdCheck bool // Run is pressed while the check's request is held
+		expire    bool // the check's request is held until the check gives up
 	}{
-		{"Chromium", true, false},
-		{"like Safari", false, false},
-		{"like Safari, Run pressed at once", false, true},
+		{"Chromium", true, false, false},
+		{"like Safari", false, false, false},
+		{"like Safari, Run pressed at once", false, true, false},
+		{"Chromium, the check unanswered in time", true, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var flags []chromedp.ExecAllocatorOption
@@ -42,7 +45,7 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 			ctx, log := newBrowser(t, flags...)
 			log.allow("ERR_NAME_NOT_RESOLVED")
 			held := make(chan fetch.RequestID, 1)
-			if c.holdCheck {
+			if c.holdCheck || c.expire {
 				if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*w0.localhost*/mock?key=origins-*"}}}); err != nil {
 					t.Fatal(err)
 				}
@@ -81,6 +84,31 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if c.expire {
+				// No answer in 5 s: taken as not reached for now, without
+				// a word, and asked again at the next Run.
+				select {
+				case <-held:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the page did not ask for the mock on w0.localhost")
+				}
+				if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Subdomains == "not reached" }); err != nil {
+					t.Fatalf("the check held past its time: %q, want %q", state(t, ctx).Subdomains, "not reached")
+				}
+				if toast := textOf(t, ctx, "toast"); strings.Contains(toast, saysSo) {
+					t.Errorf("a check that only ran out of time said %q", toast)
+				}
+				click(t, ctx, "run")
+				var id fetch.RequestID
+				select {
+				case id = <-held:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the next Run did not ask again")
+				}
+				if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+					t.Fatal(err)
+				}
+			}
 			want := map[bool]string{true: "reached", false: "not reached"}[c.resolves]
 			if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Subdomains == want }); err != nil {
 				t.Fatalf("the page's check of the *.localhost origins: %q, want %q", state(t, ctx).Subdomains, want)
@@ -93,7 +121,7 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 				waitText(t, ctx, "toast", saysSo)
 			}
 			var st pageState
-			if c.holdCheck {
+			if c.holdCheck || c.expire {
 				if err := waitFor(60*time.Second, func() bool { st = state(t, ctx); return !st.Running }); err != nil {
 					t.Fatalf("the run did not finish: %v", err)
 				}

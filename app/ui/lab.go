@@ -358,7 +358,6 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
-	l.checkSubdomains(ctx) // again, when the last check got no answer in time
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -754,6 +753,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	l.checkSubdomains(ctx) // again, when the last check got no answer in time
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s

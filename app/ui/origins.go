@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"net/url"
@@ -99,7 +100,8 @@ func newSubdomainCheck(page *url.URL, key string, afterPaint func(), get func(ct
 		afterPaint()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		r, err := get(ctx, MockOrigin(page, 0)+"/mock?key="+url.QueryEscape(key)+"&limiter=none&latency=0ms")
-		c.timedOut = ctx.Err() != nil
+		// The fetch worker keeps the deadline too, and may give up first.
+		c.timedOut = ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 		cancel()
 		var b mock.Body
 		c.unreachable = err != nil || r.Status != 200 || mock.DecodeBody([]byte(r.Body), &b) != nil || b.Key != key
