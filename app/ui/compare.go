@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -350,7 +351,7 @@ func baseDelta(cur, base float64, curText string) string {
 		pct = -pct
 	}
 	switch {
-	case pct >= 10:
+	case math.Round(pct*10) >= 100: // 9.96 as "10%", as 10.4 is, not "10.0%"
 		return sign + strconv.FormatFloat(pct, 'f', 0, 64) + "%"
 	case pct >= 0.05:
 		return sign + strconv.FormatFloat(pct, 'f', 1, 64) + "%"

@@ -247,6 +247,15 @@ func TestBaseDelta(t *testing.T) {
 		{0, 0, "0", "same"},
 		{0, 3, "0", "−100%"},
 		{1000, 10, "1000", "+9900%"},
+		// 9.96% is written as 10% is, in the precision of its rounded
+		// value: "−10.0%" made a card's baseline line a line longer than
+		// "−9.9%" or "−10%" at 1280 px, so the numbers grew 13 px as a
+		// run ended (TestNumbersKeepTheirHeight, in a fresh clone's CI).
+		{3.39, 3.7663, "3.39 s", "−10%"},
+		{90.04, 100, "90.04", "−10%"},
+		{109.96, 100, "109.96", "+10%"},
+		{109.94, 100, "109.94", "+9.9%"},
+		{100.049, 100, "100.049", "same"},
 	} {
 		if got := baseDelta(c.cur, c.base, c.text); got != c.want {
 			t.Errorf("baseDelta(%v, %v) = %q, want %q", c.cur, c.base, got, c.want)
