@@ -33,7 +33,7 @@ func TestScheduledOutageThatFailedIsTold(t *testing.T) {
 	var rec *fleet.Recording
 	var flashed []string
 	synctest.Test(t, func(t *testing.T) {
-		tr := newFetchTransport(l.pageURL(), true, s, "run-t", "")
+		tr := newFetchTransport(l.pageURL(), nil, s, "run-t", "")
 		tr.onOutage = l.scheduledOutage(&s, "run-t", func(msg string) { flashed = append(flashed, msg) })
 		rec = fleet.RunFrom(context.Background(), time.Now(), s, tr, nil, fleet.RunOptions{}, nil)
 	})

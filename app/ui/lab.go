@@ -767,7 +767,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.cancel = cancel
 	l.running, l.stopping = true, false
 	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
-	tr := newFetchTransport(l.pageURL(), l.spread(), s, l.runKey, l.device)
+	tr := newFetchTransport(l.pageURL(), l.subdomains, s, l.runKey, l.device)
 	l.tr = tr
 	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
 	l.live = live
@@ -798,9 +798,8 @@ func (l *Lab) Run(ctx app.Context) {
 	})
 
 	limit := liveMaxRequests
-	check, page, key := l.subdomains, l.pageURL(), l.runKey
 	ctx.Async(func() {
-		tr.settle(rctx, check, page, s, key)
+		tr.settle(rctx)
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		rec, st, disp := runLive(rctx, s, tr, ready, l.view, live, limit, func() {
 			go l.tick(ctx, tickCtx, live, 250*time.Millisecond)

@@ -103,7 +103,7 @@ func TestSubdomainCheck(t *testing.T) {
 			s := l.s
 			s.Workers = 12
 			// A run started before the page has painted: spread, for now.
-			tr := newFetchTransport(page, l.spread(), s, "run-x", "")
+			tr := newFetchTransport(page, check, s, "run-x", "")
 			if !check.pending() || check.failed() || !l.spread() || l.subdomainsState() != "checking" {
 				t.Errorf("before the answer: pending %v, failed %v, spread %v, state %q; want pending, spread", check.pending(), check.failed(), l.spread(), l.subdomainsState())
 			}
@@ -114,7 +114,7 @@ func TestSubdomainCheck(t *testing.T) {
 			close(answer)
 			settled := make(chan struct{})
 			go func() {
-				tr.settle(context.Background(), check, page, s, "run-x")
+				tr.settle(context.Background())
 				close(settled)
 			}()
 			select {
@@ -134,7 +134,7 @@ func TestSubdomainCheck(t *testing.T) {
 			if got := tr.base(7, 0); !strings.HasPrefix(got, c.base) {
 				t.Errorf("worker 7 of the run started before the answer calls %s, want %s…", got, c.base)
 			}
-			if got := newFetchTransport(page, l.spread(), s, "run-y", "").base(7, 0); !strings.HasPrefix(got, c.base) {
+			if got := newFetchTransport(page, check, s, "run-y", "").base(7, 0); !strings.HasPrefix(got, c.base) {
 				t.Errorf("worker 7 of a run started after the answer calls %s, want %s…", got, c.base)
 			}
 			if got := l.endpointLine().title; !strings.Contains(got, c.titleWants) {
@@ -152,8 +152,8 @@ func TestSubdomainCheck(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	tr := newFetchTransport(page, true, fleet.Scenario{Workers: 12}, "run-z", "")
-	tr.settle(ctx, hung, page, fleet.Scenario{Workers: 12}, "run-z")
+	tr := newFetchTransport(page, hung, fleet.Scenario{Workers: 12}, "run-z", "")
+	tr.settle(ctx)
 	if got := tr.base(7, 0); !strings.HasPrefix(got, "http://w1.localhost:8080/") {
 		t.Errorf("a stopped run's worker 7 calls %s", got)
 	}

@@ -108,15 +108,14 @@ func (l *Lab) rehearse(ctx app.Context) {
 	l.rehearsal = rehearsalState{State: "running", Key: key}
 	l.publish()
 	v := newViewOn(rehearsalCanvasID, rehearsalOverlayID)
-	tr := newFetchTransport(l.pageURL(), l.spread(), s, key, "")
+	tr := newFetchTransport(l.pageURL(), l.subdomains, s, key, "")
 	ready, stop, err := streamInto(l.pageOrigin(), key, v)
 	if err != nil {
 		ready, stop = nil, func() {}
 	}
-	check, page := l.subdomains, l.pageURL()
 	ctx.Async(func() {
 		t0 := time.Now()
-		tr.settle(rctx, check, page, s, key)
+		tr.settle(rctx)
 		_, st, _ := runLive(rctx, s, tr, ready, v, &liveRecords{countOnly: true}, rehearsalMaxRequests, func() {})
 		state := "done"
 		if rctx.Err() != nil {

@@ -201,7 +201,7 @@ func TestRoomAttemptsCarryTheDevice(t *testing.T) {
 	}{{"", "tag=w7.j1.a2"}, {"room1", "tag=heron-4k2.w7.j1.a2"}} {
 		s := fleet.Default()
 		s.Room = c.room
-		tr := newFetchTransport(page, true, s, "run-x", "heron-4k2")
+		tr := newFetchTransport(page, nil, s, "run-x", "heron-4k2")
 		u := tr.url(7, 1, 2)
 		if !strings.HasSuffix(u, "&"+c.want) {
 			t.Errorf("room %q: %s, want it to end in %s", c.room, u, c.want)

@@ -307,10 +307,12 @@ func (l *Lab) endpointTitle() string {
 	switch {
 	case l.s.Target != "":
 		return "The workers call this URL as it is, from this page's origin: your server's CORS policy decides what they may read."
-	case l.page != nil && !sharded(l.page):
-		return "The workers call this URL from this page's origin, to which the browser opens at most six connections; a Run uses a fresh key."
-	case l.subdomains.failed():
-		return "The workers call this URL from this page's origin, to which the browser opens at most six connections: this browser did not reach the mock on *.localhost origins (Safari, for one, resolves no *.localhost name); a Run uses a fresh key."
+	case !l.spread():
+		why := ""
+		if l.subdomains.failed() {
+			why = ": this browser did not reach the mock on *.localhost origins (Safari, for one, resolves no *.localhost name)"
+		}
+		return "The workers call this URL from this page's origin, to which the browser opens at most six connections" + why + "; a Run uses a fresh key."
 	}
 	return "The workers call this URL from *.localhost origins, " + strconv.Itoa(WorkersPerOrigin) + " workers to each (the browser opens at most six connections to one); a Run uses a fresh key."
 }

@@ -472,7 +472,7 @@ func TestTransportNative(t *testing.T) {
 	s := fleet.Default()
 	s.Workers = 13
 	page := mustURL(t, "http://localhost:8090/")
-	tr := newFetchTransport(page, true, s, "run-x", "")
+	tr := newFetchTransport(page, nil, s, "run-x", "")
 	if len(tr.bases) != 3 {
 		t.Fatalf("13 workers over %d origins, want 3", len(tr.bases))
 	}
@@ -486,7 +486,7 @@ func TestTransportNative(t *testing.T) {
 	// An open workload: jobs take origins in arrival order, six each, so
 	// 504 consecutive arrivals are on different origins than their own six.
 	s.Open = true
-	ot := newFetchTransport(page, true, s, "run-x", "")
+	ot := newFetchTransport(page, nil, s, "run-x", "")
 	if len(ot.bases) != openShards || openShards != 84 {
 		t.Fatalf("open workload over %d origins, want %d = 84", len(ot.bases), openShards)
 	}
@@ -507,7 +507,7 @@ func TestTransportNative(t *testing.T) {
 		t.Errorf("native attempt = %+v", a)
 	}
 	s.Target = "https://api.example.com/x"
-	ct := newFetchTransport(page, true, s, "run-x", "")
+	ct := newFetchTransport(page, nil, s, "run-x", "")
 	if ct.base(7, 3) != s.Target || !ct.custom {
 		t.Errorf("custom target base %q", ct.base(7, 3))
 	}

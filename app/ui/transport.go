@@ -30,6 +30,11 @@ type fetchTransport struct {
 	workers int
 	device  string // in front of each attempt's tag in a shared room (fleet.AttemptTag)
 
+	// check is the *.localhost check that was still going as the run
+	// started, and onPage the bases on the page's origin, for settle.
+	check  *subdomainCheck
+	onPage func() []string
+
 	// onOutage takes the mock down for the scenario's scheduled outage
 	// (fleet.Outager), as the page's Outage switch does, and returns why
 	// it could not.
@@ -42,8 +47,11 @@ type fetchTransport struct {
 }
 
 // In a shared room each attempt's tag starts with device, the page's name
-// in the room, so a watch of the room draws a lane per device.
-func newFetchTransport(page *url.URL, spread bool, s fleet.Scenario, runKey, device string) *fetchTransport {
+// in the room, so a watch of the room draws a lane per device. check is the
+// page's check of the *.localhost origins (nil: none): the mock's requests
+// are spread over them unless it failed, and while it goes on, settle
+// waits for its answer.
+func newFetchTransport(page *url.URL, check *subdomainCheck, s fleet.Scenario, runKey, device string) *fetchTransport {
 	t := &fetchTransport{custom: s.Target != ""}
 	if t.custom {
 		t.bases = []string{s.Target}
@@ -53,7 +61,10 @@ func newFetchTransport(page *url.URL, spread bool, s fleet.Scenario, runKey, dev
 	if s.Room != "" {
 		t.device = device
 	}
-	t.bases = mockBases(page, spread, s, runKey)
+	t.bases = mockBases(page, !check.failed(), s, runKey)
+	if check.pending() {
+		t.check, t.onPage = check, func() []string { return mockBases(page, false, s, runKey) }
+	}
 	return t
 }
 
@@ -76,16 +87,16 @@ func mockBases(page *url.URL, spread bool, s fleet.Scenario, runKey string) []st
 }
 
 // settle waits, before the run's first request, for the page's check of
-// the *.localhost origins (or for ctx: Stop) and, where the browser does
-// not reach them, sends the mock's requests to the page's origin instead:
-// a run started while the check was still going was given them.
-func (t *fetchTransport) settle(ctx context.Context, check *subdomainCheck, page *url.URL, s fleet.Scenario, runKey string) {
-	if t.custom {
+// the *.localhost origins when it was still going as the run started (or
+// for ctx: Stop) and, where the browser does not reach them, sends the
+// mock's requests to the page's origin instead.
+func (t *fetchTransport) settle(ctx context.Context) {
+	if t.check == nil {
 		return
 	}
-	check.wait(ctx)
-	if check.failed() {
-		t.bases = mockBases(page, false, s, runKey)
+	t.check.wait(ctx)
+	if t.check.failed() {
+		t.bases = t.onPage()
 	}
 }
 
