@@ -152,9 +152,8 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 	runToEnd(t, ctx, 60*time.Second)
 	both := []bool{false, true}
 	sweep("a live run", every(16), both, []bool{false})
-	// The page has no dark theme of its own (web/app.css has no
-	// prefers-color-scheme): a system's dark scheme changes nothing yet,
-	// which a coarser sweep holds.
+	// A system's dark scheme changes the page's colours, not its sizes
+	// (web/app.css, at its end): a coarser sweep holds that.
 	sweep("a live run", every(48), both, []bool{true})
 	for _, dark := range both {
 		prefersDark(t, ctx, dark)

@@ -387,6 +387,38 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 	}, nil
 }
 
+// darkJS calls fn(true or false) with whether the system prefers a dark
+// colour scheme, once at the start and again on each change, and returns
+// the function that stops it. Without matchMedia it says false, once.
+const darkJS = `
+if (typeof matchMedia !== "function") { fn(false); return function () {}; }
+var q = matchMedia("(prefers-color-scheme: dark)");
+var h = function () { fn(q.matches); };
+h();
+q.addEventListener("change", h);
+return function () { q.removeEventListener("change", h); };`
+
+var darkFn lazyFunc
+
+// WatchDark calls fn with whether the system prefers a dark colour scheme,
+// once when it starts watching and again whenever that changes (the
+// system's setting, or the browser's), until stop is called. fn runs on a
+// JS callback and must not block.
+func WatchDark(fn func(dark bool)) (stop func(), err error) {
+	wrap, err := compiled(&darkFn, darkJS, "fn")
+	if err != nil {
+		return nil, err
+	}
+	return hold(func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) > 0 {
+			if dark, err := args[0].Bool(); err == nil {
+				fn(dark)
+			}
+		}
+		return nil
+	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(f) })
+}
+
 // onScreenJS calls fn(true or false) as any of the element #id shows in the
 // viewport or stops showing (an IntersectionObserver: once at the start,
 // then on each change), and returns the function that stops it. Without

@@ -40,6 +40,9 @@ func WatchResize(id string, fn func()) (stop func(), err error) { return nil, Er
 // WatchOnScreen returns ErrNoBrowser natively.
 func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 
+// WatchDark returns ErrNoBrowser natively.
+func WatchDark(fn func(dark bool)) (stop func(), err error) { return nil, ErrNoBrowser }
+
 // WatchVisibility returns ErrNoBrowser natively.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 

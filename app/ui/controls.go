@@ -193,7 +193,7 @@ func fieldMessages(key, errMsg string, alert bool, note, info, off string) []app
 			return p.Text(errMsg)
 		}),
 		app.If(note != "", func() app.UI {
-			return app.P().ID("note-"+key).Class("help note").Style("color", "#8a3b00").Style("font-weight", "600").Text(note)
+			return app.P().ID("note-"+key).Class("help note").Style("color", "var(--warn)").Style("font-weight", "600").Text(note)
 		}),
 		app.If(info != "", func() app.UI {
 			return app.P().ID("info-" + key).Class("help info").Text(info)

@@ -97,6 +97,7 @@ type Lab struct {
 	stopTick    context.CancelFunc // stops the replay's numbers
 
 	present  bool
+	dark     bool // the system prefers a dark colour scheme (browser.WatchDark)
 	help     bool
 	helpBack string  // the id of what had the focus when help opened: it gets it back
 	toast    string  // a short message ("Link copied"), cleared after a while
@@ -1391,7 +1392,7 @@ func debugJSON(v *view) string {
 	if r := v.replay; r != nil {
 		replayAt, replayEnd, replayMarks, replayFull = float64(r.at)/1e6, float64(r.end)/1e6, len(v.m.marks), len(r.full.marks)
 	}
-	laneH, scale := v.lay.laneH, v.lay.scale
+	laneH, scale, themeName := v.lay.laneH, v.lay.scale, v.theme.name
 	v.mu.Unlock()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -1456,6 +1457,7 @@ func debugJSON(v *view) string {
 	w.Key("settled_ms").Float(settledAt)
 	w.Key("sim_computed_ms").Float(computed)
 	w.Key("stacks_mb").Float(float64(ms.StackInuse) / (1 << 20))
+	w.Key("theme").String(themeName) // the canvas's look: normal, dark or present
 	w.Key("window_ms").Floats(drawnWindow[:])
 	w.EndObject()
 	return jsonText(&w)
@@ -1504,9 +1506,16 @@ func (l *Lab) adoptPresent(st storage) {
 
 func (l *Lab) setPresent(on bool) {
 	l.present = on
-	l.view.setTheme(on)
+	l.view.setTheme(on, l.dark)
 	l.runRev++
 	l.cfgRev++
+}
+
+// setDark follows the system's colour scheme: the page's colours follow it
+// in CSS (web/app.css), the canvas's here (pickTheme).
+func (l *Lab) setDark(dark bool) {
+	l.dark = dark
+	l.view.setTheme(l.present, dark)
 }
 
 // lanesOnScreen is how much of the timeline, CSS px, a projector shows

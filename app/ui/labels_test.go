@@ -27,9 +27,11 @@ type frameSize struct {
 }
 
 // frameSizes are the canvases a reviewer looks at: a 1400 × 1000 window,
-// a 390 px phone, a 320 px one, and presentation mode at 1280 × 720.
+// light and dark, a 390 px phone, a 320 px one, and presentation mode at
+// 1280 × 720.
 var frameSizes = []frameSize{
 	{"1400 px", 1002, &normalTheme},
+	{"1400 px, dark", 1002, &darkTheme},
 	{"phone 390 px", 348, &normalTheme},
 	{"phone 320 px", 278, &normalTheme},
 	{"presentation 1280 px", 1238, &presentTheme},

@@ -92,6 +92,20 @@ func (p *Playground) OnMount(ctx app.Context) {
 		p.removers = append(p.removers, stop)
 	}
 	l.view.setHidden(browser.Hidden())
+	// WatchDark answers at once, within the call, on this goroutine: the
+	// canvas takes its colours before its first frame. A change of the
+	// system's scheme comes later, on a JS callback, and is dispatched.
+	watching := false
+	if stop, err := browser.WatchDark(func(dark bool) {
+		if !watching {
+			l.setDark(dark)
+			return
+		}
+		ctx.Dispatch(func(app.Context) { l.setDark(dark) })
+	}); err == nil {
+		p.removers = append(p.removers, stop)
+	}
+	watching = true
 	l.adoptDevice(ctx.SessionStorage())
 	l.adoptPresent(ctx.LocalStorage())
 	l.adoptDraft(ctx.SessionStorage())

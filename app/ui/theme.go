@@ -139,6 +139,62 @@ var presentTheme = func() theme {
 	return t
 }()
 
+// darkTheme is for a system that prefers a dark colour scheme (the page's
+// own colours follow it, web/app.css): the outcomes keep their Okabe–Ito
+// colours, which hold on a dark ground; what was near black (aborted, a
+// give-up, the limit line, the selection ring) turns near white, what
+// was near white (the fleet bucket's wait, the outage's shade) near the
+// ground, and the blue, indigo and violet that were dark are lighter.
+// Presentation mode keeps its light, high-contrast look whatever the
+// system prefers: a projector washes out a dark ground.
+var darkTheme = func() theme {
+	t := normalTheme
+	t.name = "dark"
+	t.palette = append([]string(nil), normalTheme.palette...)
+	for c, v := range map[int]string{
+		colBG:       "#151922",
+		colPanel:    "#1a1f29",
+		colGrid:     "#2c3340",
+		colAxis:     "#737b8b",
+		colText:     "#e4e7ee",
+		colMuted:    "#a3a9b6",
+		colAborted:  "#c8c8c8",
+		colPending:  "#3d9be0",
+		colFlight:   "#5fae95",
+		colBackoff:  "#8a847a", // a warm grey: apart from the sky blue at half strength on the dark lanes
+		colHint:     "#a99cff",
+		colBucket:   "#2b313d",
+		colBucketLn: "#7b8291",
+		colHidden:   "#8e86ad",
+		colLimit:    "#e4e7ee",
+		colClient:   "#3d9be0",
+		colSelect:   "#ffffff",
+		colCross:    "rgba(228,231,238,0.55)",
+		colGiveUp:   "#f0f0f0",
+		colLaneAlt:  "#202633",
+		colOther:    "#5b6170",
+		colBase:     "#b59ce8",
+		colOutage:   "#3b2520",
+		colOutageLn: "#f08a66",
+		colSqueeze:  "#232c3d",
+	} {
+		t.palette[c] = v
+	}
+	return t
+}()
+
+// pickTheme is the canvas's look: presentation mode's whatever the system
+// prefers, else the dark one where the system prefers dark.
+func pickTheme(present, dark bool) *theme {
+	switch {
+	case present:
+		return &presentTheme
+	case dark:
+		return &darkTheme
+	}
+	return &normalTheme
+}
+
 // classColour and classShape: every outcome differs in colour AND shape.
 var classColour = [fleet.NumClasses]int{
 	fleet.ClassOK:      colOK,

@@ -27,7 +27,7 @@ import (
 func TestWaitColoursApart(t *testing.T) {
 	const minWaitDE = 20
 	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
-	for _, th := range []*theme{&normalTheme, &presentTheme} {
+	for _, th := range []*theme{&normalTheme, &darkTheme, &presentTheme} {
 		for _, bg := range []int{colPanel, colLaneAlt} {
 			lane := th.rgb(bg)
 			for i, a := range reasons {
@@ -57,20 +57,55 @@ func TestWaitColoursApart(t *testing.T) {
 }
 
 // TestLegendColoursAreTheCanvas: the page's legend (web/app.css) shows each
-// wait in the colour the canvas draws it.
+// wait, mark and line in the colour the canvas draws it, and the
+// timeline's ground is the canvas's, in the light scheme and in the dark
+// one (its block at the end of the file, whose names must all be the
+// light scheme's: a misspelt one would be ignored).
 func TestLegendColoursAreTheCanvas(t *testing.T) {
 	css, err := os.ReadFile("../../web/app.css")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for v, c := range map[string]int{"--backoff": colBackoff, "--server": colServer, "--hint": colHint, "--bucket": colBucket} {
-		m := regexp.MustCompile(`(?m)^\s*` + v + `:\s*(#[0-9a-fA-F]{6});`).FindSubmatch(css)
-		if m == nil {
-			t.Errorf("web/app.css sets no %s", v)
-			continue
+	const darkAt = "@media (prefers-color-scheme: dark)"
+	i := strings.Index(string(css), darkAt)
+	if i < 0 {
+		t.Fatalf("web/app.css has no %q", darkAt)
+	}
+	light, dark := css[:i], css[i:]
+	decl := regexp.MustCompile(`(?m)^\s*(--[a-z-]+):\s*([^;]+);`)
+	names := map[string]bool{}
+	for _, m := range decl.FindAllSubmatch(light, -1) {
+		names[string(m[1])] = true
+	}
+	for _, m := range decl.FindAllSubmatch(dark, -1) {
+		if !names[string(m[1])] {
+			t.Errorf("the dark scheme sets %s, which the light one does not", m[1])
 		}
-		if got, want := strings.ToLower(string(m[1])), strings.ToLower(normalTheme.palette[c]); got != want {
-			t.Errorf("the legend's %s is %s, the canvas draws %s", v, got, want)
+	}
+	shared := map[string]int{
+		"--backoff": colBackoff, "--server": colServer, "--hint": colHint, "--bucket": colBucket, "--bucket-line": colBucketLn,
+		"--ok": colOK, "--limited": colLimited, "--failed": colFailed, "--timeout": colTimeout, "--aborted": colAborted,
+		"--pending": colPending, "--flight": colFlight, "--queued": colQueued, "--hidden": colHidden, "--baseline": colBase,
+		"--canvas": colBG, "--giveup": colGiveUp, "--other": colOther, "--squeeze": colSqueeze, "--outage": colOutage,
+		"--outage-line": colOutageLn,
+	}
+	for _, sc := range []struct {
+		name string
+		css  []byte
+		th   *theme
+	}{{"light", light, &normalTheme}, {"dark", dark, &darkTheme}} {
+		for v, c := range shared {
+			m := regexp.MustCompile(`(?m)^\s*` + v + `:\s*(#[0-9a-fA-F]{6});`).FindSubmatch(sc.css)
+			if m == nil {
+				if sc.name == "dark" && sc.th.palette[c] == normalTheme.palette[c] {
+					continue // kept from the light scheme, as the canvas keeps it
+				}
+				t.Errorf("web/app.css's %s scheme sets no %s", sc.name, v)
+				continue
+			}
+			if got, want := strings.ToLower(string(m[1])), strings.ToLower(sc.th.palette[c]); got != want {
+				t.Errorf("%s scheme: the page's %s is %s, the canvas draws %s", sc.name, v, got, want)
+			}
 		}
 	}
 }

@@ -343,14 +343,16 @@ func (v *view) setHidden(hidden bool) {
 	v.request()
 }
 
-// setTheme switches between the normal and the presentation look.
-func (v *view) setTheme(present bool) {
+// setTheme switches the canvas's look: presentation mode's, or the
+// normal one, light or dark as the system prefers (pickTheme).
+func (v *view) setTheme(present, dark bool) {
 	v.mu.Lock()
-	if present {
-		v.theme = &presentTheme
-	} else {
-		v.theme = &normalTheme
+	th := pickTheme(present, dark)
+	if th == v.theme {
+		v.mu.Unlock()
+		return
 	}
+	v.theme = th
 	v.viewH = 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
