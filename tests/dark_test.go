@@ -136,6 +136,11 @@ func TestDarkScheme(t *testing.T) {
 		t.Errorf("presentation mode: color-scheme %q, want light", got.Scheme)
 	}
 	audit(t, ctx, axe, "dark system: presentation mode")
+	// Its ticked boxes are its accent, black (the light page's, navy, came
+	// through a variable set once on the page's root).
+	if got := eval[string](t, ctx, `getComputedStyle(document.getElementById("f-bucket")).accentColor`); got != "rgb(0, 0, 0)" {
+		t.Errorf("presentation mode: a box's accent-color is %s, want rgb(0, 0, 0)", got)
+	}
 	presentMode(t, ctx, false)
 	lookIs(t, ctx, "presentation mode off", "dark", true, darkGrounds...)
 	prefersDark(t, ctx, false)

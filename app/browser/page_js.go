@@ -389,21 +389,25 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 
 // darkJS calls fn(true or false) with whether the system prefers a dark
 // colour scheme, once at the start and again on each change, and returns
-// the function that stops it. Without matchMedia it says false, once.
+// the function that stops it. Without matchMedia it says false, once; and
+// without :has(), which the page's dark rules need (web/app.css), false
+// always: the page stays light there, and the canvas with it.
 const darkJS = `
 if (typeof matchMedia !== "function") { fn(false); return function () {}; }
 var q = matchMedia("(prefers-color-scheme: dark)");
-var h = function () { fn(q.matches); };
+var has = typeof CSS !== "undefined" && CSS.supports && CSS.supports("selector(:has(*))");
+var h = function () { fn(q.matches && has); };
 h();
 q.addEventListener("change", h);
 return function () { q.removeEventListener("change", h); };`
 
 var darkFn lazyFunc
 
-// WatchDark calls fn with whether the system prefers a dark colour scheme,
-// once when it starts watching and again whenever that changes (the
-// system's setting, or the browser's), until stop is called. fn runs on a
-// JS callback and must not block.
+// WatchDark calls fn with whether the system prefers a dark colour scheme
+// and the page's dark rules apply (darkJS), once when it starts watching
+// and again whenever that changes (the system's setting, or the
+// browser's), until stop is called. fn runs on a JS callback and must not
+// block.
 func WatchDark(fn func(dark bool)) (stop func(), err error) {
 	wrap, err := compiled(&darkFn, darkJS, "fn")
 	if err != nil {
