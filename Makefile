@@ -33,9 +33,11 @@ WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)
 ARGS      ?=
 # Which chromium the end-to-end tests drive.
 export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
+# Which Firefox the one end-to-end test in a second engine drives.
+export RETRYLAB_FIREFOX ?= $(shell command -v firefox-esr || command -v firefox)
 
 .DEFAULT_GOAL := help
-.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium node
+.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium firefox node
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -71,7 +73,7 @@ wasm_exec.js: $(WASM_EXEC)/wasm_exec.js
 run: build ## build everything and serve the playground (ARGS='-port 9000' to change flags)
 	$(BIN) serve $(ARGS)
 
-test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium
+test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium (and Firefox)
 
 unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
@@ -83,7 +85,7 @@ wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page m
 
 # The timeout guards against a hang, not speed: the suite takes ~19–20 min
 # on two busy cores (20m cut a passing run short on 2026-12-04); CI has 90.
-e2e: build chromium $(AXE) ## end-to-end tests in headless Chromium against the real server
+e2e: build chromium firefox $(AXE) ## end-to-end tests in headless Chromium (one in Firefox) against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 45m ./tests/
 
 # axe-core, the accessibility checker the e2e tests run in the page: fetched
@@ -93,6 +95,9 @@ $(AXE): tests/fetchaxe/main.go
 
 chromium: ## install Debian's chromium when it is missing (needs apt-get)
 	@sh tests/need.sh chromium "$(RETRYLAB_CHROMIUM)" chromium chromium-browser
+
+firefox: ## install Debian's firefox-esr when no Firefox is there (needs apt-get)
+	@sh tests/need.sh firefox-esr "$(RETRYLAB_FIREFOX)" firefox-esr firefox
 
 node: ## install Debian's nodejs when node is missing (needs apt-get)
 	@sh tests/need.sh nodejs node

@@ -12,9 +12,10 @@ for c in "$@"; do
 	fi
 done
 if ! command -v apt-get >/dev/null 2>&1; then
-	# RETRYLAB_CHROMIUM names a browser: no use for another package.
+	# RETRYLAB_CHROMIUM and RETRYLAB_FIREFOX name a browser: no use for another package.
 	elsewhere=""
 	if [ "$pkg" = chromium ]; then elsewhere=" (or set RETRYLAB_CHROMIUM for a browser elsewhere)"; fi
+	if [ "$pkg" = firefox-esr ]; then elsewhere=" (or set RETRYLAB_FIREFOX for a browser elsewhere)"; fi
 	echo "$pkg is missing and apt-get is not available: install it$elsewhere" >&2
 	exit 1
 fi

@@ -9,8 +9,9 @@ import (
 )
 
 // need.sh without the tool and without apt-get fails and says why; only
-// chromium's message suggests RETRYLAB_CHROMIUM, which names a browser and
-// nothing else (it told a missing Node.js to set it).
+// chromium's message suggests RETRYLAB_CHROMIUM, and firefox-esr's
+// RETRYLAB_FIREFOX, which name a browser and nothing else (it told a
+// missing Node.js to set it).
 func TestNeedWithoutAptGet(t *testing.T) {
 	tests := []struct {
 		name string
@@ -21,6 +22,8 @@ func TestNeedWithoutAptGet(t *testing.T) {
 			"chromium is missing and apt-get is not available: install it (or set RETRYLAB_CHROMIUM for a browser elsewhere)\n"},
 		{"chromium named by RETRYLAB_CHROMIUM, not there", []string{"chromium", "/nowhere/chrome", "chromium", "chromium-browser"},
 			"chromium is missing and apt-get is not available: install it (or set RETRYLAB_CHROMIUM for a browser elsewhere)\n"},
+		{"firefox-esr", []string{"firefox-esr", "", "firefox-esr", "firefox"},
+			"firefox-esr is missing and apt-get is not available: install it (or set RETRYLAB_FIREFOX for a browser elsewhere)\n"},
 		{"nodejs", []string{"nodejs", "node"},
 			"nodejs is missing and apt-get is not available: install it\n"},
 	}
