@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -278,7 +279,8 @@ func (b *bidi) errors() []string {
 // (Gecko and SpiderMonkey), driven over WebDriver BiDi: it loads, reaches
 // the *.localhost origins, and a live run clicked with the mouse ends
 // with every job done, its requests counted and drawn, and nothing
-// logged as an error. The page's Chromium-only paths (static routes of
+// logged as an error; and Stop aborts the requests in flight, which the
+// server sees cancelled. The page's Chromium-only paths (static routes of
 // the service worker, data: URL workers and their fallbacks) must not be
 // the only paths. Firefox paces HTTP/1.1 requests past six busy
 // connections (README: browser connection limits): the browser queue's
@@ -331,6 +333,36 @@ func TestFirefoxRunsThePage(t *testing.T) {
 	}
 	b.shot(t, "firefox-run")
 	t.Logf("Firefox: %v requests, browser queue p99 %v ms, lateness p99 %v ms", s["requests"], s["queued_p99_ms"], s["lateness_p99_ms"])
+
+	// Stop aborts every request in flight: the server sees each cancelled
+	// (no service worker in Firefox's path swallows the abort).
+	room := fmt.Sprintf("e2e-ff-stop-%d", time.Now().UnixNano())
+	events := subscribe(t, srv, room)
+	b.call(t, "browsingContext.navigate", map[string]any{"context": b.context, "url": srv.URL + "/?workers=20&jobs=1&latency=5s&room=" + room, "wait": "complete"})
+	if err := waitFor(30*time.Second, func() bool {
+		return bidiEval[bool](t, b, `!!document.querySelector("main[data-ready=true]") && !document.getElementById("run").disabled && ["reached", "not reached"].includes(JSON.parse(window.retrylab.state()).subdomains)`)
+	}); err != nil {
+		t.Fatal("the page did not become ready again")
+	}
+	b.clickOn(t, "run")
+	for seen := 0; seen < 20; seen++ {
+		events.next(t, 15*time.Second, func(e mockEvent) bool { return e.Type == "arrival" })
+	}
+	b.clickOn(t, "stop")
+	for cancelled := 0; cancelled < 20; cancelled++ {
+		if ev := events.next(t, 3*time.Second, func(e mockEvent) bool { return e.Type == "end" }); ev.End != "cancelled" {
+			t.Errorf("after Stop, request %s ended as %q, want cancelled", ev.Tag, ev.End)
+		}
+	}
+	if err := waitFor(5*time.Second, func() bool {
+		st = bidiEval[pageState](t, b, `JSON.parse(window.retrylab.state())`)
+		return !st.Running
+	}); err != nil {
+		t.Fatalf("the page still runs after Stop: %+v", st)
+	}
+	if st.Stats["aborted"] != 20 || st.Stats["successes"] != 0 {
+		t.Errorf("after Stop in Firefox: aborted %v, successes %v; want 20 and 0", st.Stats["aborted"], st.Stats["successes"])
+	}
 	if errs := b.errors(); len(errs) > 0 {
 		t.Errorf("Firefox logged errors: %q", errs)
 	}
