@@ -4,6 +4,7 @@ package tests
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -143,6 +144,29 @@ func TestDarkScheme(t *testing.T) {
 	}
 	presentMode(t, ctx, false)
 	lookIs(t, ctx, "presentation mode off", "dark", true, darkGrounds...)
+
+	// A room's QR code, enlarged: the code keeps its white ground, the
+	// screen around it is the page's dark (it was a white sheet).
+	lan := startServer(t, "-host", "0.0.0.0")
+	boot(t, ctx, lan.URL+"/?room=e2e-dark-qr-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!!document.getElementById("join-zoom")`) }); err != nil {
+		t.Log("the join panel shows no QR code: this machine has no network address") // TestAudienceJoinsRoom says why
+	} else {
+		click(t, ctx, "join-zoom")
+		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!!document.querySelector(".join-big")`) }); err != nil {
+			t.Fatal("the QR code did not enlarge")
+		}
+		eval[chromedp.Void](t, ctx, afterFrames)
+		// (The code's white ground and quiet zone are the SVG's own.)
+		if g := eval[string](t, ctx, `getComputedStyle(document.querySelector(".join-big")).backgroundColor`); g != "rgb(15, 18, 24)" {
+			t.Errorf("the enlarged QR code: the screen's ground is %s, want the page's dark, rgb(15, 18, 24)", g)
+		}
+		audit(t, ctx, axe, "dark: the enlarged QR code")
+		viewShot(t, ctx, "dark-qr")
+		press(t, ctx, kb.Escape)
+		press(t, ctx, "s")
+	}
 	prefersDark(t, ctx, false)
 	if ex := log.exceptions(); len(ex) > 0 {
 		t.Errorf("page exceptions: %q", ex)
