@@ -37,7 +37,7 @@ export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-b
 export RETRYLAB_FIREFOX ?= $(shell command -v firefox-esr || command -v firefox)
 
 .DEFAULT_GOAL := help
-.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium firefox node
+.PHONY: help build run test unit wasmtest e2e bench lint clean deps chromium firefox webkit node
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-9s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -73,7 +73,7 @@ wasm_exec.js: $(WASM_EXEC)/wasm_exec.js
 run: build ## build everything and serve the playground (ARGS='-port 9000' to change flags)
 	$(BIN) serve $(ARGS)
 
-test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium (and Firefox)
+test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under node, end-to-end in headless Chromium (and Firefox, WebKit)
 
 unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
@@ -85,7 +85,7 @@ wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page m
 
 # The timeout guards against a hang, not speed: the suite takes ~19–20 min
 # on two busy cores (20m cut a passing run short on 2026-12-04); CI has 90.
-e2e: build chromium firefox $(AXE) ## end-to-end tests in headless Chromium (one in Firefox) against the real server
+e2e: build chromium firefox webkit $(AXE) ## end-to-end tests in headless Chromium (one each in Firefox and WebKit) against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 45m ./tests/
 
 # axe-core, the accessibility checker the e2e tests run in the page: fetched
@@ -98,6 +98,10 @@ chromium: ## install Debian's chromium when it is missing (needs apt-get)
 
 firefox: ## install Debian's firefox-esr when no Firefox is there (needs apt-get)
 	@sh tests/need.sh firefox-esr "$(RETRYLAB_FIREFOX)" firefox-esr firefox
+
+webkit: ## install Debian's webkit2gtk-driver (WebKitGTK's WebDriver and MiniBrowser) and xvfb when missing (needs apt-get)
+	@sh tests/need.sh webkit2gtk-driver "" WebKitWebDriver
+	@sh tests/need.sh xvfb "" xvfb-run
 
 node: ## install Debian's nodejs when node is missing (needs apt-get)
 	@sh tests/need.sh nodejs node

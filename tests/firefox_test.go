@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -198,9 +197,9 @@ func (b *bidi) call(tb testing.TB, method string, params any) json.RawMessage {
 	return nil
 }
 
-// eval evaluates a JavaScript expression in the tab (awaiting a promise)
-// and decodes its value, passed through JSON.stringify, into T.
-func bidiEval[T any](tb testing.TB, b *bidi, js string) T {
+// evalJSON evaluates a JavaScript expression in the tab, awaiting a
+// promise, and returns its value through JSON.stringify.
+func (b *bidi) evalJSON(tb testing.TB, js string) string {
 	tb.Helper()
 	r := b.call(tb, "script.evaluate", map[string]any{
 		"expression":   "(async () => JSON.stringify(await (" + js + ")))()",
@@ -216,24 +215,26 @@ func bidiEval[T any](tb testing.TB, b *bidi, js string) T {
 			Text string `json:"text"`
 		} `json:"exceptionDetails"`
 	}
-	var v T
 	if err := json.Unmarshal(r, &res); err != nil {
 		tb.Fatalf("evaluate %s: %v", firstLine(js), err)
 	}
 	if res.Type == "exception" {
 		tb.Fatalf("evaluate %s: %s", firstLine(js), res.ExceptionDetails.Text)
 	}
-	if err := json.Unmarshal([]byte(res.Result.Value), &v); err != nil {
-		tb.Fatalf("evaluate %s: %q: %v", firstLine(js), res.Result.Value, err)
-	}
-	return v
+	return res.Result.Value
+}
+
+// open loads url in the tab and waits for its load event.
+func (b *bidi) open(tb testing.TB, url string) {
+	tb.Helper()
+	b.call(tb, "browsingContext.navigate", map[string]any{"context": b.context, "url": url, "wait": "complete"})
 }
 
 // clickOn clicks the element #id with the mouse, at its centre, as a
 // person would (input.performActions).
 func (b *bidi) clickOn(tb testing.TB, id string) {
 	tb.Helper()
-	at := bidiEval[[2]float64](tb, b, `(() => { const r = document.getElementById("`+id+`").getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; })()`)
+	at := engineEval[[2]float64](tb, b, `(() => { const r = document.getElementById("`+id+`").getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; })()`)
 	b.call(tb, "input.performActions", map[string]any{
 		"context": b.context,
 		"actions": []any{map[string]any{
@@ -263,6 +264,7 @@ func (b *bidi) shot(tb testing.TB, name string) {
 	saveShot(tb, name, png)
 }
 
+// errors is what the page logged as an error.
 func (b *bidi) errors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -275,95 +277,11 @@ func (b *bidi) errors() []string {
 	return out
 }
 
-// TestFirefoxRunsThePage: the page works in a second engine, Firefox's
-// (Gecko and SpiderMonkey), driven over WebDriver BiDi: it loads, reaches
-// the *.localhost origins, and a live run clicked with the mouse ends
-// with every job done, its requests counted and drawn, and nothing
-// logged as an error; and Stop aborts the requests in flight, which the
-// server sees cancelled. The page's Chromium-only paths (static routes of
-// the service worker, data: URL workers and their fallbacks) must not be
-// the only paths. Firefox paces HTTP/1.1 requests past six busy
-// connections (README: browser connection limits): the browser queue's
-// p99 is logged, not judged.
+// TestFirefoxRunsThePage: the page works in Firefox's engine (Gecko and
+// SpiderMonkey), driven over WebDriver BiDi (otherEngineRuns). Firefox
+// paces HTTP/1.1 requests past six busy connections (README: browser
+// connection limits): the browser queue's p99 is logged, not judged.
 func TestFirefoxRunsThePage(t *testing.T) {
 	srv := startServer(t)
-	b := newFirefox(t, 1400, 1000)
-	b.call(t, "browsingContext.navigate", map[string]any{"context": b.context, "url": srv.URL + "/?workers=20&jobs=2&seed=3", "wait": "complete"})
-	if err := waitFor(30*time.Second, func() bool {
-		return bidiEval[bool](t, b, `!!document.querySelector("main[data-ready=true]") && !!window.retrylab && ["reached", "not reached"].includes(JSON.parse(window.retrylab.state()).subdomains)`)
-	}); err != nil {
-		b.shot(t, "firefox-not-ready")
-		t.Fatalf("the page did not become ready in Firefox in 30 s; logged errors %q", b.errors())
-	}
-	st := bidiEval[pageState](t, b, `JSON.parse(window.retrylab.state())`)
-	if st.Subdomains != "reached" {
-		t.Errorf("Firefox resolves *.localhost (since 84), yet the page's check says %q", st.Subdomains)
-	}
-	if err := waitFor(10*time.Second, func() bool { return bidiEval[bool](t, b, `!document.getElementById("run").disabled`) }); err != nil {
-		t.Fatal("Run stayed disabled")
-	}
-	b.clickOn(t, "run")
-	if err := waitFor(60*time.Second, func() bool {
-		st = bidiEval[pageState](t, b, `JSON.parse(window.retrylab.state())`)
-		return st.Runs == 1 && !st.Running
-	}); err != nil {
-		b.shot(t, "firefox-run-unfinished")
-		t.Fatalf("the run did not finish in 60 s: %+v", st)
-	}
-	s := st.Stats
-	if s["jobs"] != 40 || s["successes"] != 40 || s["first_tries"] != 40 || s["requests"] < 40 || s["failed"] != 0 || s["timeouts"] != 0 {
-		t.Errorf("20 workers × 2 jobs in Firefox: jobs %v, successes %v, first tries %v, requests %v, other failures %v, timeouts %v; want 40 jobs, every one a success",
-			s["jobs"], s["successes"], s["first_tries"], s["requests"], s["failed"], s["timeouts"])
-	}
-	if st.Records < int(s["requests"]) {
-		t.Errorf("the run recorded %d events for %v requests", st.Records, s["requests"])
-	}
-	dbg := bidiEval[map[string]any](t, b, `JSON.parse(window.retrylab.debug())`)
-	if d, _ := dbg["draws"].(float64); d < 1 {
-		t.Errorf("the timeline was never drawn: debug() %v", dbg["draws"])
-	}
-	// The canvas shows the outcomes: the success's bluish green among its pixels.
-	if n := bidiEval[int](t, b, `(() => {
-		const c = document.getElementById("timeline"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-		let n = 0;
-		for (let i = 0; i < d.length; i += 4) if (d[i] === 0x00 && d[i + 1] === 0x9e && d[i + 2] === 0x73) n++;
-		return n;
-	})()`); n < 100 {
-		t.Errorf("the timeline has %d pixels of the success's colour: its marks were not drawn", n)
-	}
-	b.shot(t, "firefox-run")
-	t.Logf("Firefox: %v requests, browser queue p99 %v ms, lateness p99 %v ms", s["requests"], s["queued_p99_ms"], s["lateness_p99_ms"])
-
-	// Stop aborts every request in flight: the server sees each cancelled
-	// (no service worker in Firefox's path swallows the abort).
-	room := fmt.Sprintf("e2e-ff-stop-%d", time.Now().UnixNano())
-	events := subscribe(t, srv, room)
-	b.call(t, "browsingContext.navigate", map[string]any{"context": b.context, "url": srv.URL + "/?workers=20&jobs=1&latency=5s&room=" + room, "wait": "complete"})
-	if err := waitFor(30*time.Second, func() bool {
-		return bidiEval[bool](t, b, `!!document.querySelector("main[data-ready=true]") && !document.getElementById("run").disabled && ["reached", "not reached"].includes(JSON.parse(window.retrylab.state()).subdomains)`)
-	}); err != nil {
-		t.Fatal("the page did not become ready again")
-	}
-	b.clickOn(t, "run")
-	for seen := 0; seen < 20; seen++ {
-		events.next(t, 15*time.Second, func(e mockEvent) bool { return e.Type == "arrival" })
-	}
-	b.clickOn(t, "stop")
-	for cancelled := 0; cancelled < 20; cancelled++ {
-		if ev := events.next(t, 3*time.Second, func(e mockEvent) bool { return e.Type == "end" }); ev.End != "cancelled" {
-			t.Errorf("after Stop, request %s ended as %q, want cancelled", ev.Tag, ev.End)
-		}
-	}
-	if err := waitFor(5*time.Second, func() bool {
-		st = bidiEval[pageState](t, b, `JSON.parse(window.retrylab.state())`)
-		return !st.Running
-	}); err != nil {
-		t.Fatalf("the page still runs after Stop: %+v", st)
-	}
-	if st.Stats["aborted"] != 20 || st.Stats["successes"] != 0 {
-		t.Errorf("after Stop in Firefox: aborted %v, successes %v; want 20 and 0", st.Stats["aborted"], st.Stats["successes"])
-	}
-	if errs := b.errors(); len(errs) > 0 {
-		t.Errorf("Firefox logged errors: %q", errs)
-	}
+	otherEngineRuns(t, srv, newFirefox(t, 1400, 1000), "firefox")
 }

@@ -7,7 +7,8 @@ pkg=$1
 shift
 for c in "$@"; do
 	if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then
-		echo "$pkg: $(command -v "$c") ($("$c" --version 2>/dev/null | head -n 1 || echo unknown version))"
+		v=$("$c" --version 2>/dev/null | head -n 1 || true)
+		echo "$pkg: $(command -v "$c") (${v:-version unknown})"
 		exit 0
 	fi
 done
