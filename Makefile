@@ -102,6 +102,7 @@ firefox: ## install Debian's firefox-esr when no Firefox is there (needs apt-get
 webkit: ## install Debian's webkit2gtk-driver (WebKitGTK's WebDriver and MiniBrowser) and xvfb when missing (needs apt-get)
 	@sh tests/need.sh webkit2gtk-driver "" WebKitWebDriver
 	@sh tests/need.sh xvfb "" xvfb-run
+	@sh tests/need.sh xauth "" xauth # xvfb-run's, only recommended by xvfb
 
 node: ## install Debian's nodejs when node is missing (needs apt-get)
 	@sh tests/need.sh nodejs node
