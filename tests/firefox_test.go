@@ -22,19 +22,10 @@ import (
 )
 
 // firefoxPath finds Firefox: RETRYLAB_FIREFOX, then firefox-esr or firefox
-// on PATH. A missing browser is a failure, never a skip.
+// on PATH.
 func firefoxPath(tb testing.TB) string {
 	tb.Helper()
-	if p := os.Getenv("RETRYLAB_FIREFOX"); p != "" {
-		return p
-	}
-	for _, name := range []string{"firefox-esr", "firefox"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	tb.Fatal("firefox not found: run `make firefox` (apt-get install firefox-esr) or set RETRYLAB_FIREFOX")
-	return ""
+	return browserPath(tb, "RETRYLAB_FIREFOX", "run `make firefox` (apt-get install firefox-esr)", "firefox-esr", "firefox")
 }
 
 // bidi is a WebDriver BiDi session with a headless Firefox: the protocol

@@ -144,20 +144,32 @@ func (s *server) get(tb testing.TB, path string, header ...string) (*http.Respon
 	return resp, body
 }
 
-// chromiumPath finds the browser: RETRYLAB_CHROMIUM, then chromium on PATH.
-// A missing browser is a failure, never a skip.
-func chromiumPath(tb testing.TB) string {
+// browserPath finds a browser: the path the environment variable env
+// names, then the first of names on PATH (a name with a slash is a glob).
+// A missing browser is a failure, never a skip; the message says how to
+// get it (install) or to set env.
+func browserPath(tb testing.TB, env, install string, names ...string) string {
 	tb.Helper()
-	if p := os.Getenv("RETRYLAB_CHROMIUM"); p != "" {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
+	for _, name := range names {
+		if strings.Contains(name, "/") {
+			if ps, _ := filepath.Glob(name); len(ps) > 0 {
+				return ps[0]
+			}
+		} else if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	tb.Fatal("chromium not found: run `make chromium` (apt-get install chromium) or set RETRYLAB_CHROMIUM")
+	tb.Fatalf("%s not found: %s, or set %s", names[0], install, env)
 	return ""
+}
+
+// chromiumPath finds Chromium: RETRYLAB_CHROMIUM, then chromium on PATH.
+func chromiumPath(tb testing.TB) string {
+	tb.Helper()
+	return browserPath(tb, "RETRYLAB_CHROMIUM", "run `make chromium` (apt-get install chromium)", "chromium", "chromium-browser")
 }
 
 // newBrowser starts a fresh headless Chromium with its own profile and

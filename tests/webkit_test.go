@@ -10,9 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -21,17 +19,10 @@ import (
 
 // miniBrowserPath finds WebKitGTK's MiniBrowser, the browser its
 // WebDriver drives: RETRYLAB_WEBKIT, then the one Debian's
-// libwebkit2gtk-4.1 installs. A missing browser is a failure, never a skip.
+// libwebkit2gtk-4.1 installs.
 func miniBrowserPath(tb testing.TB) string {
 	tb.Helper()
-	if p := os.Getenv("RETRYLAB_WEBKIT"); p != "" {
-		return p
-	}
-	if ps, _ := filepath.Glob("/usr/lib/*/webkit2gtk-4.1/MiniBrowser"); len(ps) > 0 {
-		return ps[0]
-	}
-	tb.Fatal("WebKitGTK's MiniBrowser not found: run `make webkit` (apt-get install webkit2gtk-driver xvfb) or set RETRYLAB_WEBKIT")
-	return ""
+	return browserPath(tb, "RETRYLAB_WEBKIT", "run `make webkit` (apt-get install webkit2gtk-driver xvfb)", "/usr/lib/*/webkit2gtk-4.1/MiniBrowser")
 }
 
 // webDriver is a W3C WebDriver session with WebKitGTK (WebKitWebDriver
