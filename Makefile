@@ -33,7 +33,7 @@ WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)
 ARGS      ?=
 # Which chromium the end-to-end tests drive.
 export RETRYLAB_CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
-# Which Firefox the one end-to-end test in a second engine drives.
+# Which Firefox TestFirefoxRunsThePage drives.
 export RETRYLAB_FIREFOX ?= $(shell command -v firefox-esr || command -v firefox)
 
 .DEFAULT_GOAL := help
