@@ -44,8 +44,10 @@ const readyJS = `!!document.querySelector("main[data-ready=true]") && !!window.r
 // cancelled (no service worker in the path swallows the abort); and
 // nothing is logged as an error. The page's Chromium-only paths (the
 // service worker's static routes, data: URL workers) must not be its only
-// paths. name prefixes the screenshots.
-func otherEngineRuns(t *testing.T, srv *server, br engine, name string) {
+// paths. name prefixes the screenshots; paces says whether the browser
+// paces requests itself (Firefox), which the page must tell (its
+// tooltips then say so).
+func otherEngineRuns(t *testing.T, srv *server, br engine, name string, paces bool) {
 	t.Helper()
 	br.open(t, srv.URL+"/?workers=20&jobs=2&seed=3")
 	if err := waitFor(60*time.Second, func() bool { return engineEval[bool](t, br, readyJS) }); err != nil {
@@ -55,6 +57,9 @@ func otherEngineRuns(t *testing.T, srv *server, br engine, name string) {
 	st := engineEval[pageState](t, br, `JSON.parse(window.retrylab.state())`)
 	if st.Subdomains != "reached" {
 		t.Errorf("the engine resolves *.localhost, yet the page's check says %q", st.Subdomains)
+	}
+	if got := engineEval[bool](t, br, `JSON.parse(window.retrylab.debug()).paced`); got != paces {
+		t.Errorf("the page takes the browser to pace requests itself: %v, want %v", got, paces)
 	}
 	br.clickOn(t, "run")
 	if err := waitFor(60*time.Second, func() bool {

@@ -271,8 +271,9 @@ func (b *bidi) errors() []string {
 // TestFirefoxRunsThePage: the page works in Firefox's engine (Gecko and
 // SpiderMonkey), driven over WebDriver BiDi (otherEngineRuns). Firefox
 // paces HTTP/1.1 requests past six busy connections (README: browser
-// connection limits): the browser queue's p99 is logged, not judged.
+// connection limits): the browser queue's p99 is logged, not judged,
+// and the page knows it, to say so in its tooltips.
 func TestFirefoxRunsThePage(t *testing.T) {
 	srv := startServer(t)
-	otherEngineRuns(t, srv, newFirefox(t, 1400, 1000), "firefox")
+	otherEngineRuns(t, srv, newFirefox(t, 1400, 1000), "firefox", true)
 }

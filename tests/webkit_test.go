@@ -176,5 +176,5 @@ func (w *webDriver) errors() []string { return nil }
 // not WebKit's): TestBrowserWithoutLocalhostNames covers that in Chromium.
 func TestWebKitRunsThePage(t *testing.T) {
 	srv := startServer(t)
-	otherEngineRuns(t, srv, newWebKit(t, 1400, 1000), "webkit")
+	otherEngineRuns(t, srv, newWebKit(t, 1400, 1000), "webkit", false)
 }

@@ -387,6 +387,24 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 	}, nil
 }
 
+// PacesRequests reports whether the browser lets requests out at a pace
+// of its own once several connections are busy: Firefox does (its
+// network.http.pacing.requests settings, ~80 a second past six busy
+// HTTP/1.1 connections; README: browser connection limits), and a page
+// cannot opt out.
+func PacesRequests() bool {
+	nav, err := safejs.Global().Get("navigator")
+	if err != nil {
+		return false
+	}
+	ua, err := nav.Get("userAgent")
+	if err != nil {
+		return false
+	}
+	s, _ := ua.String()
+	return strings.Contains(s, "Firefox/")
+}
+
 // darkJS calls fn(true or false) with whether the system prefers a dark
 // colour scheme, once at the start and again on each change, and returns
 // the function that stops it. Without matchMedia it says false, once; and

@@ -40,6 +40,9 @@ func WatchResize(id string, fn func()) (stop func(), err error) { return nil, Er
 // WatchOnScreen returns ErrNoBrowser natively.
 func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 
+// PacesRequests is false natively.
+func PacesRequests() bool { return false }
+
 // WatchDark returns ErrNoBrowser natively.
 func WatchDark(fn func(dark bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 

@@ -1392,7 +1392,7 @@ func debugJSON(v *view) string {
 	if r := v.replay; r != nil {
 		replayAt, replayEnd, replayMarks, replayFull = float64(r.at)/1e6, float64(r.end)/1e6, len(v.m.marks), len(r.full.marks)
 	}
-	laneH, scale, themeName := v.lay.laneH, v.lay.scale, v.theme.name
+	laneH, scale, themeName, paced := v.lay.laneH, v.lay.scale, v.theme.name, v.paced
 	v.mu.Unlock()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -1441,6 +1441,7 @@ func debugJSON(v *view) string {
 		w.Floats(o[:])
 	}
 	w.EndArray()
+	w.Key("paced").Bool(paced) // the browser paces requests itself (browser.PacesRequests)
 	w.Key("pending_waits").Int(browser.PendingWaits())
 	w.Key("replay")
 	if !replaying {

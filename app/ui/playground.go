@@ -92,6 +92,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 		p.removers = append(p.removers, stop)
 	}
 	l.view.setHidden(browser.Hidden())
+	l.view.setPaced(browser.PacesRequests())
 	// WatchDark answers at once, within the call, on this goroutine: the
 	// canvas takes its colours before its first frame. A change of the
 	// system's scheme comes later, on a JS callback, and is dispatched.

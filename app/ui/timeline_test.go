@@ -262,7 +262,7 @@ func TestDescribe(t *testing.T) {
 	for _, r := range oneJob() {
 		m.add(&r)
 	}
-	tp := describe(&m.marks[0], false)
+	tp := describe(&m.marks[0], false, "")
 	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
 	for _, want := range []string{"Worker 2 · job 1 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
 		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
@@ -294,8 +294,38 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 			"then was to wait 1 s: backoff\nno retry: the simulation's attempt limit ended the job first"},
 	} {
 		c.k.end = time.Second
-		if text := strings.Join(describe(&c.k, false).Lines, "\n"); !strings.Contains(text, c.want) {
+		if text := strings.Join(describe(&c.k, false, "").Lines, "\n"); !strings.Contains(text, c.want) {
 			t.Errorf("%s: tooltip lacks %q:\n%s", c.name, c.want, text)
+		}
+	}
+}
+
+// TestTooltipSaysTheBrowserPaces: in a browser that paces requests itself
+// (Firefox), a request it held pacedMin or more says why, right after the
+// time held; one held less (waiting on its connection, as anywhere), one
+// not held, or one in a browser that does not pace, does not.
+func TestTooltipSaysTheBrowserPaces(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		queued time.Duration
+		note   string
+		want   bool
+	}{
+		{"held 30 ms in Firefox", 30 * time.Millisecond, pacedNote, true},
+		{"held 10 ms in Firefox", pacedMin, pacedNote, true},
+		{"held 5 ms in Firefox", 5 * time.Millisecond, pacedNote, false},
+		{"not held in Firefox", 0, pacedNote, false},
+		{"held 30 ms elsewhere", 30 * time.Millisecond, "", false},
+	} {
+		k := mark{class: fleet.ClassOK, status: 200, queued: c.queued, end: time.Second, next: -1}
+		lines := describe(&k, false, c.note).Lines
+		at := slices.Index(lines, pacedNote)
+		if (at >= 0) != c.want {
+			t.Errorf("%s: the pacing note shown %v, want %v:\n%s", c.name, at >= 0, c.want, strings.Join(lines, "\n"))
+			continue
+		}
+		if c.want && (at == 0 || !strings.HasPrefix(lines[at-1], "held ")) {
+			t.Errorf("%s: the pacing note does not follow the time held:\n%s", c.name, strings.Join(lines, "\n"))
 		}
 	}
 }
@@ -344,7 +374,7 @@ func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
 		found := false
 		for i := range m.marks {
 			if k := &m.marks[i]; k.next < 0 && k.class != fleet.ClassOK {
-				text := strings.Join(describe(k, false).Lines, "\n")
+				text := strings.Join(describe(k, false, "").Lines, "\n")
 				if !strings.Contains(text, c.want) {
 					t.Errorf("%s: the tooltip of the attempt its job gave up after lacks %q:\n%s", c.name, c.want, text)
 				}
@@ -373,7 +403,7 @@ func TestPeopleCountWorkersAndJobsFromOne(t *testing.T) {
 		{49, 3, 10, "Worker 50 · job 4 · attempt 10", "w50"},
 	} {
 		k := mark{worker: c.worker, job: c.job, attempt: c.attempt, end: -1}
-		if got := describe(&k, true).Title; got != c.title {
+		if got := describe(&k, true, "").Title; got != c.title {
 			t.Errorf("worker %d, job %d, attempt %d: tooltip %q, want %q", c.worker, c.job, c.attempt, got, c.title)
 		}
 		if got := lay.laneName(c.worker); got != c.lane {
@@ -2045,12 +2075,12 @@ func TestLateIsDrawnAsLate(t *testing.T) {
 	}
 	for i, want := range []string{"503 Service Unavailable after 100 ms\nanswered at 0.100 s; the page took it in 300 ms later (its thread was busy)",
 		"(+800 ms late)\nsent late: the page's thread was busy"} {
-		tp := describe(&m.marks[i], false)
+		tp := describe(&m.marks[i], false, "")
 		if text := strings.Join(tp.Lines, "\n"); !strings.Contains(text, want) {
 			t.Errorf("attempt %d's tooltip lacks %q:\n%s", i+1, want, text)
 		}
 	}
-	if text := strings.Join(describe(&m.marks[2], false).Lines, "\n"); strings.Contains(text, "late:") || strings.Contains(text, "took it in") {
+	if text := strings.Join(describe(&m.marks[2], false, "").Lines, "\n"); strings.Contains(text, "late:") || strings.Contains(text, "took it in") {
 		t.Errorf("attempt 3, 2 ms late, is not late:\n%s", text)
 	}
 	// The first wait's backoff bar: as long as the loop chose.
@@ -2093,7 +2123,7 @@ func TestAttemptCutAtTheLimitSaysSo(t *testing.T) {
 			continue
 		}
 		cut++
-		if text := strings.Join(describe(k, false).Lines, "\n"); !strings.Contains(text, "aborted (the simulation's attempt limit)") || strings.Contains(text, "Stop") {
+		if text := strings.Join(describe(k, false, "").Lines, "\n"); !strings.Contains(text, "aborted (the simulation's attempt limit)") || strings.Contains(text, "Stop") {
 			t.Errorf("an attempt cut at the limit:\n%s", text)
 		}
 	}

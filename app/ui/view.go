@@ -40,6 +40,7 @@ type view struct {
 	lim     limits
 	running bool
 	theme   *theme
+	paced   bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
 
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
 	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
@@ -341,6 +342,14 @@ func (v *view) setHidden(hidden bool) {
 	}
 	v.mu.Unlock()
 	v.request()
+}
+
+// setPaced says whether the browser paces requests itself
+// (browser.PacesRequests): a held request's tooltip then says so.
+func (v *view) setPaced(paced bool) {
+	v.mu.Lock()
+	v.paced = paced
+	v.mu.Unlock()
 }
 
 // setTheme switches the canvas's look: presentation mode's, or the
@@ -949,7 +958,11 @@ func (v *view) selection() (t tip, ok bool) {
 	if x := v.lay.x(k.sent); x < v.lay.left || x > v.lay.right {
 		return tip{}, false // zoomed away: no tooltip pointing off the plot
 	}
-	t = describe(&k, v.running || v.replay != nil) // a replay has not reached what comes next
+	held := ""
+	if v.paced {
+		held = pacedNote
+	}
+	t = describe(&k, v.running || v.replay != nil, held) // a replay has not reached what comes next
 	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
 	if v.details {
 		t.Said = strings.Join(t.Lines, ". ")
@@ -984,12 +997,22 @@ func describeArrival(a *arrival, watch bool) tip {
 	return t
 }
 
-// describe writes an attempt's facts for people. Workers and jobs are
+// pacedNote follows the time a request was held inside a browser that
+// paces requests itself (browser.PacesRequests): what held it, and how to
+// turn that off.
+const pacedNote = "Firefox lets requests out at about 80 a second once six connections are busy (network.http.pacing.requests.enabled in about:config)"
+
+// pacedMin is the least time held that pacedNote explains: a request
+// held less waited on its connection, as in any browser.
+const pacedMin = 10 * time.Millisecond
+
+// describe writes an attempt's facts for people; heldNote, if not "",
+// follows the time the browser held it, from pacedMin on. Workers and jobs are
 // numbered from 1 here, as attempts are (and as the lanes are labelled):
 // "Worker 1 · job 1 · attempt 1" is the first worker's first try. The
 // exports keep the records' numbers, workers and jobs from 0 (README,
 // "Export schema").
-func describe(k *mark, running bool) tip {
+func describe(k *mark, running bool, heldNote string) tip {
 	t := tip{Class: k.class.String()}
 	t.Title = "Worker " + strconv.Itoa(k.worker+1) + " · job " + strconv.Itoa(k.job+1) + " · attempt " + strconv.Itoa(k.attempt)
 	late := k.sent - k.intended
@@ -1006,6 +1029,9 @@ func describe(k *mark, running bool) tip {
 	}
 	if k.queued > 0 {
 		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out")
+		if heldNote != "" && k.queued >= pacedMin {
+			t.Lines = append(t.Lines, heldNote)
+		}
 	}
 	if k.hasServer {
 		t.Lines = append(t.Lines, "server received it at "+fmtSeconds(k.serverAt)+" (arrival #"+strconv.Itoa(k.serverSeq)+")")
