@@ -62,17 +62,21 @@ func ReplaceURL(u string) error {
 
 // Hidden reports whether the page is hidden (a background tab, a minimised
 // window): timers are then throttled to at least a second.
-func Hidden() bool {
-	doc, err := safejs.Global().Get("document")
+func Hidden() bool { return globalString("document", "visibilityState") == "hidden" }
+
+// globalString is the string property prop of the global object obj
+// (document, navigator): "" where there is none.
+func globalString(obj, prop string) string {
+	o, err := safejs.Global().Get(obj)
 	if err != nil {
-		return false
+		return ""
 	}
-	v, err := doc.Get("visibilityState")
+	v, err := o.Get(prop)
 	if err != nil {
-		return false
+		return ""
 	}
 	s, _ := v.String()
-	return s == "hidden"
+	return s
 }
 
 // viewportBelowJS is the viewport's height under the element with the
@@ -393,16 +397,7 @@ func WatchVisibility(fn func(hidden bool)) (stop func(), err error) {
 // HTTP/1.1 connections; README: browser connection limits), and a page
 // cannot opt out.
 func PacesRequests() bool {
-	nav, err := safejs.Global().Get("navigator")
-	if err != nil {
-		return false
-	}
-	ua, err := nav.Get("userAgent")
-	if err != nil {
-		return false
-	}
-	s, _ := ua.String()
-	return strings.Contains(s, "Firefox/")
+	return strings.Contains(globalString("navigator", "userAgent"), "Firefox/")
 }
 
 // darkJS calls fn(true or false) with whether the system prefers a dark
