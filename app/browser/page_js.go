@@ -426,14 +426,7 @@ func WatchDark(fn func(dark bool)) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	return hold(func(_ safejs.Value, args []safejs.Value) any {
-		if len(args) > 0 {
-			if dark, err := args[0].Bool(); err == nil {
-				fn(dark)
-			}
-		}
-		return nil
-	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(f) })
+	return hold(withBool(fn), func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(f) })
 }
 
 // onScreenJS calls fn(true or false) as any of the element #id shows in the
@@ -458,14 +451,7 @@ func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	return hold(func(_ safejs.Value, args []safejs.Value) any {
-		if len(args) > 0 {
-			if on, err := args[0].Bool(); err == nil {
-				fn(on)
-			}
-		}
-		return nil
-	}, func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(id, f) })
+	return hold(withBool(fn), func(f safejs.Value) (safejs.Value, error) { return wrap.Invoke(id, f) })
 }
 
 // resizeJS calls fn() whenever the element #id changes size (a
@@ -907,6 +893,19 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 		}
 		return nil
 	}, func(f safejs.Value) (safejs.Value, error) { return open.Invoke(url, f, streamFlushMS) })
+}
+
+// withBool is a JS callback that hands fn its first argument, a boolean
+// (one that is not is dropped).
+func withBool(fn func(bool)) func(safejs.Value, []safejs.Value) any {
+	return func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) > 0 {
+			if v, err := args[0].Bool(); err == nil {
+				fn(v)
+			}
+		}
+		return nil
+	}
 }
 
 // undoOnce returns a func that calls the JS undo function (remove a
