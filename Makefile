@@ -9,7 +9,7 @@ BIN       := bin/retrylab
 WASM      := web/app.wasm
 AXE       := tests/axe/axe.min.js
 # web/app.wasm links go-app with app/go-app.patch applied (what it changes
-# and why: README, "app.wasm and go-app"): make copies the
+# and why: app/README.md): make copies the
 # pinned go-app to .build/go-app, patches it and builds against
 # .build/wasm.mod, go.mod plus a replace. `make lint` and `make wasmtest`
 # use it too (the js/wasm code as shipped); the server, the native tests and
@@ -23,7 +23,7 @@ SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test
 # download and no time we could measure (with encoding/json, which app.wasm
 # no longer links: 24.6 KB of gzip); and
 # go-app, which renders at every update: 29.2 KB more, for about 1% more
-# main-thread time in the browser (README, "app.wasm and go-app"). And
+# main-thread time in the browser (app/README.md). And
 # jsonlite, whose Writer's methods, inlined at each key written, made
 # app.wasm 128 KB larger (24 KB of gzip) than called.
 # wasmtest builds the same way.

@@ -207,8 +207,8 @@ func newSite(root string) (*site, error) {
 //     app shell, app.wasm included, which competed with the download, the
 //     compile and the first mount on a two-core machine.
 //
-// What they saved is measured by BenchmarkColdLoad; the README's figures
-// (app.wasm and go-app) keep the numbers, in one place.
+// What they saved is measured by BenchmarkColdLoad; app/README.md keeps
+// the numbers, in one place.
 func loaderJS(h http.Handler) (string, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))

@@ -84,15 +84,15 @@ func (a *wasmAsset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "app.wasm", a.modTime, bytes.NewReader(body))
 }
 
-// direct reports whether r comes from this machine with no proxy between:
-// a loopback address and none of the headers a proxy adds. Over loopback
-// the 7.7 MB of app.wasm take a few milliseconds, and decoding the brotli
-// copy costs the browser more than its 6 MB saved: in headless Chromium on
-// two cores, fetching app.wasm took 49–93 ms as is against 84–172 ms as
-// brotli and 104–134 ms as gzip; in eight cold-load benchmark runs
-// alternated with brotli, app.wasm arrived sooner in each (README: "app.wasm
-// and go-app"). A proxy on this machine may be passing on a browser's
-// request from elsewhere: that one is compressed.
+// direct reports whether r comes from this machine with no proxy between: a
+// loopback address and none of the headers a proxy adds. Over loopback the
+// 7.7 MB of app.wasm take a few milliseconds, and decoding the brotli copy
+// costs the browser more than its 6 MB saved: in headless Chromium on two
+// cores, fetching app.wasm took 49–93 ms as is against 84–172 ms as brotli
+// and 104–134 ms as gzip; in eight cold-load benchmark runs alternated with
+// brotli, app.wasm arrived sooner in each (app/README.md). A proxy on this
+// machine may be passing on a browser's request from elsewhere: that one is
+// compressed.
 func direct(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

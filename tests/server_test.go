@@ -326,8 +326,7 @@ func TestServerHeaders(t *testing.T) {
 		}
 		t.Logf("app.wasm with Accept-Encoding %q, X-Forwarded-For %q: %d bytes", tt.accept, tt.via, len(body))
 		// Issue 3's budget: 2.0 MB gzip, 1.6 MB brotli, as transferred
-		// (today's sizes, with and without app/go-app.patch: README,
-		// "app.wasm and go-app").
+		// (today's sizes, with and without app/go-app.patch: app/README.md).
 		if tt.encoding == "gzip" && len(body) > 2_000_000 {
 			t.Errorf("gzip app.wasm is %d bytes: over the 2.0 MB budget", len(body))
 		}

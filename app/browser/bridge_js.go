@@ -268,7 +268,7 @@ func compiled(l *lazyFunc, body string, args ...string) (safejs.Value, error) {
 // does not wait for a worker to start. The workers start after the paint,
 // not in the page's first mount: making them cost that mount ~25 ms of the
 // main thread's CPU, and their start-up the machine's cores, in a cold load
-// (README: figures).
+// (tests/README.md: figures).
 func Prepare() {
 	_, _ = getBridge()
 	_, _ = getDrawer()

@@ -39,4 +39,4 @@ package fleet
 // compiles every jump through one loop per function; with those loops
 // inlined, the 56 KB initialiser ran once yet was sent to the optimising
 // compiler, 0.3–0.4 s of compile time during a load on a 2-core machine
-// (README: "app.wasm and go-app"). BenchmarkColdLoad counts what is.
+// (app/README.md). BenchmarkColdLoad counts what is.
