@@ -130,7 +130,7 @@ var Fields = []Field{
 		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil, ""),
 	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
 		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil, ""),
-	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503 (with Retry-After, the seconds left, unless Retry-After sent is None); watch who comes back at once when it returns. 0 = none.",
+	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503, with Retry-After as the endpoint sends it for the time left (the seconds left, the date it is back; a fixed value stays fixed; None sends none); watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
 	durationField("outage_at", "outage", "Outage starts", "How long after the start the server goes down (live: after Run; simulated: in virtual time).",
 		OutageAtRange, func(s *Scenario) *time.Duration { return &s.OutageAt }).

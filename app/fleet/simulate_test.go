@@ -722,6 +722,70 @@ func TestScheduledOutage(t *testing.T) {
 	}
 }
 
+// During a scheduled outage, live and simulated, Retry-After is written as
+// the endpoint writes it for a wait until the outage ends: the seconds
+// left, the first whole second at or after the end, the fixed value, the
+// chosen garbage, or nothing. The workers do not honour it, so both runs
+// send on the same schedule whatever it says.
+func TestOutageRetryAfterAsConfigured(t *testing.T) {
+	for _, tt := range []struct {
+		mode []string
+		want func(at, until time.Time) string // "" for no header
+	}{
+		{[]string{"retry_after", "seconds"}, func(at, until time.Time) string {
+			return strconv.Itoa(int(math.Ceil(until.Sub(at).Seconds())))
+		}},
+		{[]string{"retry_after", "date"}, func(at, until time.Time) string {
+			end := until.Truncate(time.Second)
+			if end.Before(until) {
+				end = end.Add(time.Second)
+			}
+			return end.UTC().Format(http.TimeFormat)
+		}},
+		{[]string{"retry_after", "fixed", "retry_value", "7"}, func(time.Time, time.Time) string { return "7" }},
+		{[]string{"retry_after", "malformed", "malformed", "text"}, func(time.Time, time.Time) string { return "soon" }},
+		{[]string{"retry_after", "none"}, func(time.Time, time.Time) string { return "" }},
+	} {
+		kv := append([]string{"workers", "3", "jobs", "20", "limiter", "none", "latency", "50ms",
+			"strategy", "constant", "base", "100ms", "attempts", "30", "ra_honour", "off", "outage", "1s", "outage_at", "500ms"}, tt.mode...)
+		s := simScenario(t, kv...)
+		live := func(s Scenario) *Recording {
+			var rec *Recording
+			synctest.Test(t, func(t *testing.T) {
+				h := mock.New(mock.Options{})
+				defer h.Close()
+				rec = Run(context.Background(), s, newHandlerTransport(h, s, "outage-ra"), nil, nil)
+			})
+			return rec
+		}
+		for _, run := range []struct {
+			name string
+			run  func(Scenario) *Recording
+		}{{"simulated", Simulate}, {"live", live}} {
+			rec := run.run(s)
+			if rec.Err != nil || rec.OutageErr != nil {
+				t.Fatalf("%v, %s: %v; outage: %v", tt.mode, run.name, rec.Err, rec.OutageErr)
+			}
+			until := rec.Start.Add(1500 * time.Millisecond)
+			down := 0
+			for _, r := range rec.Records() {
+				if r.Event.Kind != core.EventOutcome || r.Attempt.Status != 503 {
+					continue
+				}
+				down++
+				at := r.Attempt.ServerAt
+				got, ok := core.LookupHeader(r.Attempt.Header, "Retry-After")
+				if want := tt.want(at, until); got != want || ok != (want != "") {
+					t.Errorf("%v, %s: received %v, Retry-After %q (sent: %v), want %q", tt.mode, run.name, at.Sub(rec.Start), got, ok, want)
+				}
+			}
+			if down < 3*5 { // each worker tries ~every 150 ms for 1 s
+				t.Errorf("%v, %s: %d answers in the outage, want at least 15", tt.mode, run.name, down)
+			}
+		}
+	}
+}
+
 // outageCounter is a transport that counts the outages Run asks for and
 // answers every attempt 200 after 10 ms, or refuses the outage with err;
 // with hold, it answers the outage only when its ctx is done, with ctx's

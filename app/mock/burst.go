@@ -71,7 +71,7 @@ func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
 	now := h.opts.Now()
 	allowed := 0
 	for range n {
-		a, _, _, _ := h.decide(&p, now, ctx.Done())
+		a, _, _ := h.decide(&p, now, ctx.Done())
 		if a.outcome == OutcomeOK {
 			allowed++
 		}

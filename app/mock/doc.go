@@ -42,7 +42,7 @@
 //	| `limit` | fixed/sliding window: requests allowed per window | 10 | an integer between 1 and 1000 |
 //	| `window` | fixed/sliding window length (Go duration syntax) | 1s | a duration between 1ms and 24h, e.g. 500ms, 2s, 1m |
 //	| `status` | status code of a rejection | 429 | 429, 503 |
-//	| `retry_after` | Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage | seconds | none, seconds, date, fixed, malformed |
+//	| `retry_after` | Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage | seconds | none, seconds, date, fixed, malformed |
 //	| `retry_value` | seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise) | 1 | an integer between 0 and 86400 |
 //	| `malformed` | kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise) | mix | mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601 |
 //	| `headers` | extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both | none | none, ietf, x, both |

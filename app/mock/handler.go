@@ -181,7 +181,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	a, cfg, down, isDown := h.decide(&p, now, nil)
+	a, cfg, isDown := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
 		h.extendWrite(w, h.opts.HangLimit)
 		end := h.wait(r.Context(), h.opts.HangLimit)
@@ -209,15 +209,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	bp := bufPool.Get().(*[]byte)
 	var hv headerVals
 	hv.buf = (*bp)[:0]
-	if a.outcome == OutcomeLimited {
+	// A rejection, and an answer during an outage, say when to come back
+	// as retry_after asks: an outage's decision waits until it ends
+	// (decide).
+	if a.outcome == OutcomeLimited || isDown {
 		if b, ok := AppendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
 			hv.buf = b
 			hv.add("Retry-After")
 		}
-	}
-	if isDown && p.RetryAfter != RetryNone {
-		hv.buf = outageRetryAfter(hv.buf, down, now)
-		hv.add("Retry-After")
 	}
 	if cfg.Kind != core.LimitNone {
 		if p.Headers.IETF() {
@@ -261,14 +260,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (Peek): they do not count against the limit; otherwise the key's limiter
 // decides, with its limit scaled during a stretch of POST /mock/limit. It
 // returns the arrival, the limiter configuration in force (the headers show
-// it) and, during an outage, when it ends. burst is nil for a request with
+// it) and whether the key is down: its decision then waits until the
+// outage ends. burst is nil for a request with
 // a connection to hold (GET): a latency is chosen for it, and its arrival
 // never waits for a slow stream. For a request of a burst, answered at once,
 // burst is closed when its events must stop waiting for room in a slow
 // stream (see hub.publishWait).
-func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig, down time.Time, isDown bool) {
+func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig, isDown bool) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
-	down, isDown = h.outages.active(p.Key, now)
+	down, isDown := h.outages.active(p.Key, now)
 	inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang
 	// The rolls, for the injected failure and the spread: random; or with
 	// a seed, a function of it and the tag (SeededRolls), or, for a request
@@ -332,7 +332,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	if burst != nil {
 		h.hub.publishWait(a.key, &streamEvent{a: a}, burst, h.done)
-		return a, cfg, down, isDown
+		return a, cfg, isDown
 	}
 	a.latency = p.Latency
 	if p.Spread > 0 {
@@ -342,7 +342,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 		a.latency += time.Duration(spread * float64(p.Spread))
 	}
 	h.hub.arrival(&a)
-	return a, cfg, down, isDown
+	return a, cfg, isDown
 }
 
 // end publishes the end of a's handling, reading the clock only when a

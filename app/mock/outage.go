@@ -3,9 +3,7 @@
 package mock
 
 import (
-	"math"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -45,16 +43,11 @@ func (o *outages) start(key string, d time.Duration, clock func() time.Time, pub
 	return st.from, st.until, ok
 }
 
-// outageRetryAfter is the Retry-After of a request answered during an
-// outage: the seconds left, rounded up.
-func outageRetryAfter(b []byte, until, now time.Time) []byte {
-	return strconv.AppendInt(b, int64(math.Ceil(until.Sub(now).Seconds())), 10)
-}
-
 // Outage returns the fault switch: POST /mock/outage?key=K&for=3s takes
 // key K's server down for that long (at most MaxOutage). Meanwhile every request for K is answered 503 — with
-// Retry-After, the seconds left, unless the request asked for
-// retry_after=none — without touching its limiter, and its arrival says
+// Retry-After as its retry_after asks, counting the time left (the seconds
+// left, the moment it ends; a fixed value stays fixed; none sends none) —
+// without touching its limiter, and its arrival says
 // outcome "outage". The answer is 200 with {"key", "from", "until"}, and
 // K's arrivals stream gets {"type":"outage","at":from,"until":until}.
 // for=0s ends K's outage now: the answer has from = until = now, and the

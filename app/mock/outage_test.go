@@ -19,7 +19,9 @@ func post(h http.Handler, query string) *httptest.ResponseRecorder {
 }
 
 // During an outage every request for the key is answered 503 with
-// Retry-After (the seconds left), the limiter untouched; other keys are
+// Retry-After written as retry_after asks for the time left (the seconds
+// left, the moment it ends, a fixed value, garbage, or none), the limiter
+// untouched; other keys are
 // not affected; afterwards the key's limiter is as it was.
 func TestOutage(t *testing.T) {
 	h, clk := newTestHandler(t, Options{})
@@ -42,6 +44,13 @@ func TestOutage(t *testing.T) {
 		{0, q, 503, "3", "outage"},
 		{1200 * time.Millisecond, q, 503, "2", "outage"},
 		{0, q + "&retry_after=none", 503, "", "outage"},
+		// Retry-After as the request asks it written, for a wait until
+		// the outage ends (1.8 s left, at 10:00:03.25).
+		{0, q + "&retry_after=date", 503, "Thu, 05 Nov 2026 10:00:04 GMT", "outage"},
+		{0, q + "&retry_after=fixed&retry_value=7", 503, "7", "outage"},
+		{0, q + "&retry_after=malformed&malformed=text", 503, "soon", "outage"},
+		{0, q + "&retry_after=malformed&malformed=unit", 503, "2s", "outage"},
+		{0, q + "&retry_after=malformed&malformed=decimal", 503, "1.8", "outage"},
 		{0, "key=k2&limiter=bucket&rate=1&burst=2", 200, "", "ok"}, // another key
 		{1800 * time.Millisecond, q, 200, "", "ok"},                // over: the bucket is still full
 		{0, q, 200, "", "ok"},

@@ -136,7 +136,7 @@ type Params struct {
 	Window  time.Duration // windows: window length
 
 	Status     int       // status of a rejection: 429 or 503
-	RetryAfter RetryMode // Retry-After on rejections
+	RetryAfter RetryMode // Retry-After on rejections and in an outage
 	RetryValue int       // seconds, for RetryFixed
 	Malformed  Malformed // kind of garbage, for RetryMalformed
 	Headers    Headers   // optional rate-limit headers
@@ -243,7 +243,7 @@ var table = [numParams]ParamInfo{
 	pLimit:      {"limit", "fixed/sliding window: requests allowed per window", "10", "an integer " + core.LimiterLimitRange.String()},
 	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + ", e.g. 500ms, 2s, 1m"},
 	pStatus:     {"status", "status code of a rejection", "429", "429, 503"},
-	pRetryAfter: {"retry_after", "Retry-After on rejections: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
+	pRetryAfter: {"retry_after", "Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
 	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and 86400"},
 	pMalformed:  {"malformed", "kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
 	pHeaders:    {"headers", "extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},

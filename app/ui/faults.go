@@ -40,12 +40,22 @@ func (l *Lab) Outage(ctx app.Context) {
 	l.fault(ctx, "Outage", mock.OutageURL(l.pageOrigin(), l.faultKey(), OutageLength), l.stretchAnswer("outage", outageText(&l.s, OutageLength)))
 }
 
-// outageText says what an outage of d does to the endpoint of s.
+// outageText says what an outage of d does to the endpoint of s: every
+// request 503, with Retry-After written as the endpoint writes it for a
+// wait until the server is back.
 func outageText(s *fleet.Scenario, d time.Duration) string {
-	if s.Mock.RetryAfter == mock.RetryNone {
-		return "Server down for " + fmtDur(d) + ": every request gets 503 (no Retry-After: the endpoint sends none)"
+	text := "Server down for " + fmtDur(d) + ": every request gets 503"
+	switch s.Mock.RetryAfter {
+	case mock.RetryNone:
+		return text + " (no Retry-After: the endpoint sends none)"
+	case mock.RetryDate:
+		return text + " with Retry-After, the date it is back"
+	case mock.RetryFixed:
+		return text + " with Retry-After: " + strconv.Itoa(s.Mock.RetryValue) + ", as always"
+	case mock.RetryMalformed:
+		return text + " with a malformed Retry-After, as always"
 	}
-	return "Server down for " + fmtDur(d) + ": every request gets 503 with Retry-After, the seconds left"
+	return text + " with Retry-After, the seconds left"
 }
 
 // scheduledOutage is the transport's onOutage for a run of s on key

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -67,5 +68,31 @@ func TestScheduledOutageThatFailedIsTold(t *testing.T) {
 	rec.OutageErr = nil
 	if out := renderHTML(&RunBar{Lab: l}); strings.Contains(out, "did not start") || strings.Contains(l.pngHead().title, "did not start") {
 		t.Error("a run whose outage started: the status or the PNG says it did not")
+	}
+}
+
+// The Outage button's answer says what the endpoint's clients are told
+// during the outage, as the mock writes Retry-After for them.
+func TestOutageTextSaysWhatRetryAfterSays(t *testing.T) {
+	for _, tt := range []struct {
+		query, want string
+	}{
+		{"retry_after=seconds", "Server down for 3 s: every request gets 503 with Retry-After, the seconds left"},
+		{"retry_after=date", "Server down for 3 s: every request gets 503 with Retry-After, the date it is back"},
+		{"retry_after=fixed&retry_value=2", "Server down for 3 s: every request gets 503 with Retry-After: 2, as always"},
+		{"retry_after=malformed", "Server down for 3 s: every request gets 503 with a malformed Retry-After, as always"},
+		{"retry_after=none", "Server down for 3 s: every request gets 503 (no Retry-After: the endpoint sends none)"},
+	} {
+		q, err := url.ParseQuery(tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, errs := fleet.FromQuery(q)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", tt.query, errs)
+		}
+		if got := outageText(&s, 3*time.Second); got != tt.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tt.query, got, tt.want)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
@@ -86,7 +85,7 @@ const DefaultHangLimit = 60 * time.Second
 type Endpoint struct {
 	Limiter    core.LimiterConfig
 	Status     int            // status of a rejection: 429 or 503 (0 means 429)
-	RetryAfter RetryAfterMode // Retry-After on rejections
+	RetryAfter RetryAfterMode // Retry-After on rejections and in an outage
 	RetryValue int            // seconds, for RetryAfterFixed (0–86400)
 
 	// RetryAfterValue, when set, replaces RetryAfter: it returns the
@@ -115,9 +114,11 @@ type Endpoint struct {
 
 	// Outages are stretches when the server is down, as POST /mock/outage
 	// takes the mock down: every request arriving in one is answered 503
-	// after the latency, with Retry-After the seconds left (rounded up)
-	// unless the endpoint sends no Retry-After, without a failure roll and
-	// without touching the limiter (its headers come from Peek).
+	// after the latency, with Retry-After as the endpoint writes it for a
+	// wait until the outage ends (RetryAfterSeconds: the seconds left,
+	// rounded up; RetryAfterDate: the moment it ends; RetryAfterFixed: its
+	// value; RetryAfterNone: none), without a failure roll and without
+	// touching the limiter (its headers come from Peek).
 	Outages []Outage
 }
 
@@ -270,13 +271,18 @@ func (s *EndpointServer) outage(now, until time.Time, req Request, r Response) R
 	r.Status = 503
 	_, spread := s.rolls(req, false)
 	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
+	// Nothing is allowed before the outage ends: Retry-After says so as
+	// the endpoint writes it (the seconds left, the moment it ends, its
+	// fixed value).
+	d := s.lim.Peek(now)
+	d.Allowed = false
+	d.RetryAfter = max(d.RetryAfter, until.Sub(now))
 	var k headerKey
 	set := false
-	if e.RetryAfter != RetryAfterNone || e.RetryAfterValue != nil {
-		k.retryAfter, set = strconv.FormatInt(int64(math.Ceil(until.Sub(now).Seconds())), 10), true
+	if v, ok := s.retryAfter(d, now); ok {
+		k.retryAfter, k.retryAfterEmpty, set = v, v == "", true
 	}
 	if e.Limiter.Kind != core.LimitNone && (e.IETF || e.X) {
-		d := s.lim.Peek(now)
 		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
 	}
 	if set {

@@ -71,6 +71,20 @@ func TestEndpointAnswers(t *testing.T) {
 			{2100 * time.Millisecond, 200, "", "", "", "", "", ""},
 			{2100 * time.Millisecond, 429, "1", "", "", "", "", ""},
 		}},
+		// Retry-After written as the endpoint writes it, for a wait until
+		// the outage ends (at 10:00:02.223456789).
+		{"outage, date", Endpoint{Limiter: bucket, RetryAfter: RetryAfterDate, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
+			{1200 * time.Millisecond, 503, "Sun, 29 Nov 2026 10:00:03 GMT", "", "", "", "", ""},
+		}},
+		{"outage, fixed", Endpoint{Limiter: bucket, RetryAfter: RetryAfterFixed, RetryValue: 7, Outages: []Outage{{0, 2 * time.Second}}}, []arrival{
+			{time.Second, 503, "7", "", "", "", "", ""},
+		}},
+		{"outage, custom value: the wait until it ends", Endpoint{Limiter: bucket, Outages: []Outage{{0, 2 * time.Second}},
+			RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
+				return d.RetryAfter.String(), true
+			}}, []arrival{
+			{500 * time.Millisecond, 503, "1.5s", "", "", "", "", ""},
+		}},
 		{"outage, no Retry-After, X headers from Peek", Endpoint{Limiter: bucket, X: true, Outages: []Outage{{0, time.Second}}}, []arrival{
 			{0, 503, "", "", "", "2", "2", "0"},
 			{time.Second, 200, "", "", "", "2", "1", "1"},
