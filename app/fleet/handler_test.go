@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"testing"
+	"testing/synctest"
 	"time"
 
 	"retrylab/app/mock"
@@ -23,6 +25,18 @@ type handlerTransport struct {
 
 func newHandlerTransport(h http.Handler, s Scenario, runKey string) *handlerTransport {
 	return &handlerTransport{h: h, base: s.MockURL("http://mock.test", runKey), key: s.MockKey(runKey)}
+}
+
+// liveAgainstMock runs s live against the real mock handler, on key, in a
+// synctest bubble: virtual time, so that it is as exact as a simulation.
+func liveAgainstMock(t *testing.T, s Scenario, key string) *Recording {
+	var rec *Recording
+	synctest.Test(t, func(t *testing.T) {
+		h := mock.New(mock.Options{})
+		defer h.Close()
+		rec = Run(context.Background(), s, newHandlerTransport(h, s, key), nil, nil)
+	})
+	return rec
 }
 
 var errDropped = errors.New("connection dropped")

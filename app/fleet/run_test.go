@@ -150,12 +150,7 @@ func TestPresetsTellTheStory(t *testing.T) {
 		herd     int     // the most attempts in any 100 ms of the second after the scheduled outage (if any)
 	}
 	run := func(s Scenario) result {
-		var rec *Recording
-		synctest.Test(t, func(t *testing.T) {
-			h := mock.New(mock.Options{})
-			defer h.Close()
-			rec = Run(context.Background(), s, newHandlerTransport(h, s, "story"), nil, nil)
-		})
+		rec := liveAgainstMock(t, s, "story")
 		if rec.OutageErr != nil {
 			t.Errorf("scheduled outage: %v", rec.OutageErr)
 		}
@@ -1020,12 +1015,7 @@ func TestSameSeedSameFailures(t *testing.T) {
 	run := func(seed, runKey string) []string {
 		s := scenario(t, "workers", "12", "jobs", "3", "limiter", "none", "fail500", "20", "fail503", "10", "drop", "5",
 			"latency", "20ms", "spread", "300ms", "strategy", "full", "attempts", "6", "seed", seed)
-		var rec *Recording
-		synctest.Test(t, func(t *testing.T) {
-			h := mock.New(mock.Options{})
-			defer h.Close()
-			rec = Run(context.Background(), s, newHandlerTransport(h, s, runKey), nil, nil)
-		})
+		rec := liveAgainstMock(t, s, runKey)
 		var got []string
 		for _, r := range rec.Records() {
 			if r.Event.Kind == core.EventOutcome {

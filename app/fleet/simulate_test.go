@@ -648,6 +648,18 @@ func TestRelaxGC(t *testing.T) {
 	}
 }
 
+// namedRun is one way of running a scenario, by name.
+type namedRun struct {
+	name string
+	run  func(Scenario) *Recording
+}
+
+// simulatedAndLive are the two ways a scenario runs: Simulate, and
+// liveAgainstMock on the mock's key.
+func simulatedAndLive(t *testing.T, key string) []namedRun {
+	return []namedRun{{"simulated", Simulate}, {"live", func(s Scenario) *Recording { return liveAgainstMock(t, s, key) }}}
+}
+
 // A scheduled outage takes the server down, live (Run calls the mock's
 // own switch through the transport: POST /mock/outage) and simulated (the
 // simulated endpoint is down at the same times): every request in
@@ -657,23 +669,11 @@ func TestRelaxGC(t *testing.T) {
 func TestScheduledOutage(t *testing.T) {
 	s := simScenario(t, "workers", "8", "jobs", "40", "limiter", "none", "latency", "50ms",
 		"strategy", "constant", "base", "100ms", "attempts", "20", "ra_honour", "on", "outage", "1s", "outage_at", "1s")
-	live := func(s Scenario) *Recording {
-		var rec *Recording
-		synctest.Test(t, func(t *testing.T) {
-			h := mock.New(mock.Options{})
-			defer h.Close()
-			rec = Run(context.Background(), s, newHandlerTransport(h, s, "outage"), nil, nil)
-		})
-		if rec.Err != nil || rec.OutageErr != nil {
-			t.Fatalf("live run: %v; outage: %v", rec.Err, rec.OutageErr)
-		}
-		return rec
-	}
-	for _, run := range []struct {
-		name string
-		run  func(Scenario) *Recording
-	}{{"simulated", Simulate}, {"live", live}} {
+	for _, run := range simulatedAndLive(t, "outage") {
 		rec := run.run(s)
+		if rec.Err != nil || rec.OutageErr != nil {
+			t.Fatalf("%s run: %v; outage: %v", run.name, rec.Err, rec.OutageErr)
+		}
 		from, to := rec.Start.Add(time.Second), rec.Start.Add(2*time.Second)
 		// A simulation's recording tells of its outage, for its export and
 		// the page's timeline (a live run's: the page, from the stream).
@@ -749,19 +749,7 @@ func TestOutageRetryAfterAsConfigured(t *testing.T) {
 		kv := append([]string{"workers", "3", "jobs", "20", "limiter", "none", "latency", "50ms",
 			"strategy", "constant", "base", "100ms", "attempts", "30", "ra_honour", "off", "outage", "1s", "outage_at", "500ms"}, tt.mode...)
 		s := simScenario(t, kv...)
-		live := func(s Scenario) *Recording {
-			var rec *Recording
-			synctest.Test(t, func(t *testing.T) {
-				h := mock.New(mock.Options{})
-				defer h.Close()
-				rec = Run(context.Background(), s, newHandlerTransport(h, s, "outage-ra"), nil, nil)
-			})
-			return rec
-		}
-		for _, run := range []struct {
-			name string
-			run  func(Scenario) *Recording
-		}{{"simulated", Simulate}, {"live", live}} {
+		for _, run := range simulatedAndLive(t, "outage-ra") {
 			rec := run.run(s)
 			if rec.Err != nil || rec.OutageErr != nil {
 				t.Fatalf("%v, %s: %v; outage: %v", tt.mode, run.name, rec.Err, rec.OutageErr)
@@ -881,12 +869,7 @@ func TestSimulateFailsTheLiveAttempts(t *testing.T) {
 			s := simScenario(t, "workers", "20", "jobs", "3", "limiter", "none", "fail500", "20", "fail503", "10", "drop", "5", "hang", "5",
 				"latency", "20ms", "spread", "300ms", "timeout", "1s", "strategy", "full", "attempts", "6", "seed", tc.seed,
 				"outage", tc.outage, "outage_at", "1250ms")
-			var live *Recording
-			synctest.Test(t, func(t *testing.T) {
-				h := mock.New(mock.Options{})
-				defer h.Close()
-				live = Run(context.Background(), s, newHandlerTransport(h, s, "rolls"), nil, nil)
-			})
+			live := liveAgainstMock(t, s, "rolls")
 			simmed := Simulate(s)
 			a, b := attemptsByOutcome(t, live), attemptsByOutcome(t, simmed)
 			want := []string{"500", "503", "drop", "timeout"}
