@@ -51,7 +51,8 @@ func newWebKit(tb testing.TB, width, height int) *webDriver {
 	l.Close()
 	cmd := exec.Command("xvfb-run", "-a", "-s", fmt.Sprintf("-screen 0 %dx%dx24", width+100, height+200), "WebKitWebDriver", "--port="+strconv.Itoa(port))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // xvfb-run's children go with it
-	var out syncBuffer // os/exec copies into it on its own goroutine
+	// os/exec copies the driver's output into out on its own goroutine.
+	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
