@@ -160,7 +160,15 @@ func (s Scenario) Policy() core.Policy {
 // Validate checks every field (each against its own range, as Set would)
 // and the rules between fields (core.Policy.Validate, the endpoint's sums).
 // It returns nil when the scenario can be run.
-func (s *Scenario) Validate() []FieldError {
+func (s *Scenario) Validate() []FieldError { return s.ValidateHeld(nil) }
+
+// ValidateHeld is Validate leaving out every rule between fields that reads
+// a field held(key) says is held: the page keeps a field's last allowed
+// value while its input shows text that is not allowed, and a rule checked
+// against that value would speak of one no longer on screen (a room "a"
+// while the input says "a b") or blame a field twice. Each such rule is
+// checked again once the held fields are allowed. held may be nil.
+func (s *Scenario) ValidateHeld(held func(key string) bool) []FieldError {
 	var errs []FieldError
 	for i := range Fields {
 		f := &Fields[i]
@@ -173,7 +181,7 @@ func (s *Scenario) Validate() []FieldError {
 	if len(errs) > 0 {
 		return errs
 	}
-	return s.crossErrors()
+	return s.crossErrors(held)
 }
 
 // LiveErrors are the reasons s, valid as a configuration, cannot be run
@@ -312,10 +320,17 @@ var crossRules = []crossRule{
 // long, and failures over 100%): once the first error's field is set to
 // its default in a copy, the rule is checked again, until it passes, so
 // each error is shown beside its field at once rather than one per fix.
-func (s *Scenario) crossErrors() []FieldError {
+// Rules reading a field held(key) says is held are left out (ValidateHeld).
+func (s *Scenario) crossErrors(held func(key string) bool) []FieldError {
 	var errs []FieldError
 	def := Default()
+rules:
 	for _, r := range crossRules {
+		for _, k := range r.keys {
+			if held != nil && held(k) {
+				continue rules
+			}
+		}
 		c := *s
 		for range r.keys {
 			err := r.check(&c)

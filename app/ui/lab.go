@@ -214,7 +214,7 @@ func (l *Lab) resetTexts() {
 		f := &fleet.Fields[i]
 		l.texts[f.Key] = f.Get(&l.s)
 	}
-	l.crossErrs = l.s.Validate()
+	l.checkRules()
 	l.cfgRev++
 }
 
@@ -312,8 +312,31 @@ func (l *Lab) GeneralErrs() []string {
 	return out
 }
 
-// Invalid is how many fields have a value that is not allowed.
-func (l *Lab) Invalid() int { return len(l.fieldErrs) + len(l.crossErrs) }
+// checkRules checks the rules between fields, leaving out those that read
+// a field whose input holds a value not allowed (fleet.ValidateHeld): each
+// is checked again once that value is fixed.
+func (l *Lab) checkRules() {
+	l.crossErrs = l.s.ValidateHeld(func(key string) bool {
+		_, held := l.fieldErrs[key]
+		return held
+	})
+}
+
+// Invalid is how many fields have a value that is not allowed, each field
+// once, and the errors no field owns (GeneralErrs).
+func (l *Lab) Invalid() int {
+	n := len(l.fieldErrs)
+	seen := map[string]bool{}
+	for _, e := range l.crossErrs {
+		if _, field := fleet.FieldByKey(e.Key); !field {
+			n++
+		} else if _, own := l.fieldErrs[e.Key]; !own && !seen[e.Key] {
+			seen[e.Key] = true
+			n++
+		}
+	}
+	return n
+}
 
 // CanRun reports whether Run would start a run: the configuration is
 // valid and fits a live run (at most fleet.WorkersRange.Max workers).
@@ -467,7 +490,7 @@ func (l *Lab) Set(key, text string) {
 		delete(l.fieldErrs, key)
 		l.s = c
 	}
-	l.crossErrs = l.s.Validate()
+	l.checkRules()
 	l.cfgRev++
 	l.configureView()
 	l.saveURL()

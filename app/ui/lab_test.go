@@ -1156,3 +1156,42 @@ func TestDraftStringReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// A rule between fields is checked against what the inputs show: while a
+// field it reads holds a value not allowed, the rule waits, so a field is
+// never counted twice and no message quotes a value no longer on screen.
+// (A review found "Fix 2 fields" with one field marked, the room's
+// conflict with the target hidden behind the target's bad port; and the
+// target's message quoting the room "a" while its input said "a b".)
+func TestRulesWaitForHeldFields(t *testing.T) {
+	l := newLab()
+	steps := []struct {
+		key, text   string
+		invalid     int
+		target      string // a part of the target's message ("" for none)
+		room        string // a part of the room's
+		whyNotRunIs string // a part of what the run bar says
+	}{
+		{"target", "http://localhost:6000/x", 1, "6000", "", "fix the value marked"},
+		{"room", "abc", 1, "6000", "", "fix the value marked"},
+		{"target", "http://example.com/", 1, `the shared room "abc"`, "", "fix the value marked"},
+		{"room", "a b", 1, "", "room", "fix the value marked"},
+		{"room", "", 0, "", "", ""},
+	}
+	for _, st := range steps {
+		l.Set(st.key, st.text)
+		what := st.key + " " + strconv.Quote(st.text)
+		if got := l.Invalid(); got != st.invalid {
+			t.Errorf("%s: Invalid %d, want %d (errors: target %q, room %q)", what, got, st.invalid, l.Err("target"), l.Err("room"))
+		}
+		for _, f := range []struct{ key, want string }{{"target", st.target}, {"room", st.room}} {
+			got := l.Err(f.key)
+			if (st.invalid == 0 || f.want == "") != (got == "") || !strings.Contains(got, f.want) {
+				t.Errorf("%s: %s's message %q, want one with %q", what, f.key, got, f.want)
+			}
+		}
+		if got := l.RunBlocked(); !strings.Contains(got, st.whyNotRunIs) || (st.whyNotRunIs == "") != (got == "") {
+			t.Errorf("%s: Run blocked %q, want %q", what, got, st.whyNotRunIs)
+		}
+	}
+}
