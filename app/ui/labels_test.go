@@ -444,6 +444,27 @@ func TestServerLabelsClearTheArrivals(t *testing.T) {
 	}
 }
 
+// A burst just before the outage, near the plot's left edge, where its
+// label fits neither beside its line nor clear of the outage's edge: its
+// plate goes below "server down", not over it (a review saw "burst ×20,
+// 1 admitted" cover all of it but "own", on the page and in the PNG).
+func TestBurstLabelLeavesTheOutageLabel(t *testing.T) {
+	for at := 250 * time.Millisecond; at < 3*time.Second; at += 250 * time.Millisecond {
+		v := simulatedView(t, "outage", "") // down from 3 s to 6 s
+		v.mu.Lock()
+		v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(at), N: 20, Admitted: 1})
+		v.mu.Unlock()
+		for _, sz := range frameSizes {
+			o, l := paintView(v, sz)
+			for _, problem := range labelsClear(o, &l, lineLabels) {
+				if strings.Contains(problem, "covers the label") {
+					t.Errorf("burst at %v, %s: %s", at, sz.name, problem)
+				}
+			}
+		}
+	}
+}
+
 // A live run draws what can no longer change once, aside, and the rest on
 // top at every frame (layers): "server down" and a burst's label are drawn
 // on top, after the arrivals there, where they cover none of the arrivals

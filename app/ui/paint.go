@@ -679,7 +679,8 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		from, to float64 // an outage's stretch; a burst's line: from == to
 	}
 	var labels []label
-	var lines []rect // the outages' edges, the bursts' lines, the labels placed
+	var lines []rect  // the outages' edges, the bursts' lines, the labels placed
+	var placed []rect // the labels placed
 	for _, h := range m.outages {
 		x1, x2 := math.Max(l.left, l.x(h.from)), math.Min(l.right, l.x(h.to))
 		if x2 <= x1 {
@@ -733,19 +734,33 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 			}
 		}
 		if !ok {
-			// Nowhere clear of the dots: the whole label on a plate over
-			// them, clear of the lines and the other labels if it can be.
-			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-			if r, ok = place(lines, pr.w, pr.h); !ok {
+			// Nowhere clear of the dots: on a plate over them, clear of
+			// the lines and the other labels, in fewer words where the
+			// whole has no such place.
+			for _, t := range lb.texts {
+				pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+				if r, ok = place(lines, pr.w, pr.h); ok {
+					text = t
+					break
+				}
+			}
+			if !ok {
+				// Across a line, then: the whole label, by its line or
+				// stretch, below the labels placed before it (a burst's
+				// plate lay over the outage's "server down").
+				text = lb.texts[0]
+				pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 				x := lb.from + 2
 				if lb.from == lb.to && x+pr.w > l.right-2 {
 					x = lb.from - 2 - pr.w // a burst near the right edge: at its left
 				}
 				r = rect{math.Max(l.left+2, math.Min(x, l.right-2-pr.w)), l.srvTop + 2, pr.w, pr.h}
+				r.y = below(r, placed, l.srvTop+l.srvH-1)
 			}
 			lb.plate = true
 		}
 		lines = append(lines, r) // the next labels keep clear of it
+		placed = append(placed, r)
 		if lb.plate {
 			platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, lb.col)
 			continue
@@ -753,6 +768,25 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		o.FillStyle(lb.col)
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
+}
+
+// below is the least top edge, from r's, at which r covers none of
+// taken, or r's own where it fits nowhere above bottom.
+func below(r rect, taken []rect, bottom float64) float64 {
+	y := r.y
+	for moved := true; moved; {
+		moved = false
+		for _, o := range taken {
+			c := rect{r.x, y, r.w, r.h}
+			if c.overlaps(o) {
+				y, moved = o.y+o.h+1, true
+			}
+		}
+	}
+	if y+r.h > bottom {
+		return r.y
+	}
+	return y
 }
 
 // serverDots are boxes covering the arrivals drawn in the server panel
