@@ -498,6 +498,39 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	}
 }
 
+// toastCoveredJS looks at the short message: its text, where it is, and
+// the texts the page shows under it (a text node's line box, or a field,
+// where elementFromPoint at the overlap's middle lands on it: the message
+// does not take the pointer); null without one.
+const toastCoveredJS = `(() => {
+	const m = document.getElementById("toast");
+	if (!m) return null;
+	const box = m.getBoundingClientRect(), out = [];
+	const seen = (r, node) => {
+		const l = Math.max(r.left, box.left), rt = Math.min(r.right, box.right), t = Math.max(r.top, box.top), b = Math.min(r.bottom, box.bottom);
+		if (rt - l < 1 || b - t < 1) return false;
+		const at = document.elementFromPoint((l + rt) / 2, (t + b) / 2);
+		return !!at && (at === node || node.contains(at) || at.contains(node));
+	};
+	const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), range = document.createRange();
+	for (let n; (n = w.nextNode());) {
+		if (!n.data.trim() || m.contains(n)) continue;
+		range.selectNodeContents(n);
+		for (const r of range.getClientRects()) if (r.width >= 2 && r.height >= 2 && seen(r, n.parentElement)) { out.push(n.data.trim().slice(0, 60)); break; }
+	}
+	for (const f of document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea"))
+		if (seen(f.getBoundingClientRect(), f)) out.push("field " + (f.id || f.name));
+	return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
+})()`
+
+// toastLook is what toastCoveredJS sees.
+type toastLook struct {
+	Text                     string
+	Covered                  []string
+	Top, Bottom, Left, Right float64
+	W, H                     float64
+}
+
 // TestToastLeavesTheTextClear: a short message at the foot of the screen
 // covered the page's text there: at 1400 × 1000, Run refused for three
 // invalid fields said so over "Fix 3 fields to copy the link or the Go
@@ -508,47 +541,18 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 func TestToastLeavesTheTextClear(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	// covered: the texts the page shows under the message (a text node's
-	// line box, or a field, where elementFromPoint at the overlap's middle
-	// lands on it: the message does not take the pointer).
-	const coveredJS = `(() => {
-		const m = document.getElementById("toast");
-		if (!m) return null;
-		const box = m.getBoundingClientRect(), out = [];
-		const seen = (r, node) => {
-			const l = Math.max(r.left, box.left), rt = Math.min(r.right, box.right), t = Math.max(r.top, box.top), b = Math.min(r.bottom, box.bottom);
-			if (rt - l < 1 || b - t < 1) return false;
-			const at = document.elementFromPoint((l + rt) / 2, (t + b) / 2);
-			return !!at && (at === node || node.contains(at) || at.contains(node));
-		};
-		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), range = document.createRange();
-		for (let n; (n = w.nextNode());) {
-			if (!n.data.trim() || m.contains(n)) continue;
-			range.selectNodeContents(n);
-			for (const r of range.getClientRects()) if (r.width >= 2 && r.height >= 2 && seen(r, n.parentElement)) { out.push(n.data.trim().slice(0, 60)); break; }
-		}
-		for (const f of document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea"))
-			if (seen(f.getBoundingClientRect(), f)) out.push("field " + (f.id || f.name));
-		return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
-	})()`
-	type look struct {
-		Text                     string
-		Covered                  []string
-		Top, Bottom, Left, Right float64
-		W, H                     float64
-	}
 	check := func(name, key, want string) {
 		t.Helper()
 		press(t, ctx, key)
-		var l *look
+		var l *toastLook
 		if err := waitFor(3*time.Second, func() bool {
-			l = eval[*look](t, ctx, coveredJS)
+			l = eval[*toastLook](t, ctx, toastCoveredJS)
 			return l != nil && strings.Contains(l.Text, want)
 		}); err != nil {
 			t.Fatalf("%s: %s said nothing of %q (%+v)", name, key, want, l)
 		}
 		time.Sleep(100 * time.Millisecond) // placed after the page drew it
-		l = eval[*look](t, ctx, coveredJS)
+		l = eval[*toastLook](t, ctx, toastCoveredJS)
 		viewShot(t, ctx, "toast-"+name)
 		if l == nil {
 			t.Fatalf("%s: the message went at once", name)
@@ -559,7 +563,7 @@ func TestToastLeavesTheTextClear(t *testing.T) {
 		if l.Top < 0 || l.Bottom > l.H || l.Left < 0 || l.Right > l.W {
 			t.Errorf("%s: the message spans x %.0f–%.0f, y %.0f–%.0f of a %.0f × %.0f screen", name, l.Left, l.Right, l.Top, l.Bottom, l.W, l.H)
 		}
-		if err := waitFor(5*time.Second, func() bool { return eval[*look](t, ctx, coveredJS) == nil }); err != nil {
+		if err := waitFor(5*time.Second, func() bool { return eval[*toastLook](t, ctx, toastCoveredJS) == nil }); err != nil {
 			t.Errorf("%s: the message stayed", name)
 		}
 	}
@@ -593,6 +597,53 @@ func TestToastLeavesTheTextClear(t *testing.T) {
 	viewport(t, ctx, 390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 	invalid()
 	check("invalid-phone-390x844", "r", "fix the")
+}
+
+// TestToastMovesWithThePage: a short message is placed again when the
+// page moves under it, and goes when a run, a simulation or a watch
+// starts. Placed once, "Compare: finish a run or a simulation first" was
+// left over the Arrivals field and the legend once the simulation pressed
+// after it had finished, saying what was no longer so (found by a review).
+func TestToastMovesWithThePage(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1024, 768)
+	boot(t, ctx, srv.URL+"/?workers=8&jobs=1")
+	shown := func(want string) *toastLook {
+		t.Helper()
+		var l *toastLook
+		if err := waitFor(3*time.Second, func() bool {
+			l = eval[*toastLook](t, ctx, toastCoveredJS)
+			return l != nil && strings.Contains(l.Text, want)
+		}); err != nil {
+			t.Fatalf("no message saying %q (%+v)", want, l)
+		}
+		return l
+	}
+	press(t, ctx, "c")
+	before := shown("finish a run")
+	// The page scrolled under it, in steps, as a wheel does.
+	for _, dy := range []int{120, 120, 120, 120} {
+		eval[chromedp.Void](t, ctx, fmt.Sprintf("scrollBy(0, %d)", dy))
+		time.Sleep(80 * time.Millisecond)
+	}
+	time.Sleep(600 * time.Millisecond) // two looks (toastLook)
+	after := eval[*toastLook](t, ctx, toastCoveredJS)
+	viewShot(t, ctx, "toast-scrolled")
+	if after == nil {
+		t.Fatal("the message went within a second and a half")
+	}
+	if len(after.Covered) > 0 {
+		t.Errorf("scrolled under it, the message (placed at y %.0f, now %.0f) covers the page's %q", before.Top, after.Top, after.Covered)
+	}
+	// Simulate starting takes it away, long before its time is up.
+	eval[chromedp.Void](t, ctx, "scrollTo(0, 0)")
+	press(t, ctx, "c")
+	shown("finish a run")
+	press(t, ctx, "m")
+	if err := waitFor(time.Second, func() bool { return eval[*toastLook](t, ctx, toastCoveredJS) == nil }); err != nil {
+		t.Error("the message why Compare could not keep a run stayed after Simulate was pressed")
+	}
 }
 
 // canvasTextsJS makes the page note every text drawn on the timeline's

@@ -264,6 +264,10 @@ const clearSpotJS = `
 var e = document.getElementById(id);
 if (!e) return null;
 var W = document.documentElement.clientWidth, H = innerHeight, m = 16;
+// Where the page lies under the screen: unchanged since the last place
+// found, that place still holds.
+var sig = [W, H, scrollX, scrollY, document.documentElement.scrollHeight, document.documentElement.scrollWidth].join();
+if (!force && e.dataset.spotSig === sig && e.dataset.spot) return JSON.parse(e.dataset.spot);
 e.style.top = ""; e.style.bottom = "";
 // Each side's box at the foot of the screen (its width, and so its lines,
 // may differ).
@@ -317,10 +321,12 @@ for (var up = 0; !(best && best.n === 0); up += 4) {
   if (!any) break;
 }
 e.classList.remove("placing");
-if (!best) return ["", -1];
-if (best.side) e.classList.add(best.side);
-if (best.up > 0) { e.style.top = best.y + "px"; e.style.bottom = "auto"; }
-return [best.side, best.up > 0 ? best.y : -1];`
+var spot = best ? [best.side, best.up > 0 ? best.y : -1] : ["", -1];
+if (spot[0]) e.classList.add(spot[0]);
+if (spot[1] >= 0) { e.style.top = spot[1] + "px"; e.style.bottom = "auto"; }
+e.dataset.spotSig = sig;
+e.dataset.spot = JSON.stringify(spot);
+return spot;`
 
 var clearSpotFn lazyFunc
 
@@ -331,12 +337,17 @@ var clearSpotFn lazyFunc
 // "right" or "left": a class of the element's) and its top in CSS px from
 // the viewport's top, or -1 where its CSS puts it: render it so. It
 // removes the class "placing" (the element hidden until placed).
-func ClearSpot(id string) (side string, top float64, err error) {
-	fn, err := compiled(&clearSpotFn, clearSpotJS, "id")
+//
+// Unless force, it looks again only when the page has moved under the
+// screen since its last answer for the element (scrolled, resized, grown
+// or shrunk): otherwise that answer holds, found without looking at the
+// page's text.
+func ClearSpot(id string, force bool) (side string, top float64, err error) {
+	fn, err := compiled(&clearSpotFn, clearSpotJS, "id", "force")
 	if err != nil {
 		return "", 0, err
 	}
-	v, err := fn.Invoke(id)
+	v, err := fn.Invoke(id, force)
 	if err != nil {
 		return "", 0, err
 	}

@@ -29,7 +29,9 @@ func StickBelow(id, under string) (stop func(), err error) { return nil, ErrNoBr
 func Clearance(id, sticky string) (Clear, error) { return Clear{}, ErrNoBrowser }
 
 // ClearSpot returns ErrNoBrowser natively.
-func ClearSpot(id string) (side string, top float64, err error) { return "", 0, ErrNoBrowser }
+func ClearSpot(id string, force bool) (side string, top float64, err error) {
+	return "", 0, ErrNoBrowser
+}
 
 // ScrollBy returns ErrNoBrowser natively.
 func ScrollBy(dy float64) error { return ErrNoBrowser }

@@ -35,7 +35,7 @@ func TestScheduledOutageThatFailedIsTold(t *testing.T) {
 	var flashed []string
 	synctest.Test(t, func(t *testing.T) {
 		tr := newFetchTransport(l.pageURL(), nil, s, "run-t", "")
-		tr.onOutage = l.scheduledOutage(&s, "run-t", func(msg string) { flashed = append(flashed, msg) })
+		tr.onOutage = l.scheduledOutage("run-t", func(msg string) { flashed = append(flashed, msg) })
 		rec = fleet.RunFrom(context.Background(), time.Now(), s, tr, nil, fleet.RunOptions{}, nil)
 	})
 	const why = "POST /mock/outage: " // and browser.ErrNoBrowser

@@ -382,6 +382,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
+	l.dismissToast()
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -777,6 +778,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	l.dismissToast()
 	l.checkSubdomains(ctx) // again, when the last check got no answer in time
 	l.cancelRehearsal()
 	l.StopReplay()
@@ -813,7 +815,7 @@ func (l *Lab) Run(ctx app.Context) {
 	// The configuration's scheduled outage: fleet.Run asks for it when it
 	// is due (not when the run is over or stopped by then).
 	runs := l.runs
-	tr.onOutage = l.scheduledOutage(&s, l.runKey, func(msg string) {
+	tr.onOutage = l.scheduledOutage(l.runKey, func(msg string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if l.runs == runs {
 				l.Flash(ctx, msg)
@@ -944,6 +946,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	if !l.CanSimulate() {
 		return
 	}
+	l.dismissToast()
 	l.cancelRehearsal()
 	l.StopReplay()
 	s := l.s
@@ -1175,7 +1178,7 @@ const toastID = "toast"
 
 // Flash shows a short message for a few seconds (toastTime), at the foot of the
 // screen, or nearest it where it covers none of the page's text
-// (browser.ClearSpot).
+// (browser.ClearSpot), and moves it when the page moves under it.
 func (l *Lab) Flash(ctx app.Context, msg string) {
 	l.toastN++
 	n := l.toastN
@@ -1183,33 +1186,45 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 	l.runRev++
 	// Drawn where it covers no text the page shows (it covered "Fix 3
 	// fields to copy the link…" under the exports at 1400 × 1000), once
-	// the page has drawn it; kept there until it goes.
+	// the page has drawn it.
 	// (A Flash from another component than the run bar's parent may come
 	// before the run bar drew it: then after the next paint.)
-	place := func(last bool) bool {
+	place := func(force, last bool) bool {
 		if l.toastN != n {
 			return true
 		}
-		at, top, err := browser.ClearSpot(toastID)
-		if err == nil {
+		at, top, err := browser.ClearSpot(toastID, force)
+		if err == nil && (at != l.toastAt || top != l.toastTop || !l.toastSet) {
 			l.toastAt, l.toastTop = at, top
-		}
-		if err == nil || last {
+			l.toastSet = true
+			l.runRev++
+		} else if err != nil && last {
 			l.toastSet = true
 			l.runRev++
 		}
 		return err == nil
 	}
 	ctx.Defer(func(ctx app.Context) {
-		if !place(false) {
+		if !place(true, false) {
 			ctx.Async(func() {
 				browser.Clock{}.AfterPaint(context.Background())
-				ctx.Dispatch(func(app.Context) { place(true) })
+				ctx.Dispatch(func(app.Context) { place(true, true) })
 			})
 		}
 	})
+	// While it shows, it is placed again whenever the page has moved
+	// under it (a simulation's numbers came in, presentation mode, a
+	// scroll): placed once, it was left over a field and the legend.
 	ctx.Async(func() {
-		_ = browser.Clock{}.Sleep(context.Background(), toastTime(msg))
+		end := time.Now().Add(toastTime(msg))
+		for left := time.Until(end); left > 0; left = time.Until(end) {
+			_ = browser.Clock{}.Sleep(context.Background(), min(toastLook, left))
+			ctx.Dispatch(func(app.Context) {
+				if l.toastN == n && l.toastSet {
+					place(false, false)
+				}
+			})
+		}
 		ctx.Dispatch(func(app.Context) {
 			if l.toastN == n {
 				l.toast = ""
@@ -1217,6 +1232,21 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 			}
 		})
 	})
+}
+
+// toastLook is how often a short message looks whether the page has
+// moved under it.
+const toastLook = 250 * time.Millisecond
+
+// dismissToast takes the short message away at once: a run, a simulation
+// or a watch starting makes what it said old news ("Compare: finish a run
+// first" stayed over the simulation that had just finished).
+func (l *Lab) dismissToast() {
+	if l.toast != "" {
+		l.toastN++
+		l.toast = ""
+		l.runRev++
+	}
 }
 
 // toastTime is how long a short message shows: 2.5 s, or the time to read
