@@ -857,15 +857,41 @@ func TestWatchShowsJoinLink(t *testing.T) {
 	for _, c := range []struct {
 		join joinState
 		want string
+		copy bool // a link to copy; else why there is none, not in the link's box, and Copy disabled
 	}{
-		{joinState{Asked: true}, "Asking the server for its network address…"},
-		{joinState{Asked: true, Links: []string{link}}, link},
-		{joinState{Asked: true, Hint: "The server listens on localhost only"}, "The server listens on localhost only"},
+		{joinState{Asked: true}, "Asking the server for its network address…", false},
+		{joinState{Asked: true, Links: []string{link}}, link, true},
+		{joinState{Asked: true, Hint: "The server listens on localhost only"}, "The server listens on localhost only", false},
 	} {
 		l.join = c.join
 		out := renderHTML(&RunBar{Lab: l})
 		if !strings.Contains(out, "Join link:") || !strings.Contains(out, c.want) || strings.Contains(out, "/mock?") {
 			t.Errorf("watch, %+v: the endpoint line is %q, want the join link %q", c.join, out[strings.Index(out, `class="endpoint"`):], c.want)
+		}
+		box, button := tagWith(out, `id="endpoint-url"`), tagWith(out, `id="copy-endpoint"`)
+		disabled := strings.Contains(button, " disabled") && !strings.Contains(button, `disabled="false"`)
+		if strings.HasPrefix(box, "<code") != c.copy || disabled == c.copy {
+			t.Errorf("watch, %+v: the line's box %s and its button %s: want a link to copy %v", c.join, box, button, c.copy)
+		}
+	}
+}
+
+// The join panel counts the room's devices, and says where the requests
+// came from when none came from a device (a review saw "No device has
+// sent a request yet" beside 53 requests received).
+func TestDevicesText(t *testing.T) {
+	for _, c := range []struct {
+		devices, arrivals int
+		want              string
+	}{
+		{0, 0, "No device has sent a request yet."},
+		{0, 1, "No device has sent a request yet: the 1 request received came from a client without a device name (the others lane: curl, a script, a burst)."},
+		{0, 53, "No device has sent a request yet: the 53 requests received came from clients without a device name (the others lane: curl, a script, a burst)."},
+		{1, 53, "1 device has sent requests."},
+		{3, 53, "3 devices have sent requests."},
+	} {
+		if got := devicesText(c.devices, c.arrivals); got != c.want {
+			t.Errorf("%d devices, %d arrivals: %q, want %q", c.devices, c.arrivals, got, c.want)
 		}
 	}
 }

@@ -251,14 +251,7 @@ func (p *JoinPanel) Render() app.UI {
 		return app.Div().Hidden(true)
 	}
 	j := l.join
-	devices := "No device has sent a request yet."
-	switch n := l.wstats.Devices; n {
-	case 0:
-	case 1:
-		devices = "1 device has sent requests."
-	default:
-		devices = strconv.Itoa(n) + " devices have sent requests."
-	}
+	devices := devicesText(l.wstats.Devices, l.wstats.Arrivals)
 	var body []app.UI
 	body = append(body, app.Div().Class("join-head").Body(
 		app.H2().Text("Join room “"+l.watchRoom+"”"),
@@ -302,6 +295,24 @@ func (p *JoinPanel) Render() app.UI {
 
 // joinLine is what the run bar's endpoint line shows during a watch: the
 // room's link, or why there is none.
+// devicesText says how many devices of the room have sent requests, of the
+// arrivals the watch counted. Requests without a device name (curl, a
+// script, a burst) are the others lane's: with none from a device, "No
+// device has sent a request yet" stood beside 53 requests received.
+func devicesText(devices, arrivals int) string {
+	switch {
+	case devices == 1:
+		return "1 device has sent requests."
+	case devices > 1:
+		return strconv.Itoa(devices) + " devices have sent requests."
+	case arrivals == 1:
+		return "No device has sent a request yet: the 1 request received came from a client without a device name (the others lane: curl, a script, a burst)."
+	case arrivals > 1:
+		return "No device has sent a request yet: the " + strconv.Itoa(arrivals) + " requests received came from clients without a device name (the others lane: curl, a script, a burst)."
+	}
+	return "No device has sent a request yet."
+}
+
 func (l *Lab) joinLine() string {
 	switch j := l.join; {
 	case len(j.Links) > 0:

@@ -286,7 +286,13 @@ func (l *Lab) endpointLine() endpointLine {
 		// A watch sends nothing of its own: the line shows the room's
 		// link for the audience instead of the presenter's local
 		// endpoint (what the join panel says when there is none).
-		return endpointLine{"Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine(), ""}
+		line := endpointLine{"Join link:", "Join link", "Other devices join the room at this address, then press Run.", l.joinLine(), ""}
+		if len(l.join.Links) == 0 {
+			// Why there is none, not in the link's box, and nothing to
+			// copy: Copy copied the sentence as if it were the link.
+			line.blocked = "there is no link for other devices yet: " + l.joinLine()
+		}
+		return line
 	}
 	label := "Endpoint (works with curl):"
 	if l.s.Target != "" {
