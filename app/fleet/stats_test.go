@@ -939,3 +939,25 @@ func TestSortDurationsMergesTheNewTail(t *testing.T) {
 		})
 	}
 }
+
+// The exports write times to the microsecond: a live run's times in the
+// page are 256 ns apart (the browser's clock, as float64 nanoseconds since
+// 1970), and 2.3 ms came out as 2.299904 (found by a review).
+func TestExportedMillisecondsToTheMicrosecond(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want float64
+	}{
+		{2299904, 2.3},
+		{6270899968, 6270.9},
+		{2300000, 2.3},
+		{1499, 0.001},
+		{1500, 0.002},
+		{-2299904, -2.3},
+		{0, 0},
+	} {
+		if got := ms(c.d); got != c.want {
+			t.Errorf("ms(%d ns) = %v, want %v", int64(c.d), got, c.want)
+		}
+	}
+}
