@@ -341,7 +341,9 @@ type exportEvent struct {
 // live run's times in the page come from the browser's clock as
 // nanoseconds since 1970 in a float64 (Go's wasm_exec.js), which are 256 ns
 // apart: 2.3 ms came out as 2.299904. No browser's clock is finer than 5 µs.
-func ms(d time.Duration) float64 { return float64(d.Round(time.Microsecond)) / float64(time.Millisecond) }
+func ms(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
+}
 
 func ptr[T any](v T) *T { return &v }
 
