@@ -239,3 +239,7 @@ func checkHandoffs(t *testing.T, name string, events []map[string]any) {
 		t.Errorf("%s: %d of %d answered attempts say when fetch() started them", name, withHandoff, answered)
 	}
 }
+
+// exportedMS is ms as the exports write a time: to the microsecond
+// (fleet's ms), where the page's debug() gives it whole.
+func exportedMS(ms float64) float64 { return math.Round(ms*1000) / 1000 }

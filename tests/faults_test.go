@@ -367,10 +367,11 @@ func TestFaultsInTheExport(t *testing.T) {
 		t.Fatalf("the run did not finish: %+v", state(t, ctx))
 	}
 	d := debug()
+	us := exportedMS
 	want := []map[string]any{
-		{"kind": "outage", "from_ms": d.Outages[0][0], "until_ms": d.Outages[0][1]},
-		{"kind": "limit", "from_ms": d.Limits[0][0], "until_ms": d.Limits[0][1], "scale": d.Limits[0][2]},
-		{"kind": "burst", "from_ms": d.Bursts[0][0], "n": d.Bursts[0][1], "admitted": d.Bursts[0][2]},
+		{"kind": "outage", "from_ms": us(d.Outages[0][0]), "until_ms": us(d.Outages[0][1])},
+		{"kind": "limit", "from_ms": us(d.Limits[0][0]), "until_ms": us(d.Limits[0][1]), "scale": d.Limits[0][2]},
+		{"kind": "burst", "from_ms": us(d.Bursts[0][0]), "n": d.Bursts[0][1], "admitted": d.Bursts[0][2]},
 	}
 	if d.Outages[0][1]-d.Outages[0][0] != 3000 || d.Limits[0][1]-d.Limits[0][0] != 5000 || d.Limits[0][2] != 0.5 || d.Bursts[0][1] != 20 {
 		t.Errorf("the timeline drew %+v, want an outage of 3 s, a halving of 5 s and a burst of 20", d)

@@ -1476,7 +1476,7 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s is not JSON: %v", name, err)
 	}
-	want := map[string]any{"kind": "hidden", "from_ms": h[0], "until_ms": h[1]}
+	want := map[string]any{"kind": "hidden", "from_ms": exportedMS(h[0]), "until_ms": exportedMS(h[1])}
 	if len(doc.Gaps) != 1 || !reflect.DeepEqual(doc.Gaps[0], want) {
 		t.Errorf("%s: gaps %v, want %v (as the timeline hatched it)", name, doc.Gaps, want)
 	}
