@@ -293,8 +293,6 @@ func (p *JoinPanel) Render() app.UI {
 	)
 }
 
-// joinLine is what the run bar's endpoint line shows during a watch: the
-// room's link, or why there is none.
 // devicesText says how many devices of the room have sent requests, of the
 // arrivals the watch counted. Requests without a device name (curl, a
 // script, a burst) are the others lane's: with none from a device, "No
@@ -313,6 +311,8 @@ func devicesText(devices, arrivals int) string {
 	return "No device has sent a request yet."
 }
 
+// joinLine is what the run bar's endpoint line shows during a watch: the
+// room's link, or why there is none.
 func (l *Lab) joinLine() string {
 	switch j := l.join; {
 	case len(j.Links) > 0:
