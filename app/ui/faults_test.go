@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/url"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -83,11 +82,7 @@ func TestOutageTextSaysWhatRetryAfterSays(t *testing.T) {
 		{"retry_after=malformed", "Server down for 3 s: every request gets 503 with a malformed Retry-After, as always"},
 		{"retry_after=none", "Server down for 3 s: every request gets 503 (no Retry-After: the endpoint sends none)"},
 	} {
-		q, err := url.ParseQuery(tt.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, errs := fleet.FromQuery(q)
+		s, errs := fleet.FromQuery(mustURL(t, "http://x/?"+tt.query).Query())
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", tt.query, errs)
 		}
