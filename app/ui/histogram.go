@@ -615,6 +615,24 @@ func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func
 	return segs
 }
 
+// strokeLimit draws the server limit's line along segs: dashes over a
+// stroke of the page's background as wide, so that on every bar one of its
+// two colours reads at 3:1 or more (TestLimitLineReadsOnEveryBar). A
+// casing wider than the dashes did that too, but notched the bars it
+// crossed: a bar of 11 against a limit of 10 read as one of 9 with a
+// sliver above the line.
+func strokeLimit(o *browser.Ops, s float64, segs ...[4]float64) {
+	for _, style := range [2][3]float64{{colBG, limitWidth * s, 0}, {colLimit, limitWidth * s, 6 * s}} {
+		o.StrokeStyle(int(style[0]), style[1], style[2])
+		for _, g := range segs {
+			o.Line(g[0], g[1], g[2], g[3])
+		}
+	}
+}
+
+// limitWidth is the limit line's width, at scale 1.
+const limitWidth = 2
+
 // lineRect is the rectangle a horizontal or vertical line of width w covers.
 func lineRect(x1, y1, x2, y2, w float64) rect {
 	return rect{math.Min(x1, x2) - w/2, math.Min(y1, y2) - w/2, math.Abs(x2-x1) + w, math.Abs(y2-y1) + w}
@@ -710,13 +728,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		if x < l.right {
 			line(x, yy, l.right, yy)
 		}
-		// Dashes on a casing, which keeps them in sight on the bars.
-		for _, style := range [2][3]float64{{colBG, 3.5 * s, 0}, {colLimit, 1.5 * s, 6 * s}} {
-			o.StrokeStyle(int(style[0]), style[1], style[2])
-			for _, g := range segs {
-				o.Line(g[0], g[1], g[2], g[3])
-			}
-		}
+		strokeLimit(o, s, segs...)
 		end := lineLabel{texts: limitTexts(l, endLabel, endRate), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
 		if in.lim.server > top && endY == yy {
 			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false

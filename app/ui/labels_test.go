@@ -349,8 +349,8 @@ func TestBucketLineReadsOverItsBars(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no fleet bucket label", sz.name)
 		}
-		// The lines: the bucket's blue dots, the limit's dashes, on a
-		// casing wider than them.
+		// The lines: the bucket's blue dots on a casing wider than them,
+		// the limit's dashes on a stroke as wide (TestLimitLineReadsOnEveryBar).
 		type casing struct {
 			x1, x2, y, width float32
 		}
@@ -371,7 +371,11 @@ func TestBucketLineReadsOverItsBars(t *testing.T) {
 				case colClient, colLimit:
 					lines[stroke]++
 					for _, c := range casings {
-						if c.y == a[1] && c.x1 <= min(a[0], a[2]) && c.x2 >= max(a[0], a[2]) && c.width >= width+1.5 {
+						wider := float32(1.5)
+						if stroke == colLimit {
+							wider = 0
+						}
+						if c.y == a[1] && c.x1 <= min(a[0], a[2]) && c.x2 >= max(a[0], a[2]) && c.width >= width+wider {
 							cased[stroke]++
 							break
 						}
@@ -389,6 +393,62 @@ func TestBucketLineReadsOverItsBars(t *testing.T) {
 		}
 		if c := contrast(sz.th, colBG, colOK); c < 3 {
 			t.Errorf("%s: the casing's colour contrasts %.1f with the bars'", sz.name, c)
+		}
+	}
+}
+
+// The server limit's line reads on every bar it crosses, in every theme:
+// its dashes or the background's colour between them contrast 3:1 with
+// the bar. And it notches the bars no more than its own width: a casing
+// wider than its dashes made a bar of 11 against a limit of 10 read as
+// one of 9 with a sliver above the line (found by a review).
+func TestLimitLineReadsOnEveryBar(t *testing.T) {
+	for _, th := range []struct {
+		name string
+		th   *theme
+	}{{"normal", &normalTheme}, {"dark", &darkTheme}, {"presentation", &presentTheme}} {
+		if c := contrast(th.th, colLimit, colBG); c < 3 {
+			t.Errorf("%s: the limit's dashes contrast %.1f with the background between them", th.name, c)
+		}
+		for cl, col := range classColour {
+			if a, b := contrast(th.th, colLimit, col), contrast(th.th, colBG, col); max(a, b) < 3 {
+				t.Errorf("%s: on a bar of class %d the limit's dashes contrast %.1f, the gaps %.1f", th.name, cl, a, b)
+			}
+		}
+	}
+	v := simulatedView(t, "flood", "")
+	for _, sz := range frameSizes {
+		o, l := paintView(v, sz)
+		type stroke struct {
+			col   int
+			width float32
+		}
+		along := map[float32][]stroke{} // the horizontal strokes across the histogram, by y
+		col, width := -1, float32(0)
+		for _, op := range displayOps(o) {
+			switch a := op.args; op.code {
+			case 2:
+				col, width = int(a[0]), a[1]
+			case 5:
+				if a[1] == a[3] && float64(a[1]) > l.histTop && float64(a[1]) < l.histTop+l.histH {
+					along[a[1]] = append(along[a[1]], stroke{col, width})
+				}
+			}
+		}
+		lines := 0
+		for y, strokes := range along {
+			if !slices.ContainsFunc(strokes, func(s stroke) bool { return s.col == colLimit }) {
+				continue
+			}
+			lines++
+			for _, s := range strokes {
+				if w := float32(limitWidth * l.scale); (s.col == colBG || s.col == colLimit) && s.width > w {
+					t.Errorf("%s: a stroke in colour %d, %.1f px wide, along the limit at y %.1f: it notches the bars it crosses more than the line's %.1f px", sz.name, s.col, s.width, y, w)
+				}
+			}
+		}
+		if lines == 0 {
+			t.Errorf("%s: no limit line across the histogram", sz.name)
 		}
 	}
 }

@@ -402,16 +402,14 @@ func paintSample(o *browser.Ops, l *layout, sm sample, x, y float64) {
 		o.Line(x+w-0.5, y-row/2, x+w-0.5, y+row/2)
 	case sampleSqueeze:
 		bar(colSqueeze, row)
-		o.StrokeStyle(colLimit, 1.5*s, 6*s)
-		o.Line(x, y+row/2-1, x+w, y+row/2-1)
+		strokeLimit(o, s, [4]float64{x, y + row/2 - 1, x + w, y + row/2 - 1})
 	case sampleOther:
 		o.BeginPath()
 		o.Shape(browser.Circle, x+w/2, y, 4*s) // larger than in the server panel: its grey must show
 		o.FillStyle(colOther)
 		o.FillPath()
 	case sampleLimit:
-		o.StrokeStyle(colLimit, 1.5*s, 6*s)
-		o.Line(x, y, x+w, y)
+		strokeLimit(o, s, [4]float64{x, y, x + w, y})
 	case sampleClient:
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(x, y, x+w, y)
