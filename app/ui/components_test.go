@@ -390,7 +390,7 @@ func TestNumbersBeforeARun(t *testing.T) {
 	l.stats = fleet.Stats{Requests: 3, InFlight: 1, CompletionMax: 2 * time.Second, CompletionN: 1, LatenessN: 2}
 	l.hasStats = true
 	out = renderHTML(&Numbers{Lab: l, Rev: 1})
-	for _, present := range []string{nbsp(">1_in_flight<"), nbsp(">max_2_s<"), `title="fetch start − intended; p50`} {
+	for _, present := range []string{nbsp(">1_in_flight<"), nbsp(">max_2.00_s<"), `title="fetch start − intended; p50`} {
 		if !strings.Contains(out, present) {
 			t.Errorf("after a run the numbers lack %q", present)
 		}

@@ -47,7 +47,7 @@ func TestTimelineSummary(t *testing.T) {
 	l.rec, l.stats = rec, fleet.StatsOf(t0, recs)
 	got := l.timelineSummary()
 	for _, want := range []string{
-		"Timeline of the finished run: 2 workers sent 3 requests in 1.1 s (2 first tries, 1 retry).",
+		"Timeline of the finished run: 2 workers sent 3 requests in 1.10 s (2 first tries, 1 retry).",
 		"Outcomes: 2 succeeded, 1 rejected (429 or 503).",
 		"server limit 1 req/s (burst 1); at most 2 requests were sent in any one second.",
 		"Requests sent per 0.25 s: 0 s–0.25 s 2 (1 rejected); 0.25 s–0.5 s none; 0.5 s–0.75 s none; 0.75 s–1 s none; 1 s–1.25 s 1.",
@@ -139,7 +139,7 @@ func TestSummaryGrammar(t *testing.T) {
 		took      time.Duration
 		want, not []string
 	}{
-		{"one request, 1 s", time.Second, []string{"1 worker sent 1 request in 1 s (1 first try, 0 retries)", "at most 1 request was sent in any one second."}, []string{"first tries", "1 requests"}},
+		{"one request, 1 s", time.Second, []string{"1 worker sent 1 request in 1.00 s (1 first try, 0 retries)", "at most 1 request was sent in any one second."}, []string{"first tries", "1 requests"}},
 		{"one request, no time", 0, []string{"1 worker sent 1 request at once (1 first try, 0 retries)"}, []string{"µs", " in 0"}},
 	} {
 		recs := []fleet.Record{

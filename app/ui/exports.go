@@ -270,7 +270,7 @@ func (l *Lab) pngHead() pngHead {
 		title += " — against the baseline " + l.base.label()
 	}
 	if l.watched {
-		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtDur(l.wstats.For)
+		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtMeasured(l.wstats.For)
 	}
 	numbers := l.keyNumbers()
 	if w := l.view.zoomText(); w != "" {
@@ -316,7 +316,7 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		pct = float64(st.Limited) / float64(st.Requests) * 100
 	}
 	jobs := []string{thousands(st.Successes) + " of " + thousands(st.Jobs) + " jobs succeeded"}
-	last := "drained in " + fmtDur(st.Drain)
+	last := "drained in " + fmtMeasured(st.Drain)
 	if end == endStopped || end == endCapped || end == endLiveCapped {
 		jobs[0] = thousands(st.Successes) + " of " + thousands(jobsOf(s)) + " jobs succeeded"
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
@@ -325,15 +325,15 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		if n := neverStarted(st, jobsOf(s)); n > 0 {
 			jobs = append(jobs, thousands(n)+" never started")
 		}
-		last = "stopped after " + fmtDur(st.Drain)
+		last = "stopped after " + fmtMeasured(st.Drain)
 		if end == endCapped || end == endLiveCapped {
-			last = "stopped " + cutBy(end) + " after " + fmtDur(st.Drain)
+			last = "stopped " + cutBy(end) + " after " + fmtMeasured(st.Drain)
 		}
 	}
 	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),
 		thousands(st.Limited)+" 429s ("+trimFloat(pct)+"%)",
 		"peak "+thousands(st.PeakRPS)+" req/s",
-		"completion p50 "+fmtDur(st.CompletionP50)+", p99 "+fmtDur(st.CompletionP99),
+		"completion p50 "+fmtMeasured(st.CompletionP50)+", p99 "+fmtMeasured(st.CompletionP99),
 		last,
 	), numbersSep)
 }

@@ -1021,7 +1021,7 @@ func (l *Lab) SimulatedText() string {
 func (l *Lab) simTook() string {
 	switch w := l.simSum.Wall; {
 	case w >= time.Second:
-		return fmtDur(w.Round(10 * time.Millisecond))
+		return fmtMeasured(w.Round(10 * time.Millisecond))
 	case w >= time.Millisecond:
 		return fmtDur(w.Round(time.Millisecond))
 	}

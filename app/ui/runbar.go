@@ -73,7 +73,7 @@ func (b *RunBar) Render() app.UI {
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
 		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + thousands(l.stats.Successes) + " of " +
-			thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded in " + fmtDur(l.stats.Drain)
+			thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded in " + fmtMeasured(l.stats.Drain)
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
@@ -87,16 +87,16 @@ func (b *RunBar) Render() app.UI {
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
-		status = "Watched room “" + l.watchRoom + "” for " + fmtDur(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
+		status = "Watched room “" + l.watchRoom + "” for " + fmtMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
 		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
-		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtDur(l.stats.Drain) +
+		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtMeasured(l.stats.Drain) +
 			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
-		status = "Stopped after " + fmtDur(l.stats.Drain) + "." + l.outageFailed()
+		status = "Stopped after " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtDur(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
+		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	if l.rec != nil && !l.running && !l.watched && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited

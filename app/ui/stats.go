@@ -387,7 +387,7 @@ func dispersion(s stat, retries int) stat {
 	case retries == 1:
 		s.Figures = "a single retry"
 	case fleet.DispersionOneSlice(s.Value, retries):
-		s.Figures = "all in one " + together(durTogether(fleet.DispersionSlice), "slice")
+		s.Figures = "all in one " + together(unitsTogether(fmtDur(fleet.DispersionSlice)), "slice")
 	}
 	return s
 }
@@ -462,10 +462,10 @@ func together(words ...string) string { return strings.Join(words, "\u00a0") }
 // on one line where the card is wide enough (Numbers).
 const itemSep = "\u00a0· "
 
-// durTogether is fmtDur(d) with each figure and its unit joined by a
+// durTogether is fmtMeasured(d) with each figure and its unit joined by a
 // no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
 // may break only between "1 min" and "3 s".
-func durTogether(d time.Duration) string { return unitsTogether(fmtDur(d)) }
+func durTogether(d time.Duration) string { return unitsTogether(fmtMeasured(d)) }
 
 // unitsTogether is s with each figure joined to the unit after it (one of
 // fmtDur's) by a no-break space: the run bar's status broke "in 18.55" /

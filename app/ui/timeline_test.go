@@ -470,6 +470,28 @@ func TestViewKeyboardSelection(t *testing.T) {
 	}
 }
 
+// A run's measurements keep their two decimals between a second and a
+// minute: a review read a p50 of "1 s" beside a baseline of "2.55 s".
+func TestFmtMeasured(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		850 * time.Microsecond:   "850 µs",
+		250 * time.Millisecond:   "250 ms",
+		time.Second:              "1.00 s",
+		1004 * time.Millisecond:  "1.00 s",
+		1250 * time.Millisecond:  "1.25 s",
+		2 * time.Second:          "2.00 s",
+		59990 * time.Millisecond: "59.99 s",
+		59996 * time.Millisecond: "1 min", // not "60.00 s"
+		time.Minute:              "1 min",
+		125 * time.Second:        "2 min 5 s",
+		-1500 * time.Millisecond: "−1.50 s",
+	} {
+		if got := fmtMeasured(d); got != want {
+			t.Errorf("fmtMeasured(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
 func TestFmtDur(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		850 * time.Microsecond:            "850 µs",
@@ -480,6 +502,7 @@ func TestFmtDur(t *testing.T) {
 		125 * time.Second:                 "2 min 5 s",
 		-3 * time.Millisecond:             "−3.0 ms",
 		59990 * time.Millisecond:          "59.99 s",
+		59996 * time.Millisecond:          "1 min",
 		time.Minute:                       "1 min",
 		89667 * time.Millisecond:          "1 min 30 s", // rounded, not cut ("1 min 29 s")
 		3599 * time.Second:                "59 min 59 s",

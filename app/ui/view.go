@@ -1141,7 +1141,7 @@ func fmtDur(d time.Duration) string {
 		s = strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + " ms"
 	case d < time.Second:
 		s = strconv.FormatInt(d.Milliseconds(), 10) + " ms"
-	case d < time.Minute:
+	case d < time.Minute-5*time.Millisecond: // 59.996 s is "1 min", not "60 s"
 		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
 	case d < time.Hour-time.Second/2:
 		s = twoUnits(d, time.Minute, "min", time.Second, "s")
@@ -1157,6 +1157,20 @@ func fmtDur(d time.Duration) string {
 		s = strconv.FormatFloat(y, 'f', prec, 64) + " years"
 	}
 	if neg {
+		return "−" + s
+	}
+	return s
+}
+
+// fmtMeasured is fmtDur for what a run measured: between a second and a
+// minute it keeps both decimals ("1.00 s" beside a baseline's "2.55 s",
+// where fmtDur writes "1 s", as a setting reads: "Outage 3 s").
+func fmtMeasured(d time.Duration) string {
+	if a := d.Abs(); a < time.Second || a >= time.Minute-5*time.Millisecond {
+		return fmtDur(d)
+	}
+	s := strconv.FormatFloat(d.Abs().Seconds(), 'f', 2, 64) + " s"
+	if d < 0 {
 		return "−" + s
 	}
 	return s
