@@ -331,12 +331,14 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 		}
 	}
 	if l.p.UseResetHints && o.Header != nil {
+		fellBack := note != "" // from a Retry-After not usable
 		hint, err := ParseRateLimit(o.Header, now)
-		switch {
-		case err != nil:
+		if err != nil { // with a hint still, when only RateLimit-Policy was malformed
 			note = joinNote(note, trimCore(err.Error()))
+		}
+		switch {
 		case hint.HasReset && (!hint.HasRemaining || hint.Remaining == 0):
-			if note != "" {
+			if fellBack {
 				note += "; fell back to reset hint"
 			}
 			return l.serverWait(hint.Reset, ReasonResetHint, note)

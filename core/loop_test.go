@@ -191,6 +191,12 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to reset hint)`,
 			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
 		}},
+		// A malformed RateLimit-Policy is ignored alone: the reset hint in
+		// RateLimit is waited for (it backed off 200 ms), and the policy noted.
+		{"bad policy keeps the reset hint", withPolicy(expo(2), func(p *Policy) { p.UseResetHints = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Ratelimit": {`"a";r=0;t=30`}, "Ratelimit-Policy": {`"a";q=10;w=1.5`}}}, status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 30s for 2 at 0s (RateLimit-Policy "\"a\";q=10;w=1.5": w=1.5: not an integer; policy ignored)`,
+			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",
+		}},
 		{"ceiling clamps", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.Ceiling = true, 30*s }), nil, 0, []Outcome{status(429, "Retry-After", "120"), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429", "wait retry-after 30s for 2 at 0s (clamped from 2m to ceiling 30s)",
 			"attempt 2 at 30s", "outcome 2 at 30s: 200", "done at 30s after 2",

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -97,7 +98,11 @@ const (
 // A Limit field may carry a policy list ("100, 100;w=60"): its first number
 // is the limit. Absent headers give a zero hint and no error; a malformed
 // field gives a zero hint and an error naming the field and what was wrong.
-// Values are never negative.
+// RateLimit-Policy is the exception: it only states the quota and its
+// window, so when it is malformed it alone is ignored, as RFC 9651 ignores a
+// field that fails to parse, and the hint keeps what RateLimit says (no
+// Limit or Window) beside the error naming the policy. A bad policy lost a
+// reset hint that was fine. Values are never negative.
 func ParseRateLimit(h Header, now time.Time) (RateLimitHint, error) {
 	if h == nil {
 		return RateLimitHint{}, nil
@@ -113,11 +118,15 @@ func ParseRateLimit(h Header, now time.Time) (RateLimitHint, error) {
 		hint.Source = "X-RateLimit"
 		err = parseTriple(&hint, "X-RateLimit", l, r, t, now)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errPolicyIgnored) {
 		return RateLimitHint{}, err
 	}
-	return hint, nil
+	return hint, err
 }
+
+// errPolicyIgnored wraps a malformed RateLimit-Policy's error: the hint
+// read from RateLimit stands.
+var errPolicyIgnored = errors.New("policy ignored")
 
 // listHeader is the list field key of h as one value: a list may be sent
 // over several field lines (RFC 9110 §5.3), which Get reads only the first
@@ -418,13 +427,6 @@ func bareByte(c byte) bool {
 // parseIETF reads RateLimit and RateLimit-Policy (see ParseRateLimit).
 func parseIETF(rl, pol string) (RateLimitHint, error) {
 	hint := RateLimitHint{Source: "RateLimit"}
-	var policies []sfMember
-	if pol != "" {
-		var problem string
-		if policies, problem = parseSFList(pol); problem != "" {
-			return hint, rateLimitError("RateLimit-Policy", pol, problem)
-		}
-	}
 	name := ""
 	chosen := false
 	if rl != "" {
@@ -464,6 +466,27 @@ func parseIETF(rl, pol string) (RateLimitHint, error) {
 			}
 		}
 	}
+	if pol == "" {
+		return hint, nil
+	}
+	withPolicy, problem := readPolicy(hint, pol, name, chosen)
+	if problem != "" {
+		if !hint.HasLimit && !hint.HasRemaining && !hint.HasReset {
+			hint = RateLimitHint{} // RateLimit said nothing
+		}
+		return hint, fmt.Errorf("%w; %w", rateLimitError("RateLimit-Policy", pol, problem), errPolicyIgnored)
+	}
+	return withPolicy, nil
+}
+
+// readPolicy is hint with the quota and window of the RateLimit-Policy
+// list pol's policy named name (when chosen, the first otherwise), or
+// what was wrong with pol.
+func readPolicy(hint RateLimitHint, pol, name string, chosen bool) (RateLimitHint, string) {
+	policies, problem := parseSFList(pol)
+	if problem != "" {
+		return hint, problem
+	}
 	for _, p := range policies {
 		if chosen && p.item != name {
 			continue
@@ -476,20 +499,20 @@ func parseIETF(rl, pol string) (RateLimitHint, error) {
 		if ok && !hint.HasLimit {
 			n, problem := parseCount(q)
 			if problem != "" {
-				return hint, rateLimitError("RateLimit-Policy", pol, "q="+q+": "+problem)
+				return hint, "q=" + q + ": " + problem
 			}
 			hint.Limit, hint.HasLimit = n, true
 		}
 		if w, ok := p.param("w"); ok {
 			d, problem := parseSeconds(w, true)
 			if problem != "" {
-				return hint, rateLimitError("RateLimit-Policy", pol, "w="+w+": "+problem)
+				return hint, "w=" + w + ": " + problem
 			}
 			hint.Window, hint.HasWindow = d, true
 		}
 		break
 	}
-	return hint, nil
+	return hint, ""
 }
 
 // moreRestrictive reports whether a leaves less quota than b (then: resets later).

@@ -117,6 +117,16 @@ func TestParseRateLimit(t *testing.T) {
 		{"ietf empty list", hdr{"RateLimit-Policy": `  ,`}, RateLimitHint{}, "core: RateLimit-Policy"},
 		{"ietf bad policy quota", hdr{"RateLimit-Policy": `"d";q=lots`}, RateLimitHint{}, "q=lots: not a number"},
 		{"draft 07 bad value", hdr{"RateLimit": "limit=100, remaining=x"}, RateLimitHint{}, "remaining=x: not a number"},
+		// A malformed policy is ignored alone: RateLimit's reset stands
+		// (it was lost, and a client backed off instead of waiting 30 s).
+		{"bad policy window keeps the reset", hdr{"RateLimit": `"a";r=0;t=30`, "RateLimit-Policy": `"a";q=10;w=1.5`},
+			RateLimitHint{Reset: 30 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, `core: RateLimit-Policy "\"a\";q=10;w=1.5": w=1.5: not an integer; policy ignored`},
+		{"bad policy quota keeps the reset", hdr{"RateLimit": `"a";r=2;t=5`, "RateLimit-Policy": `"a";q=lots;w=60`},
+			RateLimitHint{Remaining: 2, Reset: 5 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, "q=lots: not a number; policy ignored"},
+		{"unparsable policy keeps the reset", hdr{"RateLimit": `"a";r=0;t=7`, "RateLimit-Policy": "bad policy"},
+			RateLimitHint{Reset: 7 * s, HasRemaining: true, HasReset: true, Source: "RateLimit"}, "policy ignored"},
+		{"draft 07 keeps its limit", hdr{"RateLimit": "limit=100, remaining=0, reset=30", "RateLimit-Policy": "100;w=x"},
+			RateLimitHint{Limit: 100, Reset: 30 * s, HasLimit: true, HasRemaining: true, HasReset: true, Source: "RateLimit"}, "w=x: not a number; policy ignored"},
 		{"ietf empty parameter", hdr{"RateLimit": `"d";;r=1`}, RateLimitHint{}, "empty parameter name"},
 	}
 	for _, tt := range tests {
@@ -174,7 +184,13 @@ func FuzzParseRateLimit(f *testing.F) {
 			if hint.Limit < 0 || hint.Remaining < 0 || hint.Reset < 0 || hint.Window < 0 {
 				t.Fatalf("%v: negative value in %+v", h, hint)
 			}
-			if err != nil && (hint != RateLimitHint{} || !strings.HasPrefix(err.Error(), "core: ")) {
+			// With an error, a hint only when the policy alone was
+			// malformed: then RateLimit's, without the policy's figures.
+			if err != nil && !strings.HasPrefix(err.Error(), "core: ") {
+				t.Fatalf("%v: error %v", h, err)
+			}
+			if err != nil && hint != (RateLimitHint{}) &&
+				(!strings.HasPrefix(err.Error(), "core: RateLimit-Policy ") || !strings.HasSuffix(err.Error(), "; policy ignored") || hint.HasWindow) {
 				t.Fatalf("%v: error %v with hint %+v", h, err, hint)
 			}
 		}
