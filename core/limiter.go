@@ -94,7 +94,8 @@ func (c LimiterConfig) Scaled(f float64) LimiterConfig {
 // whole seconds, at least 1; the quota is what the limiter admits at once
 // (Limit, or a bucket's Burst), except that for a window shorter than a
 // second it is scaled to the second, rounded down: 1 per 100 ms is q=10,
-// w=1. So the rate stated is never above the one configured (a token
+// w=1, and a bucket refilled in under a second states its Rate rounded
+// down. So the rate stated is never above the one configured (a token
 // bucket, which spaces its tokens in whole nanoseconds, may admit a few parts
 // per billion less: Rate 3 states q=3, w=1 and admits 2.999999994 per
 // second). LimitNone gives 0, 0.
@@ -102,14 +103,19 @@ func (c LimiterConfig) Policy() (quota int, window int64) {
 	var w time.Duration
 	switch c.Kind {
 	case LimitTokenBucket:
+		// Its refill from empty, rounded up: rounded down, 1 per
+		// 999999.5/s refilled in 1000 ns and stated q=1000000.
+		w = time.Duration(math.Ceil(float64(c.Burst) / c.Rate * float64(time.Second)))
+		if w < time.Second {
+			return int(c.Rate), 1 // its rate, rounded down
+		}
 		quota = c.Burst
-		w = time.Duration(float64(c.Burst) / c.Rate * float64(time.Second))
 	case LimitFixedWindow, LimitSlidingWindow:
 		quota, w = c.Limit, c.Window
 	default:
 		return 0, 0
 	}
-	if w <= 0 { // a bucket refilled in under a nanosecond
+	if w <= 0 {
 		w = 1
 	}
 	if w < time.Second {

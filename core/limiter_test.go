@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -320,6 +321,12 @@ func TestLimiterConfigPolicy(t *testing.T) {
 		{"bucket 2/s, burst 10", LimiterConfig{Kind: LimitTokenBucket, Rate: 2, Burst: 10}, 10, 5, 2},
 		{"bucket 0.001/s, burst 1", LimiterConfig{Kind: LimitTokenBucket, Rate: 0.001, Burst: 1}, 1, 1000, 0.001},
 		{"bucket 1e6/s, burst 1: refilled in 1 µs", LimiterConfig{Kind: LimitTokenBucket, Rate: 1e6, Burst: 1}, 1_000_000, 1, 1e6},
+		// Found by a review: the refill time rounded down to the
+		// nanosecond stated more than the rate (q=1000000, q=614873).
+		{"bucket 999999.5/s, burst 1", LimiterConfig{Kind: LimitTokenBucket, Rate: 999999.5, Burst: 1}, 999_999, 1, 999999.5},
+		{"bucket 614872.69/s, burst 662", LimiterConfig{Kind: LimitTokenBucket, Rate: 614872.69, Burst: 662}, 614_872, 1, 614872.69},
+		{"bucket 10.7/s, burst 3", LimiterConfig{Kind: LimitTokenBucket, Rate: 10.7, Burst: 3}, 10, 1, 10.7},
+		{"bucket refilled in 2 s and a nanosecond", LimiterConfig{Kind: LimitTokenBucket, Rate: 2 / 2.000000001, Burst: 2}, 2, 3, 2 / 2.000000001},
 		{"none", LimiterConfig{Kind: LimitNone}, 0, 0, 0},
 	} {
 		q, w := c.cfg.Policy()
@@ -328,6 +335,15 @@ func TestLimiterConfigPolicy(t *testing.T) {
 		}
 		if w > 0 && float64(q)/float64(w) > c.realRPS*(1+1e-9) {
 			t.Errorf("%s: states %d per %d s, more than the real %.4g/s", c.name, q, w, c.realRPS)
+		}
+	}
+	// Random buckets over the whole range (8% stated more, before).
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		c := LimiterConfig{Kind: LimitTokenBucket, Burst: LimiterBurstRange.Min + r.IntN(LimiterBurstRange.Max-LimiterBurstRange.Min+1),
+			Rate: math.Exp(math.Log(LimiterRateRange.Min) + r.Float64()*(math.Log(LimiterRateRange.Max)-math.Log(LimiterRateRange.Min)))}
+		if q, w := c.Policy(); float64(q)/float64(w) > c.Rate*(1+1e-9) {
+			t.Fatalf("%+v: states %d per %d s, more than its rate", c, q, w)
 		}
 	}
 }
