@@ -677,7 +677,11 @@ func TestDefaultRetryable(t *testing.T) {
 		{Outcome{Status: 408}, false},
 		{Outcome{Status: 429}, true},
 		{Outcome{Status: 500}, true},
+		{Outcome{Status: 501}, false}, // Not Implemented: a retry will not change it
+		{Outcome{Status: 502}, true},
 		{Outcome{Status: 503}, true},
+		{Outcome{Status: 504}, true},
+		{Outcome{Status: 505}, false}, // HTTP Version Not Supported
 		{Outcome{Status: 599}, true},
 		{Outcome{Err: io.EOF}, true},
 		{Outcome{Err: context.DeadlineExceeded}, true},

@@ -63,14 +63,16 @@ func (o Outcome) err() error {
 }
 
 // DefaultRetryable is the retry rule used when Policy.Retryable is nil:
-// status 429 and every 5xx (503 included), and any error other than
+// status 429 and every 5xx (503 included) but 501 Not Implemented and 505
+// HTTP Version Not Supported, which say the server will never do what was
+// asked (go-retryablehttp leaves out 501 too), and any error other than
 // cancellation (context.Canceled). Timeouts (context.DeadlineExceeded) are
 // retryable: a per-attempt timeout is an ordinary failure.
 func DefaultRetryable(o Outcome) bool {
 	if o.Err != nil {
 		return !errors.Is(o.Err, context.Canceled)
 	}
-	return o.Status == 429 || (o.Status >= 500 && o.Status <= 599)
+	return o.Status == 429 || o.Status >= 500 && o.Status <= 599 && o.Status != 501 && o.Status != 505
 }
 
 // Policy is everything a retry Loop decides with.
