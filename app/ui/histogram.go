@@ -122,7 +122,10 @@ const cutRatio = 2
 // so one spike does not flatten the limit line into the floor. When every
 // bar stays under a quarter of the limits, the scale follows the bars
 // instead (the limit lines are then marked as off the scale), or a run far
-// below its limit would draw bars too thin to see. A peak less than
+// below its limit would draw bars too thin to see; when they stay under
+// the limits, it goes half as high again as the highest (the fleet bucket
+// preset's bars of 8 used a fifth of a scale of 40, its two lines and
+// their labels crowded at the foot of a phone's histogram). A peak less than
 // cutRatio times that top is not cut: the scale reaches it (four bins of
 // 20, 40, 10 and 5 req/s against an unknown limit cut the 40 at 25).
 func histogramScale(rates []float64, lim limits, per float64) float64 {
@@ -137,8 +140,11 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 		sort.Float64s(nz)
 		p90, peak := nz[int(float64(len(nz)-1)*0.9)], nz[len(nz)-1]
 		top = math.Max(top, p90*1.1)
-		if highest := math.Max(lim.server, lim.client); peak*4 < highest {
+		switch highest := math.Max(lim.server, lim.client); {
+		case peak*4 < highest:
 			top = peak * 1.5
+		case peak <= highest:
+			top = highest * 1.5
 		}
 		if top <= 0 || peak <= top*cutRatio {
 			top = max(top, peak)

@@ -205,6 +205,9 @@ func TestHistogramScale(t *testing.T) {
 		{"the limit's scale counts as the rest's", []float64{10, 70}, limits{server: 10}, 70, 80},
 		{"a first wave far over the limit is cut", []float64{90, 10, 10, 10}, limits{server: 10}, 40, 40},
 		{"the client's limit too", []float64{5, 5, 41}, limits{server: 1, client: 10}, 41, 50},
+		// The fleet bucket preset: its scale was 40, four times the limit.
+		{"bars held under the limits", []float64{8, 8, 8, 7, 3}, limits{server: 10, client: 8}, 15, 15},
+		{"bars just at the limit", []float64{10, 10, 9}, limits{server: 10}, 15, 15},
 	} {
 		top := histogramScale(c.rates, c.lim, 1)
 		if top < c.lo || top > c.hi {
