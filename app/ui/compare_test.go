@@ -601,6 +601,13 @@ func TestRunStatusSaysTheInputsChanged(t *testing.T) {
 			if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, want) {
 				t.Errorf("after setting %s=%s, the status lacks %q: %s", c.key, c.value, want, bar)
 			}
+			// A replay of the run says where it is, and only that (found
+			// by a review).
+			l.replaying = true
+			if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") || !strings.Contains(bar, "Replaying") {
+				t.Errorf("replaying, the status is %s", bar)
+			}
+			l.replaying = false
 			l.Set(c.key, was)
 			if bar := renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Changed since") {
 				t.Errorf("set back, the settings are still said changed: %s", bar)

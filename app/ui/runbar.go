@@ -98,9 +98,11 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil:
 		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
-	if l.rec != nil && !l.running && !l.watched && l.Invalid() == 0 {
+	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited
-		// after it): Copy share link and the Go code give the inputs.
+		// after it): Copy share link and the Go code give the inputs. Not
+		// during a replay, which tells where it is (it read "Replaying
+		// Changed since: …; Run or Simulate to see them. 1.2 s of 3.1 s").
 		if d := settingsDiff(l.rec.Scenario, l.s); d != "" {
 			status += " Changed since: " + d + l.toSeeThem()
 		}
