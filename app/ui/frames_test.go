@@ -65,3 +65,33 @@ func TestRunEndIsDrawnOffScreen(t *testing.T) {
 		t.Errorf("a run ended out of sight: %d redraws, %d records waiting, %d marks; want one redraw with the attempt", v.draws-drawn, len(v.pending), len(v.m.marks))
 	}
 }
+
+// A live run's timeline moves on with no news: its "now" line and the
+// bars of the requests in flight grow. With every request in flight for
+// seconds, no record came, and it stood still (found by a review); once the
+// run is over, it is drawn no more.
+func TestLiveTimelineMovesWithoutNews(t *testing.T) {
+	v := newView()
+	v.start(fleet.Default(), t0)
+	v.onRecord(fleet.Record{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: at(1), Intended: at(1), Attempt: 1}})
+	draws := func() int {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		return v.draws
+	}
+	before := draws()
+	deadline := time.Now().Add(5 * time.Second)
+	for draws() < before+3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := draws() - before; n < 3 {
+		t.Fatalf("%d redraws in 5 s of a run with a request in flight and no news; want the timeline to move on", n)
+	}
+	v.finish(at(2000))
+	time.Sleep(50 * time.Millisecond) // a tick asked for before the end may come
+	over := draws()
+	time.Sleep(300 * time.Millisecond)
+	if n := draws() - over; n > 0 {
+		t.Errorf("%d redraws after the run was over, with nothing new", n)
+	}
+}

@@ -128,6 +128,7 @@ type liveRecords struct {
 	mu        sync.Mutex
 	recs      []fleet.Record
 	acc       *fleet.StatsAcc // the live numbers, kept up to date record by record
+	start     time.Time       // the run's (restart)
 	countOnly bool            // keep the numbers and a count, not the records (a live run's or a replay's: the run's Recording has them)
 	counted   int
 }
@@ -152,19 +153,26 @@ func (l *liveRecords) add(r fleet.Record) {
 func (l *liveRecords) restart(start time.Time) {
 	l.mu.Lock()
 	l.recs, l.counted = l.recs[:0], 0
-	l.acc = fleet.NewStatsAcc(start, 0)
+	l.acc, l.start = fleet.NewStatsAcc(start, 0), start
 	l.mu.Unlock()
 }
 
 // stats is the numbers of the records so far (a live run's, or a
-// replay's up to its playhead) and the dispersion of their retries.
-func (l *liveRecords) stats() (fleet.Stats, float64) {
+// replay's up to its playhead) and the dispersion of their retries. For a
+// run going on, now is not zero: it has not drained yet, so its time to
+// drain is at least the time since its start (it said "0 µs" with every
+// request in flight for seconds).
+func (l *liveRecords) stats(now time.Time) (fleet.Stats, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.acc == nil {
 		return fleet.Stats{}, 0
 	}
-	return l.acc.Stats(), l.acc.Dispersion(fleet.DispersionSlice)
+	st := l.acc.Stats()
+	if !now.IsZero() {
+		st.Drain = max(st.Drain, now.Sub(l.start))
+	}
+	return st, l.acc.Dispersion(fleet.DispersionSlice)
 }
 
 // set makes recs the records (a simulation's, all at once).
@@ -828,7 +836,7 @@ func (l *Lab) Run(ctx app.Context) {
 		tr.settle(rctx)
 		tickCtx, stopTick := context.WithCancel(context.Background())
 		rec, st, disp := runLive(rctx, s, tr, ready, l.view, live, limit, func() {
-			go l.tick(ctx, tickCtx, live, 250*time.Millisecond)
+			go l.tick(ctx, tickCtx, live, 250*time.Millisecond, true)
 		})
 		stopTick()
 		cancel()
@@ -891,16 +899,20 @@ func runLive(rctx context.Context, s fleet.Scenario, tr fleet.Transport, ready <
 }
 
 // tick refreshes the live numbers (and the status with them) while a run
-// or a replay goes on, every `every` at most and no more often than ten
-// times the cost of computing them.
-func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, every time.Duration) {
+// (running) or a replay goes on, every `every` at most and no more often
+// than ten times the cost of computing them.
+func (l *Lab) tick(ctx app.Context, tickCtx context.Context, live *liveRecords, every time.Duration, running bool) {
 	gap := every
 	for {
 		if (browser.Clock{}).Sleep(tickCtx, gap) != nil {
 			return
 		}
 		t0 := time.Now()
-		st, disp := live.stats()
+		var now time.Time
+		if running {
+			now = browser.Clock{}.Now()
+		}
+		st, disp := live.stats(now)
 		gap = max(every, 10*time.Since(t0))
 		ctx.Dispatch(func(app.Context) {
 			if l.live != live || !l.numbersSoFar() {

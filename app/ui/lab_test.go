@@ -907,13 +907,28 @@ func TestLiveDispersion(t *testing.T) {
 	for i, r := range recs {
 		live.add(r)
 		if i+1 == half {
-			if _, disp := live.stats(); disp != fleet.Dispersion(recs[:half], fleet.DispersionSlice) || disp <= 1 {
+			if _, disp := live.stats(time.Time{}); disp != fleet.Dispersion(recs[:half], fleet.DispersionSlice) || disp <= 1 {
 				t.Errorf("halfway through the flood: dispersion %v, want %v (> 1)", disp, fleet.Dispersion(recs[:half], fleet.DispersionSlice))
 			}
 		}
 	}
-	if _, disp := live.stats(); disp != fleet.Dispersion(recs, fleet.DispersionSlice) {
+	if _, disp := live.stats(time.Time{}); disp != fleet.Dispersion(recs, fleet.DispersionSlice) {
 		t.Errorf("at the end: dispersion %v, want the finished run's %v", disp, fleet.Dispersion(recs, fleet.DispersionSlice))
+	}
+}
+
+// A run going on has not drained: its time to drain so far is at least the
+// time since its start, not "0 µs" while every request is in flight (found
+// by a review). A replay's numbers (no now) count to the playhead only.
+func TestLiveDrainCountsUpToNow(t *testing.T) {
+	var live liveRecords
+	live.restart(t0)
+	live.add(fleet.Record{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: at(1), Intended: at(1), Attempt: 1}})
+	if st, _ := live.stats(t0.Add(5 * time.Second)); st.Drain != 5*time.Second {
+		t.Errorf("5 s into a run with a request in flight: time to drain so far %v, want 5s", st.Drain)
+	}
+	if st, _ := live.stats(time.Time{}); st.Drain != 0 {
+		t.Errorf("a replay's numbers: time to drain %v, want 0 (no job done yet)", st.Drain)
 	}
 }
 

@@ -229,7 +229,7 @@ func (l *Lab) Replay(ctx app.Context) {
 	l.showRun(ctx)
 	// The status says where the playhead is: at 4×, 250 ms is a second of
 	// the run.
-	go l.tick(ctx, tickCtx, live, 100*time.Millisecond)
+	go l.tick(ctx, tickCtx, live, 100*time.Millisecond, false)
 }
 
 // replayDone is what a replay puts back when it ends.

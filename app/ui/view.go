@@ -60,6 +60,7 @@ type view struct {
 	ovlDirty   bool    // the overlay must be redone
 	ovlW, ovlH float64 // the overlay's size when last drawn: it must follow the layout's
 	scheduled  bool    // a frame is requested or about to be
+	ticking    bool    // a live run's next frame is asked for, news or not (frame)
 	lastDraw   time.Time
 	drawCost   time.Duration // the last full redraw
 	drawErr    error
@@ -570,6 +571,13 @@ func (v *view) frame() {
 	v.mu.Lock()
 	v.drawFrame()
 	again := v.replay != nil
+	// A live run moves on with no news too: its "now" line, and the bars
+	// of the requests in flight, grow. (With every request in flight for
+	// seconds, and so no record coming, the timeline stood still.) The
+	// next frame is asked for minGap on, as records ask.
+	tick := v.running && !again && !v.ticking
+	v.ticking = v.ticking || tick
+	gap := v.minGap()
 	moved, onBin := v.binMoved, v.onBin
 	v.binMoved = false
 	v.mu.Unlock()
@@ -578,6 +586,15 @@ func (v *view) frame() {
 	}
 	if again {
 		v.request() // a replay moves on at every frame
+	}
+	if tick {
+		go func() {
+			_ = browser.Clock{}.Sleep(context.Background(), gap)
+			v.mu.Lock()
+			v.ticking = false
+			v.mu.Unlock()
+			v.request()
+		}()
 	}
 }
 
