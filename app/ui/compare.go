@@ -24,6 +24,7 @@ type baseline struct {
 	scen      fleet.Scenario // its configuration: the share link's vs=
 	run       int            // Lab.runs of the run it was; -1 for one from the address
 	simulated bool
+	end       runEnd // how it ended: cut short (runEnd.cut), its numbers of work get no verdict
 	stats     fleet.Stats
 	list      []stat // its numbers, as the panel lists them
 	draw      baselineDraw
@@ -33,8 +34,9 @@ type baseline struct {
 // with its numbers; run is the page's run number (-1: none), capped says
 // it was stopped at the page's limit (Lab.atLimit).
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
-	list := statList(&st, disp, endOf(rec.Simulated, capped, cutShort(&st, rec)), jobsOf(rec.Scenario))
-	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, stats: st, list: list}
+	end := endOf(rec.Simulated, capped, cutShort(&st, rec))
+	list := statList(&st, disp, end, jobsOf(rec.Scenario))
+	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, end: end, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)
 	for i := range recs {
@@ -289,19 +291,26 @@ var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": tru
 // them failed), so it gets no verdict.
 var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failures": true, "give_ups": true, "peak_rps": true}
 
+// timesOfWork are the numbers that time the jobs done: of a run cut short
+// they time the jobs done before the cut (the quick ones) and the run up to
+// it, so against a run that was not, they get no verdict either.
+var timesOfWork = map[string]bool{"completion_p50_ms": true, "completion_p99_ms": true, "drain_ms": true}
+
 // jobsOf is the size of s's workload: the jobs its workers run.
 func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the
 // numbers only a live run measures are left out; with otherSize (the two
-// workloads differ), the counts of work get no verdict. A run going on
+// workloads differ), the counts of work get no verdict; with cut (either
+// run was cut short: by Stop, or a limit), neither do they nor the times
+// of work. A run going on
 // (or a replay) that has not measured a number yet (no job completed so
 // far) shows the baseline's figure beside its "–", with no change; the
 // numbers only a live run measures are left out then too. A simulation
 // against a live baseline shows the baseline's lateness and queueing
 // beside its own "–", with no change.
-func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
+func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
@@ -327,7 +336,7 @@ func withBaseline(cur, base []stat, mixed, otherSize bool) []stat {
 		if b.NotMeasured != "" {
 			cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 		}
-		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || otherSize && countsOfWork[cur[i].Name]
+		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || (otherSize || cut) && countsOfWork[cur[i].Name] || cut && timesOfWork[cur[i].Name]
 	}
 	return cur
 }
@@ -451,6 +460,17 @@ func (c *CompareBar) Render() app.UI {
 		}
 		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
 			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."
+		}
+		// A run cut short did part of its work: its counts, completion
+		// times and time to drain are not its client's (a stopped
+		// baseline's 17 cancelled jobs were "−100% better" give-ups).
+		switch thisCut := !l.numbersSoFar() && l.runEnd().cut(); {
+		case l.base.end.cut() && thisCut:
+			what += " Both runs were cut short: their counts and times are not called better or worse."
+		case l.base.end.cut():
+			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + thousands(l.base.stats.Successes) + " of " + thousands(jobsOf(l.base.scen)) + " jobs succeeded): the counts and times are not called better or worse."
+		case thisCut:
+			what += " This run was cut short " + cutBy(l.runEnd()) + ": the counts and times are not called better or worse."
 		}
 		if l.numbersSoFar() {
 			upTo, ends := "now", "the run ends"

@@ -12,6 +12,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // finishRun shows a finished run of recs for the lab's configuration, as
@@ -446,7 +447,7 @@ func TestVerdict(t *testing.T) {
 		cur, base int
 		want      bool
 	}{{0, 5, true}, {5, 0, true}, {5, 5, false}} {
-		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive, 0), false, false)
+		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive, 0), false, false, false)
 		for _, s := range nums {
 			if s.Name == "wasted_per_success" && (s.verdict("−100%") == "") != c.want {
 				t.Errorf("successes %d against %d: verdict %q", c.cur, c.base, s.verdict("−100%"))
@@ -457,17 +458,26 @@ func TestVerdict(t *testing.T) {
 	// verdict (4,000 jobs of which 618 succeeded is not "better" than 100 of
 	// 100); the ratios keep theirs.
 	cur, base := fleet.Stats{Successes: 618, Requests: 9000, Limited: 8000, WastedPerSuccess: 13.5}, fleet.Stats{Successes: 100, Requests: 300, Limited: 200, WastedPerSuccess: 2}
-	for _, otherSize := range []bool{false, true} {
-		for _, s := range withBaseline(statList(&cur, 0, endLive, 0), statList(&base, 0, endLive, 0), false, otherSize) {
+	// Nor, against a run cut short (or of one), the counts and the times
+	// of work: a stopped baseline's cancelled jobs were "−100% better"
+	// give-ups, its time up to Stop a drain (found by a review).
+	cur.CompletionP99, base.CompletionP99, cur.CompletionN, base.CompletionN = 3*time.Second, time.Second, 618, 100
+	cur.Drain, base.Drain = 4*time.Second, 2*time.Second
+	for _, c := range []struct{ otherSize, cut bool }{{false, false}, {true, false}, {false, true}} {
+		for _, s := range withBaseline(statList(&cur, 0, endLive, 0), statList(&base, 0, endLive, 0), false, c.otherSize, c.cut) {
 			judged := s.verdict(baseDelta(s.Value, s.Base, s.Text)) != ""
 			switch s.Name {
 			case "successes", "requests", "limited":
-				if judged == otherSize {
-					t.Errorf("other size %v: %s judged %v", otherSize, s.Name, judged)
+				if judged == (c.otherSize || c.cut) {
+					t.Errorf("%+v: %s judged %v", c, s.Name, judged)
+				}
+			case "completion_p99_ms", "drain_ms":
+				if judged == c.cut {
+					t.Errorf("%+v: %s judged %v", c, s.Name, judged)
 				}
 			case "wasted_per_success":
 				if !judged {
-					t.Errorf("other size %v: wasted per success not judged", otherSize)
+					t.Errorf("%+v: wasted per success not judged", c)
 				}
 			}
 		}
@@ -613,5 +623,46 @@ func TestRunStatusSaysTheInputsChanged(t *testing.T) {
 				t.Errorf("set back, the settings are still said changed: %s", bar)
 			}
 		})
+	}
+}
+
+// A baseline cut short (here at the request limit; by Stop alike) did part
+// of its work: against it, the counts and the times of work are set beside
+// this run's without a verdict, and the bar says why. A stopped baseline's
+// cancelled jobs were "−100% better" give-ups, its time up to Stop "+69%
+// worse" against a drain (found by a review).
+func TestCutShortBaselineGetsNoVerdict(t *testing.T) {
+	l := newLab()
+	l.Set("workers", "1")
+	l.Set("jobs", "1")
+	finishRun(l, oneJob(), false)
+	l.setBaseline(newBaseline(l.rec, oneJob(), l.stats, 0, 1, true), true)
+	l.Set("seed", "2")
+	quick := []fleet.Record{ // one attempt, done in 50 ms
+		{Worker: 1, Event: core.Event{Kind: core.EventAttempt, At: at(0), Intended: at(0), Attempt: 1}},
+		{Worker: 1, Attempt: &fleet.Attempt{Status: 200}, Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 200}}},
+		{Worker: 1, Event: core.Event{Kind: core.EventDone, At: at(50), Attempt: 1}},
+	}
+	finishRun(l, quick, false)
+	bar := renderHTML(&CompareBar{Lab: l})
+	if !strings.Contains(bar, "The baseline was cut short at the request limit (1 of 1 jobs succeeded): the counts and times are not called better or worse.") {
+		t.Errorf("compare bar against a cut baseline: %s", bar)
+	}
+	out := renderHTML(&Numbers{Lab: l})
+	for _, name := range []string{"requests", "limited", "drain_ms", "completion_p99_ms", "wasted_per_success"} {
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		if i < 0 {
+			t.Fatalf("no %s card", name)
+		}
+		c := out[i:] // up to the next card
+		if j := strings.Index(c[1:], "data-stat="); j >= 0 {
+			c = c[:j+1]
+		}
+		if !strings.Contains(c, "baseline ") {
+			t.Errorf("%s: not set beside the baseline's: %s", name, c)
+		}
+		if judged := strings.Contains(c, `class="verdict`); judged != (name == "wasted_per_success") {
+			t.Errorf("%s: judged %v against a cut baseline: %s", name, judged, c)
+		}
 	}
 }

@@ -1323,7 +1323,8 @@ func (l *Lab) statList() []stat {
 		}
 	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {
-		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen))
+		cut := l.base.end.cut() || !l.numbersSoFar() && l.runEnd().cut()
+		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen), cut)
 	}
 	return cur
 }

@@ -72,6 +72,10 @@ const (
 	endCapped                   // a simulation that reached its attempt limit (fleet.SimSummary.Stopped)
 )
 
+// cut reports whether a run that ended so was cut short: by Stop, or at
+// the page's limit.
+func (e runEnd) cut() bool { return e == endStopped || e == endLiveCapped || e == endCapped }
+
 // endOf is how a run ended: simulated, whether it was stopped at the
 // page's limit (a simulation's attempts, a live run's requests), and
 // whether a live run was cut short (cutShort).
