@@ -266,6 +266,23 @@ func TestRateLimitHeadersAreSorted(t *testing.T) {
 	}
 }
 
+// Every header family core.ParseRateLimit reads and waits on is shown and
+// exported: the older drafts' RateLimit-Limit, -Remaining and -Reset were
+// read but left out, so a wait on them named no header.
+func TestRateLimitLinesHasEveryFamily(t *testing.T) {
+	h := http.Header{}
+	h.Set("RateLimit-Limit", "10")
+	h.Set("RateLimit-Remaining", "0")
+	h.Set("RateLimit-Reset", "3")
+	h.Set("Retry-After", "3")
+	if got, want := RateLimitLines(h, "; "), "RateLimit-Limit: 10; RateLimit-Remaining: 0; RateLimit-Reset: 3"; got != want {
+		t.Errorf("RateLimitLines = %q, want %q", got, want)
+	}
+	if hint, err := core.ParseRateLimit(h, time.Now()); err != nil || !hint.HasReset {
+		t.Fatalf("core reads no reset from these: %+v, %v", hint, err)
+	}
+}
+
 // BenchmarkRecordingJSON times the JSON export of a simulated run of
 // 98,601 events (500 workers, 8 jobs each), hand-written and (for comparison) encoding/json's.
 func BenchmarkRecordingJSON(b *testing.B) {

@@ -267,7 +267,7 @@ var EventColumns = []EventColumn{
 	{"class", "outcome", "ok, limited (429/503), failed, timeout or aborted"},
 	{"error", "outcome, done", "the attempt's error, or why the job gave up"},
 	{"retry_after", "outcome", "the Retry-After header as received; sent with an empty value it is `\"\"` in JSON (the key is left out when none was sent) and an empty cell in CSV, as when none was sent (honoured, the wait's `note` tells it: `retry-after \"\": empty …`)"},
-	{"ratelimit", "outcome", "RateLimit, RateLimit-Policy and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
+	{"ratelimit", "outcome", "RateLimit and RateLimit-Policy, the older drafts' RateLimit-Limit, -Remaining and -Reset, and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"server_seq", "outcome", "the mock's arrival number for the key: from its answer or, for a live attempt that got none (timed out, aborted, dropped), from the arrival the mock's stream told of, as its tooltip says; empty with a custom target, and when neither told it"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock); empty as server_seq is"},
@@ -289,8 +289,10 @@ func SchemaMarkdown() string {
 	return string(b)
 }
 
-// rateLimitHeaders are the hint headers exported in the ratelimit column.
-var rateLimitHeaders = [...]string{"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+// rateLimitHeaders are the hint headers exported in the ratelimit column:
+// every family core.ParseRateLimit reads (the older drafts' triple was
+// read, and waited on, but neither shown nor exported).
+var rateLimitHeaders = [...]string{"RateLimit", "RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
 
 // RateLimitLines is h's rate-limit headers (those the ratelimit column
 // exports), a "Name: value" each of those present, joined by sep: the CSV

@@ -570,6 +570,18 @@ func TestTransportNative(t *testing.T) {
 	if ct.corsNote() != "" {
 		t.Error("CORS note before any request")
 	}
+	// 429s without Retry-After: CORS may hide it, unless the rate-limit
+	// headers came through (found by a review: the note told a server
+	// that exposed them to expose them).
+	ct.limited.Add(2)
+	ct.noRetryHdr.Add(2)
+	if n := ct.corsNote(); !strings.Contains(n, "Access-Control-Expose-Headers: add Retry-After, RateLimit") {
+		t.Errorf("429s with no header readable: CORS note %q", n)
+	}
+	ct.hintedOnly.Add(1)
+	if n := ct.corsNote(); !strings.Contains(n, "with rate-limit headers but no Retry-After: your server sends none, or leaves it out") || strings.Contains(n, "add Retry-After, RateLimit") {
+		t.Errorf("429s with RateLimit readable: CORS note %q", n)
+	}
 	ct.networkErrs.Add(1)
 	// A network error is as often a server down, or an https URL whose
 	// certificate the browser refuses, as CORS: the note said CORS alone.

@@ -44,6 +44,7 @@ type fetchTransport struct {
 	networkErrs atomic.Int64 // TypeErrors: refused, dropped, or blocked by CORS
 	limited     atomic.Int64 // 429/503 answers
 	noRetryHdr  atomic.Int64 // 429/503 answers without a readable Retry-After
+	hintedOnly  atomic.Int64 // of those, answers with a readable rate-limit header: the server exposes headers
 }
 
 // In a shared room each attempt's tag starts with device, the page's name
@@ -175,6 +176,9 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		t.limited.Add(1)
 		if r.Header.Get("Retry-After") == "" {
 			t.noRetryHdr.Add(1)
+			if fleet.RateLimitLines(r.Header, "") != "" {
+				t.hintedOnly.Add(1)
+			}
 		}
 	}
 	if !t.custom {
@@ -226,6 +230,11 @@ func (t *fetchTransport) corsNote() string {
 			"with a certificate this browser does not trust), or it did and CORS hid the answer; browsers report them alike. " +
 			"If it is up, it must answer with Access-Control-Allow-Origin (e.g. *) for this page's origin on every response, " +
 			"its 429s and 503s included (gateways often leave it off their rejections)."
+	case t.limited.Load() > 0 && t.noRetryHdr.Load() == t.limited.Load() && t.hintedOnly.Load() > 0:
+		// Its rate-limit headers came through, so it exposes headers: the
+		// note told it to expose what it did.
+		return "Rejections came back with rate-limit headers but no Retry-After: your server sends none, " +
+			"or leaves it out of Access-Control-Expose-Headers, which lists the others (fetch() sees only the headers listed there)."
 	case t.limited.Load() > 0 && t.noRetryHdr.Load() == t.limited.Load():
 		return "Rejections came back without a readable Retry-After. Cross-origin, fetch() only sees the headers " +
 			"your server lists in Access-Control-Expose-Headers: add Retry-After, RateLimit, RateLimit-Policy " +
