@@ -731,7 +731,27 @@ func TestTargetURLs(t *testing.T) {
 		{"http://[::1]:0/", "1 and 65535"},
 		{"http://[]:80/", "1 and 65535"},
 		{"http:///path", "1 and 65535"},
-		{"http://user:pw@example.com/", "1 and 65535"},
+		{"http://user:pw@example.com/", "without a user name or password"},
+		{"http://user@example.com/", "without a user name or password"},
+		// A host ending in a number is an IPv4 address to the browser, or
+		// an invalid URL: these were accepted, and every attempt "failed"
+		// (found by a review).
+		{"http://256.256.256.256/", "IPv4 address as browsers read it"},
+		{"http://1.2.3.4.5/", "IPv4 address as browsers read it"},
+		{"http://example.1/", "IPv4 address as browsers read it"},
+		{"http://09.1.1.1/", "IPv4 address as browsers read it"}, // not octal
+		{"http://1.2.3.256/", "IPv4 address as browsers read it"},
+		{"http://0x100.0.0.1/", "IPv4 address as browsers read it"},
+		{"http://127.1/", ""}, // 127.0.0.1 to the browser
+		{"http://0x7f.0.0.1:8080/", ""},
+		{"http://10.0.65535/", ""}, // 10.0.255.255
+		{"http://1.2.3.4./", ""},
+		{"http://example.com1/", ""}, // a name: its last label is no number
+		{"http://host.0xg/", ""},
+		{"http://4294967295/", ""}, // one number: 255.255.255.255
+		{"http://4294967296/", "IPv4 address as browsers read it"},
+		{"http://99999999999999999999999/", "IPv4 address as browsers read it"},
+		{"http://localhost:8080/%zz", "every % starts an escape of two hex digits"},
 		{"ftp://example.com/", "1 and 65535"},
 		{"example.com/x", "1 and 65535"},
 		{"http://a b.com/", "1 and 65535"},

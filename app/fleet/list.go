@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"math"
 	"net/url"
 	"strconv"
@@ -234,8 +235,11 @@ func seedField() Field {
 // MaxTargetLen is the longest custom target URL accepted.
 const MaxTargetLen = 2048
 
+// targetAllowed is what the custom target may be.
+const targetAllowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535, not one of the Fetch standard's bad ports"
+
 func targetField() Field {
-	const allowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535, not one of the Fetch standard's bad ports"
+	const allowed = targetAllowed
 	return Field{
 		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
 		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
@@ -246,9 +250,9 @@ func targetField() Field {
 				s.Target = v
 				return nil
 			}
-			port, ok := targetPort(v)
-			if !ok {
-				return invalid("Custom target", v, allowed)
+			port, problem := targetPort(v)
+			if problem != "" {
+				return invalid("Custom target", v, problem)
 			}
 			if BadPort(port) {
 				return invalid("Custom target", v, "on another port: browsers refuse port "+strconv.Itoa(port)+", a bad port of the Fetch standard, so no attempt would leave the browser")
@@ -261,21 +265,100 @@ func targetField() Field {
 
 // targetPort reports whether fetch() can send to v: an absolute http or
 // https URL with a host name, no user information, and a port (if any) of
-// 1–65535, which it returns (0 when v gives none). Go's url.Parse takes
-// "http://:80/" and "http://host:99999/", which the browser's URL parser
-// rejects (port 0 it refuses to connect to): every attempt of a run would
-// fail in the browser, never sent.
-func targetPort(v string) (int, bool) {
+// 1–65535, which it returns (0 when v gives none); else what v must be
+// instead, for the field's message. Go's url.Parse takes "http://:80/" and
+// "http://host:99999/", which the browser's URL parser rejects (port 0 it
+// refuses to connect to): every attempt of a run would fail in the
+// browser, never sent. So is a host that ends in a number but is no IPv4
+// address to the browser ("256.256.256.256", "1.2.3.4.5"; whatwgIPv4).
+func targetPort(v string) (int, string) {
+	const allowed = targetAllowed
 	u, err := url.Parse(v)
-	if err != nil || len(v) > MaxTargetLen || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
-		return 0, false
+	var ue *url.Error
+	var esc url.EscapeError
+	switch {
+	case len(v) > MaxTargetLen || err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == ""):
+		return 0, allowed
+	case errors.As(err, &ue) && errors.As(ue.Err, &esc):
+		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + allowed
+	case err != nil:
+		return 0, allowed
+	case u.User != nil:
+		return 0, "a URL without a user name or password (fetch() refuses one that carries them; send credentials in a header); " + allowed
+	case endsInNumber(u.Hostname()) && !whatwgIPv4(u.Hostname()):
+		return 0, "a URL whose host, ending in a number, is an IPv4 address as browsers read it (four numbers of 0–255); " + allowed
 	}
 	n := 0
 	if p := u.Port(); p != "" {
 		n, err = strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return 0, false
+			return 0, allowed
 		}
+	}
+	return n, ""
+}
+
+// endsInNumber reports whether the URL Standard parses host as an IPv4
+// address: its last label (a trailing dot aside) is a number
+// (https://url.spec.whatwg.org/#ends-in-a-number-checker).
+func endsInNumber(host string) bool {
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[len(labels)-1] == "" {
+		labels = labels[:len(labels)-1]
+	}
+	last := labels[len(labels)-1]
+	if last != "" && strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	_, ok := ipv4Number(last)
+	return ok
+}
+
+// whatwgIPv4 reports whether the URL Standard's IPv4 parser takes host:
+// up to four numbers, decimal, octal (a leading 0) or hex (0x), each but the
+// last under 256, the last under 256^(5 − their count)
+// (https://url.spec.whatwg.org/#concept-ipv4-parser). "127.1" and
+// "0x7f.0.0.1" are addresses; "256.256.256.256" and "1.2.3.4.5" fail.
+func whatwgIPv4(host string) bool {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) > 4 {
+		return false
+	}
+	for i, p := range parts {
+		n, ok := ipv4Number(p)
+		if !ok || i < len(parts)-1 && n > 255 || i == len(parts)-1 && n >= 1<<(8*(5-len(parts))) {
+			return false
+		}
+	}
+	return true
+}
+
+// ipv4Number parses one part of an IPv4 address as the URL Standard does:
+// "0x…" hex (an empty "0x" is 0), a leading 0 octal, else decimal.
+func ipv4Number(p string) (uint64, bool) {
+	if p == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case len(p) >= 2 && (p[:2] == "0x" || p[:2] == "0X"):
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, true
+		}
+	case len(p) >= 2 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	n, err := strconv.ParseUint(p, base, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return math.MaxUint64, true // a number, too large for an address
+		}
+		return 0, false
 	}
 	return n, true
 }
