@@ -394,6 +394,7 @@ func roomField() Field {
 		Get:     func(s *Scenario) string { return s.Room },
 		Enabled: mockOn, mock: true,
 		Set: func(s *Scenario, v string) error {
+			v = strings.TrimSpace(v) // as typed, as every field is
 			if v != "" && !mock.ValidKey(v) {
 				return invalid("Shared room", v, allowed)
 			}

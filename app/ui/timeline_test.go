@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -300,6 +301,31 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 		if text := strings.Join(describe(&c.k, false, "").Lines, "\n"); !strings.Contains(text, c.want) {
 			t.Errorf("%s: tooltip lacks %q:\n%s", c.name, c.want, text)
 		}
+	}
+}
+
+// Every status a client meets has its reason phrase, as net/http names it
+// ("501 after 13.7 ms" had none), and a timeout is told once: "timeout
+// after 1 s" was followed by the error's "fleet: request timeout after 1s"
+// (both found by a review).
+func TestDescribeNamesTheOutcomeOnce(t *testing.T) {
+	for code := 100; code < 600; code++ {
+		if got, want := statusText(code), http.StatusText(code); got != "" && got != want {
+			t.Errorf("statusText(%d) = %q, net/http says %q", code, got, want)
+		}
+	}
+	for _, code := range []int{400, 401, 403, 404, 408, 409, 422, 501, 505} {
+		if statusText(code) == "" {
+			t.Errorf("no reason phrase for %d", code)
+		}
+	}
+	k := mark{class: fleet.ClassTimeout, err: fmt.Errorf("%w after 1s", fleet.ErrTimeout), end: time.Second, next: -1}
+	if text := strings.Join(describe(&k, false, "").Lines, "\n"); strings.Count(text, "timeout") != 1 {
+		t.Errorf("a timeout's tooltip:\n%s", text)
+	}
+	k = mark{class: fleet.ClassFailed, err: errNetwork, end: time.Second, next: -1}
+	if text := strings.Join(describe(&k, false, "").Lines, "\n"); !strings.Contains(text, errNetwork.Error()) {
+		t.Errorf("a network error's tooltip lacks the error:\n%s", text)
 	}
 }
 

@@ -1071,7 +1071,7 @@ func describe(k *mark, running bool, heldNote string) tip {
 		if k.pickup >= lateMin {
 			t.Lines = append(t.Lines, "answered at "+fmtSeconds(k.end-k.pickup)+"; the page took it in "+fmtDur(k.pickup)+" later (its thread was busy)")
 		}
-		if e := k.errText(); e != "" && k.status == 0 {
+		if e := k.errText(); e != "" && k.status == 0 && k.class != fleet.ClassTimeout { // "timeout after 1 s" says it
 			t.Lines = append(t.Lines, e)
 		}
 	}
@@ -1118,22 +1118,23 @@ func describe(k *mark, running bool, heldNote string) tip {
 	return t
 }
 
+// statusText is the reason phrase of a status a client meets, as
+// net/http.StatusText gives it (not imported: it would bloat app.wasm);
+// "" for the rare ones ("501 after 13.7 ms" had none beside "429 Too Many
+// Requests").
 func statusText(code int) string {
-	switch code {
-	case 200:
-		return "OK"
-	case 429:
-		return "Too Many Requests"
-	case 500:
-		return "Internal Server Error"
-	case 502:
-		return "Bad Gateway"
-	case 503:
-		return "Service Unavailable"
-	case 504:
-		return "Gateway Timeout"
-	}
-	return ""
+	return statusTexts[code]
+}
+
+var statusTexts = map[int]string{
+	200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+	301: "Moved Permanently", 302: "Found", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+	400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+	406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Request Entity Too Large",
+	415: "Unsupported Media Type", 418: "I'm a teapot", 422: "Unprocessable Entity", 425: "Too Early",
+	429: "Too Many Requests", 431: "Request Header Fields Too Large",
+	500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+	504: "Gateway Timeout", 505: "HTTP Version Not Supported",
 }
 
 // fmtSeconds is an offset from the run's start: "2.104 s".
