@@ -272,27 +272,23 @@ func targetField() Field {
 // browser, never sent. So is a host that ends in a number but is no IPv4
 // address to the browser ("256.256.256.256", "1.2.3.4.5"; whatwgIPv4).
 func targetPort(v string) (int, string) {
-	const allowed = targetAllowed
 	u, err := url.Parse(v)
-	var ue *url.Error
 	var esc url.EscapeError
 	switch {
-	case len(v) > MaxTargetLen || err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == ""):
-		return 0, allowed
-	case errors.As(err, &ue) && errors.As(ue.Err, &esc):
-		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + allowed
-	case err != nil:
-		return 0, allowed
+	case errors.As(err, &esc):
+		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + targetAllowed
+	case err != nil || len(v) > MaxTargetLen || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "":
+		return 0, targetAllowed
 	case u.User != nil:
-		return 0, "a URL without a user name or password (fetch() refuses one that carries them; send credentials in a header); " + allowed
+		return 0, "a URL without a user name or password (fetch() refuses one that carries them; send credentials in a header); " + targetAllowed
 	case endsInNumber(u.Hostname()) && !whatwgIPv4(u.Hostname()):
-		return 0, "a URL whose host, ending in a number, is an IPv4 address as browsers read it (four numbers of 0–255); " + allowed
+		return 0, "a URL whose host, ending in a number, is an IPv4 address as browsers read it (four numbers of 0–255); " + targetAllowed
 	}
 	n := 0
 	if p := u.Port(); p != "" {
 		n, err = strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return 0, allowed
+			return 0, targetAllowed
 		}
 	}
 	return n, ""
@@ -302,10 +298,7 @@ func targetPort(v string) (int, string) {
 // address: its last label (a trailing dot aside) is a number
 // (https://url.spec.whatwg.org/#ends-in-a-number-checker).
 func endsInNumber(host string) bool {
-	labels := strings.Split(host, ".")
-	if len(labels) > 1 && labels[len(labels)-1] == "" {
-		labels = labels[:len(labels)-1]
-	}
+	labels := hostLabels(host)
 	last := labels[len(labels)-1]
 	if last != "" && strings.Trim(last, "0123456789") == "" {
 		return true
@@ -320,10 +313,7 @@ func endsInNumber(host string) bool {
 // (https://url.spec.whatwg.org/#concept-ipv4-parser). "127.1" and
 // "0x7f.0.0.1" are addresses; "256.256.256.256" and "1.2.3.4.5" fail.
 func whatwgIPv4(host string) bool {
-	parts := strings.Split(host, ".")
-	if len(parts) > 1 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
+	parts := hostLabels(host)
 	if len(parts) > 4 {
 		return false
 	}
@@ -334,6 +324,16 @@ func whatwgIPv4(host string) bool {
 		}
 	}
 	return true
+}
+
+// hostLabels is host's dot-separated labels, a trailing dot aside ("1.2.3.4."
+// is 1.2.3.4 to the URL Standard).
+func hostLabels(host string) []string {
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[len(labels)-1] == "" {
+		labels = labels[:len(labels)-1]
+	}
+	return labels
 }
 
 // ipv4Number parses one part of an IPv4 address as the URL Standard does:

@@ -1123,18 +1123,71 @@ func describe(k *mark, running bool, heldNote string) tip {
 // "" for the rare ones ("501 after 13.7 ms" had none beside "429 Too Many
 // Requests").
 func statusText(code int) string {
-	return statusTexts[code]
-}
-
-var statusTexts = map[int]string{
-	200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
-	301: "Moved Permanently", 302: "Found", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
-	400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-	406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Request Entity Too Large",
-	415: "Unsupported Media Type", 418: "I'm a teapot", 422: "Unprocessable Entity", 425: "Too Early",
-	429: "Too Many Requests", 431: "Request Header Fields Too Large",
-	500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-	504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+	switch code {
+	case 200:
+		return "OK"
+	case 201:
+		return "Created"
+	case 202:
+		return "Accepted"
+	case 204:
+		return "No Content"
+	case 301:
+		return "Moved Permanently"
+	case 302:
+		return "Found"
+	case 304:
+		return "Not Modified"
+	case 307:
+		return "Temporary Redirect"
+	case 308:
+		return "Permanent Redirect"
+	case 400:
+		return "Bad Request"
+	case 401:
+		return "Unauthorized"
+	case 403:
+		return "Forbidden"
+	case 404:
+		return "Not Found"
+	case 405:
+		return "Method Not Allowed"
+	case 406:
+		return "Not Acceptable"
+	case 408:
+		return "Request Timeout"
+	case 409:
+		return "Conflict"
+	case 410:
+		return "Gone"
+	case 413:
+		return "Request Entity Too Large"
+	case 415:
+		return "Unsupported Media Type"
+	case 418:
+		return "I'm a teapot"
+	case 422:
+		return "Unprocessable Entity"
+	case 425:
+		return "Too Early"
+	case 429:
+		return "Too Many Requests"
+	case 431:
+		return "Request Header Fields Too Large"
+	case 500:
+		return "Internal Server Error"
+	case 501:
+		return "Not Implemented"
+	case 502:
+		return "Bad Gateway"
+	case 503:
+		return "Service Unavailable"
+	case 504:
+		return "Gateway Timeout"
+	case 505:
+		return "HTTP Version Not Supported"
+	}
+	return ""
 }
 
 // fmtSeconds is an offset from the run's start: "2.104 s".
