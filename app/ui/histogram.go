@@ -89,8 +89,8 @@ func (lim limits) scaledServer(f float64) (float64, string) {
 // y labels and its limit lines.
 func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
-	marks, values := paintHistogram(o, l, m, in)
-	marks = append(marks, paintBursts(o, l, m, true)...)
+	bars, outline, values := paintHistogram(o, l, m, in)
+	marks := paintBursts(o, l, m, true)
 	o.Restore()
 	// The cut bars' values, outside the clip: the first or last bar's,
 	// wider than its bar, may reach past the plot's edge.
@@ -101,7 +101,7 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(v.text, v.r.x+2, v.r.y+v.r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		marks = append(marks, v.r)
 	}
-	paintHistogramAxis(o, l, m.limits, in, marks)
+	paintHistogramAxis(o, l, m.limits, in, marks, bars, outline)
 }
 
 // cutValue is a cut bar's value and where it goes.
@@ -165,8 +165,9 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 
 // paintHistogram draws the bars and the baseline's outline, and returns
 // where they are, what the labels drawn over the histogram must leave in
-// sight, and the values of the bars it cut, to write on them.
-func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks []rect, values []cutValue) {
+// sight (the bars, the outline), and the values of the bars
+// it cut, to write on them.
+func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, outline []rect, values []cutValue) {
 	s := l.scale
 	n := l.bins()
 	// The bins in view, and the one before them (is the first in view a
@@ -228,7 +229,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	for i, r := range rates {
 		if r > 0 && first+i >= lo {
 			y1 := y(r)
-			marks = append(marks, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
+			bars = append(bars, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
 		}
 	}
 	// Bars cut at the top: a break mark, and under it their value in the
@@ -236,7 +237,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 	// covers no other value, no bar that is not cut and no boundary
 	// between a cut bar's classes: the part of a cut bar that runs off the
 	// scale, one colour, says nothing but that it goes on.
-	outline := paintBaseline(o, l, baseRates, first, y)
+	outline = paintBaseline(o, l, baseRates, first, y)
 	taken := append(slices.Clone(outline), cutObstacles(l, bins, rates, first, lo, top, bw-gap)...) // what the values keep clear of, and the values placed
 	for i, r := range rates {
 		if r > top && first+i >= lo {
@@ -267,7 +268,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (marks [
 			taken = append(taken, v.keep(s))
 		}
 	}
-	return append(marks, outline...), values
+	return bars, outline, values
 }
 
 // cutObstacles are what the values of l's cut bars keep clear of, the
@@ -654,10 +655,6 @@ func paintHistogramUnit(o *browser.Ops, l *layout) {
 	}
 }
 
-// paintHistogramAxis draws the histogram's y labels and its limit lines,
-// over the bars and outside the clip. marks are where the bars, the
-// baseline's outline and the bursts' lines are (paintHistogram): the
-// lines' labels are placed where they hide none of them.
 // histTicks are the histogram axis' values, in req/s: its foot, middle
 // and top. Counted (bins under a second), the middle is a whole number of
 // requests, at its place: a top of 5 had "2.5" in the middle.
@@ -673,7 +670,13 @@ func histTicks(l *layout) []float64 {
 	return []float64{0, mid, top}
 }
 
-func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks []rect) {
+// paintHistogramAxis draws the histogram's y labels and its limit lines,
+// over the bars and outside the clip. marks are where the bursts' lines
+// and the cut bars' values are, bars and outline where the bars and the
+// baseline's outline are (paintHistogram): the lines' labels are placed
+// where they hide none of them, else on the bars, else on the outline
+// too (placeLabel).
+func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks, bars, outline []rect) {
 	s := l.scale
 	top := l.histMax
 	if top <= 0 {
@@ -700,7 +703,8 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	}
 	// The lines first, then their labels, each placed clear of the bars,
 	// the lines and the labels placed before it.
-	var labels, scaled []lineLabel // scaled: "limit ×0.5", placed last (optional)
+	var labels, scaled []lineLabel         // scaled: "limit ×0.5", placed last (optional)
+	var limitSegs, bucketSegs [][4]float64 // each line's, which the other's label must not have between it and its line
 	if in.lim.server > 0 {
 		// The line steps down where the limit was scaled; the label names
 		// the part at its right end.
@@ -735,6 +739,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 			line(x, yy, l.right, yy)
 		}
 		strokeLimit(o, s, segs...)
+		limitSegs = segs
 		end := lineLabel{texts: limitTexts(l, endLabel, endRate), y: endY, from: endFrom, to: l.right, above: true, col: colLimit}
 		if in.lim.server > top && endY == yy {
 			end.texts, end.above = labelTexts(in.lim.serverLabel, in.lim.server), false
@@ -750,9 +755,14 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(l.left, yy, l.right, yy)
 		marks = append(marks, lineRect(l.left, yy, l.right, yy, 3.5*s))
+		bucketSegs = [][4]float64{{l.left, yy, l.right, yy}}
 		labels = append(labels, lineLabel{texts: labelTexts("fleet bucket "+rateText(in.lim.client)+" req/s", in.lim.client), y: yy, from: l.left, to: l.right, left: true, col: colClient})
 	}
 	for _, lb := range append(labels, scaled...) {
-		placeLabel(o, l, &marks, lb)
+		lb.others = limitSegs
+		if lb.col == colLimit {
+			lb.others = bucketSegs
+		}
+		placeLabel(o, l, &marks, lb, bars, outline)
 	}
 }

@@ -31,18 +31,43 @@ func placeCost(l *layout, r rect, prefer float64) float64 {
 	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
 }
 
-// placeLabel draws lb on a plate where it covers none of marks
-// (placeLineLabel), and adds it to them. Where there is no such place it
-// is left out if optional, else drawn at its line's end, as readable as
-// it gets.
-func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel) {
-	// In fewer words where the whole label does not fit, or only further
-	// from its line by more than a line of text.
-	text, r, ok, best := "", rect{}, false, math.Inf(1)
-	for i, t := range lb.texts {
-		if tr, d, tok := placeLineLabel(l, *marks, lb, t); tok && d+float64(i)*tr.h < best {
-			text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+// placeLabel draws lb on a plate where it covers none of marks and of
+// under (placeLineLabel), and adds it to marks. Where there is no such
+// place it lies on under's marks, on an opaque plate, as near its line as
+// it is clear of the rest: the first of under first (the bars), then the
+// next as well (the baseline's outline). The fleet bucket's rate, under
+// the server's limit, had room above its line only beyond the limit's,
+// whose label it then read as. Where there is none either, as over a
+// baseline's outline with both lines near the foot, it may have another
+// line between it and its own, clear of everything; where there is no
+// place even so it is left out if optional, else drawn at its line's end,
+// as readable as it gets.
+func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ...[]rect) {
+	text, r, ok, alpha := "", rect{}, false, plateAlpha
+	try := func(lb lineLabel, under [][]rect) {
+		obs := slices.Clone(*marks)
+		for _, u := range under {
+			obs = append(obs, u...)
 		}
+		// In fewer words where the whole label does not fit, or only
+		// further from its line by more than a line of text.
+		best := math.Inf(1)
+		for i, t := range lb.texts {
+			if tr, d, tok := placeLineLabel(l, obs, lb, t); tok && d+float64(i)*tr.h < best {
+				text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+			}
+		}
+	}
+	try(lb, under)
+	for i := 1; !ok && !lb.optional && i <= len(under); i++ {
+		if try(lb, under[i:]); ok {
+			alpha = 1 // what it lies on need not show through: the text reads on it as on the panel
+		}
+	}
+	if !ok && len(lb.others) > 0 {
+		free := lb
+		free.others = nil
+		try(free, under)
 	}
 	if !ok {
 		if lb.optional {
@@ -56,7 +81,7 @@ func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel) {
 			r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
 		}
 	}
-	*marks = append(*marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col))
+	*marks = append(*marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col, alpha))
 }
 
 // lineLabel is a label of a horizontal line across the histogram: the
@@ -69,6 +94,10 @@ type lineLabel struct {
 	above    bool     // above the line where both sides have room (else below)
 	col      int
 	optional bool // left out where there is no clear place
+	// others are the other lines' segments (x1, y1, x2, y2): the label
+	// never has one between it and its line, where it would read as
+	// that line's label.
+	others [][4]float64
 }
 
 // shorterLabels is a line's label, then the same in fewer words, for a
@@ -111,12 +140,27 @@ func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect,
 			if t < minY || t+r.h > maxY {
 				continue
 			}
-			if x, ok := clearX(marks, t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
+			if x, ok := clearX(lb.between(marks, t, r.h), t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
 				return rect{x, t, r.w, r.h}, d, true
 			}
 		}
 	}
 	return rect{}, 0, false
+}
+
+// between is obs and, across the band [top, top+h], the stretches of the
+// other lines that lie between the band and lb's line: a plate there
+// would have another line between it and its own.
+func (lb lineLabel) between(obs []rect, top, h float64) []rect {
+	for _, g := range lb.others {
+		if g[1] != g[3] {
+			continue // a step down
+		}
+		if y := g[1]; math.Min(top, lb.y) < y && y < math.Max(top+h, lb.y) {
+			obs = append(obs[:len(obs):len(obs)], rect{math.Min(g[0], g[2]), top, math.Abs(g[2] - g[0]), h})
+		}
+	}
+	return obs
 }
 
 // clearX finds the left edge of a w px wide box across the band [top,
@@ -156,20 +200,25 @@ func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok
 	return best, !math.IsInf(bestD, 1)
 }
 
-// platedText draws text in colour col on a light plate, so that a label
+// platedText draws text in colour col on a plate of the background's
+// colour, of opacity alpha (plateAlpha, or 1 over bars), so that a label
 // on the histogram's limit line or in the server panel reads over the bars
 // and marks under it. The plate's size is estimated from the text
 // (fontWidth); platedText returns where it is.
-func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int) rect {
+func platedText(o *browser.Ops, l *layout, text string, x, y float64, font, align, baseline, col int, alpha float64) rect {
 	r := plateRect(l, text, x, y, font, align, baseline)
 	o.FillStyle(colBG)
-	o.Alpha(0.8)
+	o.Alpha(alpha)
 	o.Rect(r.x, r.y, r.w, r.h)
 	o.Alpha(1)
 	o.FillStyle(col)
 	o.Text(text, x, y, font, align, baseline)
 	return r
 }
+
+// plateAlpha is a label's plate's opacity: the marks under it show
+// through, faintly.
+const plateAlpha = 0.8
 
 // rect is a rectangle on the canvas.
 type rect struct{ x, y, w, h float64 }

@@ -760,7 +760,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		lines = append(lines, r) // the next labels keep clear of it
 		placed = append(placed, r)
 		if lb.plate {
-			platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, lb.col)
+			platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, lb.col, plateAlpha)
 			continue
 		}
 		o.FillStyle(lb.col)
