@@ -39,6 +39,9 @@ func TestReplayAFinishedRun(t *testing.T) {
 	if !eval[bool](t, ctx, `document.getElementById("replay").disabled`) {
 		t.Error("Replay offered before any run")
 	}
+	if !eval[bool](t, ctx, `document.getElementById("replay-speed").disabled`) {
+		t.Error("Replay's speed offered before any run: Tab reaches it while Replay is disabled")
+	}
 	click(t, ctx, "simulate")
 	var final pageState
 	if err := waitFor(30*time.Second, func() bool { final = state(t, ctx); return final.Simulated && !final.Running }); err != nil {

@@ -204,6 +204,7 @@ func (z *ZoomBar) replayControls() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { l.Replay(ctx) }),
 		app.Label().For("replay-speed").Class("zoom-label").Text("speed"),
 		app.Select().ID("replay-speed").Class("small").Title("Replay speed, × real time (or virtual time for a simulation)").
+			Disabled(!l.CanReplay()). // as Replay is: Tab reached it before any run
 			OnChange(func(ctx app.Context, e app.Event) {
 				if v, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64); err == nil {
 					l.SetReplaySpeed(v)
