@@ -177,3 +177,29 @@ func TestShortcutsSayWhyNot(t *testing.T) {
 		t.Error("+ after a simulation: still told to finish a run first")
 	}
 }
+
+// TestShortcutsWorkOnASwitch: a person who has just ticked the fleet
+// bucket's switch presses m and the page simulates (the switch takes no
+// letters; the shortcuts were silent there). In a text field or a select
+// the same key is the field's: it simulates nothing.
+func TestShortcutsWorkOnASwitch(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	keyOn := func(id, key string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id)), chromedp.KeyEvent(key)); err != nil {
+			t.Fatalf("%s on #%s: %v", key, id, err)
+		}
+	}
+	keyOn("f-bucket", "m")
+	simulatedToEnd(t, ctx)
+	// The room's text field (where m is a valid name) and a select.
+	for _, id := range []string{"f-room", "f-strategy"} {
+		keyOn(id, "m")
+		time.Sleep(500 * time.Millisecond) // a shortcut is answered within a frame or two
+		if st := state(t, ctx); st.Runs != 1 || st.Running {
+			t.Errorf("m typed into #%s simulated again: %+v", id, st)
+		}
+	}
+}

@@ -599,7 +599,8 @@ var h = function (e) {
   var t = e.target, tag = t && t.tagName ? t.tagName.toUpperCase() : "";
   var own = t && t.getAttribute ? t.getAttribute("data-own-keys") : null;
   if (own && own.split(",").indexOf(e.key) >= 0) { e.preventDefault(); return; }
-  var inField = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable);
+  // A switch (a checkbox) takes no letters or digits: the shortcuts work on it.
+  var inField = (tag === "INPUT" && t.type !== "checkbox") || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable);
   if (fn(e.key, !!inField, e.ctrlKey || e.metaKey || e.altKey)) e.preventDefault();
 };
 document.addEventListener("keydown", h, true);
@@ -608,8 +609,10 @@ return function () { document.removeEventListener("keydown", h, true); };`
 var keysFn lazyFunc
 
 // ListenKeys calls fn for every key pressed on the page until stop is
-// called, except the keys the focused element claims (OwnKeysAttr); inField is true when the focus is in an input, a select or a text
-// area, modified when Ctrl, Meta or Alt is held. fn runs on a JS callback
+// called, except the keys the focused element claims (OwnKeysAttr);
+// inField is true when the focus is where keys are typed: an input (not a
+// checkbox), a select (its letters pick an option) or a text area.
+// modified is true when Ctrl, Meta or Alt is held. fn runs on a JS callback
 // and must not block; returning true prevents the key's default action.
 // It listens in the capture phase, before the element's own handlers: the
 // claim is read as it stood when the key was pressed (the focused
