@@ -503,17 +503,18 @@ func TestViewKeyboardSelection(t *testing.T) {
 // minute: a review read a p50 of "1 s" beside a baseline of "2.55 s".
 func TestFmtMeasured(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		850 * time.Microsecond:   "850 µs",
-		250 * time.Millisecond:   "250 ms",
-		time.Second:              "1.00 s",
-		1004 * time.Millisecond:  "1.00 s",
-		1250 * time.Millisecond:  "1.25 s",
-		2 * time.Second:          "2.00 s",
-		59990 * time.Millisecond: "59.99 s",
-		59996 * time.Millisecond: "1 min", // not "60.00 s"
-		time.Minute:              "1 min",
-		125 * time.Second:        "2 min 5 s",
-		-1500 * time.Millisecond: "−1.50 s",
+		850 * time.Microsecond:    "850 µs",
+		250 * time.Millisecond:    "250 ms",
+		time.Second:               "1.00 s",
+		999700 * time.Microsecond: "1.00 s", // not "1 s" beside "1.25 s"
+		1004 * time.Millisecond:   "1.00 s",
+		1250 * time.Millisecond:   "1.25 s",
+		2 * time.Second:           "2.00 s",
+		59990 * time.Millisecond:  "59.99 s",
+		59996 * time.Millisecond:  "1 min", // not "60.00 s"
+		time.Minute:               "1 min",
+		125 * time.Second:         "2 min 5 s",
+		-1500 * time.Millisecond:  "−1.50 s",
 	} {
 		if got := fmtMeasured(d); got != want {
 			t.Errorf("fmtMeasured(%v) = %q, want %q", d, got, want)
@@ -524,6 +525,11 @@ func TestFmtMeasured(t *testing.T) {
 func TestFmtDur(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		850 * time.Microsecond:            "850 µs",
+		152999985 * time.Nanosecond:       "153 ms", // rounded as the export is, not cut ("152 ms"; found by a review)
+		999600 * time.Nanosecond:          "1.0 ms",
+		1499 * time.Nanosecond:            "1 µs",
+		99960 * time.Microsecond:          "100 ms",
+		999600 * time.Microsecond:         "1 s",
 		12300 * time.Microsecond:          "12.3 ms",
 		250 * time.Millisecond:            "250 ms",
 		1250 * time.Millisecond:           "1.25 s",

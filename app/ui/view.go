@@ -1206,13 +1206,16 @@ func fmtDur(d time.Duration) string {
 	}
 	var s string
 	switch {
-	case d < time.Millisecond:
-		s = strconv.FormatInt(d.Microseconds(), 10) + " µs"
-	case d < 100*time.Millisecond:
+	// Each unit up to where it would round to the next one's: 152.99998 ms
+	// is "153 ms" (the export's 153, not "152"), 999.7 ms "1 s", 59.996 s
+	// "1 min", not "60 s".
+	case d < time.Millisecond-time.Microsecond/2:
+		s = strconv.FormatInt(d.Round(time.Microsecond).Microseconds(), 10) + " µs"
+	case d < 100*time.Millisecond-50*time.Microsecond:
 		s = strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + " ms"
-	case d < time.Second:
-		s = strconv.FormatInt(d.Milliseconds(), 10) + " ms"
-	case d < time.Minute-5*time.Millisecond: // 59.996 s is "1 min", not "60 s"
+	case d < time.Second-time.Millisecond/2:
+		s = strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + " ms"
+	case d < time.Minute-5*time.Millisecond:
 		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
 	case d < time.Hour-time.Second/2:
 		s = twoUnits(d, time.Minute, "min", time.Second, "s")
@@ -1237,7 +1240,7 @@ func fmtDur(d time.Duration) string {
 // minute it keeps both decimals ("1.00 s" beside a baseline's "2.55 s",
 // where fmtDur writes "1 s", as a setting reads: "Outage 3 s").
 func fmtMeasured(d time.Duration) string {
-	if a := d.Abs(); a < time.Second || a >= time.Minute-5*time.Millisecond {
+	if a := d.Abs(); a < time.Second-time.Millisecond/2 || a >= time.Minute-5*time.Millisecond {
 		return fmtDur(d)
 	}
 	s := strconv.FormatFloat(d.Abs().Seconds(), 'f', 2, 64) + " s"
