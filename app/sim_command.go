@@ -26,10 +26,10 @@ const simUsage = `Usage:
       (2015) in virtual time: N clients race to update one record with
       optimistic concurrency, for 10 to 190 clients and five strategies;
       prints calls and completion time per point and checks the post's findings
-  retrylab sim scenario 'QUERY' [-json FILE] [-csv FILE] [-max-attempts N]
+  retrylab sim scenario ['QUERY'] [-json FILE] [-csv FILE] [-max-attempts N]
       simulate a playground configuration — the query of a page URL, such as
-      'workers=2000&jobs=5&strategy=full&rate=100' — and print its numbers;
-      workers may go up to 10000
+      'workers=2000&jobs=5&strategy=full&rate=100'; none: the page's
+      defaults — and print its numbers; workers may go up to 10000
 `
 
 // Allowed ranges of the sim flags.
@@ -313,7 +313,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	} else {
 		row("drained after", "%s", ms(st.Drain))
 	}
-	fmt.Fprintf(w, "\n  %d attempts, %d events simulated in %s", sum.Attempts, sum.Events, ms(sum.Wall))
+	fmt.Fprintf(w, "\n  %d attempts simulated in %s (%d scheduler wake-ups)", sum.Attempts, ms(sum.Wall), sum.Events) // not the export's events
 	if sum.Stopped {
 		fmt.Fprintf(w, " — STOPPED at the attempt limit: unfinished jobs were cancelled (raise -max-attempts)")
 	}
