@@ -291,11 +291,6 @@ var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": tru
 // them failed), so it gets no verdict.
 var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failures": true, "give_ups": true, "peak_rps": true}
 
-// timesOfWork are the numbers that time the jobs done: of a run cut short
-// they time the jobs done before the cut (the quick ones) and the run up to
-// it, so against a run that was not, they get no verdict either.
-var timesOfWork = map[string]bool{"completion_p50_ms": true, "completion_p99_ms": true, "drain_ms": true}
-
 // jobsOf is the size of s's workload: the jobs its workers run.
 func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 
@@ -303,8 +298,11 @@ func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 // that has one; with mixed (one run live, the other simulated), the
 // numbers only a live run measures are left out; with otherSize (the two
 // workloads differ), the counts of work get no verdict; with cut (either
-// run was cut short: by Stop, or a limit), neither do they nor the times
-// of work. A run going on
+// run was cut short: by Stop, or a limit), no number does: each tells only
+// the run's start, up to the cut — its counts and times, and its ratios
+// too (a full-jitter run stopped in its first wave of 429s had "wasted /
+// success +99% worse", and against it the flood's whole run was "−61%
+// better"). A run going on
 // (or a replay) that has not measured a number yet (no job completed so
 // far) shows the baseline's figure beside its "–", with no change; the
 // numbers only a live run measures are left out then too. A simulation
@@ -336,7 +334,7 @@ func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
 		if b.NotMeasured != "" {
 			cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 		}
-		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || (otherSize || cut) && countsOfWork[cur[i].Name] || cut && timesOfWork[cur[i].Name]
+		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || cut || otherSize && countsOfWork[cur[i].Name]
 	}
 	return cur
 }
@@ -461,16 +459,16 @@ func (c *CompareBar) Render() app.UI {
 		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
 			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts are not called better or worse."
 		}
-		// A run cut short did part of its work: its counts, completion
-		// times and time to drain are not its client's (a stopped
-		// baseline's 17 cancelled jobs were "−100% better" give-ups).
+		// A run cut short did part of its work: no number of it is its
+		// client's whole (a stopped baseline's 17 cancelled jobs were
+		// "−100% better" give-ups).
 		switch thisCut := !l.numbersSoFar() && l.runEnd().cut(); {
 		case l.base.end.cut() && thisCut:
-			what += " Both runs were cut short: their counts and times are not called better or worse."
+			what += " Both runs were cut short: their numbers are not called better or worse."
 		case l.base.end.cut():
-			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + thousands(l.base.stats.Successes) + " of " + thousands(jobsOf(l.base.scen)) + " jobs succeeded): the counts and times are not called better or worse."
+			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + thousands(l.base.stats.Successes) + " of " + thousands(jobsOf(l.base.scen)) + " jobs succeeded): its numbers tell only its start, so none is called better or worse."
 		case thisCut:
-			what += " This run was cut short " + cutBy(l.runEnd()) + ": the counts and times are not called better or worse."
+			what += " This run was cut short " + cutBy(l.runEnd()) + ": its numbers tell only its start, so none is called better or worse."
 		}
 		if l.numbersSoFar() {
 			upTo, ends := "now", "the run ends"
