@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,4 +176,41 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 	t.Logf("%d widths failed in all", failures)
 	prefersDark(t, ctx, false)
 	presentMode(t, ctx, false)
+}
+
+// TestPresentedNumbersSayTheRunWasCut: on a 1280 × 720 projector the
+// second row of numbers has no line under each number, and a stopped
+// run's cards read "1.27 s time to drain" and "47 give-ups", their "not
+// drained" and "by Stop" hidden with their tooltips (found by a review).
+// There the labels say it, and carry the tooltip.
+func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 720)
+	boot(t, ctx, srv.URL+"/?workers=4&jobs=2&attempts=1&timeout=0s&latency=6s")
+	presentMode(t, ctx, true)
+	click(t, ctx, "run")
+	if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Stats["in_flight"] == 4 }); err != nil {
+		t.Fatalf("the 4 requests were not in flight: %+v", state(t, ctx))
+	}
+	click(t, ctx, "stop")
+	if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+		t.Fatal("still running after Stop")
+	}
+	type card struct{ Shown, Title string }
+	for stat, want := range map[string]string{"drain_ms": "to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
+		var c card
+		if err := waitFor(3*time.Second, func() bool {
+			c = eval[card](t, ctx, `(() => {
+				const el = document.querySelector('[data-stat="`+stat+`"]');
+				return {Shown: el.innerText.replace(/\s+/g, " ").trim(), Title: el.querySelector(".k").title};
+			})()`)
+			return strings.Contains(c.Shown, want)
+		}); err != nil {
+			t.Errorf("%s card shows %q, want it to say %q", stat, c.Shown, want)
+		}
+		if c.Title == "" {
+			t.Errorf("%s card's label has no tooltip", stat)
+		}
+	}
 }

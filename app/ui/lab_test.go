@@ -213,16 +213,20 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		cancelled         string // the hidden number's label
 		successes         string // the successes' line: as the PNG counts (keyNumbers); _ a no-break space
 		failed            string // the other failures' line: the attempts aborted, and what cut them; likewise
+		// The labels where the lines are not shown (presentation mode's
+		// second row): a stopped run's "1.27 s time to drain" and "47
+		// give-ups" lost their "not drained" and "by Stop" (found by a review).
+		drainShort, giveUpsShort string
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted"},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted"},
+			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts_· 0_aborted"},
+			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k_at_the attempt_limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit"},
+			"10k_at_the attempt_limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "to the limit: not drained", "give-ups, 10k_at limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -250,6 +254,12 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		}
 		if g := got["failures"].Figures; g != nbsp(c.failed) {
 			t.Errorf("%s: other failures' line %q, want %q", c.name, g, nbsp(c.failed))
+		}
+		if g := got["drain_ms"].Short; g != c.drainShort {
+			t.Errorf("%s: time to drain's short label %q, want %q", c.name, g, c.drainShort)
+		}
+		if g := got["give_ups"].Short; g != nbsp(c.giveUpsShort) {
+			t.Errorf("%s: give-ups' short label %q, want %q", c.name, g, nbsp(c.giveUpsShort))
 		}
 	}
 }

@@ -89,11 +89,14 @@ func (n *Numbers) Render() app.UI {
 		} else {
 			line = line.Text(sub)
 		}
-		body := []app.UI{
-			value,
-			app.Span().Class("k").Text(s.Label),
-			line,
+		// Where the line is not shown (presentation mode's second row)
+		// the label says what of it changes the number's meaning
+		// (stat.Short), and has the line's tooltip.
+		label := app.Span().Class("k").Title(title).Text(s.Label)
+		if s.Short != "" && l.hasStats {
+			label = app.Span().Class("k").Title(title).Body(app.Span().Class("k-long").Text(s.Label), app.Span().Class("k-short").Text(s.Short))
 		}
+		body := []app.UI{value, label, line}
 		switch {
 		case s.HasBase && l.hasStats:
 			// Against the baseline (Compare): its figure and, once this

@@ -23,10 +23,15 @@ type stat struct {
 	Figures string // the run's figures that replace Sub once there is a run, their counts short
 	// Full is the line shown (Figures, or NotMeasured) with its counts
 	// whole, for its tooltip, when the line shortens one; "" otherwise.
-	Full    string
-	Tip     string // how it is computed, for the tooltip only
-	Primary bool   // shown large, in the first row
-	Hidden  bool   // only told in another number's line (its element is hidden)
+	Full string
+	Tip  string // how it is computed, for the tooltip only
+	// Short is the label where the line under the number is not shown
+	// (presentation mode's second row, under 1600 px), when the line
+	// changes what the number means: "to Stop: not drained" for a time to
+	// drain that was no drain, "give-ups, 47 by Stop". "" for the label.
+	Short   string
+	Primary bool // shown large, in the first row
+	Hidden  bool // only told in another number's line (its element is hidden)
 	// Not comparable: no stat is compared whole, and the equality
 	// functions the compiler would generate for []stat's backing arrays
 	// cost app.wasm ~16 KB.
@@ -153,6 +158,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	// One definition of a percentile everywhere (fleet.Stats): the
 	// nearest rank, a value that occurred, never one interpolated.
 	tip := func(s stat, t string) stat { s.Tip = t; return s }
+	short := func(s stat, label string) stat { s.Short = label; return s }
 	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
 		counted(n("requests", "requests sent", st.Requests, "retries included", true), inFlight),
@@ -169,9 +175,9 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
 		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false), st)), st.CompletionN, noneCompleted),
 		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
-		d("drain_ms", "time to drain", st.Drain, drainSub(end), false),
+		short(d("drain_ms", "time to drain", st.Drain, drainSub(end), false), drainShort(end)),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
-		tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)),
+		short(tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)), giveUpsShort(st, end)),
 		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), together("p50", durTogether(st.LatenessP50)))), st.LatenessN, noOutcome(st)),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), together("p50", durTogether(st.QueuedP50)))),
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; "+together("≫", "1", "=", "herds"), false), dispersionTip), st.Retries),
@@ -193,7 +199,7 @@ func soFar(list []stat) []stat {
 	for i := range list {
 		list[i].SoFar = true
 		if list[i].Name == "drain_ms" {
-			list[i].Figures = "so far: not drained yet"
+			list[i].Figures, list[i].Short = "so far: not drained yet", "so far: not drained"
 		}
 	}
 	return list
@@ -425,6 +431,34 @@ func drainSub(end runEnd) string {
 		return "Simulate → last job done"
 	}
 	return "Run → last job done"
+}
+
+// giveUpsShort is the give-ups' label where their line is not shown, when
+// the run's end cancelled some: "give-ups, 47 by Stop", "give-ups, 49.7k
+// at limit" (short enough for the second row's narrowest card, as "49,699
+// at the attempt limit" was not); "" when it cancelled none.
+func giveUpsShort(st *fleet.Stats, end runEnd) string {
+	if st.Cancelled == 0 {
+		return ""
+	}
+	// The count kept with the word after it, the rest free to break:
+	// "49.7k at limit" whole was wider than the card.
+	if end != endStopped {
+		return "give-ups, " + together(short(st.Cancelled), "at") + " limit"
+	}
+	return "give-ups, " + together(short(st.Cancelled), "by") + " Stop"
+}
+
+// drainShort is the time to drain's label where its line is not shown, for
+// a run cut short (drainSub): "" for a run that drained.
+func drainShort(end runEnd) string {
+	switch end {
+	case endStopped:
+		return "to Stop: not drained"
+	case endLiveCapped, endCapped:
+		return "to the limit: not drained"
+	}
+	return ""
 }
 
 // finishedText is the successes' figures, counts written by num. Of a
