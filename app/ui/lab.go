@@ -477,8 +477,31 @@ func (l *Lab) Note(key string) string {
 			return e.Msg
 		}
 	}
+	if key == "workers" {
+		return l.oneOriginNote()
+	}
 	return ""
 }
+
+// oneOriginNote says, beside Workers, why most of a live run's requests
+// will wait in the browser when every worker calls the mock on the page's
+// own origin (not on localhost: an attendee who joined by the network
+// link; or a browser that reaches no *.localhost name), and more workers
+// than the five connections free beside the arrivals stream are set. An
+// attendee's run of 50 workers was held by the browser for its first 8 s,
+// queue p99 ~900 ms, and nothing said why (found by a review). "" when
+// the workers are spread, fit, or call a custom target.
+func (l *Lab) oneOriginNote() string {
+	if l.s.Target != "" || l.s.Workers <= oneOriginFree || l.spread() {
+		return ""
+	}
+	return "Live, here the browser sends at most " + strconv.Itoa(oneOriginFree) + " requests at once (HTTP/1.1's six connections, one for the arrivals stream): " +
+		"the rest wait in the browser, drawn “held by the browser”. Use fewer workers, or open the page on the server's machine (localhost)."
+}
+
+// oneOriginFree is how many requests a browser has in flight at once to
+// one HTTP/1.1 origin beside the arrivals stream (FACTS.md: six per origin).
+const oneOriginFree = 5
 
 // Set takes what the user typed into field key. A value that is not
 // allowed keeps its text and gets a message beside the input, and the run

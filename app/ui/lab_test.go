@@ -1246,3 +1246,33 @@ func TestRulesWaitForHeldFields(t *testing.T) {
 		}
 	}
 }
+
+// An attendee who joined a room by the network link (the page not on
+// localhost) ran 50 workers: the browser held most requests back for 8 s
+// (HTTP/1.1's six connections to one origin), and nothing said why (found
+// by a review). Beside Workers a note says so, where it applies.
+func TestWorkersNoteOneOrigin(t *testing.T) {
+	for _, c := range []struct {
+		page, target string
+		workers      int
+		want         bool
+	}{
+		{"http://192.0.2.2:8080/?room=r1", "", 50, true},
+		{"http://192.0.2.2:8080/", "", 5, false}, // five fit beside the arrivals stream
+		{"http://192.0.2.2:8080/", "", 6, true},
+		{"http://localhost:8080/", "", 50, false},                     // spread over *.localhost origins
+		{"http://127.0.0.1:8080/", "", 50, false},                     // likewise
+		{"http://192.0.2.2:8080/", "https://api.example/", 50, false}, // the user's own API: its origin, its protocol
+	} {
+		l := newLab()
+		l.page = mustURL(t, c.page)
+		l.Set("workers", strconv.Itoa(c.workers))
+		if c.target != "" {
+			l.Set("target", c.target)
+		}
+		got := l.Note("workers")
+		if (got != "") != c.want || c.want && !strings.Contains(got, "at most 5 requests at once") {
+			t.Errorf("%s, %d workers, target %q: note %q", c.page, c.workers, c.target, got)
+		}
+	}
+}
