@@ -203,3 +203,35 @@ func TestShortcutsWorkOnASwitch(t *testing.T) {
 		}
 	}
 }
+
+// TestShortcutsSayWhyNotDuringARun: during a live run a step's key (1–7),
+// u and the zoom keys can do nothing (the settings are locked, the run
+// not over); they did nothing and said nothing, or said to finish a run
+// (found by a review). Each says to wait for the run's end, or stop it.
+func TestShortcutsSayWhyNotDuringARun(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=2&jobs=1&attempts=1&timeout=0s&latency=6s")
+	click(t, ctx, "run")
+	if err := waitFor(5*time.Second, func() bool { return state(t, ctx).Running }); err != nil {
+		t.Fatal("the run did not start")
+	}
+	for _, c := range []struct{ key, want string }{
+		{"3", "Steps: once this run is over (s stops it)"},
+		{"+", "Zoom: once this run is over (s stops it)"},
+		{"u", "u: once this run is over (s stops it)"},
+	} {
+		press(t, ctx, c.key)
+		var toast string
+		if err := waitFor(3*time.Second, func() bool {
+			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+			return strings.Contains(toast, c.want)
+		}); err != nil {
+			t.Errorf("%s during a run: the toast says %q, want %q", c.key, toast, c.want)
+		}
+	}
+	if st := state(t, ctx); st.Preset == "full-jitter" || !st.Running {
+		t.Errorf("3 during a run: %+v", st)
+	}
+	press(t, ctx, "s")
+}

@@ -267,6 +267,8 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		l.Burst(ctx)
 	case "+", "=", "-", "0", "a", "A", "d", "D":
 		switch {
+		case !l.view.zoomable() && l.running:
+			l.Flash(ctx, "Zoom: once this "+l.runNoun()+" is over (s stops it)")
 		case !l.view.zoomable():
 			l.Flash(ctx, "Zoom: finish a run or a simulation first")
 		case key == "+" || key == "=":
@@ -302,6 +304,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	case "u", "U":
 		switch {
 		case l.running:
+			l.Flash(ctx, "u: once this "+l.runNoun()+" is over (s stops it)")
 		case !l.CustomKept():
 			l.Flash(ctx, "u: nothing to go back to: u restores your own configuration after a step replaced it")
 		default:
@@ -316,10 +319,26 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 	default:
 		i := int(key[0] - '1')
 		presets := presetIDs()
-		if i < len(presets) && !l.running {
+		switch {
+		case i >= len(presets):
+		case l.running: // the settings are locked: they were silent
+			l.Flash(ctx, "Steps: once this "+l.runNoun()+" is over (s stops it)")
+		default:
 			l.Preset(presets[i])
 		}
 	}
+}
+
+// runNoun is what is going on while l.running: a run, a simulation or a
+// watch.
+func (l *Lab) runNoun() string {
+	switch {
+	case l.watching:
+		return "watch"
+	case l.simulating:
+		return "simulation"
+	}
+	return "run"
 }
 
 // brand is the header's title and tagline.
