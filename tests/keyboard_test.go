@@ -140,17 +140,7 @@ func TestShortcutsSayWhyNot(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
-	says := func(key, want string) {
-		t.Helper()
-		press(t, ctx, key)
-		var toast string
-		if err := waitFor(3*time.Second, func() bool {
-			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
-			return strings.Contains(toast, want)
-		}); err != nil {
-			t.Errorf("%s: the toast says %q, want it to say %q", key, toast, want)
-		}
-	}
+	says := func(key, want string) { t.Helper(); saysWhyNot(t, ctx, key, want) }
 	for _, c := range []struct{ key, want string }{
 		// Each says something else than the key before it: the same words
 		// twice would not show that the second key was answered.
@@ -175,6 +165,20 @@ func TestShortcutsSayWhyNot(t *testing.T) {
 	press(t, ctx, "+")
 	if eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`) == "Zoom: finish a run or a simulation first" {
 		t.Error("+ after a simulation: still told to finish a run first")
+	}
+}
+
+// saysWhyNot presses key as a shortcut and fails the test unless the
+// toast comes to say want within 3 s.
+func saysWhyNot(t *testing.T, ctx context.Context, key, want string) {
+	t.Helper()
+	press(t, ctx, key)
+	var toast string
+	if err := waitFor(3*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return strings.Contains(toast, want)
+	}); err != nil {
+		t.Errorf("%s: the toast says %q, want it to say %q", key, toast, want)
 	}
 }
 
@@ -221,14 +225,7 @@ func TestShortcutsSayWhyNotDuringARun(t *testing.T) {
 		{"+", "Zoom: once this run is over (s stops it)"},
 		{"u", "u: once this run is over (s stops it)"},
 	} {
-		press(t, ctx, c.key)
-		var toast string
-		if err := waitFor(3*time.Second, func() bool {
-			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
-			return strings.Contains(toast, c.want)
-		}); err != nil {
-			t.Errorf("%s during a run: the toast says %q, want %q", c.key, toast, c.want)
-		}
+		saysWhyNot(t, ctx, c.key, c.want)
 	}
 	if st := state(t, ctx); st.Preset == "full-jitter" || !st.Running {
 		t.Errorf("3 during a run: %+v", st)
