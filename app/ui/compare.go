@@ -302,10 +302,10 @@ func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
 // the run's start, up to the cut — its counts and times, and its ratios
 // too (a full-jitter run stopped in its first wave of 429s had "wasted /
 // success +99% worse", and against it the flood's whole run was "−61%
-// better"). A run going on
-// (or a replay) that has not measured a number yet (no job completed so
-// far) shows the baseline's figure beside its "–", with no change; the
-// numbers only a live run measures are left out then too. A simulation
+// better"). A number this run has not measured, yet (no job completed so
+// far, in a run or a replay going on) or at all (a dispersion with no
+// retries), shows the baseline's figure beside its "–", with no change;
+// the numbers only a live run measures are left out then too. A simulation
 // against a live baseline shows the baseline's lateness and queueing
 // beside its own "–", with no change.
 func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
@@ -320,7 +320,7 @@ func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
 		case !ok:
 			continue
 		case cur[i].NotMeasured == "" && !(mixed && live): // compared
-		case cur[i].NotMeasured != "" && cur[i].SoFar && !live: // not yet: the baseline's beside "–"
+		case cur[i].NotMeasured != "" && !live: // not yet, or not at all (no retries to disperse): the baseline's beside "–"
 		case cur[i].NotMeasured != "" && mixed && live && b.NotMeasured == "":
 			// A simulation against a live baseline: the baseline's own
 			// figure beside the simulation's "–", not compared (it was

@@ -668,3 +668,20 @@ func TestCutShortBaselineGetsNoVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A number this run could not measure, as it ended, still has the
+// baseline's figure beside its "–", with no change: the fleet bucket's
+// run, with no retries, showed "– no retries" for dispersion and dropped
+// Retry-After's 5.3 beside it (found by a review).
+func TestUnmeasuredNumberKeepsTheBaselines(t *testing.T) {
+	cur := statList(&fleet.Stats{Requests: 100, Successes: 100, FirstTries: 100}, 0, endLive, 100)
+	base := statList(&fleet.Stats{Requests: 300, Successes: 100, FirstTries: 100, Retries: 200}, 5.3, endLive, 100)
+	for _, s := range withBaseline(cur, base, false, false, false) {
+		if s.Name != "dispersion" {
+			continue
+		}
+		if s.NotMeasured == "" || !s.HasBase || s.Base != 5.3 || !s.NoDelta {
+			t.Errorf("dispersion with no retries against 5.3: not measured %q, baseline %v %v, no change %v", s.NotMeasured, s.HasBase, s.Base, s.NoDelta)
+		}
+	}
+}
