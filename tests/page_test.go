@@ -1347,6 +1347,20 @@ func TestTimelineKey(t *testing.T) {
 		if math.Abs(back.Stage) > 2 {
 			t.Errorf("%d × %d: t again left the run's section at %.0f px, want it at the screen's top", c.w, c.h, back.Stage)
 		}
+		// Focused, then scrolled back up with the wheel: t brings the
+		// timeline back (it took the focus away, off screen, and a second
+		// press was needed; found by a review).
+		key("t")
+		settled(func(w where) bool { return w.Focused == "timeline" && w.ScrollY > 0 })
+		eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
+		if w := read(); w.Focused != "timeline" || w.ScrollY != 0 {
+			t.Fatalf("%d × %d: scrolled up with the timeline focused: %+v", c.w, c.h, w)
+		}
+		key("t")
+		var w where
+		if err := waitFor(5*time.Second, func() bool { w = read(); return w.Focused == "timeline" && w.ScrollY > 0 }); err != nil {
+			t.Errorf("%d × %d: t on the focused timeline scrolled out of sight: focus on %q, scrolled to %.0f px", c.w, c.h, w.Focused, w.ScrollY)
+		}
 	}
 }
 

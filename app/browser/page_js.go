@@ -134,19 +134,23 @@ func BringUp(id, shown string, min float64) error {
 
 // toggleViewJS moves the keyboard focus onto the element id, bringing it
 // into view under the sticky element under (its top right below it) unless
-// it shows whole already; or, when id has the focus, takes it away and
-// scrolls back up to the element back's top, if that is above the screen.
+// it shows whole already; or, when id has the focus and half of it (or of
+// the screen) shows, takes it away and scrolls back up to the element
+// back's top, if that is above the screen. (Focused but scrolled away with
+// the wheel, it is brought back: the first press had taken the focus away,
+// off screen.)
 const toggleViewJS = `
 var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
 if (!e) return;
-if (document.activeElement === e) {
+var h = 0;
+if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
+var r = e.getBoundingClientRect();
+var seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, h); // px of it on screen
+if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) / 2) {
   e.blur();
   if (b) { var t = b.getBoundingClientRect().top; if (t < 0) scrollTo(scrollX, scrollY + t); }
   return;
 }
-var h = 0;
-if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
-var r = e.getBoundingClientRect();
 if (r.top < h || r.bottom > innerHeight) scrollTo(scrollX, scrollY + r.top - h);
 e.focus({preventScroll: true});`
 
@@ -155,8 +159,8 @@ var toggleViewFn lazyFunc
 // ToggleView moves the keyboard focus onto the element id and brings it
 // into view, its top right below the element under when that is stuck to
 // the screen's top (a sticky legend), unless it shows whole already; when
-// id has the focus already, it takes the focus away and scrolls back up to
-// the element back, if that is above the screen.
+// id has the focus already and mostly shows, it takes the focus away and
+// scrolls back up to the element back, if that is above the screen.
 func ToggleView(id, under, back string) error {
 	fn, err := compiled(&toggleViewFn, toggleViewJS, "id", "under", "back")
 	if err != nil {
