@@ -95,8 +95,8 @@ type lineLabel struct {
 	col      int
 	optional bool // left out where there is no clear place
 	// others are the other lines' segments (x1, y1, x2, y2): the label
-	// never has one between it and its line, where it would read as
-	// that line's label.
+	// has none between it and its line, where it would read as that
+	// line's label, wherever there is another place (placeLabel).
 	others [][4]float64
 }
 
