@@ -239,9 +239,8 @@ const MaxTargetLen = 2048
 const targetAllowed = "empty (the built-in mock) or an absolute http:// or https:// URL of at most 2048 bytes, with a host name and, if any, a port between 1 and 65535, not one of the Fetch standard's bad ports"
 
 func targetField() Field {
-	const allowed = targetAllowed
 	return Field{
-		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: allowed,
+		Key: "target", Group: "endpoint", Label: "Custom target", Kind: KindText, allowed: targetAllowed,
 		Help: "Send the workers to your own URL instead of the mock; to read its Retry-After the server must allow CORS and list it in Access-Control-Expose-Headers.",
 		Get:  func(s *Scenario) string { return s.Target },
 		Set: func(s *Scenario, v string) error {

@@ -462,7 +462,7 @@ func (c *CompareBar) Render() app.UI {
 		// A run cut short did part of its work: no number of it is its
 		// client's whole (a stopped baseline's 17 cancelled jobs were
 		// "−100% better" give-ups).
-		switch thisCut := !l.numbersSoFar() && l.runEnd().cut(); {
+		switch thisCut := l.shownCut(); {
 		case l.base.end.cut() && thisCut:
 			what += " Both runs were cut short: their numbers are not called better or worse."
 		case l.base.end.cut():

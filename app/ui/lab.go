@@ -1346,7 +1346,7 @@ func (l *Lab) statList() []stat {
 		}
 	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {
-		cut := l.base.end.cut() || !l.numbersSoFar() && l.runEnd().cut()
+		cut := l.base.end.cut() || l.shownCut()
 		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen), cut)
 	}
 	return cur
@@ -1362,6 +1362,10 @@ func (l *Lab) runEnd() runEnd {
 	}
 	return endOf(l.simulating || l.Simulated(), l.atLimit(), cutShort(&l.stats, rec))
 }
+
+// shownCut reports whether the run whose numbers are shown ended cut
+// short (by Stop, or at a limit); one not over yet has not.
+func (l *Lab) shownCut() bool { return !l.numbersSoFar() && l.runEnd().cut() }
 
 // numbersSoFar reports whether the numbers shown count a run not over, up
 // to now: a run or a simulation going on, or a replay up to its playhead.

@@ -159,6 +159,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	// nearest rank, a value that occurred, never one interpolated.
 	tip := func(s stat, t string) stat { s.Tip = t; return s }
 	short := func(s stat, label string) stat { s.Short = label; return s }
+	drainLine, drainShort := drainSub(end)
 	pct := func(s stat) stat { return tip(s, percentileTip) }
 	return []stat{
 		counted(n("requests", "requests sent", st.Requests, "retries included", true), inFlight),
@@ -175,7 +176,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
 		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false), st)), st.CompletionN, noneCompleted),
 		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
-		short(d("drain_ms", "time to drain", st.Drain, drainSub(end), false), drainShort(end)),
+		short(d("drain_ms", "time to drain", st.Drain, drainLine, false), drainShort),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
 		short(tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)), giveUpsShort(st, end)),
 		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), together("p50", durTogether(st.LatenessP50)))), st.LatenessN, noOutcome(st)),
@@ -419,18 +420,20 @@ func cutBy(end runEnd) string {
 // in progress then ended cancelled, and those still to come never started.
 // Two lines of the second row's narrowest card, 79 px at 1280 px, hold
 // it: "Simulate → attempt limit: not drained" lost its "not drained".
-func drainSub(end runEnd) string {
+// short is the label where that line is not shown (stat.Short), for a run
+// cut short; "" for one that drained.
+func drainSub(end runEnd) (sub, short string) {
 	switch end {
 	case endStopped:
-		return "Run → Stop: not drained"
+		return "Run → Stop: not drained", "to Stop: not drained"
 	case endLiveCapped:
-		return "not drained: request limit"
+		return "not drained: request limit", "to the limit: not drained"
 	case endCapped:
-		return "not drained: attempt limit"
+		return "not drained: attempt limit", "to the limit: not drained"
 	case endSimulated:
-		return "Simulate → last job done"
+		return "Simulate → last job done", ""
 	}
-	return "Run → last job done"
+	return "Run → last job done", ""
 }
 
 // giveUpsShort is the give-ups' label where their line is not shown, when
@@ -447,18 +450,6 @@ func giveUpsShort(st *fleet.Stats, end runEnd) string {
 		return "give-ups, " + together(short(st.Cancelled), "at") + " limit"
 	}
 	return "give-ups, " + together(short(st.Cancelled), "by") + " Stop"
-}
-
-// drainShort is the time to drain's label where its line is not shown, for
-// a run cut short (drainSub): "" for a run that drained.
-func drainShort(end runEnd) string {
-	switch end {
-	case endStopped:
-		return "to Stop: not drained"
-	case endLiveCapped, endCapped:
-		return "to the limit: not drained"
-	}
-	return ""
 }
 
 // finishedText is the successes' figures, counts written by num. Of a
