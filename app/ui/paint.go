@@ -204,6 +204,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	switch {
 	case m != nil && m.simulated:
 		clock = []string{"virtual time since Simulate (simulated, not measured)", "virtual time since Simulate"}
+	case m != nil && m.watch && in.running && l.from > 0: // watchWindow
+		clock = []string{"time since Watch: its last minute (the whole of it once it ends)", "time since Watch: its last minute", "time since Watch"}
 	case m != nil && m.watch:
 		clock = []string{"time since Watch"}
 	}

@@ -25,10 +25,32 @@ func (v *view) window(now time.Duration) (from, span time.Duration) {
 	if v.zoomSpan >= whole {
 		v.zoomFrom, v.zoomSpan = 0, 0 // the run's axis grew past it (a baseline cleared)
 	}
+	if v.running && v.replay == nil && v.m != nil && v.m.watch && now >= watchSpan-watchLead {
+		return watchWindow(now), watchSpan
+	}
 	if v.running || v.m == nil || v.zoomSpan <= 0 {
 		return 0, whole
 	}
 	return min(max(0, v.zoomFrom), whole-v.zoomSpan), v.zoomSpan
+}
+
+// A watch of a shared room goes on for as long as the workshop does: past
+// its first minute the timeline shows the last minute of it, not the whole
+// (after 10 minutes the whole drew two 30 s runs in ~50 px, in 10 s bins,
+// and a flood's 2 s spikes were gone). The window moves on a step at a
+// time, so its grid and bins hold still in between, with now at least
+// watchLead from its right edge. Once the watch ends, the whole of it is
+// shown, to zoom into.
+const (
+	watchSpan = time.Minute
+	watchStep = 10 * time.Second
+	watchLead = 2 * time.Second
+)
+
+// watchWindow is where the window of a watch going on for now begins, once
+// now is past watchSpan-watchLead.
+func watchWindow(now time.Duration) time.Duration {
+	return max(0, (now-(watchSpan-watchLead-watchStep))/watchStep*watchStep)
 }
 
 // zoom narrows (factor < 1) or widens (factor > 1) the window of a

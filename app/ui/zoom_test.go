@@ -5,6 +5,7 @@ package ui
 import (
 	"encoding/json"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -379,5 +380,64 @@ func TestArrivalTooltipZoomedAway(t *testing.T) {
 	v.mu.Unlock()
 	if tp, ok := v.selection(); ok {
 		t.Errorf("arrival at 0.1 s, window [1 s, 1.5 s]: tooltip at x %v (plot %v–%v)", tp.X, v.lay.left, v.lay.right)
+	}
+}
+
+// A watch past its first minute shows its last minute, on a grid that moves
+// a step at a time, in bins fine enough for a flood's 2 s spikes; once it
+// ends, the whole of it.
+func TestWatchShowsItsLastMinute(t *testing.T) {
+	for _, c := range []struct {
+		now, from time.Duration
+	}{
+		{0, 0}, {57 * time.Second, 0}, {58 * time.Second, 10 * time.Second},
+		{67900 * time.Millisecond, 10 * time.Second}, {68 * time.Second, 20 * time.Second},
+		{10 * time.Minute, 550 * time.Second},
+	} {
+		if got := watchWindow(c.now); got != c.from {
+			t.Errorf("watchWindow(%v) = %v, want %v", c.now, got, c.from)
+		}
+		if c.now >= watchSpan-watchLead && (c.now < c.from+watchSpan-watchLead-watchStep || c.now >= c.from+watchSpan-watchLead) {
+			t.Errorf("at %v the window [%v, +%v] puts now off its last step", c.now, c.from, watchSpan)
+		}
+	}
+
+	v := newView()
+	start := time.Now().Add(-10 * time.Minute)
+	v.startWatch(fleet.Default(), start)
+	var seq uint64
+	arrive := func(after time.Duration, n int) {
+		for range n {
+			seq++
+			b, _ := json.Marshal(mock.Event{Type: "arrival", Seq: seq, Tag: "w0.j0.a1", At: start.Add(after), Outcome: "limited", Status: 429})
+			v.onServerEvent(string(b))
+		}
+	}
+	arrive(30*time.Second, 20)  // long gone from the window
+	arrive(580*time.Second, 40) // a spike 20 s ago
+	v.mu.Lock()
+	v.ingest()
+	v.redraw()
+	l := v.lay
+	var o browser.Ops
+	_, in := v.frameFor(nil)
+	paint(&o, &l, v.m, in)
+	v.mu.Unlock()
+	if l.from < 540*time.Second || l.from > 560*time.Second || l.span != watchSpan {
+		t.Fatalf("10 minutes into a watch: window [%v, +%v], want its last minute", l.from, l.span)
+	}
+	if l.slice > time.Second {
+		t.Errorf("bins of %v: a 2 s spike is not drawn as one", l.slice)
+	}
+	if !slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, "its last minute") }) {
+		t.Errorf("the axis does not say it shows the last minute: %q", o.Strings())
+	}
+	v.finish(start.Add(10 * time.Minute))
+	v.mu.Lock()
+	v.redraw()
+	l = v.lay
+	v.mu.Unlock()
+	if l.from != 0 || l.span < 10*time.Minute {
+		t.Errorf("a watch over: window [%v, +%v], want the whole of it", l.from, l.span)
 	}
 }
