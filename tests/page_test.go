@@ -1142,6 +1142,18 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	if on.Top < on.Legend || on.Top+on.Height > on.Screen {
 		t.Errorf("presentation mode, scrolled to the timeline: it spans %.2f–%.2f px of %.0f, the legend over it down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
 	}
+	// The open arrivals step: each lane splits into rows for the jobs piled
+	// up past the 50 workers; its lanes go thinner than a row does, and
+	// its histogram, the 429s the step is about, is on the screen with them
+	// (the canvas was 868 px high).
+	press(t, ctx, "7")
+	time.Sleep(200 * time.Millisecond)
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	if err := waitFor(5*time.Second, func() bool { on = read(); return on.Top+on.Height <= on.Screen }); err != nil || on.Top < on.Legend {
+		t.Errorf("presentation mode, open arrivals simulated: the timeline spans %.2f–%.2f px of %.0f, the legend down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
+	}
+	screenshot(t, ctx, "presentation-1280x720-open-arrivals")
 }
 
 // TestPresentationShowsTheLanesFirst: on a 1280 × 720 projector in

@@ -150,17 +150,24 @@ func markRadius(rowH, scale, markMin float64) float64 {
 	return math.Max(r, math.Min(markMin, rowH*0.9))
 }
 
-// minFitRow is the thinnest fitHeight makes a lane's row, CSS px: as thin
-// as the page draws 110 workers' lanes out of presentation mode, which
-// still read as a fleet's picture (presentation mode's marks are bigger
-// there: presentTheme's markMin).
+// minFitRow is the thinnest fitHeight makes a worker's lane, CSS px: as
+// thin as the page draws 110 workers' lanes out of presentation mode,
+// which still read as a fleet's picture (presentation mode's marks are
+// bigger there: presentTheme's markMin).
 const minFitRow = 4
+
+// fitRow is the thinnest fitHeight makes a row of a lane split into sub
+// rows (laneRows): the lane minFitRow high, its rows a pixel at least. Held
+// at minFitRow a row, the open arrivals preset's 50 lanes of 2 rows were
+// 400 px at 1280 × 720, and its histogram, the 429s the story is about,
+// was below the screen with the lanes on it.
+func fitRow(sub int) float64 { return math.Max(1, minFitRow/float64(max(1, sub))) }
 
 // fitHeight shortens the lanes so that the whole canvas, lanes, histogram
 // and server panel, is at most h px high: presentation mode at 1280 × 720
 // drew 50 workers 868 px high, and a projector never showed the lanes
 // with the histogram, under one crosshair. A row is made no thinner than
-// minFitRow (nor than it was): a bigger fleet's canvas stays taller, and
+// fitRow (nor than it was): a bigger fleet's canvas stays taller, and
 // scrolls. Lanes never grow.
 func (l *layout) fitHeight(h float64) {
 	rows := float64(l.workers * l.sub)
@@ -168,7 +175,7 @@ func (l *layout) fitHeight(h float64) {
 		return
 	}
 	fit := (h - (l.h - l.laneH*float64(l.workers))) / rows
-	row := math.Min(l.rowH, math.Max(fit, minFitRow))
+	row := math.Min(l.rowH, math.Max(fit, fitRow(l.sub)))
 	if row >= l.rowH {
 		return
 	}

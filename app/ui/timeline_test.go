@@ -2049,18 +2049,23 @@ func TestCrosshairLabelHidesTheTicksUnderIt(t *testing.T) {
 }
 
 // fitHeight shortens the lanes until the canvas fits the height it is
-// given, never below minFitRow a row nor above the lanes' own height: 50
-// workers fit a 1280 × 720 projector under its 77 px legend, 80 stop at
-// the minimum and scroll, a few workers and 200 keep their lanes.
+// given, never below minFitRow a lane (a pixel a row, split for
+// overlapping jobs) nor above the lanes' own height: 50 workers fit a 1280 ×
+// 720 projector under its 77 px legend, and so do 50 of 2 or 4 rows (the
+// open arrivals preset's), 80 stop at the minimum and scroll, as do 100 of
+// 4 rows, and a few workers and 200 keep their lanes.
 func TestFitHeight(t *testing.T) {
 	const h = 720 - 77 - fitMargin
 	for _, c := range []struct {
 		workers, sub int
 		h            float64
-		fits, min    bool // the canvas fits h; its rows are minFitRow high
+		fits, min    bool // the canvas fits h; its rows are fitRow high
 	}{
 		{50, 1, h, true, false},
 		{25, 2, h, true, false},
+		{50, 2, h, true, false},
+		{50, 4, h, true, false},
+		{100, 4, h, false, true}, // 1 px rows
 		{3, 1, h, true, false},
 		{80, 1, h, false, true},
 		{200, 1, h, false, false}, // 2.2 px lanes already
@@ -2072,7 +2077,7 @@ func TestFitHeight(t *testing.T) {
 		if fits := l.h <= c.h; fits != c.fits {
 			t.Errorf("%d workers × %d rows in %v px: %v px high", c.workers, c.sub, c.h, l.h)
 		}
-		if l.rowH > before.rowH || l.rowH < math.Min(before.rowH, minFitRow) || (l.rowH == minFitRow) != c.min {
+		if l.rowH > before.rowH || l.rowH < math.Min(before.rowH, fitRow(c.sub)) || (l.rowH == fitRow(c.sub)) != c.min {
 			t.Errorf("%d workers × %d rows in %v px: rows of %v px, were %v", c.workers, c.sub, c.h, l.rowH, before.rowH)
 		}
 		if l.laneH != l.rowH*float64(c.sub) || l.histTop != l.lanesTop+l.laneH*float64(c.workers)+28*l.scale || l.markR != markRadius(l.rowH, l.scale, l.markMin) {
