@@ -34,7 +34,7 @@ func TestRetryAfterEmpty(t *testing.T) {
 		}); err != nil {
 			t.Fatalf("%s: not drawn: %v", how, err)
 		}
-		tip := firstLimitedTip(t, ctx)
+		tip := firstTipSaying(t, ctx, "429 Too Many Requests")
 		for _, want := range []string{`Retry-After: "" (sent empty)`, `backoff (retry-after "": empty`, "fell back to backoff"} {
 			if !strings.Contains(tip.Text, want) {
 				t.Errorf("%s: the 429's tooltip lacks %q:\n%s", how, want, tip.Text)
@@ -73,9 +73,10 @@ func TestRetryAfterEmpty(t *testing.T) {
 	check("simulated")
 }
 
-// firstLimitedTip walks the timeline's attempts with the keyboard (lane by
-// lane, left to right) to the first 429 and returns its tooltip.
-func firstLimitedTip(t *testing.T, ctx context.Context) tipBox {
+// firstTipSaying walks the timeline's attempts with the keyboard (lane by
+// lane, left to right) to the first whose tooltip says want and returns
+// its tooltip.
+func firstTipSaying(t *testing.T, ctx context.Context, want string) tipBox {
 	t.Helper()
 	key := func(k string) {
 		t.Helper()
@@ -88,7 +89,7 @@ func firstLimitedTip(t *testing.T, ctx context.Context) tipBox {
 	key(kb.ArrowRight)
 	prev := changedTip(t, ctx, tipBox{})
 	for range 80 {
-		if strings.Contains(prev.Text, "429 Too Many Requests") {
+		if strings.Contains(prev.Text, want) {
 			return prev
 		}
 		key(kb.ArrowRight)
@@ -102,6 +103,6 @@ func firstLimitedTip(t *testing.T, ctx context.Context) tipBox {
 		}
 		prev = b
 	}
-	t.Fatalf("no 429 found with the keyboard; last tooltip:\n%s", prev.Text)
+	t.Fatalf("no attempt's tooltip says %q (walked with the keyboard); last tooltip:\n%s", want, prev.Text)
 	return prev
 }

@@ -27,6 +27,7 @@ type mark struct {
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int
+	again                int           // how many times the browser sent it again, unanswered (arrival.again)
 	hdr                  core.Header   // the response's headers (Retry-After, rate-limit hints), read when described
 	err                  error         // the attempt's error, if any
 	bucketWait           time.Duration // waited for a fleet-bucket token before it
@@ -79,6 +80,12 @@ type arrival struct {
 	outcome   string      // what the server did: ok, limited, outage, …
 	tag       string      // the client's label: "w3.j0.a2" for a worker's attempt
 	dev       int         // a watch's lane: index in model.devices
+	// again is n for the n-th time its client sent the attempt again after
+	// the server left it unanswered (a drop, a hang closed): a browser, as
+	// Go's Transport does, sends a GET again on another connection when a
+	// reused keep-alive one closes with no answer, and the mock tells each
+	// arrival with the attempt's tag (and, with seed, rolls it alike).
+	again int
 }
 
 // interval is a stretch of the run, [from, to); to < 0 while open.
@@ -138,6 +145,9 @@ type model struct {
 	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
+	// unanswered counts, for each tag whose arrival the server left
+	// unanswered (a drop, a hang), how many times it arrived again since.
+	unanswered map[string]int
 
 	// Jobs in progress. A worker has one at a time in a closed workload,
 	// several at once in an open one.
@@ -203,7 +213,7 @@ func newModel(start time.Time, workers int) *model {
 // will be added): counting first saves growing the slices hundreds of
 // thousands of elements at a time.
 func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
-	m := &model{start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}}
+	m := &model{start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}, unanswered: map[string]int{}}
 	if len(recs) > 0 {
 		var attempts, waits, ends int
 		perWorker := make([]int32, workers)
@@ -426,11 +436,19 @@ func (m *model) serverEvent(e *mock.Event) {
 		if a.mark < 0 && !m.room && !m.watch {
 			m.others = true
 		}
+		if a.tag != "" {
+			if n, ok := m.unanswered[a.tag]; ok {
+				a.again, m.unanswered[a.tag] = n+1, n+1
+			} else if e.Outcome == "drop" || e.Outcome == "hang" {
+				m.unanswered[a.tag] = 0
+			}
+		}
 		if a.mark >= 0 {
 			k := &m.marks[a.mark]
 			if !k.hasServer { // no answer (aborted, timed out, dropped): the stream is the only witness
 				k.serverAt, k.hasServer, k.serverSeq = a.at, true, a.seq
 			}
+			k.again = max(k.again, a.again)
 		}
 		if m.watch {
 			a.dev = m.device(e.Tag)

@@ -2287,3 +2287,51 @@ func TestModelTakesABurstOnce(t *testing.T) {
 		t.Errorf("bursts %v, want %v", m.bursts, want)
 	}
 }
+
+// An attempt the server left unanswered (a drop) and its client sent again
+// on another connection (a browser's resend of a GET on a reused
+// connection) shows several arrivals in the server panel: the attempt's
+// tooltip, and each arrival's in a watch, say it is the same attempt sent
+// again; another attempt's, or a first arrival's, say nothing of it.
+func TestArrivalsSentAgainAreTold(t *testing.T) {
+	m := newModel(t0, 1)
+	for _, r := range []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+		{Event: core.Event{Kind: core.EventOutcome, At: at(30), Attempt: 1, Outcome: core.Outcome{Err: errNetwork}}},
+		{Event: core.Event{Kind: core.EventAttempt, At: at(500), Attempt: 2}},
+	} {
+		m.add(&r)
+	}
+	watch := newModel(t0, 0)
+	watch.room, watch.watch = true, true
+	for _, mm := range []*model{m, watch} {
+		for i, c := range []struct {
+			e     mock.Event
+			again int
+		}{
+			{mock.Event{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(5), Outcome: "drop"}, 0},
+			{mock.Event{Type: "arrival", Seq: 2, Tag: "w0.j0.a1", At: at(10), Outcome: "drop"}, 1},
+			{mock.Event{Type: "arrival", Seq: 3, Tag: "w0.j0.a1", At: at(20), Outcome: "drop"}, 2},
+			{mock.Event{Type: "arrival", Seq: 4, Tag: "w0.j0.a2", At: at(505), Outcome: "ok", Status: 200}, 0},
+			{mock.Event{Type: "arrival", Seq: 5, Tag: "w0.j0.a2", At: at(506), Outcome: "ok", Status: 200}, 0}, // not after a drop
+		} {
+			mm.serverEvent(&c.e)
+			if got := mm.arrivals[i].again; got != c.again {
+				t.Errorf("watch %v, arrival %d: sent again %d times, want %d", mm.watch, i+1, got, c.again)
+			}
+		}
+		text := strings.Join(describeArrival(&mm.arrivals[2], mm.watch).Lines, "\n")
+		if !strings.Contains(text, "arrival 3: its connection closed with no answer") {
+			t.Errorf("watch %v, the third arrival of a dropped attempt: %s", mm.watch, text)
+		}
+		if text := strings.Join(describeArrival(&mm.arrivals[0], mm.watch).Lines, "\n"); strings.Contains(text, "sent it again") {
+			t.Errorf("watch %v, the first arrival: %s", mm.watch, text)
+		}
+	}
+	if text := strings.Join(describe(&m.marks[0], false, "").Lines, "\n"); !strings.Contains(text, "the server received it 3 times: its connection closed with no answer, and the client sent it again") {
+		t.Errorf("the dropped attempt's tooltip: %s", text)
+	}
+	if text := strings.Join(describe(&m.marks[1], false, "").Lines, "\n"); strings.Contains(text, "sent it again") {
+		t.Errorf("the next attempt's tooltip: %s", text)
+	}
+}

@@ -1008,11 +1008,17 @@ func describeArrival(a *arrival, watch bool) tip {
 	}
 	t.Lines = append(t.Lines, "answer: "+res)
 	t.Said = res + ", received at " + fmtSeconds(a.at)
+	if a.again > 0 {
+		t.Lines = append(t.Lines, "its attempt's arrival "+strconv.Itoa(a.again+1)+": "+sentAgainWhy)
+	}
 	if a.tag != "" {
 		t.Lines = append(t.Lines, "client's tag: "+a.tag)
 	}
 	return t
 }
+
+// sentAgainWhy says why the server received an attempt more than once.
+const sentAgainWhy = "its connection closed with no answer, and the client sent it again on another (browsers and Go's HTTP client do so for a GET on a reused keep-alive connection)"
 
 // pacedNote follows the time a request was held inside a browser that
 // paces requests itself (browser.PacesRequests): what held it, and how to
@@ -1052,6 +1058,9 @@ func describe(k *mark, running bool, heldNote string) tip {
 	}
 	if k.hasServer {
 		t.Lines = append(t.Lines, "server received it at "+fmtSeconds(k.serverAt)+" (arrival #"+strconv.Itoa(k.serverSeq)+")")
+	}
+	if k.again > 0 {
+		t.Lines = append(t.Lines, "the server received it "+strconv.Itoa(k.again+1)+" times: "+sentAgainWhy)
 	}
 	outcome := "in flight"
 	switch {
