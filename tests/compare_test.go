@@ -174,6 +174,17 @@ func TestCompareTwoRuns(t *testing.T) {
 		t.Errorf("%d numbers show the baseline after the live run", n)
 	}
 	screenshot(t, ctx, "compare-live-vs-simulated")
+	// Kept in its turn, the live run replaces the baseline, and says so
+	// (the bar changed without a word).
+	click(t, ctx, "compare-keep")
+	var toast string
+	if err := waitFor(2*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		st = cs()
+		return st.Baseline != nil && st.Baseline.Label != "Full jitter (step 3), simulated (run 2)" && toast != ""
+	}); err != nil || !strings.Contains(toast, "in place of Full jitter (step 3), simulated (run 2)") {
+		t.Errorf("the live run kept as the baseline: %+v, message %q", st.Baseline, toast)
+	}
 
 	// Opening the link sets up the same comparison: full jitter against
 	// the flood, which the page simulates again from the link (same seed,

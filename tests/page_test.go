@@ -1088,8 +1088,12 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 	// Presentation mode survives a reload (the projector's page reopened
 	// from a link), and so does switching it off.
+	// Its button says how to leave it once it is on.
 	for _, want := range []bool{true, false} {
 		pressUntil("p", func(l look) bool { return l.Present == want })
+		if title := eval[string](t, ctx, `document.getElementById("present").title`); strings.Contains(title, "to leave it") != want {
+			t.Errorf("presentation mode %v: its button's title %q", want, title)
+		}
 		boot(t, ctx, srv.URL+"/?workers=8&jobs=1&rate=4&burst=2")
 		if got := read().Present; got != want {
 			t.Errorf("presentation mode switched to %v, then the page reloaded: %v", want, got)

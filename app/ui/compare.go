@@ -99,13 +99,28 @@ func (l *Lab) CanCompare() bool {
 
 // Compare keeps the run shown as the baseline, replacing any earlier one;
 // on the baseline itself, it clears it.
-func (l *Lab) Compare() {
+//
+// It returns the label of the baseline the run shown replaced, if any: a
+// baseline that gives way to another is told (replaced says how), not
+// swapped without a word.
+func (l *Lab) Compare() (replaced string) {
 	l.StopReplay() // the whole run's numbers, not the playhead's
 	switch {
 	case l.showingBaseline():
 		l.ClearBaseline()
 	case l.CanCompare():
+		if l.base != nil {
+			replaced = l.base.label()
+		}
 		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.atLimit()), true)
+	}
+	return replaced
+}
+
+// compareAndSay is Compare, saying so when a baseline was replaced.
+func (l *Lab) compareAndSay(ctx app.Context) {
+	if old := l.Compare(); old != "" {
+		l.Flash(ctx, "This run is the baseline now, in place of "+old+" (c on it clears it)")
 	}
 }
 

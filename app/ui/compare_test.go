@@ -143,12 +143,13 @@ func TestCompareRules(t *testing.T) {
 	l.watched = false
 
 	// c on the baseline itself clears it; the clear button too.
-	l.Compare() // the later run becomes the baseline
+	if old := l.Compare(); old != "Full jitter (step 3), simulated (run 1)" { // the later run becomes the baseline, and says which it replaced
+		t.Errorf("Compare on a later run replaced %q", old)
+	}
 	if l.base == nil || l.base.label() != "Custom configuration, live (run 3)" {
 		t.Fatalf("baseline after a second Compare: %+v", l.base)
 	}
-	l.Compare()
-	if l.base != nil || l.view.base != nil {
+	if old := l.Compare(); old != "" || l.base != nil || l.view.base != nil {
 		t.Error("Compare on the baseline itself did not clear it")
 	}
 	if strings.Contains(renderHTML(&Numbers{Lab: l}), "data-base") {

@@ -291,7 +291,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 			l.Flash(ctx, "Compare: finish a run or a simulation first, then keep it as the baseline")
 			return
 		}
-		l.Compare()
+		l.compareAndSay(ctx)
 	case "Escape":
 		switch {
 		case l.help:
@@ -385,7 +385,7 @@ func (p *Playground) Render() app.UI {
 			app.Div().Class("top-actions").Body(
 				app.Button().ID("present").Class("ghost").
 					Aria("pressed", strconv.FormatBool(l.present)).
-					Title("Presentation mode: large type, high contrast (p)").
+					Title(map[bool]string{false: "Presentation mode: large type, high contrast (p)", true: "Presentation mode is on: press again, or p, to leave it"}[l.present]).
 					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent(ctx.LocalStorage()) }),
 				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").
 					OnClick(func(ctx app.Context, e app.Event) { l.setHelp(true) }),

@@ -158,7 +158,7 @@ func (b *RunBar) Render() app.UI {
 				Aria("pressed", strconv.FormatBool(l.showingBaseline())).
 				Title("Compare (c): keep the finished run as the baseline; the next runs show its numbers beside theirs and its requests per second as an outline on the histogram. Pressed on the baseline itself, it clears it.").
 				Body(steadyLabel(l.showingBaseline(), "⇆", "Keep as baseline", "Baseline kept")).
-				OnClick(func(ctx app.Context, e app.Event) { l.Compare() }),
+				OnClick(func(ctx app.Context, e app.Event) { l.compareAndSay(ctx) }),
 			app.If(simErr != nil, func() app.UI {
 				return app.Span().ID("simulate-note").Class("help").Text("Simulate: only the built-in mock can be simulated, not a custom target.")
 			}),
