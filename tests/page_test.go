@@ -1210,6 +1210,33 @@ func TestPresentationShowsTheLanesFirst(t *testing.T) {
 	}
 }
 
+// TestPresentationHeaderIsOneLine: in presentation mode the header is one
+// line, the title, the tagline (cut short where it must be) and the
+// buttons side by side, from a 1024 px projector up: at 1024 px the
+// tagline wrapped under the title, 29 px of header the timeline needs.
+func TestPresentationHeaderIsOneLine(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	presentMode(t, ctx, true)
+	for _, w := range []int64{1024, 1280, 1920} {
+		viewport(t, ctx, w, 768)
+		type row struct{ Title, Tagline, Button, Header, TitleH float64 }
+		var r row
+		if err := waitFor(2*time.Second, func() bool {
+			r = eval[row](t, ctx, `(() => {
+				const mid = e => { const b = e.getBoundingClientRect(); return (b.top + b.bottom) / 2; };
+				const h1 = document.querySelector(".top h1");
+				return {Title: mid(h1), Tagline: mid(document.querySelector(".tagline")), Button: mid(document.getElementById("present")),
+					Header: document.querySelector(".top").getBoundingClientRect().height, TitleH: h1.getBoundingClientRect().height};
+			})()`)
+			return math.Abs(r.Title-r.Tagline) < 4 && math.Abs(r.Title-r.Button) < 4 && r.TitleH < 40
+		}); err != nil {
+			t.Errorf("presentation mode at %d px: the title's middle at %.1f px (%.1f px high), the tagline's at %.1f, the button's at %.1f; the header %.1f px high", w, r.Title, r.TitleH, r.Tagline, r.Button, r.Header)
+		}
+	}
+}
+
 // TestPresentationRunShowsTheLanes: on a 1024 × 768 projector in
 // presentation mode the header, the story's two rows of steps, its caption
 // and the numbers put the timeline's top 60–100 px above the fold (four
