@@ -1146,6 +1146,11 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	if on.Top < on.Legend || on.Top+on.Height > on.Screen {
 		t.Errorf("presentation mode, scrolled to the timeline: it spans %.2f–%.2f px of %.0f, the legend over it down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
 	}
+	// The legend stuck over the page is opaque there: what scrolls under
+	// it does not show through.
+	if bg := eval[string](t, ctx, `getComputedStyle(document.getElementById("legend")).backgroundColor`); strings.HasPrefix(bg, "rgba") {
+		t.Errorf("presentation mode: the legend's background %s lets the page show through", bg)
+	}
 	// The open arrivals step: each lane splits into rows for the jobs piled
 	// up past the 50 workers; its lanes go thinner than a row does, and
 	// its histogram, the 429s the step is about, is on the screen with them
