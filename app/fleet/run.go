@@ -252,18 +252,18 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 				}
 				return
 			}
+			// Every worker's first job is due when the run starts, however
+			// late its goroutine gets the thread; a later one when the last
+			// ended. Between the two the page's thread may be busy for
+			// hundreds of milliseconds (a loaded machine: 584 ms, found by
+			// a review), and the delay counts, in the job's completion and
+			// its first send's lateness, as it does for the first job.
+			due := rec.Start
 			for j := range s.Jobs {
 				if gate.Err() != nil {
 					return
 				}
-				// Every worker's first job is due when the run starts, however
-				// late its goroutine gets the thread; a later one when the
-				// last ends, which is when it starts.
-				var due time.Time
-				if j == 0 {
-					due = rec.Start
-				}
-				runJob(ctx, gate, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord)
+				due = runJob(ctx, gate, s, policy, w, j, due, bucket, budget, clock, tr, rec, onRecord)
 			}
 		})
 	}
@@ -272,14 +272,17 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 	return rec
 }
 
-// runJob runs worker w's job j, due at due (zero: when it starts; see
-// core.Loop.SetDue). Its waits and attempts start while gate is open; an
-// attempt in flight is aborted when ctx is done (gate is ctx or a child of
-// it).
+// runJob runs worker w's job j, due at due (see core.Loop.SetDue), and
+// returns when it ended (its EventDone's time). Its waits and attempts
+// start while gate is open; an attempt in flight is aborted when ctx is
+// done (gate is ctx or a child of it).
 func runJob(ctx, gate context.Context, s Scenario, policy core.Policy, w, j int, due time.Time, bucket *core.Bucket, budget *core.Budget,
-	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) {
+	clock core.Clock, tr Transport, rec *Recording, onRecord func(Record)) (ended time.Time) {
 	var last Attempt // the attempt in flight; Do reports its outcome synchronously
 	observe := func(e core.Event) {
+		if e.Kind == core.EventDone {
+			ended = e.At
+		}
 		// A job the gate cancelled while ctx goes on was cut at the request
 		// limit, not by Stop: its error says so (context.Canceled is both's
 		// cause; a gate made WithCancelCause would carry ErrRequestLimit
@@ -322,6 +325,7 @@ func runJob(ctx, gate context.Context, s Scenario, policy core.Policy, w, j int,
 	loop := core.NewLoop(policy, core.NewRand(core.SubSeed(s.Seed, w, j)), bucket, budget, observe)
 	loop.SetDue(due)
 	core.Do(gate, loop, clock, op)
+	return ended
 }
 
 // invalidScenario joins a scenario's validation errors.

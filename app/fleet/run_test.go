@@ -831,6 +831,36 @@ func TestFirstJobsAreDueAtTheStart(t *testing.T) {
 	}
 }
 
+// A worker's later job is due when its last ended: a pause between the
+// two (here 40 ms in the observer of the first job's end, as a busy page's
+// thread may hold the worker) counts in the job's first send's lateness
+// and its completion. The job was due when it started, and the pause
+// vanished (584 ms on a loaded machine, found by a review).
+func TestLaterJobsAreDueWhenTheLastEnded(t *testing.T) {
+	s := scenario(t, "workers", "2", "jobs", "2", "limiter", "none")
+	const pause = 40 * time.Millisecond
+	rec := Run(context.Background(), s, constTransport{Status: 200}, core.RealClock{}, func(r Record) {
+		if r.Job == 0 && r.Event.Kind == core.EventDone {
+			time.Sleep(pause)
+		}
+	})
+	ended := map[int]time.Time{}
+	for _, r := range rec.Records() {
+		e := r.Event
+		switch {
+		case r.Job == 0 && e.Kind == core.EventDone:
+			ended[r.Worker] = e.At
+		case r.Job == 1 && e.Kind == core.EventAttempt:
+			if !e.Intended.Equal(ended[r.Worker]) || e.At.Sub(e.Intended) < pause {
+				t.Errorf("worker %d's second job: intended %v after the first ended, sent %v after that; want due at its end, %v late", r.Worker, e.Intended.Sub(ended[r.Worker]), e.At.Sub(e.Intended), pause)
+			}
+		}
+	}
+	if st := rec.Stats(); st.CompletionMax < pause || st.LatenessP99 < pause {
+		t.Errorf("completion max %v, lateness p99 %v: the %v pause is not counted", st.CompletionMax, st.LatenessP99, pause)
+	}
+}
+
 // peakWithin is the most instants within any window [t, t+w).
 func peakWithin(ts []time.Time, w time.Duration) int {
 	return peakSorted(sinceFirst(ts), w)
