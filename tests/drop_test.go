@@ -3,6 +3,8 @@
 package tests
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"testing"
@@ -34,4 +36,39 @@ func TestDroppedAttemptSentAgain(t *testing.T) {
 		t.Errorf("received %d times", n)
 	}
 	t.Logf("%s\n%s", tip.Title, tip.Text)
+}
+
+// TestRoomKnowsItsUnansweredAttempts: in a shared room the page's
+// attempts that got no answer (timed out here) are known by their tag,
+// the page's device name in front: the export gives each its arrival
+// number (the server panel draws them as the page's, not as another
+// client's, by the same match). Every one was drawn grey and exported
+// without server_seq.
+func TestRoomKnowsItsUnansweredAttempts(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-tmo-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room+"&workers=5&jobs=1&latency=400ms&timeout=150ms&attempts=2&limiter=none")
+	dir := allowDownloads(t, ctx)
+	st := runToEnd(t, ctx, 30*time.Second)
+	if st.Stats["timeouts"] != 10 {
+		t.Fatalf("%v timeouts, want every one of the 10 attempts", st.Stats["timeouts"])
+	}
+	var doc struct{ Events []map[string]any }
+	unknown := 0
+	if err := waitFor(5*time.Second, func() bool {
+		_, data := download(t, ctx, dir, "export-json", ".json")
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("the export is not JSON: %v", err)
+		}
+		unknown = 0
+		for _, e := range doc.Events {
+			if _, ok := e["server_seq"]; e["kind"] == "outcome" && !ok {
+				unknown++
+			}
+		}
+		return unknown == 0
+	}); err != nil {
+		t.Errorf("%d of the 10 timed-out attempts exported without server_seq", unknown)
+	}
 }

@@ -76,8 +76,8 @@ func TestTellIsAStreamMessage(t *testing.T) {
 		{Type: "limit", Key: "run-1", At: at(700), Until: at(5700), Scale: 1e-7},
 	} {
 		told, streamed := newView(), newView()
-		told.start(fleet.Default(), t0)
-		streamed.start(fleet.Default(), t0)
+		told.start(fleet.Default(), t0, "")
+		streamed.start(fleet.Default(), t0, "")
 		told.tell(e)
 		msg, err := json.Marshal(e)
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 // Run's end does: the view's model, the recording and the numbers.
 func finishRun(l *Lab, recs []fleet.Record, simulated bool) {
 	l.runs++
-	l.view.start(l.s, t0)
+	l.view.start(l.s, t0, "")
 	for _, r := range recs {
 		l.view.onRecord(r)
 	}
@@ -335,7 +335,7 @@ func TestPaintBaseline(t *testing.T) {
 	}
 
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	for _, r := range oneJob() {
 		v.onRecord(r)
 	}

@@ -382,7 +382,7 @@ func TestTimedTellsMeasuredZeros(t *testing.T) {
 // The timeline of another run gives the recording none of its own.
 func TestExportTellsTheFaultsTheTimelineDrew(t *testing.T) {
 	l := newLab()
-	l.view.start(l.s, t0)
+	l.view.start(l.s, t0, "")
 	for _, r := range oneJob() {
 		l.view.onRecord(r)
 	}
@@ -430,7 +430,7 @@ func TestExportTellsTheFaultsTheTimelineDrew(t *testing.T) {
 // The file read like a run seen whole.
 func TestExportTellsTheGapsTheTimelineHatched(t *testing.T) {
 	l := newLab()
-	l.view.start(l.s, t0)
+	l.view.start(l.s, t0, "")
 	for _, r := range oneJob() {
 		l.view.onRecord(r)
 	}
@@ -480,7 +480,7 @@ func TestExportTellsWhatTheStreamHeardOfUnansweredAttempts(t *testing.T) {
 		{Worker: 1, Event: core.Event{Kind: core.EventDone, At: at(1050), Attempt: 2}},
 	}
 	l := newLab()
-	l.view.start(l.s, t0)
+	l.view.start(l.s, t0, "")
 	for _, r := range recs {
 		l.view.onRecord(r)
 	}

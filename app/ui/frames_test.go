@@ -18,7 +18,7 @@ import (
 // the frame missed runs as soon as some of it shows again.
 func TestTimelineWaitsWhileOffScreen(t *testing.T) {
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	drawn := v.draws
 	v.setOnScreen(false)
 	for ms := range 5 {
@@ -52,7 +52,7 @@ func TestTimelineWaitsWhileOffScreen(t *testing.T) {
 // hint under a finished run's numbers).
 func TestRunEndIsDrawnOffScreen(t *testing.T) {
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	v.setOnScreen(false)
 	v.onRecord(fleet.Record{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: at(1), Intended: at(1), Attempt: 1}})
 	v.mu.Lock()
@@ -72,7 +72,7 @@ func TestRunEndIsDrawnOffScreen(t *testing.T) {
 // run is over, it is drawn no more.
 func TestLiveTimelineMovesWithoutNews(t *testing.T) {
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	v.onRecord(fleet.Record{Worker: 0, Event: core.Event{Kind: core.EventAttempt, At: at(1), Intended: at(1), Attempt: 1}})
 	draws := func() int {
 		v.mu.Lock()

@@ -64,7 +64,7 @@ func syntheticJSON(l *Lab, args []string) string {
 	s.Workers = workers
 	recs := syntheticRecords(time.Now(), s, n)
 	v := l.view
-	v.start(s, recs[0].Event.At)
+	v.start(s, recs[0].Event.At, "")
 	for _, r := range recs {
 		v.onRecord(r)
 	}

@@ -828,7 +828,7 @@ func (l *Lab) Run(ctx app.Context) {
 	l.tr = tr
 	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
 	l.live = live
-	l.view.start(s, time.Now()) // an empty timeline at once; its origin is set below
+	l.view.start(s, time.Now(), tr.device) // an empty timeline at once; its origin is set below
 	l.runRev++
 	l.publish()
 	l.showRun(ctx)
@@ -887,7 +887,7 @@ func (l *Lab) Run(ctx app.Context) {
 // that the stream sees the first wave, calls started, then runs s against
 // tr from that moment, each record to live and v as it comes, and ends
 // v's run. It returns the recording with its numbers.
-func runLive(rctx context.Context, s fleet.Scenario, tr fleet.Transport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
+func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
 	if ready != nil {
 		wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
 		select {
@@ -904,7 +904,7 @@ func runLive(rctx context.Context, s fleet.Scenario, tr fleet.Transport, ready <
 	// Start from here too.
 	start := browser.Clock{}.Now()
 	live.restart(start)
-	v.start(s, start)
+	v.start(s, start, tr.device)
 	rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
 		live.add(r)
 		v.onRecord(r)

@@ -138,7 +138,8 @@ type model struct {
 	wcount    watchStats      // a watch's counts, kept as arrivals come in
 	quotas    []int           // a watch's: each quota (Event.Limit: a bucket's burst, a window's limit) the room's limiter had, in order seen
 	recent    []time.Duration // a watch's arrivals within 1 s of the newest, sorted (for the peak)
-	room      bool            // a shared room: tags are not unique, match by arrival number only
+	room      bool            // a shared room: other devices' arrivals come too
+	self      string          // in a room, this page's name in front of its attempts' tags (fleet.AttemptTag)
 	ownServer bool            // the user's own URL: no arrivals stream, the server panel stays empty
 	others    bool            // a run of its own received another client's requests (Burst)
 	devices   []string        // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
@@ -428,8 +429,12 @@ func (m *model) serverEvent(e *mock.Event) {
 		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: outcomeName(e.Outcome), tag: strings.Clone(e.Tag)}
 		if i, ok := m.markBySeq[a.seq]; ok {
 			a.mark = i
-		} else if !m.room {
-			if _, w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && w < m.workers {
+		} else if !m.watch {
+			// Unanswered (a timeout, an abort, a drop), an attempt is known
+			// by its tag alone: in a room by this page's device name in
+			// front of it (every such attempt of a room's run was drawn as
+			// another client's, found by a review).
+			if dev, w, j, n, ok := fleet.ParseAttemptTag(e.Tag); ok && dev == m.self && (dev != "" || !m.room) && w < m.workers {
 				a.mark = m.findMark(w, j, n)
 			}
 		}

@@ -17,7 +17,7 @@ import (
 func replayedView(t *testing.T) (*view, []fleet.Record) {
 	t.Helper()
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	recs := oneJob()
 	for _, r := range recs {
 		v.onRecord(r)
@@ -119,7 +119,7 @@ func TestReplayStops(t *testing.T) {
 
 	// A new run ends a replay too.
 	v.startReplay(recs, 1, nil, func() { ended.Store(true) })
-	v.start(fleet.Default(), at(5000))
+	v.start(fleet.Default(), at(5000), "")
 	if v.replay != nil || v.srvLog != nil {
 		t.Error("a new run keeps the replay or the last run's server messages")
 	}

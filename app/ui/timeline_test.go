@@ -470,7 +470,7 @@ func TestViewKeyboardSelection(t *testing.T) {
 	v := newView()
 	s := fleet.Default()
 	s.Workers = 3
-	v.start(s, t0)
+	v.start(s, t0, "")
 	for _, r := range oneJob() {
 		v.onRecord(r)
 	}
@@ -661,17 +661,21 @@ func TestModelServerStream(t *testing.T) {
 		t.Error("end event not taken")
 	}
 
-	// In a shared room tags are not unique: match by arrival number only.
+	// In a shared room a tag is this page's with its device name in front
+	// (an unanswered attempt is known by that alone); another device's,
+	// or one with no device (curl), is not.
 	r := newModel(t0, 3)
-	r.room = true
+	r.room, r.self = true, "heron-4k2"
 	r.add(&recs[1])
-	r.serverEvent(&mock.Event{Type: "arrival", Seq: 7, Tag: "w1.j0.a1", At: at(55), Outcome: "limited"})
-	if r.arrivals[0].mark != -1 {
-		t.Error("room arrival matched by tag")
+	for i, tag := range []string{"w1.j0.a1", "otter-9zz.w1.j0.a1", "heron-4k2.w1.j0.a1"} {
+		r.serverEvent(&mock.Event{Type: "arrival", Seq: uint64(5 + i), Tag: tag, At: at(55), Outcome: "limited"})
+		if got, want := r.arrivals[i].mark, map[bool]int{false: -1, true: 0}[i == 2]; got != want {
+			t.Errorf("room arrival tagged %s matched attempt %d, want %d", tag, got, want)
+		}
 	}
 	r.add(&recs[2]) // the answer's body says arrival 7
-	if r.arrivals[0].mark != 0 {
-		t.Error("room arrival not matched by its number once the answer came")
+	if r.arrivals[2].mark != 0 || r.marks[0].serverSeq != 7 {
+		t.Errorf("room arrival not matched by its number once the answer came: %+v", r.marks[0])
 	}
 	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
 	var o browser.Ops

@@ -123,10 +123,11 @@ func newViewOn(canvas, overlay string) *view {
 }
 
 // start resets the view for a new run of s starting at start.
-func (v *view) start(s fleet.Scenario, start time.Time) {
+func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.mu.Lock()
 	v.m = newModel(start, s.Workers)
 	v.m.room = s.Room != "" && s.Target == ""
+	v.m.self = device
 	v.m.ownServer = s.Target != ""
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
@@ -149,7 +150,7 @@ func (v *view) start(s fleet.Scenario, start time.Time) {
 // startWatch resets the view for a watch of s's shared room from start:
 // the room's arrivals only, in a lane per device as they come.
 func (v *view) startWatch(s fleet.Scenario, start time.Time) {
-	v.start(s, start)
+	v.start(s, start, "")
 	v.mu.Lock()
 	v.m = newModel(start, 0)
 	v.m.room, v.m.watch = true, true

@@ -21,7 +21,7 @@ import (
 func finishedView(t *testing.T) *view {
 	t.Helper()
 	v := newView()
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	for _, r := range oneJob() {
 		v.onRecord(r)
 	}
@@ -127,7 +127,7 @@ func TestZoomAndPan(t *testing.T) {
 	v.mu.Unlock()
 
 	// A new run starts whole; a run going on is not zoomed.
-	v.start(fleet.Default(), t0)
+	v.start(fleet.Default(), t0, "")
 	if v.zoomText() != "" || v.zoom(0.5) {
 		t.Error("a run going on zooms")
 	}
