@@ -882,14 +882,23 @@ func (l *Lab) Run(ctx app.Context) {
 	})
 }
 
+// streamWait is how long a live run waits for its arrivals stream to open
+// before it starts without it. The stream's hello comes within
+// milliseconds here; on a loaded machine a new page's first stream took
+// longer than the 500 ms this was, and the arrivals before it opened
+// (the first 230 ms of a run whose every attempt hung) were never seen:
+// no arrival number for those attempts, none in the server panel (found
+// by a review). A stream that cannot open at all delays the run this long.
+const streamWait = 2 * time.Second
+
 // runLive is a live run's course, Run's and the rehearsal's: it lets the
-// arrivals stream open first (ready, up to 500 ms; nil: no stream), so
+// arrivals stream open first (ready, up to streamWait; nil: no stream), so
 // that the stream sees the first wave, calls started, then runs s against
 // tr from that moment, each record to live and v as it comes, and ends
 // v's run. It returns the recording with its numbers.
 func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
 	if ready != nil {
-		wait, cancelWait := context.WithTimeout(rctx, 500*time.Millisecond)
+		wait, cancelWait := context.WithTimeout(rctx, streamWait)
 		select {
 		case <-ready:
 		case <-wait.Done():
@@ -900,7 +909,7 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	restoreGC := fleet.RelaxGC(liveGCPercent)
 	// One origin for the timeline, the live numbers, the final numbers
 	// and the exports: the run starts now, after the stream's hello
-	// (up to 500 ms), not when Run was pressed. fleet.Run reads its
+	// (up to streamWait), not when Run was pressed. fleet.Run reads its
 	// Start from here too.
 	start := browser.Clock{}.Now()
 	live.restart(start)
