@@ -62,6 +62,11 @@ func TestCustomTarget(t *testing.T) {
 	if note := eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`); !strings.Contains(note, "Access-Control-Expose-Headers") {
 		t.Errorf("429s without a readable Retry-After: the note says %q, want it to name Access-Control-Expose-Headers", note)
 	}
+	// So does each 429's tooltip: its Retry-After, sent but not exposed,
+	// is not told apart from none.
+	if tip := firstTipSaying(t, ctx, "429 Too Many Requests"); !strings.Contains(tip.Text, "no Retry-After readable: your server sent none, or it is not listed in Access-Control-Expose-Headers") {
+		t.Errorf("a 429 whose Retry-After the API did not expose: tooltip\n%s", tip.Text)
+	}
 
 	boot(t, ctx, srv.URL+"/?workers=1&jobs=1&attempts=2&base=100ms&seed=1&target="+url.QueryEscape(target+"/closed"))
 	st = runToEnd(t, ctx, 30*time.Second)

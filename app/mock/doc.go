@@ -90,7 +90,8 @@
 //
 // Every response, errors included, carries Access-Control-Allow-Origin: *,
 // Access-Control-Expose-Headers listing Retry-After, RateLimit,
-// RateLimit-Policy and X-RateLimit-*, Timing-Allow-Origin: *, and
+// RateLimit-Policy and the three X-RateLimit headers by name (the list
+// takes no prefix wildcard), Timing-Allow-Origin: *, and
 // Cache-Control: no-store. OPTIONS answers preflights with 204 on every
 // route, allowing the methods the route serves (GET, HEAD and OPTIONS on
 // /mock; GET and OPTIONS on /mock/events; POST and OPTIONS on the fault

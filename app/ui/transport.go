@@ -236,9 +236,12 @@ func (t *fetchTransport) corsNote() string {
 		return "Rejections came back with rate-limit headers but no Retry-After: your server sends none, " +
 			"or leaves it out of Access-Control-Expose-Headers, which lists the others (fetch() sees only the headers listed there)."
 	case t.limited.Load() > 0 && t.noRetryHdr.Load() == t.limited.Load():
-		return "Rejections came back without a readable Retry-After. Cross-origin, fetch() only sees the headers " +
-			"your server lists in Access-Control-Expose-Headers: add Retry-After, RateLimit, RateLimit-Policy " +
-			"(and X-RateLimit-* if you send them)."
+		// Each header by its name: the list takes no prefix wildcard
+		// (X-RateLimit-* exposed nothing, found by a review), only a
+		// whole "*" for requests without credentials, as the page's are.
+		return "Rejections came back without a readable Retry-After: your server sends none, or, cross-origin, " +
+			"leaves it out of Access-Control-Expose-Headers (fetch() sees only the headers listed there): list Retry-After, RateLimit, RateLimit-Policy " +
+			"and, if you send them, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each by name (the list takes no X-RateLimit-*), or expose every header with *."
 	}
 	return ""
 }

@@ -980,7 +980,7 @@ func (v *view) selection() (t tip, ok bool) {
 	if v.paced {
 		held = pacedNote
 	}
-	t = describe(&k, v.running || v.replay != nil, held) // a replay has not reached what comes next
+	t = describe(&k, v.running || v.replay != nil, held, v.m.ownServer) // a replay has not reached what comes next
 	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
 	if v.details {
 		t.Said = strings.Join(t.Lines, ". ")
@@ -1035,8 +1035,9 @@ const pacedMin = 10 * time.Millisecond
 // numbered from 1 here, as attempts are (and as the lanes are labelled):
 // "Worker 1 · job 1 · attempt 1" is the first worker's first try. The
 // exports keep the records' numbers, workers and jobs from 0 (README,
-// "Export schema").
-func describe(k *mark, running bool, heldNote string) tip {
+// "Export schema"). crossOrigin says the attempt went to a custom target,
+// whose headers fetch() reads only where the server exposes them.
+func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 	t := tip{Class: k.class.String()}
 	t.Title = "Worker " + strconv.Itoa(k.worker+1) + " · job " + strconv.Itoa(k.job+1) + " · attempt " + strconv.Itoa(k.attempt)
 	late := k.sent - k.intended
@@ -1090,6 +1091,9 @@ func describe(k *mark, running bool, heldNote string) tip {
 			ra = `"" (sent empty)`
 		}
 		t.Lines = append(t.Lines, "Retry-After: "+ra)
+	} else if crossOrigin && (k.status == 429 || k.status == 503) {
+		// Not told apart from a server that sent none (found by a review).
+		t.Lines = append(t.Lines, "no Retry-After readable: your server sent none, or it is not listed in Access-Control-Expose-Headers, and fetch() sees only the headers listed there")
 	}
 	if rl := k.rateLimit(); rl != "" {
 		t.Lines = append(t.Lines, rl)
