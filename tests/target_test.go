@@ -68,6 +68,16 @@ func TestCustomTarget(t *testing.T) {
 		t.Errorf("a 429 whose Retry-After the API did not expose: tooltip\n%s", tip.Text)
 	}
 
+	// A step of the story sets the target aside, and says so.
+	press(t, ctx, "3")
+	var toast string
+	if err := waitFor(2*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return toast != ""
+	}); err != nil || !strings.Contains(toast, "not your target "+target+"/open: ↶ Your configuration (u) brings it back") {
+		t.Errorf("step 3 over a custom target: message %q", toast)
+	}
+
 	boot(t, ctx, srv.URL+"/?workers=1&jobs=1&attempts=2&base=100ms&seed=1&target="+url.QueryEscape(target+"/closed"))
 	st = runToEnd(t, ctx, 30*time.Second)
 	if st.Stats["successes"] != 0 || st.Stats["failed"] != 2 {

@@ -691,6 +691,17 @@ func TestFaultTitlesFitTheServer(t *testing.T) {
 			t.Errorf("%s: Halve limit's title %q, want %q and not %q", c.query, got, c.halve, c.halveNotIn)
 		}
 	}
+	// With a custom target, off: each title says why (they said only what
+	// they would do; a review).
+	l := newLab()
+	bar := renderHTML(&RunBar{Lab: l})
+	if strings.Contains(bar, "Off with a custom target") {
+		t.Error("the fault switches say they are off for a custom target, on the mock")
+	}
+	l.s.Target = "http://example.com/api"
+	if bar = renderHTML(&RunBar{Lab: l}); strings.Count(bar, "Off with a custom target: only the built-in mock can be switched from here") != 3 {
+		t.Errorf("with a custom target, the fault switches' titles: %s", bar)
+	}
 }
 
 // TestHelpListsEveryShortcut: the shortcuts dialog, its text written as

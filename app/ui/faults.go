@@ -33,6 +33,15 @@ func (l *Lab) CanOutage() bool {
 	return l.watching && !l.stopping || l.running && !l.simulating && !l.watching && !l.stopping && l.s.Target == ""
 }
 
+// faultTitle is a fault switch's title, which says, with a custom target,
+// why the switch is off (it said only what it would do).
+func (l *Lab) faultTitle(title string) string {
+	if l.s.Target != "" {
+		return title + ". Off with a custom target: only the built-in mock can be switched from here"
+	}
+	return title
+}
+
 // Outage takes the mock down for OutageLength for the run's key (or the
 // watched room): POST /mock/outage. The timeline marks the stretch when
 // the server's stream tells of it; the status says what was asked.

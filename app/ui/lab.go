@@ -667,11 +667,15 @@ func (l *Lab) pageAddress() string {
 
 // Preset loads preset id. The shared room is kept: a workshop walks its
 // room through the story, step by step.
-func (l *Lab) Preset(id string) {
+//
+// A step runs against the built-in mock: it returns the custom target it
+// set aside, if any, for the page to say so (it went without a word).
+func (l *Lab) Preset(id string) (target string) {
 	p, ok := fleet.PresetByID(id)
 	if !ok {
-		return
+		return ""
 	}
+	target = l.s.Target
 	if presetIndex(l.s) < 0 || len(l.fieldErrs) > 0 { // a configuration of the user's own: kept, to go back to
 		own := &ownConfig{s: l.s}
 		for key := range l.fieldErrs {
@@ -683,6 +687,19 @@ func (l *Lab) Preset(id string) {
 		l.custom = own
 	}
 	l.setScenario(p.Scenario())
+	return target
+}
+
+// presetAndSay is Preset, saying so when the step set a custom target
+// aside.
+func (l *Lab) presetAndSay(ctx app.Context, id string) {
+	if target := l.Preset(id); target != "" {
+		back := ""
+		if l.custom != nil {
+			back = ": ↶ Your configuration (u) brings it back"
+		}
+		l.Flash(ctx, "The steps run against the built-in mock, not your target "+target+back)
+	}
 }
 
 // RestoreCustom goes back to the user's own configuration that a preset

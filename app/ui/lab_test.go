@@ -728,6 +728,20 @@ func TestPresetKeepsTheUsersConfiguration(t *testing.T) {
 	if l.s != own {
 		t.Error("u with nothing kept changed the configuration")
 	}
+
+	// A step sets a custom target aside (the steps run against the mock)
+	// and says which; u brings it back.
+	l = newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?target="+url.QueryEscape("http://localhost:9000/api")))
+	if got := l.Preset("full-jitter"); got != "http://localhost:9000/api" || l.s.Target != "" {
+		t.Errorf("a step over a custom target: set aside %q, target now %q", got, l.s.Target)
+	}
+	if got := l.Preset("flood"); got != "" {
+		t.Errorf("a step over a step set aside %q", got)
+	}
+	if l.RestoreCustom(); l.s.Target != "http://localhost:9000/api" {
+		t.Errorf("u: target %q", l.s.Target)
+	}
 }
 
 // Going back to the user's own configuration brings back what they typed

@@ -324,7 +324,7 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 		case l.running: // the settings are locked: they were silent
 			l.Flash(ctx, "Steps: once this "+l.runNoun()+" is over (s stops it)")
 		default:
-			l.Preset(presets[i])
+			l.presetAndSay(ctx, presets[i])
 		}
 	}
 }

@@ -82,7 +82,7 @@ func (b *PresetBar) Render() app.UI {
 						app.Span().Class("num").Text(strconv.Itoa(i+1)),
 						app.Span().Class("title").Text(p.Title),
 					).
-					OnClick(func(ctx app.Context, e app.Event) { l.Preset(p.ID) }),
+					OnClick(func(ctx app.Context, e app.Event) { l.presetAndSay(ctx, p.ID) }),
 			)
 		}), app.If(l.CustomKept(), func() app.UI {
 			return app.Li().Body(app.Button().ID("preset-back").Class("step back").

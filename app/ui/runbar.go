@@ -140,17 +140,17 @@ func (b *RunBar) Render() app.UI {
 			}),
 			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back").
+				Title(l.faultTitle("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back")).
 				Body(app.Span().Class("icon").Text("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title(halveTitle(&l.s)).
+				Title(l.faultTitle(halveTitle(&l.s))).
 				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title(burstTitle(&l.s)).
+				Title(l.faultTitle(burstTitle(&l.s))).
 				Body(app.Span().Class("icon").Text("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").Attr(browser.FocusNextAttr, "run").
