@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -20,7 +21,10 @@ const (
 	DecorrelatedJitter                 // min(Cap, U(Base, prev·3))
 )
 
-var strategyNames = [...]string{"none", "constant", "exponential", "full", "equal", "decorrelated"}
+// strategyNames are the strategies' names, by their constants: one place
+// for ParseStrategy, String and the errors' lists (a new strategy's name
+// was missing from two hand-written lists; a review).
+var strategyNames = [...]string{None: "none", Constant: "constant", Exponential: "exponential", FullJitter: "full", EqualJitter: "equal", DecorrelatedJitter: "decorrelated"}
 
 // String returns "none", "constant", "exponential", "full", "equal" or
 // "decorrelated": the names ParseStrategy accepts.
@@ -39,7 +43,7 @@ func ParseStrategy(s string) (Strategy, error) {
 			return Strategy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("core: backoff strategy %q: must be one of none, constant, exponential, full, equal, decorrelated", s)
+	return 0, fmt.Errorf("core: backoff strategy %q: must be one of %s", s, strings.Join(strategyNames[:], ", "))
 }
 
 // Backoff is a pure description of a delay schedule: the formulas of the
@@ -68,8 +72,9 @@ type Backoff struct {
 // Validate reports the first field outside its allowed range. Fields the
 // strategy does not use are not checked.
 func (b Backoff) Validate() error {
-	if b.Strategy > DecorrelatedJitter {
-		return fmt.Errorf("core: backoff strategy %d: must be between 0 (none) and 5 (decorrelated)", uint8(b.Strategy))
+	if int(b.Strategy) >= len(strategyNames) {
+		last := len(strategyNames) - 1
+		return fmt.Errorf("core: backoff strategy %d: must be between 0 (%s) and %d (%s)", uint8(b.Strategy), strategyNames[0], last, strategyNames[last])
 	}
 	if b.Strategy == None {
 		return nil

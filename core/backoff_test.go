@@ -279,3 +279,29 @@ func TestDelayBeyondTheLoopGolden(t *testing.T) {
 		}
 	}
 }
+
+// Every strategy ParseStrategy knows is one Validate allows, and both
+// errors name every strategy there is: a strategy added to the names
+// passes both, with nothing else to update (a review found the two lists
+// written out by hand, and a new strategy refused by Validate).
+func TestStrategyNamesAreTheStrategies(t *testing.T) {
+	for i, name := range strategyNames {
+		s, err := ParseStrategy(name)
+		if err != nil || s != Strategy(i) || s.String() != name {
+			t.Errorf("%q: parsed as %v (%v), want %d", name, s, err, i)
+		}
+		b := Backoff{Strategy: s, Base: 100 * time.Millisecond, Multiplier: 2, Cap: time.Second}
+		if err := b.Validate(); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	last := strategyNames[len(strategyNames)-1]
+	_, err := ParseStrategy("linear")
+	if err == nil || !strings.HasSuffix(err.Error(), strings.Join(strategyNames[:], ", ")) {
+		t.Errorf("an unknown name: %v", err)
+	}
+	err = Backoff{Strategy: Strategy(len(strategyNames))}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "("+last+")") {
+		t.Errorf("a strategy past the last: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // Bounds on the parameters that core does not define. The limiter's own
@@ -18,10 +19,10 @@ import (
 // LimiterLimitRange, LimiterWindowRange), read here so the page, the mock
 // and core can never disagree.
 const (
-	MaxKeyLen     = 64               // longest key and tag, in bytes
-	MaxOutage     = time.Minute      // the longest outage one POST /mock/outage starts (a page schedules no longer)
-	MaxRetryValue = 86400            // seconds, for retry_after=fixed
-	MaxLatency    = 30 * time.Second // bound on latency+spread
+	MaxKeyLen     = 64                // longest key and tag, in bytes
+	MaxOutage     = time.Minute       // the longest outage one POST /mock/outage starts (a page schedules no longer)
+	MaxRetryValue = sim.MaxRetryValue // seconds, for retry_after=fixed
+	MaxLatency    = 30 * time.Second  // bound on latency+spread
 )
 
 // RetryMode says what the Retry-After header of a rejection carries.
@@ -244,11 +245,11 @@ var table = [numParams]ParamInfo{
 	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + ", e.g. 500ms, 2s, 1m"},
 	pStatus:     {"status", "status code of a rejection", "429", "429, 503"},
 	pRetryAfter: {"retry_after", "Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
-	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and 86400"},
+	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and " + strconv.Itoa(MaxRetryValue)},
 	pMalformed:  {"malformed", "kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
 	pHeaders:    {"headers", "extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
-	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
-	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration between 0s and 30s; latency+spread ≤ 30s"},
+	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration between 0s and " + MaxLatency.String() + "; " + allowedLatency},
+	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration between 0s and " + MaxLatency.String() + "; " + allowedLatency},
 	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
 	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
@@ -309,10 +310,20 @@ func paramIndex(name string) int {
 // AllowedOnce is what a parameter given more than once is told.
 const AllowedOnce = "one value; the parameter is given more than once"
 
-const (
-	allowedSum     = "fail500+fail503+drop+hang ≤ 100"
-	allowedLatency = "latency+spread ≤ 30s"
-	allowedKnown   = "key, tag, limiter, rate, burst, limit, window, status, retry_after, retry_value, malformed, headers, latency, spread, fail500, fail503, drop, hang, seed"
+const allowedSum = "fail500+fail503+drop+hang ≤ 100"
+
+var (
+	allowedLatency = "latency+spread ≤ " + MaxLatency.String()
+	// allowedKnown names every parameter, from the table: written out
+	// by hand, a parameter added to the table was missing from it (a
+	// review).
+	allowedKnown = func() string {
+		names := make([]string, len(table))
+		for i, p := range table {
+			names[i] = p.Name
+		}
+		return strings.Join(names, ", ")
+	}()
 )
 
 // unknownName refuses a parameter that a control endpoint or the arrivals
@@ -578,9 +589,9 @@ func formatPct(v float64) string {
 
 // sumTolerance is the float error allowed in fail500+fail503+drop+hang ≤
 // 100 (0.2+85.4+14.4 adds up to 100.00000000000001), and the precision of
-// the sum named when it is refused. core/sim's Endpoint.Validate uses the
-// same.
-const sumTolerance = 1e-9
+// the sum named when it is refused: core/sim's, whose Endpoint.Validate
+// allows the same.
+const sumTolerance = sim.FailureSumSlack
 
 // Valid reports whether p is within every bound (what ParseParams would accept).
 func (p Params) Valid() error {

@@ -86,7 +86,7 @@ type Endpoint struct {
 	Limiter    core.LimiterConfig
 	Status     int            // status of a rejection: 429 or 503 (0 means 429)
 	RetryAfter RetryAfterMode // Retry-After on rejections and in an outage
-	RetryValue int            // seconds, for RetryAfterFixed (0–86400)
+	RetryValue int            // seconds, for RetryAfterFixed (0–MaxRetryValue)
 
 	// RetryAfterValue, when set, replaces RetryAfter: it returns the
 	// Retry-After value of a rejection decided at now (seq is the arrival
@@ -101,7 +101,7 @@ type Endpoint struct {
 	Latency time.Duration // base delay of every answer
 	Spread  time.Duration // plus U(0, Spread)
 
-	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100, see failureSumSlack)
+	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100, see FailureSumSlack)
 
 	// Rolls, when set, returns a request's two rolls in [0, 1): the
 	// failure's (fail·100 falls among Fail500, Fail503, Drop and Hang, in
@@ -125,12 +125,17 @@ type Endpoint struct {
 // Outage is a stretch [From, To) after the server's start when it is down.
 type Outage struct{ From, To time.Duration }
 
-// failureSumSlack is how far above 100 the float64 sum of the injected
+// FailureSumSlack is how far above 100 the float64 sum of the injected
 // failure percentages may come: shares that add up to 100 in decimal can
 // add up to a little more in float64 (0.2 + 85.4 + 14.4 =
 // 100.00000000000001). Rolls compare a draw in [0, 100) with the running
-// sums, so such a sum means failures only, as 100 does.
-const failureSumSlack = 1e-9
+// sums, so such a sum means failures only, as 100 does. The mock's
+// parameters allow the same.
+const FailureSumSlack = 1e-9
+
+// MaxRetryValue is the most seconds RetryAfterFixed sends (a day), the
+// mock's bound on retry_value too.
+const MaxRetryValue = 86400
 
 // Validate reports the first field that makes no sense.
 func (e *Endpoint) Validate() error {
@@ -142,8 +147,8 @@ func (e *Endpoint) Validate() error {
 		return fmt.Errorf("sim: endpoint status %d: must be 429 or 503", e.Status)
 	case e.RetryAfter > RetryAfterFixed:
 		return fmt.Errorf("sim: endpoint retry-after mode %d: must be between 0 (none) and 3 (fixed)", e.RetryAfter)
-	case e.RetryValue < 0 || e.RetryValue > 86400:
-		return fmt.Errorf("sim: endpoint retry value %d: must be between 0 and 86400", e.RetryValue)
+	case e.RetryValue < 0 || e.RetryValue > MaxRetryValue:
+		return fmt.Errorf("sim: endpoint retry value %d: must be between 0 and %d", e.RetryValue, MaxRetryValue)
 	case e.Latency < 0 || e.Spread < 0 || e.HangLimit < 0:
 		return fmt.Errorf("sim: endpoint latency %v, spread %v, hang limit %v: must not be negative", e.Latency, e.Spread, e.HangLimit)
 	}
@@ -162,7 +167,7 @@ func (e *Endpoint) Validate() error {
 		}
 		sum += p.v
 	}
-	if sum > 100+failureSumSlack {
+	if sum > 100+FailureSumSlack {
 		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most 100", sum)
 	}
 	return nil
