@@ -380,3 +380,20 @@ func (r *statusRecorder) WriteHeader(code int) {
 	r.status = code
 	r.ResponseWriter.WriteHeader(code)
 }
+
+// Every strategy and ceiling action core has (up to the first whose String
+// is its number: no name) has its identifier in the exported program: one
+// missing wrote "Strategy:   ," and a program that does not compile, with
+// no test failing, since the programs built are the presets' (a review).
+func TestGoCodeNamesEveryStrategy(t *testing.T) {
+	for s := core.Strategy(0); s.String() != fmt.Sprintf("Strategy(%d)", uint8(s)); s++ {
+		if strategyIdent[s] == "" {
+			t.Errorf("strategy %v: no identifier", s)
+		}
+	}
+	for a := core.CeilingAction(0); a.String() != fmt.Sprintf("CeilingAction(%d)", uint8(a)); a++ {
+		if ceilingIdent[a] == "" {
+			t.Errorf("ceiling action %v: no identifier", a)
+		}
+	}
+}

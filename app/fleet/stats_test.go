@@ -154,31 +154,6 @@ func TestCompletionLeavesOutStoppedJobs(t *testing.T) {
 	}
 }
 
-func TestHistogram(t *testing.T) {
-	bins := Histogram(handMade(), 500*time.Millisecond)
-	var got []string
-	for _, b := range bins {
-		got = append(got, fmt.Sprintf("%v %v %d", b.Start.Sub(t0), b.Count, b.Total()))
-	}
-	// Classes: ok, limited, failed, timeout, aborted, pending.
-	want := []string{
-		"0s [0 2 0 1 0 1] 4",
-		"500ms [0 0 1 0 1 0] 2",
-		"1s [1 0 0 0 0 0] 1",
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("Histogram\n got %q\nwant %q", got, want)
-	}
-	// From an earlier origin the slices shift.
-	bins = HistogramFrom(t0.Add(-250*time.Millisecond), handMade(), time.Second)
-	if len(bins) != 2 || bins[0].Total() != 5 || bins[1].Total() != 2 {
-		t.Errorf("HistogramFrom: %+v", bins)
-	}
-	if Histogram(nil, time.Second) != nil {
-		t.Error("Histogram(nil) not nil")
-	}
-}
-
 func TestDispersion(t *testing.T) {
 	// Retries at 300, 710 and 1052 ms: counts [2, 1] per 500 ms;
 	// mean 1.5, variance 0.25.

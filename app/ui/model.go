@@ -584,7 +584,7 @@ func serverClass(outcome string) fleet.Class {
 }
 
 // histogram counts attempts per slice of the run by send time, stacked by
-// the class of their outcome (as fleet.HistogramFrom does, from the model),
+// the class of their outcome (ClassPending in flight), from the model,
 // in the slices from first to n: bins[i] is slice first+i. A watch has no
 // attempts of its own: it counts the room's arrivals by receive time,
 // stacked by what the server did.
