@@ -648,7 +648,7 @@ func TestCutShortBaselineGetsNoVerdict(t *testing.T) {
 	}
 	finishRun(l, quick, false)
 	bar := renderHTML(&CompareBar{Lab: l})
-	if !strings.Contains(bar, "The baseline was cut short at the request limit (1 of 1 jobs succeeded): its numbers tell only its start, so none is called better or worse.") {
+	if !strings.Contains(bar, "The baseline was cut short at the request limit (1 of 1 job succeeded): its numbers tell only its start, so none is called better or worse.") {
 		t.Errorf("compare bar against a cut baseline: %s", bar)
 	}
 	out := renderHTML(&Numbers{Lab: l})

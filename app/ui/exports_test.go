@@ -96,7 +96,7 @@ func TestPNGCarriesTheRunsWholeLink(t *testing.T) {
 	if l.ShareURL() != want {
 		t.Fatalf("share link %q, run's %q", l.ShareURL(), want)
 	}
-	const wantNumbers = "2 requests · 1 of 1 jobs succeeded · 1 429s (50%) · peak 1 req/s · completion p50 1.15 s, p99 1.15 s · drained in 1.15 s"
+	const wantNumbers = "2 requests · 1 of 1 job succeeded · 1 429s (50%) · peak 1 req/s · completion p50 1.15 s, p99 1.15 s · drained in 1.15 s"
 	check := func(when string, want string) {
 		t.Helper()
 		for _, sz := range frameSizes {

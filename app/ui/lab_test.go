@@ -186,6 +186,7 @@ func TestFinishedText(t *testing.T) {
 		{fleet.Stats{Jobs: 20, GiveUps: 20, Cancelled: 20}, 0, thousands, "of_0_finished_· 20_stopped"},
 		{fleet.Stats{Jobs: 3000, Successes: 1000, GiveUps: 2000, Cancelled: 1500}, 0, thousands, "of_1,500_finished_· 1,500_stopped"},
 		{fleet.Stats{Jobs: 100, Successes: 98, GiveUps: 2}, 100, thousands, "of_100_jobs"},
+		{fleet.Stats{Jobs: 1, Successes: 1}, 1, thousands, "of_1_job"}, // "of 1 job" (a review)
 		{fleet.Stats{Jobs: 29, Successes: 19, GiveUps: 10, Cancelled: 10}, 200, thousands, "of_200_· 171_not_run"},
 		{fleet.Stats{Jobs: 10, Successes: 10}, 80, thousands, "of_80_· 70_not_run"}, // Stop between an open workload's arrivals
 		{fleet.Stats{Jobs: 130000, Successes: 30000, GiveUps: 100000, Cancelled: 10000}, 10_000_000, short, "of_10M_· 9.87M_not_run"},

@@ -73,7 +73,7 @@ func (b *RunBar) Render() app.UI {
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
 		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + thousands(l.stats.Successes) + " of " +
-			thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded in " + fmtMeasured(l.stats.Drain)
+			thousands(jobsOf(l.rec.Scenario)) + " " + plural(jobsOf(l.rec.Scenario), "job", "jobs") + " succeeded in " + fmtMeasured(l.stats.Drain)
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
@@ -92,11 +92,11 @@ func (b *RunBar) Render() app.UI {
 		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtMeasured(l.stats.Drain) +
-			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " jobs succeeded." + l.outageFailed()
+			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " " + plural(jobsOf(l.rec.Scenario), "job", "jobs") + " succeeded." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " jobs succeeded in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
+		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " " + plural(l.stats.Jobs, "job", "jobs") + " succeeded in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited

@@ -471,7 +471,7 @@ func finishedText(st *fleet.Stats, jobs int, num func(int) string) string {
 		if n := neverStarted(st, jobs); n > 0 {
 			return together("of", num(jobs)) + itemSep + together(num(n), "not", "run")
 		}
-		return together("of", num(jobs), "jobs")
+		return together("of", num(jobs), plural(jobs, "job", "jobs"))
 	}
 	t := together("of", num(st.Jobs-st.Cancelled), "finished")
 	if st.Cancelled > 0 {
