@@ -462,6 +462,9 @@ func (c *CompareBar) Render() app.UI {
 		label, what = l.base.label(), "a watch of a shared room is not compared with it; the next run or simulation is."
 	case l.showingBaseline() || (l.rec == nil && !l.running):
 		label, what = l.base.label(), "the next run or simulation is drawn and counted against it."
+		if l.base.scen.Target != "" {
+			what += " It stays out of the page's link: a link's baseline is simulated, and only the built-in mock can be."
+		}
 	default:
 		this := "this run"
 		if l.rec != nil {

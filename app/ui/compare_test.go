@@ -686,3 +686,30 @@ func TestUnmeasuredNumberKeepsTheBaselines(t *testing.T) {
 		}
 	}
 }
+
+// A custom target's run kept as the baseline stays out of the page's
+// address and its links: a link's baseline is simulated, and only the mock
+// can be. The page wrote it there, then refused its own link on a reload
+// with a notice of the whole baseline's query (found by a review). The
+// compare bar says why; a mock run's baseline is in the link.
+func TestCustomTargetBaselineStaysOutOfTheLink(t *testing.T) {
+	l := newLab()
+	l.s.Target = "http://localhost:9000/api"
+	finishRun(l, oneJob(), false)
+	l.Compare()
+	if l.base == nil {
+		t.Fatal("no baseline kept")
+	}
+	if q := l.query(); strings.Contains(q, baselineKey+"=") {
+		t.Errorf("the address with a custom target's baseline: %s", q)
+	}
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "stays out of the page&#39;s link") {
+		t.Errorf("the compare bar does not say the baseline stays out of the link: %s", bar)
+	}
+	l = newLab()
+	finishRun(l, oneJob(), false)
+	l.Compare()
+	if q := l.query(); !strings.Contains(q, baselineKey+"=") {
+		t.Errorf("the address with a mock run's baseline: %s", q)
+	}
+}

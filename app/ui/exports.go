@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
@@ -291,7 +290,7 @@ func (l *Lab) runURL(against bool) string {
 	s := l.shownScenario()
 	q := s.Encode()
 	if against {
-		q += "&" + baselineKey + "=" + url.QueryEscape(l.base.scen.Encode())
+		q += baselineParam(l.base.scen)
 	}
 	return l.pageAddress() + "?" + q
 }
