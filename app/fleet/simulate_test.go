@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -70,6 +71,76 @@ func lockedRand(seed uint64) func() float64 {
 // latencies — for every limiter, Retry-After mode (every malformed kind),
 // header family and injected failure. The handler runs inside a synctest
 // bubble, so its latencies and hangs take no time.
+// Every field of the mock's parameters reaches the simulator's endpoint
+// but the key and the tag (SimEndpoint's doc): each, changed, changes the
+// endpoint for some setting of the rest. SimEndpoint copies them one by
+// one, and a new parameter left out of it was ignored by Simulate without
+// a word (a newcomer's review: jitter_latency=5s simulated as 0s).
+func TestSimEndpointTakesEveryParam(t *testing.T) {
+	// What the endpoint does, its functions included: their answers to one
+	// question each.
+	fingerprint := func(e sim.Endpoint) string {
+		ra := ""
+		if e.RetryAfterValue != nil {
+			v, ok := e.RetryAfterValue(core.Decision{Limit: 10, Reset: 2 * time.Second, RetryAfter: 1500 * time.Millisecond}, t0, 3)
+			ra = fmt.Sprint(v, ok)
+		}
+		var fail, spread float64
+		if e.Rolls != nil {
+			fail, spread = e.Rolls(sim.Request{Worker: 1, Job: 2, Attempt: 3})
+		}
+		e.RetryAfterValue, e.Rolls = nil, nil
+		return fmt.Sprintf("%+v|%s|%v|%v", e, ra, fail, spread)
+	}
+	base := func(query string) mock.Params {
+		q, _ := url.ParseQuery(query)
+		p, err := mock.ParseParams(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bases := []mock.Params{
+		base(""), base("limiter=fixed"), base("retry_after=malformed&malformed=text"),
+		base("retry_after=fixed"), base("seed=5&spread=20ms&fail500=10"),
+	}
+	typ := reflect.TypeOf(mock.Params{})
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		if name == "Key" || name == "Tag" {
+			continue
+		}
+		changed := false
+		for _, b := range bases {
+			p := b
+			f := reflect.ValueOf(&p).Elem().Field(i)
+			switch f.Kind() {
+			case reflect.Bool:
+				f.SetBool(!f.Bool())
+			case reflect.Int, reflect.Int64:
+				if f.Type() == reflect.TypeOf(time.Duration(0)) {
+					f.SetInt(f.Int() + int64(time.Second))
+				} else {
+					f.SetInt(f.Int() + 1)
+				}
+			case reflect.Uint8, reflect.Uint64:
+				f.SetUint(f.Uint() + 1)
+			case reflect.Float64:
+				f.SetFloat(f.Float() + 1)
+			default:
+				t.Fatalf("mock.Params.%s: a %v, which this test cannot change", name, f.Type())
+			}
+			if fingerprint(SimEndpoint(p)) != fingerprint(SimEndpoint(b)) {
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			t.Errorf("mock.Params.%s changes nothing in SimEndpoint: Simulate ignores it", name)
+		}
+	}
+}
+
 func TestSimEndpointMatchesMock(t *testing.T) {
 	queries := []string{
 		"limiter=bucket&rate=2&burst=3&retry_after=seconds&headers=both&latency=15ms&spread=30ms",
