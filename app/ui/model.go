@@ -27,7 +27,7 @@ type mark struct {
 	serverAt             time.Duration // server receive time (by the server's clock)
 	hasServer            bool
 	serverSeq            int
-	again                int           // how many times the browser sent it again, unanswered (arrival.again)
+	again                int           // how many times its client sent it again after the server left it unanswered (arrival.again)
 	hdr                  core.Header   // the response's headers (Retry-After, rate-limit hints), read when described
 	err                  error         // the attempt's error, if any
 	bucketWait           time.Duration // waited for a fleet-bucket token before it

@@ -65,7 +65,7 @@ func (v *view) startReplay(recs []fleet.Record, speed float64, onRecord func(fle
 		speed: speed, last: time.Now(), onRecord: onRecord, onEnd: onEnd,
 	}
 	m := newModelFor(full.start, full.workers, recs)
-	m.room, m.watch, m.simulated = full.room, full.watch, full.simulated
+	m.room, m.watch, m.simulated, m.self, m.ownServer = full.room, full.watch, full.simulated, full.self, full.ownServer
 	v.m, v.replay = m, r
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.dirty, v.ovlDirty = true, true

@@ -10,6 +10,7 @@ import (
 
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // replayedView is finishedView's run with a server outage at 500–700 ms
@@ -249,4 +250,38 @@ func (v *view) replaying() (on bool, at, end time.Duration) {
 		return false, 0, 0
 	}
 	return true, v.replay.at, v.replay.end
+}
+
+// A replay of a run in a shared room knows the page's own unanswered
+// attempts by their tags, as the run did: it took the room and not the
+// page's device name, and drew them as another client's again.
+func TestReplayKnowsTheRoomsOwnAttempts(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Room = "r1"
+	v.start(s, t0, "heron-4k2")
+	recs := []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Intended: at(0), Attempt: 1}},
+		{Event: core.Event{Kind: core.EventOutcome, At: at(100), Attempt: 1, Outcome: core.Outcome{Err: errNetwork}}},
+		{Event: core.Event{Kind: core.EventDone, At: at(100), Attempt: 1, Err: errNetwork}},
+	}
+	for _, r := range recs {
+		v.onRecord(r)
+	}
+	ev, _ := json.Marshal(mock.Event{Type: "arrival", Key: "r1", Tag: "heron-4k2.w0.j0.a1", Seq: 4, At: at(5), Outcome: "drop"})
+	v.onServerEvent(string(ev))
+	v.mu.Lock()
+	v.ingest()
+	v.mu.Unlock()
+	v.finish(at(100))
+	if v.m.arrivals[0].mark != 0 {
+		t.Fatalf("the run: the page's dropped attempt's arrival is attempt %d", v.m.arrivals[0].mark)
+	}
+	v.startReplay(recs, 1, nil, nil)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.replayTo(50 * time.Millisecond)
+	if len(v.m.arrivals) != 1 || v.m.arrivals[0].mark != 0 {
+		t.Errorf("the replay: arrivals %+v, want the page's attempt's", v.m.arrivals)
+	}
 }
