@@ -484,7 +484,7 @@ func (c *CompareBar) Render() app.UI {
 		case l.base.end.cut() && thisCut:
 			what += " Both runs were cut short: their numbers are not called better or worse."
 		case l.base.end.cut():
-			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + thousands(l.base.stats.Successes) + " of " + thousands(jobsOf(l.base.scen)) + " " + plural(jobsOf(l.base.scen), "job", "jobs") + " succeeded): its numbers tell only its start, so none is called better or worse."
+			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + succeededOf(l.base.stats.Successes, jobsOf(l.base.scen)) + "): its numbers tell only its start, so none is called better or worse."
 		case thisCut:
 			what += " This run was cut short " + cutBy(l.runEnd()) + ": its numbers tell only its start, so none is called better or worse."
 		}

@@ -264,6 +264,12 @@ func peakSent(n int) string {
 	return thousands(n) + plural(n, " request was", " requests were") + " sent in any one second. "
 }
 
+// succeededOf says how many of jobs succeeded: "1 of 1 job succeeded",
+// "98 of 1,000 jobs succeeded".
+func succeededOf(ok, jobs int) string {
+	return thousands(ok) + " of " + thousands(jobs) + " " + plural(jobs, "job", "jobs") + " succeeded"
+}
+
 // plural is one when n is 1, else many.
 func plural(n int, one, many string) string {
 	if n == 1 {

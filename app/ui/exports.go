@@ -314,10 +314,10 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	if st.Requests > 0 {
 		pct = float64(st.Limited) / float64(st.Requests) * 100
 	}
-	jobs := []string{thousands(st.Successes) + " of " + thousands(st.Jobs) + " " + plural(st.Jobs, "job", "jobs") + " succeeded"}
+	jobs := []string{succeededOf(st.Successes, st.Jobs)}
 	last := "drained in " + fmtMeasured(st.Drain)
 	if end == endStopped || end == endCapped || end == endLiveCapped {
-		jobs[0] = thousands(st.Successes) + " of " + thousands(jobsOf(s)) + " " + plural(jobsOf(s), "job", "jobs") + " succeeded"
+		jobs[0] = succeededOf(st.Successes, jobsOf(s))
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
 			jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))
 		}

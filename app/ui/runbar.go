@@ -72,8 +72,7 @@ func (b *RunBar) Render() app.UI {
 		// result and where it stopped. (A banner between the legend and
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
-		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + thousands(l.stats.Successes) + " of " +
-			thousands(jobsOf(l.rec.Scenario)) + " " + plural(jobsOf(l.rec.Scenario), "job", "jobs") + " succeeded in " + fmtMeasured(l.stats.Drain)
+		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + fmtMeasured(l.stats.Drain)
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
@@ -92,11 +91,11 @@ func (b *RunBar) Render() app.UI {
 		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtMeasured(l.stats.Drain) +
-			": " + thousands(l.stats.Successes) + " of " + thousands(jobsOf(l.rec.Scenario)) + " " + plural(jobsOf(l.rec.Scenario), "job", "jobs") + " succeeded." + l.outageFailed()
+			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + strconv.Itoa(l.stats.Successes) + " of " + strconv.Itoa(l.stats.Jobs) + " " + plural(l.stats.Jobs, "job", "jobs") + " succeeded in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
+		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited
