@@ -97,7 +97,11 @@ type Stats struct {
 	GiveUps   int            // jobs that stopped with an error, cancelled ones included
 	Cancelled int            // of GiveUps: stopped by Stop
 	Causes    map[string]int // GiveUps by Cause (never "success")
-	PeakJobs  int            // most jobs in progress at once: at most Workers in a closed workload
+	// PeakJobs is the most jobs in progress at once, each from when it was
+	// due (as its completion counts) to its EventDone, or on while it has
+	// none: at most Workers in a closed workload, whose worker's next job
+	// is due as its last ended.
+	PeakJobs int
 
 	Amplification float64 // Requests / FirstTries; 0 with no first try
 	// WastedPerSuccess is the attempts answered without success (429s and
@@ -179,7 +183,8 @@ type StatsAcc struct {
 
 	sends, retries               []time.Duration // since start: sorting and windows are integer work
 	completion, lateness, queued []time.Duration
-	sorted                       [5]int // how much of each slice above is known sorted
+	jobFrom, jobTo               []time.Duration // since start: when each job was due, when each ended
+	sorted                       [7]int          // how much of each slice above is known sorted
 }
 
 type jobKey struct{ w, j int }
@@ -207,8 +212,8 @@ func (a *StatsAcc) Add(r *Record) {
 		}
 		if e.Kind != core.EventDone {
 			a.firstAt[k] = first
-			st.PeakJobs = max(st.PeakJobs, len(a.firstAt)) // the map holds the jobs in progress
 		}
+		a.jobFrom = append(a.jobFrom, first.Sub(a.start))
 	}
 	switch e.Kind {
 	case core.EventAttempt:
@@ -253,6 +258,7 @@ func (a *StatsAcc) Add(r *Record) {
 			delete(a.firstAt, k) // a job's number is not reused once done
 		}
 		st.Jobs++
+		a.jobTo = append(a.jobTo, e.At.Sub(a.start))
 		if d := e.At.Sub(a.start); d > st.Drain {
 			st.Drain = d
 		}
@@ -294,6 +300,7 @@ func (a *StatsAcc) Stats() Stats {
 		st.WastedPerSuccess = float64(st.Requests-st.InFlight-st.OK) / float64(st.Successes)
 	}
 	st.PeakRPS = peakSorted(sortDurations(a.sends, &a.sorted[0]), time.Second)
+	st.PeakJobs = peakOverlap(sortDurations(a.jobFrom, &a.sorted[5]), sortDurations(a.jobTo, &a.sorted[6]))
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
 	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
 	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
@@ -307,6 +314,27 @@ func (a *StatsAcc) Dispersion(slice time.Duration) float64 {
 		panic("fleet: dispersion slice must be positive")
 	}
 	return dispersionSorted(sortDurations(a.retries, &a.sorted[4]), slice)
+}
+
+// peakOverlap is the most intervals [from[i], to[j]) that hold one instant,
+// both sorted: an interval that ends as another begins does not overlap
+// it, and one with no end yet (from is longer than to) is still open.
+// Records come in as the workers made them, not in time order, so the
+// jobs in progress as records were added can be more or fewer than were
+// at any one time: sweeping the intervals counts them as they were.
+func peakOverlap(from, to []time.Duration) int {
+	open, peak := 0, 0
+	for i, j := 0, 0; i < len(from); {
+		if j < len(to) && to[j] <= from[i] {
+			open--
+			j++
+			continue
+		}
+		open++
+		i++
+		peak = max(peak, open)
+	}
+	return peak
 }
 
 // sortDurations sorts ds, of which the first *done are sorted already: the

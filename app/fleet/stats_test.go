@@ -103,6 +103,43 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 // success showed the rest of the fleet's first wave, still waiting for its
 // answers, as wasted (40 workers: 39 per success), and the number fell as
 // the answers came in.
+// TestPeakJobsCountsFromDueTimes: jobs at once counts each job from when it
+// was due to its end, whatever the order its records came in: it had
+// counted a job from its first record, in record order, and under load
+// both told fewer jobs at once than there were.
+func TestPeakJobsCountsFromDueTimes(t *testing.T) {
+	ok := Attempt{Status: 200}
+	for _, tc := range []struct {
+		name string
+		recs []Record
+		want int
+	}{
+		{"one job", []Record{attempt(0, 0, 1, 0, 0), outcome(0, 0, 1, 50, ok), done(0, 0, 1, 50, nil)}, 1},
+		{"one after the other", []Record{
+			attempt(0, 0, 1, 0, 0), done(0, 0, 1, 100, nil),
+			attempt(0, 1, 1, 100, 100), done(0, 1, 1, 200, nil), // due as the last ended: not at once
+		}, 1},
+		{"started late, due earlier", []Record{
+			attempt(0, 0, 1, 0, 0), done(0, 0, 1, 100, nil),
+			attempt(1, 0, 1, 150, 50), done(1, 0, 1, 200, nil), // due at 50, while w0's job ran
+		}, 2},
+		{"recorded out of order", []Record{
+			attempt(0, 0, 1, 0, 0), done(0, 0, 1, 100, nil),
+			attempt(1, 0, 1, 60, 60), done(1, 0, 1, 200, nil), // w1's first record came after w0's end
+		}, 2},
+		{"in progress to the end", []Record{
+			attempt(0, 0, 1, 0, 0),
+			attempt(1, 0, 1, 500, 500), done(1, 0, 1, 600, nil),
+			attempt(2, 0, 1, 700, 700),
+		}, 2},
+		{"a job with only its end", []Record{attempt(0, 0, 1, 0, 0), done(1, 0, 0, 10, errors.New("cancelled"))}, 1},
+	} {
+		if got := StatsOf(t0, tc.recs).PeakJobs; got != tc.want {
+			t.Errorf("%s: %d jobs at once, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestWastedPerSuccessLeavesOutInFlight(t *testing.T) {
 	for _, c := range []struct {
 		name string
