@@ -39,6 +39,7 @@ func (h *exportHead) writeJSON(w *jsonlite.Writer, events func()) {
 	w.Key("schema").String(h.Schema)
 	w.Key("start").Time(h.Start)
 	w.Key("end").String(h.End)
+	optFloat(w, "end_ms", h.EndMS)
 	w.StringOmitEmpty("error", h.Error)
 	w.StringOmitEmpty("outage_error", h.OutageError)
 	w.Key("simulated").Bool(h.Simulated)

@@ -452,6 +452,7 @@ var HeadKeys = []JSONKey{
 		endRequestLimit + "` (a live run stopped at its request limit: nothing sent after the request that reached it, the answers in flight taken in, then the jobs still going cancelled), `" +
 		endAttemptLimit + "` (a simulation stopped at its attempt limit: the attempts in flight aborted, the jobs still going cancelled), `" + endNotRun + "` (nothing could run: `error` says why), `" +
 		endRunning + "` (written before the run ended: never by the page)"},
+	{"end_ms", "when the run ended, ms since its start (a simulation's in virtual time): once its last job had returned, or when it was cut short; a run that did not drain lasted until then (`drain_ms`); left out when it has not ended or nothing ran (added to v2 later)"},
 	{"error", "why nothing could run (an invalid scenario, one that cannot be simulated); left out when the run ran"},
 	{"outage_error", "why the scenario's scheduled outage could not be started (a live run): the server stayed up, so the run is not the one configured; left out when it started or none was scheduled (added to v2 later)"},
 	{"simulated", "true when the simulator computed the run, false for a live run"},
@@ -663,6 +664,7 @@ type exportHead struct {
 	Schema      string            `json:"schema"`
 	Start       time.Time         `json:"start"`
 	End         string            `json:"end"`
+	EndMS       *float64          `json:"end_ms,omitempty"`
 	Error       string            `json:"error,omitempty"`
 	OutageError string            `json:"outage_error,omitempty"`
 	Simulated   bool              `json:"simulated"`
@@ -724,6 +726,9 @@ func (r *Recording) exportHead() (h exportHead, recs []Record) {
 	stats.Dispersion = Dispersion(recs, DispersionSlice)
 	h = exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
 		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
+	if end, ok := r.End(); ok && r.Err == nil {
+		h.EndMS = ptr(ms(end.Sub(r.Start)))
+	}
 	if r.Err != nil {
 		h.Error = r.Err.Error()
 	}

@@ -1137,6 +1137,26 @@ func TestJSONSaysHowTheRunEnded(t *testing.T) {
 		if !strings.Contains(HeadMarkdown(), "`"+c.want+"`") {
 			t.Errorf("%s: HeadKeys does not document the end %q", c.name, c.want)
 		}
+		// When it ended: a run cut short lasted until then (its drain), so
+		// the file alone tells how long it ran.
+		var endMS *float64
+		var stats struct {
+			Drain float64 `json:"drain_ms"`
+		}
+		json.Unmarshal(head["end_ms"], &endMS)
+		json.Unmarshal(head["stats"], &stats)
+		switch {
+		case c.want == "running" || c.want == "not-run":
+			if endMS != nil {
+				t.Errorf("%s: end_ms %v, want none", c.name, *endMS)
+			}
+		case endMS == nil || *endMS < stats.Drain:
+			t.Errorf("%s: end_ms %v, drain %v ms: want an end no earlier than the drain", c.name, endMS, stats.Drain)
+		case c.rec.Start == t0 && *endMS != 2000:
+			t.Errorf("%s: end_ms %v, want 2000 (Finish's)", c.name, *endMS)
+		case c.want == "stopped" && stats.Drain != *endMS:
+			t.Errorf("%s: drain %v ms, want the end's %v: a run cut short lasted until it was cut", c.name, stats.Drain, *endMS)
+		}
 	}
 	if keys, documented := append(jsonKeys[exportHead](), "events"), keyNames(HeadKeys); !reflect.DeepEqual(keys, documented) {
 		t.Errorf("the JSON's top level is\n%q, HeadKeys documents\n%q", keys, documented)
