@@ -81,15 +81,8 @@ func (h Headers) IETF() bool { return h == HeadersIETF || h == HeadersBoth }
 // X reports whether the X-RateLimit-* headers are sent.
 func (h Headers) X() bool { return h == HeadersX || h == HeadersBoth }
 
-var limiterNames = [...]string{
-	core.LimitNone:          "none",
-	core.LimitTokenBucket:   "bucket",
-	core.LimitFixedWindow:   "fixed",
-	core.LimitSlidingWindow: "sliding",
-}
-
 // LimiterName is the query value for a limiter kind ("bucket", "fixed", "sliding", "none").
-func LimiterName(k core.LimiterKind) string { return enumName(limiterNames[:], int(k)) }
+func LimiterName(k core.LimiterKind) string { return enumName(sim.LimiterNames[:], int(k)) }
 
 // statusNames are the rejection statuses, as the status parameter is written.
 var statusNames = [...]string{"429", "503"}
@@ -102,7 +95,7 @@ func Choices(name string) []string {
 	var names []string
 	switch paramIndex(name) {
 	case pLimiter:
-		names = limiterNames[:]
+		names = sim.LimiterNames[:]
 	case pStatus:
 		names = statusNames[:]
 	case pRetryAfter:
@@ -490,7 +483,7 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Tag = v
 	case pLimiter:
 		var k int
-		if k, ok = enumIndex(limiterNames[:], v); !ok { // core's names are aliases
+		if k, ok = enumIndex(sim.LimiterNames[:], v); !ok { // core's names are aliases
 			kind, err := core.ParseLimiterKind(v)
 			k, ok = int(kind), err == nil
 		}

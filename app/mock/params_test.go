@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -396,7 +397,7 @@ func TestParamIndex(t *testing.T) {
 }
 
 func TestEnumStrings(t *testing.T) {
-	for i, n := range limiterNames {
+	for i, n := range sim.LimiterNames {
 		if LimiterName(core.LimiterKind(i)) != n {
 			t.Errorf("LimiterName(%d) = %q", i, LimiterName(core.LimiterKind(i)))
 		}

@@ -401,16 +401,20 @@ func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, boo
 // TimeFormat; core/sim does not import net/http).
 const TimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
 
-// limiterName is the mock's query name of a limiter kind, used as the
-// policy name in the IETF fields.
+// LimiterNames are the mock endpoint's query names of the limiter kinds,
+// indexed by core.LimiterKind; the IETF fields use them as the policy
+// name.
+var LimiterNames = [...]string{
+	core.LimitNone:          "none",
+	core.LimitTokenBucket:   "bucket",
+	core.LimitFixedWindow:   "fixed",
+	core.LimitSlidingWindow: "sliding",
+}
+
+// limiterName is k's name in LimiterNames ("none" for a kind it lacks).
 func limiterName(k core.LimiterKind) string {
-	switch k {
-	case core.LimitTokenBucket:
-		return "bucket"
-	case core.LimitFixedWindow:
-		return "fixed"
-	case core.LimitSlidingWindow:
-		return "sliding"
+	if int(k) >= 0 && int(k) < len(LimiterNames) {
+		return LimiterNames[k]
 	}
 	return "none"
 }
