@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/ui"
 	"retrylab/core/sim"
 )
 
@@ -264,7 +265,7 @@ func shellQuote(s string) string {
 }
 
 func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum fleet.SimSummary) {
-	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
+	ms := ui.FormatMeasured // as the page writes them: "18.50 s", "1 min 33 s"
 	count := func(n int, noun string) string {
 		if n != 1 {
 			noun += "s"
@@ -303,7 +304,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	}
 	row("peak", "%d requests in one second", st.PeakRPS)
 	if st.Retries > 0 {
-		row("dispersion", "%.2f (of the retries per %s; ≫ 1: they come in herds)", disp, fleet.DispersionSlice)
+		row("dispersion", "%.2f (variance ÷ mean of the retries sent per %s: about 1 when they come independently, ≫ 1 in herds)", disp, ms(fleet.DispersionSlice))
 	} else {
 		row("dispersion", "– (no retry)")
 	}

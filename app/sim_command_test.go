@@ -198,7 +198,7 @@ func TestSimScenarioPrintsJobsAtOnceAndDispersion(t *testing.T) {
 	}
 	for _, want := range []string{
 		fmt.Sprintf("; at most %d at once\n", doc.Stats.PeakJobs),
-		fmt.Sprintf("dispersion             %.2f (of the retries per 100ms; ≫ 1: they come in herds)\n", doc.Stats.Dispersion),
+		fmt.Sprintf("dispersion             %.2f (variance ÷ mean of the retries sent per 100 ms: about 1 when they come independently, ≫ 1 in herds)\n", doc.Stats.Dispersion),
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, stdout.String())

@@ -94,7 +94,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	default:
 		b.WriteString("Timeline of the finished run: ")
 	}
-	over := " in " + fmtMeasured(st.Drain)
+	over := " in " + FormatMeasured(st.Drain)
 	if st.Drain == 0 { // a simulation with no latency: "in 0 µs"
 		over = " at once"
 	}

@@ -269,7 +269,7 @@ func (l *Lab) pngHead() pngHead {
 		title += " — against the baseline " + l.base.label()
 	}
 	if l.watched {
-		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + fmtMeasured(l.wstats.For)
+		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + FormatMeasured(l.wstats.For)
 	}
 	numbers := l.keyNumbers()
 	if w := l.view.zoomText(); w != "" {
@@ -315,7 +315,7 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		pct = float64(st.Limited) / float64(st.Requests) * 100
 	}
 	jobs := []string{succeededOf(st.Successes, st.Jobs)}
-	last := "drained in " + fmtMeasured(st.Drain)
+	last := "drained in " + FormatMeasured(st.Drain)
 	if end == endStopped || end == endCapped || end == endLiveCapped {
 		jobs[0] = succeededOf(st.Successes, jobsOf(s))
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
@@ -324,15 +324,15 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		if n := neverStarted(st, jobsOf(s)); n > 0 {
 			jobs = append(jobs, thousands(n)+" never started")
 		}
-		last = "stopped after " + fmtMeasured(st.Drain)
+		last = "stopped after " + FormatMeasured(st.Drain)
 		if end == endCapped || end == endLiveCapped {
-			last = "stopped " + cutBy(end) + " after " + fmtMeasured(st.Drain)
+			last = "stopped " + cutBy(end) + " after " + FormatMeasured(st.Drain)
 		}
 	}
 	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),
 		thousands(st.Limited)+" 429s ("+trimFloat(pct)+"%)",
 		"peak "+thousands(st.PeakRPS)+" req/s",
-		"completion p50 "+fmtMeasured(st.CompletionP50)+", p99 "+fmtMeasured(st.CompletionP99),
+		"completion p50 "+FormatMeasured(st.CompletionP50)+", p99 "+FormatMeasured(st.CompletionP99),
 		last,
 	), numbersSep)
 }

@@ -1094,7 +1094,7 @@ func (l *Lab) SimulatedText() string {
 func (l *Lab) simTook() string {
 	switch w := l.simSum.Wall; {
 	case w >= time.Second:
-		return fmtMeasured(w.Round(10 * time.Millisecond))
+		return FormatMeasured(w.Round(10 * time.Millisecond))
 	case w >= time.Millisecond:
 		return fmtDur(w.Round(time.Millisecond))
 	}

@@ -72,7 +72,7 @@ func (b *RunBar) Render() app.UI {
 		// result and where it stopped. (A banner between the legend and
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
-		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + fmtMeasured(l.stats.Drain)
+		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + FormatMeasured(l.stats.Drain)
 		if l.simSum.Stopped {
 			status += "; it " + l.simStopped()
 		}
@@ -86,16 +86,16 @@ func (b *RunBar) Render() app.UI {
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
-		status = "Watched room “" + l.watchRoom + "” for " + fmtMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
+		status = "Watched room “" + l.watchRoom + "” for " + FormatMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
 		status = cannotRun(&l.s, live, simErr)
 	case l.rec != nil && l.runEnd() == endLiveCapped:
-		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + fmtMeasured(l.stats.Drain) +
+		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + FormatMeasured(l.stats.Drain) +
 			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed()
 	case l.rec != nil && l.runEnd() == endStopped:
-		status = "Stopped after " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed()
+		status = "Stopped after " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + fmtMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
+		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited

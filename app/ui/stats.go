@@ -491,10 +491,10 @@ func together(words ...string) string { return strings.Join(words, "\u00a0") }
 // on one line where the card is wide enough (Numbers).
 const itemSep = "\u00a0· "
 
-// durTogether is fmtMeasured(d) with each figure and its unit joined by a
+// durTogether is FormatMeasured(d) with each figure and its unit joined by a
 // no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
 // may break only between "1 min" and "3 s".
-func durTogether(d time.Duration) string { return unitsTogether(fmtMeasured(d)) }
+func durTogether(d time.Duration) string { return unitsTogether(FormatMeasured(d)) }
 
 // unitsTogether is s with each figure joined to the unit after it (one of
 // fmtDur's) by a no-break space: the run bar's status broke "in 18.55" /

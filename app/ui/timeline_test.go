@@ -516,8 +516,8 @@ func TestFmtMeasured(t *testing.T) {
 		125 * time.Second:         "2 min 5 s",
 		-1500 * time.Millisecond:  "−1.50 s",
 	} {
-		if got := fmtMeasured(d); got != want {
-			t.Errorf("fmtMeasured(%v) = %q, want %q", d, got, want)
+		if got := FormatMeasured(d); got != want {
+			t.Errorf("FormatMeasured(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

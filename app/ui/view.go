@@ -1250,10 +1250,11 @@ func fmtDur(d time.Duration) string {
 	return s
 }
 
-// fmtMeasured is fmtDur for what a run measured: between a second and a
+// FormatMeasured is fmtDur for what a run measured: between a second and a
 // minute it keeps both decimals ("1.00 s" beside a baseline's "2.55 s",
-// where fmtDur writes "1 s", as a setting reads: "Outage 3 s").
-func fmtMeasured(d time.Duration) string {
+// where fmtDur writes "1 s", as a setting reads: "Outage 3 s"). The page
+// and `retrylab sim` write their numbers with it.
+func FormatMeasured(d time.Duration) string {
 	if a := d.Abs(); a < time.Second-time.Millisecond/2 || a >= time.Minute-5*time.Millisecond {
 		return fmtDur(d)
 	}
