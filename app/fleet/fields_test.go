@@ -760,7 +760,10 @@ func TestTargetURLs(t *testing.T) {
 		{"http://99999999999999999999999/", "IPv4 address as browsers read it"},
 		{"http://localhost:8080/%zz", "every % starts an escape of two hex digits"},
 		{"ftp://example.com/", "1 and 65535"},
-		{"example.com/x", "1 and 65535"},
+		{"example.com/x", "starts with http:// or https:// (http://example.com/x, perhaps)"},
+		{"localhost:18092/api", "(http://localhost:18092/api, perhaps)"}, // a review: it got the generic message
+		{"127.0.0.1", "(http://127.0.0.1, perhaps)"},
+		{"a b", "1 and 65535"},
 		{"http://a b.com/", "1 and 65535"},
 		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), "1 and 65535"},
 		{"http://localhost:1/", "port 1, a " + bad},
@@ -779,6 +782,18 @@ func TestTargetURLs(t *testing.T) {
 		}
 		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(cut(tt.target))) || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("target %q: message %q should name the field, the value and say %q", tt.target, err, tt.want)
+		}
+	}
+}
+
+// A target without its scheme is told the URL it perhaps means, but not
+// one the browser would refuse in turn.
+func TestTargetWithoutSchemeSuggestsOnlyWhatWouldDo(t *testing.T) {
+	s := Default()
+	f, _ := FieldByKey("target")
+	for _, v := range []string{"localhost:6000", "a b", "1.2.3.4.5", "user@example.com"} {
+		if err := f.Set(&s, v); err == nil || strings.Contains(err.Error(), "perhaps") {
+			t.Errorf("target %q: %v; want refused with no suggestion", v, err)
 		}
 	}
 }

@@ -274,6 +274,14 @@ func targetPort(v string) (int, string) {
 	u, err := url.Parse(v)
 	var esc url.EscapeError
 	switch {
+	case !strings.Contains(v, "://") && !strings.HasPrefix(v, "/"):
+		// "localhost:8080/api", "api.example.com/v1": the scheme left out,
+		// as an address bar allows; fetch() would read it as a path on
+		// the page's own origin.
+		if n, problem := targetPort("http://" + v); problem == "" && !BadPort(n) {
+			return 0, "a URL that starts with http:// or https:// (http://" + v + ", perhaps); " + targetAllowed
+		}
+		return 0, targetAllowed
 	case errors.As(err, &esc):
 		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + targetAllowed
 	case err != nil || len(v) > MaxTargetLen || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "":
