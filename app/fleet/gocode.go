@@ -94,6 +94,15 @@ func (s Scenario) GoCodeAt(origin string) string {
 			w("// the seed and the tag (in a room Retry Lab's tags start with the\n// device's name).\n")
 		}
 	}
+	if s.Target != "" {
+		// The page's run of it went through the browser: CORS hid the
+		// headers the server did not expose, and six connections to the
+		// origin at most (HTTP/1.1) held the rest of the workers' requests.
+		w("//\n// Outside a browser no CORS hides a header (a Retry-After your server\n")
+		w("// leaves out of Access-Control-Expose-Headers is read here), and no\n")
+		w("// six-connection cap holds requests back: figures can differ from the\n")
+		w("// page's run of the same settings.\n")
+	}
 	if freshKey {
 		w("var target = %s + \"-\" + strconv.FormatInt(time.Now().UnixNano(), 36)\n\n", strconv.Quote(target))
 	} else {

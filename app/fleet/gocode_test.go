@@ -224,6 +224,20 @@ func TestGoCodeIsFormatted(t *testing.T) {
 	}
 }
 
+// A custom target's program says how it differs from the page's run: a
+// reader compared its figures with the page's without knowing that the
+// browser hid headers and held requests the program does not (an API
+// user's review). The mock's program does not say it: the mock exposes
+// every header.
+func TestGoCodeForACustomTargetSaysItIsNoBrowser(t *testing.T) {
+	const says = "Outside a browser no CORS hides a header"
+	for name, s := range gocodeScenarios() {
+		if got := strings.Contains(s.GoCode(), says); got != (s.Target != "") {
+			t.Errorf("%s (target %q): says %q: %v", name, s.Target, says, got)
+		}
+	}
+}
+
 // TestGoCodeBuilds writes each scenario's program into a temporary module
 // made as the code's comment says (requiring retrylab, replaced by this
 // repository), runs go vet and go build on it, then runs each program with
