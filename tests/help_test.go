@@ -82,17 +82,24 @@ func TestHelpHoldsTheFocus(t *testing.T) {
 	if err := waitFor(2*time.Second, func() bool { return where() == "in:help-title" }); err != nil {
 		t.Fatalf("? opened the dialog with the focus on %s, want its title", where())
 	}
-	for _, shift := range []bool{false, true} {
-		for i := range 3 {
+	// Its two controls, the shortcuts' switch and Close, in turn.
+	for _, c := range []struct {
+		shift bool
+		want  []string
+	}{
+		{false, []string{"in:shortcuts-on", "in:help-close", "in:shortcuts-on"}},
+		{true, []string{"in:help-close", "in:shortcuts-on", "in:help-close"}},
+	} {
+		for i, want := range c.want {
 			opt := []chromedp.KeyOption{}
-			if shift {
+			if c.shift {
 				opt = append(opt, chromedp.KeyModifiers(chromedp.ModifierShift))
 			}
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, opt...)); err != nil {
 				t.Fatal(err)
 			}
-			if got := where(); got != "in:help-close" {
-				t.Errorf("Tab (shift %v) %d: the focus is on %s, want the dialog's Close button, its only control", shift, i+1, got)
+			if got := where(); got != want {
+				t.Errorf("Tab (shift %v) %d: the focus is on %s, want %s", c.shift, i+1, got, want)
 			}
 		}
 	}

@@ -208,6 +208,54 @@ func TestShortcutsWorkOnASwitch(t *testing.T) {
 	}
 }
 
+// TestShortcutsSwitchedOff: a person who switches the single-key
+// shortcuts off in the help (speech input, WCAG 2.1.4) presses m, then r,
+// on the page and nothing starts; Escape still closes the help; a reload
+// keeps them off, and the switch says so. Switched on again, m simulates.
+func TestShortcutsSwitchedOff(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	switchTo := func(on bool) {
+		t.Helper()
+		press(t, ctx, "?")
+		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!!document.getElementById("shortcuts-on")`) }); err != nil {
+			t.Fatal("? did not open the help with its shortcuts switch")
+		}
+		if eval[bool](t, ctx, `document.getElementById("shortcuts-on").checked`) != on {
+			click(t, ctx, "shortcuts-on")
+		}
+		press(t, ctx, kb.Escape)
+		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("help")`) }); err != nil {
+			t.Fatal("Escape did not close the help with the shortcuts off")
+		}
+	}
+	switchTo(false)
+	for _, k := range []string{"m", "r", "?"} {
+		press(t, ctx, k)
+		time.Sleep(500 * time.Millisecond) // a shortcut is answered within a frame or two
+		if st := state(t, ctx); st.Runs != 0 || st.Running || eval[bool](t, ctx, `!!document.getElementById("help")`) {
+			t.Errorf("shortcuts off: %s did something: %+v", k, st)
+		}
+	}
+	boot(t, ctx, srv.URL+"/")
+	press(t, ctx, "m")
+	time.Sleep(500 * time.Millisecond)
+	if st := state(t, ctx); st.Runs != 0 {
+		t.Errorf("shortcuts off, then a reload: m simulated: %+v", st)
+	}
+	click(t, ctx, "help-open")
+	if err := waitFor(2*time.Second, func() bool {
+		return eval[bool](t, ctx, `(e => !!e && !e.checked)(document.getElementById("shortcuts-on"))`)
+	}); err != nil {
+		t.Error("after a reload the help's switch does not say the shortcuts are off")
+	}
+	click(t, ctx, "shortcuts-on")
+	press(t, ctx, kb.Escape)
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+}
+
 // TestShortcutsSayWhyNotDuringARun: during a live run a step's key (1–7),
 // u and the zoom keys can do nothing (the settings are locked, the run
 // not over); they did nothing and said nothing, or said to finish a run

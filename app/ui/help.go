@@ -59,7 +59,17 @@ func (h *Help) Render() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
 			Body(
 				app.Raw(helpHTML()),
-				app.Button().ID("help-close").Class("primary").Attr(browser.FocusNextAttr, "help-open").Text("Close").OnClick(closeHelp),
+				// The shortcuts' switch beside Close: a row of its own left
+				// Close below a 1280 × 720 screen in presentation mode.
+				app.Div().Class("modal-foot").Body(
+					app.Input().Type("checkbox").ID("shortcuts-on").Checked(!l.keysOff.Load()).Aria("describedby", "shortcuts-help").
+						OnChange(func(ctx app.Context, e app.Event) {
+							l.SetShortcuts(ctx.JSSrc().Get("checked").Bool(), ctx.LocalStorage())
+						}),
+					app.Label().For("shortcuts-on").Text("Single-key shortcuts"),
+					app.P().ID("shortcuts-help").Class("help").Text("Off: only Esc and the timeline's own keys work, for speech input, and so that no stray key hits a shared room's server. Remembered here."),
+					app.Button().ID("help-close").Class("primary").Attr(browser.FocusNextAttr, "help-open").Text("Close").OnClick(closeHelp),
+				),
 			),
 	)
 }

@@ -97,7 +97,8 @@ type Lab struct {
 	stopTick    context.CancelFunc // stops the replay's numbers
 
 	present  bool
-	dark     bool // the system prefers a dark colour scheme (browser.WatchDark)
+	keysOff  atomic.Bool // the single-key shortcuts are off (the help's switch); read on the keys' JS callback
+	dark     bool        // the system prefers a dark colour scheme (browser.WatchDark)
 	help     bool
 	helpBack string  // the id of what had the focus when help opened: it gets it back
 	toast    string  // a short message ("Link copied"), cleared after a while
@@ -1599,6 +1600,34 @@ func debugJSON(v *view) string {
 // storage: a projector's page reloaded, or opened from a shared link,
 // comes back in it.
 const presentStorageKey = "retrylab.present"
+
+// shortcutsStorageKey keeps, in local storage, the single-key shortcuts
+// switched off: a speech-input user (whose words type letters) or a stray
+// key could otherwise take a shared room's server down or burst it, for
+// everyone in the workshop (WCAG 2.1.4, found by an accessibility review).
+const shortcutsStorageKey = "retrylab.shortcuts-off"
+
+// SetShortcuts switches the single-key shortcuts on or off, and remembers
+// it in st. Off, the page takes no key but Escape (Stop, and closing a
+// dialog), and the focused timeline's own keys.
+func (l *Lab) SetShortcuts(on bool, st storage) {
+	l.keysOff.Store(!on)
+	_ = st.Set(shortcutsStorageKey, !on)
+}
+
+// adoptShortcuts switches the shortcuts off when st remembers them off.
+func (l *Lab) adoptShortcuts(st storage) {
+	var off bool
+	if st.Get(shortcutsStorageKey, &off) == nil {
+		l.keysOff.Store(off)
+	}
+}
+
+// takesKey reports whether the page takes key as a shortcut now: one it
+// has (isShortcut), and the shortcuts are on, or it is Escape.
+func (l *Lab) takesKey(key string) bool {
+	return isShortcut(key) && (key == "Escape" || !l.keysOff.Load())
+}
 
 // watchStorageKey keeps, in the tab's session storage, the room a watch
 // goes on in: the watch ends with the page, and a reload of the projector

@@ -847,6 +847,46 @@ func TestShortcutsAreTaken(t *testing.T) {
 	}
 }
 
+// The single-key shortcuts can be switched off in the help (WCAG 2.1.4:
+// speech input types letters, and o or b hit a shared room's server for
+// everyone; an accessibility review), and the page remembers it. Off, it
+// takes Escape alone.
+func TestShortcutsCanBeSwitchedOff(t *testing.T) {
+	st := &fakeStorage{m: map[string]string{}}
+	l := newLab()
+	l.adoptShortcuts(st)
+	for _, k := range []string{"r", "o", "b", "1", "?", "Escape"} {
+		if !l.takesKey(k) {
+			t.Errorf("shortcuts on: %q not taken", k)
+		}
+	}
+	if tag := tagWith(renderHTML(&Help{Lab: l, Open: true}), `id="shortcuts-on"`); !isTrue(tag, "checked") {
+		t.Errorf("the help's switch with the shortcuts on: %s", tag)
+	}
+	l.SetShortcuts(false, st)
+	again := newLab()
+	again.adoptShortcuts(st)
+	for _, lab := range []*Lab{l, again} {
+		for _, k := range []string{"r", "s", "o", "b", "h", "1", "?", "+", "t"} {
+			if lab.takesKey(k) {
+				t.Errorf("shortcuts off: %q still taken", k)
+			}
+		}
+		if !lab.takesKey("Escape") {
+			t.Error("shortcuts off: Escape not taken: it stops a run and closes the help")
+		}
+	}
+	if tag := tagWith(renderHTML(&Help{Lab: again, Open: true}), `id="shortcuts-on"`); isTrue(tag, "checked") || !strings.Contains(tag, `aria-describedby="shortcuts-help"`) {
+		t.Errorf("the help's switch after a reload with the shortcuts off: %s", tag)
+	}
+	again.SetShortcuts(true, st)
+	third := newLab()
+	third.adoptShortcuts(st)
+	if !third.takesKey("r") {
+		t.Error("switched back on, then reloaded: r not taken")
+	}
+}
+
 // In a shared room the status line tells the page its name there (its lane
 // in the projector's watch): ready and while running.
 func TestStatusNamesTheDeviceInARoom(t *testing.T) {

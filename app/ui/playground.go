@@ -109,6 +109,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	watching = true
 	l.adoptDevice(ctx.SessionStorage())
 	l.adoptPresent(ctx.LocalStorage())
+	l.adoptShortcuts(ctx.LocalStorage())
 	l.adoptDraft(ctx.SessionStorage())
 	var rename func(string)
 	rename, stop, err := browser.ClaimName(deviceChannel, l.device, func() {
@@ -226,7 +227,7 @@ func isShortcut(key string) bool {
 // t the timeline and back, p presentation mode, ? help. Keys typed into a field are left alone. It
 // runs on a JS callback: the work is dispatched to the UI goroutine.
 func (p *Playground) onKey(ctx app.Context, key string, inField, modified bool) bool {
-	if inField || modified || !isShortcut(key) {
+	if inField || modified || !p.lab.takesKey(key) {
 		return false
 	}
 	ctx.Dispatch(func(ctx app.Context) { p.shortcut(ctx, key) })

@@ -115,18 +115,18 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("run").Class("primary").
 				Disabled(!l.CanRun()).
 				Attr(browser.FocusNextAttr, "stop").
-				Title(runTitle(live)).
-				Body(app.Span().Class("icon").Text("▶"), app.Text(" Run")).
+				Title(l.runTitle()).
+				Body(icon("▶"), app.Text(" Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
 				Disabled(!l.running || l.stopping || l.simulating).
 				Attr(browser.FocusNextAttr, "run watch").
 				Title("Stop (s or Esc): abort every request in flight").
-				Body(app.Span().Class("icon").Text("■"), app.Text(" Stop")).
+				Body(icon("■"), app.Text(" Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").
 				Disabled(!l.CanSimulate()).
-				Title(simTitle(simErr)).
+				Title(l.simTitle()).
 				Body(steadyLabel(l.simulating, "»", "Simulate", "Simulating…")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
 			app.If(l.s.Room != "" && l.s.Target == "", func() app.UI {
@@ -140,17 +140,17 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back")).
-				Body(app.Span().Class("icon").Text("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
+				Body(icon("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle(halveTitle(&l.s))).
-				Body(app.Span().Class("icon").Text("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
+				Body(icon("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle(burstTitle(&l.s))).
-				Body(app.Span().Class("icon").Text("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
+				Body(icon("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
@@ -222,11 +222,14 @@ func (b *RunBar) Render() app.UI {
 	)
 }
 
-// runTitle is the Run button's title: why it is disabled when the
-// configuration only fits a simulation.
-func runTitle(live []fleet.FieldError) string {
-	if live != nil {
-		return "Run (r): " + live[0].Msg
+// runTitle is the Run button's title: why it is disabled, values to fix
+// first before what rules the configuration out (a screen reader's
+// description of the button: it gave the last valid configuration's
+// reason, "live runs take at most 500 workers", while Workers read "abc";
+// found by an accessibility review).
+func (l *Lab) runTitle() string {
+	if why := l.RunBlocked(); why != "" {
+		return "Run (r)" + strings.TrimPrefix(why, "Run")
 	}
 	return "Run (r): fire real requests at the endpoint"
 }
@@ -257,10 +260,10 @@ func cannotRun(s *fleet.Scenario, live, simErr []fleet.FieldError) string {
 	return "Run cannot start: " + live[0].Msg + ". Press Simulate (m) to compute it in virtual time."
 }
 
-// simTitle is the Simulate button's title.
-func simTitle(simErr []fleet.FieldError) string {
-	if simErr != nil {
-		return "Simulate (m): " + simErr[0].Msg
+// simTitle is the Simulate button's title, as runTitle is Run's.
+func (l *Lab) simTitle() string {
+	if why := l.SimulateBlocked(); why != "" {
+		return "Simulate (m)" + strings.TrimPrefix(why, "Simulate")
 	}
 	return "Simulate (m): compute the same configuration in virtual time against a model of the built-in mock, at once, " +
 		"for up to " + thousands(fleet.SimWorkersRange.Max) + " workers (no requests are sent)"
@@ -391,15 +394,20 @@ func lostText(d time.Duration) string {
 	return "; not counting " + fmtDur(d) + " when the connection was lost (had the server restarted, the room's limit started afresh)"
 }
 
+// icon is a button's glyph, beside its words: hidden from screen readers,
+// which read "▶ Run" as "black right-pointing triangle Run" and "⚡ Outage"
+// as "high voltage Outage" (an accessibility review).
+func icon(glyph string) app.UI { return app.Span().Class("icon").Aria("hidden", true).Text(glyph) }
+
 // steadyLabel is a button's icon and label, saying off or on, laid out as
 // wide as the wider of the two (both in one grid cell, the other hidden:
 // not read out), so that the buttons beside it stay where they are when it
 // changes: "Simulating…" pushed the run bar's next four buttons 33 px
 // right in presentation mode for as long as a simulation took, under a
 // presenter's pointer.
-func steadyLabel(on bool, icon, off, onText string) app.UI {
+func steadyLabel(on bool, glyph, off, onText string) app.UI {
 	label := func(hidden bool, text string) app.UI {
-		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(app.Span().Class("icon").Text(icon), app.Text(" "+text))
+		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(icon(glyph), app.Text(" "+text))
 	}
 	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
 }

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -40,6 +41,40 @@ func TestStatusSaysWhyRunCannotStart(t *testing.T) {
 		for _, w := range c.unwant {
 			if strings.Contains(status, w) {
 				t.Errorf("%s: status %s; want no %q", c.query, status, w)
+			}
+		}
+	}
+}
+
+// The Run and Simulate buttons' titles (a screen reader's description of
+// them) say why they are disabled: values to fix first, as the status and
+// the r key say. Workers "abc" after "9999" gave the last valid
+// configuration's "live runs take at most 500", and Workers "0" gave "fire
+// real requests" on a disabled button (an accessibility review).
+func TestRunButtonsSayWhyTheyAreDisabled(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		typed map[string]string // key → text typed after the link loaded
+		run   string
+		sim   string
+	}{
+		{"", nil, "Run (r): fire real requests", "Simulate (m): compute"},
+		{"workers=600", nil, "Run (r): Workers", "Simulate (m): compute"},
+		{"workers=600", map[string]string{"workers": "abc"}, "Run (r): fix the value marked in the settings first", "Simulate (m): fix the value marked"},
+		{"", map[string]string{"workers": "0"}, "Run (r): fix the value marked in the settings first", "Simulate (m): fix the value marked"},
+		{"", map[string]string{"workers": "0", "jobs": "x"}, "Run (r): fix the 2 values marked", "Simulate (m): fix the 2 values marked"},
+		{"target=http://example.com/", nil, "Run (r): fire real requests", "Simulate (m): A custom target cannot be simulated"},
+	} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		for k, v := range c.typed {
+			l.Set(k, v)
+		}
+		out := html.UnescapeString(renderHTML(&RunBar{Lab: l}))
+		for id, want := range map[string]string{"run": c.run, "simulate": c.sim} {
+			if tag := tagWith(out, `id="`+id+`"`); !strings.Contains(tag, `title="`+want) {
+				t.Errorf("%s %v: %s button %s; want its title to start %q", c.query, c.typed, id, tag, want)
 			}
 		}
 	}

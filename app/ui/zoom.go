@@ -215,14 +215,14 @@ func (z *ZoomBar) Render() app.UI {
 // as it happened, on the same timeline.
 func (z *ZoomBar) replayControls() app.UI {
 	l := z.Lab
-	label, title := "▶ Replay", "Replay the run as it happened (y)"
+	glyph, label, title := "▶", " Replay", "Replay the run as it happened (y)"
 	if l.Replaying() {
-		label, title = "■ Stop replay", "Stop the replay and show the whole run (y)"
+		glyph, label, title = "■", " Stop replay", "Stop the replay and show the whole run (y)"
 	}
 	speed := l.ReplaySpeed()
 	return app.Span().Class("replay").Role("group").Aria("label", "Replay").Body(
 		app.Button().ID("replay").Class("ghost small").Disabled(!l.CanReplay()).
-			Title(title).Aria("pressed", l.Replaying()).Text(label).
+			Title(title).Aria("pressed", l.Replaying()).Body(icon(glyph), app.Text(label)).
 			OnClick(func(ctx app.Context, e app.Event) { l.Replay(ctx) }),
 		app.Label().For("replay-speed").Class("zoom-label").Text("speed"),
 		app.Select().ID("replay-speed").Class("small").Title("Replay speed, × real time (or virtual time for a simulation)").
