@@ -397,7 +397,7 @@ func lostText(d time.Duration) string {
 // icon is a button's glyph, beside its words: hidden from screen readers,
 // which read "▶ Run" as "black right-pointing triangle Run" and "⚡ Outage"
 // as "high voltage Outage" (an accessibility review).
-func icon(glyph string) app.UI { return app.Span().Class("icon").Aria("hidden", true).Text(glyph) }
+func icon(glyph string) app.UI { return app.Span().Class("icon").Aria("hidden", "true").Text(glyph) }
 
 // steadyLabel is a button's icon and label, saying off or on, laid out as
 // wide as the wider of the two (both in one grid cell, the other hidden:

@@ -80,6 +80,38 @@ func TestRunButtonsSayWhyTheyAreDisabled(t *testing.T) {
 	}
 }
 
+// Every glyph beside a button's words is hidden from screen readers: "▶
+// Run" was read "black right-pointing triangle Run", "⚡ Outage" "high
+// voltage Outage" (an accessibility review).
+func TestButtonGlyphsAreNotRead(t *testing.T) {
+	l := newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?workers=33&room=r1")) // Watch room shown
+	l.Preset("flood")                                               // "↶ Your configuration" shown
+	finishRun(l, oneJob(), false)
+	out := renderHTML(&RunBar{Lab: l}) + renderHTML(&ZoomBar{Lab: l}) + renderHTML(&PresetBar{Lab: l})
+	n := 0
+	for rest := out; ; n++ {
+		i := strings.Index(rest, `class="icon"`)
+		if i < 0 {
+			break
+		}
+		start := strings.LastIndex(rest[:i], "<")
+		tag := rest[start : i+strings.Index(rest[i:], ">")+1]
+		if !isTrue(tag, "aria-hidden") {
+			t.Errorf("a button's glyph is read out: %s", tag)
+		}
+		rest = rest[i+1:]
+	}
+	if n < 11 { // Run, Stop, Simulate, Watch room, Outage, Halve limit, Burst and Keep as baseline (the last three steady: twice), Replay, Your configuration
+		t.Errorf("%d glyphs found, want the run bar's and Replay's", n)
+	}
+	for _, glyph := range []string{">▶ ", ">■ ", ">⚡ ", ">↶ "} {
+		if strings.Contains(out, glyph) {
+			t.Errorf("%q is written into a button's words, not as its icon", glyph)
+		}
+	}
+}
+
 // A run over before its scheduled outage says the outage never came.
 func TestStatusSaysTheOutageNeverCame(t *testing.T) {
 	for _, c := range []struct {
