@@ -115,6 +115,27 @@ func TestWatchRoom(t *testing.T) {
 	}); err != nil {
 		t.Errorf("status after Stop %q", status)
 	}
+	// A person who cannot see the canvas: its summary counts what reached
+	// the server, and the arrow keys step through the arrivals, each said
+	// (the watch had neither; an accessibility review).
+	var summary string
+	if err := waitFor(2*time.Second, func() bool {
+		summary = eval[string](t, ctx, `document.getElementById("timeline-summary").textContent`)
+		return summary != ""
+	}); err != nil || !strings.Contains(summary, fmt.Sprintf("Timeline of the watch of room “%s”", room)) ||
+		!strings.Contains(summary, fmt.Sprintf("30 requests reached the server (%d allowed, %d rejected with 429 or 503, 0 failed)", statuses[200], statuses[429])) {
+		t.Errorf("the watch's summary %q", summary)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.End)); err != nil {
+		t.Fatal(err)
+	}
+	var said string
+	if err := waitFor(2*time.Second, func() bool {
+		said = eval[string](t, ctx, `document.getElementById("tip-said").textContent`)
+		return strings.HasPrefix(said, "Arrival #")
+	}); err != nil {
+		t.Errorf("the arrow keys on the watch's timeline said %q, want an arrival", said)
+	}
 }
 
 // TestWatchSurvivesAReload: a projector reloaded during a watch (or its tab

@@ -29,16 +29,25 @@ var summarySlices = []time.Duration{
 // runSummary is a run's timelineSummary, kept with the histogram bin it
 // counts in.
 type runSummary struct {
-	rec  *fleet.Recording
-	bin  time.Duration
-	text string
+	rec   *fleet.Recording
+	watch watchStats // a watch's counts, when it is a watch's (rec nil)
+	bin   time.Duration
+	text  string
 }
 
-// timelineSummary is the text alternative of the finished run shown, ""
-// while there is none (before the first run, during a run or a watch). It
+// timelineSummary is the text alternative of the finished run or watch
+// shown, "" while there is none (before the first run, during a run or a
+// watch). It
 // is computed once per run, and again when the histogram drawing it takes
 // other bins (the canvas got narrower or wider, a baseline's longer axis).
 func (l *Lab) timelineSummary() string {
+	if l.watched && !l.watching {
+		bin := l.view.wholeBin(l.wstats.For)
+		if l.summary.rec != nil || l.summary.watch != l.wstats || l.summary.bin != bin {
+			l.summary = runSummary{watch: l.wstats, bin: bin, text: l.view.describeWatch(l.watchRoom, l.wstats, bin)}
+		}
+		return l.summary.text
+	}
 	if l.rec == nil || l.running {
 		return ""
 	}
@@ -150,37 +159,62 @@ func sliceCounts(start time.Time, drain, bin time.Duration, recs []fleet.Record)
 	// At most summaryMaxSlices, however long the run: a simulation over
 	// 169 years was counted in 10-minute slices, 8.9 million of them (a
 	// text of ~200 MB, the page frozen for 46 s).
-	bin = max(bin, time.Millisecond)
-	width := summaryWidth(drain, bin)
-	n := max(1, int((drain+width-1)/width))
-	type count struct{ sent, rejected, failed int }
-	counts := make([]count, n)
+	c := newSliceCounter(drain, bin)
 	type key struct{ w, j, a int }
 	slice := map[key]int{}
-	at := func(t time.Time) int { return min(n-1, max(0, int(t.Sub(start)/width))) }
 	for i := range recs {
 		r := &recs[i]
 		k := key{r.Worker, r.Job, r.Event.Attempt}
 		switch r.Event.Kind {
 		case core.EventAttempt:
-			i := at(r.Event.At)
-			counts[i].sent++
-			slice[k] = i
+			slice[k] = c.add(r.Event.At.Sub(start))
 		case core.EventOutcome:
-			i, ok := slice[k]
-			if !ok {
-				continue
-			}
-			switch fleet.Classify(r.Event.Outcome) {
-			case fleet.ClassLimited:
-				counts[i].rejected++
-			case fleet.ClassFailed, fleet.ClassTimeout:
-				counts[i].failed++
+			if i, ok := slice[k]; ok {
+				c.answer(i, fleet.Classify(r.Event.Outcome))
 			}
 		}
 	}
-	parts := make([]string, n)
-	for i, c := range counts {
+	return c.text("Requests sent per ")
+}
+
+// sliceCounter counts requests in a summary's time slices (summaryWidth),
+// and the rejected and failed among them.
+type sliceCounter struct {
+	bin, width time.Duration
+	counts     []sliceCount
+}
+
+type sliceCount struct{ sent, rejected, failed int }
+
+func newSliceCounter(span, bin time.Duration) *sliceCounter {
+	bin = max(bin, time.Millisecond)
+	width := summaryWidth(span, bin)
+	return &sliceCounter{bin: bin, width: width, counts: make([]sliceCount, max(1, int((span+width-1)/width)))}
+}
+
+// add counts a request at t (since the start) and returns its slice.
+func (c *sliceCounter) add(t time.Duration) int {
+	i := min(len(c.counts)-1, max(0, int(t/c.width)))
+	c.counts[i].sent++
+	return i
+}
+
+// answer counts the answer of a request of slice i.
+func (c *sliceCounter) answer(i int, class fleet.Class) {
+	switch class {
+	case fleet.ClassLimited:
+		c.counts[i].rejected++
+	case fleet.ClassFailed, fleet.ClassTimeout:
+		c.counts[i].failed++
+	}
+}
+
+// text writes the counts after head: "Requests sent per 1 s: 0 s–1 s 8 (4
+// rejected); 1 s–2 s 5; 2 s–3 s none."
+func (c *sliceCounter) text(head string) string {
+	width, bin := c.width, c.bin
+	parts := make([]string, len(c.counts))
+	for i, c := range c.counts {
 		p := sliceText(time.Duration(i)*width, width) + "–" + sliceText(time.Duration(i+1)*width, width) + " "
 		switch {
 		case c.sent == 0:
@@ -200,7 +234,7 @@ func sliceCounts(start time.Time, drain, bin time.Duration, recs []fleet.Record)
 		}
 		parts[i] = p
 	}
-	head := "Requests sent per " + sliceText(width, width)
+	head += sliceText(width, width)
 	if width != bin {
 		head += " (" + strconv.FormatInt(int64(width/bin), 10) + " of the histogram's " + secondsLabel(bin, bin, bin) + " bins)"
 	}
@@ -276,4 +310,39 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// describeWatch says what the timeline of a finished watch shows (st its
+// counts): who sent how many requests to the room over how long, what the
+// server answered, and the requests received per time slice (the
+// histogram's bins of bin), with the rejected and failed among them. A
+// watch had no text alternative: the canvas's name promised one (an
+// accessibility review).
+func (v *view) describeWatch(room string, st watchStats, bin time.Duration) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || !v.m.watch {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Timeline of the watch of room “" + room + "” over " + FormatMeasured(st.For) + ": " + thousands(st.Arrivals) +
+		plural(st.Arrivals, " request", " requests") + " reached the server")
+	if st.Devices > 0 { // pages in the room; curl's and a burst's have no device
+		b.WriteString(" from " + thousands(st.Devices) + plural(st.Devices, " device", " devices"))
+	}
+	b.WriteString(" (" + thousands(st.OK) + " allowed, " + thousands(st.Limited) + " rejected with 429 or 503, " + thousands(st.Failed) + " failed)")
+	if st.Arrivals > 0 {
+		b.WriteString(", at most " + thousands(st.Peak) + " in one second")
+	}
+	b.WriteString(". ")
+	c := newSliceCounter(st.For, bin)
+	for i := range v.m.arrivals {
+		a := &v.m.arrivals[i]
+		c.answer(c.add(a.at), a.class)
+	}
+	b.WriteString(c.text("Requests received per "))
+	if st.Dropped > 0 || st.LostFor > 0 {
+		b.WriteString(" Not all were seen: " + strings.TrimPrefix(droppedText(st.Dropped)+lostText(st.LostFor), "; ") + ".")
+	}
+	return b.String()
 }

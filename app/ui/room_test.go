@@ -16,6 +16,70 @@ import (
 	"retrylab/core"
 )
 
+// A finished watch is walked with the keyboard, as a run's attempts are:
+// left/right along a device's lane, up/down to the nearest arrival of the
+// next device, home/end, Enter says all of it; and it has a text
+// alternative counting what reached the server. The canvas promised both
+// and gave neither (an accessibility review).
+func TestWatchIsWalkedAndSaid(t *testing.T) {
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	for _, ev := range []mock.Event{
+		{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
+		{Type: "arrival", Seq: 3, Tag: "heron-4k2.w1.j0.a2", At: at(1400), Outcome: "ok", Status: 200},
+		{Type: "arrival", Seq: 4, Tag: "otter-x1y.w3.j0.a2", At: at(1500), Outcome: "failed", Status: 500},
+		{Type: "arrival", Seq: 5, Tag: "heron-4k2.w2.j0.a1", At: at(1900), Outcome: "limited", Status: 429},
+	} {
+		b, _ := json.Marshal(ev)
+		v.onServerEvent(string(b))
+	}
+	v.finish(at(2000))
+	v.mu.Lock()
+	v.redraw()
+	v.mu.Unlock()
+	said := func() string {
+		t.Helper()
+		tp, ok := v.selection()
+		if !ok {
+			return ""
+		}
+		return tp.Title + ": " + tp.Said
+	}
+	for i, step := range []struct{ key, want string }{
+		{"ArrowRight", "Arrival #1 from heron-4k2: 200 OK"}, // the first key selects the earliest
+		{"ArrowRight", "Arrival #3 from heron-4k2"},
+		{"ArrowDown", "Arrival #4 from otter-x1y"}, // nearest in time: 1.5 s, not 0.2 s
+		{"ArrowDown", "Arrival #4 from otter-x1y"}, // no lane below
+		{"Home", "Arrival #2 from otter-x1y: 429"},
+		{"ArrowUp", "Arrival #1 from heron-4k2"},
+		{"End", "Arrival #5 from heron-4k2"},
+		{"Enter", "client's tag: heron-4k2.w2.j0.a1"},
+	} {
+		if !v.key(step.key) {
+			t.Fatalf("step %d: %s not handled", i, step.key)
+		}
+		if got := said(); !strings.Contains(got, step.want) {
+			t.Errorf("step %d, %s: said %q, want %q in it", i, step.key, got, step.want)
+		}
+	}
+	if !v.key("Escape") || said() != "" {
+		t.Errorf("Escape left %q selected", said())
+	}
+
+	st := v.watchStats()
+	st.For = 2 * time.Second
+	got := v.describeWatch("workshop", st, time.Second)
+	for _, want := range []string{
+		"Timeline of the watch of room “workshop” over 2.00 s: 5 requests reached the server from 2 devices (2 allowed, 2 rejected with 429 or 503, 1 failed)",
+		"Requests received per 1 s: 0 s–1 s 2 (1 rejected); 1 s–2 s 3 (1 rejected, 1 failed).",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the watch's summary\n%s\nwant %q in it", got, want)
+		}
+	}
+}
+
 // A watch draws a lane per device in the room, in the order each was first
 // heard from, and one for the arrivals with no device name (curl, a burst);
 // each arrival is drawn in its device's lane as well as the server panel.

@@ -94,8 +94,10 @@ func (t *Timeline) Render() app.UI {
 	v := t.Lab.view
 	tp, ok := v.selection()
 	label := "Timeline of the run: a lane per worker, requests per time slice, and the server's arrivals. "
+	walk := "Focus it and use the arrow keys to step through attempts; Enter says all of one's details."
 	if t.Watch {
-		label = "Timeline of the shared room as the server sees it: requests received per time slice, stacked by the server's answer, and every arrival. "
+		label = "Timeline of the shared room as the server sees it: a lane per device, requests received per time slice, stacked by the server's answer, and every arrival. "
+		walk = "Focus it and use the arrow keys to step through the arrivals; Enter says all of one's details."
 	}
 	if t.Baseline != "" {
 		label += "A violet outline over the requests per time slice is the baseline, " + t.Baseline + ". "
@@ -109,7 +111,7 @@ func (t *Timeline) Render() app.UI {
 			// attempts are said in a line each (tipSaidID); the tooltip,
 			// up to 8 lines, is the canvas's description, and Enter says it.
 			Role("application").
-			Aria("label", label+"Focus it and use the arrow keys to step through attempts; Enter says all of one's details.").
+			Aria("label", label+walk).
 			Aria("describedby", "timeline-summary tooltip").
 			OnMouseMove(func(ctx app.Context, e app.Event) {
 				if !v.pointer(offset(e)) {

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -833,6 +835,9 @@ func (v *view) key(key string) bool {
 		v.request()
 	}()
 	m := v.m
+	if m != nil && m.watch {
+		return v.walkArrivals(key)
+	}
 	if m == nil || len(m.marks) == 0 {
 		return false
 	}
@@ -912,6 +917,87 @@ func (v *view) key(key string) bool {
 	return true
 }
 
+// walkArrivals is key for a watch, whose lanes are the room's devices and
+// whose marks are the server's arrivals: left/right along the device's
+// lane, up/down to the nearest arrival of the next device with any in the
+// window shown, home/end, escape, enter, as for a run's attempts (a watch
+// had the canvas promise the arrow keys, and they did nothing; found by an
+// accessibility review). v.mu must be held.
+func (v *view) walkArrivals(key string) bool {
+	m := v.m
+	v.details = false
+	if key == "Escape" {
+		handled := v.selArr >= 0
+		v.sel, v.pinned, v.selArr = -1, false, -1
+		return handled
+	}
+	switch key {
+	case "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ":
+	default:
+		return false
+	}
+	from, span := v.window(time.Since(m.start))
+	shown := func(i int) bool { at := m.arrivals[i].at; return at >= from && at <= from+span }
+	lane := func(dev int) []int { // the device's arrivals shown, in time order
+		var out []int
+		for i := range m.arrivals {
+			if m.arrivals[i].dev == dev && shown(i) {
+				out = append(out, i)
+			}
+		}
+		slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(m.arrivals[a].at, m.arrivals[b].at) })
+		return out
+	}
+	cur := v.selArr
+	if cur < 0 || cur >= len(m.arrivals) || !shown(cur) {
+		first := -1
+		for i := range m.arrivals {
+			if shown(i) && (first < 0 || m.arrivals[i].at < m.arrivals[first].at) {
+				first = i
+			}
+		}
+		if first < 0 {
+			return false
+		}
+		v.sel, v.selArr, v.selArrLane, v.pinned = -1, first, true, true
+		return true
+	}
+	own := lane(m.arrivals[cur].dev)
+	pos := slices.Index(own, cur)
+	switch key {
+	case "Enter":
+		v.details = true
+	case "ArrowLeft":
+		if pos > 0 {
+			cur = own[pos-1]
+		}
+	case "ArrowRight":
+		if pos+1 < len(own) {
+			cur = own[pos+1]
+		}
+	case "Home":
+		cur = own[0]
+	case "End":
+		cur = own[len(own)-1]
+	case "ArrowUp", "ArrowDown":
+		d := 1
+		if key == "ArrowUp" {
+			d = -1
+		}
+		at := m.arrivals[cur].at
+		for dev := m.arrivals[cur].dev + d; dev >= 0 && dev < len(m.devices); dev += d {
+			if next := lane(dev); len(next) > 0 {
+				cur = slices.MinFunc(next, func(a, b int) int {
+					return cmp.Compare((m.arrivals[a].at - at).Abs(), (m.arrivals[b].at - at).Abs())
+				})
+				break
+			}
+		}
+	}
+	v.selArr, v.selArrLane, v.pinned = cur, true, true
+	return true
+}
+
 func laneIndex(m *model, lane []int, idx int) int {
 	for i, j := range lane {
 		if j == idx {
@@ -958,6 +1044,9 @@ func (v *view) selection() (t tip, ok bool) {
 			return tip{}, false // zoomed or panned away, as for an attempt
 		}
 		t = describeArrival(a, v.m.watch)
+		if v.details {
+			t.Said = strings.Join(t.Lines, ". ")
+		}
 		t.X, t.Y, t.R = v.lay.x(a.at), v.lay.srvY(a.seq), 6*v.lay.scale
 		if y, ok := v.lay.devY(v.m, a); ok {
 			if name := v.m.devices[a.dev]; name != "" {
