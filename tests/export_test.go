@@ -71,6 +71,15 @@ func download(t *testing.T, ctx context.Context, dir, id, ext string) (name stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Said, as a copy is: a screen reader heard nothing of a download
+	// (an accessibility review).
+	var toast string
+	if err := waitFor(3*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return strings.HasPrefix(toast, "Downloaded retrylab-") && strings.HasSuffix(toast, ext)
+	}); err != nil {
+		t.Errorf("#%s saved %s, and the page said %q", id, name, toast)
+	}
 	return name, data
 }
 

@@ -73,6 +73,34 @@ func TestFieldErrorAlertsOnce(t *testing.T) {
 	}
 }
 
+// Every input with an allowed range is described by it, as by its help:
+// a screen reader learnt "1ms – 1h (e.g. 250ms, 2s)" only from an error
+// (an accessibility review). A switch or a menu has none.
+func TestInputsAreDescribedByTheirRange(t *testing.T) {
+	out := renderHTML(&Controls{Lab: newLab()})
+	for _, c := range []struct{ key, rangeText string }{
+		{"base", "1ms – 1h (e.g. 250ms, 2s)"},
+		{"workers", "1 – 10000 (live runs ≤ 500)"},
+		{"strategy", ""},
+		{"bucket", ""},
+	} {
+		input, span := tagWith(out, `id="f-`+c.key+`"`), tagWith(out, `id="range-`+c.key+`"`)
+		if c.rangeText == "" {
+			if span != "" || strings.Contains(input, "range-") {
+				t.Errorf("%s: a range where there is none: %s %s", c.key, span, input)
+			}
+			continue
+		}
+		i := strings.Index(out, span)
+		if span == "" || !strings.HasPrefix(html.UnescapeString(out[i+len(span):]), c.rangeText+"<") {
+			t.Errorf("%s: range %s, want %q", c.key, span, c.rangeText)
+		}
+		if !strings.Contains(input, "range-"+c.key) || !strings.Contains(input, "help-"+c.key) {
+			t.Errorf("%s: the input is not described by its help and range: %s", c.key, input)
+		}
+	}
+}
+
 // TestReloadSaysOneAlert: a link with a value not allowed, reloaded with
 // fields typed wrong over it (the tab's draft, adoptDraft), had a screen
 // reader told three alerts at once as the page loaded: the link's notice

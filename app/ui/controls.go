@@ -102,7 +102,13 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	if off != "" {
 		cls += " inactive"
 	}
+	st := staticFields()[key]
+	// The allowed range too: a screen reader learnt a duration's syntax
+	// only from an error (an accessibility review).
 	described := "help-" + key
+	if st.ranged {
+		described += " range-" + key
+	}
 	if errMsg != "" {
 		described = "err-" + key + " " + described
 	}
@@ -127,7 +133,6 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	default:
 		input = textInput(l, f, id, described, errMsg != "")
 	}
-	st := staticFields()[key]
 	return app.Div().Class(cls).DataSet("key", key).Body(
 		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, info, off)...)...,
 	)
@@ -208,7 +213,10 @@ func fieldMessages(key, errMsg string, alert bool, note, info, off string) []app
 // head (label, unit, allowed range) and its help line. As app.Raw each is
 // one element for go-app to mount (from the HTML), not one per node and
 // attribute: the ~70 fields are most of the page's first mount.
-type fieldStatic struct{ head, help string }
+type fieldStatic struct {
+	head, help string
+	ranged     bool // the head has the allowed range, range-<key>
+}
 
 // staticFields is every field's fieldStatic, by key, made once.
 var staticFields = sync.OnceValue(func() map[string]fieldStatic {
@@ -236,12 +244,13 @@ var staticFields = sync.OnceValue(func() map[string]fieldStatic {
 		}
 		head += `</label>`
 		if rangeText != "" {
-			head += `<span class="range">` + esc(rangeText) + `</span>`
+			head += `<span class="range" id="range-` + esc(key) + `">` + esc(rangeText) + `</span>`
 		}
 		head += `</div>`
 		m[key] = fieldStatic{
-			head: head,
-			help: `<p id="help-` + esc(key) + `" class="help">` + esc(f.Help) + `</p>`,
+			head:   head,
+			help:   `<p id="help-` + esc(key) + `" class="help">` + esc(f.Help) + `</p>`,
+			ranged: rangeText != "",
 		}
 	}
 	return m

@@ -45,6 +45,7 @@ func (x *ExportBar) Render() app.UI {
 				Title("Every event of the last run, a row each; how it ended and what the server was made to do are in the JSON").
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
 			app.Button().ID("export-png").Class("ghost").Disabled(l.view.m == nil).Text("Timeline PNG").
+				Title("The timeline as drawn, with what ran, its key numbers and its link above it").
 				OnClick(func(ctx app.Context, e app.Event) { l.exportPNG(ctx) }),
 			app.Span().Class("sep"),
 			// While a value is not allowed the link and the code are not
@@ -145,7 +146,9 @@ func (l *Lab) export(ctx app.Context, format string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				l.Flash(ctx, "Export failed: "+err.Error())
+				return
 			}
+			l.Flash(ctx, "Downloaded "+name) // said, as Copy's are (an accessibility review)
 		})
 	})
 }
@@ -243,12 +246,15 @@ func (w *exportWriter) Write(p []byte) (int, error) {
 func (l *Lab) exportPNG(ctx app.Context) {
 	l.StopReplay() // the image is of the whole run its title names
 	head := l.pngHead()
+	name := l.fileStamp() + ".png"
 	ctx.Async(func() {
-		err := l.view.png(ctx, l.fileStamp()+".png", head)
+		err := l.view.png(ctx, name, head)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				l.Flash(ctx, "PNG export failed: "+err.Error())
+				return
 			}
+			l.Flash(ctx, "Downloaded "+name)
 		})
 	})
 }

@@ -388,7 +388,7 @@ func (p *Playground) Render() app.UI {
 					Aria("pressed", strconv.FormatBool(l.present)).
 					Title(map[bool]string{false: "Presentation mode: large type, high contrast (p)", true: "Presentation mode is on: press again, or p, to leave it"}[l.present]).
 					Text("Presentation").OnClick(func(ctx app.Context, e app.Event) { l.TogglePresent(ctx.LocalStorage()) }),
-				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Text("?").
+				app.Button().ID("help-open").Class("ghost").Title("Keyboard shortcuts (?)").Aria("label", "Help and keyboard shortcuts (?)").Text("?").
 					OnClick(func(ctx app.Context, e app.Event) { l.setHelp(true) }),
 			),
 		),

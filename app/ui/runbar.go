@@ -186,10 +186,13 @@ func (b *RunBar) Render() app.UI {
 			app.Span().Class("endpoint-label").Text(ep.label),
 			app.If(ep.blocked == "", func() app.UI {
 				// Focusable: a long URL scrolls sideways, and a keyboard must reach it too.
-				return app.Code().ID("endpoint-url").TabIndex(0).Aria("label", ep.name).
+				// A read-only text box to a screen reader, so that its name does
+				// not replace the URL it reads out on focus (a name on a plain
+				// code element did; an accessibility review).
+				return app.Code().ID("endpoint-url").TabIndex(0).Role("textbox").Aria("readonly", "true").Aria("label", ep.name).
 					Title(ep.title).Text(ep.text)
 			}).Else(func() app.UI {
-				return app.Span().ID("endpoint-url").Class("endpoint-invalid").Aria("label", ep.name).Text(ep.text)
+				return app.Span().ID("endpoint-url").Class("endpoint-invalid").Text(ep.text)
 			}),
 			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
 				Disabled(ep.blocked != "").
