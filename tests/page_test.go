@@ -1409,6 +1409,20 @@ func TestTimelineKey(t *testing.T) {
 		if err := waitFor(5*time.Second, func() bool { w = read(); return w.Focused == "timeline" && w.ScrollY > 0 }); err != nil {
 			t.Errorf("%d × %d: t on the focused timeline scrolled out of sight: focus on %q, scrolled to %.0f px", c.w, c.h, w.Focused, w.ScrollY)
 		}
+		// From a control, t and t again give the focus back to it, so Tab
+		// goes on from there (it dropped to the body; an accessibility
+		// review).
+		key("t")
+		settled(func(w where) bool { return w.Focused != "timeline" })
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("copy-link"))); err != nil {
+			t.Fatal(err)
+		}
+		key("t")
+		settled(func(w where) bool { return w.Focused == "timeline" })
+		key("t")
+		if err := waitFor(5*time.Second, func() bool { w = read(); return w.Focused == "copy-link" }); err != nil {
+			t.Errorf("%d × %d: t, then t again from Copy share link left the focus on %q", c.w, c.h, w.Focused)
+		}
 	}
 }
 

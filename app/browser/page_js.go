@@ -135,8 +135,10 @@ func BringUp(id, shown string, min float64) error {
 // toggleViewJS moves the keyboard focus onto the element id, bringing it
 // into view under the sticky element under (its top right below it) unless
 // it shows whole already; or, when id has the focus and half of it (or of
-// the screen) shows, takes it away and scrolls back up to the element
-// back's top, if that is above the screen. (Focused but scrolled away with
+// the screen) shows, gives the focus back to what had it before (Tab went
+// on from the page's top, the focus dropped to the body; an accessibility
+// review), or, when nothing had, takes it away and scrolls back up to the
+// element back's top, if that is above the screen. (Focused but scrolled away with
 // the wheel, it is brought back: the first press had taken the focus away,
 // off screen.)
 const toggleViewJS = `
@@ -147,10 +149,15 @@ if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixe
 var r = e.getBoundingClientRect();
 var seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, h); // px of it on screen
 if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) / 2) {
+  var prev = e.retrylabPrev;
+  e.retrylabPrev = null;
+  if (prev && prev.isConnected && !prev.disabled && prev.tabIndex >= 0) { prev.focus(); if (document.activeElement === prev) return; }
   e.blur();
   if (b) { var t = b.getBoundingClientRect().top; if (t < 0) scrollTo(scrollX, scrollY + t); }
   return;
 }
+var a = document.activeElement;
+if (a !== e) e.retrylabPrev = a && a !== document.body ? a : null;
 if (r.top < h || r.bottom > innerHeight) scrollTo(scrollX, scrollY + r.top - h);
 e.focus({preventScroll: true});`
 
