@@ -185,6 +185,15 @@ func TestCompareTwoRuns(t *testing.T) {
 	}); err != nil || !strings.Contains(toast, "in place of Full jitter (step 3), simulated (run 2)") {
 		t.Errorf("the live run kept as the baseline: %+v, message %q", st.Baseline, toast)
 	}
+	// c on the baseline itself clears it, and says so (the compare bar
+	// went without a word; an accessibility review).
+	key("c")
+	if err := waitFor(2*time.Second, func() bool {
+		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		return cs().Baseline == nil && strings.HasPrefix(toast, "Baseline cleared")
+	}); err != nil {
+		t.Errorf("c on the baseline: baseline %+v, message %q", cs().Baseline, toast)
+	}
 
 	// Opening the link sets up the same comparison: full jitter against
 	// the flood, which the page simulates again from the link (same seed,

@@ -117,10 +117,15 @@ func (l *Lab) Compare() (replaced string) {
 	return replaced
 }
 
-// compareAndSay is Compare, saying so when a baseline was replaced.
+// compareAndSay is Compare, saying so when a baseline was replaced or
+// cleared.
 func (l *Lab) compareAndSay(ctx app.Context) {
-	if old := l.Compare(); old != "" {
+	clearing := l.showingBaseline()
+	switch old := l.Compare(); {
+	case old != "":
 		l.Flash(ctx, "This run is the baseline now, in place of "+old+" (c on it clears it)")
+	case clearing && l.base == nil: // the compare bar went without a word (an accessibility review)
+		l.Flash(ctx, "Baseline cleared: runs are no longer compared")
 	}
 }
 
