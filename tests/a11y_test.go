@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,6 +69,19 @@ func TestPageIsAccessible(t *testing.T) {
 		settle() // its last paint
 	}
 	audit(t, ctx, axe, "fresh page")
+	// A screen reader's list of headings has each region of the page, in
+	// the order of the page, each naming its region (it had the title
+	// alone; an accessibility review).
+	headings := eval[[]string](t, ctx, `[...document.querySelectorAll("h1, h2, h3")].filter(h => !h.closest("[hidden]")).map(h => h.tagName + " " + h.textContent)`)
+	want := []string{"H1 Retry Lab", "H2 Presets: the story, step by step", "H2 Run", "H3 Numbers", "H3 Timeline", "H3 Export and share", "H2 Configuration"}
+	if !slices.Equal(headings, want) {
+		t.Errorf("the page's headings are %q, want %q", headings, want)
+	}
+	for _, id := range []string{"h-presets", "h-run", "h-config", "h-numbers", "h-exports"} {
+		if n := eval[int](t, ctx, `document.querySelectorAll('[aria-labelledby="`+id+`"]').length`); n != 1 {
+			t.Errorf("%d regions named by the heading #%s, want 1", n, id)
+		}
+	}
 	runToEnd(t, ctx, 30*time.Second)
 	audit(t, ctx, axe, "after a run")
 	press(t, ctx, "p")

@@ -36,7 +36,8 @@ func (x *ExportBar) Render() app.UI {
 	case l.codeOpen: // made when shown, not on every load: see setCodeOpen
 		code = l.goCode()
 	}
-	return app.Section().Class("exports").Aria("label", "Export and share").Body(
+	return app.Section().Class("exports").Aria("labelledby", "h-exports").Body(
+		subHeading("h-exports", "Export and share"),
 		app.Div().Class("export-row").Body(
 			app.Button().ID("export-json").Class("ghost").Disabled(noRun).Text("Events JSON").
 				Title("Every event of the last run, how it ended and what the server was made to do (outages, halved limits, bursts), schema "+fleet.Schema).

@@ -137,7 +137,8 @@ func (n *Numbers) Render() app.UI {
 		}
 		return div.Body(body...)
 	}
-	return app.Section().ID("numbers").Class("numbers", map[bool]string{true: "compared"}[compared]).Aria("label", "Numbers").Body(
+	return app.Section().ID("numbers").Class("numbers", map[bool]string{true: "compared"}[compared]).Aria("labelledby", "h-numbers").Body(
+		subHeading("h-numbers", "Numbers"),
 		app.Div().Class("stats primary").Body(app.Range(primary).Slice(func(i int) app.UI { return card(primary[i], "stat big") })),
 		app.Div().Class("stats secondary").Body(app.Range(secondary).Slice(func(i int) app.UI { return card(secondary[i], "stat") })),
 		app.Div().Hidden(true).Body(app.Range(hidden).Slice(func(i int) app.UI {

@@ -376,7 +376,7 @@ func (p *Playground) Render() app.UI {
 	// While a run goes on the inputs are disabled, and the sidebar, a
 	// scrolling region, takes the focus itself so a keyboard can still
 	// scroll it.
-	sidebar := app.Aside().Class("sidebar").Aria("label", "Configuration")
+	sidebar := app.Aside().Class("sidebar").Aria("labelledby", "h-config")
 	if l.running {
 		sidebar = sidebar.TabIndex(0)
 	}
@@ -395,7 +395,8 @@ func (p *Playground) Render() app.UI {
 		&Notice{Lab: l, Rev: l.cfgRev},
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
-			app.Section().ID(stageID).Class("stage").Aria("label", "Run").Body(
+			app.Section().ID(stageID).Class("stage").Aria("labelledby", "h-run").Body(
+				regionHeading("h-run", "Run"),
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},
 				// On a projector the join panel sits beside the numbers
@@ -409,6 +410,7 @@ func (p *Playground) Render() app.UI {
 				// only: it leaves with the timeline before its time axis
 				// (web/app.css, .legend-scope).
 				app.Div().Class("legend-scope").Body(
+					subHeading("h-timeline", "Timeline"),
 					&Legend{Watch: l.watching || l.watched},
 					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
 				),
@@ -416,6 +418,7 @@ func (p *Playground) Render() app.UI {
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 			),
 			sidebar.Body(
+				regionHeading("h-config", "Configuration"),
 				// Said on the page, not only in a tooltip: a field clicked
 				// or tabbed into during a run did nothing, with no word why
 				// (review). Always there, hidden and empty between runs:
@@ -438,3 +441,13 @@ func (p *Playground) Render() app.UI {
 		l.rehearsalCanvases(),
 	)
 }
+
+// regionHeading is a heading for a screen reader's list of them, which
+// found the page's title alone (an accessibility review): each region of
+// the page is named by its heading (aria-labelledby), not shown, as the
+// page's layout says what each is at a glance.
+func regionHeading(id, text string) app.UI { return app.H2().ID(id).Class("sr-only").Text(text) }
+
+// subHeading is regionHeading for a part of the Run region: the numbers,
+// the timeline, the exports.
+func subHeading(id, text string) app.UI { return app.H3().ID(id).Class("sr-only").Text(text) }

@@ -66,7 +66,8 @@ func (b *PresetBar) Render() app.UI {
 			app.Span().Class("room-line").Text(room),
 		)
 	}
-	return app.Nav().Class("story").Aria("label", "Presets").Body(
+	return app.Nav().Class("story").Aria("labelledby", "h-presets").Body(
+		regionHeading("h-presets", "Presets: the story, step by step"),
 		app.Ol().Class("steps").Body(app.Range(fleet.Presets).Slice(func(i int) app.UI {
 			p := fleet.Presets[i]
 			cls := "step"
