@@ -240,6 +240,36 @@ func axOf(t testing.TB, ctx context.Context, id string) (role, name, desc string
 	return str(n.Role), str(n.Name), str(n.Description)
 }
 
+// TestNamesAreReadAsShown: what Chromium tells a screen reader of the
+// controls an accessibility review found read wrong: a unit run into its
+// label ("Server rate(req/s)"), a glyph read out before a button's word
+// ("black right-pointing triangle Run"), a help button named "?", the
+// endpoint's name replacing the URL it holds; and an input's allowed range
+// in its description.
+func TestNamesAreReadAsShown(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	for _, c := range []struct {
+		id, role, name, desc string // desc: "" or a part of it
+	}{
+		{"f-rate", "textbox", "Server rate (req/s)", ""},
+		{"f-base", "textbox", "Base", "1ms – 1h (e.g. 250ms, 2s)"},
+		{"run", "button", "Run", ""},
+		{"outage", "button", "Outage 3 s", ""},
+		{"help-open", "button", "Help and keyboard shortcuts (?)", ""},
+		{"endpoint-url", "textbox", "Endpoint URL", ""},
+	} {
+		role, name, desc := axOf(t, ctx, c.id)
+		if role != c.role || name != c.name || !strings.Contains(desc, c.desc) {
+			t.Errorf("#%s: %s %q (%q); want %s %q, described with %q", c.id, role, name, desc, c.role, c.name, c.desc)
+		}
+	}
+	if v := eval[string](t, ctx, `document.getElementById("endpoint-url").textContent`); !strings.Contains(v, "/mock?") {
+		t.Errorf("the endpoint box holds %q, want the URL", v)
+	}
+}
+
 // TestTimelineTakesTheArrowKeys: the timeline, a canvas walked with the
 // arrow keys, is exposed as an application, not as an image: a screen
 // reader's browse mode keeps the arrow keys on an image (to read on), so

@@ -90,7 +90,7 @@ func (b *PresetBar) Render() app.UI {
 				Attr(browser.FocusNextAttr, "preset-"+fleet.Presets[len(fleet.Presets)-1].ID).
 				Title("Back to the configuration you had before you picked a step (u)").
 				Disabled(b.Running).
-				Body(app.Span().Class("num").Text("u"), app.Span().Class("title").Body(icon("↶"), app.Text(" Your configuration"))).
+				Body(app.Span().Class("num").Text("u"), app.Span().Class("title").Body(icon("↶"), app.Text("Your configuration"))).
 				OnClick(func(ctx app.Context, e app.Event) { l.RestoreCustom() }))
 		})),
 		text,

@@ -116,13 +116,13 @@ func (b *RunBar) Render() app.UI {
 				Disabled(!l.CanRun()).
 				Attr(browser.FocusNextAttr, "stop").
 				Title(l.runTitle()).
-				Body(icon("▶"), app.Text(" Run")).
+				Body(icon("▶"), app.Text("Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
 				Disabled(!l.running || l.stopping || l.simulating).
 				Attr(browser.FocusNextAttr, "run watch").
 				Title("Stop (s or Esc): abort every request in flight").
-				Body(icon("■"), app.Text(" Stop")).
+				Body(icon("■"), app.Text("Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").
 				Disabled(!l.CanSimulate()).
@@ -140,17 +140,17 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back")).
-				Body(icon("⚡"), app.Text(" Outage "+fmtDur(OutageLength))).
+				Body(icon("⚡"), app.Text("Outage "+fmtDur(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle(halveTitle(&l.s))).
-				Body(icon("½"), app.Text(" Halve limit "+fmtDur(LimitLength))).
+				Body(icon("½"), app.Text("Halve limit "+fmtDur(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle(burstTitle(&l.s))).
-				Body(icon("⇶"), app.Text(" Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
+				Body(icon("⇶"), app.Text("Burst ×"+strconv.Itoa(BurstSize(&l.s)))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Burst(ctx) }),
 			app.Button().ID("compare-keep").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanCompare() && !l.showingBaseline()).
@@ -400,7 +400,9 @@ func lostText(d time.Duration) string {
 // icon is a button's glyph, beside its words: hidden from screen readers,
 // which read "▶ Run" as "black right-pointing triangle Run" and "⚡ Outage"
 // as "high voltage Outage" (an accessibility review).
-func icon(glyph string) app.UI { return app.Span().Class("icon").Aria("hidden", "true").Text(glyph) }
+func icon(glyph string) app.UI {
+	return app.Span().Class("icon").Aria("hidden", "true").Text(glyph + " ")
+}
 
 // steadyLabel is a button's icon and label, saying off or on, laid out as
 // wide as the wider of the two (both in one grid cell, the other hidden:
@@ -410,7 +412,7 @@ func icon(glyph string) app.UI { return app.Span().Class("icon").Aria("hidden", 
 // presenter's pointer.
 func steadyLabel(on bool, glyph, off, onText string) app.UI {
 	label := func(hidden bool, text string) app.UI {
-		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(icon(glyph), app.Text(" "+text))
+		return app.Span().Class(map[bool]string{true: "off"}[hidden]).Body(icon(glyph), app.Text(text))
 	}
 	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
 }

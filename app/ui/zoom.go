@@ -215,9 +215,9 @@ func (z *ZoomBar) Render() app.UI {
 // as it happened, on the same timeline.
 func (z *ZoomBar) replayControls() app.UI {
 	l := z.Lab
-	glyph, label, title := "▶", " Replay", "Replay the run as it happened (y)"
+	glyph, label, title := "▶", "Replay", "Replay the run as it happened (y)"
 	if l.Replaying() {
-		glyph, label, title = "■", " Stop replay", "Stop the replay and show the whole run (y)"
+		glyph, label, title = "■", "Stop replay", "Stop the replay and show the whole run (y)"
 	}
 	speed := l.ReplaySpeed()
 	return app.Span().Class("replay").Role("group").Aria("label", "Replay").Body(
