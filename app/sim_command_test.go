@@ -69,7 +69,7 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 		{"workers=20&jobs=1&limiter=none", nil},
 		{"workers=abc", []string{`Workers "abc": must be an integer between 1 and 10000`}},
 		{"rate=0&limiter=bogus", []string{`Server rate "0"`, `Server limiter "bogus"`}},
-		{"fail500=60&drop=60", []string{"fail500+fail503+drop+hang"}},
+		{"fail500=60&drop=60", []string{"500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
 		{"nosuch=1", []string{`unknown parameter "nosuch"`}},
 		// A page link with a baseline: what vs is, and how to simulate it.
 		{"http://localhost:8080/?workers=5&vs=workers%3D3%26strategy%3Dfull", []string{"vs is the page's comparison baseline", `retrylab sim scenario 'workers=3&strategy=full'`}},

@@ -323,15 +323,15 @@ func TestCrossFieldRules(t *testing.T) {
 		// 'spread "20s"', the query's name.
 		{"cap below base", url.Values{"base": {"2s"}, "cap": {"1s"}}, []string{"cap"}, []string{`Cap "1s": 0s (no cap) or at least the base, 2s`}},
 		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, []string{"base"}, []string{`Base "20s": at most the cap, 10s (or a cap of 0s: no cap)`}},
-		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{`Latency spread "20s": allowed at most 10s: latency+spread`}},
-		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, []string{"fail503"}, []string{"fail500+fail503+drop+hang"}},
+		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{`Latency spread "20s": allowed at most 10s: Latency + Latency spread ≤ 30s`}},
+		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, []string{"fail503"}, []string{`503 errors "60": allowed at most 40: 500 errors + 503 errors + Dropped connections + Hangs ≤ 100%`}},
 		// Two errors of one rule at once are both shown, each on its field:
 		// the page counted one field to fix, and showed the second after
 		// the first was fixed.
 		{"latency+spread and failure sum", url.Values{"latency": {"20s"}, "spread": {"15s"}, "fail500": {"60"}, "fail503": {"60"}},
-			[]string{"spread", "fail503"}, []string{"latency+spread", "fail500+fail503+drop+hang"}},
+			[]string{"spread", "fail503"}, []string{"Latency + Latency spread ≤ 30s", "500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
 		{"both rules", url.Values{"base": {"2s"}, "cap": {"1s"}, "fail500": {"60"}, "fail503": {"60"}},
-			[]string{"cap", "fail503"}, []string{"cap", "fail500+fail503+drop+hang"}},
+			[]string{"cap", "fail503"}, []string{"cap", "500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
 		// A room does nothing with a custom target: said, not ignored.
 		{"room with a custom target", url.Values{"room": {"abc"}, "target": {"https://api.example.com/items"}},
 			[]string{"target"}, []string{`the shared room "abc" is a key of this server's mock, and a custom target would ignore it`}},
