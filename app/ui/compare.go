@@ -501,11 +501,16 @@ func (c *CompareBar) Render() app.UI {
 			what += " So far this run's numbers count up to " + upTo + ", the baseline's its whole run: the change from each is told when " + ends + "."
 		}
 	}
-	return app.Div().ID("compare").Class("compare").Role("status").Body(
-		app.Span().Class("swatch").Aria("hidden", "true"),
-		app.Strong().Text("Baseline: "),
-		app.Span().ID("baseline-label").Text(label),
-		app.Text(" — "+what),
+	// The live region holds the words, not the button after them: a
+	// screen reader heard "…against it.Clear baseline" (an accessibility
+	// review).
+	return app.Div().ID("compare").Class("compare").Body(
+		app.Span().Class("compare-said").Role("status").Body(
+			app.Span().Class("swatch").Aria("hidden", "true"),
+			app.Strong().Text("Baseline: "),
+			app.Span().ID("baseline-label").Text(label),
+			app.Text(" — "+what),
+		),
 		app.Button().ID("clear-baseline").Class("ghost small").Attr(browser.FocusNextAttr, "compare-keep").Title("Stop comparing (c on the baseline itself)").Text("Clear baseline").
 			OnClick(func(ctx app.Context, e app.Event) { l.ClearBaseline() }),
 	)

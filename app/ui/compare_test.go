@@ -71,6 +71,11 @@ func TestCompareRules(t *testing.T) {
 	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "Full jitter (step 3), simulated (run 1)") ||
 		!strings.Contains(bar, "the next run or simulation is drawn") || !strings.Contains(bar, `id="clear-baseline"`) {
 		t.Errorf("compare bar: %s", bar)
+	} else if strings.Contains(tagWith(bar, `id="compare"`), "role=") || !strings.Contains(tagWith(bar, `class="compare-said"`), `role="status"`) ||
+		strings.Count(bar, `role="status"`) != 1 {
+		// The live region is the words alone, not the bar with its button:
+		// "…against it.Clear baseline" was said (an accessibility review).
+		t.Errorf("the compare bar's live region is not its words alone: %s", bar)
 	}
 
 	// While the next run goes on, each number shows the baseline's whole
