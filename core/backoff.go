@@ -35,6 +35,19 @@ func (s Strategy) String() string {
 	return fmt.Sprintf("Strategy(%d)", uint8(s))
 }
 
+// Grows reports whether s's delay grows by Backoff.Multiplier with each
+// failure: Exponential, FullJitter and EqualJitter. The others ignore the
+// multiplier (DecorrelatedJitter grows from the previous delay).
+func (s Strategy) Grows() bool {
+	return s == Exponential || s == FullJitter || s == EqualJitter
+}
+
+// Random reports whether s draws each delay at random (the jitters), so
+// that Backoff.Delay reads its u: the loop draws one only for these.
+func (s Strategy) Random() bool {
+	return s == FullJitter || s == EqualJitter || s == DecorrelatedJitter
+}
+
 // ParseStrategy is the inverse of Strategy.String. Names are exact
 // (lower case, no surrounding space).
 func ParseStrategy(s string) (Strategy, error) {
@@ -85,7 +98,7 @@ func (b Backoff) Validate() error {
 	if b.Strategy == Constant {
 		return nil
 	}
-	if b.Strategy != DecorrelatedJitter {
+	if b.Strategy.Grows() {
 		if err := BackoffMultiplierRange.check("backoff multiplier", b.Multiplier); err != nil {
 			return err
 		}
@@ -133,12 +146,12 @@ func (b Backoff) Delay(n int, prev time.Duration, u float64) time.Duration {
 	} else if u > 1 {
 		u = 1
 	}
-	switch b.Strategy {
-	case Constant:
+	switch {
+	case b.Strategy == Constant:
 		return toDuration(float64(b.Base))
-	case Exponential, FullJitter, EqualJitter:
+	case b.Strategy.Grows():
 		return b.jitter(b.expo(n), u)
-	case DecorrelatedJitter:
+	case b.Strategy == DecorrelatedJitter:
 		return b.decorrelated(prev, u)
 	}
 	return 0
@@ -288,10 +301,10 @@ func (s *Schedule) draw() float64 {
 func (s *Schedule) Next() time.Duration {
 	s.n++
 	var d time.Duration
-	switch s.b.Strategy {
-	case Constant:
+	switch {
+	case s.b.Strategy == Constant:
 		d = toDuration(float64(s.b.Base))
-	case Exponential, FullJitter, EqualJitter:
+	case s.b.Strategy.Grows():
 		var t float64
 		if s.n <= expoLoopMax {
 			// The same steps as Backoff.expo, one per call.
@@ -305,12 +318,12 @@ func (s *Schedule) Next() time.Duration {
 		} else {
 			t = s.b.expo(s.n)
 		}
-		if s.b.Strategy == Exponential {
-			d = toDuration(t)
-		} else {
+		if s.b.Strategy.Random() {
 			d = s.b.jitter(t, s.draw())
+		} else {
+			d = toDuration(t)
 		}
-	case DecorrelatedJitter:
+	case s.b.Strategy == DecorrelatedJitter:
 		d = s.b.decorrelated(s.prev, s.draw())
 	}
 	s.prev = d

@@ -305,3 +305,28 @@ func TestStrategyNamesAreTheStrategies(t *testing.T) {
 		t.Errorf("a strategy past the last: %v", err)
 	}
 }
+
+// Grows and Random say what each strategy's delays depend on, and they are
+// what Validate, Delay, Schedule, the loop and the page's fields read: a
+// strategy's properties were written out as lists in five places (a
+// newcomer's review). Here each is checked against Delay itself: Random
+// exactly where the delay moves with u, Grows exactly where it moves with
+// the multiplier; Validate checks the multiplier exactly where it grows.
+func TestStrategyPropertiesAreWhatDelayDoes(t *testing.T) {
+	for i := range strategyNames {
+		s := Strategy(i)
+		b := Backoff{Strategy: s, Base: 100 * time.Millisecond, Multiplier: 2, Cap: time.Hour}
+		const n, prev = 3, 400 * time.Millisecond
+		random := b.Delay(n, prev, 0.1) != b.Delay(n, prev, 0.9)
+		m := b
+		m.Multiplier = 3
+		grows := b.Delay(n, prev, 0.5) != m.Delay(n, prev, 0.5)
+		if s.Random() != random || s.Grows() != grows {
+			t.Errorf("%s: Random %v, Grows %v; its delays move with u: %v, with the multiplier: %v", s, s.Random(), s.Grows(), random, grows)
+		}
+		m.Multiplier = 0 // outside BackoffMultiplierRange
+		if checked := m.Validate() != nil; checked != s.Grows() {
+			t.Errorf("%s: Validate checks the multiplier: %v, want %v", s, checked, s.Grows())
+		}
+	}
+}

@@ -350,8 +350,7 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 		note += "; fell back to backoff"
 	}
 	u := 0.0
-	switch l.p.Backoff.Strategy {
-	case FullJitter, EqualJitter, DecorrelatedJitter:
+	if l.p.Backoff.Strategy.Random() {
 		u = l.rng.Float64()
 	}
 	d := l.p.Backoff.Delay(l.attempt, l.prev, u)

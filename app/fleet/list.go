@@ -42,7 +42,7 @@ var Fields = []Field{
 		with(func(s *Scenario) bool { return s.Strategy != core.None }, "while the strategy is None"),
 	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
 		core.BackoffMultiplierRange, func(s *Scenario) *float64 { return &s.Multiplier }).
-		with(func(s *Scenario) bool { return growing(s.Strategy) }, "while the strategy does not grow (only exponential, full and equal jitter use it)"),
+		with(func(s *Scenario) bool { return s.Strategy.Grows() }, "while the strategy does not grow (only exponential, full and equal jitter use it)"),
 	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Full and equal jitter draw under it; decorrelated draws past it wait exactly the cap.",
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
 		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }, "while the strategy is None or Constant"),
@@ -201,11 +201,6 @@ var headersLabels = map[string]string{
 	"ietf": "RateLimit (IETF draft)",
 	"x":    "X-RateLimit-*",
 	"both": "Both",
-}
-
-// growing reports whether the strategy uses the multiplier.
-func growing(st core.Strategy) bool {
-	return st == core.Exponential || st == core.FullJitter || st == core.EqualJitter
 }
 
 func windowed(k core.LimiterKind) bool {
