@@ -825,8 +825,8 @@ func (v *view) click(x, y float64) {
 // key moves the selection with the keyboard: left/right along the lane,
 // up/down to the nearest attempt in the next lane with any, home/end to the
 // lane's first/last, escape to clear; enter has the selected attempt's
-// details said in full (a move says one line of it). It reports whether it
-// handled key.
+// details said in full (a move says one line of it). In a watch it walks
+// the arrivals, each device a lane. It reports whether it handled key.
 func (v *view) key(key string) bool {
 	v.mu.Lock()
 	defer func() {
@@ -835,99 +835,12 @@ func (v *view) key(key string) bool {
 		v.request()
 	}()
 	m := v.m
-	if m != nil && m.watch {
-		return v.walkArrivals(key)
-	}
-	if m == nil || len(m.marks) == 0 {
+	if m == nil || len(m.marks) == 0 && !m.watch {
 		return false
 	}
 	v.details = false
 	if key == "Escape" {
-		handled := v.sel >= 0
-		v.sel, v.pinned, v.selArr = -1, false, -1
-		return handled
-	}
-	// Zoomed in, the walk stays in the window shown: an attempt outside
-	// it has no tooltip and no ring (the first key selected attempt 0
-	// wherever the window was, and the arrows walked out of it unseen).
-	from, span := v.window(time.Since(m.start))
-	shown := func(i int) bool { s := m.marks[i].sent; return s >= from && s <= from+span }
-	inView := func(lane []int) []int {
-		if from == 0 && span >= m.last {
-			return lane
-		}
-		var out []int
-		for _, i := range lane {
-			if shown(i) {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
-	if v.sel < 0 || v.sel >= len(m.marks) || !shown(v.sel) {
-		switch key {
-		case "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ":
-			first := -1
-			for i := range m.marks {
-				if shown(i) && (first < 0 || m.marks[i].sent < m.marks[first].sent) {
-					first = i
-				}
-			}
-			if first < 0 {
-				return false
-			}
-			v.sel, v.pinned = first, true
-			return true
-		}
-		return false
-	}
-	k := m.marks[v.sel]
-	lane := inView(m.lanes[k.worker])
-	pos := laneIndex(m, lane, v.sel)
-	switch key {
-	case "Enter":
-		v.details = true
-	case "ArrowLeft":
-		if pos > 0 {
-			v.sel = lane[pos-1]
-		}
-	case "ArrowRight":
-		if pos+1 < len(lane) {
-			v.sel = lane[pos+1]
-		}
-	case "Home":
-		v.sel = lane[0]
-	case "End":
-		v.sel = lane[len(lane)-1]
-	case "ArrowUp", "ArrowDown":
-		d := 1
-		if key == "ArrowUp" {
-			d = -1
-		}
-		for w := k.worker + d; w >= 0 && w < m.workers; w += d {
-			if lane := inView(m.lanes[w]); len(lane) > 0 {
-				v.sel = nearestInLane(m, lane, k.sent)
-				break
-			}
-		}
-	default:
-		return false
-	}
-	v.pinned = true
-	return true
-}
-
-// walkArrivals is key for a watch, whose lanes are the room's devices and
-// whose marks are the server's arrivals: left/right along the device's
-// lane, up/down to the nearest arrival of the next device with any in the
-// window shown, home/end, escape, enter, as for a run's attempts (a watch
-// had the canvas promise the arrow keys, and they did nothing; found by an
-// accessibility review). v.mu must be held.
-func (v *view) walkArrivals(key string) bool {
-	m := v.m
-	v.details = false
-	if key == "Escape" {
-		handled := v.selArr >= 0
+		handled := v.sel >= 0 || v.selArr >= 0
 		v.sel, v.pinned, v.selArr = -1, false, -1
 		return handled
 	}
@@ -936,45 +849,83 @@ func (v *view) walkArrivals(key string) bool {
 	default:
 		return false
 	}
+	// Zoomed in, the walk stays in the window shown: an attempt outside
+	// it has no tooltip and no ring (the first key selected attempt 0
+	// wherever the window was, and the arrows walked out of it unseen).
 	from, span := v.window(time.Since(m.start))
-	shown := func(i int) bool { at := m.arrivals[i].at; return at >= from && at <= from+span }
-	lane := func(dev int) []int { // the device's arrivals shown, in time order
-		var out []int
-		for i := range m.arrivals {
-			if m.arrivals[i].dev == dev && shown(i) {
-				out = append(out, i)
+	in := func(t time.Duration) bool { return t >= from && t <= from+span }
+	if m.watch {
+		// A watch had the canvas promise the arrow keys, and they did
+		// nothing (an accessibility review): its arrivals are walked
+		// along each device's lane.
+		at := func(i int) time.Duration { return m.arrivals[i].at }
+		lane := func(dev int) []int { // the device's arrivals shown, in time order
+			var out []int
+			for i := range m.arrivals {
+				if m.arrivals[i].dev == dev && in(at(i)) {
+					out = append(out, i)
+				}
 			}
+			slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(at(a), at(b)) })
+			return out
 		}
-		slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(m.arrivals[a].at, m.arrivals[b].at) })
-		return out
-	}
-	cur := v.selArr
-	if cur < 0 || cur >= len(m.arrivals) || !shown(cur) {
-		first := -1
-		for i := range m.arrivals {
-			if shown(i) && (first < 0 || m.arrivals[i].at < m.arrivals[first].at) {
-				first = i
-			}
-		}
-		if first < 0 {
+		cur, ok := walkLanes(key, v.selArr, len(m.arrivals), len(m.devices), at, func(i int) int { return m.arrivals[i].dev }, lane)
+		if !ok {
 			return false
 		}
-		v.sel, v.selArr, v.selArrLane, v.pinned = -1, first, true, true
-		return true
+		v.sel, v.selArr, v.selArrLane = -1, cur, true
+	} else {
+		at := func(i int) time.Duration { return m.marks[i].sent }
+		lane := func(w int) []int {
+			if from == 0 && span >= m.last {
+				return m.lanes[w]
+			}
+			var out []int
+			for _, i := range m.lanes[w] {
+				if in(at(i)) {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+		cur, ok := walkLanes(key, v.sel, len(m.marks), m.workers, at, func(i int) int { return m.marks[i].worker }, lane)
+		if !ok {
+			return false
+		}
+		v.sel = cur
 	}
-	own := lane(m.arrivals[cur].dev)
-	pos := slices.Index(own, cur)
+	v.details = key == "Enter"
+	v.pinned = true
+	return true
+}
+
+// walkLanes is a key's move from item cur (-1: none) among n items drawn
+// in lanes (lanes of them): the earliest shown first, when cur is none or
+// not in lane(laneOf(cur)), the items shown of its lane in time order (at);
+// then left/right along its lane, home/end to its first/last, up/down to
+// the nearest in time of the next lane with any, Enter and space staying.
+// It reports false when there is nothing to select.
+func walkLanes(key string, cur, n, lanes int, at func(int) time.Duration, laneOf func(int) int, lane func(int) []int) (int, bool) {
+	var own []int
+	pos := -1
+	if cur >= 0 && cur < n {
+		own = lane(laneOf(cur))
+		pos = slices.Index(own, cur)
+	}
+	if pos < 0 {
+		first := -1
+		for l := range lanes {
+			if ln := lane(l); len(ln) > 0 && (first < 0 || at(ln[0]) < at(first)) {
+				first = ln[0]
+			}
+		}
+		return first, first >= 0
+	}
 	switch key {
-	case "Enter":
-		v.details = true
 	case "ArrowLeft":
-		if pos > 0 {
-			cur = own[pos-1]
-		}
+		cur = own[max(0, pos-1)]
 	case "ArrowRight":
-		if pos+1 < len(own) {
-			cur = own[pos+1]
-		}
+		cur = own[min(len(own)-1, pos+1)]
 	case "Home":
 		cur = own[0]
 	case "End":
@@ -984,41 +935,15 @@ func (v *view) walkArrivals(key string) bool {
 		if key == "ArrowUp" {
 			d = -1
 		}
-		at := m.arrivals[cur].at
-		for dev := m.arrivals[cur].dev + d; dev >= 0 && dev < len(m.devices); dev += d {
-			if next := lane(dev); len(next) > 0 {
-				cur = slices.MinFunc(next, func(a, b int) int {
-					return cmp.Compare((m.arrivals[a].at - at).Abs(), (m.arrivals[b].at - at).Abs())
-				})
+		t := at(cur)
+		for l := laneOf(cur) + d; l >= 0 && l < lanes; l += d {
+			if next := lane(l); len(next) > 0 {
+				cur = slices.MinFunc(next, func(a, b int) int { return cmp.Compare((at(a) - t).Abs(), (at(b) - t).Abs()) })
 				break
 			}
 		}
 	}
-	v.selArr, v.selArrLane, v.pinned = cur, true, true
-	return true
-}
-
-func laneIndex(m *model, lane []int, idx int) int {
-	for i, j := range lane {
-		if j == idx {
-			return i
-		}
-	}
-	return 0
-}
-
-func nearestInLane(m *model, lane []int, t time.Duration) int {
-	best, bestD := lane[0], time.Duration(1<<62)
-	for _, j := range lane {
-		d := m.marks[j].sent - t
-		if d < 0 {
-			d = -d
-		}
-		if d < bestD {
-			best, bestD = j, d
-		}
-	}
-	return best
+	return cur, true
 }
 
 // tip is what the tooltip shows about the selected attempt.
