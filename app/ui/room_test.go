@@ -16,28 +16,38 @@ import (
 	"retrylab/core"
 )
 
+// watchedView is a view that watched evs, the server's stream, and ended
+// at end, drawn once.
+func watchedView(t *testing.T, end time.Time, evs ...mock.Event) *view {
+	t.Helper()
+	v := newView()
+	v.startWatch(fleet.Default(), t0)
+	for i, ev := range evs {
+		b, _ := json.Marshal(ev)
+		if v.onServerEvent(string(b)) {
+			t.Fatalf("event %d taken for hello", i)
+		}
+	}
+	v.finish(end)
+	v.mu.Lock()
+	v.redraw()
+	v.mu.Unlock()
+	return v
+}
+
 // A finished watch is walked with the keyboard, as a run's attempts are:
 // left/right along a device's lane, up/down to the nearest arrival of the
 // next device, home/end, Enter says all of it; and it has a text
 // alternative counting what reached the server. The canvas promised both
 // and gave neither (an accessibility review).
 func TestWatchIsWalkedAndSaid(t *testing.T) {
-	v := newView()
-	v.startWatch(fleet.Default(), t0)
-	for _, ev := range []mock.Event{
-		{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
-		{Type: "arrival", Seq: 3, Tag: "heron-4k2.w1.j0.a2", At: at(1400), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 4, Tag: "otter-x1y.w3.j0.a2", At: at(1500), Outcome: "failed", Status: 500},
-		{Type: "arrival", Seq: 5, Tag: "heron-4k2.w2.j0.a1", At: at(1900), Outcome: "limited", Status: 429},
-	} {
-		b, _ := json.Marshal(ev)
-		v.onServerEvent(string(b))
-	}
-	v.finish(at(2000))
-	v.mu.Lock()
-	v.redraw()
-	v.mu.Unlock()
+	v := watchedView(t, at(2000),
+		mock.Event{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
+		mock.Event{Type: "arrival", Seq: 3, Tag: "heron-4k2.w1.j0.a2", At: at(1400), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 4, Tag: "otter-x1y.w3.j0.a2", At: at(1500), Outcome: "failed", Status: 500},
+		mock.Event{Type: "arrival", Seq: 5, Tag: "heron-4k2.w2.j0.a1", At: at(1900), Outcome: "limited", Status: 429},
+	)
 	said := func() string {
 		t.Helper()
 		tp, ok := v.selection()
@@ -84,23 +94,16 @@ func TestWatchIsWalkedAndSaid(t *testing.T) {
 // heard from, and one for the arrivals with no device name (curl, a burst);
 // each arrival is drawn in its device's lane as well as the server panel.
 func TestWatchLanesPerDevice(t *testing.T) {
-	v := newView()
-	v.startWatch(fleet.Default(), t0)
-	for _, ev := range []mock.Event{
-		{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
-		{Type: "arrival", Seq: 3, Tag: "burst", At: at(300), Outcome: "limited", Status: 429},
-		{Type: "arrival", Seq: 4, Tag: "heron-4k2.w1.j0.a2", At: at(400), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 5, At: at(500), Outcome: "ok", Status: 200}, // curl: no tag
-		{Type: "arrival", Seq: 6, Tag: "Bad_Name.w0.j0.a1", At: at(600), Outcome: "ok", Status: 200},
-	} {
-		b, _ := json.Marshal(ev)
-		v.onServerEvent(string(b))
-	}
-	v.finish(at(1000))
+	v := watchedView(t, at(1000),
+		mock.Event{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 2, Tag: "otter-x1y.w3.j0.a1", At: at(200), Outcome: "limited", Status: 429},
+		mock.Event{Type: "arrival", Seq: 3, Tag: "burst", At: at(300), Outcome: "limited", Status: 429},
+		mock.Event{Type: "arrival", Seq: 4, Tag: "heron-4k2.w1.j0.a2", At: at(400), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 5, At: at(500), Outcome: "ok", Status: 200}, // curl: no tag
+		mock.Event{Type: "arrival", Seq: 6, Tag: "Bad_Name.w0.j0.a1", At: at(600), Outcome: "ok", Status: 200},
+	)
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.redraw()
 	m := v.m
 	if want := []string{"heron-4k2", "otter-x1y", ""}; !slices.Equal(m.devices, want) {
 		t.Fatalf("devices %q, want %q", m.devices, want)

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -1088,21 +1087,12 @@ func TestOutageOverHalvedLimit(t *testing.T) {
 // panel tells what the server did with it; the page's own attempts are
 // described as attempts.
 func TestArrivalTooltip(t *testing.T) {
-	v := newView()
-	v.startWatch(fleet.Default(), t0)
-	for i, ev := range []mock.Event{
-		{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(900), Outcome: "limited", Status: 429},
-		{Type: "end", Seq: 2, At: at(950), End: "sent"},
-	} {
-		b, _ := json.Marshal(ev)
-		if v.onServerEvent(string(b)) {
-			t.Fatalf("event %d taken for hello", i)
-		}
-	}
-	v.finish(at(2000))
+	v := watchedView(t, at(2000),
+		mock.Event{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(900), Outcome: "limited", Status: 429},
+		mock.Event{Type: "end", Seq: 2, At: at(950), End: "sent"},
+	)
 	v.mu.Lock()
-	v.redraw()
 	a := v.m.arrivals[1]
 	x, y := v.lay.x(a.at), v.lay.srvY(a.seq)
 	v.mu.Unlock()

@@ -355,18 +355,11 @@ func TestZoomedKeyboardStaysInView(t *testing.T) {
 // takes out of the window loses its tooltip, as an attempt does: it
 // pointed off the plot (its left edge at x < 0 or past the canvas).
 func TestArrivalTooltipZoomedAway(t *testing.T) {
-	v := newView()
-	v.startWatch(fleet.Default(), t0)
-	for _, ev := range []mock.Event{
-		{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
-		{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(1900), Outcome: "limited", Status: 429},
-	} {
-		b, _ := json.Marshal(ev)
-		v.onServerEvent(string(b))
-	}
-	v.finish(at(2000))
+	v := watchedView(t, at(2000),
+		mock.Event{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		mock.Event{Type: "arrival", Seq: 2, Tag: "w3.j1.a2", At: at(1900), Outcome: "limited", Status: 429},
+	)
 	v.mu.Lock()
-	v.redraw()
 	a := v.m.arrivals[0]
 	x, y := v.lay.x(a.at), v.lay.srvY(a.seq)
 	v.mu.Unlock()
