@@ -119,6 +119,12 @@ func TestCustomTargetTimings(t *testing.T) {
 		}); err != nil {
 			t.Errorf("%s, with Timing-Allow-Origin: the browser queue card reads %q, want a time measured", u, text)
 		}
+		// A redirect made the server count twice the page's requests,
+		// unsaid (an API user's review): the note says so.
+		note := eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`)
+		if redirected := strings.Contains(note, "Your server redirected 4 requests"); redirected != strings.HasSuffix(u, "/redirect") {
+			t.Errorf("%s: the note says %q", u, note)
+		}
 	}
 }
 

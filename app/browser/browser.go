@@ -104,7 +104,11 @@ type Response struct {
 	Body   string
 	Type   string // Response.type: "basic", "cors", "opaque", …
 	Timing Timing
-	Sent   float64 // performance.now() just before fetch() was called
+	// Redirected is the URL the answer came from when the server
+	// redirected the request (fetch() follows redirects: the server then
+	// received the attempt more than once), "" otherwise.
+	Redirected string
+	Sent       float64 // performance.now() just before fetch() was called
 }
 
 // JSError is a JavaScript exception or promise rejection seen from Go.
@@ -155,7 +159,7 @@ func LiveFuncs() (live, permanent int) {
 }
 
 // fetchFields is how many fields the fetch routine's result has.
-const fetchFields = 8
+const fetchFields = 9
 
 // parseFetchResult reads the string the fetch routine hands back:
 // status, type, the four timings, the header lines and the body, separated
@@ -174,7 +178,8 @@ func parseFetchResult(raw string, out *Response) error {
 	for i, p := range ts {
 		*p, _ = strconv.ParseFloat(f[2+i], 64)
 	}
-	out.Header = Header(strings.Clone(f[6])) // not a piece of raw: that would keep the body
-	out.Body = f[7]
+	out.Redirected = strings.Clone(f[6])
+	out.Header = Header(strings.Clone(f[7])) // not a piece of raw: that would keep the body
+	out.Body = f[8]
 	return nil
 }

@@ -461,7 +461,7 @@ globalThis.Worker = function (url) {
     m[1].forEach(function (r) {
       sent[i] = String(Number(sent[i]) + 1);
       var S = "\u0001";
-      setTimeout(function () { self.onmessage({data: [r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + i]}); }, 0);
+      setTimeout(function () { self.onmessage({data: [r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + S + i]}); }, 0);
     });
   };
 };
@@ -712,7 +712,7 @@ globalThis.Worker = function () {
       urls.set(r[0], r[1]);
       deadlines.push(r[2]);
       var S = "\u0001";
-      if (r[1] === "late") answer([r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + "late"], 300);
+      if (r[1] === "late") answer([r[0], 1, "200" + S + "cors" + S + "0" + S + "0" + S + "0" + S + "0" + S + S + S + "late"], 300);
       if (r[1] === "expire") answer([r[0], 0, "TimeoutError", "no answer by the deadline"], 10);
     });
   };

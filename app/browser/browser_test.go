@@ -113,7 +113,7 @@ func TestHeaderValues(t *testing.T) {
 		t.Errorf("LookupHeader(not sent) = %q, %v; want \"\", false", v, ok)
 	}
 	var r Response
-	if err := parseFetchResult("429\x01basic\x010\x010\x010\x010\x01retry-after: \n\x01{}", &r); err != nil {
+	if err := parseFetchResult("429\x01basic\x010\x010\x010\x010\x01\x01retry-after: \n\x01{}", &r); err != nil {
 		t.Fatal(err)
 	}
 	if vs := r.Header.Values("Retry-After"); len(vs) != 1 || vs[0] != "" {
@@ -126,7 +126,7 @@ func TestHeaderValues(t *testing.T) {
 // alive as long as the run keeps the attempt.
 func TestParsedHeaderOwnsItsText(t *testing.T) {
 	var r Response
-	raw := "200\x01cors\x011\x012\x013\x014\x01retry-after: 2\n\x01" + strings.Repeat("x", 1000)
+	raw := "200\x01cors\x011\x012\x013\x014\x01\x01retry-after: 2\n\x01" + strings.Repeat("x", 1000)
 	if err := parseFetchResult(raw, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -185,17 +185,17 @@ func TestJSFilesAreTagged(t *testing.T) {
 
 func TestParseFetchResult(t *testing.T) {
 	var r Response
-	raw := "429\x01cors\x0110.5\x0112\x0160\x0161.25\x01retry-after: 2\ncontent-type: application/json\n\x01{\"seq\":7}\x01tail"
+	raw := "429\x01cors\x0110.5\x0112\x0160\x0161.25\x01http://localhost:9/to\x01retry-after: 2\ncontent-type: application/json\n\x01{\"seq\":7}\x01tail"
 	if err := parseFetchResult(raw, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != 429 || r.Type != "cors" || r.Header.Get("Retry-After") != "2" || r.Body != "{\"seq\":7}\x01tail" {
+	if r.Status != 429 || r.Type != "cors" || r.Header.Get("Retry-After") != "2" || r.Body != "{\"seq\":7}\x01tail" || r.Redirected != "http://localhost:9/to" {
 		t.Errorf("parsed %+v", r)
 	}
 	if q, _ := r.Timing.Queued(); q != 1.5 || r.Timing.ResponseEnd != 61.25 {
 		t.Errorf("timing %+v", r.Timing)
 	}
-	for _, bad := range []string{"", "abc\x01x\x010\x010\x010\x010\x01\x01", "200\x01basic"} {
+	for _, bad := range []string{"", "abc\x01x\x010\x010\x010\x010\x01\x01\x01", "200\x01basic"} {
 		if err := parseFetchResult(bad, &r); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -216,13 +216,14 @@ func FuzzParseFetchResult(f *testing.F) {
 			return // the routine writes the separator inside no field but the body
 		}
 		num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-		raw := strings.Join([]string{strconv.Itoa(status), typ, num(fs), num(rs), num(rsp), num(re), headers, body}, "\x01")
+		to := typ + "/to" // the answer's URL after a redirect: a field of its own
+		raw := strings.Join([]string{strconv.Itoa(status), typ, num(fs), num(rs), num(rsp), num(re), to, headers, body}, "\x01")
 		var r Response
 		if err := parseFetchResult(raw, &r); err != nil {
 			t.Fatalf("%q: %v", raw, err)
 		}
 		same := func(a, b float64) bool { return a == b || a != a && b != b }
-		if r.Status != status || r.Type != typ || r.Body != body ||
+		if r.Status != status || r.Type != typ || r.Body != body || r.Redirected != to ||
 			!same(r.Timing.FetchStart, fs) || !same(r.Timing.RequestStart, rs) || !same(r.Timing.ResponseStart, rsp) || !same(r.Timing.ResponseEnd, re) {
 			t.Errorf("%q decoded as %+v", raw, r)
 		}
@@ -257,9 +258,9 @@ func FuzzParseFetchResult(f *testing.F) {
 // Whatever string comes back, decoding it never panics, and a malformed
 // one is an error, not a response.
 func FuzzParseFetchResultRaw(f *testing.F) {
-	f.Add("200\x01cors\x011\x012\x013\x014\x01a: b\x01body")
+	f.Add("200\x01cors\x011\x012\x013\x014\x01\x01a: b\x01body")
 	f.Add("")
-	f.Add("x\x01\x01\x01\x01\x01\x01\x01")
+	f.Add("x\x01\x01\x01\x01\x01\x01\x01\x01")
 	f.Fuzz(func(t *testing.T, raw string) {
 		var r Response
 		if err := parseFetchResult(raw, &r); err == nil && strings.Count(raw, "\x01") < fetchFields-1 {

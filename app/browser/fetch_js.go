@@ -18,7 +18,8 @@ import (
 // fetchBody is the JavaScript that performs one fetch (cache "no-store",
 // CORS mode, no credentials, an AbortController c) and calls done with one
 // string: status, type, fetchStart, requestStart, responseStart,
-// responseEnd, the headers ("name: value" lines) and the body, separated by
+// responseEnd, the answer's URL when the request was redirected (else ""),
+// the headers ("name: value" lines) and the body, separated by
 // U+0001 (parseFetchResult reads it), or fail with the error. The timings
 // are moved by shift onto the page's performance.now() clock (a worker's
 // clock starts when the worker does); 0 stays 0 (not exposed). Doing the
@@ -35,7 +36,7 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
     var e = entryOf(entryName(url), called) || (r.url ? entryOf(r.url, called) : null);
     if (e) t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
     var S = "\u0001";
-    done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + h + S + body);
+    done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + (r.redirected ? r.url : "") + S + h + S + body);
   });
 }).catch(fail);
 // entryName is the name of url's Resource Timing entry: the URL asked for,

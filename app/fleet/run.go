@@ -30,6 +30,11 @@ type Attempt struct {
 	Pickup    time.Duration // from the answer's end (responseEnd) to Do's return, the outcome's time: the page's thread busy elsewhere
 	ServerSeq int           // arrival number at the mock (from its JSON body); 0 if unknown
 	ServerAt  time.Time     // server receive time (from the mock's body); zero if unknown
+	// Redirected is the URL the answer came from when the server
+	// redirected the request, "" otherwise: the browser followed the
+	// redirect with another request, so the server received the attempt
+	// more than once (a custom target's).
+	Redirected string
 	// Measured says which of Handoff, Queued and Pickup the transport
 	// measured: one it did not is 0 and unknown, one it did may be 0 too
 	// (no queueing at all, an answer taken in at once).

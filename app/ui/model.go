@@ -28,6 +28,7 @@ type mark struct {
 	hasServer            bool
 	serverSeq            int
 	again                int           // how many times its client sent it again after the server left it unanswered (arrival.again)
+	redirected           bool          // the server redirected it: it received the attempt twice or more (fleet.Attempt.Redirected)
 	hdr                  core.Header   // the response's headers (Retry-After, rate-limit hints), read when described
 	err                  error         // the attempt's error, if any
 	bucketWait           time.Duration // waited for a fleet-bucket token before it
@@ -309,7 +310,7 @@ func (m *model) add(r *fleet.Record) {
 		k.status = e.Outcome.Status
 		k.err, k.hdr = e.Outcome.Err, e.Outcome.Header
 		if a := r.Attempt; a != nil {
-			k.handoff, k.queued, k.pickup = a.Handoff, a.Queued, a.Pickup
+			k.handoff, k.queued, k.pickup, k.redirected = a.Handoff, a.Queued, a.Pickup, a.Redirected != ""
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
 			}

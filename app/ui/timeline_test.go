@@ -619,6 +619,12 @@ func TestTransportNative(t *testing.T) {
 	if n := ct.corsNote(); !strings.Contains(n, "with rate-limit headers but no Retry-After: your server sends none, or leaves it out") || strings.Contains(n, "list Retry-After, RateLimit") {
 		t.Errorf("429s with RateLimit readable: CORS note %q", n)
 	}
+	// Redirects are told too: the server counted more requests than the
+	// page sent, unsaid (an API user's review).
+	ct.redirects.Add(3)
+	if n := ct.corsNote(); !strings.Contains(n, "with rate-limit headers but no Retry-After") || !strings.Contains(n, "Your server redirected 3 requests: fetch() follows a redirect with another request") {
+		t.Errorf("429s and redirects: CORS note %q", n)
+	}
 	ct.networkErrs.Add(1)
 	// A network error is as often a server down, or an https URL whose
 	// certificate the browser refuses, as CORS: the note said CORS alone.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,7 @@ type fetchTransport struct {
 	limited     atomic.Int64 // 429/503 answers
 	noRetryHdr  atomic.Int64 // 429/503 answers without a readable Retry-After
 	hintedOnly  atomic.Int64 // of those, answers with a readable rate-limit header: the server exposes headers
+	redirects   atomic.Int64 // answers that came after a redirect: the server received those attempts twice or more
 }
 
 // In a shared room each attempt's tag starts with device, the page's name
@@ -170,7 +172,10 @@ func (t *fetchTransport) Do(ctx context.Context, worker, job, attempt int) fleet
 		}
 		return fleet.Attempt{Err: err}
 	}
-	a := fleet.Attempt{Status: r.Status, Header: r.Header}
+	a := fleet.Attempt{Status: r.Status, Header: r.Header, Redirected: r.Redirected}
+	if r.Redirected != "" {
+		t.redirects.Add(1)
+	}
 	timed(&a, r.Timing, sent, browser.Now())
 	if r.Status == 429 || r.Status == 503 {
 		t.limited.Add(1)
@@ -218,12 +223,26 @@ var errNetwork = errors.New("network error: the connection failed or CORS blocke
 // origin: the connection failed (dropped by the mock's drop, refused, reset).
 var errMockNetwork = errors.New("network error: the connection failed (dropped, refused or reset)")
 
-// corsNote explains, for a custom target, what the browser may be hiding.
-// It is "" when nothing suggests a problem.
+// corsNote explains, for a custom target, what the browser may be hiding,
+// and what it did beyond the page's requests. It is "" when nothing
+// suggests a problem.
 func (t *fetchTransport) corsNote() string {
 	if t == nil || !t.custom {
 		return ""
 	}
+	note := t.headersNote()
+	if n := t.redirects.Load(); n > 0 {
+		// The server counted more requests than the page sent, unsaid (an
+		// API user's review).
+		note = strings.TrimSpace(note + " Your server redirected " + thousands(int(n)) + plural(int(n), " request", " requests") +
+			": fetch() follows a redirect with another request, so your server received those attempts twice or more, and counts more requests than the page sent.")
+	}
+	return note
+}
+
+// headersNote is corsNote's part on what the browser hid: "" when nothing
+// suggests a problem.
+func (t *fetchTransport) headersNote() string {
 	switch {
 	case t.networkErrs.Load() > 0:
 		return "Some requests failed with a network error: your server did not answer (down, unreachable, or over https " +

@@ -1075,6 +1075,9 @@ func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 	if k.hasServer {
 		t.Lines = append(t.Lines, "server received it at "+fmtSeconds(k.serverAt)+" (arrival #"+strconv.Itoa(k.serverSeq)+")")
 	}
+	if k.redirected {
+		t.Lines = append(t.Lines, "redirected: the browser followed the redirect with another request, so your server received it twice or more")
+	}
 	if k.again > 0 {
 		t.Lines = append(t.Lines, "the server received it "+strconv.Itoa(k.again+1)+" times: "+sentAgainWhy)
 	}
