@@ -77,7 +77,7 @@ func ParseStrategy(s string) (Strategy, error) {
 // None.
 type Backoff struct {
 	Strategy   Strategy
-	Base       time.Duration // first delay scale (BackoffBaseRange)
+	Base       time.Duration // the delay scale: Constant's delay, Exponential's first is Base·Multiplier (n = 1; not cenkalti/backoff's InitialInterval), DecorrelatedJitter's least (BackoffBaseRange)
 	Multiplier float64       // growth per failure, AWS uses 2; only Exponential, FullJitter, EqualJitter (BackoffMultiplierRange)
 	Cap        time.Duration // largest delay, 0 = no cap; not used by Constant (BackoffCapRange)
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -73,6 +72,9 @@ func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 	if clock == nil {
 		clock = RealClock{}
 	}
+	if deadline, ok := ctx.Deadline(); ok {
+		l.deadline = deadline
+	}
 	step := l.Start(clock.Now())
 	for {
 		switch step.Action {
@@ -80,7 +82,7 @@ func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 			return step.Err
 		case ActWait:
 			if deadline, ok := ctx.Deadline(); ok && deadline.Sub(clock.Now()) < step.Wait {
-				step = l.Cancel(clock.Now(), fmt.Errorf("core: wait %s would pass the context deadline: %w", FormatDuration(step.Wait), context.DeadlineExceeded))
+				step = l.Cancel(clock.Now(), deadlineError("wait", step.Wait)) // the loop decided with an earlier clock reading
 				continue
 			}
 			if err := clock.Sleep(ctx, step.Wait); err != nil {

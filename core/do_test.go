@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -140,13 +141,19 @@ func TestDoWaitPastDeadlineStopsAtOnce(t *testing.T) {
 		p := expo(5)
 		p.RetryAfter = true
 		calls := 0
-		err := Do(ctx, NewLoop(p, nil, nil, nil, nil), nil, func(context.Context, int) Outcome {
+		var kinds []EventKind
+		err := Do(ctx, NewLoop(p, nil, nil, nil, func(e Event) { kinds = append(kinds, e.Kind) }), nil, func(context.Context, int) Outcome {
 			calls++
 			return Outcome{Status: 429, Header: http.Header{"Retry-After": {"30"}}}
 		})
 		wantErr(t, err, "core: cancelled after 1 attempt: wait 30s would pass the context deadline: context deadline exceeded; last error: http status 429")
 		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.DeadlineExceeded) || calls != 1 || time.Since(t0Bubble) != 0 {
 			t.Fatalf("err %v after %d attempts and %v", err, calls, time.Since(t0Bubble))
+		}
+		// No wait is told that was never waited: the loop emitted one,
+		// then Do stopped (a review).
+		if want := []EventKind{EventAttempt, EventOutcome, EventDone}; !slices.Equal(kinds, want) {
+			t.Errorf("events %v, want %v", kinds, want)
 		}
 	})
 }

@@ -76,8 +76,9 @@
 //     (ErrHorizon), and gives back the Bucket token and the retry's Budget
 //     token.
 //
-// Cancellation (Loop.Cancel, or the context given to Do) stops the job at
-// any point with ErrCancelled, giving back the tokens taken for an attempt
+// Cancellation (the context given to Do; Loop.Cancel for a driver of its
+// own, called from the goroutine that drives the loop, as a Loop is not
+// safe for concurrent use) stops the job at any point with ErrCancelled, giving back the tokens taken for an attempt
 // not yet sent. Each stop is a *StopError wrapping its cause
 // and the last attempt's error. Every step is reported as an Event: the
 // timeline, the simulator's statistics and the tests are built from events,
@@ -87,14 +88,21 @@
 //	policy.Spread = 100 * time.Millisecond       // break up herds told the same Retry-After
 //	bucket, _ := core.NewBucket(20, 5)           // the fleet: 20 requests/s, bursts of 5
 //	budget, _ := core.NewBudget(50, 0.1)         // the fleet: at most 50 retries, +0.1 per success
-//	for w := range workers {
-//		go func() {
-//			for job := range jobs {
-//				l := core.NewLoop(policy, core.NewPCG(core.SubSeed(seed, w, job)), bucket, budget, record)
-//				err := core.Do(ctx, l, nil, attempt) // errors.Is(err, core.ErrExhausted), ...
+//	var wg sync.WaitGroup
+//	for w := range 10 { // 10 workers of 3 jobs
+//		wg.Go(func() {
+//			for job := range 3 {
+//				l := core.NewLoop(policy, core.NewPCG(core.SubSeed(seed, w, job)), bucket, budget, nil)
+//				if err := core.Do(ctx, l, nil, attempt); err != nil { // errors.Is(err, core.ErrExhausted), ...
+//					log.Printf("worker %d, job %d: %v", w, job, err)
+//				}
 //			}
-//		}()
+//		})
 //	}
+//	wg.Wait()
+//
+// with attempt a func(ctx context.Context, n int) core.Outcome making the
+// request (ExampleDo_http). A Loop runs one job once: make one per job.
 //
 // Bucket and Budget are safe for concurrent use and meant to be shared; a
 // Loop, a Schedule, a PCG and a Limiter are not (the mock endpoint locks

@@ -23,10 +23,14 @@ var (
 // as is), in Step.Err, Loop.Done, EventDone's Err and Do's result.
 //
 // errors.Is matches each of its Cause, Context and Last (Unwrap returns
-// them): errors.Is(err, ErrExhausted) tells why the loop stopped,
-// errors.Is(err, context.DeadlineExceeded) that a deadline stopped it.
-// errors.As(err, &se), with se a *StopError, gives the fields; with a
-// *StatusError, the last attempt's HTTP status.
+// them): errors.Is(err, ErrExhausted) tells why the loop stopped. Because
+// Last is matched too, errors.Is(err, context.DeadlineExceeded) holds when
+// the job's own context expired and also when its last attempt timed out
+// on a deadline of its own (a per-attempt timeout) and the loop stopped
+// for another cause: to know that the job's context stopped it, test
+// errors.Is(err, ErrCancelled), or se.Context. errors.As(err, &se), with
+// se a *StopError, gives the fields; with a *StatusError, the last
+// attempt's HTTP status.
 type StopError struct {
 	Cause    error // why: ErrExhausted, ErrMaxElapsed, ErrPermanent, ErrAboveCeiling, ErrBudgetEmpty, ErrHorizon or ErrCancelled
 	Attempts int   // attempts begun (sent), 0 if the loop stopped before the first

@@ -92,6 +92,7 @@ type Loop struct {
 	start    time.Time
 	due      time.Time     // when the job was meant to start; zero: at Start (SetDue)
 	horizon  time.Time     // the latest instant a wait may end; zero: none (SetHorizon)
+	deadline time.Time     // Do's context's deadline: a wait ending past it cancels the job; zero: none
 	attempt  int           // attempts begun
 	prev     time.Duration // last backoff delay (decorrelated jitter)
 	waitEnd  time.Time     // planned end of the current wait
@@ -195,6 +196,10 @@ func (l *Loop) beforeAttempt(now, intended time.Time) Step {
 			if l.pastHorizon(now, w) {
 				l.giveBack(now)
 				return l.stop(now, ErrHorizon, l.horizonNote("bucket wait", now, w))
+			}
+			if l.pastDeadline(now, w) {
+				l.giveBack(now)
+				return l.cancelled(now, deadlineError("bucket wait", w))
 			}
 			l.state, l.waitEnd = stateBucketWait, now.Add(w)
 			e := Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: w, Reason: ReasonBucket, Note: "bucket empty"}
@@ -303,6 +308,9 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 	}
 	if l.pastHorizon(now, d) {
 		return l.stop(now, ErrHorizon, joinNote(note, l.horizonNote(reason.String()+" wait", now, d)))
+	}
+	if l.pastDeadline(now, d) {
+		return l.cancelled(now, deadlineError("wait", d))
 	}
 	if l.budget != nil {
 		if !l.budget.Spend() {
@@ -414,6 +422,21 @@ func noteDuration(d time.Duration) string {
 // horizon.
 func (l *Loop) pastHorizon(now time.Time, wait time.Duration) bool {
 	return !l.horizon.IsZero() && wait > l.horizon.Sub(now)
+}
+
+// pastDeadline reports whether a wait starting at now would end past the
+// deadline of Do's context: Do stops the job then, at once, rather than
+// sleep in vain. Decided here, before the wait is chosen, no EventWait is
+// emitted for a wait that never happens (Do stopped after the loop had
+// emitted it: events counted a wait that was never waited; a review).
+func (l *Loop) pastDeadline(now time.Time, wait time.Duration) bool {
+	return !l.deadline.IsZero() && wait > l.deadline.Sub(now)
+}
+
+// deadlineError is the context's cause of a job stopped because its wait
+// would pass the deadline.
+func deadlineError(what string, wait time.Duration) error {
+	return fmt.Errorf("core: %s %s would pass the context deadline: %w", what, FormatDuration(wait), context.DeadlineExceeded)
 }
 
 func (l *Loop) horizonNote(what string, now time.Time, wait time.Duration) string {

@@ -92,7 +92,7 @@ type Policy struct {
 	MaxElapsed  time.Duration // 0 = unlimited; the loop stops rather than start a wait ending past it (PolicyMaxElapsedRange)
 
 	RetryAfter   bool          // honour Retry-After
-	Ceiling      time.Duration // largest server delay honoured, 0 = no ceiling (PolicyCeilingRange)
+	Ceiling      time.Duration // largest server delay honoured (before Spread is added), 0 = no ceiling (PolicyCeilingRange)
 	AboveCeiling CeilingAction // what to do above Ceiling: CeilingClamp or CeilingStop
 
 	// Spread adds U(0, Spread) to every server-requested wait (Retry-After
@@ -111,9 +111,10 @@ type Policy struct {
 	Retryable func(Outcome) bool
 }
 
-// DefaultPolicy returns a reasonable client policy: full jitter from 100 ms
-// doubling up to 10 s, 5 attempts, Retry-After honoured up to one minute
-// (clamped), no spread, no reset hints.
+// DefaultPolicy returns a reasonable client policy: full jitter with a
+// Base of 100 ms doubling up to 10 s (the first retry waits U(0, 200 ms),
+// as Backoff's n starts at 1), 5 attempts, Retry-After honoured up to one
+// minute (clamped), no spread, no reset hints.
 func DefaultPolicy() Policy {
 	return Policy{
 		Backoff:     Backoff{Strategy: FullJitter, Base: 100 * time.Millisecond, Multiplier: 2, Cap: 10 * time.Second},
