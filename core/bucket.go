@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 )
@@ -43,7 +44,8 @@ import (
 // drains twice.
 //
 // A Bucket is safe for concurrent use; a whole fleet of workers shares one.
-// Create it with NewBucket: the zero value is not usable.
+// Create it with NewBucket: the zero value is not usable, and its methods
+// panic on it rather than allow every request.
 type Bucket struct {
 	rate, capacity float64
 
@@ -73,10 +75,21 @@ func (b *Bucket) Rate() float64 { return b.rate }
 // Capacity returns the most tokens the bucket holds.
 func (b *Bucket) Capacity() float64 { return b.capacity }
 
+// rebaseAfter is how far past its base an instant moves the base up to
+// it (about 146 years): offsets saturate at the largest int64, about 292
+// years, where a bucket can no longer tell a refill, and a first instant
+// of the zero Time (year 1) put every later one there: the bucket
+// allowed every request after it (a review).
+const rebaseAfter = 1 << 62
+
 // offset converts now to nanoseconds since the first instant seen, never
 // earlier than the latest one; with record it becomes the latest. Call with
-// b.mu held.
+// b.mu held. It panics on a Bucket not made by NewBucket, whose zero value
+// would allow every request.
 func (b *Bucket) offset(now time.Time, record bool) int64 {
+	if b.tb.interval == 0 {
+		panic("core: Bucket used without NewBucket")
+	}
 	if !b.started {
 		if !record {
 			return 0 // a full bucket looks the same at any instant
@@ -84,9 +97,21 @@ func (b *Bucket) offset(now time.Time, record bool) int64 {
 		b.base, b.started = now, true
 		return 0
 	}
-	off := int64(now.Sub(b.base))
+	d := now.Sub(b.base) // saturates
+	off := int64(d)
 	if off < b.late {
 		return b.late
+	}
+	if off >= rebaseAfter && record {
+		// The base moves to now, the debt still ahead of now with it; an
+		// instant past the saturation is after any debt (which saturates
+		// at the largest offset), so the bucket is full there.
+		full := int64(0)
+		if d < time.Duration(math.MaxInt64) {
+			full = max(0, b.tb.full-off)
+		}
+		b.base, b.late, b.tb.full = now, 0, full
+		return 0
 	}
 	if record {
 		b.late = off

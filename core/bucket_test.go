@@ -323,3 +323,55 @@ func TestBucketDebtSaturates(t *testing.T) {
 		t.Fatalf("tokens %v, want a debt", tok)
 	}
 }
+
+// A bucket whose first instant is the zero Time (an unset time.Time), or
+// that sees one ~146 years or more after its first, still limits: its
+// offsets saturated near 292 years, where it could tell no refill, and it
+// allowed every request (a review). A Bucket not made by NewBucket
+// panics rather than allow every request.
+func TestBucketAtTheEdgesOfTime(t *testing.T) {
+	now := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		first time.Time
+	}{
+		{"the zero Time first", time.Time{}},
+		{"200 years before", now.AddDate(-200, 0, 0)},
+		{"150 years before", now.AddDate(-150, 0, 0)},
+	} {
+		b, _ := NewBucket(1, 1)
+		if !b.AllowAt(c.first) {
+			t.Fatalf("%s: a full bucket refused", c.name)
+		}
+		allowed := 0
+		for range 1000 {
+			if b.AllowAt(now) {
+				allowed++
+			}
+		}
+		if allowed != 1 {
+			t.Errorf("%s: %d of 1000 requests at one instant allowed at 1/s, burst 1; want 1", c.name, allowed)
+		}
+		if !b.AllowAt(now.Add(time.Second)) || b.AllowAt(now.Add(time.Second)) {
+			t.Errorf("%s: one token a second after: not refilled as 1/s", c.name)
+		}
+	}
+	// Debt still ahead is kept across the move of the base.
+	b, _ := NewBucket(1, 1)
+	start := now.AddDate(-150, 0, 0)
+	b.ReserveAt(start)
+	later := start.Add(time.Duration(rebaseAfter))
+	for range 3 {
+		b.ReserveAt(later)
+	}
+	if w := b.ReserveAt(later); w != 3*time.Second {
+		t.Errorf("the 4th reservation past the base's move waits %v, want 3s", w)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a zero Bucket allowed a request")
+		}
+	}()
+	var zero Bucket
+	zero.AllowAt(now)
+}

@@ -68,6 +68,12 @@ type Operation func(ctx context.Context, attempt int) Outcome
 // deadline is not begun: the job stops at once, as Bucket.Wait does
 // (ErrCancelled, wrapping context.DeadlineExceeded), rather than sleep
 // until the deadline to the same end.
+//
+// A Loop runs one job, once: make a Loop for each job. Do on a loop that
+// has ended returns its error again and runs no attempt (so a loop
+// cancelled before Do, as a page's Stop cancels a job not yet started,
+// runs none); Do on a loop another driver has started panics, as the
+// Loop's methods do when called out of turn.
 func Do(ctx context.Context, l *Loop, clock Clock, op Operation) error {
 	if clock == nil {
 		clock = RealClock{}

@@ -162,7 +162,8 @@ func (l *Loop) misuse(method string) {
 }
 
 // Start begins the job at now: the first attempt, possibly after a bucket
-// wait.
+// wait. On a loop that has ended (cancelled before it started, or run
+// already) it returns the final Step again and does nothing.
 func (l *Loop) Start(now time.Time) Step {
 	switch l.state {
 	case stateDone:
