@@ -1,8 +1,11 @@
 package core_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"retrylab/core"
@@ -183,4 +186,23 @@ func ExampleLookupHeader() {
 	// "120" sent=true
 	// "" sent=true: core: retry-after "": empty (want delay-seconds or an HTTP-date)
 	// "" sent=false
+}
+
+func ExamplePermanent() {
+	// An attempt whose request can never succeed says so: the loop stops at
+	// once, where DefaultRetryable would retry any other error.
+	l := core.NewLoop(core.DefaultPolicy(), nil, nil, nil, nil)
+	calls := 0
+	err := core.Do(context.Background(), l, nil, func(ctx context.Context, n int) core.Outcome {
+		calls++
+		if _, err := url.Parse("http://[::1"); err != nil {
+			return core.Outcome{Err: core.Permanent(err)}
+		}
+		return core.Outcome{Status: 200}
+	})
+	fmt.Println(calls, "attempt:", errors.Is(err, core.ErrPermanent))
+	fmt.Println(err)
+	// Output:
+	// 1 attempt: true
+	// core: permanent failure after 1 attempt: parse "http://[::1": missing ']' in host
 }

@@ -856,3 +856,31 @@ func TestLoopDue(t *testing.T) {
 		}
 	}
 }
+
+// An error marked Permanent is not retried by the default rule; the mark
+// is transparent to errors.Is and errors.As, and Permanent(nil) is nil. A
+// review found every error but cancellation retried, an unsupported
+// scheme or a refused certificate included, with no way to say otherwise
+// but a Retryable func of one's own.
+func TestPermanentErrorsAreNotRetried(t *testing.T) {
+	base := errors.New("unsupported protocol scheme")
+	for _, c := range []struct {
+		err   error
+		retry bool
+	}{
+		{base, true},
+		{Permanent(base), false},
+		{fmt.Errorf("get: %w", Permanent(base)), false},
+		{Permanent(context.DeadlineExceeded), false},
+		{context.DeadlineExceeded, true},
+		{context.Canceled, false},
+	} {
+		if got := DefaultRetryable(Outcome{Err: c.err}); got != c.retry {
+			t.Errorf("%v: retryable %v, want %v", c.err, got, c.retry)
+		}
+	}
+	p := Permanent(base)
+	if !errors.Is(p, base) || p.Error() != base.Error() || !IsPermanent(p) || IsPermanent(base) || Permanent(nil) != nil {
+		t.Errorf("the mark is not transparent: %v", p)
+	}
+}

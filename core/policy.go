@@ -66,14 +66,42 @@ func (o Outcome) err() error {
 // status 429 and every 5xx (503 included) but 501 Not Implemented and 505
 // HTTP Version Not Supported, which say the server will never do what was
 // asked (go-retryablehttp leaves out 501 too), and any error other than
-// cancellation (context.Canceled). Timeouts (context.DeadlineExceeded) are
-// retryable: a per-attempt timeout is an ordinary failure.
+// cancellation (context.Canceled) and one marked Permanent. Timeouts
+// (context.DeadlineExceeded) are retryable: a per-attempt timeout is an
+// ordinary failure.
 func DefaultRetryable(o Outcome) bool {
 	if o.Err != nil {
-		return !errors.Is(o.Err, context.Canceled)
+		return !errors.Is(o.Err, context.Canceled) && !IsPermanent(o.Err)
 	}
 	return o.Status == 429 || o.Status >= 500 && o.Status <= 599 && o.Status != 501 && o.Status != 505
 }
+
+// Permanent marks err as one no retry can mend (a malformed URL, an
+// unsupported scheme, a certificate the client refuses): an Operation
+// returns Outcome{Err: Permanent(err)} and DefaultRetryable does not retry
+// it, so the loop stops at once with ErrPermanent, as for a 4xx. The mark
+// is transparent: errors.Is and errors.As see err through it, and its
+// message is err's. Permanent(nil) is nil. (cenkalti/backoff has the same
+// marker; core cannot tell such errors apart itself without importing
+// net/http and crypto/x509, which the page's WebAssembly does not carry.)
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err}
+}
+
+// IsPermanent reports whether err, or an error it wraps, was marked
+// Permanent.
+func IsPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // Policy is everything a retry Loop decides with.
 //
