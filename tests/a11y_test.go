@@ -259,6 +259,7 @@ func TestNamesAreReadAsShown(t *testing.T) {
 		{"outage", "button", "Outage 3 s", ""},
 		{"help-open", "button", "Help and keyboard shortcuts (?)", ""},
 		{"endpoint-url", "textbox", "Endpoint URL", ""},
+		{"copy-endpoint", "button", "Copy Endpoint URL", ""}, // "Copy" beside "Copy share link"
 	} {
 		role, name, desc := axOf(t, ctx, c.id)
 		if role != c.role || name != c.name || !strings.Contains(desc, c.desc) {

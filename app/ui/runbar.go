@@ -194,7 +194,7 @@ func (b *RunBar) Render() app.UI {
 			}).Else(func() app.UI {
 				return app.Span().ID("endpoint-url").Class("endpoint-invalid").Text(ep.text)
 			}),
-			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").
+			app.Button().ID("copy-endpoint").Class("ghost small").Text("Copy").Aria("label", "Copy "+ep.name).
 				Disabled(ep.blocked != "").
 				Title(map[bool]string{false: "Copy it to the clipboard", true: "Copy: " + ep.blocked}[ep.blocked != ""]).
 				// The line as it is at the click, not ep: see copyText.
