@@ -59,8 +59,9 @@ func (h *Help) Render() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
 			Body(
 				app.Raw(helpHTML()),
-				// The shortcuts' switch beside Close: a row of its own left
-				// Close below a 1280 × 720 screen in presentation mode.
+				// The shortcuts' switch beside Close, its note short: wrapped
+				// to two lines, it made the dialog 757 px high in a 744 px
+				// box at 1024 × 768 in presentation mode (TestHelpFitsTheScreen).
 				app.Div().Class("modal-foot").Body(
 					app.Input().Type("checkbox").ID("shortcuts-on").Checked(!l.keysOff.Load()).Aria("describedby", "shortcuts-help").
 						OnChange(func(ctx app.Context, e app.Event) {

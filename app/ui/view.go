@@ -859,17 +859,21 @@ func (v *view) key(key string) bool {
 		// nothing (an accessibility review): its arrivals are walked
 		// along each device's lane.
 		at := func(i int) time.Duration { return m.arrivals[i].at }
-		lane := func(dev int) []int { // the device's arrivals shown, in time order
-			var out []int
-			for i := range m.arrivals {
-				if m.arrivals[i].dev == dev && in(at(i)) {
-					out = append(out, i)
-				}
+		lanes := make([][]int, len(m.devices)) // each device's arrivals shown, in time order: one pass
+		for i := range m.arrivals {
+			if a := &m.arrivals[i]; a.dev >= 0 && a.dev < len(lanes) && in(a.at) {
+				lanes[a.dev] = append(lanes[a.dev], i)
 			}
-			slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(at(a), at(b)) })
-			return out
 		}
-		cur, ok := walkLanes(key, v.selArr, len(m.arrivals), len(m.devices), at, func(i int) int { return m.arrivals[i].dev }, lane)
+		for _, ln := range lanes {
+			slices.SortStableFunc(ln, func(a, b int) int { return cmp.Compare(at(a), at(b)) })
+		}
+		cur, ok := walkLanes(key, v.selArr, len(m.arrivals), len(lanes), at, func(i int) int { return m.arrivals[i].dev }, func(dev int) []int {
+			if dev < 0 || dev >= len(lanes) {
+				return nil
+			}
+			return lanes[dev]
+		})
 		if !ok {
 			return false
 		}
