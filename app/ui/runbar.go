@@ -115,7 +115,7 @@ func (b *RunBar) Render() app.UI {
 			app.Button().ID("run").Class("primary").
 				Disabled(!l.CanRun()).
 				Attr(browser.FocusNextAttr, "stop").
-				Title(l.runTitle()).
+				Title(l.buttonTitle("Run (r)", live, "fire real requests at the endpoint")).
 				Body(icon("▶"), app.Text("Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
@@ -126,7 +126,8 @@ func (b *RunBar) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").
 				Disabled(!l.CanSimulate()).
-				Title(l.simTitle()).
+				Title(l.buttonTitle("Simulate (m)", simErr, "compute the same configuration in virtual time against a model of the built-in mock, at once, "+
+					"for up to "+thousands(fleet.SimWorkersRange.Max)+" workers (no requests are sent)")).
 				Body(steadyLabel(l.simulating, "»", "Simulate", "Simulating…")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Simulate(ctx) }),
 			app.If(l.s.Room != "" && l.s.Target == "", func() app.UI {
@@ -225,16 +226,17 @@ func (b *RunBar) Render() app.UI {
 	)
 }
 
-// runTitle is the Run button's title: why it is disabled, values to fix
-// first before what rules the configuration out (a screen reader's
-// description of the button: it gave the last valid configuration's
-// reason, "live runs take at most 500 workers", while Workers read "abc";
-// found by an accessibility review).
-func (l *Lab) runTitle() string {
-	if why := l.RunBlocked(); why != "" {
-		return "Run (r)" + strings.TrimPrefix(why, "Run")
+// buttonTitle is Run's or Simulate's title (a screen reader's description
+// of the button), as "Run (r): …": why it cannot start, values to fix
+// first before what rules the configuration out (errs, which Render has
+// already), else what it does. It gave the last valid configuration's
+// reason, "live runs take at most 500 workers", while Workers read "abc"
+// (an accessibility review).
+func (l *Lab) buttonTitle(what string, errs []fleet.FieldError, does string) string {
+	if why := l.blocked(what, errs); why != "" {
+		return why
 	}
-	return "Run (r): fire real requests at the endpoint"
+	return what + ": " + does
 }
 
 // outageNotReached says, after a run that was over before its scheduled
@@ -261,15 +263,6 @@ func cannotRun(s *fleet.Scenario, live, simErr []fleet.FieldError) string {
 			thousands(s.Workers) + " in virtual time."
 	}
 	return "Run cannot start: " + live[0].Msg + ". Press Simulate (m) to compute it in virtual time."
-}
-
-// simTitle is the Simulate button's title, as runTitle is Run's.
-func (l *Lab) simTitle() string {
-	if why := l.SimulateBlocked(); why != "" {
-		return "Simulate (m)" + strings.TrimPrefix(why, "Simulate")
-	}
-	return "Simulate (m): compute the same configuration in virtual time against a model of the built-in mock, at once, " +
-		"for up to " + thousands(fleet.SimWorkersRange.Max) + " workers (no requests are sent)"
 }
 
 // endpointLine is the run bar's endpoint line: what the workers call (the

@@ -840,7 +840,7 @@ func (v *view) key(key string) bool {
 	}
 	v.details = false
 	if key == "Escape" {
-		handled := v.sel >= 0 || v.selArr >= 0
+		handled := v.sel >= 0 || m.watch && v.selArr >= 0 // a run's hovered arrival is no selection: Esc goes on to Stop
 		v.sel, v.pinned, v.selArr = -1, false, -1
 		return handled
 	}
