@@ -106,6 +106,7 @@ func TestCustomTargetTimings(t *testing.T) {
 	t.Cleanup(api.Close)
 	target := strings.Replace(api.URL, "127.0.0.1", "localhost", 1)
 	ctx, _ := newBrowser(t)
+	dir := allowDownloads(t, ctx)
 	for _, u := range []string{target + "/ok#section", target + "/redirect"} {
 		boot(t, ctx, srv.URL+"/?workers=2&jobs=2&attempts=1&seed=1&target="+url.QueryEscape(u))
 		if st := runToEnd(t, ctx, 30*time.Second); st.Stats["successes"] != 4 {
@@ -124,6 +125,34 @@ func TestCustomTargetTimings(t *testing.T) {
 		note := eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`)
 		if redirected := strings.Contains(note, "Your server redirected 4 requests"); redirected != strings.HasSuffix(u, "/redirect") {
 			t.Errorf("%s: the note says %q", u, note)
+		}
+		// And so does the export: each outcome's redirected is where the
+		// answer came from.
+		_, data := download(t, ctx, dir, "export-json", ".json")
+		var doc struct {
+			Events []struct {
+				Kind       string `json:"kind"`
+				Redirected string `json:"redirected"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if strings.HasSuffix(u, "/redirect") {
+			want = target + "/ok"
+		}
+		outcomes := 0
+		for _, e := range doc.Events {
+			if e.Kind == "outcome" {
+				outcomes++
+				if e.Redirected != want {
+					t.Errorf("%s: an outcome exported redirected %q, want %q", u, e.Redirected, want)
+				}
+			}
+		}
+		if outcomes != 4 {
+			t.Errorf("%s: %d outcomes exported, want 4", u, outcomes)
 		}
 	}
 }

@@ -169,5 +169,6 @@ func (x *exportEvent) writeJSON(w *jsonlite.Writer) {
 	w.Key("simulated").Bool(x.Simulated)
 	optFloat(w, "handoff_ms", x.HandoffMS)
 	optFloat(w, "pickup_ms", x.PickupMS)
+	w.StringOmitEmpty("redirected", x.Redirected)
 	w.EndObject()
 }

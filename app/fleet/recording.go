@@ -277,7 +277,8 @@ var EventColumns = []EventColumn{
 	{"note", "wait, done", "the loop's explanation: fallbacks, clamping, spread, the stop reason"},
 	{"simulated", "all", "true when the simulator computed the run (virtual time, no request sent), false for a live run"},
 	{"handoff_ms", "outcome", "time from the attempt's t_ms (the loop sent it) to the browser starting the request (fetchStart): the page getting it to fetch(); answered attempts of a live run in the page only (added after v1's first columns)"},
-	{"pickup_ms", "outcome", "time from the response's end (responseEnd) to the outcome's t_ms: the page taking the answer in, late when its thread was busy; answered attempts of a live run in the page only (last: added after handoff_ms)"},
+	{"pickup_ms", "outcome", "time from the response's end (responseEnd) to the outcome's t_ms: the page taking the answer in, late when its thread was busy; answered attempts of a live run in the page only (added after handoff_ms)"},
+	{"redirected", "outcome", "the URL the answer came from when the server redirected the request: fetch() followed the redirect with another request, so the server received this attempt twice or more; empty when it was not redirected (last: added after pickup_ms)"},
 }
 
 // SchemaMarkdown is the event export's columns as a markdown table, for the README.
@@ -335,6 +336,7 @@ type exportEvent struct {
 	Simulated  bool              `json:"simulated"`
 	HandoffMS  *float64          `json:"handoff_ms,omitempty"`
 	PickupMS   *float64          `json:"pickup_ms,omitempty"`
+	Redirected string            `json:"redirected,omitempty"`
 
 	hdr core.Header // the answer\'s headers, for ratelimit
 }
@@ -385,6 +387,7 @@ func toExport(start time.Time, simulated bool, r *Record) exportEvent {
 			if !a.ServerAt.IsZero() {
 				x.ServerMS = ptr(ms(a.ServerAt.Sub(start)))
 			}
+			x.Redirected = a.Redirected
 		}
 	case core.EventWait:
 		x.WaitMS = ptr(ms(e.Wait))
@@ -423,7 +426,7 @@ func (x *exportEvent) cells() []string {
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
 		f(x.IntendedMS), i(x.Status), x.Class, x.Error, ra, rl,
 		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
-		f(x.HandoffMS), f(x.PickupMS),
+		f(x.HandoffMS), f(x.PickupMS), x.Redirected,
 	}
 }
 

@@ -58,7 +58,7 @@ func handMade() []Record {
 		attempt(2, 0, 1, 20, 20),
 		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: limited, ServerSeq: 11, ServerAt: at(1)}),
 		wait(0, 0, 2, 50, time.Second, core.ReasonRetryAfter),
-		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond, Pickup: 2500 * time.Microsecond, Measured: MeasuredQueued | MeasuredHandoff | MeasuredPickup}),
+		outcome(2, 0, 1, 70, Attempt{Status: 503, Queued: 30 * time.Millisecond, Handoff: 4 * time.Millisecond, Pickup: 2500 * time.Microsecond, Measured: MeasuredQueued | MeasuredHandoff | MeasuredPickup, Redirected: "http://api.example/v2/limited"}),
 		wait(2, 0, 2, 70, 230*time.Millisecond, core.ReasonBackoff),
 		attempt(2, 0, 2, 300, 300),
 		outcome(1, 0, 1, 510, Attempt{Err: fmt.Errorf("%w after 500ms", ErrTimeout)}),
@@ -383,6 +383,8 @@ func TestExportJSON(t *testing.T) {
 	check(3, map[string]any{"t_ms": 50.0, "kind": "outcome", "worker": 0.0, "job": 0.0, "attempt": 1.0, "status": 429.0, "class": "limited",
 		"retry_after": "1", "ratelimit": map[string]any{"X-RateLimit-Remaining": "0"}, "server_seq": 11.0, "server_ms": 1.0})
 	check(4, map[string]any{"t_ms": 50.0, "kind": "wait", "worker": 0.0, "job": 0.0, "attempt": 2.0, "wait_ms": 1000.0, "reason": "retry-after"})
+	check(5, map[string]any{"t_ms": 70.0, "kind": "outcome", "worker": 2.0, "job": 0.0, "attempt": 1.0, "status": 503.0, "class": "limited",
+		"queued_ms": 30.0, "handoff_ms": 4.0, "pickup_ms": 2.5, "redirected": "http://api.example/v2/limited"})
 	check(12, map[string]any{"t_ms": 760.0, "kind": "done", "worker": 1.0, "job": 0.0, "attempt": 2.0, "cause": "exhausted",
 		"error": "core: attempts exhausted after 2 attempts: http status 500"})
 	check(16, map[string]any{"t_ms": 1052.0, "kind": "attempt", "worker": 0.0, "job": 0.0, "attempt": 2.0, "intended_ms": 1050.0})
@@ -529,11 +531,11 @@ func TestExportCSV(t *testing.T) {
 		}
 	}
 	want := map[int]string{
-		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false,,",
-		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false,4,2.5",
-		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout after 500ms,,,,,,,,,,false,,",
-		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false,,",
-		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false,,",
+		4:  "50,outcome,0,0,1,,429,limited,,1,X-RateLimit-Remaining: 0,,11,1,,,,,false,,,",
+		6:  "70,outcome,2,0,1,,503,limited,,,,30,,,,,,,false,4,2.5,http://api.example/v2/limited",
+		9:  "510,outcome,1,0,1,,0,timeout,fleet: request timeout after 500ms,,,,,,,,,,false,,,",
+		17: "1052,attempt,0,0,2,1050,,,,,,,,,,,,,false,,,",
+		19: "1100,done,0,0,2,,,,,,,,,,,,success,,false,,,",
 	}
 	for i, w := range want {
 		if got := strings.Join(rows[i], ","); got != w {
