@@ -241,7 +241,8 @@ func (r *Recording) Stats() Stats {
 // hold), and added end and error to the top level. Later v2 files also
 // have outage_error, faults and gaps at the top level, and
 // aborted_by_stop and aborted_at_limit in stats (aborted is still their
-// sum): keys a v2 reader does not know of, which it skips. Nothing in
+// sum), end_ms at the top level and the redirected event column: keys a
+// v2 reader does not know of, which it skips. Nothing in
 // Retry Lab reads a file back (a replay plays the run's records in
 // memory, a baseline from a link is simulated from its configuration), so
 // the version says what a reader elsewhere may rely on: every v2 key
