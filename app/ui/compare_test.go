@@ -6,6 +6,7 @@ import (
 	"html"
 	"math"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -616,8 +617,13 @@ func TestRunStatusSaysTheInputsChanged(t *testing.T) {
 			was := l.Text(c.key)
 			l.Set(c.key, c.value)
 			want := "Changed since: " + c.want
-			if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, want) {
+			bar := renderHTML(&RunBar{Lab: l})
+			if !strings.Contains(bar, want) {
 				t.Errorf("after setting %s=%s, the status lacks %q: %s", c.key, c.value, want, bar)
+			}
+			// Read with the status, not said at each key typed.
+			if !regexp.MustCompile(`aria-live="off"[^>]*>\s*Changed since`).MatchString(bar) {
+				t.Errorf("what changed is said as it changes (it is not in an aria-live=off part of the status): %s", bar)
 			}
 			// A replay of the run says where it is, and only that (found
 			// by a review).

@@ -97,13 +97,14 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil:
 		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
+	changed := ""
 	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
 		// The run on screen is no longer the inputs' (they were edited
 		// after it): Copy share link and the Go code give the inputs. Not
 		// during a replay, which tells where it is (it read "Replaying
 		// Changed since: …; Run or Simulate to see them. 1.2 s of 3.1 s").
 		if d := settingsDiff(l.rec.Scenario, l.s); d != "" {
-			status += " Changed since: " + d + l.toSeeThem()
+			changed = " Changed since: " + d + l.toSeeThem()
 		}
 	}
 	ep := l.endpointLine()
@@ -168,9 +169,14 @@ func (b *RunBar) Render() app.UI {
 			// the run went on. The counts (also in the numbers) are hidden
 			// from a screen reader: it is told once what goes on, then
 			// how it ended.
+			//
+			// What changed since the run is read with the status, and not
+			// said as it changes: it changes with each key typed in a
+			// field, and each was read out (an accessibility review).
 			app.P().ID("run-status").Class("status").TabIndex(-1).Aria("live", "polite").Body(
 				app.Text(unitsTogether(status)),
 				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
+				app.If(changed != "", func() app.UI { return app.Span().Class("changed").Aria("live", "off").Text(changed) }),
 			),
 			app.If(l.toast != "", func() app.UI {
 				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast " + l.toastAt + map[bool]string{false: " placing"}[l.toastSet])).Role("status")
