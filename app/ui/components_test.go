@@ -391,7 +391,7 @@ func TestNumbersSayWhatIsNotMeasuredYet(t *testing.T) {
 					t.Fatalf("no %s card", name)
 				}
 				card := out[i : i+strings.Index(out[i:], "</div>")]
-				if !strings.Contains(card, `<span class="v">–</span>`) || !strings.Contains(card, ">"+line+"<") || strings.Contains(card, "0 µs") {
+				if !saysNone(card) || !strings.Contains(card, ">"+line+"<") || strings.Contains(card, "0 µs") {
 					t.Errorf("%s: want – and %q:\n%s", name, line, card)
 				}
 			}
@@ -440,19 +440,19 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		st   fleet.Stats
 		want []string
 	}{
-		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span class="v">–</span>`, "no success: 15 requests wasted"}},
-		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span class="v">–</span>`, "no success: 1 request wasted"}},
+		{"every job gave up", fleet.Stats{Requests: 15, Failed: 15, Jobs: 5, GiveUps: 5}, []string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, "no success: 15 requests wasted"}},
+		{"one answer", fleet.Stats{Requests: 2, Limited: 1, InFlight: 1}, []string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, "no success: 1 request wasted"}},
 		// Short enough for the narrowest card, whole in its tooltip.
 		{"300,000 answers", fleet.Stats{Requests: 300000, Failed: 300000, Jobs: 30000, GiveUps: 30000},
-			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
-		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span class="v">–</span>`, "no success yet"}},
+			[]string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, `title="failed requests per success; no success: 300,000 requests wasted"`, `>no success: 300k requests wasted<`}},
+		{"nothing answered yet", fleet.Stats{Requests: 4, InFlight: 4}, []string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, "no success yet"}},
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 		// Stop's aborted requests are among the wasted: the card says so.
 		{"a success and aborts", fleet.Stats{Requests: 195 + 18, OK: 18, Limited: 105, Aborted: 90, Successes: 18, Jobs: 18, WastedPerSuccess: 195.0 / 18},
 			[]string{`<span class="v">10.83</span>`, ">incl.\u00a090\u00a0aborted<"}},
 		// No success: the line says how many were wasted, aborts among them.
 		{"no success, many aborted", fleet.Stats{Requests: 600000, Limited: 300000, Aborted: 300000, Jobs: 10, GiveUps: 10},
-			[]string{`<span class="v">–</span>`, `title="failed requests per success; no success: 600,000 requests wasted"`, `>no success: 600k requests wasted<`}},
+			[]string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, `title="failed requests per success; no success: 600,000 requests wasted"`, `>no success: 600k requests wasted<`}},
 	} {
 		l := newLab()
 		l.stats, l.hasStats = c.st, true
@@ -481,7 +481,7 @@ func TestDispersionWithoutRetries(t *testing.T) {
 		disp float64
 		want []string
 	}{
-		{"no retries", fleet.Stats{Requests: 4, FirstTries: 4, OK: 4}, 0, []string{`<span class="v">–</span>`, `>no retries</span>`}},
+		{"no retries", fleet.Stats{Requests: 4, FirstTries: 4, OK: 4}, 0, []string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, `>no retries</span>`}},
 		{"retries", fleet.Stats{Requests: 8, FirstTries: 4, Retries: 4}, 2.5, []string{`<span class="v">2.5</span>`}},
 		// Every retry in one slice, the most synchronised run: it showed 0,
 		// which reads as retries evenly paced (fleet.Dispersion).
@@ -755,5 +755,27 @@ func TestHelpListsEveryShortcut(t *testing.T) {
 	}
 	if !strings.Contains(out, "<kbd>1</kbd>–<kbd>"+strconv.Itoa(min(len(fleet.Presets), 9))+"</kbd>") {
 		t.Error("the dialog does not show the story's steps' keys as a run, 1–7")
+	}
+}
+
+// saysNone: a number card shows "–" for no figure, and a screen reader
+// hears "none" (it said "en dash": an accessibility review).
+func saysNone(card string) bool {
+	return strings.Contains(card, `<span aria-hidden>–</span>`) && strings.Contains(card, `<span class="sr-only">none</span>`)
+}
+
+// Before any run every card shows "–", and a screen reader hears "no run
+// yet", not "en dash".
+func TestNumbersBeforeARunSayNoRunYet(t *testing.T) {
+	out := renderHTML(&Numbers{Lab: newLab(), Rev: 1})
+	cards := len(regexp.MustCompile(`<div[^>]*data-stat=`).FindAllString(out, -1))
+	if cards == 0 {
+		t.Fatal("no number cards")
+	}
+	if n := strings.Count(out, `<span class="sr-only">no run yet</span>`); n != cards {
+		t.Errorf("%d of %d cards say \"no run yet\" to a screen reader:\n%s", n, cards, out)
+	}
+	if strings.Contains(out, `<span class="v">–</span>`) {
+		t.Errorf("a card's \"–\" is read out:\n%s", out)
 	}
 }

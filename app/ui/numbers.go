@@ -64,7 +64,15 @@ func (n *Numbers) Render() app.UI {
 		}
 		div := app.Div().Class(cls).DataSet("stat", s.Name).DataSet("value", strconv.FormatFloat(s.Value, 'f', -1, 64))
 		value := app.Span().Class("v")
-		if text == s.Text && s.Exact != text && s.Exact != "" && l.hasStats {
+		if text == "–" {
+			// No number: a screen reader said "en dash" (an accessibility
+			// review). It hears "none"; the line says why.
+			spoken := "none"
+			if !l.hasStats {
+				spoken = "no run yet"
+			}
+			value = value.Body(app.Span().Aria("hidden", "true").Text(text), app.Span().Class("sr-only").Text(spoken))
+		} else if text == s.Text && s.Exact != text && s.Exact != "" && l.hasStats {
 			// A number shortened to fit ("12.3k"): whole in the tooltip,
 			// and to a screen reader, which would say "12.3k".
 			value = value.Title(s.Exact).Body(app.Span().Aria("hidden", "true").Text(text), app.Span().Class("sr-only").Text(s.Exact))
