@@ -82,15 +82,20 @@ func formatValue[T ~int | ~int64 | ~float64](v T) string {
 // optional sign, point and exponent ("0.5", "-2", "1e3", ".5"). Unlike
 // strconv.ParseFloat it refuses Go's other spellings, which no one means
 // in a configuration: hexadecimal ("0x1p-2"), digit separators ("1_000"),
-// "Inf" and "NaN". The page's fields and the mock's parameters read
-// numbers with it.
+// "Inf" and "NaN". Zero is zero whatever its sign: "-0" reads as 0, which
+// a link then writes "0", not "-0". The page's fields and the mock's
+// parameters read numbers with it.
 func ParseFloat(s string) (float64, error) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E' {
 			return 0, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrSyntax}
 		}
 	}
-	return strconv.ParseFloat(s, 64)
+	f, err := strconv.ParseFloat(s, 64)
+	if f == 0 {
+		f = 0 // not -0
+	}
+	return f, err
 }
 
 // FormatFloat writes f as the ranges and errors do: the shortest form that

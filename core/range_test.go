@@ -51,13 +51,15 @@ func TestParseFloat(t *testing.T) {
 	}{
 		{"0.5", 0.5, true}, {"2", 2, true}, {"-2", -2, true}, {"+5", 5, true}, {".5", 0.5, true},
 		{"5.", 5, true}, {"1e3", 1000, true}, {"2.5E-3", 0.0025, true}, {"0429", 429, true},
+		// Zero has no sign: a link said "fail500=-0" (a robustness review).
+		{"-0", 0, true}, {"-0.0e5", 0, true}, {"-1e-400", 0, true},
 		// Go's other spellings: not what anyone configuring a run means.
 		{"0x1p-2", 0, false}, {"0x.8p0", 0, false}, {"1_000", 0, false}, {"1_0", 0, false},
 		{"Inf", 0, false}, {"infinity", 0, false}, {"NaN", 0, false},
 		{"", 0, false}, {" 1", 0, false}, {"1.2.3", 0, false}, {"e", 0, false}, {"--1", 0, false},
 	} {
 		got, err := ParseFloat(tt.in)
-		if (err == nil) != tt.ok || tt.ok && got != tt.want {
+		if (err == nil) != tt.ok || tt.ok && (got != tt.want || math.Signbit(got) != math.Signbit(tt.want)) {
 			t.Errorf("ParseFloat(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
@@ -77,6 +79,9 @@ func FuzzParseFloat(f *testing.F) {
 		}
 		if err == nil && math.IsNaN(got) {
 			t.Fatalf("ParseFloat(%q) = NaN", s)
+		}
+		if got == 0 && math.Signbit(got) {
+			t.Fatalf("ParseFloat(%q) = -0", s)
 		}
 		if strings.ContainsAny(strings.ToLower(s), "x_in") && err == nil {
 			t.Fatalf("ParseFloat(%q) accepted a Go-only spelling", s)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"retrylab/app/mock"
 	"retrylab/core"
 )
 
@@ -150,20 +151,7 @@ func (e FieldError) Error() string { return e.Msg }
 
 // invalid builds the error every Set returns: `Workers "0": must be between 1 and 500`.
 func invalid(label, value, allowed string) error {
-	return fmt.Errorf("%s %s: must be %s", label, strconv.Quote(cut(value)), allowed)
-}
-
-// cut shortens a value quoted in a message.
-func cut(s string) string {
-	const n = 64
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
+	return fmt.Errorf("%s %s: must be %s", label, strconv.Quote(mock.Cut(value)), allowed)
 }
 
 // Text forms of values: durations and floats as core writes them

@@ -680,6 +680,47 @@ func TestFieldsTrimSpaces(t *testing.T) {
 	}
 }
 
+// Every integer field takes a leading "+", as Go's integer parsing does: the
+// seed alone refused "+5" as no integer between 0 and 2^64−1 (a
+// robustness review).
+func TestIntegerFieldsTakeASign(t *testing.T) {
+	for i := range Fields {
+		f := &Fields[i]
+		if f.Kind != KindInt {
+			continue
+		}
+		s := Default()
+		v := f.Get(&s)
+		if err := f.Set(&s, "+"+v); err != nil {
+			t.Errorf("%s: %q: %v", f.Key, "+"+v, err)
+		} else if got := f.Get(&s); got != v {
+			t.Errorf("%s: %q reads back as %q", f.Key, "+"+v, got)
+		}
+	}
+}
+
+// "-0" in a number field that takes 0 is 0, and the link says "0": it said
+// "fail500=-0" (a robustness review).
+func TestNegativeZeroIsZero(t *testing.T) {
+	n := 0
+	for i := range Fields {
+		f := &Fields[i]
+		s := Default()
+		if f.Kind != KindFloat || f.Set(&s, "0") != nil {
+			continue
+		}
+		n++
+		if err := f.Set(&s, "-0"); err != nil {
+			t.Errorf("%s: -0: %v", f.Key, err)
+		} else if got := f.Get(&s); got != "0" {
+			t.Errorf("%s: -0 reads back as %q, want 0", f.Key, got)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no number field takes 0")
+	}
+}
+
 // ParseAttemptTag reads tags any client of a shared room may send: it
 // never panics, and what it accepts is exactly what AttemptTag writes.
 func FuzzParseAttemptTag(f *testing.F) {
@@ -780,7 +821,7 @@ func TestTargetURLs(t *testing.T) {
 			t.Errorf("target %q: error %v, want ok=%v", tt.target, err, tt.want == "")
 			continue
 		}
-		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(cut(tt.target))) || !strings.Contains(err.Error(), tt.want)) {
+		if err != nil && (!strings.Contains(err.Error(), "Custom target") || !strings.Contains(err.Error(), strconv.Quote(mock.Cut(tt.target))) || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("target %q: message %q should name the field, the value and say %q", tt.target, err, tt.want)
 		}
 	}

@@ -217,7 +217,7 @@ func seedField() Field {
 		Help: "The same seed and settings give the same jitter, and the mock the same failures and spread for each attempt, live or simulated, so a shared link reproduces the run.",
 		Get:  func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		Set: func(s *Scenario, v string) error {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			n, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(v), "+"), 10, 64) // "+5", as the other integers take it
 			if err != nil {
 				return invalid("Random seed", v, allowed)
 			}

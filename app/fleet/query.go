@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"retrylab/app/mock"
 )
 
 // Query encodes the whole configuration, every field included (also those
@@ -94,9 +96,9 @@ func ParseQuery(raw string) (url.Values, []FieldError) {
 		if ok && !q.Has(b.key) {
 			then = f.fallBack(&def)
 		}
-		what := "parameter " + strconv.Quote(cut(b.key))
+		what := "parameter " + strconv.Quote(mock.Cut(b.key))
 		if ok {
-			what = f.Label + " " + strconv.Quote(cut(b.value))
+			what = f.Label + " " + strconv.Quote(mock.Cut(b.value))
 		}
 		notes = append(notes, FieldError{Key: b.key, Value: b.value, Msg: what + ": not valid URL encoding (" + b.why + "); " + then, Then: then})
 	}
@@ -136,8 +138,8 @@ func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
 		v := vs[0]
 		if len(vs) > 1 {
 			notes = append(notes, FieldError{Key: f.Key, Value: strings.Join(vs, ","),
-				Msg:  f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(cut(v)),
-				Then: "using the first value, " + strconv.Quote(cut(v))})
+				Msg:  f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(mock.Cut(v)),
+				Then: "using the first value, " + strconv.Quote(mock.Cut(v))})
 		}
 		if err := f.Set(&s, v); err != nil {
 			then := f.fallBack(&def)
@@ -169,7 +171,7 @@ func unknownParams(q url.Values) []FieldError {
 	notes := make([]FieldError, len(unknown))
 	for i, k := range unknown {
 		notes[i] = FieldError{Key: k, Value: strings.Join(q[k], ","),
-			Msg: "unknown parameter " + strconv.Quote(cut(k)) + " ignored", Then: "ignored"}
+			Msg: "unknown parameter " + strconv.Quote(mock.Cut(k)) + " ignored", Then: "ignored"}
 	}
 	return notes
 }

@@ -528,7 +528,9 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Hang, ok = parseFloat(v, 0, 100)
 	case pSeed:
 		var err error
-		p.Seed, err = strconv.ParseUint(v, 10, 64)
+		// A sign, as parseInt (strconv.Atoi) takes one: "+5" was refused
+		// as no integer between 0 and 2^64−1 (a robustness review).
+		p.Seed, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 10, 64)
 		p.Seeded, ok = true, err == nil
 	}
 	if !ok {
@@ -681,7 +683,7 @@ func (p Params) each(f func(i int, v string)) {
 	}
 	num := func(i int, v, def float64) {
 		if v != def || math.Signbit(v) != math.Signbit(def) {
-			f(i, strconv.FormatFloat(v, 'g', -1, 64))
+			f(i, core.FormatFloat(v)) // as the page's link writes it: 0.0000001, not 1e-07
 		}
 	}
 	integer := func(i int, v, def int) {

@@ -130,7 +130,9 @@ func TestParseEachParam(t *testing.T) {
 			{"0", func(p Params) bool { return p.Seeded && p.Seed == 0 }},
 			{"18446744073709551615", func(p Params) bool { return p.Seeded && p.Seed == 1<<64-1 }},
 			{"42", func(p Params) bool { return p.Seeded && p.Seed == 42 }},
-		}, []string{"", "-1", "18446744073709551616", "1.5", "0x10", "+1", "1e3"}},
+			// A sign, as every other integer parameter takes (strconv.Atoi).
+			{"+42", func(p Params) bool { return p.Seeded && p.Seed == 42 }},
+		}, []string{"", "-1", "18446744073709551616", "1.5", "0x10", "++1", "+-1", "+", "1e3"}},
 	}
 	if len(tests) != len(Table()) {
 		t.Errorf("%d parameters tested, Table has %d", len(tests), len(Table()))
@@ -363,8 +365,10 @@ func TestEncode(t *testing.T) {
 	if got := p.Encode(); got != "" {
 		t.Errorf("Defaults().Encode() = %q, want empty", got)
 	}
-	p.Key, p.Limiter, p.Limit, p.Window, p.RetryAfter, p.Rate = "room1", core.LimitFixedWindow, 5, 10*time.Second, RetryDate, 1e6
-	const want = "key=room1&limiter=fixed&rate=1e%2B06&limit=5&window=10s&retry_after=date"
+	// Numbers as the page's link writes them (core.FormatFloat): "1e+06" and
+	// "1e-07" were the endpoint's where the link said 1000000 and 0.0000001.
+	p.Key, p.Limiter, p.Limit, p.Window, p.RetryAfter, p.Rate, p.Fail500 = "room1", core.LimitFixedWindow, 5, 10*time.Second, RetryDate, 1e6, 1e-7
+	const want = "key=room1&limiter=fixed&rate=1000000&limit=5&window=10s&retry_after=date&fail500=0.0000001"
 	if got := p.Encode(); got != want {
 		t.Errorf("Encode() = %q, want %q", got, want)
 	}

@@ -527,6 +527,21 @@ func TestNoticeNamesBadFields(t *testing.T) {
 	if got := renderHTML(&Notice{Lab: newLab()}); strings.Contains(got, "url-notice") {
 		t.Error("notice shown for a clean URL")
 	}
+
+	// A long value, or a long unknown name, is cut as every refused
+	// value is (64 bytes and "…"): 10,000 digits filled two screens above
+	// Run, and the alert read them all out (a robustness review).
+	long, name := strings.Repeat("9", 10000), strings.Repeat("x", 5000)
+	l = newLab()
+	u, _ = url.Parse("http://localhost/?workers=" + long + "&" + name + "=1&jobs=3")
+	l.Load(u)
+	out = renderHTML(&Notice{Lab: l, Rev: l.cfgRev})
+	if strings.Contains(out, long[:65]) || strings.Contains(out, name[:65]) || !strings.Contains(out, long[:64]+"…") || !strings.Contains(out, name[:64]+"…") {
+		t.Errorf("a long value or name is not cut to 64 bytes in the notice (%d bytes)", len(out))
+	}
+	if len(out) > 3000 {
+		t.Errorf("the notice is %d bytes long", len(out))
+	}
 }
 
 func TestCustomTargetExplainsCORS(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // Notice tells what the page's address asked for that could not be used:
@@ -30,8 +31,11 @@ func (n *Notice) Render() app.UI {
 			app.Strong().Text("This link had settings that could not be used as written; each line says what the page did instead:"),
 			app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI {
 				n := notes[i]
-				return app.Li().DataSet("key", n.Key).Body(
-					app.If(n.Key != "", func() app.UI { return app.Code().Text(n.Key + "=" + n.Value) }),
+				return app.Li().DataSet("key", mock.Cut(n.Key)).Body(
+					// Cut as every refused value is: a value of 10,000 digits
+					// filled two screens above Run, and an alert read it all
+					// out (a robustness review).
+					app.If(n.Key != "", func() app.UI { return app.Code().Text(mock.Cut(n.Key) + "=" + mock.Cut(n.Value)) }),
 					app.If(n.Key != "", func() app.UI { return app.Text(" — ") }),
 					app.Text(n.Msg),
 				)
