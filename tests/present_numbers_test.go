@@ -87,13 +87,18 @@ func prefersDark(t *testing.T, ctx context.Context, dark bool) {
 	if dark {
 		scheme = "dark"
 	}
+	emulateMedia(t, ctx, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
+}
+
+// emulateMedia makes the page's media features these (and the others the
+// browser's own), in place of those set before.
+func emulateMedia(t *testing.T, ctx context.Context, features ...*emulation.MediaFeature) {
+	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		})
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features})
 		return err
 	})); err != nil {
-		t.Fatalf("emulate prefers-color-scheme: %s: %v", scheme, err)
+		t.Fatalf("emulate the media features %v: %v", features, err)
 	}
 }
 

@@ -169,7 +169,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		// showed "0 other failures", its timeouts only in the line under
 		// the 0. The figure counts them; requests sent are then the 2xx,
 		// the 429s, these and those aborted or in flight.
-		counted(n("failures", "other failures", st.Failed+st.Timeouts, "other 4xx/5xx, network errors, timeouts", true), failed),
+		counted(n("failures", "other failures", st.Failed+st.Timeouts, "4xx/5xx, network errors, timeouts", true), failed),
 		wasted(counted(noVerdict(f("wasted_per_success", "wasted / success", st.WastedPerSuccess, "failed requests per success", true), st.Successes == 0), wastedAborted), st),
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
