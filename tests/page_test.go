@@ -1389,6 +1389,12 @@ func TestTimelineKey(t *testing.T) {
 		}); err != nil {
 			t.Errorf("%d × %d: after t the arrow selected no attempt", c.w, c.h)
 		}
+		// The focus ring goes round the timeline's frame, outside it: drawn
+		// inside the canvas, its top edge lay under the sticky axis (a
+		// display-modes review).
+		if ring := eval[string](t, ctx, `getComputedStyle(document.getElementById("timeline-wrap")).outlineStyle + " " + getComputedStyle(document.getElementById("timeline")).outlineStyle`); ring != "solid none" {
+			t.Errorf("%d × %d: the focused timeline's ring (its frame's, the canvas's): %s, want solid none", c.w, c.h, ring)
+		}
 		key(kb.Escape) // the selection goes
 		key("t")
 		back := settled(func(w where) bool { return w.Focused != "timeline" })
