@@ -437,11 +437,11 @@ func (l *Loop) pastDeadline(now time.Time, wait time.Duration) bool {
 // deadlineError is the context's cause of a job stopped because its wait
 // would pass the deadline.
 func deadlineError(what string, wait time.Duration) error {
-	return fmt.Errorf("core: %s %s would pass the context deadline: %w", what, FormatDuration(wait), context.DeadlineExceeded)
+	return fmt.Errorf("core: %s %s would pass the context deadline: %w", what, noteDuration(wait), context.DeadlineExceeded)
 }
 
 func (l *Loop) horizonNote(what string, now time.Time, wait time.Duration) string {
-	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, FormatDuration(wait), FormatDuration(l.horizon.Sub(now)))
+	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, noteDuration(wait), noteDuration(l.horizon.Sub(now)))
 }
 
 func joinNote(a, b string) string {

@@ -55,13 +55,6 @@ type RateLimitHint struct {
 	Source           string // which fields: "RateLimit", "RateLimit-Limit" (older drafts), "X-RateLimit"; "" if none
 }
 
-// unixSecondsFrom and unixMillisFrom split X-RateLimit-Reset values into
-// delta-seconds, Unix seconds and Unix milliseconds.
-const (
-	unixSecondsFrom = 1e9  // 2001-09-09: no real reset is 31 years away
-	unixMillisFrom  = 1e12 // 33658 AD in seconds, 2001 in milliseconds
-)
-
 // ParseRateLimit reads rate-limit hints from response headers, trying in
 // order and using the first family present:
 //
@@ -258,9 +251,13 @@ func parseXReset(s string, now time.Time) (time.Duration, string) {
 	ns := exactSeconds("", frac) // the fraction, in nanoseconds, rounded up
 	var at time.Time
 	switch {
-	case len(w) < 10: // below unixSecondsFrom (1e9): seconds until the reset
+	// An X-RateLimit-Reset value is delta-seconds below 1e9 (2001-09-09
+	// in Unix seconds: no real reset is 31 years away), Unix seconds below
+	// 1e12 (33658 AD in seconds, 2001 in milliseconds), else Unix
+	// milliseconds.
+	case len(w) < 10: // below 1e9: seconds until the reset
 		return exactSeconds(w, frac), ""
-	case len(w) < 13: // below unixMillisFrom (1e12): Unix seconds
+	case len(w) < 13: // below 1e12: Unix seconds
 		at = time.Unix(n, int64(ns))
 	case len(w) < 19: // Unix milliseconds
 		at = time.UnixMilli(n).Add((ns + 999) / 1000)

@@ -12,8 +12,8 @@ import (
 // Blob is a JavaScript Blob (file contents held by the browser).
 type Blob struct{ v safejs.Value }
 
-// NewBlob copies data into a Blob of the given MIME type.
-func NewBlob(data []byte, mime string) (Blob, error) {
+// newBlob copies data into a Blob of the given MIME type.
+func newBlob(data []byte, mime string) (Blob, error) {
 	g := safejs.Global()
 	u8ctor, err := g.Get("Uint8Array")
 	if err != nil {
@@ -70,7 +70,7 @@ var saveFn lazyFunc
 
 // Download offers data as a file named name of the given MIME type.
 func Download(name, mime string, data []byte) error {
-	b, err := NewBlob(data, mime)
+	b, err := newBlob(data, mime)
 	if err != nil {
 		return err
 	}

@@ -684,11 +684,13 @@ func TestFieldsTrimSpaces(t *testing.T) {
 // seed alone refused "+5" as no integer between 0 and 2^64−1 (a
 // robustness review).
 func TestIntegerFieldsTakeASign(t *testing.T) {
+	n := 0
 	for i := range Fields {
 		f := &Fields[i]
 		if f.Kind != KindInt {
 			continue
 		}
+		n++
 		s := Default()
 		v := f.Get(&s)
 		if err := f.Set(&s, "+"+v); err != nil {
@@ -696,6 +698,9 @@ func TestIntegerFieldsTakeASign(t *testing.T) {
 		} else if got := f.Get(&s); got != v {
 			t.Errorf("%s: %q reads back as %q", f.Key, "+"+v, got)
 		}
+	}
+	if n == 0 {
+		t.Fatal("no integer field")
 	}
 }
 

@@ -669,8 +669,8 @@ func TestMalformedRetryAfterRotates(t *testing.T) {
 	}
 }
 
-// The page's 10,000-worker benchmark, BenchmarkPageSimulate, is in core/sim so
-// that one command runs it natively and under GOOS=js.
+// The page's 10,000-worker benchmark, BenchmarkPageSimulate, is in
+// page_bench_test.go, which runs natively and under GOOS=js.
 
 // BenchmarkStatsAcc: the numbers of a 10,000-worker × 5-job simulation
 // (~800,000 records), taken in and computed once, as the page does when a

@@ -701,10 +701,8 @@ func TestRecordingIsSafeWhileRunning(t *testing.T) {
 	}
 	wg.Go(func() {
 		for range 50 {
-			n := rec.Len()
-			if got := len(rec.Since(n)); got < 0 {
-				t.Error("negative")
-			}
+			// Under -race: reading while the appends go on.
+			_ = rec.Since(rec.Len())
 			_ = rec.Stats()
 		}
 	})

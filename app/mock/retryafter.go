@@ -26,8 +26,10 @@ func malformedKind(m Malformed, seq uint64) Malformed {
 
 // AppendRetryAfter appends the Retry-After value the endpoint sends with a
 // rejection decided at now for arrival seq; ok is false when no header is to
-// be sent. The handler and the simulator (app/fleet's SimEndpoint) both use
-// it, so a simulated run sees the very values the live endpoint sends.
+// be sent. The handler uses it; the simulator (core/sim's EndpointServer)
+// writes the same values its own way, and app/fleet's SimEndpoint uses this
+// for the malformed ones: TestSimEndpointMatchesMock (app/fleet)
+// checks that the two agree.
 func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
 	switch p.RetryAfter {
 	case RetrySeconds:
