@@ -49,12 +49,14 @@ func (p *PCG) Float64() float64 {
 // outputs.
 func SubSeed(seed uint64, worker, job int) uint64 {
 	const golden = 0x9e3779b97f4a7c15
-	h := mix64(seed + golden*(uint64(worker)+1))
-	return mix64(h ^ (golden * (uint64(job) + 1)))
+	h := Mix64(seed + golden*(uint64(worker)+1))
+	return Mix64(h ^ (golden * (uint64(job) + 1)))
 }
 
-// mix64 is the SplitMix64 finaliser.
-func mix64(z uint64) uint64 {
+// Mix64 is the SplitMix64 finaliser: z's bits mixed into a 64-bit hash,
+// each input bit flipping each output bit with probability about 1/2.
+// SubSeed derives seeds with it, and the mock endpoint its rolls.
+func Mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)

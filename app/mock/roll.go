@@ -1,5 +1,7 @@
 package mock
 
+import "retrylab/core"
+
 // This file is compiled for the browser too: the simulator in the page
 // rolls each attempt's injected failure and spread with SeededRolls, as
 // the endpoint does.
@@ -15,13 +17,13 @@ package mock
 // is reproducible. Nearby inputs give unrelated numbers.
 func SeededRolls(seed uint64, key, tag string, seq uint64) (fail, spread float64) {
 	const golden = 0x9e3779b97f4a7c15
-	h := mix64(seed + golden)
+	h := core.Mix64(seed + golden)
 	if tag != "" {
 		h = hashString(h, tag)
 	} else {
-		h = mix64(hashString(h^golden, key) + golden*seq) // ^golden: a key never rolls as the tag of the same text
+		h = core.Mix64(hashString(h^golden, key) + golden*seq) // ^golden: a key never rolls as the tag of the same text
 	}
-	return unit(mix64(h + 1)), unit(mix64(h + 2))
+	return unit(core.Mix64(h + 1)), unit(core.Mix64(h + 2))
 }
 
 // hashString folds s into h, FNV-1a style, and mixes the result.
@@ -29,14 +31,7 @@ func hashString(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint64(s[i])) * 0x100000001b3
 	}
-	return mix64(h ^ uint64(len(s)))
-}
-
-// mix64 is the SplitMix64 finaliser (core.SubSeed's).
-func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	return core.Mix64(h ^ uint64(len(s)))
 }
 
 // unit is a number in [0, 1) from the top 53 bits of z.

@@ -301,10 +301,6 @@ func choiceText(f *fleet.Field, v string) string {
 	return v
 }
 
-// measuredLive are the numbers only a live run measures (a simulation's
-// are 0): not compared between a live run and a simulation.
-var measuredLive = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
-
 // countsOfWork are the numbers that count what a workload did: against a
 // baseline of another size their change says more about the size than
 // about the client (twenty times the jobs, six times the successes, most of
@@ -335,7 +331,7 @@ func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
 	}
 	for i := range cur {
 		b, ok := byName[cur[i].Name]
-		live := measuredLive[cur[i].Name]
+		live := pageTiming[cur[i].Name]
 		switch {
 		case !ok:
 			continue
@@ -404,7 +400,9 @@ var betterWhen = map[string]int{
 // Two live runs of the same configuration, one after the other, differ
 // by tens of percent in them: their change from the baseline is shown
 // without a verdict ("−40% better" judged the machine, not the client),
-// and the line's tooltip says why (pageTimingWhy).
+// and the line's tooltip says why (pageTimingWhy). Only a live run
+// measures them (a simulation's are 0): they are not compared between a
+// live run and a simulation.
 var pageTiming = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
 
 // pageTimingWhy is why a pageTiming number's change is not judged.

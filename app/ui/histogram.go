@@ -138,6 +138,8 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 	top := math.Max(lim.server, lim.client) * 4
 	if len(nz) > 0 {
 		sort.Float64s(nz)
+		// A rough 90th percentile, for the scale only: no number shown is
+		// read from it (those are fleet.Stats', by nearest rank).
 		p90, peak := nz[int(float64(len(nz)-1)*0.9)], nz[len(nz)-1]
 		top = math.Max(top, p90*1.1)
 		switch highest := math.Max(lim.server, lim.client); {

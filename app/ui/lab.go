@@ -1372,7 +1372,7 @@ func (l *Lab) statList() []stat {
 	untimed := !simulated && l.stats.QueuedN == 0 && l.stats.Requests > 0
 	for i := range cur {
 		switch {
-		case simulated && measuredLive[cur[i].Name]:
+		case simulated && pageTiming[cur[i].Name]:
 			cur[i].NotMeasured, cur[i].Full = "not measured in a simulation", ""
 		case untimed && cur[i].Name == "queued_p99_ms":
 			// Network errors, timeouts, aborts: the browser tells nothing.
