@@ -1331,3 +1331,53 @@ func TestWorkersNoteOneOrigin(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoad: the page's address is anyone's to write. Load never panics,
+// and the link the page then shares (ShareURL) loads back to the same
+// configuration with no notice: what a malformed link fell back to is a
+// configuration like any other.
+func FuzzLoad(f *testing.F) {
+	for _, q := range []string{
+		"", "workers=20&seed=7", "workers=0&jobs=abc", "workers=" + strings.Repeat("9", 300), "strategy=Full&base=1h&cap=1ms",
+		"room=heron&target=http://localhost:1/x", "vs=workers%3D5%26seed%3D2&vs=x", "vs=%zz", "%zz=1&;=2", "fail500=-0&fail503=1e-400",
+		"latency=30s&spread=30s", "seed=%2B5", "bucket=maybe&budget=YES", "outage=2m&outage_at=-1s",
+	} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		l := newLab()
+		l.Load(&url.URL{Scheme: "http", Host: "localhost:8080", Path: "/", RawQuery: raw})
+		share, err := url.Parse(l.ShareURL())
+		if err != nil {
+			t.Fatalf("%q: the share link %q does not parse: %v", raw, l.ShareURL(), err)
+		}
+		again := newLab()
+		again.Load(share)
+		if again.s != l.s {
+			t.Fatalf("%q: the share link %q loads\n%+v, the page had\n%+v", raw, share.RawQuery, again.s, l.s)
+		}
+		for _, n := range again.notices {
+			if n.Key != baselineKey { // a baseline is simulated: its own notices are its link's
+				t.Fatalf("%q: the share link %q has a notice: %s", raw, share.RawQuery, n.Msg)
+			}
+		}
+	})
+}
+
+// FuzzParseDraft: a draft is read back from session storage, which another
+// version of the page may have written. parseDraft never panics, and
+// reads back exactly what String wrote.
+func FuzzParseDraft(f *testing.F) {
+	f.Add("", "workers", "abc", "@query=x")
+	f.Add("workers=20&seed=7", "room", "héron 😀 =&+", "%zz")
+	f.Fuzz(func(t *testing.T, query, key, text, stored string) {
+		_ = parseDraft(stored)
+		if key == draftQueryKey {
+			return // no field has that key
+		}
+		d := draft{Query: query, Texts: map[string]string{key: text}}
+		if got := parseDraft(d.String()); !reflect.DeepEqual(got, d) {
+			t.Fatalf("parseDraft(%q) = %#v; want %#v", d.String(), got, d)
+		}
+	})
+}
