@@ -2,12 +2,9 @@ package ui
 
 import (
 	"strconv"
-	"time"
 
-	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/app/jsonlite"
-	"retrylab/core"
 )
 
 // redrawJSON is window.retrylab.redraw(): one full synchronous redraw of
@@ -41,9 +38,10 @@ func requestLimitJSON(args []string) string {
 }
 
 // syntheticJSON is window.retrylab.synthetic(events[, workers]): it fills
-// the timeline with a made-up finished run of about that many events (no
+// the timeline with a finished run of about that many events, computed by
+// the simulator from the page's configuration with that many workers (no
 // requests are sent), so the benchmark can time a redraw of a big run
-// without waiting for one. It returns {events}.
+// without waiting for one. It returns {events}, or {error}.
 func syntheticJSON(l *Lab, args []string) string {
 	n := 10000
 	workers := 500
@@ -62,9 +60,21 @@ func syntheticJSON(l *Lab, args []string) string {
 	}
 	s := l.s
 	s.Workers = workers
-	recs := syntheticRecords(time.Now(), s, n)
+	rec := simulatedRun(s, n)
+	if rec.Err != nil || rec.Len() == 0 {
+		why := "no events"
+		if rec.Err != nil {
+			why = rec.Err.Error()
+		}
+		var w jsonlite.Writer
+		w.BeginObject()
+		w.Key("error").String("the configuration cannot be simulated: " + why)
+		w.EndObject()
+		return jsonText(&w)
+	}
+	recs := rec.Records()
 	v := l.view
-	v.start(s, recs[0].Event.At, "")
+	v.start(s, rec.Start, "")
 	for _, r := range recs {
 		v.onRecord(r)
 	}
@@ -72,39 +82,29 @@ func syntheticJSON(l *Lab, args []string) string {
 	return `{"events":` + strconv.Itoa(len(recs)) + `}`
 }
 
-// syntheticRecords makes about n events of a plausible run: every worker
-// sends, gets a 429 or a 200, waits, and retries, with some browser
-// queueing and server arrivals.
-func syntheticRecords(start time.Time, s fleet.Scenario, n int) []fleet.Record {
-	rng := core.NewRand(s.Seed)
-	recs := make([]fleet.Record, 0, n+8)
-	per := max(1, (n-s.Workers+3*s.Workers-1)/(3*s.Workers)) // attempts per worker: 3 events each, plus a done
-	seq := 0
-	for w := range s.Workers {
-		at := start.Add(time.Duration(rng.Float64() * float64(50*time.Millisecond)))
-		attempt := 1
-		for a := 0; a < per && len(recs) < n; a++ {
-			recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: at, Intended: at, Attempt: attempt}})
-			lat := time.Duration(30+rng.Float64()*40) * time.Millisecond
-			seq++
-			status := 200
-			var h core.Header
-			if rng.Float64() < 0.6 {
-				status = 429
-				h = browser.Header("retry-after: 1")
-			}
-			att := &fleet.Attempt{Status: status, Header: h, ServerSeq: seq, ServerAt: at.Add(2 * time.Millisecond)}
-			if rng.Float64() < 0.1 {
-				att.Queued, att.Measured = time.Duration(rng.Float64()*20)*time.Millisecond, fleet.MeasuredQueued
-			}
-			at = at.Add(lat)
-			recs = append(recs, fleet.Record{Worker: w, Attempt: att, Event: core.Event{Kind: core.EventOutcome, At: at, Attempt: attempt, Outcome: att.Outcome()}})
-			wait := time.Duration(rng.Float64()*float64(2*time.Second)) + 10*time.Millisecond
-			recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventWait, At: at, Attempt: attempt + 1, Wait: wait, Reason: core.Reason(a % 3)}})
-			at = at.Add(wait)
-			attempt++
+// simulatedRun is s simulated with as many jobs per worker as give about n
+// events (a job's count varies with the load): the loop's own events, as a
+// run of s would have them. (A made-up run before it had retries after a
+// success and Retry-After waits of any length.)
+func simulatedRun(s fleet.Scenario, n int) *fleet.Recording {
+	s.Jobs = 1
+	best, jobs := fleet.Simulate(s), 1
+	off := func(r *fleet.Recording) int { return max(r.Len()-n, n-r.Len()) }
+	// More jobs make a heavier load, with more retries each: guess from
+	// the closest run's events per job, at most twice.
+	for range 2 {
+		if best.Err != nil || best.Len() == 0 {
+			break
 		}
-		recs = append(recs, fleet.Record{Worker: w, Event: core.Event{Kind: core.EventDone, At: at, Attempt: attempt}})
+		s.Jobs = min(fleet.JobsRange.Max, max(1, (n*jobs+best.Len()/2)/best.Len()))
+		if s.Jobs == jobs {
+			break
+		}
+		rec := fleet.Simulate(s)
+		if off(rec) >= off(best) {
+			break
+		}
+		best, jobs = rec, s.Jobs
 	}
-	return recs
+	return best
 }

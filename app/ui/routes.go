@@ -47,8 +47,8 @@
 //	                 first_sent_ms is when its earliest attempt drawn was sent (-1: none);
 //	                 draws counts the timeline's full redraws
 //	redraw()         {ms, marks}: one full synchronous redraw of the timeline
-//	synthetic(n, w)  {events}: fill the timeline with a made-up finished run of about n
-//	                 events over w workers (default 10000, 500), no requests sent
+//	synthetic(n, w)  {events}: fill the timeline with a simulated finished run of the page's
+//	                 configuration, about n events over w workers (default 10000, 500)
 //	requestLimit(n)  {limit}: the most requests a live run sends (LiveMaxRequests), set to n
 //	                 for the runs started after it (a test's way to reach it in seconds)
 //

@@ -240,8 +240,12 @@ func TestZoomedHistogramScale(t *testing.T) {
 func TestZoomedDrawsWhatIsInView(t *testing.T) {
 	s := fleet.Default()
 	s.Workers = 200
-	recs := syntheticRecords(t0, s, 40000)
-	m := newModel(t0, s.Workers)
+	rec := simulatedRun(s, 40000)
+	if rec.Len() < 30000 {
+		t.Fatalf("a simulated run of %d events, want about 40,000", rec.Len())
+	}
+	recs := rec.Records()
+	m := newModel(rec.Start, s.Workers)
 	for i := range recs {
 		m.add(&recs[i])
 	}
