@@ -216,6 +216,16 @@ func (r *Recording) Stats() Stats {
 	return st
 }
 
+// Numbers computes the run's numbers from recs, its records (Records or
+// Shared, a snapshot the caller keeps), Final once it is over, and the
+// dispersion of their retries: what the page shows, the export writes and
+// a baseline keeps, each from one snapshot.
+func (r *Recording) Numbers(recs []Record) (Stats, float64) {
+	st := StatsOf(r.Start, recs)
+	r.Final(&st)
+	return st, Dispersion(recs, DispersionSlice)
+}
+
 // Export schema.
 //
 // JSON writes one object:
@@ -724,10 +734,9 @@ func (r *Recording) exportHead() (h exportHead, recs []Record) {
 	for k, vs := range r.Scenario.Query() {
 		scenario[k] = vs[0]
 	}
-	st := StatsOf(r.Start, recs)
-	r.Final(&st)
+	st, disp := r.Numbers(recs)
 	stats := toExportStats(st, r.Simulated)
-	stats.Dispersion = Dispersion(recs, DispersionSlice)
+	stats.Dispersion = disp
 	h = exportHead{Schema: Schema, Start: r.Start.UTC(), End: r.ending(&st), Simulated: r.Simulated, Scenario: scenario, Stats: stats,
 		Faults: toExportFaults(r.Start, r.Faults()), Gaps: toExportGaps(r.Start, r.Gaps())}
 	if end, ok := r.End(); ok && r.Err == nil {

@@ -223,9 +223,7 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 		browser.Clock{}.AfterPaint(context.Background())
 		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
 		recs := rec.Shared()
-		st := fleet.StatsOf(rec.Start, recs)
-		rec.Final(&st)
-		disp := fleet.Dispersion(recs, fleet.DispersionSlice)
+		st, disp := rec.Numbers(recs)
 		b := newBaseline(rec, recs, st, disp, -1, sum.Stopped)
 		ctx.Dispatch(func(app.Context) {
 			if l.wantBase != want || rec.Err != nil {

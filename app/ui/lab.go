@@ -954,10 +954,8 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 		end = time.Now()
 	}
 	v.finish(end)
-	recs := rec.Records()
-	st := fleet.StatsOf(rec.Start, recs)
-	rec.Final(&st)
-	return rec, st, fleet.Dispersion(recs, fleet.DispersionSlice)
+	st, disp := rec.Numbers(rec.Records())
+	return rec, st, disp
 }
 
 // tick refreshes the live numbers (and the status with them) while a run
