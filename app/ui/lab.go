@@ -1041,7 +1041,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	l.showRun(ctx)
 	ctx.Async(func() {
 		// Let the browser paint "Simulating…" before the thread is busy.
-		_ = browser.Clock{}.Sleep(context.Background(), 40*time.Millisecond)
+		browser.Clock{}.AfterPaint(context.Background())
 		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
 		// The simulation ran with the collector paused; its first cycle
 		// must mark every record (a few hundred megabytes). In wasm the
