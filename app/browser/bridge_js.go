@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/hack-pad/safejs"
 )
@@ -279,3 +280,6 @@ func Prepare() {
 		}
 	}()
 }
+
+// enter notes that the event loop handed control to Go (Busy).
+func enter() { lastEntry.Store(time.Now().UnixNano()) }

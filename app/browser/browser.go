@@ -131,9 +131,6 @@ func (e *JSError) Error() string {
 // (a timer, a promise, a frame, a stream message), in Unix nanoseconds.
 var lastEntry atomic.Int64
 
-// enter notes that the event loop handed control to Go.
-func enter() { lastEntry.Store(time.Now().UnixNano()) }
-
 // Busy is how long Go code has been running since JavaScript last called
 // into it through this package: roughly how long the page's event loop has
 // been kept waiting. Code about to start more work (a burst of fetches) can

@@ -1,9 +1,6 @@
 package browser
 
-import (
-	"errors"
-	"strings"
-)
+import "errors"
 
 // ErrBaseLost is DrawLayers' answer when the drawing it keeps aside is gone
 // or the wrong size: draw again, fresh.
@@ -221,6 +218,3 @@ func (o *Ops) Hatch(x, y, w, h, spacing float64) {
 // Canvas is a <canvas> element, found by its id at each call so that a
 // re-rendered element is picked up.
 type Canvas struct{ ID string }
-
-// joinStrings packs strings for one transfer; the separator cannot occur in labels.
-func joinStrings(s []string) string { return strings.Join(s, "\x1f") }

@@ -5,6 +5,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -341,3 +342,6 @@ func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {
 	}
 	return Blob{v: v}, nil
 }
+
+// joinStrings packs strings for one transfer; the separator cannot occur in labels.
+func joinStrings(s []string) string { return strings.Join(s, "\x1f") }

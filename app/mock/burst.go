@@ -123,13 +123,13 @@ func parseBurstQuery(raw string) (int, Params, *ParamError) {
 		value, err := unescape(value)
 		switch {
 		case err != nil:
-			return 0, Params{}, &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+			return 0, Params{}, &ParamError{Param: "query", Value: Cut(pair), Allowed: "a percent-encoded query"}
 		case seen:
-			return 0, Params{}, &ParamError{Param: "n", Value: cut(value), Allowed: AllowedOnce}
+			return 0, Params{}, &ParamError{Param: "n", Value: Cut(value), Allowed: AllowedOnce}
 		}
 		v, ok := parseInt(value, BurstNRange.Min, BurstNRange.Max)
 		if !ok {
-			return 0, Params{}, &ParamError{Param: "n", Value: cut(value), Allowed: burstNAllowed}
+			return 0, Params{}, &ParamError{Param: "n", Value: Cut(value), Allowed: burstNAllowed}
 		}
 		n, seen = v, true
 	}
@@ -137,7 +137,7 @@ func parseBurstQuery(raw string) (int, Params, *ParamError) {
 	if err != nil {
 		pe, ok := err.(*ParamError)
 		if !ok { // ParseQuery returns only *ParamError; never panic if that changes
-			pe = &ParamError{Param: "query", Value: cut(raw), Allowed: err.Error()}
+			pe = &ParamError{Param: "query", Value: Cut(raw), Allowed: err.Error()}
 		}
 		if known, ok := strings.CutSuffix(pe.Allowed, allowedKnown); ok { // an unknown name: n is known here
 			pe.Allowed = known + "n, " + allowedKnown

@@ -164,7 +164,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hdr["Allow"] = hvStreamMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "GET, OPTIONS"})
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: Cut(r.Method), Allowed: "GET, OPTIONS"})
 		return
 	}
 	key, perr := parseEventsQuery(r.URL.RawQuery)
@@ -245,12 +245,12 @@ func (h *Handler) flush(w http.ResponseWriter, rc *http.ResponseController, b []
 
 func parseEventsQuery(raw string) (string, *ParamError) {
 	key, seen := "default", false
-	bad := eachParam(raw, func(name, value, pair string) *ParamError {
+	bad := EachParam(raw, func(name, value, pair string) *ParamError {
 		switch {
 		case name != "key":
 			return unknownName(name, value, pair, "only key=...")
 		case seen:
-			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
+			return &ParamError{Param: name, Value: Cut(value), Allowed: AllowedOnce}
 		case !ValidKey(value):
 			return perr(pKey, value)
 		}

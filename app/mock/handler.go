@@ -167,7 +167,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hdr["Allow"] = hvMethods
-		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "GET, HEAD, OPTIONS"})
+		writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: Cut(r.Method), Allowed: "GET, HEAD, OPTIONS"})
 		return
 	}
 	now := h.opts.Now()
@@ -175,7 +175,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		pe, ok := err.(*ParamError)
 		if !ok { // ParseQuery returns only *ParamError; never panic if that changes
-			pe = &ParamError{Param: "query", Value: cut(r.URL.RawQuery), Allowed: err.Error()}
+			pe = &ParamError{Param: "query", Value: Cut(r.URL.RawQuery), Allowed: err.Error()}
 		}
 		writeError(w, http.StatusBadRequest, pe)
 		return

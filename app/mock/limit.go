@@ -54,14 +54,3 @@ func (h *Handler) Limit() http.Handler {
 func (h *Handler) serveLimit(w http.ResponseWriter, r *http.Request) {
 	h.serveSwitch(w, r, &limitSwitch, &h.limits)
 }
-
-// parseLimitQuery reads key=K&scale=F&for=D: key as the endpoint's, F in
-// LimitScaleRange (default 0.5), D a duration between 0s and MaxLimitFor
-// (default 5s).
-func parseLimitQuery(raw string) (key string, scale float64, d time.Duration, _ *ParamError) {
-	q, perr := limitSwitch.parse(raw)
-	if perr != nil {
-		return "", 0, 0, perr
-	}
-	return q.key, q.scale, q.d, nil
-}

@@ -31,18 +31,6 @@ func (o *outages) active(key string, now time.Time) (time.Time, bool) {
 	return st.until, ok
 }
 
-// start takes key down for d from now (d == 0 ends its outage), as
-// stretches.start does; publish, when not nil, is called with the outage
-// under the lock.
-func (o *outages) start(key string, d time.Duration, clock func() time.Time, publish func(from, until time.Time)) (from, until time.Time, ok bool) {
-	var pub func(stretch)
-	if publish != nil {
-		pub = func(st stretch) { publish(st.from, st.until) }
-	}
-	st, ok := o.stretches.start(key, d, 0, MaxOutages, clock, pub)
-	return st.from, st.until, ok
-}
-
 // Outage returns the fault switch: POST /mock/outage?key=K&for=3s takes
 // key K's server down for that long (at most MaxOutage). Meanwhile every request for K is answered 503 — with
 // Retry-After as its retry_after asks, counting the time left (the seconds
@@ -59,14 +47,4 @@ func (h *Handler) Outage() http.Handler {
 
 func (h *Handler) serveOutage(w http.ResponseWriter, r *http.Request) {
 	h.serveSwitch(w, r, &outageSwitch, &h.outages.stretches)
-}
-
-// parseOutageQuery reads key=K&for=D: key as the endpoint's, D a duration
-// between 0s and MaxOutage (default 3s).
-func parseOutageQuery(raw string) (key string, d time.Duration, _ *ParamError) {
-	q, perr := outageSwitch.parse(raw)
-	if perr != nil {
-		return "", 0, perr
-	}
-	return q.key, q.d, nil
 }

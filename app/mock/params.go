@@ -319,25 +319,13 @@ var (
 	}()
 )
 
-// unknownName refuses a parameter that a control endpoint or the arrivals
-// stream does not take, by its name, as /mock does; a pair with no name is
-// given whole, as the query's.
-func unknownName(name, value, pair, allowed string) *ParamError {
-	if name == "" {
-		return &ParamError{Param: "query", Value: cut(pair), Allowed: allowed}
-	}
-	return &ParamError{Param: cut(name), Value: cut(value), Allowed: allowed}
-}
-
 func perr(i int, value string) *ParamError {
-	return &ParamError{Param: table[i].Name, Value: cut(value), Allowed: table[i].Allowed}
+	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: table[i].Allowed}
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then
 // "…", never splitting a UTF-8 sequence.
-func Cut(s string) string { return cut(s) }
-
-func cut(s string) string {
+func Cut(s string) string {
 	if len(s) <= MaxKeyLen {
 		return s
 	}
@@ -360,7 +348,7 @@ func ParseParams(q url.Values) (Params, error) {
 			continue
 		}
 		if len(vs) != 1 {
-			return p, &ParamError{Param: table[i].Name, Value: cut(strings.Join(vs, ",")), Allowed: AllowedOnce}
+			return p, &ParamError{Param: table[i].Name, Value: Cut(strings.Join(vs, ",")), Allowed: AllowedOnce}
 		}
 		if err := p.set(i, vs[0]); err != nil {
 			return p, err
@@ -391,13 +379,13 @@ func ParseQuery(raw string) (Params, error) {
 	p := Defaults()
 	var seen [numParams]bool
 	var given [numParams]string // as received: a rule between parameters names one's
-	if perr := eachParam(raw, func(name, value, _ string) *ParamError {
+	if perr := EachParam(raw, func(name, value, _ string) *ParamError {
 		i := paramIndex(name)
 		if i < 0 {
 			return unknownParam(name, value)
 		}
 		if seen[i] {
-			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
+			return &ParamError{Param: name, Value: Cut(value), Allowed: AllowedOnce}
 		}
 		seen[i], given[i] = true, value
 		return p.set(i, value)
@@ -416,10 +404,6 @@ func ParseQuery(raw string) (Params, error) {
 // mock's routes read their queries with it, and so does the server's
 // /qr.svg.
 func EachParam(raw string, fn func(name, value, pair string) *ParamError) *ParamError {
-	return eachParam(raw, fn)
-}
-
-func eachParam(raw string, fn func(name, value, pair string) *ParamError) *ParamError {
 	escaped := strings.ContainsAny(raw, "%+") // else nothing needs unescaping
 	for raw != "" {
 		var pair string
@@ -431,10 +415,10 @@ func eachParam(raw string, fn func(name, value, pair string) *ParamError) *Param
 		if escaped {
 			var err error
 			if name, err = unescape(name); err != nil {
-				return &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+				return &ParamError{Param: "query", Value: Cut(pair), Allowed: "a percent-encoded query"}
 			}
 			if value, err = unescape(value); err != nil {
-				return &ParamError{Param: "query", Value: cut(pair), Allowed: "a percent-encoded query"}
+				return &ParamError{Param: "query", Value: Cut(pair), Allowed: "a percent-encoded query"}
 			}
 		}
 		if perr := fn(name, value, pair); perr != nil {
@@ -446,9 +430,9 @@ func eachParam(raw string, fn func(name, value, pair string) *ParamError) *Param
 
 func unknownParam(name, value string) *ParamError {
 	if name == "" {
-		return &ParamError{Param: "query", Value: cut("=" + value), Allowed: "name=value pairs with names " + allowedKnown}
+		return &ParamError{Param: "query", Value: Cut("=" + value), Allowed: "name=value pairs with names " + allowedKnown}
 	}
-	return &ParamError{Param: cut(name), Value: cut(value), Allowed: allowedKnown}
+	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowedKnown}
 }
 
 func unescape(s string) (string, error) {
@@ -560,7 +544,7 @@ func (p *Params) Set(name, v string) error {
 // beside the others: "at most 10s: latency+spread ≤ 30s".
 func (p *Params) check(given *[numParams]string) *ParamError {
 	if p.Latency+p.Spread > MaxLatency { // so spread > 0: latency alone is at most MaxLatency
-		return &ParamError{Param: "spread", Value: cut(given[pSpread]),
+		return &ParamError{Param: "spread", Value: Cut(given[pSpread]),
 			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency}
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
@@ -570,7 +554,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 			i--
 		}
 		others := s - pct[i]
-		return &ParamError{Param: table[pFail500+i].Name, Value: cut(given[pFail500+i]),
+		return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]),
 			Allowed: "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum}
 	}
 	return nil

@@ -155,7 +155,7 @@ func TestParseEachParam(t *testing.T) {
 					t.Errorf("%s=%q: %s: error %v, want *ParamError", tt.name, b, p.via, p.err)
 					continue
 				}
-				if pe.Param != tt.name || pe.Allowed != info.Allowed || pe.Value != cut(b) {
+				if pe.Param != tt.name || pe.Allowed != info.Allowed || pe.Value != Cut(b) {
 					t.Errorf("%s=%q: %s: %+v, want param %q, value %q, allowed %q", tt.name, b, p.via, pe, tt.name, b, info.Allowed)
 				}
 				if !strings.HasPrefix(pe.Error(), "mock: "+tt.name+" ") {

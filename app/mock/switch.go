@@ -41,10 +41,10 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 		q.scale = DefaultLimitScale
 	}
 	var seenKey, seenFor, seenScale bool
-	bad := eachParam(raw, func(name, value, pair string) *ParamError {
+	bad := EachParam(raw, func(name, value, pair string) *ParamError {
 		switch {
 		case name == "key" && seenKey, name == "for" && seenFor, name == "scale" && seenScale:
-			return &ParamError{Param: name, Value: cut(value), Allowed: AllowedOnce}
+			return &ParamError{Param: name, Value: Cut(value), Allowed: AllowedOnce}
 		case name == "key":
 			if !ValidKey(value) {
 				return perr(pKey, value)
@@ -53,13 +53,13 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 		case name == "for":
 			v, err := time.ParseDuration(value)
 			if err != nil || v < 0 || v > sw.maxFor {
-				return &ParamError{Param: "for", Value: cut(value), Allowed: sw.forAllowed}
+				return &ParamError{Param: "for", Value: Cut(value), Allowed: sw.forAllowed}
 			}
 			q.d, seenFor = v, true
 		case name == "scale" && sw.scaled:
 			v, err := core.ParseFloat(value)
 			if err != nil || !LimitScaleRange.Contains(v) {
-				return &ParamError{Param: "scale", Value: cut(value), Allowed: "a number " + LimitScaleRange.String() + ", the factor on the key's limit, e.g. 0.5"}
+				return &ParamError{Param: "scale", Value: Cut(value), Allowed: "a number " + LimitScaleRange.String() + ", the factor on the key's limit, e.g. 0.5"}
 			}
 			q.scale, seenScale = v, true
 		default:
@@ -150,6 +150,16 @@ func postOnly(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	hdr["Allow"] = hvSwitchMethods
-	writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: cut(r.Method), Allowed: "POST, OPTIONS"})
+	writeError(w, http.StatusMethodNotAllowed, &ParamError{Param: "method", Value: Cut(r.Method), Allowed: "POST, OPTIONS"})
 	return false
+}
+
+// unknownName refuses a parameter that a control endpoint or the arrivals
+// stream does not take, by its name, as /mock does; a pair with no name is
+// given whole, as the query's.
+func unknownName(name, value, pair, allowed string) *ParamError {
+	if name == "" {
+		return &ParamError{Param: "query", Value: Cut(pair), Allowed: allowed}
+	}
+	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowed}
 }
