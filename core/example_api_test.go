@@ -206,3 +206,66 @@ func ExamplePermanent() {
 	// 1 attempt: true
 	// core: permanent failure after 1 attempt: parse "http://[::1": missing ']' in host
 }
+
+// A policy read from configuration: strategy names are String's, exactly,
+// and an unknown one is an error that lists them.
+func ExampleParseStrategy() {
+	for _, name := range []string{"full", "decorrelated", "Full"} {
+		s, err := core.ParseStrategy(name)
+		fmt.Println(s, s.Random(), err)
+	}
+	// Output:
+	// full true <nil>
+	// decorrelated true <nil>
+	// none false core: backoff strategy "Full": must be one of none, constant, exponential, full, equal, decorrelated
+}
+
+// DefaultRetryable retries what a later attempt may fix: 429, 503 and
+// other 5xx, network errors and timeouts; not a 4xx, not cancellation, and
+// not an error marked Permanent.
+func ExampleDefaultRetryable() {
+	for _, o := range []core.Outcome{
+		{Status: 429}, {Status: 503}, {Status: 501}, {Status: 404}, {Status: 200},
+		{Err: errors.New("connection reset")}, {Err: context.DeadlineExceeded},
+		{Err: context.Canceled}, {Err: core.Permanent(errors.New("unsupported scheme"))},
+	} {
+		what := fmt.Sprint(o.Status)
+		if o.Err != nil {
+			what = o.Err.Error()
+		}
+		fmt.Printf("%s: %v\n", what, core.DefaultRetryable(o))
+	}
+	// Output:
+	// 429: true
+	// 503: true
+	// 501: false
+	// 404: false
+	// 200: false
+	// connection reset: true
+	// context deadline exceeded: true
+	// context canceled: false
+	// unsupported scheme: false
+}
+
+// Durations and numbers written as the ranges and errors write them, and
+// read back exactly; numbers read as people write them.
+func ExampleFormatDuration() {
+	fmt.Println(core.FormatDuration(90*time.Second), core.FormatDuration(time.Hour), core.FormatDuration(1500*time.Microsecond))
+	fmt.Println(core.FormatFloat(1e6), core.FormatFloat(1e-7))
+	for _, s := range []string{"1e3", ".5", "-0", "0x10", "1_000", "NaN"} {
+		if f, err := core.ParseFloat(s); err != nil {
+			fmt.Println(s, "refused")
+		} else {
+			fmt.Println(s, f)
+		}
+	}
+	// Output:
+	// 1m30s 1h 1.5ms
+	// 1000000 0.0000001
+	// 1e3 1000
+	// .5 0.5
+	// -0 0
+	// 0x10 refused
+	// 1_000 refused
+	// NaN refused
+}
