@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // Options configure a Handler. The zero value is ready to use; every zero
@@ -300,14 +301,14 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 		if isDown || inj == 0 {
 			return !isDown
 		}
-		switch u := fail * 100; {
-		case u < p.Fail500:
+		switch sim.Inject(fail, p.Fail500, p.Fail503, p.Drop, p.Hang) {
+		case sim.Inject500:
 			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
-		case u < p.Fail500+p.Fail503:
+		case sim.Inject503:
 			a.outcome, a.status = OutcomeFail503, http.StatusServiceUnavailable
-		case u < p.Fail500+p.Fail503+p.Drop:
+		case sim.InjectDrop:
 			a.outcome, a.status = OutcomeDrop, 0
-		case u < inj:
+		case sim.InjectHang:
 			a.outcome, a.status = OutcomeHang, 0
 		}
 		return a.outcome == OutcomeOK

@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
-
-// httpDate is net/http's TimeFormat (IMF-fixdate), without importing net/http.
-const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 const hugeValue = "99999999999999999999"
 
@@ -35,7 +33,7 @@ func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq u
 	case RetrySeconds:
 		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
 	case RetryDate:
-		return d.RetryAt(now).AppendFormat(b, httpDate), true
+		return d.RetryAt(now).AppendFormat(b, sim.TimeFormat), true
 	case RetryFixed:
 		return strconv.AppendInt(b, int64(p.RetryValue), 10), true
 	case RetryMalformed:

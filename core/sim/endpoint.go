@@ -227,15 +227,36 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 // Arrivals returns the number of requests received so far.
 func (s *EndpointServer) Arrivals() int { return s.seq }
 
-type injected uint8
+// Injected is the failure an endpoint injects into an answer (none: it
+// answers as its limiter decides).
+type Injected uint8
 
 const (
-	injNone injected = iota
-	inj500
-	inj503
-	injDrop
-	injHang
+	InjectNone Injected = iota
+	Inject500
+	Inject503
+	InjectDrop
+	InjectHang
 )
+
+// Inject is the failure a request that rolled u in [0, 1) gets, for
+// percentages fail500, fail503, drop and hang taken in that order: u·100
+// below fail500 gets a 500, below fail500+fail503 a 503, and so on; at or
+// above their sum none. The mock endpoint and EndpointServer both decide
+// so, and with the same roll (mock.SeededRolls) inject the same failures.
+func Inject(u, fail500, fail503, drop, hang float64) Injected {
+	switch u *= 100; {
+	case u < fail500:
+		return Inject500
+	case u < fail500+fail503:
+		return Inject503
+	case u < fail500+fail503+drop:
+		return InjectDrop
+	case u < fail500+fail503+drop+hang:
+		return InjectHang
+	}
+	return InjectNone
+}
 
 // down reports whether now falls in an outage, and when it ends.
 func (s *EndpointServer) down(now time.Time) (until time.Time, ok bool) {
@@ -305,21 +326,17 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 		return s.outage(now, until, req, r)
 	}
 	fail, spread := s.rolls(req, true)
-	inj := injNone
-	if sum := e.Fail500 + e.Fail503 + e.Drop + e.Hang; sum > 0 {
-		switch u := fail * 100; {
-		case u < e.Fail500:
-			inj, r.Status = inj500, 500
-		case u < e.Fail500+e.Fail503:
-			inj, r.Status = inj503, 503
-		case u < e.Fail500+e.Fail503+e.Drop:
-			inj, r.Status = injDrop, 0
-		case u < sum:
-			inj, r.Status = injHang, 0
-		}
+	inj := Inject(fail, e.Fail500, e.Fail503, e.Drop, e.Hang)
+	switch inj {
+	case Inject500:
+		r.Status = 500
+	case Inject503:
+		r.Status = 503
+	case InjectDrop, InjectHang:
+		r.Status = 0
 	}
 	var d core.Decision
-	if inj == injNone {
+	if inj == InjectNone {
 		d = s.lim.Decide(now)
 		if !d.Allowed {
 			r.Status = e.Status
@@ -330,16 +347,16 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	}
 	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
 	switch inj {
-	case injHang:
+	case InjectHang:
 		r.Delay, r.Err = e.HangLimit, ErrHangClosed
 		return r
-	case injDrop:
+	case InjectDrop:
 		r.Err = ErrDropped
 		return r
 	}
 	var k headerKey
 	set := false
-	if inj == injNone && !d.Allowed {
+	if inj == InjectNone && !d.Allowed {
 		if v, ok := s.retryAfter(d, now); ok {
 			k.retryAfter, k.retryAfterEmpty, set = v, v == "", true
 		}

@@ -347,3 +347,29 @@ func TestEmptyRetryAfterIsSent(t *testing.T) {
 		t.Error("no wait: the test's endpoint rejected nothing")
 	}
 }
+
+// Inject takes the percentages in order, each from where the last ends: a
+// roll's place in [0, 100) decides, the same for the mock and the simulator.
+func TestInject(t *testing.T) {
+	for _, c := range []struct {
+		u                         float64
+		fail500, fail503, d, hang float64
+		want                      Injected
+	}{
+		{0, 0, 0, 0, 0, InjectNone},
+		{0, 10, 0, 0, 0, Inject500},
+		{0.0999, 10, 0, 0, 0, Inject500},
+		{0.1, 10, 0, 0, 0, InjectNone},
+		{0.1, 10, 5, 0, 0, Inject503},
+		{0.15, 10, 5, 5, 0, InjectDrop},
+		{0.2, 10, 5, 5, 5, InjectHang},
+		{0.25, 10, 5, 5, 5, InjectNone},
+		{0.5, 0, 0, 0, 100, InjectHang},
+		{0.9999, 25, 25, 25, 25, InjectHang},
+		{0.3, 0, 50, 0, 0, Inject503},
+	} {
+		if got := Inject(c.u, c.fail500, c.fail503, c.d, c.hang); got != c.want {
+			t.Errorf("Inject(%v, %v, %v, %v, %v) = %v, want %v", c.u, c.fail500, c.fail503, c.d, c.hang, got, c.want)
+		}
+	}
+}
