@@ -37,8 +37,8 @@ func TestForcedColours(t *testing.T) {
 	type look struct {
 		OK, Backoff         string // two legend swatches' colours
 		On, Off             string // a story step on and one off: background
-		PresentOn, Present  string // Presentation's background pressed, and not (filled in below)
-		InvalidBorder, Edge string
+		Present             string // Presentation's background
+		InvalidBorder, Edge string // Workers' border; the help dialog's edge
 	}
 	get := func() look {
 		return eval[look](t, ctx, `(() => {
