@@ -1565,10 +1565,15 @@ func TestHiddenTabIsMarked(t *testing.T) {
 }
 
 // cutNumbersJS lists the numbers' values, names, lines and lines against
-// a baseline cut off in their cards, or running past them.
+// a baseline cut off in their cards, or running past them, and the lines
+// taller than the room a card keeps for them (two lines; three in
+// presentation mode under 1280 px): no line is clamped to it (a reader's
+// text spacing grows the card instead), so a line past it would move the
+// timeline as a run's figures replace the description.
 const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".v, .k, .sub, .base")]
 	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ||
-		e.getBoundingClientRect().right > c.getBoundingClientRect().right + 1))
+		e.getBoundingClientRect().right > c.getBoundingClientRect().right + 1 ||
+		e.classList.contains("sub") && e.getBoundingClientRect().height > parseFloat(getComputedStyle(e).minHeight) + 1))
 	.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`
 
 // bigCountsQuery is a simulation with counts of five and six figures in
