@@ -383,8 +383,8 @@ func paintSample(o *browser.Ops, l *layout, sm sample, x, y float64) {
 	case sampleWait:
 		h := math.Max(1, row*0.5)
 		bar(reasonColour(sm.reason), h)
-		if sm.reason == core.ReasonBucket {
-			o.StrokeStyle(colBucketLn, 0.75, 0)
+		if e := reasonEdge(sm.reason); e >= 0 {
+			o.StrokeStyle(e, waitEdgeW, 0)
 			o.StrokeRect(x, y-h/2, w, h)
 		}
 	case sampleGiveUp:
@@ -860,6 +860,10 @@ func paintSqueezes(o *browser.Ops, l *layout, m *model, histOnly bool) {
 // give room around them; bars half a 36-px row high dwarfed the marks.
 func (l *layout) barRow() float64 { return math.Min(l.rowH, 20*l.scale) }
 
+// waitEdgeW is a wait's outline's width, CSS px: drawn where a lane's row
+// is 6 px high or more; a thinner bar would be all outline.
+const waitEdgeW = 0.75
+
 func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 	h := math.Max(1, l.barRow()*0.5)
 	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
@@ -882,8 +886,8 @@ func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 			continue
 		}
 		o.FillPath()
-		if r == core.ReasonBucket && l.rowH >= 6 {
-			o.StrokeStyle(colBucketLn, 0.75, 0)
+		if e := reasonEdge(r); e >= 0 && l.rowH >= 6 {
+			o.StrokeStyle(e, waitEdgeW, 0)
 			o.StrokePath()
 		}
 	}

@@ -16,31 +16,33 @@ const (
 	colAxis
 	colText
 	colMuted
-	colOK       // 2xx
-	colLimited  // 429 / 503
-	colFailed   // other failures
-	colTimeout  // timeouts
-	colAborted  // aborted by Stop
-	colPending  // in flight
-	colFlight   // the in-flight bar ("waiting" in the network waterfall)
-	colQueued   // browser-side queueing
-	colBackoff  // backoff wait ("stalled")
-	colServer   // Retry-After wait
-	colHint     // reset-hint wait
-	colBucket   // bucket wait ("queueing")
-	colBucketLn // its outline
-	colHidden   // hidden-tab hatching
-	colLimit    // the server's limit line
-	colClient   // the fleet bucket's rate line
-	colSelect   // selection ring
-	colCross    // crosshair
-	colGiveUp   // a job that gave up
-	colLaneAlt  // every fifth lane
-	colOther    // other clients' arrivals in a shared room
-	colBase     // the baseline run's outline (Compare)
-	colOutage   // a server outage's shading
-	colOutageLn // its edges and label
-	colSqueeze  // a stretch with the server's limit scaled down (its line is colLimit)
+	colOK        // 2xx
+	colLimited   // 429 / 503
+	colFailed    // other failures
+	colTimeout   // timeouts
+	colAborted   // aborted by Stop
+	colPending   // in flight
+	colFlight    // the in-flight bar ("waiting" in the network waterfall)
+	colQueued    // browser-side queueing
+	colBackoff   // backoff wait ("stalled")
+	colServer    // Retry-After wait
+	colHint      // reset-hint wait
+	colBucket    // bucket wait ("queueing")
+	colBucketLn  // its outline
+	colBackoffLn // a backoff wait's outline
+	colServerLn  // a Retry-After wait's outline
+	colHidden    // hidden-tab hatching
+	colLimit     // the server's limit line
+	colClient    // the fleet bucket's rate line
+	colSelect    // selection ring
+	colCross     // crosshair
+	colGiveUp    // a job that gave up
+	colLaneAlt   // every fifth lane
+	colOther     // other clients' arrivals in a shared room
+	colBase      // the baseline run's outline (Compare)
+	colOutage    // a server outage's shading
+	colOutageLn  // its edges and label
+	colSqueeze   // a stretch with the server's limit scaled down (its line is colLimit)
 	numColours
 )
 
@@ -87,19 +89,24 @@ var normalTheme = theme{
 		colServer:   "#56B4E9", // sky blue: the server asked
 		colHint:     "#3f3f9f", // indigo: apart from sky blue in a 1-px lane too (TestWaitColoursApart)
 		colBucket:   "#ecebe6", // near white: "queueing"
-		colBucketLn: "#a3a39c",
-		colHidden:   "#b0a9c9",
-		colLimit:    "#1f2a44",
-		colClient:   "#0072B2",
-		colSelect:   "#111111",
-		colCross:    "rgba(31,42,68,0.55)",
-		colGiveUp:   "#111111",
-		colLaneAlt:  "#f3f3ee",
-		colOther:    "#c4c4bd",
-		colBase:     "#5e3c99", // violet: no outcome's colour
-		colOutage:   "#fbe4de",
-		colOutageLn: "#a33a1d",
-		colSqueeze:  "#e3e9f4",
+		colBucketLn: "#858581",
+		// The waits' outlines are 3.3:1 or more against either lane (WCAG
+		// 1.4.11, TestWaitEdgesStandOut): the fills, kept light so that the
+		// marks over them read, are 1.1–2.3:1 (the indigo hint's 7.8).
+		colBackoffLn: "#858581",
+		colServerLn:  "#438cb5",
+		colHidden:    "#b0a9c9",
+		colLimit:     "#1f2a44",
+		colClient:    "#0072B2",
+		colSelect:    "#111111",
+		colCross:     "rgba(31,42,68,0.55)",
+		colGiveUp:    "#111111",
+		colLaneAlt:   "#f3f3ee",
+		colOther:     "#c4c4bd",
+		colBase:      "#5e3c99", // violet: no outcome's colour
+		colOutage:    "#fbe4de",
+		colOutageLn:  "#a33a1d",
+		colSqueeze:   "#e3e9f4",
 	},
 	fonts: []string{
 		fontSmall: "11px system-ui, sans-serif",
@@ -121,6 +128,7 @@ var presentTheme = func() theme {
 	t.palette[colText] = "#000000"
 	t.palette[colMuted] = "#333333"
 	t.palette[colBackoff] = "#a4a49e"
+	t.palette[colBackoffLn] = "#83837e"
 	t.palette[colBucket] = "#e3e2dc"
 	t.palette[colLaneAlt] = "#f4f4f0"
 	t.fonts = []string{
@@ -165,18 +173,21 @@ var darkTheme = func() theme {
 		colHint:     "#a99cff",
 		colBucket:   "#2b313d",
 		colBucketLn: "#7b8291",
-		colHidden:   "#8e86ad",
-		colLimit:    "#e4e7ee",
-		colClient:   "#3d9be0",
-		colSelect:   "#ffffff",
-		colCross:    "rgba(228,231,238,0.55)",
-		colGiveUp:   "#f0f0f0",
-		colLaneAlt:  "#202633",
-		colOther:    "#5b6170",
-		colBase:     "#b59ce8",
-		colOutage:   "#3b2520",
-		colOutageLn: "#f08a66",
-		colSqueeze:  "#232c3d",
+		// The fills hold 4:1 and more on the dark lanes: the outline is the fill.
+		colBackoffLn: "#8a847a",
+		colServerLn:  "#56B4E9",
+		colHidden:    "#8e86ad",
+		colLimit:     "#e4e7ee",
+		colClient:    "#3d9be0",
+		colSelect:    "#ffffff",
+		colCross:     "rgba(228,231,238,0.55)",
+		colGiveUp:    "#f0f0f0",
+		colLaneAlt:   "#202633",
+		colOther:     "#5b6170",
+		colBase:      "#b59ce8",
+		colOutage:    "#3b2520",
+		colOutageLn:  "#f08a66",
+		colSqueeze:   "#232c3d",
 	} {
 		t.palette[c] = v
 	}
@@ -235,6 +246,20 @@ func reasonColour(r core.Reason) int {
 		return colBucket
 	}
 	return colBackoff
+}
+
+// reasonEdge is the outline of a wait, by why the loop waits, where its
+// fill is too light to stand out from the lane on its own; -1 for none.
+func reasonEdge(r core.Reason) int {
+	switch r {
+	case core.ReasonRetryAfter:
+		return colServerLn
+	case core.ReasonResetHint:
+		return -1
+	case core.ReasonBucket:
+		return colBucketLn
+	}
+	return colBackoffLn
 }
 
 // rgb is the theme's colour c as red, green, blue: the palette's "#rrggbb"

@@ -56,6 +56,31 @@ func TestWaitColoursApart(t *testing.T) {
 	}
 }
 
+// TestWaitEdgesStandOut: each wait stands out from its lane by 3:1 or
+// more (WCAG 1.4.11, a graphical object's contrast), by its fill or by its
+// outline (reasonEdge), in every theme and on either lane's ground. The
+// light theme's fills are 1.1–2.3:1 (backoff 1.9, Retry-After 2.2), so
+// that the marks over them read; with the bucket's outline at 2.3:1 they
+// were all but the indigo hint's below it (an accessibility review).
+func TestWaitEdgesStandOut(t *testing.T) {
+	const least = 3
+	for _, th := range []*theme{&normalTheme, &darkTheme, &presentTheme} {
+		for _, bg := range []int{colPanel, colLaneAlt} {
+			for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+				fill := contrast(th, reasonColour(r), bg)
+				edge := 0.0
+				if e := reasonEdge(r); e >= 0 {
+					edge = contrast(th, e, bg)
+				}
+				if fill < least && edge < least {
+					t.Errorf("%s theme, lane %s: a %s wait is %.2f:1 by its fill and %.2f:1 by its outline, want %d:1 by either",
+						th.name, th.palette[bg], reasonLabel[r], fill, edge, least)
+				}
+			}
+		}
+	}
+}
+
 // TestLegendColoursAreTheCanvas: the page's legend (web/app.css) shows each
 // wait, mark and line in the colour the canvas draws it, and the
 // timeline's ground is the canvas's, in the light scheme and in the dark
@@ -84,6 +109,7 @@ func TestLegendColoursAreTheCanvas(t *testing.T) {
 	}
 	shared := map[string]int{
 		"--backoff": colBackoff, "--server": colServer, "--hint": colHint, "--bucket": colBucket, "--bucket-line": colBucketLn,
+		"--backoff-line": colBackoffLn, "--server-line": colServerLn,
 		"--ok": colOK, "--limited": colLimited, "--failed": colFailed, "--timeout": colTimeout, "--aborted": colAborted,
 		"--pending": colPending, "--flight": colFlight, "--queued": colQueued, "--hidden": colHidden, "--baseline": colBase,
 		"--canvas": colBG, "--giveup": colGiveUp, "--other": colOther, "--squeeze": colSqueeze, "--outage": colOutage,
