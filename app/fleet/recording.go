@@ -435,10 +435,24 @@ func (x *exportEvent) cells() []string {
 	}
 	return []string{
 		strconv.FormatFloat(x.TMS, 'f', -1, 64), x.Kind, strconv.Itoa(x.Worker), strconv.Itoa(x.Job), strconv.Itoa(x.Attempt),
-		f(x.IntendedMS), i(x.Status), x.Class, x.Error, ra, rl,
-		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, x.Note, strconv.FormatBool(x.Simulated),
-		f(x.HandoffMS), f(x.PickupMS), x.Redirected,
+		f(x.IntendedMS), i(x.Status), x.Class, textCell(x.Error), textCell(ra), textCell(rl),
+		f(x.QueuedMS), i(x.ServerSeq), f(x.ServerMS), f(x.WaitMS), x.Reason, x.Cause, textCell(x.Note), strconv.FormatBool(x.Simulated),
+		f(x.HandoffMS), f(x.PickupMS), textCell(x.Redirected),
 	}
+}
+
+// textCell is a CSV cell of text a server chose (a header, an error, a
+// URL), which a spreadsheet would take as a formula where it starts with
+// =, +, -, @, a tab or a carriage return (OWASP's CSV injection): such a
+// cell is written after a ' that spreadsheets show as text's mark. A
+// custom target's Retry-After of =HYPERLINK(…) was a live link in the
+// file (found by a security review). The JSON export keeps every value
+// as received.
+func textCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // JSONKey documents one key of the JSON export: of its top level

