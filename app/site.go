@@ -41,7 +41,25 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Param: "headers", Value: strconv.Itoa(n) + " bytes", Allowed: headersAllowed})
 		return
 	}
+	if r.URL.Path != "/mock" && !strings.HasPrefix(r.URL.Path, "/mock/") {
+		setPageHeaders(w.Header())
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// setPageHeaders sets what every answer but the mock endpoint's carries:
+// the page is framed by no other site (one could frame a link whose
+// custom target is somebody's API and have a click press Run: up to
+// 100,000 requests from the visitor's browser), no answer's type is
+// sniffed, and no request the page makes carries a Referer (a custom
+// target was told the page's origin, a room's LAN address; found by a
+// security review). The mock's answers are any page's to read (CORS *)
+// and set nosniff themselves (mock.SetCommon).
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // The most a request's line and headers may take. net/http answers a

@@ -259,6 +259,59 @@ func TestStaleCompressedCopyIgnored(t *testing.T) {
 // A root without the build names the path looked at in full (started from
 // another folder, "web/app.wasm is missing" did not say where) and the two
 // ways out: make build, or -root (RETRYLAB_ROOT) pointing at the repository.
+// TestSitePageHeaders: every answer but the mock endpoint's forbids
+// framing, sniffing and the Referer (setPageHeaders), refusals and the
+// service worker included; the mock's answers, any page's to read, do
+// not carry them (its own nosniff aside).
+func TestSitePageHeaders(t *testing.T) {
+	srv := serveSite(t, fakeRoot(t, true))
+	page := map[string]string{
+		"Content-Security-Policy": "frame-ancestors 'none'",
+		"X-Frame-Options":         "DENY",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+	}
+	for _, c := range []struct {
+		path string
+		page bool
+	}{
+		{"/", true},
+		{"/?workers=50&target=http%3A%2F%2Fapi.example%2F", true},
+		{"/app.js", true},
+		{"/app-worker.js", true},
+		{"/wasm_exec.js", true},
+		{"/web/app.css", true},
+		{"/web/app.wasm", true},
+		{"/join", true},
+		{"/qr.svg?size=300", true},
+		{"/no-such-page", true},
+		{"/mocked", true},
+		{"/mock?key=headers&limiter=none", false},
+		{"/mock?rate=abc", false},
+		{"/mock/", false},
+		{"/mock/events?key=headers&hello=0", false},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		resp.Body.Close()
+		cancel()
+		for name, want := range page {
+			got := resp.Header.Get(name)
+			if c.page && got != want {
+				t.Errorf("%s (%d): %s is %q, want %q", c.path, resp.StatusCode, name, got, want)
+			}
+			if !c.page && name != "X-Content-Type-Options" && got != "" {
+				t.Errorf("%s (%d): the mock's answer has %s %q", c.path, resp.StatusCode, name, got)
+			}
+		}
+	}
+}
+
 func TestSiteNeedsBuild(t *testing.T) {
 	const way = ": run `make build` first, or point -root (RETRYLAB_ROOT) at the repository"
 	tests := []struct {
