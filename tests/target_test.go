@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -222,5 +224,45 @@ func TestCustomTargetAttemptsHaveTheirOwnTimings(t *testing.T) {
 			t.Errorf("worker %d's request, sent at %.1f ms, has a fetch start at %.1f ms, after worker %d's was sent (%.1f ms): another attempt's timing (sent %v, fetch starts %v)",
 				w+1, sent[w], fetchStart[w], w+2, sent[w+1], sent, fetchStart)
 		}
+	}
+}
+
+// TestCustomTargetEndlessBody: the page reads at most 64 KiB of a custom
+// target's answer, as the native transport does (browser.MaxBody), and
+// cancels the rest: an answer whose body never ends is a success once
+// that much is in. The page read every body whole, so such an answer held
+// each attempt to its timeout, and four bodies of 300 MB took the tab to
+// 1.8 GB (a security review). The API sees every body cancelled.
+func TestCustomTargetEndlessBody(t *testing.T) {
+	srv := startServer(t)
+	var cancelled atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.WriteHeader(200)
+		chunk := bytes.Repeat([]byte("endless "), 2048) // 16 KiB, no Content-Length
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				cancelled.Add(1)
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				cancelled.Add(1)
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}))
+	t.Cleanup(api.Close)
+	target := strings.Replace(api.URL, "127.0.0.1", "localhost", 1)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=2&jobs=2&attempts=1&timeout=3s&seed=1&target="+url.QueryEscape(target+"/endless"))
+	st := runToEnd(t, ctx, 60*time.Second)
+	if st.Stats["successes"] != 4 || st.Stats["timeouts"] != 0 {
+		t.Errorf("an endless body: %v successes of 4, %v timeouts", st.Stats["successes"], st.Stats["timeouts"])
+	}
+	if err := waitFor(5*time.Second, func() bool { return cancelled.Load() == 4 }); err != nil {
+		t.Errorf("the API saw %d of 4 bodies cancelled", cancelled.Load())
 	}
 }

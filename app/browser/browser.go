@@ -97,6 +97,14 @@ func (t Timing) Queued() (ms float64, ok bool) {
 	return t.RequestStart - t.FetchStart, true
 }
 
+// MaxBody is the most of an answer's body a fetch reads; the rest is
+// cancelled unread. It is fleet.MaxBody, the native transport's (their
+// test in app/ui says so).
+const MaxBody = 64 << 10
+
+// maxBodyJS is MaxBody as fetch_js.go's JavaScript writes it (TestMaxBody).
+const maxBodyJS = "65536"
+
 // Response is what one fetch() returned.
 type Response struct {
 	Status int

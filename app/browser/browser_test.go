@@ -268,3 +268,11 @@ func FuzzParseFetchResultRaw(f *testing.F) {
 		}
 	})
 }
+
+// TestMaxBody: the fetch's JavaScript reads as much of a body as MaxBody
+// says.
+func TestMaxBody(t *testing.T) {
+	if maxBodyJS != strconv.Itoa(MaxBody) {
+		t.Errorf("the fetch's JavaScript reads %s bytes of a body, MaxBody is %d", maxBodyJS, MaxBody)
+	}
+}

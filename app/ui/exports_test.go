@@ -513,3 +513,11 @@ func TestExportTellsWhatTheStreamHeardOfUnansweredAttempts(t *testing.T) {
 		t.Errorf("the outcomes' server_seq and server_ms: %v, want %v", got, want)
 	}
 }
+
+// TestBodyCapsAgree: the page's fetch reads as much of an answer's body as
+// the native transport does.
+func TestBodyCapsAgree(t *testing.T) {
+	if browser.MaxBody != fleet.MaxBody {
+		t.Errorf("the page's fetch reads %d bytes of a body, the native transport %d", browser.MaxBody, fleet.MaxBody)
+	}
+}
