@@ -249,7 +249,8 @@ func (l *Limiter) Instants() int {
 //
 // A different Kind, or a different Window, has no admissions to carry over
 // as such: the new limiter starts with the same share of its quota in use
-// as l had, given back when l would have given it back (see carryShare).
+// as l had, given back when l would have given it back, or once the new
+// limiter would have recovered on its own if sooner (see carryShare).
 // Fixed windows stay aligned to the instant given to NewLimiter. Like
 // Decide, an instant earlier than the latest one seen is treated as that
 // latest one. Reconfigure allocates only when a ring must grow: a sliding

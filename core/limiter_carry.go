@@ -77,7 +77,11 @@ func (l *Limiter) backBy(u usage, q, qq int64) int64 {
 // with that share in use, and gives it back on l's schedule:
 //   - a token bucket holds exactly the share, as its carried units (each
 //     1/per of its Burst, per being l's Limit), coming back when l's would
-//     have, besides its own full bucket;
+//     have, besides its own full bucket, but never later than it refills
+//     from empty (Burst/Rate after off): a 24-hour window's one admission,
+//     carried into a bucket of 10 a second, kept the bucket empty for the
+//     rest of the 24 hours, so one request locked a shared key that long
+//     (a security review);
 //   - a window holds ⌈share×Limit⌉ admissions, its k-th last one given back
 //     when l's share in use would have fallen to (k-1)/Limit, but never
 //     later than a window holds an admission: a Window after off for a
@@ -124,7 +128,7 @@ func (l *Limiter) carryShare(c LimiterConfig, off int64) {
 	switch c.Kind {
 	case LimitTokenBucket: // l is a window (or none): its share is a count of admissions
 		next.tb = newTokenBucket(c.Rate, float64(c.Burst), off)
-		fill(int(u.used), u.quota, 1<<63-1, 0, int(u.used))
+		fill(int(u.used), u.quota, satAdd(off, next.tb.burst), 0, int(u.used))
 	case LimitFixedWindow:
 		w, n := int64(c.Window), int(mulDiv(u.used, int64(c.Limit), u.quota, true))
 		next.win = off / w

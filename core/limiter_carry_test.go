@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -75,7 +76,7 @@ func ceilShare(used, quota, of int64) int64 {
 // full, and each part of the share comes back exactly when the old limiter
 // would have given it back — until it can hold nothing longer (a Window
 // after the change for a sliding window, the end of its window for a fixed
-// one), and nothing after. Then, going on with random decisions, that the
+// one, its refill from empty for a bucket), and nothing after. Then, going on with random decisions, that the
 // new limiter's RetryAfter is exact and its Peek agrees with Decide.
 func TestLimiterCarryShare(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
@@ -135,6 +136,8 @@ func checkCarried(t *testing.T, l, old *Limiter, c LimiterConfig, off int64, r *
 		holds = off + int64(c.Window)
 	case LimitFixedWindow:
 		holds = (off/int64(c.Window) + 1) * int64(c.Window)
+	case LimitTokenBucket: // its refill from empty: Burst tokens of ⌈1e9/Rate⌉ ns
+		holds = off + int64(c.Burst)*int64(math.Ceil(1e9/c.Rate))
 	}
 	// The instants where the share changes, either side, and random ones.
 	at := []int64{off, off + 1, holds - 1, holds}

@@ -587,6 +587,44 @@ func TestAlternatingConfigsKeepAdmitting(t *testing.T) {
 	}
 }
 
+// One request with a long window cannot lock a shared key for the
+// window's length: a bucket takes the share in use back no later than it
+// refills from empty (burst ÷ rate). A request with limiter=sliding&limit=1
+// &window=24h, once admitted on a room's key, had every request of the
+// room's bucket of 10 a second answered 429 with Retry-After: 86397 (a
+// security review). A window gives it back by its own end, as before.
+func TestOneRequestCannotLockAKey(t *testing.T) {
+	for _, c := range []struct {
+		room string
+		back time.Duration // at the latest: the room's own recovery
+	}{
+		{"rate=10&burst=10", time.Second},
+		{"rate=2&burst=5", 2500 * time.Millisecond},
+		{"limiter=fixed&limit=10&window=1s", time.Second},
+		{"limiter=sliding&limit=10&window=2s", 2 * time.Second},
+	} {
+		h, clk := newTestHandler(t, Options{})
+		room := "key=room&" + c.room
+		for get(h, room).Code == 200 { // the room's quota used up
+		}
+		if rec := get(h, "key=room&limiter=sliding&limit=1&window=24h"); rec.Code != 429 {
+			t.Fatalf("%s: the 24-hour request on a full key: %d", c.room, rec.Code)
+		}
+		clk.Advance(c.back)
+		if rec := get(h, "key=room&limiter=sliding&limit=1&window=24h"); rec.Code != 200 {
+			t.Fatalf("%s: the 24-hour request %v later: %d %s", c.room, c.back, rec.Code, rec.Body)
+		}
+		if rec := get(h, room); rec.Code != 429 {
+			t.Errorf("%s, at once after the 24-hour request was admitted: %d, want 429 (its share in use carried)", c.room, rec.Code)
+		}
+		clk.Advance(c.back)
+		if rec := get(h, room); rec.Code != 200 {
+			b := decodeBody(t, rec)
+			t.Errorf("%s, %v after the 24-hour request was admitted: %d, reset in %.0f ms; want 200", c.room, c.back, rec.Code, b.ResetMS)
+		}
+	}
+}
+
 // A key that is full stays full when a client with other settings comes
 // in, and when the first comes back: a change of settings makes no room.
 // The room is back when the first settings would have had it back (their
