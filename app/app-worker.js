@@ -94,13 +94,33 @@ self.addEventListener("fetch", (event) => {
     return; // not ours: the browser performs it untouched
   }
   event.respondWith(
-    (async () => {
-      // A shared link carries the whole configuration in its query string:
-      // any navigation is answered by the cached page shell.
-      const cached = await caches.match(request, {
-        ignoreSearch: request.mode === "navigate",
-      });
-      return cached || fetch(request);
-    })()
+    request.mode === "navigate" ? navigate(request) : (async () => (await caches.match(request)) || fetch(request))()
   );
 });
+
+// navigate answers a navigation from the network, and from the cached page
+// shell only when the server cannot be reached (a shared link carries the
+// whole configuration in its query string: any opens offline). An answer
+// that is not Retry Lab's (the server's answers carry X-Retry-Lab) means
+// another program now serves this origin: the worker unregisters and
+// drops its cache, so that it serves that program none of Retry Lab's
+// files. Answered from the cache first, the origin kept Retry Lab's page
+// at / after Retry Lab stopped, for every program served there later
+// (localhost:8080 above all), the worker's update failing with a 404.
+async function navigate(request) {
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (e) {
+    const cached = await caches.match(request, { ignoreSearch: true });
+    if (cached) {
+      return cached;
+    }
+    throw e;
+  }
+  if (!response.headers.has("X-Retry-Lab")) {
+    await self.registration.unregister();
+    await caches.delete(cacheName);
+  }
+  return response;
+}

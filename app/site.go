@@ -56,6 +56,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // security review). The mock's answers are any page's to read (CORS *)
 // and set nosniff themselves (mock.SetCommon).
 func setPageHeaders(h http.Header) {
+	h.Set("X-Retry-Lab", "1") // the service worker's sign that it is still Retry Lab here (app-worker.js: navigate)
 	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")

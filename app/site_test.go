@@ -266,6 +266,7 @@ func TestStaleCompressedCopyIgnored(t *testing.T) {
 func TestSitePageHeaders(t *testing.T) {
 	srv := serveSite(t, fakeRoot(t, true))
 	page := map[string]string{
+		"X-Retry-Lab":             "1",
 		"Content-Security-Policy": "frame-ancestors 'none'",
 		"X-Frame-Options":         "DENY",
 		"X-Content-Type-Options":  "nosniff",

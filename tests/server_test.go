@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -299,6 +300,60 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	srv.Stop(t)
 	// A shared link with a query string must open offline too.
 	boot(t, ctx, srv.URL+"/?workers=7")
+}
+
+// TestServiceWorkerLeavesWithTheServer: once Retry Lab is gone and another
+// program serves its origin, the page's service worker hands a navigation
+// to that program, then unregisters and drops its cache. It answered
+// navigations from its cache first, so localhost:8080/ kept showing Retry
+// Lab to every program served there later, its update failing with a 404
+// (found by a security review). With the server merely down, the cached
+// page still opens (TestOfflineAfterFirstVisit).
+func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
+	}); err != nil {
+		t.Fatalf("shell never cached: %v", err)
+	}
+	srv.Stop(t)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!doctype html><title>Another program</title><p>another program's page</p>")
+	})
+	listening := 0
+	for _, host := range []string{"127.0.0.1", "::1"} { // where localhost resolves
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, u.Port()))
+		if err != nil {
+			t.Logf("another program cannot listen on %s: %v", host, err)
+			continue
+		}
+		hs := &http.Server{Handler: other, ReadHeaderTimeout: 5 * time.Second}
+		go hs.Serve(ln)
+		t.Cleanup(func() { hs.Close() })
+		listening++
+	}
+	if listening == 0 {
+		t.Fatal("another program could not listen on the page's port")
+	}
+	for _, link := range []string{srv.URL + "/?workers=7", srv.URL + "/"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
+			t.Fatal(err)
+		}
+		if title := eval[string](t, ctx, `document.title`); title != "Another program" {
+			t.Errorf("%s, with another program serving the origin: the page is %q, want that program's", link, title)
+		}
+	}
+	left := eval[string](t, ctx, `(async () => (await navigator.serviceWorker.getRegistrations()).length + " workers, " + (await caches.keys()).length + " caches")()`)
+	if left != "0 workers, 0 caches" {
+		t.Errorf("Retry Lab's service worker left behind %s", left)
+	}
 }
 
 // TestServerHeaders checks what curl sees: wasm encodings, the toolchain's
