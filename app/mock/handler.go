@@ -95,6 +95,7 @@ func New(opts Options) *Handler {
 		done:  make(chan struct{}),
 	}
 	h.store.watched = func(key string) bool { return len(h.hub.subscribers(key)) > 0 }
+	h.store.maxWatched = h.opts.MaxStreams
 	h.janitor.Add(1)
 	go h.sweepLoop()
 	return h

@@ -800,6 +800,34 @@ func TestEvictionUnderFlood(t *testing.T) {
 	}
 }
 
+// A watched key (a room's, with an arrivals stream open) outlasts a flood
+// of new keys, however long it has been idle: the flood evicts the others.
+// A LAN client's 110,000 new keys evicted a room's key idle between runs,
+// its used-up limit and its arrival numbers starting again under the
+// watch (a security review).
+func TestWatchedKeyOutlastsAFlood(t *testing.T) {
+	const maxKeys = 1000
+	h, _ := newTestHandler(t, Options{MaxKeys: maxKeys})
+	const room = "key=room&limiter=fixed&limit=2&window=24h"
+	s := h.hub.subscribe("room")
+	defer h.hub.unsubscribe("room", s)
+	for get(h, room).Code == 200 { // the room's quota used up: seq 1, 2 allowed, 3 refused
+	}
+	get(h, "key=idle&limiter=fixed&limit=2&window=24h")
+	for i := range 20 * maxKeys {
+		get(h, "key=flood-"+strconv.Itoa(i))
+	}
+	if rec := get(h, room); rec.Code != 429 || decodeBody(t, rec).Seq != 4 {
+		t.Errorf("the watched room after a flood of %d keys: %d seq %d, want 429 seq 4 (its limit and numbers kept)", 20*maxKeys, rec.Code, decodeBody(t, rec).Seq)
+	}
+	if b := decodeBody(t, get(h, "key=idle&limiter=fixed&limit=2&window=24h")); b.Seq != 1 {
+		t.Errorf("an unwatched key idle through the flood: seq %d, want 1 (evicted)", b.Seq)
+	}
+	if n := h.Stats().Keys; n > maxKeys {
+		t.Errorf("keys %d after the flood, want at most %d", n, maxKeys)
+	}
+}
+
 func TestEvictionBySize(t *testing.T) {
 	// Sliding windows of 1000 cost ~8.5 KB each: the byte budget binds first.
 	const maxBytes = 1 << 20
