@@ -235,7 +235,8 @@ func (l *Limiter) Instants() int {
 // shared key whose clients' settings differ at every change):
 //   - token bucket to token bucket: the bucket keeps its tokens, fractions
 //     included, capped at the new Burst, and refills at the new Rate from
-//     now;
+//     now; a share it holds carried from a window comes back as before, but
+//     no later than the new bucket refills from empty;
 //   - fixed window to fixed window of the same Window: the current window
 //     and its count are kept. A count above the new Limit means rejections
 //     (Remaining 0) until the window ends;
@@ -291,6 +292,17 @@ func (l *Limiter) Reconfigure(c LimiterConfig, now time.Time) {
 func (l *Limiter) rescaleBucket(c LimiterConfig, off int64) {
 	old := l.tb
 	l.tb = newTokenBucket(c.Rate, float64(c.Burst), off)
+	// A share carried in from a window (ring[:n]) comes back no later than
+	// the new bucket refills from empty, as when it was carried in
+	// (carryShare): a bucket of a million tokens at 0.001/s took a 24-hour
+	// window's admission in, then handed it to the room's bucket of 10/s,
+	// which was locked for the rest of the 24 hours (a review).
+	by := satAdd(off, l.tb.burst)
+	for i := range l.n {
+		if p := l.at(i); l.ring[p] > by {
+			l.ring[p] = by
+		}
+	}
 	held := old.burst - old.debt(off) // tokens held × old interval, >= 0 (a Limiter never owes)
 	if held < 0 {
 		held = 0

@@ -91,7 +91,8 @@ func (l *Limiter) backBy(u usage, q, qq int64) int64 {
 //
 // So a limiter that was full stays full across the change, none of the
 // share comes back sooner than l would have given it back unless the new
-// window is shorter, and what was admitted long ago is not counted as
+// limiter recovers sooner on its own (a shorter window, a bucket that
+// refills sooner), and what was admitted long ago is not counted as
 // admitted now: clients that alternate between configurations use no more
 // of the limit than their requests do, however often they switch.
 //

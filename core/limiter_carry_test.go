@@ -225,3 +225,42 @@ func TestLimiterAlternationAdmitsLowDemand(t *testing.T) {
 		}
 	}
 }
+
+// TestCarriedShareBackByTheBucketsRefill: a share carried into a bucket
+// comes back no later than the bucket refills from empty, also once it has
+// gone on into another bucket: a window's one admission of 24 hours,
+// carried into a bucket of a million tokens at 0.001/s (refilling in 31
+// years) and from it into a bucket of 10 at 10/s, locked the last for
+// the 24 hours.
+func TestCarriedShareBackByTheBucketsRefill(t *testing.T) {
+	day := LimiterConfig{Kind: LimitSlidingWindow, Limit: 1, Window: 24 * time.Hour}
+	slow := LimiterConfig{Kind: LimitTokenBucket, Rate: 0.001, Burst: 1_000_000}
+	room := LimiterConfig{Kind: LimitTokenBucket, Rate: 10, Burst: 10}
+	for _, c := range []struct {
+		name string
+		via  []LimiterConfig
+		back time.Duration // when the room's bucket is full again
+	}{
+		{"into the room's bucket", []LimiterConfig{room}, s},
+		{"through a slow bucket", []LimiterConfig{slow, room}, s},
+		{"into the slow bucket", []LimiterConfig{slow}, 24 * time.Hour}, // the window's own schedule, sooner than its refill
+	} {
+		l := NewLimiter(day, t0)
+		if !l.Decide(t0).Allowed {
+			t.Fatal("the first admission of a day's window was refused")
+		}
+		for _, v := range c.via {
+			l.Reconfigure(v, t0)
+		}
+		last := c.via[len(c.via)-1]
+		if d := l.Peek(t0); d.Allowed || d.Remaining != 0 {
+			t.Errorf("%s, at once: %+v, want the share of the day's window still in use", c.name, d)
+		}
+		if d := l.Peek(t0.Add(c.back - 1)); d.Allowed || d.Remaining != 0 {
+			t.Errorf("%s, a nanosecond before %v: %+v, want the share still in use", c.name, c.back, d)
+		}
+		if d := l.Peek(t0.Add(c.back)); !d.Allowed || d.Remaining != last.Burst {
+			t.Errorf("%s, %v later: %+v, want the bucket full again", c.name, c.back, d)
+		}
+	}
+}

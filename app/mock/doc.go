@@ -112,13 +112,15 @@
 // window its admissions; across kinds or window lengths, the new limiter
 // starts with the same share of its quota used, exactly in a bucket and
 // rounded up to whole requests in a window, and gets each part of it back
-// when the old limiter would have, or when the window ends if sooner:
-// core.Limiter.Reconfigure), so clients with different settings taking
+// when the old limiter would have, or once the new one has recovered on
+// its own if sooner, at its window's end or its bucket's refill from
+// empty: core.Limiter.Reconfigure), so clients with different settings taking
 // turns on a room still share one limit, and use no more of it than their
 // own requests, however often they take turns. At most
 // Options.MaxKeys keys (and about Options.MaxBytes of state) are held; beyond
-// that the least recently used key of the same shard is evicted, so a flood
-// of unique keys cannot exhaust memory.
+// that the least recently used key of the same shard is evicted, a key with
+// an arrivals stream open last, so a flood of unique keys can neither
+// exhaust memory nor reset a watched room's limit.
 //
 // # Fault switches
 //

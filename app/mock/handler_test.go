@@ -593,15 +593,22 @@ func TestAlternatingConfigsKeepAdmitting(t *testing.T) {
 // &window=24h, once admitted on a room's key, had every request of the
 // room's bucket of 10 a second answered 429 with Retry-After: 86397 (a
 // security review). A window gives it back by its own end, as before.
+//
+// Nor through a bucket that refills in 31 years first: it took the 24-hour
+// admission in, capped at its own refill, then handed it on to the room's
+// bucket as it was (a review of the fix).
 func TestOneRequestCannotLockAKey(t *testing.T) {
 	for _, c := range []struct {
 		room string
 		back time.Duration // at the latest: the room's own recovery
+		via  string        // a request with other settings between the 24-hour one and the room's
 	}{
-		{"rate=10&burst=10", time.Second},
-		{"rate=2&burst=5", 2500 * time.Millisecond},
-		{"limiter=fixed&limit=10&window=1s", time.Second},
-		{"limiter=sliding&limit=10&window=2s", 2 * time.Second},
+		{"rate=10&burst=10", time.Second, ""},
+		{"rate=2&burst=5", 2500 * time.Millisecond, ""},
+		{"limiter=fixed&limit=10&window=1s", time.Second, ""},
+		{"limiter=sliding&limit=10&window=2s", 2 * time.Second, ""},
+		{"rate=10&burst=10", time.Second, "rate=0.001&burst=1000000"},
+		{"limiter=fixed&limit=10&window=1s", time.Second, "rate=0.001&burst=1000000"},
 	} {
 		h, clk := newTestHandler(t, Options{})
 		room := "key=room&" + c.room
@@ -613,6 +620,11 @@ func TestOneRequestCannotLockAKey(t *testing.T) {
 		clk.Advance(c.back)
 		if rec := get(h, "key=room&limiter=sliding&limit=1&window=24h"); rec.Code != 200 {
 			t.Fatalf("%s: the 24-hour request %v later: %d %s", c.room, c.back, rec.Code, rec.Body)
+		}
+		if c.via != "" {
+			if rec := get(h, "key=room&"+c.via); rec.Code != 429 {
+				t.Fatalf("%s, %s at once after the 24-hour request: %d, want 429 (its share in use carried)", c.room, c.via, rec.Code)
+			}
 		}
 		if rec := get(h, room); rec.Code != 429 {
 			t.Errorf("%s, at once after the 24-hour request was admitted: %d, want 429 (its share in use carried)", c.room, rec.Code)

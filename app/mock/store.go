@@ -278,9 +278,10 @@ func (s *store) rebase(sh *shard, e *entry, cfg core.LimiterConfig, now time.Tim
 // (core.Limiter.Reconfigure): within a kind (and, for windows, a Window) a
 // bucket keeps its tokens, a window its admissions; across kinds or window
 // lengths the new limiter starts with the same share of its quota in use,
-// given back when the old one would have given it back, so clients that
-// take turns with different settings share one limit without pushing its
-// recovery back at every turn.
+// given back when the old one would have given it back (or once the new
+// one has recovered on its own, if sooner), so clients that take turns
+// with different settings share one limit without pushing its recovery
+// back at every turn.
 func (s *store) reconfigure(sh *shard, e *entry, c core.LimiterConfig, at time.Time) {
 	e.lim.Reconfigure(c, at)
 	sh.recharge(e)
