@@ -889,3 +889,65 @@ func install(t *testing.T, js string) safejs.Value {
 	t.Cleanup(func() { _, _ = restore.Invoke() })
 	return r
 }
+
+// bodySandboxJS is workerSandboxJS with fetch() answering real Responses:
+// "small" a body of 5 bytes, "big" 1 MB whose Content-Length says 10 (as a
+// compressed body's does: the length as sent), "endless" a stream that
+// never ends, "empty" a 204 with no body.
+const bodySandboxJS = `var posted = [], onmessage, pageOrigin = performance.timeOrigin;
+var postMessage = function (m) { posted.push(JSON.stringify(m)); };
+var fetch = function (url, opts) {
+  var chunk = new Uint8Array(16384).fill(120);
+  switch (url) {
+  case "small": return Promise.resolve(new Response("hello", {status: 200}));
+  case "big": return Promise.resolve(new Response("x".repeat(1 << 20), {status: 200, headers: {"content-length": "10"}}));
+  case "endless": return Promise.resolve(new Response(new ReadableStream({pull: function (c) { c.enqueue(chunk); }}), {status: 200}));
+  }
+  return Promise.resolve(new Response(null, {status: 204}));
+};
+` + workerJS + `
+return [function (m) { onmessage({data: m}); }, posted];`
+
+// TestFetchReadsAtMostMaxBody: a fetch reads at most MaxBody bytes of a
+// body, whatever its Content-Length says, and ends on a body that never
+// does; a short body, or none, is read whole.
+func TestFetchReadsAtMostMaxBody(t *testing.T) {
+	fn, err := compile(bodySandboxJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fn.Invoke()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliver, _ := r.Index(0)
+	posted, _ := r.Index(1)
+	if _, err := deliver.Invoke([]any{0, []any{[]any{1, "small", 0}, []any{2, "big", 0}, []any{3, "endless", 0}, []any{4, "empty", 0}}}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[float64]int{} // id: the body's length
+	for deadline := time.Now().Add(5 * time.Second); len(got) < 4 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		n, _ := posted.Length()
+		for i := range n {
+			v, _ := posted.Index(i)
+			raw, _ := v.String()
+			var m []any
+			if err := json.Unmarshal([]byte(raw), &m); err != nil {
+				t.Fatal(err)
+			}
+			if len(m) < 3 {
+				continue // [0]: loaded
+			}
+			id, _ := m[0].(float64)
+			body, _ := m[2].(string)
+			if m[1] != 1.0 {
+				t.Fatalf("request %v failed: %v", id, m)
+			}
+			got[id] = len(body) - strings.LastIndex(body, "\u0001") - len("\u0001")
+		}
+	}
+	want := map[float64]int{1: 5, 2: MaxBody, 3: MaxBody, 4: 0}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("bodies read: %v bytes, want %v", got, want)
+	}
+}
