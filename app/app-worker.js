@@ -99,28 +99,42 @@ self.addEventListener("fetch", (event) => {
 });
 
 // navigate answers a navigation from the network, and from the cached page
-// shell only when the server cannot be reached (a shared link carries the
-// whole configuration in its query string: any opens offline). An answer
-// that is not Retry Lab's (the server's answers carry X-Retry-Lab) means
-// another program now serves this origin: the worker unregisters and
-// drops its cache, so that it serves that program none of Retry Lab's
-// files. Answered from the cache first, the origin kept Retry Lab's page
-// at / after Retry Lab stopped, for every program served there later
-// (localhost:8080 above all), the worker's update failing with a 404.
+// shell when the server cannot be reached (a shared link carries the
+// whole configuration in its query string: any opens offline), or when
+// something in between answers for it with a server error (a proxy's 502
+// while Retry Lab is down). A page answered without the server's X-Retry-Lab header
+// (a 2xx from this origin, not a redirect, which a navigation sees as an
+// opaque answer with no headers) means another program now serves this
+// origin: the worker unregisters and drops its cache, so that it serves
+// that program none of Retry Lab's files. Answered from the cache first,
+// the origin kept Retry Lab's page at / after Retry Lab stopped, for every
+// program served there later (localhost:8080 above all), the worker's
+// update failing with a 404.
 async function navigate(request) {
   let response;
   try {
     response = await fetch(request);
   } catch (e) {
-    const cached = await caches.match(request, { ignoreSearch: true });
+    const cached = await shell(request);
     if (cached) {
       return cached;
     }
     throw e;
   }
-  if (!response.headers.has("X-Retry-Lab")) {
-    await self.registration.unregister();
-    await caches.delete(cacheName);
+  if (response.type === "basic" && !response.headers.has("X-Retry-Lab")) {
+    if (response.status >= 500) {
+      return (await shell(request)) || response;
+    }
+    if (response.status >= 200 && response.status < 300) {
+      await self.registration.unregister();
+      await caches.delete(cacheName);
+    }
   }
   return response;
+}
+
+// shell is the cached page for a navigation, whatever its query; none for
+// a path the shell is not at (the server answers those with a 404).
+async function shell(request) {
+  return caches.match(request, { ignoreSearch: true });
 }

@@ -33,6 +33,9 @@ type site struct {
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/mock" && !strings.HasPrefix(r.URL.Path, "/mock/") {
+		setPageHeaders(w.Header())
+	}
 	if n := headerBytes(r); n > maxHeaderBytes {
 		// As every refusal of the server, in JSON, and with CORS so that a
 		// page's worker on another origin sees a 431, not a network error.
@@ -40,9 +43,6 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusRequestHeaderFieldsTooLarge, &mock.ParamError{
 			Param: "headers", Value: strconv.Itoa(n) + " bytes", Allowed: headersAllowed})
 		return
-	}
-	if r.URL.Path != "/mock" && !strings.HasPrefix(r.URL.Path, "/mock/") {
-		setPageHeaders(w.Header())
 	}
 	s.mux.ServeHTTP(w, r)
 }

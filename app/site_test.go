@@ -256,13 +256,12 @@ func TestStaleCompressedCopyIgnored(t *testing.T) {
 	}
 }
 
-// A root without the build names the path looked at in full (started from
-// another folder, "web/app.wasm is missing" did not say where) and the two
-// ways out: make build, or -root (RETRYLAB_ROOT) pointing at the repository.
 // TestSitePageHeaders: every answer but the mock endpoint's forbids
-// framing, sniffing and the Referer (setPageHeaders), refusals and the
-// service worker included; the mock's answers, any page's to read, do
-// not carry them (its own nosniff aside).
+// framing, sniffing and the Referer and says it is Retry Lab's
+// (setPageHeaders), refusals (a 431 too: a service worker that saw an
+// answer without X-Retry-Lab left) and the service worker included; the
+// mock's answers, any page's to read, do not carry them (its own nosniff
+// aside).
 func TestSitePageHeaders(t *testing.T) {
 	srv := serveSite(t, fakeRoot(t, true))
 	page := map[string]string{
@@ -311,8 +310,21 @@ func TestSitePageHeaders(t *testing.T) {
 			}
 		}
 	}
+	req, _ := http.NewRequest("GET", srv.URL+"/?workers=7", nil)
+	req.Header.Set("Cookie", strings.Repeat("c", 20<<10)) // another program's cookies on localhost
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || resp.Header.Get("X-Retry-Lab") != "1" {
+		t.Errorf("a page asked with 20 KiB of headers: %d, X-Retry-Lab %q; want 431 and 1", resp.StatusCode, resp.Header.Get("X-Retry-Lab"))
+	}
 }
 
+// A root without the build names the path looked at in full (started from
+// another folder, "web/app.wasm is missing" did not say where) and the two
+// ways out: make build, or -root (RETRYLAB_ROOT) pointing at the repository.
 func TestSiteNeedsBuild(t *testing.T) {
 	const way = ": run `make build` first, or point -root (RETRYLAB_ROOT) at the repository"
 	tests := []struct {

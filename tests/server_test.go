@@ -307,8 +307,9 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 // to that program, then unregisters and drops its cache. It answered
 // navigations from its cache first, so localhost:8080/ kept showing Retry
 // Lab to every program served there later, its update failing with a 404
-// (found by a security review). With the server merely down, the cached
-// page still opens (TestOfflineAfterFirstVisit).
+// (found by a security review). A redirect of Retry Lab's own is no other
+// program (a first version of the fix left at one). With the server merely
+// down, the cached page still opens (TestOfflineAfterFirstVisit).
 func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -317,6 +318,20 @@ func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
 		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
 	}); err != nil {
 		t.Fatalf("shell never cached: %v", err)
+	}
+	// A redirect of Retry Lab's own (a path to clean: the navigation sees
+	// an opaque answer, with no headers) is not another program.
+	boot(t, ctx, srv.URL+"//?workers=7")
+	if got := eval[string](t, ctx, `location.pathname + location.search`); got != "/?workers=7" {
+		t.Errorf("//?workers=7 ended at %s, want the server's redirect to /?workers=7", got)
+	}
+	if n := eval[int](t, ctx, `(async () => (await navigator.serviceWorker.getRegistrations()).length)()`); n != 1 {
+		t.Errorf("after a redirect of Retry Lab's own, %d service workers, want 1", n)
+	}
+	// No page left running (its rehearsal's requests would reach the
+	// other program).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
 	}
 	srv.Stop(t)
 	u, err := url.Parse(srv.URL)
