@@ -77,6 +77,17 @@ func waitForServiceWorker(t *testing.T, ctx context.Context) {
 	}
 }
 
+// waitForShellCached waits until our service worker controls the page and
+// has cached the page's shell.
+func waitForShellCached(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := waitFor(15*time.Second, func() bool {
+		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
+	}); err != nil {
+		t.Fatalf("shell never cached: %v", err)
+	}
+}
+
 // TestAbortReachesServer: a fetch aborted by the page is seen by the server
 // as a cancellation, on a page controlled by our service worker (go-app's
 // default worker swallowed aborts, README: facts).
@@ -292,11 +303,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
-	if err := waitFor(15*time.Second, func() bool {
-		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
-	}); err != nil {
-		t.Fatalf("shell never cached: %v", err)
-	}
+	waitForShellCached(t, ctx)
 	srv.Stop(t)
 	// A shared link with a query string must open offline too.
 	boot(t, ctx, srv.URL+"/?workers=7")
@@ -314,11 +321,7 @@ func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
-	if err := waitFor(15*time.Second, func() bool {
-		return eval[bool](t, ctx, `(async () => (await caches.keys()).length > 0 && !!navigator.serviceWorker.controller)()`)
-	}); err != nil {
-		t.Fatalf("shell never cached: %v", err)
-	}
+	waitForShellCached(t, ctx)
 	// A redirect of Retry Lab's own (a path to clean: the navigation sees
 	// an opaque answer, with no headers) is not another program.
 	boot(t, ctx, srv.URL+"//?workers=7")

@@ -618,28 +618,15 @@ return {
 	}
 }
 
-// workerSandboxJS runs workerJS as a worker would, with fetch() a fake:
-// "fast" answers after 5 ms, "slow" after 80 ms; both reject with an
-// AbortError when aborted first. It returns [deliver(message), the
-// messages the worker posted, as JSON].
-const workerSandboxJS = `var posted = [], onmessage, pageOrigin = performance.timeOrigin;
+// sandboxWorker runs workerJS as a worker would, with fetch() the fake
+// fetchJS defines, and returns deliver(message) and the messages the
+// worker posted, as JSON.
+func sandboxWorker(t *testing.T, fetchJS string) (deliver, posted safejs.Value) {
+	t.Helper()
+	fn, err := compile(`var posted = [], onmessage, pageOrigin = performance.timeOrigin;
 var postMessage = function (m) { posted.push(JSON.stringify(m)); };
-var fetch = function (url, opts) {
-  return new Promise(function (resolve, reject) {
-    var t = setTimeout(function () {
-      resolve({status: 200, type: "cors", url: url, headers: new Map(), text: function () { return Promise.resolve(url); }});
-    }, url === "fast" ? 5 : 80);
-    opts.signal.addEventListener("abort", function () { clearTimeout(t); reject(new DOMException("aborted", "AbortError")); });
-  });
-};
-` + workerJS + `
-return [function (m) { onmessage({data: m}); }, posted];`
-
-// The fetch worker keeps a request's deadline on its own clock: at it the
-// request is aborted and fails as a TimeoutError; an answer before it, or
-// an abort from the page, is posted as before.
-func TestWorkerKeepsTheDeadline(t *testing.T) {
-	fn, err := compile(workerSandboxJS)
+` + fetchJS + workerJS + `
+return [function (m) { onmessage({data: m}); }, posted];`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,24 +634,17 @@ func TestWorkerKeepsTheDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deliver, _ := r.Index(0)
-	posted, _ := r.Index(1)
-	now := Now()
-	if _, err := deliver.Invoke([]any{0, []any{
-		[]any{1, "slow", now + 20},  // the deadline comes first
-		[]any{2, "fast", now + 200}, // the answer comes first
-		[]any{3, "slow", 0},         // no deadline: aborted by the page below
-		[]any{4, "slow", now - 5},   // a deadline already past
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(10 * time.Millisecond)
-	if _, err := deliver.Invoke([]any{1, 3}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(150 * time.Millisecond)
+	deliver, _ = r.Index(0)
+	posted, _ = r.Index(1)
+	return deliver, posted
+}
+
+// workerAnswers is what a sandboxed worker posted for each request id:
+// "ok <body>" or "failed <name>".
+func workerAnswers(t *testing.T, posted safejs.Value) map[float64]string {
+	t.Helper()
 	n, _ := posted.Length()
-	got := map[float64]string{} // id: "ok <body>" or "failed <name>"
+	got := map[float64]string{}
 	for i := range n {
 		v, _ := posted.Index(i)
 		raw, _ := v.String()
@@ -686,6 +666,42 @@ func TestWorkerKeepsTheDeadline(t *testing.T) {
 			got[id] = fmt.Sprint("failed ", m[2])
 		}
 	}
+	return got
+}
+
+// slowFastFetchJS is a fake fetch(): "fast" answers after 5 ms, "slow"
+// after 80 ms, each with its URL as its body; both reject with an
+// AbortError when aborted first.
+const slowFastFetchJS = `var fetch = function (url, opts) {
+  return new Promise(function (resolve, reject) {
+    var t = setTimeout(function () {
+      resolve({status: 200, type: "cors", url: url, headers: new Map(), text: function () { return Promise.resolve(url); }});
+    }, url === "fast" ? 5 : 80);
+    opts.signal.addEventListener("abort", function () { clearTimeout(t); reject(new DOMException("aborted", "AbortError")); });
+  });
+};
+`
+
+// The fetch worker keeps a request's deadline on its own clock: at it the
+// request is aborted and fails as a TimeoutError; an answer before it, or
+// an abort from the page, is posted as before.
+func TestWorkerKeepsTheDeadline(t *testing.T) {
+	deliver, posted := sandboxWorker(t, slowFastFetchJS)
+	now := Now()
+	if _, err := deliver.Invoke([]any{0, []any{
+		[]any{1, "slow", now + 20},  // the deadline comes first
+		[]any{2, "fast", now + 200}, // the answer comes first
+		[]any{3, "slow", 0},         // no deadline: aborted by the page below
+		[]any{4, "slow", now - 5},   // a deadline already past
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if _, err := deliver.Invoke([]any{1, 3}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	got := workerAnswers(t, posted)
 	want := map[float64]string{1: "failed TimeoutError", 2: "ok fast", 3: "failed AbortError", 4: "failed TimeoutError"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the worker posted %v, want %v", got, want)
@@ -890,13 +906,11 @@ func install(t *testing.T, js string) safejs.Value {
 	return r
 }
 
-// bodySandboxJS is workerSandboxJS with fetch() answering real Responses:
-// "small" a body of 5 bytes, "big" 1 MB whose Content-Length says 10 (as a
-// compressed body's does: the length as sent), "endless" a stream that
-// never ends, "empty" a 204 with no body.
-const bodySandboxJS = `var posted = [], onmessage, pageOrigin = performance.timeOrigin;
-var postMessage = function (m) { posted.push(JSON.stringify(m)); };
-var fetch = function (url, opts) {
+// bodyFetchJS is a fake fetch() answering real Responses: "small" a body
+// of 5 bytes, "big" 1 MB whose Content-Length says 10 (as a compressed
+// body's does: the length as sent), "endless" a stream that never ends,
+// "empty" a 204 with no body.
+const bodyFetchJS = `var fetch = function (url, opts) {
   var chunk = new Uint8Array(16384).fill(120);
   switch (url) {
   case "small": return Promise.resolve(new Response("hello", {status: 200}));
@@ -905,49 +919,30 @@ var fetch = function (url, opts) {
   }
   return Promise.resolve(new Response(null, {status: 204}));
 };
-` + workerJS + `
-return [function (m) { onmessage({data: m}); }, posted];`
+`
 
 // TestFetchReadsAtMostMaxBody: a fetch reads at most MaxBody bytes of a
 // body, whatever its Content-Length says, and ends on a body that never
 // does; a short body, or none, is read whole.
 func TestFetchReadsAtMostMaxBody(t *testing.T) {
-	fn, err := compile(bodySandboxJS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := fn.Invoke()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deliver, _ := r.Index(0)
-	posted, _ := r.Index(1)
+	deliver, posted := sandboxWorker(t, bodyFetchJS)
 	if _, err := deliver.Invoke([]any{0, []any{[]any{1, "small", 0}, []any{2, "big", 0}, []any{3, "endless", 0}, []any{4, "empty", 0}}}); err != nil {
 		t.Fatal(err)
 	}
-	got := map[float64]int{} // id: the body's length
+	var got map[float64]string
 	for deadline := time.Now().Add(5 * time.Second); len(got) < 4 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		n, _ := posted.Length()
-		for i := range n {
-			v, _ := posted.Index(i)
-			raw, _ := v.String()
-			var m []any
-			if err := json.Unmarshal([]byte(raw), &m); err != nil {
-				t.Fatal(err)
-			}
-			if len(m) < 3 {
-				continue // [0]: loaded
-			}
-			id, _ := m[0].(float64)
-			body, _ := m[2].(string)
-			if m[1] != 1.0 {
-				t.Fatalf("request %v failed: %v", id, m)
-			}
-			got[id] = len(body) - strings.LastIndex(body, "\u0001") - len("\u0001")
+		got = workerAnswers(t, posted)
+	}
+	read := map[float64]int{} // id: the body's length
+	for id, a := range got {
+		body, ok := strings.CutPrefix(a, "ok ")
+		if !ok {
+			t.Fatalf("request %v: %s", id, a)
 		}
+		read[id] = len(body)
 	}
 	want := map[float64]int{1: 5, 2: MaxBody, 3: MaxBody, 4: 0}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("bodies read: %v bytes, want %v", got, want)
+	if fmt.Sprint(read) != fmt.Sprint(want) {
+		t.Errorf("bodies read: %v bytes, want %v", read, want)
 	}
 }
