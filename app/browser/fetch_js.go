@@ -31,30 +31,26 @@ const fetchBody = `
 var called = performance.now();
 fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.signal}).then(function (r) {
   return bodyOf(r).then(function (body) {
-    var h = "";
-    r.headers.forEach(function (v, k) { h += k + ": " + v + "\n"; });
-    var t = [0, 0, 0, 0];
-    var e = entryOf(entryName(url), called) || (r.url ? entryOf(r.url, called) : null);
-    if (e) t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
-    var S = "\u0001";
-    done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + (r.redirected ? r.url : "") + S + h + S + body);
+    return timingOf(url, r, called).then(function (e) {
+      var h = "";
+      r.headers.forEach(function (v, k) { h += k + ": " + v + "\n"; });
+      var t = [0, 0, 0, 0];
+      if (e) t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
+      var S = "\u0001";
+      done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + (r.redirected ? r.url : "") + S + h + S + body);
+    });
   });
 }).catch(fail);
-// bodyOf is r's body, and of a body whose Content-Length does not say it
-// is within ` + maxBodyJS + ` bytes (MaxBody, what the native transport reads)
-// that many at most, read through a reader that is cancelled there: a
-// custom target's body of hundreds of megabytes (1.8 GB in the tab for
-// four of 300 MB) or one that never ends neither fills the page's memory
-// nor holds the attempt to its timeout (a security review). A body within
-// its Content-Length is read whole with r.text(), as before: read through
-// the reader, a fetch's Resource Timing entry was not yet written when the
-// body was done, and a custom target's timings were lost (a fresh-clone
-// CI). Left: a Content-Length is the length as sent, so a small compressed
-// body still decodes whole.
+// bodyOf is r's body, ` + maxBodyJS + ` bytes of it at most (MaxBody,
+// what the native transport reads), read through a reader that is
+// cancelled there: a custom target's body of hundreds of megabytes (1.8 GB
+// in the tab for four of 300 MB), one that never ends, or a small
+// compressed one that decodes to megabytes (a Content-Length is the length
+// as sent) neither fills the page's memory nor holds the attempt to its
+// timeout (a security review).
 function bodyOf(r) {
-  var max = ` + maxBodyJS + `, len = r.headers.get("content-length");
-  if (!r.body || (len !== null && +len <= max)) return r.text();
-  var reader = r.body.getReader(), dec = new TextDecoder(), out = "", n = 0;
+  if (!r.body) return Promise.resolve("");
+  var max = ` + maxBodyJS + `, reader = r.body.getReader(), dec = new TextDecoder(), out = "", n = 0;
   return (function pump() {
     return reader.read().then(function (x) {
       if (x.done) return out + dec.decode();
@@ -64,6 +60,25 @@ function bodyOf(r) {
       return pump();
     });
   })();
+}
+// timingOf is the fetch's Resource Timing entry (entryOf), or null. The
+// browser writes it a little after the body is read: 1.1–1.4 ms after a
+// reader cancelled at 64 KiB, in an idle Chromium, and later under load
+// (a fresh-clone CI lost a custom target's timings, reading every body
+// through the reader, when this did not wait). So it waits for it, up to
+// 100 ms, unless the timing buffer is full, where no entry comes.
+function timingOf(url, r, called) {
+  var find = function () { return entryOf(entryName(url), called) || (r.url ? entryOf(r.url, called) : null); };
+  var e = find();
+  if (e || performance.getEntriesByType("resource").length >= (globalThis.retrylabTimings || 250)) return Promise.resolve(e);
+  var until = performance.now() + 100;
+  return new Promise(function (resolve) {
+    (function look() {
+      var e = find();
+      if (e || performance.now() >= until) resolve(e);
+      else setTimeout(look, 1);
+    })();
+  });
 }
 // entryName is the name of url's Resource Timing entry: the URL asked for,
 // as the browser writes it (a fragment kept), which is not r.url, the
@@ -124,7 +139,7 @@ onmessage = function (e) {
   var m = e.data;
   if (m[0] === 0) m[1].forEach(function (r) { run(r[0], r[1], r[2]); });
   else if (m[0] === 1) { var c = ctrls.get(m[1]); if (c) { ctrls.delete(m[1]); c.abort(); } }
-  else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); }
+  else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); globalThis.retrylabTimings = m[1]; }
 };
 postMessage([0]);`
 
@@ -442,6 +457,9 @@ func PrepareTimings(n int, open bool) error {
 		return err
 	}
 	if _, err = perf.Call("clearResourceTimings"); err != nil {
+		return err
+	}
+	if err := safejs.Global().Set("retrylabTimings", n); err != nil { // timingOf's buffer size
 		return err
 	}
 	ws := []*fetchWorker{pageThread}
