@@ -223,19 +223,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cfg.Kind != core.LimitNone {
 		if p.Headers.IETF() {
 			q, w := cfg.Policy()
-			hv.buf = append(hv.buf, '"')
-			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)
-			hv.buf = append(hv.buf, `";q=`...)
-			hv.buf = strconv.AppendInt(hv.buf, int64(q), 10)
-			hv.buf = append(hv.buf, ";w="...)
-			hv.buf = strconv.AppendInt(hv.buf, w, 10)
+			hv.buf = sim.AppendRateLimitPolicy(hv.buf, cfg.Kind, q, w)
 			hv.add("Ratelimit-Policy")
-			hv.buf = append(hv.buf, '"')
-			hv.buf = append(hv.buf, LimiterName(cfg.Kind)...)
-			hv.buf = append(hv.buf, `";r=`...)
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Remaining), 10)
-			hv.buf = append(hv.buf, ";t="...)
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.ResetSeconds()), 10)
+			hv.buf = sim.AppendRateLimit(hv.buf, cfg.Kind, a.d.Remaining, a.d.ResetSeconds())
 			hv.add("Ratelimit")
 		}
 		if p.Headers.X() {

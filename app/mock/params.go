@@ -81,9 +81,6 @@ func (h Headers) IETF() bool { return h == HeadersIETF || h == HeadersBoth }
 // X reports whether the X-RateLimit-* headers are sent.
 func (h Headers) X() bool { return h == HeadersX || h == HeadersBoth }
 
-// LimiterName is the query value for a limiter kind ("bucket", "fixed", "sliding", "none").
-func LimiterName(k core.LimiterKind) string { return enumName(sim.LimiterNames[:], int(k)) }
-
 // statusNames are the rejection statuses, as the status parameter is written.
 var statusNames = [...]string{"429", "503"}
 
@@ -682,7 +679,7 @@ func (p Params) each(f func(i int, v string)) {
 	}
 	str(pKey, p.Key, d.Key)
 	str(pTag, p.Tag, d.Tag)
-	str(pLimiter, LimiterName(p.Limiter), LimiterName(d.Limiter))
+	str(pLimiter, sim.LimiterName(p.Limiter), sim.LimiterName(d.Limiter))
 	num(pRate, p.Rate, d.Rate)
 	integer(pBurst, p.Burst, d.Burst)
 	integer(pLimit, p.Limit, d.Limit)

@@ -182,9 +182,7 @@ type EndpointServer struct {
 	lim    *core.Limiter
 	rng    *core.PCG
 	seq    int
-	kind   string // policy name in the IETF fields
-	pquota string // RateLimit-Policy q
-	pwin   string // RateLimit-Policy w, seconds
+	policy string // RateLimit-Policy
 	quota  string // X-RateLimit-Limit
 
 	// headers holds the Header of each distinct answer, shared by every
@@ -217,9 +215,8 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 		e.HangLimit = DefaultHangLimit
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
-	s.kind = limiterName(e.Limiter.Kind)
 	q, w := e.Limiter.Policy()
-	s.pquota, s.pwin = strconv.Itoa(q), strconv.FormatInt(w, 10)
+	s.policy = string(AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
 	return s, nil
 }
@@ -381,8 +378,8 @@ func (s *EndpointServer) header(k headerKey) *Header {
 	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	h := &Header{RetryAfter: k.retryAfter, RetryAfterEmpty: k.retryAfterEmpty}
 	if rl && e.IETF {
-		h.RateLimitPolicy = `"` + s.kind + `";q=` + s.pquota + ";w=" + s.pwin
-		h.RateLimit = `"` + s.kind + `";r=` + strconv.Itoa(k.remaining) + ";t=" + strconv.Itoa(k.reset)
+		h.RateLimitPolicy = s.policy
+		h.RateLimit = string(AppendRateLimit(nil, e.Limiter.Kind, k.remaining, k.reset))
 	}
 	if rl && e.X {
 		h.XRateLimitLimit = s.quota
@@ -428,10 +425,11 @@ var LimiterNames = [...]string{
 	core.LimitSlidingWindow: "sliding",
 }
 
-// limiterName is k's name in LimiterNames ("none" for a kind it lacks).
-func limiterName(k core.LimiterKind) string {
-	if int(k) >= 0 && int(k) < len(LimiterNames) {
+// LimiterName is k's name in LimiterNames, "invalid(N)" for a kind it
+// lacks.
+func LimiterName(k core.LimiterKind) string {
+	if int(k) < len(LimiterNames) {
 		return LimiterNames[k]
 	}
-	return "none"
+	return "invalid(" + strconv.Itoa(int(k)) + ")"
 }

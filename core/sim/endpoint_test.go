@@ -373,3 +373,40 @@ func TestInject(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitValuesReadBack: the RateLimit and RateLimit-Policy values
+// an endpoint writes (the mock's and the simulated one's) read back through
+// core.ParseRateLimit as the quota, window, remaining and reset written.
+func TestRateLimitValuesReadBack(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		kind             core.LimiterKind
+		quota            int
+		window           int64
+		remaining, reset int
+		policy, value    string
+	}{
+		{core.LimitTokenBucket, 10, 1, 3, 1, `"bucket";q=10;w=1`, `"bucket";r=3;t=1`},
+		{core.LimitFixedWindow, 5, 10, 0, 7, `"fixed";q=5;w=10`, `"fixed";r=0;t=7`},
+		{core.LimitSlidingWindow, 100, 60, 99, 60, `"sliding";q=100;w=60`, `"sliding";r=99;t=60`},
+	}
+	for _, tt := range tests {
+		policy := string(AppendRateLimitPolicy(nil, tt.kind, tt.quota, tt.window))
+		value := string(AppendRateLimit([]byte("kept "), tt.kind, tt.remaining, tt.reset))
+		if policy != tt.policy || value != "kept "+tt.value {
+			t.Errorf("%v: policy %q, value %q; want %q, %q", tt.kind, policy, value, tt.policy, "kept "+tt.value)
+			continue
+		}
+		h, err := core.ParseRateLimit(&Header{RateLimit: tt.value, RateLimitPolicy: policy}, now)
+		if err != nil {
+			t.Errorf("%v: %v", tt.kind, err)
+			continue
+		}
+		if h.Limit != tt.quota || h.Window != time.Duration(tt.window)*time.Second || h.Remaining != tt.remaining || h.Reset != time.Duration(tt.reset)*time.Second {
+			t.Errorf("%v: read back %+v", tt.kind, h)
+		}
+	}
+	if got := LimiterName(core.LimiterKind(9)); got != "invalid(9)" {
+		t.Errorf("LimiterName(9) = %q", got)
+	}
+}

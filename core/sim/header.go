@@ -1,6 +1,30 @@
 package sim
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+
+	"retrylab/core"
+)
+
+// AppendRateLimitPolicy appends the RateLimit-Policy value an endpoint
+// limiting as kind sends, quota requests per window seconds:
+// "<name>";q=<quota>;w=<window>, name from LimiterNames. The mock
+// endpoint and the simulated one both write it here.
+func AppendRateLimitPolicy(b []byte, kind core.LimiterKind, quota int, window int64) []byte {
+	b = append(append(append(b, '"'), LimiterName(kind)...), `";q=`...)
+	b = strconv.AppendInt(b, int64(quota), 10)
+	return strconv.AppendInt(append(b, ";w="...), window, 10)
+}
+
+// AppendRateLimit appends the RateLimit value an endpoint limiting as
+// kind sends with remaining requests left and the quota back in reset
+// seconds: "<name>";r=<remaining>;t=<reset>.
+func AppendRateLimit(b []byte, kind core.LimiterKind, remaining, reset int) []byte {
+	b = append(append(append(b, '"'), LimiterName(kind)...), `";r=`...)
+	b = strconv.AppendInt(b, int64(remaining), 10)
+	return strconv.AppendInt(append(b, ";t="...), int64(reset), 10)
+}
 
 // Header holds the response header fields a simulated endpoint sends: the
 // ones core reads (Retry-After and the rate-limit families). *Header
