@@ -149,7 +149,8 @@ var streamPreamble = []byte("retry: 2000\n\n")
 // the endpoint: after a gap it receives {"type":"dropped","dropped":N}.
 // Idle streams get a keepalive comment every Options.Keepalive. The stream
 // ends when the client goes away or the Handler is closed. With MaxStreams
-// open, the answer is 503 with Retry-After: 5.
+// open, or MaxStreamsPerClient from the client's address, the answer is 503
+// with Retry-After: 5.
 func (h *Handler) Events() http.Handler {
 	return http.HandlerFunc(h.serveEvents)
 }
@@ -173,6 +174,14 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key = strings.Clone(key) // do not keep the request's URL alive
+	addr, ok := h.streams.take(r, h.opts.MaxStreamsPerClient)
+	if !ok {
+		hdr.Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "streams", Value: strconv.Itoa(h.opts.MaxStreamsPerClient + 1),
+			Allowed: "at most " + strconv.Itoa(h.opts.MaxStreamsPerClient) + " arrivals streams open at once from one address (" + remoteHost(r) + "); close one first"})
+		return
+	}
+	defer h.streams.give(addr)
 	s := h.hub.subscribe(key)
 	if s == nil {
 		hdr.Set("Retry-After", "5")

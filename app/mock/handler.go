@@ -25,8 +25,14 @@ type Options struct {
 	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures of requests without seed (default math/rand/v2.Float64)
 	HangLimit  time.Duration    // longest hang before the connection is closed anyway (default 60 s)
 	MaxStreams int              // arrivals streams open at once (default 500); beyond, 503
-	StreamBuf  int              // events buffered per stream before they are dropped (default 256)
-	Keepalive  time.Duration    // SSE comment sent on an idle stream this often (default 15 s)
+	// MaxStreamsPerClient and MaxHangsPerClient are the most arrivals
+	// streams (default 50) and hangs (default 500) one remote address
+	// holds at once; beyond, a stream gets 503 and a hang is closed at
+	// once. The loopback interface is not counted (clients says why).
+	MaxStreamsPerClient int
+	MaxHangsPerClient   int
+	StreamBuf           int           // events buffered per stream before they are dropped (default 256)
+	Keepalive           time.Duration // SSE comment sent on an idle stream this often (default 15 s)
 }
 
 // Defaults of Options.
@@ -36,8 +42,11 @@ const (
 	DefaultIdleTTL    = 10 * time.Minute
 	DefaultHangLimit  = 60 * time.Second
 	DefaultMaxStreams = 500
-	DefaultStreamBuf  = 256
-	DefaultKeepalive  = 15 * time.Second
+
+	DefaultMaxStreamsPerClient = 50
+	DefaultMaxHangsPerClient   = 500
+	DefaultStreamBuf           = 256
+	DefaultKeepalive           = 15 * time.Second
 )
 
 func (o *Options) fill() {
@@ -62,6 +71,12 @@ func (o *Options) fill() {
 	if o.MaxStreams <= 0 {
 		o.MaxStreams = DefaultMaxStreams
 	}
+	if o.MaxStreamsPerClient <= 0 {
+		o.MaxStreamsPerClient = DefaultMaxStreamsPerClient
+	}
+	if o.MaxHangsPerClient <= 0 {
+		o.MaxHangsPerClient = DefaultMaxHangsPerClient
+	}
 	if o.StreamBuf <= 0 {
 		o.StreamBuf = DefaultStreamBuf
 	}
@@ -80,6 +95,8 @@ type Handler struct {
 	hub       *hub
 	outages   outages
 	limits    stretches // scaled limits (POST /mock/limit)
+	streams   clients   // arrivals streams open, per remote address
+	hangs     clients   // hangs held, per remote address
 	done      chan struct{}
 	closeOnce sync.Once
 	janitor   sync.WaitGroup
@@ -185,10 +202,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	a, cfg, isDown := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
-		h.extendWrite(w, h.opts.HangLimit)
-		end := h.wait(r.Context(), h.opts.HangLimit)
-		if end == EndSent {
-			end = EndTimeout
+		end := EndDropped // one hang too many from its address: closed at once
+		if addr, ok := h.hangs.take(r, h.opts.MaxHangsPerClient); ok {
+			h.extendWrite(w, h.opts.HangLimit)
+			if end = h.wait(r.Context(), h.opts.HangLimit); end == EndSent {
+				end = EndTimeout
+			}
+			h.hangs.give(addr)
 		}
 		h.end(&a, end)
 		abort(w) // never a response, even to a client that may still be there

@@ -66,8 +66,18 @@ type sseClient struct {
 
 func openStream(t *testing.T, url string) *sseClient {
 	t.Helper()
+	return openStreamFrom(t, url, "")
+}
+
+// openStreamFrom is openStream with the X-Test-From header set to from
+// (fromHeader), when not "".
+func openStreamFrom(t *testing.T, url, from string) *sseClient {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if from != "" {
+		req.Header.Set("X-Test-From", from)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		cancel()

@@ -1,0 +1,77 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"net"
+	"net/http"
+	"sync"
+)
+
+// clients counts what each remote address holds at once (arrivals
+// streams, hangs), so that one machine on a workshop's network cannot take
+// what the whole room shares: one client with curl opened every one of
+// the MaxStreams streams (each watch after it got 503), or held 8,000 hangs
+// (268 MB; a security review). A page served to another machine sends
+// every request to the page's own origin, over at most six connections,
+// so its fair share is far below either cap. The loopback interface is
+// not counted: the presenter's own browser spreads its workers over
+// *.localhost origins, and a tunnel or proxy in front of the server
+// brings every client in from it.
+type clients struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take counts one more for r's address and returns it, or reports false
+// when that address holds max already (nothing is counted then). A
+// loopback address is always let through, uncounted: it returns "".
+func (c *clients) take(r *http.Request, max int) (addr string, ok bool) {
+	addr = remoteHost(r)
+	if addr == "" {
+		return "", true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[addr] >= max {
+		return "", false
+	}
+	if c.n == nil {
+		c.n = make(map[string]int)
+	}
+	c.n[addr]++
+	return addr, true
+}
+
+// give hands back what take counted for addr ("" for one it did not).
+func (c *clients) give(addr string) {
+	if addr == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[addr]--; c.n[addr] <= 0 {
+		delete(c.n, addr)
+	}
+}
+
+// held is how many addr holds.
+func (c *clients) held(addr string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[addr]
+}
+
+// remoteHost is r's remote IP address, "" for a loopback one or one
+// that cannot be read (a handler called without a connection).
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || ip.IsLoopback() {
+		return ""
+	}
+	return ip.String()
+}

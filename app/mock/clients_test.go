@@ -1,0 +1,144 @@
+//go:build !(js && wasm)
+
+package mock
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fromHeader serves h as if each request came from the address in its
+// X-Test-From header (every test server's clients are on loopback).
+func fromHeader(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if from := r.Header.Get("X-Test-From"); from != "" {
+			r.RemoteAddr = from + ":40000"
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// TestOneClientCannotHoldEverything: one remote address holds at most
+// MaxStreamsPerClient arrivals streams and MaxHangsPerClient hangs; beyond,
+// a stream is refused with a 503 that names the address and the cap, and
+// a hang is closed at once (its end "dropped"). Another address, and the
+// loopback interface (uncounted), are not held back. One client with curl
+// opened all 500 streams, and held 8,000 hangs (a security review).
+func TestOneClientCannotHoldEverything(t *testing.T) {
+	h := New(Options{MaxStreamsPerClient: 2, MaxHangsPerClient: 1, HangLimit: 3 * time.Second})
+	mux := http.NewServeMux()
+	mux.Handle("/mock", h)
+	mux.Handle("/mock/events", h.Events())
+	srv := httptest.NewServer(fromHeader(mux))
+	t.Cleanup(func() {
+		h.Close()
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	get := func(ctx context.Context, path, from string) (*http.Response, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+path, nil)
+		if from != "" {
+			req.Header.Set("X-Test-From", from)
+		}
+		return (&http.Transport{DisableKeepAlives: true}).RoundTrip(req)
+	}
+
+	// Streams.
+	first := openStreamFrom(t, srv.URL+"/mock/events?key=k", "192.0.2.1")
+	openStreamFrom(t, srv.URL+"/mock/events?key=k", "192.0.2.1")
+	resp, err := get(context.Background(), "/mock/events?key=k", "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []byte
+	if resp.StatusCode != 200 { // a stream's body never ends
+		body, _ = io.ReadAll(resp.Body)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "5" || !strings.Contains(string(body), "at most 2 arrivals streams open at once from one address (192.0.2.1)") {
+		t.Errorf("a third stream from one address: %d, Retry-After %q, %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	openStreamFrom(t, srv.URL+"/mock/events?key=k", "192.0.2.2")
+	for range 3 {
+		openStream(t, srv.URL+"/mock/events?key=k") // loopback: not counted
+	}
+	first.close()
+	if err := waitUntil(2*time.Second, func() bool { return h.streams.held("192.0.2.1") == 1 }); err != nil {
+		t.Fatalf("a closed stream still counted: %d held", h.streams.held("192.0.2.1"))
+	}
+	openStreamFrom(t, srv.URL+"/mock/events?key=k", "192.0.2.1")
+
+	// Hangs.
+	st := openStream(t, srv.URL+"/mock/events?key=h")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, from := range []string{"192.0.2.1", "192.0.2.2", ""} {
+		go func() {
+			if resp, err := get(ctx, "/mock?key=h&hang=100", from); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	for range 3 {
+		if ev := st.next(t); ev.Outcome != "hang" {
+			t.Fatalf("arrival %+v, want a hang", ev)
+		}
+	}
+	if err := waitUntil(2*time.Second, func() bool { return h.hangs.held("192.0.2.1") == 1 && h.hangs.held("192.0.2.2") == 1 }); err != nil {
+		t.Fatalf("hangs held: %d and %d, want 1 each", h.hangs.held("192.0.2.1"), h.hangs.held("192.0.2.2"))
+	}
+	start := time.Now()
+	if resp, err := get(context.Background(), "/mock?key=h&hang=100", "192.0.2.1"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("a second hang from one address answered %d", resp.StatusCode)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a second hang from one address was held %v, want closed at once", d)
+	}
+	st.next(t) // its arrival
+	if ev := st.next(t); ev.End != "dropped" {
+		t.Errorf("the second hang's end %+v, want dropped", ev)
+	}
+	if n := h.hangs.held("192.0.2.1"); n != 1 {
+		t.Errorf("%d hangs counted for 192.0.2.1 after one was refused, want 1", n)
+	}
+	cancel()
+	if err := waitUntil(2*time.Second, func() bool { return h.hangs.held("192.0.2.1")+h.hangs.held("192.0.2.2") == 0 }); err != nil {
+		t.Errorf("hangs still counted after their clients went away: %d, %d", h.hangs.held("192.0.2.1"), h.hangs.held("192.0.2.2"))
+	}
+}
+
+// TestRemoteHost: the address a client is counted under; "" for the
+// loopback interface, which is not counted, and for one that cannot be read.
+func TestRemoteHost(t *testing.T) {
+	for _, tt := range []struct{ remote, want string }{
+		{"192.0.2.1:1234", "192.0.2.1"},
+		{"[2001:db8::1]:80", "2001:db8::1"},
+		{"[::ffff:192.0.2.7]:80", "192.0.2.7"},
+		{"127.0.0.1:5000", ""},
+		{"127.9.9.9:5000", ""},
+		{"[::1]:5000", ""},
+		{"", ""},
+		{"not an address", ""},
+		{"192.0.2.9", "192.0.2.9"},
+	} {
+		if got := remoteHost(&http.Request{RemoteAddr: tt.remote}); got != tt.want {
+			t.Errorf("remoteHost(%q) = %q, want %q", tt.remote, got, tt.want)
+		}
+	}
+}
+
+// waitUntil polls cond every 5 ms until it holds or d has passed.
+func waitUntil(d time.Duration, cond func() bool) error {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return context.DeadlineExceeded
+		}
+	}
+	return nil
+}
