@@ -24,16 +24,21 @@ func fromHeader(h http.Handler) http.Handler {
 }
 
 // TestOneClientCannotHoldEverything: one remote address holds at most
-// MaxStreamsPerClient arrivals streams and MaxHangsPerClient hangs; beyond,
-// a stream is refused with a 503 that names the address and the cap, and
-// a hang is closed at once (its end "dropped"). Another address, and the
-// loopback interface (uncounted), are not held back. One client with curl
-// opened all 500 streams, and held 8,000 hangs (a security review).
+// MaxStreamsPerClient arrivals streams, MaxHangsPerClient hangs and
+// MaxStretchesPerClient keys in an outage (and as many under a scaled
+// limit); beyond, a stream or a switch is refused with a 503 that names
+// the address and the cap, and a hang is closed at once (its end
+// "dropped"). Another address, and the loopback interface (uncounted), are
+// not held back. One client with curl opened all 500 streams, held 8,000
+// hangs, and could put all 10,000 keys a switch takes in an outage, so
+// that the room's Outage got 503 (a security review).
 func TestOneClientCannotHoldEverything(t *testing.T) {
-	h := New(Options{MaxStreamsPerClient: 2, MaxHangsPerClient: 1, HangLimit: 3 * time.Second})
+	h := New(Options{MaxStreamsPerClient: 2, MaxHangsPerClient: 1, MaxStretchesPerClient: 2, HangLimit: 3 * time.Second})
 	mux := http.NewServeMux()
 	mux.Handle("/mock", h)
 	mux.Handle("/mock/events", h.Events())
+	mux.Handle("/mock/outage", h.Outage())
+	mux.Handle("/mock/limit", h.Limit())
 	srv := httptest.NewServer(fromHeader(mux))
 	t.Cleanup(func() {
 		h.Close()
@@ -72,6 +77,45 @@ func TestOneClientCannotHoldEverything(t *testing.T) {
 		t.Fatalf("a closed stream still counted: %d held", h.streams.held("192.0.2.1"))
 	}
 	openStreamFrom(t, srv.URL+"/mock/events?key=k", "192.0.2.1")
+
+	// Outages and scaled limits.
+	post := func(path, from string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+path, nil)
+		if from != "" {
+			req.Header.Set("X-Test-From", from)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, tt := range []struct {
+		path, from string
+		want       int
+		says       string
+	}{
+		{"/mock/outage?key=a&for=1m", "192.0.2.1", 200, ""},
+		{"/mock/outage?key=b&for=1m", "192.0.2.1", 200, ""},
+		{"/mock/outage?key=c&for=1m", "192.0.2.1", 503, "at most 2 keys in an outage at once from one address (192.0.2.1); try again when one ends"},
+		{"/mock/outage?key=a&for=30s", "192.0.2.1", 200, ""}, // its own again: not one more
+		{"/mock/outage?key=c&for=1m", "192.0.2.2", 200, ""},
+		{"/mock/outage?key=d&for=1m", "", 200, ""},
+		{"/mock/outage?key=e&for=1m", "", 200, ""},
+		{"/mock/outage?key=f&for=1m", "", 200, ""},
+		{"/mock/limit?key=a&for=1m", "192.0.2.1", 200, ""}, // each switch counts its own
+		{"/mock/limit?key=b&for=1m", "192.0.2.1", 200, ""},
+		{"/mock/limit?key=c&for=1m", "192.0.2.1", 503, "from one address (192.0.2.1)"},
+		{"/mock/outage?key=a&for=0s", "192.0.2.1", 200, ""}, // ended: room for another
+		{"/mock/outage?key=g&for=1m", "192.0.2.1", 200, ""},
+	} {
+		if code, body := post(tt.path, tt.from); code != tt.want || !strings.Contains(body, tt.says) {
+			t.Errorf("POST %s from %q: %d %s, want %d saying %q", tt.path, tt.from, code, strings.TrimSpace(body), tt.want, tt.says)
+		}
+	}
 
 	// Hangs.
 	st := openStream(t, srv.URL+"/mock/events?key=h")

@@ -299,7 +299,7 @@ func appendEvent(b []byte, ev *streamEvent) []byte {
 		b = append(b, `data: {"type":"`...)
 		b = append(b, ev.sw.name...)
 		b = append(b, `",`...)
-		b = ev.sw.appendFields(b, a.key, "at", stretch{a.at, ev.at, ev.scale})
+		b = ev.sw.appendFields(b, a.key, "at", stretch{from: a.at, until: ev.at, scale: ev.scale})
 		return append(b, "}\n\n"...)
 	}
 	if ev.burst {

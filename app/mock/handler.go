@@ -25,14 +25,17 @@ type Options struct {
 	Rand       func() float64   // uniform in [0,1), safe for concurrent use: latency spread and injected failures of requests without seed (default math/rand/v2.Float64)
 	HangLimit  time.Duration    // longest hang before the connection is closed anyway (default 60 s)
 	MaxStreams int              // arrivals streams open at once (default 500); beyond, 503
-	// MaxStreamsPerClient and MaxHangsPerClient are the most arrivals
-	// streams (default 50) and hangs (default 500) one remote address
-	// holds at once; beyond, a stream gets 503 and a hang is closed at
-	// once. The loopback interface is not counted (clients says why).
-	MaxStreamsPerClient int
-	MaxHangsPerClient   int
-	StreamBuf           int           // events buffered per stream before they are dropped (default 256)
-	Keepalive           time.Duration // SSE comment sent on an idle stream this often (default 15 s)
+	// MaxStreamsPerClient, MaxHangsPerClient and MaxStretchesPerClient
+	// are the most arrivals streams (default 50), hangs (default 500) and
+	// keys in an outage or under a scaled limit (default 100 of each) one
+	// remote address holds at once; beyond, a stream or a fault switch
+	// gets 503 and a hang is closed at once. The loopback interface is not
+	// counted (clients says why).
+	MaxStreamsPerClient   int
+	MaxHangsPerClient     int
+	MaxStretchesPerClient int
+	StreamBuf             int           // events buffered per stream before they are dropped (default 256)
+	Keepalive             time.Duration // SSE comment sent on an idle stream this often (default 15 s)
 }
 
 // Defaults of Options.
@@ -43,10 +46,11 @@ const (
 	DefaultHangLimit  = 60 * time.Second
 	DefaultMaxStreams = 500
 
-	DefaultMaxStreamsPerClient = 50
-	DefaultMaxHangsPerClient   = 500
-	DefaultStreamBuf           = 256
-	DefaultKeepalive           = 15 * time.Second
+	DefaultMaxStreamsPerClient   = 50
+	DefaultMaxHangsPerClient     = 500
+	DefaultMaxStretchesPerClient = 100
+	DefaultStreamBuf             = 256
+	DefaultKeepalive             = 15 * time.Second
 )
 
 func (o *Options) fill() {
@@ -76,6 +80,9 @@ func (o *Options) fill() {
 	}
 	if o.MaxHangsPerClient <= 0 {
 		o.MaxHangsPerClient = DefaultMaxHangsPerClient
+	}
+	if o.MaxStretchesPerClient <= 0 {
+		o.MaxStretchesPerClient = DefaultMaxStretchesPerClient
 	}
 	if o.StreamBuf <= 0 {
 		o.StreamBuf = DefaultStreamBuf

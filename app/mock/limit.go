@@ -29,7 +29,7 @@ var limitSwitch = faultSwitch{
 	scaled:     true,
 	only:       "only key=..., scale=... and for=...",
 	maxKeys:    MaxLimitKeys,
-	full:       "keys with a scaled limit at once; try again when one ends",
+	counted:    "keys with a scaled limit at once",
 }
 
 // Limit returns the "halve the limit" fault switch: POST

@@ -308,7 +308,7 @@ func TestLimitErrors(t *testing.T) {
 func TestLimitsBounded(t *testing.T) {
 	h, clk := newTestHandler(t, Options{})
 	for i := range MaxLimitKeys {
-		if _, ok := h.limits.start("k"+strconv.Itoa(i), time.Second, 0.5, MaxLimitKeys, clk.Now, nil); !ok {
+		if _, no := h.limits.start("k"+strconv.Itoa(i), "", time.Second, 0.5, MaxLimitKeys, 0, clk.Now, nil); no != refusedNot {
 			t.Fatalf("stretch %d refused", i)
 		}
 	}

@@ -18,7 +18,7 @@ var outageSwitch = faultSwitch{
 	forAllowed: "a duration between 0s (end the outage) and 1m, e.g. 3s",
 	only:       "only key=... and for=...",
 	maxKeys:    MaxOutages,
-	full:       "keys in an outage at once; try again when one ends",
+	counted:    "keys in an outage at once",
 }
 
 // outages are the keys whose server is down over a stretch: every request

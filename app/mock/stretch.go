@@ -13,7 +13,17 @@ import (
 type stretch struct {
 	from, until time.Time
 	scale       float64
+	by          string // the remote address that started it (clients.take), "" for loopback
 }
+
+// refusal is why stretches.start started nothing.
+type refusal uint8
+
+const (
+	refusedNot    refusal = iota // started
+	refusedFull                  // the switch's keys are all in a stretch
+	refusedClient                // the address has its share in a stretch (MaxStretchesPerClient)
+)
 
 // stretches are the keys under one fault switch (outages, limits) over a
 // stretch of time. With none, checking costs one atomic load; ended ones
@@ -58,31 +68,37 @@ func (s *stretches) sweep(now time.Time) {
 // start begins key's stretch of d from now with scale (d == 0 ends its
 // stretch now), reading the clock under the lock so that a request decided
 // before it is never inside the stretch and one decided after it never
-// outside. It reports false when max keys are already in a stretch;
-// publish, when not nil, is called with the stretch before the lock is
-// released, so stretches reach the stream in the order they took effect:
-// with d == 0, only when a stretch was going on (the empty stretch
-// [now, now) then tells that it ended now).
-func (s *stretches) start(key string, d time.Duration, scale float64, max int, clock func() time.Time, publish func(stretch)) (stretch, bool) {
+// outside. by is the remote address asking ("" for loopback, uncounted).
+// It refuses when max keys are already in a stretch, or when by has
+// maxBy keys in a stretch going on, none of them key (a stretch it
+// replaces is not one more); publish, when not nil, is called with the
+// stretch before the lock is released, so stretches reach the stream in
+// the order they took effect: with d == 0, only when a stretch was going
+// on (the empty stretch [now, now) then tells that it ended now).
+func (s *stretches) start(key, by string, d time.Duration, scale float64, max, maxBy int, clock func() time.Time, publish func(stretch)) (stretch, refusal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := clock()
 	if s.m == nil {
 		s.m = make(map[string]stretch)
 	}
-	st := stretch{now, now.Add(d), scale}
+	st := stretch{now, now.Add(d), scale, by}
 	tell := true
 	if d == 0 {
 		old, held := s.m[key]
 		tell = held && !now.Before(old.from) && now.Before(old.until)
 		delete(s.m, key)
 	} else {
-		if _, held := s.m[key]; !held && len(s.m) >= max {
+		old, held := s.m[key]
+		if !held && len(s.m) >= max {
 			s.nextSweep = time.Time{}
 			s.sweep(now)
 			if len(s.m) >= max {
-				return st, false
+				return st, refusedFull
 			}
+		}
+		if by != "" && (!held || old.by != by || !now.Before(old.until)) && s.heldBy(by, now) >= maxBy {
+			return st, refusedClient
 		}
 		s.m[key] = st
 	}
@@ -90,5 +106,17 @@ func (s *stretches) start(key string, d time.Duration, scale float64, max int, c
 	if publish != nil && tell {
 		publish(st)
 	}
-	return st, true
+	return st, refusedNot
+}
+
+// heldBy is how many stretches going on at now by started. s.mu must be
+// held.
+func (s *stretches) heldBy(by string, now time.Time) int {
+	n := 0
+	for _, st := range s.m {
+		if st.by == by && now.Before(st.until) {
+			n++
+		}
+	}
+	return n
 }

@@ -22,7 +22,7 @@ type faultSwitch struct {
 	scaled     bool   // takes scale=F, answers and publishes it
 	only       string // the Allowed of an unknown parameter
 	maxKeys    int    // keys in a stretch at once; beyond, 503
-	full       string // what maxKeys counts, and what to do, in the Allowed of that 503: "at most 10000 " + full
+	counted    string // what maxKeys counts, in the Allowed of that 503: "at most 10000 " + counted + "; try again when one ends"
 }
 
 // switchQuery is a fault switch's decoded query.
@@ -91,12 +91,18 @@ func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultS
 	if q.d == 0 && sw.scaled {
 		q.scale = 1 // ended: the key's own limit from now on, whatever scale says
 	}
-	st, ok := set.start(key, q.d, q.scale, sw.maxKeys, h.opts.Now, func(st stretch) {
+	st, no := set.start(key, remoteHost(r), q.d, q.scale, sw.maxKeys, h.opts.MaxStretchesPerClient, h.opts.Now, func(st stretch) {
 		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, sw: sw, scale: st.scale})
 	})
-	if !ok {
+	switch no {
+	case refusedFull:
 		hdr.Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys + 1), Allowed: "at most " + strconv.Itoa(sw.maxKeys) + " " + sw.full})
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(sw.maxKeys + 1), Allowed: "at most " + strconv.Itoa(sw.maxKeys) + " " + sw.counted + "; try again when one ends"})
+		return
+	case refusedClient:
+		hdr.Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: sw.name + "s", Value: strconv.Itoa(h.opts.MaxStretchesPerClient + 1),
+			Allowed: "at most " + strconv.Itoa(h.opts.MaxStretchesPerClient) + " " + sw.counted + " from one address (" + remoteHost(r) + "); try again when one ends"})
 		return
 	}
 	switch {

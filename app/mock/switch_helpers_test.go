@@ -37,6 +37,6 @@ func (o *outages) start(key string, d time.Duration, clock func() time.Time, pub
 	if publish != nil {
 		pub = func(st stretch) { publish(st.from, st.until) }
 	}
-	st, ok := o.stretches.start(key, d, 0, MaxOutages, clock, pub)
-	return st.from, st.until, ok
+	st, no := o.stretches.start(key, "", d, 0, MaxOutages, 0, clock, pub)
+	return st.from, st.until, no == refusedNot
 }
