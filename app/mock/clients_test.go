@@ -186,3 +186,64 @@ func waitUntil(d time.Duration, cond func() bool) error {
 	}
 	return nil
 }
+
+// TestOtherSite: which Origin headers the fault switches refuse.
+func TestOtherSite(t *testing.T) {
+	for _, tt := range []struct {
+		origin, host string
+		want         bool
+	}{
+		{"", "localhost:8080", false}, // curl
+		{"http://localhost:8080", "localhost:8080", false},
+		{"http://LOCALHOST:8080", "localhost:8080", false},
+		{"http://192.168.1.5:8080", "192.168.1.5:8080", false}, // a room's page on the LAN
+		{"http://[::1]:8080", "[::1]:8080", false},
+		{"https://lab.example", "lab.example", false},        // a tunnel keeping the Host
+		{"https://lab.example", "lab.example:443", false},    // the port is not compared
+		{"http://evil.example", "localhost:8080", true},      // any site the presenter opened
+		{"http://localhost.evil.example", "localhost", true}, // a name that starts alike
+		{"http://w3.localhost:8080", "localhost:8080", true}, // another origin, even here
+		{"null", "localhost:8080", true},                     // a sandboxed frame, a data: URL
+		{"http://%zz", "localhost:8080", true},               // unreadable
+		{"http://192.168.1.5:8080", "192.168.1.50:8080", true},
+	} {
+		if got := otherSite(tt.origin, tt.host); got != tt.want {
+			t.Errorf("otherSite(%q, %q) = %v, want %v", tt.origin, tt.host, got, tt.want)
+		}
+	}
+}
+
+// TestSwitchesRefuseOtherSites: a page of another site gets 403 from
+// every fault switch, and nothing starts; the server's own page, and curl,
+// go on as before. A browser sends such a POST without a preflight, so any
+// web page the presenter opened could take the room's server down (a
+// security review).
+func TestSwitchesRefuseOtherSites(t *testing.T) {
+	h := New(Options{})
+	t.Cleanup(h.Close)
+	routes := map[string]http.Handler{"outage": h.Outage(), "limit": h.Limit(), "burst": h.Burst()}
+	for _, sw := range []string{"outage", "limit", "burst"} {
+		for _, tt := range []struct {
+			origin string
+			want   int
+		}{{"http://evil.example", 403}, {"null", 403}, {"http://localhost:8080", 200}, {"", 200}} {
+			key := "k-" + sw + "-" + strings.NewReplacer(":", "", "/", "", ".", "").Replace(tt.origin)
+			r := httptest.NewRequest(http.MethodPost, "http://localhost:8080/mock/"+sw+"?key="+key, nil)
+			if tt.origin != "" {
+				r.Header.Set("Origin", tt.origin)
+			}
+			rec := httptest.NewRecorder()
+			routes[sw].ServeHTTP(rec, r)
+			if rec.Code != tt.want {
+				t.Errorf("POST /mock/%s from %q: %d %s, want %d", sw, tt.origin, rec.Code, rec.Body, tt.want)
+			}
+			if tt.want == 403 && !strings.Contains(rec.Body.String(), `"param":"origin"`) {
+				t.Errorf("POST /mock/%s from %q: %s, want a JSON body naming the origin", sw, tt.origin, rec.Body)
+			}
+			_, down := h.outages.active(key, time.Now())
+			if sw == "outage" && down != (tt.want == 200) {
+				t.Errorf("POST /mock/outage from %q: key down %v", tt.origin, down)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ package mock
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -140,16 +141,22 @@ func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) 
 	return b
 }
 
-// postOnly sets a switch's common headers and reports whether r is a POST.
-// It answers a CORS preflight (OPTIONS): a page on another origin whose
+// postOnly sets a switch's common headers and reports whether r is a POST
+// it takes. It answers a CORS preflight (OPTIONS): a page on another origin whose
 // POST carries a header a simple request may not (Content-Type:
 // application/json, say) is preflighted, and a refusal keeps the browser
 // from sending the POST. Any other method gets 405 with Allow: POST, OPTIONS.
+// A POST from a page of another site (otherSite) gets 403.
 func postOnly(w http.ResponseWriter, r *http.Request) bool {
 	hdr := w.Header()
 	SetCommon(hdr)
 	switch r.Method {
 	case http.MethodPost:
+		if o := r.Header.Get("Origin"); otherSite(o, r.Host) {
+			writeError(w, http.StatusForbidden, &ParamError{Param: "origin", Value: Cut(o),
+				Allowed: "a page of this server (" + Cut(r.Host) + "), or a client that sends no Origin (curl)"})
+			return false
+		}
 		return true
 	case http.MethodOptions:
 		preflight(w, r, hvSwitchMethods)
@@ -168,4 +175,28 @@ func unknownName(name, value, pair, allowed string) *ParamError {
 		return &ParamError{Param: "query", Value: Cut(pair), Allowed: allowed}
 	}
 	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowed}
+}
+
+// otherSite reports whether origin, a request's Origin header, is a page
+// of another host than host, the request's Host: a browser sends a POST
+// with no preflight (a form, fetch with no custom header) from any site,
+// so any web page the presenter opened could take the room's server down
+// (a security review). No Origin (curl, a Go client) is not another
+// site; "null" (a sandboxed frame, a data: URL) is. The port and the
+// scheme are not compared, so a page reached through a tunnel or a proxy
+// that keeps the Host it was asked for (https on 443) still works.
+func otherSite(origin, host string) bool {
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return true
+	}
+	return !strings.EqualFold(u.Hostname(), hostname(host))
+}
+
+// hostname is host ("name:port", "[::1]:80", "name") without its port.
+func hostname(host string) string {
+	return (&url.URL{Host: host}).Hostname()
 }
