@@ -342,8 +342,13 @@ func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/app.js" { // a go-app program's, say: Retry Lab's worker cached its own
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `window.loaded = "another program's app.js";`)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<!doctype html><title>Another program</title><p>another program's page</p>")
+		fmt.Fprint(w, `<!doctype html><title>Another program</title><script src="/app.js"></script><p>another program's page</p>`)
 	})
 	listening := 0
 	for _, host := range []string{"127.0.0.1", "::1"} { // where localhost resolves
@@ -366,6 +371,11 @@ func TestServiceWorkerLeavesWithTheServer(t *testing.T) {
 		}
 		if title := eval[string](t, ctx, `document.title`); title != "Another program" {
 			t.Errorf("%s, with another program serving the origin: the page is %q, want that program's", link, title)
+		}
+		// Its files too, from its first load: the worker drops its cache
+		// before it hands the page over.
+		if js := eval[string](t, ctx, `String(window.loaded)`); js != "another program's app.js" {
+			t.Errorf("%s, with another program serving the origin: its /app.js ran %q, want that program's", link, js)
 		}
 	}
 	left := eval[string](t, ctx, `(async () => (await navigator.serviceWorker.getRegistrations()).length + " workers, " + (await caches.keys()).length + " caches")()`)
