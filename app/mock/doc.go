@@ -134,7 +134,15 @@
 // outage, a scaled limit and injected failures apply; admitted ones take the
 // limiter's tokens) but answered at once, and appears on the key's stream as
 // an arrival tagged "burst" and its end "sent", then a "burst" message for
-// the whole (see Handler.Burst).
+// the whole (see Handler.Burst). A switch refuses a POST from a page of
+// another site (its Origin names another host) with 403.
+//
+// # Fair shares
+//
+// One remote address holds at most Options.MaxStreamsPerClient arrivals
+// streams, MaxHangsPerClient hangs and MaxStretchesPerClient keys under
+// each switch at once, so that one machine on a workshop's network cannot
+// take what the room shares; the loopback interface is not counted.
 //
 // # Arrivals stream
 //
