@@ -517,9 +517,9 @@ func (c *CompareBar) Render() app.UI {
 // only.
 func (v *view) setBaseline(d *baselineDraw, shown bool) {
 	v.mu.Lock()
-	v.base, v.baseFrom = d, nil
-	if shown {
-		v.baseFrom = v.m
+	v.base, v.baseFrom = d, 0
+	if shown && v.m != nil {
+		v.baseFrom = v.m.id
 	}
 	v.dirty = true
 	v.mu.Unlock()
@@ -529,7 +529,7 @@ func (v *view) setBaseline(d *baselineDraw, shown bool) {
 // shownBaseline is the baseline to draw over the run shown, or nil: none,
 // the run shown is the baseline itself, or a watch. v.mu must be held.
 func (v *view) shownBaseline() *baselineDraw {
-	if v.m == nil || v.m.watch || v.m == v.baseFrom || v.replay != nil && v.replay.full == v.baseFrom {
+	if v.m == nil || v.m.watch || v.m.id == v.baseFrom || v.replay != nil && v.replay.full.id == v.baseFrom {
 		return nil
 	}
 	return v.base

@@ -7,9 +7,11 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -722,5 +724,35 @@ func TestCustomTargetBaselineStaysOutOfTheLink(t *testing.T) {
 	l.Compare()
 	if q := l.query(); !strings.Contains(q, baselineKey+"=") {
 		t.Errorf("the address with a mock run's baseline: %s", q)
+	}
+}
+
+// TestBaselineKeepsNotItsRun: a baseline kept from the run shown remembers
+// which run it was, not the run's model, which the next run lets go; and
+// forget lets the run shown go before a simulation. The view held both: a
+// 300,000-attempt run's model stayed for as long as its baseline did, and
+// a simulation was made beside the run before it (a soak review).
+func TestBaselineKeepsNotItsRun(t *testing.T) {
+	v := quietView()
+	v.start(fleet.Default(), time.Unix(0, 0), "")
+	old := weak.Make(v.m)
+	v.setBaseline(&baselineDraw{label: "it"}, true)
+	if v.shownBaseline() != nil {
+		t.Error("the baseline is drawn over its own run")
+	}
+	v.start(fleet.Default(), time.Unix(10, 0), "")
+	if v.shownBaseline() == nil {
+		t.Error("the baseline is not drawn over the next run")
+	}
+	runtime.GC()
+	if old.Value() != nil {
+		t.Error("the baseline's run's model is still held once another run is shown")
+	}
+
+	shown := weak.Make(v.m)
+	v.forget()
+	runtime.GC()
+	if shown.Value() != nil {
+		t.Error("forget kept the run shown's model")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"retrylab/app/fleet"
@@ -120,6 +121,7 @@ func resumes(last *interval, from, to time.Duration) bool {
 // records (one worker's records arrive in order). It is not safe for
 // concurrent use: view guards it.
 type model struct {
+	id      uint64 // this model's own number (modelIDs): a baseline remembers it, not the model
 	start   time.Time
 	workers int
 	marks   []mark
@@ -207,6 +209,9 @@ func (m *model) job(r *fleet.Record) *jobState {
 	return j
 }
 
+// modelIDs numbers the models made (model.id).
+var modelIDs atomic.Uint64
+
 func newModel(start time.Time, workers int) *model {
 	return newModelFor(start, workers, nil)
 }
@@ -215,7 +220,7 @@ func newModel(start time.Time, workers int) *model {
 // will be added): counting first saves growing the slices hundreds of
 // thousands of elements at a time.
 func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
-	m := &model{start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}, unanswered: map[string]int{}}
+	m := &model{id: modelIDs.Add(1), start: start, workers: workers, arrBySeq: map[int]int{}, markBySeq: map[int]int{}, unanswered: map[string]int{}}
 	if len(recs) > 0 {
 		var attempts, waits, ends int
 		perWorker := make([]int32, workers)

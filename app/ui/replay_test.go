@@ -218,7 +218,7 @@ func TestWatchKeepsNoReplayLog(t *testing.T) {
 func TestReplayOfTheBaselineRun(t *testing.T) {
 	v, recs := replayedView(t)
 	v.mu.Lock()
-	v.base, v.baseFrom = &baselineDraw{label: "it"}, v.m
+	v.base, v.baseFrom = &baselineDraw{label: "it"}, v.m.id
 	v.mu.Unlock()
 	v.startReplay(recs, 1, nil, nil)
 	v.mu.Lock()

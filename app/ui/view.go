@@ -93,7 +93,7 @@ type view struct {
 	zoomFrom, zoomSpan time.Duration
 
 	base     *baselineDraw // the run kept for comparison: an outline on the histogram
-	baseFrom *model        // the model base was kept from (not drawn against itself)
+	baseFrom uint64        // the id of the model base was kept from (not drawn against itself), 0: none. Not the model: it held a 300,000-attempt run's model for as long as the baseline stayed
 
 	// The histogram bin of the finished run shown whole that the summary
 	// counts in (wholeBin; 0: none given since it moved), whether a frame
@@ -147,6 +147,16 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
 	v.request()
+}
+
+// forget drops the run shown (its model, records and server messages not
+// yet in it, and a replay's), before a simulation makes another: the
+// canvas keeps its pixels until the next frame.
+func (v *view) forget() {
+	v.mu.Lock()
+	v.m = newModel(time.Time{}, 0)
+	v.pending, v.srv, v.srvLog, v.replay = nil, nil, nil, nil
+	v.mu.Unlock()
 }
 
 // startWatch resets the view for a watch of s's shared room from start:
