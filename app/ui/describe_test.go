@@ -418,3 +418,26 @@ func TestSummaryFollowsTheCanvas(t *testing.T) {
 		t.Errorf("the next frame asked again (%d)", called)
 	}
 }
+
+// TestWatchClockAgreesWithTheStatus: the watch time card (fmtClock) and
+// the status (FormatMeasured) give a watch the same seconds.
+func TestWatchClockAgreesWithTheStatus(t *testing.T) {
+	for _, tt := range []struct {
+		d             time.Duration
+		clock, status string
+	}{
+		{98600 * time.Millisecond, "1:39", "1 min 39 s"},
+		{98400 * time.Millisecond, "1:38", "1 min 38 s"},
+		{59999 * time.Millisecond, "1:00", "1 min"},
+		{3725 * time.Second, "1:02:05", "1 h 2 min"},
+		{0, "0:00", ""},
+		{-time.Second, "0:00", ""},
+	} {
+		if got := fmtClock(tt.d); got != tt.clock {
+			t.Errorf("fmtClock(%v) = %q, want %q", tt.d, got, tt.clock)
+		}
+		if got := FormatMeasured(tt.d); tt.status != "" && got != tt.status {
+			t.Errorf("FormatMeasured(%v) = %q, want %q", tt.d, got, tt.status)
+		}
+	}
+}

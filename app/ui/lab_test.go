@@ -513,7 +513,7 @@ func TestLabWatchRules(t *testing.T) {
 // space a big number's line could wrap at ("1 min 38 s" took two lines in
 // presentation mode after a minute, pushing the timeline down mid-watch).
 func TestWatchTimeIsOneLine(t *testing.T) {
-	for d, want := range map[time.Duration]string{0: "0:00", 2830 * time.Millisecond: "0:02", 98 * time.Second: "1:38",
+	for d, want := range map[time.Duration]string{0: "0:00", 2830 * time.Millisecond: "0:03", 98 * time.Second: "1:38",
 		10*time.Minute + 5*time.Second: "10:05", time.Hour + 2*time.Minute + 5*time.Second: "1:02:05"} {
 		var got string
 		for _, s := range watchStatList(watchStats{For: d}) {

@@ -573,9 +573,12 @@ func watchStatList(w watchStats) []stat {
 
 // fmtClock is a watch's time as a clock reads it, "1:38" or "1:02:05": a
 // big number's tile holds it on one line (fmtDur's "1 min 38 s" wrapped
-// onto two in presentation mode, growing the numbers' row mid-watch).
+// onto two in presentation mode, growing the numbers' row mid-watch). It
+// rounds to the second as the status's FormatMeasured does: cut, a watch
+// of 98.6 s read "1:38" on its card and "1 min 39 s" in the status (a soak
+// review).
 func fmtClock(d time.Duration) string {
-	s := int(max(d, 0) / time.Second)
+	s := int((max(d, 0) + time.Second/2) / time.Second)
 	two := func(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
 	if s >= 3600 {
 		return strconv.Itoa(s/3600) + ":" + two(s/60%60) + ":" + two(s%60)
