@@ -285,3 +285,30 @@ func TestReplayKnowsTheRoomsOwnAttempts(t *testing.T) {
 		t.Errorf("the replay: arrivals %+v, want the page's attempt's", v.m.arrivals)
 	}
 }
+
+// TestWatchFramesLeaveTheThread: a watch, painted whole at every frame,
+// waits 30 µs an arrival between frames, up to a second; a run, whose
+// drawing is kept between frames, 10 µs a mark, up to maxFrameGap. A
+// watch of 28,000 arrivals took ~200 ms a frame every 250 ms (a soak
+// review).
+func TestWatchFramesLeaveTheThread(t *testing.T) {
+	for _, tt := range []struct {
+		watch    bool
+		arrivals int
+		want     time.Duration
+	}{
+		{true, 28_000, 840 * time.Millisecond},
+		{true, 100_000, maxWatchGap},
+		{true, 100, 33 * time.Millisecond},
+		{false, 28_000, maxFrameGap},
+		{false, 10_000, 100 * time.Millisecond},
+	} {
+		v := quietView()
+		v.m = newModel(time.Unix(0, 0), 0)
+		v.m.watch = tt.watch
+		v.m.arrivals = make([]arrival, tt.arrivals)
+		if got := v.minGap(); got != tt.want {
+			t.Errorf("watch %v, %d arrivals: frames %v apart, want %v", tt.watch, tt.arrivals, got, tt.want)
+		}
+	}
+}
