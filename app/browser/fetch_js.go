@@ -30,47 +30,59 @@ import (
 const fetchBody = `
 var called = performance.now();
 fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.signal}).then(function (r) {
-  return bodyOf(r).then(function (body) {
-    return timingOf(url, r, called).then(function (e) {
+  return bodyOf(r).then(function (b) {
+    return timingOf(url, r, called, b.read).then(function (e) {
       var h = "";
       r.headers.forEach(function (v, k) { h += k + ": " + v + "\n"; });
       var t = [0, 0, 0, 0];
       if (e) t = [e.fetchStart, e.requestStart, e.responseStart, e.responseEnd].map(function (x) { return x > 0 ? x + shift : 0; });
       var S = "\u0001";
-      done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + (r.redirected ? r.url : "") + S + h + S + body);
+      done(r.status + S + r.type + S + t[0] + S + t[1] + S + t[2] + S + t[3] + S + (r.redirected ? r.url : "") + S + h + S + b.text);
     });
   });
 }).catch(fail);
-// bodyOf is r's body, ` + maxBodyJS + ` bytes of it at most (MaxBody,
-// what the native transport reads), read through a reader that is
-// cancelled there: a custom target's body of hundreds of megabytes (1.8 GB
-// in the tab for four of 300 MB), one that never ends, or a small
-// compressed one that decodes to megabytes (a Content-Length is the length
-// as sent) neither fills the page's memory nor holds the attempt to its
-// timeout (a security review).
+// bodyOf is r's body, {text, read}: ` + maxBodyJS + ` bytes of it at most
+// (MaxBody, what the native transport reads), read through a reader that
+// is cancelled there (read true): a custom target's body of hundreds of
+// megabytes (1.8 GB in the tab for four of 300 MB), one that never ends,
+// or a small compressed one that decodes to megabytes (a Content-Length is
+// the length as sent) neither fills the page's memory nor holds the
+// attempt to its timeout (a security review). Where trustLength is set (a
+// fetch worker: the mock's answers, which are the server's own), a body
+// its Content-Length says is within that is read with r.text(), whose end
+// comes with its Resource Timing entry written: read through the reader,
+// the mock's entry was not yet there for 35, 37 and 4 of 50 answers.
 function bodyOf(r) {
-  if (!r.body) return Promise.resolve("");
-  var max = ` + maxBodyJS + `, reader = r.body.getReader(), dec = new TextDecoder(), out = "", n = 0;
+  var max = ` + maxBodyJS + `, len = r.headers.get("content-length");
+  if (!r.body) return Promise.resolve({text: "", read: false});
+  if (trustLength && len !== null && +len <= max) return r.text().then(function (t) { return {text: t, read: false}; });
+  var reader = r.body.getReader(), dec = new TextDecoder(), out = "", n = 0;
   return (function pump() {
     return reader.read().then(function (x) {
-      if (x.done) return out + dec.decode();
+      if (x.done) return {text: out + dec.decode(), read: true};
       var v = x.value;
-      if (n + v.length > max) { reader.cancel().catch(function () {}); return out + dec.decode(v.subarray(0, max - n)); }
+      if (n + v.length > max) { reader.cancel().catch(function () {}); return {text: out + dec.decode(v.subarray(0, max - n)), read: true}; }
       n += v.length; out += dec.decode(v, {stream: true});
       return pump();
     });
   })();
 }
-// timingOf is the fetch's Resource Timing entry (entryOf), or null. The
-// browser writes it a little after the body is read: 1.1–1.4 ms after a
-// reader cancelled at 64 KiB, in an idle Chromium, and later under load
-// (a fresh-clone CI lost a custom target's timings, reading every body
-// through the reader, when this did not wait). So it waits for it, up to
-// 100 ms, unless the timing buffer is full, where no entry comes.
-function timingOf(url, r, called) {
+// timingOf is the fetch's Resource Timing entry (entryOf), or null. After
+// a body read through the reader (read), the browser writes it a little
+// later: 1.1–1.4 ms after a reader cancelled at 64 KiB, in an idle
+// Chromium, and later under load (a fresh-clone CI lost a custom target's
+// timings when this did not wait). So it waits for it then, up to 100 ms,
+// unless none will come: the timing buffer is full
+// (globalThis.retrylabTimingsFull, until the next run's prepare), or the
+// page is hidden, where its timers wait a second.
+function timingOf(url, r, called, read) {
+  if (!globalThis.retrylabFullWatched && typeof performance.addEventListener === "function") {
+    globalThis.retrylabFullWatched = true;
+    performance.addEventListener("resourcetimingbufferfull", function () { globalThis.retrylabTimingsFull = true; });
+  }
   var find = function () { return entryOf(entryName(url), called) || (r.url ? entryOf(r.url, called) : null); };
   var e = find();
-  if (e || performance.getEntriesByType("resource").length >= (globalThis.retrylabTimings || 250)) return Promise.resolve(e);
+  if (e || !read || globalThis.retrylabTimingsFull || (typeof document !== "undefined" && document.hidden)) return Promise.resolve(e);
   var until = performance.now() + 100;
   return new Promise(function (resolve) {
     (function look() {
@@ -100,7 +112,7 @@ function entryOf(name, called) {
 
 // fetchJS runs fetchBody on the page's thread (when no worker can be made)
 // and returns the AbortController.
-const fetchJS = `var c = new AbortController(), shift = 0;
+const fetchJS = `var c = new AbortController(), shift = 0, trustLength = false;
 var done = function (v) { settle(id, true, v); }, fail = function (e) { settle(id, false, e); };
 ` + fetchBody + `
 return c;`
@@ -122,7 +134,7 @@ return c;`
 // then learns first would decide; here the answer and the deadline are
 // taken in order, as they happened.
 const workerJS = `
-var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin;
+var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin, trustLength = true;
 function run(id, url, deadline) {
   var c = new AbortController(), timer = 0, timedOut = false;
   ctrls.set(id, c);
@@ -139,7 +151,7 @@ onmessage = function (e) {
   var m = e.data;
   if (m[0] === 0) m[1].forEach(function (r) { run(r[0], r[1], r[2]); });
   else if (m[0] === 1) { var c = ctrls.get(m[1]); if (c) { ctrls.delete(m[1]); c.abort(); } }
-  else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); globalThis.retrylabTimings = m[1]; }
+  else if (m[0] === 2) { performance.setResourceTimingBufferSize(m[1]); performance.clearResourceTimings(); globalThis.retrylabTimingsFull = false; }
 };
 postMessage([0]);`
 
@@ -459,7 +471,7 @@ func PrepareTimings(n int, open bool) error {
 	if _, err = perf.Call("clearResourceTimings"); err != nil {
 		return err
 	}
-	if err := safejs.Global().Set("retrylabTimings", n); err != nil { // timingOf's buffer size
+	if err := safejs.Global().Set("retrylabTimingsFull", false); err != nil { // timingOf: entries come again
 		return err
 	}
 	ws := []*fetchWorker{pageThread}
