@@ -728,13 +728,15 @@ func TestCustomTargetBaselineStaysOutOfTheLink(t *testing.T) {
 }
 
 // TestBaselineKeepsNotItsRun: a baseline kept from the run shown remembers
-// which run it was, not the run's model, which the next run lets go; and
-// forget lets the run shown go before a simulation. The view held both: a
+// which run it was, not the run's model, which the next run lets go (so
+// does the key of a live run's kept drawing, by its type); and forget lets
+// the run shown go before a simulation. The view held both: a
 // 300,000-attempt run's model stayed for as long as its baseline did, and
 // a simulation was made beside the run before it (a soak review).
 func TestBaselineKeepsNotItsRun(t *testing.T) {
 	v := quietView()
 	v.start(fleet.Default(), time.Unix(0, 0), "")
+	v.lyr.key.m = v.m.id // a live run's kept drawing names its model (layers.drawUpTo)
 	old := weak.Make(v.m)
 	v.setBaseline(&baselineDraw{label: "it"}, true)
 	if v.shownBaseline() != nil {

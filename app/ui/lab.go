@@ -401,6 +401,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.cancel = cancel
 	l.running, l.watching, l.watched, l.stopping = true, true, true, false
 	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil
+	l.summary = runSummary{} // nor the last run's recording kept alive by the summary's key (a review)
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)

@@ -35,7 +35,7 @@ type layers struct {
 
 // layerKey is what the kept drawing depends on besides the items.
 type layerKey struct {
-	m          *model
+	m          uint64 // the model's id: not the model, which the key kept alive after its run (a review)
 	th         *theme
 	w, h       float64
 	workers    int
@@ -70,7 +70,7 @@ func (ly *layers) build(l *layout, m *model, in frameInput, budget int) (bool, e
 }
 
 func (ly *layers) drawUpTo(l *layout, m *model, in frameInput, budget int, show bool) (bool, error) {
-	key := layerKey{m: m, th: in.th, w: l.w, h: l.h, workers: l.workers, sub: l.sub, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
+	key := layerKey{m: m.id, th: in.th, w: l.w, h: l.h, workers: l.workers, sub: l.sub, from: l.from, span: l.span, room: m.room, baseline: in.base, outages: len(m.outages)}
 	if n := len(m.outages); n > 0 {
 		key.outageTo = m.outages[n-1].to
 	}

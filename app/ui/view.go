@@ -567,7 +567,7 @@ const growBudget = 1000
 // run's time; v.lay is the last frame's. v.mu must be held.
 func (v *view) growAxis(now time.Duration) {
 	cur := v.lay.span
-	if !v.running || v.replay != nil || v.m == nil || v.m.watch || !v.lyr.ok || v.lyr.key.m != v.m ||
+	if !v.running || v.replay != nil || v.m == nil || v.m.watch || !v.lyr.ok || v.lyr.key.m != v.m.id ||
 		now+cur/8 < cur {
 		return
 	}
