@@ -5,6 +5,7 @@ package mock
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 )
 
@@ -62,15 +63,21 @@ func (c *clients) held(addr string) int {
 	return c.n[addr]
 }
 
-// remoteHost is r's remote IP address, "" for a loopback one or one
-// that cannot be read (a handler called without a connection).
+// remoteHost is r's remote IP address as clients counts it: "" for a
+// loopback one, without an IPv6 zone ("fe80::1%eth0" was unreadable, and
+// so went uncounted, as loopback), IPv4 for an IPv4-mapped one; an
+// address it cannot read is counted as written, not let through. (Each
+// IPv6 address counts alone, not its /64: a LAN's devices share theirs.)
 func remoteHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	ip := net.ParseIP(host)
-	if ip == nil || ip.IsLoopback() {
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if ip = ip.WithZone("").Unmap(); ip.IsLoopback() {
 		return ""
 	}
 	return ip.String()

@@ -135,7 +135,7 @@
 // limiter's tokens) but answered at once, and appears on the key's stream as
 // an arrival tagged "burst" and its end "sent", then a "burst" message for
 // the whole (see Handler.Burst). A switch refuses a POST from a page of
-// another site (its Origin names another host) with 403.
+// another site (net/http's CrossOriginProtection) with 403.
 //
 // # Fair shares
 //

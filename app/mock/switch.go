@@ -4,7 +4,6 @@ package mock
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -146,15 +145,19 @@ func (sw *faultSwitch) appendFields(b []byte, key, fromName string, st stretch) 
 // POST carries a header a simple request may not (Content-Type:
 // application/json, say) is preflighted, and a refusal keeps the browser
 // from sending the POST. Any other method gets 405 with Allow: POST, OPTIONS.
-// A POST from a page of another site (otherSite) gets 403.
+// A POST from a page of another site (crossOrigin) gets 403.
 func postOnly(w http.ResponseWriter, r *http.Request) bool {
 	hdr := w.Header()
 	SetCommon(hdr)
 	switch r.Method {
 	case http.MethodPost:
-		if o := r.Header.Get("Origin"); otherSite(o, r.Host) {
-			writeError(w, http.StatusForbidden, &ParamError{Param: "origin", Value: Cut(o),
-				Allowed: "a page of this server (" + Cut(r.Host) + "), or a client that sends no Origin (curl)"})
+		if crossOrigin.Check(r) != nil {
+			from := r.Header.Get("Origin")
+			if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+				from = strings.TrimSpace(from + " (Sec-Fetch-Site: " + site + ")")
+			}
+			writeError(w, http.StatusForbidden, &ParamError{Param: "origin", Value: Cut(from),
+				Allowed: "a page of this server, or a client that is not a browser (curl)"})
 			return false
 		}
 		return true
@@ -177,26 +180,10 @@ func unknownName(name, value, pair, allowed string) *ParamError {
 	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowed}
 }
 
-// otherSite reports whether origin, a request's Origin header, is a page
-// of another host than host, the request's Host: a browser sends a POST
-// with no preflight (a form, fetch with no custom header) from any site,
-// so any web page the presenter opened could take the room's server down
-// (a security review). No Origin (curl, a Go client) is not another
-// site; "null" (a sandboxed frame, a data: URL) is. The port and the
-// scheme are not compared, so a page reached through a tunnel or a proxy
-// that keeps the Host it was asked for (https on 443) still works.
-func otherSite(origin, host string) bool {
-	if origin == "" {
-		return false
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return true
-	}
-	return !strings.EqualFold(u.Hostname(), hostname(host))
-}
-
-// hostname is host ("name:port", "[::1]:80", "name") without its port.
-func hostname(host string) string {
-	return (&url.URL{Host: host}).Hostname()
-}
+// crossOrigin refuses a switch's POST from a page of another site
+// (net/http's check: Sec-Fetch-Site, or else Origin against Host): a
+// browser sends such a POST with no preflight, so any page the presenter
+// opened could take the room's server down (a security review). curl and
+// Go clients send neither header; the server's own pages are
+// same-origin, behind a proxy that rewrites Host too.
+var crossOrigin = http.NewCrossOriginProtection()
