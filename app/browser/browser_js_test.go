@@ -671,12 +671,13 @@ func workerAnswers(t *testing.T, posted safejs.Value) map[float64]string {
 }
 
 // slowFastFetchJS is a fake fetch(): "fast" answers after 5 ms, "slow"
-// after 80 ms, each with its URL as its body; both reject with an
-// AbortError when aborted first.
+// after 80 ms, each with its URL as its body and its Content-Length (read
+// with r.text(): no wait for a Resource Timing entry, which node never
+// writes for a fake); both reject with an AbortError when aborted first.
 const slowFastFetchJS = `var fetch = function (url, opts) {
   return new Promise(function (resolve, reject) {
     var t = setTimeout(function () {
-      resolve(new Response(url, {status: 200}));
+      resolve(new Response(url, {status: 200, headers: {"Content-Length": String(url.length)}}));
     }, url === "fast" ? 5 : 80);
     opts.signal.addEventListener("abort", function () { clearTimeout(t); reject(new DOMException("aborted", "AbortError")); });
   });
