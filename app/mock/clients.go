@@ -17,7 +17,7 @@ import (
 // every request to the page's own origin, over at most six connections,
 // so its fair share is far below either cap. The loopback interface is
 // not counted: the presenter's own browser spreads its workers over
-// *.localhost origins, and a tunnel or proxy in front of the server
+// *.localhost origins, and a tunnel or proxy on the same machine
 // brings every client in from it.
 type clients struct {
 	mu sync.Mutex
