@@ -137,10 +137,10 @@ func TestSimulationsDoNotPileUp(t *testing.T) {
 			click(t, ctx, "compare-keep") // a baseline keeps its figures, not its run
 		}
 	}
-	// The second may take a little more than the first, which started
-	// from an empty heap (203 and 253 MB here); from then on, no more:
-	// without the fixes 203, 327, 394 MB and on.
-	if sys[3] > 1.05*sys[1] {
-		t.Errorf("Go's heap took %.0f MB over four simulations of the same configuration: want no more after the second", sys)
+	// One may take a little more than the first, which started from an
+	// empty heap (203, 253, 253, 253 MB here, or 203, 203, 253, 253);
+	// then no more: without the fixes 203, 327, 394, 445 MB.
+	if sys[3] > 1.05*sys[2] || sys[3] > 1.5*sys[0] {
+		t.Errorf("Go's heap took %.0f MB over four simulations of the same configuration: want it to stop growing", sys)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -926,9 +925,7 @@ const bodyFetchJS = `var fetch = function (url, opts) {
 
 // TestFetchReadsAtMostMaxBody: a fetch reads at most MaxBody bytes of a
 // body that does not say it is shorter, and ends on a body that never
-// does; a short body, or none, is read whole. (A fetch worker's bodies are
-// the mock's: it takes their Content-Length at its word. The page's thread
-// does not: TestPageFetchReadsAtMostMaxBody.)
+// does; a short body, or none, is read whole.
 func TestFetchReadsAtMostMaxBody(t *testing.T) {
 	deliver, posted := sandboxWorker(t, bodyFetchJS)
 	if _, err := deliver.Invoke([]any{0, []any{[]any{1, "small", 0}, []any{2, "big", 0}, []any{3, "endless", 0}, []any{4, "empty", 0}}}); err != nil {
@@ -949,46 +946,5 @@ func TestFetchReadsAtMostMaxBody(t *testing.T) {
 	want := map[float64]int{1: 5, 2: MaxBody, 3: MaxBody, 4: 0}
 	if fmt.Sprint(read) != fmt.Sprint(want) {
 		t.Errorf("bodies read: %v bytes, want %v", read, want)
-	}
-}
-
-// TestPageFetchReadsAtMostMaxBody: on the page's thread (a custom
-// target's fetches) a body is cut at MaxBody whatever its Content-Length
-// says: a small gzip body decodes to more than it says.
-func TestPageFetchReadsAtMostMaxBody(t *testing.T) {
-	fn, err := compile(`var got = {};
-var settle = function (id, ok, v) { got[id] = ok ? "ok " + v.slice(v.lastIndexOf("\u0001") + 1) : "failed " + (v && v.name); };
-` + bodyFetchJS + `
-return [function (url, id) { ` + fetchJS + ` }, got];`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := fn.Invoke()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fetchOne, _ := r.Index(0)
-	got, _ := r.Index(1)
-	for id, url := range []string{"small", "big", "compressed"} {
-		if _, err := fetchOne.Invoke(url, id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read := map[string]int{}
-	for deadline := time.Now().Add(5 * time.Second); len(read) < 3 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		for id, url := range []string{"small", "big", "compressed"} {
-			if v, err := got.Get(strconv.Itoa(id)); err == nil && v.Type() == safejs.TypeString {
-				a, _ := v.String()
-				body, ok := strings.CutPrefix(a, "ok ")
-				if !ok {
-					t.Fatalf("%s: %s", url, a)
-				}
-				read[url] = len(body)
-			}
-		}
-	}
-	want := map[string]int{"small": 5, "big": MaxBody, "compressed": MaxBody}
-	if fmt.Sprint(read) != fmt.Sprint(want) {
-		t.Errorf("bodies read on the page's thread: %v bytes, want %v", read, want)
 	}
 }

@@ -42,20 +42,21 @@ fetch(url, {cache: "no-store", mode: "cors", credentials: "omit", signal: c.sign
   });
 }).catch(fail);
 // bodyOf is r's body, {text, read}: ` + maxBodyJS + ` bytes of it at most
-// (MaxBody, what the native transport reads), read through a reader that
-// is cancelled there (read true): a custom target's body of hundreds of
-// megabytes (1.8 GB in the tab for four of 300 MB), one that never ends,
-// or a small compressed one that decodes to megabytes (a Content-Length is
-// the length as sent) neither fills the page's memory nor holds the
-// attempt to its timeout (a security review). Where trustLength is set (a
-// fetch worker: the mock's answers, which are the server's own), a body
-// its Content-Length says is within that is read with r.text(), whose end
-// comes with its Resource Timing entry written: read through the reader,
-// the mock's entry was not yet there for 35, 37 and 4 of 50 answers.
+// (MaxBody, what the native transport reads). A body its Content-Length
+// says is within that is read with r.text(), whose end comes with its
+// Resource Timing entry written; any other is read through a reader that
+// is cancelled there (read true), so that a custom target's body of
+// hundreds of megabytes (1.8 GB in the tab for four of 300 MB) or one that
+// never ends neither fills the page's memory nor holds the attempt to its
+// timeout (a security review). Read through the reader, the mock's entry
+// was not yet there for 35, 37 and 4 of 50 answers, and attempts at one
+// URL answered together took each other's entries (a fresh-clone CI:
+// TestCustomTargetAttemptsHaveTheirOwnTimings). Left: a Content-Length is
+// the length as sent, so a small compressed body still decodes whole.
 function bodyOf(r) {
   var max = ` + maxBodyJS + `, len = r.headers.get("content-length");
   if (!r.body) return Promise.resolve({text: "", read: false});
-  if (trustLength && len !== null && +len <= max) return r.text().then(function (t) { return {text: t, read: false}; });
+  if (len !== null && +len <= max) return r.text().then(function (t) { return {text: t, read: false}; });
   var reader = r.body.getReader(), dec = new TextDecoder(), out = "", n = 0;
   return (function pump() {
     return reader.read().then(function (x) {
@@ -112,7 +113,7 @@ function entryOf(name, called) {
 
 // fetchJS runs fetchBody on the page's thread (when no worker can be made)
 // and returns the AbortController.
-const fetchJS = `var c = new AbortController(), shift = 0, trustLength = false;
+const fetchJS = `var c = new AbortController(), shift = 0;
 var done = function (v) { settle(id, true, v); }, fail = function (e) { settle(id, false, e); };
 ` + fetchBody + `
 return c;`
@@ -134,7 +135,7 @@ return c;`
 // then learns first would decide; here the answer and the deadline are
 // taken in order, as they happened.
 const workerJS = `
-var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin, trustLength = true;
+var ctrls = new Map(), shift = performance.timeOrigin - pageOrigin;
 function run(id, url, deadline) {
   var c = new AbortController(), timer = 0, timedOut = false;
   ctrls.set(id, c);
