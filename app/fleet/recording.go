@@ -27,9 +27,10 @@ type Recording struct {
 	// one configured. Read it after Run returned.
 	OutageErr error
 	// Stopped is set when Run's context was cancelled (Stop) before it
-	// returned: jobs in progress then ended cancelled, and jobs not yet
-	// started never started (Stop between an open workload's arrivals
-	// cancels none). Read it after Run returned.
+	// returned, or a simulation's SimOptions.Interrupt stopped it: jobs in
+	// progress then ended cancelled, and jobs not yet started never started
+	// (Stop between an open workload's arrivals cancels none). Read it
+	// after Run returned.
 	Stopped bool
 	// Limited is set when the run reached its limit: a live run's
 	// RunOptions.MaxRequests (nothing was sent after the request that

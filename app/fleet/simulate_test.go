@@ -535,6 +535,44 @@ func TestSimulateLargeFleetAndLimit(t *testing.T) {
 	}
 }
 
+// A simulation its Interrupt stops (the page's Stop) ends as a stopped live
+// run does: Stopped, not Limited; its cancelled jobs and aborted attempts
+// are Stop's, none at an attempt limit; its export says "stopped"; and it
+// is asked along the way with the progress so far.
+func TestSimulateInterrupted(t *testing.T) {
+	s := simScenario(t, "workers", "3000", "jobs", "3", "rate", "500", "burst", "50", "latency", "20ms")
+	full := simStats(t, s, Simulate(s))
+	asked := 0
+	rec, sum := SimulateWith(s, SimOptions{Interrupt: func(p sim.Progress) bool {
+		asked++
+		return p.Attempts >= full.Requests/2
+	}})
+	st := simStats(t, s, rec)
+	t.Logf("whole run %d attempts; stopped at %d after %d questions: %+v", full.Requests, sum.Attempts, asked, st)
+	if !sum.Interrupted || sum.Stopped || !rec.Stopped || rec.Limited || asked < 2 ||
+		sum.Attempts < full.Requests/2 || sum.Attempts >= full.Requests || st.Requests != sum.Attempts {
+		t.Fatalf("summary %+v, stopped %v, limited %v, asked %d", sum, rec.Stopped, rec.Limited, asked)
+	}
+	if st.Cancelled == 0 || st.Aborted == 0 || st.AbortedAtLimit != 0 || st.Jobs >= 3*3000 {
+		t.Errorf("stats %+v: want jobs cancelled and attempts aborted by Stop", st)
+	}
+	for _, r := range rec.Records() {
+		if r.Event.Kind == core.EventDone && errors.Is(r.Event.Err, core.ErrCancelled) && !errors.Is(r.Event.Err, sim.ErrInterrupted) {
+			t.Fatalf("cancelled without sim.ErrInterrupted: %v", r.Event.Err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var head struct {
+		End string `json:"end"`
+	}
+	if err := json.NewDecoder(&buf).Decode(&head); err != nil || head.End != "stopped" {
+		t.Errorf("export's end %q (%v), want stopped", head.End, err)
+	}
+}
+
 // The attempts a simulation's attempt limit aborted are told apart from
 // those Stop aborted: 10,000 workers × 1,000 jobs stopped at 300,000
 // attempts, and the page said "238 aborted by Stop".

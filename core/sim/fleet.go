@@ -27,6 +27,10 @@ var ErrTimeout = fmt.Errorf("sim: request timeout: %w", context.DeadlineExceeded
 // simulation reaches Fleet.MaxAttempts.
 var ErrLimit = errors.New("sim: attempt limit reached; simulation stopped")
 
+// ErrInterrupted is the cause of the cancellation of every unfinished job
+// when Fleet.Interrupt stops a simulation.
+var ErrInterrupted = errors.New("sim: simulation stopped")
+
 // errPastEnd is the outcome of an attempt whose answer (or timeout) would
 // come after the end of virtual time (Scheduler.End): the job is stopped
 // there, the attempt aborted, and the stop's cause is core.ErrHorizon
@@ -83,6 +87,13 @@ type Fleet struct {
 	// (EventDone with core.ErrCancelled) and no further job starts, as a
 	// live run's Stop does. 0 = no limit.
 	MaxAttempts int
+
+	// Interrupt, if set, is called between events, every InterruptEvery
+	// of them, with how far the simulation has come. When it returns true
+	// the simulation stops there as at MaxAttempts, but with cause
+	// ErrInterrupted: a user's Stop. A caller that shares its thread
+	// (WebAssembly in a page) may let other work run inside the call.
+	Interrupt func(Progress) bool
 
 	// Observe, if set, receives every event as it happens. The Record is
 	// only valid during the call.
@@ -146,11 +157,23 @@ func (f *Fleet) Arrivals() Arrivals {
 
 // FleetResult summarises a simulated fleet run.
 type FleetResult struct {
-	End      time.Time // when the last job ended
-	Attempts int       // attempts sent
-	Jobs     int       // jobs that ended (succeeded or gave up)
-	Stopped  bool      // MaxAttempts was reached
-	Events   uint64    // scheduler events fired
+	End         time.Time // when the last job ended
+	Attempts    int       // attempts sent
+	Jobs        int       // jobs that ended (succeeded or gave up)
+	Stopped     bool      // MaxAttempts was reached
+	Interrupted bool      // Interrupt stopped it
+	Events      uint64    // scheduler events fired
+}
+
+// InterruptEvery is how many events a simulation fires between its calls
+// of Fleet.Interrupt: about a millisecond of work.
+const InterruptEvery = 1024
+
+// Progress is how far a simulation has come, as Fleet.Interrupt sees it.
+type Progress struct {
+	Now      time.Time // the virtual clock
+	Attempts int       // attempts sent so far
+	Jobs     int       // jobs ended so far
 }
 
 // Event arguments of a job.
@@ -171,6 +194,7 @@ type fleetRun struct {
 	attempts int
 	jobs     int
 	stopped  bool
+	cause    error     // of the stop: ErrLimit or ErrInterrupted
 	end      time.Time // when the last job ended
 	rec      Record
 	tmoErr   error
@@ -244,8 +268,21 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 		}
 	}
 	r.end = sched.Now()
-	sched.Run()
-	res := FleetResult{End: r.end, Attempts: r.attempts, Jobs: r.jobs, Stopped: r.stopped, Events: sched.Fired() - fired}
+	interrupted := false
+	if f.Interrupt == nil {
+		sched.Run()
+	} else {
+		for n := 1; sched.Step(); n++ {
+			if n%InterruptEvery != 0 || r.stopped {
+				continue
+			}
+			if f.Interrupt(Progress{Now: sched.Now(), Attempts: r.attempts, Jobs: r.jobs}) {
+				interrupted, r.stopped, r.cause = true, true, ErrInterrupted
+				r.stop(sched.Now())
+			}
+		}
+	}
+	res := FleetResult{End: r.end, Attempts: r.attempts, Jobs: r.jobs, Stopped: r.stopped && !interrupted, Interrupted: interrupted, Events: sched.Fired() - fired}
 	return res, nil
 }
 
@@ -309,7 +346,7 @@ func (j *job) Fire(now time.Time, arg int) {
 			return
 		case core.ActAttempt:
 			if r.f.MaxAttempts > 0 && r.attempts >= r.f.MaxAttempts {
-				r.stopped = true
+				r.stopped, r.cause = true, ErrLimit
 				continue
 			}
 			r.attempts++
@@ -360,9 +397,13 @@ func (j *job) start(now time.Time) core.Step {
 	return j.loop.Start(now)
 }
 
-// errAborted is the outcome of an attempt in flight when the simulation
-// stops: aborted, as a live run's Stop aborts a fetch.
-var errAborted = fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, ErrLimit)
+// errAborted and errInterruptedAborted are the outcome of an attempt in
+// flight when the simulation stops, at MaxAttempts or by Interrupt:
+// aborted, as a live run's Stop aborts a fetch.
+var (
+	errAborted            = fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, ErrLimit)
+	errInterruptedAborted = fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, ErrInterrupted)
+)
 
 // stop cancels every unfinished job, at now: an attempt in flight ends
 // aborted (its outcome is reported, as a live run reports an aborted
@@ -384,11 +425,15 @@ func (r *fleetRun) cancel(j *job, now time.Time) {
 	j.finished = true
 	if j.loop != nil {
 		if done, _ := j.loop.Done(); !done {
+			abort := errAborted
+			if r.cause == ErrInterrupted {
+				abort = errInterruptedAborted
+			}
 			if j.inFlight {
 				j.resp, j.inFlight = nil, false
-				j.loop.End(now, core.Outcome{Err: errAborted})
+				j.loop.End(now, core.Outcome{Err: abort})
 			} else {
-				j.loop.Cancel(now, ErrLimit)
+				j.loop.Cancel(now, r.cause)
 			}
 			r.jobs++
 			r.end = now

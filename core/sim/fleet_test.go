@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -521,6 +522,114 @@ w0.j0 done#1@0s horizon reached
 						t.Errorf("wait of %v at %v followed by %v at %v: not waited in full", e.Wait, e.At.Sub(start), next.Kind, next.At.Sub(start))
 					}
 				}
+			}
+		})
+	}
+}
+
+// Interrupt stops a simulation as a user's Stop does: asked every
+// InterruptEvery events with the progress so far, it ends every unfinished
+// job there with cause ErrInterrupted (not ErrLimit), reports the attempts
+// in flight aborted, and starts nothing after. What came before is the
+// uninterrupted run's, and a run it never stops is the run without it.
+func TestFleetInterrupt(t *testing.T) {
+	policy := core.Policy{Backoff: core.Backoff{Strategy: core.FullJitter, Base: 50 * time.Millisecond, Multiplier: 2, Cap: time.Second}, MaxAttempts: 6}
+	for _, tc := range []struct {
+		name string
+		f    Fleet
+	}{
+		{"closed", Fleet{Workers: 200, Jobs: 10, Policy: policy, Seed: 3, Timeout: 300 * time.Millisecond}},
+		{"open", Fleet{Workers: 50, Jobs: 100, Every: 100 * time.Millisecond, RandomArrivals: true, Policy: policy, Seed: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(interrupt func(Progress) bool) ([]Record, FleetResult) {
+				t.Helper()
+				srv, err := NewEndpointServer(Endpoint{
+					Limiter: core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 100, Window: time.Second},
+					Status:  429, Latency: 20 * time.Millisecond, Spread: 400 * time.Millisecond,
+				}, t0, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := tc.f
+				f.Server, f.Interrupt = srv, interrupt
+				var recs []Record
+				f.Observe = func(r *Record) { c := *r; c.Response = nil; recs = append(recs, c) }
+				res, err := f.Run(NewScheduler(t0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return recs, res
+			}
+			want, full := run(nil)
+			if full.Events < 10*InterruptEvery {
+				t.Fatalf("only %d events: the test wants a longer simulation", full.Events)
+			}
+
+			calls := 0
+			var last Progress
+			got, same := run(func(p Progress) bool {
+				calls++
+				if p.Now.Before(last.Now) || p.Attempts < last.Attempts || p.Jobs < last.Jobs {
+					t.Errorf("progress went back: %+v after %+v", p, last)
+				}
+				last = p
+				return false
+			})
+			if trace(got, t0) != trace(want, t0) || same != full {
+				t.Fatalf("never interrupted, the run differs: %+v, want %+v", same, full)
+			}
+			if want := int(full.Events / InterruptEvery); calls != want {
+				t.Errorf("Interrupt called %d times over %d events, want %d", calls, full.Events, want)
+			}
+
+			var at Progress
+			recs, res := run(func(p Progress) bool {
+				at = p
+				return p.Jobs >= 100 || p.Attempts >= 2000
+			})
+			if !res.Interrupted || res.Stopped || res.Attempts != at.Attempts || res.Attempts >= full.Attempts || !res.End.Equal(at.Now) {
+				t.Fatalf("result %+v, interrupted at %+v: want it interrupted there (the full run: %+v)", res, at, full)
+			}
+			before := 0 // records of instants before the stop's: the uninterrupted run's
+			for before < len(recs) && recs[before].Event.At.Before(at.Now) {
+				before++
+			}
+			if before == 0 || trace(recs[:before], t0) != trace(want[:before], t0) {
+				t.Errorf("the %d records before the stop differ from the uninterrupted run's", before)
+			}
+			type key struct{ w, j int }
+			started, ended := map[key]bool{}, map[key]bool{}
+			aborted, cancelled := 0, 0
+			for _, r := range recs {
+				k := key{r.Worker, r.Job}
+				if ended[k] {
+					t.Errorf("job %v: %v after its end", k, r.Event.Kind)
+				}
+				if !started[k] && r.Event.At.After(at.Now) {
+					t.Errorf("job %v started at %v, after the stop at %v", k, r.Event.At.Sub(t0), at.Now.Sub(t0))
+				}
+				started[k] = true
+				switch e := r.Event; e.Kind {
+				case core.EventOutcome:
+					if errors.Is(e.Outcome.Err, ErrInterrupted) {
+						if !errors.Is(e.Outcome.Err, context.Canceled) || errors.Is(e.Outcome.Err, ErrLimit) || !e.At.Equal(at.Now) {
+							t.Errorf("aborted attempt: %v at %v", e.Outcome.Err, e.At.Sub(t0))
+						}
+						aborted++
+					}
+				case core.EventDone:
+					ended[k] = true
+					if errors.Is(e.Err, core.ErrCancelled) {
+						if !errors.Is(e.Err, ErrInterrupted) || errors.Is(e.Err, ErrLimit) || !e.At.Equal(at.Now) {
+							t.Errorf("cancelled job: %v at %v", e.Err, e.At.Sub(t0))
+						}
+						cancelled++
+					}
+				}
+			}
+			if len(ended) != len(started) || res.Jobs != len(started) || aborted == 0 || cancelled == 0 {
+				t.Errorf("%d jobs started, %d ended, result counts %d; %d attempts aborted, %d jobs cancelled", len(started), len(ended), res.Jobs, aborted, cancelled)
 			}
 		})
 	}
