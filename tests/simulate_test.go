@@ -144,3 +144,65 @@ func TestSimulationsDoNotPileUp(t *testing.T) {
 		t.Errorf("Go's heap took %.0f MB over four simulations of the same configuration: want it to stop growing", sys)
 	}
 }
+
+// TestSimulationLeavesThePageLive: a big simulation shares the page's
+// thread instead of holding it: while it computes, the page paints frames
+// and the status tells how far it has come, and s (Stop) ends it there,
+// showing what it computed as a stopped run. It held the thread for
+// 1.8–6.1 s in one task, and Stop was disabled (a soak review).
+func TestSimulationLeavesThePageLive(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1400, 900)
+	boot(t, ctx, srv.URL+"/?workers=10000&jobs=1000") // 300,000 attempts, the page's limit: seconds of work
+	type simState struct {
+		Simulating     bool               `json:"simulating"`
+		Simulated      bool               `json:"simulated"`
+		Running        bool               `json:"running"`
+		SoFar          int                `json:"sim_attempts_so_far"`
+		SimStopped     bool               `json:"sim_stopped"`
+		SimInterrupted bool               `json:"sim_interrupted"`
+		Stats          map[string]float64 `json:"stats"`
+	}
+	read := func() simState { return eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	frames := `window.retrylabFrames || 0`
+	eval[chromedp.Void](t, ctx, `(() => { window.retrylabFrames = 0; const f = () => { window.retrylabFrames++; requestAnimationFrame(f); }; requestAnimationFrame(f); })()`)
+	click(t, ctx, "simulate")
+
+	var first simState
+	if err := waitFor(30*time.Second, func() bool { first = read(); return first.SoFar > 0 || first.Simulated }); err != nil || first.SoFar == 0 {
+		t.Fatalf("no progress told while simulating: %v (state %+v)", err, first)
+	}
+	framesAt := eval[int](t, ctx, frames)
+	var later simState
+	if err := waitFor(30*time.Second, func() bool { later = read(); return later.SoFar > first.SoFar || later.Simulated }); err != nil || !later.Simulating {
+		t.Fatalf("the simulation did not go on, or ended before Stop: %v (state %+v)", err, later)
+	}
+	if n := eval[int](t, ctx, frames) - framesAt; n == 0 {
+		t.Errorf("no frame painted while the simulation went from %d to %d attempts", first.SoFar, later.SoFar)
+	}
+	status := eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+	if !strings.Contains(status, "attempts so far") || !strings.Contains(status, "Stop (s)") {
+		t.Errorf("status while simulating: %q, want how far it has come and how to stop it", status)
+	}
+	screenshot(t, ctx, "simulation-going-on")
+
+	press(t, ctx, "s")
+	var st simState
+	if err := waitFor(60*time.Second, func() bool { st = read(); return st.Simulated && !st.Running }); err != nil {
+		t.Fatalf("the simulation did not end after Stop: %v (state %+v)", err, st)
+	}
+	if !st.SimInterrupted || st.SimStopped || st.Stats["requests"] < float64(later.SoFar) || st.Stats["requests"] >= 300_000 || st.Stats["cancelled"] == 0 {
+		t.Fatalf("want a simulation stopped by Stop after at least %d attempts and before the limit, with jobs cancelled: %+v", later.SoFar, st)
+	}
+	status = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+	if want := "Stop ended it after " + eval[string](t, ctx, `Number(JSON.parse(window.retrylab.state()).stats.requests).toLocaleString("en-US")`) + " attempts"; !strings.Contains(status, want) || strings.Contains(status, "attempt limit") {
+		t.Errorf("status after Stop: %q, want %q", status, want)
+	}
+	drain := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="drain_ms"] .sub').textContent`)
+	if drain != "Simulate → Stop: not drained" {
+		t.Errorf("time to drain's line %q, want Simulate → Stop: not drained", drain)
+	}
+	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+	screenshot(t, ctx, "simulation-stopped")
+}

@@ -752,7 +752,7 @@ func TestBaselineKeepsNotItsRun(t *testing.T) {
 	}
 
 	shown := weak.Make(v.m)
-	v.forget()
+	v.forget(fleet.Default())
 	runtime.GC()
 	if shown.Value() != nil {
 		t.Error("forget kept the run shown's model")

@@ -323,7 +323,7 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	}
 	jobs := []string{succeededOf(st.Successes, st.Jobs)}
 	last := "drained in " + FormatMeasured(st.Drain)
-	if end == endStopped || end == endCapped || end == endLiveCapped {
+	if end.cut() {
 		jobs[0] = succeededOf(st.Successes, jobsOf(s))
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
 			jobs = append(jobs, thousands(st.Cancelled)+" cancelled "+cutBy(end))

@@ -17,6 +17,7 @@ import (
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // Lab is the page's state and what can be done with it: the configuration
@@ -60,9 +61,11 @@ type Lab struct {
 
 	view       *view
 	running    bool
-	simulating bool // running is a simulation (Stop has nothing to abort)
-	watching   bool // running is a watch of the shared room (no fleet)
-	watched    bool // what is shown is a watch: the numbers are wstats
+	simulating bool         // running is a simulation (Stop interrupts it)
+	simSoFar   sim.Progress // how far the simulation going on has come
+	simDrawing bool         // the simulation going on is computed, and being drawn: nothing left for Stop
+	watching   bool         // running is a watch of the shared room (no fleet)
+	watched    bool         // what is shown is a watch: the numbers are wstats
 	wstats     watchStats
 	watchRoom  string           // the room watched
 	watchOpen  bool             // the room's stream said hello
@@ -955,7 +958,7 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 		end = time.Now()
 	}
 	v.finish(end)
-	st, disp := rec.Numbers(rec.Records())
+	st, disp := rec.Numbers(rec.Shared()) // the run is over: no copy
 	return rec, st, disp
 }
 
@@ -1010,11 +1013,13 @@ const SimMaxAttempts = 300_000
 // Simulate runs the configuration in virtual time (fleet.SimulateWith),
 // unless a run is going on or it cannot be simulated, and draws the
 // recording through the same path as a live run: the view's records, its
-// model and paint, the same Stats. The simulation itself holds the page's
-// only thread (up to ~0.8 s for 10,000 workers × 5 jobs): it waits for a
-// frame first, so "Simulating…" is on screen meanwhile. Taking its records
-// in (the timeline's model and the numbers) is done in slices, with the
-// event loop free between them.
+// model and paint, the same Stats. It waits for a frame first, so
+// "Simulating…" is on screen. The simulation shares the page's only
+// thread: every loadSlice it lets the event loop run (input, painting), so
+// the page stays live, the status tells how far it has come, and Stop
+// interrupts it (a simulation of 300,000 attempts held the thread for
+// 1.8–6.1 s in one task; a soak review). Taking its records in (the
+// timeline's model and the numbers) is done in slices too.
 func (l *Lab) Simulate(ctx app.Context) {
 	if !l.CanSimulate() {
 		return
@@ -1028,13 +1033,14 @@ func (l *Lab) Simulate(ctx app.Context) {
 	at := time.Now()
 	if l.cancel != nil {
 		l.cancel()
-		l.cancel = nil
 	}
+	sctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
 	l.closeStream()
 	l.running, l.simulating, l.stopping, l.watched = true, true, false, false
 	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
 	l.summary = runSummary{} // nor its recording kept alive by the summary's key
-	l.simSum = fleet.SimSummary{}
+	l.simSum, l.simSoFar, l.simDrawing = fleet.SimSummary{}, sim.Progress{}, false
 	l.tr = nil
 	live := &liveRecords{}
 	l.live = live
@@ -1049,15 +1055,41 @@ func (l *Lab) Simulate(ctx app.Context) {
 		// never shrinks, so each one's peak over the last run's model
 		// stayed for good (three of 300,000 attempts took it from 658 to
 		// 1,044 and 1,203 MB; a soak review).
-		l.view.forget()
+		l.view.forget(s)
 		runtime.GC()
-		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		var sl slicer
+		sl.t0 = time.Now()
+		told := sl.t0
+		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts, Interrupt: func(p sim.Progress) bool {
+			if time.Since(sl.t0) > loadSlice {
+				if time.Since(told) >= simProgressEvery {
+					told = time.Now()
+					ctx.Dispatch(func(app.Context) {
+						if l.live == live && l.simulating {
+							l.simSoFar = p
+							l.publish()
+						}
+					})
+				}
+				sl.yield()
+			}
+			return sctx.Err() != nil
+		}})
+		cancel()
+		ctx.Dispatch(func(app.Context) {
+			if l.live == live && l.simulating {
+				l.simDrawing = true
+				l.simSoFar.Attempts = sum.Attempts
+				l.publish()
+			}
+		})
 		// The simulation ran with the collector paused; its first cycle
 		// must mark every record (a few hundred megabytes). In wasm the
 		// collector shares the page's only thread and, once started, marks
-		// to the end without letting the event loop run: collect now, in
-		// the task the simulation already holds, before the timeline's model
-		// adds to the heap, rather than as a freeze once the page is back.
+		// to the end without letting the event loop run: collect now, in a
+		// task of its own (65–240 ms), before the timeline's model adds to
+		// the heap, rather than at some moment later.
+		sl.yield()
 		runtime.GC()
 		l.view.computed()
 		recs := rec.Shared() // finished: read-only from here on
@@ -1067,7 +1099,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 			if l.live != live {
 				return
 			}
-			l.running, l.simulating = false, false
+			l.running, l.simulating, l.stopping, l.simDrawing = false, false, false, false
 			l.rec, l.stats, l.hasStats, l.disp, l.simSum, l.simAt = rec, st, true, disp, sum, at
 			l.runRev++
 			l.publish()
@@ -1077,6 +1109,10 @@ func (l *Lab) Simulate(ctx app.Context) {
 		})
 	})
 }
+
+// simProgressEvery is how often the status tells how far a simulation has
+// come: each telling renders the page.
+const simProgressEvery = 200 * time.Millisecond
 
 // Simulated reports whether the run shown was simulated.
 func (l *Lab) Simulated() bool { return l.rec != nil && l.rec.Simulated }
@@ -1091,7 +1127,7 @@ func (l *Lab) SimulatedText() string {
 	}
 	s := l.rec.Scenario
 	t := "Simulated in virtual time — " + thousands(s.Workers) + " workers, " + thousands(jobsOf(s)) + " jobs, computed in " + l.simTook()
-	if l.simSum.Stopped {
+	if l.simSum.Stopped || l.simSum.Interrupted {
 		t += "; " + l.simStopped()
 	}
 	return t
@@ -1109,11 +1145,15 @@ func (l *Lab) simTook() string {
 	return "under 1 ms"
 }
 
-// simStopped says where the simulation shown stopped at the attempt
-// limit, accounting for every job it did not finish.
+// simStopped says where the simulation shown was stopped, at the attempt
+// limit or by Stop, accounting for every job it did not finish.
 func (l *Lab) simStopped() string {
 	s := l.rec.Scenario
-	t := "stopped at the limit of " + thousands(SimMaxAttempts) + " attempts: " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
+	t := "it stopped at the limit of " + thousands(SimMaxAttempts) + " attempts"
+	if l.simSum.Interrupted {
+		t = "Stop ended it after " + thousands(l.simSum.Attempts) + " attempts"
+	}
+	t += ": " + thousands(l.stats.Cancelled) + " jobs in progress were cancelled"
 	if n := neverStarted(&l.stats, jobsOf(s)); n > 0 {
 		t += " and " + thousands(n) + " never started"
 	}
@@ -1143,7 +1183,7 @@ func (l *Lab) Stop() {
 		l.StopReplay()
 		return
 	}
-	if !l.running || l.simulating || l.cancel == nil || l.stopping {
+	if !l.running || l.cancel == nil || l.stopping || l.simDrawing {
 		return
 	}
 	l.stopping = true
@@ -1339,25 +1379,27 @@ func toastTime(msg string) time.Duration {
 // snapshot is what window.retrylab.state() returns: its tags are the keys
 // writeJSON writes (statejson.go).
 type snapshot struct {
-	Running    bool               `json:"running"`
-	Simulating bool               `json:"simulating"` // a simulation is being computed
-	Simulated  bool               `json:"simulated"`  // the run shown was simulated in virtual time
-	SimWallMS  float64            `json:"sim_wall_ms,omitempty"`
-	SimStopped bool               `json:"sim_stopped,omitempty"` // the simulation reached its attempt limit
-	Capped     bool               `json:"capped,omitempty"`      // the live run shown was stopped at the request limit
-	Runs       int                `json:"runs"`
-	RunKey     string             `json:"run_key"`
-	Stats      map[string]float64 `json:"stats"`
-	Invalid    int                `json:"invalid"`
-	Preset     string             `json:"preset"`
-	Baseline   *baselineState     `json:"baseline,omitempty"`   // the run kept for comparison
-	Replaying  bool               `json:"replaying"`            // a replay of the finished run goes on
-	Watching   bool               `json:"watching"`             // running is a watch of the shared room
-	Watched    bool               `json:"watched"`              // the numbers are a watch's (stats holds them)
-	WatchOpen  bool               `json:"watch_open"`           // the watched room's stream is open
-	Rehearsal  rehearsalState     `json:"rehearsal"`            // the page's rehearsal of a run (rehearsal.go)
-	Subdomains string             `json:"subdomains,omitempty"` // the check of the *.localhost origins: checking, reached, not reached
-	live       *liveRecords
+	Running          bool               `json:"running"`
+	Simulating       bool               `json:"simulating"` // a simulation is being computed
+	Simulated        bool               `json:"simulated"`  // the run shown was simulated in virtual time
+	SimWallMS        float64            `json:"sim_wall_ms,omitempty"`
+	SimStopped       bool               `json:"sim_stopped,omitempty"`         // the simulation reached its attempt limit
+	SimAttemptsSoFar int                `json:"sim_attempts_so_far,omitempty"` // attempts the simulation going on has sent so far
+	SimInterrupted   bool               `json:"sim_interrupted,omitempty"`     // Stop interrupted the simulation
+	Capped           bool               `json:"capped,omitempty"`              // the live run shown was stopped at the request limit
+	Runs             int                `json:"runs"`
+	RunKey           string             `json:"run_key"`
+	Stats            map[string]float64 `json:"stats"`
+	Invalid          int                `json:"invalid"`
+	Preset           string             `json:"preset"`
+	Baseline         *baselineState     `json:"baseline,omitempty"`   // the run kept for comparison
+	Replaying        bool               `json:"replaying"`            // a replay of the finished run goes on
+	Watching         bool               `json:"watching"`             // running is a watch of the shared room
+	Watched          bool               `json:"watched"`              // the numbers are a watch's (stats holds them)
+	WatchOpen        bool               `json:"watch_open"`           // the watched room's stream is open
+	Rehearsal        rehearsalState     `json:"rehearsal"`            // the page's rehearsal of a run (rehearsal.go)
+	Subdomains       string             `json:"subdomains,omitempty"` // the check of the *.localhost origins: checking, reached, not reached
+	live             *liveRecords
 }
 
 // statList is the numbers shown: the run's, or a watch's.
@@ -1441,9 +1483,12 @@ func (l *Lab) shownScenario() fleet.Scenario {
 func (l *Lab) publish() {
 	s := &snapshot{Running: l.running, Runs: l.runs, RunKey: l.runKey, Invalid: l.Invalid(), live: l.live, Stats: map[string]float64{}}
 	s.Simulating = l.simulating
+	if l.simulating {
+		s.SimAttemptsSoFar = l.simSoFar.Attempts
+	}
 	s.Capped = !l.Simulated() && l.atLimit()
 	if l.Simulated() {
-		s.Simulated, s.SimWallMS, s.SimStopped = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped
+		s.Simulated, s.SimWallMS, s.SimStopped, s.SimInterrupted = true, float64(l.simSum.Wall)/1e6, l.simSum.Stopped, l.simSum.Interrupted
 	}
 	for _, st := range l.statList() {
 		s.Stats[st.Name] = st.Value

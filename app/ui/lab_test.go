@@ -13,6 +13,7 @@ import (
 
 	"retrylab/app/fleet"
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 func TestLabSetValidAndInvalid(t *testing.T) {
@@ -224,7 +225,10 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
 			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled at the attempt limit", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
+			"", "Simulate → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
+		// Stop interrupts a simulation as it stops a live run.
+		{"simulated, stopped", true, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Aborted: 12},
+			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
 			"10k_at_the attempt_limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "to the limit: not drained", "give-ups, 10k_at limit"},
@@ -618,22 +622,67 @@ func TestDraftSurvivesAReload(t *testing.T) {
 	}
 }
 
-// A simulation stopped at the attempt limit accounts for every job: those
-// it cancelled and those it never started (10,000 workers × 5 jobs, 33,088
-// begun).
+// A simulation stopped, at the attempt limit or by Stop, accounts for
+// every job: those it cancelled and those it never started (10,000
+// workers × 5 jobs, 33,088 begun).
 func TestSimulationStoppedAccountsForEveryJob(t *testing.T) {
-	l := newLab()
-	l.s.Workers, l.s.Jobs = 10000, 5
-	l.rec = fleet.NewRecording(l.s, time.Now(), true)
-	l.simSum.Stopped = true
-	l.stats = fleet.Stats{Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999}
-	want := "jobs, computed in under 1 ms; stopped at the limit of " + thousands(SimMaxAttempts) +
-		" attempts: 9,999 jobs in progress were cancelled and 16,912 never started"
-	if got := l.SimulatedText(); !strings.HasSuffix(got, want) {
-		t.Errorf("%q, want it to end %q", got, want)
+	for _, c := range []struct {
+		name string
+		sum  fleet.SimSummary
+		want string
+	}{
+		{"at the attempt limit", fleet.SimSummary{Stopped: true, Attempts: SimMaxAttempts}, "it stopped at the limit of " + thousands(SimMaxAttempts) + " attempts"},
+		{"by Stop", fleet.SimSummary{Interrupted: true, Attempts: 99101}, "Stop ended it after 99,101 attempts"},
+	} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs = 10000, 5
+		l.rec = fleet.NewRecording(l.s, time.Now(), true)
+		l.simSum = c.sum
+		l.stats = fleet.Stats{Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999}
+		want := "jobs, computed in under 1 ms; " + c.want + ": 9,999 jobs in progress were cancelled and 16,912 never started"
+		if got := l.SimulatedText(); !strings.HasSuffix(got, want) {
+			t.Errorf("%s: %q, want it to end %q", c.name, got, want)
+		}
+		if got := renderHTML(&RunBar{Lab: l}); !strings.Contains(got, "607 of 50,000 jobs succeeded") || !strings.Contains(got, c.want+": 9,999 jobs in progress were cancelled and 16,912 never started") {
+			t.Errorf("%s: run bar's status: want 607 of 50,000 jobs succeeded, %s, 9,999 cancelled and 16,912 never started:\n%s", c.name, c.want, got)
+		}
 	}
-	if got := renderHTML(&RunBar{Lab: l}); !strings.Contains(got, "607 of 50,000 jobs succeeded") || !strings.Contains(got, "9,999 jobs in progress were cancelled and 16,912 never started") {
-		t.Errorf("run bar's status: want 607 of 50,000 jobs succeeded, 9,999 cancelled and 16,912 never started:\n%s", got)
+}
+
+// A simulation going on says how far it has come, and Stop ends it, until
+// it is computed: then the page only draws it, and Stop has nothing left
+// to end. It said "the page is busy until it is done", with Stop disabled.
+func TestSimulationGoingOnSaysHowFar(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		soFar              sim.Progress
+		drawing, stopping  bool
+		want               []string
+		stopOn, stopCalled bool
+	}{
+		{"starting", sim.Progress{}, false, false, []string{"Simulating 10,000 workers × 5 jobs in virtual time", "…"}, true, true},
+		{"going on", sim.Progress{Attempts: 24269, Now: fleet.SimEpoch.Add(1500 * time.Millisecond)}, false, false,
+			[]string{"Simulating 10,000 workers × 5 jobs in virtual time", ": 24,269 attempts so far, 1.50 s into the run. Stop (s) ends it there."}, true, true},
+		{"stopping", sim.Progress{Attempts: 24269}, false, true, []string{"Stopping the simulation…"}, false, false},
+		{"computed", sim.Progress{Attempts: 300000}, true, false, []string{"Drawing the simulation&#39;s 300,000 attempts…"}, false, false},
+	} {
+		l := newLab()
+		l.s.Workers, l.s.Jobs = 10000, 5
+		l.running, l.simulating, l.simSoFar, l.simDrawing, l.stopping = true, true, c.soFar, c.drawing, c.stopping
+		l.cancel = func() {} // Stop calls it after the next frame, on a goroutine of its own
+		bar := renderHTML(&RunBar{Lab: l})
+		for _, w := range c.want {
+			if !strings.Contains(bar, w) {
+				t.Errorf("%s: the status lacks %q:\n%s", c.name, w, tagWith(bar, `id="run-status"`))
+			}
+		}
+		if on := !isTrue(tagWith(bar, `id="stop"`), "disabled"); on != c.stopOn {
+			t.Errorf("%s: Stop enabled %v, want %v", c.name, on, c.stopOn)
+		}
+		l.Stop()
+		if l.stopping != (c.stopCalled || c.stopping) {
+			t.Errorf("%s: Stop did not take (stopping %v)", c.name, l.stopping)
+		}
 	}
 }
 
@@ -657,7 +706,7 @@ func TestSimulationToldOnce(t *testing.T) {
 				t.Errorf("stopped %v: run bar's status lacks %q:\n%s", stopped, want, bar)
 			}
 		}
-		if got := strings.Contains(bar, "stopped at the limit of "+thousands(SimMaxAttempts)+" attempts: 0 jobs in progress were cancelled"); got != stopped {
+		if got := strings.Contains(bar, "it stopped at the limit of "+thousands(SimMaxAttempts)+" attempts: 0 jobs in progress were cancelled"); got != stopped {
 			t.Errorf("stopped %v: run bar says it stopped: %v", stopped, got)
 		}
 		if n := strings.Count(page, "computed in"); n != 1 {

@@ -13,13 +13,14 @@ import (
 
 // frameInput is everything one paint needs.
 type frameInput struct {
-	th      *theme
-	running bool
-	now     time.Duration // the run's current time (the "now" line while running)
-	lim     limits
-	base    *baselineDraw // the baseline's outline on the histogram, or nil
-	invalid int           // before a run: values to fix in the inputs first (the empty timeline says so)
-	cannot  cannot        // before a run: what the configuration, valid, cannot do
+	th        *theme
+	running   bool
+	now       time.Duration // the run's current time (the "now" line while running)
+	lim       limits
+	base      *baselineDraw // the baseline's outline on the histogram, or nil
+	invalid   int           // before a run: values to fix in the inputs first (the empty timeline says so)
+	cannot    cannot        // before a run: what the configuration, valid, cannot do
+	computing bool          // a simulation is being computed: the empty timeline says so
 }
 
 // cannot is what a valid configuration cannot do, for the empty timeline's
@@ -273,6 +274,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// the one typed (Workers 501, then "abc", went on asking for
 		// Simulate over 501 lanes; Lab.configureView).
 		switch {
+		case in.computing:
+			hints = []string{"Simulating in virtual time: the timeline is drawn when it is done, or when Stop (s) ends it.", "Simulating in virtual time…", "Simulating…"}
 		case in.invalid > 0:
 			fix := "Fix " + fieldCount(in.invalid) + " first"
 			hints = []string{fix + ": Run and Simulate wait for valid values (the messages are beside the inputs).", fix + " to run or simulate.", fix}

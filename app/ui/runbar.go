@@ -22,6 +22,14 @@ type RunBar struct {
 	RunRev int
 }
 
+// stopTitle is the Stop button's title: what it stops.
+func stopTitle(simulating bool) string {
+	if simulating {
+		return "Stop (s or Esc): end the simulation where it is, and show what it computed"
+	}
+	return "Stop (s or Esc): abort every request in flight"
+}
+
 // Render draws the bar.
 func (b *RunBar) Render() app.UI {
 	l := b.Lab
@@ -36,8 +44,16 @@ func (b *RunBar) Render() app.UI {
 	}
 	counts := "" // after status, changing as the run goes on: not announced
 	switch {
+	case l.simulating && l.stopping:
+		status = "Stopping the simulation…"
+	case l.simDrawing:
+		status = "Drawing the simulation's " + thousands(l.simSoFar.Attempts) + " attempts…"
 	case l.simulating:
-		status = "Simulating… " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time (the page is busy until it is done)."
+		status = "Simulating " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time"
+		counts = "…"
+		if p := l.simSoFar; p.Attempts > 0 {
+			counts = ": " + thousands(p.Attempts) + " attempts so far, " + FormatMeasured(p.Now.Sub(fleet.SimEpoch)) + " into the run. Stop (s) ends it there."
+		}
 	case l.stopping && l.watching:
 		status = "Stopping the watch…"
 	case l.stopping:
@@ -73,8 +89,8 @@ func (b *RunBar) Render() app.UI {
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
 		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + FormatMeasured(l.stats.Drain)
-		if l.simSum.Stopped {
-			status += "; it " + l.simStopped()
+		if l.simSum.Stopped || l.simSum.Interrupted {
+			status += "; " + l.simStopped()
 		}
 		if n := l.stats.Causes["horizon"]; n > 0 {
 			// Their next wait (a Retry-After of 292 years) would end past
@@ -120,9 +136,9 @@ func (b *RunBar) Render() app.UI {
 				Body(icon("▶"), app.Text("Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
-				Disabled(!l.running || l.stopping || l.simulating).
+				Disabled(!l.running || l.stopping || l.simDrawing).
 				Attr(browser.FocusNextAttr, "run watch").
-				Title("Stop (s or Esc): abort every request in flight").
+				Title(stopTitle(l.simulating)).
 				Body(icon("■"), app.Text("Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").

@@ -33,6 +33,10 @@ func (s *snapshot) writeJSON(w *jsonlite.Writer, records int) {
 	w.Key("simulated").Bool(s.Simulated)
 	w.FloatOmitEmpty("sim_wall_ms", s.SimWallMS)
 	w.BoolOmitEmpty("sim_stopped", s.SimStopped)
+	if s.SimAttemptsSoFar > 0 {
+		w.Key("sim_attempts_so_far").Int(s.SimAttemptsSoFar)
+	}
+	w.BoolOmitEmpty("sim_interrupted", s.SimInterrupted)
 	w.BoolOmitEmpty("capped", s.Capped)
 	w.Key("runs").Int(s.Runs)
 	w.Key("run_key").String(s.RunKey)

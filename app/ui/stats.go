@@ -64,9 +64,8 @@ type stat struct {
 }
 
 // runEnd is how the run whose numbers are shown ended, for the words of
-// its numbers: the jobs it cancelled were cut short by Stop (a live run)
-// or by the attempt limit (a simulation, which has no Stop), and a run cut
-// short did not drain.
+// its numbers: the jobs it cancelled were cut short by Stop or by the
+// page's limit, and a run cut short did not drain.
 type runEnd uint8
 
 const (
@@ -75,19 +74,26 @@ const (
 	endLiveCapped               // a live run stopped at the page's request limit (liveMaxRequests)
 	endSimulated                // a simulation that ran to the end
 	endCapped                   // a simulation that reached its attempt limit (fleet.SimSummary.Stopped)
+	endSimStopped               // a simulation Stop cut short (fleet.SimSummary.Interrupted)
 )
 
 // cut reports whether a run that ended so was cut short: by Stop, or at
 // the page's limit.
-func (e runEnd) cut() bool { return e == endStopped || e == endLiveCapped || e == endCapped }
+func (e runEnd) cut() bool { return e != endLive && e != endSimulated }
+
+// byStop reports whether Stop cut the run short.
+func (e runEnd) byStop() bool { return e == endStopped || e == endSimStopped }
 
 // endOf is how a run ended: simulated, whether it was stopped at the
 // page's limit (a simulation's attempts, a live run's requests), and
-// whether a live run was cut short (cutShort).
+// whether it was cut short (cutShort), which for a simulation not at its
+// limit is Stop's.
 func endOf(simulated, capped, cut bool) runEnd {
 	switch {
 	case simulated && capped:
 		return endCapped
+	case simulated && cut:
+		return endSimStopped
 	case simulated:
 		return endSimulated
 	case capped:
@@ -407,7 +413,7 @@ func dispersion(s stat, retries int) stat {
 // simulation's attempts or a live run's requests.
 func cutBy(end runEnd) string {
 	switch end {
-	case endSimulated, endCapped:
+	case endCapped:
 		return "at the attempt limit"
 	case endLiveCapped:
 		return "at the request limit"
@@ -426,6 +432,8 @@ func drainSub(end runEnd) (sub, short string) {
 	switch end {
 	case endStopped:
 		return "Run → Stop: not drained", "to Stop: not drained"
+	case endSimStopped:
+		return "Simulate → Stop: not drained", "to Stop: not drained"
 	case endLiveCapped:
 		return "not drained: request limit", "to the limit: not drained"
 	case endCapped:
@@ -446,7 +454,7 @@ func giveUpsShort(st *fleet.Stats, end runEnd) string {
 	}
 	// The count kept with the word after it, the rest free to break:
 	// "49.7k at limit" whole was wider than the card.
-	if end != endStopped {
+	if !end.byStop() {
 		return "give-ups, " + together(short(st.Cancelled), "at") + " limit"
 	}
 	return "give-ups, " + together(short(st.Cancelled), "by") + " Stop"

@@ -30,19 +30,20 @@ const (
 // workers' goroutines, and drawn on the canvas at most once per animation
 // frame (never once per event). It is safe for concurrent use.
 type view struct {
-	mu      sync.Mutex
-	m       *model
-	pending []fleet.Record // records not yet in the model
-	srv     []mock.Event   // server stream messages not yet in the model
-	srvLog  []string       // the run shown's server messages as they came (JSON), for a replay; none for a watch
-	replay  *replay        // a replay of the finished run going on, or nil
-	scen    fleet.Scenario
-	invalid int    // values to fix in the inputs before scen can run (configure)
-	cannot  cannot // what scen, valid, cannot do (configure)
-	lim     limits
-	running bool
-	theme   *theme
-	paced   bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
+	mu        sync.Mutex
+	m         *model
+	pending   []fleet.Record // records not yet in the model
+	srv       []mock.Event   // server stream messages not yet in the model
+	srvLog    []string       // the run shown's server messages as they came (JSON), for a replay; none for a watch
+	replay    *replay        // a replay of the finished run going on, or nil
+	scen      fleet.Scenario
+	invalid   int    // values to fix in the inputs before scen can run (configure)
+	cannot    cannot // what scen, valid, cannot do (configure)
+	computing bool   // a simulation of scen is being computed (forget, then load)
+	lim       limits
+	running   bool
+	theme     *theme
+	paced     bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
 
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
 	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
@@ -135,7 +136,7 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.srv = v.srv[:0]
 	v.srvLog, v.replay = nil, nil
 	v.scen, v.lim = s, limitsOf(&s)
-	v.running = true
+	v.running, v.computing = true, false
 	v.drawnAt = 0
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
@@ -150,13 +151,20 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 }
 
 // forget drops the run shown (its model, records and server messages not
-// yet in it, and a replay's), before a simulation makes another: the
-// canvas keeps its pixels until the next frame.
-func (v *view) forget() {
+// yet in it, and a replay's), before a simulation of s makes another, and
+// shows s's empty timeline meanwhile, saying that it is being computed
+// (load shows the result).
+func (v *view) forget(s fleet.Scenario) {
 	v.mu.Lock()
-	v.m = newModel(time.Time{}, 0)
+	v.m = nil
 	v.pending, v.srv, v.srvLog, v.replay = nil, nil, nil, nil
+	v.scen, v.lim, v.invalid, v.cannot = s, limitsOf(&s), 0, cannotOf(&s)
+	v.running, v.computing = false, true
+	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.zoomFrom, v.zoomSpan = 0, 0
+	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
+	v.request()
 }
 
 // startWatch resets the view for a watch of s's shared room from start:
@@ -322,7 +330,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.srv = v.srv[:0]
 	v.srvLog, v.replay = srvLog, nil
 	v.scen, v.lim = s, limitsOf(&s)
-	v.running = false
+	v.running, v.computing = false, false
 	v.drawnAt = 0
 	v.sel, v.pinned, v.selArr = -1, false, -1
 	v.zoomFrom, v.zoomSpan = 0, 0
@@ -754,7 +762,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 		now = time.Since(v.m.start)
 		workers = v.m.workers
 	}
-	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid, cannot: v.cannot}
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid, cannot: v.cannot, computing: v.computing}
 	if v.m != nil && v.m.watch {
 		scales := make([]float64, len(v.m.limits))
 		for i, q := range v.m.limits {
