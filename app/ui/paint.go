@@ -64,6 +64,8 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 			paintDenseServer(o, l, m, in.th)
 		case len(m.arrivals) == 0:
 			paintServer(o, l, m, v.marks)
+		case v.arrivals.n(len(m.arrivals)) > denseArrivals:
+			paintDenseArrivals(o, l, m, v.arrivals, in.th)
 		default:
 			paintServer(o, l, m, v.arrivals)
 		}
@@ -1086,29 +1088,43 @@ func paintDenseServer(o *browser.Ops, l *layout, m *model, th *theme) {
 // picture, in one pass: for each cell (ccols a row), the set of classes it
 // holds. at places an attempt in the picture, or says it has no place.
 func denseCellsOf(m *model, cols, rows int, at func(k *mark) (x, y float64, ok bool)) (seen []uint8, ccols int) {
+	return cellsOf(len(m.marks), cols, rows, func(i int) (x, y float64, c fleet.Class, ok bool) {
+		k := &m.marks[i]
+		x, y, ok = at(k)
+		return x, y, k.class, ok
+	})
+}
+
+// cellsOf sorts n items into the denseCell grid of a cols×rows picture,
+// in one pass: for each cell (ccols a row), the set of classes it holds.
+// at places item i in the picture, with its class, or says it has no place.
+func cellsOf(n, cols, rows int, at func(i int) (x, y float64, c fleet.Class, ok bool)) (seen []uint8, ccols int) {
 	ccols, crows := cols/denseCell+1, rows/denseCell+1
 	seen = make([]uint8, ccols*crows)
-	for i := range m.marks {
-		k := &m.marks[i]
-		x, y, ok := at(k)
+	for i := range n {
+		x, y, c, ok := at(i)
 		cx, cy := int(x/denseCell), int(y/denseCell)
 		if !ok || x < 0 || y < 0 || cx >= ccols || cy >= crows {
 			continue
 		}
-		seen[cy*ccols+cx] |= 1 << k.class
+		seen[cy*ccols+cx] |= 1 << c
 	}
 	return seen, ccols
 }
 
 // paintCells paints a size×size square at (cx·denseCell+off, cy·denseCell+off)
-// for every cell and class it holds, class by class in order, opaque: a
-// later class covers an earlier one (and a neighbour's square where they
-// overlap), as filling one path per class would.
+// for every cell and class it holds, other clients' arrivals (otherCell)
+// first, then class by class in order, opaque: a later class covers an
+// earlier one (and a neighbour's square where they overlap), as filling
+// one path per class would.
 func paintCells(px []byte, cols, rows int, th *theme, seen []uint8, ccols, size, off int) {
-	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
-		rgb := th.rgb(classColour[c])
+	for i := -1; i < int(fleet.NumClasses); i++ {
+		bit, rgb := uint8(1)<<otherCell, th.rgb(colOther)
+		if i >= 0 {
+			bit, rgb = 1<<i, th.rgb(classColour[i])
+		}
 		for cell, set := range seen {
-			if set&(1<<c) == 0 {
+			if set&bit == 0 {
 				continue
 			}
 			x0, y0 := (cell%ccols)*denseCell+off, (cell/ccols)*denseCell+off
@@ -1121,6 +1137,10 @@ func paintCells(px []byte, cols, rows int, th *theme, seen []uint8, ccols, size,
 		}
 	}
 }
+
+// otherCell is the bit of a cell (cellsOf) that holds another client's
+// arrival in a shared room, after the outcome classes' bits.
+const otherCell = fleet.NumClasses
 
 // blendHalf paints colour c at half opacity over the RGBA pixel p (not
 // premultiplied), as a canvas fill with globalAlpha 0.5 would.
@@ -1241,6 +1261,50 @@ func paintServer(o *browser.Ops, l *layout, m *model, p pick) {
 		}
 		finishShapes(o, n, c, 1)
 	}
+}
+
+// denseArrivals is the most arrivals paintServer draws a shape each: past
+// it (a busy watch: 30 devices sending 10 requests a second each put
+// 18,000 in its minute, twice over with the devices' lanes), they are one
+// picture of 2-px cells, as a big simulation's attempts are. The browser
+// took 120–350 ms of the page's thread to fill that many shapes at every
+// frame.
+const denseArrivals = 4000
+
+// paintDenseArrivals is paintServer for more than denseArrivals arrivals
+// in a whole redraw (a live run's layers add a few at a time):
+// the server panel, and a watch's device lanes, each one picture with a
+// 3-px square per 2-px cell that holds an arrival, in outcome colours (in
+// a room, the other clients' in grey under ours).
+func paintDenseArrivals(o *browser.Ops, l *layout, m *model, p pick, th *theme) {
+	class := func(a *arrival) (fleet.Class, bool) {
+		switch {
+		case a.mark < 0 && !m.watch:
+			return otherCell, true
+		case a.cancelled:
+			return fleet.ClassAborted, true // the client went away before the answer
+		}
+		return a.class, true
+	}
+	cols, rows := int(l.right-l.left)+2, int(l.srvH)+2
+	px := o.Image(cols, rows, l.left, l.srvTop, float64(cols), float64(rows))
+	seen, ccols := cellsOf(p.n(len(m.arrivals)), cols, rows, func(j int) (x, y float64, c fleet.Class, ok bool) {
+		a := &m.arrivals[p.at(j)]
+		c, ok = class(a)
+		return l.x(a.at) - l.left, l.srvY(a.seq) - l.srvTop, c, ok
+	})
+	paintCells(px, cols, rows, th, seen, ccols, denseCell+1, -1)
+	if !m.watch || l.names == nil {
+		return
+	}
+	rows = int(l.laneH*float64(l.workers)) + 2
+	px = o.Image(cols, rows, l.left, l.lanesTop, float64(cols), float64(rows))
+	seen, ccols = cellsOf(p.n(len(m.arrivals)), cols, rows, func(j int) (x, y float64, c fleet.Class, ok bool) {
+		a := &m.arrivals[p.at(j)]
+		c, ok = class(a)
+		return l.x(a.at) - l.left, l.laneY(a.dev) - l.lanesTop, c, ok && a.dev < l.workers
+	})
+	paintCells(px, cols, rows, th, seen, ccols, denseCell+1, -1)
 }
 
 // finishShapes fills (or, for crosses, strokes) the path of n marks of class c.

@@ -287,26 +287,31 @@ func TestReplayKnowsTheRoomsOwnAttempts(t *testing.T) {
 }
 
 // TestWatchFramesLeaveTheThread: a watch, painted whole at every frame,
-// waits 30 µs an arrival between frames, up to a second; a run, whose
-// drawing is kept between frames, 10 µs a mark, up to maxFrameGap. A
-// watch of 28,000 arrivals took ~200 ms a frame every 250 ms (a soak
-// review).
+// waits 30 µs an arrival it draws as a shape between frames (past
+// denseArrivals they are one picture), and 4 times its last redraw, up to
+// a second; a run, whose drawing is kept between frames, 10 µs a mark, up
+// to maxFrameGap. A watch of 28,000 arrivals took ~200 ms a frame every
+// 250 ms (a soak review), as shapes.
 func TestWatchFramesLeaveTheThread(t *testing.T) {
 	for _, tt := range []struct {
 		watch    bool
 		arrivals int
+		drawCost time.Duration
 		want     time.Duration
 	}{
-		{true, 28_000, 840 * time.Millisecond},
-		{true, 100_000, maxWatchGap},
-		{true, 100, 33 * time.Millisecond},
-		{false, 28_000, maxFrameGap},
-		{false, 10_000, 100 * time.Millisecond},
+		{true, 28_000, 0, 120 * time.Millisecond},
+		{true, 28_000, 50 * time.Millisecond, 200 * time.Millisecond},
+		{true, 100_000, 300 * time.Millisecond, maxWatchGap},
+		{true, 2_000, 0, 60 * time.Millisecond},
+		{true, 100, 0, 33 * time.Millisecond},
+		{false, 28_000, 0, maxFrameGap},
+		{false, 10_000, 0, 100 * time.Millisecond},
 	} {
 		v := quietView()
 		v.m = newModel(time.Unix(0, 0), 0)
 		v.m.watch = tt.watch
 		v.m.arrivals = make([]arrival, tt.arrivals)
+		v.drawCost = tt.drawCost
 		if got := v.minGap(); got != tt.want {
 			t.Errorf("watch %v, %d arrivals: frames %v apart, want %v", tt.watch, tt.arrivals, got, tt.want)
 		}

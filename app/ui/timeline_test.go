@@ -2366,3 +2366,99 @@ func TestCrossOriginRejectionSaysRetryAfterMayBeHidden(t *testing.T) {
 		}
 	}
 }
+
+// Past denseArrivals arrivals in view, a whole redraw draws them as
+// pictures, as paintDenseServer does: a 3-px square per 2-px cell, class
+// by class, other clients' first in grey (a room), and for a watch the
+// devices' lanes likewise; up to it, shapes, no picture. (A busy watch's
+// 36,000 shapes took the browser 120–350 ms at every frame.) Checked
+// against filling each arrival's square directly.
+func TestDenseArrivalsPicture(t *testing.T) {
+	square := func(want []byte, cols, rows int, x, y float64, rgb [3]byte) {
+		cx, cy := int(x/denseCell), int(y/denseCell)
+		for py := cy*denseCell - 1; py < cy*denseCell+2; py++ {
+			for px := cx*denseCell - 1; px < cx*denseCell+2; px++ {
+				if px >= 0 && py >= 0 && px < cols && py < rows {
+					copy(want[(py*cols+px)*4:], []byte{rgb[0], rgb[1], rgb[2], 255})
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		watch    bool
+		n        int
+		pictures int
+	}{
+		{"a watch, busy", true, denseArrivals + 1, 2},
+		{"a watch, quiet", true, denseArrivals, 0},
+		{"a room, busy", false, 3 * denseArrivals, 1},
+	} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		workers := 20
+		m := newModel(t0, workers)
+		m.watch, m.room = c.watch, !c.watch
+		for d := range workers {
+			m.devices = append(m.devices, fmt.Sprintf("dev%d", d))
+		}
+		for i := range c.n {
+			a := arrival{at: time.Duration(rng.Int64N(int64(20 * time.Second))), seq: i, class: fleet.Class(rng.IntN(int(fleet.NumClasses))),
+				mark: -1, cancelled: rng.IntN(10) == 0, dev: rng.IntN(workers)}
+			if !c.watch && i%3 == 0 {
+				a.mark = 0 // ours
+			}
+			m.arrivals = append(m.arrivals, a)
+		}
+		m.marks = []mark{{class: fleet.ClassOK}}
+		m.last = 20 * time.Second
+		l := newLayout(1200, workers, 22*time.Second, &normalTheme)
+		if c.watch {
+			l.names = m.devices
+		}
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme})
+		if got := len(o.Images()); got != c.pictures {
+			t.Errorf("%s: %d pictures drawn, want %d", c.name, got, c.pictures)
+			continue
+		}
+		if c.pictures == 0 {
+			continue
+		}
+		cols := int(l.right-l.left) + 2
+		panels := []struct {
+			rows int
+			at   func(a *arrival) (x, y float64)
+		}{
+			{int(l.srvH) + 2, func(a *arrival) (float64, float64) { return l.x(a.at) - l.left, l.srvY(a.seq) - l.srvTop }},
+			{int(l.laneH*float64(workers)) + 2, func(a *arrival) (float64, float64) { return l.x(a.at) - l.left, l.laneY(a.dev) - l.lanesTop }},
+		}
+		for p := range c.pictures {
+			rows := panels[p].rows
+			want := make([]byte, cols*rows*4)
+			for cls := -1; cls < int(fleet.NumClasses); cls++ {
+				for i := range m.arrivals {
+					a := &m.arrivals[i]
+					k := int(a.class)
+					switch {
+					case a.mark < 0 && !m.watch:
+						k = -1
+					case a.cancelled:
+						k = int(fleet.ClassAborted)
+					}
+					if k != cls {
+						continue
+					}
+					rgb := normalTheme.rgb(colOther)
+					if k >= 0 {
+						rgb = normalTheme.rgb(classColour[k])
+					}
+					x, y := panels[p].at(a)
+					square(want, cols, rows, x, y, rgb)
+				}
+			}
+			if !bytes.Equal(o.Images()[p], want) {
+				t.Errorf("%s: picture %d differs from each arrival's square filled in class order", c.name, p)
+			}
+		}
+	}
+}
