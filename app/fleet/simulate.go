@@ -38,9 +38,10 @@ type SimOptions struct {
 	// attempts in flight aborted), those not arrived never start, and the
 	// Recording's Stopped is set. The page lets its event loop run inside
 	// the call, so a big simulation does not hold the thread. Once the
-	// simulation is over, it is called too between the slices in which
-	// its records are gathered into the Recording (0.4 s of a page's
-	// thread for 900,000 of them), its answer then ignored.
+	// simulation is over, it is called too, with Progress.Over set and
+	// its answer ignored, as the records are gathered into the Recording
+	// (0.4 s of a page's thread for 900,000 of them): at once, and after
+	// each slice. The time spent in it is not counted in SimSummary.Wall.
 	Interrupt func(sim.Progress) bool
 }
 
@@ -51,7 +52,7 @@ type SimSummary struct {
 	Stopped     bool          // MaxAttempts was reached (the Recording's Limited): unfinished jobs were cancelled (their EventDone wraps sim.ErrLimit; AtAttemptLimit)
 	Interrupted bool          // SimOptions.Interrupt stopped it (the Recording's Stopped): unfinished jobs were cancelled (their EventDone wraps sim.ErrInterrupted)
 	Virtual     time.Duration // virtual time from the start to the last job's end
-	Wall        time.Duration // real time the simulation took
+	Wall        time.Duration // real time the simulation took, less the time spent in SimOptions.Interrupt
 }
 
 // Simulate runs the scenario in virtual time and returns its Recording,
@@ -137,7 +138,16 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		TimeoutErr:  fmt.Errorf("%w after %s (simulated)", ErrTimeout, core.FormatDuration(s.Timeout)),
 		Server:      srv,
 		MaxAttempts: maxAttempts,
-		Interrupt:   o.Interrupt,
+	}
+	var away time.Duration // in o.Interrupt: the caller's, not the simulation's
+	interrupt := func(p sim.Progress) bool {
+		t := time.Now()
+		stop := o.Interrupt(p)
+		away += time.Since(t)
+		return stop
+	}
+	if o.Interrupt != nil {
+		f.Interrupt = interrupt
 	}
 	// Records are gathered in chunks, then copied once into a slice of
 	// the exact length for the recording: a growing slice would copy them
@@ -175,13 +185,17 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	if err != nil {
 		return fail(err)
 	}
+	over := sim.Progress{Now: res.End, Elapsed: res.End.Sub(start), Attempts: res.Attempts, Jobs: res.Jobs, Over: true}
+	if o.Interrupt != nil {
+		interrupt(over)
+	}
 	all := cur
 	if len(chunks) > 0 {
 		all = make([]Record, 0, total)
 		for _, c := range chunks {
 			all = append(all, c...)
 			if o.Interrupt != nil {
-				o.Interrupt(sim.Progress{Now: res.End, Attempts: res.Attempts, Jobs: res.Jobs})
+				interrupt(over)
 			}
 		}
 		all = append(all, cur...)
@@ -195,7 +209,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		rec.faults = nil
 	}
 	rec.Limited, rec.Stopped = res.Stopped, res.Interrupted
-	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Interrupted: res.Interrupted, Virtual: res.End.Sub(start), Wall: time.Since(began)}
+	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Interrupted: res.Interrupted, Virtual: res.End.Sub(start), Wall: time.Since(began) - away}
 	return rec, sum
 }
 

@@ -542,14 +542,19 @@ func TestSimulateLargeFleetAndLimit(t *testing.T) {
 func TestSimulateInterrupted(t *testing.T) {
 	s := simScenario(t, "workers", "3000", "jobs", "3", "rate", "500", "burst", "50", "latency", "20ms")
 	full := simStats(t, s, Simulate(s))
-	asked := 0
+	asked, over := 0, 0
 	rec, sum := SimulateWith(s, SimOptions{Interrupt: func(p sim.Progress) bool {
 		asked++
+		if p.Over {
+			over++
+		} else if over > 0 {
+			t.Errorf("asked %+v after the simulation was over", p)
+		}
 		return p.Attempts >= full.Requests/2
 	}})
 	st := simStats(t, s, rec)
 	t.Logf("whole run %d attempts; stopped at %d after %d questions: %+v", full.Requests, sum.Attempts, asked, st)
-	if !sum.Interrupted || sum.Stopped || !rec.Stopped || rec.Limited || asked < 2 ||
+	if !sum.Interrupted || sum.Stopped || !rec.Stopped || rec.Limited || asked < 2 || over == 0 ||
 		sum.Attempts < full.Requests/2 || sum.Attempts >= full.Requests || st.Requests != sum.Attempts {
 		t.Fatalf("summary %+v, stopped %v, limited %v, asked %d", sum, rec.Stopped, rec.Limited, asked)
 	}
@@ -570,6 +575,35 @@ func TestSimulateInterrupted(t *testing.T) {
 	}
 	if err := json.NewDecoder(&buf).Decode(&head); err != nil || head.End != "stopped" {
 		t.Errorf("export's end %q (%v), want stopped", head.End, err)
+	}
+}
+
+// Once the simulation is over, Interrupt is still asked as the records are
+// gathered, with Over set, and its answer means nothing: the simulation
+// ran whole. The time spent in it is not the simulation's.
+func TestSimulateInterruptOver(t *testing.T) {
+	s := simScenario(t, "workers", "3000", "jobs", "3", "rate", "500", "burst", "50", "latency", "20ms")
+	full := simStats(t, s, Simulate(s))
+	asked, over := 0, 0
+	t0 := time.Now()
+	rec, sum := SimulateWith(s, SimOptions{Interrupt: func(p sim.Progress) bool {
+		asked++
+		if p.Over {
+			over++
+			if p.Attempts != full.Requests || p.Elapsed != full.Drain {
+				t.Errorf("over: %+v, want %d attempts in %v", p, full.Requests, full.Drain)
+			}
+		}
+		time.Sleep(time.Millisecond)
+		return p.Over
+	}})
+	took := time.Since(t0)
+	st := simStats(t, s, rec)
+	if sum.Interrupted || rec.Stopped || st.Requests != full.Requests || over < 2 {
+		t.Errorf("summary %+v, %d attempts (want the whole %d), asked %d times once over (want at once and after a slice)", sum, st.Requests, full.Requests, over)
+	}
+	if max := took - time.Duration(asked)*time.Millisecond; sum.Wall > max {
+		t.Errorf("Wall %v counts the %d calls' millisecond each: at most %v", sum.Wall, asked, max)
 	}
 }
 

@@ -221,7 +221,9 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 	ctx.Async(func() {
 		// The page is drawn first: the baseline is not what was opened.
 		browser.Clock{}.AfterPaint(context.Background())
-		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts})
+		// Sharing the thread, as the page's own simulation does: a big
+		// baseline held it for seconds.
+		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts, Interrupt: sharing(nil, nil)})
 		recs := rec.Shared()
 		st, disp := rec.Numbers(recs)
 		b := newBaseline(rec, recs, st, disp, -1, sum.Stopped)

@@ -45,7 +45,7 @@ func (x *ExportBar) Render() app.UI {
 			app.Button().ID("export-csv").Class("ghost").Disabled(noRun).Text("Events CSV").
 				Title("Every event of the last run, a row each; how it ended and what the server was made to do are in the JSON").
 				OnClick(func(ctx app.Context, e app.Event) { l.export(ctx, "csv") }),
-			app.Button().ID("export-png").Class("ghost").Disabled(l.view.m == nil).Text("Timeline PNG").
+			app.Button().ID("export-png").Class("ghost").Disabled(!l.view.hasModel()).Text("Timeline PNG").
 				Title("The timeline as drawn, with what ran, its key numbers and its link above it").
 				OnClick(func(ctx app.Context, e app.Event) { l.exportPNG(ctx) }),
 			app.Span().Class("sep"),

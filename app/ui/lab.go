@@ -1057,39 +1057,25 @@ func (l *Lab) Simulate(ctx app.Context) {
 		// 1,044 and 1,203 MB; a soak review).
 		l.view.forget(s)
 		runtime.GC()
-		var sl slicer
-		sl.t0 = time.Now()
-		told := sl.t0
-		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts, Interrupt: func(p sim.Progress) bool {
-			if time.Since(sl.t0) > loadSlice {
-				if time.Since(told) >= simProgressEvery {
-					told = time.Now()
-					ctx.Dispatch(func(app.Context) {
-						if l.live == live && l.simulating {
-							l.simSoFar = p
-							l.publish()
-						}
-					})
-				}
-				sl.yield()
-			}
-			return sctx.Err() != nil
-		}})
+		rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: SimMaxAttempts, Interrupt: sharing(
+			func() bool { return sctx.Err() != nil },
+			func(p sim.Progress) {
+				ctx.Dispatch(func(app.Context) {
+					if l.live == live && l.simulating {
+						l.simSoFar, l.simDrawing = p, p.Over
+						l.runRev++ // the run bar shows it, whichever component started the simulation
+						l.publish()
+					}
+				})
+			})})
 		cancel()
-		ctx.Dispatch(func(app.Context) {
-			if l.live == live && l.simulating {
-				l.simDrawing = true
-				l.simSoFar.Attempts = sum.Attempts
-				l.publish()
-			}
-		})
 		// The simulation ran with the collector paused; its first cycle
 		// must mark every record (a few hundred megabytes). In wasm the
 		// collector shares the page's only thread and, once started, marks
 		// to the end without letting the event loop run: collect now, in a
 		// task of its own (65–240 ms), before the timeline's model adds to
 		// the heap, rather than at some moment later.
-		sl.yield()
+		browser.Clock{}.Yield(context.Background())
 		runtime.GC()
 		l.view.computed()
 		recs := rec.Shared() // finished: read-only from here on
@@ -1099,12 +1085,16 @@ func (l *Lab) Simulate(ctx app.Context) {
 			if l.live != live {
 				return
 			}
+			late := l.stopping && !sum.Interrupted
 			l.running, l.simulating, l.stopping, l.simDrawing = false, false, false, false
 			l.rec, l.stats, l.hasStats, l.disp, l.simSum, l.simAt = rec, st, true, disp, sum, at
 			l.runRev++
 			l.publish()
-			if rec.Err != nil {
+			switch {
+			case rec.Err != nil:
 				l.Flash(ctx, "Simulation failed: "+rec.Err.Error())
+			case late:
+				l.Flash(ctx, "Stop came once the simulation was computed: it is shown whole.")
 			}
 		})
 	})
@@ -1113,6 +1103,31 @@ func (l *Lab) Simulate(ctx app.Context) {
 // simProgressEvery is how often the status tells how far a simulation has
 // come: each telling renders the page.
 const simProgressEvery = 200 * time.Millisecond
+
+// sharing is a fleet.SimOptions.Interrupt for a simulation on the page's
+// thread: it lets the event loop run once loadSlice has passed since it
+// last did, tells how far the simulation has come (told, if not nil) at
+// most every simProgressEvery, and at once when it is over (Progress.Over),
+// and stops it once stop (if not nil) says so.
+func sharing(stop func() bool, told func(sim.Progress)) func(sim.Progress) bool {
+	var sl slicer
+	sl.t0 = time.Now()
+	last, over := sl.t0, false
+	return func(p sim.Progress) bool {
+		if told != nil && p.Over && !over {
+			over = true
+			told(p)
+		}
+		if time.Since(sl.t0) > loadSlice {
+			if told != nil && !p.Over && time.Since(last) >= simProgressEvery {
+				last = time.Now()
+				told(p)
+			}
+			sl.yield()
+		}
+		return stop != nil && stop()
+	}
+}
 
 // Simulated reports whether the run shown was simulated.
 func (l *Lab) Simulated() bool { return l.rec != nil && l.rec.Simulated }

@@ -661,10 +661,14 @@ func TestSimulationGoingOnSaysHowFar(t *testing.T) {
 		stopOn, stopCalled bool
 	}{
 		{"starting", sim.Progress{}, false, false, []string{"Simulating 10,000 workers × 5 jobs in virtual time", "…"}, true, true},
-		{"going on", sim.Progress{Attempts: 24269, Now: fleet.SimEpoch.Add(1500 * time.Millisecond)}, false, false,
+		{"going on", sim.Progress{Attempts: 24269, Elapsed: 1500 * time.Millisecond}, false, false,
 			[]string{"Simulating 10,000 workers × 5 jobs in virtual time", ": 24,269 attempts so far, 1.50 s into the run. Stop (s) ends it there."}, true, true},
+		// A closed workload's first thousands of attempts are all at 0.
+		{"at its start", sim.Progress{Attempts: 4096}, false, false, []string{": 4,096 attempts so far. Stop (s) ends it there."}, true, true},
 		{"stopping", sim.Progress{Attempts: 24269}, false, true, []string{"Stopping the simulation…"}, false, false},
-		{"computed", sim.Progress{Attempts: 300000}, true, false, []string{"Drawing the simulation&#39;s 300,000 attempts…"}, false, false},
+		{"computed", sim.Progress{Attempts: 300000, Over: true}, true, false, []string{"Drawing the simulation&#39;s 300,000 attempts…"}, false, false},
+		// Stop pressed as it was computed: it is drawn whole.
+		{"computed, stopping", sim.Progress{Attempts: 300000, Over: true}, true, true, []string{"Drawing the simulation&#39;s 300,000 attempts…"}, false, false},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 10000, 5

@@ -44,15 +44,19 @@ func (b *RunBar) Render() app.UI {
 	}
 	counts := "" // after status, changing as the run goes on: not announced
 	switch {
-	case l.simulating && l.stopping:
-		status = "Stopping the simulation…"
 	case l.simDrawing:
 		status = "Drawing the simulation's " + thousands(l.simSoFar.Attempts) + " attempts…"
+	case l.simulating && l.stopping:
+		status = "Stopping the simulation…"
 	case l.simulating:
 		status = "Simulating " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time"
 		counts = "…"
 		if p := l.simSoFar; p.Attempts > 0 {
-			counts = ": " + thousands(p.Attempts) + " attempts so far, " + FormatMeasured(p.Now.Sub(fleet.SimEpoch)) + " into the run. Stop (s) ends it there."
+			counts = ": " + thousands(p.Attempts) + " attempts so far"
+			if p.Elapsed > 0 {
+				counts += ", " + FormatMeasured(p.Elapsed) + " into the run"
+			}
+			counts += ". Stop (s) ends it there."
 		}
 	case l.stopping && l.watching:
 		status = "Stopping the watch…"

@@ -150,6 +150,13 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.request()
 }
 
+// hasModel reports whether a run is drawn (or being drawn).
+func (v *view) hasModel() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.m != nil
+}
+
 // forget drops the run shown (its model, records and server messages not
 // yet in it, and a replay's), before a simulation of s makes another, and
 // shows s's empty timeline meanwhile, saying that it is being computed

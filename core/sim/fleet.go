@@ -171,9 +171,14 @@ const InterruptEvery = 1024
 
 // Progress is how far a simulation has come, as Fleet.Interrupt sees it.
 type Progress struct {
-	Now      time.Time // the virtual clock
-	Attempts int       // attempts sent so far
-	Jobs     int       // jobs ended so far
+	Now      time.Time     // the virtual clock
+	Elapsed  time.Duration // virtual time since Run began
+	Attempts int           // attempts sent so far
+	Jobs     int           // jobs ended so far
+	// Over is never set by Fleet: a caller that goes on asking once the
+	// simulation has ended (app/fleet, while it gathers the records) sets
+	// it, so that the answer is known to mean nothing more.
+	Over bool
 }
 
 // Event arguments of a job.
@@ -268,6 +273,7 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 		}
 	}
 	r.end = sched.Now()
+	began := r.end
 	interrupted := false
 	if f.Interrupt == nil {
 		sched.Run()
@@ -276,7 +282,7 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 			if n%InterruptEvery != 0 || r.stopped {
 				continue
 			}
-			if f.Interrupt(Progress{Now: sched.Now(), Attempts: r.attempts, Jobs: r.jobs}) {
+			if f.Interrupt(Progress{Now: sched.Now(), Elapsed: sched.Now().Sub(began), Attempts: r.attempts, Jobs: r.jobs}) {
 				interrupted, r.stopped, r.cause = true, true, ErrInterrupted
 				r.stop(sched.Now())
 			}

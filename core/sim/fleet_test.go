@@ -573,6 +573,9 @@ func TestFleetInterrupt(t *testing.T) {
 				if p.Now.Before(last.Now) || p.Attempts < last.Attempts || p.Jobs < last.Jobs {
 					t.Errorf("progress went back: %+v after %+v", p, last)
 				}
+				if p.Elapsed != p.Now.Sub(t0) || p.Over {
+					t.Errorf("progress %+v: want Elapsed the virtual time since the start, and not Over", p)
+				}
 				last = p
 				return false
 			})
