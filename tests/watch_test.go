@@ -261,3 +261,74 @@ func TestWatchOnAProjector(t *testing.T) {
 		t.Errorf("Show join panel: the panel at %+v, the focus on %q; want the panel back and the focus on its ✕", read().Panel, focused())
 	}
 }
+
+// TestWatchOpensWhenAStreamFrees: a watch started while the server has
+// every arrivals stream it allows open gets 503, which EventSource never
+// retries: the watch stayed blind until it was stopped and started again.
+// The page now opens the stream again, after a backoff with full jitter,
+// and the watch sees the room once a stream frees.
+func TestWatchOpensWhenAStreamFrees(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	// Every stream the server allows (500), held open as a room of
+	// watchers on this machine would (loopback: no per-address cap).
+	var streams []*http.Response
+	defer func() {
+		for _, r := range streams {
+			r.Body.Close()
+		}
+	}()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: -1}}
+	for i := 0; ; i++ {
+		resp, err := client.Get(fmt.Sprintf("%s/mock/events?key=e2e-fill-%d", srv.URL, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable || i < 100 {
+				t.Fatalf("stream %d: %s", i, resp.Status)
+			}
+			break
+		}
+		streams = append(streams, resp)
+	}
+	t.Logf("%d streams open: the server's every one", len(streams))
+
+	room := fmt.Sprintf("e2e-refill-%d", time.Now().UnixNano())
+	boot(t, ctx, srv.URL+"/?room="+room)
+	type watchState struct {
+		Watching  bool `json:"watching"`
+		WatchOpen bool `json:"watch_open"`
+		Stats     map[string]float64
+	}
+	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	press(t, ctx, "w")
+	var said string
+	if err := waitFor(10*time.Second, func() bool {
+		said = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+		return strings.Contains(said, "did not open")
+	}); err != nil || ws().WatchOpen {
+		t.Fatalf("with every stream taken, the watch says %q (state %+v)", said, ws())
+	}
+	if !strings.Contains(said, "tries again") {
+		t.Errorf("the status says %q: want that the page tries again", said)
+	}
+	for _, r := range streams[:5] {
+		r.Body.Close()
+	}
+	streams = streams[5:]
+	// Waits of up to 1, 2, 4, 8, 16 s so far, and 30 s after.
+	if err := waitFor(60*time.Second, func() bool { return ws().WatchOpen }); err != nil {
+		t.Fatalf("the watch did not open its stream once one freed: %+v", ws())
+	}
+	resp, err := http.Get(srv.URL + "/mock?key=" + room + "&latency=0s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if err := waitFor(5*time.Second, func() bool { return ws().Stats["arrivals"] == 1 }); err != nil {
+		t.Errorf("the watch did not see the room's request: %+v", ws())
+	}
+	press(t, ctx, "s")
+}

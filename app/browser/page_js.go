@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hack-pad/safejs"
 )
@@ -869,35 +870,59 @@ func ClaimName(ch, name string, clash func()) (rename func(string), stop func(),
 // forwards {"type":"lost","at":…} once, until the next message: what the
 // server sent meanwhile is not seen.
 const streamJS = `
-var es = new EventSource(url), buf = [], timer = 0, lost = false;
+var es = null, buf = [], timer = 0, lost = false, again = 0, tries = 0, closed = false;
 function flush() { timer = 0; if (buf.length === 0) return; var s = buf.join("\u001e"); buf = []; fn(s); }
 function push(data) {
   buf.push(data);
   if (buf.length === 1 && timer === 0) timer = setTimeout(flush, flushMS);
 }
-es.onmessage = function (e) { lost = false; push(e.data); };
-es.onerror = function () {
-  if (lost) return;
-  lost = true;
-  push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
-};
-return function () { es.onmessage = null; es.onerror = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
+function open() {
+  again = 0;
+  es = new EventSource(url);
+  es.onmessage = function (e) { lost = false; tries = 0; push(e.data); };
+  es.onerror = function () {
+    if (!lost) {
+      lost = true;
+      push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
+    }
+    // Closed for good: an answer that is not a stream (503, too many
+    // streams open). Open it again after a backoff with full jitter.
+    if (es.readyState === 2 && !closed && again === 0) {
+      var cap = Math.min(maxMS, firstMS * Math.pow(2, tries));
+      tries++;
+      again = setTimeout(open, Math.random() * cap);
+    }
+  };
+}
+open();
+return function () { closed = true; if (again) clearTimeout(again); again = 0; es.onmessage = null; es.onerror = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
 
 // streamFlushMS is the longest a stream message waits in JavaScript before
 // Go gets it (with the others of its batch).
 const streamFlushMS = 25
 
+// A stream the server answered with something else than a stream (a 503:
+// too many streams open) is opened again after a backoff with full jitter:
+// a random wait below streamRetryFirst, doubled at each failure in a row
+// up to streamRetryMax. (The browser itself reconnects only a stream whose
+// connection dropped.)
+const (
+	streamRetryFirst = time.Second
+	streamRetryMax   = 30 * time.Second
+)
+
 var streamFn lazyFunc
 
 // Stream opens a server-sent events stream (EventSource) on url and calls
 // fn with the data of each unnamed message until stop is called. The
-// browser reconnects by itself if the connection drops, and fn gets
-// {"type":"lost","at":…} when it does (once, until the next message; the
-// server's stream starts again with its hello). fn runs on a JS
+// browser reconnects by itself if the connection drops, and Stream opens
+// it again if the server answered otherwise (streamRetryFirst); fn gets
+// {"type":"lost","at":…} when either happens (once, until the next
+// message; the server's stream starts again with its hello). fn runs on a JS
 // callback and must not block. Messages come in batches (fn is called once
 // per message, in order), each at most streamFlushMS after it arrived.
 func Stream(url string, fn func(data string)) (stop func(), err error) {
-	open, err := compiled(&streamFn, streamJS, "url", "fn", "flushMS")
+	open, err := compiled(&streamFn, streamJS, "url", "fn", "flushMS", "firstMS", "maxMS")
 	if err != nil {
 		return nil, err
 	}
@@ -917,7 +942,9 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 			}
 		}
 		return nil
-	}, func(f safejs.Value) (safejs.Value, error) { return open.Invoke(url, f, streamFlushMS) })
+	}, func(f safejs.Value) (safejs.Value, error) {
+		return open.Invoke(url, f, streamFlushMS, int(streamRetryFirst/time.Millisecond), int(streamRetryMax/time.Millisecond))
+	})
 }
 
 // withBool is a JS callback that hands fn its first argument, a boolean

@@ -63,7 +63,7 @@ func (b *RunBar) Render() app.UI {
 	case l.stopping:
 		status = "Stopping: aborting every request in flight…"
 	case l.watching && !l.watchOpen && l.wstats.For > 3*time.Second:
-		status = "Watching room “" + l.watchRoom + "”: the server's stream of the room did not open (it may have too many streams open). Stop (s) ends the watch."
+		status = "Watching room “" + l.watchRoom + "”: the server's stream of the room did not open (it may have too many streams open); the page tries again, waiting longer each time. Stop (s) ends the watch."
 	case l.watching && !l.watchOpen:
 		status = "Watching room “" + l.watchRoom + "”: connecting to the server's stream of the room…"
 	case l.watching && l.wstats.Lost:
