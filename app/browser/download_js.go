@@ -12,25 +12,36 @@ import (
 // Blob is a JavaScript Blob (file contents held by the browser).
 type Blob struct{ v safejs.Value }
 
-// newBlob copies data into a Blob of the given MIME type.
-func newBlob(data []byte, mime string) (Blob, error) {
+// newBlob copies parts, in order, into a Blob of the given MIME type: each
+// into an array of its own, letting the page's event loop run between them
+// once Go has held it for PaceAfter (ctx ending stops the waiting, not the
+// copy). One array for the whole, an 80 MB export, was one copy of the
+// page's thread.
+func newBlob(ctx context.Context, parts [][]byte, mime string) (Blob, error) {
 	g := safejs.Global()
 	u8ctor, err := g.Get("Uint8Array")
 	if err != nil {
 		return Blob{}, err
 	}
-	arr, err := u8ctor.New(len(data))
-	if err != nil {
-		return Blob{}, err
-	}
-	if _, err := safejs.CopyBytesToJS(arr, data); err != nil {
-		return Blob{}, err
+	arrs := make([]any, 0, len(parts))
+	for _, p := range parts {
+		arr, err := u8ctor.New(len(p))
+		if err != nil {
+			return Blob{}, err
+		}
+		if _, err := safejs.CopyBytesToJS(arr, p); err != nil {
+			return Blob{}, err
+		}
+		arrs = append(arrs, arr)
+		if Busy() > PaceAfter {
+			Clock{}.Yield(ctx)
+		}
 	}
 	blobCtor, err := g.Get("Blob")
 	if err != nil {
 		return Blob{}, err
 	}
-	v, err := blobCtor.New([]any{arr}, map[string]any{"type": mime})
+	v, err := blobCtor.New(arrs, map[string]any{"type": mime})
 	if err != nil {
 		return Blob{}, err
 	}
@@ -68,9 +79,10 @@ func (b Blob) Save(name string) error {
 
 var saveFn lazyFunc
 
-// Download offers data as a file named name of the given MIME type.
-func Download(name, mime string, data []byte) error {
-	b, err := newBlob(data, mime)
+// Download offers the file made of parts, in order, named name, of the
+// given MIME type.
+func Download(ctx context.Context, name, mime string, parts [][]byte) error {
+	b, err := newBlob(ctx, parts, mime)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@
 
 package browser
 
+import "context"
+
 // Blob is a JavaScript Blob; natively it is empty.
 type Blob struct{}
 
@@ -9,4 +11,4 @@ type Blob struct{}
 func (b Blob) Save(name string) error { return ErrNoBrowser }
 
 // Download returns ErrNoBrowser natively.
-func Download(name, mime string, data []byte) error { return ErrNoBrowser }
+func Download(ctx context.Context, name, mime string, parts [][]byte) error { return ErrNoBrowser }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"time"
@@ -142,7 +141,7 @@ func (l *Lab) export(ctx app.Context, format string) {
 			err = rec.JSON(w)
 		}
 		if err == nil {
-			err = browser.Download(name, mime, w.buf.Bytes())
+			err = browser.Download(w.ctx, name, mime, w.parts)
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
@@ -230,16 +229,29 @@ func byStart[T any](s []T, from func(T) time.Time) {
 // exportWriter collects an export, letting the page's event loop run
 // whenever Go has held the thread for browser.PaceAfter.
 type exportWriter struct {
-	ctx context.Context
-	buf bytes.Buffer
+	ctx   context.Context
+	parts [][]byte // each at most exportPart long: a growing buffer copied the whole at each doubling
 }
 
+// exportPart is the size of an export's parts: a copy of one (into the
+// file's Blob) is well under a frame.
+const exportPart = 1 << 20
+
 func (w *exportWriter) Write(p []byte) (int, error) {
-	n, err := w.buf.Write(p)
+	n := len(p)
+	for len(p) > 0 {
+		if k := len(w.parts); k == 0 || len(w.parts[k-1]) == exportPart {
+			w.parts = append(w.parts, make([]byte, 0, exportPart))
+		}
+		last := &w.parts[len(w.parts)-1]
+		c := min(len(p), exportPart-len(*last))
+		*last = append(*last, p[:c]...)
+		p = p[c:]
+	}
 	if browser.Busy() > browser.PaceAfter {
 		browser.Clock{}.Yield(w.ctx)
 	}
-	return n, err
+	return n, nil
 }
 
 // exportPNG downloads the timeline as a PNG, with what ran, its key

@@ -4,8 +4,10 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"reflect"
 	"slices"
@@ -519,5 +521,34 @@ func TestExportTellsWhatTheStreamHeardOfUnansweredAttempts(t *testing.T) {
 func TestBodyCapsAgree(t *testing.T) {
 	if browser.MaxBody != fleet.MaxBody {
 		t.Errorf("the page's fetch reads %d bytes of a body, the native transport %d", browser.MaxBody, fleet.MaxBody)
+	}
+}
+
+// An export is collected in parts of at most exportPart, which the file's
+// Blob copies one by one: a growing buffer copied the whole at each
+// doubling, and the Blob took 80 MB in one copy.
+func TestExportWriterParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var want bytes.Buffer
+	w := &exportWriter{ctx: context.Background()}
+	for _, n := range []int{0, 1, exportPart - 1, 2, exportPart, 3*exportPart + 5, 10} {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(rng.IntN(256))
+		}
+		want.Write(p)
+		if got, err := w.Write(p); got != n || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v", n, got, err)
+		}
+	}
+	var got []byte
+	for i, p := range w.parts {
+		if len(p) > exportPart || i < len(w.parts)-1 && len(p) != exportPart {
+			t.Errorf("part %d of %d: %d bytes", i, len(w.parts), len(p))
+		}
+		got = append(got, p...)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the parts hold %d bytes, not the %d written", len(got), want.Len())
 	}
 }
