@@ -6,7 +6,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -311,4 +313,63 @@ func BenchmarkResponsiveSimulate(b *testing.B) {
 	fmt.Printf("simulate 10,000 × 5: medians of 3: simulation %.0f ms; computed %.0f ms %s, numbers %.0f ms %s, drawn %.0f ms %s from the click; after computed: longest task %.0f ms %s, longest probe stall %.0f ms %s; overall: longest task %.0f ms %s, longest probe stall %.0f ms %s\n",
 		median(simWall), median(computed), fmtMS(computed), median(shown), fmtMS(shown), median(drawn), fmtMS(drawn),
 		median(postTask), fmtMS(postTask), median(postGap), fmtMS(postGap), median(task), fmtMS(task), median(gap), fmtMS(gap))
+}
+
+// BenchmarkResponsiveWatch: a watch of a busy shared room, as a workshop's
+// projector shows it: 30 devices each sending 10 requests a second (plain
+// HTTP clients tagged with a device name, as the audience's pages are).
+// After 30 s of it (9,000 arrivals in view), over the next 10 s: the long
+// tasks (count and longest), the longest probe stall, and the frames the
+// timeline drew a second. A watch is painted whole at every frame; with
+// shapes for every arrival the browser took 120–350 ms a frame.
+func BenchmarkResponsiveWatch(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	room := fmt.Sprintf("bench-watch-%d", time.Now().UnixNano())
+	boot(b, ctx, srv.URL+"/?room="+room)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("w")); err != nil {
+		b.Fatal(err)
+	}
+	if err := waitFor(10*time.Second, func() bool { return eval[bool](b, ctx, `JSON.parse(window.retrylab.state()).watch_open`) }); err != nil {
+		b.Fatal("the watch did not open its stream")
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for d := range 30 {
+		wg.Go(func() {
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for j := 0; ; j++ {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+				wg.Go(func() {
+					resp, err := http.Get(fmt.Sprintf("%s/mock?key=%s&limiter=bucket&rate=100&burst=50&latency=20ms&tag=dev%d.w0.j%d.a1", srv.URL, room, d, j))
+					if err == nil {
+						resp.Body.Close()
+					}
+				})
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(30 * time.Second)
+	type dbg struct {
+		Draws int `json:"draws"`
+	}
+	eval[any](b, ctx, watchMainThreadJS)
+	before := eval[dbg](b, ctx, `JSON.parse(window.retrylab.debug())`)
+	time.Sleep(10 * time.Second)
+	after := eval[dbg](b, ctx, `JSON.parse(window.retrylab.debug())`)
+	w := eval[stalls](b, ctx, stopWatchJS)
+	arrivals := eval[float64](b, ctx, `JSON.parse(window.retrylab.state()).stats.arrivals`)
+	fps := float64(after.Draws-before.Draws) / 10
+	b.ReportMetric(float64(len(w.Tasks)), "long-tasks-in-10s")
+	b.ReportMetric(longest(w.Tasks, 0), "longest-task-ms")
+	b.ReportMetric(longest(w.Gaps, 0), "longest-stall-ms")
+	b.ReportMetric(fps, "frames/s")
+	fmt.Printf("watch of 30 devices × 10 req/s, from 30 to 40 s (%.0f arrivals by then): %d long tasks, the longest %.0f ms; longest probe stall %.0f ms; %.1f frames a second\n",
+		arrivals, len(w.Tasks), longest(w.Tasks, 0), longest(w.Gaps, 0), fps)
 }
