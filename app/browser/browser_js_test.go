@@ -289,7 +289,7 @@ globalThis.EventSource.prototype.close = function () { this.closed = true; };`)
 	}
 	live0, _ := LiveFuncs()
 	got := make(chan string, 1)
-	stop, err := Stream("/mock/events?key=k", func(d string) { got <- d })
+	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,6 +309,73 @@ globalThis.EventSource.prototype.close = function () { this.closed = true; };`)
 	es, _ := safejs.Global().Get("lastES")
 	if closed, _ := es.Get("closed"); !mustBool(closed) {
 		t.Error("EventSource not closed")
+	}
+}
+
+// A stream the server refused (EventSource closed for good, as after a
+// 503) is opened again when Stream is asked to, after a wait, and told
+// lost once; without retry it stays closed.
+func TestStreamOpensARefusedStreamAgain(t *testing.T) {
+	// node has no EventSource: a fake refused twice, then open with a hello.
+	fake, err := compile(`globalThis.opened = 0;
+globalThis.EventSource = function (url) {
+  var self = this, n = ++globalThis.opened; self.readyState = 0; self.closed = false;
+  setTimeout(function () {
+    if (n <= 2) { self.readyState = 2; if (self.onerror) self.onerror({}); return; }
+    self.readyState = 1; if (self.onmessage) self.onmessage({data: "hello"});
+  }, 1);
+};
+globalThis.EventSource.prototype.close = function () { this.closed = true; this.readyState = 2; };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fake.Invoke(); err != nil {
+		t.Fatal(err)
+	}
+	after, jitter := streamRetryAfter, streamRetryJitter
+	streamRetryAfter, streamRetryJitter = time.Millisecond, time.Millisecond
+	defer func() { streamRetryAfter, streamRetryJitter = after, jitter }()
+	opened := func() int { v, _ := safejs.Global().Get("opened"); n, _ := v.Int(); return n }
+	for _, retry := range []bool{true, false} {
+		if err := safejs.Global().Set("opened", 0); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 10)
+		stop, err := Stream("/mock/events?key=k", retry, func(d string) { got <- d })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var said []string
+		wait := 2 * time.Second
+		if !retry {
+			wait = 300 * time.Millisecond // nothing more comes
+		}
+		deadline := time.After(wait)
+	read:
+		for {
+			select {
+			case d := <-got:
+				said = append(said, d)
+				if d == "hello" {
+					break read
+				}
+			case <-deadline:
+				break read
+			}
+		}
+		stop()
+		lost := 0
+		for _, d := range said {
+			if strings.Contains(d, `"type":"lost"`) {
+				lost++
+			}
+		}
+		switch {
+		case retry && (opened() != 3 || lost != 1 || said[len(said)-1] != "hello"):
+			t.Errorf("retry: opened %d times, told %q: want 3 opens, lost once, then the hello", opened(), said)
+		case !retry && (opened() != 1 || lost != 1 || len(said) != 1):
+			t.Errorf("no retry: opened %d times, told %q: want 1 open and lost once", opened(), said)
+		}
 	}
 }
 
@@ -853,7 +920,7 @@ globalThis.EventSource = function (url) { globalThis.lastES = this; };
 globalThis.EventSource.prototype.close = function () {};
 return function () { globalThis.EventSource = saved; };`)
 	got := make(chan string, 10)
-	stop, err := Stream("/mock/events?key=k", func(d string) { got <- d })
+	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
 	if err != nil {
 		t.Fatal(err)
 	}

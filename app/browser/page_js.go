@@ -886,11 +886,12 @@ function open() {
       push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
     }
     // Closed for good: an answer that is not a stream (503, too many
-    // streams open). Open it again after a backoff with full jitter.
-    if (es.readyState === 2 && !closed && again === 0) {
-      var cap = Math.min(maxMS, firstMS * Math.pow(2, tries));
+    // streams open). Open it again after the server's Retry-After and a
+    // random part (full jitter) that doubles at each refusal in a row.
+    if (retry && es.readyState === 2 && !closed && again === 0) {
+      var cap = Math.min(maxMS, jitterMS * Math.pow(2, tries));
       tries++;
-      again = setTimeout(open, Math.random() * cap);
+      again = setTimeout(open, afterMS + Math.random() * cap);
     }
   };
 }
@@ -902,27 +903,31 @@ return function () { closed = true; if (again) clearTimeout(again); again = 0; e
 const streamFlushMS = 25
 
 // A stream the server answered with something else than a stream (a 503:
-// too many streams open) is opened again after a backoff with full jitter:
-// a random wait below streamRetryFirst, doubled at each failure in a row
-// up to streamRetryMax. (The browser itself reconnects only a stream whose
+// too many streams open) is opened again, when Stream is asked to, after
+// streamRetryAfter (the mock's Retry-After on that 503, which EventSource
+// does not let the page read) and a random part (full jitter) under
+// streamRetryJitter, doubled at each refusal in a row up to
+// streamRetryMax. (The browser itself reconnects only a stream whose
 // connection dropped.)
-const (
-	streamRetryFirst = time.Second
-	streamRetryMax   = 30 * time.Second
+var (
+	streamRetryAfter  = 5 * time.Second
+	streamRetryJitter = time.Second
+	streamRetryMax    = 30 * time.Second
 )
 
 var streamFn lazyFunc
 
 // Stream opens a server-sent events stream (EventSource) on url and calls
 // fn with the data of each unnamed message until stop is called. The
-// browser reconnects by itself if the connection drops, and Stream opens
-// it again if the server answered otherwise (streamRetryFirst); fn gets
-// {"type":"lost","at":…} when either happens (once, until the next
-// message; the server's stream starts again with its hello). fn runs on a JS
+// browser reconnects by itself if the connection drops, and, with retry,
+// Stream opens it again if the server answered otherwise
+// (streamRetryAfter); fn gets {"type":"lost","at":…} when the stream
+// fails (once, until the next message; the server's stream starts again
+// with its hello). fn runs on a JS
 // callback and must not block. Messages come in batches (fn is called once
 // per message, in order), each at most streamFlushMS after it arrived.
-func Stream(url string, fn func(data string)) (stop func(), err error) {
-	open, err := compiled(&streamFn, streamJS, "url", "fn", "flushMS", "firstMS", "maxMS")
+func Stream(url string, retry bool, fn func(data string)) (stop func(), err error) {
+	open, err := compiled(&streamFn, streamJS, "url", "retry", "fn", "flushMS", "afterMS", "jitterMS", "maxMS")
 	if err != nil {
 		return nil, err
 	}
@@ -943,7 +948,8 @@ func Stream(url string, fn func(data string)) (stop func(), err error) {
 		}
 		return nil
 	}, func(f safejs.Value) (safejs.Value, error) {
-		return open.Invoke(url, f, streamFlushMS, int(streamRetryFirst/time.Millisecond), int(streamRetryMax/time.Millisecond))
+		ms := func(d time.Duration) int { return int(d / time.Millisecond) }
+		return open.Invoke(url, retry, f, streamFlushMS, ms(streamRetryAfter), ms(streamRetryJitter), ms(streamRetryMax))
 	})
 }
 

@@ -80,7 +80,9 @@ func ListenKeys(fn func(key string, inField, modified bool) bool) (stop func(), 
 }
 
 // Stream returns ErrNoBrowser natively.
-func Stream(url string, fn func(data string)) (stop func(), err error) { return nil, ErrNoBrowser }
+func Stream(url string, retry bool, fn func(data string)) (stop func(), err error) {
+	return nil, ErrNoBrowser
+}
 
 // Focus moves the keyboard focus to the element with the given id.
 func Focus(id string) error { return ErrNoBrowser }

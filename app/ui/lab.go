@@ -410,7 +410,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.view.startWatch(s, start)
 	_ = ctx.SessionStorage().Set(watchStorageKey, s.Room) // a reload of the projector watches on (adoptWatch)
 	l.askJoin(ctx)
-	hello := l.openStream(s.Room)
+	hello := l.openStream(s.Room, true)
 	stop := l.stream
 	l.runRev++
 	l.publish()
@@ -871,7 +871,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if s.Target == "" {
 		// The server's own view: every arrival for the key (the whole room
 		// when it is shared), including requests that never got an answer.
-		ready = l.openStream(l.runKey)
+		ready = l.openStream(l.runKey, false)
 	}
 	stream := l.stream
 	if stream == nil {
@@ -1218,8 +1218,12 @@ func (l *Lab) Stop() {
 
 // openStream opens the mock's arrivals stream for key into the view (l.stream
 // closes it); the returned channel receives once the stream says hello.
-func (l *Lab) openStream(key string) <-chan struct{} {
-	hello, stop, err := streamInto(l.pageOrigin(), key, l.view)
+// With retry (a watch, which sees nothing without it) a stream the server
+// refused is opened again; a run's is not: the run draws its server panel
+// from the answers without it, and a stream opened late would replace
+// them with the arrivals since (a review).
+func (l *Lab) openStream(key string, retry bool) <-chan struct{} {
+	hello, stop, err := streamInto(l.pageOrigin(), key, retry, l.view)
 	if err == nil {
 		l.stream = stop
 	}
@@ -1227,11 +1231,11 @@ func (l *Lab) openStream(key string) <-chan struct{} {
 }
 
 // streamInto opens the arrivals stream of the mock at origin for key into
-// v; the returned channel receives once the stream says hello, and stop
-// closes it.
-func streamInto(origin, key string, v *view) (hello <-chan struct{}, stop func(), err error) {
+// v (with retry: again if the server refused it); the returned channel
+// receives once the stream says hello, and stop closes it.
+func streamInto(origin, key string, retry bool, v *view) (hello <-chan struct{}, stop func(), err error) {
 	h := make(chan struct{}, 1)
-	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), func(data string) {
+	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), retry, func(data string) {
 		if v.onServerEvent(data) {
 			select {
 			case h <- struct{}{}:

@@ -146,6 +146,7 @@ type model struct {
 	ownServer bool            // the user's own URL: no arrivals stream, the server panel stays empty
 	others    bool            // a run of its own received another client's requests (Burst)
 	devices   []string        // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
+	pictured  bool            // a watch's arrivals are drawn as pictures (drawsPictures)
 	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)

@@ -109,7 +109,7 @@ func (l *Lab) rehearse(ctx app.Context) {
 	l.publish()
 	v := newViewOn(rehearsalCanvasID, rehearsalOverlayID)
 	tr := newFetchTransport(l.pageURL(), l.subdomains, s, key, "")
-	ready, stop, err := streamInto(l.pageOrigin(), key, v)
+	ready, stop, err := streamInto(l.pageOrigin(), key, false, v)
 	if err != nil {
 		ready, stop = nil, func() {}
 	}

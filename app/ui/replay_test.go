@@ -287,29 +287,30 @@ func TestReplayKnowsTheRoomsOwnAttempts(t *testing.T) {
 }
 
 // TestWatchFramesLeaveTheThread: a watch, painted whole at every frame,
-// waits 30 µs an arrival it draws as a shape between frames (past
-// denseArrivals they are one picture), and 4 times its last redraw, up to
-// a second; a run, whose drawing is kept between frames, 10 µs a mark, up
-// to maxFrameGap. A watch of 28,000 arrivals took ~200 ms a frame every
-// 250 ms (a soak review), as shapes.
+// waits 30 µs an arrival it draws as a shape between frames, none when it
+// draws them as pictures (model.drawsPictures), and 4 times its last
+// redraw, up to a second; a run, whose drawing is kept between frames,
+// 10 µs a mark, up to maxFrameGap. A watch of 28,000 arrivals took ~200 ms
+// a frame every 250 ms (a soak review), as shapes.
 func TestWatchFramesLeaveTheThread(t *testing.T) {
 	for _, tt := range []struct {
-		watch    bool
-		arrivals int
-		drawCost time.Duration
-		want     time.Duration
+		watch, pictured bool
+		arrivals        int
+		drawCost        time.Duration
+		want            time.Duration
 	}{
-		{true, 28_000, 0, 120 * time.Millisecond},
-		{true, 28_000, 50 * time.Millisecond, 200 * time.Millisecond},
-		{true, 100_000, 300 * time.Millisecond, maxWatchGap},
-		{true, 2_000, 0, 60 * time.Millisecond},
-		{true, 100, 0, 33 * time.Millisecond},
-		{false, 28_000, 0, maxFrameGap},
-		{false, 10_000, 0, 100 * time.Millisecond},
+		{true, false, 28_000, 0, 840 * time.Millisecond},
+		{true, false, 100_000, 0, maxWatchGap},
+		{true, true, 28_000, 0, 33 * time.Millisecond},
+		{true, true, 28_000, 50 * time.Millisecond, 200 * time.Millisecond},
+		{true, true, 100_000, 300 * time.Millisecond, maxWatchGap},
+		{true, false, 100, 0, 33 * time.Millisecond},
+		{false, false, 28_000, 0, maxFrameGap},
+		{false, false, 10_000, 0, 100 * time.Millisecond},
 	} {
 		v := quietView()
 		v.m = newModel(time.Unix(0, 0), 0)
-		v.m.watch = tt.watch
+		v.m.watch, v.m.pictured = tt.watch, tt.pictured
 		v.m.arrivals = make([]arrival, tt.arrivals)
 		v.drawCost = tt.drawCost
 		if got := v.minGap(); got != tt.want {

@@ -413,7 +413,7 @@ func lostText(d time.Duration) string {
 	if d <= 0 {
 		return ""
 	}
-	return "; not counting " + fmtDur(d) + " when the connection was lost (had the server restarted, the room's limit started afresh)"
+	return "; not counting " + fmtDur(d) + " when the page had no stream from the server (lost, or not open yet; had the server restarted, the room's limit started afresh)"
 }
 
 // icon is a button's glyph, beside its words: hidden from screen readers,

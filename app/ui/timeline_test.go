@@ -749,11 +749,20 @@ func TestDenseLanesPicture(t *testing.T) {
 			}
 		}
 	}
-	last := map[[2]int]fleet.Class{}
+	sets := map[[2]int]uint8{}
 	for _, k := range m.marks {
 		cell := [2]int{int((l.x(k.sent) - l.left) / denseCell), int((l.laneY(k.worker) - l.lanesTop) / denseCell)}
-		if c, ok := last[cell]; !ok || k.class > c {
-			last[cell] = k.class
+		sets[cell] |= 1 << k.class
+	}
+	rank := paintRank(sets)
+	last := map[[2]int]fleet.Class{}
+	for cell, set := range sets {
+		for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+			if set&(1<<c) != 0 {
+				if l, ok := last[cell]; !ok || rank[c] > rank[l] {
+					last[cell] = c
+				}
+			}
 		}
 	}
 	for cell, class := range last {
@@ -825,7 +834,13 @@ func TestDenseServerPicture(t *testing.T) {
 	got := o.Images()[0]
 	cols, rows := int(l.right-l.left)+2, int(l.srvH)+2
 	want := make([]byte, cols*rows*4)
-	for c := fleet.Class(0); c < fleet.NumClasses; c++ {
+	sets := map[[2]int]uint8{}
+	for _, k := range m.marks {
+		if k.hasServer {
+			sets[[2]int{int((l.x(k.serverAt) - l.left) / denseCell), int((l.srvY(k.serverSeq) - l.srvTop) / denseCell)}] |= 1 << k.class
+		}
+	}
+	for _, c := range byRank(paintRank(sets)) {
 		rgb := normalTheme.rgb(classColour[c])
 		for _, k := range m.marks {
 			if !k.hasServer || k.class != c {
@@ -2367,32 +2382,75 @@ func TestCrossOriginRejectionSaysRetryAfterMayBeHidden(t *testing.T) {
 	}
 }
 
-// Past denseArrivals arrivals in view, a whole redraw draws them as
-// pictures, as paintDenseServer does: a 3-px square per 2-px cell, class
-// by class, other clients' first in grey (a room), and for a watch the
-// devices' lanes likewise; up to it, shapes, no picture. (A busy watch's
-// 36,000 shapes took the browser 120–350 ms at every frame.) Checked
-// against filling each arrival's square directly.
-func TestDenseArrivalsPicture(t *testing.T) {
-	square := func(want []byte, cols, rows int, x, y float64, rgb [3]byte) {
-		cx, cy := int(x/denseCell), int(y/denseCell)
-		for py := cy*denseCell - 1; py < cy*denseCell+2; py++ {
-			for px := cx*denseCell - 1; px < cx*denseCell+2; px++ {
-				if px >= 0 && py >= 0 && px < cols && py < rows {
-					copy(want[(py*cols+px)*4:], []byte{rgb[0], rgb[1], rgb[2], 255})
-				}
+// paintRank is the order paintCells paints classes in, as each class's
+// place in it: by the cells each is in (sets: each cell's classes), the
+// most first, ties in class order. byRank lists the classes in it.
+func paintRank(sets map[[2]int]uint8) (rank [fleet.NumClasses]int) {
+	var n [fleet.NumClasses]int
+	for _, set := range sets {
+		for c := range n {
+			if set&(1<<c) != 0 {
+				n[c]++
 			}
 		}
 	}
+	order := []fleet.Class{0, 1, 2, 3, 4, 5}
+	slices.SortStableFunc(order, func(a, b fleet.Class) int { return n[b] - n[a] })
+	for i, c := range order {
+		rank[c] = i
+	}
+	return rank
+}
+
+func byRank(rank [fleet.NumClasses]int) []fleet.Class {
+	out := make([]fleet.Class, fleet.NumClasses)
+	for c, r := range rank {
+		out[r] = fleet.Class(c)
+	}
+	return out
+}
+
+// The rare outcome is painted last: one success among 429s in the next
+// cells keeps its whole square. (In class order, the 429s' squares covered
+// it to a 1-px sliver; a review.)
+func TestDenseCellsRareOnTop(t *testing.T) {
+	cols, rows := 20, 4
+	ccols := cols/denseCell + 1
+	seen := make([]uint8, ccols*(rows/denseCell+1))
+	for cx := range 8 {
+		seen[cx] |= 1 << fleet.ClassLimited
+	}
+	seen[3] = 1<<fleet.ClassOK | 1<<fleet.ClassLimited // a success, and a 429, in one cell
+	px := make([]byte, cols*rows*4)
+	paintCells(px, cols, rows, &normalTheme, seen, ccols, denseCell+1, -1)
+	ok := normalTheme.rgb(classColour[fleet.ClassOK])
+	for y := range 2 {
+		for x := 5; x < 8; x++ { // cell 3's square: x 5–7, y 0–1 (its top row cut)
+			if p := px[(y*cols+x)*4:]; [3]byte(p[:3]) != ok {
+				t.Errorf("pixel (%d, %d) is %v, not the success's %v", x, y, p[:3], ok)
+			}
+		}
+	}
+}
+
+// A watch with more than denseArrivals arrivals in view draws them as
+// pictures, as paintDenseServer does: a square per 2-px cell, the rarest
+// class last, in the server panel and the devices' lanes; up to it,
+// shapes. (A busy watch's 36,000 shapes took the browser 120–350 ms at
+// every frame.) A run's arrivals stay shapes. Checked against filling each
+// arrival's square directly.
+func TestDenseArrivalsPicture(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		watch    bool
 		n        int
+		scale    float64
 		pictures int
 	}{
-		{"a watch, busy", true, denseArrivals + 1, 2},
-		{"a watch, quiet", true, denseArrivals, 0},
-		{"a room, busy", false, 3 * denseArrivals, 1},
+		{"a watch, busy", true, denseArrivals + 1, 1, 2},
+		{"a watch, busy, on a projector", true, 2 * denseArrivals, 1.6, 2},
+		{"a watch, quiet", true, denseArrivals, 1, 0},
+		{"a room's run, busy", false, 3 * denseArrivals, 1, 0},
 	} {
 		rng := rand.New(rand.NewPCG(5, 6))
 		workers := 20
@@ -2402,21 +2460,19 @@ func TestDenseArrivalsPicture(t *testing.T) {
 			m.devices = append(m.devices, fmt.Sprintf("dev%d", d))
 		}
 		for i := range c.n {
-			a := arrival{at: time.Duration(rng.Int64N(int64(20 * time.Second))), seq: i, class: fleet.Class(rng.IntN(int(fleet.NumClasses))),
-				mark: -1, cancelled: rng.IntN(10) == 0, dev: rng.IntN(workers)}
-			if !c.watch && i%3 == 0 {
-				a.mark = 0 // ours
-			}
-			m.arrivals = append(m.arrivals, a)
+			m.arrivals = append(m.arrivals, arrival{at: time.Duration(rng.Int64N(int64(20 * time.Second))), seq: i,
+				class: fleet.Class(rng.IntN(int(fleet.NumClasses))), mark: -1, cancelled: rng.IntN(10) == 0, dev: rng.IntN(workers)})
 		}
 		m.marks = []mark{{class: fleet.ClassOK}}
 		m.last = 20 * time.Second
-		l := newLayout(1200, workers, 22*time.Second, &normalTheme)
+		th := normalTheme
+		th.scale = c.scale
+		l := newLayout(1200, workers, 22*time.Second, &th)
 		if c.watch {
 			l.names = m.devices
 		}
 		var o browser.Ops
-		paint(&o, &l, m, frameInput{th: &normalTheme})
+		paint(&o, &l, m, frameInput{th: &th})
 		if got := len(o.Images()); got != c.pictures {
 			t.Errorf("%s: %d pictures drawn, want %d", c.name, got, c.pictures)
 			continue
@@ -2424,6 +2480,7 @@ func TestDenseArrivalsPicture(t *testing.T) {
 		if c.pictures == 0 {
 			continue
 		}
+		size := max(3, int(math.Round(3*c.scale)))
 		cols := int(l.right-l.left) + 2
 		panels := []struct {
 			rows int
@@ -2432,33 +2489,59 @@ func TestDenseArrivalsPicture(t *testing.T) {
 			{int(l.srvH) + 2, func(a *arrival) (float64, float64) { return l.x(a.at) - l.left, l.srvY(a.seq) - l.srvTop }},
 			{int(l.laneH*float64(workers)) + 2, func(a *arrival) (float64, float64) { return l.x(a.at) - l.left, l.laneY(a.dev) - l.lanesTop }},
 		}
+		classOf := func(a *arrival) fleet.Class {
+			if a.cancelled {
+				return fleet.ClassAborted
+			}
+			return a.class
+		}
 		for p := range c.pictures {
 			rows := panels[p].rows
+			sets := map[[2]int]uint8{}
+			for i := range m.arrivals {
+				x, y := panels[p].at(&m.arrivals[i])
+				sets[[2]int{int(x / denseCell), int(y / denseCell)}] |= 1 << classOf(&m.arrivals[i])
+			}
 			want := make([]byte, cols*rows*4)
-			for cls := -1; cls < int(fleet.NumClasses); cls++ {
+			for _, cls := range byRank(paintRank(sets)) {
+				rgb := th.rgb(classColour[cls])
 				for i := range m.arrivals {
 					a := &m.arrivals[i]
-					k := int(a.class)
-					switch {
-					case a.mark < 0 && !m.watch:
-						k = -1
-					case a.cancelled:
-						k = int(fleet.ClassAborted)
-					}
-					if k != cls {
+					if classOf(a) != cls {
 						continue
 					}
-					rgb := normalTheme.rgb(colOther)
-					if k >= 0 {
-						rgb = normalTheme.rgb(classColour[k])
-					}
 					x, y := panels[p].at(a)
-					square(want, cols, rows, x, y, rgb)
+					x0, y0 := int(x/denseCell)*denseCell-(size-1)/2, int(y/denseCell)*denseCell-(size-1)/2
+					for py := max(0, y0); py < min(rows, y0+size); py++ {
+						for px := max(0, x0); px < min(cols, x0+size); px++ {
+							copy(want[(py*cols+px)*4:], []byte{rgb[0], rgb[1], rgb[2], 255})
+						}
+					}
 				}
 			}
 			if !bytes.Equal(o.Images()[p], want) {
-				t.Errorf("%s: picture %d differs from each arrival's square filled in class order", c.name, p)
+				t.Errorf("%s: picture %d differs from each arrival's square filled, the rarest class last", c.name, p)
 			}
 		}
+	}
+}
+
+// A watch draws its arrivals as pictures past denseArrivals in view, and,
+// once it does, until fewer than half of it: a window sliding over a
+// steady room is drawn one way. A run never does.
+func TestWatchPicturesHold(t *testing.T) {
+	m := newModel(t0, 0)
+	m.watch = true
+	for i, step := range []struct {
+		n    int
+		want bool
+	}{{3000, false}, {denseArrivals, false}, {denseArrivals + 1, true}, {3000, true}, {denseArrivals/2 + 1, true}, {denseArrivals / 2, false}, {3000, false}} {
+		if got := m.drawsPictures(step.n); got != step.want {
+			t.Errorf("step %d, %d arrivals in view: pictures %v, want %v", i, step.n, got, step.want)
+		}
+	}
+	run := newModel(t0, 10)
+	if run.drawsPictures(10 * denseArrivals) {
+		t.Error("a run draws its arrivals as pictures")
 	}
 }

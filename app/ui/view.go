@@ -478,18 +478,18 @@ func (v *view) shownModel() *model {
 // every time: 30 devices at 10 requests a second, 28,000 arrivals, took
 // ~200 ms a frame, every 250 ms (long tasks of 180–210 ms, frames at p95
 // 150 ms; a soak review). Its gap allows 30 µs an arrival drawn as a
-// shape, up to a second; past denseArrivals they are one picture, whose
-// cost drawCost has (30 devices at 10 requests a second: ~6 frames a
-// second, against 2, and no long task over 62 ms, against 349 ms).
+// shape, up to a second; drawn as pictures (model.drawsPictures), whose
+// cost drawCost has, none (30 devices at 10 requests a second: 8.5
+// frames a second, against 3.1, and one long task in 10 s, against 31;
+// BenchmarkResponsiveWatch).
 func (v *view) minGap() time.Duration {
 	marks, per, most := 0, 10*time.Microsecond, maxFrameGap
 	if v.m != nil {
 		marks = len(v.m.marks) + len(v.m.spans) + len(v.m.arrivals)
 		if v.m.watch {
-			// Its arrivals are shapes the browser fills up to
-			// denseArrivals, one picture past it: the picture's cost is
-			// in drawCost.
-			marks = min(marks, denseArrivals)
+			if v.m.pictured { // one picture: its cost is in drawCost
+				marks = 0
+			}
 			per, most = 30*time.Microsecond, maxWatchGap
 		}
 	}
