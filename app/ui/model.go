@@ -147,6 +147,7 @@ type model struct {
 	others    bool            // a run of its own received another client's requests (Burst)
 	devices   []string        // a watch's lanes: each device seen, in order of its first arrival ("": no device name)
 	pictured  bool            // a watch's arrivals are drawn as pictures (drawsPictures)
+	inView    int             // a watch's arrivals in view at the last whole redraw (drawsPictures)
 	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)

@@ -1292,10 +1292,11 @@ const denseArrivals = 4000
 // as pictures: past denseArrivals, and once it does, until fewer than half
 // of it (a window sliding over a steady room stays drawn one way: with no
 // margin, one at 70 requests a second changed at every step). It notes
-// the answer in the model (its frame gap, the labels' room and the
-// server panel's note follow it).
+// the answer, and n, in the model (its frame gap, the labels' room and
+// the server panel's note follow them).
 func (m *model) drawsPictures(n int) bool {
 	m.pictured = m.watch && (n > denseArrivals || m.pictured && n > denseArrivals/2)
+	m.inView = n
 	return m.pictured
 }
 

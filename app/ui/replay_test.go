@@ -291,7 +291,8 @@ func TestReplayKnowsTheRoomsOwnAttempts(t *testing.T) {
 // draws them as pictures (model.drawsPictures), and 4 times its last
 // redraw, up to a second; a run, whose drawing is kept between frames,
 // 10 µs a mark, up to maxFrameGap. A watch of 28,000 arrivals took ~200 ms
-// a frame every 250 ms (a soak review), as shapes.
+// a frame every 250 ms (a soak review), as shapes. Only the arrivals in
+// view count.
 func TestWatchFramesLeaveTheThread(t *testing.T) {
 	for _, tt := range []struct {
 		watch, pictured bool
@@ -312,9 +313,19 @@ func TestWatchFramesLeaveTheThread(t *testing.T) {
 		v.m = newModel(time.Unix(0, 0), 0)
 		v.m.watch, v.m.pictured = tt.watch, tt.pictured
 		v.m.arrivals = make([]arrival, tt.arrivals)
+		if tt.watch {
+			v.m.inView = tt.arrivals // all in view
+		}
 		v.drawCost = tt.drawCost
 		if got := v.minGap(); got != tt.want {
 			t.Errorf("watch %v, %d arrivals: frames %v apart, want %v", tt.watch, tt.arrivals, got, tt.want)
 		}
+	}
+	// A room gone quiet: 40,000 arrivals seen, 100 in view.
+	v := quietView()
+	v.m = newModel(time.Unix(0, 0), 0)
+	v.m.watch, v.m.arrivals, v.m.inView = true, make([]arrival, 40_000), 100
+	if got := v.minGap(); got != 33*time.Millisecond {
+		t.Errorf("a quiet watch after 40,000 arrivals: frames %v apart, want 33ms", got)
 	}
 }
