@@ -207,13 +207,16 @@ func TestSimulationLeavesThePageLive(t *testing.T) {
 		if !st.SimInterrupted || st.SimStopped || st.Stats["requests"] < float64(later.SoFar) || st.Stats["requests"] >= 300_000 || st.Stats["cancelled"] == 0 {
 			t.Fatalf("%s: want a simulation stopped by Stop after at least %d attempts and before the limit, with jobs cancelled: %+v", start, later.SoFar, st)
 		}
-		said := status()
-		if want := "Stop ended it after " + eval[string](t, ctx, `Number(JSON.parse(window.retrylab.state()).stats.requests).toLocaleString("en-US")`) + " attempts"; !strings.Contains(said, want) || strings.Contains(said, "attempt limit") {
-			t.Errorf("%s: status after Stop: %q, want %q", start, said, want)
-		}
-		drain := eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="drain_ms"] .sub').textContent`)
-		if drain != "Simulate → Stop: not drained" {
-			t.Errorf("%s: time to drain's line %q, want Simulate → Stop: not drained", start, drain)
+		// The page shows it a frame after state() says so (a fresh
+		// clone's CI read "Drawing…" still).
+		want := "Stop ended it after " + eval[string](t, ctx, `Number(JSON.parse(window.retrylab.state()).stats.requests).toLocaleString("en-US")`) + " attempts"
+		var said, drain string
+		if err := waitFor(5*time.Second, func() bool {
+			said = status()
+			drain = eval[string](t, ctx, `document.querySelector('#numbers .stat[data-stat="drain_ms"] .sub').textContent`)
+			return strings.Contains(said, want) && drain == "Simulate → Stop: not drained"
+		}); err != nil || strings.Contains(said, "attempt limit") {
+			t.Errorf("%s: after Stop the status says %q and the time to drain's line %q; want %q and Simulate → Stop: not drained", start, said, drain, want)
 		}
 	}
 	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
