@@ -141,12 +141,15 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	}
 	var away time.Duration // in o.Interrupt: the caller's, not the simulation's
 	interrupt := func(p sim.Progress) bool {
+		if o.Interrupt == nil {
+			return false
+		}
 		t := time.Now()
 		stop := o.Interrupt(p)
 		away += time.Since(t)
 		return stop
 	}
-	if o.Interrupt != nil {
+	if o.Interrupt != nil { // else Fleet.Run runs without asking
 		f.Interrupt = interrupt
 	}
 	// Records are gathered in chunks, then copied once into a slice of
@@ -186,17 +189,13 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		return fail(err)
 	}
 	over := sim.Progress{Now: res.End, Elapsed: res.End.Sub(start), Attempts: res.Attempts, Jobs: res.Jobs, Over: true}
-	if o.Interrupt != nil {
-		interrupt(over)
-	}
+	interrupt(over)
 	all := cur
 	if len(chunks) > 0 {
 		all = make([]Record, 0, total)
 		for _, c := range chunks {
 			all = append(all, c...)
-			if o.Interrupt != nil {
-				interrupt(over)
-			}
+			interrupt(over)
 		}
 		all = append(all, cur...)
 		chunks, cur = nil, nil

@@ -274,7 +274,6 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 	}
 	r.end = sched.Now()
 	began := r.end
-	interrupted := false
 	if f.Interrupt == nil {
 		sched.Run()
 	} else {
@@ -283,12 +282,12 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 				continue
 			}
 			if f.Interrupt(Progress{Now: sched.Now(), Elapsed: sched.Now().Sub(began), Attempts: r.attempts, Jobs: r.jobs}) {
-				interrupted, r.stopped, r.cause = true, true, ErrInterrupted
+				r.stopped, r.cause = true, ErrInterrupted
 				r.stop(sched.Now())
 			}
 		}
 	}
-	res := FleetResult{End: r.end, Attempts: r.attempts, Jobs: r.jobs, Stopped: r.stopped && !interrupted, Interrupted: interrupted, Events: sched.Fired() - fired}
+	res := FleetResult{End: r.end, Attempts: r.attempts, Jobs: r.jobs, Stopped: r.cause == ErrLimit, Interrupted: r.cause == ErrInterrupted, Events: sched.Fired() - fired}
 	return res, nil
 }
 
