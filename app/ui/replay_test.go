@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -327,5 +328,96 @@ func TestWatchFramesLeaveTheThread(t *testing.T) {
 	v.m.watch, v.m.arrivals, v.m.inView = true, make([]arrival, 40_000), 100
 	if got := v.minGap(); got != 33*time.Millisecond {
 		t.Errorf("a quiet watch after 40,000 arrivals: frames %v apart, want 33ms", got)
+	}
+}
+
+// A frame takes records in for its budget at most (checked every
+// replayCheck records): the playhead stops at the last one taken, the
+// status says the replay is slowed, and the next frames take the rest, in
+// order, to the end. A big simulation's frame at 8× took 140,000 records
+// in one task of 250–400 ms.
+func TestReplayTakesABudgetAFrame(t *testing.T) {
+	check := replayCheck
+	t.Cleanup(func() { replayCheck = check })
+	replayCheck = 2
+
+	v, recs := replayedView(t)
+	full := v.m
+	var got []fleet.Record
+	ended := make(chan struct{}, 1)
+	v.startReplay(recs, 8, func(r fleet.Record) { got = append(got, r) }, func() { ended <- struct{}{} })
+	v.replay.budget = time.Nanosecond
+	for i, want := range []struct {
+		records int
+		at      time.Duration
+	}{
+		{2, 52 * time.Millisecond},
+		{4, 100 * time.Millisecond},
+		{6, 1150 * time.Millisecond}, // the end's time, with a record left
+	} {
+		v.mu.Lock()
+		v.replayTo(time.Hour)
+		on, at := v.replay != nil, time.Duration(0)
+		if on {
+			at = v.replay.at
+		}
+		v.mu.Unlock()
+		if !on || len(got) != want.records || at != want.at {
+			t.Fatalf("frame %d: replaying %v, %d records taken, playhead at %v; want %d, %v", i+1, on, len(got), at, want.records, want.at)
+		}
+		if text := v.replayText(); !strings.HasSuffix(text, " at 8×, slowed: too many attempts to draw at that speed") {
+			t.Errorf("frame %d: replayText = %q", i+1, text)
+		}
+	}
+	v.mu.Lock()
+	v.replayTo(time.Hour)
+	v.mu.Unlock()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the replay did not end once every record was taken")
+	}
+	if v.m != full || len(got) != len(recs) {
+		t.Fatalf("at the end: the whole run shown %v, %d of %d records taken", v.m == full, len(got), len(recs))
+	}
+	for i := range recs {
+		if got[i].Event != recs[i].Event {
+			t.Errorf("record %d taken out of order", i)
+		}
+	}
+
+	// Within the budget, a frame takes every record up to the playhead.
+	got = nil
+	v.startReplay(recs, 1, func(r fleet.Record) { got = append(got, r) }, nil)
+	v.replay.budget = time.Hour
+	v.mu.Lock()
+	v.replayTo(1120 * time.Millisecond)
+	v.mu.Unlock()
+	if len(got) != 5 || strings.Contains(v.replayText(), "slowed") {
+		t.Errorf("within the budget: %d records taken (want 5), %q", len(got), v.replayText())
+	}
+}
+
+// A frame's budget is an eighth of the time to the next frame, at least
+// minReplayBudget: frames of a big replay come 250 ms apart, and took 8 ms
+// of records each (a replay of 955,000 records took 30 s at 8×).
+func TestReplayBudgetFollowsTheFrameGap(t *testing.T) {
+	for _, tt := range []struct {
+		drawCost, want time.Duration
+	}{
+		{0, minReplayBudget},
+		{10 * time.Millisecond, minReplayBudget},
+		{50 * time.Millisecond, 25 * time.Millisecond},
+		{time.Second, maxFrameGap / replayShare},
+	} {
+		v, recs := replayedView(t)
+		v.startReplay(recs, 1, nil, nil)
+		v.mu.Lock()
+		v.drawCost = tt.drawCost
+		v.advanceReplay(time.Now())
+		if got := v.replay.budget; got != tt.want {
+			t.Errorf("last redraw %v: budget %v, want %v", tt.drawCost, got, tt.want)
+		}
+		v.mu.Unlock()
 	}
 }
