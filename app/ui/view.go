@@ -329,6 +329,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	rec.Final(&st)
 	sl.yield()
 	disp := acc.Dispersion(fleet.DispersionSlice)
+	rec.KeepNumbers(st, disp) // for the JSON export's head
 	sl.yield()
 
 	v.mu.Lock()
