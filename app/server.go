@@ -26,6 +26,9 @@ type config struct {
 	host string // address to listen on
 	port int
 	root string // folder holding web/ and wasm_exec.js
+	// allowHosts are names the server answers besides localhost, its
+	// subdomains, IP addresses and host (hostGuard); "*" allows any.
+	allowHosts []string
 }
 
 // usage is printed by -h and for an unknown command.
@@ -123,8 +126,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	port := decimalVar(fs, &c.port, "port", 8080, "TCP `port` to listen on, 1–65535, not one browsers refuse (6000, 6667, …); 0 picks a free one (RETRYLAB_PORT)")
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
+	allow := fs.String("allow-host", getenv("RETRYLAB_ALLOW_HOST"),
+		"comma-separated `names` the server answers besides localhost, *.localhost, IP addresses and -host's, such as a reverse proxy's or a tunnel's; * answers any name, with no protection against DNS rebinding (RETRYLAB_ALLOW_HOST)")
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
+	}
+	for _, n := range strings.Split(*allow, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if n != "*" && normalHost(n) == "" {
+			return c, fmt.Errorf("-allow-host %q: must be host names separated by commas (a port is ignored), or *", n)
+		}
+		c.allowHosts = append(c.allowHosts, n)
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -172,7 +186,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 	// Requests inherit base, cancelled only if Shutdown gives up on them.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	srv := newServer(site, base)
+	srv := newServer(guardHosts(site, c.host, c.allowHosts), base)
 	port := lns[0].Addr().(*net.TCPAddr).Port
 	site.setListenAddr(c.host, port) // for /join: with -port 0 the port is known only now
 	errc := make(chan error, len(lns))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -126,6 +127,12 @@ func TestParseConfig(t *testing.T) {
 		{"bad port", []string{"-port", "6000"}, env(), config{}, "-port 6000: browsers refuse to load a page from that port (a bad port in the Fetch standard"},
 		{"bad env port", nil, env("RETRYLAB_PORT", "6667"), config{}, "RETRYLAB_PORT 6667: browsers refuse"},
 		{"port beside a bad one", []string{"-port", "6001"}, env(), config{host: "localhost", port: 6001, root: "."}, ""},
+		// Names answered besides localhost's and IP addresses (hostGuard).
+		{"allowed hosts", []string{"-allow-host", "demo.example.com, laptop.local:8080,"}, env(), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"demo.example.com", "laptop.local:8080"}}, ""},
+		{"allowed hosts from the environment", nil, env("RETRYLAB_ALLOW_HOST", "*"), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"*"}}, ""},
+		{"flag beats the environment's hosts", []string{"-allow-host", "a.test"}, env("RETRYLAB_ALLOW_HOST", "b.test"), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"a.test"}}, ""},
+		{"a URL is no host", []string{"-allow-host", "http://demo.example.com/"}, env(), config{}, `-allow-host "http://demo.example.com/": must be host names separated by commas`},
+		{"a bad port", []string{"-allow-host", "demo.test:http"}, env(), config{}, `-allow-host "demo.test:http"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,7 +146,7 @@ func TestParseConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})

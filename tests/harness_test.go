@@ -130,6 +130,9 @@ func (s *server) get(tb testing.TB, path string, header ...string) (*http.Respon
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
+		if header[i] == "Host" {
+			req.Host = header[i+1] // net/http sends req.Host, not the header
+		}
 	}
 	tr := &http.Transport{DisableCompression: true}
 	resp, err := (&http.Client{Transport: tr, Timeout: 30 * time.Second}).Do(req)

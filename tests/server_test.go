@@ -514,3 +514,39 @@ func (s *eventStream) next(t *testing.T, d time.Duration, match func(mockEvent) 
 		}
 	}
 }
+
+// TestServerAnswersItsOwnNamesOnly: the real server answers the names a
+// browser reaches it by (localhost, a worker origin, an IP address) and
+// refuses another with a JSON 403 naming it (DNS rebinding: a site whose
+// domain was made to resolve to this machine was same-origin with the
+// playground); -allow-host adds a name.
+func TestServerAnswersItsOwnNamesOnly(t *testing.T) {
+	srv := startServer(t)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	for _, tt := range []struct {
+		host string
+		want int
+	}{
+		{"localhost:" + port, 200},
+		{"w2.localhost:" + port, 200},
+		{"127.0.0.1:" + port, 200},
+		{"evil.example:" + port, 403},
+		{"demo.test:" + port, 403},
+	} {
+		resp, body := srv.get(t, "/mock?rate=1000", "Host", tt.host)
+		if resp.StatusCode != tt.want {
+			t.Errorf("Host %s: %d %s, want %d", tt.host, resp.StatusCode, body, tt.want)
+			continue
+		}
+		if tt.want == 403 {
+			var e struct{ Param, Value, Allowed string }
+			if json.Unmarshal(body, &e) != nil || e.Param != "Host" || e.Value != tt.host || !strings.Contains(e.Allowed, "-allow-host") {
+				t.Errorf("Host %s refused with %s", tt.host, body)
+			}
+		}
+	}
+	other := startServer(t, "-allow-host", "demo.test")
+	if resp, body := other.get(t, "/", "Host", "demo.test"); resp.StatusCode != 200 {
+		t.Errorf("-allow-host demo.test, Host demo.test: %d %.200s", resp.StatusCode, body)
+	}
+}
