@@ -5,8 +5,12 @@ package tests
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -331,4 +335,55 @@ func TestWatchOpensWhenAStreamFrees(t *testing.T) {
 		t.Errorf("the watch did not see the room's request: %+v", ws())
 	}
 	press(t, ctx, "s")
+}
+
+// TestWatchSaysTheStreamWasRefused: a proxy between the page and Retry
+// Lab that does not pass /mock/events answers the room's stream 404. The
+// page asks once what the refusal was (EventSource does not say), tells
+// it, and does not ask again: it asked every 30 s at most, forever, while
+// its status blamed too many streams.
+func TestWatchSaysTheStreamWasRefused(t *testing.T) {
+	srv := startServer(t)
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	rp := httputil.NewSingleHostReverseProxy(target)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mock/events" {
+			asked.Add(1)
+			http.NotFound(w, r)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+	ctx, _ := newBrowser(t)
+	room := fmt.Sprintf("e2e-refused-%d", time.Now().UnixNano())
+	boot(t, ctx, proxy.URL+"/?room="+room)
+	press(t, ctx, "w")
+	var said string
+	if err := waitFor(10*time.Second, func() bool {
+		said = eval[string](t, ctx, `document.getElementById("run-status").textContent`)
+		return strings.Contains(said, "refused the room's stream (404 Not Found)")
+	}); err != nil {
+		t.Fatalf("the watch says %q", said)
+	}
+	if !strings.Contains(said, "does not ask again") || !strings.Contains(said, "proxy") {
+		t.Errorf("the status says %q: want that the page does not ask again, and why it may be", said)
+	}
+	// The first tries of a refused stream came 5–6 s apart.
+	time.Sleep(8 * time.Second)
+	if n := asked.Load(); n != 2 {
+		t.Errorf("the stream was asked for %d times in 8 s: want the stream's and the one asking why", n)
+	}
+	watching := func() bool { return eval[bool](t, ctx, `JSON.parse(window.retrylab.state()).watching`) }
+	if !watching() {
+		t.Error("the watch ended by itself: Stop ends it")
+	}
+	press(t, ctx, "s")
+	if err := waitFor(5*time.Second, func() bool { return !watching() }); err != nil {
+		t.Fatal("s did not end the watch")
+	}
 }

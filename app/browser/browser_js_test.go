@@ -316,8 +316,11 @@ globalThis.EventSource.prototype.close = function () { this.closed = true; };`)
 // 503) is opened again when Stream is asked to, after a wait, and told
 // lost once; without retry it stays closed.
 func TestStreamOpensARefusedStreamAgain(t *testing.T) {
-	// node has no EventSource: a fake refused twice, then open with a hello.
-	fake, err := compile(`globalThis.opened = 0;
+	// node has no EventSource: a fake refused twice, then open with a
+	// hello. The page asks what the refusal was with fetch (a fake too,
+	// answering globalThis.status): a 503 is asked again, a 404 is told
+	// and not asked again.
+	fake, err := compile(`globalThis.opened = 0; globalThis.asked = 0; globalThis.aborted = 0;
 globalThis.EventSource = function (url) {
   var self = this, n = ++globalThis.opened; self.readyState = 0; self.closed = false;
   setTimeout(function () {
@@ -325,7 +328,12 @@ globalThis.EventSource = function (url) {
     self.readyState = 1; if (self.onmessage) self.onmessage({data: "hello"});
   }, 1);
 };
-globalThis.EventSource.prototype.close = function () { this.closed = true; this.readyState = 2; };`)
+globalThis.EventSource.prototype.close = function () { this.closed = true; this.readyState = 2; };
+globalThis.fetch = function (url, opts) {
+  globalThis.asked++;
+  opts.signal.addEventListener("abort", function () { globalThis.aborted++; });
+  return Promise.resolve({status: globalThis.status, ok: globalThis.status === 200, headers: {get: function () { return null; }}});
+};`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,19 +343,37 @@ globalThis.EventSource.prototype.close = function () { this.closed = true; this.
 	after, jitter := streamRetryAfter, streamRetryJitter
 	streamRetryAfter, streamRetryJitter = time.Millisecond, time.Millisecond
 	defer func() { streamRetryAfter, streamRetryJitter = after, jitter }()
-	opened := func() int { v, _ := safejs.Global().Get("opened"); n, _ := v.Int(); return n }
-	for _, retry := range []bool{true, false} {
-		if err := safejs.Global().Set("opened", 0); err != nil {
+	count := func(name string) int { v, _ := safejs.Global().Get(name); n, _ := v.Int(); return n }
+	for _, tt := range []struct {
+		retry  bool
+		status int
+		// opens of the stream, asks with fetch, and whether it ends
+		// with the hello or a refusal
+		opens, asks int
+		ends        string
+	}{
+		{true, 503, 3, 2, "hello"},
+		{true, 502, 3, 2, "hello"}, // a proxy's, its server away a moment
+		{true, 404, 1, 1, `"type":"refused","status":404`},
+		{true, 401, 1, 1, `"type":"refused","status":401`},
+		{false, 503, 1, 0, `"type":"lost"`},
+	} {
+		for _, k := range []string{"opened", "asked", "aborted"} {
+			if err := safejs.Global().Set(k, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := safejs.Global().Set("status", tt.status); err != nil {
 			t.Fatal(err)
 		}
 		got := make(chan string, 10)
-		stop, err := Stream("/mock/events?key=k", retry, func(d string) { got <- d })
+		stop, err := Stream("/mock/events?key=k", tt.retry, func(d string) { got <- d })
 		if err != nil {
 			t.Fatal(err)
 		}
 		var said []string
 		wait := 2 * time.Second
-		if !retry {
+		if tt.ends != "hello" {
 			wait = 300 * time.Millisecond // nothing more comes
 		}
 		deadline := time.After(wait)
@@ -370,11 +396,10 @@ globalThis.EventSource.prototype.close = function () { this.closed = true; this.
 				lost++
 			}
 		}
-		switch {
-		case retry && (opened() != 3 || lost != 1 || said[len(said)-1] != "hello"):
-			t.Errorf("retry: opened %d times, told %q: want 3 opens, lost once, then the hello", opened(), said)
-		case !retry && (opened() != 1 || lost != 1 || len(said) != 1):
-			t.Errorf("no retry: opened %d times, told %q: want 1 open and lost once", opened(), said)
+		if n := len(said); count("opened") != tt.opens || count("asked") != tt.asks || count("aborted") != tt.asks ||
+			lost != 1 || n == 0 || !strings.Contains(said[n-1], tt.ends) {
+			t.Errorf("retry %v, refused with %d: opened %d, asked %d (aborted %d), told %q; want %d opens, %d asks, lost once, last %s",
+				tt.retry, tt.status, count("opened"), count("asked"), count("aborted"), said, tt.opens, tt.asks, tt.ends)
 		}
 	}
 }

@@ -870,7 +870,7 @@ func ClaimName(ch, name string, clash func()) (rename func(string), stop func(),
 // forwards {"type":"lost","at":…} once, until the next message: what the
 // server sent meanwhile is not seen.
 const streamJS = `
-var es = null, buf = [], timer = 0, lost = false, again = 0, tries = 0, closed = false;
+var es = null, buf = [], timer = 0, lost = false, again = 0, tries = 0, closed = false, probe = null;
 function flush() { timer = 0; if (buf.length === 0) return; var s = buf.join("\u001e"); buf = []; fn(s); }
 function push(data) {
   buf.push(data);
@@ -885,30 +885,55 @@ function open() {
       lost = true;
       push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
     }
-    // Closed for good: an answer that is not a stream (503, too many
-    // streams open). Open it again after the server's Retry-After and a
-    // random part (full jitter) that doubles at each refusal in a row.
-    if (retry && es.readyState === 2 && !closed && again === 0) {
-      var cap = Math.min(maxMS, jitterMS * Math.pow(2, tries));
-      tries++;
-      again = setTimeout(open, afterMS + Math.random() * cap);
-    }
+    // Closed for good: an answer that is not a stream. EventSource does
+    // not say which, so the same request asks: a 503 (too many streams
+    // open), a 429, a 408 or a proxy's 5xx is opened again after its
+    // Retry-After and a random part (full jitter) that doubles at each
+    // refusal in a row; another answer (a 404, a 401) is told, and not
+    // asked again.
+    if (retry && es.readyState === 2 && !closed && again === 0 && probe === null) ask();
   };
 }
+function later(ms) {
+  var cap = Math.min(maxMS, jitterMS * Math.pow(2, tries));
+  tries++;
+  again = setTimeout(open, ms + Math.random() * cap);
+}
+function ask() {
+  probe = new AbortController();
+  var p = probe;
+  fetch(url, {cache: "no-store", signal: p.signal, headers: {Accept: "text/event-stream"}}).then(function (r) {
+    p.abort(); // a stream's body is not read
+    if (closed) return;
+    probe = null;
+    var s = r.status, ra = parseInt(r.headers.get("Retry-After"), 10);
+    if (r.ok || s === 503 || s === 429 || s === 408 || s >= 500) {
+      later(r.ok ? 0 : ra >= 0 && ra <= 3600 ? ra * 1000 : afterMS);
+      return;
+    }
+    push(JSON.stringify({type: "refused", status: s, at: new Date().toISOString()}));
+  }, function () {
+    if (closed) return;
+    probe = null;
+    later(afterMS); // the server is not there: it may come back
+  });
+}
 open();
-return function () { closed = true; if (again) clearTimeout(again); again = 0; es.onmessage = null; es.onerror = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
+return function () { closed = true; if (again) clearTimeout(again); again = 0; if (probe) probe.abort(); probe = null; es.onmessage = null; es.onerror = null; es.close(); if (timer) clearTimeout(timer); timer = 0; buf = []; };`
 
 // streamFlushMS is the longest a stream message waits in JavaScript before
 // Go gets it (with the others of its batch).
 const streamFlushMS = 25
 
-// A stream the server answered with something else than a stream (a 503:
-// too many streams open) is opened again, when Stream is asked to, after
-// streamRetryAfter (the mock's Retry-After on that 503, which EventSource
-// does not let the page read) and a random part (full jitter) under
+// A stream the server answered with something else than a stream is
+// asked for again with fetch, which reads the answer EventSource hides. A
+// 503 (too many streams open), a 429, a 408 or another 5xx (a proxy's)
+// is opened again, when Stream is asked to, after its Retry-After
+// (streamRetryAfter without one) and a random part (full jitter) under
 // streamRetryJitter, doubled at each refusal in a row up to
-// streamRetryMax. (The browser itself reconnects only a stream whose
-// connection dropped.)
+// streamRetryMax; another (a 404, a 401) is told as
+// {"type":"refused","status":404,…} and not asked again. (The browser
+// itself reconnects only a stream whose connection dropped.)
 var (
 	streamRetryAfter  = 5 * time.Second
 	streamRetryJitter = time.Second
@@ -920,8 +945,8 @@ var streamFn lazyFunc
 // Stream opens a server-sent events stream (EventSource) on url and calls
 // fn with the data of each unnamed message until stop is called. The
 // browser reconnects by itself if the connection drops, and, with retry,
-// Stream opens it again if the server answered otherwise
-// (streamRetryAfter); fn gets {"type":"lost","at":…} when the stream
+// Stream opens it again if the server answered otherwise, or tells of
+// the refusal (streamRetryAfter); fn gets {"type":"lost","at":…} when the stream
 // fails (once, until the next message; the server's stream starts again
 // with its hello). fn runs on a JS
 // callback and must not block. Messages come in batches (fn is called once

@@ -630,6 +630,7 @@ type watchStats struct {
 	For      time.Duration // how long the watch has lasted (set by the Lab)
 	Lost     bool          // the server's stream is disconnected now (the browser reconnects)
 	LostFor  time.Duration // how long it was disconnected in all: arrivals then not seen
+	Refused  int           // the status the server refused the stream with, not asked again (browser.Stream); 0: none
 }
 
 // WatchMaxArrivals is the most arrivals a watch keeps (~150 bytes each): a

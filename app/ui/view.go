@@ -238,11 +238,15 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	if mock.DecodeEvent(data, &e) != nil {
 		return false
 	}
-	if e.Type == "hello" || e.Type == "lost" {
-		// The connection: lost (the browser reconnects), or (re)opened.
+	if e.Type == "hello" || e.Type == "lost" || e.Type == "refused" {
+		// The connection: lost (the browser reconnects, or the page asks
+		// again), refused for good, or (re)opened.
 		v.mu.Lock()
 		if v.m != nil {
-			v.m.setLost(e.Type == "lost", v.m.since(time.Now()))
+			v.m.setLost(e.Type != "hello", v.m.since(time.Now()))
+			if e.Type == "refused" {
+				v.m.wcount.Refused = e.Status
+			}
 			v.dirty = true
 		}
 		v.mu.Unlock()
