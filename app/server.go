@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // config is what the serve command is told by flags and the environment.
@@ -29,6 +31,9 @@ type config struct {
 	// allowHosts are names the server answers besides localhost, its
 	// subdomains, IP addresses and host (hostGuard); "*" allows any.
 	allowHosts []string
+	// uncapped are remote addresses the mock's per-client caps do not
+	// count (mock.Options.Uncapped).
+	uncapped []netip.Prefix
 }
 
 // usage is printed by -h and for an unknown command.
@@ -128,8 +133,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	allow := fs.String("allow-host", getenv("RETRYLAB_ALLOW_HOST"),
 		"comma-separated `names` the server answers besides localhost, *.localhost, IP addresses and -host's, such as a reverse proxy's or a tunnel's; * answers any name, with no protection against DNS rebinding (RETRYLAB_ALLOW_HOST)")
+	uncapped := fs.String("uncapped", getenv("RETRYLAB_UNCAPPED"),
+		"comma-separated IP `addresses` or prefixes (172.17.0.0/16) whose clients the mock's per-address caps (50 streams, 500 hangs, 100 faults) do not count, as loopback's: a NAT's, a container bridge's or a proxy's on another machine, through which a whole room comes (RETRYLAB_UNCAPPED)")
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
+	}
+	for _, a := range strings.Split(*uncapped, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		p, err := parsePrefix(a)
+		if err != nil {
+			return c, fmt.Errorf("-uncapped %q: must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16", a)
+		}
+		c.uncapped = append(c.uncapped, p)
 	}
 	for _, n := range strings.Split(*allow, ",") {
 		if n = strings.TrimSpace(n); n == "" {
@@ -165,12 +182,27 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return c, nil
 }
 
+// parsePrefix reads an IP address, as the prefix of that address alone,
+// or a prefix such as 172.17.0.0/16 (its address masked).
+func parsePrefix(s string) (netip.Prefix, error) {
+	if strings.Contains(s, "/") {
+		p, err := netip.ParsePrefix(s)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil || a.Zone() != "" {
+		return netip.Prefix{}, fmt.Errorf("not an IP address: %q", s)
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
 func serveCommand(args []string, stdout, stderr io.Writer) error {
 	c, err := parseConfig(args, os.Getenv, stderr)
 	if err != nil {
 		return err
 	}
-	site, err := newSite(c.root)
+	site, err := newSiteWith(c.root, mock.Options{Uncapped: c.uncapped})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http/httptest"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -133,6 +134,13 @@ func TestParseConfig(t *testing.T) {
 		{"flag beats the environment's hosts", []string{"-allow-host", "a.test"}, env("RETRYLAB_ALLOW_HOST", "b.test"), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"a.test"}}, ""},
 		{"a URL is no host", []string{"-allow-host", "http://demo.example.com/"}, env(), config{}, `-allow-host "http://demo.example.com/": must be host names separated by commas`},
 		{"a bad port", []string{"-allow-host", "demo.test:http"}, env(), config{}, `-allow-host "demo.test:http"`},
+		// Addresses the mock's per-address caps do not count.
+		{"uncapped", []string{"-uncapped", "172.17.0.9/16, 192.168.1.10,::ffff:10.0.0.1,2001:db8::/32"}, env(), config{host: "localhost", port: 8080, root: ".",
+			uncapped: []netip.Prefix{netip.MustParsePrefix("172.17.0.0/16"), netip.MustParsePrefix("192.168.1.10/32"), netip.MustParsePrefix("10.0.0.1/32"), netip.MustParsePrefix("2001:db8::/32")}}, ""},
+		{"uncapped from the environment", nil, env("RETRYLAB_UNCAPPED", "10.0.0.0/8"), config{host: "localhost", port: 8080, root: ".", uncapped: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, ""},
+		{"uncapped name", []string{"-uncapped", "router.lan"}, env(), config{}, `-uncapped "router.lan": must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16`},
+		{"uncapped bad prefix", []string{"-uncapped", "10.0.0.0/33"}, env(), config{}, `-uncapped "10.0.0.0/33"`},
+		{"uncapped zone", []string{"-uncapped", "fe80::1%eth0"}, env(), config{}, `-uncapped "fe80::1%eth0"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

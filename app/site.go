@@ -107,10 +107,14 @@ const mockEndpoints = "/mock, /mock/events, /mock/outage, /mock/limit, /mock/bur
 // started from another folder, the server looks in the wrong place.
 const pointRoot = "or point -root (RETRYLAB_ROOT) at the repository"
 
-// newSite reads the built assets under root and wires the handlers.
+// newSite is newSiteWith root and the mock's defaults.
+func newSite(root string) (*site, error) { return newSiteWith(root, mock.Options{}) }
+
+// newSiteWith reads the built assets under root and wires the handlers,
+// the mock's with mo.
 // Paths are made absolute first, so that a file missing under the default
 // root "." names the folder the server was started in.
-func newSite(root string) (*site, error) {
+func newSiteWith(root string, mo mock.Options) (*site, error) {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -128,7 +132,7 @@ func newSite(root string) (*site, error) {
 		return nil, err
 	}
 
-	m := mock.New(mock.Options{})
+	m := mock.New(mo)
 	mux := http.NewServeMux()
 	mux.Handle("/mock", m)
 	mux.Handle("/mock/events", m.Events()) // it keeps its own rolling write deadline

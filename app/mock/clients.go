@@ -24,11 +24,10 @@ type clients struct {
 	n  map[string]int
 }
 
-// take counts one more for r's address and returns it, or reports false
-// when that address holds max already (nothing is counted then). A
-// loopback address is always let through, uncounted: it returns "".
-func (c *clients) take(r *http.Request, max int) (addr string, ok bool) {
-	addr = remoteHost(r)
+// take counts one more for addr (Handler.counted) and returns it, or
+// reports false when that address holds max already (nothing is counted
+// then). An uncounted address, "", is always let through.
+func (c *clients) take(addr string, max int) (string, bool) {
 	if addr == "" {
 		return "", true
 	}
@@ -81,4 +80,22 @@ func remoteHost(r *http.Request) string {
 		return ""
 	}
 	return ip.String()
+}
+
+// counted is r's remote address as the per-client caps count it
+// (remoteHost), "" for one they do not count: loopback, and the
+// addresses of Options.Uncapped.
+func (h *Handler) counted(r *http.Request) string {
+	addr := remoteHost(r)
+	if addr == "" || len(h.opts.Uncapped) == 0 {
+		return addr
+	}
+	if ip, err := netip.ParseAddr(addr); err == nil {
+		for _, p := range h.opts.Uncapped {
+			if p.Contains(ip) {
+				return ""
+			}
+		}
+	}
+	return addr
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -235,6 +236,53 @@ func TestSwitchesRefuseOtherSites(t *testing.T) {
 			if sw == "outage" && down != (tt.want == 200) {
 				t.Errorf("POST /mock/outage from %q (Sec-Fetch-Site %q): key down %v", tt.origin, tt.site, down)
 			}
+		}
+	}
+}
+
+// TestUncappedAddresses: the addresses of Options.Uncapped (serve
+// -uncapped: a NAT's, a container bridge's, a proxy's on another machine)
+// are not counted by the per-client caps, as loopback is not; the others
+// are. Run in a container, every device of a room came from the bridge's
+// address, and the 51st page's stream got 503.
+func TestUncappedAddresses(t *testing.T) {
+	h := New(Options{MaxStreamsPerClient: 1, MaxStretchesPerClient: 1,
+		Uncapped: []netip.Prefix{netip.MustParsePrefix("172.17.0.0/16"), netip.MustParsePrefix("2001:db8::7/128")}})
+	for _, tt := range []struct{ remote, want string }{
+		{"172.17.0.1:5000", ""},
+		{"172.17.255.9:5000", ""},
+		{"[2001:db8::7]:5000", ""},
+		{"[::ffff:172.17.0.1]:5000", ""}, // IPv4-mapped: counted as IPv4
+		{"172.18.0.1:5000", "172.18.0.1"},
+		{"[2001:db8::8]:5000", "2001:db8::8"},
+		{"127.0.0.1:5000", ""},
+	} {
+		if got := h.counted(&http.Request{RemoteAddr: tt.remote}); got != tt.want {
+			t.Errorf("counted(%s) = %q, want %q", tt.remote, got, tt.want)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mock/events", h.Events())
+	mux.Handle("/mock/outage", h.Outage())
+	srv := httptest.NewServer(fromHeader(mux))
+	t.Cleanup(func() {
+		h.Close()
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	for range 3 {
+		openStreamFrom(t, srv.URL+"/mock/events?key=k", "172.17.0.1")
+	}
+	for i, from := range []string{"172.17.0.1", "172.17.0.1", "192.0.2.1", "192.0.2.1"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mock/outage?for=1m&key=k"+strconv.Itoa(i), nil)
+		req.Header.Set("X-Test-From", from)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if want := map[bool]int{true: 503, false: 200}[i == 3]; resp.StatusCode != want {
+			t.Errorf("outage %d from %s: %d, want %d", i+1, from, resp.StatusCode, want)
 		}
 	}
 }

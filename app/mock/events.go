@@ -174,7 +174,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key = strings.Clone(key) // do not keep the request's URL alive
-	addr, ok := h.streams.take(r, h.opts.MaxStreamsPerClient)
+	addr, ok := h.streams.take(h.counted(r), h.opts.MaxStreamsPerClient)
 	if !ok {
 		hdr.Set("Retry-After", "5")
 		writeError(w, http.StatusServiceUnavailable, &ParamError{Param: "streams", Value: strconv.Itoa(h.opts.MaxStreamsPerClient + 1),

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -34,8 +35,13 @@ type Options struct {
 	MaxStreamsPerClient   int
 	MaxHangsPerClient     int
 	MaxStretchesPerClient int
-	StreamBuf             int           // events buffered per stream before they are dropped (default 256)
-	Keepalive             time.Duration // SSE comment sent on an idle stream this often (default 15 s)
+	// Uncapped are remote addresses the per-client caps do not count, as
+	// they do not count loopback: a NAT's, a container bridge's or a proxy
+	// on another machine, through which a whole room comes from one
+	// address (serve -uncapped).
+	Uncapped  []netip.Prefix
+	StreamBuf int           // events buffered per stream before they are dropped (default 256)
+	Keepalive time.Duration // SSE comment sent on an idle stream this often (default 15 s)
 }
 
 // Defaults of Options.
@@ -210,7 +216,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a, cfg, isDown := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
 		end := EndDropped // one hang too many from its address: closed at once
-		if addr, ok := h.hangs.take(r, h.opts.MaxHangsPerClient); ok {
+		if addr, ok := h.hangs.take(h.counted(r), h.opts.MaxHangsPerClient); ok {
 			h.extendWrite(w, h.opts.HangLimit)
 			if end = h.wait(r.Context(), h.opts.HangLimit); end == EndSent {
 				end = EndTimeout

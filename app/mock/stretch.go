@@ -68,7 +68,8 @@ func (s *stretches) sweep(now time.Time) {
 // start begins key's stretch of d from now with scale (d == 0 ends its
 // stretch now), reading the clock under the lock so that a request decided
 // before it is never inside the stretch and one decided after it never
-// outside. by is the remote address asking ("" for loopback, uncounted).
+// outside. by is the remote address asking ("" when uncounted:
+// Handler.counted).
 // It refuses when max keys are already in a stretch, or when by has
 // maxBy keys in a stretch going on, none of them key (a stretch it
 // replaces is not one more); publish, when not nil, is called with the

@@ -91,7 +91,7 @@ func (h *Handler) serveSwitch(w http.ResponseWriter, r *http.Request, sw *faultS
 	if q.d == 0 && sw.scaled {
 		q.scale = 1 // ended: the key's own limit from now on, whatever scale says
 	}
-	st, no := set.start(key, remoteHost(r), q.d, q.scale, sw.maxKeys, h.opts.MaxStretchesPerClient, h.opts.Now, func(st stretch) {
+	st, no := set.start(key, h.counted(r), q.d, q.scale, sw.maxKeys, h.opts.MaxStretchesPerClient, h.opts.Now, func(st stretch) {
 		h.hub.publish(key, &streamEvent{a: arrival{key: key, at: st.from}, at: st.until, sw: sw, scale: st.scale})
 	})
 	switch no {
