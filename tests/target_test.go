@@ -88,6 +88,14 @@ func TestCustomTarget(t *testing.T) {
 	if note := eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`); !strings.Contains(note, "Access-Control-Allow-Origin") {
 		t.Errorf("network errors from a custom target: the note says %q, want it to name Access-Control-Allow-Origin", note)
 	}
+	// Another URL typed since: the note says it is about the last run's.
+	typeInto(t, ctx, "target", target+"/open")
+	if err := waitFor(2*time.Second, func() bool {
+		note := eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`)
+		return strings.Contains(note, "The last run, at "+target+"/closed: ")
+	}); err != nil {
+		t.Errorf("another target typed: the note says %q, want it to say it is about the last run's", eval[string](t, ctx, `(document.getElementById("cors-note") || {}).textContent || ""`))
+	}
 }
 
 // TestCustomTargetTimings: a custom target with a fragment, or one that

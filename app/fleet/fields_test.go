@@ -809,6 +809,22 @@ func TestTargetURLs(t *testing.T) {
 		{"example.com/x", "starts with http:// or https:// (http://example.com/x, perhaps)"},
 		{"localhost:18092/api", "(http://localhost:18092/api, perhaps)"}, // a review: it got the generic message
 		{"127.0.0.1", "(http://127.0.0.1, perhaps)"},
+		// A mistyped scheme is told the URL it means (http://http//… was
+		// offered; a review).
+		{"http//localhost:18091/api", "(http://localhost:18091/api, perhaps)"},
+		{"http:/localhost:18091/", "(http://localhost:18091/, perhaps)"},
+		{"HTTPS//api.example.com/v1", "(https://api.example.com/v1, perhaps)"},
+		{"https:api.example.com", "(https://api.example.com, perhaps)"},
+		{"httpbin.org/get", "(http://httpbin.org/get, perhaps)"},
+		// What Go's parser takes and browsers refuse: fetch() failed before
+		// sending, told as a network error or CORS (a review).
+		{"http://a<b.example/", "host has none of < > ]"},
+		{"http://a>b.example/", "host has none of < > ]"},
+		{"http://a]b.example/", "host has none of < > ]"},
+		{"http://[fe80::1%25eth0]:8080/", "IPv6 address has no zone"},
+		{"http://[::1]:8080/", ""},
+		{`http://a"b.example/`, ""}, // browsers take it
+		{"http://exa%6dple.com/", "host has no %-escapes"},
 		{"a b", "1 and 65535"},
 		{"http://a b.com/", "1 and 65535"},
 		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), "1 and 65535"},
@@ -837,7 +853,7 @@ func TestTargetURLs(t *testing.T) {
 func TestTargetWithoutSchemeSuggestsOnlyWhatWouldDo(t *testing.T) {
 	s := Default()
 	f, _ := FieldByKey("target")
-	for _, v := range []string{"localhost:6000", "a b", "1.2.3.4.5", "user@example.com"} {
+	for _, v := range []string{"localhost:6000", "a b", "1.2.3.4.5", "user@example.com", "http//localhost:6000", "http:/a<b.example"} {
 		if err := f.Set(&s, v); err == nil || strings.Contains(err.Error(), "perhaps") {
 			t.Errorf("target %q: %v; want refused with no suggestion", v, err)
 		}

@@ -273,11 +273,15 @@ func targetPort(v string) (int, string) {
 	case !strings.Contains(v, "://") && !strings.HasPrefix(v, "/"):
 		// "localhost:8080/api", "api.example.com/v1": the scheme left out,
 		// as an address bar allows; fetch() would read it as a path on
-		// the page's own origin.
-		if n, problem := targetPort("http://" + v); problem == "" && !BadPort(n) {
-			return 0, "a URL that starts with http:// or https:// (http://" + v + ", perhaps); " + targetAllowed
+		// the page's own origin. Or mistyped: "http//host", "http:/host".
+		if fix := withScheme(v); fix != "" {
+			return 0, "a URL that starts with http:// or https:// (" + fix + ", perhaps); " + targetAllowed
 		}
 		return 0, targetAllowed
+	case errors.As(err, &esc) && len(esc) == 3 && isHex(esc[1]) && isHex(esc[2]):
+		// Go refuses an escape in a host, which browsers decode:
+		// "exa%6dple.com" is example.com.
+		return 0, "a URL whose host has no %-escapes (browsers decode them: write the host as it reads); " + targetAllowed
 	case errors.As(err, &esc):
 		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + targetAllowed
 	case err != nil || len(v) > MaxTargetLen || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "":
@@ -286,6 +290,12 @@ func targetPort(v string) (int, string) {
 		return 0, "a URL without a user name or password (fetch() refuses one that carries them; send credentials in a header); " + targetAllowed
 	case endsInNumber(u.Hostname()) && !whatwgIPv4(u.Hostname()):
 		return 0, "a URL whose host, ending in a number, is an IPv4 address as browsers read it (four numbers of 0–255); " + targetAllowed
+	case strings.HasPrefix(u.Host, "[") && strings.Contains(u.Hostname(), "%"):
+		// Go takes a zone (RFC 6874); the URL Standard does not, and
+		// fetch() failed as if the network had.
+		return 0, "a URL whose IPv6 address has no zone (%25eth0): browsers refuse one; " + targetAllowed
+	case !strings.HasPrefix(u.Host, "[") && strings.ContainsAny(u.Hostname(), forbiddenHost):
+		return 0, "a URL whose host has none of " + strings.Join(strings.Split(forbiddenHost, ""), " ") + " (browsers refuse them in a host name); " + targetAllowed
 	}
 	n := 0
 	if p := u.Port(); p != "" {
@@ -295,6 +305,35 @@ func targetPort(v string) (int, string) {
 		}
 	}
 	return n, ""
+}
+
+// forbiddenHost are the characters Go's url.Parse takes in a host name
+// and browsers refuse there (the URL Standard's forbidden host code
+// points; Chromium's new URL("http://a<b.example/") throws), so that
+// fetch() failed before it sent anything, told as a network error.
+const forbiddenHost = "<>]"
+
+// withScheme is v, a target typed without "://", as it was likely meant:
+// with the scheme it starts with repaired ("http//host", "http:/host",
+// "https:host") or http:// in front. "" when that is no valid target
+// either.
+func withScheme(v string) string {
+	fix := "http://" + v
+	for _, scheme := range []string{"https", "http"} {
+		if len(v) > len(scheme) && strings.EqualFold(v[:len(scheme)], scheme) && strings.ContainsRune(":/", rune(v[len(scheme)])) {
+			fix = scheme + "://" + strings.TrimLeft(v[len(scheme):], ":/")
+			break
+		}
+	}
+	if n, problem := targetPort(fix); problem != "" || BadPort(n) {
+		return ""
+	}
+	return fix
+}
+
+// isHex reports whether c is a hex digit.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // endsInNumber reports whether the URL Standard parses host as an IPv4

@@ -350,6 +350,11 @@ func SchemaMarkdown() string {
 // read, and waited on, but neither shown nor exported).
 var rateLimitHeaders = [...]string{"RateLimit", "RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
 
+// RateLimitHeaderNames names the rate-limit headers a run reads, for a
+// custom target's Access-Control-Expose-Headers: "RateLimit,
+// RateLimit-Limit, …" (fetch() reads only those listed, each by name).
+var RateLimitHeaderNames = strings.Join(rateLimitHeaders[:], ", ")
+
 // RateLimitLines is h's rate-limit headers (those the ratelimit column
 // exports), a "Name: value" each of those present, joined by sep: the CSV
 // joins them with line breaks (a header's value cannot hold one), the

@@ -1311,7 +1311,17 @@ func (l *Lab) pageURL() *url.URL {
 }
 
 // CORSNote explains what a custom target may be hiding, or "".
-func (l *Lab) CORSNote() string { return l.tr.corsNote() }
+//
+// Under another target than the last run's, it says which it is about: a
+// note on the last URL's network errors read as one on the URL typed since
+// (a review).
+func (l *Lab) CORSNote() string {
+	note := l.tr.corsNote()
+	if note != "" && l.rec != nil && l.rec.Scenario.Target != l.s.Target {
+		note = "The last run, at " + l.rec.Scenario.Target + ": " + note
+	}
+	return note
+}
 
 // toastID is the short message's element.
 const toastID = "toast"

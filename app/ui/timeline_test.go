@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -610,7 +611,7 @@ func TestTransportNative(t *testing.T) {
 	// was blamed on CORS alone), and names each X-RateLimit header (the
 	// list takes no prefix wildcard; X-RateLimit-* exposed nothing), or
 	// "*": found by a review.
-	for _, want := range []string{"your server sends none", "list Retry-After, RateLimit, RateLimit-Policy", "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each by name", "with *"} {
+	for _, want := range []string{"your server sends none", "list Retry-After and the rate-limit headers you send, each by name", "RateLimit-Limit, RateLimit-Policy, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit", "with *"} {
 		if n := ct.corsNote(); !strings.Contains(n, want) {
 			t.Errorf("429s with no header readable: CORS note %q, want it to say %q", n, want)
 		}
@@ -2543,5 +2544,47 @@ func TestWatchPicturesHold(t *testing.T) {
 	run := newModel(t0, 10)
 	if run.drawsPictures(10 * denseArrivals) {
 		t.Error("a run draws its arrivals as pictures")
+	}
+}
+
+// A custom target's header of 5,000 characters (a Retry-After of nines)
+// made a tooltip line that ran out of the tooltip across the page: the
+// document grew to 36,069 px wide (a review). A tooltip line is cut to
+// maxTipLine bytes, and says how long it was.
+func TestTooltipCutsLongLines(t *testing.T) {
+	v := newView()
+	s := fleet.Default()
+	s.Workers = 1
+	v.start(s, t0, "")
+	long := strings.Repeat("9", 5000)
+	h := browser.Header("retry-after: " + long + "\nratelimit: \"default\";r=0;t=" + strings.Repeat("1", 400) + "\n")
+	for _, r := range []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Intended: at(0), Attempt: 1}},
+		{Attempt: &fleet.Attempt{Status: 429, Header: h}, Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429, Header: h}}},
+		{Event: core.Event{Kind: core.EventDone, At: at(50), Attempt: 1}},
+	} {
+		v.onRecord(r)
+	}
+	v.finish(at(100))
+	v.Redraw()
+	v.key("ArrowRight")
+	tp, ok := v.selection()
+	if !ok {
+		t.Fatal("no selection")
+	}
+	var ra string
+	for _, line := range tp.Lines {
+		if len(line) > maxTipLine+len("… (5,013 characters)") {
+			t.Errorf("a line of %d bytes: %.80q…", len(line), line)
+		}
+		if strings.HasPrefix(line, "Retry-After: ") {
+			ra = line
+		}
+	}
+	if !strings.HasSuffix(ra, "9… (5,013 characters)") {
+		t.Errorf("the Retry-After line ends %q, want it cut, saying its length", ra[max(0, len(ra)-40):])
+	}
+	if got := cutLine("é" + strings.Repeat("é", maxTipLine)); !utf8.ValidString(got) {
+		t.Errorf("cutLine split a UTF-8 sequence: %q", got[len(got)-30:])
 	}
 }

@@ -259,8 +259,8 @@ func (t *fetchTransport) headersNote() string {
 		// (X-RateLimit-* exposed nothing, found by a review), only a
 		// whole "*" for requests without credentials, as the page's are.
 		return "Rejections came back without a readable Retry-After: your server sends none, or, cross-origin, " +
-			"leaves it out of Access-Control-Expose-Headers (fetch() sees only the headers listed there): list Retry-After, RateLimit, RateLimit-Policy " +
-			"and, if you send them, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each by name (the list takes no X-RateLimit-*), or expose every header with *."
+			"leaves it out of Access-Control-Expose-Headers (fetch() sees only the headers listed there): list Retry-After " +
+			"and the rate-limit headers you send, each by name (the list takes no X-RateLimit-*): " + fleet.RateLimitHeaderNames + "; or expose every header with *."
 	}
 	return ""
 }

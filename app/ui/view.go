@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -1017,6 +1018,24 @@ type tip struct {
 	Class string  // its class name, for the accent colour
 }
 
+// maxTipLine is the most bytes of a tooltip line shown: a custom target's
+// header of 5,000 characters (a Retry-After of nines) made a tooltip of
+// a hundred lines. The exports keep it whole.
+const maxTipLine = 300
+
+// cutLine is line cut to maxTipLine bytes, never inside a UTF-8
+// sequence, with how long it was: "Retry-After: 99999…… (5,013 characters)".
+func cutLine(line string) string {
+	if len(line) <= maxTipLine {
+		return line
+	}
+	n := maxTipLine
+	for n > 0 && line[n]&0xC0 == 0x80 {
+		n--
+	}
+	return line[:n] + "… (" + thousands(utf8.RuneCountInString(line)) + " characters)"
+}
+
 // selection describes the selected attempt, or ok=false.
 func (v *view) selection() (t tip, ok bool) {
 	v.mu.Lock()
@@ -1054,6 +1073,9 @@ func (v *view) selection() (t tip, ok bool) {
 	}
 	t = describe(&k, v.running || v.replay != nil, held, v.m.ownServer) // a replay has not reached what comes next
 	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
+	for i, line := range t.Lines {
+		t.Lines[i] = cutLine(line)
+	}
 	if v.details {
 		t.Said = strings.Join(t.Lines, ". ")
 	}
