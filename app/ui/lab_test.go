@@ -478,6 +478,28 @@ func TestLabRunAndSimulateRules(t *testing.T) {
 	}
 }
 
+// A target being typed that is not valid yet is still the user's own URL
+// to the run bar: its label and the CORS note stay (they went back to the
+// mock's "Endpoint (works with curl):" at the first invalid character; a
+// review).
+func TestTypingATargetKeepsItsRunBar(t *testing.T) {
+	for _, tt := range []struct {
+		typed  string
+		custom bool
+	}{
+		{"", false},
+		{"http//localhost:18091/api", true},
+		{"https://api.example.com/x", true},
+	} {
+		l := newLab()
+		l.Set("target", tt.typed)
+		out := renderHTML(&RunBar{Lab: l})
+		if got := strings.Contains(out, "Custom target:") && strings.Contains(out, `id="cors-note"`); got != tt.custom {
+			t.Errorf("target %q typed: custom target's label and note shown %v, want %v", tt.typed, got, tt.custom)
+		}
+	}
+}
+
 // Watch room needs a shared room on the built-in mock; its button shows
 // only then, and the numbers of a watch are the room's.
 func TestLabWatchRules(t *testing.T) {

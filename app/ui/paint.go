@@ -28,8 +28,9 @@ type frameInput struct {
 // hint: why a live run cannot take it (the first of Scenario.LiveErrors),
 // and whether Simulate cannot either.
 type cannot struct {
-	live string
-	sim  bool
+	live     string
+	sim      bool
+	arrivals bool // the user's own URL: no arrivals stream to draw the server panel from
 }
 
 func cannotOf(s *fleet.Scenario) cannot {
@@ -38,6 +39,7 @@ func cannotOf(s *fleet.Scenario) cannot {
 		c.live = errs[0].Msg
 	}
 	c.sim = s.SimErrors() != nil
+	c.arrivals = s.Target != ""
 	return c
 }
 
@@ -254,7 +256,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	o.Text(fitText(histNotes, noteRoom, fontSmall, s), l.left+titleWidth(histTitle, s), l.histTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	srvNotes := []string{"each request when the server received it (rows cycle by arrival number)", "each request when the server received it", "by receive time"}
 	switch {
-	case m != nil && m.ownServer:
+	case m != nil && m.ownServer, m == nil && in.cannot.arrivals: // before a run too (a review)
 		srvNotes = []string{"not available for your own URL: only the built-in mock streams its arrivals", "not available for your own URL", "not available"}
 	case m != nil && m.simulated:
 		srvNotes = []string{"each request when the simulated server received it (no other clients are simulated)", "each request when the simulated server received it", "simulated"}

@@ -130,7 +130,7 @@ func (b *RunBar) Render() app.UI {
 		}
 	}
 	ep := l.endpointLine()
-	custom := l.s.Target != ""
+	custom := l.customTarget()
 	note := l.CORSNote()
 	general := l.GeneralErrs()
 	return app.Div().Class("runbar").Body(
@@ -324,7 +324,7 @@ func (l *Lab) endpointLine() endpointLine {
 		return line
 	}
 	label := "Endpoint (works with curl):"
-	if l.s.Target != "" {
+	if l.customTarget() {
 		label = "Custom target:"
 	}
 	if why := l.copyBlocked(); why != "" {
@@ -332,6 +332,12 @@ func (l *Lab) endpointLine() endpointLine {
 	}
 	return endpointLine{label, "Endpoint URL", l.endpointTitle(), l.EndpointURL(), ""}
 }
+
+// customTarget reports whether the inputs call the user's own URL: a
+// target set, or one being typed that is not valid yet (the line went back
+// to the mock's label, and the CORS note went away, at the first invalid
+// character; a review).
+func (l *Lab) customTarget() bool { return l.s.Target != "" || l.fieldErrs["target"] != "" }
 
 // endpointTitle says how the workers reach the endpoint line's URL: a
 // custom target as it is, from the page's origin; the mock from *.localhost

@@ -2588,3 +2588,22 @@ func TestTooltipCutsLongLines(t *testing.T) {
 		t.Errorf("cutLine split a UTF-8 sequence: %q", got[len(got)-30:])
 	}
 }
+
+// Before a run at the user's own URL, the server panel says it will stay
+// empty, as after one: it said "each request when the server received it"
+// until the run was over (a review).
+func TestEmptyServerPanelOfACustomTarget(t *testing.T) {
+	for _, target := range []string{"", "http://localhost:18092/api"} {
+		v := quietView()
+		s := fleet.Default()
+		s.Target = target
+		v.configure(s, 0)
+		v.mu.Lock()
+		v.redraw()
+		said := strings.Join(v.ops.Strings(), "|")
+		v.mu.Unlock()
+		if got := strings.Contains(said, "not available for your own URL"); got != (target != "") {
+			t.Errorf("target %q: the empty server panel says %q", target, said)
+		}
+	}
+}
