@@ -176,8 +176,8 @@ func writeFile(path string, write func(io.Writer) error) error {
 
 func simScenario(args []string, stdout, stderr io.Writer) error {
 	fs := simFlags("scenario", stderr)
-	jsonPath := fs.String("json", "", "also write the recording (every event) as JSON to this file")
-	csvPath := fs.String("csv", "", "also write the recording's events as CSV to this file")
+	jsonPath := fs.String("json", "", "also write the recording (every event) as JSON to this file (it keeps every record: ~1.5 KB an attempt)")
+	csvPath := fs.String("csv", "", "also write the recording's events as CSV to this file (it keeps every record: ~1.5 KB an attempt)")
 	maxAttempts := new(int)
 	maxFlag := decimalVar(fs, maxAttempts, "max-attempts", fleet.DefaultSimMaxAttempts, "stop the simulation after this many `attempts`, between 1 and 10000000")
 	// The query may come before or after the flags.
@@ -200,9 +200,6 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	if err := checkRange("max-attempts", *maxAttempts, [2]int{1, 10_000_000}, ""); err != nil {
 		return fmt.Errorf("sim scenario: %w", err)
 	}
-	if err := canWrite(*jsonPath, *csvPath); err != nil {
-		return fmt.Errorf("sim scenario: %w", err)
-	}
 	s, notes, err := scenarioFromQuery(query)
 	if err != nil {
 		return fmt.Errorf("sim scenario: %w", err)
@@ -216,11 +213,31 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("sim scenario: %s", strings.Join(msgs, "; "))
 	}
-	rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: *maxAttempts})
+	// Only once the query is taken: a bad one emptied an existing file.
+	if err := canWrite(*jsonPath, *csvPath); err != nil {
+		return fmt.Errorf("sim scenario: %w", err)
+	}
+	// With no export asked for, the numbers come from an accumulator and
+	// no record is kept: ~1.5 KB an attempt (1.5 GB for a million).
+	opts := fleet.SimOptions{MaxAttempts: *maxAttempts, Discard: *jsonPath == "" && *csvPath == ""}
+	var acc *fleet.StatsAcc
+	if opts.Discard {
+		acc = fleet.NewStatsAcc(fleet.SimEpoch, 0)
+		opts.OnRecord = func(r fleet.Record) { acc.Add(&r) }
+	}
+	rec, sum := fleet.SimulateWith(s, opts)
 	if rec.Err != nil {
 		return fmt.Errorf("sim scenario: %w", rec.Err)
 	}
-	printStats(stdout, s, rec.Stats(), fleet.Dispersion(rec.Records(), fleet.DispersionSlice), sum)
+	var st fleet.Stats
+	var disp float64
+	if acc != nil {
+		st, disp = acc.Stats(), acc.Dispersion(fleet.DispersionSlice)
+		rec.Final(&st)
+	} else {
+		st, disp = rec.Numbers(rec.Shared()) // over: no copy of every record
+	}
+	printStats(stdout, s, st, disp, sum)
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -308,7 +325,11 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	} else {
 		row("dispersion", "– (no retry)")
 	}
-	row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))
+	if st.CompletionN > 0 {
+		row("job completion", "p50 %s, p99 %s, max %s", ms(st.CompletionP50), ms(st.CompletionP99), ms(st.CompletionMax))
+	} else { // as the page says it: 0 µs read as measured
+		row("job completion", "– (no job completed)")
+	}
 	if sum.Stopped { // the jobs left were cancelled there: the run did not drain
 		row("stopped after", "%s (the attempt limit)", ms(st.Drain))
 	} else {

@@ -100,6 +100,26 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 	}
 }
 
+// A bad query leaves the files the command was to write as they were: it
+// emptied an existing one before it read the query (a review).
+func TestSimScenarioBadQueryKeepsTheFiles(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.json")
+	if err := os.WriteFile(keep, []byte("data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if err := runSim([]string{"scenario", "workers=0", "-json", keep, "-csv", filepath.Join(dir, "new.csv")}, &stdout, &stderr); err == nil {
+		t.Fatal("workers=0 ran")
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "data\n" {
+		t.Errorf("keep.json after a bad query: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.csv")); !os.IsNotExist(err) {
+		t.Errorf("new.csv made for a bad query: %v", err)
+	}
+}
+
 // The printed numbers say what happened: a run in which no job succeeded
 // printed "wasted per success 0.00 requests" (no waste at all), and one
 // stopped at its attempt limit "drained after", when the jobs left were
@@ -115,6 +135,9 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		// Stop: "100 aborted" did not say by what.
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
 			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timeouts, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
+		// No job over: nothing measured, not 0 µs (the page says "–").
+		{[]string{"scenario", "workers=10&jobs=1&hang=100&timeout=0s", "-max-attempts", "10"},
+			[]string{"job completion         – (no job completed)"}, []string{"0 µs"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
 			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {

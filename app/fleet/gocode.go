@@ -200,6 +200,7 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("var client = func() *http.Client {\n")
 	w("\tt := http.DefaultTransport.(*http.Transport).Clone()\n")
 	w("\tt.MaxIdleConnsPerHost = workers\n")
+	w("\tt.MaxIdleConns = workers // the default keeps 100 in all\n")
 	w("\treturn &http.Client{Transport: t}\n")
 	w("}()\n\n")
 
@@ -265,8 +266,10 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\tresp, err := client.Do(req)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
 	w("\tdefer resp.Body.Close()\n")
-	w("\tio.Copy(io.Discard, resp.Body)\n")
-	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header}\n")
+	w("\t// A body cut short (the timeout, a dropped connection) is a failed\n")
+	w("\t// attempt, not a success.\n")
+	w("\t_, err = io.Copy(io.Discard, resp.Body)\n")
+	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header, Err: err}\n")
 	w("}\n")
 	return b.String()
 }

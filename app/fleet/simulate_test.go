@@ -1093,3 +1093,23 @@ func TestSimulatedOutageAfterTheRunIsNoFault(t *testing.T) {
 		}
 	}
 }
+
+// Discard keeps no record, and OnRecord sees the same ones: a StatsAcc
+// given them has the kept records' numbers (retrylab sim scenario keeps
+// none when it exports none: 1.5 GB for a million attempts).
+func TestSimulateDiscard(t *testing.T) {
+	s := simScenario(t, "workers", "200", "jobs", "3", "fail500", "10", "seed", "4")
+	kept, _ := SimulateWith(s, SimOptions{MaxAttempts: 900})
+	want, wantDisp := kept.Numbers(kept.Shared())
+	acc := NewStatsAcc(SimEpoch, 0)
+	seen := 0
+	gone, sum := SimulateWith(s, SimOptions{MaxAttempts: 900, Discard: true, OnRecord: func(r Record) { seen++; acc.Add(&r) }})
+	if gone.Len() != 0 || seen != kept.Len() || !sum.Stopped {
+		t.Fatalf("discarded: %d records kept, %d seen (want %d), stopped %v", gone.Len(), seen, kept.Len(), sum.Stopped)
+	}
+	st := acc.Stats()
+	gone.Final(&st)
+	if !reflect.DeepEqual(st, want) || acc.Dispersion(DispersionSlice) != wantDisp {
+		t.Errorf("from OnRecord:\n %+v\nkept:\n %+v", st, want)
+	}
+}
