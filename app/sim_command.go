@@ -191,7 +191,11 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if fs.NArg() > 0 {
-			return fmt.Errorf("sim scenario: unexpected argument %q (quote the query: it contains &)", fs.Arg(0))
+			why := "give one query"
+			if strings.Contains(query, "&") || strings.Contains(fs.Arg(0), "&") {
+				why = "quote the query: it contains &"
+			}
+			return fmt.Errorf("sim scenario: unexpected argument %q (%s)", fs.Arg(0), why)
 		}
 	}
 	if err := maxFlag.check("max-attempts", "an integer between 1 and 10000000"); err != nil {
@@ -212,6 +216,9 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 			msgs[i] = n.Problem()
 		}
 		return fmt.Errorf("sim scenario: %s", strings.Join(msgs, "; "))
+	}
+	if *jsonPath != "" && *jsonPath == *csvPath {
+		return fmt.Errorf("sim scenario: -json and -csv name the same file %q: the CSV would replace the JSON", *jsonPath)
 	}
 	// Only once the query is taken: a bad one emptied an existing file.
 	if err := canWrite(*jsonPath, *csvPath); err != nil {
@@ -319,7 +326,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	} else { // no ratio: 0 would read as nothing wasted
 		row("wasted per success", "– (no job succeeded: all %d requests wasted)", st.Requests-st.InFlight)
 	}
-	row("peak", "%d requests in one second", st.PeakRPS)
+	row("peak", "%s in one second", count(st.PeakRPS, "request"))
 	if st.Retries > 0 {
 		row("dispersion", "%.2f (variance ÷ mean of the retries sent per %s: about 1 when they come independently, ≫ 1 in herds)", disp, ms(fleet.DispersionSlice))
 	} else {
@@ -335,7 +342,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	} else {
 		row("drained after", "%s", ms(st.Drain))
 	}
-	fmt.Fprintf(w, "\n  %d attempts simulated in %s (%d scheduler wake-ups)", sum.Attempts, ms(sum.Wall), sum.Events) // not the export's events
+	fmt.Fprintf(w, "\n  %s simulated in %s (%d scheduler wake-ups)", count(sum.Attempts, "attempt"), ms(sum.Wall), sum.Events) // not the export's events
 	if sum.Stopped {
 		fmt.Fprintf(w, " — STOPPED at the attempt limit: unfinished jobs were cancelled (raise -max-attempts)")
 	}

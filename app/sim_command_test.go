@@ -228,3 +228,27 @@ func TestSimScenarioPrintsJobsAtOnceAndDispersion(t *testing.T) {
 		}
 	}
 }
+
+// Two outputs in one file, or a stray argument: refused, saying why (the
+// CSV replaced the JSON, and "quote the query: it contains &" was said of
+// a query without one; a review).
+func TestSimScenarioRefusesWhatItCannotDo(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"scenario", "workers=2", "-json", f, "-csv", f}, "-json and -csv name the same file"},
+		{[]string{"scenario", "workers=1", "extra"}, `unexpected argument "extra" (give one query)`},
+		{[]string{"scenario", "workers=1", "jobs=2&seed=3"}, "quote the query: it contains &"},
+	} {
+		var stdout, stderr strings.Builder
+		err := runSim(c.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want it to say %q", c.args, err, c.want)
+		}
+	}
+	if _, err := os.Stat(f); !os.IsNotExist(err) {
+		t.Errorf("a refused command made %s: %v", f, err)
+	}
+}
