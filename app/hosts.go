@@ -18,14 +18,17 @@ import (
 // serve was told to listen on, and the names given with -allow-host. A
 // page on another site whose name was made to resolve to this machine (DNS
 // rebinding) would otherwise be same-origin with the playground and read
-// what only its origin reads: /join's addresses of this machine on its
-// networks, the page itself. (The mock's paths are open to any page by
-// CORS already, as they are to curl: they are the product.) Such a
-// request is refused with a 403 that names the Host and the flag that
-// allows it, as development servers (webpack's, Vite's, Jupyter's) do.
+// what only its origin reads (/join's addresses of this machine on its
+// networks, the page itself), and pass the fault switches' check that a
+// POST comes from the playground's own origin. Such a request is refused
+// with a 403 that names the Host and the flag that allows it, as
+// development servers (webpack's, Vite's, Jupyter's) do. The mock
+// endpoint and its arrivals stream answer any Host: they are open to any
+// page by CORS already, and curl, a load tool or another container calls
+// them by this machine's name (guarded, they refused that; a review).
 type hostGuard struct {
 	next  http.Handler
-	names []string // lower case, no trailing dot; "*" allows any
+	names []string // lower case, no trailing dot; "*" allows any, "*.example.com" its subdomains
 }
 
 // guardHosts wraps h in a hostGuard for a server listening on listenHost,
@@ -41,7 +44,7 @@ func guardHosts(h http.Handler, listenHost string, allow []string) http.Handler 
 }
 
 func (g *hostGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.allowed(r.Host) {
+	if open := r.URL.Path == "/mock" || r.URL.Path == "/mock/events"; !open && !g.allowed(r.Host) {
 		mock.SetCommon(w.Header())
 		writeJSONError(w, http.StatusForbidden, &mock.ParamError{Param: "Host", Value: cutValue(r.Host), Allowed: hostsAllowed})
 		return
@@ -50,7 +53,7 @@ func (g *hostGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // hostsAllowed says what a refused Host could have been.
-const hostsAllowed = "localhost, a subdomain of localhost, an IP address, the -host name, or a name given with -allow-host (RETRYLAB_ALLOW_HOST); this server answers no other name, so that no other site can reach it through its own domain (DNS rebinding)"
+const hostsAllowed = "localhost, a subdomain of localhost, an IP address, the -host name, or a name given with -allow-host (RETRYLAB_ALLOW_HOST; *.example.com for its subdomains); but for /mock and /mock/events, this server answers no other name, so that no other site can reach it through its own domain (DNS rebinding)"
 
 // allowed reports whether host (a request's Host: a name or an address,
 // with or without a port) is one the server answers. An empty Host (an
@@ -66,7 +69,15 @@ func (g *hostGuard) allowed(host string) bool {
 	if _, err := netip.ParseAddr(name); err == nil {
 		return true
 	}
-	return name == "localhost" || strings.HasSuffix(name, ".localhost") || slices.Contains(g.names, name)
+	if name == "localhost" || strings.HasSuffix(name, ".localhost") || slices.Contains(g.names, name) {
+		return true
+	}
+	for _, n := range g.names {
+		if strings.HasPrefix(n, "*.") && strings.HasSuffix(name, n[1:]) {
+			return true // a tunnel's random subdomains
+		}
+	}
+	return false
 }
 
 // normalHost is host's name without its port, the brackets of an IPv6

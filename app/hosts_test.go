@@ -42,10 +42,13 @@ func TestHostGuard(t *testing.T) {
 		{"0.0.0.0", []string{"laptop.local", "demo.example.com:443"}, "demo.example.com", true},
 		{"0.0.0.0", []string{"laptop.local"}, "sub.laptop.local", false},
 		{"localhost", []string{"*"}, "tunnel.example.net", true},
+		{"localhost", []string{"*.trycloudflare.com"}, "abc-def.trycloudflare.com", true},
+		{"localhost", []string{"*.trycloudflare.com"}, "trycloudflare.com", false},
+		{"localhost", []string{"*.trycloudflare.com"}, "abc.trycloudflare.com.evil.example", false},
 	}
 	for _, tt := range tests {
 		h := guardHosts(next, tt.listen, tt.allow)
-		r := httptest.NewRequest("GET", "/mock?rate=10", nil)
+		r := httptest.NewRequest("GET", "/join", nil)
 		r.Host = tt.host
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
@@ -61,6 +64,39 @@ func TestHostGuard(t *testing.T) {
 			body.Param != "Host" || body.Value != tt.host || !strings.Contains(body.Allowed, "-allow-host") ||
 			!strings.Contains(body.Error, tt.host) || w.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("Host %q: refused with %d, %s, CORS %q", tt.host, w.Code, w.Body, w.Header().Get("Access-Control-Allow-Origin"))
+		}
+	}
+}
+
+// The mock endpoint and its arrivals stream answer any Host: CORS opens
+// them to every page anyway, and curl, a load tool or another container
+// calls them by the machine's name (refused, they broke such setups; a
+// review). The page, /join, /qr.svg and the fault switches do not.
+func TestHostGuardLeavesTheMockOpen(t *testing.T) {
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	h := guardHosts(next, "localhost", nil)
+	for _, tt := range []struct {
+		method, path string
+		ok           bool
+	}{
+		{"GET", "/mock?rate=10", true},
+		{"HEAD", "/mock", true},
+		{"OPTIONS", "/mock", true},
+		{"GET", "/mock/events?key=k", true},
+		{"POST", "/mock/outage?key=k&for=1s", false},
+		{"POST", "/mock/limit?key=k&for=1s", false},
+		{"POST", "/mock/burst?key=k&n=5", false},
+		{"GET", "/mock/", false},
+		{"GET", "/", false},
+		{"GET", "/join", false},
+		{"GET", "/qr.svg?text=x", false},
+	} {
+		r := httptest.NewRequest(tt.method, tt.path, nil)
+		r.Host = "retrylab:8080" // another container's name for it
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := w.Code == http.StatusNoContent; got != tt.ok {
+			t.Errorf("%s %s from Host retrylab:8080: %d, want answered %v", tt.method, tt.path, w.Code, tt.ok)
 		}
 	}
 }

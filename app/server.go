@@ -132,7 +132,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.root, "root", envOr("RETRYLAB_ROOT", "."),
 		"folder holding web/app.wasm and wasm_exec.js, as built by make (RETRYLAB_ROOT)")
 	allow := fs.String("allow-host", getenv("RETRYLAB_ALLOW_HOST"),
-		"comma-separated `names` the server answers besides localhost, *.localhost, IP addresses and -host's, such as a reverse proxy's or a tunnel's; * answers any name, with no protection against DNS rebinding (RETRYLAB_ALLOW_HOST)")
+		"comma-separated `names` the server answers besides localhost, *.localhost, IP addresses and -host's, such as a reverse proxy's or a tunnel's (*.example.com: its subdomains); * answers any name, with no protection against DNS rebinding (RETRYLAB_ALLOW_HOST)")
 	uncapped := fs.String("uncapped", getenv("RETRYLAB_UNCAPPED"),
 		"comma-separated IP `addresses` or prefixes (172.17.0.0/16) whose clients the mock's per-address caps (50 streams, 500 hangs, 100 faults) do not count, as loopback's: a NAT's, a container bridge's or a proxy's on another machine, through which a whole room comes (RETRYLAB_UNCAPPED)")
 	if err := parseFlags(fs, args); err != nil {
@@ -152,8 +152,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		if n = strings.TrimSpace(n); n == "" {
 			continue
 		}
-		if n != "*" && normalHost(n) == "" {
-			return c, fmt.Errorf("-allow-host %q: must be host names separated by commas (a port is ignored), or *", n)
+		if h := normalHost(n); n != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
+			return c, fmt.Errorf("-allow-host %q: must be host names separated by commas (a port is ignored; *.example.com allows its subdomains), or *", n)
 		}
 		c.allowHosts = append(c.allowHosts, n)
 	}
@@ -187,6 +187,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 func parsePrefix(s string) (netip.Prefix, error) {
 	if strings.Contains(s, "/") {
 		p, err := netip.ParsePrefix(s)
+		if err == nil && p.Addr().Is4In6() && p.Bits() >= 96 {
+			// As the caps count a client: an IPv4-mapped address as IPv4.
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
 		return p.Masked(), err
 	}
 	a, err := netip.ParseAddr(s)

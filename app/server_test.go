@@ -134,6 +134,9 @@ func TestParseConfig(t *testing.T) {
 		{"flag beats the environment's hosts", []string{"-allow-host", "a.test"}, env("RETRYLAB_ALLOW_HOST", "b.test"), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"a.test"}}, ""},
 		{"a URL is no host", []string{"-allow-host", "http://demo.example.com/"}, env(), config{}, `-allow-host "http://demo.example.com/": must be host names separated by commas`},
 		{"a bad port", []string{"-allow-host", "demo.test:http"}, env(), config{}, `-allow-host "demo.test:http"`},
+		{"a tunnel's subdomains", []string{"-allow-host", "*.trycloudflare.com"}, env(), config{host: "localhost", port: 8080, root: ".", allowHosts: []string{"*.trycloudflare.com"}}, ""},
+		{"a star inside", []string{"-allow-host", "a*.example.com"}, env(), config{}, `-allow-host "a*.example.com": must be host names`},
+		{"a star's subdomain", []string{"-allow-host", "*.*.example.com"}, env(), config{}, `-allow-host "*.*.example.com"`},
 		// Addresses the mock's per-address caps do not count.
 		{"uncapped", []string{"-uncapped", "172.17.0.9/16, 192.168.1.10,::ffff:10.0.0.1,2001:db8::/32"}, env(), config{host: "localhost", port: 8080, root: ".",
 			uncapped: []netip.Prefix{netip.MustParsePrefix("172.17.0.0/16"), netip.MustParsePrefix("192.168.1.10/32"), netip.MustParsePrefix("10.0.0.1/32"), netip.MustParsePrefix("2001:db8::/32")}}, ""},
@@ -141,6 +144,8 @@ func TestParseConfig(t *testing.T) {
 		{"uncapped name", []string{"-uncapped", "router.lan"}, env(), config{}, `-uncapped "router.lan": must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16`},
 		{"uncapped bad prefix", []string{"-uncapped", "10.0.0.0/33"}, env(), config{}, `-uncapped "10.0.0.0/33"`},
 		{"uncapped zone", []string{"-uncapped", "fe80::1%eth0"}, env(), config{}, `-uncapped "fe80::1%eth0"`},
+		// Counted as IPv4, as the caps count a client (a review: it never matched).
+		{"uncapped IPv4-mapped prefix", []string{"-uncapped", "::ffff:172.17.0.0/112"}, env(), config{host: "localhost", port: 8080, root: ".", uncapped: []netip.Prefix{netip.MustParsePrefix("172.17.0.0/16")}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

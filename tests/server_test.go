@@ -533,7 +533,7 @@ func TestServerAnswersItsOwnNamesOnly(t *testing.T) {
 		{"evil.example:" + port, 403},
 		{"demo.test:" + port, 403},
 	} {
-		resp, body := srv.get(t, "/mock?rate=1000", "Host", tt.host)
+		resp, body := srv.get(t, "/join", "Host", tt.host)
 		if resp.StatusCode != tt.want {
 			t.Errorf("Host %s: %d %s, want %d", tt.host, resp.StatusCode, body, tt.want)
 			continue
@@ -544,6 +544,10 @@ func TestServerAnswersItsOwnNamesOnly(t *testing.T) {
 				t.Errorf("Host %s refused with %s", tt.host, body)
 			}
 		}
+	}
+	// The mock answers any name: curl, a load tool, another container.
+	if resp, body := srv.get(t, "/mock?rate=1000", "Host", "retrylab:"+port); resp.StatusCode != 200 {
+		t.Errorf("the mock by another name: %d %s", resp.StatusCode, body)
 	}
 	other := startServer(t, "-allow-host", "demo.test")
 	if resp, body := other.get(t, "/", "Host", "demo.test"); resp.StatusCode != 200 {

@@ -907,10 +907,13 @@ function ask() {
     if (closed) return;
     probe = null;
     var s = r.status, ra = parseInt(r.headers.get("Retry-After"), 10);
-    if (r.ok || s === 503 || s === 429 || s === 408 || s >= 500) {
-      later(r.ok ? 0 : ra >= 0 && ra <= 3600 ? ra * 1000 : afterMS);
+    var stream = r.ok && /^text\/event-stream/i.test(r.headers.get("Content-Type") || "");
+    if (stream || s === 503 || s === 429 || s === 408 || s >= 500) {
+      later(stream ? 0 : ra >= 0 && ra <= 3600 ? ra * 1000 : afterMS);
       return;
     }
+    // Another answer, a 200 that is no stream (a proxy's page, a login
+    // form) among them: told, and not asked again.
     push(JSON.stringify({type: "refused", status: s, at: new Date().toISOString()}));
   }, function () {
     if (closed) return;
@@ -931,7 +934,8 @@ const streamFlushMS = 25
 // is opened again, when Stream is asked to, after its Retry-After
 // (streamRetryAfter without one) and a random part (full jitter) under
 // streamRetryJitter, doubled at each refusal in a row up to
-// streamRetryMax; another (a 404, a 401) is told as
+// streamRetryMax, and a stream (it opens now) at once; another answer (a
+// 404, a 401, a 200 that is no event stream) is told as
 // {"type":"refused","status":404,…} and not asked again. (The browser
 // itself reconnects only a stream whose connection dropped.)
 var (

@@ -1456,3 +1456,23 @@ func FuzzParseDraft(f *testing.F) {
 		}
 	})
 }
+
+// A watch whose stream the server refused for good says with what, and
+// that the page does not ask again: a 200 that is no stream (a proxy's
+// page) as such.
+func TestWatchSaysWhatRefusedItsStream(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		says   string
+	}{
+		{404, "stream (404 Not Found)"},
+		{200, "stream (200 OK, not an event stream)"},
+	} {
+		l := newLab()
+		l.watching, l.watched, l.watchRoom = true, true, "r1"
+		l.wstats.Refused = tt.status
+		if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, tt.says) || !strings.Contains(out, "does not ask again") {
+			t.Errorf("refused with %d: the run bar lacks %q", tt.status, tt.says)
+		}
+	}
+}

@@ -63,7 +63,11 @@ func (b *RunBar) Render() app.UI {
 	case l.stopping:
 		status = "Stopping: aborting every request in flight…"
 	case l.watching && l.wstats.Refused != 0:
-		status = "Watching room “" + l.watchRoom + "”: the server refused the room's stream (" + strings.TrimSpace(strconv.Itoa(l.wstats.Refused)+" "+statusText(l.wstats.Refused)) + "), so requests are not seen; the page does not ask again. A proxy between the page and Retry Lab may not pass /mock/events. Stop (s) ends the watch."
+		answer := strings.TrimSpace(strconv.Itoa(l.wstats.Refused) + " " + statusText(l.wstats.Refused))
+		if l.wstats.Refused == 200 {
+			answer += ", not an event stream"
+		}
+		status = "Watching room “" + l.watchRoom + "”: the server refused the room's stream (" + answer + "), so requests are not seen; the page does not ask again. A proxy between the page and Retry Lab may not pass /mock/events. Stop (s) ends the watch."
 	case l.watching && !l.watchOpen && l.wstats.For > 3*time.Second:
 		status = "Watching room “" + l.watchRoom + "”: the server's stream of the room did not open (it has too many streams open, or cannot be reached); the page tries again, waiting longer each time. Stop (s) ends the watch."
 	case l.watching && !l.watchOpen:
