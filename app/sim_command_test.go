@@ -137,7 +137,7 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timeouts, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
 		// No job over: nothing measured, not 0 µs (the page says "–").
 		{[]string{"scenario", "workers=10&jobs=1&hang=100&timeout=0s", "-max-attempts", "10"},
-			[]string{"job completion         – (no job completed)"}, []string{"0 µs"}},
+			[]string{"job completion         – (no job completed)"}, []string{"p50 0 µs"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
 			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {
