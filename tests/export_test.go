@@ -40,6 +40,25 @@ func allowDownloads(t *testing.T, ctx context.Context) string {
 // download (.crdownload) beside it, and the same size 200 ms later.
 func download(t *testing.T, ctx context.Context, dir, id, ext string) (name string, data []byte) {
 	t.Helper()
+	// Only a file this click saves, or saves again (a run's file name is
+	// its start to the second, which two runs may share): a test
+	// downloading again into dir found the last one's at once and read
+	// it. And only once the button is enabled: state() tells a run's end a
+	// frame before the page enables the exports, and a click on the
+	// disabled button did nothing (a fresh-clone CI: no "Downloaded").
+	before := map[string]time.Time{}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil {
+				before[e.Name()] = info.ModTime()
+			}
+		}
+	}
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `(() => { const b = document.getElementById("`+id+`"); return !!b && !b.disabled })()`)
+	}); err != nil {
+		t.Fatalf("#%s stayed disabled", id)
+	}
 	click(t, ctx, id)
 	lastSize := int64(-1)
 	if err := waitFor(15*time.Second, func() bool {
@@ -51,7 +70,10 @@ func download(t *testing.T, ctx context.Context, dir, id, ext string) (name stri
 				return false
 			}
 			if strings.HasSuffix(e.Name(), ext) {
-				name = e.Name()
+				info, err := e.Info()
+				if was, seen := before[e.Name()]; err == nil && (!seen || !info.ModTime().Equal(was)) {
+					name = e.Name()
+				}
 			}
 		}
 		if name == "" {
