@@ -224,26 +224,13 @@ func simScenario(args []string, stdout, stderr io.Writer) error {
 	if err := canWrite(*jsonPath, *csvPath); err != nil {
 		return fmt.Errorf("sim scenario: %w", err)
 	}
-	// With no export asked for, the numbers come from an accumulator and
-	// no record is kept: ~1.5 KB an attempt (1.5 GB for a million).
-	opts := fleet.SimOptions{MaxAttempts: *maxAttempts, Discard: *jsonPath == "" && *csvPath == ""}
-	var acc *fleet.StatsAcc
-	if opts.Discard {
-		acc = fleet.NewStatsAcc(fleet.SimEpoch, 0)
-		opts.OnRecord = func(r fleet.Record) { acc.Add(&r) }
-	}
-	rec, sum := fleet.SimulateWith(s, opts)
+	// With no export asked for, no record is kept, only the numbers:
+	// ~1.5 KB an attempt (1.5 GB for a million).
+	rec, sum := fleet.SimulateWith(s, fleet.SimOptions{MaxAttempts: *maxAttempts, Discard: *jsonPath == "" && *csvPath == ""})
 	if rec.Err != nil {
 		return fmt.Errorf("sim scenario: %w", rec.Err)
 	}
-	var st fleet.Stats
-	var disp float64
-	if acc != nil {
-		st, disp = acc.Stats(), acc.Dispersion(fleet.DispersionSlice)
-		rec.Final(&st)
-	} else {
-		st, disp = rec.Numbers(rec.Shared()) // over: no copy of every record
-	}
+	st, disp := rec.Numbers(rec.Shared()) // over: no copy of every record
 	printStats(stdout, s, st, disp, sum)
 	for _, out := range []struct {
 		path  string

@@ -43,10 +43,11 @@ type SimOptions struct {
 	// (0.4 s of a page's thread for 900,000 of them): at once, and after
 	// each slice. The time spent in it is not counted in SimSummary.Wall.
 	Interrupt func(sim.Progress) bool
-	// Discard keeps no record in the Recording: OnRecord still sees each
-	// (a StatsAcc given them computes the numbers). The records take ~1.5
-	// KB an attempt: a million attempts took 1.5 GB, where a caller that
-	// exports none needs the numbers only (retrylab sim scenario).
+	// Discard keeps no record in the Recording, only its numbers
+	// (Recording.Numbers; OnRecord still sees each record). The records
+	// take ~1.5 KB an attempt: a million attempts took 1.5 GB, where a
+	// caller that exports none needs the numbers only (retrylab sim
+	// scenario).
 	Discard bool
 }
 
@@ -164,7 +165,10 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	const chunkLen = 1 << 15
 	var chunks [][]Record
 	var cur []Record
-	if !o.Discard {
+	var acc *StatsAcc // Discard's numbers
+	if o.Discard {
+		acc = NewStatsAcc(start, 0)
+	} else {
 		cur = make([]Record, 0, min(3*s.Workers*s.Jobs, chunkLen)) // every job makes at least 3
 	}
 	total := 0
@@ -173,11 +177,10 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		if o.Discard {
 			out := Record{Worker: r.Worker, Job: r.Job, Event: r.Event}
 			if r.Event.Kind == core.EventOutcome {
-				out.Attempt = &Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err}
-				if p := r.Response; p != nil {
-					out.Attempt.ServerSeq, out.Attempt.ServerAt = p.Seq, p.Received
-				}
+				a := simAttempt(r)
+				out.Attempt = &a
 			}
+			acc.Add(&out)
 			if o.OnRecord != nil {
 				o.OnRecord(out)
 			}
@@ -194,12 +197,8 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 			if len(slab) == cap(slab) {
 				slab = make([]Attempt, 0, 4096)
 			}
-			slab = append(slab, Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err})
-			a := &slab[len(slab)-1]
-			if p := r.Response; p != nil {
-				a.ServerSeq, a.ServerAt = p.Seq, p.Received
-			}
-			out.Attempt = a
+			slab = append(slab, simAttempt(r))
+			out.Attempt = &slab[len(slab)-1]
 		}
 		if o.OnRecord != nil {
 			o.OnRecord(*out)
@@ -229,6 +228,11 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		rec.faults = nil
 	}
 	rec.Limited, rec.Stopped = res.Stopped, res.Interrupted
+	if acc != nil {
+		st := acc.Stats()
+		rec.Final(&st)
+		rec.KeepNumbers(st, acc.Dispersion(DispersionSlice))
+	}
 	sum = SimSummary{Attempts: res.Attempts, Events: res.Events, Stopped: res.Stopped, Interrupted: res.Interrupted, Virtual: res.End.Sub(start), Wall: time.Since(began) - away}
 	return rec, sum
 }
@@ -359,3 +363,14 @@ func RelaxGC(percent int) (restore func()) {
 // limit (SimOptions.MaxAttempts): the attempt aborted, or the job
 // cancelled, there. A live run's are Stop's.
 func AtAttemptLimit(err error) bool { return errors.Is(err, sim.ErrLimit) }
+
+// simAttempt is the facts of r, an outcome, as a live run's transport
+// reports them: its answer and the simulated server's arrival number and
+// time.
+func simAttempt(r *sim.Record) Attempt {
+	a := Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err}
+	if p := r.Response; p != nil {
+		a.ServerSeq, a.ServerAt = p.Seq, p.Received
+	}
+	return a
+}

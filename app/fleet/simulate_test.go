@@ -1094,8 +1094,9 @@ func TestSimulatedOutageAfterTheRunIsNoFault(t *testing.T) {
 	}
 }
 
-// Discard keeps no record, and OnRecord sees the same ones: a StatsAcc
-// given them has the kept records' numbers (retrylab sim scenario keeps
+// Discard keeps no record, but the numbers (Recording.Numbers), and
+// OnRecord sees the same records: a StatsAcc given them has the kept
+// records' numbers (retrylab sim scenario keeps
 // none when it exports none: 1.5 GB for a million attempts).
 func TestSimulateDiscard(t *testing.T) {
 	s := simScenario(t, "workers", "200", "jobs", "3", "fail500", "10", "seed", "4")
@@ -1111,5 +1112,8 @@ func TestSimulateDiscard(t *testing.T) {
 	gone.Final(&st)
 	if !reflect.DeepEqual(st, want) || acc.Dispersion(DispersionSlice) != wantDisp {
 		t.Errorf("from OnRecord:\n %+v\nkept:\n %+v", st, want)
+	}
+	if st, disp := gone.Numbers(gone.Shared()); !reflect.DeepEqual(st, want) || disp != wantDisp {
+		t.Errorf("the discarding recording's Numbers:\n %+v\nkept:\n %+v", st, want)
 	}
 }
