@@ -321,12 +321,16 @@ func perr(i int, value string) *ParamError {
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then
-// "…", never splitting a UTF-8 sequence.
-func Cut(s string) string {
-	if len(s) <= MaxKeyLen {
+// "…", never splitting a UTF-8 sequence (CutTo).
+func Cut(s string) string { return CutTo(s, MaxKeyLen) }
+
+// CutTo is s cut to at most max bytes, then "…", never splitting a UTF-8
+// sequence; s itself when it is no longer.
+func CutTo(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	n := MaxKeyLen
+	n := max
 	for n > 0 && s[n]&0xC0 == 0x80 { // do not split a UTF-8 sequence
 		n--
 	}

@@ -1029,11 +1029,7 @@ func cutLine(line string) string {
 	if len(line) <= maxTipLine {
 		return line
 	}
-	n := maxTipLine
-	for n > 0 && line[n]&0xC0 == 0x80 {
-		n--
-	}
-	return line[:n] + "… (" + thousands(utf8.RuneCountInString(line)) + " characters)"
+	return mock.CutTo(line, maxTipLine) + " (" + thousands(utf8.RuneCountInString(line)) + " characters)"
 }
 
 // selection describes the selected attempt, or ok=false.
