@@ -100,7 +100,8 @@ type Stats struct {
 	// PeakJobs is the most jobs in progress at once, each from when it was
 	// due (as its completion counts) to its EventDone, or on while it has
 	// none: at most Workers in a closed workload, whose worker's next job
-	// is due as its last ended.
+	// is due as its last ended. A job stopped the instant it was due counts
+	// at that instant.
 	PeakJobs int
 
 	Amplification float64 // Requests / FirstTries; 0 with no first try
@@ -258,7 +259,11 @@ func (a *StatsAcc) Add(r *Record) {
 			delete(a.firstAt, k) // a job's number is not reused once done
 		}
 		st.Jobs++
-		a.jobTo = append(a.jobTo, e.At.Sub(a.start))
+		// A job that ended the instant it was due (stopped before its
+		// first attempt) was in progress at that instant: it counts as
+		// lasting a nanosecond, as an end at the moment another job is
+		// due counts before it.
+		a.jobTo = append(a.jobTo, max(e.At.Sub(a.start), first.Sub(a.start)+1))
 		if d := e.At.Sub(a.start); d > st.Drain {
 			st.Drain = d
 		}

@@ -132,7 +132,18 @@ func TestPeakJobsCountsFromDueTimes(t *testing.T) {
 			attempt(1, 0, 1, 500, 500), done(1, 0, 1, 600, nil),
 			attempt(2, 0, 1, 700, 700),
 		}, 2},
-		{"a job with only its end", []Record{attempt(0, 0, 1, 0, 0), done(1, 0, 0, 10, errors.New("cancelled"))}, 1},
+		// w1's job was stopped the instant it was due, while w0's ran.
+		{"a job with only its end", []Record{attempt(0, 0, 1, 0, 0), done(1, 0, 0, 10, errors.New("cancelled"))}, 2},
+		// Every job was stopped at the run's start (sim -max-attempts 1):
+		// it said "2 gave up; at most 0 at once".
+		{"all stopped as they were due", []Record{
+			attempt(0, 0, 1, 0, 0), outcome(0, 0, 1, 0, Attempt{Err: context.Canceled}), done(0, 0, 1, 0, errors.New("cancelled")),
+			done(1, 0, 0, 0, errors.New("cancelled")),
+		}, 2},
+		{"stopped as its next was due", []Record{
+			attempt(0, 0, 1, 0, 0), done(0, 0, 1, 100, nil),
+			done(0, 1, 0, 100, errors.New("cancelled")), // due as the last ended: not at once
+		}, 1},
 	} {
 		if got := StatsOf(t0, tc.recs).PeakJobs; got != tc.want {
 			t.Errorf("%s: %d jobs at once, want %d", tc.name, got, tc.want)
