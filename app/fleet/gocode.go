@@ -67,7 +67,11 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("//\tgo run .\n")
 	w("package main\n\n")
 	random := s.Open && s.RandomArrivals
-	w("import (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n")
+	w("import (\n\t\"context\"\n")
+	if s.Timeout > 0 {
+		w("\t\"errors\"\n")
+	}
+	w("\t\"fmt\"\n\t\"io\"\n")
 	if random {
 		w("\t\"math\"\n")
 	}
@@ -108,7 +112,7 @@ func (s Scenario) GoCodeAt(origin string) string {
 	} else {
 		w("const target = %s\n\n", strconv.Quote(target))
 	}
-	if s.Outage > 0 {
+	if s.Outage > 0 && s.Target == "" {
 		w("// The scenario's scheduled outage (%s down, %s after the start) is the\n", s.Outage, s.OutageAt)
 		w("// server's doing: this program does not take the mock down.\n\n")
 	}
@@ -194,19 +198,31 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("func must[T any](v T, err error) T {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\treturn v\n}\n\n")
 	}
 
-	w("// client keeps a connection per worker open between attempts:\n")
-	w("// http.DefaultClient keeps two per host, so most workers would connect\n")
-	w("// afresh for every attempt.\n")
+	if s.Open {
+		w("// client keeps a connection per job in progress open between attempts:\n")
+		w("// http.DefaultClient keeps two per host, so most jobs would connect afresh\n")
+		w("// for every attempt. A worker's jobs overlap, so there can be as many at\n")
+		w("// once as jobs in all.\n")
+	} else {
+		w("// client keeps a connection per worker open between attempts:\n")
+		w("// http.DefaultClient keeps two per host, so most workers would connect\n")
+		w("// afresh for every attempt.\n")
+	}
 	w("var client = func() *http.Client {\n")
 	w("\tt := http.DefaultTransport.(*http.Transport).Clone()\n")
-	w("\tt.MaxIdleConnsPerHost = workers\n")
-	w("\tt.MaxIdleConns = workers // the default keeps 100 in all\n")
+	if s.Open {
+		w("\tt.MaxIdleConnsPerHost = workers * jobs\n")
+		w("\tt.MaxIdleConns = workers * jobs // the default keeps 100 in all\n")
+	} else {
+		w("\tt.MaxIdleConnsPerHost = workers\n")
+		w("\tt.MaxIdleConns = workers // the default keeps 100 in all\n")
+	}
 	w("\treturn &http.Client{Transport: t}\n")
 	w("}()\n\n")
 
 	w("func main() {\n")
 	w("\t// Ctrl-C cancels every wait and every request in flight: the jobs\n")
-	w("\t// stop at once (core.ErrCancelled).\n")
+	w("\t// stop at once (core.ErrCancelled), and the program exits with 130.\n")
 	w("\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)\n")
 	w("\tdefer stop()\n")
 	w("\tstart := time.Now()\n")
@@ -221,7 +237,9 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("\t\top := func(ctx context.Context, n int) core.Outcome { return attempt(ctx, target) }\n")
 	}
 	w("\t\tif err := core.Do(ctx, loop, nil, op); err != nil {\n")
-	w("\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
+	w("\t\t\tif ctx.Err() == nil { // not stopped by Ctrl-C\n")
+	w("\t\t\t\tfmt.Printf(\"worker %%d job %%d: %%v\\n\", worker, job, err)\n")
+	w("\t\t\t}\n")
 	w("\t\t\treturn\n")
 	w("\t\t}\n")
 	w("\t\tsucceeded.Add(1)\n")
@@ -252,6 +270,13 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\t}\n")
 	w("\twg.Wait()\n")
 	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v\\n\", succeeded.Load(), workers*jobs, time.Since(start).Round(time.Millisecond))\n")
+	w("\tswitch {\n")
+	w("\tcase ctx.Err() != nil:\n")
+	w("\t\tfmt.Println(\"interrupted: the jobs in progress were cancelled\")\n")
+	w("\t\tos.Exit(130)\n")
+	w("\tcase succeeded.Load() < workers*jobs:\n")
+	w("\t\tos.Exit(1) // some gave up\n")
+	w("\t}\n")
 	w("}\n\n")
 
 	w("// attempt sends one request to url and reports what happened to the\n")
@@ -263,14 +288,30 @@ func (s Scenario) GoCodeAt(origin string) string {
 	}
 	w("\treq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
+	// failed names the error an attempt's timeout makes, which net/http
+	// tells as "context deadline exceeded".
+	failed := "err"
+	if s.Timeout > 0 {
+		failed = "timedOut(ctx, err)"
+	}
 	w("\tresp, err := client.Do(req)\n")
-	w("\tif err != nil {\n\t\treturn core.Outcome{Err: err}\n\t}\n")
+	w("\tif err != nil {\n\t\treturn core.Outcome{Err: %s}\n\t}\n", failed)
 	w("\tdefer resp.Body.Close()\n")
 	w("\t// A body cut short (the timeout, a dropped connection) is a failed\n")
 	w("\t// attempt, not a success.\n")
 	w("\t_, err = io.Copy(io.Discard, resp.Body)\n")
-	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header, Err: err}\n")
+	w("\treturn core.Outcome{Status: resp.StatusCode, Header: resp.Header, Err: %s}\n", failed)
 	w("}\n")
+	if s.Timeout > 0 {
+		w("\n// timedOut says so when err came of the attempt's timeout: net/http says\n")
+		w("// \"context deadline exceeded\".\n")
+		w("func timedOut(ctx context.Context, err error) error {\n")
+		w("\tif err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {\n")
+		w("\t\treturn fmt.Errorf(\"timed out after %%v\", timeout)\n")
+		w("\t}\n")
+		w("\treturn err\n")
+		w("}\n")
+	}
 	return b.String()
 }
 

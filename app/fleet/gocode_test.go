@@ -3,6 +3,8 @@
 package fleet
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
 	"net"
@@ -12,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -236,6 +239,15 @@ func TestGoCodeForACustomTargetSaysItIsNoBrowser(t *testing.T) {
 			t.Errorf("%s (target %q): says %q: %v", name, s.Target, says, got)
 		}
 	}
+	// Nor does it tell of the mock's outage, which a custom target does
+	// not have.
+	s := simScenario(t, "outage", "2s", "target", "https://api.example/v1/items")
+	if code := s.GoCode(); strings.Contains(code, "outage") {
+		t.Errorf("the program for a custom target tells of the mock's outage:\n%s", code)
+	}
+	if code := simScenario(t, "outage", "2s").GoCode(); !strings.Contains(code, "outage (2s down") {
+		t.Errorf("the program for the mock does not tell of its outage:\n%s", code)
+	}
 }
 
 // TestGoCodeBuilds writes each scenario's program into a temporary module
@@ -419,11 +431,68 @@ func TestGoCodeFailsABodyCutShort(t *testing.T) {
 	s := simScenario(t, "workers", "1", "jobs", "1", "timeout", "200ms", "strategy", "constant", "base", "10ms", "attempts", "2", "target", srv.URL+"/slow")
 	bin := buildGoCode(t, map[string]string{"cut/main.go": s.GoCode()})
 	out, err := exec.Command(filepath.Join(bin, "cut")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the program: %v\n%s", err, out)
+	if code := exitCode(err); code != 1 {
+		t.Fatalf("the program: %v, want exit status 1 (a job gave up)\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "0 of 1 jobs succeeded") || requests.Load() != 2 {
-		t.Errorf("a body cut by the timeout: the program said %q after %d requests, want 0 of 1 after 2 attempts", out, requests.Load())
+	// The timeout is told as such, not as net/http's "context deadline
+	// exceeded".
+	if !strings.Contains(string(out), "0 of 1 jobs succeeded") || !strings.Contains(string(out), ": timed out after 200ms\n") || requests.Load() != 2 {
+		t.Errorf("a body cut by the timeout: the program said %q after %d requests, want 0 of 1 after 2 attempts, timed out", out, requests.Load())
+	}
+}
+
+// exitCode is the exit status of a command that ran and ended with err.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// Ctrl-C stops the exported program at once: it says how many jobs
+// succeeded and that it was interrupted, and exits with 130, as a shell
+// does. It exited 0, after a line per job in progress that said it was
+// cancelled (a review).
+func TestGoCodeStopsOnCtrlC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program with the go command")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		<-r.Context().Done() // never answers
+	}))
+	t.Cleanup(srv.Close)
+	for _, open := range []string{"closed", "open"} {
+		s := simScenario(t, "workers", "4", "jobs", "3", "workload", open, "every", "10ms", "timeout", "0s", "target", srv.URL+"/never")
+		bin := buildGoCode(t, map[string]string{"ctrlc/main.go": s.GoCode()})
+		requests.Store(0)
+		cmd := exec.Command(filepath.Join(bin, "ctrlc"))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); requests.Load() < 4 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		if code := exitCode(err); code != 130 {
+			t.Errorf("%s: the program interrupted: %v, want exit status 130\n%s", open, err, out.String())
+		}
+		if want := "0 of 12 jobs succeeded in "; !strings.HasPrefix(out.String(), want) || !strings.HasSuffix(out.String(), "\ninterrupted: the jobs in progress were cancelled\n") {
+			t.Errorf("%s: the program interrupted said\n%s\nwant %q…, then that it was interrupted, and no line per job", open, out.String(), want)
+		}
 	}
 }
 
