@@ -114,7 +114,13 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Exponential Backoff And Jitter (AWS Architecture Blog, 2015), simulated: %d client counts × %d runs × %d strategies on %d goroutines\n\n",
 		len(e.Clients), e.Runs, len(e.Curves), par)
+	// A sweep of -runs 100000 takes hours: a terminal is told how far it is.
+	end := func() {}
+	if isTerminal(stderr) {
+		e.Progress, end = sweepProgress(stderr, time.Now)
+	}
 	res, err := e.Run()
+	end()
 	if err != nil {
 		return fmt.Errorf("sim aws: %w", err)
 	}
@@ -143,6 +149,39 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "\nsweep took %v (wall clock)\n", res.Wall.Round(10*time.Millisecond))
 	return nil
+}
+
+// isTerminal says whether w is a terminal (or another character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// sweepProgress returns a sim.Experiment's Progress that tells how far the
+// sweep is, at most once a second, on a line it writes over on w: "sweep:
+// 2310 of 9500 runs (24%), about 1m10s left"; end clears the line.
+func sweepProgress(w io.Writer, now func() time.Time) (progress func(done, total int), end func()) {
+	began := now()
+	told, shown := began, false
+	progress = func(done, total int) {
+		t := now()
+		if t.Sub(told) < time.Second || done == 0 || done == total {
+			return
+		}
+		told, shown = t, true
+		left := time.Duration(float64(t.Sub(began)) * float64(total-done) / float64(done))
+		fmt.Fprintf(w, "\rsweep: %d of %d runs (%d%%), about %v left\033[K", done, total, done*100/total, left.Round(time.Second))
+	}
+	end = func() {
+		if shown {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+	return progress, end
 }
 
 // canWrite creates each file a command will write ("" is none) before the

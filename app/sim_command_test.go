@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // `retrylab sim` says how it is used: the experiments, and for one
@@ -250,5 +252,50 @@ func TestSimScenarioRefusesWhatItCannotDo(t *testing.T) {
 	}
 	if _, err := os.Stat(f); !os.IsNotExist(err) {
 		t.Errorf("a refused command made %s: %v", f, err)
+	}
+}
+
+// A sweep tells its progress on a terminal at most once a second, with the
+// time left at the pace so far, on one line it writes over and clears at
+// the end: -runs 100000 ran ~3 hours with nothing to show (a review).
+func TestSweepProgress(t *testing.T) {
+	var out strings.Builder
+	clock := time.Date(2026, 12, 6, 6, 0, 0, 0, time.UTC)
+	progress, end := sweepProgress(&out, func() time.Time { return clock })
+	for _, step := range []struct {
+		after      time.Duration
+		done, want string
+	}{
+		{300 * time.Millisecond, "1", ""}, // not a second yet
+		{800 * time.Millisecond, "10", "\rsweep: 10 of 100 runs (10%), about 10s left\033[K"},
+		{500 * time.Millisecond, "15", ""},
+		{600 * time.Millisecond, "50", "\rsweep: 50 of 100 runs (50%), about 2s left\033[K"},
+		{2 * time.Second, "100", ""}, // done: end clears the line
+	} {
+		clock = clock.Add(step.after)
+		out.Reset()
+		n, _ := strconv.Atoi(step.done)
+		progress(n, 100)
+		if out.String() != step.want {
+			t.Errorf("%s of 100 done: wrote %q, want %q", step.done, out.String(), step.want)
+		}
+	}
+	out.Reset()
+	end()
+	if out.String() != "\r\033[K" {
+		t.Errorf("the end wrote %q, want the line cleared", out.String())
+	}
+	// Not a terminal: a pipe is told nothing.
+	if isTerminal(&out) {
+		t.Error("a strings.Builder is a terminal")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if isTerminal(w) {
+		t.Error("a pipe is a terminal")
 	}
 }

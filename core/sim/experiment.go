@@ -69,6 +69,10 @@ type Experiment struct {
 	MaxAttempts int           // per client; 0 = core.PolicyMaxAttemptsRange.Max (1000)
 	Seed        uint64
 	Parallel    int // goroutines; 0 = runtime.GOMAXPROCS(0)
+	// Progress, if not nil, is called after each run of the sweep with how
+	// many of its total runs are done, one call at a time (from the
+	// sweep's goroutines).
+	Progress func(done, total int)
 }
 
 // AWS returns the published setup of "Exponential Backoff And Jitter":
@@ -192,6 +196,8 @@ func (e Experiment) Run() (*Results, error) {
 		par = runtime.GOMAXPROCS(0)
 	}
 	var next atomic.Int64
+	var progress sync.Mutex
+	done := 0
 	var wg sync.WaitGroup
 	for range min(par, len(order)) {
 		wg.Go(func() {
@@ -205,6 +211,12 @@ func (e Experiment) Run() (*Results, error) {
 				c := e.contention(t.curve, n)
 				c.Seed = core.SubSeed(e.Seed, n, t.run)
 				results[index(t)], errs[index(t)] = c.Run(time.Time{})
+				if e.Progress != nil {
+					progress.Lock()
+					done++
+					e.Progress(done, len(tasks))
+					progress.Unlock()
+				}
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,9 +73,21 @@ func TestExperimentParallelIsDeterministic(t *testing.T) {
 	var got []*Results
 	for _, par := range []int{1, 3, 8} {
 		e.Parallel = par
+		// Progress is told once a run, counting up to every run, one call
+		// at a time (-race).
+		var told []int
+		e.Progress = func(done, total int) {
+			if total != len(e.Curves)*2*6 {
+				t.Errorf("parallel %d: progress of %d runs in all, want %d", par, total, len(e.Curves)*2*6)
+			}
+			told = append(told, done)
+		}
 		res, err := e.Run()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if want := len(e.Curves) * 2 * 6; len(told) != want || !slices.IsSorted(told) || told[len(told)-1] != want {
+			t.Errorf("parallel %d: progress told %v, want 1 to %d", par, told, want)
 		}
 		got = append(got, res)
 	}
