@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/jsonlite"
 	"retrylab/core"
@@ -496,8 +497,16 @@ func (x *exportEvent) cells() []string {
 // cell is written after a ' that spreadsheets show as text's mark. A
 // custom target's Retry-After of =HYPERLINK(…) was a live link in the
 // file (found by a security review). The JSON export keeps every value
-// as received.
+// as received. Each byte that is not UTF-8 is written as U+FFFD, as the
+// JSON export writes it: a spreadsheet reads the file as UTF-8.
 func textCell(s string) string {
+	if !utf8.ValidString(s) {
+		var b strings.Builder
+		for _, r := range s { // a bad byte ranges as utf8.RuneError
+			b.WriteRune(r)
+		}
+		s = b.String()
+	}
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/core"
 )
@@ -555,6 +556,37 @@ func TestExportCSV(t *testing.T) {
 	}
 	if md := SchemaMarkdown(); strings.Count(md, "\n") != len(EventColumns)+2 || !strings.Contains(md, "| `server_seq` | outcome |") {
 		t.Errorf("SchemaMarkdown:\n%s", md)
+	}
+}
+
+// A server's text that is not UTF-8 is written in the CSV as the JSON
+// writes it, each bad byte as U+FFFD: the CSV had the bytes as they came,
+// and a spreadsheet reading the file as UTF-8 (a review).
+func TestCSVCellsAreUTF8(t *testing.T) {
+	rec := NewRecording(Default(), t0, false)
+	rec.Append(
+		attempt(0, 0, 1, 0, 0),
+		outcome(0, 0, 1, 50, Attempt{Status: 429, Header: http.Header{"Retry-After": {"1\xff2"}, "X-Ratelimit-Remaining": {"\xc3"}}}),
+		outcome(1, 0, 1, 60, Attempt{Err: errors.New("bad \xe2\x82 bytes")}),
+	)
+	var buf bytes.Buffer
+	if err := rec.CSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(buf.Bytes()) {
+		t.Errorf("the CSV is not UTF-8:\n%q", buf.String())
+	}
+	for _, want := range []string{",1\uFFFD2,", "X-RateLimit-Remaining: \uFFFD", "bad \uFFFD\uFFFD bytes"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the CSV lacks %q:\n%s", want, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := rec.JSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(buf.Bytes()) || !strings.Contains(buf.String(), `"retry_after":"1\ufffd2"`) {
+		t.Errorf("the JSON does not write the bad byte as \\ufffd:\n%s", buf.String())
 	}
 }
 
