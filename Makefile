@@ -83,7 +83,7 @@ wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page m
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/jsonlite/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 -run TextEncoder $(GOAPP)/pkg/errors # app/go-app.patch's errors as text
 
-# The timeout guards against a hang, not speed: the suite takes ~19–20 min
+# The timeout guards against a hang, not speed: the suite takes 17–23 min
 # on two busy cores (20m cut a passing run short on 2026-12-04); CI has 90.
 e2e: build chromium firefox webkit $(AXE) ## end-to-end tests in headless Chromium (one each in Firefox and WebKit) against the real server
 	$(GO) test -tags e2e -count=1 -v -timeout 45m ./tests/

@@ -39,8 +39,10 @@
 //     window, sliding window), answering like a well-behaved server.
 //
 // Every configuration field has its allowed range exported as a Range
-// variable (BackoffBaseRange, LimiterLimitRange, ...), and Validate errors
-// read "core: <field> <value>: must be between <min> and <max>".
+// variable (BackoffBaseRange, LimiterLimitRange, ...), and Validate's range
+// errors read "core: <field> <value>: must be between <min> and <max>"
+// (a cap below the base is ErrCapBelowBase; a choice out of its set names
+// the choices: "must be 0 (clamp) or 1 (stop)").
 //
 // # How the pieces compose
 //
@@ -52,7 +54,8 @@
 //     (ErrPermanent); so does reaching MaxAttempts (ErrExhausted).
 //  2. The wait comes from the server's Retry-After if Policy.RetryAfter is
 //     set and it parses; else from a rate-limit reset if
-//     Policy.UseResetHints is set and the quota is used up; else from the
+//     Policy.UseResetHints is set and the server says the quota is used
+//     up or does not say what remains; else from the
 //     Backoff. A server-requested wait above Policy.Ceiling is clamped or
 //     stops the job (ErrAboveCeiling) — one too long for a time.Duration
 //     too: the parsers saturate it ("Retry-After: 99999999999999999999" is

@@ -131,7 +131,7 @@ type Policy struct {
 	// exactly. (PolicySpreadRange)
 	Spread time.Duration
 
-	UseResetHints bool // use a RateLimit / X-RateLimit reset when Retry-After is absent or invalid
+	UseResetHints bool // use a RateLimit / X-RateLimit reset when no Retry-After is honoured (absent, invalid, or RetryAfter off)
 
 	// Retryable decides whether a failed outcome is worth retrying; nil
 	// means DefaultRetryable. A non-retryable failure stops the loop with
@@ -153,7 +153,9 @@ func DefaultPolicy() Policy {
 }
 
 // Validate reports the first field outside its allowed range, as
-// "core: <field> <value>: must be between <min> and <max>".
+// "core: <field> <value>: must be between <min> and <max>" (a cap below
+// the base and a choice out of its set say so instead: ErrCapBelowBase,
+// "must be 0 (clamp) or 1 (stop)").
 func (p Policy) Validate() error {
 	if err := p.Backoff.Validate(); err != nil {
 		return err

@@ -65,7 +65,7 @@ var Fields = []Field{
 	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
 		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
-	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up, wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers): when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
+	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up (or sends a reset without saying what remains), wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers): when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
 		func(s *Scenario) *bool { return &s.ResetHints }),
 
 	// Fleet token bucket.
