@@ -52,6 +52,14 @@ func TestReplayAFinishedRun(t *testing.T) {
 	}
 	requests := final.Stats["requests"]
 
+	// A replay is drawn on the kept drawing, as a live run is: painted
+	// whole at each frame, a 500-worker simulation's replay had long tasks
+	// of up to 390 ms, the browser rasterising every mark each time.
+	type whole struct {
+		Whole int `json:"live_whole"`
+	}
+	paintedWhole := func() int { return eval[whole](t, ctx, `JSON.parse(window.retrylab.debug())`).Whole }
+	wholeBefore := paintedWhole()
 	selectValue(t, ctx, "replay-speed", "4")
 	click(t, ctx, "replay")
 	var mid replayDebug
@@ -82,6 +90,9 @@ func TestReplayAFinishedRun(t *testing.T) {
 	}
 	if st.Stats["requests"] != requests || st.Records != final.Records || replayState(t, ctx).Replay != nil {
 		t.Errorf("after the replay: %v requests, %d records; want the whole run's %v and %d", st.Stats["requests"], st.Records, requests, final.Records)
+	}
+	if n := paintedWhole() - wholeBefore; n > 0 {
+		t.Errorf("the replay painted the whole timeline at %d frames, want none: it is drawn on the kept drawing", n)
 	}
 
 	// A live run, replayed with y and stopped with s.

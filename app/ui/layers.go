@@ -17,8 +17,9 @@ import (
 // (Canvas.DrawLayers); at each frame only what is still open, the "now"
 // line, the histogram and the outlines are drawn over it. The kept drawing
 // is started again when the layout changes (the axis grows, the canvas is
-// resized, the theme or the run changes, a hatched stretch ends). A run
-// that is over and a simulation are drawn whole (paint).
+// resized, the theme or the run changes, a hatched stretch ends). A replay
+// is drawn so too; a run that is over and a simulation are drawn whole
+// (paint).
 type layers struct {
 	ok     bool           // the kept drawing holds key's frame and the items looked at
 	key    layerKey       // what the kept drawing was laid out for

@@ -190,7 +190,7 @@ func debugJSON(v *view) string {
 	}
 	w.EndArray()
 	w.Key("live_anew").Int(anew)   // a live run's kept drawing made again at a frame for another axis
-	w.Key("live_whole").Int(whole) // a live run painted whole at a frame
+	w.Key("live_whole").Int(whole) // a live run or a replay painted whole at a frame
 	w.Key("mounted_ms").Float(mountedAt)
 	w.Key("outages").BeginArray()
 	for _, o := range outages {
