@@ -284,22 +284,26 @@ var crossRules = []crossRule{
 			return ""
 		},
 	},
+	// The endpoint's two rules between parameters (mock.ParseParams), each
+	// checked on its own fields alone: as one rule over all sixteen, a
+	// Window of "x" (held, not even in effect) hid the spread's error.
 	{
-		keys: []string{"limiter", "rate", "burst", "limit", "window", "status", "retry_after", "retry_value", "malformed", "headers", "latency", "spread", "fail500", "fail503", "drop", "hang"},
+		keys: []string{"latency", "spread"},
 		check: func(s *Scenario) error {
-			p := s.Mock
-			p.Key, p.Tag = mock.Defaults().Key, ""
+			p := mock.Defaults()
+			p.Latency, p.Spread = s.Mock.Latency, s.Mock.Spread
 			return p.Valid()
 		},
-		// The mock names its query parameter ("spread \"15s\": allowed at
-		// most 10s: …"); the page names the field.
-		say: func(s *Scenario, f *Field, err error) string {
-			var pe *mock.ParamError
-			if !errors.As(err, &pe) {
-				return ""
-			}
-			return fmt.Sprintf("%s %q: allowed %s", f.Label, f.Get(s), labelKeys(pe.Allowed))
+		say: sayMockRule,
+	},
+	{
+		keys: []string{"fail500", "fail503", "drop", "hang"},
+		check: func(s *Scenario) error {
+			p := mock.Defaults()
+			p.Fail500, p.Fail503, p.Drop, p.Hang = s.Mock.Fail500, s.Mock.Fail503, s.Mock.Drop, s.Mock.Hang
+			return p.Valid()
 		},
+		say: sayMockRule,
 	},
 	{
 		// A room is a key of this server's mock: with the user's own URL
@@ -313,6 +317,17 @@ var crossRules = []crossRule{
 			return nil
 		},
 	},
+}
+
+// sayMockRule words an endpoint rule's error as its field's: the mock
+// names its query parameter ("spread \"15s\": allowed at most 10s: …"); the
+// page names the field.
+func sayMockRule(s *Scenario, f *Field, err error) string {
+	var pe *mock.ParamError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	return fmt.Sprintf("%s %q: allowed %s", f.Label, f.Get(s), labelKeys(pe.Allowed))
 }
 
 // labelKeys writes the mock's rule between parameters ("at most 40:

@@ -741,14 +741,23 @@ func (l *Lab) CustomKept() bool { return l.custom != nil }
 // room stays an independent client through the workshop's steps. (Each
 // step put every device on the preset's seed, and the room's jittered
 // retries came together again.)
+//
+// A room typed and refused stays in its input with its message, and Run
+// disabled: the last room allowed (the "a" typed on the way to "a b") took
+// the preset's run into a room the user never chose.
 func (l *Lab) setScenario(s fleet.Scenario) {
 	s.Room = l.s.Room
 	if l.drewSeed {
 		s.Seed = l.s.Seed
 	}
+	roomText, roomErr := l.texts["room"], l.fieldErrs["room"]
 	l.s = s
 	l.linkNotes = nil // another configuration: the link's no longer shown
 	l.resetTexts()
+	if roomErr != "" {
+		l.texts["room"], l.fieldErrs["room"] = roomText, roomErr
+		l.checkRules()
+	}
 	l.configureView()
 	l.saveURL()
 	l.publish()

@@ -1377,6 +1377,51 @@ func TestRulesWaitForHeldFields(t *testing.T) {
 	}
 }
 
+// A field not allowed holds only the rules that read it: the endpoint's
+// latency and failure rules were one rule over all sixteen endpoint
+// fields, so a Window of "x" (not even in effect) hid the spread's error
+// and the count said "Fix 1 field" with only Window marked (a review).
+func TestHeldFieldHoldsOnlyItsOwnRules(t *testing.T) {
+	l := newLab()
+	l.Set("latency", "20s")
+	l.Set("spread", "20s")
+	l.Set("fail500", "60")
+	l.Set("fail503", "60")
+	if l.Invalid() != 2 || l.Err("spread") == "" || l.Err("fail503") == "" {
+		t.Fatalf("before: %d invalid, spread %q, 503 errors %q", l.Invalid(), l.Err("spread"), l.Err("fail503"))
+	}
+	for _, key := range []string{"window", "retry_value", "rate"} {
+		l.Set(key, "x")
+		if got := l.Invalid(); got != 3 || !strings.Contains(l.Err("spread"), "at most 10s") || !strings.Contains(l.Err("fail503"), "at most 40") {
+			t.Errorf("%s \"x\": %d invalid, spread %q, 503 errors %q; want 3, the spread's and the sum's errors kept", key, got, l.Err("spread"), l.Err("fail503"))
+		}
+		l.Set(key, fleet.Default().Query().Get(key))
+	}
+	// A field a rule reads holds that rule, as before.
+	l.Set("latency", "x")
+	if l.Err("spread") != "" || l.Invalid() != 2 {
+		t.Errorf("latency \"x\": spread %q, %d invalid; want the spread's rule held, 2 invalid", l.Err("spread"), l.Invalid())
+	}
+}
+
+// A room the page refused stays in its input, with its message, when a
+// preset is picked: the preset took the last room allowed ("a", typed on
+// the way to "a b"), showed it as valid and ran the fleet in that room,
+// which the user never chose (a review).
+func TestPresetKeepsARefusedRoom(t *testing.T) {
+	l := newLab()
+	l.Set("room", "a")
+	l.Set("room", "a b")
+	l.Preset(fleet.Presets[0].ID)
+	if l.Text("room") != "a b" || !strings.Contains(l.Err("room"), "room") || l.CanRun() {
+		t.Errorf("after a preset: the room input %q, its message %q, can run %v; want \"a b\" refused, and Run disabled", l.Text("room"), l.Err("room"), l.CanRun())
+	}
+	l.Set("room", "")
+	if l.Err("room") != "" || !l.CanRun() || l.Scenario().Room != "" {
+		t.Errorf("room cleared: message %q, can run %v, room %q", l.Err("room"), l.CanRun(), l.Scenario().Room)
+	}
+}
+
 // An attendee who joined a room by the network link (the page not on
 // localhost) ran 50 workers: the browser held most requests back for 8 s
 // (HTTP/1.1's six connections to one origin), and nothing said why (found
