@@ -296,6 +296,15 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 			"then was to wait 1 s: backoff\nno retry: the run was stopped first"},
 		{"attempt limit in its wait", mark{class: fleet.ClassLimited, status: 429, hasWait: true, waitAfter: time.Second, cut: cutLimit, next: -1},
 			"then was to wait 1 s: backoff\nno retry: the simulation's attempt limit ended the job first"},
+		// A Retry-After the run did not honour says so (the flood's waits
+		// of 2 s after "Retry-After: 1"), one it honoured or could not use
+		// does not.
+		{"Retry-After not honoured", mark{class: fleet.ClassLimited, status: 429, hdr: http.Header{"Retry-After": {"1"}}, hasWait: true, waitAfter: 2 * time.Second, waitReason: core.ReasonBackoff, next: -1},
+			"Retry-After: 1 (not honoured: Honour Retry-After is off)\nthen waited 2 s: backoff"},
+		{"Retry-After honoured", mark{class: fleet.ClassLimited, status: 429, hdr: http.Header{"Retry-After": {"1"}}, hasWait: true, waitAfter: time.Second, waitReason: core.ReasonRetryAfter, next: -1},
+			"Retry-After: 1\nthen waited 1 s: Retry-After"},
+		{"Retry-After unusable", mark{class: fleet.ClassLimited, status: 429, hdr: http.Header{"Retry-After": {"soon"}}, hasWait: true, waitAfter: time.Second, waitReason: core.ReasonBackoff, waitNote: `retry-after "soon": not a number; fell back to backoff`, next: -1},
+			"Retry-After: soon\nthen waited 1 s: backoff"},
 	} {
 		c.k.end = time.Second
 		if text := strings.Join(describe(&c.k, false, "", false).Lines, "\n"); !strings.Contains(text, c.want) {

@@ -1189,6 +1189,13 @@ func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 		if ra == "" { // sent with no value: invalid, not absent
 			ra = `"" (sent empty)`
 		}
+		// The wait after it came from elsewhere, and its note does not say
+		// the value was unusable: the run did not honour it. The flood's
+		// "Retry-After: 1 … then waited 2 s: backoff" left a learner to
+		// guess why (a review).
+		if k.hasWait && k.waitReason != core.ReasonRetryAfter && !strings.Contains(k.waitNote, "retry-after") {
+			ra += " (not honoured: Honour Retry-After is off)"
+		}
 		t.Lines = append(t.Lines, "Retry-After: "+ra)
 	} else if crossOrigin && (k.status == 429 || k.status == 503) {
 		// Not told apart from a server that sent none (found by a review).
