@@ -727,7 +727,7 @@ func TestSimulationToldOnce(t *testing.T) {
 		l.stats = fleet.Stats{Jobs: 100, Successes: 100, Drain: 18980 * time.Millisecond}
 		page := renderHTML(&Playground{lab: l, ready: true})
 		bar := renderHTML(&RunBar{Lab: l})
-		for _, want := range []string{nbsp("Simulated in virtual time (computed in 7.0_ms; no requests were sent): 100 of 100 jobs succeeded in 18.98_s")} {
+		for _, want := range []string{nbsp("Simulated in virtual time (computed in 7.0_ms; nothing went over the network): 100 of 100 jobs succeeded in 18.98_s")} {
 			if !strings.Contains(bar, want) {
 				t.Errorf("stopped %v: run bar's status lacks %q:\n%s", stopped, want, bar)
 			}

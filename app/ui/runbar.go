@@ -98,7 +98,7 @@ func (b *RunBar) Render() app.UI {
 		// result and where it stopped. (A banner between the legend and
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
-		status = "Simulated in virtual time (computed in " + l.simTook() + "; no requests were sent): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + FormatMeasured(l.stats.Drain)
+		status = "Simulated in virtual time (computed in " + l.simTook() + "; nothing went over the network): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + FormatMeasured(l.stats.Drain)
 		if l.simSum.Stopped || l.simSum.Interrupted {
 			status += "; " + l.simStopped()
 		}
