@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -1142,7 +1141,11 @@ func paintCells(px []byte, cols, rows int, th *theme, seen []uint8, ccols, size,
 			order = append(order, c)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b fleet.Class) int { return cmp.Compare(cells[b], cells[a]) })
+	for i := 1; i < len(order); i++ { // most cells first, ties in class order: an insertion sort of at most NumClasses
+		for j := i; j > 0 && cells[order[j]] > cells[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
 	for _, c := range order {
 		rgb := th.rgb(classColour[c])
 		for cell, set := range seen {

@@ -927,7 +927,7 @@ func (v *view) key(key string) bool {
 			}
 		}
 		for _, ln := range lanes {
-			slices.SortStableFunc(ln, func(a, b int) int { return cmp.Compare(at(a), at(b)) })
+			sortStable(ln, func(a, b int) bool { return at(a) < at(b) })
 		}
 		cur, ok := walkLanes(key, v.selArr, len(m.arrivals), len(lanes), at, func(i int) int { return m.arrivals[i].dev }, func(dev int) []int {
 			if dev < 0 || dev >= len(lanes) {
