@@ -3,7 +3,6 @@ package ui
 import (
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -137,7 +136,18 @@ func histogramScale(rates []float64, lim limits, per float64) float64 {
 	}
 	top := math.Max(lim.server, lim.client) * 4
 	if len(nz) > 0 {
-		sort.Float64s(nz)
+		// Sorted by sortStable, not sort.Float64s: its instantiation of
+		// slices.Sort for float64 cost app.wasm 14 KB of code.
+		ix := make([]int, len(nz))
+		for i := range ix {
+			ix[i] = i
+		}
+		sortStable(ix, func(i, j int) bool { return nz[i] < nz[j] })
+		sorted := make([]float64, len(nz))
+		for k, i := range ix {
+			sorted[k] = nz[i]
+		}
+		nz = sorted
 		// A rough 90th percentile, for the scale only: no number shown is
 		// read from it (those are fleet.Stats', by nearest rank).
 		p90, peak := nz[int(float64(len(nz)-1)*0.9)], nz[len(nz)-1]

@@ -177,7 +177,15 @@ func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok
 			busy = append(busy, span{r.x - pad, r.x + r.w + pad})
 		}
 	}
-	slices.SortFunc(busy, func(p, q span) int { return cmp.Compare(p.a, q.a) })
+	// In order of their left edges (sortStable, whose code app.wasm has
+	// anyway: slices.SortFunc's instantiation for span cost 17 KB of it).
+	// Which of two that begin together comes first changes nothing: each
+	// ends where it begins or later.
+	order := make([]int, len(busy))
+	for i := range order {
+		order[i] = i
+	}
+	sortStable(order, func(i, j int) bool { return cmp.Less(busy[i].a, busy[j].a) })
 	best, bestD := 0.0, math.Inf(1)
 	gap := func(g0, g1 float64) { // free from g0 to g1
 		lo, hi := math.Max(g0, xlo), math.Min(g1-w, xhi)
@@ -190,7 +198,8 @@ func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok
 		}
 	}
 	at := math.Inf(-1)
-	for _, b := range busy {
+	for _, i := range order {
+		b := busy[i]
 		if b.a > at {
 			gap(at, b.a)
 		}
