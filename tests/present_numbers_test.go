@@ -178,6 +178,13 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 	press(t, ctx, "m")
 	simulatedToEnd(t, ctx)
 	sweep("the flood, simulated", every(32), both, []bool{false})
+	// A simulation the page stopped at its limit of attempts: its cards
+	// say so ("10k at the page's limit", "not drained: page's limit").
+	simulated(t, ctx, srv.URL+"/?workers=10000&jobs=40")
+	if said := eval[string](t, ctx, `document.querySelector('[data-stat="give_ups"] .sub').textContent`); !strings.Contains(strings.Join(strings.Fields(said), " "), "at the page's limit") {
+		t.Errorf("the give-ups of a simulation at the page's limit say %q", said)
+	}
+	sweep("a simulation at the page's limit", every(32), both, []bool{false})
 	t.Logf("%d widths failed in all", failures)
 	prefersDark(t, ctx, false)
 	presentMode(t, ctx, false)

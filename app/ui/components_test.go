@@ -449,7 +449,7 @@ func TestWastedPerSuccessWithNoSuccess(t *testing.T) {
 		{"a success", fleet.Stats{Requests: 4, OK: 1, Limited: 3, Successes: 1, Jobs: 1, WastedPerSuccess: 3}, []string{`<span class="v">3</span>`, "failed requests per success"}},
 		// Stop's aborted requests are among the wasted: the card says so.
 		{"a success and aborts", fleet.Stats{Requests: 195 + 18, OK: 18, Limited: 105, Aborted: 90, Successes: 18, Jobs: 18, WastedPerSuccess: 195.0 / 18},
-			[]string{`<span class="v">10.83</span>`, ">incl.\u00a090\u00a0aborted<"}},
+			[]string{`<span class="v">10.83</span>`, ">incl. 90\u00a0aborted<"}},
 		// No success: the line says how many were wasted, aborts among them.
 		{"no success, many aborted", fleet.Stats{Requests: 600000, Limited: 300000, Aborted: 300000, Jobs: 10, GiveUps: 10},
 			[]string{`<span aria-hidden>–</span>`, `<span class="sr-only">none</span>`, `title="failed requests per success; no success: 600,000 requests wasted"`, `>no success: 600k requests wasted<`}},

@@ -214,7 +214,7 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s", false},
 		{"simulated to the attempt limit", 10000, 5, true, true,
 			fleet.Stats{Requests: 300000, Limited: 299000, Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999, Drain: ms(3200)},
-			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the attempt limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the attempt limit after 3.20 s", false},
+			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the page's limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the page's limit after 3.20 s", false},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = c.workers, c.jobs

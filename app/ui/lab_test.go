@@ -231,7 +231,7 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k_at_the attempt_limit", "not drained: attempt limit", "jobs cancelled at the attempt limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "to the limit: not drained", "give-ups, 10k_at limit"},
+			"10k_at_the page's_limit", "not drained: page's limit", "jobs cancelled at the page's limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "to the limit: not drained", "give-ups, 10k_at limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4

@@ -158,7 +158,9 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		if st.Aborted == 0 {
 			return ""
 		}
-		return together("incl.", num(st.Aborted), "aborted")
+		// "incl." may break from the count: "incl. 238 aborted" whole
+		// was wider than the card in presentation mode.
+		return "incl. " + together(num(st.Aborted), "aborted")
 	}
 	noVerdict := func(s stat, no bool) stat { s.NoVerdict = no; return s }
 	// One definition of a percentile everywhere (fleet.Stats): the
@@ -414,7 +416,9 @@ func dispersion(s stat, retries int) stat {
 func cutBy(end runEnd) string {
 	switch end {
 	case endCapped:
-		return "at the attempt limit"
+		// Not "the attempt limit": a learner read it as Max attempts,
+		// the limit the other give-ups had reached (a review).
+		return "at the page's limit"
 	case endLiveCapped:
 		return "at the request limit"
 	}
@@ -437,7 +441,7 @@ func drainSub(end runEnd) (sub, short string) {
 	case endLiveCapped:
 		return "not drained: request limit", "to the limit: not drained"
 	case endCapped:
-		return "not drained: attempt limit", "to the limit: not drained"
+		return "not drained: page's limit", "to the limit: not drained"
 	case endSimulated:
 		return "Simulate → last job done", ""
 	}
@@ -545,8 +549,8 @@ func cancelledText(st *fleet.Stats, end runEnd, num func(int) string) string {
 	if st.Cancelled == 0 {
 		return ""
 	}
-	// "10 by Stop" on one line, "10k at the attempt limit" on one or
-	// broken before "attempt limit" (too long for one line of the
+	// "10 by Stop" on one line, "10k at the page's limit" on one or
+	// broken before "page's limit" (too long for one line of the
 	// narrowest card).
 	words := strings.Fields(cutBy(end))
 	if n := len(words); n > 2 {
