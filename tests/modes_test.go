@@ -158,3 +158,77 @@ func TestTextIsNotCutNarrowOrSpaced(t *testing.T) {
 		presentMode(t, ctx, false)
 	}
 }
+
+// overlappingCardsJS lists the numbers' cards that overlap another card.
+const overlappingCardsJS = `(() => {
+	const cs = [...document.querySelectorAll("#numbers .stat")].filter(c => c.offsetParent !== null);
+	const out = [];
+	for (let i = 0; i < cs.length; i++) for (let j = i + 1; j < cs.length; j++) {
+		const a = cs[i].getBoundingClientRect(), b = cs[j].getBoundingClientRect();
+		if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+			out.push(cs[i].dataset.stat + " over " + cs[j].dataset.stat);
+		}
+	}
+	return out;
+})()`
+
+// TestNumbersFollowTheFontSize: with a larger default font in the browser
+// (20 to 28 px, not 16), the numbers' cards are as wide as their larger
+// words need, in rows that break evenly, at widths from a phone's to
+// 1920 px, in presentation mode too. Their grids switched columns at fixed widths in px: at
+// 1280 × 720, after the flood was simulated, "completion p50" read
+// "completio" at 24 px, and at 28 px the cards overlapped and the page was
+// 1294 px wide, scrolling sideways (a display-modes review).
+func TestNumbersFollowTheFontSize(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	cardsJS := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => [...` +
+		cutNumbersJS + `, ...` + overlappingCardsJS + `])`
+	for _, size := range []int64{20, 24, 28} {
+		if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, page.SetFontSizes, page.SetFontSizesParams{FontSizes: &page.FontSizes{Standard: size, Fixed: size * 13 / 16}})
+			return err
+		})); err != nil {
+			t.Fatal(err)
+		}
+		viewport(t, ctx, 1280, 720)
+		boot(t, ctx, srv.URL+"/")
+		press(t, ctx, "1")
+		press(t, ctx, "m")
+		simulatedToEnd(t, ctx)
+		for _, present := range []bool{false, true} {
+			presentMode(t, ctx, present)
+			bad := 0
+			for _, w := range []int64{1280, 320, 390, 600, 768, 800, 900, 961, 1024, 1366, 1600, 1920} {
+				viewport(t, ctx, w, 720)
+				what := eval[[]string](t, ctx, cardsJS)
+				// At 320 px and 28 px, as narrow as a 183 px window at 16
+				// px, the zoom bar's Replay and speed are wider than the
+				// window in presentation mode: not the numbers'.
+				if w >= 360 {
+					what = append(what, eval[[]string](t, ctx, pageWiderJS)...)
+				}
+				rows := eval[map[string]any](t, ctx, `JSON.parse(`+numbersRowsJS+`)`)
+				for _, g := range []string{"primary", "secondary"} {
+					var n []int
+					for _, r := range rows[g].([]any) {
+						n = append(n, int(r.(float64)))
+					}
+					if len(n) > 1 && hasLone(n) {
+						what = append(what, fmt.Sprintf("the %s numbers break into rows of %v", g, n))
+					}
+				}
+				if len(what) > 0 {
+					if bad++; bad <= 6 {
+						t.Errorf("default font %d px, %d px wide, presentation mode %v: %q", size, w, present, what)
+					}
+				}
+			}
+			viewport(t, ctx, 1280, 720)
+			eval[chromedp.Void](t, ctx, afterFrames)
+			eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+			viewShot(t, ctx, fmt.Sprintf("font-%d-numbers-present-%v", size, present))
+		}
+		presentMode(t, ctx, false)
+	}
+}
