@@ -519,3 +519,53 @@ func TestCrosshairOverTheStickyAxis(t *testing.T) {
 		t.Errorf("the pointer gone from the sticky axis to the legend: %.0f px of the overlay still drawn in the column", n)
 	}
 }
+
+// TestStickyPartsLetGoOnAShortScreen: at 200% zoom on a 1280 × 720 screen
+// (a viewport of 640 × 360 CSS px) the legend and the time axis stuck to
+// its top covered 31% of it, 49% in presentation mode, and the
+// histogram's "limit 10 req/s" went under them as the page scrolled: on a
+// screen that short (and at 150%, 480 px high) nothing sticks. On a
+// 1280 × 720 screen both stick, as before. And a window made taller, its
+// width the same, sticks the axis right under the legend again, not under
+// it at the screen's top (the legend did not change size: its
+// ResizeObserver alone did not place the axis again).
+func TestStickyPartsLetGoOnAShortScreen(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 720)
+	simulated(t, ctx, srv.URL+"/?"+tallQuery)
+	stuck := func(what string, w, h int64, scale float64) float64 {
+		t.Helper()
+		viewport(t, ctx, w, h, chromedp.EmulateScale(scale))
+		eval[chromedp.Void](t, ctx, afterFrames)
+		scrollCanvasTo(t, ctx, -150)
+		b := eval[float64](t, ctx, stickyBottomJS)
+		viewShot(t, ctx, fmt.Sprintf("short-screen-%dx%d-%s", w, h, what))
+		return b
+	}
+	for _, present := range []bool{false, true} {
+		presentMode(t, ctx, present)
+		what := map[bool]string{false: "normal", true: "present"}[present]
+		for _, s := range []struct {
+			w, h  int64
+			scale float64
+		}{{640, 360, 2}, {853, 480, 1.5}} {
+			if b := stuck(what, s.w, s.h, s.scale); b > 0 {
+				t.Errorf("%s, %d × %d: the legend and the time axis stick over the top %.0f px (%.0f%%) of the screen, want nothing stuck", what, s.w, s.h, b, 100*b/float64(s.h))
+			}
+		}
+		if b := stuck(what, 1280, 720, 1); b == 0 {
+			t.Errorf("%s, 1280 × 720: nothing sticks over the timeline, want the legend and the time axis", what)
+		}
+		viewport(t, ctx, 640, 360, chromedp.EmulateScale(2))
+		eval[chromedp.Void](t, ctx, afterFrames)
+		viewport(t, ctx, 640, 720, chromedp.EmulateScale(2))
+		eval[chromedp.Void](t, ctx, afterFrames)
+		scrollCanvasTo(t, ctx, -150)
+		gap := eval[[2]float64](t, ctx, `[document.getElementById("legend").getBoundingClientRect().bottom, document.getElementById("timeline-axis").getBoundingClientRect().top]`)
+		if gap[1] < 1 || gap[1]-gap[0] > 1 || gap[0]-gap[1] > 1 {
+			t.Errorf("%s, 640 × 360 made 640 × 720: the sticky axis's top is at %.0f px, want right under the legend's bottom at %.0f px", what, gap[1], gap[0])
+		}
+	}
+	presentMode(t, ctx, false)
+}

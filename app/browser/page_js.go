@@ -184,16 +184,21 @@ func ToggleView(id, under, back string) error {
 // whatever its height, as that wraps to more lines, takes another font or
 // stops sticking (a narrow screen). Measured again whenever under changes
 // size (a ResizeObserver; a window that crosses a width where it stops
-// sticking resizes it too). Returns stop().
+// sticking resizes it too) and whenever the window does: one that crosses
+// a height where under stops sticking (a short screen) or sticks again
+// need not change under's size, and id stuck at 0 lay under it. Returns
+// stop().
 const stickBelowJS = `
 var e = document.getElementById(id), u = document.getElementById(under);
 if (!e || !u || typeof ResizeObserver !== "function") return function () {};
-var ro = new ResizeObserver(function () {
+var place = function () {
   var p = getComputedStyle(u).position;
   e.style.top = (p === "sticky" || p === "fixed" ? u.getBoundingClientRect().height : 0) + "px";
-});
+};
+var ro = new ResizeObserver(place);
 ro.observe(u);
-return function () { ro.disconnect(); };`
+addEventListener("resize", place);
+return function () { ro.disconnect(); removeEventListener("resize", place); };`
 
 var stickBelowFn lazyFunc
 
