@@ -395,3 +395,59 @@ func TestSummaryCountsInTheHistogramsBins(t *testing.T) {
 	viewport(t, ctx, 360, 740)
 	check("100 workers × 8 jobs, a 360 px phone")
 }
+
+// liveRegionsJS keeps, in window.__regions, each live region a screen
+// reader follows now (in the page, shown, not aria-hidden) with its text.
+const liveRegionsJS = `(() => {
+	window.__regions = [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')]
+		.filter(e => e.checkVisibility() && !e.closest('[aria-hidden="true"]')).map(e => [e, e.textContent]);
+})()`
+
+// TestWhyNotIsSaid: what a shortcut that cannot act says (+ on a fresh
+// page) is said by a live region that was on the page, empty, before the
+// key: the message came in a live region inserted with its text already
+// in it, which a screen reader (NVDA with Chromium) seldom says. It is
+// said once (the message seen is not a second live region), and the
+// region is empty again once the message is gone.
+func TestWhyNotIsSaid(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	eval[chromedp.Void](t, ctx, liveRegionsJS)
+	eval[chromedp.Void](t, ctx, spokenJS)
+	const want = "Zoom: finish a run or a simulation first"
+	press(t, ctx, "+")
+	// The live regions that were there, empty, and say it now; and every
+	// element with a role or aria-live that says it.
+	saysJS := `((want) => ({
+		By: window.__regions.filter(([e, was]) => e.isConnected && was.trim() === "" && e.textContent.includes(want)).map(([e]) => e.id),
+		In: [...document.querySelectorAll("[role], [aria-live]")].filter(e => e.textContent.includes(want))
+			.map(e => "#" + e.id + " (role " + e.getAttribute("role") + (window.__regions.some(([r]) => r === e) ? ", there before" : ", inserted with its text") + ")"),
+	}))(` + strconv.Quote(want) + `)`
+	var says struct{ By, In []string }
+	var in []string
+	if err := waitFor(2*time.Second, func() bool {
+		says = eval[struct{ By, In []string }](t, ctx, saysJS)
+		in = append(in, says.In...)
+		return len(says.By) > 0
+	}); err != nil {
+		t.Fatalf("+ on a fresh page: no live region that was there and empty before the key says %q; it is in %q", want, slices.Compact(in))
+	}
+	by := says.By
+	var said []string
+	for _, s := range eval[[]string](t, ctx, `window.__spoken`) {
+		if strings.Contains(s, want) {
+			said = append(said, s)
+		}
+	}
+	if len(said) != 1 {
+		t.Errorf("+ on a fresh page: a screen reader is told %d times, want once: %q", len(said), said)
+	}
+	// Emptied, not taken away: the next message would come in a new
+	// live region again.
+	holds := `(e => e ? e.textContent : "(gone from the page)")(document.getElementById(` + strconv.Quote(by[0]) + `))`
+	var now string
+	if err := waitFor(8*time.Second, func() bool { now = eval[string](t, ctx, holds); return now == "" }); err != nil {
+		t.Errorf("#%s, once the message is gone from the screen: %q, want it empty", by[0], now)
+	}
+}

@@ -22,6 +22,10 @@ type RunBar struct {
 	RunRev int
 }
 
+// toastSaidID is the live region that says the short message (toastID)
+// to a screen reader.
+const toastSaidID = "toast-said"
+
 // stopTitle is the Stop button's title: what it stops.
 func stopTitle(simulating bool) string {
 	if simulating {
@@ -204,8 +208,15 @@ func (b *RunBar) Render() app.UI {
 				app.If(counts != "", func() app.UI { return app.Span().Aria("hidden", "true").Text(counts) }),
 				app.If(changed != "", func() app.UI { return app.Span().Class("changed").Aria("live", "off").Text(changed) }),
 			),
+			// The short message is said by a live region that is always on
+			// the page, empty but while a message shows: a screen reader
+			// (NVDA with Chromium) seldom says a live region that arrives
+			// holding its text already, as the message did, inserted with
+			// it. The message seen is hidden from a screen reader, which
+			// would meet its words twice.
+			app.Span().ID(toastSaidID).Class("sr-only").Role("status").Text(l.toast),
 			app.If(l.toast != "", func() app.UI {
-				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast " + l.toastAt + map[bool]string{false: " placing"}[l.toastSet])).Role("status")
+				toast := app.Span().ID(toastID).Class(strings.TrimSpace("toast "+l.toastAt+map[bool]string{false: " placing"}[l.toastSet])).Aria("hidden", "true")
 				if l.toastTop >= 0 {
 					toast = toast.Style("top", strconv.FormatFloat(l.toastTop, 'f', 1, 64)+"px").Style("bottom", "auto")
 				}
