@@ -40,9 +40,10 @@ const (
 	opAlpha      = 11 // globalAlpha
 	opClip       = 12 // save, clip to x, y, w, h
 	opRestore    = 13 // restore (ends a clip)
-	opHatch      = 14 // x, y, w, h, spacing: diagonal lines in the stroke style
+	opHatch      = 14 // x, y, w, h, spacing: diagonal lines in the stroke style (spacing < 0: the other diagonal)
 	opPathRect   = 15 // x, y, w, h: adds a rectangle sub-path
 	opImage      = 16 // image, pw, ph, x, y, w, h: RGBA pixels drawn into a rectangle
+	opClipPath   = 17 // save, clip to the current path
 )
 
 // Shape is a mark's outline. Outcomes differ by shape as well as colour.
@@ -208,12 +209,21 @@ func (o *Ops) Image(pw, ph int, x, y, w, h float64) []byte {
 // Images returns the pixels of the Image calls, in order (for tests).
 func (o *Ops) Images() [][]byte { return o.imgs[:o.nimg] }
 
-// Hatch strokes diagonal lines every spacing pixels across a rectangle.
+// Hatch strokes diagonal lines every spacing pixels across a rectangle,
+// rising to the right (/); with spacing negative, every -spacing pixels
+// falling to the right (\). A dashed stroke style draws them dotted.
 //
 //go:noinline
 func (o *Ops) Hatch(x, y, w, h, spacing float64) {
 	o.put(opHatch, float32(x), float32(y), float32(w), float32(h), float32(spacing))
 }
+
+// ClipPath restricts drawing to the current path (BeginPath, PathRect,
+// Shape) until Restore: a Hatch then patterns every shape of the path at
+// once.
+//
+//go:noinline
+func (o *Ops) ClipPath() { o.put(opClipPath) }
 
 // Canvas is a <canvas> element, found by its id at each call so that a
 // re-rendered element is picked up.

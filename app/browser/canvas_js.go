@@ -107,9 +107,10 @@ while (i < n) {
   case 12: g.save(); g.beginPath(); g.rect(b[i+1], b[i+2], b[i+3], b[i+4]); g.clip(); i += 5; break;
   case 13: g.restore(); i += 1; break;
   case 14:
-    x = b[i+1]; y = b[i+2]; var hw = b[i+3], hh = b[i+4], sp = b[i+5]; i += 6;
+    x = b[i+1]; y = b[i+2]; var hw = b[i+3], hh = b[i+4], sp = b[i+5], up = sp > 0; i += 6;
+    if (!up) sp = -sp;
     g.save(); g.beginPath(); g.rect(x, y, hw, hh); g.clip(); g.beginPath();
-    for (var d = -hh; d < hw; d += sp) { g.moveTo(x + d, y + hh); g.lineTo(x + d + hh, y); }
+    for (var d = -hh; d < hw; d += sp) { g.moveTo(x + d, up ? y + hh : y); g.lineTo(x + d + hh, up ? y : y + hh); }
     g.stroke(); g.restore(); break;
   case 15: g.rect(b[i+1], b[i+2], b[i+3], b[i+4]); i += 5; break;
   case 16:
@@ -123,6 +124,7 @@ while (i < n) {
     g.drawImage(sc, b[i+4], b[i+5], b[i+6], b[i+7]);
     g.imageSmoothingEnabled = smooth;
     i += 8; break;
+  case 17: g.save(); g.clip(); i += 1; break;
   default: return i;
   }
 }

@@ -236,6 +236,11 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 		}
 		if cnt > 0 {
 			o.FillPath()
+			if classPattern[c] != patSolid {
+				o.ClipPath()
+				hatchClass(o, c, l.left, l.histTop, l.right-l.left, l.histH, s)
+				o.Restore()
+			}
 		}
 	}
 	for i, r := range rates {

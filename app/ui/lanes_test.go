@@ -141,6 +141,8 @@ func clippedShapes(o *browser.Ops, reach func(r float64) float64) (cut []string)
 		switch op.code {
 		case 12:
 			clips = append(clips, [4]float64{float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])})
+		case 17: // a path's clip (the histogram's patterns): no shape is drawn in one
+			clips = append(clips, [4]float64{-1e9, -1e9, 2e9, 2e9})
 		case 13:
 			clips = clips[:len(clips)-1]
 		case 7:

@@ -56,13 +56,15 @@ const (
 	sampleClient                    // the fleet bucket's rate line (paintHistogramAxis)
 )
 
+// legendOutcomes: each outcome's mark, then its part of a histogram bar
+// (classPattern): the legend's "sw seg" swatch after the mark's.
 var legendOutcomes = []legendItem{
-	{"sw mark ok", "2xx success", "circle", false, sample{kind: sampleMark, class: fleet.ClassOK}},
-	{"sw mark limited", "429 / 503", "triangle", false, sample{kind: sampleMark, class: fleet.ClassLimited}},
-	{"sw mark failed", "other failure", "square", false, sample{kind: sampleMark, class: fleet.ClassFailed}},
-	{"sw mark timeout", "timeout", "diamond", false, sample{kind: sampleMark, class: fleet.ClassTimeout}},
-	{"sw mark aborted", "aborted", "cross", true, sample{kind: sampleMark, class: fleet.ClassAborted}},
-	{"sw mark pending", "in flight", "bar", true, sample{kind: sampleMark, class: fleet.ClassPending}},
+	{"sw mark ok", "2xx success", "circle; solid in the histogram", false, sample{kind: sampleMark, class: fleet.ClassOK}},
+	{"sw mark limited", "429 / 503", "triangle; hatched / in the histogram", false, sample{kind: sampleMark, class: fleet.ClassLimited}},
+	{"sw mark failed", "other failure", "square; hatched \\ in the histogram", false, sample{kind: sampleMark, class: fleet.ClassFailed}},
+	{"sw mark timeout", "timeout", "diamond; dotted in the histogram", false, sample{kind: sampleMark, class: fleet.ClassTimeout}},
+	{"sw mark aborted", "aborted", "cross; cross-hatched in the histogram", true, sample{kind: sampleMark, class: fleet.ClassAborted}},
+	{"sw mark pending", "in flight", "bar; solid in the histogram", true, sample{kind: sampleMark, class: fleet.ClassPending}},
 }
 
 var legendPhases = []legendItem{
@@ -105,8 +107,11 @@ var legendHTML = sync.OnceValue(func() [2]string {
 				if watch && it.fleetOnly {
 					continue
 				}
-				b.WriteString(`<li title="` + html.EscapeString(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>` +
-					html.EscapeString(it.label) + `</li>`)
+				b.WriteString(`<li title="` + html.EscapeString(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>`)
+				if it.sample.kind == sampleMark {
+					b.WriteString(`<span class="sw seg ` + strings.TrimPrefix(it.swatch, "sw mark ") + `" aria-hidden="true"></span>`)
+				}
+				b.WriteString(html.EscapeString(it.label) + `</li>`)
 			}
 			b.WriteString(`</ul>`)
 		}

@@ -375,9 +375,17 @@ func paintSample(o *browser.Ops, l *layout, sm sample, x, y float64) {
 	}
 	switch sm.kind {
 	case sampleMark:
+		// The mark, then its part of a histogram bar, patterned
+		// (classPattern), as the page's legend shows them.
 		r := 5 * s
+		sx, sw := x+w-7*s, 7*s
+		o.FillStyle(classColour[sm.class])
+		o.Rect(sx, y-6*s, sw, 12*s)
+		o.Clip(sx, y-6*s, sw, 12*s)
+		hatchClass(o, sm.class, sx, y-6*s, sw, 12*s, s)
+		o.Restore()
 		o.BeginPath()
-		o.Shape(classShape[sm.class], x+w/2, y, r)
+		o.Shape(classShape[sm.class], x+6*s, y, r)
 		if classShape[sm.class] == browser.Cross {
 			o.StrokeStyle(classColour[sm.class], math.Max(1, r*0.45), 0)
 			o.StrokePath()
@@ -1201,7 +1209,16 @@ func paintMarks(o *browser.Ops, l *layout, m *model, p pick) {
 			continue
 		}
 		if r >= 3 {
-			o.StrokeStyle(colBG, 1, 0) // a halo keeps touching marks apart
+			// A halo keeps touching marks apart. A success's is wider: a
+			// ring of the ground between its circle and the wait it ends
+			// on, whose grey its green takes in greyscale on the dark
+			// lanes (and for a deuteranope), the circle read as the bar's
+			// rounded end.
+			w := 1.0
+			if c == fleet.ClassOK {
+				w = 2.5
+			}
+			o.StrokeStyle(colBG, w, 0)
 			o.StrokePath()
 		}
 		o.FillStyle(classColour[c])

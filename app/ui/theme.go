@@ -225,6 +225,50 @@ var classShape = [fleet.NumClasses]browser.Shape{
 	fleet.ClassPending: browser.Bar,
 }
 
+// classPattern is how the histogram's bars (and the legend's sample of
+// them) pattern each outcome over its colour, so that the classes of a
+// stacked bar differ in greyscale too, as the marks do by shape: 2xx and
+// in flight solid, 429/503 hatched /, other failures \, timeouts dotted,
+// aborted crossed (its mark is a cross).
+var classPattern = [fleet.NumClasses]pattern{
+	fleet.ClassLimited: patRise,
+	fleet.ClassFailed:  patFall,
+	fleet.ClassTimeout: patDots,
+	fleet.ClassAborted: patCross,
+}
+
+type pattern uint8
+
+const (
+	patSolid pattern = iota
+	patRise          // lines rising to the right, /
+	patFall          // lines falling to the right, \
+	patDots          // dotted lines, /
+	patCross         // both, ×
+)
+
+// hatchClass patterns the rectangle (x, y, w, h) as classPattern has class
+// c's: lines of the ground's colour, the rectangle's colour between them.
+// Under a ClipPath, the rectangle is the area the path's shapes lie in.
+func hatchClass(o *browser.Ops, c fleet.Class, x, y, w, h, s float64) {
+	p := classPattern[c]
+	if p == patSolid {
+		return
+	}
+	sp := 5 * s
+	width, dash := 1.5*s, 0.0
+	if p == patDots {
+		sp, width, dash = 4*s, 1.6*s, 1.6*s
+	}
+	o.StrokeStyle(colBG, width, dash)
+	if p != patFall {
+		o.Hatch(x, y, w, h, sp)
+	}
+	if p == patFall || p == patCross {
+		o.Hatch(x, y, w, h, -sp)
+	}
+}
+
 // classLabel is how the legend and the tooltip name a class.
 var classLabel = [fleet.NumClasses]string{
 	fleet.ClassOK:      "success (2xx)",

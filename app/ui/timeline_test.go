@@ -1377,7 +1377,7 @@ type displayOp struct {
 // displayOps splits o's display list into its operations (the argument
 // counts of app/browser's opcodes).
 func displayOps(o *browser.Ops) []displayOp {
-	nargs := map[int]int{1: 1, 2: 3, 3: 4, 4: 4, 5: 4, 6: 0, 7: 4, 8: 0, 9: 0, 10: 6, 11: 1, 12: 4, 13: 0, 14: 5, 15: 4, 16: 7}
+	nargs := map[int]int{1: 1, 2: 3, 3: 4, 4: 4, 5: 4, 6: 0, 7: 4, 8: 0, 9: 0, 10: 6, 11: 1, 12: 4, 13: 0, 14: 5, 15: 4, 16: 7, 17: 0}
 	buf := o.Buffer()
 	var ops []displayOp
 	for i := 0; i < len(buf); {
