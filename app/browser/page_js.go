@@ -428,6 +428,35 @@ func PacesRequests() bool {
 	return strings.Contains(globalString("navigator", "userAgent"), "Firefox/")
 }
 
+// fontSizeJS is the browser's default font size in CSS px: that of
+// font-size: medium, which the person's font size setting sets (16 by
+// default), whatever the page's own CSS makes of it (web/app.css's root is
+// 87.5% of it); 0 where it cannot be read.
+const fontSizeJS = `
+var e = document.createElement("div");
+e.style.cssText = "position:absolute;visibility:hidden;font-size:medium";
+document.documentElement.appendChild(e);
+var px = parseFloat(getComputedStyle(e).fontSize);
+e.remove();
+return px > 0 ? px : 0;`
+
+var fontSizeFn lazyFunc
+
+// DefaultFontSize is the browser's default font size, CSS px: 16 unless
+// the person set another (fontSizeJS); 0 where it cannot be read.
+func DefaultFontSize() float64 {
+	fn, err := compiled(&fontSizeFn, fontSizeJS)
+	if err != nil {
+		return 0
+	}
+	v, err := fn.Invoke()
+	if err != nil {
+		return 0
+	}
+	px, _ := v.Float()
+	return px
+}
+
 // darkJS calls fn(true or false) with whether the system prefers a dark
 // colour scheme, once at the start and again on each change, and returns
 // the function that stops it. Without matchMedia it says false, once; and

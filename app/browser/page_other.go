@@ -45,6 +45,9 @@ func WatchOnScreen(id string, fn func(on bool)) (stop func(), err error) { retur
 // PacesRequests is false natively.
 func PacesRequests() bool { return false }
 
+// DefaultFontSize is 0 natively: not known.
+func DefaultFontSize() float64 { return 0 }
+
 // WatchDark returns ErrNoBrowser natively.
 func WatchDark(fn func(dark bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 

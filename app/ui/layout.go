@@ -138,7 +138,21 @@ func (l *layout) place(top float64) {
 	l.srvTop = l.histTop + l.histH + 28*s
 	l.srvH = 64 * s
 	l.bottom = l.srvTop + l.srvH
-	l.h = l.bottom + 30*s // the time axis under the last panel (web/app.css keeps the legend off it: --axis-room)
+	l.h = l.bottom + axisRoom*s // the time axis under the last panel (web/app.css keeps the legend off it: --axis-room)
+}
+
+// axisRoom is the height of the time axis under the last panel, CSS px at
+// scale 1; web/app.css's --axis-room is it times the theme's scale, plus
+// 2 (axisRoomCSS).
+const axisRoom = 30
+
+// axisRoomCSS is --axis-room for the canvas drawn with th where the
+// person's font size grows it (fontZoom), "" where web/app.css's holds.
+func axisRoomCSS(th *theme) string {
+	if fontZoom() == 1 {
+		return ""
+	}
+	return strconv.FormatFloat(math.Ceil(axisRoom*th.scale)+2, 'f', -1, 64) + "px"
 }
 
 // markRadius is the radius of an attempt's mark in rows rowH high at

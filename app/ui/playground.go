@@ -380,6 +380,12 @@ func (p *Playground) Render() app.UI {
 	if l.running {
 		sidebar = sidebar.TabIndex(0)
 	}
+	// The legend leaves with the timeline before the axis under its last
+	// panel, which the person's font size makes taller (axisRoomCSS).
+	scope := app.Div().Class("legend-scope")
+	if room := axisRoomCSS(pickTheme(l.present, l.dark)); room != "" {
+		scope = scope.Style("--axis-room", room)
+	}
 	return app.Main().Class(cls).DataSet("ready", p.ready).DataSet("settled", p.groups == 0).Body(page.Body(
 		app.Header().Class("top").Body(
 			brand(),
@@ -409,7 +415,7 @@ func (p *Playground) Render() app.UI {
 				// The legend sticks over the timeline within this scope
 				// only: it leaves with the timeline before its time axis
 				// (web/app.css, .legend-scope).
-				app.Div().Class("legend-scope").Body(
+				scope.Body(
 					subHeading("h-timeline", "Timeline"),
 					&Legend{Watch: l.watching || l.watched},
 					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"math"
 	"strconv"
+	"strings"
+	"sync"
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
@@ -195,15 +198,85 @@ var darkTheme = func() theme {
 }()
 
 // pickTheme is the canvas's look: presentation mode's whatever the system
-// prefers, else the dark one where the system prefers dark.
+// prefers, else the dark one where the system prefers dark; grown with
+// the person's font size (fontZoom).
 func pickTheme(present, dark bool) *theme {
+	fontZoom()
 	switch {
 	case present:
-		return &presentTheme
+		return themes[2]
 	case dark:
-		return &darkTheme
+		return themes[1]
 	}
-	return &normalTheme
+	return themes[0]
+}
+
+// themes are the normal, dark and presentation themes as fontZoom grows them.
+var themes = [3]*theme{&normalTheme, &darkTheme, &presentTheme}
+
+// fontZoom is how much larger than 16 px the browser's default font size
+// is, read once (browser.DefaultFontSize): the page's text grows with it
+// (web/app.css sizes it in rem), and the canvas's, drawn in px, did not:
+// at 24 px its ticks, lane labels and titles stayed 11–12 px. Not below 1
+// (the canvas's 11 px is already small: a smaller setting leaves it) nor
+// above maxFontZoom (a phone's plot keeps room beside its labels).
+func fontZoom() float64 {
+	fontZoomOnce.Do(func() {
+		fontZoomed = zoomOf(browser.DefaultFontSize())
+		for i, t := range themes {
+			themes[i] = t.zoomed(fontZoomed)
+		}
+	})
+	return fontZoomed
+}
+
+var (
+	fontZoomOnce sync.Once
+	fontZoomed   float64
+)
+
+// maxFontZoom is the most fontZoom grows the canvas by: 32 px text.
+const maxFontZoom = 2
+
+// zoomOf is fontZoom for a default font size of px CSS px (0: unknown).
+func zoomOf(px float64) float64 {
+	if !(px > 16) {
+		return 1
+	}
+	return math.Min(px/16, maxFontZoom)
+}
+
+// zoomed is t with its type, text layout and marks grown by z, as
+// presentation mode's scale grows them: fonts z times as large, and the
+// layout (layout.scale, the lane labels' column, the panels' titles,
+// text measured by fontWidth) with them. At 1 it is t itself: nothing
+// changes.
+func (t *theme) zoomed(z float64) *theme {
+	if z == 1 {
+		return t
+	}
+	c := *t
+	c.scale *= z
+	c.fonts = make([]string, len(t.fonts))
+	for i, f := range t.fonts {
+		c.fonts[i] = zoomFont(f, z)
+	}
+	return &c
+}
+
+// zoomFont is the CSS font f ("600 12px system-ui") with its size in px
+// times z.
+func zoomFont(f string, z float64) string {
+	i := strings.Index(f, "px")
+	if i < 0 {
+		return f
+	}
+	j := strings.LastIndexByte(f[:i], ' ') + 1
+	px, err := strconv.ParseFloat(f[j:i], 64)
+	if err != nil {
+		return f
+	}
+	return f[:j] + strconv.FormatFloat(px*z, 'f', 2, 64) + f[i:]
 }
 
 // classColour and classShape: every outcome differs in colour AND shape.
