@@ -337,7 +337,7 @@ func TestStatListJoinsDurationsToTheirUnits(t *testing.T) {
 func TestStatListShortensBigCounts(t *testing.T) {
 	st := fleet.Stats{Requests: 297342, FirstTries: 30000, Retries: 267342, Limited: 296408, Successes: 934, Jobs: 30000, GiveUps: 29066, PeakRPS: 9999, WastedPerSuccess: 317.3504}
 	want := map[string][2]string{"requests": {"297k", "297,342"}, "limited": {"296k", "296,408"}, "successes": {"934", "934"}, "first_tries": {"30k", "30,000"},
-		"give_ups": {"29.1k", "29,066"}, "peak_rps": {"9,999", "9,999"}, "wasted_per_success": {"317.4", "317.35"}, "retries": {"267,342", "267,342"}}
+		"give_ups": {"29.1k", "29,066"}, "peak_rps": {"9,999", "9,999"}, "wasted_per_success": {"317", "317.35"}, "retries": {"267,342", "267,342"}}
 	for _, s := range statList(&st, 0, endLive, 0) {
 		if w, ok := want[s.Name]; ok && (s.Text != w[0] || s.Exact != w[1]) {
 			t.Errorf("%s shows %q, whole %q; want %q, whole %q", s.Name, s.Text, s.Exact, w[0], w[1])
@@ -385,7 +385,7 @@ func TestShort(t *testing.T) {
 			t.Errorf("short(%d) = %q, want %q", n, got, want)
 		}
 	}
-	for f, want := range map[float64]string{2.3749: "2.37", 15.05: "15.05", 99.994: "99.99", 99.996: "100", 260.226: "260.2", 1234.5: "1,235", 9999.4: "9,999", 299999.5: "300k"} {
+	for f, want := range map[float64]string{2.3749: "2.37", 15.05: "15.05", 99.994: "99.99", 99.996: "100", 260.226: "260", 493.23: "493", 1234.5: "1,235", 9999.4: "9,999", 299999.5: "300k"} {
 		if got := shortFloat(f); got != want {
 			t.Errorf("shortFloat(%v) = %q, want %q", f, got, want)
 		}

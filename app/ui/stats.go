@@ -240,17 +240,16 @@ func failedText(st *fleet.Stats, num func(int) string) string {
 func short(n int) string { return shortFloat(float64(n)) }
 
 // shortFloat is a number as a card writes it, in at most five characters:
-// a ratio to two decimals under 100 ("2.37"), to one under 1,000 ("260.2",
-// where trimFloat wrote "260.23"), whole under 10,000 ("1,235"), and
-// beyond in three figures, as short does ("300k", where trimFloat wrote
-// "299999.5").
+// a ratio to two decimals under 100 ("2.37"), whole under 10,000 ("260",
+// where trimFloat wrote "260.23"; "1,235"), and beyond in three figures,
+// as short does ("300k", where trimFloat wrote "299999.5"). A tenth above
+// 100, "493.2", was wider than its card in presentation mode at 350–375
+// px, where "10.83", its ones narrow, fits.
 func shortFloat(f float64) string {
 	a := math.Abs(f)
 	switch {
 	case a < 99.995:
 		return trimFloat(f)
-	case a < 999.95:
-		return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 	case a < 9999.5:
 		return thousands(int(math.Round(f)))
 	}
