@@ -466,7 +466,8 @@ func rejectedShare(n, tot int) string {
 // from x, bw px wide, goes: under the break, on the bin (else shifted
 // along it, or rows lower), clear of taken; with its rejected share
 // (rejectedShare) after it where that has such a place, else without; in
-// fewer digits ("19k") where the whole number has no such place; and
+// fewer digits ("19k") where the whole number has no such place, and
+// always from 10,000 on, as the cards write counts; and
 // where none of these has a place on the bin, beside it, touching its
 // right edge (else its left) from the same rows. ok is false (no value)
 // where none has.
@@ -478,6 +479,12 @@ func rejectedShare(n, tot int) string {
 // shows its classes' shares), so the value goes beside it.
 func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
 	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
+	if rate*l.ratePer >= 9999.5 {
+		// In three figures from 10,000 on, as the cards write counts:
+		// "37978, 99% rejected" stood beside the next bar's "10k" and a
+		// card's "38k" (a review).
+		texts = texts[1:]
+	}
 	if share != "" {
 		texts = append([]string{texts[0] + share}, texts...)
 	}

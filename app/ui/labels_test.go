@@ -804,6 +804,9 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 	}{
 		{"exponential live", []int{163, 85, 40, 30, 12, 10, 10, 10, 10, 0, 10, 10, 10, 10, 0, 0, 10, 10, 10, 10, 10, 10, 10}},
 		{"three cut in a row", append([]int{150, 120, 130}, slices.Repeat([]int{10}, 40)...)},
+		// From 10,000 on in three figures, as the cards: "37978, 99%
+		// rejected" stood beside "10k" (a review).
+		{"over ten thousand", append([]int{37978, 10000}, slices.Repeat([]int{10}, 40)...)},
 	} {
 		v := newView()
 		v.scen, v.lim, v.m = s, limitsOf(&s), runOfRates(c.rates)
@@ -826,6 +829,8 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 					t.Errorf("%s: the value %q of the %v bar is at y %.0f, under the histogram's top third (%.0f–%.0f)", name, lb.text, time.Duration(i)*l.slice, lb.r.y, l.histTop, l.histTop+l.histH)
 				case lb.plate < 0 || contrast(sz.th, lb.col, lb.plate) < 4.5:
 					t.Errorf("%s: the value %q of the %v bar is not on a plate it reads on (plate colour %d)", name, lb.text, time.Duration(i)*l.slice, lb.plate)
+				case rate*l.ratePer >= 9999.5 && valueNumber(lb.text) != shortRate(rate*l.ratePer):
+					t.Errorf("%s: the value %q of the %v bar, %.0f, is not in three figures as the cards write it", name, lb.text, time.Duration(i)*l.slice, rate*l.ratePer)
 				}
 			}
 			for _, problem := range labelsClear(o, &l, isValue) {
