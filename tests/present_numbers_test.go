@@ -210,7 +210,7 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 		t.Fatal("still running after Stop")
 	}
 	type card struct{ Shown, Title string }
-	for stat, want := range map[string]string{"drain_ms": "to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
+	for stat, want := range map[string]string{"drain_ms": "time to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
 		var c card
 		if err := waitFor(3*time.Second, func() bool {
 			c = eval[card](t, ctx, `(() => {

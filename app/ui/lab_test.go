@@ -223,15 +223,15 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
 			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
+			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
 			"", "Simulate → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
 		// Stop interrupts a simulation as it stops a live run.
 		{"simulated, stopped", true, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Aborted: 12},
-			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "to Stop: not drained", "give-ups, 50_by Stop"},
+			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k_at_the page's_limit", "not drained: page's limit", "jobs cancelled at the page's limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "to the limit: not drained", "give-ups, 10k_at limit"},
+			"10k_at_the page's_limit", "not drained: page's limit", "jobs cancelled at the page's limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "time to the limit: not drained", "give-ups, 10k_at limit"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4

@@ -208,7 +208,7 @@ func soFar(list []stat) []stat {
 	for i := range list {
 		list[i].SoFar = true
 		if list[i].Name == "drain_ms" {
-			list[i].Figures, list[i].Short = "so far: not drained yet", "so far: not drained"
+			list[i].Figures, list[i].Short = "so far: not drained yet", "time so far: not drained"
 		}
 	}
 	return list
@@ -429,18 +429,19 @@ func cutBy(end runEnd) string {
 // in progress then ended cancelled, and those still to come never started.
 // Two lines of the second row's narrowest card, 79 px at 1280 px, hold
 // it: "Simulate → attempt limit: not drained" lost its "not drained".
-// short is the label where that line is not shown (stat.Short), for a run
+// short is the label where that line is not shown (stat.Short): it says
+// what the number is, a time ("to Stop: not drained" did not), for a run
 // cut short; "" for one that drained.
 func drainSub(end runEnd) (sub, short string) {
 	switch end {
 	case endStopped:
-		return "Run → Stop: not drained", "to Stop: not drained"
+		return "Run → Stop: not drained", "time to Stop: not drained"
 	case endSimStopped:
-		return "Simulate → Stop: not drained", "to Stop: not drained"
+		return "Simulate → Stop: not drained", "time to Stop: not drained"
 	case endLiveCapped:
-		return "not drained: request limit", "to the limit: not drained"
+		return "not drained: request limit", "time to the limit: not drained"
 	case endCapped:
-		return "not drained: page's limit", "to the limit: not drained"
+		return "not drained: page's limit", "time to the limit: not drained"
 	case endSimulated:
 		return "Simulate → last job done", ""
 	}
