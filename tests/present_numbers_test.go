@@ -209,13 +209,19 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 	if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
 		t.Fatal("still running after Stop")
 	}
-	type card struct{ Shown, Title string }
+	// The card's name stays for a screen reader: it heard "294 ms, time
+	// to Stop: not drained" without "time to drain" (a review).
+	type card struct {
+		Shown, Title string
+		NameRead     bool
+	}
 	for stat, want := range map[string]string{"drain_ms": "time to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
 		var c card
 		if err := waitFor(3*time.Second, func() bool {
 			c = eval[card](t, ctx, `(() => {
-				const el = document.querySelector('[data-stat="`+stat+`"]');
-				return {Shown: el.innerText.replace(/\s+/g, " ").trim(), Title: el.querySelector(".k").title};
+				const el = document.querySelector('[data-stat="`+stat+`"]'), long = el.querySelector(".k-long");
+				return {Shown: el.innerText.replace(/\s+/g, " ").trim(), Title: el.querySelector(".k").title,
+					NameRead: !!long && getComputedStyle(long).display != "none" && getComputedStyle(long).visibility != "hidden"};
 			})()`)
 			return strings.Contains(c.Shown, want)
 		}); err != nil {
@@ -223,6 +229,9 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 		}
 		if c.Title == "" {
 			t.Errorf("%s card's label has no tooltip", stat)
+		}
+		if !c.NameRead {
+			t.Errorf("%s card's name is hidden from a screen reader", stat)
 		}
 	}
 }
