@@ -32,13 +32,23 @@ const histColumns = `(() => {
 		if (mid < from) continue;
 		const x = Math.floor((l + (mid - from) / (to - from) * (r - l)) * k);
 		const p = g.getImageData(x, y0, 1, h).data;
-		let green = 0, red = 0;
+		// The vermillion's extent, first to last pixel, not its count: the
+		// 429s are hatched (classPattern), lines of the ground's colour.
+		let green = 0, first = -1, last = -1;
 		for (let j = 0; j < p.length; j += 4) {
 			if (near(p, j, ok)) green++;
-			if (near(p, j, limited)) red++;
+			if (near(p, j, limited)) {
+				if (first < 0) first = j / 4;
+				last = j / 4;
+			}
 		}
-		const under = 4 * Math.ceil(k);  // just under the top edge, over the break mark
-		const cut = classes.some(rgb => near(p, under, rgb));
+		const red = first < 0 ? 0 : last - first + 1;
+		// Just under the top edge, over the break mark: a class's colour
+		// in the few rows there, between its hatch's lines.
+		let cut = false;
+		for (let row = Math.ceil(k); row < Math.ceil(k) + Math.ceil(8 * k); row++) {
+			cut = cut || classes.some(rgb => near(p, 4 * row, rgb));
+		}
 		bins.push({i, cut, green, red});
 	}
 	return JSON.stringify({h, bins});

@@ -133,8 +133,8 @@ func (t *Timeline) Render() app.UI {
 			// on what the person wants to see.
 			OnFocus(func(ctx app.Context, e app.Event) {
 				ctx.PreventUpdate()
-				if e.Get("target").Call("matches", ":focus-visible").Bool() {
-					revealSelected(v)
+				if e.Get("target").Call("matches", ":focus-visible").Bool() && !revealSelected(v) {
+					revealTop()
 				}
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
@@ -180,15 +180,30 @@ const stickyIDs = legendID + "," + axisID
 // keyboard's) is under the legend or the sticky axis or off the screen,
 // just enough to show it clear of them (revealBy): the arrow keys walked
 // on through lanes out of sight.
-func revealSelected(v *view) {
+// It reports whether an attempt is selected.
+func revealSelected(v *view) bool {
 	tp, ok := v.selection()
 	if !ok {
-		return
+		return false
 	}
 	if c, err := browser.Clearance(canvasID, stickyIDs); err == nil {
 		if dy := revealBy(c.Top+tp.Y, tp.R, c.Clear, c.ViewH); dy != 0 {
 			_ = browser.ScrollBy(dy)
 		}
+	}
+	return true
+}
+
+// revealTop scrolls the timeline's top out from under what sticks to the
+// viewport's top, where the browser's scroll for the focus left it there:
+// Chromium centres a canvas taller than the screen with its scroll margin
+// (web/app.css, #timeline:focus), and a legend of five rows (800 px wide,
+// presentation mode) hid its first lanes, where the arrow keys walk.
+func revealTop() {
+	// Clear of the legend alone: the sticky axis lies over the canvas's
+	// own axis row, no lanes.
+	if c, err := browser.Clearance(canvasID, legendID); err == nil && c.Top < c.Clear && c.Top > -c.ViewH {
+		_ = browser.ScrollBy(c.Top - c.Clear - 1) // a pixel clear: the scroll rounds
 	}
 }
 
