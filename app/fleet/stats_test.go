@@ -141,6 +141,15 @@ func TestPeakJobsCountsFromDueTimes(t *testing.T) {
 			attempt(0, 0, 1, 0, 0), outcome(0, 0, 1, 0, Attempt{Err: context.Canceled}), done(0, 0, 1, 0, errors.New("cancelled")),
 			done(1, 0, 0, 0, errors.New("cancelled")),
 		}, 2},
+		// A worker's jobs answered in no time follow one another at one
+		// instant: 2 workers are 2 jobs at once (the +1 ns each such job
+		// was given made them 10; a review).
+		{"answered in no time", slices.Concat(
+			zeroLatencyJobs(0, 5, 0), zeroLatencyJobs(1, 5, 0),
+		), 2},
+		{"answered in no time, beside one in progress", slices.Concat(
+			[]Record{attempt(2, 0, 1, 0, 0)}, zeroLatencyJobs(0, 3, 0),
+		), 2},
 		{"stopped as its next was due", []Record{
 			attempt(0, 0, 1, 0, 0), done(0, 0, 1, 100, nil),
 			done(0, 1, 0, 100, errors.New("cancelled")), // due as the last ended: not at once
@@ -557,6 +566,16 @@ func TestExportCSV(t *testing.T) {
 	if md := SchemaMarkdown(); strings.Count(md, "\n") != len(EventColumns)+2 || !strings.Contains(md, "| `server_seq` | outcome |") {
 		t.Errorf("SchemaMarkdown:\n%s", md)
 	}
+}
+
+// zeroLatencyJobs is worker w's n jobs, each attempted and answered 200
+// at atMS, in no time.
+func zeroLatencyJobs(w, n, atMS int) []Record {
+	var recs []Record
+	for j := range n {
+		recs = append(recs, attempt(w, j, 1, atMS, atMS), outcome(w, j, 1, atMS, Attempt{Status: 200}), done(w, j, 1, atMS, nil))
+	}
+	return recs
 }
 
 // A server's text that is not UTF-8 is written in the CSV as the JSON
