@@ -92,8 +92,8 @@ func TestAttemptLimitIsNotStop(t *testing.T) {
 	}); err != nil {
 		t.Fatal("the timeline has no description after the simulation")
 	}
-	if strings.Contains(said, "Stop") || !strings.Contains(said, aborted+" aborted at the attempt limit") {
-		t.Errorf("the run's description says %q: want %q and no Stop", said, aborted+" aborted at the attempt limit")
+	if strings.Contains(said, "Stop") || !strings.Contains(said, aborted+" aborted at the page's limit") {
+		t.Errorf("the run's description says %q: want %q and no Stop", said, aborted+" aborted at the page's limit")
 	}
 	// The count and its first word kept on one line, and "at limit"
 	// (no-break spaces); the item whole on one line where it fits one.

@@ -118,7 +118,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	}{
 		{st.OK, "succeeded"}, {st.Limited, "rejected (429 or 503)"}, {st.Failed, "failed"},
 		{st.Timeouts, "timed out"}, {st.Aborted - st.AbortedAtLimit, "aborted by Stop"},
-		{st.AbortedAtLimit, "aborted at the attempt limit"}, // a simulation's: nobody pressed Stop
+		{st.AbortedAtLimit, "aborted at the page's limit"}, // a simulation's: nobody pressed Stop
 	}
 	var parts []string
 	for _, a := range answers {

@@ -113,7 +113,7 @@ func TestSummarySaysWhatAborted(t *testing.T) {
 		want, not string
 	}{
 		{"Stop", false, context.Canceled, "Outcomes: 1 aborted by Stop.", "attempt limit"},
-		{"the attempt limit", true, fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), "Outcomes: 1 aborted at the attempt limit.", "Stop"},
+		{"the attempt limit", true, fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), "Outcomes: 1 aborted at the page's limit.", "Stop"},
 	} {
 		recs := []fleet.Record{
 			{Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},

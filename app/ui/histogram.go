@@ -480,10 +480,10 @@ func rejectedShare(n, tot int) string {
 func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
 	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
 	if rate*l.ratePer >= 9999.5 {
-		// In three figures from 10,000 on, as the cards write counts:
-		// "37978, 99% rejected" stood beside the next bar's "10k" and a
-		// card's "38k" (a review).
-		texts = texts[1:]
+		// In three figures from 10,000 on, as the cards write counts
+		// (shortFloat: "12.1k"): "37978, 99% rejected" stood beside the
+		// next bar's "10k" and a card's "38k" (a review).
+		texts = []string{shortFloat(rate * l.ratePer)}
 	}
 	if share != "" {
 		texts = append([]string{texts[0] + share}, texts...)

@@ -105,6 +105,10 @@ func (p *Playground) OnMount(ctx app.Context) {
 		ctx.Dispatch(func(app.Context) { l.setDark(dark) })
 	}); err == nil {
 		p.removers = append(p.removers, stop)
+	} else {
+		// Light, but grown with the person's font size (pickTheme), as
+		// the page's --axis-room is: the view starts on the bare theme.
+		l.setDark(false)
 	}
 	watching = true
 	l.adoptDevice(ctx.SessionStorage())

@@ -289,13 +289,13 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 		{"exhausted", mark{class: fleet.ClassFailed, status: 500, next: -1}, "no retry: the job gave up here"},
 		{"stopped", mark{class: fleet.ClassAborted, err: context.Canceled, next: -1}, "no retry: Stop ended the job here"},
 		{"attempt limit", mark{class: fleet.ClassAborted, err: fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), next: -1},
-			"no retry: the simulation's attempt limit ended the job here"},
+			"no retry: the page's limit on a simulation's attempts ended the job here"},
 		// Cancelled in the wait after it: it said "then waited 1 s" of a
 		// wait Stop cut, and nothing of the cut.
 		{"stopped in its wait", mark{class: fleet.ClassLimited, status: 429, hasWait: true, waitAfter: time.Second, cut: cutRun, next: -1},
 			"then was to wait 1 s: backoff\nno retry: the run was stopped first"},
 		{"attempt limit in its wait", mark{class: fleet.ClassLimited, status: 429, hasWait: true, waitAfter: time.Second, cut: cutLimit, next: -1},
-			"then was to wait 1 s: backoff\nno retry: the simulation's attempt limit ended the job first"},
+			"then was to wait 1 s: backoff\nno retry: the page's limit on a simulation's attempts ended the job first"},
 		// A Retry-After the run did not honour says so (the flood's waits
 		// of 2 s after "Retry-After: 1"), one it honoured or could not use
 		// does not.
@@ -2229,7 +2229,7 @@ func TestAttemptCutAtTheLimitSaysSo(t *testing.T) {
 			continue
 		}
 		cut++
-		if text := strings.Join(describe(k, false, "", false).Lines, "\n"); !strings.Contains(text, "aborted (the simulation's attempt limit)") || strings.Contains(text, "Stop") {
+		if text := strings.Join(describe(k, false, "", false).Lines, "\n"); !strings.Contains(text, "aborted (the page's limit on a simulation's attempts)") || strings.Contains(text, "Stop") {
 			t.Errorf("an attempt cut at the limit:\n%s", text)
 		}
 	}

@@ -1170,7 +1170,7 @@ func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 	default:
 		res := classLabel[k.class]
 		if k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err) {
-			res = "aborted (the simulation's attempt limit)"
+			res = "aborted (the page's limit on a simulation's attempts)"
 		}
 		if k.status != 0 {
 			res = strconv.Itoa(k.status) + " " + statusText(k.status)
@@ -1216,7 +1216,7 @@ func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 		t.Lines = append(t.Lines, w)
 		switch {
 		case k.cut == cutLimit:
-			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job first")
+			t.Lines = append(t.Lines, "no retry: the page's limit on a simulation's attempts ended the job first")
 		case k.cut == cutRun:
 			t.Lines = append(t.Lines, "no retry: the run was stopped first")
 		case k.endNote != "":
@@ -1225,7 +1225,7 @@ func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
 	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
 		switch {
 		case k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err):
-			t.Lines = append(t.Lines, "no retry: the simulation's attempt limit ended the job here")
+			t.Lines = append(t.Lines, "no retry: the page's limit on a simulation's attempts ended the job here")
 		case k.class == fleet.ClassAborted: // it did not give up: it was stopped
 			t.Lines = append(t.Lines, "no retry: Stop ended the job here")
 		case k.endNote != "":
