@@ -419,6 +419,40 @@ func BenchmarkResponsiveReplay(b *testing.B) {
 		final.Records, final.Stats["requests"], wall.Seconds(), len(w.Tasks), top, fmtMS(taskLengths(w.Tasks)), slowed)
 }
 
+// BenchmarkResponsiveReplayLanes: a 500-worker simulation (full jitter,
+// 10 jobs each: ~39,000 records, lanes drawn as marks, not as dense
+// cells) replayed at 8×, as a workshop replays a run: the long tasks on
+// the page's thread and the frames drawn. Painted whole at every frame,
+// it had 28 long tasks, the longest 296 ms, at 8× (135 at 1×, up to
+// 387 ms); drawn on the kept drawing as a live run is, 1 (72 ms).
+func BenchmarkResponsiveReplayLanes(b *testing.B) {
+	srv := startServer(b)
+	ctx, _ := newBrowser(b)
+	simulated(b, ctx, srv.URL+"/?workers=500&jobs=10&rate=100&strategy=full")
+	final := state(b, ctx)
+	time.Sleep(time.Second)
+	selectValue(b, ctx, "replay-speed", "8")
+	type draws struct {
+		Draws int `json:"draws"`
+		Whole int `json:"live_whole"`
+	}
+	d0 := eval[draws](b, ctx, `JSON.parse(window.retrylab.debug())`)
+	eval[any](b, ctx, watchMainThreadJS)
+	start := time.Now()
+	click(b, ctx, "replay")
+	if err := waitFor(60*time.Second, func() bool { return !state(b, ctx).Replaying && time.Since(start) > time.Second }); err != nil {
+		b.Fatal("the replay did not end")
+	}
+	wall := time.Since(start)
+	d1 := eval[draws](b, ctx, `JSON.parse(window.retrylab.debug())`)
+	w := eval[stalls](b, ctx, stopWatchJS)
+	top := longest(w.Tasks, 0)
+	b.ReportMetric(float64(len(w.Tasks)), "long-tasks")
+	b.ReportMetric(top, "longest-task-ms")
+	fmt.Printf("replay at 8× of a 500-worker simulation's %d records: %.1f s, %d frames (%d painted whole); %d long tasks, the longest %.0f ms, %s\n",
+		final.Records, wall.Seconds(), d1.Draws-d0.Draws, d1.Whole-d0.Whole, len(w.Tasks), top, fmtMS(taskLengths(w.Tasks)))
+}
+
 // taskLengths is each task's length, ms.
 func taskLengths(tasks [][2]float64) []float64 {
 	out := make([]float64, len(tasks))
