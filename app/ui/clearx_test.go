@@ -1,55 +1,28 @@
 package ui
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
-// clearXSortFunc is clearX as it was with slices.SortFunc, the oracle of
-// TestClearXAsWithSortFunc.
-func clearXSortFunc(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok bool) {
-	if xhi < xlo {
-		return 0, false
-	}
-	type span struct{ a, b float64 }
-	var busy []span
-	for _, r := range obs {
-		if r.y < top+h+pad && top-pad < r.y+r.h && r.x-pad < xhi+w && xlo < r.x+r.w+pad {
-			busy = append(busy, span{r.x - pad, r.x + r.w + pad})
-		}
-	}
-	slices.SortFunc(busy, func(p, q span) int { return cmp.Compare(p.a, q.a) })
-	best, bestD := 0.0, math.Inf(1)
-	gap := func(g0, g1 float64) {
-		lo, hi := math.Max(g0, xlo), math.Min(g1-w, xhi)
-		if hi < lo {
-			return
-		}
-		c := math.Max(lo, math.Min(prefer, hi))
-		if d := math.Abs(c - prefer); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	at := math.Inf(-1)
-	for _, b := range busy {
-		if b.a > at {
-			gap(at, b.a)
-		}
-		at = math.Max(at, b.b)
-	}
-	gap(at, math.Inf(1))
-	return best, !math.IsInf(bestD, 1)
-}
-
-// TestClearXAsWithSortFunc: clearX, its spans ordered by sortStable, finds
-// what it found with slices.SortFunc, on random rectangles (many beginning
-// together, on a coarse grid) and widths.
-func TestClearXAsWithSortFunc(t *testing.T) {
+// TestClearXIsTheFreeGapNearestPreferred: on random rectangles (many
+// beginning together, on a coarse grid) and widths, clearX's place is
+// clear of every obstacle in its row band, within [xlo, xhi], and no
+// other whole-pixel place there is nearer prefer; and the order of the
+// obstacles changes nothing (its spans are put in order by sortStable,
+// which replaced slices.SortFunc to keep app.wasm smaller).
+func TestClearXIsTheFreeGapNearestPreferred(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
+	clear := func(obs []rect, top, h, w, pad, x float64) bool {
+		for _, o := range obs {
+			if o.y < top+h+pad && top-pad < o.y+o.h && o.x-pad < x+w && x < o.x+o.w+pad {
+				return false
+			}
+		}
+		return true
+	}
+	for range 5000 {
 		obs := make([]rect, r.IntN(40))
 		grid := float64(1 + r.IntN(20))
 		for i := range obs {
@@ -60,9 +33,24 @@ func TestClearXAsWithSortFunc(t *testing.T) {
 		xhi := xlo + float64(r.IntN(400)) - 20
 		prefer, pad := float64(r.IntN(500))-100, float64(r.IntN(3))
 		x, ok := clearX(obs, top, h, w, xlo, xhi, prefer, pad)
-		wx, wok := clearXSortFunc(obs, top, h, w, xlo, xhi, prefer, pad)
-		if x != wx || ok != wok {
-			t.Fatalf("clearX(%v, %v, %v, %v, %v, %v, %v, %v) = %v, %v; with SortFunc %v, %v", obs, top, h, w, xlo, xhi, prefer, pad, x, ok, wx, wok)
+		what := func() string {
+			return "clearX(obs, top " + trimFloat(top) + ", h " + trimFloat(h) + ", w " + trimFloat(w) + ", xlo " + trimFloat(xlo) + ", xhi " + trimFloat(xhi) + ", prefer " + trimFloat(prefer) + ")"
+		}
+		if ok && (x < xlo || x > xhi || !clear(obs, top, h, w, pad, x)) {
+			t.Fatalf("%s = %v: outside [xlo, xhi] or on an obstacle (%v)", what(), x, obs)
+		}
+		// No whole-pixel place nearer prefer is clear (the gaps' ends are
+		// whole here: every coordinate is).
+		for c := math.Ceil(xlo); c <= xhi; c++ {
+			if clear(obs, top, h, w, pad, c) && (!ok || math.Abs(c-prefer) < math.Abs(x-prefer)) {
+				t.Fatalf("%s = %v, %v; %v is clear and nearer (%v)", what(), x, ok, c, obs)
+			}
+		}
+		// The obstacles in another order: the same place.
+		shuffled := append([]rect(nil), obs...)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		if x2, ok2 := clearX(shuffled, top, h, w, xlo, xhi, prefer, pad); x2 != x || ok2 != ok {
+			t.Fatalf("%s = %v, %v; with the obstacles shuffled %v, %v", what(), x, ok, x2, ok2)
 		}
 	}
 }
