@@ -208,7 +208,7 @@ func soFar(list []stat) []stat {
 	for i := range list {
 		list[i].SoFar = true
 		if list[i].Name == "drain_ms" {
-			list[i].Figures, list[i].Short = "so far: not drained yet", "time so far: not drained"
+			list[i].Figures, list[i].Short = "so far: not drained yet", "drain time so far"
 		}
 	}
 	return list
