@@ -79,6 +79,14 @@ func click(t testing.TB, ctx context.Context, id string) {
 func typeInto(t testing.TB, ctx context.Context, key, text string) {
 	t.Helper()
 	sel := chromedp.ID("f-" + key)
+	// The inputs are locked during a run (their fieldset disabled), and
+	// state() tells a run's end a frame before the page unlocks them:
+	// typed into at once, "Element is not focusable" (fresh-clone CIs,
+	// TestCustomTarget and TestStopAbortsInFlight). An input locked for
+	// another reason is typed into after 5 s, and fails as it would.
+	_ = waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `!(document.getElementById("f-`+key+`") || {matches: () => false}).matches(":disabled")`)
+	})
 	if err := chromedp.Do(ctx,
 		chromedp.Focus(sel),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById("f-`+key+`").select()`),
