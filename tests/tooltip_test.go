@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -394,4 +395,83 @@ func TestTooltipLeavesWithItsMark(t *testing.T) {
 		}
 	}
 	presentMode(t, ctx, false)
+}
+
+// TestBarsAndBinsHaveTooltips: pointed at away from any mark, a wait's
+// bar says whose wait it is, with the tooltip where the pointer met the
+// bar (a long wait lies far from its mark); a histogram bin says what it
+// counts, by outcome, as the screen-reader summary counts that slice.
+// (Neither had a tooltip: a review.)
+func TestBarsAndBinsHaveTooltips(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1400, 1000)
+	boot(t, ctx, srv.URL+"/")
+	click(t, ctx, "preset-flood") // every worker waits exactly 2 s after a 429
+	click(t, ctx, "simulate")
+	simulatedToEnd(t, ctx)
+	if err := waitFor(10*time.Second, func() bool {
+		return eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).drawn_ms`) > 0
+	}); err != nil {
+		t.Fatalf("the simulation was not drawn: %v", err)
+	}
+	scrollMarkTo(t, ctx, 0, 0)
+	eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
+	// Walk to an attempt that waited after it.
+	var wait tipBox
+	for i := 0; i < 40 && !strings.Contains(wait.Text, "then waited 2 s"); i++ {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			t.Fatal(err)
+		}
+		wait = changedTip(t, ctx, wait)
+	}
+	if !strings.Contains(wait.Text, "then waited 2 s") {
+		t.Fatalf("no attempt with a wait after it found: %+v", wait)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	canvas := eval[[2]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left, r.top]; })()`)
+	move := func(x, y float64) tipBox {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, canvas[0]+x, canvas[1]+y)); err != nil {
+			t.Fatal(err)
+		}
+		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		return readTip(t, ctx)
+	}
+	// 60 px along the lane: inside the 2 s wait, away from the mark.
+	b := move(wait.X+60, wait.Y)
+	if b.Title != wait.Title || math.Abs(b.X-(wait.X+60)) > 1 || !strings.Contains(b.Text, "then waited 2 s: backoff") {
+		t.Errorf("on the wait's bar 60 px after its mark: tooltip %q at x %.0f, want %q at x %.0f with its wait:\n%s", b.Title, b.X, wait.Title, wait.X+60, b.Text)
+	}
+	checkTip(t, b, "on a wait's bar")
+	// Up from the canvas's bottom to the histogram, at the mark's time: its
+	// bin's tooltip, its counts as the summary's for that slice.
+	h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
+	var bin tipBox
+	for y := h - 60; y > h-400 && !strings.HasSuffix(bin.Title, "sent"); y -= 8 {
+		bin = move(wait.X, y)
+	}
+	m := regexp.MustCompile(`^(\S+ s–\S+ s): ([0-9,]+) requests? sent$`).FindStringSubmatch(bin.Title)
+	if m == nil {
+		t.Fatalf("no bin's tooltip over the histogram: %+v", bin)
+	}
+	checkTip(t, bin, "on a histogram bin")
+	summary := eval[string](t, ctx, `document.getElementById("timeline-summary").textContent`)
+	if !strings.Contains(summary, m[1]+" "+m[2]) {
+		t.Errorf("the bin's tooltip says %q, the summary counts otherwise: %s", bin.Title, summary)
+	}
+	sum := 0
+	for _, line := range regexp.MustCompile(`: ([0-9,]+)`).FindAllStringSubmatch(bin.Text, -1)[1:] {
+		n, _ := strconv.Atoi(strings.ReplaceAll(line[1], ",", ""))
+		sum += n
+	}
+	if total, _ := strconv.Atoi(strings.ReplaceAll(m[2], ",", "")); sum != total || total == 0 {
+		t.Errorf("the bin's outcomes add up to %d of its %d:\n%s", sum, total, bin.Text)
+	}
+	screenshot(t, ctx, "tooltip-bin")
+	if b := move(-1, -1); b.Shown {
+		t.Errorf("the pointer left the canvas, the tooltip %q stays", b.Title)
+	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"net/url"
 	"runtime"
@@ -1182,6 +1183,19 @@ func (l *Lab) simStopped() string {
 		t += " and " + thousands(n) + " never started"
 	}
 	return t
+}
+
+// wholePercent is n of tot in whole percent: "40%"; "<1%" for a few, and
+// at most "99%" while some are not n.
+func wholePercent(n, tot int) string {
+	pct := math.Round(float64(n) / float64(max(tot, 1)) * 100)
+	switch {
+	case n > 0 && pct < 1:
+		return "<1%"
+	case pct >= 100 && n < tot:
+		pct = 99
+	}
+	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
 }
 
 // thousands writes n with comma separators: 10,000.

@@ -183,7 +183,7 @@ func TestMarksAtTheStartDrawnWhole(t *testing.T) {
 			live.running, live.now = true, 600*time.Millisecond
 			ly.draw(&l, m, live)
 			var ring browser.Ops
-			paintOverlay(&ring, &l, m, th, -1, 0, -1)
+			paintOverlay(&ring, &l, m, th, -1, 0, -1, -1)
 			for what, o := range map[string]*browser.Ops{"whole drawing": &whole, "kept layer": &ly.base, "top layer": &ly.top} {
 				if cut := clippedShapes(o, halo); len(cut) > 0 {
 					t.Errorf("%s, %s: cut at the plot's edge: %v", name, what, cut)

@@ -4,14 +4,16 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"time"
 
 	"retrylab/app/browser"
 )
 
 // paintOverlay draws what follows the pointer and the selection: the
 // crosshair across every panel, the selected attempt, its job's other
-// attempts and its arrival at the server.
-func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64, sel, selArr int) {
+// attempts and its arrival at the server, or the hovered arrival or
+// histogram bin.
+func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64, sel, selArr, selBin int) {
 	o.Reset()
 	o.Palette, o.Fonts = th.palette, th.fonts
 	s := l.scale
@@ -35,6 +37,16 @@ func paintOverlay(o *browser.Ops, l *layout, m *model, th *theme, crossX float64
 		o.Rect(plate.x, plate.y, plate.w, plate.h)
 		o.FillStyle(colBG)
 		o.Text(lab, x, l.bottom+11*s, fontSmall, browser.AlignCenter, browser.BaselineMiddle)
+	}
+	if m != nil && sel < 0 && selArr < 0 && selBin >= 0 {
+		// The hovered bin's column, across the histogram (its bar's
+		// height is the drawing's: the overlay draws over it).
+		x0, x1 := math.Max(l.left, l.x(time.Duration(selBin)*l.slice)), math.Min(l.right, l.x(time.Duration(selBin+1)*l.slice))
+		if x1 > x0 {
+			o.StrokeStyle(colSelect, 2, 0)
+			o.StrokeRect(x0, l.histTop, x1-x0, l.histH)
+		}
+		return
 	}
 	if m != nil && sel < 0 && selArr >= 0 && selArr < len(m.arrivals) {
 		a := &m.arrivals[selArr]
@@ -131,6 +143,71 @@ func hit(l *layout, m *model, x, y float64) int {
 	}
 	return best
 }
+
+// hitSpan finds, where hit found no mark, the attempt whose stretch of
+// its lane's row holds (x, y): its flight and the wait after it, up to its
+// job's next attempt, or the fleet-bucket wait before it. Its tooltip says
+// the wait, its reason and its note: a wait's bar had none (a review), and
+// a long one lies far from the mark that tells it. -1 when none does.
+func hitSpan(l *layout, m *model, x, y float64) int {
+	if m == nil || m.watch || x < l.left || x > l.right || y < l.lanesTop || l.laneH <= 0 {
+		return -1
+	}
+	w, t := int((y-l.lanesTop)/l.laneH), l.t(x)
+	if w >= l.workers || w >= len(m.lanes) || t < 0 {
+		return -1
+	}
+	row := int((y - l.lanesTop - float64(w)*l.laneH) / l.rowH)
+	inRow := func(k *mark) bool { return int(k.slot)%l.sub == row }
+	lane := m.lanes[w]
+	j := sort.Search(len(lane), func(i int) bool { return m.marks[lane[i]].sent > t })
+	// The row's next attempt, if t lies in its bucket wait (a job's
+	// first has no attempt before it).
+	for i := j; i < len(lane) && i < j+maxRowScan; i++ {
+		if n := &m.marks[lane[i]]; inRow(n) {
+			if n.bucketWait > 0 && t >= min(n.intended, n.sent)-n.bucketWait {
+				return lane[i]
+			}
+			break
+		}
+	}
+	// The row's attempt sent last by t, if t lies before its stretch ends.
+	for i := j - 1; i >= 0 && i >= j-maxRowScan; i-- {
+		k := &m.marks[lane[i]]
+		if !inRow(k) {
+			continue
+		}
+		end := k.end // in flight: up to now
+		switch {
+		case k.next >= 0:
+			end = m.marks[k.next].sent
+		case k.end < 0:
+			end = t
+		case k.hasWait:
+			end = k.end + k.waitAfter
+		}
+		if t <= end {
+			return lane[i]
+		}
+		return -1
+	}
+	return -1
+}
+
+// hitBin is the histogram's bin under (x, y), in the run's span, or -1.
+func hitBin(l *layout, m *model, x, y float64) int {
+	if m == nil || l.slice <= 0 || x < l.left || x > l.right || y < l.histTop || y > l.histTop+l.histH {
+		return -1
+	}
+	if b := int(l.t(x) / l.slice); l.t(x) >= 0 && b < l.bins() {
+		return b
+	}
+	return -1
+}
+
+// maxRowScan bounds hitSpan's walk along a lane to its row's attempts:
+// the rows of a lane with many jobs at once interleave.
+const maxRowScan = 256
 
 // hitArrival finds the arrival drawn nearest to (x, y) in the server
 // panel that is not one of the page's attempts (those are hit as

@@ -82,7 +82,7 @@ func (v *view) startReplay(recs []fleet.Record, speed float64, onRecord func(fle
 	m := newModelFor(full.start, full.workers, recs)
 	m.room, m.watch, m.simulated, m.self, m.ownServer = full.room, full.watch, full.simulated, full.self, full.ownServer
 	v.m, v.replay = m, r
-	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.unselect()
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
 	v.request()
@@ -111,7 +111,7 @@ func (v *view) setReplaySpeed(speed float64) {
 // endReplay shows the finished model again. v.mu must be held.
 func (v *view) endReplay() {
 	v.m, v.replay = v.replay.full, nil
-	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.unselect()
 	v.dirty, v.ovlDirty = true, true
 }
 

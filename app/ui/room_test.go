@@ -164,7 +164,7 @@ func TestWatchLanesPerDevice(t *testing.T) {
 		t.Errorf("tooltip %+v (%v), want arrival #4 from heron-4k2 at y %v", tp, ok, y)
 	}
 	var ov browser.Ops
-	paintOverlay(&ov, &l, m, &normalTheme, x, -1, 3)
+	paintOverlay(&ov, &l, m, &normalTheme, x, -1, 3, -1)
 	rings := 0
 	for _, op := range displayOps(&ov) {
 		if op.code == 7 && (op.args[2] == float32(y) || op.args[2] == float32(l.srvY(a.seq))) {

@@ -253,9 +253,26 @@ func TestPaintAndHit(t *testing.T) {
 		t.Errorf("hit on its server arrival = %d", got)
 	}
 	if got := hit(&l, m, l.x(1600*time.Millisecond), l.laneY(1)); got != -1 {
-		t.Errorf("hit far from any mark = %d", got)
+		t.Errorf("hit far from any mark, after the job's end = %d", got)
 	}
-	paintOverlay(&o, &l, m, &normalTheme, 300, 0, -1)
+	// Away from the marks, a lane's bars tell an attempt: the bucket wait
+	// before it, its flight and the wait after it, up to the next.
+	for _, c := range []struct {
+		at   time.Duration
+		lane int
+		want int
+	}{
+		{20 * time.Millisecond, 1, 0},   // the fleet-bucket wait before attempt 1
+		{600 * time.Millisecond, 1, 0},  // the Retry-After wait after it
+		{1130 * time.Millisecond, 1, 1}, // attempt 2 in flight
+		{600 * time.Millisecond, 0, -1}, // another worker's empty lane
+		{1200 * time.Millisecond, 1, -1},
+	} {
+		if got := hitSpan(&l, m, l.x(c.at), l.laneY(c.lane)); got != c.want {
+			t.Errorf("hit in lane %d at %v = %d, want %d", c.lane, c.at, got, c.want)
+		}
+	}
+	paintOverlay(&o, &l, m, &normalTheme, 300, 0, -1, -1)
 	if o.Len() == 0 {
 		t.Error("overlay empty with a selection and a crosshair")
 	}
@@ -1142,7 +1159,7 @@ func TestArrivalTooltip(t *testing.T) {
 	}
 	v.mu.Lock()
 	var o browser.Ops
-	paintOverlay(&o, &v.lay, v.m, v.theme, x, v.sel, v.selArr)
+	paintOverlay(&o, &v.lay, v.m, v.theme, x, v.sel, v.selArr, v.selBin)
 	v.mu.Unlock()
 	if o.Len() < 10 {
 		t.Error("no ring around the hovered arrival")
@@ -2037,7 +2054,7 @@ func TestCrosshairLabelHidesTheTicksUnderIt(t *testing.T) {
 		covered := 0
 		for x := l.left; x <= l.right; x += 2 {
 			var o browser.Ops
-			paintOverlay(&o, &l, nil, sz.th, x, -1, -1)
+			paintOverlay(&o, &l, nil, sz.th, x, -1, -1, -1)
 			fill := -1
 			var covers []rect
 			var plate rect

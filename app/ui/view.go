@@ -74,17 +74,19 @@ type view struct {
 	// first drawn complete (over, every record in).
 	computedAt, drawnAt float64
 
-	crossX     float64 // crosshair position, < 0 for none
-	sel        int     // selected attempt (hover or keyboard), -1 for none
-	selArr     int     // hovered arrival of another client (or of a watch), -1 for none
-	selArrLane bool    // selArr was pointed at in a watch's device lane, not the server panel
-	pinned     bool    // the selection came from a click or the keyboard
-	details    bool    // Enter asked for the selected attempt's details said in full (tip.Said), until the selection moves
-	hidden     bool    // the page is hidden now
-	frozen     bool    // a PNG export owns the canvas: frames wait
-	offscreen  bool    // the timeline is scrolled out of sight: frames wait until it shows
-	missed     bool    // a frame was asked for while offscreen
-	draws      int     // full redraws so far (window.retrylab.debug's draws)
+	crossX     float64       // crosshair position, < 0 for none
+	sel        int           // selected attempt (hover or keyboard), -1 for none
+	selArr     int           // hovered arrival of another client (or of a watch), -1 for none
+	selArrLane bool          // selArr was pointed at in a watch's device lane, not the server panel
+	spanAt     time.Duration // sel was pointed at on its lane's bars, not its mark, there (hitSpan); -1: at its mark
+	selBin     int           // hovered histogram bin, when no attempt or arrival is: -1 for none
+	pinned     bool          // the selection came from a click or the keyboard
+	details    bool          // Enter asked for the selected attempt's details said in full (tip.Said), until the selection moves
+	hidden     bool          // the page is hidden now
+	frozen     bool          // a PNG export owns the canvas: frames wait
+	offscreen  bool          // the timeline is scrolled out of sight: frames wait until it shows
+	missed     bool          // a frame was asked for while offscreen
+	draws      int           // full redraws so far (window.retrylab.debug's draws)
 	// Of the run going on or last run, for debug(): how often its kept
 	// drawing was made again at a frame for another axis, and how often it
 	// was painted whole.
@@ -116,7 +118,7 @@ func newView() *view {
 // sticky axis.
 func newViewOn(canvas, overlay string) *view {
 	c := browser.Canvas{ID: canvas}
-	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, width: 1000,
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, spanAt: -1, selBin: -1, width: 1000,
 		canvas: c, overlay: browser.Canvas{ID: overlay}, lyr: layers{canvas: c}, next: layers{slot: "next", canvas: c}}
 	frames, err := browser.NewFrameLoop(v.frame)
 	if err != nil {
@@ -139,7 +141,7 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running, v.computing = true, false
 	v.drawnAt = 0
-	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.unselect()
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.axis, v.next.ok, v.liveAnew, v.liveWhole = 0, false, 0, 0
 	v.binSaid = 0 // the last run's: its summary is not shown again
@@ -168,7 +170,7 @@ func (v *view) forget(s fleet.Scenario) {
 	v.pending, v.srv, v.srvLog, v.replay = nil, nil, nil, nil
 	v.scen, v.lim, v.invalid, v.cannot = s, limitsOf(&s), 0, cannotOf(&s)
 	v.running, v.computing = false, true
-	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.unselect()
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
@@ -345,7 +347,7 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.scen, v.lim = s, limitsOf(&s)
 	v.running, v.computing = false, false
 	v.drawnAt = 0
-	v.sel, v.pinned, v.selArr = -1, false, -1
+	v.unselect()
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
@@ -706,7 +708,7 @@ func (v *view) drawFrame() {
 	// that followed landed on the timeline and was lost.)
 	if v.ovlDirty || v.lay.w != v.ovlW || v.lay.h != v.ovlH {
 		v.ovlDirty = false
-		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr)
+		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr, v.selBin)
 		if err := v.overlay.Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
 		} else {
@@ -844,6 +846,12 @@ func (v *view) Redraw() (time.Duration, int) {
 	return v.drawCost, n
 }
 
+// unselect clears the selection: nothing pinned, hovered or walked to.
+// The caller holds v.mu.
+func (v *view) unselect() {
+	v.sel, v.pinned, v.selArr, v.spanAt, v.selBin = -1, false, -1, -1, -1
+}
+
 // pointer moves the crosshair to (x, y) (CSS pixels in the canvas; x < 0
 // when the pointer left) and, unless a selection is pinned, selects the
 // attempt under it. It reports whether the selection changed.
@@ -852,16 +860,22 @@ func (v *view) pointer(x, y float64) bool {
 	v.crossX = x
 	changed := false
 	if !v.pinned {
-		sel, arr := -1, -1
+		sel, arr, bin, at := -1, -1, -1, time.Duration(-1)
 		if x >= 0 && v.laid {
-			sel = hit(&v.lay, v.m, x, y)
+			sel, at = v.hitAttempt(x, y)
 			if sel < 0 {
 				arr = hitArrival(&v.lay, v.m, x, y)
 				v.selArrLane = y < v.lay.histTop
 			}
+			if sel < 0 && arr < 0 {
+				bin = hitBin(&v.lay, v.m, x, y)
+			}
 		}
-		changed = sel != v.sel || arr != v.selArr
-		v.sel, v.selArr = sel, arr
+		changed = sel != v.sel || arr != v.selArr || bin != v.selBin
+		if sel != v.sel { // the tooltip stays where the pointer met the attempt's bars
+			v.spanAt = at
+		}
+		v.sel, v.selArr, v.selBin = sel, arr, bin
 		v.details = v.details && !changed
 	}
 	v.ovlDirty = true
@@ -870,14 +884,27 @@ func (v *view) pointer(x, y float64) bool {
 	return changed
 }
 
+// hitAttempt is the attempt drawn at (x, y), by its mark (hit) or else
+// by its bars (hitSpan), with the time pointed at on its bars then, or -1
+// when none. The caller holds v.mu.
+func (v *view) hitAttempt(x, y float64) (int, time.Duration) {
+	if sel := hit(&v.lay, v.m, x, y); sel >= 0 {
+		return sel, -1
+	}
+	if sel := hitSpan(&v.lay, v.m, x, y); sel >= 0 {
+		return sel, v.lay.t(x)
+	}
+	return -1, -1
+}
+
 // click pins the attempt under (x, y), or unpins when there is none.
 func (v *view) click(x, y float64) {
 	v.mu.Lock()
-	sel := -1
+	v.unselect()
 	if v.laid {
-		sel = hit(&v.lay, v.m, x, y)
+		v.sel, v.spanAt = v.hitAttempt(x, y)
 	}
-	v.sel, v.pinned, v.details = sel, sel >= 0, false
+	v.pinned, v.details = v.sel >= 0, false
 	v.ovlDirty = true
 	v.mu.Unlock()
 	v.request()
@@ -902,7 +929,7 @@ func (v *view) key(key string) bool {
 	v.details = false
 	if key == "Escape" {
 		handled := v.sel >= 0 || m.watch && v.selArr >= 0 // a run's hovered arrival is no selection: Esc goes on to Stop
-		v.sel, v.pinned, v.selArr = -1, false, -1
+		v.unselect()
 		return handled
 	}
 	switch key {
@@ -910,6 +937,7 @@ func (v *view) key(key string) bool {
 	default:
 		return false
 	}
+	v.spanAt, v.selBin = -1, -1 // the keyboard walks the marks
 	// Zoomed in, the walk stays in the window shown: an attempt outside
 	// it has no tooltip and no ring (the first key selected attempt 0
 	// wherever the window was, and the arrows walked out of it unseen).
@@ -1062,11 +1090,18 @@ func (v *view) selection() (t tip, ok bool) {
 		}
 		return t, true
 	}
+	if v.m != nil && v.laid && v.sel < 0 && v.selArr < 0 && v.selBin >= 0 {
+		return describeBin(v.m, &v.lay, v.selBin), true
+	}
 	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {
 		return tip{}, false
 	}
 	k := v.m.marks[v.sel]
-	if x := v.lay.x(k.sent); x < v.lay.left || x > v.lay.right {
+	x := v.lay.x(k.sent)
+	switch {
+	case v.spanAt >= 0: // pointed at on its bars: the tooltip is there
+		x = min(max(v.lay.x(v.spanAt), v.lay.left), v.lay.right)
+	case x < v.lay.left || x > v.lay.right:
 		return tip{}, false // zoomed away: no tooltip pointing off the plot
 	}
 	held := ""
@@ -1074,7 +1109,7 @@ func (v *view) selection() (t tip, ok bool) {
 		held = pacedNote
 	}
 	t = describe(&k, v.running || v.replay != nil, held, v.m.ownServer) // a replay has not reached what comes next
-	t.X, t.Y, t.R = v.lay.x(k.sent), v.lay.rowY(k.worker, k.slot), v.lay.markR+4
+	t.X, t.Y, t.R = x, v.lay.rowY(k.worker, k.slot), v.lay.markR+4
 	for i, line := range t.Lines {
 		t.Lines[i] = cutLine(line)
 	}
@@ -1082,6 +1117,40 @@ func (v *view) selection() (t tip, ok bool) {
 		t.Said = strings.Join(t.Lines, ". ")
 	}
 	return t, true
+}
+
+// describeBin writes what the histogram's bin b counts: the requests sent
+// in it (a watch's: received), by outcome. Its tooltip points at its
+// bar's top, as drawn (l.histMax).
+func describeBin(m *model, l *layout, b int) tip {
+	counts := m.histogram(l.slice, b, b+1)[0]
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	from := time.Duration(b) * l.slice
+	verb := " sent"
+	if m.watch {
+		verb = " received"
+	}
+	t := tip{Title: sliceText(from, l.slice) + "–" + sliceText(from+l.slice, l.slice) + ": " + thousands(total) + plural(total, " request", " requests") + verb}
+	for _, c := range histOrder {
+		if n := counts[c]; n > 0 {
+			line := classLabel[c] + ": " + thousands(n)
+			if n < total {
+				line += " (" + wholePercent(n, total) + ")"
+			}
+			t.Lines = append(t.Lines, line)
+		}
+	}
+	t.Said = strings.Join(t.Lines, ", ")
+	rate := float64(total) * float64(time.Second) / float64(l.slice) // the bar's height, as paintHistogram draws it
+	top := l.histTop + l.histH
+	if l.histMax > 0 {
+		top -= min(rate, l.histMax) / l.histMax * l.histH
+	}
+	t.X, t.Y = l.x(from+l.slice/2), top
+	return t
 }
 
 // describeArrival writes the facts of a request the server received that

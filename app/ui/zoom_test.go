@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -173,8 +174,17 @@ func TestZoomedHitAndAnchor(t *testing.T) {
 	if v.pointer(x, y); v.sel != 1 {
 		t.Errorf("hover on the attempt at 1.101 s in [1 s, 1.25 s]: sel %d", v.sel)
 	}
-	if v.pointer(left+1, y); v.sel != -1 {
-		t.Errorf("hover at the window's left edge picked %d (drawn outside the window)", v.sel)
+	// At the window's left edge lies the Retry-After wait after attempt
+	// 0, drawn outside the window: the wait is picked, its tooltip where
+	// the pointer met it, not at the mark.
+	if v.pointer(left+1, y); v.sel != 0 {
+		t.Errorf("hover on the wait at the window's left edge picked %d", v.sel)
+	}
+	if tp, ok := v.selection(); !ok || tp.X < left || tp.X > left+2 {
+		t.Errorf("its tooltip at x %v (shown %v), want at the pointer, %v", tp.X, ok, left+1)
+	}
+	if v.pointer(left+1, y-v.lay.laneH); v.sel != -1 {
+		t.Errorf("hover over the lane before, with nothing there, picked %d", v.sel)
 	}
 	// Pan, then zoom before any frame: the time under the pointer stays.
 	v.zoom(0)
@@ -436,5 +446,52 @@ func TestWatchShowsItsLastMinute(t *testing.T) {
 	v.mu.Unlock()
 	if l.from != 0 || l.span < 10*time.Minute {
 		t.Errorf("a watch over: window [%v, +%v], want the whole of it", l.from, l.span)
+	}
+}
+
+// Hovering the histogram tells what a bin counts, by outcome, with its
+// tooltip at the bar's top and the bin's column outlined; an empty bin
+// says none were sent; keys and the pointer leaving clear it.
+func TestHoverOnAHistogramBin(t *testing.T) {
+	v := finishedView(t)
+	v.mu.Lock()
+	l := v.lay
+	v.mu.Unlock()
+	y := l.histTop + l.histH - 1
+	for _, c := range []struct {
+		at          time.Duration
+		title, line string
+	}{
+		{60 * time.Millisecond, " s: 1 request sent", "rejected (429/503): 1"},
+		{1120 * time.Millisecond, " s: 1 request sent", "success (2xx): 1"},
+		{600 * time.Millisecond, " s: 0 requests sent", ""},
+	} {
+		if !v.pointer(l.x(c.at), y) && c.at == 60*time.Millisecond {
+			t.Errorf("hover on the bin at %v: no change", c.at)
+		}
+		tp, ok := v.selection()
+		if !ok || !strings.HasSuffix(tp.Title, c.title) || c.line != "" && !slices.Contains(tp.Lines, c.line) || c.line == "" && len(tp.Lines) != 0 {
+			t.Errorf("bin at %v: tooltip %q %q (shown %v), want …%q with %q", c.at, tp.Title, tp.Lines, ok, c.title, c.line)
+			continue
+		}
+		bin := int(c.at / l.slice)
+		if want := l.x(time.Duration(bin)*l.slice + l.slice/2); math.Abs(tp.X-want) > 0.5 || tp.Y < l.histTop || tp.Y > l.histTop+l.histH {
+			t.Errorf("bin at %v: tooltip at (%v, %v), want x %v and y in the histogram", c.at, tp.X, tp.Y, want)
+		}
+		if c.line != "" && tp.Y >= l.histTop+l.histH-1 {
+			t.Errorf("bin at %v: tooltip at y %v, not at its bar's top", c.at, tp.Y)
+		}
+		var o browser.Ops
+		paintOverlay(&o, &l, v.m, &normalTheme, -1, v.sel, v.selArr, v.selBin)
+		if o.Len() <= 1 {
+			t.Errorf("bin at %v: no outline drawn", c.at)
+		}
+	}
+	if v.pointer(-1, -1); v.selBin != -1 {
+		t.Errorf("the pointer left: bin %d still hovered", v.selBin)
+	}
+	v.pointer(l.x(60*time.Millisecond), y)
+	if v.key("ArrowRight"); v.selBin != -1 || v.sel < 0 {
+		t.Errorf("a key walked to attempt %d, the bin %d still hovered", v.sel, v.selBin)
 	}
 }
