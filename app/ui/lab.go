@@ -1198,6 +1198,27 @@ func wholePercent(n, tot int) string {
 	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
 }
 
+// percentOf is n of tot in percent to one decimal, as the cards write a
+// share: "77.8%", "5.0%"; "0%" for none and "100%" for all, "<0.1%" for a
+// few and at most "99.9%" while some are not n. (Two decimals trimmed of
+// their zeros wrote "75.55%" beside "5%" and "75.5%": a review.)
+func percentOf(n, tot int) string {
+	switch {
+	case n <= 0 || tot <= 0:
+		return "0%"
+	case n >= tot:
+		return "100%"
+	}
+	pct := math.Round(float64(n)/float64(tot)*1000) / 10
+	switch {
+	case pct < 0.1:
+		return "<0.1%"
+	case pct > 99.9:
+		pct = 99.9
+	}
+	return strconv.FormatFloat(pct, 'f', 1, 64) + "%"
+}
+
 // thousands writes n with comma separators: 10,000.
 func thousands(n int) string {
 	s := strconv.Itoa(n)

@@ -528,7 +528,7 @@ func TestLabWatchRules(t *testing.T) {
 			t.Errorf("watch number %s: %q, want the value %s", stat, tag, value)
 		}
 	}
-	for _, want := range []string{"requests received", "36.67% of requests", "63.33% of requests"} {
+	for _, want := range []string{"requests received", "36.7% of requests", "63.3% of requests"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("watch numbers lack %q:\n%s", want, out)
 		}
@@ -557,6 +557,31 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567", -1000: "-1,000"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestPercents(t *testing.T) {
+	for _, c := range []struct {
+		n, tot     int
+		one, whole string
+	}{
+		{0, 0, "0%", "0%"},
+		{0, 10, "0%", "0%"},
+		{10, 10, "100%", "100%"},
+		{1, 20, "5.0%", "5%"},
+		{350, 450, "77.8%", "78%"},
+		{1, 3, "33.3%", "33%"},
+		{1, 2000, "0.1%", "<1%"},
+		{1, 20000, "<0.1%", "<1%"},
+		{1999, 2000, "99.9%", "99%"},
+		{19999, 20000, "99.9%", "99%"},
+	} {
+		if got := percentOf(c.n, c.tot); got != c.one {
+			t.Errorf("percentOf(%d, %d) = %q, want %q", c.n, c.tot, got, c.one)
+		}
+		if got := wholePercent(c.n, c.tot); got != c.whole {
+			t.Errorf("wholePercent(%d, %d) = %q, want %q", c.n, c.tot, got, c.whole)
 		}
 	}
 }

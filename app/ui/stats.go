@@ -129,10 +129,6 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	d := func(name, label string, v time.Duration, sub string, primary bool) stat {
 		return stat{Name: name, Label: label, Value: msOf(v), Text: durTogether(v), Sub: sub, Primary: primary}
 	}
-	rate429 := 0.0
-	if st.Requests > 0 {
-		rate429 = float64(st.Limited) / float64(st.Requests) * 100
-	}
 	hide := func(s stat) stat { // in no card: whole
 		s.Hidden, s.Text = true, cmp.Or(s.Exact, s.Text)
 		return s
@@ -172,7 +168,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	return []stat{
 		counted(n("requests", "requests sent", st.Requests, "retries included", true), inFlight),
 		counted(n("successes", "jobs succeeded", st.Successes, "got a 2xx in the end", true), finished),
-		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), trimFloat(rate429)+"% of requests (429/503)"),
+		figured(n("limited", "429s", st.Limited, "rejected (429 or 503)", true), percentOf(st.Limited, st.Requests)+" of requests (429/503)"),
 		// Timeouts are failures too: a run whose every request timed out
 		// showed "0 other failures", its timeouts only in the line under
 		// the 0. The figure counts them; requests sent are then the 2xx,
@@ -562,12 +558,7 @@ func cancelledText(st *fleet.Stats, end runEnd, num func(int) string) string {
 // watchStatList is the panel's numbers during and after a watch of a shared
 // room: what the server received from everyone, and what it answered.
 func watchStatList(w watchStats) []stat {
-	pct := func(n int) string {
-		if w.Arrivals == 0 {
-			return "0% of requests"
-		}
-		return trimFloat(float64(n)/float64(w.Arrivals)*100) + "% of requests"
-	}
+	pct := func(n int) string { return percentOf(n, w.Arrivals) + " of requests" }
 	list := []stat{
 		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Sub: "from everyone in the room", Primary: true},
 		{Name: "devices", Label: "devices", Value: float64(w.Devices), Sub: "pages that sent requests", Primary: true},
