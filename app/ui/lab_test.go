@@ -1546,3 +1546,40 @@ func TestWatchSaysWhatRefusedItsStream(t *testing.T) {
 		}
 	}
 }
+
+// The note over the locked settings says what goes on: a watch of the
+// room is no run (it said "while the run goes on" during a watch, a
+// review), and the settings' tooltip says the same.
+func TestLockedNoteSaysWhatGoesOn(t *testing.T) {
+	l := newLab()
+	note := func() (string, string) {
+		page := renderHTML(&Playground{lab: l, ready: true})
+		i := strings.Index(page, `id="settings-locked"`)
+		if i < 0 {
+			t.Fatal("no #settings-locked on the page")
+		}
+		text := page[i:]
+		text = text[strings.Index(text, ">")+1:]
+		return text[:strings.Index(text, "<")], tagWith(page, `class="frame"`)
+	}
+	if text, _ := note(); text != "" {
+		t.Errorf("nothing goes on, and the note says %q", text)
+	}
+	for _, c := range []struct {
+		simulating, watching bool
+		want, title          string
+	}{
+		{false, false, "Settings are locked while the run goes on: Stop\u00a0(s) to change them.", "Stop the run to change"},
+		{true, false, "Settings are locked while the simulation goes on: Stop\u00a0(s) to change them.", "Stop the simulation to change"},
+		{false, true, "Settings are locked while you watch the room: Stop\u00a0(s) to change them.", "Stop the watch to change"},
+	} {
+		l.running, l.simulating, l.watching = true, c.simulating, c.watching
+		text, frame := note()
+		if text != c.want {
+			t.Errorf("simulating %v, watching %v: the note says %q, want %q", c.simulating, c.watching, text, c.want)
+		}
+		if !strings.Contains(frame, c.title) {
+			t.Errorf("simulating %v, watching %v: the settings' fieldset %s, want its title to say %q", c.simulating, c.watching, frame, c.title)
+		}
+	}
+}

@@ -346,6 +346,20 @@ func (l *Lab) runNoun() string {
 	return "run"
 }
 
+// lockedNote is what the note over the locked settings says: why they
+// are locked, the run, simulation or watch going on, and how to unlock
+// them; "" when nothing goes on. A watch is no run: it said "while the
+// run goes on" while the presenter watched the room (a review).
+func (l *Lab) lockedNote() string {
+	switch {
+	case !l.running:
+		return ""
+	case l.watching:
+		return "Settings are locked while you watch the room: Stop\u00a0(s) to change them."
+	}
+	return "Settings are locked while the " + l.runNoun() + " goes on: Stop\u00a0(s) to change them."
+}
+
 // brand is the header's title and tagline.
 func brand() app.UI {
 	return app.Div().Class("brand").Body(
@@ -439,9 +453,9 @@ func (p *Playground) Render() app.UI {
 				// settings' top, held in view as they scroll, and takes no
 				// room: it pushed them 53 px down and back (web/app.css).
 				app.Div().Class("locked-anchor").Body(
-					app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(map[bool]string{true: "Settings are locked while the run goes on: Stop\u00a0(s) to change them."}[l.running]),
+					app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(l.lockedNote()),
 				),
-				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the run to change the configuration"}[l.running]).Body(
+				app.FieldSet().Class("frame").Disabled(l.running).Title(map[bool]string{true: "Stop the " + l.runNoun() + " to change the configuration"}[l.running]).Body(
 					&Controls{Lab: l, Rev: l.cfgRev, Groups: p.groups},
 				),
 			),
