@@ -3,9 +3,12 @@
 package tests
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // After a run, editing a field says so beside the run's result: the lanes
@@ -81,5 +84,71 @@ func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 	same("after the run")
 	if remade := eval[[]string](t, ctx, `__remade`); len(remade) > 0 {
 		t.Errorf("the run's start or end made these parts of the page again: %v", remade)
+	}
+}
+
+// TestLockedNoteLeavesTheHeadings: the note over the locked settings
+// covered the first group's heading, "Client fleet", and its line, as it
+// lay over the settings' top. It lies at the foot of the settings in view
+// instead: with their top on the screen it covers no group's heading, and
+// it is on the screen itself; scrolled to their end, it covers none of
+// them. Beside the settings (1400 px), in one column (390 px) and in
+// presentation mode (1024 px, the settings under the timeline).
+func TestLockedNoteLeavesTheHeadings(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	// What of the settings the note covers (legends: the groups' headings
+	// and their lines; all: every field too), and whether it is whole on
+	// the screen.
+	const covered = `((all) => {
+		const n = document.getElementById("settings-locked").getBoundingClientRect(), out = [];
+		const sel = all ? ".frame legend, .frame .group-note, .frame .field" : ".frame legend, .frame .group-note";
+		for (const e of document.querySelectorAll(sel)) {
+			const r = e.getBoundingClientRect();
+			if (r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.top < n.bottom - 1 && n.top < r.bottom - 1)
+				out.push(e.textContent.trim().slice(0, 40));
+		}
+		return {Covered: out, OnScreen: n.height > 0 && n.top >= 0 && n.bottom <= innerHeight + 0.5};
+	})`
+	type cover struct {
+		Covered  []string
+		OnScreen bool
+	}
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+	}{{1400, 1000, false}, {390, 844, false}, {1024, 768, true}} {
+		what := fmt.Sprintf("%d × %d, presentation mode %v", c.w, c.h, c.present)
+		viewport(t, ctx, c.w, c.h)
+		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=2s&limiter=none")
+		presentMode(t, ctx, c.present)
+		click(t, ctx, "run")
+		if waitFor(3*time.Second, func() bool {
+			return eval[string](t, ctx, `document.getElementById("settings-locked").textContent`) != ""
+		}) != nil {
+			t.Fatalf("%s: no note over the locked settings during the run", what)
+		}
+		// The settings' top: the page scrolled to them, they to their top.
+		eval[chromedp.Void](t, ctx, `(() => { const s = document.querySelector(".sidebar"); s.scrollTop = 0; s.scrollIntoView({block: "start"}); })()`)
+		eval[chromedp.Void](t, ctx, afterFrames)
+		top := eval[cover](t, ctx, covered+`(false)`)
+		if len(top.Covered) > 0 || !top.OnScreen {
+			t.Errorf("%s, the settings' top on the screen: the note covers %q, whole on the screen %v", what, top.Covered, top.OnScreen)
+			screenshot(t, ctx, fmt.Sprintf("locked-note-top-%dx%d", c.w, c.h))
+		}
+		// Their end: scrolled to it, they and the page.
+		eval[chromedp.Void](t, ctx, `(() => { const s = document.querySelector(".sidebar"); s.scrollTop = s.scrollHeight; scrollTo(0, document.documentElement.scrollHeight); })()`)
+		eval[chromedp.Void](t, ctx, afterFrames)
+		if end := eval[cover](t, ctx, covered+`(true)`); len(end.Covered) > 0 || !end.OnScreen {
+			t.Errorf("%s, the settings' end on the screen: the note covers %q, whole on the screen %v", what, end.Covered, end.OnScreen)
+			screenshot(t, ctx, fmt.Sprintf("locked-note-end-%dx%d", c.w, c.h))
+		}
+		if !state(t, ctx).Running {
+			t.Fatalf("%s: the run ended before the note was measured", what)
+		}
+		press(t, ctx, "s")
+		if waitFor(10*time.Second, func() bool { return !state(t, ctx).Running }) != nil {
+			t.Fatalf("%s: s did not stop the run", what)
+		}
 	}
 }

@@ -449,9 +449,13 @@ func (p *Playground) Render() app.UI {
 				// an element that came and went before the settings made
 				// go-app replace the settings' fieldset, every field in it,
 				// at each run's start and end (its children are diffed by
-				// position), in the run's opening burst. It lies over the
-				// settings' top, held in view as they scroll, and takes no
-				// room: it pushed them 53 px down and back (web/app.css).
+				// position), in the run's opening burst. First in the page's
+				// order, read before the settings, it is shown at their
+				// foot: over the foot of the settings in view, held there
+				// as they scroll, and at their end over a strip kept for
+				// it, so it takes no room as it comes (it pushed them 53 px
+				// down and back). Over their top it covered the first
+				// group's heading, "Client fleet" (a review; web/app.css).
 				app.Div().Class("locked-anchor").Body(
 					app.P().ID("settings-locked").Class("locked").Hidden(!l.running).Text(l.lockedNote()),
 				),
