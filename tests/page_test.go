@@ -1250,6 +1250,39 @@ func TestPresentationHeaderIsOneLine(t *testing.T) {
 	}
 }
 
+// TestPresentationTaglineIsWhole: in presentation mode the tagline beside
+// the title is never cut: from 601 to 1279 px it was cut with an ellipsis
+// ("…calls from many wor…" at 800 px; a presentation review). Where the
+// whole does not fit it says it short, still of retries and a server,
+// and wraps rather than be cut; the page is never wider than the window.
+func TestPresentationTaglineIsWhole(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	presentMode(t, ctx, true)
+	type tag struct {
+		Shown             string
+		Cut, Ellipsis     bool
+		PageW, WindowW, H float64
+	}
+	for _, w := range []int64{601, 700, 800, 900, 960, 1024, 1099, 1100, 1279, 1280, 1920} {
+		viewport(t, ctx, w, 768)
+		eval[chromedp.Void](t, ctx, afterFrames)
+		got := eval[tag](t, ctx, `(() => {
+			const e = document.querySelector(".tagline"), cs = getComputedStyle(e);
+			// What shows: the text of the parts wider than a pixel.
+			const shown = (e.children.length ? [...e.children] : [e]).filter(c => c.getBoundingClientRect().width > 1).map(c => c.textContent).join("");
+			return {Shown: shown, Cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1,
+				Ellipsis: cs.textOverflow === "ellipsis" && cs.whiteSpace === "nowrap",
+				PageW: document.documentElement.scrollWidth, WindowW: innerWidth, H: e.getBoundingClientRect().height};
+		})()`)
+		if got.Cut || got.Ellipsis || got.PageW > got.WindowW || !strings.Contains(got.Shown, "retries") || !strings.Contains(got.Shown, "server") {
+			t.Errorf("presentation mode at %d px: the tagline shows %q (%.0f px high), cut %v, ellipsis %v; the page %.0f px wide in a %.0f px window",
+				w, got.Shown, got.H, got.Cut, got.Ellipsis, got.PageW, got.WindowW)
+		}
+	}
+}
+
 // TestPresentationRunShowsTheLanes: on a 1024 × 768 projector in
 // presentation mode the header, the story's two rows of steps, its caption
 // and the numbers put the timeline's top 60–100 px above the fold (four

@@ -360,11 +360,16 @@ func (l *Lab) lockedNote() string {
 	return "Settings are locked while the " + l.runNoun() + " goes on: Stop\u00a0(s) to change them."
 }
 
-// brand is the header's title and tagline.
+// brand is the header's title and tagline: whole, or where presentation
+// mode has less room beside the title, its short form (web/app.css), the
+// whole one kept for a screen reader.
 func brand() app.UI {
 	return app.Div().Class("brand").Body(
 		app.H1().Text("Retry Lab"),
-		app.P().Class("tagline").Text("See what retries do to a server: real fetch() calls from many workers against a rate-limited endpoint."),
+		app.P().Class("tagline").Body(
+			app.Span().Class("tag-long").Text("See what retries do to a server: real fetch() calls from many workers against a rate-limited endpoint."),
+			app.Span().Class("tag-short").Aria("hidden", "true").Text("See what retries do to a rate-limited server."),
+		),
 	)
 }
 
