@@ -1365,6 +1365,49 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 	}
 }
 
+// TestTimelineKeyShowsTheTimeAxis: in presentation mode t shows the
+// timeline's foot, its time axis and the caption under it ("time since
+// Run"), where the timeline is taller than the screen under the legend:
+// its 50 lanes fitted to the screen are 4 px each at the thinnest, and the
+// timeline 628 px high; with its top under the legend the caption was
+// half off a screen a few px shorter, or wholly (a presentation review).
+// Where the timeline fits (1024 × 768, 1280 × 720) its top still goes
+// under the legend (TestTimelineKey).
+func TestTimelineKeyShowsTheTimeAxis(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	presentMode(t, ctx, true)
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	type where struct{ Top, Bottom, Legend, Inner float64 }
+	for _, c := range [][2]int64{{1280, 700}, {1024, 680}, {900, 720}, {1024, 768}, {1280, 720}} {
+		viewport(t, ctx, c[0], c[1])
+		eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
+		eval[chromedp.Void](t, ctx, afterFrames)
+		press(t, ctx, "t")
+		var w where
+		if err := waitFor(5*time.Second, func() bool {
+			w = eval[where](t, ctx, `(() => {
+				const r = document.getElementById("timeline").getBoundingClientRect();
+				return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom, Inner: innerHeight};
+			})()`)
+			return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`) == "timeline" && w.Top < w.Inner/2
+		}); err != nil {
+			t.Fatalf("%d × %d: t did not bring the timeline up: %+v", c[0], c[1], w)
+		}
+		eval[chromedp.Void](t, ctx, afterFrames)
+		fits := w.Bottom-w.Top <= w.Inner-w.Legend
+		if w.Bottom > w.Inner+0.5 {
+			t.Errorf("%d × %d: after t the timeline ends at %.0f px, below the %.0f px screen: its time axis' caption is cut", c[0], c[1], w.Bottom, w.Inner)
+			screenshot(t, ctx, fmt.Sprintf("t-key-axis-%dx%d", c[0], c[1]))
+		}
+		if fits && math.Abs(w.Top-w.Legend) > 2 {
+			t.Errorf("%d × %d: the timeline fits under the legend, and after t its top is at %.0f px, not under the legend (%.0f px)", c[0], c[1], w.Top, w.Legend)
+		}
+	}
+}
+
 // TestTimelineKey: t brings the whole timeline into view under the legend
 // and focuses it, and t again goes back up to the run. In presentation
 // mode at 1280 × 720 the first screen holds the numbers and the top lanes,

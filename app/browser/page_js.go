@@ -141,7 +141,10 @@ func BringUp(id, shown string, min float64) error {
 // review), or, when nothing had, takes it away and scrolls back up to the
 // element back's top, if that is above the screen. (Focused but scrolled away with
 // the wheel, it is brought back: the first press had taken the focus away,
-// off screen.)
+// off screen.) With foot, an element taller than the screen under under
+// shows its foot at the screen's bottom instead of its top under under,
+// and, when it takes the focus, is marked data-foot for its focus handler
+// (which would bring its top back: revealTop).
 const toggleViewJS = `
 var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
 if (!e) return;
@@ -159,7 +162,11 @@ if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) 
 }
 var a = document.activeElement;
 if (a !== e) e.retrylabPrev = a && a !== document.body ? a : null;
-if (r.top < h || r.bottom > innerHeight) scrollTo(scrollX, scrollY + r.top - h);
+if (r.top < h || r.bottom > innerHeight) {
+  foot = foot && r.height > innerHeight - h;
+  if (foot && a !== e) e.setAttribute("data-foot", "");
+  scrollTo(scrollX, scrollY + (foot ? r.bottom - innerHeight : r.top - h));
+}
 e.focus({preventScroll: true});`
 
 var toggleViewFn lazyFunc
@@ -168,13 +175,15 @@ var toggleViewFn lazyFunc
 // into view, its top right below the element under when that is stuck to
 // the screen's top (a sticky legend), unless it shows whole already; when
 // id has the focus already and mostly shows, it takes the focus away and
-// scrolls back up to the element back, if that is above the screen.
-func ToggleView(id, under, back string) error {
-	fn, err := compiled(&toggleViewFn, toggleViewJS, "id", "under", "back")
+// scrolls back up to the element back, if that is above the screen. With
+// foot, an element taller than the screen under under is brought in with
+// its foot at the screen's bottom, not its top under under.
+func ToggleView(id, under, back string, foot bool) error {
+	fn, err := compiled(&toggleViewFn, toggleViewJS, "id", "under", "back", "foot")
 	if err != nil {
 		return err
 	}
-	_, err = fn.Invoke(id, under, back)
+	_, err = fn.Invoke(id, under, back, foot)
 	return err
 }
 

@@ -20,7 +20,7 @@ func ViewportHeightBelow(id string) (float64, error) { return 0, ErrNoBrowser }
 func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
 
 // ToggleView returns ErrNoBrowser natively.
-func ToggleView(id, under, back string) error { return ErrNoBrowser }
+func ToggleView(id, under, back string, foot bool) error { return ErrNoBrowser }
 
 // StickBelow returns ErrNoBrowser natively.
 func StickBelow(id, under string) (stop func(), err error) { return nil, ErrNoBrowser }

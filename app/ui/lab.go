@@ -1693,8 +1693,13 @@ func (l *Lab) showRun(ctx app.Context) {
 // keyboard focus (the arrows walk its attempts); pressed on the focused
 // timeline, it goes back up to the run's bar. In presentation mode at
 // 1280 × 720 the first screen shows the numbers and the top lanes
-// (showRun): the histogram, the flood's picture, is one key away.
-func (l *Lab) ToggleTimeline() { _ = browser.ToggleView(canvasID, legendID, stageID) }
+// (showRun): the histogram, the flood's picture, is one key away. There a
+// timeline taller than the screen under the legend (its lanes fitted to
+// it are 4 px at the thinnest: 628 px for 50 workers) shows its foot
+// instead: the histogram, the server's arrivals and the time axis with its
+// caption, "time since Run", which was cut off the screen's bottom; the
+// top lanes go under the sticky axis, which keeps the time scale in view.
+func (l *Lab) ToggleTimeline() { _ = browser.ToggleView(canvasID, legendID, stageID, l.present) }
 
 // presetIDs lists the presets in keyboard order (1, 2, …).
 func presetIDs() []string {

@@ -133,6 +133,12 @@ func (t *Timeline) Render() app.UI {
 			// on what the person wants to see.
 			OnFocus(func(ctx app.Context, e app.Event) {
 				ctx.PreventUpdate()
+				// Focused by t with its foot shown (presentation mode, a
+				// timeline taller than the screen): it stays so.
+				if tgt := e.Get("target"); tgt.Call("hasAttribute", "data-foot").Bool() {
+					tgt.Call("removeAttribute", "data-foot")
+					return
+				}
 				if e.Get("target").Call("matches", ":focus-visible").Bool() && !revealSelected(v) {
 					revealTop()
 				}
