@@ -31,43 +31,72 @@ func placeCost(l *layout, r rect, prefer float64) float64 {
 	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
 }
 
-// placeLabel draws lb on a plate where it covers none of marks and of
-// under (placeLineLabel), and adds it to marks. Where there is no such
-// place it lies on under's marks, on an opaque plate, as near its line as
-// it is clear of the rest: the first of under first (the bars), then the
-// next as well (the baseline's outline). The fleet bucket's rate, under
-// the server's limit, had room above its line only beyond the limit's,
-// whose label it then read as. Where there is none either, as over a
-// baseline's outline with both lines near the foot, it may have another
-// line between it and its own, clear of everything; where there is no
-// place even so it is left out if optional, else drawn at its line's end,
-// as readable as it gets.
+// placeLabel draws lb on a plate at its line, just above or below it
+// (lineLabelNear), where it covers none of marks and of under
+// (placeLineLabel), and adds it to marks. Where there is no such place it
+// lies at its line on under's marks, on an opaque plate, in as few words
+// and where it covers as little of them as it can: the first of under
+// first (the bars), then the next as well (the baseline's outline).
+// Further from its line it read as a label of nothing in particular: on
+// a phone full jitter's server limit sat 25–35 px above its line, over
+// the bars that rose past it (a review), and the outage's 85 px. Where
+// there is no place at its line even so (other labels, a burst's line),
+// it goes as near it as it is clear of everything, else on the bars; the
+// fleet bucket's rate, under the server's limit, had room above its line
+// only beyond the limit's, whose label it then read as. Where there is
+// none either, as over a baseline's outline with both lines near the
+// foot, it may have another line between it and its own, clear of
+// everything; where there is no place even so it is left out if optional
+// (as it is wherever it has no clear place at its line), else drawn at
+// its line's end, as readable as it gets.
 func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ...[]rect) {
 	text, r, ok, alpha := "", rect{}, false, plateAlpha
-	try := func(lb lineLabel, under [][]rect) {
+	near := lineLabelNear*l.scale - lineGap // the plate's d from placeLineLabel's place
+	// try places lb clear of marks and hard, at most maxD px further from
+	// its line than the gap; covering as little of soft as it can where
+	// soft is not empty, in as few words.
+	try := func(lb lineLabel, hard, soft [][]rect, maxD float64) {
 		obs := slices.Clone(*marks)
-		for _, u := range under {
+		for _, u := range hard {
 			obs = append(obs, u...)
 		}
+		var on []rect
+		for _, u := range soft {
+			on = append(on, u...)
+		}
 		// In fewer words where the whole label does not fit, or only
-		// further from its line by more than a line of text.
+		// further from its line by more than a line of text; on the
+		// marks, in the fewest that cover the least.
 		best := math.Inf(1)
 		for i, t := range lb.texts {
-			if tr, d, tok := placeLineLabel(l, obs, lb, t); tok && d+float64(i)*tr.h < best {
-				text, r, ok, best = t, tr, true, d+float64(i)*tr.h
+			tr, d, tok := placeLineLabel(l, obs, on, lb, t, maxD)
+			c := d + float64(i)*tr.h
+			if on != nil {
+				c = d + float64(i)*1e-3
+			}
+			if tok && c < best {
+				text, r, ok, best = t, tr, true, c
 			}
 		}
 	}
-	try(lb, under)
+	try(lb, under, nil, near)
 	for i := 1; !ok && !lb.optional && i <= len(under); i++ {
-		if try(lb, under[i:]); ok {
+		if try(lb, under[i:], under[:i], near); ok {
 			alpha = 1 // what it lies on need not show through: the text reads on it as on the panel
 		}
 	}
-	if !ok && len(lb.others) > 0 {
+	if !ok && !lb.optional {
+		try(lb, under, nil, math.Inf(1))
+	}
+	for i := 1; !ok && !lb.optional && i <= len(under); i++ {
+		if try(lb, under[i:], nil, math.Inf(1)); ok {
+			alpha = 1
+		}
+	}
+	if !ok && !lb.optional && len(lb.others) > 0 {
 		free := lb
 		free.others = nil
-		try(free, under)
+		try(free, under, nil, math.Inf(1))
 	}
 	if !ok {
 		if lb.optional {
@@ -79,6 +108,12 @@ func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ..
 		r = plateRect(l, text, l.right-4, lb.y-3, fontLabel, browser.AlignRight, browser.BaselineBottom)
 		if lb.left {
 			r = plateRect(l, text, lb.from+4, lb.y+3, fontLabel, browser.AlignLeft, browser.BaselineTop)
+		}
+		// Inside the plot: under a line along its top, over one along its foot.
+		if r.y < l.histTop {
+			r.y = lb.y + 3
+		} else if r.y+r.h > l.histTop+l.histH {
+			r.y = lb.y - 3 - r.h
 		}
 	}
 	*marks = append(*marks, platedText(o, l, text, r.x+2, r.y+r.h/2, fontLabel, browser.AlignLeft, browser.BaselineMiddle, lb.col, alpha))
@@ -118,10 +153,12 @@ func shorterLabels(label string) []string {
 
 // placeLineLabel finds where lb's plate for text goes: just above or below
 // its line (lb.above: above first), as near its part's chosen end as it is
-// clear of marks; else, further from the line (by d px), the clear place
-// nearest to it, within the histogram. ok is false when there is none.
-func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect, d float64, ok bool) {
-	const gap = 3 // px between the line and the plate
+// clear of marks; else, further from the line (by d px, at most maxD), the
+// clear place nearest to it, within the histogram. Given soft, it takes
+// the place within maxD that covers the least of soft's area instead
+// (leastCovering), d being that area. ok is false when there is none.
+func placeLineLabel(l *layout, marks, soft []rect, lb lineLabel, text string, maxD float64) (r rect, d float64, ok bool) {
+	const gap = lineGap
 	r = plateRect(l, text, 0, 0, fontLabel, browser.AlignLeft, browser.BaselineMiddle)
 	// Over the part it names: at least half of it, or half the part.
 	ov := math.Min(r.w, lb.to-lb.from) / 2
@@ -131,7 +168,9 @@ func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect,
 		prefer = lo
 	}
 	minY, maxY := l.histTop+1, l.histTop+l.histH-1
-	for d := 0.0; d <= l.histH; d += 2 {
+	best := rect{}
+	bestArea := math.Inf(1)
+	for d := 0.0; d <= math.Min(l.histH, maxD); d += 2 {
 		for _, up := range [2]bool{lb.above, !lb.above} {
 			t := lb.y + gap + d
 			if up {
@@ -140,13 +179,78 @@ func placeLineLabel(l *layout, marks []rect, lb lineLabel, text string) (r rect,
 			if t < minY || t+r.h > maxY {
 				continue
 			}
-			if x, ok := clearX(lb.between(marks, t, r.h), t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
+			obs := lb.between(marks, t, r.h)
+			if soft != nil {
+				if x, a, ok := leastCovering(obs, soft, t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok && a < bestArea-0.5 {
+					best, bestArea = rect{x, t, r.w, r.h}, a
+				}
+				continue
+			}
+			if x, ok := clearX(obs, t, r.h, r.w, lo, hi, prefer, 2*l.scale); ok {
 				return rect{x, t, r.w, r.h}, d, true
 			}
 		}
 	}
+	if !math.IsInf(bestArea, 1) {
+		return best, bestArea, true
+	}
 	return rect{}, 0, false
 }
+
+// leastCovering finds the left edge, between xlo and xhi, of a w px wide
+// box across the band [top, top+h] that keeps pad px clear of every
+// rectangle of hard and covers the least area of soft's, the nearest to
+// prefer of those that cover as little; ok is false when none is clear of
+// hard. The area changes only where an edge of the box meets one of a
+// rectangle's: those are the places tried.
+func leastCovering(hard, soft []rect, top, h, w, xlo, xhi, prefer, pad float64) (x, area float64, ok bool) {
+	if xhi < xlo {
+		return 0, 0, false
+	}
+	cands := []float64{xlo, xhi, math.Max(xlo, math.Min(prefer, xhi))}
+	for _, r := range soft {
+		cands = append(cands, r.x+r.w, r.x-w)
+	}
+	for _, r := range hard {
+		cands = append(cands, r.x+r.w+pad, r.x-pad-w)
+	}
+	area = math.Inf(1)
+	for _, c := range cands {
+		if c < xlo || c > xhi {
+			continue
+		}
+		b, clear := rect{c, top, w, h}, true
+		for _, o := range hard {
+			if b.overlaps(rect{o.x - pad, o.y - pad, o.w + 2*pad, o.h + 2*pad}) {
+				clear = false
+				break
+			}
+		}
+		if !clear {
+			continue
+		}
+		a := 0.0
+		for _, o := range soft {
+			ox := math.Min(c+w, o.x+o.w) - math.Max(c, o.x)
+			oy := math.Min(top+h, o.y+o.h) - math.Max(top, o.y)
+			if ox > 0 && oy > 0 {
+				a += ox * oy
+			}
+		}
+		if a < area-0.5 || (a < area+0.5 && math.Abs(c-prefer) < math.Abs(x-prefer)) {
+			x, area, ok = c, a, true
+		}
+	}
+	return x, area, ok
+}
+
+// lineGap is the least space between a line and its label's plate, px.
+const lineGap = 3
+
+// lineLabelNear is how far a line's label's plate lies from its line at
+// most, CSS px at scale 1, where it has room there in any of its words
+// (placeLabel): placeLineLabel's gap and a step.
+const lineLabelNear = 6
 
 // between is obs and, across the band [top, top+h], the stretches of the
 // other lines that lie between the band and lb's line: a plate there
