@@ -205,10 +205,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 	// The scale fits the bins in view (zoomed in, those left of it are clipped).
 	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
 	bw := l.x(l.slice) - l.x(0)
-	gap := 0.0
-	if bw > 4 {
-		gap = 1
-	}
+	gap := barGap(bw)
 	top = roomForCutValues(l, bins, rates, first, lo, top, bw, gap)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
@@ -316,11 +313,29 @@ func cutObstacles(l *layout, bins [][fleet.NumClasses]int, rates []float64, firs
 	return out
 }
 
+// barGap is the gap after each bar of the histogram, its bins bw px wide.
+func barGap(bw float64) float64 {
+	if bw > 4 {
+		return 1
+	}
+	return 0
+}
+
 // placeCutValues places the values of the bars of rates cut at top (as
-// cutObstacles has them), left to right, each clear of taken and of the
-// values before it (placeCutValue), and returns them and taken with them
-// added. A value with no place is left out.
+// cutObstacles has them), left to right, each clear of taken, of the
+// values before it and of the other cut bars (placeCutValue), and returns
+// them and taken with them added. A value with no place is left out.
+// Over its neighbour, cut too, "192, 90% rejected" read as either bar's,
+// and pushed the neighbour's own value a row lower (a review): where the
+// whole value has no room on its bar, it says the number alone.
 func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates []float64, first, lo int, top, bw float64) (values []cutValue, _ []rect) {
+	var cut []rect // the cut bars, whole
+	for i, r := range rates {
+		if r > top && first+i >= lo {
+			cut = append(cut, rect{l.x(time.Duration(first+i) * l.slice), l.histTop, bw - barGap(bw), l.histH})
+		}
+	}
+	k := 0 // the cut bar's index in cut
 	for i, r := range rates {
 		if r <= top || first+i < lo {
 			continue
@@ -330,7 +345,10 @@ func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates
 			tot += n
 		}
 		x := l.x(time.Duration(first+i) * l.slice)
-		if v, ok := placeCutValue(l, taken, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
+		obs := append(slices.Clone(taken), cut[:k]...)
+		obs = append(obs, cut[k+1:]...)
+		k++
+		if v, ok := placeCutValue(l, obs, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
 			values = append(values, v)
 			taken = append(taken, v.keep(l.scale))
 		}
