@@ -100,7 +100,8 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(v.text, v.r.x+2, v.r.y+v.r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 		marks = append(marks, v.r)
 	}
-	paintHistogramAxis(o, l, m.limits, in, marks, bars, outline)
+	marks = paintHistogramAxis(o, l, m.limits, in, marks, bars, outline)
+	paintHistBurstLabels(o, l, marks, bars, outline)
 }
 
 // cutValue is a cut bar's value and where it goes.
@@ -718,11 +719,11 @@ func histTicks(l *layout) []float64 {
 // baseline's outline are (paintHistogram): the lines' labels are placed
 // where they hide none of them, else on the bars, else on the outline
 // too (placeLabel).
-func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks, bars, outline []rect) {
+func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameInput, marks, bars, outline []rect) []rect {
 	s := l.scale
 	top := l.histMax
 	if top <= 0 {
-		return
+		return marks
 	}
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
 	o.FillStyle(colMuted)
@@ -807,4 +808,5 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 		}
 		placeLabel(o, l, &marks, lb, bars, outline)
 	}
+	return marks
 }

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // phoneSizes are the timeline's canvases on phones: 390, 375 and 320 px
@@ -107,4 +110,70 @@ func TestCutValueCoversNoOtherBar(t *testing.T) {
 	if !twoCut {
 		t.Error("the full jitter run at 1400 px does not cut its first two bars: the case is not tested")
 	}
+}
+
+// A burst's label (the Burst button) hides no arrival: where it has no
+// clear place beside its line in the server panel, among the columns of
+// a run's retries, it goes beside the same line in the histogram, above
+// the bars. At 1024 px (a 626 px canvas) it lay on a plate over the
+// arrivals next to its line (a review), hiding them. Only in a retry
+// storm's first seconds, dense in both panels (full jitter's and
+// exponential's 50 workers), may it lie on arrivals, in its fewest words
+// ("×20") where it covers the fewest.
+func TestBurstLabelHidesNoArrival(t *testing.T) {
+	sizes := append([]frameSize{
+		{"1024 px", 626, &normalTheme},
+		{"1024 px, dark", 626, &darkTheme},
+		{"1024 px, presentation", 626, &presentTheme},
+	}, frameSizes...)
+	sizes = append(sizes, phoneSizes...)
+	runs := map[string]func() *view{
+		// TestBurstDuringRun's run (tests/), simulated.
+		"10 workers": func() *view {
+			return queryView(t, "workers=10&jobs=8&limiter=bucket&rate=10&burst=10&latency=50ms&strategy=full&base=200ms&cap=1s&attempts=50&ra_honour=on")
+		},
+	}
+	for _, p := range []string{"full-jitter", "flood", "exponential", "retry-after", "open"} {
+		runs[p] = func() *view { return simulatedView(t, p, "") }
+	}
+	stormy := map[string]bool{"full-jitter": true, "exponential": true}
+	clear, short := 0, 0
+	for run, newView := range runs {
+		for at := 0 * time.Millisecond; at < 8*time.Second; at += 500 * time.Millisecond {
+			v := newView()
+			v.mu.Lock()
+			v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(at), N: 20, Admitted: 1})
+			v.mu.Unlock()
+			for _, sz := range sizes {
+				name := fmt.Sprintf("%s, burst at %v, %s", run, at, sz.name)
+				o, l := paintView(v, sz)
+				marks, labels := frameContent(o, &l)
+				found := false
+				for _, lb := range labels {
+					if !strings.Contains(lb.text, "×20") {
+						continue
+					}
+					found = true
+					covered := 0
+					for _, mk := range marks {
+						if (mk.what == "arrival" || mk.what == "bar") && lb.r.shrink(0.5).overlaps(mk.r) {
+							covered++
+						}
+					}
+					switch {
+					case covered == 0:
+						clear++
+					case stormy[run] && lb.text == "×20":
+						short++
+					default:
+						t.Errorf("%s: %q %v covers %d arrivals or bars", name, lb.text, lb.r, covered)
+					}
+				}
+				if !found {
+					t.Errorf("%s: the burst has no label", name)
+				}
+			}
+		}
+	}
+	t.Logf("%d labels clear, %d in a retry storm on arrivals", clear, short)
 }

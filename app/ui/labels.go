@@ -14,10 +14,15 @@ import (
 // edge between xlo and xhi: the nearest to the top row with its left edge
 // at prefer, a pixel down costing as much as a pixel aside (placeCost).
 func placeNear(obs []rect, l *layout, w, h, xlo, xhi, prefer float64) (r rect, ok bool) {
+	return placeIn(obs, l.srvTop, l.srvH, w, h, xlo, xhi, prefer)
+}
+
+// placeIn is placeNear in the panel from top, height px high.
+func placeIn(obs []rect, top, height, w, h, xlo, xhi, prefer float64) (r rect, ok bool) {
 	best := math.Inf(1)
-	for t := l.srvTop + 2; t+h <= l.srvTop+l.srvH-1; t += 2 {
+	for t := top + 2; t+h <= top+height-1; t += 2 {
 		if x, xok := clearX(obs, t, h, w, xlo, xhi, prefer, 1); xok {
-			if c := placeCost(l, rect{x, t, w, h}, prefer); c < best {
+			if c := placeCost(rect{x, t, w, h}, top, prefer); c < best {
 				r, ok, best = rect{x, t, w, h}, true, c
 			}
 		}
@@ -25,10 +30,10 @@ func placeNear(obs []rect, l *layout, w, h, xlo, xhi, prefer float64) (r rect, o
 	return r, ok
 }
 
-// placeCost is how far a label's box r in the server panel is from its
+// placeCost is how far a label's box r in a panel from top is from its
 // place: the top row, its left edge at prefer.
-func placeCost(l *layout, r rect, prefer float64) float64 {
-	return math.Abs(r.x-prefer) + r.y - (l.srvTop + 2)
+func placeCost(r rect, top, prefer float64) float64 {
+	return math.Abs(r.x-prefer) + r.y - (top + 2)
 }
 
 // placeLabel draws lb on a plate at its line, just above or below it

@@ -682,9 +682,13 @@ const burstReach = 6
 // no arrival, no outage's edge, no burst's line and no other label — in
 // its stretch (else across its edge) for an outage, beside its line for a
 // burst, on the top row or as near it as there is room, in fewer words
-// where the whole has none (a phone). Where there is none at all, the
+// where the whole has none (a phone). A burst's label with no such place
+// goes beside the same line in the histogram (paintHistBurstLabels): at
+// 1024 px, among a run's columns of retries, it lay on a plate over the
+// arrivals beside its line (a review). Where there is none at all, the
 // whole label is drawn on a plate over the dots.
 func paintServerLabels(o *browser.Ops, l *layout, m *model) {
+	l.histBursts = l.histBursts[:0]
 	if len(m.outages) == 0 && len(m.bursts) == 0 {
 		return
 	}
@@ -730,16 +734,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 				}
 				return placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
 			}
-			// A burst: beside its line, right or left, whichever is nearer;
-			// lower down the panel rather than further along it (the
-			// nearest clear place of a dense panel was seconds away).
-			reach := burstReach * s
-			r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.from+2+reach), lb.from+2)
-			lr, lok := placeNear(obs, l, w, h, math.Max(lo, lb.from-2-w-reach), math.Min(hi, lb.from-2-w), lb.from-2-w)
-			if lok && (!ok || placeCost(l, lr, lb.from-2-w) < placeCost(l, r, lb.from+2)) {
-				return lr, true
-			}
-			return r, ok
+			return placeBeside(obs, l, l.srvTop, l.srvH, w, h, lb.from)
 		}
 		// In fewer words only where the whole has no clear place.
 		text, r, ok := lb.texts[0], rect{}, false
@@ -749,6 +744,15 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 				text = t
 				break
 			}
+		}
+		overDots := !ok
+		if !ok && lb.from == lb.to {
+			// A burst's, nowhere clear of the dots: beside its line in the
+			// histogram (paintHistBurstLabels), else here in its fewest
+			// words where it covers the fewest.
+			text = lb.texts[len(lb.texts)-1]
+			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			r, ok = coverFewest(lines, dots, l, pr.w, pr.h, lb.from)
 		}
 		if !ok {
 			// Nowhere clear of the dots: on a plate over them, clear of
@@ -778,12 +782,90 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		}
 		lines = append(lines, r) // the next labels keep clear of it
 		placed = append(placed, r)
+		if overDots && lb.from == lb.to {
+			// A burst's: in the histogram, else here (kept for it).
+			l.histBursts = append(l.histBursts, histBurst{lb.texts, lb.from, text, r})
+			continue
+		}
 		if lb.plate {
 			platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, lb.col, plateAlpha)
 			continue
 		}
 		o.FillStyle(lb.col)
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+	}
+}
+
+// placeBeside finds a w×h box beside a burst's line at x in the panel
+// from top, height px high, clear of obs: right or left of it, within
+// burstReach, whichever is nearer the top row; lower down the panel
+// rather than further along it (the nearest clear place of a dense panel
+// was seconds away).
+func placeBeside(obs []rect, l *layout, top, height, w, h, x float64) (rect, bool) {
+	reach := burstReach * l.scale
+	lo, hi := l.left+2, l.right-2-w
+	r, ok := placeIn(obs, top, height, w, h, math.Max(lo, x+2), math.Min(hi, x+2+reach), x+2)
+	lr, lok := placeIn(obs, top, height, w, h, math.Max(lo, x-2-w-reach), math.Min(hi, x-2-w), x-2-w)
+	if lok && (!ok || placeCost(lr, top, x-2-w) < placeCost(r, top, x+2)) {
+		return lr, true
+	}
+	return r, ok
+}
+
+// coverFewest finds a w×h box beside a burst's line at x in the server
+// panel (within burstReach of it, either side) clear of hard that covers
+// the least of soft's area, the nearest the top row of those.
+func coverFewest(hard, soft []rect, l *layout, w, h, x float64) (r rect, ok bool) {
+	reach := burstReach * l.scale
+	lo, hi := l.left+2, l.right-2-w
+	best := math.Inf(1)
+	for t := l.srvTop + 2; t+h <= l.srvTop+l.srvH-1; t += 2 {
+		for _, side := range [2][3]float64{{x + 2, x + 2 + reach, x + 2}, {x - 2 - w - reach, x - 2 - w, x - 2 - w}} {
+			if bx, a, bok := leastCovering(hard, soft, t, h, w, math.Max(lo, side[0]), math.Min(hi, side[1]), side[2], 1); bok {
+				if c := a + placeCost(rect{bx, t, w, h}, l.srvTop, side[2])*1e-3; c < best {
+					r, ok, best = rect{bx, t, w, h}, true, c
+				}
+			}
+		}
+	}
+	return r, ok
+}
+
+// histBurst is a burst's label for the histogram: its texts, longest
+// first, its line's x, and where it goes over the server panel's
+// arrivals, in which words, where the histogram has no clear place.
+type histBurst struct {
+	texts   []string
+	x       float64
+	srvText string
+	srv     rect
+}
+
+// paintHistBurstLabels writes the labels of the bursts paintServerLabels
+// found no clear place for beside their lines in the server panel (l's
+// histBursts) beside the same lines in the histogram, where they cover
+// none of marks (its lines, their labels, the cut bars' values, the
+// bursts' lines) and of under (the bars, the baseline's outline), on the
+// top row or as near it as there is room, in fewer words where the whole
+// has none; else over the server panel's arrivals, as before.
+func paintHistBurstLabels(o *browser.Ops, l *layout, marks []rect, under ...[]rect) {
+	obs := marks
+	for _, u := range under {
+		obs = append(obs, u...)
+	}
+	for _, b := range l.histBursts {
+		text, r, ok := b.srvText, b.srv, false
+		for _, t := range b.texts {
+			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+			if rr, rok := placeBeside(obs, l, l.histTop, l.histH, pr.w, pr.h, b.x); rok {
+				text, r, ok = t, rr, true
+				break
+			}
+		}
+		if ok {
+			obs = append(obs, r)
+		}
+		platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, colMuted, plateAlpha)
 	}
 }
 
