@@ -254,7 +254,7 @@ func TestPNGHasTheLegend(t *testing.T) {
 		return out
 	}
 	all := labels(legendOutcomes, legendPhases)
-	occasional := []string{"late", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate"}
+	occasional := []string{"late", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now"}
 	for _, c := range []struct {
 		name  string
 		setup func(l *Lab)
@@ -264,15 +264,15 @@ func TestPNGHasTheLegend(t *testing.T) {
 		{"a run with a fleet bucket and an outage", func(l *Lab) {
 			l.Set("bucket", "on")
 			l.view.m.outages = append(l.view.m.outages, interval{100 * time.Millisecond, 600 * time.Millisecond})
-		}, without(all, "late", "tab hidden", "limit halved", "another client")},
+		}, without(all, "late", "tab hidden", "limit halved", "another client", "now")},
 		{"a run in a shared room, its tab hidden for a while, the limit halved", func(l *Lab) {
 			l.view.m.room = true
 			l.view.m.hidden = append(l.view.m.hidden, interval{200 * time.Millisecond, 300 * time.Millisecond})
 			l.view.m.limits = append(l.view.m.limits, squeeze{interval{0, time.Second}, 0.5})
-		}, without(all, "late", "server down", "fleet-bucket wait", "fleet bucket rate")},
+		}, without(all, "late", "server down", "fleet-bucket wait", "fleet bucket rate", "now")},
 		{"a run whose page was busy: an answer taken in late", func(l *Lab) {
 			l.view.m.marks[0].pickup = 300 * time.Millisecond
-		}, without(all, "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate")},
+		}, without(all, "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now")},
 		{"a watch", func(l *Lab) { l.view.m.watch = true }, func() []string {
 			var out []string
 			for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"retrylab/app/browser"
 	"retrylab/app/fleet"
 	"retrylab/app/mock"
 )
@@ -176,4 +177,70 @@ func TestBurstLabelHidesNoArrival(t *testing.T) {
 		}
 	}
 	t.Logf("%d labels clear, %d in a retry storm on arrivals", clear, short)
+}
+
+// The "now" line a live run, a watch or a replay draws down the timeline
+// is in the legend, for a run and for a watch, its swatch keyed to the
+// canvas's line (web/app.css's --now, TestLegendColoursAreTheCanvas); a
+// PNG's legend draws it as paintNow does, when the picture has it. It was
+// the one line of the timeline the legend did not name (a review). It is
+// listed always, as "server down" and "limit halved" are: the legend
+// keeps its height as a run starts and ends.
+func TestLegendNamesTheNowLine(t *testing.T) {
+	for i, h := range legendHTML() {
+		if !strings.Contains(h, `<span class="sw line now" aria-hidden="true"></span>now</li>`) {
+			t.Errorf("legend %d (run, watch) names no now line: %s", i, h)
+		}
+	}
+	type stroke struct {
+		col       int
+		width, dx float32
+	}
+	// strokes are the vertical lines o draws, with their stroke style.
+	strokes := func(o *browser.Ops) map[float32]stroke {
+		out := map[float32]stroke{}
+		cur := stroke{}
+		for _, op := range displayOps(o) {
+			switch a := op.args; op.code {
+			case 2:
+				cur = stroke{int(a[0]), a[1], a[2]}
+			case 5:
+				if a[0] == a[2] {
+					out[a[0]] = cur
+				}
+			}
+		}
+		return out
+	}
+	m := newModel(t0, 3)
+	for _, r := range oneJob() {
+		m.add(&r)
+	}
+	l := newLayout(1000, 3, 2*time.Second, &normalTheme)
+	var run browser.Ops
+	paintNow(&run, &l, frameInput{th: &normalTheme, running: true, now: 1200 * time.Millisecond})
+	line, ok := strokes(&run)[float32(l.x(1200*time.Millisecond))]
+	if !ok {
+		t.Fatalf("no now line drawn: %v", strokes(&run))
+	}
+	var it legendItem
+	for _, x := range legendPhases {
+		if x.sample.kind == sampleNow {
+			it = x
+		}
+	}
+	var png browser.Ops
+	paintSample(&png, &l, it.sample, 0, 20)
+	got := strokes(&png)
+	if len(got) != 1 {
+		t.Fatalf("the PNG's sample of %q draws %v", it.label, got)
+	}
+	for _, s := range got {
+		if s != line {
+			t.Errorf("the PNG's sample of %q is stroked %+v, the now line %+v", it.label, s, line)
+		}
+	}
+	if it.sample.drawn(m, &frameInput{}) || !it.sample.drawn(m, &frameInput{running: true}) {
+		t.Errorf("the PNG's legend lists %q for a finished run, or not for one going on", it.label)
+	}
 }

@@ -54,6 +54,7 @@ const (
 	sampleOther                     // another client's arrival (paintServer)
 	sampleLimit                     // the server's limit line (paintHistogramAxis)
 	sampleClient                    // the fleet bucket's rate line (paintHistogramAxis)
+	sampleNow                       // the time a run or a replay has reached (paintNow)
 )
 
 // legendOutcomes: each outcome's mark, then its part of a histogram bar
@@ -82,6 +83,9 @@ var legendPhases = []legendItem{
 	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", false, sample{kind: sampleOther}},
 	{"sw line limit", "server limit", "dashed, in the histogram", false, sample{kind: sampleLimit}},
 	{"sw line client", "fleet bucket rate", "dotted, in the histogram", true, sample{kind: sampleClient}},
+	// Always listed, as the other marks of what happens only at times:
+	// the legend keeps its height as a run starts and ends.
+	{"sw line now", "now", "dashed, down the timeline: the time a live run, a watch or a replay has reached", false, sample{kind: sampleNow}},
 }
 
 // Render draws the legend: static HTML, one element for go-app to mount.

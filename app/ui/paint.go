@@ -357,6 +357,8 @@ func (sm sample) drawn(m *model, in *frameInput) bool {
 		return in.lim.server > 0
 	case sampleClient:
 		return in.lim.client > 0
+	case sampleNow:
+		return in.running
 	case sampleWait:
 		return sm.reason != core.ReasonBucket || in.lim.client > 0
 	}
@@ -432,10 +434,14 @@ func paintSample(o *browser.Ops, l *layout, sm sample, x, y float64) {
 	case sampleClient:
 		o.StrokeStyle(colClient, 1.5*s, 2*s)
 		o.Line(x, y, x+w, y)
+	case sampleNow:
+		o.StrokeStyle(colAxis, 1, 3)
+		o.Line(x+w/2, y-row/2, x+w/2, y+row/2)
 	}
 }
 
-// paintNow draws the "now" line of a run going on.
+// paintNow draws the "now" line of a run going on (the legend's "now",
+// sampleNow: the same colour and dashes).
 func paintNow(o *browser.Ops, l *layout, in frameInput) {
 	if in.running {
 		x := l.x(in.now)

@@ -113,7 +113,7 @@ func TestLegendColoursAreTheCanvas(t *testing.T) {
 		"--ok": colOK, "--limited": colLimited, "--failed": colFailed, "--timeout": colTimeout, "--aborted": colAborted,
 		"--pending": colPending, "--flight": colFlight, "--queued": colQueued, "--hidden": colHidden, "--baseline": colBase,
 		"--canvas": colBG, "--giveup": colGiveUp, "--other": colOther, "--squeeze": colSqueeze, "--outage": colOutage,
-		"--outage-line": colOutageLn,
+		"--outage-line": colOutageLn, "--now": colAxis,
 	}
 	for _, sc := range []struct {
 		name string
