@@ -326,10 +326,93 @@ func (r *Reader) Time(p *time.Time) {
 	}
 	at := r.i
 	s := r.str(false)
-	if r.err == nil && p.UnmarshalText([]byte(s)) != nil {
+	if r.err != nil {
+		return
+	}
+	if t, ok := parseRFC3339(s); ok {
+		*p = t
+	} else {
 		r.failAt(at, "want an RFC 3339 time")
 	}
 }
+
+// parseRFC3339 parses s as time.Time's UnmarshalText does, to the same
+// time in the same location. Not UnmarshalText itself: where its own scan
+// fails, it calls time.Parse for the error, which links time's layout
+// parser into app.wasm: 17 KB of gzip, for an error this package words
+// itself.
+func parseRFC3339(s string) (time.Time, bool) {
+	ok := true
+	num := func(s string, lo, hi int) (x int) {
+		for _, c := range []byte(s) {
+			if c < '0' || '9' < c {
+				ok = false
+				return lo
+			}
+			x = x*10 + int(c-'0')
+		}
+		if x < lo || hi < x {
+			ok = false
+			return lo
+		}
+		return x
+	}
+	if len(s) < len("2006-01-02T15:04:05") {
+		return time.Time{}, false
+	}
+	year := num(s[0:4], 0, 9999)
+	month := num(s[5:7], 1, 12)
+	day := num(s[8:10], 1, daysIn(time.Month(month), year))
+	hour := num(s[11:13], 0, 23)
+	minute := num(s[14:16], 0, 59)
+	sec := num(s[17:19], 0, 59)
+	if !ok || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	s = s[19:]
+	nsec := 0
+	if len(s) >= 2 && s[0] == '.' && isDigit(s[1]) {
+		n := 2
+		for n < len(s) && isDigit(s[n]) {
+			n++
+		}
+		for i := 1; i < 10; i++ { // nine digits, the rest ignored
+			nsec *= 10
+			if i < n {
+				nsec += int(s[i] - '0')
+			}
+		}
+		s = s[n:]
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if s == "Z" {
+		return t, true
+	}
+	if len(s) != len("-07:00") {
+		return time.Time{}, false
+	}
+	hr, mm := num(s[1:3], 0, 23), num(s[4:6], 0, 59)
+	if !ok || s[0] != '-' && s[0] != '+' || s[3] != ':' {
+		return time.Time{}, false
+	}
+	offset := (hr*60 + mm) * 60
+	if s[0] == '-' {
+		offset = -offset
+	}
+	t = t.Add(-time.Duration(offset) * time.Second)
+	// In the local zone where it has that offset then, as time does.
+	if _, off := t.In(time.Local).Zone(); off == offset {
+		return t.In(time.Local), true
+	}
+	return t.In(time.FixedZone("", offset)), true
+}
+
+// daysIn is how many days month has in year.
+func daysIn(m time.Month, year int) int {
+	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // number reads a number in JSON's grammar and returns it as written ("" on
 // an error): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?

@@ -72,7 +72,7 @@ func checkRead(t *testing.T, s string) {
 	checkAs(t, s, uint64(0), (*Reader).Uint)
 	checkAs(t, s, 0.0, (*Reader).Float)
 	checkAs(t, s, false, (*Reader).Bool)
-	checkAs(t, s, time.Time{}, (*Reader).Time)
+	checkTime(t, s)
 	// And null leaves a value as it is.
 	checkAs(t, s, "x", (*Reader).String)
 	checkAs(t, s, 7, (*Reader).Int)
@@ -161,6 +161,47 @@ func checkAs[T any](t *testing.T, s string, init T, read func(*Reader, *T)) {
 	}
 }
 
+// checkTime checks that the Reader reads s as a time as encoding/json
+// does, but for what RFC 3339 does not allow and time.Time's UnmarshalJSON
+// takes all the same (its strict checks are disabled, go.dev/issue/54580):
+// the Reader refuses those.
+func checkTime(t *testing.T, s string) {
+	t.Helper()
+	var want, got time.Time
+	werr := json.Unmarshal([]byte(s), &want)
+	r := NewReader(s)
+	r.Time(&got)
+	gerr := r.End()
+	switch {
+	case gerr != nil && werr == nil && lenientRFC3339(s):
+	case (gerr == nil) != (werr == nil):
+		t.Errorf("%q as a time: error %v, encoding/json's %v", s, gerr, werr)
+	case werr == nil && !reflect.DeepEqual(got, want):
+		t.Errorf("%q as a time: got %#v, want %#v", s, got, want)
+	}
+}
+
+// lenientRFC3339 reports whether the JSON string s holds a time that
+// time.Parse(time.RFC3339, …) takes and RFC 3339 does not: an hour of
+// one digit, a comma before the fraction, a zone's hour from 24 or its
+// minute from 60 (time's parseStrictRFC3339, whose checks are off).
+func lenientRFC3339(s string) bool {
+	var b string
+	if json.Unmarshal([]byte(s), &b) != nil || len(b) < len("2006-01-02T15:04:05") {
+		return false
+	}
+	num2 := func(s string) int { return int(s[0]-'0')*10 + int(s[1]-'0') }
+	switch {
+	case b[len("2006-01-02T")+1] == ':':
+		return true
+	case len(b) > len("2006-01-02T15:04:05") && b[len("2006-01-02T15:04:05")] == ',':
+		return true
+	case b[len(b)-1] != 'Z':
+		return num2(b[len(b)-len("07:00"):]) >= 24 || num2(b[len(b)-len("00"):]) >= 60
+	}
+	return false
+}
+
 // readCases are JSON texts, valid and not, that the tests and the fuzz
 // test start from.
 var readCases = []string{
@@ -181,6 +222,8 @@ var readCases = []string{
 	`"2026-12-04T04:01:02.123456789Z"`, `"2026-12-04T04:01:02Z"`, `"2026-12-04T05:01:02+01:00"`, `"2026-12-04 04:01:02Z"`,
 	`"2026-12-04T04:01:02.Z"`, `"2026-12-04T24:00:00Z"`, `"2026-12-04T04:01:02\u002e5Z"`, `"2026-12-04T04:01:02z"`,
 	`"0000-01-01T00:00:00Z"`, `"2026-02-30T00:00:00Z"`, `"2026-12-04T04:01:02+24:00"`, `"2026-12-04T04:01:02.1234567891Z"`,
+	`"2026-12-04T4:01:02Z"`, `"2026-12-04T04:01:02,5Z"`, `"2026-12-04T04:01:02+01:60"`, `"2026-12-04T04:01:02+01:00"`,
+	`"2026-12-04T04:01:02-00:00"`, `"2024-02-29T23:59:59.999999999+23:59"`, `"2026-12-04t04:01:02z"`, `"2026-12-04T04:01:02.Z"`,
 	// Objects and arrays.
 	`{}`, `[]`, `{"a":1}`, `{"a":1,}`, `{,"a":1}`, `{"a" 1}`, `{"a":}`, `{"a":1 "b":2}`, `{a:1}`, `{"a":1]`, `[1}`,
 	`[1,]`, `[,1]`, `[1 2]`, `[[[]]]`, `{"a":{"b":[1,{"c":null}]},"d":"e"}`, `{"a":1,"a":2}`, `{"a":1,"A":2}`,
