@@ -329,14 +329,6 @@ func succeededOf(ok, jobs int) string {
 	return thousands(ok) + " of " + thousands(jobs) + " " + plural(jobs, "job", "jobs") + " succeeded"
 }
 
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // describeWatch says what the timeline of a finished watch shows (st its
 // counts): who sent how many requests to the room over how long, what the
 // server answered, and the requests received per time slice (the

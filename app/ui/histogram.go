@@ -471,14 +471,7 @@ func rejectedShare(n, tot int) string {
 	if n <= 0 || tot <= 0 {
 		return ""
 	}
-	pct := math.Round(float64(n) / float64(tot) * 100)
-	switch {
-	case pct < 1:
-		return ", <1% rejected"
-	case pct >= 100 && n < tot:
-		pct = 99
-	}
-	return ", " + strconv.FormatFloat(pct, 'f', -1, 64) + "% rejected"
+	return ", " + wholePercent(n, tot) + " rejected"
 }
 
 // placeCutValue finds where the value rate of a bin cut at the top, drawn

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"net/url"
 	"runtime"
@@ -1183,56 +1182,6 @@ func (l *Lab) simStopped() string {
 		t += " and " + thousands(n) + " never started"
 	}
 	return t
-}
-
-// wholePercent is n of tot in whole percent: "40%"; "<1%" for a few, and
-// at most "99%" while some are not n.
-func wholePercent(n, tot int) string {
-	pct := math.Round(float64(n) / float64(max(tot, 1)) * 100)
-	switch {
-	case n > 0 && pct < 1:
-		return "<1%"
-	case pct >= 100 && n < tot:
-		pct = 99
-	}
-	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
-}
-
-// percentOf is n of tot in percent to one decimal, as the cards write a
-// share: "77.8%", "5.0%"; "0%" for none and "100%" for all, "<0.1%" for a
-// few and at most "99.9%" while some are not n. (Two decimals trimmed of
-// their zeros wrote "75.55%" beside "5%" and "75.5%": a review.)
-func percentOf(n, tot int) string {
-	switch {
-	case n <= 0 || tot <= 0:
-		return "0%"
-	case n >= tot:
-		return "100%"
-	}
-	pct := math.Round(float64(n)/float64(tot)*1000) / 10
-	switch {
-	case pct < 0.1:
-		return "<0.1%"
-	case pct > 99.9:
-		pct = 99.9
-	}
-	return strconv.FormatFloat(pct, 'f', 1, 64) + "%"
-}
-
-// thousands writes n with comma separators: 10,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 // Stop aborts every request in flight and ends every wait of the run at

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"retrylab/app/browser"
@@ -472,22 +471,4 @@ func fontWidth(t string, font int, scale float64) float64 {
 		w *= 1.14
 	}
 	return w
-}
-
-// rateText formats a rate in req/s as trimFloat does, with the digits a
-// rate under 0.1 needs to keep three significant ones (a limit of 0.001
-// req/s, a long run's scale of 0.005): two decimals would write 0 or
-// double it.
-func rateText(f float64) string {
-	if a := math.Abs(f); a == 0 || a >= 0.1 || math.IsNaN(a) || math.IsInf(a, 0) {
-		return trimFloat(f)
-	}
-	prec := 2 - int(math.Floor(math.Log10(math.Abs(f))))
-	s := strconv.FormatFloat(f, 'f', prec, 64)
-	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
-}
-
-// trimFloat formats f with at most two decimals and no trailing zeros.
-func trimFloat(f float64) string {
-	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
 }

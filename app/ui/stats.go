@@ -2,7 +2,6 @@ package ui
 
 import (
 	"cmp"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -224,54 +223,6 @@ func failedText(st *fleet.Stats, num func(int) string) string {
 		aborted = together(num(st.Aborted), "cut") + " " + together("at", "limit")
 	}
 	return together(num(st.Timeouts), "timeouts") + itemSep + aborted
-}
-
-// short is a count as a number's card writes it: whole up to 9,999, and
-// from 10,000 in three significant figures, "12.3k", "300k", "9.87M" (the
-// card's tooltip has it whole, stat.Exact and stat.Full). A card 119 px
-// wide holds five characters of its number in presentation mode, and two
-// lines of its figures hold two of them: "300,000" ran past its card at
-// 800 to 1280 px, "18,692" in presentation mode at 1024 px, and the other
-// failures' "and 133,747 timeouts · 46,964 cut at the limit" was cut.
-func short(n int) string { return shortFloat(float64(n)) }
-
-// shortFloat is a number as a card writes it, in at most five characters:
-// a ratio to two decimals under 100 ("2.37"), whole under 10,000 ("260",
-// where trimFloat wrote "260.23"; "1,235"), and beyond in three figures,
-// as short does ("300k", where trimFloat wrote "299999.5"). A tenth above
-// 100, "493.2", was wider than its card in presentation mode at 350–375
-// px, where "10.83", its ones narrow, fits.
-func shortFloat(f float64) string {
-	a := math.Abs(f)
-	switch {
-	case a < 99.995:
-		return trimFloat(f)
-	case a < 9999.5:
-		return thousands(int(math.Round(f)))
-	}
-	unit := "k"
-	for _, u := range "MB" { // a thousand of the unit or more (999,999 is 1M, not 1000k)
-		if math.Round(a/1e3) < 1e3 {
-			break
-		}
-		a, unit = a/1e3, string(u)
-	}
-	a /= 1e3
-	prec := 0
-	switch {
-	case a < 9.995:
-		prec = 2
-	case a < 99.95:
-		prec = 1
-	}
-	t := strconv.FormatFloat(a, 'f', prec, 64)
-	if prec > 0 {
-		t = strings.TrimSuffix(strings.TrimRight(t, "0"), ".")
-	}
-	if f < 0 {
-		t = "-" + t
-	}
-	return t + unit
 }
 
 // wholeFloat is f written whole, for the tooltip of a number shortFloat
@@ -498,41 +449,6 @@ func together(words ...string) string { return strings.Join(words, "\u00a0") }
 // began "· 0 aborted"). A card draws each item as a box of its own, kept
 // on one line where the card is wide enough (Numbers).
 const itemSep = "\u00a0· "
-
-// durTogether is FormatMeasured(d) with each figure and its unit joined by a
-// no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
-// may break only between "1 min" and "3 s".
-func durTogether(d time.Duration) string { return unitsTogether(FormatMeasured(d)) }
-
-// unitsTogether is s with each figure joined to the unit after it (one of
-// fmtDur's) by a no-break space: the run bar's status broke "in 18.55" /
-// "s." and "computed in 11.0" / "ms" at some widths
-// (TestNumbersWholeAtEveryWidth).
-func unitsTogether(s string) string {
-	words := strings.Split(s, " ")
-	var b strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			prev := words[i-1]
-			if isDurUnit(strings.TrimRight(w, ".,;:)")) && prev != "" && prev[len(prev)-1] >= '0' && prev[len(prev)-1] <= '9' {
-				b.WriteString("\u00a0")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(w)
-	}
-	return b.String()
-}
-
-// isDurUnit reports whether w is one of the units fmtDur writes.
-func isDurUnit(w string) bool {
-	switch w {
-	case "µs", "ms", "s", "min", "h", "d", "years":
-		return true
-	}
-	return false
-}
 
 // neverStarted is how many of the jobs a run was set up with it never
 // began: Stop or a limit came first.
