@@ -131,26 +131,49 @@ func TestCutBarsShowTheirMix(t *testing.T) {
 	}
 }
 
-// cutShares scales a bar cut at the top to it, and leaves the others;
-// cutLow is where a cut bar's topmost class begins.
-func TestCutShares(t *testing.T) {
-	got := cutShares([]float64{0, 20, 40, 80, 400}, 40)
-	if want := []float64{1, 1, 1, 0.5, 0.1}; !slices.Equal(got, want) {
-		t.Errorf("cutShares: %v, want %v", got, want)
-	}
+// cutHeights draws a bar under the top at its classes' rates; a bar cut
+// at the top reaches it, its lower classes at their rates while they fill
+// at most cutTrue of the scale, the rest sharing what is left; cutLow is
+// where its topmost class begins.
+func TestCutHeights(t *testing.T) {
+	type bin = [fleet.NumClasses]int
+	const ok, lim, tmo = fleet.ClassOK, fleet.ClassLimited, fleet.ClassTimeout
 	for _, c := range []struct {
-		name string
-		bin  [fleet.NumClasses]int
-		want float64
+		name   string
+		bin    bin
+		perSec float64
+		want   map[fleet.Class]float64
+		low    float64
 	}{
-		{"successes and 429s", [fleet.NumClasses]int{fleet.ClassOK: 12, fleet.ClassLimited: 17}, 12.0 / 29 * 40},
-		{"429s only", [fleet.NumClasses]int{fleet.ClassLimited: 29}, 0},
-		{"successes only", [fleet.NumClasses]int{fleet.ClassOK: 29}, 0},
-		{"three", [fleet.NumClasses]int{fleet.ClassOK: 10, fleet.ClassLimited: 10, fleet.ClassTimeout: 20}, 20.0 / 40 * 40},
-		{"empty", [fleet.NumClasses]int{}, 0},
+		{"under the top", bin{ok: 12, lim: 17}, 1, map[fleet.Class]float64{ok: 12, lim: 17}, 12},
+		{"under the top, 4 bins a second", bin{ok: 3, lim: 4}, 4, map[fleet.Class]float64{ok: 12, lim: 16}, 12},
+		// The review's first wave: 19 successes were drawn as 5.9.
+		{"a first wave", bin{ok: 19, lim: 175}, 1, map[fleet.Class]float64{ok: 19, lim: 21}, 19},
+		{"429s only", bin{lim: 129}, 1, map[fleet.Class]float64{lim: 40}, 0},
+		{"successes only", bin{ok: 100}, 1, map[fleet.Class]float64{ok: 40}, 0},
+		{"two classes under, one off the scale", bin{ok: 10, lim: 10, tmo: 60}, 1, map[fleet.Class]float64{ok: 10, lim: 10, tmo: 20}, 20},
+		{"at three quarters", bin{ok: 30, lim: 50}, 1, map[fleet.Class]float64{ok: 30, lim: 10}, 30},
+		// Past it the lower class would leave the rest too little: in proportion.
+		{"the lower class past three quarters", bin{ok: 35, lim: 105}, 1, map[fleet.Class]float64{ok: 10, lim: 30}, 10},
+		{"empty", bin{}, 1, map[fleet.Class]float64{}, 0},
 	} {
-		if got := cutLow(c.bin, histOrder, 40); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("cutLow %s: %v, want %v", c.name, got, c.want)
+		got := cutHeights(c.bin, histOrder, c.perSec, 40)
+		sum := 0.0
+		for cl := range fleet.NumClasses {
+			sum += got[cl]
+			if math.Abs(got[cl]-c.want[fleet.Class(cl)]) > 1e-9 {
+				t.Errorf("%s: class %v drawn %v high, want %v", c.name, fleet.Class(cl), got[cl], c.want[fleet.Class(cl)])
+			}
+		}
+		tot := 0
+		for _, n := range c.bin {
+			tot += n
+		}
+		if float64(tot)*c.perSec > 40 && math.Abs(sum-40) > 1e-9 {
+			t.Errorf("%s: a cut bar drawn %v high, not to the top", c.name, sum)
+		}
+		if got := cutLow(c.bin, histOrder, c.perSec, 40); math.Abs(got-c.low) > 1e-9 {
+			t.Errorf("cutLow %s: %v, want %v", c.name, got, c.low)
 		}
 	}
 }

@@ -210,19 +210,21 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 	top = roomForCutValues(l, bins, rates, first, lo, top, bw, gap)
 	l.histMax = top
 	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
-	// Stacked bars, one path per class, bottom up in a fixed order. A bar
-	// cut at the top is drawn to it with each class's share in proportion
-	// (cutShares): stacked as measured, its first classes filled the
-	// scale and the later ones, the 429s of a first wave, were not drawn.
+	// Stacked bars, one path per class, bottom up in a fixed order; a bar
+	// cut at the top, its lower classes at their rates and what runs off
+	// the scale to the top (cutHeights).
 	order := histOrder
-	shares := cutShares(rates, top)
+	heights := make([][fleet.NumClasses]float64, len(bins))
+	for i := range bins {
+		heights[i] = cutHeights(bins[i], order, perSec, top)
+	}
 	stack := make([]float64, len(bins)) // each bar's height so far
 	for _, c := range order {
 		cnt := 0
 		o.FillStyle(classColour[c])
 		o.BeginPath()
 		for i := range bins {
-			v := float64(bins[i][c]) * perSec * shares[i]
+			v := heights[i][c]
 			if v == 0 {
 				continue
 			}
@@ -301,7 +303,7 @@ func cutObstacles(l *layout, bins [][fleet.NumClasses]int, rates []float64, firs
 		}
 		low := r // the height under which the bar has boundaries
 		if r > top {
-			low = cutLow(bins[i], histOrder, top)
+			low = cutLow(bins[i], histOrder, float64(time.Second)/float64(l.slice), top)
 		}
 		if low > 0 {
 			y1 := l.histTop + l.histH - math.Min(low, top)/top*l.histH
@@ -419,38 +421,65 @@ func nextScale(top, per float64) float64 {
 // histOrder is the order the histogram stacks its classes in, bottom up.
 var histOrder = []fleet.Class{fleet.ClassOK, fleet.ClassLimited, fleet.ClassFailed, fleet.ClassTimeout, fleet.ClassAborted, fleet.ClassPending}
 
-// cutShares is, for each bar of rates, what its classes' heights are
-// multiplied by: 1, or for a bar above top (cut at the top) top/rate, so
-// that it reaches the top with each class's share of it in proportion.
-func cutShares(rates []float64, top float64) []float64 {
-	out := make([]float64, len(rates))
-	for i, r := range rates {
-		out[i] = 1
-		if r > top {
-			out[i] = top / r
-		}
+// cutTrue is how much of the scale a cut bar's classes from the bottom
+// may fill at their true rates (cutHeights), leaving the rest of the bar
+// to the classes that run off the scale.
+const cutTrue = 0.75
+
+// cutHeights is how high each class of a bar (bin, its classes' counts,
+// at perSec) is drawn on the scale whose top is top, stacked in order: at
+// their true rates for a bar under the top; for a bar cut at the top, the
+// classes from the bottom at their true rates while they fill at most
+// cutTrue of the scale, and the rest, which runs off it, sharing what is
+// left in proportion to their counts. (Every class scaled alike to the
+// top drew a first wave's 19 successes as 5 req/s, under a limit line
+// of 10 that they had passed twice over: a review. Stacked as measured
+// to the top, a wave's 429s were not drawn at all.)
+func cutHeights(bin [fleet.NumClasses]int, order []fleet.Class, perSec, top float64) (h [fleet.NumClasses]float64) {
+	total := 0
+	for _, c := range order {
+		total += bin[c]
 	}
-	return out
+	if float64(total)*perSec <= top {
+		for _, c := range order {
+			h[c] = float64(bin[c]) * perSec
+		}
+		return h
+	}
+	under, k := 0.0, 0
+	for ; k < len(order); k++ {
+		r := float64(bin[order[k]]) * perSec
+		if under+r > cutTrue*top {
+			break
+		}
+		h[order[k]], under = r, under+r
+	}
+	rest := 0
+	for _, c := range order[k:] {
+		rest += bin[c]
+	}
+	for _, c := range order[k:] {
+		h[c] = (top - under) * float64(bin[c]) / float64(rest)
+	}
+	return h
 }
 
-// cutLow is the height, in req/s on the scale whose top is top, under
-// which a bar of counts bin cut at the top has the boundaries between its
-// classes: the bottom of its topmost class, the part its value may lie on.
-func cutLow(bin [fleet.NumClasses]int, order []fleet.Class, top float64) float64 {
-	tot, last := 0, -1
+// cutLow is the height, on the scale whose top is top, under the topmost
+// class of a bar cut at the top (bin, at perSec), as cutHeights draws it:
+// 0 for a bar of one class.
+func cutLow(bin [fleet.NumClasses]int, order []fleet.Class, perSec, top float64) float64 {
+	last := -1
 	for k, c := range order {
 		if bin[c] > 0 {
-			tot, last = tot+bin[c], k
+			last = k
 		}
 	}
-	if last <= 0 {
-		return 0
+	h := cutHeights(bin, order, perSec, top)
+	low := 0.0
+	for _, c := range order[:max(last, 0)] {
+		low += h[c]
 	}
-	under := 0
-	for _, c := range order[:last] {
-		under += bin[c]
-	}
-	return float64(under) / float64(tot) * top
+	return low
 }
 
 // valueGap is the least space between two cut bars' values side by side,
