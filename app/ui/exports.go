@@ -329,10 +329,6 @@ func (l *Lab) keyNumbers() string {
 // keyNumbers is Lab.keyNumbers of a run of s with numbers st that ended as
 // end says.
 func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
-	pct := 0.0
-	if st.Requests > 0 {
-		pct = float64(st.Limited) / float64(st.Requests) * 100
-	}
 	jobs := []string{succeededOf(st.Successes, st.Jobs)}
 	last := "drained in " + FormatMeasured(st.Drain)
 	if end.cut() {
@@ -349,7 +345,7 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		}
 	}
 	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),
-		thousands(st.Limited)+" 429s ("+trimFloat(pct)+"%)",
+		thousands(st.Limited)+" 429s ("+percentOf(st.Limited, st.Requests)+")",
 		"peak "+thousands(st.PeakRPS)+" req/s",
 		"completion p50 "+FormatMeasured(st.CompletionP50)+", p99 "+FormatMeasured(st.CompletionP99),
 		last,

@@ -98,7 +98,7 @@ func TestPNGCarriesTheRunsWholeLink(t *testing.T) {
 	if l.ShareURL() != want {
 		t.Fatalf("share link %q, run's %q", l.ShareURL(), want)
 	}
-	const wantNumbers = "2 requests · 1 of 1 job succeeded · 1 429s (50%) · peak 1 req/s · completion p50 1.15 s, p99 1.15 s · drained in 1.15 s"
+	const wantNumbers = "2 requests · 1 of 1 job succeeded · 1 429s (50.0%) · peak 1 req/s · completion p50 1.15 s, p99 1.15 s · drained in 1.15 s"
 	check := func(when string, want string) {
 		t.Helper()
 		for _, sz := range frameSizes {
@@ -196,10 +196,10 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 	}{
 		{"finished", 50, 2, false, false,
 			fleet.Stats{Requests: 450, Limited: 350, PeakRPS: 60, Jobs: 100, Successes: 100, CompletionP50: ms(8250), CompletionP99: ms(10300), Drain: ms(18550)},
-			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.78%) · peak 60 req/s · completion p50 8.25 s, p99 10.30 s · drained in 18.55 s", false},
+			"450 requests · 100 of 100 jobs succeeded · 350 429s (77.8%) · peak 60 req/s · completion p50 8.25 s, p99 10.30 s · drained in 18.55 s", false},
 		{"stopped", 50, 4, false, false,
 			fleet.Stats{Requests: 120, Limited: 60, PeakRPS: 60, Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, CompletionP50: ms(100), CompletionP99: ms(1100), Drain: ms(2010)},
-			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50%) · peak 60 req/s · completion p50 100 ms, p99 1.10 s · stopped after 2.01 s", true},
+			"120 requests · 23 of 200 jobs succeeded · 50 cancelled by Stop · 127 never started · 60 429s (50.0%) · peak 60 req/s · completion p50 100 ms, p99 1.10 s · stopped after 2.01 s", true},
 		{"stopped once every job had started", 2, 1, false, false,
 			fleet.Stats{Requests: 2, Jobs: 2, Successes: 1, GiveUps: 1, Cancelled: 1, Drain: ms(500)},
 			"2 requests · 1 of 2 jobs succeeded · 1 cancelled by Stop · 0 429s (0%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped after 500 ms", true},
@@ -214,7 +214,7 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 			"100 requests · 100 of 100 jobs succeeded · 0 429s (0%) · peak 8 req/s · completion p50 0 µs, p99 0 µs · drained in 12.43 s", false},
 		{"simulated to the attempt limit", 10000, 5, true, true,
 			fleet.Stats{Requests: 300000, Limited: 299000, Jobs: 33088, Successes: 607, GiveUps: 32481, Cancelled: 9999, Drain: ms(3200)},
-			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the page's limit · 16,912 never started · 299,000 429s (99.67%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the page's limit after 3.20 s", false},
+			"300,000 requests · 607 of 50,000 jobs succeeded · 9,999 cancelled at the page's limit · 16,912 never started · 299,000 429s (99.7%) · peak 0 req/s · completion p50 0 µs, p99 0 µs · stopped at the page's limit after 3.20 s", false},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = c.workers, c.jobs
