@@ -537,6 +537,17 @@ func (v *view) shownBaseline() *baselineDraw {
 	return v.base
 }
 
+// sentIn is how many requests the baseline sent in bin b of slice.
+func (d *baselineDraw) sentIn(slice time.Duration, b int) int {
+	n := 0
+	for _, t := range d.sends {
+		if int(t/slice) == b {
+			n++
+		}
+	}
+	return n
+}
+
 // rates is the baseline's requests sent per second in bins first to n-1
 // of slice (out[i] is bin first+i), up to the end of its run: the bins in
 // view, not all those before them (zoomed in at the end of a run lasting

@@ -1091,7 +1091,7 @@ func (v *view) selection() (t tip, ok bool) {
 		return t, true
 	}
 	if v.m != nil && v.laid && v.sel < 0 && v.selArr < 0 && v.selBin >= 0 {
-		return describeBin(v.m, &v.lay, v.selBin), true
+		return describeBin(v.m, &v.lay, v.selBin, v.shownBaseline()), true
 	}
 	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {
 		return tip{}, false
@@ -1120,9 +1120,10 @@ func (v *view) selection() (t tip, ok bool) {
 }
 
 // describeBin writes what the histogram's bin b counts: the requests sent
-// in it (a watch's: received), by outcome. Its tooltip points at its
-// bar's top, as drawn (l.histMax).
-func describeBin(m *model, l *layout, b int) tip {
+// in it (a watch's: received), by outcome, and the baseline's, when one is
+// drawn (base; its violet outline was all a comparison said of the bin).
+// Its tooltip points at its bar's top, as drawn (l.histMax).
+func describeBin(m *model, l *layout, b int, base *baselineDraw) tip {
 	counts := m.histogram(l.slice, b, b+1)[0]
 	total := 0
 	for _, c := range counts {
@@ -1138,10 +1139,14 @@ func describeBin(m *model, l *layout, b int) tip {
 		if n := counts[c]; n > 0 {
 			line := classLabel[c] + ": " + thousands(n)
 			if n < total {
-				line += " (" + wholePercent(n, total) + ")"
+				line += " (" + percentOf(n, total) + ")"
 			}
 			t.Lines = append(t.Lines, line)
 		}
+	}
+	if base != nil {
+		n := base.sentIn(l.slice, b)
+		t.Lines = append(t.Lines, "baseline: "+thousands(n)+plural(n, " request", " requests")+" sent ("+base.label+")")
 	}
 	t.Said = strings.Join(t.Lines, ", ")
 	rate := float64(total) * float64(time.Second) / float64(l.slice) // the bar's height, as paintHistogram draws it

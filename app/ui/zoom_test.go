@@ -490,7 +490,15 @@ func TestHoverOnAHistogramBin(t *testing.T) {
 	if v.pointer(-1, -1); v.selBin != -1 {
 		t.Errorf("the pointer left: bin %d still hovered", v.selBin)
 	}
+	// With a baseline kept, the bin says the baseline's count too.
+	v.mu.Lock()
+	v.base = &baselineDraw{label: "Synchronized flood (step 1), simulated (run 1)", sends: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 1200 * time.Millisecond}, span: 2 * time.Second}
+	v.mu.Unlock()
+	v.pointer(-1, -1)
 	v.pointer(l.x(60*time.Millisecond), y)
+	if tp, _ := v.selection(); !slices.Contains(tp.Lines, "baseline: 2 requests sent (Synchronized flood (step 1), simulated (run 1))") {
+		t.Errorf("with a baseline, the first bin's tooltip %q", tp.Lines)
+	}
 	if v.key("ArrowRight"); v.selBin != -1 || v.sel < 0 {
 		t.Errorf("a key walked to attempt %d, the bin %d still hovered", v.sel, v.selBin)
 	}
