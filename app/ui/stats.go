@@ -177,7 +177,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		n("peak_rps", "peak req/s", st.PeakRPS, "most sent in any "+together("1", "s"), true),
 		f("amplification", "amplification", st.Amplification, "requests ÷ first tries", true),
 		counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries),
-		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due to done", false), st)), st.CompletionN, noneCompleted),
+		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due → done", false), st)), st.CompletionN, noneCompleted),
 		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
 		short(d("drain_ms", "time to drain", st.Drain, drainLine, false), drainShort),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
@@ -327,7 +327,7 @@ func wasted(s stat, st *fleet.Stats) stat {
 
 // allGaveUp is the completion number s of st, its line saying when every
 // job it measured gave up: a run whose every request timed out showed
-// "completion p50 3.21 s · a job, due to done" beside "0 jobs succeeded",
+// "completion p50 3.21 s · a job, due → done" beside "0 jobs succeeded",
 // as if jobs had been done in 3 s.
 func allGaveUp(s stat, st *fleet.Stats) stat {
 	if st.Successes == 0 && st.CompletionN > 0 {
