@@ -51,8 +51,8 @@ func placeCost(r rect, top, prefer float64) float64 {
 // none either, as over a baseline's outline with both lines near the
 // foot, it may have another line between it and its own, clear of
 // everything; where there is no place even so it is left out if optional
-// (as it is wherever it has no clear place at its line), else drawn at
-// its line's end, as readable as it gets.
+// (as it is wherever it has no place at its line, clear or on the bars),
+// else drawn at its line's end, as readable as it gets.
 func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ...[]rect) {
 	text, r, ok, alpha := "", rect{}, false, plateAlpha
 	near := lineLabelNear*l.scale - lineGap // the plate's d from placeLineLabel's place
@@ -84,7 +84,10 @@ func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ..
 		}
 	}
 	try(lb, under, nil, near)
-	for i := 1; !ok && !lb.optional && i <= len(under); i++ {
+	// An optional label too: "limit ×0.5", left out where nothing is clear
+	// at its line, was gone from every finished run with a halved limit
+	// (a presenter's review), which it had named while the run went on.
+	for i := 1; !ok && i <= len(under); i++ {
 		if try(lb, under[i:], under[:i], near); ok {
 			alpha = 1 // what it lies on need not show through: the text reads on it as on the panel
 		}
@@ -132,7 +135,7 @@ type lineLabel struct {
 	left     bool     // nearest the part's left end (else its right end)
 	above    bool     // above the line where both sides have room (else below)
 	col      int
-	optional bool // left out where there is no clear place
+	optional bool // left out where there is no place at its line
 	// others are the other lines' segments (x1, y1, x2, y2): the label
 	// has none between it and its line, where it would read as that
 	// line's label, wherever there is another place (placeLabel).

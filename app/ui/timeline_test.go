@@ -2637,3 +2637,31 @@ func TestEmptyServerPanelOfACustomTarget(t *testing.T) {
 		}
 	}
 }
+
+// A halved limit's label stays at its line when bars rise through the
+// line all along the stretch: on them, on an opaque plate, as the limit's
+// own label does. Optional, it was left out wherever nothing was clear at
+// its line: gone from every finished run with a halved limit, which it
+// had named while the run went on (a presenter's review).
+func TestScaledLimitLabelOnItsBars(t *testing.T) {
+	m := newModel(t0, 1)
+	m.serverEvent(&mock.Event{Type: "limit", At: at(1000), Until: at(3000), Scale: 0.5})
+	for i := range 100 { // 25 a second for 4 s, every one rejected
+		ms := 40 * i
+		for _, r := range []fleet.Record{
+			{Job: i, Event: core.Event{Kind: core.EventAttempt, At: at(ms), Intended: at(ms), Attempt: 1}},
+			{Job: i, Event: core.Event{Kind: core.EventOutcome, At: at(ms + 10), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Job: i, Event: core.Event{Kind: core.EventDone, At: at(ms + 10), Attempt: 1}},
+		} {
+			m.add(&r)
+		}
+	}
+	l := newLayout(1000, 1, 4*time.Second, &normalTheme)
+	var o browser.Ops
+	paint(&o, &l, m, frameInput{th: &normalTheme, lim: limits{server: 10, serverLabel: "server limit 10 req/s"}})
+	line := l.histTop + l.histH - 5/l.histMax*l.histH
+	ly, ok := textY(&o, "limit ×0.5")
+	if !ok || math.Abs(ly-line) > lineLabelNear*l.scale+l.scale*16 {
+		t.Errorf("scaled limit label at y %v (drawn %v), want at its line, y %v", ly, ok, line)
+	}
+}
