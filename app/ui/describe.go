@@ -54,6 +54,11 @@ func (l *Lab) timelineSummary() string {
 	bin := l.view.wholeBin(l.stats.Drain)
 	if l.summary.rec != l.rec || l.summary.bin != bin {
 		l.summary.rec, l.summary.bin = l.rec, bin
+		if !l.rec.Simulated { // a simulation's are its own
+			if fs, _, _, ok := l.view.told(l.rec.Start); ok {
+				l.rec.SetFaults(fs) // as the exports have them
+			}
+		}
 		// Shared: the run is over, and a copy of a big simulation's
 		// 900,000 records held the page's thread for 1.3–1.7 s.
 		l.summary.text = describeRun(l.rec, l.stats, l.rec.Shared(), bin)
@@ -135,6 +140,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	} else {
 		b.WriteString("At most " + peakSent(st.PeakRPS))
 	}
+	b.WriteString(faultsText(rec.Faults(), rec.Start))
 	slices, waits := sliceCounts(rec.Start, st.Drain, bin, recs)
 	b.WriteString(slices)
 	b.WriteString(waitText(waits))
@@ -317,6 +323,45 @@ func waitText(n waitCount) string {
 	return " Waits between attempts: " + strings.Join(parts, ", ") + "."
 }
 
+// summaryMaxFaults is the most faults the summary names; the rest it counts.
+const summaryMaxFaults = 5
+
+// faultsText names what the server was made to do during a run or a watch
+// that began at start, in the canvas's words, each with its time: "Faults:
+// the server was down from 3 s to 6 s; the limit was halved (limit ×0.5)
+// from 5 s to 10 s; a burst of 20 requests at 7.2 s, 0 admitted. " "" when
+// nothing.
+func faultsText(fs []fleet.Fault, start time.Time) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Faults: ")
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if i == summaryMaxFaults {
+			b.WriteString("and " + thousands(len(fs)-i) + " more")
+			break
+		}
+		from := sliceText(max(0, f.From.Sub(start)), time.Second)
+		span := " from " + from + " to " + sliceText(max(0, f.Until.Sub(start)), time.Second)
+		switch how := "halved"; f.Kind {
+		case "outage":
+			b.WriteString("the server was down" + span)
+		case "limit":
+			if f.Scale != LimitScale {
+				how = "scaled"
+			}
+			b.WriteString("the limit was " + how + " (limit ×" + trimFloat(f.Scale) + ")" + span)
+		default: // a burst
+			b.WriteString("a burst of " + thousands(f.N) + plural(f.N, " request", " requests") + " at " + from + ", " + thousands(f.Admitted) + " admitted")
+		}
+	}
+	return b.String() + ". "
+}
+
 // peakSent ends the summary's sentence on the peak: "1 request was sent
 // in any one second." (it said "1 requests were").
 func peakSent(n int) string {
@@ -351,7 +396,7 @@ func (v *view) describeWatch(room string, st watchStats, bin time.Duration) stri
 	if st.Arrivals > 0 {
 		b.WriteString(", at most " + thousands(st.Peak) + " in one second")
 	}
-	b.WriteString(". ")
+	b.WriteString(". " + faultsText(v.m.faults(), v.m.start))
 	c := newSliceCounter(st.For, bin)
 	for i := range v.m.arrivals {
 		a := &v.m.arrivals[i]

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 	"unsafe"
 
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 	"retrylab/core"
 	"retrylab/core/sim"
 )
@@ -468,5 +470,71 @@ func TestTimelineSummaryCopiesNoRecords(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > size/4 {
 		t.Errorf("the summary of %d records (%d MB) allocated %d MB", rec.Len(), size>>20, got>>20)
+	}
+}
+
+// The description names what the server was made to do during the run, as
+// the canvas draws it ("server down", "limit ×0.5", "burst ×40, 20
+// admitted"), each with its time: a live run's faults as its stream told
+// the timeline, a simulation's scheduled outage, a watch's; a long list
+// is cut, saying how many more. A screen reader heard nothing of them.
+func TestSummarySaysTheFaults(t *testing.T) {
+	l := newLab()
+	l.view.start(l.s, t0, "")
+	for _, r := range oneJob() {
+		l.view.onRecord(r)
+	}
+	for _, e := range []mock.Event{
+		{Type: "outage", Key: "k", At: at(500), Until: at(3500)},
+		{Type: "limit", Key: "k", At: at(600), Until: at(5600), Scale: 0.5},
+		{Type: "outage", Key: "k", At: at(2000), Until: at(5000)}, // Outage again inside it: the same stretch, longer
+		{Type: "burst", Key: "k", At: at(7250), N: 40, Admitted: 20},
+	} {
+		b, _ := json.Marshal(e)
+		l.view.onServerEvent(string(b))
+	}
+	l.view.finish(at(1150))
+	l.rec = fleet.NewRecording(l.s, t0, false)
+	l.rec.Append(oneJob()...)
+	l.rec.Finish(at(1150))
+	l.stats = l.rec.Stats()
+	want := " Faults: the server was down from 0.5 s to 5 s; the limit was halved (limit ×0.5) from 0.6 s to 5.6 s; a burst of 40 requests at 7.25 s, 20 admitted. Requests sent per "
+	if got := l.timelineSummary(); !strings.Contains(got, want) {
+		t.Errorf("a live run's summary\n%s\nwant %q in it", got, want)
+	}
+
+	p, _ := fleet.PresetByID("outage")
+	sim := newLab()
+	sim.rec = fleet.Simulate(p.Scenario())
+	sim.stats = sim.rec.Stats()
+	if got, want := sim.timelineSummary(), " Faults: the server was down from 3 s to 6 s. "; !strings.Contains(got, want) {
+		t.Errorf("preset %q simulated:\n%s\nwant %q in it", p.Title, got, want)
+	}
+
+	rec := fleet.NewRecording(l.s, t0, false)
+	rec.Append(oneJob()...)
+	var fs []fleet.Fault
+	for i := range 8 {
+		fs = append(fs, fleet.Fault{Kind: "burst", From: at(1000 * i), N: 20, Admitted: 1})
+	}
+	rec.SetFaults(fs)
+	st := rec.Stats()
+	got := describeRun(rec, st, rec.Records(), time.Second)
+	if want := "a burst of 20 requests at 4 s, 1 admitted; and 3 more. "; !strings.Contains(got, want) || strings.Contains(got, "at 5 s") {
+		t.Errorf("8 bursts:\n%s\nwant %q and no more", got, want)
+	}
+	rec.SetFaults(nil)
+	if got := describeRun(rec, st, rec.Records(), time.Second); strings.Contains(got, "Faults") {
+		t.Errorf("a run with no faults: %s", got)
+	}
+
+	v := watchedView(t, at(2000),
+		mock.Event{Type: "arrival", Seq: 1, Tag: "heron-4k2.w0.j0.a1", At: at(100), Outcome: "ok", Status: 200},
+		mock.Event{Type: "outage", At: at(1000), Until: at(4000)},
+	)
+	ws := v.watchStats()
+	ws.For = 2 * time.Second
+	if got, want := v.describeWatch("workshop", ws, time.Second), " Faults: the server was down from 1 s to 4 s."; !strings.Contains(got, want) {
+		t.Errorf("a watch's summary\n%s\nwant %q in it", got, want)
 	}
 }

@@ -188,15 +188,6 @@ func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, hs []fle
 			hs = append(hs, fleet.Heard{Worker: k.worker, Job: k.job, Attempt: k.attempt, Seq: k.serverSeq, At: start.Add(k.serverAt)})
 		}
 	}
-	for _, o := range m.outages {
-		fs = append(fs, fleet.Fault{Kind: "outage", From: start.Add(o.from), Until: start.Add(o.to)})
-	}
-	for _, q := range m.limits {
-		fs = append(fs, fleet.Fault{Kind: "limit", From: start.Add(q.from), Until: start.Add(q.to), Scale: q.scale})
-	}
-	for _, b := range m.bursts {
-		fs = append(fs, fleet.Fault{Kind: "burst", From: start.Add(b.at), N: b.n, Admitted: b.admitted})
-	}
 	for _, k := range [...]struct {
 		kind string
 		list []interval
@@ -209,9 +200,25 @@ func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, hs []fle
 			gs = append(gs, gap)
 		}
 	}
-	byStart(fs, func(f fleet.Fault) time.Time { return f.From })
 	byStart(gs, func(g fleet.Gap) time.Time { return g.From })
-	return fs, gs, hs, true
+	return m.faults(), gs, hs, true
+}
+
+// faults are the outages, scaled limits and bursts the server's stream
+// told m of, as the timeline draws them, in the order they began.
+func (m *model) faults() []fleet.Fault {
+	var fs []fleet.Fault
+	for _, o := range m.outages {
+		fs = append(fs, fleet.Fault{Kind: "outage", From: m.start.Add(o.from), Until: m.start.Add(o.to)})
+	}
+	for _, q := range m.limits {
+		fs = append(fs, fleet.Fault{Kind: "limit", From: m.start.Add(q.from), Until: m.start.Add(q.to), Scale: q.scale})
+	}
+	for _, b := range m.bursts {
+		fs = append(fs, fleet.Fault{Kind: "burst", From: m.start.Add(b.at), N: b.n, Admitted: b.admitted})
+	}
+	byStart(fs, func(f fleet.Fault) time.Time { return f.From })
+	return fs
 }
 
 // byStart orders s by when each began, keeping the order of those that
