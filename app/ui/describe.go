@@ -144,16 +144,33 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	slices, waits := sliceCounts(rec.Start, st.Drain, bin, recs)
 	b.WriteString(slices)
 	b.WriteString(waitText(waits))
-	// Why they gave up is in the give-ups card's tooltip too, which a
-	// keyboard or a screen reader does not reach.
-	if n := st.GiveUps - st.Cancelled; n > 0 {
-		b.WriteString(" " + thousands(n) + plural(n, " job", " jobs") + " gave up")
-		if why := causeCounts(st.Causes); why != "" {
-			b.WriteString(" (" + why + ")")
-		}
-		b.WriteString(".")
-	}
+	b.WriteString(giveUpsText(&st, rec))
 	return b.String()
+}
+
+// giveUpsText counts the give-ups as their card does, the cancelled among
+// them said apart with what cut them: " 32,481 give-ups: 22,482 gave up
+// (out of attempts: 22,482), 9,999 cancelled at the page's limit."; " 3
+// jobs gave up (…)." when none was cancelled. Why the others gave up is in
+// the card's tooltip too, which a keyboard or a screen reader does not
+// reach. (It counted the others only: "22,482 jobs gave up" beside a card
+// of 32,481.)
+func giveUpsText(st *fleet.Stats, rec *fleet.Recording) string {
+	if st.GiveUps == 0 {
+		return ""
+	}
+	n, why := st.GiveUps-st.Cancelled, ""
+	if c := causeCounts(st.Causes); c != "" {
+		why = " (" + c + ")"
+	}
+	if st.Cancelled == 0 {
+		return " " + thousands(n) + plural(n, " job", " jobs") + " gave up" + why + "."
+	}
+	t := " " + thousands(st.GiveUps) + plural(st.GiveUps, " give-up: ", " give-ups: ")
+	if n > 0 {
+		t += thousands(n) + " gave up" + why + ", "
+	}
+	return t + thousands(st.Cancelled) + " cancelled " + cutBy(endOf(rec.Simulated, rec.Limited, true)) + "."
 }
 
 // sliceCounts counts the requests sent in each time slice of the run, and

@@ -538,3 +538,44 @@ func TestSummarySaysTheFaults(t *testing.T) {
 		t.Errorf("a watch's summary\n%s\nwant %q in it", got, want)
 	}
 }
+
+// The description counts the give-ups as their card does, the cancelled
+// among them, and says those apart: what cut them (Stop, the page's
+// limit) and why the others gave up. It counted only the others: a
+// simulation of 10,000 workers × 5 jobs said "22,482 jobs gave up" beside
+// a card of 32,481 give-ups, 9,999 at the limit.
+func TestSummaryCountsTheGiveUpsAsTheCard(t *testing.T) {
+	s := fleet.Default()
+	s.Workers, s.Jobs = 3, 1
+	job := func(w int, err error) []fleet.Record {
+		return []fleet.Record{
+			{Worker: w, Event: core.Event{Kind: core.EventAttempt, At: t0, Attempt: 1}},
+			{Worker: w, Event: core.Event{Kind: core.EventOutcome, At: t0.Add(time.Second), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Worker: w, Event: core.Event{Kind: core.EventDone, At: t0.Add(time.Second), Attempt: 1, Err: err}},
+		}
+	}
+	for _, c := range []struct {
+		name             string
+		simulated, limit bool
+		want             string
+	}{
+		{"Stop", false, false, " 3 give-ups: 1 gave up (out of attempts: 1), 2 cancelled by Stop."},
+		{"the page's limit", true, true, " 3 give-ups: 1 gave up (out of attempts: 1), 2 cancelled at the page's limit."},
+		{"the request limit", false, true, " 3 give-ups: 1 gave up (out of attempts: 1), 2 cancelled at the request limit."},
+	} {
+		var recs []fleet.Record
+		recs = append(recs, job(0, &core.StopError{Cause: core.ErrExhausted, Attempts: 1})...)
+		recs = append(recs, job(1, &core.StopError{Cause: core.ErrCancelled, Attempts: 1})...)
+		recs = append(recs, job(2, &core.StopError{Cause: core.ErrCancelled, Attempts: 1})...)
+		rec := fleet.NewRecording(s, t0, c.simulated)
+		rec.Append(recs...)
+		rec.Stopped, rec.Limited = !c.limit, c.limit
+		st := fleet.StatsOf(t0, recs)
+		if st.GiveUps != 3 || st.Cancelled != 2 {
+			t.Fatalf("%s: %d give-ups, %d cancelled; want 3, 2", c.name, st.GiveUps, st.Cancelled)
+		}
+		if got := describeRun(rec, st, recs, time.Second); !strings.Contains(got, c.want) {
+			t.Errorf("%s: want %q in\n%s", c.name, c.want, got)
+		}
+	}
+}
