@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -331,7 +332,8 @@ func TestScheduledOutage(t *testing.T) {
 // The JSON downloaded after the run tells all three in its faults, at the
 // times the timeline drew them (the server's stream's), with the stream's
 // lengths, scale and burst numbers. The file said nothing of them: a run
-// in which the server was down had the file of one where it was up.
+// in which the server was down had the file of one where it was up. The
+// timeline's text summary names them too.
 func TestFaultsInTheExport(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -375,6 +377,14 @@ func TestFaultsInTheExport(t *testing.T) {
 	}
 	if d.Outages[0][1]-d.Outages[0][0] != 3000 || d.Limits[0][1]-d.Limits[0][0] != 5000 || d.Limits[0][2] != 0.5 || d.Bursts[0][1] != 20 {
 		t.Errorf("the timeline drew %+v, want an outage of 3 s, a halving of 5 s and a burst of 20", d)
+	}
+	// A screen reader hears them too, at the times drawn (the summary
+	// said nothing of them).
+	sec := func(ms float64) string { return strconv.FormatFloat(math.Round(ms/10)/100, 'f', -1, 64) + " s" }
+	said := fmt.Sprintf("Faults: the server was down from %s to %s; the limit was halved (limit ×0.5) from %s to %s; a burst of 20 requests at %s, %.0f admitted. ",
+		sec(d.Outages[0][0]), sec(d.Outages[0][1]), sec(d.Limits[0][0]), sec(d.Limits[0][1]), sec(d.Bursts[0][0]), d.Bursts[0][2])
+	if summary := eval[string](t, ctx, `document.getElementById("timeline-summary").textContent`); !strings.Contains(summary, said) {
+		t.Errorf("the timeline's summary does not say %q:\n%s", said, summary)
 	}
 
 	dir := allowDownloads(t, ctx)
