@@ -207,9 +207,9 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
 	bw := l.x(l.slice) - l.x(0)
 	gap := barGap(bw)
-	top = roomForCutValues(l, bins, rates, first, lo, top, bw, gap)
+	top = roomForCutValues(l, bins, rates, baseRates, first, lo, top, bw, gap)
 	l.histMax = top
-	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	y := histY(l, top)
 	// Stacked bars, one path per class, bottom up in a fixed order; a bar
 	// cut at the top, its lower classes at their rates and what runs off
 	// the scale to the top (cutHeights).
@@ -255,7 +255,6 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 	// between a cut bar's classes: the part of a cut bar that runs off the
 	// scale, one colour, says nothing but that it goes on.
 	outline = paintBaseline(o, l, baseRates, first, y)
-	taken := append(slices.Clone(outline), cutObstacles(l, bins, rates, first, lo, top, bw-gap)...) // what the values keep clear of, and the values placed
 	for i, r := range rates {
 		if r > top && first+i >= lo {
 			x := l.x(time.Duration(first+i) * l.slice)
@@ -263,14 +262,31 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 			o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
 		}
 	}
-	var placed []cutValue
-	placed, taken = placeCutValues(l, taken, bins, rates, first, lo, top, bw)
-	values = append(values, placed...)
-	// The baseline's outline where it runs along the top, off the scale:
-	// its value, in its colour, as a cut bar's.
-	// It may lie on the outline's steps up to the top and down from it at
-	// the bin's edges, as a cut bar's on the part that runs off the scale
-	// (wider than a narrow bin, it could lie nowhere else).
+	run, base := placeAllCutValues(l, outline, bins, rates, baseRates, first, lo, top, bw, gap)
+	return bars, outline, append(run, base...)
+}
+
+// histY is the y of a rate on l's histogram whose scale's top is top
+// (rates above it at the top).
+func histY(l *layout, top float64) func(rate float64) float64 {
+	return func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+}
+
+// placeAllCutValues places the values of the bars cut at top (bins,
+// rates, as cutObstacles has them) and then those of the baseline's bins
+// cut there (baseRates[i]: bin first+i; outline, its outline as
+// paintBaseline draws it on that scale), each clear of the bars not cut,
+// the outline and the values before it. Where the baseline runs along
+// the top, off the scale, its value, in its colour, is said as a cut
+// bar's: it may lie on the outline's steps up to the top and down from it
+// at the bin's edges, as a cut bar's on the part that runs off the scale
+// (wider than a narrow bin, it could lie nowhere else), but on its own
+// bin only: beside it, over the next bin, "78" read as that bin's, where
+// the outline was at 52 (a review). A value with no place is left out
+// (roomForCutValues raises the scale until none is).
+func placeAllCutValues(l *layout, outline []rect, bins [][fleet.NumClasses]int, rates, baseRates []float64, first, lo int, top, bw, gap float64) (run, base []cutValue) {
+	taken := append(slices.Clone(outline), cutObstacles(l, bins, rates, first, lo, top, bw-gap)...) // what the values keep clear of, and the values placed
+	run, taken = placeCutValues(l, taken, bins, rates, first, lo, top, bw)
 	for i, r := range baseRates {
 		if r <= top || first+i < lo {
 			continue
@@ -280,12 +296,12 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 			mid := q.x + q.w/2
 			return q.h > q.w && slices.Contains(outline, q) && (math.Abs(mid-x0) < 0.5 || math.Abs(mid-x1) < 0.5)
 		})
-		if v, ok := placeCutValue(l, obs, r, "", x0, bw, colBase); ok {
-			values = append(values, v)
-			taken = append(taken, v.keep(s))
+		if v, ok := placeCutValue(l, obs, r, "", x0, bw, colBase, false); ok {
+			base = append(base, v)
+			taken = append(taken, v.keep(l.scale))
 		}
 	}
-	return bars, outline, values
+	return run, base
 }
 
 // cutObstacles are what the values of l's cut bars keep clear of, the
@@ -351,7 +367,7 @@ func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates
 		obs := append(slices.Clone(taken), cut[:k]...)
 		obs = append(obs, cut[k+1:]...)
 		k++
-		if v, ok := placeCutValue(l, obs, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText); ok {
+		if v, ok := placeCutValue(l, obs, r, rejectedShare(bins[i][fleet.ClassLimited], tot), x, bw, colText, true); ok {
 			values = append(values, v)
 			taken = append(taken, v.keep(l.scale))
 		}
@@ -360,29 +376,36 @@ func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates
 }
 
 // roomForCutValues is the scale's top for the histogram of rates (as
-// cutObstacles has them) from top, raised where a cut bar's value has no
-// place, a step of histogramScale's at a time, up to maxScaleSteps: the
-// first bar's value, wider than its bar and kept inside the plot
-// (cutValueInset), lies over the next bars, and where they reached up to
-// it the value had no place (full jitter's "194" on a phone, next to a bar
-// of 58 req/s on a scale of 60: the scale is 80). bw and gap are a bar's
-// width and the gap after it. Where a value has no place even then, no
-// bar is cut: the scale reaches the highest bar in view (two cut bars side
-// by side on a 320 px phone, 1,004 and 891 req/s on a scale of 800, were
-// drawn cut with no value, the height of neither said).
-func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates []float64, first, lo int, top, bw, gap float64) float64 {
-	for step := 0; ; step++ {
-		want := 0
+// cutObstacles has them) and of the baseline's baseRates (bin first+i,
+// as rates) from top, raised where a cut bar's value or a cut baseline
+// bin's has no place (placeAllCutValues), a step of histogramScale's at a
+// time, up to maxScaleSteps: the first bar's value, wider than its bar
+// and kept inside the plot (cutValueInset), lies over the next bars, and
+// where they reached up to it the value had no place (full jitter's "194"
+// on a phone, next to a bar of 58 req/s on a scale of 60: the scale is
+// 80); so had the baseline's "170" over a live run's first bar of 58
+// (it was left out, a review). bw and gap are a bar's width and the gap
+// after it. Where a value has no place even then, nothing is cut: the
+// scale reaches the highest bar or baseline bin in view (two cut bars
+// side by side on a 320 px phone, 1,004 and 891 req/s on a scale of 800,
+// were drawn cut with no value, the height of neither said).
+func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates, baseRates []float64, first, lo int, top, bw, gap float64) float64 {
+	cut := func(rates []float64) (n int) {
 		for i, r := range rates {
 			if r > top && first+i >= lo {
-				want++
+				n++
 			}
 		}
+		return n
+	}
+	for step := 0; ; step++ {
+		want := cut(rates) + cut(baseRates)
 		if want == 0 {
 			return top
 		}
-		values, _ := placeCutValues(l, cutObstacles(l, bins, rates, first, lo, top, bw-gap), bins, rates, first, lo, top, bw)
-		if len(values) == want {
+		outline := baselineOutline(l, baseRates, first, histY(l, top))
+		run, base := placeAllCutValues(l, outline, bins, rates, baseRates, first, lo, top, bw, gap)
+		if len(run)+len(base) == want {
 			return top
 		}
 		if step == maxScaleSteps {
@@ -390,9 +413,11 @@ func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates []float64, 
 		}
 		top = nextScale(top, l.ratePer)
 	}
-	for i, r := range rates {
-		for first+i >= lo && r > top {
-			top = nextScale(top, l.ratePer)
+	for _, rates := range [][]float64{rates, baseRates} {
+		for i, r := range rates {
+			for first+i >= lo && r > top {
+				top = nextScale(top, l.ratePer)
+			}
 		}
 	}
 	return top
@@ -509,16 +534,16 @@ func rejectedShare(n, tot int) string {
 // (rejectedShare) after it where that has such a place, else without; in
 // fewer digits ("19k") where the whole number has no such place, and
 // always from 10,000 on, as the cards write counts; and
-// where none of these has a place on the bin, beside it, touching its
-// right edge (else its left) from the same rows. ok is false (no value)
-// where none has.
+// where none of these has a place on the bin, with besideToo, beside it,
+// touching its right edge (else its left) from the same rows. ok is false
+// (no value) where none has.
 //
 // A bin is taken (cutObstacles) under its topmost class: the value must
 // not hide where its classes meet. When that class is a band thinner than
 // a value under the break (35 successes and 5 429s: 16 px of vermillion),
 // the whole bin is taken there, and no scale makes it thicker (a cut bar
 // shows its classes' shares), so the value goes beside it.
-func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int) (v cutValue, ok bool) {
+func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int, besideToo bool) (v cutValue, ok bool) {
 	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
 	if rate*l.ratePer >= 9999.5 {
 		// In three figures from 10,000 on, as the cards write counts
@@ -531,6 +556,9 @@ func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw fl
 	}
 	inset := cutValueInset * l.scale
 	for _, beside := range []bool{false, true} {
+		if beside && !besideToo {
+			break
+		}
 		for k, text := range texts {
 			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 			w, h := pr.w, pr.h
@@ -658,31 +686,53 @@ func textBox(l *layout, text string, x, y float64, font, align int) rect {
 // first+i) as a step outline over the bars, on a white underlay so it
 // reads across any of them, and returns where its segments are.
 func paintBaseline(o *browser.Ops, l *layout, rates []float64, first int, y func(float64) float64) (segs []rect) {
-	if len(rates) == 0 {
+	steps := baselineSteps(l, rates, first, y)
+	if len(steps) == 0 {
 		return nil
 	}
-	s := l.scale
 	for _, style := range [2]struct {
 		col   int
 		width float64
-	}{{colBG, 4 * s}, {colBase, 2 * s}} {
+	}{{colBG, baselineCasing * l.scale}, {colBase, 2 * l.scale}} {
 		o.StrokeStyle(style.col, style.width, 0)
-		prevY := math.NaN()
-		for i, r := range rates {
-			x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
-			yy := math.Round(y(r)) + 0.5
-			if !math.IsNaN(prevY) && prevY != yy {
-				o.Line(x0, prevY, x0, yy)
-				if style.col == colBG {
-					segs = append(segs, lineRect(x0, prevY, x0, yy, style.width))
-				}
-			}
-			o.Line(x0, yy, x1, yy)
-			if style.col == colBG {
-				segs = append(segs, lineRect(x0, yy, x1, yy, style.width))
-			}
-			prevY = yy
+		for _, g := range steps {
+			o.Line(g[0], g[1], g[2], g[3])
 		}
+	}
+	return outlineOf(l, steps)
+}
+
+// baselineCasing is the width of the white underlay under the baseline's
+// outline, CSS px at scale 1.
+const baselineCasing = 4
+
+// baselineSteps are the lines of the baseline's outline (rates[i]: bin
+// first+i), in order: each bin's level, and the step up or down to it
+// from the bin before at its left edge.
+func baselineSteps(l *layout, rates []float64, first int, y func(float64) float64) (steps [][4]float64) {
+	prevY := math.NaN()
+	for i, r := range rates {
+		x0, x1 := l.x(time.Duration(first+i)*l.slice), l.x(time.Duration(first+i+1)*l.slice)
+		yy := math.Round(y(r)) + 0.5
+		if !math.IsNaN(prevY) && prevY != yy {
+			steps = append(steps, [4]float64{x0, prevY, x0, yy})
+		}
+		steps = append(steps, [4]float64{x0, yy, x1, yy})
+		prevY = yy
+	}
+	return steps
+}
+
+// baselineOutline is where the baseline's outline (baselineSteps) lies,
+// its underlay's width.
+func baselineOutline(l *layout, rates []float64, first int, y func(float64) float64) []rect {
+	return outlineOf(l, baselineSteps(l, rates, first, y))
+}
+
+// outlineOf is where the baseline's steps lie, its underlay's width.
+func outlineOf(l *layout, steps [][4]float64) (segs []rect) {
+	for _, g := range steps {
+		segs = append(segs, lineRect(g[0], g[1], g[2], g[3], baselineCasing*l.scale))
 	}
 	return segs
 }
