@@ -280,3 +280,61 @@ func TestShortcutsSayWhyNotDuringARun(t *testing.T) {
 	}
 	press(t, ctx, "s")
 }
+
+// TestTimelineKeyGoesBackToTheRunBar: t focuses the timeline, and t again
+// on it goes back up to the run bar with the focus, so that Tab goes on
+// from there. Pressed with nothing focused before (the shortcuts 1, m and
+// t from the page), the second t left the focus on the body, and the
+// next Tab went to the zoom bar under the timeline, scrolling the page
+// back down (142 → 831 px at 1280 × 700; a review): the focus goes to the
+// run bar's first enabled control, Run. The attempt the arrows selected is
+// no longer selected: its tooltip stayed over the lanes the person left.
+func TestTimelineKeyGoesBackToTheRunBar(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 700)
+	boot(t, ctx, srv.URL+"/")
+	press(t, ctx, "1")
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	key := func(k string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tip := `(document.querySelector("#tooltip strong") || {}).textContent || ""`
+	key("t")
+	if err := waitFor(5*time.Second, func() bool { id, _ := focused(t, ctx); return id == "timeline" }); err != nil {
+		t.Fatal("t did not focus the timeline")
+	}
+	key(kb.ArrowRight)
+	if err := waitFor(5*time.Second, func() bool { return eval[string](t, ctx, tip) != "" }); err != nil {
+		t.Fatal("the arrow selected no attempt")
+	}
+	key("t")
+	var id string
+	if err := waitFor(5*time.Second, func() bool { id, _ = focused(t, ctx); return id != "timeline" }); err != nil {
+		t.Fatal("t again left the focus on the timeline")
+	}
+	eval[chromedp.Void](t, ctx, afterFrames)
+	if id != "run" {
+		t.Errorf("t again gave the focus to %q, want the run bar's Run", id)
+	}
+	if err := waitFor(2*time.Second, func() bool { return eval[string](t, ctx, tip) == "" }); err != nil {
+		t.Errorf("t again left the timeline with the attempt %q selected, its tooltip over the lanes", eval[string](t, ctx, tip))
+	}
+	screenshot(t, ctx, "t-key-back")
+	y := eval[float64](t, ctx, `scrollY`)
+	key(kb.Tab)
+	eval[chromedp.Void](t, ctx, afterFrames)
+	next := eval[struct {
+		InRunBar bool
+		ScrollY  float64
+		ID       string
+	}](t, ctx, `({InRunBar: !!document.activeElement.closest(".runbar"), ScrollY: scrollY, ID: document.activeElement.id})`)
+	if !next.InRunBar || next.ScrollY > y+1 {
+		t.Errorf("Tab after t again went to %q (in the run bar %v) and scrolled the page from %.0f to %.0f px", next.ID, next.InRunBar, y, next.ScrollY)
+		screenshot(t, ctx, "t-key-back-tab")
+	}
+}

@@ -138,9 +138,14 @@ func BringUp(id, shown string, min float64) error {
 // it shows whole already; or, when id has the focus and half of it (or of
 // the screen) shows, gives the focus back to what had it before (Tab went
 // on from the page's top, the focus dropped to the body; an accessibility
-// review), or, when nothing had, takes it away and scrolls back up to the
-// element back's top, if that is above the screen. (Focused but scrolled away with
-// the wheel, it is brought back: the first press had taken the focus away,
+// review), or, when nothing had (the shortcuts pressed from the page),
+// scrolls back up to the element back's top, if that is above the screen,
+// and gives the focus to back's first enabled control in view (the run
+// bar's Run): blurred, the focus dropped to the body, and the browser's
+// Tab went on from id, the page scrolling back down to what follows it (a
+// review). Leaving so, id is marked data-left for its blur handler (the
+// timeline's clears its selection). (Focused but scrolled away with the
+// wheel, it is brought back: the first press had taken the focus away,
 // off screen.) With foot, an element taller than the screen under under
 // shows its foot at the screen's bottom instead of its top under under,
 // and, when it takes the focus, is marked data-foot for its focus handler
@@ -155,9 +160,17 @@ var seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, h); // px of it on 
 if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) / 2) {
   var prev = e.retrylabPrev;
   e.retrylabPrev = null;
+  e.setAttribute("data-left", "");
   if (prev && prev.isConnected && !prev.disabled && prev.tabIndex >= 0) { prev.focus(); if (document.activeElement === prev) return; }
+  if (b) {
+    var t = b.getBoundingClientRect().top;
+    if (t < 0) scrollTo(scrollX, scrollY + t);
+    var f = Array.prototype.find.call(b.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"), function (c) {
+      return c !== e && !c.disabled && c.tabIndex >= 0 && c.getClientRects().length > 0;
+    });
+    if (f) { f.focus({preventScroll: true}); if (document.activeElement === f) return; }
+  }
   e.blur();
-  if (b) { var t = b.getBoundingClientRect().top; if (t < 0) scrollTo(scrollX, scrollY + t); }
   return;
 }
 var a = document.activeElement;
@@ -174,8 +187,10 @@ var toggleViewFn lazyFunc
 // ToggleView moves the keyboard focus onto the element id and brings it
 // into view, its top right below the element under when that is stuck to
 // the screen's top (a sticky legend), unless it shows whole already; when
-// id has the focus already and mostly shows, it takes the focus away and
-// scrolls back up to the element back, if that is above the screen. With
+// id has the focus already and mostly shows, it gives the focus back to
+// what had it before, else scrolls back up to the element back, if that
+// is above the screen, and focuses back's first enabled control, id
+// marked data-left for its blur handler. With
 // foot, an element taller than the screen under under is brought in with
 // its foot at the screen's bottom, not its top under under.
 func ToggleView(id, under, back string, foot bool) error {

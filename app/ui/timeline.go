@@ -142,6 +142,22 @@ func (t *Timeline) Render() app.UI {
 				if e.Get("target").Call("matches", ":focus-visible").Bool() && !revealSelected(v) {
 					revealTop()
 				}
+			}).
+			// Left by t (browser.ToggleView marks it data-left), back up to
+			// the run bar: the attempt selected is no longer, as with
+			// Escape; its tooltip stayed over the lanes the person had
+			// left (a review). Left by Tab or a click the selection stays,
+			// shown again when the timeline is tabbed back to.
+			OnBlur(func(ctx app.Context, e app.Event) {
+				tgt := e.Get("target")
+				if !tgt.Call("hasAttribute", "data-left").Bool() {
+					ctx.PreventUpdate()
+					return
+				}
+				tgt.Call("removeAttribute", "data-left")
+				if !v.key("Escape") {
+					ctx.PreventUpdate()
+				}
 			}),
 		app.Canvas().ID(overlayID).Class("overlay").Aria("hidden", "true"),
 		// The sticky axis (paintStickyAxis), in a track as tall as the
