@@ -152,3 +152,67 @@ func TestLockedNoteLeavesTheHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestLockedNoteReadsInPresentationMode: in presentation mode the note
+// over the locked settings is in the type a presenter's room reads, as
+// the settings' labels are (16 px and more): it was 0.85rem, 11.9 px (a
+// presentation review). Its strip at the settings' foot, kept for it
+// whether or not a run goes on (.locked-anchor: the settings do not move
+// as it comes and goes), holds it whole, in each of its texts (a run's, a
+// simulation's, a watch's: measured on a copy): it covers none of them.
+func TestLockedNoteReadsInPresentationMode(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type note struct {
+		Size, Strip float64
+		Heights     []float64
+		Text        string
+	}
+	texts := []string{
+		"Settings are locked while the simulation goes on: Stop\u00a0(s) to change them.",
+		"Settings are locked while you watch the room: Stop\u00a0(s) to change them.",
+	}
+	for _, c := range [][2]int64{{1280, 720}, {1024, 768}, {600, 800}, {480, 800}, {414, 896}, {390, 844}, {360, 640}, {320, 568}} {
+		viewport(t, ctx, c[0], c[1])
+		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=2s&limiter=none")
+		presentMode(t, ctx, true)
+		click(t, ctx, "run")
+		var n note
+		if waitFor(3*time.Second, func() bool {
+			n = eval[note](t, ctx, `((texts) => {
+				const e = document.getElementById("settings-locked"), heights = [e.getBoundingClientRect().height];
+				for (const text of texts) {
+					const c = e.cloneNode();
+					c.removeAttribute("id");
+					c.textContent = text;
+					e.parentElement.appendChild(c);
+					heights.push(c.getBoundingClientRect().height);
+					c.remove();
+				}
+				return {Size: parseFloat(getComputedStyle(e).fontSize), Heights: heights,
+					Strip: e.parentElement.getBoundingClientRect().height, Text: e.textContent};
+			})(["`+strings.Join(texts, `", "`)+`"])`)
+			return n.Text != ""
+		}) != nil {
+			t.Fatalf("%d × %d: no note over the locked settings during the run", c[0], c[1])
+		}
+		if n.Size < 16 {
+			t.Errorf("%d × %d, presentation mode: the note over the locked settings is %.1f px, want 16 px or more", c[0], c[1], n.Size)
+		}
+		for i, h := range n.Heights {
+			if h > n.Strip+0.5 {
+				t.Errorf("%d × %d, presentation mode: the note %q is %.1f px high, its strip %.1f px: it covers the settings' end",
+					c[0], c[1], append([]string{n.Text}, texts...)[i], h, n.Strip)
+			}
+		}
+		if c[0] == 1024 || c[0] == 320 {
+			eval[chromedp.Void](t, ctx, `document.getElementById("settings-locked").scrollIntoView({block: "end"})`)
+			eval[chromedp.Void](t, ctx, afterFrames)
+			viewShot(t, ctx, fmt.Sprintf("locked-note-present-%dx%d", c[0], c[1]))
+		}
+		press(t, ctx, "s")
+		if waitFor(10*time.Second, func() bool { return !state(t, ctx).Running }) != nil {
+			t.Fatalf("%d × %d: s did not stop the run", c[0], c[1])
+		}
+	}
+}
