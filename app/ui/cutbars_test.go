@@ -153,8 +153,10 @@ func TestCutHeights(t *testing.T) {
 		{"successes only", bin{ok: 100}, 1, map[fleet.Class]float64{ok: 40}, 0},
 		{"two classes under, one off the scale", bin{ok: 10, lim: 10, tmo: 60}, 1, map[fleet.Class]float64{ok: 10, lim: 10, tmo: 20}, 20},
 		{"at three quarters", bin{ok: 30, lim: 50}, 1, map[fleet.Class]float64{ok: 30, lim: 10}, 30},
-		// Past it the lower class would leave the rest too little: in proportion.
-		{"the lower class past three quarters", bin{ok: 35, lim: 105}, 1, map[fleet.Class]float64{ok: 10, lim: 30}, 10},
+		// Past it the lower class is cut there, the rest above it.
+		{"the lower class past three quarters", bin{ok: 35, lim: 105}, 1, map[fleet.Class]float64{ok: 30, lim: 10}, 30},
+		{"the middle class past three quarters", bin{ok: 10, lim: 40, tmo: 30}, 1, map[fleet.Class]float64{ok: 10, lim: 20, tmo: 10}, 30},
+		{"two classes past it", bin{ok: 40, lim: 30, tmo: 10}, 1, map[fleet.Class]float64{ok: 30, lim: 7.5, tmo: 2.5}, 37.5},
 		{"empty", bin{}, 1, map[fleet.Class]float64{}, 0},
 	} {
 		got := cutHeights(c.bin, histOrder, c.perSec, 40)
@@ -174,6 +176,26 @@ func TestCutHeights(t *testing.T) {
 		}
 		if got := cutLow(c.bin, histOrder, c.perSec, 40); math.Abs(got-c.low) > 1e-9 {
 			t.Errorf("cutLow %s: %v, want %v", c.name, got, c.low)
+		}
+	}
+	// More of a class is never drawn lower (a review: 31 successes under
+	// 175 429s were drawn 6 high where 30 were 30).
+	for _, under := range []int{0, 5} {
+		prev := [fleet.NumClasses]float64{}
+		for n := 0; n <= 200; n++ {
+			h := cutHeights(bin{ok: under, lim: n, tmo: 175}, histOrder, 1, 40)
+			if h[lim] < prev[lim]-1e-9 || h[ok] < prev[ok]-1e-9 {
+				t.Errorf("%d successes, %d 429s, 175 timeouts: 429s drawn %v high, %v with one fewer", under, n, h[lim], prev[lim])
+			}
+			prev = h
+		}
+	}
+	prevOK := 0.0
+	for n := 0; n <= 200; n++ {
+		if h := cutHeights(bin{ok: n, lim: 175}, histOrder, 1, 40); h[ok] < prevOK-1e-9 {
+			t.Errorf("%d successes under 175 429s drawn %v high, %v with one fewer", n, h[ok], prevOK)
+		} else {
+			prevOK = h[ok]
 		}
 	}
 }

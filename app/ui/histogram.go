@@ -454,12 +454,13 @@ const cutTrue = 0.75
 // cutHeights is how high each class of a bar (bin, its classes' counts,
 // at perSec) is drawn on the scale whose top is top, stacked in order: at
 // their true rates for a bar under the top; for a bar cut at the top, the
-// classes from the bottom at their true rates while they fill at most
-// cutTrue of the scale, and the rest, which runs off it, sharing what is
-// left in proportion to their counts. (Every class scaled alike to the
-// top drew a first wave's 19 successes as 5 req/s, under a limit line
-// of 10 that they had passed twice over: a review. Stacked as measured
-// to the top, a wave's 429s were not drawn at all.)
+// classes from the bottom at their true rates up to cutTrue of the scale
+// (the class that reaches it cut there, where classes follow it), and the
+// rest, which runs off it, sharing what is left in proportion to their
+// counts. So a class is never drawn lower for counting more. (Every class
+// scaled alike to the top drew a first wave's 19 successes as 5.9 req/s,
+// under a limit line of 10 that they had passed twice over: a review.
+// Stacked as measured to the top, a wave's 429s were not drawn at all.)
 func cutHeights(bin [fleet.NumClasses]int, order []fleet.Class, perSec, top float64) (h [fleet.NumClasses]float64) {
 	total := 0
 	for _, c := range order {
@@ -473,18 +474,30 @@ func cutHeights(bin [fleet.NumClasses]int, order []fleet.Class, perSec, top floa
 	}
 	under, k := 0.0, 0
 	for ; k < len(order); k++ {
-		r := float64(bin[order[k]]) * perSec
-		if under+r > cutTrue*top {
-			break
+		c := order[k]
+		r := float64(bin[c]) * perSec
+		if under+r <= cutTrue*top {
+			h[c], under = r, under+r
+			continue
 		}
-		h[order[k]], under = r, under+r
+		rest := total
+		for _, d := range order[:k+1] {
+			rest -= bin[d]
+		}
+		if rest == 0 { // the last class: to the top
+			h[c] = top - under
+			return h
+		}
+		h[c], under = cutTrue*top-under, cutTrue*top
+		k++
+		break
 	}
 	rest := 0
 	for _, c := range order[k:] {
 		rest += bin[c]
 	}
 	for _, c := range order[k:] {
-		h[c] = (top - under) * float64(bin[c]) / float64(rest)
+		h[c] = (top - under) * float64(bin[c]) / float64(max(rest, 1))
 	}
 	return h
 }
