@@ -56,8 +56,8 @@ func runOfMix(secs []mixSecond) *model {
 }
 
 // A bar cut at the top of the histogram shows its outcomes' mix: it is
-// drawn to the top with each class's share of its height in proportion to
-// its count, so a first wave's 429s show on it. Stacked as measured, its
+// drawn to the top, its classes as cutHeights has them, so a first wave's
+// 429s show on it. Stacked as measured, its
 // successes alone reached past the scale and the rest of the bar, its
 // 429s, was not drawn: `?workers=10&jobs=2`'s first bin, 17 of its 29
 // requests rejected, was solid green.
@@ -111,8 +111,10 @@ func TestCutBarsShowTheirMix(t *testing.T) {
 				if math.Abs(topY-l.histTop) > 0.5 {
 					t.Errorf("%s: the cut bar at %v (%.0f req/s, the scale's top %v) reaches %.1f px, not the top %.1f px", name, time.Duration(i)*l.slice, rate, l.histMax, topY, l.histTop)
 				}
+				// Each class as cutHeights has it (TestCutHeights).
+				hs := cutHeights(b, histOrder, float64(time.Second)/float64(l.slice), l.histMax)
 				for cl := range fleet.NumClasses {
-					want := float64(b[cl]) / float64(tot) * l.histH
+					want := hs[cl] / l.histMax * l.histH
 					if math.Abs(height[cl]-want) > 0.5 {
 						t.Errorf("%s: the cut bar at %v (%v): its %s part is %.1f px high, want %.1f px (%d of its %d requests)",
 							name, time.Duration(i)*l.slice, b, fleet.Class(cl), height[cl], want, b[cl], tot)

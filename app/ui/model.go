@@ -40,6 +40,9 @@ type mark struct {
 	hasWait              bool
 	cut                  uint8 // cutRun, cutLimit: its job was cancelled after it, once the wait after it was chosen
 	prev, next           int   // the same job's attempts (-1: none)
+	// The waits drawn around it (indices into model.spans, -1: none): the
+	// one after it, and the first fleet-bucket wait before it.
+	waitSpan, bucketSpan int32
 }
 
 // What cancelled a job once the wait after its last attempt was chosen
@@ -178,6 +181,7 @@ type jobState struct {
 	openSpan   int           // the wait in progress, or -1
 	lastMark   int           // its latest attempt, or -1
 	pendBucket time.Duration // bucket waits since its last attempt
+	pendSpan   int32         // the first of them (an index into model.spans), or -1
 	slot       uint8         // its row in the worker's lane: the lowest free when it started
 }
 
@@ -196,7 +200,7 @@ func (m *model) job(r *fleet.Record) *jobState {
 	} else {
 		j = new(jobState)
 	}
-	*j = jobState{job: r.Job, openMark: -1, openSpan: -1, lastMark: -1}
+	*j = jobState{job: r.Job, openMark: -1, openSpan: -1, lastMark: -1, pendSpan: -1}
 	if m.slots == nil {
 		m.slots = make([]uint64, m.workers)
 	}
@@ -283,20 +287,25 @@ func (m *model) add(r *fleet.Record) {
 		j.openSpan = len(m.spans) - 1
 		if e.Reason == core.ReasonBucket {
 			j.pendBucket += e.Wait
+			if j.pendSpan < 0 {
+				j.pendSpan = int32(j.openSpan)
+			}
 		} else if i := j.lastMark; i >= 0 {
 			k := &m.marks[i]
 			k.waitAfter, k.waitReason, k.waitNote, k.hasWait = e.Wait, e.Reason, e.Note, true
+			k.waitSpan = int32(j.openSpan)
 		}
 	case core.EventAttempt:
 		m.closeSpan(j, t)
 		k := mark{
 			worker: w, slot: j.slot, job: r.Job, attempt: e.Attempt, class: fleet.ClassPending,
 			intended: t, sent: t, end: -1, bucketWait: j.pendBucket, prev: -1, next: -1,
+			waitSpan: -1, bucketSpan: j.pendSpan,
 		}
 		if !e.Intended.IsZero() {
 			k.intended = m.since(e.Intended)
 		}
-		j.pendBucket = 0
+		j.pendBucket, j.pendSpan = 0, -1
 		i := len(m.marks)
 		if p := j.lastMark; p >= 0 {
 			k.prev = p

@@ -145,10 +145,11 @@ func hit(l *layout, m *model, x, y float64) int {
 }
 
 // hitSpan finds, where hit found no mark, the attempt whose stretch of
-// its lane's row holds (x, y): its flight and the wait after it, up to its
-// job's next attempt, or the fleet-bucket wait before it. Its tooltip says
-// the wait, its reason and its note: a wait's bar had none (a review), and
-// a long one lies far from the mark that tells it. -1 when none does.
+// its lane's row holds (x, y), as drawn: its flight, the wait after it
+// (model.spans: to where it ended, a cancelled one where it was cut), or
+// the fleet-bucket wait before it. Its tooltip says the wait, its reason
+// and its note: a wait's bar had none (a review), and a long one lies far
+// from the mark that tells it. -1 when none does.
 func hitSpan(l *layout, m *model, x, y float64) int {
 	if m == nil || m.watch || x < l.left || x > l.right || y < l.lanesTop || l.laneH <= 0 {
 		return -1
@@ -159,34 +160,37 @@ func hitSpan(l *layout, m *model, x, y float64) int {
 	}
 	row := int((y - l.lanesTop - float64(w)*l.laneH) / l.rowH)
 	inRow := func(k *mark) bool { return int(k.slot)%l.sub == row }
+	// spanHolds reports whether the wait drawn as span i holds t.
+	spanHolds := func(i int32) bool {
+		if i < 0 || int(i) >= len(m.spans) {
+			return false
+		}
+		sp := &m.spans[i]
+		end := sp.to
+		if end < 0 { // going on
+			end = sp.planned
+		}
+		return t >= sp.from && t <= end
+	}
 	lane := m.lanes[w]
 	j := sort.Search(len(lane), func(i int) bool { return m.marks[lane[i]].sent > t })
-	// The row's next attempt, if t lies in its bucket wait (a job's
-	// first has no attempt before it).
+	// The row's next attempt, if t lies in the bucket wait before it.
 	for i := j; i < len(lane) && i < j+maxRowScan; i++ {
 		if n := &m.marks[lane[i]]; inRow(n) {
-			if n.bucketWait > 0 && t >= min(n.intended, n.sent)-n.bucketWait {
+			if spanHolds(n.bucketSpan) {
 				return lane[i]
 			}
 			break
 		}
 	}
-	// The row's attempt sent last by t, if t lies before its stretch ends.
+	// The row's attempt sent last by t, if t lies in its flight or the
+	// wait after it.
 	for i := j - 1; i >= 0 && i >= j-maxRowScan; i-- {
 		k := &m.marks[lane[i]]
 		if !inRow(k) {
 			continue
 		}
-		end := k.end // in flight: up to now
-		switch {
-		case k.next >= 0:
-			end = m.marks[k.next].sent
-		case k.end < 0:
-			end = t
-		case k.hasWait:
-			end = k.end + k.waitAfter
-		}
-		if t <= end {
+		if k.end < 0 || t <= k.end || spanHolds(k.waitSpan) {
 			return lane[i]
 		}
 		return -1
@@ -194,13 +198,15 @@ func hitSpan(l *layout, m *model, x, y float64) int {
 	return -1
 }
 
-// hitBin is the histogram's bin under (x, y), in the run's span, or -1.
-func hitBin(l *layout, m *model, x, y float64) int {
+// hitBin is the time pointed at over the histogram, in the run's span,
+// or -1: its bin is the one hovered, whatever the bins are when it is
+// drawn (a live run's grow, the zoom changes them).
+func hitBin(l *layout, m *model, x, y float64) time.Duration {
 	if m == nil || l.slice <= 0 || x < l.left || x > l.right || y < l.histTop || y > l.histTop+l.histH {
 		return -1
 	}
-	if b := int(l.t(x) / l.slice); l.t(x) >= 0 && b < l.bins() {
-		return b
+	if t := l.t(x); t >= 0 {
+		return t
 	}
 	return -1
 }

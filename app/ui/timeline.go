@@ -105,7 +105,7 @@ func (t *Timeline) Render() app.UI {
 	return app.Div().ID("timeline-wrap").Class("timeline-wrap").Body(
 		app.Canvas().ID(canvasID).
 			TabIndex(0).
-			Attr(browser.OwnKeysAttr, ownKeys(ok)).
+			Attr(browser.OwnKeysAttr, ownKeys(v.escapable())).
 			// An application, not an image: on an image a screen reader's
 			// browse mode keeps the arrow keys to read on. The walk's
 			// attempts are said in a line each (tipSaidID); the tooltip,

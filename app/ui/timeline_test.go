@@ -1159,7 +1159,7 @@ func TestArrivalTooltip(t *testing.T) {
 	}
 	v.mu.Lock()
 	var o browser.Ops
-	paintOverlay(&o, &v.lay, v.m, v.theme, x, v.sel, v.selArr, v.selBin)
+	paintOverlay(&o, &v.lay, v.m, v.theme, x, v.sel, v.selArr, v.hovBin())
 	v.mu.Unlock()
 	if o.Len() < 10 {
 		t.Error("no ring around the hovered arrival")
@@ -2663,5 +2663,49 @@ func TestScaledLimitLabelOnItsBars(t *testing.T) {
 	ly, ok := textY(&o, "limit ×0.5")
 	if !ok || math.Abs(ly-line) > lineLabelNear*l.scale+l.scale*16 {
 		t.Errorf("scaled limit label at y %v (drawn %v), want at its line, y %v", ly, ok, line)
+	}
+}
+
+// A wait's bar is hit where it is drawn: a saturated Retry-After's to
+// the end of time (its end overflowed: not hit at all), a wait Stop cut
+// short only up to the cut (it was hit 2 s past its bar's end).
+func TestHitSpanFollowsTheDrawnWait(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		recs []fleet.Record
+		at   time.Duration
+		want int
+	}{
+		{"a saturated Retry-After's wait", []fleet.Record{
+			{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: math.MaxInt64, Reason: core.ReasonRetryAfter}},
+		}, 2 * time.Second, 0},
+		{"a wait cut by Stop, inside it", []fleet.Record{
+			{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: 5 * time.Second, Reason: core.ReasonBackoff}},
+			{Event: core.Event{Kind: core.EventDone, At: at(1000), Attempt: 1, Err: context.Canceled}},
+		}, 900 * time.Millisecond, 0},
+		{"a wait cut by Stop, past the cut", []fleet.Record{
+			{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: 5 * time.Second, Reason: core.ReasonBackoff}},
+			{Event: core.Event{Kind: core.EventDone, At: at(1000), Attempt: 1, Err: context.Canceled}},
+		}, 3 * time.Second, -1},
+		{"a bucket wait before a job's first attempt", []fleet.Record{
+			{Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 400 * time.Millisecond, Reason: core.ReasonBucket}},
+			{Event: core.Event{Kind: core.EventAttempt, At: at(400), Intended: at(400), Attempt: 1}},
+			{Event: core.Event{Kind: core.EventOutcome, At: at(450), Attempt: 1, Outcome: core.Outcome{Status: 200}}},
+		}, 200 * time.Millisecond, 0},
+	} {
+		m := newModel(t0, 1)
+		for _, r := range c.recs {
+			m.add(&r)
+		}
+		l := newLayout(1000, 1, 4*time.Second, &normalTheme)
+		if got := hitSpan(&l, m, l.x(c.at), l.laneY(0)); got != c.want {
+			t.Errorf("%s: hit at %v = %d, want %d", c.name, c.at, got, c.want)
+		}
 	}
 }

@@ -79,7 +79,7 @@ type view struct {
 	selArr     int           // hovered arrival of another client (or of a watch), -1 for none
 	selArrLane bool          // selArr was pointed at in a watch's device lane, not the server panel
 	spanAt     time.Duration // sel was pointed at on its lane's bars, not its mark, there (hitSpan); -1: at its mark
-	selBin     int           // hovered histogram bin, when no attempt or arrival is: -1 for none
+	binAt      time.Duration // the time hovered over the histogram, when no attempt or arrival is: its bin is hovered (hovBin); -1 for none
 	pinned     bool          // the selection came from a click or the keyboard
 	details    bool          // Enter asked for the selected attempt's details said in full (tip.Said), until the selection moves
 	hidden     bool          // the page is hidden now
@@ -118,7 +118,7 @@ func newView() *view {
 // sticky axis.
 func newViewOn(canvas, overlay string) *view {
 	c := browser.Canvas{ID: canvas}
-	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, spanAt: -1, selBin: -1, width: 1000,
+	v := &view{theme: &normalTheme, crossX: -1, sel: -1, selArr: -1, spanAt: -1, binAt: -1, width: 1000,
 		canvas: c, overlay: browser.Canvas{ID: overlay}, lyr: layers{canvas: c}, next: layers{slot: "next", canvas: c}}
 	frames, err := browser.NewFrameLoop(v.frame)
 	if err != nil {
@@ -708,7 +708,7 @@ func (v *view) drawFrame() {
 	// that followed landed on the timeline and was lost.)
 	if v.ovlDirty || v.lay.w != v.ovlW || v.lay.h != v.ovlH {
 		v.ovlDirty = false
-		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr, v.selBin)
+		paintOverlay(&v.ovl, &v.lay, v.m, v.theme, v.crossX, v.sel, v.selArr, v.hovBin())
 		if err := v.overlay.Draw(&v.ovl, v.lay.w, v.lay.h); err != nil {
 			v.drawErr = err
 		} else {
@@ -846,10 +846,30 @@ func (v *view) Redraw() (time.Duration, int) {
 	return v.drawCost, n
 }
 
+// escapable reports whether Escape has something of the timeline's to
+// clear (key): a selected attempt, or a watch's arrival. A run's hovered
+// arrival, or a bin, is no selection: Escape goes on to Stop (the canvas
+// claimed it whenever a tooltip showed, and a bin hovered made Escape
+// stop nothing: a review).
+func (v *view) escapable() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.sel >= 0 || v.m != nil && v.m.watch && v.selArr >= 0
+}
+
 // unselect clears the selection: nothing pinned, hovered or walked to.
 // The caller holds v.mu.
 func (v *view) unselect() {
-	v.sel, v.pinned, v.selArr, v.spanAt, v.selBin = -1, false, -1, -1, -1
+	v.sel, v.pinned, v.selArr, v.spanAt, v.binAt = -1, false, -1, -1, -1
+}
+
+// hovBin is the histogram's bin hovered, in the bins drawn now, or -1.
+// The caller holds v.mu.
+func (v *view) hovBin() int {
+	if v.binAt < 0 || v.lay.slice <= 0 {
+		return -1
+	}
+	return int(v.binAt / v.lay.slice)
 }
 
 // pointer moves the crosshair to (x, y) (CSS pixels in the canvas; x < 0
@@ -860,7 +880,7 @@ func (v *view) pointer(x, y float64) bool {
 	v.crossX = x
 	changed := false
 	if !v.pinned {
-		sel, arr, bin, at := -1, -1, -1, time.Duration(-1)
+		sel, arr, at, binAt := -1, -1, time.Duration(-1), time.Duration(-1)
 		if x >= 0 && v.laid {
 			sel, at = v.hitAttempt(x, y)
 			if sel < 0 {
@@ -868,14 +888,16 @@ func (v *view) pointer(x, y float64) bool {
 				v.selArrLane = y < v.lay.histTop
 			}
 			if sel < 0 && arr < 0 {
-				bin = hitBin(&v.lay, v.m, x, y)
+				binAt = hitBin(&v.lay, v.m, x, y)
 			}
 		}
-		changed = sel != v.sel || arr != v.selArr || bin != v.selBin
+		before := v.hovBin()
+		v.binAt = binAt
+		changed = sel != v.sel || arr != v.selArr || v.hovBin() != before
 		if sel != v.sel { // the tooltip stays where the pointer met the attempt's bars
 			v.spanAt = at
 		}
-		v.sel, v.selArr, v.selBin = sel, arr, bin
+		v.sel, v.selArr = sel, arr
 		v.details = v.details && !changed
 	}
 	v.ovlDirty = true
@@ -900,7 +922,9 @@ func (v *view) hitAttempt(x, y float64) (int, time.Duration) {
 // click pins the attempt under (x, y), or unpins when there is none.
 func (v *view) click(x, y float64) {
 	v.mu.Lock()
-	v.unselect()
+	// A hovered arrival or bin stays hovered: a click on it hid its
+	// tooltip until the pointer moved again (a review).
+	v.sel, v.spanAt = -1, -1
 	if v.laid {
 		v.sel, v.spanAt = v.hitAttempt(x, y)
 	}
@@ -937,7 +961,7 @@ func (v *view) key(key string) bool {
 	default:
 		return false
 	}
-	v.spanAt, v.selBin = -1, -1 // the keyboard walks the marks
+	v.spanAt, v.binAt = -1, -1 // the keyboard walks the marks
 	// Zoomed in, the walk stays in the window shown: an attempt outside
 	// it has no tooltip and no ring (the first key selected attempt 0
 	// wherever the window was, and the arrows walked out of it unseen).
@@ -1090,8 +1114,8 @@ func (v *view) selection() (t tip, ok bool) {
 		}
 		return t, true
 	}
-	if v.m != nil && v.laid && v.sel < 0 && v.selArr < 0 && v.selBin >= 0 {
-		return describeBin(v.m, &v.lay, v.selBin, v.shownBaseline()), true
+	if b := v.hovBin(); v.m != nil && v.laid && v.sel < 0 && v.selArr < 0 && b >= 0 {
+		return describeBin(v.m, &v.lay, b, v.shownBaseline()), true
 	}
 	if v.m == nil || v.sel < 0 || v.sel >= len(v.m.marks) || !v.laid {
 		return tip{}, false
@@ -1144,17 +1168,16 @@ func describeBin(m *model, l *layout, b int, base *baselineDraw) tip {
 			t.Lines = append(t.Lines, line)
 		}
 	}
-	if base != nil {
+	if base != nil && from <= base.span { // past its end it draws no outline
 		n := base.sentIn(l.slice, b)
 		t.Lines = append(t.Lines, "baseline: "+thousands(n)+plural(n, " request", " requests")+" sent ("+base.label+")")
 	}
 	t.Said = strings.Join(t.Lines, ", ")
 	rate := float64(total) * float64(time.Second) / float64(l.slice) // the bar's height, as paintHistogram draws it
-	top := l.histTop + l.histH
+	t.X, t.Y = l.x(from+l.slice/2), l.histTop+l.histH
 	if l.histMax > 0 {
-		top -= min(rate, l.histMax) / l.histMax * l.histH
+		t.Y = histY(l, l.histMax)(rate)
 	}
-	t.X, t.Y = l.x(from+l.slice/2), top
 	return t
 }
 

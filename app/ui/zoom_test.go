@@ -482,13 +482,25 @@ func TestHoverOnAHistogramBin(t *testing.T) {
 			t.Errorf("bin at %v: tooltip at y %v, not at its bar's top", c.at, tp.Y)
 		}
 		var o browser.Ops
-		paintOverlay(&o, &l, v.m, &normalTheme, -1, v.sel, v.selArr, v.selBin)
+		paintOverlay(&o, &l, v.m, &normalTheme, -1, v.sel, v.selArr, v.hovBin())
 		if o.Len() <= 1 {
 			t.Errorf("bin at %v: no outline drawn", c.at)
 		}
 	}
-	if v.pointer(-1, -1); v.selBin != -1 {
-		t.Errorf("the pointer left: bin %d still hovered", v.selBin)
+	if v.pointer(-1, -1); v.hovBin() != -1 {
+		t.Errorf("the pointer left: bin %d still hovered", v.hovBin())
+	}
+	// A hovered bin is no selection: Escape is not claimed from Stop. A
+	// click on it keeps it hovered, its tooltip shown.
+	v.pointer(l.x(60*time.Millisecond), y)
+	if v.escapable() {
+		t.Error("a hovered bin claims Escape")
+	}
+	if v.click(l.x(60*time.Millisecond), y); v.hovBin() < 0 {
+		t.Error("a click on the hovered bin unhovered it")
+	}
+	if _, ok := v.selection(); !ok {
+		t.Error("a click on the hovered bin hid its tooltip")
 	}
 	// With a baseline kept, the bin says the baseline's count too.
 	v.mu.Lock()
@@ -499,7 +511,15 @@ func TestHoverOnAHistogramBin(t *testing.T) {
 	if tp, _ := v.selection(); !slices.Contains(tp.Lines, "baseline: 2 requests sent (Synchronized flood (step 1), simulated (run 1))") {
 		t.Errorf("with a baseline, the first bin's tooltip %q", tp.Lines)
 	}
-	if v.key("ArrowRight"); v.selBin != -1 || v.sel < 0 {
-		t.Errorf("a key walked to attempt %d, the bin %d still hovered", v.sel, v.selBin)
+	v.mu.Lock()
+	v.base.span = 500 * time.Millisecond // it ended before the second bin
+	v.mu.Unlock()
+	v.pointer(l.x(1120*time.Millisecond), y)
+	if tp, _ := v.selection(); len(tp.Lines) != 1 {
+		t.Errorf("past the baseline's end, a bin's tooltip %q, want its own count only", tp.Lines)
+	}
+	v.pointer(l.x(60*time.Millisecond), y)
+	if v.key("ArrowRight"); v.hovBin() != -1 || v.sel < 0 || !v.escapable() {
+		t.Errorf("a key walked to attempt %d, the bin %d still hovered", v.sel, v.hovBin())
 	}
 }
