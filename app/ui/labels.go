@@ -18,6 +18,10 @@ func placeNear(obs []rect, l *layout, w, h, xlo, xhi, prefer float64) (r rect, o
 
 // placeIn is placeNear in the panel from top, height px high.
 func placeIn(obs []rect, top, height, w, h, xlo, xhi, prefer float64) (r rect, ok bool) {
+	if xhi < xlo {
+		return r, false
+	}
+	obs = within(obs, xlo-2, xhi+w+2) // what each row's clearX looks at, found once
 	best := math.Inf(1)
 	for t := top + 2; t+h <= top+height-1; t += 2 {
 		if x, xok := clearX(obs, t, h, w, xlo, xhi, prefer, 1); xok {
@@ -282,21 +286,37 @@ func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok
 		return 0, false
 	}
 	type span struct{ a, b float64 }
-	var busy []span
+	var buf [32]span // most rows hold a few: no allocation for them
+	busy := buf[:0]
 	for _, r := range obs {
 		if r.y < top+h+pad && top-pad < r.y+r.h && r.x-pad < xhi+w && xlo < r.x+r.w+pad {
 			busy = append(busy, span{r.x - pad, r.x + r.w + pad})
 		}
 	}
-	// In order of their left edges (sortStable, whose code app.wasm has
-	// anyway: slices.SortFunc's instantiation for span cost 17 KB of it).
-	// Which of two that begin together comes first changes nothing: each
-	// ends where it begins or later.
-	order := make([]int, len(busy))
-	for i := range order {
-		order[i] = i
+	// In order of their left edges: by insertion, as a row holds few
+	// (sortStable's index and closure made placing a burst's label take
+	// a frame's milliseconds, BenchmarkPaint; slices.SortFunc's
+	// instantiation for span cost 17 KB of app.wasm). Which of two that
+	// begin together comes first changes nothing: each ends where it
+	// begins or later.
+	if len(busy) <= len(buf) {
+		for i := 1; i < len(busy); i++ {
+			for j := i; j > 0 && busy[j].a < busy[j-1].a; j-- {
+				busy[j], busy[j-1] = busy[j-1], busy[j]
+			}
+		}
+	} else {
+		order := make([]int, len(busy))
+		for i := range order {
+			order[i] = i
+		}
+		sortStable(order, func(i, j int) bool { return cmp.Less(busy[i].a, busy[j].a) })
+		sorted := make([]span, len(busy))
+		for k, i := range order {
+			sorted[k] = busy[i]
+		}
+		busy = sorted
 	}
-	sortStable(order, func(i, j int) bool { return cmp.Less(busy[i].a, busy[j].a) })
 	best, bestD := 0.0, math.Inf(1)
 	gap := func(g0, g1 float64) { // free from g0 to g1
 		lo, hi := math.Max(g0, xlo), math.Min(g1-w, xhi)
@@ -309,8 +329,7 @@ func clearX(obs []rect, top, h, w, xlo, xhi, prefer, pad float64) (x float64, ok
 		}
 	}
 	at := math.Inf(-1)
-	for _, i := range order {
-		b := busy[i]
+	for _, b := range busy {
 		if b.a > at {
 			gap(at, b.a)
 		}

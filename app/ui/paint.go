@@ -730,7 +730,15 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		labels = append(labels, label{[]string{"burst " + n + ", " + in, n + ", " + in, n}, colMuted, true, x, x})
 	}
 	dots := serverDots(l, m)
+	reach := burstReach * s
 	for _, lb := range labels {
+		// What may lie where lb can go: the dots within reach of its
+		// stretch or line (every dot, copied for each of its texts and
+		// scanned at each row tried, made a frame with 16 bursts take
+		// twice as long: a review).
+		wmax := plateRect(l, lb.texts[0], 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle).w
+		near := within(dots, lb.from-wmax-reach-16*s, lb.to+wmax+reach+16*s)
+		obs := append(near, lines...)
 		// place finds lb's box for a w×h text clear of obs.
 		place := func(obs []rect, w, h float64) (rect, bool) {
 			lo, hi := l.left+2, l.right-2-w
@@ -746,7 +754,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		text, r, ok := lb.texts[0], rect{}, false
 		for _, t := range lb.texts {
 			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-			if r, ok = place(append(dots, lines...), pr.w, pr.h); ok {
+			if r, ok = place(obs, pr.w, pr.h); ok {
 				text = t
 				break
 			}
@@ -758,7 +766,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 			// words where it covers the fewest.
 			text = lb.texts[len(lb.texts)-1]
 			pr := plateRect(l, text, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-			r, ok = coverFewest(lines, dots, l, pr.w, pr.h, lb.from)
+			r, ok = coverFewest(lines, near, l, pr.w, pr.h, lb.from)
 		}
 		if !ok {
 			// Nowhere clear of the dots: on a plate over them, clear of
@@ -800,6 +808,17 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		o.FillStyle(lb.col)
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
+}
+
+// within is a new list of the boxes of rs that reach into [x0, x1].
+func within(rs []rect, x0, x1 float64) []rect {
+	var out []rect
+	for _, r := range rs {
+		if r.x+r.w >= x0 && r.x <= x1 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // placeBeside finds a w×h box beside a burst's line at x in the panel
@@ -855,12 +874,17 @@ type histBurst struct {
 // top row or as near it as there is room, in fewer words where the whole
 // has none; else over the server panel's arrivals, as before.
 func paintHistBurstLabels(o *browser.Ops, l *layout, marks []rect, under ...[]rect) {
-	obs := marks
+	all := slices.Clone(marks) // not into the caller's
 	for _, u := range under {
-		obs = append(obs, u...)
+		all = append(all, u...)
 	}
+	var placed []rect
 	for _, b := range l.histBursts {
 		text, r, ok := b.srvText, b.srv, false
+		// What lies within its reach only, as paintServerLabels's.
+		wmax := plateRect(l, b.texts[0], 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle).w
+		reach := burstReach*l.scale + wmax + 16*l.scale
+		obs := append(within(all, b.x-reach, b.x+reach), placed...)
 		for _, t := range b.texts {
 			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 			if rr, rok := placeBeside(obs, l, l.histTop, l.histH, pr.w, pr.h, b.x); rok {
@@ -869,7 +893,7 @@ func paintHistBurstLabels(o *browser.Ops, l *layout, marks []rect, under ...[]re
 			}
 		}
 		if ok {
-			obs = append(obs, r)
+			placed = append(placed, r)
 		}
 		platedText(o, l, text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle, colMuted, plateAlpha)
 	}
