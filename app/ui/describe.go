@@ -29,10 +29,11 @@ var summarySlices = []time.Duration{
 // runSummary is a run's timelineSummary, kept with the histogram bin it
 // counts in.
 type runSummary struct {
-	rec   *fleet.Recording
-	watch watchStats // a watch's counts, when it is a watch's (rec nil)
-	bin   time.Duration
-	text  string
+	rec    *fleet.Recording
+	watch  watchStats // a watch's counts, when it is a watch's (rec nil)
+	bin    time.Duration
+	faults int // the shown model's faultRev when it was made
+	text   string
 }
 
 // timelineSummary is the text alternative of the finished run or watch
@@ -52,8 +53,8 @@ func (l *Lab) timelineSummary() string {
 		return ""
 	}
 	bin := l.view.wholeBin(l.stats.Drain)
-	if l.summary.rec != l.rec || l.summary.bin != bin {
-		l.summary.rec, l.summary.bin = l.rec, bin
+	if rev := l.view.faultRev(); l.summary.rec != l.rec || l.summary.bin != bin || l.summary.faults != rev {
+		l.summary.rec, l.summary.bin, l.summary.faults = l.rec, bin, rev
 		if !l.rec.Simulated { // a simulation's are its own
 			if fs, _, _, ok := l.view.told(l.rec.Start); ok {
 				l.rec.SetFaults(fs) // as the exports have them
@@ -79,7 +80,20 @@ func (v *view) wholeBin(drain time.Duration) time.Duration {
 		span = v.span(0)
 	}
 	v.binSaid = newLayout(v.width, 1, span, v.theme).slice
+	if m := v.shownModel(); m != nil {
+		v.faultsSaid = m.faultRev
+	}
 	return v.binSaid
+}
+
+// faultRev is the shown model's faultRev, 0 with none.
+func (v *view) faultRev() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if m := v.shownModel(); m != nil {
+		return m.faultRev
+	}
+	return 0
 }
 
 // noteBin notes at a frame whether the histogram of the finished run shown
@@ -91,6 +105,11 @@ func (v *view) noteBin() {
 	}
 	if newLayout(v.width, 1, v.span(0), v.theme).slice != v.binSaid {
 		v.binSaid, v.binMoved = 0, true
+	}
+	// A fault told after the summary was made (a burst's answer after
+	// the run's end): the summary names it too.
+	if m := v.shownModel(); m != nil && m.faultRev != v.faultsSaid {
+		v.faultsSaid, v.binMoved = m.faultRev, true
 	}
 }
 

@@ -502,6 +502,18 @@ func TestSummarySaysTheFaults(t *testing.T) {
 	if got := l.timelineSummary(); !strings.Contains(got, want) {
 		t.Errorf("a live run's summary\n%s\nwant %q in it", got, want)
 	}
+	// A burst told after the summary was made (its answer after the
+	// run's end): the frame that takes it in has the summary made again.
+	b, _ := json.Marshal(mock.Event{Type: "burst", Key: "k", At: at(8000), N: 10, Admitted: 0})
+	l.view.onServerEvent(string(b))
+	l.view.mu.Lock()
+	l.view.ingest()
+	l.view.noteBin()
+	moved := l.view.binMoved
+	l.view.mu.Unlock()
+	if got := l.timelineSummary(); !moved || !strings.Contains(got, "a burst of 10 requests at 8 s, 0 admitted") {
+		t.Errorf("a burst told after the summary: the frame called for it again %v; it says\n%s", moved, got)
+	}
 
 	p, _ := fleet.PresetByID("outage")
 	sim := newLab()

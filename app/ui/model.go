@@ -129,14 +129,17 @@ type model struct {
 	workers int
 	marks   []mark
 	spans   []span
-	ends    []jobEnd
-	lanes   [][]int // per worker: indices into marks, in send order
-	hidden  []interval
-	lost    []interval    // the server's stream not connected: arrivals not seen
-	outages []interval    // the server was down (POST /mock/outage), by the server's clock
-	limits  []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
-	bursts  []burst       // another client's bursts (POST /mock/burst), by the server's clock
-	last    time.Duration // latest event time
+	// faultRev counts the messages of outages, scaled limits and bursts
+	// taken in: the summary that names them is made again when it moves.
+	faultRev int
+	ends     []jobEnd
+	lanes    [][]int // per worker: indices into marks, in send order
+	hidden   []interval
+	lost     []interval    // the server's stream not connected: arrivals not seen
+	outages  []interval    // the server was down (POST /mock/outage), by the server's clock
+	limits   []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
+	bursts   []burst       // another client's bursts (POST /mock/burst), by the server's clock
+	last     time.Duration // latest event time
 
 	arrivals  []arrival       // from the server's stream; empty without one
 	simulated bool            // the run was simulated in virtual time
@@ -487,16 +490,19 @@ func (m *model) serverEvent(e *mock.Event) {
 	case "dropped":
 		m.wcount.Dropped += int(e.Dropped)
 	case "outage":
+		m.faultRev++
 		from, to := m.since(e.At), m.since(e.Until)
 		if n := len(m.outages); (n == 0 || !resumes(&m.outages[n-1], from, to)) && to > from {
 			m.outages = append(m.outages, interval{from, to})
 		}
 	case "burst":
+		m.faultRev++
 		b := burst{m.since(e.At), e.N, e.Admitted}
 		if !slices.Contains(m.bursts, b) { // the Burst button's answer tells of it too (in case the stream's is lost)
 			m.bursts = append(m.bursts, b)
 		}
 	case "limit":
+		m.faultRev++
 		from, to := m.since(e.At), m.since(e.Until)
 		if n := len(m.limits); n > 0 && from >= m.limits[n-1].from && from <= m.limits[n-1].to {
 			// About the latest stretch: the same scale extends it; an end

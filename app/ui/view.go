@@ -106,6 +106,9 @@ type view struct {
 	binSaid  time.Duration
 	binMoved bool
 	onBin    func()
+	// The shown model's faultRev when the summary was last made
+	// (wholeBin): a frame that takes in another fault calls onBin too.
+	faultsSaid int
 }
 
 func newView() *view {
