@@ -192,6 +192,7 @@ func TestShortcutsWorkOnASwitch(t *testing.T) {
 	boot(t, ctx, srv.URL+"/")
 	keyOn := func(id, key string) {
 		t.Helper()
+		untilUnlocked(t, ctx, id)
 		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id)), chromedp.KeyEvent(key)); err != nil {
 			t.Fatalf("%s on #%s: %v", key, id, err)
 		}

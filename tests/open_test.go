@@ -23,6 +23,7 @@ func choose(t testing.TB, ctx context.Context, key, value string) {
 func selectValue(t testing.TB, ctx context.Context, id, value string) {
 	t.Helper()
 	sel := chromedp.ID(id)
+	untilUnlocked(t, ctx, id)
 	if err := chromedp.Do(ctx, chromedp.Focus(sel), chromedp.SetValue(sel, value),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById("`+id+`").dispatchEvent(new Event("change", {bubbles: true}))`)); err != nil {
 		t.Fatalf("choose %q in #%s: %v", value, id, err)

@@ -75,18 +75,24 @@ func click(t testing.TB, ctx context.Context, id string) {
 	}
 }
 
+// untilUnlocked waits for the setting #id to be enabled: the inputs are
+// locked during a run (their fieldset disabled), and state() tells a
+// run's end a frame before the page unlocks them. Focused at once, "Element
+// is not focusable" (fresh-clone CIs: TestCustomTarget,
+// TestStopAbortsInFlight, TestShortcutsWorkOnASwitch). One locked for
+// another reason is used after 5 s, and fails as it would.
+func untilUnlocked(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	_ = waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `!(document.getElementById("`+id+`") || {matches: () => false}).matches(":disabled")`)
+	})
+}
+
 // typeInto replaces the text of input #f-<key> by typing, as a person would.
 func typeInto(t testing.TB, ctx context.Context, key, text string) {
 	t.Helper()
 	sel := chromedp.ID("f-" + key)
-	// The inputs are locked during a run (their fieldset disabled), and
-	// state() tells a run's end a frame before the page unlocks them:
-	// typed into at once, "Element is not focusable" (fresh-clone CIs,
-	// TestCustomTarget and TestStopAbortsInFlight). An input locked for
-	// another reason is typed into after 5 s, and fails as it would.
-	_ = waitFor(5*time.Second, func() bool {
-		return eval[bool](t, ctx, `!(document.getElementById("f-`+key+`") || {matches: () => false}).matches(":disabled")`)
-	})
+	untilUnlocked(t, ctx, "f-"+key)
 	if err := chromedp.Do(ctx,
 		chromedp.Focus(sel),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById("f-`+key+`").select()`),
