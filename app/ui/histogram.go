@@ -472,19 +472,16 @@ func cutHeights(bin [fleet.NumClasses]int, order []fleet.Class, perSec, top floa
 		}
 		return h
 	}
-	under, k := 0.0, 0
+	under, k, counted := 0.0, 0, 0
 	for ; k < len(order); k++ {
 		c := order[k]
 		r := float64(bin[c]) * perSec
+		counted += bin[c]
 		if under+r <= cutTrue*top {
 			h[c], under = r, under+r
 			continue
 		}
-		rest := total
-		for _, d := range order[:k+1] {
-			rest -= bin[d]
-		}
-		if rest == 0 { // the last class: to the top
+		if counted == total { // the last class: to the top
 			h[c] = top - under
 			return h
 		}
@@ -810,7 +807,7 @@ func paintHistogramAxis(o *browser.Ops, l *layout, squeezes []squeeze, in frameI
 	if top <= 0 {
 		return marks
 	}
-	y := func(rate float64) float64 { return l.histTop + l.histH - math.Min(rate, top)/top*l.histH }
+	y := histY(l, top)
 	o.FillStyle(colMuted)
 	for _, v := range histTicks(l) {
 		o.Text(rateText(v*l.ratePer), l.left-6, y(v), fontSmall, browser.AlignRight, browser.BaselineMiddle)

@@ -827,27 +827,38 @@ func within(rs []rect, x0, x1 float64) []rect {
 // rather than further along it (the nearest clear place of a dense panel
 // was seconds away).
 func placeBeside(obs []rect, l *layout, top, height, w, h, x float64) (rect, bool) {
-	reach := burstReach * l.scale
-	lo, hi := l.left+2, l.right-2-w
-	r, ok := placeIn(obs, top, height, w, h, math.Max(lo, x+2), math.Min(hi, x+2+reach), x+2)
-	lr, lok := placeIn(obs, top, height, w, h, math.Max(lo, x-2-w-reach), math.Min(hi, x-2-w), x-2-w)
-	if lok && (!ok || placeCost(lr, top, x-2-w) < placeCost(r, top, x+2)) {
+	right, left := burstSides(l, w, x)
+	r, ok := placeIn(obs, top, height, w, h, right.lo, right.hi, right.prefer)
+	lr, lok := placeIn(obs, top, height, w, h, left.lo, left.hi, left.prefer)
+	if lok && (!ok || placeCost(lr, top, left.prefer) < placeCost(r, top, right.prefer)) {
 		return lr, true
 	}
 	return r, ok
+}
+
+// burstSide is where a w px wide label's left edge may go on one side
+// of a burst's line (lo to hi, inside the plot), and where it would best.
+type burstSide struct{ lo, hi, prefer float64 }
+
+// burstSides are the two sides of a burst's line at x, within burstReach
+// of it, for a w px wide label: right, then left.
+func burstSides(l *layout, w, x float64) (right, left burstSide) {
+	reach := burstReach * l.scale
+	lo, hi := l.left+2, l.right-2-w
+	return burstSide{math.Max(lo, x+2), math.Min(hi, x+2+reach), x + 2},
+		burstSide{math.Max(lo, x-2-w-reach), math.Min(hi, x-2-w), x - 2 - w}
 }
 
 // coverFewest finds a w×h box beside a burst's line at x in the server
 // panel (within burstReach of it, either side) clear of hard that covers
 // the least of soft's area, the nearest the top row of those.
 func coverFewest(hard, soft []rect, l *layout, w, h, x float64) (r rect, ok bool) {
-	reach := burstReach * l.scale
-	lo, hi := l.left+2, l.right-2-w
+	right, left := burstSides(l, w, x)
 	best := math.Inf(1)
 	for t := l.srvTop + 2; t+h <= l.srvTop+l.srvH-1; t += 2 {
-		for _, side := range [2][3]float64{{x + 2, x + 2 + reach, x + 2}, {x - 2 - w - reach, x - 2 - w, x - 2 - w}} {
-			if bx, a, bok := leastCovering(hard, soft, t, h, w, math.Max(lo, side[0]), math.Min(hi, side[1]), side[2], 1); bok {
-				if c := a + placeCost(rect{bx, t, w, h}, l.srvTop, side[2])*1e-3; c < best {
+		for _, side := range [2]burstSide{right, left} {
+			if bx, a, bok := leastCovering(hard, soft, t, h, w, side.lo, side.hi, side.prefer, 1); bok {
+				if c := a + placeCost(rect{bx, t, w, h}, l.srvTop, side.prefer)*1e-3; c < best {
 					r, ok, best = rect{bx, t, w, h}, true, c
 				}
 			}
