@@ -381,21 +381,43 @@ func faultsText(fs []fleet.Fault, start time.Time) string {
 			b.WriteString("and " + thousands(len(fs)-i) + " more")
 			break
 		}
-		from := sliceText(max(0, f.From.Sub(start)), time.Second)
-		span := " from " + from + " to " + sliceText(max(0, f.Until.Sub(start)), time.Second)
-		switch how := "halved"; f.Kind {
+		from := faultTime(f.From.Sub(start))
+		span := " from " + from + " to " + faultTime(f.Until.Sub(start))
+		switch f.Kind {
 		case "outage":
 			b.WriteString("the server was down" + span)
 		case "limit":
-			if f.Scale != LimitScale {
-				how = "scaled"
+			how := "lowered"
+			switch f.Scale {
+			case LimitScale:
+				how = "halved"
+			case 1:
+				how = "set back"
 			}
 			b.WriteString("the limit was " + how + " (limit ×" + trimFloat(f.Scale) + ")" + span)
 		default: // a burst
-			b.WriteString("a burst of " + thousands(f.N) + plural(f.N, " request", " requests") + " at " + from + ", " + thousands(f.Admitted) + " admitted")
+			if !f.From.Before(start) {
+				from = "at " + from
+			}
+			b.WriteString("a burst of " + thousands(f.N) + plural(f.N, " request", " requests") + " " + from + ", " + thousands(f.Admitted) + " admitted")
 		}
 	}
 	return b.String() + ". "
+}
+
+// faultTime is when a fault began or ended, d after the run's start, as
+// the summary says it: in seconds ("7.25 s") under a minute, past it in
+// two units ("1 h 20 min": a long simulation's faults read "4800 s"), and
+// "before the run" for a fault already on when the run began (it read
+// "0 s").
+func faultTime(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "before the run"
+	case d < time.Minute-5*time.Millisecond:
+		return trimFloat(d.Seconds()) + " s"
+	}
+	return fmtDur(d)
 }
 
 // peakSent ends the summary's sentence on the peak: "1 request was sent

@@ -551,6 +551,30 @@ func TestSummarySaysTheFaults(t *testing.T) {
 	}
 }
 
+// TestFaultTimes: the summary says a fault's times as the run reads
+// them. A long simulation's faults were said in seconds ("4800 s"), a
+// fault already on when the run began "from 0 s", and any scale of the
+// limit but a half "scaled".
+func TestFaultTimes(t *testing.T) {
+	for _, c := range []struct {
+		f    fleet.Fault
+		want string
+	}{
+		{fleet.Fault{Kind: "outage", From: at(-2000), Until: at(3000)}, "the server was down from before the run to 3 s"},
+		{fleet.Fault{Kind: "outage", From: at(59_994), Until: at(60_000)}, "the server was down from 59.99 s to 1 min"},
+		{fleet.Fault{Kind: "outage", From: at(4_800_000), Until: at(5_400_000)}, "the server was down from 1 h 20 min to 1 h 30 min"},
+		{fleet.Fault{Kind: "limit", From: at(90_000), Until: at(95_500), Scale: 0.5}, "the limit was halved (limit ×0.5) from 1 min 30 s to 1 min 36 s"},
+		{fleet.Fault{Kind: "limit", From: at(1000), Until: at(2000), Scale: 0.25}, "the limit was lowered (limit ×0.25) from 1 s to 2 s"},
+		{fleet.Fault{Kind: "limit", From: at(1000), Until: at(2000), Scale: 1}, "the limit was set back (limit ×1) from 1 s to 2 s"},
+		{fleet.Fault{Kind: "burst", From: at(-10), N: 1, Admitted: 1}, "a burst of 1 request before the run, 1 admitted"},
+		{fleet.Fault{Kind: "burst", From: at(86_400_000), N: 5, Admitted: 0}, "a burst of 5 requests at 1 d, 0 admitted"},
+	} {
+		if got, want := faultsText([]fleet.Fault{c.f}, t0), "Faults: "+c.want+". "; got != want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.f, got, want)
+		}
+	}
+}
+
 // The description counts the give-ups as their card does, the cancelled
 // among them, and says those apart: what cut them (Stop, the page's
 // limit) and why the others gave up. It counted only the others: a
