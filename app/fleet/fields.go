@@ -277,7 +277,9 @@ func choiceField[T comparable](key, group, label, help string, choices []T, name
 	}
 	f.Set = func(s *Scenario, v string) error {
 		for _, c := range choices {
-			if name(c) == strings.TrimSpace(v) {
+			// Any case, as a bool field's "ON" is taken: a link's
+			// strategy=FULL was refused beside its ra_honour=ON.
+			if strings.EqualFold(name(c), strings.TrimSpace(v)) {
 				*ptr(s) = c
 				return nil
 			}

@@ -513,6 +513,17 @@ func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *
 		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
 		Enabled: mockEnabled(enabled), why: why, mock: true,
 	}
-	f.Set = mockSet(name, label, f.Allowed(), ptr)
+	set := mockSet(name, label, f.Allowed(), ptr)
+	f.Set = func(s *Scenario, v string) error {
+		// Any case, as the page's own choices are (choiceField); the
+		// mock itself takes its values as written.
+		for _, c := range cs {
+			if strings.EqualFold(c.Value, strings.TrimSpace(v)) {
+				v = c.Value
+				break
+			}
+		}
+		return set(s, v)
+	}
 	return f
 }
