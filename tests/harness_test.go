@@ -349,6 +349,11 @@ func saveShot(tb testing.TB, name string, png []byte) string {
 // afterFrames resolves after three animation frames, time for the page to
 // handle a resize and draw what it laid out, or after a second in a hidden
 // tab, which has no frames.
+// seenJS is a JS function telling whether an element is drawn: laid out,
+// and not visually hidden for a screen reader alone (.sr-only's
+// clip-path; presentation mode's numbers keep their lines so).
+const seenJS = `(e => e.offsetParent !== null && getComputedStyle(e).clipPath != "inset(50%)")`
+
 const afterFrames = `new Promise(r => { setTimeout(r, 1000); requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))) })`
 
 var errTimeout = errors.New("timed out")

@@ -129,7 +129,7 @@ func TestPageFollowsTheFontSize(t *testing.T) {
 func TestTextIsNotCutNarrowOrSpaced(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	const cut = `[...document.querySelectorAll(".range, .tagline, #numbers .sub")].filter(e => e.offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)).map(e => e.textContent)`
+	const cut = `[...document.querySelectorAll(".range, .tagline, #numbers .sub")].filter(e => ` + seenJS + `(e) && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)).map(e => e.textContent)`
 	const spacing = `(() => { const s = document.createElement("style"); s.textContent = "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }"; document.head.append(s); return true; })()`
 	for _, c := range []struct {
 		w, h    int64

@@ -1661,7 +1661,7 @@ func TestHiddenTabIsMarked(t *testing.T) {
 // text spacing grows the card instead), so a line past it would move the
 // timeline as a run's figures replace the description.
 const cutNumbersJS = `[...document.querySelectorAll("#numbers .stat")].flatMap(c => [...c.querySelectorAll(".v, .k, .sub, .base")]
-	.filter(e => e.offsetParent !== null && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ||
+	.filter(e => ` + seenJS + `(e) && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ||
 		e.getBoundingClientRect().right > c.getBoundingClientRect().right + 1 ||
 		e.classList.contains("sub") && e.getBoundingClientRect().height > parseFloat(getComputedStyle(e).minHeight) + 1))
 	.map(e => c.dataset.stat + " " + e.className + " (" + Math.round(c.getBoundingClientRect().width) + " px): " + e.textContent))`

@@ -31,7 +31,7 @@ const brokenPhrasesJS = `(() => {
 	// A figure ("97.0 ms") and the status (prose): a duration and its unit.
 	for (const [sel, res] of [["#numbers .stat .sub, #numbers .stat .base", phrases], ["#numbers .stat .v, #run-status", [units]]])
 	for (const e of document.querySelectorAll(sel)) {
-		if (e.offsetParent === null) continue;
+		if (!` + seenJS + `(e)) continue;
 		// The element's text whole (a line's items are spans of their own).
 		const nodes = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
 		let text = "";
@@ -210,17 +210,25 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 		t.Fatal("still running after Stop")
 	}
 	// The card's name stays for a screen reader: it heard "294 ms, time
-	// to Stop: not drained" without "time to drain" (a review).
+	// to Stop: not drained" without "time to drain" (a review). It hears
+	// the card as it reads out of presentation mode, its name and line,
+	// not the name and the short label too: "time to drain, time to
+	// Stop: not drained" (a later review).
 	type card struct {
-		Shown, Title string
-		NameRead     bool
+		Shown, Title, Read string
+		NameRead           bool
 	}
+	reads := map[string][]string{"drain_ms": {"time to drain", "Run → Stop: not drained"}, "give_ups": {"give-ups", "by Stop"}}
 	for stat, want := range map[string]string{"drain_ms": "time to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
 		var c card
 		if err := waitFor(3*time.Second, func() bool {
 			c = eval[card](t, ctx, `(() => {
 				const el = document.querySelector('[data-stat="`+stat+`"]'), long = el.querySelector(".k-long");
-				return {Shown: el.innerText.replace(/\s+/g, " ").trim(), Title: el.querySelector(".k").title,
+				const heard = n => { for (let e = n.parentElement; e && e != el.parentElement; e = e.parentElement) {
+					if (e.getAttribute("aria-hidden") == "true" || getComputedStyle(e).display == "none" || getComputedStyle(e).visibility == "hidden") return false; } return true; };
+				const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), read = [];
+				for (let n; (n = w.nextNode()); ) if (heard(n)) read.push(n.data);
+				return {Shown: el.innerText.replace(/\s+/g, " ").trim(), Title: el.querySelector(".k").title, Read: read.join(" ").replace(/\s+/g, " ").trim(),
 					NameRead: !!long && getComputedStyle(long).display != "none" && getComputedStyle(long).visibility != "hidden"};
 			})()`)
 			return strings.Contains(c.Shown, want)
@@ -232,6 +240,14 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 		}
 		if !c.NameRead {
 			t.Errorf("%s card's name is hidden from a screen reader", stat)
+		}
+		for _, w := range reads[stat] {
+			if strings.Count(c.Read, w) != 1 {
+				t.Errorf("%s card reads to a screen reader %q: want %q in it once", stat, c.Read, w)
+			}
+		}
+		if strings.Contains(c.Read, want) {
+			t.Errorf("%s card reads to a screen reader %q: its short label %q as well as its name and line", stat, c.Read, want)
 		}
 	}
 }

@@ -99,10 +99,11 @@ func (n *Numbers) Render() app.UI {
 		}
 		// Where the line is not shown (presentation mode's second row)
 		// the label says what of it changes the number's meaning
-		// (stat.Short), and has the line's tooltip.
+		// (stat.Short), and has the line's tooltip. A screen reader
+		// hears the name and the line instead (app.css).
 		label := app.Span().Class("k").Title(title).Text(s.Label)
 		if s.Short != "" && l.hasStats {
-			label = app.Span().Class("k").Title(title).Body(app.Span().Class("k-long").Text(s.Label), app.Span().Class("k-short").Text(s.Short))
+			label = app.Span().Class("k").Title(title).Body(app.Span().Class("k-long").Text(s.Label), app.Span().Class("k-short").Aria("hidden", "true").Text(s.Short))
 		}
 		body := []app.UI{value, label, line}
 		switch {
