@@ -325,6 +325,9 @@ func TestCrossFieldRules(t *testing.T) {
 		{"base above cap", url.Values{"base": {"20s"}, "cap": {"10s"}}, []string{"base"}, []string{`Base "20s": at most the cap, 10s (or a cap of 0s: no cap)`}},
 		{"latency+spread", url.Values{"latency": {"20s"}, "spread": {"20s"}}, []string{"spread"}, []string{`Latency spread "20s": allowed at most 10s: Latency + Latency spread ≤ 30s`}},
 		{"failure sum", url.Values{"fail500": {"60"}, "fail503": {"60"}}, []string{"fail503"}, []string{`503 errors "60": allowed at most 40: 500 errors + 503 errors + Dropped connections + Hangs ≤ 100%`}},
+		// The field blamed is the one whose allowed value is said: drop's
+		// "at most 0" was said beside 503 errors, which may be 30.
+		{"failure sum, the last can't mend it", url.Values{"fail500": {"60"}, "fail503": {"60"}, "drop": {"10"}}, []string{"fail503"}, []string{`503 errors "60": allowed at most 30: 500 errors + 503 errors + Dropped connections + Hangs ≤ 100%`}},
 		// Two errors of one rule at once are both shown, each on its field:
 		// the page counted one field to fix, and showed the second after
 		// the first was fixed.

@@ -539,8 +539,8 @@ func (p *Params) Set(name, v string) error {
 }
 
 // check validates what no single parameter can: the sums. A broken rule is
-// reported on one parameter, the last in Table order that is not zero
-// (spread; the last of fail500, fail503, drop and hang), with the value
+// reported on one parameter, the last in Table order that could mend it
+// alone (spread; the last of fail500, fail503, drop and hang), with the value
 // given (given holds the query's, by Table index) and how much it may be
 // beside the others: "at most 10s: latency+spread ≤ 30s".
 func (p *Params) check(given *[numParams]string) *ParamError {
@@ -550,13 +550,28 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
 	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
-		i := len(pct) - 1
-		for pct[i] == 0 { // s > 100: one is not zero
-			i--
+		// The last that could make the sum 100 alone: fail500=60,
+		// fail503=60, drop=10 blamed drop, "at most 0", which no drop
+		// can mend; fail503 may be 30. Failing that (each over half),
+		// the last not zero, and what the others add up to.
+		i, last := -1, -1
+		for j := len(pct) - 1; j >= 0 && i < 0; j-- {
+			if pct[j] == 0 {
+				continue
+			}
+			if last < 0 {
+				last = j
+			}
+			if s-pct[j] <= 100+sumTolerance {
+				i = j
+			}
 		}
-		others := s - pct[i]
-		return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]),
-			Allowed: "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum}
+		allowed := "at most " + formatPct(100-(s-pct[max(i, 0)])) + ": " + allowedSum
+		if i < 0 {
+			i = last
+			allowed = "at most 0: " + allowedSum + ", and the others add up to " + formatPct(s-pct[i])
+		}
+		return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]), Allowed: allowed}
 	}
 	return nil
 }

@@ -250,7 +250,10 @@ func TestRuleErrorsNameOneParameter(t *testing.T) {
 		{"hang=1e1&fail500=95", "hang", "1e1", "at most 5: fail500+fail503+drop+hang ≤ 100"},
 		{"fail500=0.2&fail503=85.4&drop=14.5", "drop", "14.5", "at most 14.4: fail500+fail503+drop+hang ≤ 100"},
 		{"fail500=40&fail503=30&drop=20&hang=10.5", "hang", "10.5", "at most 10: fail500+fail503+drop+hang ≤ 100"},
-		{"fail500=100&fail503=100&drop=100", "drop", "100", "at most 0: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=100&fail503=100&drop=100", "drop", "100", "at most 0: fail500+fail503+drop+hang ≤ 100, and the others add up to 200"},
+		// drop cannot mend it (at most 0 still leaves 120); fail503 can.
+		{"fail500=60&fail503=60&drop=10", "fail503", "60", "at most 30: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=60&fail503=10&drop=60&hang=5", "drop", "60", "at most 25: fail500+fail503+drop+hang ≤ 100"},
 		{"drop=0&fail503=100&fail500=1", "fail503", "100", "at most 99: fail500+fail503+drop+hang ≤ 100"},
 	} {
 		q, _ := url.ParseQuery(tt.query)
