@@ -507,7 +507,8 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 	if n := len(arr.snapshot()); n != 0 {
 		t.Errorf("the server saw %d requests from an invalid configuration", n)
 	}
-	if eval[bool](t, ctx, `document.getElementById("run").disabled`) {
+	// The last key typed takes effect a moment after it is sent.
+	if err := waitFor(3*time.Second, func() bool { return !eval[bool](t, ctx, `document.getElementById("run").disabled`) }); err != nil {
 		t.Error("Run stays disabled after every value was fixed")
 	}
 }
@@ -771,6 +772,45 @@ func TestReloadKeepsWhatWasTyped(t *testing.T) {
 	}
 }
 
+// TestAddressHoldsWhatWasEntered: the address bar takes a typed value
+// when the user leaves its input or presses Enter, not at each key.
+// Written at each key allowed, "50ms" typed into Cap (not allowed under
+// the base of 100ms) left cap=50m, 50 minutes, in the address, while the
+// copy buttons were disabled: copying the address shared a cap the user
+// never chose (a review).
+func TestAddressHoldsWhatWasEntered(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	capIn := func() string {
+		return eval[string](t, ctx, `new URL(location.href).searchParams.get("cap") || "(none)"`)
+	}
+	before := capIn()
+	typeInto(t, ctx, "cap", "50ms")
+	if err := waitFor(3*time.Second, func() bool {
+		return eval[string](t, ctx, `(document.getElementById("err-cap") || {}).textContent || ""`) != ""
+	}); err != nil {
+		t.Fatal("50ms in Cap under a base of 100ms: no message")
+	}
+	if got := capIn(); got != before {
+		t.Errorf("typing 50ms into Cap: the address has cap=%s, want it as it was (%s)", got, before)
+	}
+	eval[chromedp.Void](t, ctx, `document.activeElement.blur()`)
+	if got := capIn(); got != before {
+		t.Errorf("50ms left in Cap: the address has cap=%s, want it as it was (%s)", got, before)
+	}
+	typeInto(t, ctx, "cap", "5s")
+	if got := capIn(); got != before {
+		t.Errorf("5s typed into Cap, the input still focused: the address has cap=%s, want it as it was (%s)", got, before)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(3*time.Second, func() bool { return capIn() == "5s" }); err != nil {
+		t.Errorf("5s entered into Cap: the address has cap=%s, want 5s", capIn())
+	}
+}
+
 // TestSharedURLReproducesConfiguration: what is set on the page is in the
 // URL; opening that URL elsewhere sets up the same run, and a malformed
 // field falls back with a visible notice.
@@ -781,7 +821,7 @@ func TestSharedURLReproducesConfiguration(t *testing.T) {
 	click(t, ctx, "preset-retry-after")
 	typeInto(t, ctx, "workers", "37")
 	typeInto(t, ctx, "seed", "424242")
-	time.Sleep(300 * time.Millisecond)
+	eval[chromedp.Void](t, ctx, `document.activeElement.blur()`) // the address takes it as the input is left
 	link := eval[string](t, ctx, `location.href`)
 	q, err := url.Parse(link)
 	if err != nil || q.Query().Get("workers") != "37" || q.Query().Get("seed") != "424242" || q.Query().Get("ra_honour") != "on" {

@@ -182,7 +182,8 @@ func textInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.U
 		Attr("spellcheck", "false").
 		Aria("invalid", strconv.FormatBool(invalid)).
 		Aria("describedby", described).
-		OnInput(func(ctx app.Context, e app.Event) { l.Set(key, ctx.JSSrc().Get("value").String()) })
+		OnInput(func(ctx app.Context, e app.Event) { l.Type(key, ctx.JSSrc().Get("value").String()) }).
+		OnChange(func(ctx app.Context, e app.Event) { l.Commit() })
 }
 
 // fieldMessages are what is said under a field's input: the error (an

@@ -507,14 +507,38 @@ func (l *Lab) oneOriginNote() string {
 // one HTTP/1.1 origin beside the arrivals stream (FACTS.md: six per origin).
 const oneOriginFree = 5
 
-// Set takes what the user typed into field key. A value that is not
-// allowed keeps its text and gets a message beside the input, and the run
+// Set takes what the user chose or typed into field key, and puts the
+// configuration in the address bar (saveURL). A value that is not allowed
+// keeps its text and gets a message beside the input, and the run
 // configuration keeps its last valid value: Run is disabled until it is
 // fixed, nothing is silently clamped.
 func (l *Lab) Set(key, text string) {
+	if l.set(key, text) {
+		l.saveURL()
+		l.publish()
+	}
+}
+
+// Type is Set for a text input's keystroke: the value takes effect (and
+// its message shows) at once, and the address bar waits for the input's
+// change (Commit), when the user leaves it or presses Enter. Written at
+// each keystroke allowed, the address held what was typed on the way:
+// "50ms" typed into Cap, not allowed under a base of 100ms, left
+// cap=50m (50 minutes) in it, while the copy buttons were disabled (a
+// review). What is typed meanwhile is kept in the tab (saveDraft).
+func (l *Lab) Type(key, text string) {
+	if l.set(key, text) {
+		l.saveDraft()
+		l.publish()
+	}
+}
+
+// set takes text into field key for Set and Type; false for no such
+// field.
+func (l *Lab) set(key, text string) bool {
 	f, ok := fleet.FieldByKey(key)
 	if !ok {
-		return
+		return false
 	}
 	l.texts[key] = text
 	l.restored = false
@@ -529,9 +553,12 @@ func (l *Lab) Set(key, text string) {
 	l.checkRules()
 	l.cfgRev++
 	l.configureView()
-	l.saveURL()
-	l.publish()
+	return true
 }
+
+// Commit puts what was typed into a text input in the address bar, once
+// the user leaves it or presses Enter (its change event).
+func (l *Lab) Commit() { l.saveURL() }
 
 // saveURL puts the configuration in the address bar when it is valid, and
 // keeps what was typed since in the tab otherwise (saveDraft).
@@ -545,10 +572,10 @@ func (l *Lab) saveURL() {
 }
 
 // draftStorageKey keeps, in the tab's session storage, what was typed into
-// the fields since the configuration was last valid, with the address it
-// was typed over. The address bar holds only valid configurations, so
-// without it a reload would lose the typing, the value not allowed with
-// it: nothing a user typed is lost.
+// the fields since the address bar last took the configuration, with the
+// address it was typed over. The address bar holds only valid
+// configurations, as committed (Type), so without it a reload would lose
+// the typing, the value not allowed with it: nothing a user typed is lost.
 const draftStorageKey = "retrylab.draft"
 
 // draft is what draftStorageKey holds, written as a query (draft.String,
@@ -591,22 +618,25 @@ func parseDraft(s string) draft {
 }
 
 // saveDraft stores the fields whose text differs from the address's
-// configuration while a value is not allowed, and clears the draft once
-// none is.
+// configuration (a value not allowed, or one typed and not yet committed),
+// and clears the draft once none does.
 func (l *Lab) saveDraft() {
-	if l.drafts == nil || (l.Invalid() == 0 && !l.drafted) {
-		return // nothing kept, nothing to clear: a keystroke writes nothing
+	if l.drafts == nil {
+		return
 	}
 	var d draft
-	if l.Invalid() > 0 {
-		d.Texts = map[string]string{}
-		for _, f := range fleet.Fields {
-			if t := l.texts[f.Key]; t != f.Get(&l.saved) {
-				d.Texts[f.Key] = t
+	for _, f := range fleet.Fields {
+		if t := l.texts[f.Key]; t != f.Get(&l.saved) {
+			if d.Texts == nil {
+				d.Texts = map[string]string{}
 			}
+			d.Texts[f.Key] = t
 		}
-		d.Query = l.address // the address bar's, not that of the valid values typed since
 	}
+	if d.Texts == nil && !l.drafted {
+		return // nothing kept, nothing to clear
+	}
+	d.Query = l.address // the address bar's, not that of the values typed since
 	_ = l.drafts.Set(draftStorageKey, d.String())
 	l.drafted = d.Texts != nil
 }

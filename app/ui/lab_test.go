@@ -659,13 +659,42 @@ func TestDraftSurvivesAReload(t *testing.T) {
 			t.Errorf("%s: workers shows %q, not the address's %d", c.name, r.Text("workers"), r.Scenario().Workers)
 		}
 	}
-	// Valid typing keeps nothing: a keystroke writes no storage.
+	// A valid value chosen keeps nothing: it writes no storage.
 	st := &fakeStorage{m: map[string]string{}}
 	l := open(page, st)
 	l.Set("workers", "9")
 	l.Set("jobs", "4")
 	if d, ok := st.m[draftStorageKey]; ok {
-		t.Errorf("valid typing stored a draft: %s", d)
+		t.Errorf("valid values set stored a draft: %s", d)
+	}
+	// A valid value typed and not yet committed (the input still
+	// focused) is not in the address bar, and a reload keeps it; once
+	// committed, it is in the address and the draft is cleared.
+	st = &fakeStorage{m: map[string]string{}}
+	l = open(page, st)
+	before := l.address
+	for _, k := range []string{"5", "50", "50m", "50ms"} { // cap under a base of 100ms: not allowed
+		l.Type("cap", k)
+	}
+	if l.address != before || l.Err("cap") == "" {
+		t.Errorf("typing 50ms into cap: the address went from %q to %q (message %q); want it kept, and a message", before, l.address, l.Err("cap"))
+	}
+	r := open(page, st)
+	if r.Text("cap") != "50ms" || r.Err("cap") == "" {
+		t.Errorf("after a reload, cap shows %q with message %q; want 50ms with its message", r.Text("cap"), r.Err("cap"))
+	}
+	st = &fakeStorage{m: map[string]string{}}
+	l = open(page, st)
+	l.Type("workers", "9")
+	if l.address != before || l.Scenario().Workers != 9 {
+		t.Errorf("typing 9 into workers: address %q, workers %d; want the address kept and 9 workers", l.address, l.Scenario().Workers)
+	}
+	if r := open(page, st); r.Text("workers") != "9" || r.Scenario().Workers != 9 {
+		t.Errorf("after a reload, typed (not committed) workers shows %q, runs %d; want 9", r.Text("workers"), r.Scenario().Workers)
+	}
+	l.Commit()
+	if d := st.m[draftStorageKey]; !strings.Contains(l.address, "workers=9") || (d != "" && d != `""`) {
+		t.Errorf("committed: address %q, draft %q; want workers=9 in it, and no draft", l.address, d)
 	}
 }
 
