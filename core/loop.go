@@ -440,8 +440,15 @@ func deadlineError(what string, wait time.Duration) error {
 	return fmt.Errorf("core: %s %s would pass the context deadline: %w", what, noteDuration(wait), context.DeadlineExceeded)
 }
 
+// horizonNote says why a wait stops the job at the horizon. A wait that
+// saturated (an uncapped Backoff's, a Retry-After's) is "over" the largest
+// Duration, as serverWait notes it: the wait asked for was longer.
 func (l *Loop) horizonNote(what string, now time.Time, wait time.Duration) string {
-	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, noteDuration(wait), noteDuration(l.horizon.Sub(now)))
+	w := noteDuration(wait)
+	if wait == maxDuration {
+		w = "over " + w
+	}
+	return fmt.Sprintf("%s %s would end past the horizon, %s away", what, w, noteDuration(l.horizon.Sub(now)))
 }
 
 func joinNote(a, b string) string {

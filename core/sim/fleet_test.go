@@ -488,7 +488,7 @@ w0.j0 wait#7@111110h0m0s 1000000h0m0s backoff
 w0.j0 attempt#7@1111110h0m0s
 w0.j0 outcome#7@1111110h0m0s 500
 w0.j0 done#7@1111110h0m0s horizon reached
-`, "backoff wait 2562047h47m16.854775807s would end past the horizon, 1450937h47m16.855s away"},
+`, "backoff wait over 2562047h47m16.854775807s would end past the horizon, 1450937h47m16.855s away"},
 		{"an answer due past the end", time.Second, 2 * time.Second, `w0.j0 attempt#1@0s
 w0.j0 outcome#1@0s err
 w0.j0 done#1@0s horizon reached
