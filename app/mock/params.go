@@ -317,7 +317,13 @@ var (
 )
 
 func perr(i int, value string) *ParamError {
-	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: table[i].Allowed}
+	allowed := table[i].Allowed
+	if strings.HasPrefix(value, " ") {
+		// curl 'mock?burst=+1000' sends a space: the README's "+1000"
+		// refused as " 1000", and nothing said why (a review).
+		allowed += " (a + in a query reads as a space: write it %2B)"
+	}
+	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: allowed}
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then

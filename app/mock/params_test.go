@@ -235,7 +235,7 @@ func TestParseSums(t *testing.T) {
 // A rule between parameters is reported on one of them, as every other
 // error is: param was "latency+spread" or "fail500+fail503+drop+hang",
 // which a client reading param as a parameter's name could not use. The
-// one named is the last in Table order that is not zero, with the value
+// one named is the last in Table order that could mend it alone, with the value
 // it was given, and allowed says how much it may be beside the others —
 // without float noise (0.2+85.4 leaves 14.4, not 14.399999999999991) —
 // and the rule.
@@ -278,6 +278,8 @@ func TestParseQueryErrors(t *testing.T) {
 		{"rate", "rate", Table()[pRate].Allowed},
 		{"key=a;rate=1", "key", Table()[pKey].Allowed},
 		{"a;b=1", "a;b", allowedKnown},
+		{"burst=+1000", "burst", Table()[pBurst].Allowed + " (a + in a query reads as a space: write it %2B)"},
+		{"burst=%2B1000&rate=+x", "rate", Table()[pRate].Allowed + " (a + in a query reads as a space: write it %2B)"},
 		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "…", allowedKnown},
 	}
 	for _, tt := range tests {
