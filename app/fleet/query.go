@@ -72,8 +72,20 @@ func ParseQuery(raw string) (url.Values, []FieldError) {
 			continue
 		}
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
-		if strings.Contains(pair, ";") {
-			bads = append(bads, bad{rawKey, rawValue, "a semicolon is not a separator"})
+		if first, rest, semi := strings.Cut(pair, ";"); semi {
+			rawKey, rawValue, _ = strings.Cut(first, "=")
+			bads = append(bads, bad{rawKey, rawValue + ";" + rest, "a semicolon is not a separator: write &"})
+			// Each pair after it is named too, beside its own input:
+			// workers=5;jobs=3 lost jobs, and only Workers said so (a
+			// review).
+			for p := range strings.SplitSeq(rest, ";") {
+				if k, v, _ := strings.Cut(p, "="); k != "" {
+					if uk, err := url.QueryUnescape(k); err == nil {
+						k = uk
+					}
+					bads = append(bads, bad{k, v, "after a semicolon, which is not a separator: write &"})
+				}
+			}
 			continue
 		}
 		key, err := url.QueryUnescape(rawKey)
