@@ -437,56 +437,6 @@ func TestBucketLineReadsOverItsBars(t *testing.T) {
 	}
 }
 
-// A line's label lies by its own line, with no other line between them,
-// where it would read as that line's label: at 1400 px the fleet bucket's
-// "fleet bucket 8 req/s" had room above its line only beyond the server
-// limit's, 17 px higher, and sat over that (found by a review). Where
-// there is no place clear of the bars by its line, it lies on them, on a
-// plate (TestBucketLineReadsOverItsBars).
-func TestLineLabelsLieByTheirLines(t *testing.T) {
-	views := map[string]*view{}
-	for _, id := range []string{"flood", "outage", "bucket"} {
-		views["preset "+id] = simulatedView(t, id, "")
-	}
-	views["bucket against the flood"] = simulatedView(t, "bucket", "flood")
-	for _, q := range []string{
-		"workers=50&jobs=2&bucket=on&bucket_rate=9&bucket_cap=1",        // the bucket just under the limit
-		"workers=50&jobs=2&bucket=on&bucket_rate=12&bucket_cap=1",       // just over it
-		"workers=20&jobs=3&bucket=on&bucket_rate=5&bucket_cap=1&rate=6", // under a lower limit
-	} {
-		views[q] = queryView(t, q)
-	}
-	for name, v := range views {
-		for _, sz := range frameSizes {
-			o, l := paintView(v, sz)
-			marks, labels := frameContent(o, &l)
-			for _, lb := range labels {
-				if lb.col != colLimit && lb.col != colClient {
-					continue
-				}
-				own, _ := ownLine(&l, marks, lb)
-				if own.what == "" {
-					t.Errorf("%s, %s: %q lies across no line of its colour", name, sz.name, lb.text)
-					continue
-				}
-				y := own.r.y + own.r.h/2
-				for _, mk := range marks {
-					oy := mk.r.y + mk.r.h/2
-					if mk.what != "line" || mk.col == lb.col || (mk.col != colLimit && mk.col != colClient) || mk.r.h > mk.r.w || mk.r.x >= lb.r.x+lb.r.w || lb.r.x >= mk.r.x+mk.r.w {
-						continue
-					}
-					if math.Abs(oy-y) <= 6*l.scale {
-						continue // the two lines run as one band (a baseline's scale put both near the foot): a label beside either is beside both
-					}
-					if math.Min(lb.r.y, y) < oy && oy < math.Max(lb.r.y+lb.r.h, y) {
-						t.Errorf("%s, %s: %q %v has the line of colour %d at y %.1f between it and its own at %.1f", name, sz.name, lb.text, lb.r, mk.col, oy, y)
-					}
-				}
-			}
-		}
-	}
-}
-
 // The server limit's line reads on every bar it crosses, in every theme:
 // its dashes or the background's colour between them contrast 3:1 with
 // the bar. And it notches the bars no more than its own width: a casing
@@ -892,54 +842,6 @@ func TestServerDotsCoverEveryArrival(t *testing.T) {
 		}
 		if missed > 0 || len(v.m.marks) < 10000 {
 			t.Errorf("%s: %d of %d arrivals not covered", sz.name, missed, len(v.m.marks))
-		}
-	}
-}
-
-// A burst's label lies beside its line, at every zoom: at the whole run's
-// zoom, in a server panel dense with arrivals on both sides of the line,
-// "burst ×20, 0 admitted" for a burst at 7.43 s was drawn at 22–28 s on
-// the time axis (the nearest clear place, however far along the panel);
-// zoomed in it was at 7.43 s.
-func TestBurstLabelBesideItsLine(t *testing.T) {
-	const burstAt = 7430 * time.Millisecond
-	for _, preset := range []string{"full-jitter", "flood", "retry-after", "open"} {
-		v := simulatedView(t, preset, "")
-		v.mu.Lock()
-		v.m.serverEvent(&mock.Event{Type: "burst", At: v.m.start.Add(burstAt), N: 20, Admitted: 0})
-		whole := v.span(0)
-		v.mu.Unlock()
-		for _, zoom := range []struct {
-			name       string
-			from, span time.Duration
-		}{{"whole run", 0, 0}, {"4 s around it", burstAt - 2*time.Second, 4 * time.Second}, {"1 s at its right", burstAt - 900*time.Millisecond, time.Second}} {
-			if zoom.span >= whole {
-				continue
-			}
-			v.mu.Lock()
-			v.zoomFrom, v.zoomSpan = zoom.from, zoom.span
-			v.mu.Unlock()
-			for _, sz := range frameSizes {
-				name := preset + ", " + zoom.name + ", " + sz.name
-				o, l := paintView(v, sz)
-				_, labels := frameContent(o, &l)
-				x := math.Round(l.x(burstAt)) + 0.5
-				found := false
-				for _, lb := range labels {
-					if !strings.Contains(lb.text, "×20") {
-						continue
-					}
-					found = true
-					// Its nearer side within a few pixels of the line (its plate, the text in it).
-					if d := math.Max(lb.r.x-x, x-(lb.r.x+lb.r.w)); d > (burstReach+6)*l.scale {
-						t.Errorf("%s: %q spans %.0f–%.0f px (%v–%v), %.0f px from its line at %.0f px (%v)", name, lb.text,
-							lb.r.x, lb.r.x+lb.r.w, l.t(lb.r.x).Round(10*time.Millisecond), l.t(lb.r.x+lb.r.w).Round(10*time.Millisecond), d, x, burstAt)
-					}
-				}
-				if !found {
-					t.Errorf("%s: the burst has no label", name)
-				}
-			}
 		}
 	}
 }
