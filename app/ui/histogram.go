@@ -85,8 +85,9 @@ func (lim limits) scaledServer(f float64) (float64, string) {
 }
 
 // paintHistogramPanel draws the histogram's bars (clipped to its panel), its
-// y labels and its limit lines.
-func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
+// y labels and its limit lines, and the labels of hist, the bursts
+// paintServerLabels left to it.
+func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput, hist []histBurst) {
 	o.Clip(l.left, l.histTop, l.right-l.left, l.histH+1)
 	bars, outline, values := paintHistogram(o, l, m, in)
 	marks := paintBursts(o, l, m, true)
@@ -101,7 +102,7 @@ func paintHistogramPanel(o *browser.Ops, l *layout, m *model, in frameInput) {
 		marks = append(marks, v.r)
 	}
 	marks = paintHistogramAxis(o, l, m.limits, in, marks, bars, outline)
-	paintHistBurstLabels(o, l, marks, bars, outline)
+	paintHistBurstLabels(o, l, hist, marks, bars, outline)
 }
 
 // cutValue is a cut bar's value and where it goes.

@@ -183,7 +183,8 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		paintHidden(t, l, m, in)
 	}
 	paintHiddenLabels(t, l, m, in) // over every mark, kept or open
-	paintServerLabels(t, l, m)     // over every arrival, kept or open
+	var onStack [burstsOnStack]histBurst
+	hist := paintServerLabels(t, l, m, onStack[:0]) // over every arrival, kept or open
 	paintNow(t, l, in)
 	t.Restore()
 	clearHistogram(t, l)
@@ -193,7 +194,7 @@ func (ly *layers) paint(l *layout, m *model, in frameInput, key layerKey, fresh,
 		paintOutages(t, l, m, true)
 		t.Restore()
 	}
-	paintHistogramPanel(t, l, m, in)
+	paintHistogramPanel(t, l, m, in, hist)
 	paintOutlines(t, l)
 	return ly.canvas.DrawLayers(ly.slot, b, fresh, t, l.w, l.h)
 }

@@ -30,10 +30,6 @@ type layout struct {
 	markMin         float64       // the theme's least mark radius where rows allow it (theme.markMin)
 	slice           time.Duration // histogram bin width
 	histMax         float64       // req/s at the top of the histogram
-	// The bursts' labels with no clear place in the server panel
-	// (paintServerLabels), for the histogram to say beside the same lines
-	// (paintHistBurstLabels): set at each frame, as histMax is.
-	histBursts []histBurst
 	// The unit the histogram's rates are written in: per second, or, in
 	// bins of an hour or a day and more (a simulation over days or
 	// centuries), per hour or per day, in which a rate takes a few digits:

@@ -71,10 +71,11 @@ func paint(o *browser.Ops, l *layout, m *model, in frameInput) {
 		default:
 			paintServer(o, l, m, v.arrivals)
 		}
-		paintServerLabels(o, l, m)
+		var onStack [burstsOnStack]histBurst
+		hist := paintServerLabels(o, l, m, onStack[:0])
 		paintNow(o, l, in)
 		o.Restore()
-		paintHistogramPanel(o, l, m, in)
+		paintHistogramPanel(o, l, m, in, hist)
 	}
 	paintOutlines(o, l)
 }
@@ -692,11 +693,11 @@ const burstReach = 6
 // goes beside the same line in the histogram (paintHistBurstLabels): at
 // 1024 px, among a run's columns of retries, it lay on a plate over the
 // arrivals beside its line (a review). Where there is none at all, the
-// whole label is drawn on a plate over the dots.
-func paintServerLabels(o *browser.Ops, l *layout, m *model) {
-	l.histBursts = l.histBursts[:0]
+// whole label is drawn on a plate over the dots. It returns hist with
+// those bursts' labels appended, for paintHistBurstLabels.
+func paintServerLabels(o *browser.Ops, l *layout, m *model, hist []histBurst) []histBurst {
 	if len(m.outages) == 0 && len(m.bursts) == 0 {
-		return
+		return hist
 	}
 	s := l.scale
 	type label struct {
@@ -798,7 +799,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		placed = append(placed, r)
 		if overDots && lb.from == lb.to {
 			// A burst's: in the histogram, else here (kept for it).
-			l.histBursts = append(l.histBursts, histBurst{lb.texts, lb.from, text, r})
+			hist = append(hist, histBurst{lb.texts, lb.from, text, r})
 			continue
 		}
 		if lb.plate {
@@ -808,6 +809,7 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model) {
 		o.FillStyle(lb.col)
 		o.Text(text, r.x+2, r.y+r.h/2, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
+	return hist
 }
 
 // within is a new list of the boxes of rs that reach into [x0, x1].
@@ -877,20 +879,29 @@ type histBurst struct {
 	srv     rect
 }
 
+// burstsOnStack is how many bursts' labels paint and layers.paint keep
+// on the stack for the histogram (paintServerLabels appends them to an
+// array's slice), more growing on the heap. Kept on the layout, which
+// frameFor makes anew at each frame and which is copied (into v.lay),
+// they were allocated again at each frame of a run with bursts.
+// BenchmarkPaint's 16 bursts all go to the histogram, at 1000 px and at
+// 390 px: twice as many fit.
+const burstsOnStack = 32
+
 // paintHistBurstLabels writes the labels of the bursts paintServerLabels
-// found no clear place for beside their lines in the server panel (l's
-// histBursts) beside the same lines in the histogram, where they cover
+// found no clear place for beside their lines in the server panel (hist)
+// beside the same lines in the histogram, where they cover
 // none of marks (its lines, their labels, the cut bars' values, the
 // bursts' lines) and of under (the bars, the baseline's outline), on the
 // top row or as near it as there is room, in fewer words where the whole
 // has none; else over the server panel's arrivals, as before.
-func paintHistBurstLabels(o *browser.Ops, l *layout, marks []rect, under ...[]rect) {
+func paintHistBurstLabels(o *browser.Ops, l *layout, hist []histBurst, marks []rect, under ...[]rect) {
 	all := slices.Clone(marks) // not into the caller's
 	for _, u := range under {
 		all = append(all, u...)
 	}
 	var placed []rect
-	for _, b := range l.histBursts {
+	for _, b := range hist {
 		text, r, ok := b.srvText, b.srv, false
 		// What lies within its reach only, as paintServerLabels's.
 		wmax := plateRect(l, b.texts[0], 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle).w
