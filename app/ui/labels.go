@@ -87,20 +87,17 @@ func placeLabel(o *browser.Ops, l *layout, marks *[]rect, lb lineLabel, under ..
 			}
 		}
 	}
-	try(lb, under, nil, near)
-	// An optional label too: "limit ×0.5", left out where nothing is clear
+	// Clear of all of under (i == 0), else on its first i lists. An
+	// optional label too: "limit ×0.5", left out where nothing is clear
 	// at its line, was gone from every finished run with a halved limit
 	// (a presenter's review), which it had named while the run went on.
-	for i := 1; !ok && i <= len(under); i++ {
-		if try(lb, under[i:], under[:i], near); ok {
+	for i := 0; !ok && i <= len(under); i++ {
+		if try(lb, under[i:], under[:i], near); ok && i > 0 {
 			alpha = 1 // what it lies on need not show through: the text reads on it as on the panel
 		}
 	}
-	if !ok && !lb.optional {
-		try(lb, under, nil, math.Inf(1))
-	}
-	for i := 1; !ok && !lb.optional && i <= len(under); i++ {
-		if try(lb, under[i:], nil, math.Inf(1)); ok {
+	for i := 0; !ok && !lb.optional && i <= len(under); i++ {
+		if try(lb, under[i:], nil, math.Inf(1)); ok && i > 0 {
 			alpha = 1
 		}
 	}
