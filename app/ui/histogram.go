@@ -208,7 +208,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 	top := histogramScale(append(rates[lo-first:len(rates):len(rates)], baseRates[min(lo-first, len(baseRates)):]...), in.lim, l.ratePer)
 	bw := l.x(l.slice) - l.x(0)
 	gap := barGap(bw)
-	top = roomForCutValues(l, bins, rates, baseRates, first, lo, top, bw, gap)
+	top, values = roomForCutValues(l, bins, rates, baseRates, first, lo, top, bw, gap)
 	l.histMax = top
 	y := histY(l, top)
 	// Stacked bars, one path per class, bottom up in a fixed order; a bar
@@ -250,11 +250,12 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 			bars = append(bars, rect{l.x(time.Duration(first+i) * l.slice), y1, bw - gap, l.histTop + l.histH - y1})
 		}
 	}
-	// Bars cut at the top: a break mark, and under it their value in the
-	// break, on the bar (else shifted along it, or rows lower) where it
-	// covers no other value, no bar that is not cut and no boundary
-	// between a cut bar's classes: the part of a cut bar that runs off the
-	// scale, one colour, says nothing but that it goes on.
+	// Bars cut at the top: a break mark, and under it (roomForCutValues
+	// placed it) their value in the break, on the bar (else shifted along
+	// it, or rows lower) where it covers no other value, no bar that is
+	// not cut and no boundary between a cut bar's classes: the part of a
+	// cut bar that runs off the scale, one colour, says nothing but that
+	// it goes on.
 	outline = paintBaseline(o, l, baseRates, first, y)
 	for i, r := range rates {
 		if r > top && first+i >= lo {
@@ -263,8 +264,7 @@ func paintHistogram(o *browser.Ops, l *layout, m *model, in frameInput) (bars, o
 			o.Rect(x-1, l.histTop+5*s, bw+1, 3*s)
 		}
 	}
-	run, base := placeAllCutValues(l, outline, bins, rates, baseRates, first, lo, top, bw, gap)
-	return bars, outline, append(run, base...)
+	return bars, outline, values
 }
 
 // histY is the y of a rate on l's histogram whose scale's top is top
@@ -389,8 +389,11 @@ func placeCutValues(l *layout, taken []rect, bins [][fleet.NumClasses]int, rates
 // after it. Where a value has no place even then, nothing is cut: the
 // scale reaches the highest bar or baseline bin in view (two cut bars
 // side by side on a 320 px phone, 1,004 and 891 req/s on a scale of 800,
-// were drawn cut with no value, the height of neither said).
-func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates, baseRates []float64, first, lo int, top, bw, gap float64) float64 {
+// were drawn cut with no value, the height of neither said). values are
+// the values it placed on the scale it returns, the bars' then the
+// baseline's, for paintHistogram to draw (which placed them all again,
+// the same, at each frame).
+func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates, baseRates []float64, first, lo int, top, bw, gap float64) (_ float64, values []cutValue) {
 	cut := func(rates []float64) (n int) {
 		for i, r := range rates {
 			if r > top && first+i >= lo {
@@ -402,12 +405,12 @@ func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates, baseRates 
 	for step := 0; ; step++ {
 		want := cut(rates) + cut(baseRates)
 		if want == 0 {
-			return top
+			return top, nil
 		}
 		outline := baselineOutline(l, baseRates, first, histY(l, top))
 		run, base := placeAllCutValues(l, outline, bins, rates, baseRates, first, lo, top, bw, gap)
 		if len(run)+len(base) == want {
-			return top
+			return top, append(run, base...)
 		}
 		if step == maxScaleSteps {
 			break
@@ -421,7 +424,7 @@ func roomForCutValues(l *layout, bins [][fleet.NumClasses]int, rates, baseRates 
 			}
 		}
 	}
-	return top
+	return top, nil // nothing cut
 }
 
 // maxScaleSteps is how many steps roomForCutValues raises a scale by at most.
