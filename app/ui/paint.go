@@ -740,26 +740,28 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model, hist []histBurst) []
 		wmax := plateRect(l, lb.texts[0], 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle).w
 		near := within(dots, lb.from-wmax-reach-16*s, lb.to+wmax+reach+16*s)
 		obs := append(near, lines...)
-		// place finds lb's box for a w×h text clear of obs.
-		place := func(obs []rect, w, h float64) (rect, bool) {
-			lo, hi := l.left+2, l.right-2-w
-			if lb.from < lb.to { // an outage: inside it, else across its edge
-				if r, ok := placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.to-2-w), lb.from+2); ok {
-					return r, true
+		// place finds lb's box clear of obs, in fewer words only where
+		// the whole has no such place, and in which words.
+		place := func(obs []rect) (string, rect, bool) {
+			for _, t := range lb.texts {
+				pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
+				w, h := pr.w, pr.h
+				lo, hi := l.left+2, l.right-2-w
+				r, ok := rect{}, false
+				if lb.from < lb.to { // an outage: inside it, else across its edge
+					if r, ok = placeNear(obs, l, w, h, math.Max(lo, lb.from+2), math.Min(hi, lb.to-2-w), lb.from+2); !ok {
+						r, ok = placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
+					}
+				} else {
+					r, ok = placeBeside(obs, l, l.srvTop, l.srvH, w, h, lb.from)
 				}
-				return placeNear(obs, l, w, h, math.Max(lo, lb.from+12*s-w), math.Min(hi, lb.to-12*s), lb.from+2)
+				if ok {
+					return t, r, true
+				}
 			}
-			return placeBeside(obs, l, l.srvTop, l.srvH, w, h, lb.from)
+			return "", rect{}, false
 		}
-		// In fewer words only where the whole has no clear place.
-		text, r, ok := lb.texts[0], rect{}, false
-		for _, t := range lb.texts {
-			pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-			if r, ok = place(obs, pr.w, pr.h); ok {
-				text = t
-				break
-			}
-		}
+		text, r, ok := place(obs)
 		overDots := !ok
 		if !ok && lb.from == lb.to {
 			// A burst's, nowhere clear of the dots: beside its line in the
@@ -771,16 +773,8 @@ func paintServerLabels(o *browser.Ops, l *layout, m *model, hist []histBurst) []
 		}
 		if !ok {
 			// Nowhere clear of the dots: on a plate over them, clear of
-			// the lines and the other labels, in fewer words where the
-			// whole has no such place.
-			for _, t := range lb.texts {
-				pr := plateRect(l, t, 0, 0, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
-				if r, ok = place(lines, pr.w, pr.h); ok {
-					text = t
-					break
-				}
-			}
-			if !ok {
+			// the lines and the other labels.
+			if text, r, ok = place(lines); !ok {
 				// Across a line, then: the whole label, by its line or
 				// stretch, below the labels placed before it (a burst's
 				// plate lay over the outage's "server down").
