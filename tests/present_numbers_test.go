@@ -219,6 +219,8 @@ func TestPresentedNumbersSayTheRunWasCut(t *testing.T) {
 		NameRead           bool
 	}
 	reads := map[string][]string{"drain_ms": {"time to drain", "Run → Stop: not drained"}, "give_ups": {"give-ups", "by Stop"}}
+	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
+	viewShot(t, ctx, "presented-numbers-stopped")
 	for stat, want := range map[string]string{"drain_ms": "time to Stop: not drained", "give_ups": "give-ups, 4 by Stop"} {
 		var c card
 		if err := waitFor(3*time.Second, func() bool {
