@@ -34,9 +34,10 @@
 //
 // # Models
 //
-//   - Fleet: Workers × Jobs jobs, each a core.Loop with the shared
-//     core.Bucket and core.Budget and a per-attempt timeout, against a
-//     Server. app/fleet.Simulate builds one from a page Scenario.
+//   - Fleet: Workers × Jobs jobs (or Total jobs dealt over the workers),
+//     each a core.Loop with the shared core.Bucket and core.Budget and a
+//     per-attempt timeout, against a Server. app/fleet.Simulate builds one
+//     from a page Scenario.
 //   - EndpointServer: the mock endpoint (app/mock) in virtual time — the
 //     same core.Limiter with the same configuration, the rejection status,
 //     Retry-After (seconds, date, fixed, or a custom value), the IETF and

@@ -38,7 +38,8 @@ var ErrInterrupted = errors.New("sim: simulation stopped")
 var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w", core.ErrHorizon)
 
 // Fleet is a fleet of clients in virtual time, as app/fleet's Run runs one
-// live: Workers workers each run Jobs jobs, every job through its own
+// live: Workers workers each run Jobs jobs (or, with Total, their share of
+// Total jobs: Fleet.JobsOf), every job through its own
 // core.Loop (the real retry state machine, driven here by the Scheduler
 // instead of core.Do) with the random numbers
 // core.NewPCG(core.SubSeed(Seed, worker, job)), the shared Bucket and
@@ -69,8 +70,12 @@ var errPastEnd = fmt.Errorf("sim: answer due after the end of virtual time: %w",
 // core.DefaultPolicy); the other fields' zero values are the defaults their
 // comments give.
 type Fleet struct {
-	Workers, Jobs int
-	Every         time.Duration // open workload: time between a worker's job arrivals (the mean with RandomArrivals); 0 = closed
+	Workers, Jobs int // Jobs: each worker's, unless Total is set
+	// Total, when above 0, is the fleet's jobs in all, dealt over the
+	// workers (Deal) in place of Jobs each: a worker dealt none sends
+	// nothing.
+	Total int
+	Every time.Duration // open workload: time between a worker's job arrivals (the mean with RandomArrivals); 0 = closed
 	// RandomArrivals makes an open workload's arrivals a Poisson process
 	// at the same average rate (Arrivals.Random), drawn from Seed.
 	RandomArrivals bool
@@ -98,6 +103,29 @@ type Fleet struct {
 	// Observe, if set, receives every event as it happens. The Record is
 	// only valid during the call.
 	Observe func(*Record)
+}
+
+// Deal is how many of total jobs worker w of workers runs when they are
+// dealt over the fleet: total ÷ workers, and one more for each of the
+// first total mod workers workers (7 over 3: 3, 2, 2; 2 over 3: 1, 1, 0).
+func Deal(total, workers, w int) int {
+	if workers < 1 || w < 0 || w >= workers {
+		return 0
+	}
+	n := total / workers
+	if w < total%workers {
+		n++
+	}
+	return n
+}
+
+// JobsOf is how many jobs worker w runs: Jobs, or its share of Total
+// (Deal) when Total is set.
+func (f *Fleet) JobsOf(w int) int {
+	if f.Total > 0 {
+		return Deal(f.Total, f.Workers, w)
+	}
+	return f.Jobs
 }
 
 // Arrivals is an open workload's schedule: when each worker's jobs
@@ -231,7 +259,9 @@ func (f *Fleet) Validate() error {
 	switch {
 	case f.Workers < 1:
 		return fmt.Errorf("sim: fleet workers %d: must be at least 1", f.Workers)
-	case f.Jobs < 1:
+	case f.Total < 0:
+		return fmt.Errorf("sim: fleet total %d: must not be negative (0: Jobs per worker)", f.Total)
+	case f.Total == 0 && f.Jobs < 1:
 		return fmt.Errorf("sim: fleet jobs %d: must be at least 1", f.Jobs)
 	case f.Timeout < 0:
 		return fmt.Errorf("sim: fleet timeout %v: must not be negative", f.Timeout)
@@ -262,14 +292,20 @@ func (f *Fleet) Run(sched *Scheduler) (FleetResult, error) {
 		for i := range r.sources {
 			a := &r.sources[i]
 			a.run, a.worker = r, i
-			sched.After(r.arr.Gap(i, 0), a, argStart)
+			if f.JobsOf(i) > 0 {
+				sched.After(r.arr.Gap(i, 0), a, argStart)
+			}
 		}
 	} else {
 		r.closed = make([]job, f.Workers)
 		for i := range r.closed {
 			j := &r.closed[i]
 			j.run, j.worker = r, i
-			sched.After(0, j, argStart)
+			if f.JobsOf(i) > 0 {
+				sched.After(0, j, argStart)
+			} else {
+				j.finished = true // dealt no job
+			}
 		}
 	}
 	r.end = sched.Now()
@@ -318,7 +354,7 @@ func (a *arrivals) Fire(now time.Time, _ int) {
 	}
 	j.worker, j.job, j.finished = a.worker, a.job, false
 	a.job++
-	if a.job < r.f.Jobs {
+	if a.job < r.f.JobsOf(a.worker) {
 		r.sched.After(r.arr.Gap(a.worker, a.job), a, argStart)
 	}
 	j.Fire(now, argStart)
@@ -382,7 +418,7 @@ func (j *job) Fire(now time.Time, arg int) {
 				return
 			}
 			j.job++
-			if j.job >= r.f.Jobs {
+			if j.job >= r.f.JobsOf(j.worker) {
 				return
 			}
 			j.finished = false

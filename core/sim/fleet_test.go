@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -263,6 +264,7 @@ func TestFleetValidate(t *testing.T) {
 	}{
 		{Fleet{Workers: 0, Jobs: 1, Policy: constant100, Server: srv}, "sim: fleet workers 0: must be at least 1"},
 		{Fleet{Workers: 1, Jobs: 0, Policy: constant100, Server: srv}, "sim: fleet jobs 0: must be at least 1"},
+		{Fleet{Workers: 1, Jobs: 1, Total: -1, Policy: constant100, Server: srv}, "sim: fleet total -1: must not be negative"},
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, Timeout: -1}, "sim: fleet timeout -1ns: must not be negative"},
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100}, "sim: fleet has no server"},
 		{Fleet{Workers: 1, Jobs: 1, Policy: constant100, Server: srv, MaxAttempts: -1}, "sim: fleet max attempts -1"},
@@ -272,6 +274,126 @@ func TestFleetValidate(t *testing.T) {
 		if _, err := tc.f.Run(NewScheduler(t0)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
+	}
+}
+
+// Deal gives each worker total ÷ workers jobs, one more to each of the
+// first total mod workers, so the shares add up to the total and differ by
+// one at most.
+func TestDeal(t *testing.T) {
+	for _, tc := range []struct {
+		total, workers int
+		want           []int
+	}{
+		{7, 3, []int{3, 2, 2}},
+		{6, 3, []int{2, 2, 2}},
+		{2, 3, []int{1, 1, 0}}, // fewer jobs than workers: the last get none
+		{1, 4, []int{1, 0, 0, 0}},
+		{10, 4, []int{3, 3, 2, 2}},
+		{5, 1, []int{5}},
+		{1001, 1000, append([]int{2}, make1s(999)...)},
+	} {
+		got := make([]int, tc.workers)
+		sum := 0
+		for w := range got {
+			got[w] = Deal(tc.total, tc.workers, w)
+			sum += got[w]
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) || sum != tc.total {
+			t.Errorf("Deal(%d over %d) = %v (sum %d), want %v", tc.total, tc.workers, got, sum, tc.want)
+		}
+	}
+	for _, w := range []int{-1, 3} { // no such worker
+		if n := Deal(7, 3, w); n != 0 {
+			t.Errorf("Deal(7, 3, %d) = %d, want 0", w, n)
+		}
+	}
+	if n := Deal(7, 0, 0); n != 0 {
+		t.Errorf("Deal over no workers = %d, want 0", n)
+	}
+}
+
+func make1s(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// A fleet with a Total runs exactly that many jobs, each worker its share
+// (Deal), closed or open, steady or random; a worker dealt none sends
+// nothing. Total 0 is Jobs per worker, as before.
+func TestFleetTotalDealsTheJobs(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		workers, total int
+		every          time.Duration
+		random         bool
+		want           []int // jobs per worker
+	}{
+		{"closed 7 over 3", 3, 7, 0, false, []int{3, 2, 2}},
+		{"closed 2 over 5", 5, 2, 0, false, []int{1, 1, 0, 0, 0}},
+		{"open 7 over 3", 3, 7, 100 * time.Millisecond, false, []int{3, 2, 2}},
+		{"open random 5 over 4", 4, 5, 100 * time.Millisecond, true, []int{2, 1, 1, 1}},
+		{"open 1 over 3", 3, 1, 100 * time.Millisecond, false, []int{1, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Fleet{Workers: tc.workers, Jobs: 1000, Total: tc.total, Every: tc.every, RandomArrivals: tc.random,
+				Policy: constant100, Seed: 5, Server: constServer{Status: 200}}
+			recs, res := runFleet(t, f)
+			if res.Jobs != tc.total {
+				t.Errorf("%d jobs ended, want the total %d", res.Jobs, tc.total)
+			}
+			done := make([]int, tc.workers)
+			sent := make([]int, tc.workers)
+			for _, r := range recs {
+				switch r.Event.Kind {
+				case core.EventDone:
+					done[r.Worker]++
+					if r.Job >= tc.want[r.Worker] {
+						t.Errorf("worker %d ran job %d, past its %d", r.Worker, r.Job, tc.want[r.Worker])
+					}
+				case core.EventAttempt:
+					sent[r.Worker]++
+				}
+			}
+			if fmt.Sprint(done) != fmt.Sprint(tc.want) || fmt.Sprint(sent) != fmt.Sprint(tc.want) {
+				t.Errorf("jobs per worker %v, attempts %v; want %v", done, sent, tc.want)
+			}
+			for w, n := range tc.want {
+				if got := f.JobsOf(w); got != n {
+					t.Errorf("JobsOf(%d) = %d, want %d", w, got, n)
+				}
+			}
+			if tc.every == 0 || tc.random {
+				return
+			}
+			// Steady arrivals: the jobs run are the fleet's first total
+			// arrivals, as the workers take them in turn.
+			var starts, stream []time.Duration
+			for _, r := range recs {
+				if r.Event.Kind == core.EventAttempt {
+					starts = append(starts, r.Event.At.Sub(t0))
+				}
+			}
+			arr := f.Arrivals()
+			for j := range tc.total {
+				for w := range tc.workers {
+					stream = append(stream, arr.At(w, j))
+				}
+			}
+			slices.Sort(starts)
+			slices.Sort(stream)
+			if !slices.Equal(starts, stream[:tc.total]) {
+				t.Errorf("jobs started at %v, want the fleet's first %d arrivals %v", starts, tc.total, stream[:tc.total])
+			}
+		})
+	}
+	// Total 0: Jobs each.
+	f := Fleet{Workers: 3, Jobs: 2, Policy: constant100, Server: constServer{Status: 200}}
+	if _, res := runFleet(t, f); res.Jobs != 6 || f.JobsOf(2) != 2 {
+		t.Errorf("no total: %d jobs, JobsOf(2) = %d; want 6 and 2", res.Jobs, f.JobsOf(2))
 	}
 }
 
