@@ -17,8 +17,9 @@
 // it. Ranges are not restated here: policy fields use core's exported ranges
 // (core.BackoffBaseRange, …), endpoint fields are parsed by app/mock's own
 // parser, and only the fleet's own knobs have their ranges in this package
-// (WorkersRange, JobsRange, TimeoutRange, EveryRange, OutageRange,
-// OutageAtRange, SimWorkersRange, and the live arrival cap LiveArrivalMax).
+// (WorkersRange, JobsRange, TotalJobsRange, TimeoutRange, EveryRange,
+// OutageRange, OutageAtRange, SimWorkersRange, and the live arrival cap
+// LiveArrivalMax).
 //
 // # Runs are reproducible
 //
@@ -27,6 +28,7 @@
 // same waits whatever order the goroutines run in (and the simulator, which
 // uses the same derivation, gives the same schedule in virtual time).
 // Workers and jobs are numbered from 0; attempts from 1, as core numbers them.
+// Worker w runs Scenario.JobsOf(w) jobs: Jobs, or its share of a total.
 package fleet
 
 // # Start-up in the browser

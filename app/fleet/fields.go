@@ -184,6 +184,19 @@ func workersField() Field {
 		func(s *Scenario) *int { return &s.Workers })
 }
 
+// jobsField is the jobs to run, each worker's (JobsRange) or, with
+// jobs_of=fleet, the fleet's in all (TotalJobsRange). Set takes either
+// range's numbers; which one applies, and the total's bound of Workers ×
+// JobsRange.Max, is a rule between fields (crossRules), checked by
+// Validate. Its Max, as shown, is a worker's.
+func jobsField() Field {
+	f := intFieldAllowed("jobs", "fleet", "Jobs", "", "Requests to get through, per worker or in total (Jobs counted); the run ends when every job succeeded or gave up.",
+		TotalJobsRange, "an integer "+JobsRange.String()+" per worker; in total (jobs_of=fleet), between 1 and Workers × "+strconv.Itoa(JobsRange.Max)+" ("+strconv.Itoa(TotalJobsRange.Max)+" at most)",
+		func(s *Scenario) *int { return &s.Jobs })
+	f.Max = strconv.Itoa(JobsRange.Max)
+	return f
+}
+
 // Constructors for the fields whose range lives in a core.Range.
 
 func intField(key, group, label, unit, help string, r core.Range[int], ptr func(*Scenario) *int) Field {

@@ -24,7 +24,8 @@ type fieldCase struct {
 
 var fieldCases = []fieldCase{
 	{key: "workers", valid: "10000", below: "0", above: "10001", garbage: "lots"},
-	{key: "jobs", valid: "7", below: "0", above: "1001", garbage: "3.5"},
+	{key: "jobs", valid: "7", below: "0", above: "10000001", garbage: "3.5"}, // 1001 per worker: a rule between fields (TestJobsRangeDependsOnHowTheyAreCounted)
+	{key: "jobs_of", valid: "FLEET", canonical: "fleet", garbage: "all"},
 	{key: "workload", valid: "open", garbage: "half-open"},
 	{key: "every", valid: "250ms", below: "9ms", above: "1m0.001s", garbage: "often"},
 	{key: "arrivals", valid: "random", garbage: "poisson"},
@@ -335,6 +336,9 @@ func TestCrossFieldRules(t *testing.T) {
 			[]string{"spread", "fail503"}, []string{"Latency + Latency spread ≤ 30s", "500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
 		{"both rules", url.Values{"base": {"2s"}, "cap": {"1s"}, "fail500": {"60"}, "fail503": {"60"}},
 			[]string{"cap", "fail503"}, []string{"cap", "500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
+		// Jobs' range is how they are counted: per worker, or in total.
+		{"jobs per worker above 1000", url.Values{"jobs": {"1001"}}, []string{"jobs"}, []string{`Jobs "1001": must be an integer between 1 and 1000 per worker`}},
+		{"jobs in total above workers × 1000", url.Values{"workers": {"2"}, "jobs": {"2001"}, "jobs_of": {"fleet"}}, []string{"jobs"}, []string{`Jobs "2001": must be an integer between 1 and 2000 in total`}},
 		// A room does nothing with a custom target: said, not ignored.
 		{"room with a custom target", url.Values{"room": {"abc"}, "target": {"https://api.example.com/items"}},
 			[]string{"target"}, []string{`the shared room "abc" is a key of this server's mock, and a custom target would ignore it`}},

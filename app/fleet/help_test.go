@@ -171,6 +171,22 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 			}
 			return errors.Join(errs...)
 		}},
+		{"jobs_of", []string{"each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2)", "a worker dealt none sends nothing"}, func() error {
+			s, ferrs := FromQuery(url.Values{"workers": {"3"}, "jobs": {"7"}, "jobs_of": {"fleet"}})
+			if ferrs != nil {
+				return ferrs[0]
+			}
+			if n := []int{s.JobsOf(0), s.JobsOf(1), s.JobsOf(2)}; n[0] != 3 || n[1] != 2 || n[2] != 2 {
+				return errors.New("7 over 3 dealt " + strconv.Itoa(n[0]) + ", " + strconv.Itoa(n[1]) + ", " + strconv.Itoa(n[2]))
+			}
+			s.Workers, s.Jobs = 5, 2
+			for _, r := range Simulate(s).Records() {
+				if r.Worker >= 2 {
+					return errors.New("2 over 5: worker " + strconv.Itoa(r.Worker) + " dealt none sent something")
+				}
+			}
+			return nil
+		}},
 	} {
 		f, ok := FieldByKey(c.key)
 		if !ok {

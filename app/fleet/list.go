@@ -20,8 +20,9 @@ import (
 var Fields = []Field{
 	// Client fleet.
 	workersField(),
-	intField("jobs", "fleet", "Jobs per worker", "", "Requests each worker must get through; the run ends when every job succeeded or gave up.",
-		JobsRange, func(s *Scenario) *int { return &s.Jobs }),
+	jobsField(),
+	choiceField("jobs_of", "fleet", "Jobs counted", "Per worker: each worker runs Jobs, so more workers bring more work. In total: the fleet shares Jobs, so changing Workers changes only how many send at once: each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2), and a worker dealt none sends nothing (its lane stays empty). In an open workload each worker's share arrives on its own schedule: with steady arrivals, the fleet's first Jobs.",
+		[]bool{false, true}, jobsOfName, jobsOfLabels, func(s *Scenario) *bool { return &s.JobsTotal }),
 	choiceField("workload", "fleet", "Workload", "Closed: a worker starts its next job when the last one ends, so backing off also slows what it sends. Open: jobs arrive on a schedule, like users or a queue, and keep coming while earlier ones back off.",
 		[]bool{false, true}, workloadName, workloadLabels, func(s *Scenario) *bool { return &s.Open }),
 	durationField("every", "fleet", "Job interval", "How often each worker receives a new job in an open workload, done with the last one or not: the fleet's jobs arrive at workers ÷ interval per second, and no backoff slows that.",
@@ -159,6 +160,13 @@ func boolNames(off, on string) func(bool) string {
 		}
 		return off
 	}
+}
+
+var jobsOfName = boolNames("worker", "fleet")
+
+var jobsOfLabels = map[string]string{
+	"worker": "per worker",
+	"fleet":  "in total, dealt over the workers",
 }
 
 var workloadName = boolNames("closed", "open")

@@ -59,6 +59,7 @@ func PresetByID(id string) (Preset, bool) {
 var storyStage = map[string]string{
 	"workers":     "50",
 	"jobs":        "2",
+	"jobs_of":     "worker",
 	"workload":    "closed",
 	"every":       "1s",
 	"arrivals":    "steady",

@@ -28,14 +28,14 @@ func TestParseQueryNamesWhatItCannotRead(t *testing.T) {
 		{"nope=%2&jobs=2", url.Values{"jobs": {"2"}}, []FieldError{{Key: "nope", Value: "%2",
 			Msg: `parameter "nope": not valid URL encoding (invalid URL escape "%2"); ignored`, Then: "ignored"}}},
 		{"jobs=2;workers=3", url.Values{}, []FieldError{{Key: "jobs", Value: "2;workers=3",
-			Msg: `Jobs per worker "2;workers=3": not valid URL encoding (a semicolon is not a separator: write &); using the default 2`, Then: "using the default 2"},
+			Msg: `Jobs "2;workers=3": not valid URL encoding (a semicolon is not a separator: write &); using the default 2`, Then: "using the default 2"},
 			{Key: "workers", Value: "3", Msg: `Workers "3": not valid URL encoding (after a semicolon, which is not a separator: write &); using the default 50`, Then: "using the default 50"}}},
 		// Each pair after a semicolon is named, beside its own input
 		// (workers=5;jobs=3 lost jobs, and only Workers said so); one
 		// given again validly keeps that value.
 		{"workers=5;jobs=3;nope=1;seed=%zz&seed=9", url.Values{"seed": {"9"}}, []FieldError{
 			{Key: "workers", Value: "5;jobs=3;nope=1;seed=%zz", Msg: `Workers "5;jobs=3;nope=1;seed=%zz": not valid URL encoding (a semicolon is not a separator: write &); using the default 50`, Then: "using the default 50"},
-			{Key: "jobs", Value: "3", Msg: `Jobs per worker "3": not valid URL encoding (after a semicolon, which is not a separator: write &); using the default 2`, Then: "using the default 2"},
+			{Key: "jobs", Value: "3", Msg: `Jobs "3": not valid URL encoding (after a semicolon, which is not a separator: write &); using the default 2`, Then: "using the default 2"},
 			{Key: "nope", Value: "1", Msg: `parameter "nope": not valid URL encoding (after a semicolon, which is not a separator: write &); ignored`, Then: "ignored"},
 			{Key: "seed", Value: "%zz", Msg: `Random seed "%zz": not valid URL encoding (after a semicolon, which is not a separator: write &); ignored`, Then: "ignored"}}},
 		{"jobs=2&&workers=3&", url.Values{"jobs": {"2"}, "workers": {"3"}}, nil},

@@ -123,9 +123,10 @@ type timeoutError struct{}
 func (timeoutError) Error() string { return "fleet: request timeout" }
 func (timeoutError) Unwrap() error { return context.DeadlineExceeded }
 
-// Run runs the scenario: Workers goroutines, each running its Jobs one after
-// another (an open workload: each job in a goroutine of its own, started
-// when it arrives, at s.Arrivals().At after the start) through core.NewLoop and
+// Run runs the scenario: Workers goroutines, each running its jobs
+// (s.JobsOf: none for a worker dealt none of a total) one after another
+// (an open workload: each job in a goroutine of its own, started when it
+// arrives, at s.Arrivals().At after the start) through core.NewLoop and
 // core.Do, with the per-job seed
 // core.SubSeed(s.Seed, worker, job), the fleet's shared Bucket and Budget
 // (when on), the given clock (nil: core.RealClock) and transport. Each
@@ -245,7 +246,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 		wg.Go(func() {
 			if s.every() > 0 { // open: each job starts when it arrives
 				arr, at := s.Arrivals(), time.Duration(0)
-				for j := range s.Jobs {
+				for j := range s.JobsOf(w) {
 					at += arr.Gap(w, j)
 					// A timer and Stop ready at once: Sleep may pick the timer,
 					// so ctx is checked too (a job that had not arrived never starts).
@@ -264,7 +265,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 			// a review), and the delay counts, in the job's completion and
 			// its first send's lateness, as it does for the first job.
 			due := rec.Start
-			for j := range s.Jobs {
+			for j := range s.JobsOf(w) {
 				if gate.Err() != nil {
 					return
 				}

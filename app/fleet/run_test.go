@@ -87,7 +87,7 @@ func checkAccounting(t *testing.T, s Scenario, rec *Recording) Stats {
 	if st.OK+st.Limited+st.Failed+st.Timeouts+st.Aborted != st.Requests || st.InFlight != 0 {
 		t.Errorf("outcomes %+v do not add up to requests %d", st, st.Requests)
 	}
-	if want := s.Workers * s.Jobs; st.Jobs != want && st.Cancelled == 0 {
+	if want := s.TotalJobs(); st.Jobs != want && st.Cancelled == 0 {
 		t.Errorf("jobs %d, want %d", st.Jobs, want)
 	}
 	if end, done := rec.End(); !done || end.Before(rec.Start) {
@@ -883,6 +883,35 @@ func TestRecordingSaysStopped(t *testing.T) {
 	s = scenario(t, "workload", "open", "every", "10ms", "workers", "2", "jobs", "3", "timeout", "0s")
 	if rec := Run(context.Background(), s, ok, nil, nil); rec.Stopped || rec.Stats().Jobs != 6 {
 		t.Errorf("a run to the end: Stopped %v, %d jobs of 6", rec.Stopped, rec.Stats().Jobs)
+	}
+}
+
+// A live run of a total runs exactly that many jobs, each worker its
+// share (JobsOf), closed or open; a worker dealt none sends nothing.
+func TestRunDealsATotal(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		want []int // jobs per worker
+	}{
+		{[]string{"workers", "3", "jobs", "7", "jobs_of", "fleet"}, []int{3, 2, 2}},
+		{[]string{"workers", "5", "jobs", "2", "jobs_of", "fleet"}, []int{1, 1, 0, 0, 0}},
+		{[]string{"workers", "3", "jobs", "7", "jobs_of", "fleet", "workload", "open", "every", "10ms"}, []int{3, 2, 2}},
+	} {
+		s := scenario(t, append([]string{"timeout", "0s"}, c.kv...)...)
+		rec := Run(context.Background(), s, constTransport{Status: 200}, nil, nil)
+		st := checkAccounting(t, s, rec)
+		if st.Jobs != s.Jobs || st.Successes != s.Jobs || !rec.Drained(&st) {
+			t.Errorf("%v: %d jobs, %d succeeded, drained %v; want the total %d, drained", c.kv, st.Jobs, st.Successes, rec.Drained(&st), s.Jobs)
+		}
+		got := make([]int, s.Workers)
+		for _, r := range rec.Records() {
+			if r.Event.Kind == core.EventDone {
+				got[r.Worker]++
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v: jobs per worker %v, want %v", c.kv, got, c.want)
+		}
 	}
 }
 

@@ -20,8 +20,13 @@ import (
 var (
 	WorkersRange = core.Range[int]{Min: 1, Max: 500}
 	JobsRange    = core.Range[int]{Min: 1, Max: 1000}
-	TimeoutRange = core.Range[time.Duration]{Min: 0, Max: 2 * time.Minute} // 0 = no timeout
-	EveryRange   = core.Range[time.Duration]{Min: 10 * time.Millisecond, Max: time.Minute}
+	// TotalJobsRange is what Jobs may be counted in total (JobsTotal): at
+	// most JobsRange.Max a worker, as per worker, so up to Workers ×
+	// JobsRange.Max (a rule between fields), 10,000,000 for the largest
+	// simulated fleet.
+	TotalJobsRange = core.Range[int]{Min: 1, Max: SimWorkersRange.Max * JobsRange.Max}
+	TimeoutRange   = core.Range[time.Duration]{Min: 0, Max: 2 * time.Minute} // 0 = no timeout
+	EveryRange     = core.Range[time.Duration]{Min: 10 * time.Millisecond, Max: time.Minute}
 
 	OutageRange   = core.Range[time.Duration]{Min: 0, Max: mock.MaxOutage} // 0 = none
 	OutageAtRange = core.Range[time.Duration]{Min: 0, Max: 10 * time.Minute}
@@ -39,8 +44,12 @@ const LiveArrivalMax = 500
 type Scenario struct {
 	// Client fleet.
 	Workers int           // concurrent workers (SimWorkersRange; a live Run takes WorkersRange)
-	Jobs    int           // jobs per worker (JobsRange)
+	Jobs    int           // jobs per worker (JobsRange), or in all with JobsTotal (JobsOf)
 	Timeout time.Duration // per attempt; 0 = none (TimeoutRange)
+	// JobsTotal: Jobs is the fleet's total, dealt over the workers
+	// (JobsOf), not each worker's; at most JobsRange.Max a worker
+	// (TotalJobsRange).
+	JobsTotal bool
 
 	// Workload. Closed (Open false): a worker starts its next job when the
 	// previous one ends. Open: job j of worker w arrives at
@@ -136,6 +145,36 @@ func Default() Scenario {
 		Outage:   0,
 		OutageAt: 5 * time.Second,
 	}
+}
+
+// JobsOf is how many jobs worker w runs: Jobs, or with JobsTotal its
+// share of them (sim.Deal): Jobs ÷ Workers, one more for each of the first
+// Jobs mod Workers workers (7 over 3: 3, 2, 2); a worker dealt none sends
+// nothing. Live runs, simulations, the exported Go code and the numbers
+// all count a worker's jobs by it.
+func (s *Scenario) JobsOf(w int) int {
+	if s.JobsTotal {
+		return sim.Deal(s.Jobs, s.Workers, w)
+	}
+	return s.Jobs
+}
+
+// TotalJobs is how many jobs the whole fleet runs: Workers × Jobs, or Jobs
+// with JobsTotal.
+func (s *Scenario) TotalJobs() int {
+	if s.JobsTotal {
+		return s.Jobs
+	}
+	return s.Workers * s.Jobs
+}
+
+// simTotal is sim.Fleet's Total for s: Jobs with JobsTotal, else 0 (Jobs
+// each).
+func (s *Scenario) simTotal() int {
+	if s.JobsTotal {
+		return s.Jobs
+	}
+	return 0
 }
 
 // Policy is the scenario's retry policy for core.NewLoop.
@@ -265,6 +304,30 @@ type crossRule struct {
 
 var crossRules = []crossRule{
 	{
+		// How many jobs may be asked for depends on how they are counted:
+		// 1–1000 per worker; in total, as many as the workers run at 1000
+		// each (a worker never runs more than a per-worker fleet's). A
+		// rule, as cap ≥ base is, so that a link reads the same whatever
+		// the order of jobs and jobs_of.
+		keys: []string{"workers", "jobs_of", "jobs"},
+		check: func(s *Scenario) error {
+			if s.Jobs > s.jobsMax() {
+				return errTooManyJobs
+			}
+			return nil
+		},
+		say: func(s *Scenario, f *Field, _ error) string {
+			if f.Key != "jobs" {
+				return ""
+			}
+			how := " per worker (or count them in total)"
+			if s.JobsTotal {
+				how = " in total (Workers × " + f.Max + ")" // f.Max: a worker's most (jobsField)
+			}
+			return invalid(f.Label, f.Get(s), "an integer between 1 and "+strconv.Itoa(s.jobsMax())+how).Error()
+		},
+	},
+	{
 		keys: []string{"strategy", "base", "mult", "cap", "attempts", "elapsed", "ra_honour", "ra_ceiling", "ra_above", "ra_spread", "hints"},
 		check: func(s *Scenario) error {
 			return s.Policy().Validate()
@@ -317,6 +380,18 @@ var crossRules = []crossRule{
 			return nil
 		},
 	},
+}
+
+// errTooManyJobs is the jobs' rule's error (its say words it).
+var errTooManyJobs = errors.New("more jobs than the workers may run")
+
+// jobsMax is the most jobs s may ask for: JobsRange.Max per worker; in
+// total, JobsRange.Max for each worker.
+func (s *Scenario) jobsMax() int {
+	if s.JobsTotal {
+		return s.Workers * JobsRange.Max
+	}
+	return JobsRange.Max
 }
 
 // sayMockRule words an endpoint rule's error as its field's: the mock

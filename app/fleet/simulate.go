@@ -137,7 +137,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 		maxAttempts = DefaultSimMaxAttempts
 	}
 	f := sim.Fleet{
-		Workers: s.Workers, Jobs: s.Jobs, Every: s.every(), RandomArrivals: s.RandomArrivals,
+		Workers: s.Workers, Jobs: s.Jobs, Total: s.simTotal(), Every: s.every(), RandomArrivals: s.RandomArrivals,
 		Policy: s.Policy(), Bucket: bucket, Budget: budget,
 		Seed:        s.Seed,
 		Timeout:     s.Timeout,
@@ -169,7 +169,7 @@ func SimulateWith(s Scenario, o SimOptions) (*Recording, SimSummary) {
 	if o.Discard {
 		acc = NewStatsAcc(start, 0)
 	} else {
-		cur = make([]Record, 0, min(3*s.Workers*s.Jobs, chunkLen)) // every job makes at least 3
+		cur = make([]Record, 0, min(3*s.TotalJobs(), chunkLen)) // every job makes at least 3
 	}
 	total := 0
 	var slab []Attempt

@@ -496,7 +496,7 @@ func TestSimulateRefuses(t *testing.T) {
 		{func(s *Scenario) { s.Workers = 0 }, "fleet: workers 0: must be between 1 and 10000 to simulate"},
 		{func(s *Scenario) { s.Workers = 10001 }, "fleet: workers 10001: must be between 1 and 10000 to simulate"},
 		{func(s *Scenario) { s.Target = "https://api.example.com/x" }, "fleet: a custom target cannot be simulated"},
-		{func(s *Scenario) { s.Jobs = 0 }, `fleet: invalid scenario: Jobs per worker "0": must be an integer between 1 and 1000`},
+		{func(s *Scenario) { s.Jobs = 0 }, `fleet: invalid scenario: Jobs "0": must be an integer between 1 and 1000 per worker`},
 		{func(s *Scenario) { s.Base = 0 }, "fleet: invalid scenario: Base"},
 	} {
 		s := Default()

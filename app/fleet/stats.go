@@ -159,7 +159,7 @@ func StatsOf(start time.Time, recs []Record) Stats {
 // more: Stop between an open workload's arrivals cancels none, and only
 // the jobs that never started tell.
 func (r *Recording) Drained(st *Stats) bool {
-	return st.Cancelled == 0 && (!r.Stopped && !r.Limited || st.Jobs >= r.Scenario.Workers*r.Scenario.Jobs)
+	return st.Cancelled == 0 && (!r.Stopped && !r.Limited || st.Jobs >= r.Scenario.TotalJobs())
 }
 
 // Final completes st, the numbers of every record of the finished run r,

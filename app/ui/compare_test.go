@@ -587,7 +587,7 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 		{"workers=20&jobs=2&strategy=full", ""},
 		{"workers=20&jobs=2&strategy=exponential", "Strategy Exponential, full jitter → Exponential, no jitter"},
 		{"workers=20&jobs=2&strategy=full&bucket_rate=7", ""}, // no effect with the bucket off
-		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Workers 20 → 30; Jobs per worker 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more"},
+		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Workers 20 → 30; Jobs 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more"},
 	}
 	for _, tt := range tests {
 		if got := settingsDiff(base, scen(tt.query)); got != tt.want {
