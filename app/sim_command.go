@@ -322,8 +322,12 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 		}
 		return strconv.Itoa(n) + " " + noun
 	}
-	fmt.Fprintf(w, "Simulated (virtual time, seed %d): %s × %s, strategy %s, against the mock endpoint\n",
-		s.Seed, count(s.Workers, "worker"), count(s.Jobs, "job"), s.Strategy)
+	fleetSize := count(s.Workers, "worker") + " × " + count(s.Jobs, "job")
+	if s.JobsTotal { // dealt over the workers
+		fleetSize = count(s.Workers, "worker") + " sharing " + count(s.Jobs, "job")
+	}
+	fmt.Fprintf(w, "Simulated (virtual time, seed %d): %s, strategy %s, against the mock endpoint\n",
+		s.Seed, fleetSize, s.Strategy)
 	fmt.Fprintf(w, "  %s\n\n", s.Encode())
 	row := func(name string, format string, a ...any) {
 		fmt.Fprintf(w, "  %-22s "+format+"\n", append([]any{name}, a...)...)

@@ -140,6 +140,9 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		// No job over: nothing measured, not 0 µs (the page says "–").
 		{[]string{"scenario", "workers=10&jobs=1&hang=100&timeout=0s", "-max-attempts", "10"},
 			[]string{"job completion         – (no job completed)"}, []string{"p50 0 µs"}},
+		// A total is said as such, and run as dealt: 7 jobs, not 3 × 7.
+		{[]string{"scenario", "workers=3&jobs=7&jobs_of=fleet&limiter=none"},
+			[]string{"3 workers sharing 7 jobs,", "7 succeeded, 0 gave up; at most 3 at once\n"}, []string{"workers ×"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
 			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {

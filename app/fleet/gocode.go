@@ -36,11 +36,12 @@ const GoCodeKey = "gocode"
 // GoCode returns the scenario's client settings as a complete Go program
 // using retrylab/core: the policy (exactly Policy()), the fleet's shared
 // bucket and budget, the per-attempt timeout, and workers running their jobs
-// with the same per-job seeds as the page. With the built-in mock it calls
-// the mock at GoCodeOrigin with the scenario's endpoint parameters, each
-// attempt tagged as the page tags it (AttemptTag), so the mock rolls the
-// same injected failures and spread for it as for the page's run; with a
-// custom target, the target as it is. The program is gofmt-formatted.
+// (as many each as JobsOf says) with the same per-job seeds as the page.
+// With the built-in mock it calls the mock at GoCodeOrigin with the
+// scenario's endpoint parameters, each attempt tagged as the page tags it
+// (AttemptTag), so the mock rolls the same injected failures and spread
+// for it as for the page's run; with a custom target, the target as it
+// is. The program is gofmt-formatted.
 func (s Scenario) GoCode() string { return s.GoCodeAt(GoCodeOrigin) }
 
 // GoCodeAt is GoCode calling the built-in mock at origin (scheme://host:port,
@@ -116,10 +117,17 @@ func (s Scenario) GoCodeAt(origin string) string {
 		w("// The scenario's scheduled outage (%s down, %s after the start) is the\n", s.Outage, s.OutageAt)
 		w("// server's doing: this program does not take the mock down.\n\n")
 	}
-	if s.Open {
+	// In total (JobsTotal), jobs is the fleet's, dealt by jobsOf.
+	perWorker, all := "jobs", "workers*jobs"
+	switch {
+	case s.JobsTotal:
+		perWorker, all = "jobsOf(worker)", "jobs"
+		w("// workers share jobs in all (jobsOf); worker w's job j draws its random\n" +
+			"// numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
+	case s.Open:
 		w("// workers run jobs each; worker w's job j draws its random numbers from\n")
 		w("// core.SubSeed(seed, w, j), as in Retry Lab.\n")
-	} else {
+	default:
 		w("// workers run jobs each, one after another; worker w's job j draws its\n")
 		w("// random numbers from core.SubSeed(seed, w, j), as in Retry Lab.\n")
 	}
@@ -129,6 +137,14 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\tjobs    = %d\n", s.Jobs)
 	w("\tseed    = %d\n", s.Seed)
 	w(")\n\n")
+	if s.JobsTotal {
+		w("// jobsOf is how many of the jobs worker runs: jobs ÷ workers, and one\n" +
+			"// more for each of the first jobs %% workers workers, as in Retry Lab. A\n" +
+			"// worker dealt none sends nothing.\n" +
+			"func jobsOf(worker int) int {\n" +
+			"\tif worker < jobs%%workers {\n\t\treturn jobs/workers + 1\n\t}\n" +
+			"\treturn jobs / workers\n}\n\n")
+	}
 
 	switch {
 	case random:
@@ -242,7 +258,7 @@ func (s Scenario) GoCodeAt(origin string) string {
 	if s.Open {
 		w("\t\t\tvar arrival time.Duration // of the worker's next job, after the start\n")
 	}
-	w("\t\t\tfor job := range jobs {\n")
+	w("\t\t\tfor job := range %s {\n", perWorker)
 	if s.Open {
 		w("\t\t\t\tarrival += gap(worker, job)\n")
 		w("\t\t\t\tselect {\n")
@@ -261,12 +277,12 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\t\t})\n")
 	w("\t}\n")
 	w("\twg.Wait()\n")
-	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v\\n\", succeeded.Load(), workers*jobs, time.Since(start).Round(time.Millisecond))\n")
+	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v\\n\", succeeded.Load(), %s, time.Since(start).Round(time.Millisecond))\n", all)
 	w("\tswitch {\n")
 	w("\tcase ctx.Err() != nil:\n")
 	w("\t\tfmt.Println(\"interrupted: the jobs in progress were cancelled\")\n")
 	w("\t\tos.Exit(130)\n")
-	w("\tcase succeeded.Load() < workers*jobs:\n")
+	w("\tcase succeeded.Load() < %s:\n", all)
 	w("\t\tos.Exit(1) // some gave up\n")
 	w("\t}\n")
 	w("}\n\n")

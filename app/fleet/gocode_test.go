@@ -121,12 +121,24 @@ func gocodeScenarios() map[string]Scenario {
 	closed := Default()
 	closed.Every, closed.RandomArrivals = 700*time.Millisecond, true // not used: a closed workload
 	m["closed"] = closed
+	// Jobs in total, dealt over the workers (jobsOf): 3, 2, 2 and, with
+	// fewer jobs than workers, 1, 1, 0, 0, 0.
+	total := Default()
+	total.Workers, total.Jobs, total.JobsTotal = 3, 7, true
+	m["total"] = total
+	few := total
+	few.Workers, few.Jobs = 5, 2
+	m["total-few"] = few
+	openTotal := open
+	openTotal.Jobs, openTotal.JobsTotal = 10, true
+	m["open-total"] = openTotal
 	return m
 }
 
 // gocodeHook is a file added to s's program that prints its settings and
 // exits before main runs: its policy, workers, jobs, seed and target; the
-// fleet's bucket and retry budget as built; the per-attempt timeout; and
+// fleet's bucket and retry budget as built; the per-attempt timeout; the
+// jobs each worker is dealt of a total; and
 // for an open workload the interval and the arrival gaps of the first and
 // last workers' first, second and last jobs (and the salt of random
 // arrivals). It refers only to what s has: a program that lacks one of
@@ -158,6 +170,9 @@ func init() {
 `)
 	if s.Timeout > 0 {
 		b.WriteString("\tfmt.Println(\"timeout\", timeout)\n")
+	}
+	if s.JobsTotal {
+		b.WriteString("\tfor w := range workers {\n\t\tfmt.Println(\"worker\", w, \"runs\", jobsOf(w))\n\t}\n")
 	}
 	if s.Open {
 		b.WriteString("\tfmt.Println(\"every\", every)\n")
@@ -200,6 +215,11 @@ func gocodeWant(s Scenario, target string) string {
 	}
 	if s.Timeout > 0 {
 		fmt.Fprintln(&b, "timeout", s.Timeout)
+	}
+	if s.JobsTotal {
+		for w := range s.Workers {
+			fmt.Fprintln(&b, "worker", w, "runs", s.JobsOf(w))
+		}
 	}
 	if s.Open {
 		fmt.Fprintln(&b, "every", s.Every)
@@ -314,8 +334,40 @@ func TestGoCodeFailsTheRunsAttempts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program with the go command")
 	}
-	s := simScenario(t, "workers", "3", "jobs", "3", "limiter", "none", "fail500", "25", "fail503", "15",
-		"latency", "0s", "strategy", "full", "base", "1ms", "cap", "4ms", "attempts", "6", "seed", "7", "timeout", "0s")
+	kv := []string{"workers", "3", "jobs", "3", "limiter", "none", "fail500", "25", "fail503", "15",
+		"latency", "0s", "strategy", "full", "base", "1ms", "cap", "4ms", "attempts", "6", "seed", "7", "timeout", "0s"}
+	// And a total, dealt alike: 7 jobs over 3 workers are jobs 0–2 of
+	// worker 0, 0–1 of workers 1 and 2, from both.
+	for _, s := range []Scenario{simScenario(t, kv...), simScenario(t, append(kv, "jobs", "7", "jobs_of", "fleet")...)} {
+		page, program := pageAndProgramAttempts(t, s)
+		failed := 0
+		for _, r := range page {
+			if !strings.HasSuffix(r, " 200") {
+				failed++
+			}
+		}
+		if failed == 0 {
+			t.Fatalf("no attempt of the run failed: nothing to compare (%v)", page)
+		}
+		if !slices.Equal(page, program) {
+			t.Errorf("%s: the mock saw from the page's run (tag, status)\n%s\nand from the program\n%s", s.EncodeChanged(), strings.Join(page, ", "), strings.Join(program, ", "))
+		}
+		jobs := map[string]bool{}
+		for _, r := range program {
+			_, w, j, _, _ := ParseAttemptTag(strings.Fields(r)[0])
+			jobs[fmt.Sprintf("w%d.j%d", w, j)] = true
+		}
+		if len(jobs) != s.TotalJobs() {
+			t.Errorf("%s: the program ran %d jobs (%v), want %d", s.EncodeChanged(), len(jobs), jobs, s.TotalJobs())
+		}
+	}
+}
+
+// pageAndProgramAttempts runs s live, as the page does, and s's exported
+// program, against one mock, and returns what the mock saw of each
+// (tag and status per request, sorted).
+func pageAndProgramAttempts(t *testing.T, s Scenario) (page, program []string) {
+	t.Helper()
 	h := mock.New(mock.Options{})
 	var mu sync.Mutex
 	seen := map[string][]string{} // key → "tag status", one per request
@@ -338,8 +390,7 @@ func TestGoCodeFailsTheRunsAttempts(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	page := seen["page"]
-	var program []string
+	page = seen["page"]
 	for key, reqs := range seen {
 		if strings.HasPrefix(key, GoCodeKey+"-") {
 			program = reqs
@@ -347,18 +398,7 @@ func TestGoCodeFailsTheRunsAttempts(t *testing.T) {
 	}
 	slices.Sort(page)
 	slices.Sort(program)
-	failed := 0
-	for _, r := range page {
-		if !strings.HasSuffix(r, " 200") {
-			failed++
-		}
-	}
-	if failed == 0 {
-		t.Fatalf("no attempt of the run failed: nothing to compare (%v)", page)
-	}
-	if !slices.Equal(page, program) {
-		t.Errorf("the mock saw from the page's run (tag, status)\n%s\nand from the program\n%s", strings.Join(page, ", "), strings.Join(program, ", "))
-	}
+	return page, program
 }
 
 // The exported program keeps a connection per worker, and says how its
