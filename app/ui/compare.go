@@ -308,7 +308,7 @@ func choiceText(f *fleet.Field, v string) string {
 var countsOfWork = map[string]bool{"requests": true, "successes": true, "limited": true, "failures": true, "give_ups": true, "peak_rps": true}
 
 // jobsOf is the size of s's workload: the jobs its workers run.
-func jobsOf(s fleet.Scenario) int { return s.Workers * s.Jobs }
+func jobsOf(s fleet.Scenario) int { return s.TotalJobs() }
 
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the

@@ -232,8 +232,11 @@ var staticFields = sync.OnceValue(func() map[string]fieldStatic {
 				rangeText += " " + f.Unit
 			}
 		}
-		if key == "workers" {
+		switch key {
+		case "workers":
 			rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
+		case "jobs": // its Max is a worker's
+			rangeText += " per worker (in total ≤ workers × " + f.Max + ")"
 		}
 		if f.Kind == fleet.KindDuration && rangeText != "" {
 			rangeText += " (e.g. 250ms, 2s)"

@@ -87,7 +87,7 @@ func syntheticJSON(l *Lab, args []string) string {
 // run of s would have them. (A made-up run before it had retries after a
 // success and Retry-After waits of any length.)
 func simulatedRun(s fleet.Scenario, n int) *fleet.Recording {
-	s.Jobs = 1
+	s.Jobs, s.JobsTotal = 1, false // per worker
 	best, jobs := fleet.Simulate(s), 1
 	off := func(r *fleet.Recording) int { return max(r.Len()-n, n-r.Len()) }
 	// More jobs make a heavier load, with more retries each: guess from

@@ -53,7 +53,11 @@ func (b *RunBar) Render() app.UI {
 	case l.simulating && l.stopping:
 		status = "Stopping the simulation…"
 	case l.simulating:
-		status = "Simulating " + thousands(l.s.Workers) + " workers × " + thousands(l.s.Jobs) + " jobs in virtual time"
+		of := " workers × " // jobs each
+		if l.s.JobsTotal {
+			of = " workers sharing "
+		}
+		status = "Simulating " + thousands(l.s.Workers) + of + thousands(l.s.Jobs) + " jobs in virtual time"
 		counts = "…"
 		if p := l.simSoFar; p.Attempts > 0 {
 			counts = ": " + thousands(p.Attempts) + " attempts so far"

@@ -174,3 +174,49 @@ func TestEndpointTitleSaysHowTheWorkersCallIt(t *testing.T) {
 		}
 	}
 }
+
+// Jobs counted in total are told and counted as such: the simulation going
+// on says the workers share them, the live run's count and a
+// finished simulation's jobs succeeded are out of the total, and a run cut
+// short tells the jobs of the total it never ran (they read 3 workers × 7
+// jobs, out of 21).
+func TestATotalIsToldAsSuch(t *testing.T) {
+	l := newLab()
+	for _, kv := range [][2]string{{"workers", "3"}, {"jobs", "7"}, {"jobs_of", "fleet"}, {"limiter", "none"}} {
+		l.Set(kv[0], kv[1])
+	}
+	if l.Invalid() != 0 || !l.s.JobsTotal {
+		t.Fatalf("3 workers, 7 jobs in total: %d fields invalid, JobsTotal %v", l.Invalid(), l.s.JobsTotal)
+	}
+	status := func() string {
+		out := renderHTML(&RunBar{Lab: l})
+		s := out[strings.Index(out, `id="run-status"`):]
+		return html.UnescapeString(s[:strings.Index(s, "</p>")])
+	}
+	l.running, l.simulating = true, true
+	if s := status(); !strings.Contains(s, "Simulating 3 workers sharing 7 jobs in virtual time") {
+		t.Errorf("simulating: %s", s)
+	}
+	l.simulating = false
+	l.stats = fleet.Stats{Requests: 5, Jobs: 4}
+	if s := status(); !strings.Contains(s, "5 requests sent, 4 of 7 jobs done") {
+		t.Errorf("running: %s", s)
+	}
+	l.running = false
+	l.rec = fleet.Simulate(l.s)
+	l.stats = l.rec.Stats()
+	if s := status(); !strings.Contains(s, "7 of 7 jobs succeeded") {
+		t.Errorf("simulated: %s", s)
+	}
+	if s := l.SimulatedText(); !strings.Contains(s, "3 workers, 7 jobs,") {
+		t.Errorf("simulated: %s", s)
+	}
+	cut := fleet.Stats{Jobs: 4, Successes: 4}
+	if got := finishedText(&cut, jobsOf(l.s), thousands); got != nbsp("of_7")+itemSep+nbsp("3_not_run") {
+		t.Errorf("a run cut after 4 of 7 jobs: %q", got)
+	}
+	l.Set("jobs_of", "worker") // 7 each: 21
+	if got := finishedText(&cut, jobsOf(l.s), thousands); got != nbsp("of_21")+itemSep+nbsp("17_not_run") {
+		t.Errorf("per worker, cut after 4 of 21 jobs: %q", got)
+	}
+}
