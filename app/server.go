@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -274,7 +275,9 @@ func printServing(w io.Writer, host string, port int, interfaceAddrs func() ([]n
 
 // newServer is the http.Server serve runs h with; requests inherit base.
 func newServer(h http.Handler, base context.Context) *http.Server {
-	return &http.Server{
+	fresh := &freshConns{m: map[net.Conn]struct{}{}}
+	srv := &http.Server{
+		ConnState:         fresh.track,
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
@@ -287,6 +290,37 @@ func newServer(h http.Handler, base context.Context) *http.Server {
 		MaxHeaderBytes: hardHeaderBytes,
 		BaseContext:    func(net.Listener) context.Context { return base },
 		ErrorLog:       log.New(os.Stderr, "retrylab: http: ", 0),
+	}
+	srv.RegisterOnShutdown(fresh.close)
+	return srv
+}
+
+// freshConns are a server's connections that have sent no request yet.
+// Shutdown counts one as busy for its first 5 s (net/http), longer than
+// serve gives it: a connection Chromium opened ahead of a request it never
+// sent, just before SIGTERM, had serve give up and exit with "context
+// deadline exceeded" (a fresh-clone CI, TestDarkScheme). Closed as
+// Shutdown begins, they hold nothing up: no request was in them.
+type freshConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st == http.StateNew {
+		f.m[c] = struct{}{}
+	} else {
+		delete(f.m, c)
+	}
+}
+
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.m {
+		c.Close()
 	}
 }
 

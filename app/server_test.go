@@ -3,15 +3,19 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPickEncoding(t *testing.T) {
@@ -307,5 +311,54 @@ func TestCommandLine(t *testing.T) {
 				t.Errorf("retrylab %q: printed %q on stdout, want nothing", tt.args, stdout.String())
 			}
 		})
+	}
+}
+
+// TestShutdownClosesFreshConnections: a connection that has sent no
+// request yet does not hold Shutdown up. net/http counts one as busy for
+// its first 5 s, longer than serve waits: a connection Chromium opened
+// ahead of a request it never sent made serve exit with "context deadline
+// exceeded" on SIGTERM (a fresh-clone CI). One with a request in flight
+// is still waited for.
+func TestShutdownClosesFreshConnections(t *testing.T) {
+	release := make(chan struct{})
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		io.WriteString(w, "done")
+	}), context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	fresh, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	busy := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			busy <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		busy <- string(b)
+	}()
+	time.Sleep(200 * time.Millisecond) // both connections accepted, the request in its handler
+	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a connection that sent nothing: %v", err)
+	}
+	if got := <-busy; got != "done" {
+		t.Errorf("the request in flight got %q, want its answer", got)
+	}
+	fresh.SetReadDeadline(time.Now().Add(time.Second))
+	if n, err := fresh.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the fresh connection is still open after Shutdown (read %d, %v)", n, err)
 	}
 }
