@@ -445,6 +445,16 @@ func TestLoopMaxElapsedAppliesToBucketWaits(t *testing.T) {
 // the longest Duration an uncapped backoff reaches.
 func TestLoopHorizon(t *testing.T) {
 	uncapped := Policy{Backoff: Backoff{Strategy: Exponential, Base: time.Hour, Multiplier: 10}, MaxAttempts: 7}
+	// uncapped's seven tries, each wait ten times the last.
+	sevenTries := []string{
+		"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 10h for 2 at 0s",
+		"attempt 2 at 10h", "outcome 2 at 10h: 503", "wait backoff 100h for 3 at 10h",
+		"attempt 3 at 110h", "outcome 3 at 110h: 503", "wait backoff 1000h for 4 at 110h",
+		"attempt 4 at 1110h", "outcome 4 at 1110h: 503", "wait backoff 10000h for 5 at 1110h",
+		"attempt 5 at 11110h", "outcome 5 at 11110h: 503", "wait backoff 100000h for 6 at 11110h",
+		"attempt 6 at 111110h", "outcome 6 at 111110h: 503", "wait backoff 1000000h for 7 at 111110h",
+		"attempt 7 at 1111110h", "outcome 7 at 1111110h: 503",
+	}
 	tests := []struct {
 		name    string
 		p       Policy
@@ -470,26 +480,12 @@ func TestLoopHorizon(t *testing.T) {
 		// The eighth wait saturates: its note says it is over the largest
 		// Duration, as a Retry-After's does; it said the largest Duration
 		// as the wait chosen (a review).
-		{"a saturated wait past the horizon", Policy{Backoff: uncapped.Backoff, MaxAttempts: 30}, 1111110*time.Hour + time.Minute, false, []string{
-			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 10h for 2 at 0s",
-			"attempt 2 at 10h", "outcome 2 at 10h: 503", "wait backoff 100h for 3 at 10h",
-			"attempt 3 at 110h", "outcome 3 at 110h: 503", "wait backoff 1000h for 4 at 110h",
-			"attempt 4 at 1110h", "outcome 4 at 1110h: 503", "wait backoff 10000h for 5 at 1110h",
-			"attempt 5 at 11110h", "outcome 5 at 11110h: 503", "wait backoff 100000h for 6 at 11110h",
-			"attempt 6 at 111110h", "outcome 6 at 111110h: 503", "wait backoff 1000000h for 7 at 111110h",
-			"attempt 7 at 1111110h", "outcome 7 at 1111110h: 503",
+		{"a saturated wait past the horizon", Policy{Backoff: uncapped.Backoff, MaxAttempts: 30}, 1111110*time.Hour + time.Minute, false, append(sevenTries[:len(sevenTries):len(sevenTries)],
 			"done at 1111110h after 7: core: horizon reached after 7 attempts: http status 503 (backoff wait over 2562047h47m16.854775807s would end past the horizon, 1m away)",
-		}},
-		{"no horizon: a century is waited", uncapped, 0, false, []string{
-			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait backoff 10h for 2 at 0s",
-			"attempt 2 at 10h", "outcome 2 at 10h: 503", "wait backoff 100h for 3 at 10h",
-			"attempt 3 at 110h", "outcome 3 at 110h: 503", "wait backoff 1000h for 4 at 110h",
-			"attempt 4 at 1110h", "outcome 4 at 1110h: 503", "wait backoff 10000h for 5 at 1110h",
-			"attempt 5 at 11110h", "outcome 5 at 11110h: 503", "wait backoff 100000h for 6 at 11110h",
-			"attempt 6 at 111110h", "outcome 6 at 111110h: 503", "wait backoff 1000000h for 7 at 111110h",
-			"attempt 7 at 1111110h", "outcome 7 at 1111110h: 503",
+		)},
+		{"no horizon: a century is waited", uncapped, 0, false, append(sevenTries[:len(sevenTries):len(sevenTries)],
 			"done at 1111110h after 7: core: attempts exhausted after 7 attempts: http status 503 (max attempts 7 reached)",
-		}},
+		)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
