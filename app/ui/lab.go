@@ -625,12 +625,16 @@ func (l *Lab) saveDraft() {
 		return
 	}
 	var d draft
-	for _, f := range fleet.Fields {
-		if t := l.texts[f.Key]; t != f.Get(&l.saved) {
+	for i := range fleet.Fields {
+		f := &fleet.Fields[i]
+		// A value not allowed, or one that differs from the address's: a
+		// text that differs only in how it is written ("1500ms" for the
+		// address's 1.5s) is no draft, and kept none once committed.
+		if _, bad := l.fieldErrs[f.Key]; bad || f.Get(&l.s) != f.Get(&l.saved) {
 			if d.Texts == nil {
 				d.Texts = map[string]string{}
 			}
-			d.Texts[f.Key] = t
+			d.Texts[f.Key] = l.texts[f.Key]
 		}
 	}
 	if d.Texts == nil && !l.drafted {

@@ -692,6 +692,7 @@ func TestDraftSurvivesAReload(t *testing.T) {
 	if r := open(page, st); r.Text("workers") != "9" || r.Scenario().Workers != 9 {
 		t.Errorf("after a reload, typed (not committed) workers shows %q, runs %d; want 9", r.Text("workers"), r.Scenario().Workers)
 	}
+	l.Type("timeout", "1500ms") // 1.5s, written another way
 	l.Commit()
 	if d := st.m[draftStorageKey]; !strings.Contains(l.address, "workers=9") || (d != "" && d != `""`) {
 		t.Errorf("committed: address %q, draft %q; want workers=9 in it, and no draft", l.address, d)
