@@ -556,28 +556,24 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
 	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
-		// The last that could make the sum 100 alone: fail500=60,
-		// fail503=60, drop=10 blamed drop, "at most 0", which no drop
-		// can mend; fail503 may be 30. Failing that (each over half),
-		// the last not zero, and what the others add up to.
-		i, last := -1, -1
-		for j := len(pct) - 1; j >= 0 && i < 0; j-- {
-			if pct[j] == 0 {
-				continue
-			}
-			if last < 0 {
-				last = j
-			}
-			if s-pct[j] <= 100+sumTolerance {
-				i = j
+		// The last that could make the sum 100 alone (a zero cannot):
+		// fail500=60, fail503=60, drop=10 blamed drop, "at most 0", which
+		// no drop can mend; fail503 may be 30.
+		sumErr := func(i int, allowed string) *ParamError {
+			return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]), Allowed: allowed}
+		}
+		for i := len(pct) - 1; i >= 0; i-- {
+			if others := s - pct[i]; others <= 100+sumTolerance {
+				return sumErr(i, "at most "+formatPct(max(0, 100-others))+": "+allowedSum)
 			}
 		}
-		allowed := "at most " + formatPct(100-(s-pct[max(i, 0)])) + ": " + allowedSum
-		if i < 0 {
-			i = last
-			allowed = "at most 0: " + allowedSum + ", and the others add up to " + formatPct(s-pct[i])
+		// None can alone (60, 60 and 60): the last not zero, and what the
+		// others add up to.
+		i := len(pct) - 1
+		for pct[i] == 0 {
+			i--
 		}
-		return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]), Allowed: allowed}
+		return sumErr(i, "at most 0: "+allowedSum+", and the others add up to "+formatPct(s-pct[i]))
 	}
 	return nil
 }
