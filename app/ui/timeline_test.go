@@ -2670,6 +2670,13 @@ func TestScaledLimitLabelOnItsBars(t *testing.T) {
 // the end of time (its end overflowed: not hit at all), a wait Stop cut
 // short only up to the cut (it was hit 2 s past its bar's end).
 func TestHitSpanFollowsTheDrawnWait(t *testing.T) {
+	// A 5 s backoff after a 429, Stop at 1 s.
+	cutByStop := []fleet.Record{
+		{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
+		{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
+		{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: 5 * time.Second, Reason: core.ReasonBackoff}},
+		{Event: core.Event{Kind: core.EventDone, At: at(1000), Attempt: 1, Err: context.Canceled}},
+	}
 	for _, c := range []struct {
 		name string
 		recs []fleet.Record
@@ -2681,18 +2688,8 @@ func TestHitSpanFollowsTheDrawnWait(t *testing.T) {
 			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
 			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: math.MaxInt64, Reason: core.ReasonRetryAfter}},
 		}, 2 * time.Second, 0},
-		{"a wait cut by Stop, inside it", []fleet.Record{
-			{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
-			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
-			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: 5 * time.Second, Reason: core.ReasonBackoff}},
-			{Event: core.Event{Kind: core.EventDone, At: at(1000), Attempt: 1, Err: context.Canceled}},
-		}, 900 * time.Millisecond, 0},
-		{"a wait cut by Stop, past the cut", []fleet.Record{
-			{Event: core.Event{Kind: core.EventAttempt, At: at(0), Attempt: 1}},
-			{Event: core.Event{Kind: core.EventOutcome, At: at(50), Attempt: 1, Outcome: core.Outcome{Status: 429}}},
-			{Event: core.Event{Kind: core.EventWait, At: at(50), Attempt: 2, Wait: 5 * time.Second, Reason: core.ReasonBackoff}},
-			{Event: core.Event{Kind: core.EventDone, At: at(1000), Attempt: 1, Err: context.Canceled}},
-		}, 3 * time.Second, -1},
+		{"a wait cut by Stop, inside it", cutByStop, 900 * time.Millisecond, 0},
+		{"a wait cut by Stop, past the cut", cutByStop, 3 * time.Second, -1},
 		{"a bucket wait before a job's first attempt", []fleet.Record{
 			{Event: core.Event{Kind: core.EventWait, At: at(0), Attempt: 1, Wait: 400 * time.Millisecond, Reason: core.ReasonBucket}},
 			{Event: core.Event{Kind: core.EventAttempt, At: at(400), Intended: at(400), Attempt: 1}},
