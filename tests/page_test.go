@@ -198,6 +198,13 @@ func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState 
 	}); err != nil {
 		t.Fatalf("run did not finish: %v (last state %+v)", err, st)
 	}
+	// And for the run bar to say so: Run enabled again is the render
+	// that also writes the run's status, a frame or more after the state
+	// (a run of 7 requests at 10 ms had its status still at "Running: 0
+	// requests sent" when read at once).
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("run").disabled`) }); err != nil {
+		t.Fatalf("the run ended but Run stayed disabled: %v", err)
+	}
 	return st
 }
 
