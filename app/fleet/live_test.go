@@ -63,12 +63,18 @@ func TestOpenArrivalRateAboveLiveRange(t *testing.T) {
 	}{
 		{"workload=open&workers=500&every=1s", ""},
 		{"workload=open&workers=50&every=100ms", ""},
-		{"workload=open&workers=500&every=999ms", `Job interval "999ms": 500 workers would start 500.6 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s); Simulate takes any`},
-		{"workload=open&workers=500&every=999.9ms", `Job interval "999.9ms": 500 workers would start 500.1 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s); Simulate takes any`},
+		{"workload=open&workers=500&every=999ms", `Job interval "999ms": 500 workers would start 500.6 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s), or any rate for 500 jobs in all (here 1000); Simulate takes any`},
+		{"workload=open&workers=500&every=999.9ms", `Job interval "999.9ms": 500 workers would start 500.1 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s), or any rate for 500 jobs in all (here 1000); Simulate takes any`},
 		{"workload=open&workers=9&every=18ms", ""},  // exactly 500 jobs/s (as a float, 500.00000000000006)
 		{"workload=open&workers=43&every=86ms", ""}, // exactly 500 jobs/s
-		{"workload=open&workers=7&every=13ms", `Job interval "13ms": 7 workers would start 538.5 jobs/s; live runs take at most 500 jobs/s (an interval of at least 14ms); Simulate takes any`},
-		{"workload=open&workers=300&every=10ms", `Job interval "10ms": 300 workers would start 30000 jobs/s; live runs take at most 500 jobs/s (an interval of at least 600ms); Simulate takes any`},
+		{"workload=open&workers=7&jobs=72&every=13ms", `Job interval "13ms": 7 workers would start 538.5 jobs/s; live runs take at most 500 jobs/s (an interval of at least 14ms), or any rate for 500 jobs in all (here 504); Simulate takes any`},
+		{"workload=open&workers=7&jobs=71&every=13ms", ""}, // 497 jobs in all: never more in flight
+		{"workload=open&workers=300&every=10ms", `Job interval "10ms": 300 workers would start 30000 jobs/s; live runs take at most 500 jobs/s (an interval of at least 600ms), or any rate for 500 jobs in all (here 600); Simulate takes any`},
+		{"workload=open&workers=250&every=10ms", ""}, // 500 jobs in all
+		// A total counts as the jobs the fleet runs, not its workers.
+		{"workload=open&workers=500&jobs=3&jobs_of=fleet&every=10ms", ""},
+		{"workload=open&workers=500&jobs=500&jobs_of=fleet&every=10ms", ""},
+		{"workload=open&workers=500&jobs=501&jobs_of=fleet&every=10ms", `Job interval "10ms": 500 workers would start 50000 jobs/s; live runs take at most 500 jobs/s (an interval of at least 1s), or any rate for 500 jobs in all (here 501); Simulate takes any`},
 		{"workload=closed&workers=500&every=10ms", ""}, // the interval only counts in an open workload
 	} {
 		q, _ := url.ParseQuery(tc.query)

@@ -34,7 +34,10 @@ var (
 
 // LiveArrivalMax is the most jobs per second an open workload may start in
 // a live run (Workers ÷ Every): past it the page would hold thousands of
-// fetches in flight. Simulate takes any rate.
+// fetches in flight. A run of LiveArrivalMax jobs or fewer in all (Workers
+// × Jobs, or a total) may start them at any rate: a job has one request in
+// flight at a time, so no more than that are ever in flight. Simulate
+// takes any rate.
 const LiveArrivalMax = 500
 
 // Scenario is one complete configuration of a run: the client fleet, its
@@ -241,11 +244,11 @@ func (s *Scenario) LiveErrors() []FieldError {
 	}
 	// In integers: Workers ÷ Every > LiveArrivalMax, without the float
 	// rounding that rejected 9 workers every 18 ms (500.00000000000006/s).
-	if e := s.every(); e > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(e) {
+	if e := s.every(); e > 0 && int64(s.Workers)*int64(time.Second) > LiveArrivalMax*int64(e) && s.TotalJobs() > LiveArrivalMax {
 		v := core.FormatDuration(s.Every)
 		least := (time.Duration(s.Workers)*time.Second/LiveArrivalMax + time.Millisecond - 1).Truncate(time.Millisecond) // rounded up
-		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s); Simulate takes any",
-			v, s.Workers, core.FormatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, core.FormatDuration(least))}}
+		return []FieldError{{Key: "every", Value: v, Msg: fmt.Sprintf("Job interval %q: %d workers would start %s jobs/s; live runs take at most %d jobs/s (an interval of at least %s), or any rate for %d jobs in all (here %d); Simulate takes any",
+			v, s.Workers, core.FormatFloat(math.Ceil(s.ArrivalRate()*10)/10), LiveArrivalMax, core.FormatDuration(least), LiveArrivalMax, s.TotalJobs())}}
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestStatusSaysWhyRunCannotStart(t *testing.T) {
 		want, unwant []string
 	}{
 		{"workers=600", []string{"Live runs take at most 500 workers: press Simulate (m) to run 600"}, nil},
-		{"workload=open&every=10ms&workers=10", []string{"Run cannot start: Job interval", "1000 jobs/s", "Press Simulate (m)"}, []string{"500 workers"}},
+		{"workload=open&every=10ms&workers=10&jobs=60", []string{"Run cannot start: Job interval", "1000 jobs/s", "Press Simulate (m)"}, []string{"500 workers"}},
 		{"outage=5s&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Server outage", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "500 workers"}},
 		{"workers=600&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Workers", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "press Simulate"}},
 		{"target=http://example.com/", []string{"Ready. Press Run (r) to fire real requests at the target."}, []string{"Simulate (m)"}},

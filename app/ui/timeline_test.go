@@ -936,8 +936,11 @@ func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
 		{"workers", "501", 501, 0, "Press Simulate (m): 501 workers", "Fix"},
 		{"workers", "50", 50, 0, "Press Run (r)", "Simulate"},
 		// Valid, but too many jobs a second for a live run: it said Press Run.
-		{"workload", "open", 50, 0, "Press Run (r)", "Simulate"}, // every 1s: 50 jobs/s
-		{"every", "20ms", 50, 0, "Press Simulate (m); Run cannot take this: Job interval", "Press Run"},
+		{"workload", "open", 50, 0, "Press Run (r)", "Simulate"},                                        // every 1s: 50 jobs/s
+		{"jobs", "20", 50, 0, "Press Run (r)", "Simulate"},                                              // 1000 jobs in all
+		{"every", "20ms", 50, 0, "Press Simulate (m); Run cannot take this: Job interval", "Press Run"}, // 2500 jobs/s
+		{"jobs", "10", 50, 0, "Press Run (r)", "Simulate"},                                              // 500 jobs in all: any rate
+		{"jobs", "20", 50, 0, "Press Simulate (m); Run cannot take this: Job interval", "Press Run"},
 		{"every", "1s", 50, 0, "Press Run (r)", "Simulate"},
 		// A custom target with an outage: neither starts.
 		{"target", "http://localhost:9000/x", 50, 0, "Press Run (r)", "Neither"},
