@@ -81,7 +81,7 @@ func TestInputsAreDescribedByTheirRange(t *testing.T) {
 	for _, c := range []struct{ key, rangeText string }{
 		{"base", "1ms – 1h (e.g. 250ms, 2s)"},
 		{"workers", "1 – 10000 (live runs ≤ 500)"},
-		{"jobs", "1 – 1000 per worker (in total ≤ workers × 1000)"},
+		{"jobs", "1 – 1000 per worker"},
 		{"jobs_of", ""},
 		{"strategy", ""},
 		{"bucket", ""},

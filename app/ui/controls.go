@@ -236,7 +236,7 @@ var staticFields = sync.OnceValue(func() map[string]fieldStatic {
 		case "workers":
 			rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
 		case "jobs": // its Max is a worker's
-			rangeText += " per worker (in total ≤ workers × " + f.Max + ")"
+			rangeText += " per worker" // and so up to workers × Max in total: jobs_of's help says so
 		}
 		if f.Kind == fleet.KindDuration && rangeText != "" {
 			rangeText += " (e.g. 250ms, 2s)"
