@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,7 +45,34 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Param: "headers", Value: strconv.Itoa(n) + " bytes", Allowed: headersAllowed})
 		return
 	}
+	if p := r.URL.Path; strings.HasPrefix(p, "/mock/") && !cleanPath(p) {
+		// ServeMux would answer a 307 to the cleaned path ("/mock//" to
+		// "/mock/"), an empty body with no reason where a path under
+		// /mock/ that is not an endpoint gets its JSON 404.
+		noMockEndpoint(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath reports whether p is as ServeMux keeps it: path.Clean's, with
+// its trailing slash.
+func cleanPath(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// noMockEndpoint is the answer to a path under /mock/ that is not one of
+// the mock's endpoints: JSON, as every refusal of the mock is, naming the
+// ones there are (it was a plain-text 404).
+func noMockEndpoint(w http.ResponseWriter, r *http.Request) {
+	mock.SetCommon(w.Header())
+	p := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "…"
+	mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+p,
+		&mock.ParamError{Param: "path", Value: p, Allowed: mockEndpoints})
 }
 
 // setPageHeaders sets what every answer but the mock endpoint's carries:
@@ -139,14 +167,7 @@ func newSiteWith(root string, mo mock.Options) (*site, error) {
 	mux.Handle("/mock/outage", m.Outage())
 	mux.Handle("/mock/limit", m.Limit())
 	mux.Handle("/mock/burst", m.Burst())
-	mux.HandleFunc("/mock/", func(w http.ResponseWriter, r *http.Request) {
-		// A mistyped endpoint gets JSON, as every refusal of the mock does,
-		// naming the ones there are (it was a plain-text 404).
-		mock.SetCommon(w.Header())
-		path := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "…"
-		mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+path,
-			&mock.ParamError{Param: "path", Value: path, Allowed: mockEndpoints})
-	})
+	mux.HandleFunc("/mock/", noMockEndpoint)
 	mux.Handle("/web/app.wasm", wasm)
 	join := &joinHandler{interfaceAddrs: upInterfaceAddrs}
 	mux.Handle("/join", join)          // the origins audience devices reach this server at
