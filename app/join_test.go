@@ -253,7 +253,7 @@ func TestJoinRefusesParameters(t *testing.T) {
 		{"=x", 400, "query", "=x", joinAllowed},
 		{"x=%ZZ", 400, "query", "x=%ZZ", "a percent-encoded query"},
 		{"x=%FF", 400, "x", "\uFFFD", joinAllowed},
-		{strings.Repeat("n", 100) + "=1", 400, strings.Repeat("n", 64) + "…", "1", joinAllowed},
+		{strings.Repeat("n", 100) + "=1", 400, strings.Repeat("n", 64) + "… (100 bytes)", "1", joinAllowed},
 	}
 	errKeys := mockErrorKeys(t)
 	for _, tt := range tests {
@@ -590,14 +590,14 @@ func TestQRErrors(t *testing.T) {
 		{"empty text", "GET", "text=", 400, "text", "", qrTextAllowed},
 		{"text without =", "GET", "text", 400, "text", "", qrTextAllowed},
 		{"only ampersands", "GET", "&&", 400, "text", "", qrTextAllowed},
-		{"text too long", "GET", "text=" + long, 400, "text", long[:64] + "…", qrTextAllowed},
-		{"two-byte characters too long", "GET", "text=" + strings.Repeat("%C3%A9", 512) + "a", 400, "text", strings.Repeat("é", 32) + "…", qrTextAllowed},
+		{"text too long", "GET", "text=" + long, 400, "text", long[:64] + "… (1025 bytes)", qrTextAllowed},
+		{"two-byte characters too long", "GET", "text=" + strings.Repeat("%C3%A9", 512) + "a", 400, "text", strings.Repeat("é", 32) + "… (1025 bytes)", qrTextAllowed},
 		{"text twice", "GET", "text=a&text=b", 400, "text", "b", mock.AllowedOnce},
 		{"text twice, the same", "GET", "text=a&text=a", 400, "text", "a", mock.AllowedOnce},
 		{"another parameter", "GET", "text=a&size=300", 400, "size", "300", "text"},
 		{"another parameter first", "GET", "margin=0&text=a", 400, "margin", "0", "text"},
 		{"names are case-sensitive", "GET", "Text=a", 400, "Text", "a", "text"},
-		{"a long unknown name is cut", "GET", strings.Repeat("n", 100) + "=1", 400, strings.Repeat("n", 64) + "…", "1", "text"},
+		{"a long unknown name is cut", "GET", strings.Repeat("n", 100) + "=1", 400, strings.Repeat("n", 64) + "… (100 bytes)", "1", "text"},
 		{"invalid UTF-8", "GET", "text=a%FFb", 400, "text", "a\uFFFDb", qrTextAllowed},
 		{"a cut UTF-8 sequence", "GET", "text=%E6%88", 400, "text", "\uFFFD", qrTextAllowed},
 		{"bad percent-encoding", "GET", "text=100%", 400, "query", "text=100%", "a percent-encoded query"},
@@ -708,7 +708,7 @@ func FuzzQRQuery(f *testing.F) {
 			}
 			e := decodeErrorBody(t, rec.Body.String())
 			_, hasValue := e["value"]
-			if len(e) != 4 || !hasValue || e["error"] == "" || e["param"] == "" || e["allowed"] == "" || len(e["value"]) > 64+len("…") {
+			if len(e) != 4 || !hasValue || e["error"] == "" || e["param"] == "" || e["allowed"] == "" || len(e["value"]) > 64+len("… (1000000000 bytes)") {
 				t.Fatalf("query %q: 400 body %v, want the mock's error shape", rawQuery, e)
 			}
 		default:
@@ -736,7 +736,7 @@ func FuzzJoinQuery(f *testing.F) {
 		case empty && rec.Code == http.StatusOK:
 		case !empty && rec.Code == http.StatusBadRequest:
 			var e map[string]string
-			if json.Unmarshal(rec.Body.Bytes(), &e) != nil || len(e) != 4 || e["error"] == "" || e["param"] == "" || e["allowed"] == "" || len(e["value"]) > 64+len("…") {
+			if json.Unmarshal(rec.Body.Bytes(), &e) != nil || len(e) != 4 || e["error"] == "" || e["param"] == "" || e["allowed"] == "" || len(e["value"]) > 64+len("… (1000000000 bytes)") {
 				t.Fatalf("query %q: 400 body %q, want the mock's error shape", rawQuery, rec.Body)
 			}
 		default:

@@ -111,8 +111,8 @@ func TestSiteServes(t *testing.T) {
 		{"/mock//", "", 404, "application/json", "", `"value":"/mock//"`, false}, // not ServeMux's 307 to /mock/
 		{"/mock/./events?key=a", "", 404, "application/json", "", `"value":"/mock/./events"`, false},
 		{"/mock/../mock", "", 404, "application/json", "", `"value":"/mock/../mock"`, false},
-		{"/mock/" + strings.Repeat("a", 5000), "", 404, "application/json", "", `"value":"/mock/` + strings.Repeat("a", 58) + `…"`, false}, // cut, as every refused value (it came back whole)
-		{"/join", "", 200, "application/json", "", `"origins":[]`, false},                                                                  // mounted; newSite does not know its address until serve listens
+		{"/mock/" + strings.Repeat("a", 5000), "", 404, "application/json", "", `"value":"/mock/` + strings.Repeat("a", 58) + `… (5006 bytes)"`, false}, // cut, as every refused value (it came back whole)
+		{"/join", "", 200, "application/json", "", `"origins":[]`, false},                                                                               // mounted; newSite does not know its address until serve listens
 		{"/qr.svg?text=http%3A%2F%2F192.168.1.7%3A8080%2F%3Froom%3Droom1", "", 200, "image/svg+xml", "", `aria-label="http://192.168.1.7:8080/?room=room1"`, false},
 		{"/qr.svg?size=300", "", 400, "application/json", "", `"param":"size"`, false},
 	}

@@ -131,7 +131,7 @@ func FuzzParseLimitQuery(f *testing.F) {
 			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param != viaJSON(perr.Param) || e.Value != viaJSON(perr.Value) || e.Allowed == "" || e.Error != viaJSON(perr.Error()) {
 				t.Fatalf("bad query %q (%v): %d %q", raw, perr, rec.Code, rec.Body)
 			}
-			if len(perr.Value) > MaxKeyLen+len("…") {
+			if !wellCut(perr.Value) {
 				t.Fatalf("query %q: value %q not cut", raw, perr.Value)
 			}
 			return
@@ -212,7 +212,7 @@ func FuzzParseBurstQuery(f *testing.F) {
 			if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Param != viaJSON(perr.Param) || e.Value != viaJSON(perr.Value) || e.Allowed == "" || e.Error != viaJSON(perr.Error()) {
 				t.Fatalf("bad query %q (%v): %d %q", raw, perr, rec.Code, rec.Body)
 			}
-			if len(perr.Value) > MaxKeyLen+len("…") {
+			if !wellCut(perr.Value) {
 				t.Fatalf("query %q: value %q not cut", raw, perr.Value)
 			}
 			return
@@ -246,7 +246,7 @@ func FuzzParseEventsQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		key, perr := parseEventsQuery(raw)
 		if perr != nil {
-			if perr.Param == "" || perr.Allowed == "" || len(perr.Value) > MaxKeyLen+len("…") {
+			if perr.Param == "" || perr.Allowed == "" || !wellCut(perr.Value) {
 				t.Fatalf("query %q: incomplete error %+v", raw, perr)
 			}
 			req := httptest.NewRequest(http.MethodGet, "/mock/events", nil)

@@ -327,8 +327,15 @@ func perr(i int, value string) *ParamError {
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then
-// "…", never splitting a UTF-8 sequence (CutTo).
-func Cut(s string) string { return CutTo(s, MaxKeyLen) }
+// "…" and how many bytes came, never splitting a UTF-8 sequence (CutTo):
+// a value refused for its length says by how much ("1 to 1024 bytes" beside
+// a text of 1,500 cut to 64 said nothing of it).
+func Cut(s string) string {
+	if len(s) <= MaxKeyLen {
+		return s
+	}
+	return CutTo(s, MaxKeyLen) + " (" + strconv.Itoa(len(s)) + " bytes)"
+}
 
 // CutTo is s cut to at most max bytes, then "…", never splitting a UTF-8
 // sequence; s itself when it is no longer.

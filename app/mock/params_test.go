@@ -280,7 +280,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"a;b=1", "a;b", allowedKnown},
 		{"burst=+1000", "burst", Table()[pBurst].Allowed + " (a + in a query reads as a space: write it %2B)"},
 		{"burst=%2B1000&rate=+x", "rate", Table()[pRate].Allowed + " (a + in a query reads as a space: write it %2B)"},
-		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "…", allowedKnown},
+		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "… (500 bytes)", allowedKnown},
 	}
 	for _, tt := range tests {
 		_, err := ParseQuery(tt.raw)
@@ -308,9 +308,20 @@ func TestParamErrorValueIsCut(t *testing.T) {
 	if !errors.As(err, &pe) {
 		t.Fatal(err)
 	}
-	if len(pe.Value) > MaxKeyLen+len("…") || !strings.HasSuffix(pe.Value, "…") || !utf8Valid(pe.Value) {
-		t.Errorf("Value = %q (%d bytes), want at most 64 bytes of valid UTF-8 and …", pe.Value, len(pe.Value))
+	if !wellCut(pe.Value) || !strings.HasSuffix(pe.Value, "… (200 bytes)") || !utf8Valid(pe.Value) {
+		t.Errorf("Value = %q (%d bytes), want at most 64 bytes of valid UTF-8, then … (200 bytes)", pe.Value, len(pe.Value))
 	}
+}
+
+// wellCut reports whether v is a refused value as Cut writes it: at most
+// MaxKeyLen bytes, or at most MaxKeyLen bytes then "… (N bytes)".
+func wellCut(v string) bool {
+	if len(v) <= MaxKeyLen {
+		return true
+	}
+	i := strings.LastIndex(v, "… (")
+	n, err := strconv.Atoi(strings.TrimSuffix(v[max(i, 0)+len("… ("):], " bytes)"))
+	return i >= 0 && i <= MaxKeyLen && strings.HasSuffix(v, " bytes)") && err == nil && n > MaxKeyLen
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
@@ -508,7 +519,7 @@ func FuzzParseQuery(f *testing.F) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("ParseQuery(%q) error %T, want *ParamError", raw, err)
 			}
-			if pe.Param == "" || pe.Allowed == "" || len(pe.Value) > MaxKeyLen+len("…") {
+			if pe.Param == "" || pe.Allowed == "" || !wellCut(pe.Value) {
 				t.Fatalf("ParseQuery(%q): incomplete %+v", raw, pe)
 			}
 			return
