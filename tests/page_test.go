@@ -138,6 +138,12 @@ func simulatedToEnd(t testing.TB, ctx context.Context) {
 	if err := waitFor(30*time.Second, func() bool { s := state(t, ctx); return s.Simulated && !s.Running }); err != nil {
 		t.Fatalf("the simulation did not finish: %v", err)
 	}
+	// And for the run bar to show it over (runToEnd): Stop disabled again
+	// is the render that writes the status. Not Run: a fleet larger than
+	// a live run takes leaves it disabled.
+	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `document.getElementById("stop").disabled`) }); err != nil {
+		t.Fatalf("the simulation ended but Stop stayed enabled: %v", err)
+	}
 }
 
 // simulated opens url, presses Simulate and waits until its run is shown
