@@ -38,7 +38,7 @@ func TestDescribeEmptyRetryAfter(t *testing.T) {
 		} {
 			m.add(&r)
 		}
-		text := strings.Join(describe(&m.marks[0], false, "", false).Lines, "\n")
+		text := strings.Join(describe(&m.marks[0], shown{}).Lines, "\n")
 		if got := strings.Contains(text, "Retry-After:"); c.want == "" && got {
 			t.Errorf("%s: a Retry-After line, none was sent:\n%s", c.name, text)
 		}

@@ -283,7 +283,7 @@ func TestDescribe(t *testing.T) {
 	for _, r := range oneJob() {
 		m.add(&r)
 	}
-	tp := describe(&m.marks[0], false, "", false)
+	tp := describe(&m.marks[0], shown{})
 	text := tp.Title + "\n" + strings.Join(tp.Lines, "\n")
 	for _, want := range []string{"Worker 2 · job 1 · attempt 1", "intended 0.050 s · sent 0.052 s (+2.0 ms late)", "fetch() started 1.5 ms after that (+3.5 ms late in all)",
 		"waited 50.0 ms for a fleet-bucket token", "held 3.0 ms inside the browser", "arrival #7",
@@ -324,7 +324,7 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 			"Retry-After: soon\nthen waited 1 s: backoff"},
 	} {
 		c.k.end = time.Second
-		if text := strings.Join(describe(&c.k, false, "", false).Lines, "\n"); !strings.Contains(text, c.want) {
+		if text := strings.Join(describe(&c.k, shown{}).Lines, "\n"); !strings.Contains(text, c.want) {
 			t.Errorf("%s: tooltip lacks %q:\n%s", c.name, c.want, text)
 		}
 	}
@@ -346,11 +346,11 @@ func TestDescribeNamesTheOutcomeOnce(t *testing.T) {
 		}
 	}
 	k := mark{class: fleet.ClassTimeout, err: fmt.Errorf("%w after 1s", fleet.ErrTimeout), end: time.Second, next: -1}
-	if text := strings.Join(describe(&k, false, "", false).Lines, "\n"); strings.Count(text, "timeout") != 1 {
+	if text := strings.Join(describe(&k, shown{}).Lines, "\n"); strings.Count(text, "timeout") != 1 {
 		t.Errorf("a timeout's tooltip:\n%s", text)
 	}
 	k = mark{class: fleet.ClassFailed, err: errNetwork, end: time.Second, next: -1}
-	if text := strings.Join(describe(&k, false, "", false).Lines, "\n"); !strings.Contains(text, errNetwork.Error()) {
+	if text := strings.Join(describe(&k, shown{}).Lines, "\n"); !strings.Contains(text, errNetwork.Error()) {
 		t.Errorf("a network error's tooltip lacks the error:\n%s", text)
 	}
 }
@@ -373,7 +373,7 @@ func TestTooltipSaysTheBrowserPaces(t *testing.T) {
 		{"held 30 ms elsewhere", 30 * time.Millisecond, "", false},
 	} {
 		k := mark{class: fleet.ClassOK, status: 200, queued: c.queued, end: time.Second, next: -1}
-		lines := describe(&k, false, c.note, false).Lines
+		lines := describe(&k, shown{heldNote: c.note}).Lines
 		at := slices.Index(lines, pacedNote)
 		if (at >= 0) != c.want {
 			t.Errorf("%s: the pacing note shown %v, want %v:\n%s", c.name, at >= 0, c.want, strings.Join(lines, "\n"))
@@ -429,7 +429,7 @@ func TestTooltipSaysWhyAJobGaveUp(t *testing.T) {
 		found := false
 		for i := range m.marks {
 			if k := &m.marks[i]; k.next < 0 && k.class != fleet.ClassOK {
-				text := strings.Join(describe(k, false, "", false).Lines, "\n")
+				text := strings.Join(describe(k, shown{}).Lines, "\n")
 				if !strings.Contains(text, c.want) {
 					t.Errorf("%s: the tooltip of the attempt its job gave up after lacks %q:\n%s", c.name, c.want, text)
 				}
@@ -458,7 +458,7 @@ func TestPeopleCountWorkersAndJobsFromOne(t *testing.T) {
 		{49, 3, 10, "Worker 50 · job 4 · attempt 10", "w50"},
 	} {
 		k := mark{worker: c.worker, job: c.job, attempt: c.attempt, end: -1}
-		if got := describe(&k, true, "", false).Title; got != c.title {
+		if got := describe(&k, shown{running: true}).Title; got != c.title {
 			t.Errorf("worker %d, job %d, attempt %d: tooltip %q, want %q", c.worker, c.job, c.attempt, got, c.title)
 		}
 		if got := lay.laneName(c.worker); got != c.lane {
@@ -2205,13 +2205,20 @@ func TestLateIsDrawnAsLate(t *testing.T) {
 	}
 	for i, want := range []string{"503 Service Unavailable after 100 ms\nanswered at 0.100 s; the page took it in 300 ms later (its thread was busy)",
 		"(+800 ms late)\nsent late: the page's thread was busy"} {
-		tp := describe(&m.marks[i], false, "", false)
+		tp := describe(&m.marks[i], shown{})
 		if text := strings.Join(tp.Lines, "\n"); !strings.Contains(text, want) {
 			t.Errorf("attempt %d's tooltip lacks %q:\n%s", i+1, want, text)
 		}
 	}
-	if text := strings.Join(describe(&m.marks[2], false, "", false).Lines, "\n"); strings.Contains(text, "late:") || strings.Contains(text, "took it in") {
+	if text := strings.Join(describe(&m.marks[2], shown{}).Lines, "\n"); strings.Contains(text, "late:") || strings.Contains(text, "took it in") {
 		t.Errorf("attempt 3, 2 ms late, is not late:\n%s", text)
+	}
+	// A simulation measures no lateness: its tooltips said "(+0 µs late)"
+	// while the lateness card said "not measured in a simulation".
+	on := m.marks[2]
+	on.sent = on.intended
+	if text := strings.Join(describe(&on, shown{simulated: true}).Lines, "\n"); strings.Contains(text, "late") || strings.Contains(text, "intended") || !strings.Contains(text, "sent "+fmtSeconds(on.sent)+" (virtual time)") {
+		t.Errorf("a simulated attempt's tooltip:\n%s\nwant its send time in virtual time, nothing of lateness", text)
 	}
 	// The first wait's backoff bar: as long as the loop chose.
 	var path [][2]float64
@@ -2253,7 +2260,7 @@ func TestAttemptCutAtTheLimitSaysSo(t *testing.T) {
 			continue
 		}
 		cut++
-		if text := strings.Join(describe(k, false, "", false).Lines, "\n"); !strings.Contains(text, "aborted (the page's limit on a simulation's attempts)") || strings.Contains(text, "Stop") {
+		if text := strings.Join(describe(k, shown{}).Lines, "\n"); !strings.Contains(text, "aborted (the page's limit on a simulation's attempts)") || strings.Contains(text, "Stop") {
 			t.Errorf("an attempt cut at the limit:\n%s", text)
 		}
 	}
@@ -2383,10 +2390,10 @@ func TestArrivalsSentAgainAreTold(t *testing.T) {
 			t.Errorf("watch %v, the first arrival: %s", mm.watch, text)
 		}
 	}
-	if text := strings.Join(describe(&m.marks[0], false, "", false).Lines, "\n"); !strings.Contains(text, "the server received it 3 times: its connection closed with no answer, and the client sent it again") {
+	if text := strings.Join(describe(&m.marks[0], shown{}).Lines, "\n"); !strings.Contains(text, "the server received it 3 times: its connection closed with no answer, and the client sent it again") {
 		t.Errorf("the dropped attempt's tooltip: %s", text)
 	}
-	if text := strings.Join(describe(&m.marks[1], false, "", false).Lines, "\n"); strings.Contains(text, "sent it again") {
+	if text := strings.Join(describe(&m.marks[1], shown{}).Lines, "\n"); strings.Contains(text, "sent it again") {
 		t.Errorf("the next attempt's tooltip: %s", text)
 	}
 }
@@ -2409,7 +2416,7 @@ func TestCrossOriginRejectionSaysRetryAfterMayBeHidden(t *testing.T) {
 		{"a custom target's 200", mark{class: fleet.ClassOK, status: 200, next: -1}, true, false},
 		{"the mock's 429, no header", mark{class: fleet.ClassLimited, status: 429, next: -1}, false, false},
 	} {
-		text := strings.Join(describe(&c.k, false, "", c.crossOrigin).Lines, "\n")
+		text := strings.Join(describe(&c.k, shown{crossOrigin: c.crossOrigin}).Lines, "\n")
 		if strings.Contains(text, hidden) != c.want {
 			t.Errorf("%s: tooltip\n%s", c.name, text)
 		}

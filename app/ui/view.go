@@ -1135,7 +1135,7 @@ func (v *view) selection() (t tip, ok bool) {
 	if v.paced {
 		held = pacedNote
 	}
-	t = describe(&k, v.running || v.replay != nil, held, v.m.ownServer) // a replay has not reached what comes next
+	t = describe(&k, shown{running: v.running || v.replay != nil, heldNote: held, crossOrigin: v.m.ownServer, simulated: v.m.simulated}) // a replay has not reached what comes next
 	t.X, t.Y, t.R = x, v.lay.rowY(k.worker, k.slot), v.lay.markR+4
 	for i, line := range t.Lines {
 		t.Lines[i] = cutLine(line)
@@ -1226,19 +1226,32 @@ const pacedNote = "Firefox lets requests out at about 80 a second once six conne
 // held less waited on its connection, as in any browser.
 const pacedMin = 10 * time.Millisecond
 
-// describe writes an attempt's facts for people; heldNote, if not "",
-// follows the time the browser held it, from pacedMin on. Workers and jobs are
+// shown is what describe needs to know of the run an attempt is from.
+type shown struct {
+	running     bool   // the run (or its replay) goes on: what comes next is not known yet
+	heldNote    string // if not "", follows the time the browser held it, from pacedMin on
+	crossOrigin bool   // the attempt went to a custom target, whose headers fetch() reads only where the server exposes them
+	simulated   bool   // the run was simulated: sent when intended, in virtual time, with no lateness measured
+}
+
+// describe writes an attempt's facts for people. Workers and jobs are
 // numbered from 1 here, as attempts are (and as the lanes are labelled):
 // "Worker 1 · job 1 · attempt 1" is the first worker's first try. The
 // exports keep the records' numbers, workers and jobs from 0 (README,
-// "Export schema"). crossOrigin says the attempt went to a custom target,
-// whose headers fetch() reads only where the server exposes them.
-func describe(k *mark, running bool, heldNote string, crossOrigin bool) tip {
+// "Export schema").
+func describe(k *mark, of shown) tip {
+	running, heldNote, crossOrigin := of.running, of.heldNote, of.crossOrigin
 	t := tip{Class: k.class.String()}
 	t.Title = "Worker " + strconv.Itoa(k.worker+1) + " · job " + strconv.Itoa(k.job+1) + " · attempt " + strconv.Itoa(k.attempt)
 	late := k.sent - k.intended
-	t.Lines = append(t.Lines,
-		"intended "+fmtSeconds(k.intended)+" · sent "+fmtSeconds(k.sent)+" ("+fmtSigned(late)+" late)")
+	if of.simulated {
+		// "(+0 µs late)" claimed a lateness the numbers say a simulation
+		// does not measure (a review).
+		t.Lines = append(t.Lines, "sent "+fmtSeconds(k.sent)+" (virtual time)")
+	} else {
+		t.Lines = append(t.Lines,
+			"intended "+fmtSeconds(k.intended)+" · sent "+fmtSeconds(k.sent)+" ("+fmtSigned(late)+" late)")
+	}
 	if late >= lateMin {
 		t.Lines = append(t.Lines, "sent late: the page's thread was busy (or the tab hidden) when it was due")
 	}
