@@ -155,7 +155,8 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	}
 	b.WriteString(strings.Join(parts, ", ") + ". ")
 	if lim := limitsOf(&s); lim.serverLabel != "" {
-		b.WriteString("The " + lim.serverLabel + "; at most " + peakSent(st.PeakRPS))
+		// "The server limit 10 req/s (burst 10);" had no verb (a review).
+		b.WriteString("Server limit: " + strings.TrimPrefix(lim.serverLabel, "server limit ") + "; at most " + peakSent(st.PeakRPS))
 	} else {
 		b.WriteString("At most " + peakSent(st.PeakRPS))
 	}
@@ -344,8 +345,10 @@ func sliceText(d, width time.Duration) string {
 // waitCount is how many waits between attempts there were of each reason.
 type waitCount [core.ReasonBucket + 1]int
 
-// waitText says the waits between attempts by their reason: " Waits:
-// 30 backoff, 7 Retry-After."
+// waitText says the waits by their reason: " Waits: 30 backoff, 7
+// Retry-After." A fleet bucket's come before first tries too: "Waits
+// between attempts: 99 fleet bucket" was said of a run with no retries (a
+// review).
 func waitText(n waitCount) string {
 	var parts []string
 	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
@@ -354,9 +357,9 @@ func waitText(n waitCount) string {
 		}
 	}
 	if parts == nil {
-		return " No waits between attempts."
+		return " No waits."
 	}
-	return " Waits between attempts: " + strings.Join(parts, ", ") + "."
+	return " Waits: " + strings.Join(parts, ", ") + "."
 }
 
 // summaryMaxFaults is the most faults the summary names; the rest it counts.

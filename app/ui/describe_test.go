@@ -53,9 +53,9 @@ func TestTimelineSummary(t *testing.T) {
 	for _, want := range []string{
 		"Timeline of the finished run: 2 workers sent 3 requests in 1.10 s (2 first tries, 1 retry).",
 		"Outcomes: 2 succeeded, 1 rejected (429 or 503).",
-		"server limit 1 req/s (burst 1); at most 2 requests were sent in any one second.",
+		"Outcomes: 2 succeeded, 1 rejected (429 or 503). Server limit: 1 req/s (burst 1); at most 2 requests were sent in any one second.",
 		"Requests sent per 0.25 s: 0 s–0.25 s 2 (1 rejected); 0.25 s–0.5 s none; 0.5 s–0.75 s none; 0.75 s–1 s none; 1 s–1.25 s 1.",
-		"Waits between attempts: 1 Retry-After.",
+		" Waits: 1 Retry-After.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, got)

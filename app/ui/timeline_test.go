@@ -304,7 +304,8 @@ func TestDescribeSaysWhatEndedTheJob(t *testing.T) {
 		want string
 	}{
 		{"exhausted", mark{class: fleet.ClassFailed, status: 500, next: -1}, "no retry: the job gave up here"},
-		{"stopped", mark{class: fleet.ClassAborted, err: context.Canceled, next: -1}, "no retry: Stop ended the job here"},
+		// Not Go's "context canceled" between the two (a review).
+		{"stopped", mark{class: fleet.ClassAborted, err: context.Canceled, next: -1}, "aborted (Stop) after 1 s\nno retry: Stop ended the job here"},
 		{"attempt limit", mark{class: fleet.ClassAborted, err: fmt.Errorf("sim: attempt aborted: %w (%w)", context.Canceled, sim.ErrLimit), next: -1},
 			"no retry: the page's limit on a simulation's attempts ended the job here"},
 		// Cancelled in the wait after it: it said "then waited 1 s" of a

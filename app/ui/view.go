@@ -1294,7 +1294,9 @@ func describe(k *mark, of shown) tip {
 		if k.pickup >= lateMin {
 			t.Lines = append(t.Lines, "answered at "+fmtSeconds(k.end-k.pickup)+"; the page took it in "+fmtDur(k.pickup)+" later (its thread was busy)")
 		}
-		if e := k.errText(); e != "" && k.status == 0 && k.class != fleet.ClassTimeout { // "timeout after 1 s" says it
+		// "timeout after 1 s" says a timeout; an abort's cause, Go's
+		// "context canceled", is said as Stop or the page's limit below.
+		if e := k.errText(); e != "" && k.status == 0 && k.class != fleet.ClassTimeout && k.class != fleet.ClassAborted {
 			t.Lines = append(t.Lines, e)
 		}
 	}
