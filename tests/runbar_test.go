@@ -89,3 +89,62 @@ func TestRunBarStaysPut(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedRunIsDimmed: a finished run the inputs were changed after is
+// shown dimmed, its numbers grey, its timeline faded, until Run or
+// Simulate shows the inputs' run; a field edited back to the run's value
+// brings it back. Picking step 2 after step 1's run left the flood's
+// numbers and lanes, bright, under step 2's caption, and only the status's
+// "Changed since" said they were not step 2's (a review).
+func TestChangedRunIsDimmed(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	type look struct {
+		Stale   bool
+		Opacity string
+		Colour  string // the 429s card's figure
+		Muted   string
+		Status  string
+	}
+	read := func() look {
+		return eval[look](t, ctx, `(() => {
+			const v = document.querySelector('#numbers [data-stat="limited"] .v');
+			return {Stale: document.getElementById("stage").classList.contains("stale"),
+				Opacity: getComputedStyle(document.getElementById("timeline")).opacity,
+				Colour: getComputedStyle(v).color,
+				Muted: getComputedStyle(document.querySelector(".help")).color,
+				Status: document.getElementById("run-status").textContent};
+		})()`)
+	}
+	settle := func(what string, stale bool) look {
+		t.Helper()
+		var l look
+		if err := waitFor(5*time.Second, func() bool { l = read(); return l.Stale == stale }); err != nil {
+			t.Fatalf("%s: %+v, want stale %v", what, l, stale)
+		}
+		dimmed := l.Opacity != "1" && l.Colour == l.Muted && strings.Contains(l.Status, "Changed since")
+		bright := l.Opacity == "1" && l.Colour != l.Muted && !strings.Contains(l.Status, "Changed since")
+		if stale && !dimmed || !stale && !bright {
+			t.Errorf("%s: %+v; want it dimmed %v", what, l, stale)
+		}
+		return l
+	}
+	press(t, ctx, "1")
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	settle("step 1 simulated", false)
+	press(t, ctx, "2")
+	l := settle("step 2 picked after step 1's run", true)
+	if !strings.Contains(l.Status, "Strategy Constant → Exponential") {
+		t.Errorf("step 2 picked: the status %q does not say what changed", l.Status)
+	}
+	screenshot(t, ctx, "changed-run-dimmed")
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	settle("step 2 simulated", false)
+	typeInto(t, ctx, "workers", "20")
+	settle("Workers edited", true)
+	typeInto(t, ctx, "workers", "50")
+	settle("Workers edited back", false)
+}

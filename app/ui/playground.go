@@ -424,7 +424,12 @@ func (p *Playground) Render() app.UI {
 		&Notice{Lab: l, Rev: l.cfgRev},
 		&PresetBar{Lab: l, Rev: l.cfgRev, Running: l.running},
 		app.Div().Class("workspace").Body(
-			app.Section().ID(stageID).Class("stage").Aria("labelledby", "h-run").Body(
+			// A finished run the inputs were changed after is shown dimmed
+			// (web/app.css, .stale): a step picked after the flood's run
+			// left its numbers and lanes under the new step's caption,
+			// with only the status's "Changed since" to say so, which a
+			// room reading the big numbers does not (a review).
+			app.Section().ID(stageID).Class(map[bool]string{false: "stage", true: "stage stale"}[l.changedSinceShown() != ""]).Aria("labelledby", "h-run").Body(
 				regionHeading("h-run", "Run"),
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},

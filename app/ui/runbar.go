@@ -132,14 +132,8 @@ func (b *RunBar) Render() app.UI {
 		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
 	}
 	changed := ""
-	if l.rec != nil && !l.running && !l.watched && !l.replaying && l.Invalid() == 0 {
-		// The run on screen is no longer the inputs' (they were edited
-		// after it): Copy share link and the Go code give the inputs. Not
-		// during a replay, which tells where it is (it read "Replaying
-		// Changed since: …; Run or Simulate to see them. 1.2 s of 3.1 s").
-		if d := settingsDiff(l.rec.Scenario, l.s); d != "" {
-			changed = " Changed since: " + d + l.toSeeThem()
-		}
+	if d := l.changedSinceShown(); d != "" {
+		changed = " Changed since: " + d + l.toSeeThem()
 	}
 	ep := l.endpointLine()
 	custom := l.customTarget()
@@ -467,6 +461,19 @@ func steadyLabel(on bool, glyph, off, onText string) app.UI {
 // toSeeThem ends the status's "Changed since" with what would show the
 // inputs, of Run and Simulate, as the configuration allows them (a custom
 // target cannot be simulated; 600 workers cannot run live).
+// changedSinceShown is how the inputs differ from the finished run on
+// screen ("Workers 50 → 20"), "" when they do not, or when no such run is
+// shown: the run on screen is no longer the inputs' (they were edited after
+// it, or a step replaced them): Copy share link and the Go code give the
+// inputs. Not during a replay, which tells where it is (it read "Replaying
+// Changed since: …; Run or Simulate to see them. 1.2 s of 3.1 s").
+func (l *Lab) changedSinceShown() string {
+	if l.rec == nil || l.running || l.watched || l.replaying || l.Invalid() > 0 {
+		return ""
+	}
+	return settingsDiff(l.rec.Scenario, l.s)
+}
+
 func (l *Lab) toSeeThem() string {
 	switch run, sim := l.s.LiveErrors() == nil, l.s.SimErrors() == nil; {
 	case run && sim:
