@@ -134,7 +134,7 @@ var Presets = []Preset{
 		ID:    "full-jitter",
 		Title: "Full jitter",
 		Caption: "Each wait is drawn at random between 0 and the exponential value: retries spread out " +
-			"instead of arriving in spikes, and the run drains sooner: in about three quarters of the flood's time, under two thirds of exponential's. The busiest second gets busier, though: " +
+			"instead of arriving in spikes (their dispersion falls to about a quarter of the flood's), and the run drains sooner: in about three quarters of the flood's time, under two thirds of exponential's. The busiest second gets busier, though: " +
 			"the first waits are guesses of 0–0.2 s, so it holds several rounds of retries. Jitter spreads retries; the next steps make fewer.",
 		Query: stage(map[string]string{
 			"strategy": "full", "base": "100ms", "mult": "2", "cap": "10s",

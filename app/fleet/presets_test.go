@@ -200,6 +200,12 @@ func TestPresetCaptionsMatchSimulation(t *testing.T) {
 			}
 			return nil
 		}},
+		{"full-jitter", "(their dispersion falls to about a quarter of the flood's)", func(f presetFigures) error {
+			if r := f.disp / figs["flood"].disp; r < 0.15 || r > 0.35 {
+				return fmt.Errorf("dispersion %.1f, %.0f%% of the flood's %.1f", f.disp, 100*r, figs["flood"].disp)
+			}
+			return nil
+		}},
 		{"full-jitter", "in about three quarters of the flood's time", func(f presetFigures) error {
 			if r := ratio(f.st.Drain, figs["flood"].st.Drain); r < 0.7 || r > 0.8 {
 				return fmt.Errorf("drains in %v, %.0f%% of the flood's %v", f.st.Drain, 100*r, figs["flood"].st.Drain)
