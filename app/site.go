@@ -70,7 +70,7 @@ func cleanPath(p string) bool {
 // ones there are (it was a plain-text 404).
 func noMockEndpoint(w http.ResponseWriter, r *http.Request) {
 	mock.SetCommon(w.Header())
-	p := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "…"
+	p := cutValue(r.URL.Path) // as every refused value: at most 64 bytes, then "… (N bytes)"
 	mock.WriteErrorJSON(w, http.StatusNotFound, "mock: no endpoint "+p,
 		&mock.ParamError{Param: "path", Value: p, Allowed: mockEndpoints})
 }

@@ -458,9 +458,6 @@ func steadyLabel(on bool, glyph, off, onText string) app.UI {
 	return app.Span().Class("steady").Body(label(on, off), label(!on, onText))
 }
 
-// toSeeThem ends the status's "Changed since" with what would show the
-// inputs, of Run and Simulate, as the configuration allows them (a custom
-// target cannot be simulated; 600 workers cannot run live).
 // changedSinceShown is how the inputs differ from the finished run on
 // screen ("Workers 50 → 20"), "" when they do not, or when no such run is
 // shown: the run on screen is no longer the inputs' (they were edited after
@@ -474,6 +471,9 @@ func (l *Lab) changedSinceShown() string {
 	return settingsDiff(l.rec.Scenario, l.s)
 }
 
+// toSeeThem ends the status's "Changed since" with what would show the
+// inputs, of Run and Simulate, as the configuration allows them (a custom
+// target cannot be simulated; 600 workers cannot run live).
 func (l *Lab) toSeeThem() string {
 	switch run, sim := l.s.LiveErrors() == nil, l.s.SimErrors() == nil; {
 	case run && sim:

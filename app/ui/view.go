@@ -1240,7 +1240,6 @@ type shown struct {
 // exports keep the records' numbers, workers and jobs from 0 (README,
 // "Export schema").
 func describe(k *mark, of shown) tip {
-	running, heldNote, crossOrigin := of.running, of.heldNote, of.crossOrigin
 	t := tip{Class: k.class.String()}
 	t.Title = "Worker " + strconv.Itoa(k.worker+1) + " · job " + strconv.Itoa(k.job+1) + " · attempt " + strconv.Itoa(k.attempt)
 	late := k.sent - k.intended
@@ -1263,8 +1262,8 @@ func describe(k *mark, of shown) tip {
 	}
 	if k.queued > 0 {
 		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out")
-		if heldNote != "" && k.queued >= pacedMin {
-			t.Lines = append(t.Lines, heldNote)
+		if of.heldNote != "" && k.queued >= pacedMin {
+			t.Lines = append(t.Lines, of.heldNote)
 		}
 	}
 	if k.hasServer {
@@ -1312,7 +1311,7 @@ func describe(k *mark, of shown) tip {
 			ra += " (not honoured: Honour Retry-After is off)"
 		}
 		t.Lines = append(t.Lines, "Retry-After: "+ra)
-	} else if crossOrigin && (k.status == 429 || k.status == 503) {
+	} else if of.crossOrigin && (k.status == 429 || k.status == 503) {
 		// Not told apart from a server that sent none (found by a review).
 		t.Lines = append(t.Lines, "no Retry-After readable: your server sent none, or it is not listed in Access-Control-Expose-Headers, and fetch() sees only the headers listed there")
 	}
@@ -1337,7 +1336,7 @@ func describe(k *mark, of shown) tip {
 		case k.endNote != "":
 			t.Lines = append(t.Lines, "no retry: the job gave up after this wait: "+noteText(k.endNote))
 		}
-	} else if k.end >= 0 && k.next < 0 && !running && k.class != fleet.ClassOK {
+	} else if k.end >= 0 && k.next < 0 && !of.running && k.class != fleet.ClassOK {
 		switch {
 		case k.class == fleet.ClassAborted && fleet.AtAttemptLimit(k.err):
 			t.Lines = append(t.Lines, "no retry: the page's limit on a simulation's attempts ended the job here")
