@@ -21,7 +21,7 @@ var Fields = []Field{
 	// Client fleet.
 	workersField(),
 	jobsField(),
-	choiceField("jobs_of", "fleet", "Jobs counted", "Per worker: each worker runs Jobs, so more workers bring more work. In total: the fleet shares Jobs (up to 1000 a worker, so Workers × 1000), and changing Workers changes only how many send at once: each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2), and a worker dealt none sends nothing (its lane stays empty). In an open workload each worker's share arrives on its own schedule: with steady arrivals, the fleet's first Jobs.",
+	choiceField("jobs_of", "fleet", "Jobs counted", "Per worker: each worker runs Jobs, so more workers bring more work. In total: the fleet shares Jobs (up to "+strconv.Itoa(JobsRange.Max)+" a worker, so Workers × "+strconv.Itoa(JobsRange.Max)+"), and changing Workers changes only how many send at once: each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2), and a worker dealt none sends nothing (its lane stays empty). In an open workload each worker's share arrives on its own schedule: with steady arrivals, the fleet's first Jobs.",
 		[]bool{false, true}, jobsOfName, jobsOfLabels, func(s *Scenario) *bool { return &s.JobsTotal }),
 	choiceField("workload", "fleet", "Workload", "Closed: a worker starts its next job when the last one ends, so backing off also slows what it sends. Open: jobs arrive on a schedule, like users or a queue, and keep coming while earlier ones back off.",
 		[]bool{false, true}, workloadName, workloadLabels, func(s *Scenario) *bool { return &s.Open }),
