@@ -36,7 +36,7 @@ var shortcuts = []struct {
 	{[]string{"y"}, "Replay a finished run as it happened (the speed is beside the Replay button); y again, s or Esc stops it"},
 	{presetKeys(), "Load a step of the story"},
 	{[]string{"u"}, "Back to your own configuration after a step replaced it"},
-	{[]string{"t"}, "Bring the timeline up and focus it (whole on the screen in presentation mode); t again: back up"},
+	{[]string{"t"}, "Show the timeline; t again: back up"},
 	{[]string{"p"}, "Presentation mode (large type, high contrast)"},
 	{[]string{"?"}, "This help; Esc closes it"},
 	{[]string{"←", "→"}, "On the focused timeline (t or Tab to it): previous / next attempt of the worker"},
