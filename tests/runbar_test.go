@@ -147,4 +147,16 @@ func TestChangedRunIsDimmed(t *testing.T) {
 	settle("Workers edited", true)
 	typeInto(t, ctx, "workers", "50")
 	settle("Workers edited back", false)
+	// A value not allowed is no run's either: dimmed, with the status
+	// saying what to fix (it was bright while a field was cleared on the
+	// way to another value).
+	typeInto(t, ctx, "workers", "abc")
+	if err := waitFor(5*time.Second, func() bool {
+		l = read()
+		return l.Stale && l.Opacity != "1" && strings.HasPrefix(l.Status, "Fix 1 field")
+	}); err != nil {
+		t.Errorf("Workers \"abc\": %+v; want the run dimmed and the status saying to fix the field", l)
+	}
+	typeInto(t, ctx, "workers", "50")
+	settle("Workers fixed", false)
 }

@@ -429,7 +429,7 @@ func (p *Playground) Render() app.UI {
 			// left its numbers and lanes under the new step's caption,
 			// with only the status's "Changed since" to say so, which a
 			// room reading the big numbers does not (a review).
-			app.Section().ID(stageID).Class(map[bool]string{false: "stage", true: "stage stale"}[l.changedSinceShown() != ""]).Aria("labelledby", "h-run").Body(
+			app.Section().ID(stageID).Class(map[bool]string{false: "stage", true: "stage stale"}[l.shownIsStale()]).Aria("labelledby", "h-run").Body(
 				regionHeading("h-run", "Run"),
 				&RunBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},
 				&CompareBar{Lab: l, Rev: l.runRev},

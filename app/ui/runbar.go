@@ -471,6 +471,17 @@ func (l *Lab) changedSinceShown() string {
 	return settingsDiff(l.rec.Scenario, l.s)
 }
 
+// shownIsStale reports whether the finished run on screen is no longer
+// the inputs' (changedSinceShown), or the inputs hold a value not allowed,
+// which is no run's: the stage dims it. Bright while a field was empty on
+// the way from "5" to "50", it flickered as a person typed.
+func (l *Lab) shownIsStale() bool {
+	if l.rec == nil || l.running || l.watched || l.replaying {
+		return false
+	}
+	return l.Invalid() > 0 || settingsDiff(l.rec.Scenario, l.s) != ""
+}
+
 // toSeeThem ends the status's "Changed since" with what would show the
 // inputs, of Run and Simulate, as the configuration allows them (a custom
 // target cannot be simulated; 600 workers cannot run live).
