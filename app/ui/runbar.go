@@ -465,7 +465,7 @@ func steadyLabel(on bool, glyph, off, onText string) app.UI {
 // inputs. Not during a replay, which tells where it is (it read "Replaying
 // Changed since: …; Run or Simulate to see them. 1.2 s of 3.1 s").
 func (l *Lab) changedSinceShown() string {
-	if l.rec == nil || l.running || l.watched || l.replaying || l.Invalid() > 0 {
+	if !l.showsFinishedRun() || l.Invalid() > 0 {
 		return ""
 	}
 	return settingsDiff(l.rec.Scenario, l.s)
@@ -476,10 +476,13 @@ func (l *Lab) changedSinceShown() string {
 // which is no run's: the stage dims it. Bright while a field was empty on
 // the way from "5" to "50", it flickered as a person typed.
 func (l *Lab) shownIsStale() bool {
-	if l.rec == nil || l.running || l.watched || l.replaying {
-		return false
-	}
-	return l.Invalid() > 0 || settingsDiff(l.rec.Scenario, l.s) != ""
+	return l.showsFinishedRun() && (l.Invalid() > 0 || l.changedSinceShown() != "")
+}
+
+// showsFinishedRun reports whether the page shows a finished run, or
+// simulation, of its own: not one going on, a watch or a replay.
+func (l *Lab) showsFinishedRun() bool {
+	return l.rec != nil && !l.running && !l.watched && !l.replaying
 }
 
 // toSeeThem ends the status's "Changed since" with what would show the
