@@ -31,7 +31,7 @@ func TestSmallFleetLanes(t *testing.T) {
 			{3, 36, "w1", "w3", 3, 3},
 			{4, 27, "w1", "w4", 4, 4},
 			{8, 14, "w1", "w8", 8, 8},
-			{50, 440.0 / 50 / s, "w2", "w50", 25, 11}, // as before: 440 px shared, under 14 px × scale
+			{50, 440.0 / 50 / s, "w1", "w49", 25, 11}, // as before: 440 px shared, under 14 px × scale; every other lane from the top one
 			{500, 1 / s, "w20", "w500", 25, 25},
 		} {
 			name := th.name + " " + strconv.Itoa(c.workers) + " workers"
@@ -53,7 +53,7 @@ func TestSmallFleetLanes(t *testing.T) {
 			if th == &presentTheme {
 				c.n = c.presentN
 				if c.workers == 50 {
-					c.first = "w1" // every fifth lane, and w1 above w5
+					c.last = "w50" // every fifth lane, and w1 above w5
 				}
 			}
 			if len(labels) != c.n || labels[0] != c.first || labels[len(labels)-1] != c.last {

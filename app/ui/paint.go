@@ -485,12 +485,19 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 		}
 		return
 	}
-	// Workers are numbered from 1, as the tooltip numbers them: every
-	// every-th (w5, w10, …), and w1 when there is room above w<every> for
-	// it, moved down into the lanes (laneLabelY), and its lane is tall
-	// enough to hold its label clear of the panel's title ("workers"),
-	// over the top lane: 501 workers' lanes are under 1 px, and w1 touched
-	// the title.
+	// Workers are numbered from 1, as the tooltip numbers them. Every
+	// other lane is w1, w3, …, so that the top lane has its label (w2, w4,
+	// … left it bare). Sparser, every every-th (w5, w10, …), and w1 when
+	// there is room above w<every> for it, moved down into the lanes
+	// (laneLabelY), and its lane is tall enough to hold its label clear
+	// of the panel's title ("workers"), over the top lane: 501 workers'
+	// lanes are under 1 px, and w1 touched the title.
+	if every == 2 {
+		for w := 0; w < l.workers; w += 2 {
+			label(w)
+		}
+		return
+	}
 	if every > 1 && l.laneLabelY(every-1)-l.laneLabelY(0) >= 13*s && l.laneH >= 4*s {
 		label(0)
 	}
