@@ -291,6 +291,7 @@ func TestFromQueryFieldByField(t *testing.T) {
 func TestFromQueryNotices(t *testing.T) {
 	s, notes := FromQuery(url.Values{
 		"workers": {"30", "40"},
+		"timeout": {"-1s", "3s", "4s"}, // the first is refused: one notice, the default
 		"zzz":     {"1"},
 		"aaa":     {"x", "y"},
 	})
@@ -303,6 +304,7 @@ func TestFromQueryNotices(t *testing.T) {
 	}
 	want := []string{
 		`workers: Workers (workers) is given 2 times; using the first value, "30"`,
+		`timeout: Request timeout "-1s" (the first of 3 values given): must be a duration between 0s and 2m (e.g. 250ms, 2s, 1m); using the default 5s`,
 		`aaa: unknown parameter "aaa" ignored`,
 		`zzz: unknown parameter "zzz" ignored`,
 	}

@@ -137,7 +137,8 @@ func FromQuery(q url.Values) (Scenario, []FieldError) {
 
 // fieldsFromQuery sets each field given in q on def, the defaults, with a
 // notice for each value not allowed (the field keeps its default) and each
-// key given more than once.
+// key given more than once: one notice a key, for its first value, the one
+// used.
 func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
 	s := def
 	var notes []FieldError
@@ -148,14 +149,22 @@ func fieldsFromQuery(q url.Values, def Scenario) (Scenario, []FieldError) {
 			continue
 		}
 		v := vs[0]
-		if len(vs) > 1 {
+		err := f.Set(&s, v)
+		switch {
+		case err != nil:
+			// One notice: a first value refused is not used either (it
+			// said "using the first value", then "using the default").
+			then, msg := f.fallBack(&def), err.Error()
+			if len(vs) > 1 {
+				// After the value, where invalid writes it.
+				named := f.Label + " " + strconv.Quote(mock.Cut(v))
+				msg = named + " (the first of " + strconv.Itoa(len(vs)) + " values given)" + strings.TrimPrefix(msg, named)
+			}
+			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: msg + "; " + then, Then: then})
+		case len(vs) > 1:
 			notes = append(notes, FieldError{Key: f.Key, Value: strings.Join(vs, ","),
 				Msg:  f.Label + " (" + f.Key + ") is given " + strconv.Itoa(len(vs)) + " times; using the first value, " + strconv.Quote(mock.Cut(v)),
 				Then: "using the first value, " + strconv.Quote(mock.Cut(v))})
-		}
-		if err := f.Set(&s, v); err != nil {
-			then := f.fallBack(&def)
-			notes = append(notes, FieldError{Key: f.Key, Value: v, Msg: err.Error() + "; " + then, Then: then})
 		}
 	}
 	return s, notes

@@ -1253,8 +1253,7 @@ func TestLinkNoticesBesideTheirFields(t *testing.T) {
 	l := newLab()
 	l.Load(u)
 	for _, tt := range []struct{ key, want string }{
-		{"workers", `given 2 times`},
-		{"workers", `Workers "0": must be an integer between 1 and 10000`},
+		{"workers", `Workers "0" (the first of 2 values given): must be an integer between 1 and 10000`},
 		{"cap", `Cap "1ms": 0s (no cap) or at least the base, 1s; using the default 10s`},
 		{"rate", `Server rate "\xff": must be a number between 0.001 and 1000000; using the default 10`},
 		{"jobs", ""},
