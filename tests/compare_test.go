@@ -80,11 +80,15 @@ func TestCompareTwoRuns(t *testing.T) {
 	if st.Baseline.Label != "Synchronized flood (step 1), simulated (run 1)" {
 		t.Errorf("baseline label %q", st.Baseline.Label)
 	}
-	if got := eval[string](t, ctx, `document.getElementById("baseline-label").textContent`); got != st.Baseline.Label {
-		t.Errorf("the compare bar names %q, want %q", got, st.Baseline.Label)
-	}
-	if pressed := eval[string](t, ctx, `document.getElementById("compare-keep").getAttribute("aria-pressed")`); pressed != "true" {
-		t.Errorf("Keep as baseline on the baseline itself: aria-pressed %q", pressed)
+	// The compare bar is drawn a frame or more after the state has the
+	// baseline: read at once, it may not be there yet.
+	var got, pressed string
+	if err := waitFor(3*time.Second, func() bool {
+		got = eval[string](t, ctx, `(document.getElementById("baseline-label") || {}).textContent || ""`)
+		pressed = eval[string](t, ctx, `document.getElementById("compare-keep").getAttribute("aria-pressed") || ""`)
+		return got == st.Baseline.Label && pressed == "true"
+	}); err != nil {
+		t.Errorf("the compare bar names %q, want %q; Keep as baseline on the baseline itself: aria-pressed %q, want true", got, st.Baseline.Label, pressed)
 	}
 	// Kept, it is still the run shown: not drawn over itself (a frame
 	// later either).

@@ -49,17 +49,12 @@ func TestOutageDuringRun(t *testing.T) {
 	// What the server did, from its own stream.
 	var outage mockEvent
 	var arrivals []mockEvent
-	for drained := false; !drained; {
-		select {
-		case ev := <-s.ch:
-			switch ev.Type {
-			case "outage":
-				outage = ev
-			case "arrival":
-				arrivals = append(arrivals, ev)
-			}
-		case <-time.After(500 * time.Millisecond):
-			drained = true
+	for _, ev := range s.until(st.Stats["requests"], "outage") {
+		switch ev.Type {
+		case "outage":
+			outage = ev
+		case "arrival":
+			arrivals = append(arrivals, ev)
 		}
 	}
 	if outage.Type == "" || outage.Until.Sub(outage.At) != 3*time.Second {
@@ -125,17 +120,12 @@ func TestHalveLimitDuringRun(t *testing.T) {
 
 	var limit mockEvent
 	var arrivals []mockEvent
-	for drained := false; !drained; {
-		select {
-		case ev := <-s.ch:
-			switch ev.Type {
-			case "limit":
-				limit = ev
-			case "arrival":
-				arrivals = append(arrivals, ev)
-			}
-		case <-time.After(500 * time.Millisecond):
-			drained = true
+	for _, ev := range s.until(st.Stats["requests"], "limit") {
+		switch ev.Type {
+		case "limit":
+			limit = ev
+		case "arrival":
+			arrivals = append(arrivals, ev)
 		}
 	}
 	if limit.Type == "" || limit.Until.Sub(limit.At) != 5*time.Second || limit.Scale != 0.5 {
@@ -217,19 +207,14 @@ func TestBurstDuringRun(t *testing.T) {
 	}
 
 	var burst, ours []mockEvent
-	for drained := false; !drained; {
-		select {
-		case ev := <-s.ch:
-			if ev.Type != "arrival" {
-				continue
-			}
-			if ev.Tag == "burst" {
-				burst = append(burst, ev)
-			} else {
-				ours = append(ours, ev)
-			}
-		case <-time.After(500 * time.Millisecond):
-			drained = true
+	for _, ev := range s.until(st.Stats["requests"], "") {
+		if ev.Type != "arrival" {
+			continue
+		}
+		if ev.Tag == "burst" {
+			burst = append(burst, ev)
+		} else {
+			ours = append(ours, ev)
 		}
 	}
 	allowed := 0
@@ -293,17 +278,12 @@ func TestScheduledOutage(t *testing.T) {
 	st = runToEnd(t, ctx, 60*time.Second)
 	var outage mockEvent
 	var during int
-	for drained := false; !drained; {
-		select {
-		case ev := <-s.ch:
-			switch {
-			case ev.Type == "outage":
-				outage = ev
-			case ev.Type == "arrival" && ev.Outcome == "outage":
-				during++
-			}
-		case <-time.After(500 * time.Millisecond):
-			drained = true
+	for _, ev := range s.until(st.Stats["requests"], "outage") {
+		switch {
+		case ev.Type == "outage":
+			outage = ev
+		case ev.Type == "arrival" && ev.Outcome == "outage":
+			during++
 		}
 	}
 	if outage.Type == "" || outage.Until.Sub(outage.At) != 2*time.Second {

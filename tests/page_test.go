@@ -48,8 +48,18 @@ func state(t testing.TB, ctx context.Context) pageState {
 // both), or before the press. (Pressing p and clicking at once did that:
 // presentation mode's larger type moved the button away while the page's
 // thread was busy, and the click was lost.)
+//
+// As a person would, it waits for a disabled control to be enabled first,
+// and fails when it stays disabled: a disabled control takes no click, and
+// one clicked a frame before the page enabled it (Run as a run's end is
+// drawn, Keep as baseline) did nothing while the test went on.
 func click(t testing.TB, ctx context.Context, id string) {
 	t.Helper()
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `!(document.getElementById(`+strconv.Quote(id)+`) || {matches: () => false}).matches(":disabled")`)
+	}); err != nil {
+		t.Fatalf("click #%s: it stayed disabled for 5 s (state %+v)", id, state(t, ctx))
+	}
 	eval[bool](t, ctx, `(() => {
 		const el = document.getElementById(`+strconv.Quote(id)+`), seen = window.retrylabClicks = [];
 		const name = e => e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.className ? "." + String(e.className).trim().split(/\s+/).join(".") : "");
@@ -189,13 +199,9 @@ func tabReachesFirst(t testing.TB, ctx context.Context) string {
 func runToEnd(t testing.TB, ctx context.Context, limit time.Duration) pageState {
 	t.Helper()
 	before := state(t, ctx).Runs
-	// As a person would, wait for Run to be enabled: the state a run
-	// publishes as it ends can reach window.retrylab.state() a frame
-	// before the button is re-rendered, and a click on the disabled
-	// button starts nothing.
-	if err := waitFor(5*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("run").disabled`) }); err != nil {
-		t.Fatalf("Run stayed disabled: %v (state %+v)", err, state(t, ctx))
-	}
+	// click waits for Run to be enabled: the state a run publishes as it
+	// ends can reach window.retrylab.state() a frame before the button is
+	// drawn again.
 	click(t, ctx, "run")
 	var st pageState
 	if err := waitFor(limit, func() bool {
@@ -501,7 +507,13 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 			t.Errorf("%s=%q: Run is enabled", tt.key, tt.value)
 		}
 		// Pressing r (the shortcut) must not start a run either, and says
-		// why it did not.
+		// why it did not. The last row's toast goes first: it says the
+		// same, and read while it lasted it passed whatever r did.
+		if err := waitFor(10*time.Second, func() bool {
+			return eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`) == ""
+		}); err != nil {
+			t.Fatalf("%s=%q: the last toast stayed 10 s", tt.key, tt.value)
+		}
 		press(t, ctx, "r")
 		var toast string
 		waitFor(3*time.Second, func() bool {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
 )
 
 // rehearsalState is window.retrylab.state().rehearsal.
@@ -86,12 +89,30 @@ func TestRehearsal(t *testing.T) {
 
 	t.Run("run during it", func(t *testing.T) {
 		ctx, _ := newBrowser(t)
-		boot(t, ctx, srv.URL+"/?workers=6&jobs=2&limiter=none&latency=20ms&seed=5")
-		if err := waitFor(15*time.Second, func() bool { return rehearsalOf(t, ctx).State != "waiting" }); err != nil {
+		// The rehearsal's requests are held (the DevTools protocol's
+		// Fetch domain), so that it is still going when Run is pressed:
+		// it lasts a fraction of a second, and polled for, it could end
+		// between the poll and the click.
+		if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*key=rehearsal-*"}}}); err != nil {
 			t.Fatal(err)
 		}
+		held := make(chan struct{}, 64)
+		go func() {
+			for _, err := range chromedp.Events(ctx, fetch.RequestPaused) {
+				if err != nil {
+					return
+				}
+				held <- struct{}{}
+			}
+		}()
+		boot(t, ctx, srv.URL+"/?workers=6&jobs=2&limiter=none&latency=20ms&seed=5")
+		select {
+		case <-held:
+		case <-time.After(15 * time.Second):
+			t.Fatalf("no rehearsal request within 15 s (%+v)", rehearsalOf(t, ctx))
+		}
 		if r := rehearsalOf(t, ctx); r.State != "running" {
-			t.Fatalf("missed the rehearsal (%+v): it took under the 20 ms this test polls at", r)
+			t.Fatalf("a rehearsal request is held, and the rehearsal is %+v", r)
 		}
 		st := runToEnd(t, ctx, 30*time.Second)
 		if r := rehearsalOf(t, ctx); r.State != "stopped" {

@@ -501,6 +501,56 @@ func subscribe(t *testing.T, srv *server, key string) *eventStream {
 	return s
 }
 
+// collect gathers the stream's events until enough holds of them all, or
+// d passes, and then those that come in 300 ms more, so that extras are
+// counted too. A slow stream fails only after d: a fixed quiet spell (500
+// ms with no event) read as the stream's end undercounted it (a review).
+func (s *eventStream) collect(d time.Duration, enough func([]mockEvent) bool) []mockEvent {
+	var evs []mockEvent
+	deadline := time.After(d)
+	for !enough(evs) {
+		select {
+		case ev := <-s.ch:
+			evs = append(evs, ev)
+		case <-deadline:
+			return evs
+		}
+	}
+	for {
+		select {
+		case ev := <-s.ch:
+			evs = append(evs, ev)
+		case <-time.After(300 * time.Millisecond):
+			return evs
+		}
+	}
+}
+
+// fleetArrivals counts the arrivals in evs other than a burst's (the page's
+// fleet's), and says whether one of type kind ("outage", "limit") is there
+// too ("" for none wanted).
+func fleetArrivals(evs []mockEvent, kind string) (n int, seen bool) {
+	seen = kind == ""
+	for _, ev := range evs {
+		switch {
+		case ev.Type == "arrival" && ev.Tag != "burst":
+			n++
+		case ev.Type == kind:
+			seen = true
+		}
+	}
+	return n, seen
+}
+
+// until is collect's usual wait: the page's fleet's arrivals as many as
+// it counted requests, and an event of type kind.
+func (s *eventStream) until(requests float64, kind string) []mockEvent {
+	return s.collect(20*time.Second, func(evs []mockEvent) bool {
+		n, seen := fleetArrivals(evs, kind)
+		return seen && n >= int(requests)
+	})
+}
+
 func (s *eventStream) next(t *testing.T, d time.Duration, match func(mockEvent) bool) mockEvent {
 	t.Helper()
 	deadline := time.After(d)
