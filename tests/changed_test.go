@@ -120,7 +120,9 @@ func TestLockedNoteLeavesTheHeadings(t *testing.T) {
 	}{{1400, 1000, false}, {390, 844, false}, {1024, 768, true}} {
 		what := fmt.Sprintf("%d × %d, presentation mode %v", c.w, c.h, c.present)
 		viewport(t, ctx, c.w, c.h)
-		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=2s&limiter=none")
+		// Requests held 30 s, the mock's most: the run outlasts the
+		// measuring on a slow machine too, and s ends it.
+		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=30s&limiter=none")
 		presentMode(t, ctx, c.present)
 		click(t, ctx, "run")
 		if waitFor(3*time.Second, func() bool {
@@ -186,7 +188,7 @@ func TestLockedNoteReadsInPresentationMode(t *testing.T) {
 	}
 	for _, c := range [][2]int64{{1280, 720}, {1024, 768}, {600, 800}, {480, 800}, {414, 896}, {390, 844}, {360, 640}, {320, 568}} {
 		viewport(t, ctx, c[0], c[1])
-		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=2s&limiter=none")
+		boot(t, ctx, srv.URL+"/?workers=3&jobs=3&latency=30s&limiter=none") // stopped with s
 		presentMode(t, ctx, true)
 		click(t, ctx, "run")
 		var n note

@@ -270,7 +270,9 @@ func TestShortcutsSwitchedOff(t *testing.T) {
 func TestShortcutsSayWhyNotDuringARun(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/?workers=2&jobs=1&attempts=1&timeout=0s&latency=6s")
+	// Requests in flight 30 s, the mock's most: the run outlasts the three
+	// keys' toasts on a slow machine too, and s ends it.
+	boot(t, ctx, srv.URL+"/?workers=2&jobs=1&attempts=1&timeout=0s&latency=30s")
 	click(t, ctx, "run")
 	if err := waitFor(5*time.Second, func() bool { return state(t, ctx).Running }); err != nil {
 		t.Fatal("the run did not start")

@@ -123,6 +123,7 @@ func TestSimulationsDoNotPileUp(t *testing.T) {
 		Runs      int  `json:"runs"`
 		Running   bool `json:"running"`
 		Simulated bool `json:"simulated"`
+		Baseline  any  `json:"baseline"`
 	}
 	var sys []float64
 	for i := range 4 {
@@ -137,6 +138,9 @@ func TestSimulationsDoNotPileUp(t *testing.T) {
 		sys = append(sys, eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).heap_sys_mb`))
 		if i == 1 {
 			click(t, ctx, "compare-keep") // a baseline keeps its figures, not its run
+			if err := waitFor(3*time.Second, func() bool { return eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`).Baseline != nil }); err != nil {
+				t.Fatal("Keep as baseline kept none")
+			}
 		}
 	}
 	// One may take a little more than the first, which started from an

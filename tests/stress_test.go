@@ -55,12 +55,15 @@ func TestLongLiveRunDrawsInSlices(t *testing.T) {
 
 // setVisibility makes the document say state ("hidden" or "visible") and
 // fires visibilitychange, as a background tab would: headless Chromium
-// does not hide a page on demand.
-func setVisibility(t testing.TB, ctx context.Context, state string) {
+// does not hide a page on demand. It returns when, on the page's
+// performance.now() clock.
+func setVisibility(t testing.TB, ctx context.Context, state string) float64 {
 	t.Helper()
-	eval[any](t, ctx, `(() => {
+	return eval[float64](t, ctx, `(() => {
+		const at = performance.now();
 		Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "`+state+`"});
 		document.dispatchEvent(new Event("visibilitychange"));
+		return at;
 	})()`)
 }
 
