@@ -1670,7 +1670,8 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=4&jobs=60&latency=100ms&rate=1000&burst=100") // ~6 s: still running when shown again
-	clicked := eval[float64](t, ctx, `performance.now()`)                         // the run starts after it
+	// The run starts after this moment.
+	clicked := eval[float64](t, ctx, `performance.now()`)
 	click(t, ctx, "run")
 	// The run starts once the arrivals stream has said hello (up to 500 ms
 	// after the click): its first records say it has.
