@@ -54,7 +54,7 @@ func (s Scenario) GoCodeAt(origin string) string {
 	// With the built-in mock and no room, each run of the program takes a
 	// key of its own, as each run in the page does: the mock keeps a key's
 	// limiter while it is used and for minutes after.
-	target := s.Target
+	target := s.SentTarget()
 	freshKey := target == "" && s.Room == ""
 	if target == "" {
 		target = s.MockURL(origin, GoCodeKey)

@@ -86,7 +86,9 @@ func gocodeScenarios() map[string]Scenario {
 		m[p.ID] = p.Scenario()
 	}
 	custom := Default()
-	custom.Target = "https://api.example.com/items?q=\"x\""
+	// As typed: the program calls it as fetch() does (SentTarget), its
+	// query's space and quotes escaped, its fragment left.
+	custom.Target = "https://api.example.com/items?q=\"x\"&y=a b#top"
 	custom.Timeout = 0
 	custom.Strategy = core.DecorrelatedJitter
 	custom.Cap = 90 * time.Second
@@ -304,7 +306,7 @@ func TestGoCodeBuilds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)
 		}
-		target := s.Target
+		target := s.SentTarget()
 		if target == "" {
 			target = s.MockURL(GoCodeOrigin, GoCodeKey)
 		}

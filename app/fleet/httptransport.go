@@ -36,10 +36,10 @@ type HTTPTransport struct {
 
 // NewHTTPTransport returns a transport for s: with the built-in mock it
 // calls s.MockURL(origin, runKey) with a tag per attempt; with a custom
-// target it calls s.Target as is.
+// target it calls s.SentTarget(), the URL the page's fetch() calls.
 func NewHTTPTransport(s Scenario, origin, runKey string) *HTTPTransport {
 	if s.Target != "" {
-		target := s.Target
+		target := s.SentTarget()
 		return &HTTPTransport{URL: func(int) string { return target }, own: fleetClient(s.Workers)}
 	}
 	base := s.MockURL(origin, runKey)

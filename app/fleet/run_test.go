@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"runtime"
 	"slices"
@@ -345,6 +346,33 @@ func TestCustomTargetGetsItsURLUnchanged(t *testing.T) {
 		if r.Attempt != nil && (r.Attempt.ServerSeq != 0 || !r.Attempt.ServerAt.IsZero()) {
 			t.Errorf("mock facts read from a custom target: %+v", r.Attempt)
 		}
+	}
+}
+
+// A custom target is called as the page's fetch() calls it (SentTarget):
+// Go's client sent a query's space as typed, and Go's server answered 400
+// to "?y=a b", where the page's run of it succeeded (a review).
+func TestCustomTargetIsSentAsABrowserSendsIt(t *testing.T) {
+	for _, c := range []struct{ target, want string }{
+		{"", ""},
+		{"http://h.example/api?y=a b", "http://h.example/api?y=a%20b"},
+		{`http://h.example/a b?q="x"&r=<t>&s='u'`, "http://h.example/a%20b?q=%22x%22&r=%3Ct%3E&s=%27u%27"},
+		{"http://h.example/?ä=ö", "http://h.example/?%C3%A4=%C3%B6"},
+		{"http://h.example/x?y=a%20b&z=1+2#top", "http://h.example/x?y=a%20b&z=1+2"}, // escapes kept; no fragment
+		{"https://h.example:8443", "https://h.example:8443"},
+	} {
+		if got := (Scenario{Target: c.target}).SentTarget(); got != c.want {
+			t.Errorf("SentTarget of %q = %q, want %q", c.target, got, c.want)
+		}
+	}
+	var got url.Values
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.Query() }))
+	defer srv.Close()
+	s := scenario(t, "workers", "1", "jobs", "1", "attempts", "1", "target", srv.URL+`/api?y=a b&q="ä"`)
+	tr := NewHTTPTransport(s, "http://unused.example", "run")
+	defer tr.Close()
+	if st := checkAccounting(t, s, Run(context.Background(), s, tr, nil, nil)); st.Successes != 1 || got.Get("y") != "a b" || got.Get("q") != `"ä"` {
+		t.Errorf("successes %d; the server read y=%q, q=%q: want 1, %q and %q", st.Successes, got.Get("y"), got.Get("q"), "a b", `"ä"`)
 	}
 }
 
