@@ -476,6 +476,11 @@ func (l *Lab) Note(key string) string {
 	if n := l.linkNotes[key]; n != "" {
 		return n
 	}
+	if key == "target" {
+		if n := l.selfTargetNote(); n != "" {
+			return n
+		}
+	}
 	for _, e := range append(l.s.LiveErrors(), l.s.SimErrors()...) {
 		if e.Key == key {
 			return e.Msg
@@ -501,6 +506,36 @@ func (l *Lab) oneOriginNote() string {
 	}
 	return "Live, here the browser sends at most " + strconv.Itoa(oneOriginFree) + " requests at once (HTTP/1.1's six connections, one for the arrivals stream): " +
 		"the rest wait in the browser, drawn “held by the browser”. Use fewer workers, or open the page on the server's machine (localhost)."
+}
+
+// selfTargetNote says, beside Custom target, when the target is this very
+// server (its host, or a loopback name of it on a page on localhost, at
+// the page's port): not an API, its page answers every attempt 200, and
+// its own mock is better called with the target empty, where the
+// Endpoint settings, Simulate, the server's arrivals and the faults work.
+// A review ran the page at itself without a word. "" otherwise.
+func (l *Lab) selfTargetNote() string {
+	u, err := url.Parse(l.s.Target)
+	page := l.pageURL()
+	if l.s.Target == "" || err != nil || u.Scheme != page.Scheme || portOf(u) != portOf(page) ||
+		!strings.EqualFold(u.Hostname(), page.Hostname()) && !(isLoopback(page.Hostname()) && isLoopback(u.Hostname())) {
+		return ""
+	}
+	if u.Path == "/mock" || strings.HasPrefix(u.Path, "/mock/") {
+		return "This is Retry Lab's own mock. Leave Custom target empty to call it with the Endpoint settings: then Simulate, the server's arrivals and the fault buttons work too."
+	}
+	return "This is Retry Lab itself, not an API: its pages answer every request 200, so no run here is ever limited. Leave Custom target empty to call the built-in mock."
+}
+
+// portOf is u's port, or its scheme's when it gives none.
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
 }
 
 // oneOriginFree is how many requests a browser has in flight at once to

@@ -1244,6 +1244,32 @@ func TestQueueingNotMeasuredWithoutTimings(t *testing.T) {
 	}
 }
 
+// A custom target that is this very server is said so beside the field:
+// its page answers every attempt 200, and its own mock is better called
+// with the target empty (a review ran the page at itself without a word).
+// Another port, another host, or a page elsewhere: the usual note.
+func TestTargetAtThisServerIsSaid(t *testing.T) {
+	for _, c := range []struct{ page, target, want string }{
+		{"http://localhost:8080/", "http://localhost:8080/", "This is Retry Lab itself"},
+		{"http://localhost:8080/", "http://127.0.0.1:8080/step/3", "This is Retry Lab itself"},
+		{"http://localhost:8080/", "http://w3.localhost:8080/mock?rate=2&key=x", "This is Retry Lab's own mock"},
+		{"http://[::1]:8080/", "http://localhost:8080/mock/", "This is Retry Lab's own mock"},
+		{"http://192.168.1.5/", "http://192.168.1.5:80/mock", "This is Retry Lab's own mock"},
+		{"http://localhost:8080/", "http://localhost:9090/", "A custom target cannot be simulated"},
+		{"http://localhost:8080/", "https://localhost:8080/", "A custom target cannot be simulated"},
+		{"http://192.168.1.5:8080/", "http://localhost:8080/", "A custom target cannot be simulated"},
+		{"http://localhost:8080/", "http://localhost:8080/mockery", "This is Retry Lab itself"},
+	} {
+		u, _ := url.Parse(c.page)
+		l := newLab()
+		l.Load(u)
+		l.Set("target", c.target)
+		if got := l.Note("target"); !strings.HasPrefix(got, c.want) {
+			t.Errorf("page %s, target %s: note %q, want %q…", c.page, c.target, got, c.want)
+		}
+	}
+}
+
 // A link's field that could not be used is said beside that field, not
 // only in the notice at the top (README: "says so beside each field"),
 // until the field is changed or a preset replaces the configuration; a

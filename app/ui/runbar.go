@@ -46,6 +46,12 @@ func (b *RunBar) Render() app.UI {
 	if l.s.Room != "" && l.s.Target == "" {
 		status = "Ready. Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w) to see everyone in room “" + l.s.Room + "”" + l.asDevice() + "."
 	}
+	if l.s.Target == "" && l.linkNotes["target"] != "" {
+		// Another field fallen back changes a number of the run; this one
+		// what it calls (a review pressed r to test their API, and ran
+		// the mock).
+		status = "Ready, with the built-in mock: the link's custom target could not be used (see Custom target). " + strings.TrimPrefix(status, "Ready. ")
+	}
 	counts := "" // after status, changing as the run goes on: not announced
 	switch {
 	case l.simDrawing:

@@ -27,13 +27,17 @@ func TestStatusSaysWhyRunCannotStart(t *testing.T) {
 		{"workers=600&target=http://example.com/", []string{"Neither Run nor Simulate can start. Run: Workers", "Simulate: A custom target cannot be simulated"}, []string{"Press Simulate", "press Simulate"}},
 		{"target=http://example.com/", []string{"Ready. Press Run (r) to fire real requests at the target."}, []string{"Simulate (m)"}},
 		{"", []string{"Ready. Press Run (r) to fire real requests, or Simulate (m)"}, nil},
+		// The link's target refused: the run calls the mock, which the
+		// status says (a review pressed r to test their own API).
+		{"target=ftp%3A%2F%2Fexample.com%2Fx", []string{"Ready, with the built-in mock: the link's custom target could not be used (see Custom target). Press Run (r) to fire real requests, or Simulate (m)"}, nil},
+		{"target=ftp%3A%2F%2Fexample.com%2Fx&room=r1", []string{"Ready, with the built-in mock: the link's custom target could not be used (see Custom target). Press Run (r) to fire real requests, Simulate (m) to compute the run in virtual time, or Watch room (w)"}, nil},
 	} {
 		u, _ := url.Parse("http://localhost:8080/?" + c.query)
 		l := newLab()
 		l.Load(u)
 		out := renderHTML(&RunBar{Lab: l})
 		status := out[strings.Index(out, `id="run-status"`):]
-		status = status[:strings.Index(status, "</p>")]
+		status = html.UnescapeString(status[:strings.Index(status, "</p>")])
 		for _, w := range c.want {
 			if !strings.Contains(status, w) {
 				t.Errorf("%s: status %s; want %q in it", c.query, status, w)
