@@ -237,6 +237,27 @@ func floatField(key, group, label, unit, help string, r core.Range[float64], ptr
 	}
 }
 
+// unitHint is what a duration field's message adds for a bare number,
+// which Go reads as no duration ("100" typed into Base): the same number
+// with the units that make it one the field takes (ok), "; with a unit:
+// 100ms, perhaps". "" for anything else.
+func unitHint(v string, ok func(string) bool) string {
+	v = strings.TrimSpace(v)
+	if _, err := core.ParseFloat(v); err != nil {
+		return ""
+	}
+	var fits []string
+	for _, unit := range []string{"ms", "s", "m"} {
+		if ok(v + unit) {
+			fits = append(fits, v+unit)
+		}
+	}
+	if len(fits) == 0 {
+		return "; with a unit: ms, s or m"
+	}
+	return "; with a unit: " + strings.Join(fits, " or ") + ", perhaps"
+}
+
 func durationField(key, group, label, help string, r core.Range[time.Duration], ptr func(*Scenario) *time.Duration) Field {
 	allowed := "a duration " + r.String() + " (e.g. 250ms, 2s, 1m)"
 	return Field{
@@ -246,7 +267,7 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 		Set: func(s *Scenario, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || !r.Contains(d) {
-				return invalid(label, v, allowed)
+				return invalid(label, v, allowed+unitHint(v, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
 			}
 			*ptr(s) = d
 			return nil

@@ -596,6 +596,12 @@ func FuzzFromQuery(f *testing.F) {
 		if errs := s.Validate(); errs != nil {
 			t.Fatalf("FromQuery(%q) = invalid scenario: %v (notes %v)", raw, errs, notes)
 		}
+		// A target taken is sent with no byte a request line refuses.
+		if sent := s.SentTarget(); strings.ContainsFunc(sent, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+			t.Fatalf("target %q is sent as %q", s.Target, sent)
+		} else if _, err := url.Parse(sent); err != nil {
+			t.Fatalf("target %q is sent as %q, which does not parse: %v", s.Target, sent, err)
+		}
 		noted := map[string]bool{}
 		for _, n := range notes {
 			noted[n.Key] = true
@@ -925,6 +931,33 @@ func TestNotInEffectSaysWhy(t *testing.T) {
 			if want, ok := c.want[f.Key]; ok && why != want {
 				t.Errorf("%s: %s not in effect %q, want %q", c.name, f.Key, why, want)
 			}
+		}
+	}
+}
+
+// A bare number in a duration field, which Go reads as no duration, gets
+// the units that would make it one allowed ("100" typed into Base gave
+// the range alone, where the target's message suggests a fix: a review).
+func TestDurationFieldsSuggestAUnit(t *testing.T) {
+	for _, c := range []struct{ key, value, want string }{
+		{"base", "100", `Base "100": must be a duration between 1ms and 1h (e.g. 250ms, 2s, 1m); with a unit: 100ms or 100s, perhaps`},
+		{"base", " 2.5 ", `; with a unit: 2.5ms or 2.5s or 2.5m, perhaps`},
+		{"timeout", "500", `; with a unit: 500ms, perhaps`},
+		{"every", "5", `; with a unit: 5s, perhaps`},
+		{"every", "1e9", `; with a unit: ms, s or m`},
+		{"base", "fast", `(e.g. 250ms, 2s, 1m)`},
+		{"latency", "200", `; with a unit: 200ms, perhaps`}, // an endpoint field's too
+		{"window", "1", `; with a unit: 1ms or 1s or 1m, perhaps`},
+		{"rate", "5x", `must be a number`},
+	} {
+		f, _ := FieldByKey(c.key)
+		s := Default()
+		err := f.Set(&s, c.value)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%q: %v, want %q", c.key, c.value, err, c.want)
+		}
+		if (c.value == "fast" || c.key == "rate") && strings.Contains(err.Error(), "with a unit") {
+			t.Errorf("%s=%q: %v suggests a unit for no number", c.key, c.value, err)
 		}
 	}
 }

@@ -360,6 +360,8 @@ func TestCustomTargetIsSentAsABrowserSendsIt(t *testing.T) {
 		{"http://h.example/?ä=ö", "http://h.example/?%C3%A4=%C3%B6"},
 		{"http://h.example/x?y=a%20b&z=1+2#top", "http://h.example/x?y=a%20b&z=1+2"}, // escapes kept; no fragment
 		{"https://h.example:8443", "https://h.example:8443"},
+		{"https://h.example#x y", "https://h.example"},
+		{"http://h.example/a`{b}?c`{d}", "http://h.example/a%60%7Bb%7D?c`{d}"},
 	} {
 		if got := (Scenario{Target: c.target}).SentTarget(); got != c.want {
 			t.Errorf("SentTarget of %q = %q, want %q", c.target, got, c.want)
