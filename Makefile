@@ -25,9 +25,11 @@ SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test
 # go-app, which renders at every update: 29.2 KB more, for about 1% more
 # main-thread time in the browser (app/README.md). And
 # jsonlite, whose Writer's methods, inlined at each key written, made
-# app.wasm 128 KB larger (24 KB of gzip) than called.
+# app.wasm 128 KB larger (24 KB of gzip) than called. And strconv: 9.4 KB
+# of gzip, for no change in the JSON export's or the timeline's time
+# under node (app/README.md).
 # wasmtest builds the same way.
-NOINLINE  := fmt net/url $(GOAPP)/pkg/app retrylab/app/jsonlite
+NOINLINE  := fmt net/url strconv $(GOAPP)/pkg/app retrylab/app/jsonlite
 WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
 ARGS      ?=
