@@ -227,6 +227,9 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\tt.MaxIdleConns = workers // the default keeps 100 in all\n")
 	w("\treturn &http.Client{Transport: t}\n")
 	w("}()\n\n")
+	w("// requests and rejected count what attempt sent and the 429s and 503s\n")
+	w("// among the answers, for the summary (as the page's numbers count them).\n")
+	w("var requests, rejected atomic.Int64\n\n")
 
 	w("func main() {\n")
 	w("\t// Ctrl-C cancels every wait and every request in flight: the jobs\n")
@@ -277,7 +280,8 @@ func (s Scenario) GoCodeAt(origin string) string {
 	w("\t\t})\n")
 	w("\t}\n")
 	w("\twg.Wait()\n")
-	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v\\n\", succeeded.Load(), %s, time.Since(start).Round(time.Millisecond))\n", all)
+	w("\tfmt.Printf(\"%%d of %%d jobs succeeded in %%v: %%d requests sent, %%d answered 429 or 503\\n\",\n")
+	w("\t\tsucceeded.Load(), %s, time.Since(start).Round(time.Millisecond), requests.Load(), rejected.Load())\n", all)
 	w("\tswitch {\n")
 	w("\tcase ctx.Err() != nil:\n")
 	w("\t\tfmt.Println(\"interrupted: the jobs in progress were cancelled\")\n")
@@ -302,9 +306,13 @@ func (s Scenario) GoCodeAt(origin string) string {
 	if s.Timeout > 0 {
 		failed = "timedOut(ctx, err)"
 	}
+	w("\trequests.Add(1)\n")
 	w("\tresp, err := client.Do(req)\n")
 	w("\tif err != nil {\n\t\treturn core.Outcome{Err: %s}\n\t}\n", failed)
 	w("\tdefer resp.Body.Close()\n")
+	w("\tif resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {\n")
+	w("\t\trejected.Add(1)\n")
+	w("\t}\n")
 	w("\t// A body cut short (the timeout, a dropped connection) is a failed\n")
 	w("\t// attempt, not a success.\n")
 	w("\t_, err = io.Copy(io.Discard, resp.Body)\n")

@@ -416,8 +416,15 @@ func TestGoCodeKeepsAConnectionPerWorker(t *testing.T) {
 	s := simScenario(t, "workers", "8", "jobs", "3", "limiter", "none", "latency", "20ms", "timeout", "0s",
 		"fail503", "50", "strategy", "constant", "base", "30ms", "attempts", "10", "seed", "3")
 	h := mock.New(mock.Options{})
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(h)
+	var conns, arrived, rejected atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		arrived.Add(1)
+		if rec.status == 503 {
+			rejected.Add(1)
+		}
+	}))
 	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			conns.Add(1)
@@ -435,6 +442,8 @@ func TestGoCodeKeepsAConnectionPerWorker(t *testing.T) {
 		workers, jobs int
 	}{{"conns", 8, 3}, {"many", 500, 2}} {
 		conns.Store(0)
+		arrived.Store(0)
+		rejected.Store(0)
 		out, err := exec.Command(filepath.Join(bin, tt.prog)).CombinedOutput()
 		if err != nil {
 			t.Fatalf("the program: %v\n%s", err, out)
@@ -447,9 +456,11 @@ func TestGoCodeKeepsAConnectionPerWorker(t *testing.T) {
 		if n := conns.Load(); n > int64(tt.workers+tt.workers/5) {
 			t.Errorf("%d workers × %d jobs opened %d connections, want about one per worker", tt.workers, tt.jobs, n)
 		}
+		// And what it sent, as the server counted it: the page's requests
+		// and 429s, to compare with (it said only the jobs: a review).
 		n := tt.workers * tt.jobs
-		if !regexp.MustCompile(fmt.Sprintf(`^%d of %d jobs succeeded in [0-9.]+m?s\n$`, n, n)).Match(out) {
-			t.Errorf("the program said %q, want how many of its %d jobs succeeded", out, n)
+		if !regexp.MustCompile(fmt.Sprintf(`^%d of %d jobs succeeded in [0-9.]+m?s: %d requests sent, %d answered 429 or 503\n$`, n, n, arrived.Load(), rejected.Load())).Match(out) || rejected.Load() == 0 {
+			t.Errorf("the program said %q, want how many of its %d jobs succeeded, and its %d requests, %d answered 503 (the server's counts)", out, n, arrived.Load(), rejected.Load())
 		}
 	}
 }
