@@ -304,10 +304,9 @@ func TestTimelineTakesTheArrowKeys(t *testing.T) {
 	var moves []string
 	lines := 0 // the most lines a tooltip showed
 	for _, k := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowDown, kb.End, kb.Home, kb.ArrowUp} {
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k), chromedp.Evaluate[chromedp.Void](afterFrames, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(200 * time.Millisecond)
 		title := eval[string](t, ctx, `(document.querySelector("#tooltip strong") || {}).textContent || ""`)
 		if title == "" {
 			t.Fatalf("%q selected nothing", k)

@@ -55,20 +55,24 @@ func TestRoomKnowsItsUnansweredAttempts(t *testing.T) {
 		t.Fatalf("%v timeouts, want every one of the 10 attempts", st.Stats["timeouts"])
 	}
 	var doc struct{ Events []map[string]any }
-	unknown := 0
+	unknown, outcomes := 0, 0
 	if err := waitFor(5*time.Second, func() bool {
 		_, data := download(t, ctx, dir, "export-json", ".json")
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatalf("the export is not JSON: %v", err)
 		}
-		unknown = 0
+		unknown, outcomes = 0, 0
 		for _, e := range doc.Events {
-			if _, ok := e["server_seq"]; e["kind"] == "outcome" && !ok {
+			if e["kind"] != "outcome" {
+				continue
+			}
+			outcomes++
+			if _, ok := e["server_seq"]; !ok {
 				unknown++
 			}
 		}
-		return unknown == 0
+		return unknown == 0 && outcomes == 10
 	}); err != nil {
-		t.Errorf("%d of the 10 timed-out attempts exported without server_seq", unknown)
+		t.Errorf("%d of the %d timed-out attempts exported without server_seq (want 10 outcomes, each with it)", unknown, outcomes)
 	}
 }

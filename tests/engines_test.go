@@ -18,7 +18,7 @@ type engine interface {
 	evalJSON(tb testing.TB, js string) string // an expression's value (a promise awaited) through JSON.stringify
 	clickOn(tb testing.TB, id string)         // click #id with the mouse, as a person would
 	shot(tb testing.TB, name string)          // save the viewport under tests/out/NAME.png
-	errors() []string                         // what the page logged as an error, where the protocol tells
+	errors(tb testing.TB) []string            // what the page logged as an error
 }
 
 // engineEval evaluates js in the engine's page and decodes its value.
@@ -52,7 +52,7 @@ func otherEngineRuns(t *testing.T, srv *server, br engine, name string, paces bo
 	br.open(t, srv.URL+"/?workers=20&jobs=2&seed=3")
 	if err := waitFor(60*time.Second, func() bool { return engineEval[bool](t, br, readyJS) }); err != nil {
 		br.shot(t, name+"-not-ready")
-		t.Fatalf("the page did not become ready in 60 s; logged errors %q", br.errors())
+		t.Fatalf("the page did not become ready in 60 s; logged errors %q", br.errors(t))
 	}
 	st := engineEval[pageState](t, br, `JSON.parse(window.retrylab.state())`)
 	if st.Subdomains != "reached" {
@@ -114,7 +114,7 @@ func otherEngineRuns(t *testing.T, srv *server, br engine, name string, paces bo
 	if st.Stats["aborted"] != 20 || st.Stats["successes"] != 0 {
 		t.Errorf("after Stop: aborted %v, successes %v; want 20 and 0", st.Stats["aborted"], st.Stats["successes"])
 	}
-	if errs := br.errors(); len(errs) > 0 {
+	if errs := br.errors(t); len(errs) > 0 {
 		t.Errorf("the page logged errors: %s", strings.Join(errs, "; "))
 	}
 }

@@ -256,7 +256,7 @@ func (b *bidi) shot(tb testing.TB, name string) {
 }
 
 // errors is what the page logged as an error.
-func (b *bidi) errors() []string {
+func (b *bidi) errors(testing.TB) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []string

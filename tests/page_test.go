@@ -1000,10 +1000,11 @@ func TestKeyboardInspectsAnAttempt(t *testing.T) {
 		if i%2 == 1 {
 			key = kb.ArrowDown // the next worker
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+		// And the frames after it, which draw the selection and its tooltip
+		// (not a fixed 150 ms, which a slow machine may overrun).
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key), chromedp.Evaluate[chromedp.Void](afterFrames, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(150 * time.Millisecond)
 		tip, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("tooltip")))
 		if err != nil {
 			t.Fatalf("no tooltip after an arrow key: %v", err)

@@ -124,6 +124,16 @@ func (w *webDriver) call(tb testing.TB, method, path string, body any) json.RawM
 func (w *webDriver) open(tb testing.TB, url string) {
 	tb.Helper()
 	w.call(tb, "POST", "/url", map[string]any{"url": url})
+	// WebDriver tells nothing of the console: the page keeps what it logs
+	// as an error, and what it throws, for errors. (From here on: an error
+	// before the load event shows in what the test reads of the page.)
+	w.evalJSON(tb, `(() => {
+		const errs = window.retrylabErrors = [], said = console.error.bind(console);
+		console.error = (...a) => { errs.push("console.error: " + a.join(" ")); said(...a); };
+		addEventListener("error", e => errs.push("error: " + e.message));
+		addEventListener("unhandledrejection", e => errs.push("unhandled rejection: " + e.reason));
+		return true;
+	})()`)
 }
 
 func (w *webDriver) evalJSON(tb testing.TB, js string) string {
@@ -167,9 +177,15 @@ func (w *webDriver) shot(tb testing.TB, name string) {
 	saveShot(tb, name, png)
 }
 
-// errors: WebDriver tells nothing of the console; a failed page shows in
-// what the test reads from it.
-func (w *webDriver) errors() []string { return nil }
+// errors is what the page logged as an error or threw since open.
+func (w *webDriver) errors(tb testing.TB) []string {
+	tb.Helper()
+	var errs []string
+	if err := json.Unmarshal([]byte(w.evalJSON(tb, `window.retrylabErrors || ["the page lost its error hooks (a navigation?)"]`)), &errs); err != nil {
+		tb.Fatalf("reading the page's errors: %v", err)
+	}
+	return errs
+}
 
 // TestWebKitRunsThePage: the page works in WebKit and JavaScriptCore,
 // Safari's engine (WebKitGTK, driven over WebDriver; otherEngineRuns).
