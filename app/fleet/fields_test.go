@@ -791,14 +791,20 @@ func TestTargetURLs(t *testing.T) {
 		{"https://example.com:443/", ""},
 		{"  https://example.com/  ", ""}, // trimmed, as every field is
 		{"", ""},
-		{"http://localhost:65536/", "1 and 65535"},
-		{"http://localhost:99999/", "1 and 65535"},
-		{"http://localhost:0/", "1 and 65535"},
-		{"http://localhost:00/", "1 and 65535"},
-		{"http://:80/", "1 and 65535"},
-		{"http://[::1]:0/", "1 and 65535"},
+		// What is wrong, then what is allowed (the allowed alone left a
+		// person to find which part: a review).
+		{"http://localhost:65536/", "port is between 1 and 65535 (here 65536); "},
+		{"http://localhost:99999/", "port is between 1 and 65535 (here 99999); "},
+		{"http://localhost:0/", "port is between 1 and 65535 (here 0); "},
+		{"http://localhost:00/", "(here 00); "},
+		{"http://:80/", "a URL with a host name after http://; "},
+		{"http://[::1]:0/", "(here 0); "},
 		{"http://[]:80/", "1 and 65535"},
-		{"http:///path", "1 and 65535"},
+		{"http:///path", "a URL with a host name after http://; "},
+		{"http://", "a URL with a host name after http://; "},
+		{"//example.com/x", "starts with http:// or https:// (http://example.com/x, perhaps); "},
+		{"//exa mple.com/x", "1 and 65535"},
+		{"/api/items", "a URL that starts with http:// or https://; empty (the built-in mock)"},
 		{"http://user:pw@example.com/", "without a user name or password"},
 		{"http://user@example.com/", "without a user name or password"},
 		// A host ending in a number is an IPv4 address to the browser, or
@@ -820,7 +826,10 @@ func TestTargetURLs(t *testing.T) {
 		{"http://4294967296/", "IPv4 address as browsers read it"},
 		{"http://99999999999999999999999/", "IPv4 address as browsers read it"},
 		{"http://localhost:8080/%zz", "every % starts an escape of two hex digits"},
-		{"ftp://example.com/", "1 and 65535"},
+		{"ftp://example.com/", "starts with http:// or https://, which fetch() sends (not ftp:); "},
+		{"javascript:alert(1)", "(not javascript:)"},
+		{"data:text/plain,x", "(not data:)"},
+		{"localhost:6000", "1 and 65535"}, // a bad port, and no scheme "localhost"
 		{"example.com/x", "starts with http:// or https:// (http://example.com/x, perhaps)"},
 		{"localhost:18092/api", "(http://localhost:18092/api, perhaps)"}, // a review: it got the generic message
 		{"127.0.0.1", "(http://127.0.0.1, perhaps)"},

@@ -283,17 +283,33 @@ func targetPort(v string) (int, string) {
 		// as an address bar allows; fetch() would read it as a path on
 		// the page's own origin. Or mistyped: "http//host", "http:/host".
 		if fix := withScheme(v); fix != "" {
-			return 0, "a URL that starts with http:// or https:// (" + fix + ", perhaps); " + targetAllowed
+			return 0, withHTTP + " (" + fix + ", perhaps); " + targetAllowed
 		}
-		return 0, targetAllowed
+		if err == nil && strings.Contains(" javascript data file blob about mailto ", " "+strings.ToLower(u.Scheme)+" ") {
+			return 0, withHTTP + ", which fetch() sends (not " + u.Scheme + ":); " + targetAllowed
+		}
+		return 0, withHTTP + "; " + targetAllowed
 	case errors.As(err, &esc) && len(esc) == 3 && isHex(esc[1]) && isHex(esc[2]):
 		// Go refuses an escape in a host, which browsers decode:
 		// "exa%6dple.com" is example.com.
 		return 0, "a URL whose host has no %-escapes (browsers decode them: write the host as it reads); " + targetAllowed
 	case errors.As(err, &esc):
 		return 0, "a URL whose every % starts an escape of two hex digits (a % itself is %25); " + targetAllowed
-	case err != nil || len(v) > MaxTargetLen || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "":
+	case strings.HasPrefix(v, "//"):
+		// Scheme-relative, as in a page's links: fetch() would take the
+		// page's own scheme.
+		if _, problem := targetPort("http:" + v); problem == "" {
+			return 0, withHTTP + " (http:" + v + ", perhaps); " + targetAllowed
+		}
 		return 0, targetAllowed
+	case err != nil || len(v) > MaxTargetLen:
+		return 0, targetAllowed
+	case u.Scheme == "": // a path: on the page's own origin to fetch()
+		return 0, withHTTP + "; " + targetAllowed
+	case u.Scheme != "http" && u.Scheme != "https":
+		return 0, withHTTP + ", which fetch() sends (not " + u.Scheme + ":); " + targetAllowed
+	case u.Hostname() == "":
+		return 0, "a URL with a host name after " + u.Scheme + "://; " + targetAllowed
 	case u.User != nil:
 		return 0, "a URL without a user name or password (fetch() refuses one that carries them; send credentials in a header); " + targetAllowed
 	case endsInNumber(u.Hostname()) && !whatwgIPv4(u.Hostname()):
@@ -309,7 +325,7 @@ func targetPort(v string) (int, string) {
 	if p := u.Port(); p != "" {
 		n, err = strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return 0, targetAllowed
+			return 0, "a URL whose port is between 1 and 65535 (here " + mock.Cut(p) + "); " + targetAllowed
 		}
 	}
 	return n, ""
@@ -350,6 +366,9 @@ func (s Scenario) SentTarget() string {
 	}
 	return string(b)
 }
+
+// withHTTP begins the message of a target without a scheme fetch() sends.
+const withHTTP = "a URL that starts with http:// or https://"
 
 // forbiddenHost are the characters Go's url.Parse takes in a host name
 // and browsers refuse there (the URL Standard's forbidden host code
