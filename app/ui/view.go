@@ -1261,7 +1261,10 @@ func describe(k *mark, of shown) tip {
 		t.Lines = append(t.Lines, "fetch() started "+fmtDur(k.handoff)+" after that ("+fmtSigned(late+k.handoff)+" late in all)")
 	}
 	if k.queued > 0 {
-		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out")
+		// Resource Timing's requestStart − fetchStart: a connection opened
+		// for it counts too (a first attempt's 48 ms, with few workers,
+		// was mostly connecting: a review).
+		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out (for a free connection, or opening one)")
 		if of.heldNote != "" && k.queued >= pacedMin {
 			t.Lines = append(t.Lines, of.heldNote)
 		}
