@@ -260,14 +260,17 @@ func (b *RunBar) Render() app.UI {
 			}),
 		),
 		app.If(custom, func() app.UI {
+			// What always holds, folded under one line: open, its six lines
+			// stood over the run's own note, which said the header list
+			// again (a review).
 			return app.Div().ID("cors-note").Class("cors").Body(
-				app.P().Text("Your own URL is called with fetch() from this page, so the browser applies CORS: the server must send "+
+				app.Details().Body(app.Summary().Text("What your server must send: CORS headers, and why six connections at a time"), app.P().Text("Your own URL is called with fetch() from this page, so the browser applies CORS: the server must send "+
 					"Access-Control-Allow-Origin, and fetch() can read Retry-After and RateLimit headers only if it lists them in "+
 					"Access-Control-Expose-Headers, each by name (e.g. Access-Control-Expose-Headers: Retry-After, RateLimit, RateLimit-Policy; the rate-limit headers the page reads are "+
 					fleet.RateLimitHeaderNames+"). "+
 					"Over HTTP/1.1 the browser opens at most six connections to your server, so more workers than that wait in the browser: "+
 					"without Timing-Allow-Origin that queueing is not measured and reads as time in flight; with it, it is drawn as held by the browser "+
-					"(the browser's timings are matched by URL: two attempts sent at the same moment may swap theirs)."),
+					"(the browser's timings are matched by URL: two attempts sent at the same moment may swap theirs).")),
 				app.If(note != "", func() app.UI { return app.P().Class("warn").Role("alert").Text(note) }),
 			)
 		}),
