@@ -334,7 +334,17 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 		if v, ok := LookupHeader(o.Header, "Retry-After"); ok {
 			d, err := ParseRetryAfter(v, now)
 			if err == nil {
-				return l.serverWait(d, ReasonRetryAfter, "")
+				// A date already past means no wait (RFC 9110); the note
+				// tells it from a server asking for 0 seconds, or for now:
+				// a server whose clock is behind sends dates past, and its
+				// clients retry at once (a review).
+				past := ""
+				if d == 0 && !isDigit(trimOWS(v)[0]) {
+					if at, _ := parseHTTPDate(trimOWS(v), now); at.Before(now) {
+						past = "retry-after date already past: a server clock behind, or a slow answer"
+					}
+				}
+				return l.serverWait(d, ReasonRetryAfter, past)
 			}
 			note = trimCore(err.Error())
 		}

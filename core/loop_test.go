@@ -166,6 +166,21 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait retry-after 1m30s for 2 at 0s",
 			"attempt 2 at 1m30s", "outcome 2 at 1m30s: 200", "done at 1m30s after 2",
 		}},
+		// A date already past waits nothing, noted: a server clock behind
+		// sent one, and its clients retried at once, unexplained (a
+		// review). A date of now, or 0 seconds, is no note.
+		{"retry-after date already past", withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(503, "Retry-After", at(-10*s).Format("Mon, 02 Jan 2006 15:04:05 GMT")), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait retry-after 0s for 2 at 0s (retry-after date already past: a server clock behind, or a slow answer)",
+			"attempt 2 at 0s", "outcome 2 at 0s: 200", "done at 0s after 2",
+		}},
+		{"retry-after date of now", withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(503, "Retry-After", at(0).Format("Mon, 02 Jan 2006 15:04:05 GMT")), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait retry-after 0s for 2 at 0s",
+			"attempt 2 at 0s", "outcome 2 at 0s: 200", "done at 0s after 2",
+		}},
+		{"retry-after 0 seconds", withPolicy(expo(3), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(503, "Retry-After", "0"), status(200)}, []string{
+			"attempt 1 at 0s", "outcome 1 at 0s: 503", "wait retry-after 0s for 2 at 0s",
+			"attempt 2 at 0s", "outcome 2 at 0s: 200", "done at 0s after 2",
+		}},
 		{"invalid retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(429, "Retry-After", "1.5"), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
 			`wait backoff 200ms for 2 at 0s (retry-after "1.5": fractional seconds not allowed; fell back to backoff)`,

@@ -184,10 +184,10 @@ func hashContention(t *testing.T, seed uint64) string {
 // core's loop, limiter or backoff, or to the simulator, changes them:
 // check the change is intended, then update them from the failure message.
 const (
-	goldenMixed      = "16dd93ecc0488245/703"
+	goldenMixed      = "20693c1c7b308d8a/703"
 	goldenWindow     = "40019c1368cf262c/772"
 	goldenContention = "65588044ed2f600f/1812"
-	goldenOpen       = "ab43a9fdac68d46e/702"
+	goldenOpen       = "8b3a7e0ef19f41ff/702"
 )
 
 func TestEventStreamGolden(t *testing.T) {
