@@ -103,6 +103,8 @@ func (x *exportStats) writeJSON(w *jsonlite.Writer) {
 	floatOrNull(w, "lateness_p99_ms", x.LatenessP99MS)
 	floatOrNull(w, "queued_p50_ms", x.QueuedP50MS)
 	floatOrNull(w, "queued_p99_ms", x.QueuedP99MS)
+	floatOrNull(w, "pickup_p99_ms", x.PickupP99MS)
+	floatOrNull(w, "pickup_max_ms", x.PickupMaxMS)
 	w.Key("dispersion").Float(x.Dispersion)
 	w.EndObject()
 }

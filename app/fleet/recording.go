@@ -649,6 +649,8 @@ var StatsColumns = []JSONKey{
 	{"lateness_p99_ms", "the same, 99th percentile, in ms; null when not measured"},
 	{"queued_p50_ms", "browser queueing (queued_ms) of the answers that tell it, median, in ms; null when none does (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
 	{"queued_p99_ms", "the same, 99th percentile, in ms; null when none does"},
+	{"pickup_p99_ms", "how late the page took the answers in (their pickup_ms), 99th percentile, in ms: its thread was busy elsewhere, and a job's completion counts it; null when not measured (a simulation, a native run, no answer yet) (added to v2 later)"},
+	{"pickup_max_ms", "the same, the longest, in ms; null when not measured (added to v2 later)"},
 	{"dispersion", "index of dispersion of the retries sent per 100 ms (≫ 1: they come in herds); with every retry in one slice, their number (the most any as many retries can give); 0 with no retry"},
 }
 
@@ -694,6 +696,8 @@ type exportStats struct {
 	LatenessP99MS    *float64       `json:"lateness_p99_ms"`
 	QueuedP50MS      *float64       `json:"queued_p50_ms"`
 	QueuedP99MS      *float64       `json:"queued_p99_ms"`
+	PickupP99MS      *float64       `json:"pickup_p99_ms"`
+	PickupMaxMS      *float64       `json:"pickup_max_ms"`
 	Dispersion       float64        `json:"dispersion"` // Dispersion(events, DispersionSlice)
 }
 
@@ -720,6 +724,9 @@ func toExportStats(s Stats, simulated bool) exportStats {
 		if s.QueuedN > 0 {
 			x.QueuedP50MS, x.QueuedP99MS = ptr(ms(s.QueuedP50)), ptr(ms(s.QueuedP99))
 		}
+	}
+	if !simulated && s.PickupN > 0 {
+		x.PickupP99MS, x.PickupMaxMS = ptr(ms(s.PickupP99)), ptr(ms(s.PickupMax))
 	}
 	return x
 }

@@ -141,6 +141,12 @@ type Stats struct {
 	LatenessN                int // the attempts those are over (none before the first outcome)
 	QueuedP50, QueuedP99     time.Duration
 	QueuedN                  int // answers whose queueing the browser told (a server without Timing-Allow-Origin gives none)
+	// How late the page took answers in: Attempt.Pickup, from the
+	// answer's end to its outcome, of the answered attempts of a live run
+	// in the page (its thread busy elsewhere). A job's completion counts
+	// it, as its user would wait it.
+	PickupP99, PickupMax time.Duration
+	PickupN              int
 }
 
 // StatsOf computes Stats for records of a run that started at start.
@@ -184,10 +190,11 @@ type StatsAcc struct {
 
 	sends, retries               []time.Duration // since start: sorting and windows are integer work
 	completion, lateness, queued []time.Duration
+	pickup                       []time.Duration
 	jobFrom, jobTo               []time.Duration       // since start: when each job was due, when each ended
 	zeroAt                       []time.Duration       // since start: when a job ended the instant it was due, once per worker and instant
 	zeroBy                       map[int]time.Duration // worker → its last instant in zeroAt, plus 1 ns
-	sorted                       [8]int                // how much of each slice above is known sorted
+	sorted                       [9]int                // how much of each slice above is known sorted
 }
 
 type jobKey struct{ w, j int }
@@ -256,6 +263,9 @@ func (a *StatsAcc) Add(r *Record) {
 		if r.Attempt != nil && r.Attempt.Measured&MeasuredQueued != 0 {
 			a.queued = append(a.queued, r.Attempt.Queued)
 		}
+		if r.Attempt != nil && r.Attempt.Measured&MeasuredPickup != 0 {
+			a.pickup = append(a.pickup, r.Attempt.Pickup)
+		}
 	case core.EventDone:
 		if seen {
 			delete(a.firstAt, k) // a job's number is not reused once done
@@ -316,7 +326,8 @@ func (a *StatsAcc) Stats() Stats {
 	st.CompletionP50, st.CompletionP99, st.CompletionMax = percentilesSorted(sortDurations(a.completion, &a.sorted[1]))
 	st.LatenessP50, st.LatenessP99, _ = percentilesSorted(sortDurations(a.lateness, &a.sorted[2]))
 	st.QueuedP50, st.QueuedP99, _ = percentilesSorted(sortDurations(a.queued, &a.sorted[3]))
-	st.CompletionN, st.LatenessN, st.QueuedN = len(a.completion), len(a.lateness), len(a.queued)
+	_, st.PickupP99, st.PickupMax = percentilesSorted(sortDurations(a.pickup, &a.sorted[8]))
+	st.CompletionN, st.LatenessN, st.QueuedN, st.PickupN = len(a.completion), len(a.lateness), len(a.queued), len(a.pickup)
 	return st
 }
 

@@ -90,6 +90,7 @@ func TestStatsOfHandMadeRecords(t *testing.T) {
 		Drain:       1100 * time.Millisecond,
 		LatenessP50: 0, LatenessP99: 5 * time.Millisecond, // 0, 0, 4, 0, 0 and 2+3 ms: the six attempts with an outcome
 		QueuedP50: 30 * time.Millisecond, QueuedP99: 30 * time.Millisecond, QueuedN: 1, CompletionN: 2, LatenessN: 6,
+		PickupP99: 2500 * time.Microsecond, PickupMax: 2500 * time.Microsecond, PickupN: 1, // w2's 503, the one answer that measured it
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StatsOf\n got %+v\nwant %+v", got, want)

@@ -182,7 +182,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		short(d("drain_ms", "time to drain", st.Drain, drainLine, false), drainShort),
 		tip(n("peak_jobs", "jobs at once", st.PeakJobs, "most in progress", false), peakJobsTip),
 		short(tip(counted(n("give_ups", "give-ups", st.GiveUps, "jobs that stopped trying", false), cancelled), causesText(st.Causes)), giveUpsShort(st, end)),
-		unmeasured(pct(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), together("p50", durTogether(st.LatenessP50)))), st.LatenessN, noOutcome(st)),
+		unmeasured(tip(figured(d("lateness_p99_ms", "lateness p99", st.LatenessP99, "fetch start − intended", false), together("p50", durTogether(st.LatenessP50))), latenessTip(st)), st.LatenessN, noOutcome(st)),
 		pct(figured(d("queued_p99_ms", "browser queue p99", st.QueuedP99, "held in the browser", false), together("p50", durTogether(st.QueuedP50)))),
 		dispersion(tip(f("dispersion", "dispersion", disp, "of retries; "+together("≫", "1", "=", "herds"), false), dispersionTip), st.Retries),
 		hide(n("retries", "retries", st.Retries, "", false)),
@@ -240,6 +240,19 @@ func wholeFloat(f float64) string {
 
 // percentileTip says how the panel's percentiles are computed.
 const percentileTip = "nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)"
+
+// latenessTip is the send lateness card's tooltip: the percentiles' rule,
+// and how late the page took the answers in, the other side of its
+// thread's being busy (drawn as "late" outlines; a job's completion
+// counts it). Under load a flood's first answers were taken in 0.45 s
+// late, and no number said so.
+func latenessTip(st *fleet.Stats) string {
+	if st.PickupN == 0 {
+		return percentileTip
+	}
+	return "The page took the answers in " + durTogether(st.PickupP99) + " after they came at p99 (at most " + durTogether(st.PickupMax) +
+		"), its thread busy elsewhere; a job's completion counts that. Percentiles: " + percentileTip + "."
+}
 
 // giveUpCauses names fleet.Cause's reasons for giving up, in the order
 // the give-ups' tooltip lists them ("cancelled" is the line's own).
