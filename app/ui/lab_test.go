@@ -302,10 +302,18 @@ func TestOtherFailuresCountTimeouts(t *testing.T) {
 			t.Errorf("every job gave up: completion p50's line %q, want \"all 5 gave up\"", s.Figures)
 		}
 	}
+	// Half of them or more gave up: the median may be a give-up's (half
+	// the jobs giving up at once read "0 µs", unexplained: a review).
 	st.Successes, st.OK = 1, 1
 	for _, s := range statList(&st, 0, endLive, 0) {
+		if s.Name == "completion_p50_ms" && s.Figures != nbsp("incl. 4_give-ups") {
+			t.Errorf("4 of 5 jobs gave up: completion p50's line %q, want \"incl. 4 give-ups\"", s.Figures)
+		}
+	}
+	st.Successes, st.OK = 4, 4
+	for _, s := range statList(&st, 0, endLive, 0) {
 		if s.Name == "completion_p50_ms" && s.Figures != "" {
-			t.Errorf("a job succeeded: completion p50's line %q, want its description", s.Figures)
+			t.Errorf("4 of 5 jobs succeeded: completion p50's line %q, want its description", s.Figures)
 		}
 	}
 }

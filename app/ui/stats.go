@@ -343,12 +343,22 @@ func wasted(s stat, st *fleet.Stats) stat {
 // "completion p50 3.21 s · a job, due → done" beside "0 jobs succeeded",
 // as if jobs had been done in 3 s.
 func allGaveUp(s stat, st *fleet.Stats) stat {
-	if st.Successes == 0 && st.CompletionN > 0 {
+	switch gave := st.CompletionN - st.Successes; {
+	case st.Successes == 0 && st.CompletionN > 0:
 		// It may break before "gave up": "all 53.5k gave up" whole ran
 		// past a 93 px card (TestNumbersFitTheirCards).
 		s.Figures = together("all", short(st.CompletionN)) + " " + together("gave", "up")
 		if short(st.CompletionN) != thousands(st.CompletionN) {
 			s.Full = together("all", thousands(st.CompletionN)) + " " + together("gave", "up")
+		}
+	case gave > 0 && 2*gave >= st.CompletionN:
+		// Give-ups count at their end, and as many as half of the jobs
+		// may make the median one's: half the jobs giving up at once (a
+		// fleet bucket's wait past max elapsed) read "completion p50 0
+		// µs", unexplained (a review).
+		s.Figures = "incl. " + together(short(gave), plural(gave, "give-up", "give-ups"))
+		if short(gave) != thousands(gave) {
+			s.Full = "incl. " + together(thousands(gave), "give-ups")
 		}
 	}
 	return s
