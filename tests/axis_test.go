@@ -96,10 +96,8 @@ func viewShot(t *testing.T, ctx context.Context, name string) {
 // the page has painted there.
 func scrollCanvasTo(t *testing.T, ctx context.Context, y float64) {
 	t.Helper()
-	eval[bool](t, ctx, fmt.Sprintf(`new Promise(r => {
-		scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top - %f);
-		requestAnimationFrame(() => requestAnimationFrame(() => r(true)));
-	})`, y))
+	eval[chromedp.Void](t, ctx, fmt.Sprintf(`scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top - %f)`, y))
+	eval[chromedp.Void](t, ctx, afterFrames)
 }
 
 // TestTimeAxisInViewThroughATallTimeline: with 500 workers the timeline is
@@ -211,7 +209,7 @@ func TestStickyAxisFollowsTheTimeline(t *testing.T) {
 		// The canvas and its axis are drawn at the same frame: wait
 		// for one after what was done.
 		_ = waitFor(2*time.Second, func() bool {
-			m = eval[stickyMatch](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(`+stickyMatchJS+`))))`)
+			m = eval[stickyMatch](t, ctx, afterFrames+`.then(() => `+stickyMatchJS+`)`)
 			return !m.Missing && m.Diff == 0 && (!changed || m.Print != last.Print)
 		})
 		switch {
@@ -332,7 +330,7 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 			b := changedTip(t, ctx, prev)
 			prev = b
 			// Settled: the page scrolled, the tooltip placed again.
-			eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			eval[chromedp.Void](t, ctx, afterFrames)
 			b = readTip(t, ctx)
 			clear := eval[float64](t, ctx, stickyBottomJS)
 			r := eval[float64](t, ctx, `+document.getElementById("tooltip").dataset.r`)
@@ -463,7 +461,9 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
 		t.Fatal(err)
 	}
-	eval[bool](t, ctx, `new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true))), 100))`)
+	// Not afterFrames alone: 100 ms first (as it waited before), time for
+	// a scroll the click might still start, then the frames after it.
+	eval[chromedp.Void](t, ctx, `new Promise(r => setTimeout(r, 100)).then(() => `+afterFrames+`)`)
 	if after := eval[float64](t, ctx, `scrollY`); after != before {
 		t.Errorf("a click on the canvas scrolled the page from %.0f to %.0f px", before, after)
 	}

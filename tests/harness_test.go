@@ -346,14 +346,15 @@ func saveShot(tb testing.TB, name string, png []byte) string {
 	return path
 }
 
-// afterFrames resolves after three animation frames, time for the page to
-// handle a resize and draw what it laid out, or after a second in a hidden
-// tab, which has no frames.
 // seenJS is a JS function telling whether an element is drawn: laid out,
 // and not visually hidden for a screen reader alone (.sr-only's
 // clip-path; presentation mode's numbers keep their lines so).
 const seenJS = `(e => e.offsetParent !== null && getComputedStyle(e).clipPath != "inset(50%)")`
 
+// afterFrames resolves (to undefined) after three animation frames, time
+// for the page to handle a resize, a scroll or an event and draw what it
+// laid out, or after a second in a hidden tab, which has no frames. Chain
+// a read with .then(() => …) to take it after those frames.
 const afterFrames = `new Promise(r => { setTimeout(r, 1000); requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))) })`
 
 var errTimeout = errors.New("timed out")

@@ -182,7 +182,7 @@ const overlappingCardsJS = `(() => {
 func TestNumbersFollowTheFontSize(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	cardsJS := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => [...` +
+	cardsJS := afterFrames + `.then(() => [...` +
 		cutNumbersJS + `, ...` + overlappingCardsJS + `])`
 	for _, size := range []int64{20, 24, 28} {
 		if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -55,7 +55,7 @@ func TestNumbersRowsHaveNoLoneCard(t *testing.T) {
 		lone := 0
 		for _, w := range widths {
 			viewport(t, ctx, w, 900)
-			eval[chromedp.Void](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`)
+			eval[chromedp.Void](t, ctx, afterFrames)
 			if cut := eval[[]string](t, ctx, cutNumbersJS); len(cut) > 0 {
 				lone++
 				if lone <= 40 {

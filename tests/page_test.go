@@ -135,7 +135,7 @@ func presentMode(t testing.TB, ctx context.Context, on bool) {
 	press(t, ctx, "p")
 	if err := waitFor(5*time.Second, func() bool {
 		return eval[bool](t, ctx, `(`+presenting+`) === `+strconv.FormatBool(on)+` &&
-			new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			`+afterFrames+`.then(() => true)`)
 	}); err != nil {
 		t.Fatalf("p did not set presentation mode %v", on)
 	}

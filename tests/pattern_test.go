@@ -82,7 +82,7 @@ func TestHistogramBarsArePatterned(t *testing.T) {
 	vermillion, green := [3]int{0xD5, 0x5E, 0x00}, [3]int{0x00, 0x9E, 0x73}
 	check := func(how string) {
 		t.Helper()
-		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		eval[chromedp.Void](t, ctx, afterFrames)
 		img, dpr := canvasPNG(t, ctx)
 		hr := eval[[]float64](t, ctx, `JSON.parse(window.retrylab.debug()).hist_rect`)
 		r := image.Rect(int(hr[0]*dpr), int(hr[1]*dpr), int(hr[2]*dpr), int(hr[3]*dpr)) // left, top, right, bottom

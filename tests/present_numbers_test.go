@@ -128,7 +128,7 @@ func TestNumbersWholeAtEveryWidth(t *testing.T) {
 		return append(ws, 320, 330, 340, 350, 375, 390, 414, 536, 540, 600, 768, 800, 854, 900, 920, 930, 960, 961, 1023, 1024, 1279, 1366, 1599)
 	}
 	// One call a width: laid out again, then measured.
-	wholeJS := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => [...` +
+	wholeJS := afterFrames + `.then(() => [...` +
 		cutNumbersJS + `, ...` + brokenPhrasesJS + `, ...` + cutRunBarJS + `, ...` + pageWiderJS + `])`
 	failures := 0
 	sweep := func(run string, widths []int64, presents, darks []bool) {

@@ -293,7 +293,7 @@ func TestRoomKeepsTheStepCaption(t *testing.T) {
 		if err := waitFor(5*time.Second, func() bool { c = read(); return strings.Contains(c.Room, ", step 5: press Run") }); err != nil {
 			t.Fatalf("%s: step 5 in a room: caption %+v", name, c)
 		}
-		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		eval[chromedp.Void](t, ctx, afterFrames)
 		c = read()
 		screenshot(t, ctx, "room-caption-"+name)
 		return c

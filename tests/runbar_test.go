@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestRunBarStaysPut: the page stays where it is when a message comes and
@@ -63,7 +65,7 @@ func TestRunBarStaysPut(t *testing.T) {
 		simulatedToEnd(t, ctx)
 		// Shifts are reported after the frame that made them.
 		settled := func() []string {
-			eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			eval[chromedp.Void](t, ctx, afterFrames)
 			return eval[[]string](t, ctx, `window.runBarShifts.splice(0)`)
 		}
 		if shifts := settled(); len(shifts) > 0 {

@@ -261,7 +261,8 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 			// while it does not (it stood over the sticky legend and axis,
 			// pointing at nothing).
 			for _, by := range []float64{float64(tc.h) / 2, -float64(tc.h), float64(tc.h) / 2} {
-				eval[bool](t, ctx, fmt.Sprintf(`new Promise(r => { window.scrollBy(0, %f); requestAnimationFrame(() => requestAnimationFrame(() => r(true))); })`, by))
+				eval[chromedp.Void](t, ctx, fmt.Sprintf(`window.scrollBy(0, %f)`, by))
+				eval[chromedp.Void](t, ctx, afterFrames)
 				b, clear := readTip(t, ctx), eval[float64](t, ctx, stickyBottomJS)
 				how := fmt.Sprintf("scrolled by %.0f px, the mark at y %.0f, the sticky parts to %.0f", by, b.MarkY, clear)
 				if b.MarkY >= clear && b.MarkY <= b.ViewH {
@@ -296,7 +297,7 @@ func TestTooltipLeavesWithItsMark(t *testing.T) {
 	viewport(t, ctx, 1280, 720)
 	simulated(t, ctx, srv.URL+"/?"+tallQuery)
 	settle := func() {
-		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		eval[chromedp.Void](t, ctx, afterFrames)
 	}
 	key := func(k string) {
 		t.Helper()
@@ -437,7 +438,7 @@ func TestBarsAndBinsHaveTooltips(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, canvas[0]+x, canvas[1]+y)); err != nil {
 			t.Fatal(err)
 		}
-		eval[bool](t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		eval[chromedp.Void](t, ctx, afterFrames)
 		return readTip(t, ctx)
 	}
 	// 60 px along the lane: inside the 2 s wait, away from the mark.
