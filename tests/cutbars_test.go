@@ -144,13 +144,7 @@ func TestCutBarShowsItsRejections(t *testing.T) {
 	}
 	screenshot(t, ctx, "cut-bar")
 	check("1400 px")
-	press(t, ctx, "p")
-	if err := waitFor(5*time.Second, func() bool {
-		return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
-	}); err != nil {
-		t.Fatal("p: no presentation mode")
-	}
-	eval[bool](t, ctx, `new Promise(r => { setTimeout(() => r(true), 1000); requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))) })`)
+	presentMode(t, ctx, true)
 	screenshot(t, ctx, "cut-bar-presentation")
 	check("presentation mode")
 	press(t, ctx, "p")

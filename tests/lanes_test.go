@@ -60,12 +60,7 @@ func TestOneWorkerLane(t *testing.T) {
 		laneH float64
 	}{{"page", 36}, {"presentation mode", 36 * 1.4}} {
 		if c.mode == "presentation mode" {
-			press(t, ctx, "p")
-			if err := waitFor(5*time.Second, func() bool {
-				return eval[bool](t, ctx, `document.querySelector("main").classList.contains("present")`)
-			}); err != nil {
-				t.Fatalf("p did not turn presentation mode on: %v", err)
-			}
+			presentMode(t, ctx, true)
 		}
 		d := drawnLanes(t, ctx)
 		if d.Count != 1 || d.LaneH < c.laneH-0.01 || d.LaneH > c.laneH+0.01 || d.Rect[3]-d.Rect[1] < c.laneH-0.01 {
