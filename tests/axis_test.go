@@ -324,9 +324,7 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 		var prev tipBox
 		walk := func(key, how string) tipBox {
 			t.Helper()
-			if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
-				t.Fatal(err)
-			}
+			keyOnFocus(t, ctx, key)
 			b := changedTip(t, ctx, prev)
 			prev = b
 			// Settled: the page scrolled, the tooltip placed again.
@@ -381,9 +379,7 @@ func TestWalkedMarkShowsBelowTheStickyAxis(t *testing.T) {
 		// The last one walked to, hovered just under the sticky axis: its
 		// tooltip over the axis.
 		last := prev
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-			t.Fatal(err)
-		}
+		keyOnFocus(t, ctx, kb.Escape)
 		scrollCanvasTo(t, ctx, 0)
 		clear = eval[float64](t, ctx, stickyBottomJS)
 		scrollCanvasTo(t, ctx, clear+12-last.Y)
@@ -419,24 +415,18 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	h := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().height`)
 	scrollCanvasTo(t, ctx, 200)
 	eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.ArrowRight)
 	first := changedTip(t, ctx, tipBox{})
 	if !first.Shown {
 		t.Fatal("ArrowRight on the timeline selected nothing")
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Tab)
 	if eval[string](t, ctx, `document.activeElement.id`) == "timeline" {
 		t.Fatal("Tab left the focus on the timeline")
 	}
 	// The timeline's bottom near the screen's: its first lanes far above.
 	scrollCanvasTo(t, ctx, 600-h)
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))
 	if id := eval[string](t, ctx, `document.activeElement.id`); id != "timeline" {
 		t.Fatalf("Shift+Tab focused %q, not the timeline", id)
 	}
@@ -452,9 +442,7 @@ func TestTabBackShowsTheSelectedMark(t *testing.T) {
 	}
 	viewShot(t, ctx, "axis-tab-back")
 	// A click elsewhere on the canvas focuses it without a scroll.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Tab)
 	scrollCanvasTo(t, ctx, 600-h)
 	before := eval[float64](t, ctx, `scrollY`)
 	at := eval[[]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left + r.width / 2, r.bottom - 120]; })()`)

@@ -35,12 +35,9 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 	if scrolled == 0 {
 		t.Fatal("the timeline is on the first screen: nothing to scroll to")
 	}
-	focused := func() string {
-		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
-	}
 	press(t, ctx, "?")
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
-		t.Fatalf("the focus is on %q, want the dialog's title", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
+		t.Fatalf("the focus is on %q, want the dialog's title", focusedID(t, ctx))
 	}
 	type look struct{ Title, ScrollTop, ClientHeight, ScrollHeight float64 }
 	l := eval[look](t, ctx, `(() => { const h = document.getElementById("help");
@@ -53,8 +50,8 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 		t.Errorf("the dialog opened scrolled %.0f px down, its title %.0f px from its top: want its beginning shown", l.ScrollTop, l.Title)
 	}
 	press(t, ctx, kb.Escape)
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-open" }); err != nil {
-		t.Fatalf("after Escape the focus is on %q, want the button that opens the dialog", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-open" }); err != nil {
+		t.Fatalf("after Escape the focus is on %q, want the button that opens the dialog", focusedID(t, ctx))
 	}
 	time.Sleep(100 * time.Millisecond)
 	if now := eval[float64](t, ctx, `scrollY`); math.Abs(now-scrolled) > 1 {
@@ -95,17 +92,13 @@ func TestHelpHoldsTheFocus(t *testing.T) {
 			if c.shift {
 				opt = append(opt, chromedp.KeyModifiers(chromedp.ModifierShift))
 			}
-			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, opt...)); err != nil {
-				t.Fatal(err)
-			}
+			keyOnFocus(t, ctx, kb.Tab, opt...)
 			if got := where(); got != want {
 				t.Errorf("Tab (shift %v) %d: the focus is on %s, want %s", c.shift, i+1, got, want)
 			}
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Escape)
 	if err := waitFor(2*time.Second, func() bool { return where() == "out:timeline" }); err != nil {
 		t.Errorf("after Escape the focus is on %s, want the timeline, which had it before", where())
 	}
@@ -132,15 +125,12 @@ func TestHelpOverTheEnlargedQRCode(t *testing.T) {
 		t.Fatal("the join panel shows no QR code, where the server gives a join address")
 	}
 	click(t, ctx, "join-zoom")
-	focused := func() string {
-		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
-	}
-	if err := waitFor(2*time.Second, func() bool { return focused() == "join-unzoom" }); err != nil {
-		t.Fatalf("the QR code did not enlarge (focus on %q)", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "join-unzoom" }); err != nil {
+		t.Fatalf("the QR code did not enlarge (focus on %q)", focusedID(t, ctx))
 	}
 	press(t, ctx, "?")
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
-		t.Fatalf("? did not open the dialog (focus on %q)", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
+		t.Fatalf("? did not open the dialog (focus on %q)", focusedID(t, ctx))
 	}
 	type look struct {
 		OnTop     string // what is drawn at the dialog's centre
@@ -160,9 +150,9 @@ func TestHelpOverTheEnlargedQRCode(t *testing.T) {
 	t.Logf("screenshot %s", screenshot(t, ctx, "help-over-qr"))
 	press(t, ctx, kb.Escape)
 	if err := waitFor(2*time.Second, func() bool {
-		return focused() == "join-unzoom" && !eval[bool](t, ctx, `!!document.getElementById("help") || document.getElementById("join-big").inert`)
+		return focusedID(t, ctx) == "join-unzoom" && !eval[bool](t, ctx, `!!document.getElementById("help") || document.getElementById("join-big").inert`)
 	}); err != nil {
-		t.Errorf("after Escape the focus is on %q, want the enlarged code, the dialog closed", focused())
+		t.Errorf("after Escape the focus is on %q, want the enlarged code, the dialog closed", focusedID(t, ctx))
 	}
 	press(t, ctx, kb.Escape)
 	if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("join-big")`) }); err != nil {

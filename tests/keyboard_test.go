@@ -24,6 +24,22 @@ func focused(t testing.TB, ctx context.Context) (id string, visible bool) {
 	return f.ID, f.Visible
 }
 
+// focusedID is focused's id alone.
+func focusedID(t testing.TB, ctx context.Context) string {
+	t.Helper()
+	id, _ := focused(t, ctx)
+	return id
+}
+
+// keyOnFocus sends key (with opts: modifiers) to whatever has the focus
+// (press blurs it first).
+func keyOnFocus(t testing.TB, ctx context.Context, key string, opts ...chromedp.KeyOption) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(key, opts...)); err != nil {
+		t.Fatalf("key %q: %v", key, err)
+	}
+}
+
 // tabTo presses Tab, as a keyboard user does, until the element #id has
 // the focus.
 func tabTo(t testing.TB, ctx context.Context, id string) {
@@ -32,9 +48,7 @@ func tabTo(t testing.TB, ctx context.Context, id string) {
 		if got, _ := focused(t, ctx); got == id {
 			return
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
-			t.Fatal(err)
-		}
+		keyOnFocus(t, ctx, kb.Tab)
 	}
 	got, _ := focused(t, ctx)
 	t.Fatalf("100 presses of Tab never reached #%s (the focus is on %s)", id, got)
@@ -79,9 +93,7 @@ func TestFocusIsNeverLost(t *testing.T) {
 			}
 		}
 		tabTo(t, ctx, s.from)
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
-			t.Fatal(err)
-		}
+		keyOnFocus(t, ctx, kb.Enter)
 		if s.until != nil {
 			if err := waitFor(30*time.Second, s.until); err != nil {
 				t.Fatalf("%s: the page did not get there: %v (state %+v)", s.name, err, state(t, ctx))
@@ -112,9 +124,7 @@ func TestTimelineTabbedToClearOfTheLegend(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // laid out again for the new size
 	// The zoom bar at the screen's top, the timeline above it, out of view.
 	eval[chromedp.Void](t, ctx, `(() => { const z = document.getElementById("zoom-in"); z.focus(); scrollTo(0, z.getBoundingClientRect().top + scrollY - 5); })()`)
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))
 	time.Sleep(200 * time.Millisecond)
 	type box struct {
 		Focused        string
@@ -306,22 +316,16 @@ func TestTimelineKeyGoesBackToTheRunBar(t *testing.T) {
 	press(t, ctx, "1")
 	press(t, ctx, "m")
 	simulatedToEnd(t, ctx)
-	key := func(k string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	tip := `(document.querySelector("#tooltip strong") || {}).textContent || ""`
-	key("t")
+	keyOnFocus(t, ctx, "t")
 	if err := waitFor(5*time.Second, func() bool { id, _ := focused(t, ctx); return id == "timeline" }); err != nil {
 		t.Fatal("t did not focus the timeline")
 	}
-	key(kb.ArrowRight)
+	keyOnFocus(t, ctx, kb.ArrowRight)
 	if err := waitFor(5*time.Second, func() bool { return eval[string](t, ctx, tip) != "" }); err != nil {
 		t.Fatal("the arrow selected no attempt")
 	}
-	key("t")
+	keyOnFocus(t, ctx, "t")
 	var id string
 	if err := waitFor(5*time.Second, func() bool { id, _ = focused(t, ctx); return id != "timeline" }); err != nil {
 		t.Fatal("t again left the focus on the timeline")
@@ -335,7 +339,7 @@ func TestTimelineKeyGoesBackToTheRunBar(t *testing.T) {
 	}
 	screenshot(t, ctx, "t-key-back")
 	y := eval[float64](t, ctx, `scrollY`)
-	key(kb.Tab)
+	keyOnFocus(t, ctx, kb.Tab)
 	eval[chromedp.Void](t, ctx, afterFrames)
 	next := eval[struct {
 		InRunBar bool

@@ -828,9 +828,7 @@ func TestAddressHoldsWhatWasEntered(t *testing.T) {
 	if got := capIn(); got != before {
 		t.Errorf("5s typed into Cap, the input still focused: the address has cap=%s, want it as it was (%s)", got, before)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Enter)
 	if err := waitFor(3*time.Second, func() bool { return capIn() == "5s" }); err != nil {
 		t.Errorf("5s entered into Cap: the address has cap=%s, want 5s", capIn())
 	}
@@ -1043,9 +1041,7 @@ func TestEscapeOnTheTimeline(t *testing.T) {
 	if err := waitFor(2*time.Second, func() bool { return strings.Contains(tip(), "Worker") }); err != nil {
 		t.Fatalf("an arrow key selected nothing: %v", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Escape)
 	if err := waitFor(2*time.Second, func() bool { return tip() == "" }); err != nil {
 		t.Errorf("Escape did not clear the selection: tooltip %q", tip())
 	}
@@ -1053,9 +1049,7 @@ func TestEscapeOnTheTimeline(t *testing.T) {
 	if !state(t, ctx).Running {
 		t.Fatal("Escape on a selected attempt stopped the run")
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Escape)
 	if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
 		t.Errorf("Escape with nothing selected did not stop the run: %v", err)
 	}
@@ -1143,11 +1137,8 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	}
 	// The dialog is modal: the focus moves into it (its title), and the
 	// page behind it takes none.
-	focused := func() string {
-		return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`)
-	}
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-title" }); err != nil {
-		t.Errorf("the focus is on %q, want the dialog's title", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
+		t.Errorf("the focus is on %q, want the dialog's title", focusedID(t, ctx))
 	}
 	behind := `(() => { document.getElementById("run").focus(); return document.querySelector("main > .page").inert + "," + (document.activeElement && document.activeElement.id); })()`
 	if got := eval[string](t, ctx, behind); got != "true,help-title" {
@@ -1159,8 +1150,8 @@ func TestPresentationModeAndHelp(t *testing.T) {
 	if read().Help {
 		t.Error("Escape did not close the shortcuts dialog")
 	}
-	if err := waitFor(2*time.Second, func() bool { return focused() == "help-open" }); err != nil {
-		t.Errorf("after the dialog closed the focus is on %q, want the button that opens it", focused())
+	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-open" }); err != nil {
+		t.Errorf("after the dialog closed the focus is on %q, want the button that opens it", focusedID(t, ctx))
 	}
 	if got := eval[string](t, ctx, behind); got != "false,run" {
 		t.Errorf("after the dialog closed the page is still inert (inert, focused element: %s)", got)
@@ -1505,12 +1496,6 @@ func TestTimelineKey(t *testing.T) {
 		})()`)
 	}
 	// key sends a key to whatever has the focus (press blurs it first).
-	key := func(k string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	settled := func(cond func(w where) bool) where {
 		t.Helper()
 		var w where
@@ -1533,7 +1518,7 @@ func TestTimelineKey(t *testing.T) {
 		if before.Bottom <= before.Inner || before.ScrollY != 0 {
 			t.Fatalf("%d × %d: the timeline shows whole on the first screen already (%+v): nothing to test", c.w, c.h, before)
 		}
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		got := settled(func(w where) bool { return w.Focused == "timeline" && w.ScrollY > 0 })
 		if math.Abs(got.Top-got.Legend) > 2 {
 			t.Errorf("%d × %d: after t the timeline's top is at %.0f px, want it right under the legend stuck at the top (its bottom %.0f px)", c.w, c.h, got.Top, got.Legend)
@@ -1541,7 +1526,7 @@ func TestTimelineKey(t *testing.T) {
 		if c.present && got.Bottom > got.Inner+1 {
 			t.Errorf("%d × %d, presentation mode: after t the timeline ends at %.0f px, below the screen (%.0f px): its histogram or server panel is cut", c.w, c.h, got.Bottom, got.Inner)
 		}
-		key(kb.ArrowRight)
+		keyOnFocus(t, ctx, kb.ArrowRight)
 		if err := waitFor(5*time.Second, func() bool {
 			return eval[string](t, ctx, `(document.querySelector("#tooltip strong") || {}).textContent || ""`) != ""
 		}); err != nil {
@@ -1553,8 +1538,8 @@ func TestTimelineKey(t *testing.T) {
 		if ring := eval[string](t, ctx, `getComputedStyle(document.getElementById("timeline-wrap")).outlineStyle + " " + getComputedStyle(document.getElementById("timeline")).outlineStyle`); ring != "solid none" {
 			t.Errorf("%d × %d: the focused timeline's ring (its frame's, the canvas's): %s, want solid none", c.w, c.h, ring)
 		}
-		key(kb.Escape) // the selection goes
-		key("t")
+		keyOnFocus(t, ctx, kb.Escape) // the selection goes
+		keyOnFocus(t, ctx, "t")
 		back := settled(func(w where) bool { return w.Focused != "timeline" })
 		if math.Abs(back.Stage) > 2 {
 			t.Errorf("%d × %d: t again left the run's section at %.0f px, want it at the screen's top", c.w, c.h, back.Stage)
@@ -1562,13 +1547,13 @@ func TestTimelineKey(t *testing.T) {
 		// Focused, then scrolled back up with the wheel: t brings the
 		// timeline back (it took the focus away, off screen, and a second
 		// press was needed; found by a review).
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		settled(func(w where) bool { return w.Focused == "timeline" && w.ScrollY > 0 })
 		eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
 		if w := read(); w.Focused != "timeline" || w.ScrollY != 0 {
 			t.Fatalf("%d × %d: scrolled up with the timeline focused: %+v", c.w, c.h, w)
 		}
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		var w where
 		if err := waitFor(5*time.Second, func() bool { w = read(); return w.Focused == "timeline" && w.ScrollY > 0 }); err != nil {
 			t.Errorf("%d × %d: t on the focused timeline scrolled out of sight: focus on %q, scrolled to %.0f px", c.w, c.h, w.Focused, w.ScrollY)
@@ -1576,14 +1561,14 @@ func TestTimelineKey(t *testing.T) {
 		// From a control, t and t again give the focus back to it, so Tab
 		// goes on from there (it dropped to the body; an accessibility
 		// review).
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		settled(func(w where) bool { return w.Focused != "timeline" })
 		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("copy-link"))); err != nil {
 			t.Fatal(err)
 		}
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		settled(func(w where) bool { return w.Focused == "timeline" })
-		key("t")
+		keyOnFocus(t, ctx, "t")
 		if err := waitFor(5*time.Second, func() bool { w = read(); return w.Focused == "copy-link" }); err != nil {
 			t.Errorf("%d × %d: t, then t again from Copy share link left the focus on %q", c.w, c.h, w.Focused)
 		}
@@ -1625,9 +1610,7 @@ func readableRules(t *testing.T, ctx context.Context, size [2]int64, rules []typ
 	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("timeline"))); err != nil {
 		t.Fatalf("the timeline cannot take focus: %v", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.ArrowRight)
 	if err := waitFor(3*time.Second, func() bool { return eval[bool](t, ctx, `!!document.querySelector(".tip")`) }); err != nil {
 		t.Errorf("%v, presentation mode: → on the timeline opened no tooltip", size)
 	}
@@ -1657,9 +1640,7 @@ func readableRules(t *testing.T, ctx context.Context, size [2]int64, rules []typ
 	}
 	// Escape clears the selection (the tooltip goes); the page goes back
 	// to where it was.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Escape)
 	eval[bool](t, ctx, fmt.Sprintf(`(() => { document.activeElement.blur(); scrollTo(0, %f); return true; })()`, y))
 }
 

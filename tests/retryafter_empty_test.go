@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -78,25 +77,19 @@ func TestRetryAfterEmpty(t *testing.T) {
 // its tooltip.
 func firstTipSaying(t *testing.T, ctx context.Context, want string) tipBox {
 	t.Helper()
-	key := func(k string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
-	key(kb.Escape)
-	key(kb.ArrowRight)
+	keyOnFocus(t, ctx, kb.Escape)
+	keyOnFocus(t, ctx, kb.ArrowRight)
 	prev := changedTip(t, ctx, tipBox{})
 	for range 80 {
 		if strings.Contains(prev.Text, want) {
 			return prev
 		}
-		key(kb.ArrowRight)
+		keyOnFocus(t, ctx, kb.ArrowRight)
 		b := changedTip(t, ctx, prev)
 		if b.Title == prev.Title { // the lane's last attempt: the next lane
-			key(kb.ArrowDown)
-			key(kb.Home)
+			keyOnFocus(t, ctx, kb.ArrowDown)
+			keyOnFocus(t, ctx, kb.Home)
 			if b = changedTip(t, ctx, prev); b.Title == prev.Title {
 				break
 			}

@@ -175,15 +175,12 @@ func TestAudienceJoinsRoom(t *testing.T) {
 			t.Errorf("enlarged QR code %.0f px wide in a %.0f px window (was %.0f px), the page behind inert %v", big.Big, big.Window, small, big.Inert)
 		}
 		t.Logf("QR code %.0f px, enlarged %.0f px; screenshot %s", small, big.Big, screenshot(t, browserCtx, "watch-join-qr"))
-		focused := func() string {
-			return eval[string](t, browserCtx, `(document.activeElement && document.activeElement.id) || ""`)
-		}
-		if err := waitFor(2*time.Second, func() bool { return focused() == "join-unzoom" }); err != nil {
-			t.Errorf("the focus is on %q, want the enlarged code (it puts it back)", focused())
+		if err := waitFor(2*time.Second, func() bool { return focusedID(t, browserCtx) == "join-unzoom" }); err != nil {
+			t.Errorf("the focus is on %q, want the enlarged code (it puts it back)", focusedID(t, browserCtx))
 		}
 		click(t, browserCtx, "join-unzoom")
-		if err := waitFor(2*time.Second, func() bool { q := qrSize(); return q.Big == 0 && !q.Inert && focused() == "join-zoom" }); err != nil {
-			t.Errorf("the QR code did not go back, or the focus did not return to it: %+v, focus on %q", qrSize(), focused())
+		if err := waitFor(2*time.Second, func() bool { q := qrSize(); return q.Big == 0 && !q.Inert && focusedID(t, browserCtx) == "join-zoom" }); err != nil {
+			t.Errorf("the QR code did not go back, or the focus did not return to it: %+v, focus on %q", qrSize(), focusedID(t, browserCtx))
 		}
 		// Escape puts an enlarged code back, and leaves the watch going.
 		click(t, browserCtx, "join-zoom")

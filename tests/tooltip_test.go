@@ -164,12 +164,6 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 				t.Fatalf("the simulation was not drawn: %v; state %+v; page %s, visibility %s", err, state(t, ctx),
 					eval[string](t, ctx, `window.retrylab.debug()`), eval[string](t, ctx, `document.visibilityState`))
 			}
-			key := func(k string) {
-				t.Helper()
-				if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-					t.Fatal(err)
-				}
-			}
 			focus := func() {
 				t.Helper()
 				eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
@@ -183,7 +177,7 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 			lastLaneY := 0.0
 			for _, at := range []string{"top", "bottom"} {
 				focus()
-				key(kb.Escape)
+				keyOnFocus(t, ctx, kb.Escape)
 				if at == "top" {
 					scrollMarkTo(t, ctx, 0, 0)
 					if b := readTip(t, ctx); b.Shown {
@@ -193,7 +187,7 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 				prev := tipBox{}
 				step := func(k, what string) tipBox {
 					t.Helper()
-					key(k)
+					keyOnFocus(t, ctx, k)
 					b := changedTip(t, ctx, prev)
 					checkTip(t, b, fmt.Sprintf("lanes at the %s, %s", at, what))
 					prev = b
@@ -229,7 +223,7 @@ func TestTooltipStaysOnScreen(t *testing.T) {
 			for i, m := range corners {
 				for _, at := range []float64{20, float64(tc.h) - 20} {
 					focus()
-					key(kb.Escape) // unpinned: the pointer selects
+					keyOnFocus(t, ctx, kb.Escape) // unpinned: the pointer selects
 					scrollMarkTo(t, ctx, m.y, at)
 					c := eval[[2]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left, r.top]; })()`)
 					x, y := c[0]+m.x, c[1]+m.y
@@ -299,12 +293,6 @@ func TestTooltipLeavesWithItsMark(t *testing.T) {
 	settle := func() {
 		eval[chromedp.Void](t, ctx, afterFrames)
 	}
-	key := func(k string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, present := range []bool{true, false} {
 		presentMode(t, ctx, present)
 		mode := map[bool]string{false: "normal", true: "presentation mode"}[present]
@@ -312,16 +300,16 @@ func TestTooltipLeavesWithItsMark(t *testing.T) {
 			what := mode + ", " + how
 			scrollCanvasTo(t, ctx, 200)
 			eval[bool](t, ctx, `(() => { document.getElementById("timeline").focus({preventScroll: true}); return true; })()`)
-			key(kb.Escape)
+			keyOnFocus(t, ctx, kb.Escape)
 			var sel, before tipBox
 			if how == "walked to" {
 				press(t, ctx, "t") // the shortcut that focuses the timeline
 				if id := eval[string](t, ctx, `document.activeElement.id`); id != "timeline" {
 					t.Fatalf("%s: t focused %q, not the timeline", what, id)
 				}
-				key(kb.ArrowRight)
+				keyOnFocus(t, ctx, kb.ArrowRight)
 				before = changedTip(t, ctx, tipBox{})
-				key(kb.ArrowRight)
+				keyOnFocus(t, ctx, kb.ArrowRight)
 				sel = changedTip(t, ctx, before)
 			} else {
 				at := eval[[]float64](t, ctx, markNearJS+"(400, 500)")
@@ -387,12 +375,12 @@ func TestTooltipLeavesWithItsMark(t *testing.T) {
 			viewShot(t, ctx, shot+"-back")
 			if how == "walked to" {
 				// The walk goes on from the selection kept.
-				key(kb.ArrowLeft)
+				keyOnFocus(t, ctx, kb.ArrowLeft)
 				if b = changedTip(t, ctx, sel); b.Title != before.Title {
 					t.Errorf("%s: ArrowLeft from %q went to %q, want %q", what, sel.Title, b.Title, before.Title)
 				}
 			}
-			key(kb.Escape)
+			keyOnFocus(t, ctx, kb.Escape)
 		}
 	}
 	presentMode(t, ctx, false)
@@ -421,17 +409,13 @@ func TestBarsAndBinsHaveTooltips(t *testing.T) {
 	// Walk to an attempt that waited after it.
 	var wait tipBox
 	for i := 0; i < 40 && !strings.Contains(wait.Text, "then waited 2 s"); i++ {
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-			t.Fatal(err)
-		}
+		keyOnFocus(t, ctx, kb.ArrowRight)
 		wait = changedTip(t, ctx, wait)
 	}
 	if !strings.Contains(wait.Text, "then waited 2 s") {
 		t.Fatalf("no attempt with a wait after it found: %+v", wait)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, kb.Escape)
 	canvas := eval[[2]float64](t, ctx, `(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return [r.left, r.top]; })()`)
 	move := func(x, y float64) tipBox {
 		t.Helper()

@@ -92,9 +92,7 @@ func TestWatchRoom(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // a frame with every arrival
 	t.Logf("watching %s: %v; screenshot %s", room, statuses, screenshot(t, ctx, "watch-room"))
 
-	if err := chromedp.Do(ctx, chromedp.KeyEvent("s")); err != nil {
-		t.Fatal(err)
-	}
+	keyOnFocus(t, ctx, "s")
 	if err := waitFor(5*time.Second, func() bool { st = ws(); return !st.Running && !st.Watching }); err != nil {
 		t.Fatalf("s did not end the watch: %+v", st)
 	}
@@ -103,9 +101,7 @@ func TestWatchRoom(t *testing.T) {
 	}
 	defer func() {
 		// What follows a watch shows its own numbers: Simulate clears it.
-		if err := chromedp.Do(ctx, chromedp.KeyEvent("m")); err != nil {
-			t.Fatal(err)
-		}
+		keyOnFocus(t, ctx, "m")
 		if err := waitFor(10*time.Second, func() bool { st = ws(); return st.Simulated && !st.Running }); err != nil {
 			t.Fatalf("no simulation after the watch: %+v", st)
 		}
@@ -251,18 +247,15 @@ func TestWatchOnAProjector(t *testing.T) {
 
 	// ✕ hides the panel and leaves the focus on the control that shows it
 	// again (not on the page's body), which puts it back and the focus on ✕.
-	focused := func() string {
-		return eval[string](t, ctx, `(document.activeElement && (document.activeElement.id || document.activeElement.tagName)) || ""`)
-	}
 	click(t, ctx, "join-hide")
-	if err := waitFor(2*time.Second, func() bool { return read().Panel == (box{}) && focused() == "join-show" }); err != nil {
-		t.Errorf("after ✕ the panel is at %+v and the focus on %q, want it hidden and the focus on Show join panel", read().Panel, focused())
+	if err := waitFor(2*time.Second, func() bool { return read().Panel == (box{}) && focusedID(t, ctx) == "join-show" }); err != nil {
+		t.Errorf("after ✕ the panel is at %+v and the focus on %q, want it hidden and the focus on Show join panel", read().Panel, focusedID(t, ctx))
 	}
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil { // on the focused control
 		t.Fatal(err)
 	}
-	if err := waitFor(2*time.Second, func() bool { return read().Panel != (box{}) && focused() == "join-hide" }); err != nil {
-		t.Errorf("Show join panel: the panel at %+v, the focus on %q; want the panel back and the focus on its ✕", read().Panel, focused())
+	if err := waitFor(2*time.Second, func() bool { return read().Panel != (box{}) && focusedID(t, ctx) == "join-hide" }); err != nil {
+		t.Errorf("Show join panel: the panel at %+v, the focus on %q; want the panel back and the focus on its ✕", read().Panel, focusedID(t, ctx))
 	}
 }
 
