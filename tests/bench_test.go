@@ -17,7 +17,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// median returns the middle of xs (the mean of the two middles for an even count).
+// median returns the middle of xs: for an even count the mean of the two
+// middles, the usual median, which the figures in tests/README.md ("median
+// of 5", "medians of 14 runs") mean; 0 for none. Every benchmark's median
+// is this one (BenchmarkLoopback's took the upper middle, the same for
+// its usual 3 rounds, an odd count).
 func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -59,14 +58,9 @@ func BenchmarkLoopback(b *testing.B) {
 			}
 		}
 	}
-	med := func(xs []float64) float64 {
-		s := append([]float64(nil), xs...)
-		sort.Float64s(s)
-		return s[len(s)/2]
-	}
-	base := med(results["bare"])
+	base := median(results["bare"])
 	for _, sc := range scenarios {
-		m := med(results[sc.name])
+		m := median(results[sc.name])
 		b.ReportMetric(m, sc.name+"-req/s")
 		fmt.Printf("loopback %-26s %8.0f req/s  %.2f× bare  (rounds: %.0f)\n", sc.name, m, m/base, results[sc.name])
 	}
