@@ -61,7 +61,7 @@ func TestCompareTwoRuns(t *testing.T) {
 	// c before any run says what to do first, and keeps nothing.
 	key("c")
 	if err := waitFor(2*time.Second, func() bool {
-		return strings.Contains(eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`), "finish a run")
+		return strings.Contains(toastText(t, ctx), "finish a run")
 	}); err != nil || cs().Baseline != nil {
 		t.Errorf("c before a run: no message, or a baseline %+v", cs().Baseline)
 	}
@@ -183,7 +183,7 @@ func TestCompareTwoRuns(t *testing.T) {
 	click(t, ctx, "compare-keep")
 	var toast string
 	if err := waitFor(2*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		st = cs()
 		return st.Baseline != nil && st.Baseline.Label != "Full jitter (step 3), simulated (run 2)" && toast != ""
 	}); err != nil || !strings.Contains(toast, "in place of Full jitter (step 3), simulated (run 2)") {
@@ -193,7 +193,7 @@ func TestCompareTwoRuns(t *testing.T) {
 	// went without a word; an accessibility review).
 	key("c")
 	if err := waitFor(2*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return cs().Baseline == nil && strings.HasPrefix(toast, "Baseline cleared")
 	}); err != nil {
 		t.Errorf("c on the baseline: baseline %+v, message %q", cs().Baseline, toast)

@@ -41,6 +41,13 @@ func textOf(t testing.TB, ctx context.Context, id string) string {
 	return eval[string](t, ctx, `(document.getElementById("`+id+`") || {}).textContent || ""`)
 }
 
+// toastText is the text of the page's message, the toast ("" when none
+// shows).
+func toastText(t testing.TB, ctx context.Context) string {
+	t.Helper()
+	return textOf(t, ctx, "toast")
+}
+
 // waitText waits until the text of #id holds want.
 func waitText(t testing.TB, ctx context.Context, id, want string) {
 	t.Helper()

@@ -97,7 +97,7 @@ func download(t *testing.T, ctx context.Context, dir, id, ext string) (name stri
 	// (an accessibility review).
 	var toast string
 	if err := waitFor(3*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return strings.HasPrefix(toast, "Downloaded retrylab-") && strings.HasSuffix(toast, ext)
 	}); err != nil {
 		t.Errorf("#%s saved %s, and the page said %q", id, name, toast)

@@ -196,7 +196,7 @@ func TestBurstDuringRun(t *testing.T) {
 	press(t, ctx, "b")
 	var toast string
 	if err := waitFor(3*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return strings.HasPrefix(toast, "Another client sent 20 requests at once")
 	}); err != nil {
 		t.Errorf("no word of the burst: %q", toast)

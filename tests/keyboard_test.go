@@ -180,7 +180,7 @@ func TestShortcutsSayWhyNot(t *testing.T) {
 		zoomed = eval[string](t, ctx, `document.getElementById("zoom-window").textContent`)
 		return strings.HasPrefix(zoomed, "Showing ") && zoomed != "Showing the whole run"
 	}); err != nil {
-		t.Errorf("+ after a simulation did not zoom in: %q, toast %q", zoomed, eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`))
+		t.Errorf("+ after a simulation did not zoom in: %q, toast %q", zoomed, toastText(t, ctx))
 	}
 }
 
@@ -191,7 +191,7 @@ func saysWhyNot(t *testing.T, ctx context.Context, key, want string) {
 	press(t, ctx, key)
 	var toast string
 	if err := waitFor(3*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return strings.Contains(toast, want)
 	}); err != nil {
 		t.Errorf("%s: the toast says %q, want it to say %q", key, toast, want)

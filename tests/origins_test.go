@@ -96,7 +96,7 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 				if err := waitFor(10*time.Second, func() bool { return state(t, ctx).Subdomains == "not reached" }); err != nil {
 					t.Fatalf("the check held past its time: %q, want %q", state(t, ctx).Subdomains, "not reached")
 				}
-				if toast := textOf(t, ctx, "toast"); strings.Contains(toast, saysSo) {
+				if toast := toastText(t, ctx); strings.Contains(toast, saysSo) {
 					t.Errorf("a check that only ran out of time said %q", toast)
 				}
 				click(t, ctx, "run")
@@ -115,7 +115,7 @@ func TestBrowserWithoutLocalhostNames(t *testing.T) {
 				t.Fatalf("the page's check of the *.localhost origins: %q, want %q", state(t, ctx).Subdomains, want)
 			}
 			if c.resolves {
-				if toast := textOf(t, ctx, "toast"); strings.Contains(toast, saysSo) {
+				if toast := toastText(t, ctx); strings.Contains(toast, saysSo) {
 					t.Errorf("in a browser that reaches *.localhost the page said %q", toast)
 				}
 			} else {

@@ -510,14 +510,14 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		// why it did not. The last row's toast goes first: it says the
 		// same, and read while it lasted it passed whatever r did.
 		if err := waitFor(10*time.Second, func() bool {
-			return eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`) == ""
+			return toastText(t, ctx) == ""
 		}); err != nil {
 			t.Fatalf("%s=%q: the last toast stayed 10 s", tt.key, tt.value)
 		}
 		press(t, ctx, "r")
 		var toast string
 		waitFor(3*time.Second, func() bool {
-			toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+			toast = toastText(t, ctx)
 			return toast != ""
 		})
 		if !strings.Contains(toast, "fix the value marked") {

@@ -74,7 +74,7 @@ func TestCustomTarget(t *testing.T) {
 	press(t, ctx, "3")
 	var toast string
 	if err := waitFor(2*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return toast != ""
 	}); err != nil || !strings.Contains(toast, "not your target "+target+"/open: ↶ Your configuration (u) brings it back") {
 		t.Errorf("step 3 over a custom target: message %q", toast)

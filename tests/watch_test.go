@@ -30,7 +30,7 @@ func TestWatchRoom(t *testing.T) {
 	press(t, ctx, "w")
 	var toast string
 	if err := waitFor(2*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		return toast != ""
 	}); err != nil || !strings.Contains(toast, "set a Shared room") || state(t, ctx).Running {
 		t.Errorf("w without a room: toast %q, running %v", toast, state(t, ctx).Running)
@@ -164,7 +164,7 @@ func TestWatchSurvivesAReload(t *testing.T) {
 	reload()
 	var toast string
 	if err := waitFor(5*time.Second, func() bool {
-		toast = eval[string](t, ctx, `(document.getElementById("toast") || {}).textContent || ""`)
+		toast = toastText(t, ctx)
 		s := ws()
 		return s.Watching && s.WatchOpen && toast != ""
 	}); err != nil || !strings.Contains(toast, "again after the reload") {
