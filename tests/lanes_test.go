@@ -10,18 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// canvasTextsAtJS makes the page note every text drawn on the timeline's
-// canvas with where it goes (window.drawnTextsAt: [text, x, y]), once.
-const canvasTextsAtJS = `(() => {
-	if (window.drawnTextsAt) return;
-	window.drawnTextsAt = [];
-	const fill = CanvasRenderingContext2D.prototype.fillText;
-	CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
-		if (this.canvas.id === "timeline") window.drawnTextsAt.push([String(text), x, y]);
-		return fill.call(this, text, x, y, ...rest);
-	};
-})()`
-
 // lanesDrawn is what the page drew of the lanes: their plot and a lane's
 // height (debug()), and where it wrote "w1".
 type lanesDrawn struct {
@@ -33,12 +21,12 @@ type lanesDrawn struct {
 
 func drawnLanes(t *testing.T, ctx context.Context) lanesDrawn {
 	t.Helper()
-	eval[chromedp.Void](t, ctx, canvasTextsAtJS)
+	eval[chromedp.Void](t, ctx, canvasTextsJS)
 	return eval[lanesDrawn](t, ctx, `(() => {
-		window.drawnTextsAt = [];
+		window.drawnTexts = [];
 		window.retrylab.redraw();
 		const d = JSON.parse(window.retrylab.debug());
-		const w1 = window.drawnTextsAt.find(([s]) => s === "w1");
+		const w1 = window.drawnTexts.find(([s]) => s === "w1");
 		return {rect: d.lanes_rect, laneH: d.lane_h, count: d.lane_count, w1: w1 ? w1.slice(1) : null};
 	})()`)
 }

@@ -687,13 +687,13 @@ func TestToastMovesWithThePage(t *testing.T) {
 }
 
 // canvasTextsJS makes the page note every text drawn on the timeline's
-// canvas (window.drawnTexts), once.
+// canvas with where it goes (window.drawnTexts: [text, x, y]), once.
 const canvasTextsJS = `(() => {
 	if (window.drawnTexts) return;
 	window.drawnTexts = [];
 	const fill = CanvasRenderingContext2D.prototype.fillText;
 	CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-		if (this.canvas.id === "timeline") window.drawnTexts.push(text);
+		if (this.canvas.id === "timeline") window.drawnTexts.push([String(text), rest[0], rest[1]]);
 		return fill.call(this, text, ...rest);
 	};
 })()`
@@ -703,7 +703,7 @@ const canvasTextsJS = `(() => {
 func emptyTimeline(t *testing.T, ctx context.Context) (texts string, lanes int) {
 	t.Helper()
 	eval[chromedp.Void](t, ctx, canvasTextsJS)
-	texts = eval[string](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(), window.drawnTexts.join(" | ")`)
+	texts = eval[string](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(), window.drawnTexts.map(([s]) => s).join(" | ")`)
 	return texts, eval[int](t, ctx, `JSON.parse(window.retrylab.debug()).lane_count`)
 }
 
