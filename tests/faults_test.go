@@ -80,10 +80,7 @@ func TestOutageDuringRun(t *testing.T) {
 	if got := int(st.Stats["limited"]); got != during {
 		t.Errorf("the page counted %d 429/503s, the server answered %d during the outage", got, during)
 	}
-	type dbg struct {
-		Outages [][2]float64 `json:"outages"`
-	}
-	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	d := debugOf(t, ctx)
 	if len(d.Outages) != 1 || math.Abs(d.Outages[0][1]-d.Outages[0][0]-3000) > 0.01 {
 		t.Errorf("outages on the timeline: %v, want one of 3000 ms", d.Outages)
 	}
@@ -162,10 +159,7 @@ func TestHalveLimitDuringRun(t *testing.T) {
 	if wrongLimit > 0 || before < 15 {
 		t.Errorf("%d answers during the stretch told another limit than 10; %d admitted in the second before (want the full ~20)", wrongLimit, before)
 	}
-	type dbg struct {
-		Limits [][3]float64 `json:"limits"`
-	}
-	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	d := debugOf(t, ctx)
 	if len(d.Limits) != 1 || math.Abs(d.Limits[0][1]-d.Limits[0][0]-5000) > 0.01 || d.Limits[0][2] != 0.5 {
 		t.Errorf("scaled limits on the timeline: %v, want one of 5000 ms at 0.5", d.Limits)
 	}
@@ -235,10 +229,7 @@ func TestBurstDuringRun(t *testing.T) {
 		t.Errorf("the page counted %v requests, the server received %d of the fleet's", st.Stats["requests"], len(ours))
 	}
 	// The timeline marks the burst the server told of, with its numbers.
-	type dbg struct {
-		Bursts [][3]float64 `json:"bursts"`
-	}
-	if d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`); len(d.Bursts) != 1 || d.Bursts[0][1] != 20 || int(d.Bursts[0][2]) != allowed {
+	if d := debugOf(t, ctx); len(d.Bursts) != 1 || d.Bursts[0][1] != 20 || int(d.Bursts[0][2]) != allowed {
 		t.Errorf("bursts on the timeline: %v, want one of 20 with %d admitted", d.Bursts, allowed)
 	}
 	screenshot(t, ctx, "burst")
@@ -256,16 +247,13 @@ func TestScheduledOutage(t *testing.T) {
 	room := fmt.Sprintf("e2e-scheduled-%d", time.Now().UnixNano())
 	query := "workers=20&jobs=60&limiter=none&latency=50ms&strategy=constant&base=200ms&attempts=30&ra_honour=on&outage=2s&outage_at=1s&room=" + room
 	boot(t, ctx, srv.URL+"/?"+query)
-	type dbg struct {
-		Outages [][2]float64 `json:"outages"`
-	}
 	// Simulated.
 	press(t, ctx, "m")
 	var st pageState
 	if err := waitFor(10*time.Second, func() bool { st = state(t, ctx); return st.Simulated && !st.Running }); err != nil {
 		t.Fatalf("no simulation: %+v", st)
 	}
-	if d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`); len(d.Outages) != 1 || d.Outages[0] != [2]float64{1000, 3000} {
+	if d := debugOf(t, ctx); len(d.Outages) != 1 || d.Outages[0] != [2]float64{1000, 3000} {
 		t.Errorf("simulated outages on the timeline: %v, want [1000 3000]", d.Outages)
 	}
 	if st.Stats["limited"] < 20 {
@@ -289,7 +277,7 @@ func TestScheduledOutage(t *testing.T) {
 	if outage.Type == "" || outage.Until.Sub(outage.At) != 2*time.Second {
 		t.Fatalf("no 2 s outage on the stream: %+v", outage)
 	}
-	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	d := debugOf(t, ctx)
 	// The page asks for it at 1 s (measured 1,027 ms); a loaded machine
 	// may run the timer late, not early, and within the run.
 	if len(d.Outages) != 1 || d.Outages[0][0] < 1000 || d.Outages[0][0] > st.Stats["drain_ms"] || math.Abs(d.Outages[0][1]-d.Outages[0][0]-2000) > 0.01 {
@@ -322,23 +310,17 @@ func TestFaultsInTheExport(t *testing.T) {
 	if err := waitFor(10*time.Second, func() bool { st := state(t, ctx); return st.Running && st.Stats["requests"] >= 20 }); err != nil {
 		t.Fatalf("the run did not get going: %+v", state(t, ctx))
 	}
-	type dbg struct {
-		Outages [][2]float64 `json:"outages"`
-		Limits  [][3]float64 `json:"limits"`
-		Bursts  [][3]float64 `json:"bursts"`
-	}
-	debug := func() dbg { return eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`) }
 	for _, k := range []struct {
 		key  string
-		seen func(dbg) bool
+		seen func(debugState) bool
 	}{
-		{"o", func(d dbg) bool { return len(d.Outages) == 1 }},
-		{"h", func(d dbg) bool { return len(d.Limits) == 1 }},
-		{"b", func(d dbg) bool { return len(d.Bursts) == 1 }},
+		{"o", func(d debugState) bool { return len(d.Outages) == 1 }},
+		{"h", func(d debugState) bool { return len(d.Limits) == 1 }},
+		{"b", func(d debugState) bool { return len(d.Bursts) == 1 }},
 	} {
 		press(t, ctx, k.key)
-		if err := waitFor(5*time.Second, func() bool { return k.seen(debug()) }); err != nil {
-			t.Fatalf("%s: not on the timeline: %+v", k.key, debug())
+		if err := waitFor(5*time.Second, func() bool { return k.seen(debugOf(t, ctx)) }); err != nil {
+			t.Fatalf("%s: not on the timeline: %+v", k.key, debugOf(t, ctx))
 		}
 	}
 	if st := state(t, ctx); !st.Running {
@@ -348,7 +330,7 @@ func TestFaultsInTheExport(t *testing.T) {
 	if err := waitFor(90*time.Second, runDone); err != nil {
 		t.Fatalf("the run did not finish: %+v", state(t, ctx))
 	}
-	d := debug()
+	d := debugOf(t, ctx)
 	us := exportedMS
 	want := []map[string]any{
 		{"kind": "outage", "from_ms": us(d.Outages[0][0]), "until_ms": us(d.Outages[0][1])},

@@ -42,6 +42,35 @@ func state(t testing.TB, ctx context.Context) pageState {
 	return eval[pageState](t, ctx, `JSON.parse(window.retrylab.state())`)
 }
 
+// debugState is the part of window.retrylab.debug() (debugJSON in
+// app/ui/statejson.go) the tests read through debugOf; a test reading
+// one figure takes it in its own JSON.parse(…).key.
+type debugState struct {
+	Window [2]float64 `json:"window_ms"`  // the time drawn: from, to
+	Drawn  float64    `json:"drawn_ms"`   // when the run shown was first drawn complete
+	Anew   int        `json:"live_anew"`  // a live run's kept drawing made again
+	Whole  int        `json:"live_whole"` // a live run or a replay painted whole at a frame
+	// The run shown's hidden-tab stretches and outages (from, to), scaled
+	// limits (from, to, scale) and another client's bursts (at, n,
+	// admitted); ms since its start.
+	Hidden  [][2]float64 `json:"hidden"`
+	Outages [][2]float64 `json:"outages"`
+	Limits  [][3]float64 `json:"limits"`
+	Bursts  [][3]float64 `json:"bursts"`
+	// A watch's lanes (its devices) and the arrivals drawn in each.
+	Lanes        []string `json:"lanes"`
+	LaneArrivals []int    `json:"lane_arrivals"`
+	// What a leak shows in.
+	Goroutines int `json:"goroutines"`
+	Funcs      int `json:"funcs"`
+	Pending    int `json:"pending_waits"`
+}
+
+func debugOf(t testing.TB, ctx context.Context) debugState {
+	t.Helper()
+	return eval[debugState](t, ctx, `JSON.parse(window.retrylab.debug())`)
+}
+
 // click clicks #id with the mouse where it is on screen, and fails at once
 // when the click went elsewhere: the page laid itself out again between the
 // press and the release (the press on #id, the click on an ancestor of
@@ -941,16 +970,11 @@ func TestRunStopCyclesLeakNothing(t *testing.T) {
 	boot(t, ctx, srv.URL+"/")
 	typeInto(t, ctx, "workers", "20")
 	typeInto(t, ctx, "latency", "2s")
-	type debug struct {
-		Goroutines int `json:"goroutines"`
-		Funcs      int `json:"funcs"`
-		Pending    int `json:"pending_waits"`
-	}
-	read := func() debug { return eval[debug](t, ctx, `JSON.parse(window.retrylab.debug())`) }
+	read := func() debugState { return debugOf(t, ctx) }
 	// The baseline is read after a first cycle: what a page sets up once
 	// and keeps (the fetch workers, which start once it has painted) is
 	// there by then, and is not a leak.
-	var before debug
+	var before debugState
 	for i := 0; i <= 100; i++ {
 		if i == 1 {
 			before = read()
@@ -968,7 +992,7 @@ func TestRunStopCyclesLeakNothing(t *testing.T) {
 	}
 	// The last run winds down (its aborts, its stream) a moment after it
 	// reads as stopped: what is still there after 10 s leaked.
-	var after debug
+	var after debugState
 	_ = waitFor(10*time.Second, func() bool {
 		after = read()
 		return after.Goroutines <= before.Goroutines+5 && after.Funcs <= before.Funcs && after.Pending == 0
@@ -1670,10 +1694,7 @@ func TestHiddenTabIsMarked(t *testing.T) {
 	if err := waitFor(30*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
 		t.Fatalf("the run did not finish: %v", err)
 	}
-	type dbg struct {
-		Hidden [][2]float64 `json:"hidden"`
-	}
-	d := eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`)
+	d := debugOf(t, ctx)
 	if len(d.Hidden) != 1 {
 		t.Fatalf("hidden stretches %v, want one", d.Hidden)
 	}

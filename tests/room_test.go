@@ -128,14 +128,10 @@ func TestAudienceJoinsRoom(t *testing.T) {
 		t.Fatalf("two devices named %q", names[0])
 	}
 
-	type debug struct {
-		Lanes        []string `json:"lanes"`
-		LaneArrivals []int    `json:"lane_arrivals"`
-	}
-	var d debug
+	var d debugState
 	var stats map[string]float64
 	if err := waitFor(5*time.Second, func() bool {
-		d = eval[debug](t, browserCtx, `JSON.parse(window.retrylab.debug())`)
+		d = debugOf(t, browserCtx)
 		stats = state(t, browserCtx).Stats
 		return stats["arrivals"] == float64(requests) && stats["devices"] == 2 && len(d.Lanes) == 2
 	}); err != nil {

@@ -21,12 +21,7 @@ func TestLongLiveRunDrawsInSlices(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?workers=500&jobs=1000&latency=10ms&limiter=none")
-	type dbg struct {
-		Window [2]float64 `json:"window_ms"`
-		Anew   int        `json:"live_anew"`
-		Whole  int        `json:"live_whole"`
-	}
-	read := func() dbg { return eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`) }
+	read := func() debugState { return debugOf(t, ctx) }
 	click(t, ctx, "run")
 	if err := waitFor(5*time.Second, func() bool { return state(t, ctx).Records > 0 }); err != nil {
 		t.Fatalf("the run did not start: %v", err)
@@ -36,7 +31,7 @@ func TestLongLiveRunDrawsInSlices(t *testing.T) {
 	setVisibility(t, ctx, "hidden")
 	time.Sleep(time.Second)
 	setVisibility(t, ctx, "visible")
-	var d dbg
+	var d debugState
 	if err := waitFor(14*time.Second, func() bool { d = read(); return d.Window[1] > first[1] }); err != nil {
 		t.Fatalf("the axis did not grow past %v ms in 14 s: %+v", first[1], d)
 	}

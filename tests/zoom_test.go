@@ -21,11 +21,7 @@ func TestZoomAFinishedRun(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/?strategy=constant&base=2s&workers=50&jobs=2")
-	type dbg struct {
-		Window [2]float64 `json:"window_ms"`
-		Drawn  float64    `json:"drawn_ms"` // when the run shown was first drawn complete
-	}
-	debug := func() dbg { return eval[dbg](t, ctx, `JSON.parse(window.retrylab.debug())`) }
+	debug := func() debugState { return debugOf(t, ctx) }
 	window := func() [2]float64 { return debug().Window }
 	zoomText := func() string { return eval[string](t, ctx, `document.getElementById("zoom-window").textContent`) }
 	if !eval[bool](t, ctx, `document.getElementById("zoom-in").disabled`) {
