@@ -32,6 +32,13 @@ type pageState struct {
 	Preset    string             `json:"preset"`
 	Stats     map[string]float64 `json:"stats"`
 	Replaying bool               `json:"replaying"`
+	// SimStopped: the simulation shown stopped at its attempt limit.
+	SimStopped bool `json:"sim_stopped"`
+	// A watch of the shared room: running is one (Watching), the numbers
+	// are one's (Watched), its stream is open (WatchOpen).
+	Watching  bool `json:"watching"`
+	Watched   bool `json:"watched"`
+	WatchOpen bool `json:"watch_open"`
 	// Subdomains is the page's check of the *.localhost origins:
 	// checking, reached, not reached ("" for a page not on this machine).
 	Subdomains string `json:"subdomains"`

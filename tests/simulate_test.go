@@ -21,17 +21,11 @@ func TestSimulateInThePage(t *testing.T) {
 	if eval[bool](t, ctx, `document.getElementById("simulate").disabled`) {
 		t.Fatal("Simulate is disabled for a valid configuration")
 	}
-	type simState struct {
-		Running   bool               `json:"running"`
-		Simulated bool               `json:"simulated"`
-		Records   int                `json:"records"`
-		Stats     map[string]float64 `json:"stats"`
-	}
 	start := time.Now()
 	click(t, ctx, "simulate")
-	var st simState
+	var st pageState
 	if err := waitFor(30*time.Second, func() bool {
-		st = eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`)
+		st = state(t, ctx)
 		return st.Simulated && !st.Running && st.Records > 0
 	}); err != nil {
 		t.Fatalf("simulation did not finish: %v (state %+v)", err, st)
@@ -70,15 +64,9 @@ func TestAttemptLimitIsNotStop(t *testing.T) {
 	viewport(t, ctx, 1400, 900)
 	boot(t, ctx, srv.URL+"/?workers=10000&jobs=1000")
 	click(t, ctx, "simulate")
-	type simState struct {
-		Simulated  bool               `json:"simulated"`
-		Running    bool               `json:"running"`
-		SimStopped bool               `json:"sim_stopped"`
-		Stats      map[string]float64 `json:"stats"`
-	}
-	var st simState
+	var st pageState
 	if err := waitFor(120*time.Second, func() bool {
-		st = eval[simState](t, ctx, `JSON.parse(window.retrylab.state())`)
+		st = state(t, ctx)
 		return st.Simulated && !st.Running
 	}); err != nil {
 		t.Fatalf("the simulation did not finish: %v (state %+v)", err, st)

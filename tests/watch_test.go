@@ -39,13 +39,7 @@ func TestWatchRoom(t *testing.T) {
 	room := fmt.Sprintf("e2e-watch-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room)
 	press(t, ctx, "w")
-	type watchState struct {
-		pageState
-		Watching  bool `json:"watching"`
-		Watched   bool `json:"watched"`
-		WatchOpen bool `json:"watch_open"`
-	}
-	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	ws := func() pageState { return state(t, ctx) }
 	// The others send once the page has the room's stream open.
 	if err := waitFor(5*time.Second, func() bool { s := ws(); return s.Watching && s.WatchOpen }); err != nil {
 		t.Fatalf("w did not start watching the room: %+v", ws())
@@ -72,7 +66,7 @@ func TestWatchRoom(t *testing.T) {
 	if statuses[200]+statuses[429] != 30 {
 		t.Fatalf("the others got %v", statuses)
 	}
-	var st watchState
+	var st pageState
 	if err := waitFor(5*time.Second, func() bool { st = ws(); return st.Stats["arrivals"] == 30 }); err != nil {
 		t.Fatalf("the watch counted %v arrivals, want 30 (state %+v)", st.Stats["arrivals"], st)
 	}
@@ -146,11 +140,7 @@ func TestWatchSurvivesAReload(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	room := fmt.Sprintf("e2e-rewatch-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room)
-	type watchState struct {
-		Watching  bool `json:"watching"`
-		WatchOpen bool `json:"watch_open"`
-	}
-	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	ws := func() pageState { return state(t, ctx) }
 	press(t, ctx, "w")
 	if err := waitFor(5*time.Second, func() bool { s := ws(); return s.Watching && s.WatchOpen }); err != nil {
 		t.Fatalf("w did not start watching: %+v", ws())
@@ -294,12 +284,7 @@ func TestWatchOpensWhenAStreamFrees(t *testing.T) {
 
 	room := fmt.Sprintf("e2e-refill-%d", time.Now().UnixNano())
 	boot(t, ctx, srv.URL+"/?room="+room)
-	type watchState struct {
-		Watching  bool `json:"watching"`
-		WatchOpen bool `json:"watch_open"`
-		Stats     map[string]float64
-	}
-	ws := func() watchState { return eval[watchState](t, ctx, `JSON.parse(window.retrylab.state())`) }
+	ws := func() pageState { return state(t, ctx) }
 	press(t, ctx, "w")
 	var said string
 	if err := waitFor(10*time.Second, func() bool {
