@@ -47,16 +47,7 @@ func TestOutageDuringRun(t *testing.T) {
 	}
 
 	// What the server did, from its own stream.
-	var outage mockEvent
-	var arrivals []mockEvent
-	for _, ev := range s.until(st.Stats["requests"], "outage") {
-		switch ev.Type {
-		case "outage":
-			outage = ev
-		case "arrival":
-			arrivals = append(arrivals, ev)
-		}
-	}
+	outage, arrivals := s.faultAndArrivals(st.Stats["requests"], "outage")
 	if outage.Type == "" || outage.Until.Sub(outage.At) != 3*time.Second {
 		t.Fatalf("no 3 s outage on the stream: %+v", outage)
 	}
@@ -115,16 +106,7 @@ func TestHalveLimitDuringRun(t *testing.T) {
 		t.Fatalf("the run did not finish: %+v", st)
 	}
 
-	var limit mockEvent
-	var arrivals []mockEvent
-	for _, ev := range s.until(st.Stats["requests"], "limit") {
-		switch ev.Type {
-		case "limit":
-			limit = ev
-		case "arrival":
-			arrivals = append(arrivals, ev)
-		}
-	}
+	limit, arrivals := s.faultAndArrivals(st.Stats["requests"], "limit")
 	if limit.Type == "" || limit.Until.Sub(limit.At) != 5*time.Second || limit.Scale != 0.5 {
 		t.Fatalf("no 5 s halving on the stream: %+v", limit)
 	}

@@ -551,6 +551,20 @@ func (s *eventStream) until(requests float64, kind string) []mockEvent {
 	})
 }
 
+// faultAndArrivals is until's events of a run with one fault of type kind
+// ("outage", "limit"): that event, and the arrivals.
+func (s *eventStream) faultAndArrivals(requests float64, kind string) (fault mockEvent, arrivals []mockEvent) {
+	for _, ev := range s.until(requests, kind) {
+		switch ev.Type {
+		case kind:
+			fault = ev
+		case "arrival":
+			arrivals = append(arrivals, ev)
+		}
+	}
+	return fault, arrivals
+}
+
 func (s *eventStream) next(t *testing.T, d time.Duration, match func(mockEvent) bool) mockEvent {
 	t.Helper()
 	deadline := time.After(d)
