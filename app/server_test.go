@@ -321,8 +321,9 @@ func TestCommandLine(t *testing.T) {
 // exceeded" on SIGTERM (a fresh-clone CI). One with a request in flight
 // is still waited for.
 func TestShutdownClosesFreshConnections(t *testing.T) {
-	release := make(chan struct{})
+	release, arrived := make(chan struct{}), make(chan struct{})
 	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
 		<-release
 		io.WriteString(w, "done")
 	}), context.Background())
@@ -347,7 +348,13 @@ func TestShutdownClosesFreshConnections(t *testing.T) {
 		resp.Body.Close()
 		busy <- string(b)
 	}()
-	time.Sleep(200 * time.Millisecond) // both connections accepted, the request in its handler
+	// The request in its handler: both connections accepted (the fresh
+	// one first, dialled first).
+	select {
+	case <-arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request did not reach its handler in 10 s")
+	}
 	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -497,28 +497,49 @@ func liveTries(t *testing.T, try func(n int) (misses []string)) {
 func TestStopReturnsPromptlyWithoutLeaks(t *testing.T) {
 	srv, _ := mockServer(t)
 	// At t=0 all 30 first tries arrive: 10 are allowed, 20 rejected; all are
-	// answered at 250 ms. The 20 then wait 3 s; the 10 start their next job,
-	// in flight until 500 ms. Stop comes at 400 ms.
-	s := scenario(t, "workers", "30", "jobs", "100", "strategy", "constant", "base", "3s", "timeout", "10s",
+	// answered at 250 ms. The 20 then wait an hour; the 10 start their next
+	// job, in flight for 250 ms. Stop comes once the 20 wait and a second
+	// job's attempt is sent (from the records, not after a fixed 400 ms,
+	// which a slow machine may not have reached).
+	s := scenario(t, "workers", "30", "jobs", "100", "strategy", "constant", "base", "1h", "timeout", "10s",
 		"rate", "20", "burst", "10", "latency", "250ms")
 	tr := NewHTTPTransport(s, srv.URL, "stop")
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
-	var onRecord atomic.Int64
+	var onRecord, waits, next atomic.Int64
+	both := make(chan struct{})
+	var once sync.Once
 	done := make(chan *Recording)
-	go func() { done <- Run(ctx, s, tr, nil, func(Record) { onRecord.Add(1) }) }()
-	time.Sleep(400 * time.Millisecond)
+	go func() {
+		done <- Run(ctx, s, tr, nil, func(r Record) {
+			onRecord.Add(1)
+			switch {
+			case r.Event.Kind == core.EventWait:
+				waits.Add(1)
+			case r.Event.Kind == core.EventAttempt && r.Job == 1:
+				next.Add(1)
+			}
+			if waits.Load() >= 20 && next.Load() >= 1 {
+				once.Do(func() { close(both) })
+			}
+		})
+	}()
+	select {
+	case <-both:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("in 30 s, %d waits and %d second jobs' attempts; want 20 waiting and one in flight", waits.Load(), next.Load())
+	}
 	stopped := time.Now()
 	cancel()
 	var rec *Recording
 	select {
 	case rec = <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("Run did not return within 2 s of Stop")
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return within 30 s of Stop: its waits are an hour")
 	}
-	// No bound on how soon beyond the 2 s above (speed is for benchmarks):
-	// a Stop that let the 20 waits run out would return 2.85 s after it,
-	// and one that let the 10 attempts finish would leave none aborted.
+	// No bound on how soon (speed is for benchmarks): a Stop that let the
+	// 20 waits run out would return an hour after it, and one that let
+	// the attempts in flight finish would leave none aborted.
 	st := checkAccounting(t, s, rec)
 	t.Logf("returned %v after Stop: %+v", time.Since(stopped).Round(time.Millisecond), st)
 	if st.Cancelled != st.Jobs-st.Successes || st.Aborted == 0 || st.Successes == 0 || st.Jobs >= 30*100 {
