@@ -485,7 +485,7 @@ func (l *Lab) changedSinceShown() string {
 // which is no run's: the stage dims it. Bright while a field was empty on
 // the way from "5" to "50", it flickered as a person typed.
 func (l *Lab) shownIsStale() bool {
-	return l.showsFinishedRun() && (l.Invalid() > 0 || l.changedSinceShown() != "")
+	return l.changedSinceShown() != "" || l.Invalid() > 0 && l.showsFinishedRun() // the first tests showsFinishedRun itself
 }
 
 // showsFinishedRun reports whether the page shows a finished run, or
