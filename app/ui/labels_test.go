@@ -1155,7 +1155,7 @@ func TestLatenessCardTellsThePickup(t *testing.T) {
 		want string
 	}{
 		{fleet.Stats{LatenessN: 4, PickupN: 4, PickupP99: 450 * time.Millisecond, PickupMax: 512 * time.Millisecond},
-			"The page took the answers in 450\u00a0ms after they came at p99 (at most 512\u00a0ms), its thread busy elsewhere; a job's completion counts that. Percentiles: " + percentileTip + "."},
+			"The page took the answers in 450\u00a0ms after they came at p99 (at most 512\u00a0ms), its thread busy elsewhere; a job's completion counts that. Nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)."},
 		{fleet.Stats{LatenessN: 4}, percentileTip},
 	} {
 		for _, s := range statList(&c.st, 0, endLive, 0) {
