@@ -796,3 +796,32 @@ func TestNumbersBeforeARunSayNoRunYet(t *testing.T) {
 		t.Errorf("a card's \"–\" is read out:\n%s", out)
 	}
 }
+
+// A note that only says what Simulate cannot do while Run works as set (a
+// custom target) is information, not drawn as a warning; a note on what
+// Run cannot do (more than 500 workers) or on a link's refused value is
+// (a review took the custom target's note for something to fix).
+func TestNotesWarnOnlyWhenRunIsAffected(t *testing.T) {
+	for _, c := range []struct {
+		query, key string
+		warn       bool
+	}{
+		{"?target=http%3A%2F%2Fapi.example.com%2Fx", "target", false},
+		{"?workers=600", "workers", true},
+		{"?workers=0", "workers", true},
+	} {
+		l := newLab()
+		l.Load(mustURL(t, "http://localhost:8080/"+c.query))
+		out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
+		i := strings.Index(out, `id="note-`+c.key+`"`)
+		if i < 0 {
+			t.Errorf("%s: no note beside %s", c.query, c.key)
+			continue
+		}
+		start := strings.LastIndex(out[:i], "<p")
+		tag := out[start : i+strings.Index(out[i:], ">")]
+		if got := strings.Contains(tag, "var(--warn)"); got != c.warn {
+			t.Errorf("%s: note beside %s drawn as a warning %v, want %v (%s)", c.query, c.key, got, c.warn, tag)
+		}
+	}
+}

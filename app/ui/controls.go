@@ -115,7 +115,8 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	if off != "" {
 		described = "off-" + key + " " + described
 	}
-	note, info := l.Note(key), ""
+	note, simOnly := l.note(key)
+	info := ""
 	if note != "" {
 		described = "note-" + key + " " + described
 	} else if key == "room" && errMsg == "" {
@@ -134,7 +135,7 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		input = textInput(l, f, id, described, errMsg != "")
 	}
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, info, off)...)...,
+		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, simOnly, info, off)...)...,
 	)
 }
 
@@ -189,7 +190,7 @@ func textInput(l *Lab, f *fleet.Field, id, described string, invalid bool) app.U
 // fieldMessages are what is said under a field's input: the error (an
 // alert when it has just appeared), the notice about its value in the URL,
 // other information, and why it has no effect (fleet.Field.NotInEffect).
-func fieldMessages(key, errMsg string, alert bool, note, info, off string) []app.UI {
+func fieldMessages(key, errMsg string, alert bool, note string, simOnly bool, info, off string) []app.UI {
 	return []app.UI{
 		app.If(errMsg != "", func() app.UI {
 			p := app.P().ID("err-" + key).Class("err")
@@ -199,6 +200,9 @@ func fieldMessages(key, errMsg string, alert bool, note, info, off string) []app
 			return p.Text(errMsg)
 		}),
 		app.If(note != "", func() app.UI {
+			if simOnly { // Run works as set: information, not a warning
+				return app.P().ID("note-" + key).Class("help note").Text(note)
+			}
 			return app.P().ID("note-"+key).Class("help note").Style("color", "var(--warn)").Style("font-weight", "600").Text(note)
 		}),
 		app.If(info != "", func() app.UI {

@@ -470,26 +470,39 @@ func (l *Lab) Watch(ctx app.Context) {
 // a simulation of a custom target). "" when there is none, or when the
 // field has an error.
 func (l *Lab) Note(key string) string {
+	n, _ := l.note(key)
+	return n
+}
+
+// note is Note, and whether it only tells what the value rules out in
+// Simulate while Run works as set (a custom target): drawn as information,
+// not as a warning, which a review took for something to fix.
+func (l *Lab) note(key string) (n string, simOnly bool) {
 	if l.Err(key) != "" {
-		return ""
+		return "", false
 	}
 	if n := l.linkNotes[key]; n != "" {
-		return n
+		return n, false
 	}
 	if key == "target" {
 		if n := l.selfTargetNote(); n != "" {
-			return n
+			return n, false
 		}
 	}
-	for _, e := range append(l.s.LiveErrors(), l.s.SimErrors()...) {
+	for _, e := range l.s.LiveErrors() {
 		if e.Key == key {
-			return e.Msg
+			return e.Msg, false
+		}
+	}
+	for _, e := range l.s.SimErrors() {
+		if e.Key == key {
+			return e.Msg, true
 		}
 	}
 	if key == "workers" {
-		return l.oneOriginNote()
+		return l.oneOriginNote(), false
 	}
-	return ""
+	return "", false
 }
 
 // oneOriginNote says, beside Workers, why most of a live run's requests
