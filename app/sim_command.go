@@ -341,7 +341,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	if n := st.Aborted - st.AbortedAtLimit; n > 0 {
 		aborted += fmt.Sprintf(", %d aborted by Stop", n)
 	}
-	row("answers", "%d ok, %d limited (429/503), %d failed, %d timeouts, %s", st.OK, st.Limited, st.Failed, st.Timeouts, aborted)
+	row("answers", "%d ok, %d limited (429/503), %d failed, %d timed out, %s", st.OK, st.Limited, st.Failed, st.Timeouts, aborted)
 	row("jobs", "%d succeeded, %d gave up; at most %d at once", st.Successes, st.GiveUps, st.PeakJobs)
 	if len(st.Causes) > 0 {
 		causes := make([]string, 0, len(st.Causes))

@@ -136,7 +136,7 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		// The attempts in flight at the limit are aborted there, not by
 		// Stop: "100 aborted" did not say by what.
 		{[]string{"scenario", "workers=100&jobs=5&latency=200ms", "-max-attempts", "300"},
-			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timeouts, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
+			[]string{"100 workers × 5 jobs,", "stopped after", "(the attempt limit)", " timed out, 52 aborted at the attempt limit\n"}, []string{"drained after", "by Stop"}},
 		// No job over: nothing measured, not 0 µs (the page says "–").
 		{[]string{"scenario", "workers=10&jobs=1&hang=100&timeout=0s", "-max-attempts", "10"},
 			[]string{"job completion         – (no job completed)"}, []string{"p50 0 µs"}},
@@ -144,7 +144,7 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		{[]string{"scenario", "workers=3&jobs=7&jobs_of=fleet&limiter=none"},
 			[]string{"3 workers sharing 7 jobs,", "7 succeeded, 0 gave up; at most 3 at once\n"}, []string{"workers ×"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
-			[]string{"wasted per success     0.00 requests", "drained after", " timeouts, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
+			[]string{"wasted per success     0.00 requests", "drained after", " timed out, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {
 		var stdout, stderr strings.Builder
 		if err := runSim(c.args, &stdout, &stderr); err != nil {

@@ -23,7 +23,7 @@ import (
 const brokenPhrasesJS = `(() => {
 	const units = /\d[\d.,]*[kMB]?\s(µs|ms|s|min|h|d)(?![\w/])/g;
 	const phrases = [units,
-		/\d[\d.,]*[kMB]?\s(timeouts|aborted|cut\sat\slimit|not\srun|stopped|finished|jobs|retries|in\sflight|by\sStop)(?![\w])/g,
+		/\d[\d.,]*[kMB]?\s(timeouts?|aborted|cut\sat\slimit|not\srun|stopped|finished|jobs|retries|in\sflight|by\sStop)(?![\w])/g,
 		/(?<![\w])of\s\d[\d.,]*[kMB]?/g,
 		/≫\s1\s=\sherds/g,
 	];

@@ -226,6 +226,9 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},
 		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
 			"", "Simulate → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
+		// One timeout is one, not "1 timeouts" (a review).
+		{"live, one timeout", false, false, fleet.Stats{Jobs: 200, Successes: 200, Timeouts: 1},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "1_timeout_· 0_aborted", "", ""},
 		// Stop interrupts a simulation as it stops a live run.
 		{"simulated, stopped", true, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Aborted: 12},
 			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},

@@ -222,7 +222,7 @@ func failedText(st *fleet.Stats, num func(int) string) string {
 	if st.AbortedAtLimit > 0 && st.AbortedAtLimit == st.Aborted {
 		aborted = together(num(st.Aborted), "cut") + " " + together("at", "limit")
 	}
-	return together(num(st.Timeouts), "timeouts") + itemSep + aborted
+	return together(num(st.Timeouts), plural(st.Timeouts, "timeout", "timeouts")) + itemSep + aborted
 }
 
 // wholeFloat is f written whole, for the tooltip of a number shortFloat
