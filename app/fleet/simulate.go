@@ -368,9 +368,5 @@ func AtAttemptLimit(err error) bool { return errors.Is(err, sim.ErrLimit) }
 // reports them: its answer and the simulated server's arrival number and
 // time.
 func simAttempt(r *sim.Record) Attempt {
-	a := Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err}
-	if p := r.Response; p != nil {
-		a.ServerSeq, a.ServerAt = p.Seq, p.Received
-	}
-	return a
+	return Attempt{Status: r.Event.Outcome.Status, Header: r.Event.Outcome.Header, Err: r.Event.Outcome.Err, ServerSeq: r.Seq, ServerAt: r.Received}
 }

@@ -10,12 +10,17 @@ import (
 )
 
 // Record is one core.Event of a simulated fleet, tagged with the worker and
-// job (0-based) that produced it; on EventOutcome, Response is the server's
-// answer (nil when the attempt timed out before it came).
+// job (0-based) that produced it. On EventOutcome, Response is the server's
+// answer (nil when the attempt timed out before it came, or was aborted),
+// and Seq and Received say when the server received the attempt, its
+// answer come or not: a live run's timed-out attempt has them too, from
+// the server's arrivals (a review found the simulation's without).
 type Record struct {
 	Worker, Job int
 	Event       core.Event
 	Response    *Response
+	Seq         int       // on EventOutcome: the server's arrival number of the attempt, from 1
+	Received    time.Time // on EventOutcome: when the server received the attempt
 }
 
 // ErrTimeout is the default error of an attempt that ran out of
@@ -242,7 +247,7 @@ type job struct {
 	observe     func(core.Event) // made once per struct
 	outcome     core.Outcome
 	resp        *Response // answer of the attempt in flight; nil after a timeout
-	respBuf     Response
+	respBuf     Response  // the server's decision on the attempt in flight, answered or not
 	inFlight    bool
 	finished    bool // nothing left to do: the run stopped, the worker's jobs (closed) or this job (open) ended
 }
@@ -333,7 +338,7 @@ func (r *fleetRun) emit(j *job, e core.Event) {
 	}
 	r.rec = Record{Worker: j.worker, Job: j.job, Event: e}
 	if e.Kind == core.EventOutcome {
-		r.rec.Response = j.resp
+		r.rec.Response, r.rec.Seq, r.rec.Received = j.resp, j.respBuf.Seq, j.respBuf.Received
 	}
 	r.f.Observe(&r.rec)
 }
@@ -393,14 +398,14 @@ func (j *job) Fire(now time.Time, arg int) {
 			r.attempts++
 			j.inFlight = true
 			n := j.loop.Begin(now)
-			resp := r.f.Server.Arrive(now, Request{Worker: j.worker, Job: j.job, Attempt: n})
+			j.respBuf = r.f.Server.Arrive(now, Request{Worker: j.worker, Job: j.job, Attempt: n})
+			resp := &j.respBuf
 			delay := resp.Delay
 			if t := r.f.Timeout; t > 0 && delay >= t {
 				delay = t
 				j.resp, j.outcome = nil, core.Outcome{Err: r.tmoErr}
 			} else {
-				j.respBuf = resp
-				j.resp = &j.respBuf
+				j.resp = resp
 				j.outcome = core.Outcome{Status: resp.Status, Header: resp.Header, Err: resp.Err}
 			}
 			if !r.sched.After(delay, j, argReply) { // due after the end of virtual time
