@@ -325,7 +325,7 @@ var EventColumns = []EventColumn{
 	{"retry_after", "outcome", "the Retry-After header as received; sent with an empty value it is `\"\"` in JSON (the key is left out when none was sent) and an empty cell in CSV, as when none was sent (honoured, the wait's `note` tells it: `retry-after \"\": empty …`)"},
 	{"ratelimit", "outcome", "RateLimit and RateLimit-Policy, the older drafts' RateLimit-Limit, -Remaining and -Reset, and X-RateLimit-* headers as received: in JSON an object, header name → value; in CSV a `Name: value` line per header (a header value cannot hold a line break; it often holds `; `)"},
 	{"queued_ms", "outcome", "time the request waited inside the browser before it was sent (requestStart − fetchStart); empty when the browser did not tell it (a simulation, a native run, a custom target without Timing-Allow-Origin)"},
-	{"server_seq", "outcome", "the mock's arrival number for the key: from its answer or, for a live attempt that got none (timed out, aborted, dropped), from the arrival the mock's stream told of, as its tooltip says; empty with a custom target, and when neither told it"},
+	{"server_seq", "outcome", "the mock's arrival number for the key: from its answer or, for a live attempt that got none (timed out, aborted, dropped), from the arrival the mock's stream told of, as its tooltip says (a simulated attempt's from the simulated mock, answered or not); empty with a custom target, and when neither told it"},
 	{"server_ms", "outcome", "when the mock received it, ms since start (by the server's clock); empty as server_seq is"},
 	{"wait_ms", "wait", "the wait chosen, in ms"},
 	{"reason", "wait", "backoff, retry-after, reset-hint or bucket"},
