@@ -50,7 +50,7 @@ var Fields = []Field{
 		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }, "while the strategy is None or Constant"),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
 		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
-	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; 0 = no limit.",
+	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; an attempt in flight runs on to its timeout; 0 = no limit.",
 		core.PolicyMaxElapsedRange, func(s *Scenario) *time.Duration { return &s.MaxElapsed }),
 
 	// Retry-After and hints.

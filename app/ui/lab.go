@@ -499,10 +499,30 @@ func (l *Lab) note(key string) (n string, simOnly bool) {
 			return e.Msg, true
 		}
 	}
-	if key == "workers" {
+	switch key {
+	case "workers":
 		return l.oneOriginNote(), false
+	case "elapsed":
+		return l.elapsedNote(), false
 	}
 	return "", false
+}
+
+// elapsedNote says, beside Max elapsed, when it is shorter than the
+// request timeout: max elapsed starts no wait past it but cuts no attempt
+// short, so a job's first attempt alone may outlast it. A review set 1 s
+// against a 2 s timeout, read it as a deadline, and saw jobs of 2 s.
+func (l *Lab) elapsedNote() string {
+	e, t := l.s.MaxElapsed, l.s.Timeout
+	switch {
+	case e == 0 || 0 < t && t <= e:
+		return ""
+	case t == 0:
+		return "With no request timeout, an attempt in flight runs until it is answered, however long past max elapsed."
+	}
+	td := core.FormatDuration(t)
+	return "Shorter than the request timeout (" + td + "): an attempt in flight runs on to its timeout, so a job may outlast " +
+		core.FormatDuration(e) + " by up to " + td + "."
 }
 
 // oneOriginNote says, beside Workers, why most of a live run's requests

@@ -1649,3 +1649,21 @@ func TestLockedNoteSaysWhatGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// Max elapsed shorter than the request timeout is said beside it: it cuts
+// no attempt short, and a review read it as a deadline (1 s against a 2 s
+// timeout, jobs of 2 s). Not with the timeout within it, nor max elapsed 0.
+func TestElapsedBelowTheTimeoutIsSaid(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		{"?elapsed=1s&timeout=2s", "Shorter than the request timeout (2s): an attempt in flight runs on to its timeout, so a job may outlast 1s by up to 2s."},
+		{"?elapsed=1s&timeout=0s", "With no request timeout, an attempt in flight runs until it is answered, however long past max elapsed."},
+		{"?elapsed=2s&timeout=2s", ""},
+		{"?elapsed=0s&timeout=2s", ""},
+	} {
+		l := newLab()
+		l.Load(mustURL(t, "http://localhost:8080/"+c.query))
+		if got := l.Note("elapsed"); got != c.want {
+			t.Errorf("%s: note %q, want %q", c.query, got, c.want)
+		}
+	}
+}
