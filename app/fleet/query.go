@@ -202,7 +202,7 @@ func unknownParams(q url.Values) []FieldError {
 // one field; if they still fail, the whole Scenario is the default.
 func settleCrossRules(s, def Scenario, notes []FieldError) (Scenario, []FieldError) {
 	for range len(Fields) {
-		errs := s.crossErrors(nil)
+		errs := s.crossErrors(nil, nil)
 		if len(errs) == 0 {
 			return s, notes
 		}
@@ -216,7 +216,7 @@ func settleCrossRules(s, def Scenario, notes []FieldError) (Scenario, []FieldErr
 			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; " + then, Then: then})
 		}
 	}
-	if errs := s.crossErrors(nil); len(errs) > 0 {
+	if errs := s.crossErrors(nil, nil); len(errs) > 0 {
 		for _, e := range errs {
 			notes = append(notes, FieldError{Key: e.Key, Value: e.Value, Msg: e.Msg + "; using the default configuration", Then: "using the default configuration"})
 		}

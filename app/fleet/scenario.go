@@ -202,7 +202,7 @@ func (s Scenario) Policy() core.Policy {
 // Validate checks every field (each against its own range, as Set would)
 // and the rules between fields (core.Policy.Validate, the endpoint's sums).
 // It returns nil when the scenario can be run.
-func (s *Scenario) Validate() []FieldError { return s.ValidateHeld(nil) }
+func (s *Scenario) Validate() []FieldError { return s.ValidateHeld(nil, nil) }
 
 // ValidateHeld is Validate leaving out every rule between fields that reads
 // a field held(key) says is held: the page keeps a field's last allowed
@@ -210,7 +210,14 @@ func (s *Scenario) Validate() []FieldError { return s.ValidateHeld(nil) }
 // against that value would speak of one no longer on screen (a room "a"
 // while the input says "a b") or blame a field twice. Each such rule is
 // checked again once the held fields are allowed. held may be nil.
-func (s *Scenario) ValidateHeld(held func(key string) bool) []FieldError {
+//
+// edited, when not nil, says how recently the user set each field (0: not
+// since the configuration was loaded; more: more recently). A rule broken
+// is blamed on the most recently set of its fields that mends it alone at
+// its default: the value just typed gets the message, not another field
+// (Cap "1s", then Base "2s" typed, said nothing beside Base: a review).
+// Without it, or when none of them mends it, the rule's own choice.
+func (s *Scenario) ValidateHeld(held func(key string) bool, edited func(key string) int) []FieldError {
 	var errs []FieldError
 	for i := range Fields {
 		f := &Fields[i]
@@ -223,7 +230,7 @@ func (s *Scenario) ValidateHeld(held func(key string) bool) []FieldError {
 	if len(errs) > 0 {
 		return errs
 	}
-	return s.crossErrors(held)
+	return s.crossErrors(held, edited)
 }
 
 // LiveErrors are the reasons s, valid as a configuration, cannot be run
@@ -405,7 +412,13 @@ func sayMockRule(s *Scenario, f *Field, err error) string {
 	if !errors.As(err, &pe) {
 		return ""
 	}
-	return fmt.Sprintf("%s %q: allowed %s", f.Label, f.Get(s), labelKeys(pe.Allowed))
+	allowed := pe.Allowed
+	if pe.Param != f.Key { // blamed on the field just typed (ValidateHeld), not the mock's choice
+		if a := s.Mock.AllowedBeside(f.Key); a != "" {
+			allowed = a
+		}
+	}
+	return fmt.Sprintf("%s %q: allowed %s", f.Label, f.Get(s), labelKeys(allowed))
 }
 
 // labelKeys writes the mock's rule between parameters ("at most 40:
@@ -442,7 +455,7 @@ func labelKeys(allowed string) string {
 // its default in a copy, the rule is checked again, until it passes, so
 // each error is shown beside its field at once rather than one per fix.
 // Rules reading a field held(key) says is held are left out (ValidateHeld).
-func (s *Scenario) crossErrors(held func(key string) bool) []FieldError {
+func (s *Scenario) crossErrors(held func(key string) bool, edited func(key string) int) []FieldError {
 	var errs []FieldError
 	def := Default()
 rules:
@@ -458,7 +471,7 @@ rules:
 			if err == nil {
 				break
 			}
-			key := r.blame(&c, &def, err)
+			key := r.blame(&c, &def, err, edited)
 			fe := FieldError{Key: key, Msg: trimPkg(err.Error())}
 			f, ok := FieldByKey(key)
 			if !ok {
@@ -479,9 +492,24 @@ rules:
 	return errs
 }
 
-// blame returns the last of r's fields whose default fixes err in s;
+// blame returns the most recently edited of r's fields whose default
+// fixes err in s (ValidateHeld); else the last whose default fixes it;
 // failing that (two errors at once), the last whose default changes it.
-func (r *crossRule) blame(s, def *Scenario, err error) string {
+func (r *crossRule) blame(s, def *Scenario, err error, edited func(key string) int) string {
+	if edited != nil {
+		key, latest := "", 0
+		for _, k := range r.keys {
+			if n := edited(k); n > latest {
+				f, _ := FieldByKey(k)
+				if c := *s; f.Set(&c, f.Get(def)) == nil && r.check(&c) == nil {
+					key, latest = k, n
+				}
+			}
+		}
+		if key != "" {
+			return key
+		}
+	}
 	for pass := 0; pass < 2; pass++ {
 		for i := len(r.keys) - 1; i >= 0; i-- {
 			f, _ := FieldByKey(r.keys[i])

@@ -558,8 +558,7 @@ func (p *Params) Set(name, v string) error {
 // beside the others: "at most 10s: latency+spread ≤ 30s".
 func (p *Params) check(given *[numParams]string) *ParamError {
 	if p.Latency+p.Spread > MaxLatency { // so spread > 0: latency alone is at most MaxLatency
-		return &ParamError{Param: "spread", Value: Cut(given[pSpread]),
-			Allowed: "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency}
+		return &ParamError{Param: "spread", Value: Cut(given[pSpread]), Allowed: p.AllowedBeside("spread")}
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
 	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
@@ -571,7 +570,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 		}
 		for i := len(pct) - 1; i >= 0; i-- {
 			if others := s - pct[i]; others <= 100+sumTolerance {
-				return sumErr(i, "at most "+formatPct(max(0, 100-others))+": "+allowedSum)
+				return sumErr(i, p.AllowedBeside(table[pFail500+i].Name))
 			}
 		}
 		// None can alone (60, 60 and 60): the last not zero, and what the
@@ -580,9 +579,35 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 		for pct[i] == 0 {
 			i--
 		}
-		return sumErr(i, "at most 0: "+allowedSum+", and the others add up to "+formatPct(s-pct[i]))
+		return sumErr(i, p.AllowedBeside(table[pFail500+i].Name))
 	}
 	return nil
+}
+
+// AllowedBeside is what parameter name may be beside the others under the
+// rules between parameters, as an error's Allowed words it ("at most 10s:
+// latency+spread ≤ 30s", "at most 14.4: fail500+fail503+drop+hang ≤
+// 100"); "" for a parameter no such rule reads. ParseParams blames a
+// broken rule on the last parameter that could mend it alone; the page
+// blames the one just typed, when it can.
+func (p Params) AllowedBeside(name string) string {
+	switch name {
+	case "latency":
+		return "at most " + (MaxLatency - p.Spread).String() + ": " + allowedLatency
+	case "spread":
+		return "at most " + (MaxLatency - p.Latency).String() + ": " + allowedLatency
+	}
+	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
+	for i := range pct {
+		if table[pFail500+i].Name == name {
+			others := pct[0] + pct[1] + pct[2] + pct[3] - pct[i]
+			if others > 100+sumTolerance { // it cannot mend the sum alone
+				return "at most 0: " + allowedSum + ", and the others add up to " + formatPct(others)
+			}
+			return "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum
+		}
+	}
+	return ""
 }
 
 // formatPct writes a percentage without float noise: to sumTolerance

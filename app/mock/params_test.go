@@ -266,6 +266,33 @@ func TestRuleErrorsNameOneParameter(t *testing.T) {
 	}
 }
 
+// AllowedBeside words any one parameter's bound under the rules, as the
+// errors do (the page blames the field just typed, not ParseParams's
+// choice); "" for a parameter no rule reads.
+func TestAllowedBeside(t *testing.T) {
+	for _, tt := range []struct {
+		query, param, allowed string
+	}{
+		{"latency=25s&spread=10s", "latency", "at most 20s: latency+spread ≤ 30s"},
+		{"latency=25s&spread=10s", "spread", "at most 5s: latency+spread ≤ 30s"},
+		{"fail503=98.5&hang=1&drop=1", "fail503", "at most 98: fail500+fail503+drop+hang ≤ 100"},
+		{"fail503=98.5&hang=1&drop=1", "hang", "at most 0.5: fail500+fail503+drop+hang ≤ 100"},
+		{"fail500=100&fail503=100&drop=100", "fail500", "at most 0: fail500+fail503+drop+hang ≤ 100, and the others add up to 200"},
+		{"rate=5", "rate", ""},
+	} {
+		p := Defaults()
+		q, _ := url.ParseQuery(tt.query)
+		for k, v := range q {
+			if err := p.Set(k, v[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := p.AllowedBeside(tt.param); got != tt.allowed {
+			t.Errorf("%s: AllowedBeside(%s) = %q, want %q", tt.query, tt.param, got, tt.allowed)
+		}
+	}
+}
+
 func TestParseQueryErrors(t *testing.T) {
 	tests := []struct {
 		raw, param, allowed string

@@ -43,6 +43,8 @@ type Lab struct {
 	s         fleet.Scenario
 	texts     map[string]string // what the user typed, per field key
 	fieldErrs map[string]string // per field key: its value is not allowed
+	edited    map[string]int    // per field key: when the user last set it (edits at the time), since the configuration was loaded
+	edits     int
 	crossErrs []fleet.FieldError
 	notices   []fleet.FieldError // the URL's fields that could not be used
 	linkNotes map[string]string  // per field key: its notice, beside it until the field is changed (Note)
@@ -220,7 +222,7 @@ func (l *Lab) Scenario() fleet.Scenario { return l.s }
 
 func (l *Lab) resetTexts() {
 	l.texts = make(map[string]string, len(fleet.Fields))
-	l.fieldErrs = map[string]string{}
+	l.fieldErrs, l.edited = map[string]string{}, map[string]int{}
 	for i := range fleet.Fields {
 		f := &fleet.Fields[i]
 		l.texts[f.Key] = f.Get(&l.s)
@@ -330,7 +332,7 @@ func (l *Lab) checkRules() {
 	l.crossErrs = l.s.ValidateHeld(func(key string) bool {
 		_, held := l.fieldErrs[key]
 		return held
-	})
+	}, func(key string) int { return l.edited[key] })
 }
 
 // Invalid is how many fields have a value that is not allowed, each field
@@ -609,6 +611,8 @@ func (l *Lab) set(key, text string) bool {
 		return false
 	}
 	l.texts[key] = text
+	l.edits++
+	l.edited[key] = l.edits // a rule broken is said beside the field just typed (fleet.ValidateHeld)
 	l.restored = false
 	delete(l.linkNotes, key) // changed: what the link asked for is no longer what it shows
 	c := l.s

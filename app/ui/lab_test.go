@@ -1667,3 +1667,35 @@ func TestElapsedBelowTheTimeoutIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// A rule between fields broken by the value just typed is said beside that
+// value's input, with what it may be beside the others: a review typed
+// Base "2s" under Cap "1s" and saw a message beside Cap alone, and 98.5
+// into 503 errors and saw Hangs "1" refused.
+func TestRuleBrokenIsSaidBesideTheValueTyped(t *testing.T) {
+	for _, c := range []struct {
+		query     string
+		typed     [][2]string // in order
+		key, want string      // the field with the message, and the message
+		quiet     string      // a field of the rule with no message
+	}{
+		{"?cap=1s", [][2]string{{"base", "2s"}}, "base", `Base "2s": at most the cap, 1s (or a cap of 0s: no cap)`, "cap"},
+		{"?base=2s&cap=5s", [][2]string{{"cap", "1s"}}, "cap", `Cap "1s": 0s (no cap) or at least the base, 2s`, "base"},
+		// The field typed last, of the rule's: Workers typed after leaves it there.
+		{"?cap=1s", [][2]string{{"base", "2s"}, {"workers", "7"}}, "base", `Base "2s": at most the cap, 1s`, "cap"},
+		{"?hang=1&drop=1", [][2]string{{"fail503", "98.5"}}, "fail503", `503 errors "98.5": allowed at most 98: `, "hang"},
+		{"?spread=10s", [][2]string{{"latency", "25s"}}, "latency", `Latency "25s": allowed at most 20s: `, "spread"},
+	} {
+		l := newLab()
+		l.Load(mustURL(t, "http://localhost:8080/"+c.query))
+		for _, kv := range c.typed {
+			l.Set(kv[0], kv[1])
+		}
+		if got := l.Err(c.key); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s, typed %v: beside %s %q, want %q…", c.query, c.typed, c.key, got, c.want)
+		}
+		if got := l.Err(c.quiet); got != "" {
+			t.Errorf("%s, typed %v: beside %s %q, want nothing", c.query, c.typed, c.quiet, got)
+		}
+	}
+}
