@@ -1561,6 +1561,13 @@ func (l *Lab) statList() []stat {
 			}
 		}
 	}
+	if n := l.view.sentAgain(); n > 0 && !simulated && !l.replaying {
+		for i := range cur {
+			if cur[i].Name == "requests" {
+				withSentAgain(&cur[i], n)
+			}
+		}
+	}
 	if l.base != nil && l.hasStats && !l.showingBaseline() {
 		cut := l.base.end.cut() || l.shownCut()
 		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen), cut)

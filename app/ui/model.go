@@ -160,6 +160,10 @@ type model struct {
 	// unanswered counts, for each tag whose arrival the server left
 	// unanswered (a drop, a hang), how many times it arrived again since.
 	unanswered map[string]int
+	// sentAgain is how many arrivals of the run's own attempts were one
+	// sent again (arrival.again > 0): the server received the requests
+	// counted plus these.
+	sentAgain int
 
 	// Jobs in progress. A worker has one at a time in a closed workload,
 	// several at once in an open one.
@@ -474,6 +478,9 @@ func (m *model) serverEvent(e *mock.Event) {
 				k.serverAt, k.hasServer, k.serverSeq = a.at, true, a.seq
 			}
 			k.again = max(k.again, a.again)
+			if a.again > 0 {
+				m.sentAgain++
+			}
 		}
 		if m.watch {
 			a.dev = m.device(e.Tag)

@@ -211,6 +211,18 @@ func (v *view) watchStats() watchStats {
 	return st
 }
 
+// sentAgain is how many times the run drawn had its attempts sent again
+// by the browser after the server left them unanswered (model.sentAgain),
+// as taken in so far.
+func (v *view) sentAgain() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		return 0
+	}
+	return v.m.sentAgain
+}
+
 // configure shows an empty timeline for s, unless a run is drawn: with
 // invalid values to fix first in the inputs, it says so (frameInput).
 func (v *view) configure(s fleet.Scenario, invalid int) {
