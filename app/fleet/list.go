@@ -56,7 +56,7 @@ var Fields = []Field{
 	// Retry-After and hints.
 	boolField("ra_honour", "retry-after", "Honour Retry-After", "Wait as long as the server's Retry-After says instead of guessing: the server knows when it will have room.",
 		func(s *Scenario) *bool { return &s.RetryAfter }),
-	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured; 0 = no ceiling. Protects against a server asking for hours.",
+	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured, before the spread is added; 0 = no ceiling. Protects against a server asking for hours.",
 		core.PolicyCeilingRange, func(s *Scenario) *time.Duration { return &s.Ceiling }).
 		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
 	choiceField("ra_above", "retry-after", "Above the ceiling", "When the server asks for longer than the ceiling: wait the ceiling (clamp) or give up (stop).",
