@@ -27,9 +27,11 @@ SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test
 # jsonlite, whose Writer's methods, inlined at each key written, made
 # app.wasm 128 KB larger (24 KB of gzip) than called. And strconv: 9.4 KB
 # of gzip, for no change in the JSON export's or the timeline's time
+# under node (app/README.md). And app/fleet and app/mock: ~10 KB of gzip,
+# for no change in Simulate's, the export's or the stream's decoding time
 # under node (app/README.md).
 # wasmtest builds the same way.
-NOINLINE  := fmt net/url strconv $(GOAPP)/pkg/app retrylab/app/jsonlite
+NOINLINE  := fmt net/url strconv $(GOAPP)/pkg/app retrylab/app/jsonlite retrylab/app/fleet retrylab/app/mock
 WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
 ARGS      ?=
