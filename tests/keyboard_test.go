@@ -291,11 +291,14 @@ func TestShortcutsSayWhyNotDuringARun(t *testing.T) {
 		{"3", "Steps: once this run is over (s stops it)"},
 		{"+", "Zoom: once this run is over (s stops it)"},
 		{"u", "u: once this run is over (s stops it)"},
+		// r and m did nothing and said nothing (a review).
+		{"r", "Run: once this run is over (s stops it)"},
+		{"m", "Simulate: once this run is over (s stops it)"},
 	} {
 		saysWhyNot(t, ctx, c.key, c.want)
 	}
-	if st := state(t, ctx); st.Preset == "full-jitter" || !st.Running {
-		t.Errorf("3 during a run: %+v", st)
+	if st := state(t, ctx); st.Preset == "full-jitter" || !st.Running || st.Runs != 1 {
+		t.Errorf("3, r and m during a run: %+v", st)
 	}
 	press(t, ctx, "s")
 }

@@ -249,10 +249,18 @@ func (p *Playground) shortcut(ctx app.Context, key string) {
 			l.Flash(ctx, why)
 			return
 		}
+		if l.running { // every other key that cannot act says why (a review)
+			l.Flash(ctx, "Run: once this "+l.runNoun()+" is over (s stops it)")
+			return
+		}
 		l.Run(ctx)
 	case "m", "M":
 		if why := l.SimulateBlocked(); why != "" {
 			l.Flash(ctx, why)
+			return
+		}
+		if l.running {
+			l.Flash(ctx, "Simulate: once this "+l.runNoun()+" is over (s stops it)")
 			return
 		}
 		l.Simulate(ctx)
