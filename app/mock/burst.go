@@ -45,9 +45,10 @@ var burstNAllowed = "an integer between " + strconv.Itoa(BurstNRange.Min) + " an
 // a slow stream is waited for, up to MaxBurstStreamWait in all (or until
 // the caller goes away), before its events are dropped. The requests are
 // all decided either way.
-// The answer is 200 with {"key", "at", "n", "allowed", "rejected"}, where
-// rejected counts every request not admitted (by the limiter, an outage or
-// an injected failure). Bad parameters get 400 with a JSON body naming
+// The answer is 200 with {"key", "at", "n", "allowed", "rejected",
+// "outage"}, where rejected counts every request not admitted (by the
+// limiter, an outage or an injected failure), and outage those of them an
+// outage in force answered. Bad parameters get 400 with a JSON body naming
 // them; other methods 405. Requests for the key arriving meanwhile may be
 // decided between the burst's.
 func (h *Handler) Burst() http.Handler {
@@ -69,11 +70,14 @@ func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), MaxBurstStreamWait)
 	defer cancel()
 	now := h.opts.Now()
-	allowed := 0
+	allowed, down := 0, 0
 	for range n {
 		a, _, _ := h.decide(&p, now, ctx.Done())
-		if a.outcome == OutcomeOK {
+		switch a.outcome {
+		case OutcomeOK:
 			allowed++
+		case OutcomeOutage:
+			down++
 		}
 		if h.hub.n.Load() > 0 {
 			h.hub.publishWait(a.key, &streamEvent{a: a, end: EndSent, at: h.opts.Now(), fin: true}, ctx.Done(), h.done)
@@ -94,6 +98,8 @@ func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
 	b = strconv.AppendInt(b, int64(allowed), 10)
 	b = append(b, `,"rejected":`...)
 	b = strconv.AppendInt(b, int64(n-allowed), 10)
+	b = append(b, `,"outage":`...)
+	b = strconv.AppendInt(b, int64(down), 10)
 	b = append(b, "}\n"...)
 	hdr["Content-Type"] = hvJSON
 	w.WriteHeader(http.StatusOK)

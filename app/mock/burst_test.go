@@ -22,6 +22,7 @@ type burstAnswer struct {
 	Key, At           string
 	N                 int
 	Allowed, Rejected int
+	Outage            int
 }
 
 func postBurst(t *testing.T, h *Handler, query string) burstAnswer {
@@ -72,7 +73,7 @@ func TestBurstDrainsTheBucket(t *testing.T) {
 	h, clk := newTestHandler(t, Options{})
 	const q = "key=k&limiter=bucket&rate=10&burst=10"
 	rec := post(h.Burst(), q+"&n=30")
-	if want := `{"key":"k","at":"2026-11-05T10:00:00.25Z","n":30,"allowed":10,"rejected":20}` + "\n"; rec.Code != 200 || rec.Body.String() != want || rec.Header().Get("Content-Type") != "application/json" {
+	if want := `{"key":"k","at":"2026-11-05T10:00:00.25Z","n":30,"allowed":10,"rejected":20,"outage":0}` + "\n"; rec.Code != 200 || rec.Body.String() != want || rec.Header().Get("Content-Type") != "application/json" {
 		t.Fatalf("burst of 30: %d %q %s, want %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body, want)
 	}
 	if rec := get(h, q); rec.Code != 429 || decodeBody(t, rec).Seq != 31 {
@@ -164,8 +165,8 @@ func TestBurstDecidedAsAGet(t *testing.T) {
 			events := subscribe(t, h, "k")
 			a := postBurst(t, h, "key=k&tag=mine&"+tt.query)
 			n, _ := strconv.Atoi(tt.query[strings.LastIndex(tt.query, "n=")+2:])
-			if a.Key != "k" || a.N != n || a.Allowed != tt.allowed || a.At != t0.Format(time.RFC3339Nano) {
-				t.Errorf("answer %+v, want %d of %d allowed", a, tt.allowed, n)
+			if a.Key != "k" || a.N != n || a.Allowed != tt.allowed || a.At != t0.Format(time.RFC3339Nano) || a.Outage != tt.outcomes["outage"] {
+				t.Errorf("answer %+v, want %d of %d allowed, %d by the outage", a, tt.allowed, n, tt.outcomes["outage"])
 			}
 			evs := events()
 			if len(evs) != 2*n+1 {

@@ -30,6 +30,7 @@ type burstAnswer struct {
 	Key                  string
 	At                   time.Time
 	N, Allowed, Rejected int
+	Outage               int // of Rejected, those an outage answered
 }
 
 func (a *burstAnswer) member(r *jsonlite.Reader, key string) bool {
@@ -44,6 +45,8 @@ func (a *burstAnswer) member(r *jsonlite.Reader, key string) bool {
 		r.Int(&a.Allowed)
 	case "rejected":
 		r.Int(&a.Rejected)
+	case "outage":
+		r.Int(&a.Outage)
 	default:
 		return false
 	}

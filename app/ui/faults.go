@@ -175,12 +175,22 @@ func burstText(body string, watching bool) string {
 	if jsonlite.ReadObject(body, r.member) != nil {
 		return "Burst: the server's answer was not understood"
 	}
+	head := "Another client sent " + strconv.Itoa(r.N) + " requests at once: "
+	if r.Outage > 0 && r.Outage == r.Rejected && r.Allowed == 0 {
+		// Not the limit's doing: "0 admitted, 20 rejected — the room's
+		// devices share what is left of the limit" during an outage
+		// (a review).
+		return head + "all " + strconv.Itoa(r.N) + " rejected, the server being down (Outage)"
+	}
 	who := "the fleet shares"
 	if watching {
 		who = "the room's devices share"
 	}
-	return "Another client sent " + strconv.Itoa(r.N) + " requests at once: " + strconv.Itoa(r.Allowed) + " admitted, " +
-		strconv.Itoa(r.Rejected) + " rejected — " + who + " what is left of the limit"
+	rejected := strconv.Itoa(r.Rejected) + " rejected"
+	if r.Outage > 0 {
+		rejected += " (" + strconv.Itoa(r.Outage) + " by the outage)"
+	}
+	return head + strconv.Itoa(r.Allowed) + " admitted, " + rejected + " — " + who + " what is left of the limit"
 }
 
 // faultKey is the key the fault switches act on: the run's, or the

@@ -457,6 +457,13 @@ func TestBurstTextNamesWhoShares(t *testing.T) {
 	if got := burstText(body, true); !strings.HasSuffix(got, "the room's devices share what is left of the limit") || strings.Contains(got, "fleet") {
 		t.Errorf("watch: %q", got)
 	}
+	// During an outage the limit is not what rejected them (a review).
+	if got := burstText(`{"n":20,"allowed":0,"rejected":20,"outage":20}`, true); got != "Another client sent 20 requests at once: all 20 rejected, the server being down (Outage)" {
+		t.Errorf("during an outage: %q", got)
+	}
+	if got := burstText(`{"n":20,"allowed":0,"rejected":20,"outage":12}`, false); got != "Another client sent 20 requests at once: 0 admitted, 20 rejected (12 by the outage) — the fleet shares what is left of the limit" {
+		t.Errorf("an outage ending: %q", got)
+	}
 	if got := burstText("<html>", true); got != "Burst: the server's answer was not understood" {
 		t.Errorf("garbage: %q", got)
 	}
