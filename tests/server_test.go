@@ -310,6 +310,48 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	boot(t, ctx, srv.URL+"/?workers=7")
 }
 
+// TestServerDownIsSaid: a page opened from the service worker's cache with
+// the server stopped says the server is not answering, not that the
+// browser does not reach *.localhost ("Safari, for one, …" in Chrome, a
+// review); a run that got no answer says so in its status, where it read
+// "Finished: 0 of 100 jobs succeeded"; and once the server is back, the
+// next run asks again and spreads the workers over *.localhost (the review
+// saw it held by the browser until a reload).
+func TestServerDownIsSaid(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	waitForShellCached(t, ctx)
+	srv.Stop(t)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot(t, ctx, srv.URL+"/?workers=3&jobs=1&attempts=2&strategy=constant&base=10ms")
+	var toast string
+	if err := waitFor(15*time.Second, func() bool { toast = toastText(t, ctx); return strings.Contains(toast, "is not answering") }); err != nil {
+		t.Errorf("the server stopped, the page from the cache says %q, want that the server at %s is not answering", toast, u.Host)
+	}
+	if strings.Contains(toast, "Safari") || !strings.Contains(toast, u.Host) || !strings.Contains(toast, "Simulate works without it") {
+		t.Errorf("the server stopped: %q", toast)
+	}
+	if st := state(t, ctx); st.Subdomains != "server down" {
+		t.Errorf("the check says %q, want \"server down\"", st.Subdomains)
+	}
+	runToEnd(t, ctx, 60*time.Second)
+	if status, want := textOf(t, ctx, "run-status"), "No request got an answer (network errors): is the server at "+u.Host+" running?"; !strings.Contains(status, want) {
+		t.Errorf("a run with the server down: status %q, want %q in it", status, want)
+	}
+	startServer(t, "-port", u.Port())
+	st := runToEnd(t, ctx, 60*time.Second)
+	if st.Subdomains != "reached" || st.Stats["successes"] != 3 {
+		t.Errorf("the server back: the check says %q, %v of 3 jobs succeeded; want \"reached\", every one", st.Subdomains, st.Stats["successes"])
+	}
+	if status := textOf(t, ctx, "run-status"); strings.Contains(status, "No request got an answer") {
+		t.Errorf("the server back: status %q", status)
+	}
+}
+
 // TestServiceWorkerLeavesWithTheServer: once Retry Lab is gone and another
 // program serves its origin, the page's service worker hands a navigation
 // to that program, then unregisters and drops its cache. It answered

@@ -43,7 +43,13 @@ type Lab struct {
 	s         fleet.Scenario
 	texts     map[string]string // what the user typed, per field key
 	fieldErrs map[string]string // per field key: its value is not allowed
-	edited    map[string]int    // per field key: when the user last set it (edits at the time), since the configuration was loaded
+	// noAnswer is whether the run of 'of' got no answer at all
+	// (noAnswerNote), found once per run shown.
+	noAnswer struct {
+		of   *fleet.Recording
+		none bool
+	}
+	edited    map[string]int // per field key: when the user last set it (edits at the time), since the configuration was loaded
 	edits     int
 	crossErrs []fleet.FieldError
 	notices   []fleet.FieldError // the URL's fields that could not be used
@@ -1366,6 +1372,12 @@ func (l *Lab) spread() bool { return sharded(l.pageURL()) && !l.subdomains.faile
 const subdomainsMsg = "This browser did not reach w0.localhost (Safari, for one, resolves no *.localhost name), so every worker calls this page's own origin: " +
 	"past five requests in flight the browser holds them back, drawn as “held by the browser”. Chrome, Edge and Firefox spread the workers over *.localhost origins."
 
+// serverDownMsg says that Retry Lab's server does not answer the page:
+// stopped, the page opened from the service worker's cache.
+func (l *Lab) serverDownMsg() string {
+	return "The server at " + l.pageURL().Host + " is not answering (stopped?): a Run's requests would all fail until it is back. Simulate works without it."
+}
+
 // checkSubdomains asks, once the page has painted, whether the browser
 // reaches the mock on the *.localhost origins the workers are spread over
 // (subdomainCheck): a page on this machine only. Where it does not, the
@@ -1382,7 +1394,10 @@ func (l *Lab) checkSubdomains(ctx app.Context) {
 		<-c.done
 		ctx.Dispatch(func(ctx app.Context) {
 			l.publish()
-			if c.unreachable && !c.timedOut {
+			switch {
+			case c.serverDown && !l.running:
+				l.Flash(ctx, l.serverDownMsg())
+			case c.unreachable && !c.timedOut:
 				l.Flash(ctx, subdomainsMsg)
 			}
 		})
@@ -1398,6 +1413,8 @@ func (l *Lab) subdomainsState() string {
 		return "checking"
 	case c.failed():
 		return "not reached"
+	case c.down():
+		return "server down"
 	}
 	return "reached"
 }

@@ -83,6 +83,13 @@ type subdomainCheck struct {
 	done        chan struct{} // closed once the answer is in
 	unreachable bool          // written before done is closed
 	timedOut    bool          // no answer within subdomainCheckTimeout (unreachable too)
+	// serverDown: the page's own origin did not answer either (the
+	// server stopped, the page opened from the service worker's cache),
+	// which says nothing of *.localhost: not unreachable, and asked
+	// again before the next run. A review saw the page blame the browser
+	// ("Safari, for one, resolves no *.localhost name") in Chrome, and
+	// its next run, the server back, held by the browser.
+	serverDown bool
 }
 
 // subdomainCheckTimeout is how long the check waits for the mock's answer,
@@ -99,12 +106,19 @@ func newSubdomainCheck(page *url.URL, key string, afterPaint func(), get func(ct
 	go func() {
 		afterPaint()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		r, err := get(ctx, MockOrigin(page, 0)+"/mock?key="+url.QueryEscape(key)+"&limiter=none&latency=0ms")
+		query := "/mock?key=" + url.QueryEscape(key) + "&limiter=none&latency=0ms"
+		r, err := get(ctx, MockOrigin(page, 0)+query)
 		// The fetch worker keeps the deadline too, and may give up first.
 		c.timedOut = ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
-		cancel()
 		var b mock.Body
 		c.unreachable = err != nil || r.Status != 200 || mock.DecodeBody([]byte(r.Body), &b) != nil || b.Key != key
+		if err != nil && !c.timedOut {
+			// No answer at all: is it the server, not the name?
+			if _, err := get(ctx, pageOrigin(page)+query); err != nil && ctx.Err() == nil {
+				c.serverDown, c.unreachable = true, false
+			}
+		}
+		cancel()
 		close(c.done)
 	}()
 	return c
@@ -129,10 +143,16 @@ func (c *subdomainCheck) failed() bool {
 	return c != nil && !c.pending() && c.unreachable
 }
 
-// expired reports whether the check is over without an answer in time:
-// worth asking again.
+// expired reports whether the check is over without an answer in time,
+// or with the server down: worth asking again.
 func (c *subdomainCheck) expired() bool {
-	return c != nil && !c.pending() && c.timedOut
+	return c != nil && !c.pending() && (c.timedOut || c.serverDown)
+}
+
+// down reports whether the check is over and found the server itself not
+// answering.
+func (c *subdomainCheck) down() bool {
+	return c != nil && !c.pending() && c.serverDown
 }
 
 // wait returns once the check's answer is in, or ctx ended (at once for no

@@ -135,7 +135,7 @@ func (b *RunBar) Render() app.UI {
 	case l.rec != nil && l.runEnd() == endStopped:
 		status = "Stopped after " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed()
 	case l.rec != nil:
-		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached()
+		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached() + l.noAnswerNote()
 	}
 	changed := ""
 	if d := l.changedSinceShown(); d != "" {
@@ -288,6 +288,40 @@ func (l *Lab) buttonTitle(what string, errs []fleet.FieldError, does string) str
 		return why
 	}
 	return what + ": " + does
+}
+
+// noAnswerNote says, after a live run at the built-in mock that got not
+// one answer (every attempt a network error), that the server may be
+// down: a review ran the page from the service worker's cache, the server
+// stopped, and read "Finished: 0 of 100 jobs succeeded in 1 min 1 s" with
+// the reason only in a mark's tooltip. "" otherwise.
+func (l *Lab) noAnswerNote() string {
+	if l.rec == nil || l.rec.Simulated || l.rec.Scenario.Target != "" {
+		return ""
+	}
+	if l.noAnswer.of != l.rec {
+		l.noAnswer.of, l.noAnswer.none = l.rec, noAnswer(l.rec)
+	}
+	if !l.noAnswer.none {
+		return ""
+	}
+	return " No request got an answer (network errors): is the server at " + l.pageURL().Host + " running? Simulate works without it."
+}
+
+// noAnswer reports whether rec's attempts got not one answer: each ended
+// in a network error (no status), none timed out or was aborted.
+func noAnswer(rec *fleet.Recording) bool {
+	n := 0
+	for _, r := range rec.Records() {
+		if r.Attempt == nil {
+			continue
+		}
+		if r.Attempt.Status != 0 || fleet.Classify(r.Event.Outcome) != fleet.ClassFailed {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // outageNotReached says, after a run that was over before its scheduled
