@@ -36,6 +36,13 @@ type baseline struct {
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
 	end := endOf(rec.Simulated, capped, cutShort(&st, rec))
 	list := statList(&st, disp, end, jobsOf(rec.Scenario))
+	if rec.Simulated { // as the panel shows a simulation's (Lab.statList)
+		for i := range list {
+			if pageTiming[list[i].Name] {
+				list[i].NotMeasured = "not measured in a simulation"
+			}
+		}
+	}
 	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, end: end, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)

@@ -759,3 +759,37 @@ func TestBaselineKeepsNotItsRun(t *testing.T) {
 		t.Error("forget kept the run shown's model")
 	}
 }
+
+// With a baseline and no run of its own yet (a shared link with vs=), the
+// cards show the baseline's figures, the numbers to beat, in the room they
+// keep for them, which stood empty (a review): no change and no verdict,
+// and none for a figure the baseline did not measure.
+func TestCardsShowTheBaselineBeforeARun(t *testing.T) {
+	l := newLab()
+	l.Preset("flood")
+	finishRun(l, oneJob(), true)
+	l.Compare()
+	l.hasStats, l.stats, l.rec = false, fleet.Stats{}, nil // as a link with vs= opens
+	out := renderHTML(&Numbers{Lab: l, Rev: 1})
+	card := func(name string) string {
+		i := strings.Index(out, `data-stat="`+name+`"`)
+		if i < 0 {
+			t.Fatalf("no %s card", name)
+		}
+		j := strings.Index(out[i:], `data-stat="`)
+		if k := strings.Index(out[i+1:], `data-stat="`); k >= 0 {
+			j = k + 1
+		} else {
+			j = len(out) - i
+		}
+		return out[i : i+j]
+	}
+	if c := card("requests"); !strings.Contains(c, `class="base"`) || !strings.Contains(c, "baseline 2") || strings.Contains(c, "·") {
+		t.Errorf("requests' card before a run, against a baseline of 2 requests: %s", c)
+	}
+	for _, name := range []string{"lateness_p99_ms", "queued_p99_ms"} {
+		if c := card(name); strings.Contains(c, "baseline") {
+			t.Errorf("a simulated baseline measured no page timing: %s", c)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func (n *Numbers) Render() app.UI {
 		}
 		body := []app.UI{value, label, line}
 		switch {
-		case s.HasBase && l.hasStats:
+		case s.HasBase:
 			// Against the baseline (Compare): its figure and, once this
 			// run is over, the change; a run or a replay going on has
 			// numbers so far, beside the baseline's whole run's (stat.SoFar).
@@ -121,7 +121,10 @@ func (n *Numbers) Render() app.UI {
 				figure += " (" + s.BaseExact + ")"
 			}
 			title := figure + ", and this run's change from it"
-			if s.SoFar {
+			switch {
+			case !l.hasStats:
+				title = figure + ": the next run's change from it is told when that run ends"
+			case s.SoFar:
 				base, spoken = base+" (whole run)", spoken+" for its whole run"
 				title = figure + " for its whole run: this run's change from it is told when this run ends"
 			}
