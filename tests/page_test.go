@@ -1220,6 +1220,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 		Height float64 `json:"height"`
 		Legend float64 `json:"legend"` // the legend's bottom
 		Screen float64 `json:"screen"`
+		Zoom   float64 `json:"zoom"` // the zoom and replay row's bottom
 	}
 	// read scrolls the canvas to just under the legend (stuck to the
 	// viewport's top once the page scrolls past it) and measures. The
@@ -1232,7 +1233,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 			c.scrollIntoView({block: "start"});
 			scrollBy(0, -Math.ceil(g.getBoundingClientRect().height) - 1);
 			const r = c.getBoundingClientRect();
-			return {top: r.top, height: r.height, legend: g.getBoundingClientRect().bottom, screen: innerHeight};
+			return {top: r.top, height: r.height, legend: g.getBoundingClientRect().bottom, screen: innerHeight, zoom: document.getElementById("zoombar").getBoundingClientRect().bottom};
 		})()`)
 	}
 	var normal box
@@ -1250,6 +1251,7 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 	if on.Top < on.Legend || on.Top+on.Height > on.Screen {
 		t.Errorf("presentation mode, scrolled to the timeline: it spans %.2f–%.2f px of %.0f, the legend over it down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
 	}
+
 	// The legend stuck over the page is opaque there: what scrolls under
 	// it does not show through.
 	if bg := eval[string](t, ctx, `getComputedStyle(document.getElementById("legend")).backgroundColor`); strings.HasPrefix(bg, "rgba") {
@@ -1267,6 +1269,15 @@ func TestPresentationFitsTheTimeline(t *testing.T) {
 		t.Errorf("presentation mode, open arrivals simulated: the timeline spans %.2f–%.2f px of %.0f, the legend down to %.2f px", on.Top, on.Top+on.Height, on.Screen, on.Legend)
 	}
 	screenshot(t, ctx, "presentation-1280x720-open-arrivals")
+	// The zoom and replay row under the timeline is fitted in with it
+	// where the lanes leave room (20 workers; 50 lanes at their thinnest
+	// do not): it lay at 726–758 px after t, and a replay's "Replaying 2.7
+	// s of 14.9 s" with it (a review).
+	simulated(t, ctx, srv.URL+"/?workers=20&jobs=2")
+	if err := waitFor(5*time.Second, func() bool { on = read(); return on.Zoom <= on.Screen }); err != nil || on.Top < on.Legend {
+		t.Errorf("presentation mode, 20 workers simulated: the timeline spans %.2f–%.2f px, its zoom and replay row ends at %.2f px, on a %.0f px screen, the legend down to %.2f px",
+			on.Top, on.Top+on.Height, on.Zoom, on.Screen, on.Legend)
+	}
 }
 
 // TestPresentationShowsTheLanesFirst: on a 1280 × 720 projector in

@@ -86,19 +86,23 @@ func globalString(obj, prop string) string {
 const viewportBelowJS = `
 var h = innerHeight, e = document.getElementById(id);
 if (e) { var p = getComputedStyle(e).position; if (p === "sticky" || p === "fixed") h -= e.getBoundingClientRect().height; }
+var a = document.getElementById(after), f = document.getElementById(foot);
+if (a && f) { var d = f.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom; if (d > 0 && d < h / 4) h -= d; }
 return h;`
 
 var viewportBelowFn lazyFunc
 
 // ViewportHeightBelow is the height of the window's viewport, CSS px,
-// less the element id's when that is stuck to its top (a sticky header):
-// the height left for the page's content.
-func ViewportHeightBelow(id string) (float64, error) {
-	fn, err := compiled(&viewportBelowFn, viewportBelowJS, "id")
+// less the element id's when that is stuck to its top (a sticky header),
+// and less the room from the element after's bottom to the element
+// foot's below it (its controls, which should show with it; up to a
+// quarter of the height): the height left for after.
+func ViewportHeightBelow(id, after, foot string) (float64, error) {
+	fn, err := compiled(&viewportBelowFn, viewportBelowJS, "id", "after", "foot")
 	if err != nil {
 		return 0, err
 	}
-	v, err := fn.Invoke(id)
+	v, err := fn.Invoke(id, after, foot)
 	if err != nil {
 		return 0, err
 	}

@@ -14,7 +14,7 @@ func ReplaceURL(u string) error { return ErrNoBrowser }
 func Hidden() bool { return false }
 
 // ViewportHeightBelow returns ErrNoBrowser natively.
-func ViewportHeightBelow(id string) (float64, error) { return 0, ErrNoBrowser }
+func ViewportHeightBelow(id, after, foot string) (float64, error) { return 0, ErrNoBrowser }
 
 // BringUp returns ErrNoBrowser natively.
 func BringUp(id, shown string, min float64) error { return ErrNoBrowser }

@@ -693,9 +693,11 @@ func (v *view) drawFrame() {
 	}
 	// The height the timeline fits (presentation mode): read again after
 	// a resize or a new width (the page's layout changed, and perhaps the
-	// legend's height).
+	// legend's height). The zoom and replay row under it shows too: at
+	// 1280 × 720 it lay just below the screen after t, and a replay's
+	// "Replaying 2.7 s of 14.9 s" with it (a review).
 	if v.theme.fit && v.viewH == 0 {
-		if h, err := browser.ViewportHeightBelow(legendID); err == nil && h > 0 {
+		if h, err := browser.ViewportHeightBelow(legendID, canvasID, "zoombar"); err == nil && h > 0 {
 			v.viewH = h
 			v.dirty, v.ovlDirty = true, true
 		}
