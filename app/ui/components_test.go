@@ -825,3 +825,26 @@ func TestNotesWarnOnlyWhenRunIsAffected(t *testing.T) {
 		}
 	}
 }
+
+// The join panel warns the presenter when the link gives each device more
+// workers than its browser sends at once on the network address (a
+// review's phones ran 50 each, held by the browser); not at 5 or fewer.
+func TestJoinPanelWarnsOfTooManyWorkers(t *testing.T) {
+	for _, c := range []struct {
+		workers int
+		warn    bool
+	}{{50, true}, {6, true}, {5, false}, {1, false}} {
+		l := newLab()
+		l.watched, l.watchRoom = true, "room1"
+		l.join = joinState{Asked: true, Links: []string{"http://192.168.1.5:8080/?room=room1"}, Workers: c.workers}
+		out := renderHTML(&JoinPanel{Lab: l})
+		i := strings.Index(out, `id="join-workers"`)
+		if (i >= 0) != c.warn {
+			t.Errorf("%d workers a device: warned %v, want %v", c.workers, i >= 0, c.warn)
+			continue
+		}
+		if c.warn && !strings.Contains(out[i:], "Each device runs "+strconv.Itoa(c.workers)+" workers, and on this address its browser sends at most 5 requests at once") {
+			t.Errorf("%d workers a device: %s", c.workers, out[i:min(len(out), i+400)])
+		}
+	}
+}
