@@ -518,7 +518,7 @@ func watchStatList(w watchStats) []stat {
 		{Name: "arrivals", Label: "requests received", Value: float64(w.Arrivals), Sub: "from everyone in the room", Primary: true},
 		{Name: "devices", Label: "devices", Value: float64(w.Devices), Sub: "pages that sent requests", Primary: true},
 		{Name: "allowed", Label: "allowed", Value: float64(w.OK), Sub: "answered 2xx", Figures: pct(w.OK), Primary: true},
-		{Name: "limited", Label: "429s", Value: float64(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited), Primary: true},
+		{Name: "limited", Label: "429s", Value: float64(w.Limited), Sub: "rejected (429 or 503)", Figures: pct(w.Limited) + " (429/503)", Primary: true}, // as a run's card says: an outage's 503s count (a review)
 		{Name: "failed", Label: "other failures", Value: float64(w.Failed), Sub: "injected 500s, drops, hangs", Primary: true},
 		{Name: "peak_rps", Label: "peak req/s", Value: float64(w.Peak), Sub: "most received in any " + together("1", "s"), Primary: true},
 		{Name: "watched_ms", Label: "watch time", Value: float64(w.For) / float64(time.Millisecond), Text: fmtClock(w.For), Sub: "since the watch began", Primary: true},
