@@ -299,25 +299,14 @@ func TestSettingsMountAfterThePaint(t *testing.T) {
 }
 
 // TestOfflineAfterFirstVisit: once the service worker has cached the
-// shell, the page boots with the server gone.
-func TestOfflineAfterFirstVisit(t *testing.T) {
-	srv := startServer(t)
-	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/")
-	waitForShellCached(t, ctx)
-	srv.Stop(t)
-	// A shared link with a query string must open offline too.
-	boot(t, ctx, srv.URL+"/?workers=7")
-}
-
-// TestServerDownIsSaid: a page opened from the service worker's cache with
-// the server stopped says the server is not answering, not that the
-// browser does not reach *.localhost ("Safari, for one, …" in Chrome, a
-// review); a run that got no answer says so in its status, where it read
+// shell, the page boots with the server gone, a shared link with a query
+// string too. It says the server is not answering, not that the browser
+// does not reach *.localhost ("Safari, for one, …" in Chrome, a review);
+// a run that got no answer says so in its status, where it read
 // "Finished: 0 of 100 jobs succeeded"; and once the server is back, the
 // next run asks again and spreads the workers over *.localhost (the review
 // saw it held by the browser until a reload).
-func TestServerDownIsSaid(t *testing.T) {
+func TestOfflineAfterFirstVisit(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
