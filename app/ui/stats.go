@@ -267,7 +267,7 @@ func latenessTip(st *fleet.Stats) string {
 		return percentileTip
 	}
 	return "The page took the answers in " + durTogether(st.PickupP99) + " after they came at p99 (at most " + durTogether(st.PickupMax) +
-		"), its thread busy elsewhere; a job's completion counts that. N" + percentileTip[1:] + "."
+		"), its thread busy elsewhere; a job's completion counts that. " + strings.ToUpper(percentileTip[:1]) + percentileTip[1:] + "."
 }
 
 // giveUpCauses names fleet.Cause's reasons for giving up, in the order
