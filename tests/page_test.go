@@ -599,6 +599,83 @@ const toastCoveredJS = `(() => {
 	return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
 })()`
 
+// canvasBoxesJS records where the timeline's canvas draws each text from
+// now on, in CSS px of the viewport's at the moment it was drawn less the
+// canvas's top left then (so, from the canvas's top left): window.canvasBoxes.
+const canvasBoxesJS = `(() => {
+	window.canvasBoxes = [];
+	if (window.canvasBoxesOn) return;
+	window.canvasBoxesOn = true;
+	const fill = CanvasRenderingContext2D.prototype.fillText;
+	CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+		const c = this.canvas;
+		if (c.id === "timeline" && String(text).trim()) {
+			const m = this.measureText(String(text)), t = this.getTransform(), k = c.width / c.getBoundingClientRect().width;
+			const px = (u, v) => [(t.a * u + t.c * v + t.e) / k, (t.b * u + t.d * v + t.f) / k];
+			const [l, tp] = px(x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent), [r, b] = px(x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
+			window.canvasBoxes.push({text: String(text), left: l, top: tp, right: r, bottom: b});
+		}
+		return fill.call(this, text, x, y, ...rest);
+	};
+})()`
+
+// TestToastLeavesTheCanvasTextClear: the message at the foot of the screen
+// leaves the text the timeline's canvas draws clear too (the histogram's
+// title, the time axes, the lane labels): a Burst's message lay over the
+// histogram's title, a watch's over its time axis (a review). The page's
+// own text was all it looked at.
+func TestToastLeavesTheCanvasTextClear(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 720)
+	boot(t, ctx, srv.URL+"/?workers=50&jobs=1")
+	eval[chromedp.Void](t, ctx, canvasBoxesJS)
+	viewport(t, ctx, 1280, 721) // a new size: the canvas drawn whole again, its texts recorded
+	type box struct {
+		Text                     string
+		Left, Top, Right, Bottom float64
+	}
+	var boxes []box
+	if err := waitFor(5*time.Second, func() bool {
+		boxes = eval[[]box](t, ctx, `window.canvasBoxes`)
+		return slices.ContainsFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })
+	}); err != nil {
+		t.Fatalf("the histogram's title was not drawn: %v", boxes)
+	}
+	title := boxes[slices.IndexFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })]
+	// The title where the message goes: 40 px above the foot of the screen.
+	eval[chromedp.Void](t, ctx, fmt.Sprintf(`scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top + %f - (innerHeight - 40))`, title.Bottom))
+	press(t, ctx, "c")
+	var l *toastLook
+	if err := waitFor(3*time.Second, func() bool {
+		l = eval[*toastLook](t, ctx, toastCoveredJS)
+		return l != nil && strings.Contains(l.Text, "finish a run")
+	}); err != nil {
+		t.Fatalf("c before a run said nothing of finishing one (%+v)", l)
+	}
+	time.Sleep(100 * time.Millisecond) // placed after the page drew it
+	l = eval[*toastLook](t, ctx, toastCoveredJS)
+	viewShot(t, ctx, "toast-canvas-text")
+	if l == nil {
+		t.Fatal("the message went at once")
+	}
+	top := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().top`)
+	legend := eval[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().bottom`)
+	var covered []string
+	for _, b := range boxes {
+		bt, bb := b.Top+top, b.Bottom+top
+		if bb <= legend || bt >= l.H { // under the sticky legend, or off the screen
+			continue
+		}
+		if b.Right > l.Left+0.5 && b.Left < l.Right-0.5 && bb > l.Top+0.5 && bt < l.Bottom-0.5 {
+			covered = append(covered, b.Text)
+		}
+	}
+	if len(covered) > 0 || len(l.Covered) > 0 {
+		t.Errorf("the message %q (x %.0f–%.0f, y %.0f–%.0f) covers the canvas's %q and the page's %q", l.Text, l.Left, l.Right, l.Top, l.Bottom, covered, l.Covered)
+	}
+}
+
 // toastLook is what toastCoveredJS sees.
 type toastLook struct {
 	Text                     string

@@ -311,7 +311,7 @@ if (!e) return null;
 var W = document.documentElement.clientWidth, H = innerHeight, m = 16;
 // Where the page lies under the screen: unchanged since the last place
 // found, that place still holds.
-var sig = [W, H, scrollX, scrollY, document.documentElement.scrollHeight, document.documentElement.scrollWidth].join();
+var sig = [W, H, scrollX, scrollY, document.documentElement.scrollHeight, document.documentElement.scrollWidth, bands].join();
 if (!force && e.dataset.spotSig === sig && e.dataset.spot) return JSON.parse(e.dataset.spot);
 e.style.top = ""; e.style.bottom = "";
 // Each side's box at the foot of the screen (its width, and so its lines,
@@ -344,6 +344,17 @@ document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select,
   var r = f.getBoundingClientRect();
   if (seen(r, f)) rects.push(r);
 });
+// The text a canvas has drawn (over's bands, from its top left), where
+// the page shows it.
+var o = over && document.getElementById(over);
+if (o && bands) {
+  var or = o.getBoundingClientRect();
+  bands.split(";").forEach(function (b) {
+    var v = b.split(",").map(Number);
+    var r = {left: or.left + v[0], top: or.top + v[1], right: or.left + v[2], bottom: or.top + v[3]};
+    if (r.right > 0 && r.left < W && r.bottom > 0 && r.top < H && r.bottom > r.top) rects.push(r);
+  });
+}
 function covers(x, y, w, h) {
   var n = 0;
   for (var i = 0; i < rects.length; i++) {
@@ -381,18 +392,20 @@ var clearSpotFn lazyFunc
 // least of it), and moves it there. It returns its side ("" centred,
 // "right" or "left": a class of the element's) and its top in CSS px from
 // the viewport's top, or -1 where its CSS puts it: render it so. It
-// removes the class "placing" (the element hidden until placed).
+// removes the class "placing" (the element hidden until placed). The text
+// a canvas draws is not the page's: bands, "x0,y0,x1,y1;…" in CSS px from
+// the top left of the element over, says where it is.
 //
 // Unless force, it looks again only when the page has moved under the
 // screen since its last answer for the element (scrolled, resized, grown
 // or shrunk): otherwise that answer holds, found without looking at the
 // page's text.
-func ClearSpot(id string, force bool) (side string, top float64, err error) {
-	fn, err := compiled(&clearSpotFn, clearSpotJS, "id", "force")
+func ClearSpot(id string, force bool, over, bands string) (side string, top float64, err error) {
+	fn, err := compiled(&clearSpotFn, clearSpotJS, "id", "force", "over", "bands")
 	if err != nil {
 		return "", 0, err
 	}
-	v, err := fn.Invoke(id, force)
+	v, err := fn.Invoke(id, force, over, bands)
 	if err != nil {
 		return "", 0, err
 	}

@@ -29,7 +29,7 @@ func StickBelow(id, under string) (stop func(), err error) { return nil, ErrNoBr
 func Clearance(id, sticky string) (Clear, error) { return Clear{}, ErrNoBrowser }
 
 // ClearSpot returns ErrNoBrowser natively.
-func ClearSpot(id string, force bool) (side string, top float64, err error) {
+func ClearSpot(id string, force bool, over, bands string) (side string, top float64, err error) {
 	return "", 0, ErrNoBrowser
 }
 

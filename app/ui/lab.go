@@ -1459,7 +1459,7 @@ func (l *Lab) Flash(ctx app.Context, msg string) {
 		if l.toastN != n {
 			return true
 		}
-		at, top, err := browser.ClearSpot(toastID, force)
+		at, top, err := browser.ClearSpot(toastID, force, canvasID, l.view.textBands())
 		if err == nil && (at != l.toastAt || top != l.toastTop || !l.toastSet) {
 			l.toastAt, l.toastTop = at, top
 			l.toastSet = true

@@ -223,6 +223,43 @@ func (v *view) sentAgain() int {
 	return v.m.sentAgain
 }
 
+// textBands is where the timeline's canvas has text that a message at the
+// foot of the screen leaves clear (browser.ClearSpot, which sees only the
+// page's own text): the time axes, the panels' title rows and the column
+// of the lane labels and the histogram's unit, as "x0,y0,x1,y1;…" in CSS
+// px from the canvas's top left; "" before the first frame. A Burst's
+// message lay over the histogram's title, a watch's over its time axis
+// (a review).
+func (v *view) textBands() string {
+	v.mu.Lock()
+	l := v.lay
+	v.mu.Unlock()
+	if l.h == 0 {
+		return ""
+	}
+	title := 28 * l.scale
+	bands := [...][4]float64{
+		{0, 0, l.w, l.lanesTop},
+		{0, l.histTop - title, l.w, l.histTop},
+		{0, l.srvTop - title, l.w, l.srvTop},
+		{0, l.bottom, l.w, l.h},
+		{0, l.lanesTop, l.left, l.bottom},
+	}
+	b := make([]byte, 0, 128)
+	for i, r := range bands {
+		if i > 0 {
+			b = append(b, ';')
+		}
+		for j, x := range r {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, x, 'f', 1, 64)
+		}
+	}
+	return string(b)
+}
+
 // configure shows an empty timeline for s, unless a run is drawn: with
 // invalid values to fix first in the inputs, it says so (frameInput).
 func (v *view) configure(s fleet.Scenario, invalid int) {
