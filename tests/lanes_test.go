@@ -27,7 +27,7 @@ func drawnLanes(t *testing.T, ctx context.Context) lanesDrawn {
 		window.retrylab.redraw();
 		const d = JSON.parse(window.retrylab.debug());
 		const w1 = window.drawnTexts.find(([s]) => s === "w1");
-		return {rect: d.lanes_rect, laneH: d.lane_h, count: d.lane_count, w1: w1 ? w1.slice(1) : null};
+		return {rect: d.lanes_rect, laneH: d.lane_h, count: d.lane_count, w1: w1 ? w1.slice(1, 3) : null};
 	})()`)
 }
 

@@ -599,26 +599,6 @@ const toastCoveredJS = `(() => {
 	return {Text: m.textContent, Covered: out, Top: box.top, Bottom: box.bottom, Left: box.left, Right: box.right, W: innerWidth, H: innerHeight};
 })()`
 
-// canvasBoxesJS records where the timeline's canvas draws each text from
-// now on, in CSS px of the viewport's at the moment it was drawn less the
-// canvas's top left then (so, from the canvas's top left): window.canvasBoxes.
-const canvasBoxesJS = `(() => {
-	window.canvasBoxes = [];
-	if (window.canvasBoxesOn) return;
-	window.canvasBoxesOn = true;
-	const fill = CanvasRenderingContext2D.prototype.fillText;
-	CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
-		const c = this.canvas;
-		if (c.id === "timeline" && String(text).trim()) {
-			const m = this.measureText(String(text)), t = this.getTransform(), k = c.width / c.getBoundingClientRect().width;
-			const px = (u, v) => [(t.a * u + t.c * v + t.e) / k, (t.b * u + t.d * v + t.f) / k];
-			const [l, tp] = px(x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent), [r, b] = px(x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
-			window.canvasBoxes.push({text: String(text), left: l, top: tp, right: r, bottom: b});
-		}
-		return fill.call(this, text, x, y, ...rest);
-	};
-})()`
-
 // TestToastLeavesTheCanvasTextClear: the message at the foot of the screen
 // leaves the text the timeline's canvas draws clear too (the histogram's
 // title, the time axes, the lane labels): a Burst's message lay over the
@@ -629,20 +609,18 @@ func TestToastLeavesTheCanvasTextClear(t *testing.T) {
 	ctx, _ := newBrowser(t)
 	viewport(t, ctx, 1280, 720)
 	boot(t, ctx, srv.URL+"/?workers=50&jobs=1")
-	eval[chromedp.Void](t, ctx, canvasBoxesJS)
-	viewport(t, ctx, 1280, 721) // a new size: the canvas drawn whole again, its texts recorded
+	eval[chromedp.Void](t, ctx, canvasTextsJS)
 	type box struct {
 		Text                     string
 		Left, Top, Right, Bottom float64
 	}
-	var boxes []box
-	if err := waitFor(5*time.Second, func() bool {
-		boxes = eval[[]box](t, ctx, `window.canvasBoxes`)
-		return slices.ContainsFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })
-	}); err != nil {
+	boxes := eval[[]box](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(),
+		window.drawnTexts.map(([text, , , left, top, right, bottom]) => ({text, left, top, right, bottom}))`)
+	at := slices.IndexFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })
+	if at < 0 {
 		t.Fatalf("the histogram's title was not drawn: %v", boxes)
 	}
-	title := boxes[slices.IndexFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })]
+	title := boxes[at]
 	// The title where the message goes: 40 px above the foot of the screen.
 	eval[chromedp.Void](t, ctx, fmt.Sprintf(`scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top + %f - (innerHeight - 40))`, title.Bottom))
 	press(t, ctx, "c")
@@ -800,14 +778,22 @@ func TestToastMovesWithThePage(t *testing.T) {
 }
 
 // canvasTextsJS makes the page note every text drawn on the timeline's
-// canvas with where it goes (window.drawnTexts: [text, x, y]), once.
+// canvas with where it goes (window.drawnTexts: [text, x, y, left, top,
+// right, bottom], x and y as given, the box the text covers in CSS px from
+// the canvas's top left), once.
 const canvasTextsJS = `(() => {
 	if (window.drawnTexts) return;
 	window.drawnTexts = [];
 	const fill = CanvasRenderingContext2D.prototype.fillText;
-	CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-		if (this.canvas.id === "timeline") window.drawnTexts.push([String(text), rest[0], rest[1]]);
-		return fill.call(this, text, ...rest);
+	CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+		const c = this.canvas;
+		if (c.id === "timeline") {
+			const m = this.measureText(String(text)), t = this.getTransform(), k = c.width / c.getBoundingClientRect().width;
+			const px = (u, v) => [(t.a * u + t.c * v + t.e) / k, (t.b * u + t.d * v + t.f) / k];
+			const [l, tp] = px(x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent), [r, b] = px(x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
+			window.drawnTexts.push([String(text), x, y, l, tp, r, b]);
+		}
+		return fill.call(this, text, x, y, ...rest);
 	};
 })()`
 

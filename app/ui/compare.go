@@ -36,12 +36,8 @@ type baseline struct {
 func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp float64, run int, capped bool) *baseline {
 	end := endOf(rec.Simulated, capped, cutShort(&st, rec))
 	list := statList(&st, disp, end, jobsOf(rec.Scenario))
-	if rec.Simulated { // as the panel shows a simulation's (Lab.statList)
-		for i := range list {
-			if pageTiming[list[i].Name] {
-				list[i].NotMeasured = "not measured in a simulation"
-			}
-		}
+	if rec.Simulated {
+		unmeasuredInSim(list)
 	}
 	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, end: end, stats: st, list: list}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
@@ -412,6 +408,16 @@ var betterWhen = map[string]int{
 // measures them (a simulation's are 0): they are not compared between a
 // live run and a simulation.
 var pageTiming = map[string]bool{"lateness_p99_ms": true, "queued_p99_ms": true}
+
+// unmeasuredInSim marks the numbers of list a simulation does not measure
+// (pageTiming), as the panel and a simulated baseline show them.
+func unmeasuredInSim(list []stat) {
+	for i := range list {
+		if pageTiming[list[i].Name] {
+			list[i].NotMeasured, list[i].Full = "not measured in a simulation", ""
+		}
+	}
+}
 
 // pageTimingWhy is why a pageTiming number's change is not judged.
 const pageTimingWhy = "not called better or worse: it measures this page's timing (the browser, the machine, what else they ran) as much as the configuration"

@@ -1564,10 +1564,16 @@ func (l *Lab) statList() []stat {
 	// No answer told its queueing: 0 is no measurement (the export's
 	// queued_p99_ms is null then).
 	untimed := !simulated && l.stats.QueuedN == 0 && l.stats.Requests > 0
+	again := 0 // the requests the browser sent again after a drop (withSentAgain)
+	if simulated {
+		unmeasuredInSim(cur)
+	} else if !l.replaying {
+		again = l.view.sentAgain()
+	}
 	for i := range cur {
 		switch {
-		case simulated && pageTiming[cur[i].Name]:
-			cur[i].NotMeasured, cur[i].Full = "not measured in a simulation", ""
+		case again > 0 && cur[i].Name == "requests":
+			withSentAgain(&cur[i], again)
 		case untimed && cur[i].Name == "queued_p99_ms":
 			// Network errors, timeouts, aborts: the browser tells nothing.
 			cur[i].NotMeasured, cur[i].Full = "not measured: no answer told it", ""
@@ -1575,13 +1581,6 @@ func (l *Lab) statList() []stat {
 				// Cross-origin, the browser tells a request's queueing
 				// only when the server sends Timing-Allow-Origin.
 				cur[i].NotMeasured = "not measured: your server sends no Timing-Allow-Origin"
-			}
-		}
-	}
-	if n := l.view.sentAgain(); n > 0 && !simulated && !l.replaying {
-		for i := range cur {
-			if cur[i].Name == "requests" {
-				withSentAgain(&cur[i], n)
 			}
 		}
 	}

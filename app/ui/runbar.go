@@ -308,11 +308,12 @@ func (l *Lab) noAnswerNote() string {
 	return " No request got an answer (network errors): is the server at " + l.pageURL().Host + " running? Simulate works without it."
 }
 
-// noAnswer reports whether rec's attempts got not one answer: each ended
-// in a network error (no status), none timed out or was aborted.
+// noAnswer reports whether rec, a finished run's, got not one answer:
+// each attempt ended in a network error (no status), none timed out or
+// was aborted. It reads the records without copying them.
 func noAnswer(rec *fleet.Recording) bool {
 	n := 0
-	for _, r := range rec.Records() {
+	for _, r := range rec.Shared() {
 		if r.Attempt == nil {
 			continue
 		}
