@@ -602,8 +602,9 @@ const toastCoveredJS = `(() => {
 // TestToastLeavesTheCanvasTextClear: the message at the foot of the screen
 // leaves the text the timeline's canvas draws clear too (the histogram's
 // title, the time axes, the lane labels): a Burst's message lay over the
-// histogram's title, a watch's over its time axis (a review). The page's
-// own text was all it looked at.
+// histogram's title, a watch's over its time axis (a review), and a
+// message over the empty timeline's hint. The page's own text was all it
+// looked at.
 func TestToastLeavesTheCanvasTextClear(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -616,41 +617,49 @@ func TestToastLeavesTheCanvasTextClear(t *testing.T) {
 	}
 	boxes := eval[[]box](t, ctx, `window.drawnTexts = [], window.retrylab.redraw(),
 		window.drawnTexts.map(([text, , , left, top, right, bottom]) => ({text, left, top, right, bottom}))`)
-	at := slices.IndexFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, "Requests sent per") })
-	if at < 0 {
-		t.Fatalf("the histogram's title was not drawn: %v", boxes)
-	}
-	title := boxes[at]
-	// The title where the message goes: 40 px above the foot of the screen.
-	eval[chromedp.Void](t, ctx, fmt.Sprintf(`scrollBy(0, document.getElementById("timeline").getBoundingClientRect().top + %f - (innerHeight - 40))`, title.Bottom))
-	press(t, ctx, "c")
-	var l *toastLook
-	if err := waitFor(3*time.Second, func() bool {
+	// The canvas's place on the page: its texts' boxes are from its top left.
+	left, top := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().left`), eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().top + scrollY`)
+	// Each text where the message goes: 40 px above the foot of the
+	// screen. The empty timeline's hint ("Press Run (r)…") lay under the
+	// message, its bands having been the axes, titles and labels only.
+	for _, prefix := range []string{"Requests sent per", "Press Run"} {
+		at := slices.IndexFunc(boxes, func(b box) bool { return strings.HasPrefix(b.Text, prefix) })
+		if at < 0 {
+			t.Fatalf("%q was not drawn: %v", prefix, boxes)
+		}
+		eval[chromedp.Void](t, ctx, fmt.Sprintf(`scrollTo(0, %f - (innerHeight - 40))`, top+boxes[at].Bottom))
+		press(t, ctx, "c")
+		var l *toastLook
+		if err := waitFor(3*time.Second, func() bool {
+			l = eval[*toastLook](t, ctx, toastCoveredJS)
+			return l != nil && strings.Contains(l.Text, "finish a run")
+		}); err != nil {
+			t.Fatalf("c before a run said nothing of finishing one (%+v)", l)
+		}
+		time.Sleep(100 * time.Millisecond) // placed after the page drew it
 		l = eval[*toastLook](t, ctx, toastCoveredJS)
-		return l != nil && strings.Contains(l.Text, "finish a run")
-	}); err != nil {
-		t.Fatalf("c before a run said nothing of finishing one (%+v)", l)
-	}
-	time.Sleep(100 * time.Millisecond) // placed after the page drew it
-	l = eval[*toastLook](t, ctx, toastCoveredJS)
-	viewShot(t, ctx, "toast-canvas-text")
-	if l == nil {
-		t.Fatal("the message went at once")
-	}
-	top := eval[float64](t, ctx, `document.getElementById("timeline").getBoundingClientRect().top`)
-	legend := eval[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().bottom`)
-	var covered []string
-	for _, b := range boxes {
-		bt, bb := b.Top+top, b.Bottom+top
-		if bb <= legend || bt >= l.H { // under the sticky legend, or off the screen
-			continue
+		viewShot(t, ctx, "toast-canvas-text-"+strings.ToLower(strings.Fields(prefix)[0]))
+		if l == nil {
+			t.Fatal("the message went at once")
 		}
-		if b.Right > l.Left+0.5 && b.Left < l.Right-0.5 && bb > l.Top+0.5 && bt < l.Bottom-0.5 {
-			covered = append(covered, b.Text)
+		onScreen := top - eval[float64](t, ctx, `scrollY`)
+		legend := eval[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().bottom`)
+		var covered []string
+		for _, b := range boxes {
+			bt, bb := b.Top+onScreen, b.Bottom+onScreen
+			if bb <= legend || bt >= l.H { // under the sticky legend, or off the screen
+				continue
+			}
+			if b.Right+left > l.Left+0.5 && b.Left+left < l.Right-0.5 && bb > l.Top+0.5 && bt < l.Bottom-0.5 {
+				covered = append(covered, b.Text)
+			}
 		}
-	}
-	if len(covered) > 0 || len(l.Covered) > 0 {
-		t.Errorf("the message %q (x %.0f–%.0f, y %.0f–%.0f) covers the canvas's %q and the page's %q", l.Text, l.Left, l.Right, l.Top, l.Bottom, covered, l.Covered)
+		if len(covered) > 0 || len(l.Covered) > 0 {
+			t.Errorf("%q at the foot: the message %q (x %.0f–%.0f, y %.0f–%.0f) covers the canvas's %q and the page's %q", prefix, l.Text, l.Left, l.Right, l.Top, l.Bottom, covered, l.Covered)
+		}
+		if err := waitFor(5*time.Second, func() bool { return eval[*toastLook](t, ctx, toastCoveredJS) == nil }); err != nil {
+			t.Errorf("%q at the foot: the message stayed", prefix)
+		}
 	}
 }
 

@@ -49,6 +49,7 @@ type layout struct {
 	legend                []legendCell
 	legendTop, legendRowH float64
 	legendRows            int
+	hint                  rect // where paintFrame wrote the hint of an empty timeline ("Press Run (r)…"); zero: none
 }
 
 // lanesHeight is the height worker lanes get: up to 14 px each, about 440

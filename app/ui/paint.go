@@ -319,6 +319,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		for i, line := range lines {
 			o.Text(line, (l.left+l.right)/2, y+float64(i)*16*s, fontLabel, browser.AlignCenter, browser.BaselineMiddle)
 		}
+		l.hint = rect{l.left, y - 8*s, l.right - l.left, float64(len(lines)) * 16 * s}
 	}
 }
 

@@ -226,7 +226,8 @@ func (v *view) sentAgain() int {
 // textBands is where the timeline's canvas has text that a message at the
 // foot of the screen leaves clear (browser.ClearSpot, which sees only the
 // page's own text): the time axes, the panels' title rows and the column
-// of the lane labels and the histogram's unit, as "x0,y0,x1,y1;…" in CSS
+// of the lane labels and the histogram's unit, and an empty timeline's
+// hint ("Press Run (r)…"), as "x0,y0,x1,y1;…" in CSS
 // px from the canvas's top left; "" before the first frame. A Burst's
 // message lay over the histogram's title, a watch's over its time axis
 // (a review).
@@ -244,10 +245,14 @@ func (v *view) textBands() string {
 		{0, l.srvTop - title, l.w, l.srvTop},
 		{0, l.bottom, l.w, l.h},
 		{0, l.lanesTop, l.left, l.bottom},
+		{l.hint.x, l.hint.y, l.hint.x + l.hint.w, l.hint.y + l.hint.h},
 	}
-	b := make([]byte, 0, 128)
-	for i, r := range bands {
-		if i > 0 {
+	b := make([]byte, 0, 160)
+	for _, r := range bands {
+		if r[2] <= r[0] { // no hint drawn
+			continue
+		}
+		if len(b) > 0 {
 			b = append(b, ';')
 		}
 		for j, x := range r {
