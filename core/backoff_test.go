@@ -120,7 +120,7 @@ func TestScheduleMatchesDelay(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	for i := 0; i < 500; i++ {
 		b := Backoff{
-			Strategy:   Strategy(r.IntN(6)),
+			Strategy:   Strategy(r.IntN(len(strategyNames))), // every strategy, a new one too
 			Base:       BackoffBaseRange.Min + time.Duration(r.Int64N(int64(500*ms))),
 			Multiplier: []float64{1, 1.5, 2, 3.7, 10}[r.IntN(5)],
 		}
@@ -133,8 +133,7 @@ func TestScheduleMatchesDelay(t *testing.T) {
 		var prev time.Duration
 		for k := 1; k <= 100; k++ {
 			u := 0.0
-			switch b.Strategy {
-			case FullJitter, EqualJitter, DecorrelatedJitter:
+			if b.Strategy.Random() { // as the schedule draws
 				u = draws.Float64()
 			}
 			want := b.Delay(k, prev, u)
