@@ -48,6 +48,13 @@ func (s Strategy) Random() bool {
 	return s == FullJitter || s == EqualJitter || s == DecorrelatedJitter
 }
 
+// Capped reports whether Backoff.Cap limits s's delays, so that Validate
+// checks it: every strategy but None and Constant (Constant waits Base
+// whatever the cap).
+func (s Strategy) Capped() bool {
+	return s != None && s != Constant
+}
+
 // ParseStrategy is the inverse of Strategy.String. Names are exact
 // (lower case, no surrounding space).
 func ParseStrategy(s string) (Strategy, error) {
@@ -95,13 +102,13 @@ func (b Backoff) Validate() error {
 	if err := BackoffBaseRange.check("backoff base", b.Base); err != nil {
 		return err
 	}
-	if b.Strategy == Constant {
-		return nil
-	}
 	if b.Strategy.Grows() {
 		if err := BackoffMultiplierRange.check("backoff multiplier", b.Multiplier); err != nil {
 			return err
 		}
+	}
+	if !b.Strategy.Capped() {
+		return nil
 	}
 	if err := BackoffCapRange.check("backoff cap", b.Cap); err != nil {
 		return err

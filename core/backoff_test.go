@@ -305,12 +305,15 @@ func TestStrategyNamesAreTheStrategies(t *testing.T) {
 	}
 }
 
-// Grows and Random say what each strategy's delays depend on, and they are
-// what Validate, Delay, Schedule, the loop and the page's fields read: a
-// strategy's properties were written out as lists in five places (a
-// newcomer's review). Here each is checked against Delay itself: Random
-// exactly where the delay moves with u, Grows exactly where it moves with
-// the multiplier; Validate checks the multiplier exactly where it grows.
+// Grows, Random and Capped say what each strategy's delays depend on, and
+// they are what Validate, Delay, Schedule, the loop and the page's fields
+// read: a strategy's properties were written out as lists in five places
+// (a newcomer's review), and which strategies the cap limits in two more
+// (Validate and the page's cap field; a maintainer's review). Here each is
+// checked against Delay itself: Random exactly where the delay moves with
+// u, Grows exactly where it moves with the multiplier, Capped exactly
+// where it moves with the cap; Validate checks the multiplier exactly
+// where it grows and the cap exactly where it is capped.
 func TestStrategyPropertiesAreWhatDelayDoes(t *testing.T) {
 	for i := range strategyNames {
 		s := Strategy(i)
@@ -320,12 +323,19 @@ func TestStrategyPropertiesAreWhatDelayDoes(t *testing.T) {
 		m := b
 		m.Multiplier = 3
 		grows := b.Delay(n, prev, 0.5) != m.Delay(n, prev, 0.5)
-		if s.Random() != random || s.Grows() != grows {
-			t.Errorf("%s: Random %v, Grows %v; its delays move with u: %v, with the multiplier: %v", s, s.Random(), s.Grows(), random, grows)
+		c := b
+		c.Cap = 150 * time.Millisecond // under every uncapped delay above, at least Base
+		capped := b.Delay(n, prev, 0.5) != c.Delay(n, prev, 0.5)
+		if s.Random() != random || s.Grows() != grows || s.Capped() != capped {
+			t.Errorf("%s: Random %v, Grows %v, Capped %v; its delays move with u: %v, with the multiplier: %v, with the cap: %v", s, s.Random(), s.Grows(), s.Capped(), random, grows, capped)
 		}
 		m.Multiplier = 0 // outside BackoffMultiplierRange
 		if checked := m.Validate() != nil; checked != s.Grows() {
 			t.Errorf("%s: Validate checks the multiplier: %v, want %v", s, checked, s.Grows())
+		}
+		c.Cap = -time.Second // outside BackoffCapRange
+		if checked := c.Validate() != nil; checked != s.Capped() {
+			t.Errorf("%s: Validate checks the cap: %v, want %v", s, checked, s.Capped())
 		}
 	}
 }

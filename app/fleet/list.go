@@ -47,7 +47,7 @@ var Fields = []Field{
 		with(func(s *Scenario) bool { return s.Strategy.Grows() }, "while the strategy does not grow (only exponential, full and equal jitter use it)"),
 	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Full and equal jitter draw under it; decorrelated draws past it wait exactly the cap.",
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
-		with(func(s *Scenario) bool { return s.Strategy != core.None && s.Strategy != core.Constant }, "while the strategy is None or Constant"),
+		with(func(s *Scenario) bool { return s.Strategy.Capped() }, "while the strategy is None or Constant"),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
 		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
 	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; an attempt in flight runs on to its timeout; 0 = no limit.",
