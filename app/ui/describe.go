@@ -343,7 +343,7 @@ func sliceText(d, width time.Duration) string {
 }
 
 // waitCount is how many waits between attempts there were of each reason.
-type waitCount [core.ReasonBucket + 1]int
+type waitCount [len(waitReasons)]int
 
 // waitText says the waits by their reason: " Waits: 30 backoff, 7
 // Retry-After." A fleet bucket's come before first tries too: "Waits
@@ -351,7 +351,7 @@ type waitCount [core.ReasonBucket + 1]int
 // review).
 func waitText(n waitCount) string {
 	var parts []string
-	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+	for _, r := range waitReasons {
 		if c := n[r]; c > 0 {
 			parts = append(parts, thousands(c)+" "+reasonLabel[r])
 		}

@@ -1022,7 +1022,7 @@ const waitEdgeW = 0.75
 
 func paintWaits(o *browser.Ops, l *layout, m *model, in frameInput, p pick) {
 	h := math.Max(1, l.barRow()*0.5)
-	for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+	for _, r := range waitReasons {
 		n := 0
 		o.FillStyle(reasonColour(r))
 		o.BeginPath()
@@ -1174,7 +1174,7 @@ func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 	cols := int(l.right-l.left) + 2
 	rows := int(l.laneH*float64(l.workers)) + 2
 	px := o.Image(cols, rows, l.left, l.lanesTop, float64(cols), float64(rows))
-	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
+	reasons := waitReasons[:]
 	// One pass over the waits, constant work each: per reason and pixel
 	// row a difference array (+1 where a wait starts, −1 past its end), so
 	// a running sum along the row says whether any wait of that reason

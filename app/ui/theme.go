@@ -394,6 +394,12 @@ func (t *theme) rgb(c int) [3]byte {
 	return out
 }
 
+// waitReasons are the reasons a loop waits, every core.Reason in core's
+// order: the order the lanes paint waits in and the summary names them
+// (TestWaitReasonsAreCoresReasons). A reason left out of a list of them
+// here was painted nowhere and counted nowhere.
+var waitReasons = [...]core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
+
 // reasonLabel names a wait reason for people, with the waterfall phase it looks like.
 var reasonLabel = map[core.Reason]string{
 	core.ReasonBackoff:    "backoff",

@@ -26,7 +26,7 @@ import (
 // lane, which no other reason does.
 func TestWaitColoursApart(t *testing.T) {
 	const minWaitDE = 20
-	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
+	reasons := waitReasons[:]
 	for _, th := range []*theme{&normalTheme, &darkTheme, &presentTheme} {
 		for _, bg := range []int{colPanel, colLaneAlt} {
 			lane := th.rgb(bg)
@@ -66,7 +66,7 @@ func TestWaitEdgesStandOut(t *testing.T) {
 	const least = 3
 	for _, th := range []*theme{&normalTheme, &darkTheme, &presentTheme} {
 		for _, bg := range []int{colPanel, colLaneAlt} {
-			for _, r := range []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket} {
+			for _, r := range waitReasons {
 				fill := contrast(th, reasonColour(r), bg)
 				edge := 0.0
 				if e := reasonEdge(r); e >= 0 {
@@ -206,5 +206,25 @@ func TestPresentationMarksReadFromAfar(t *testing.T) {
 		if l.markR < c.minR-1e-9 || l.markR > c.maxR+1e-9 {
 			t.Errorf("%s theme, %d workers, lanes of %.1f px: marks of radius %.2f px, want %.2f–%.2f", c.th.name, c.workers, l.rowH, l.markR, c.minR, c.maxR)
 		}
+	}
+}
+
+// The page's reasons are core's, all of them, in core's order: a reason
+// core adds and the page does not list would be painted in no lane and
+// counted in no summary (paintWaits and paintDenseLanes skip a reason
+// they do not list; waitCount is indexed by it), with no label and the
+// backoff's colour.
+func TestWaitReasonsAreCoresReasons(t *testing.T) {
+	for i, r := range waitReasons {
+		if r != core.Reason(i) {
+			t.Errorf("waitReasons[%d] = %v, want core's Reason(%d), %v", i, r, i, core.Reason(i))
+		}
+		if reasonLabel[r] == "" {
+			t.Errorf("reason %v has no label", r)
+		}
+	}
+	next := core.Reason(len(waitReasons))
+	if s := next.String(); !strings.HasPrefix(s, "Reason(") {
+		t.Errorf("core names reason %d %q, which waitReasons leaves out", next, s)
 	}
 }

@@ -732,10 +732,9 @@ func TestModelServerStream(t *testing.T) {
 func TestDenseLanesPicture(t *testing.T) {
 	m := newModel(t0, 3000)
 	rng := rand.New(rand.NewPCG(1, 2))
-	reasons := []core.Reason{core.ReasonBackoff, core.ReasonRetryAfter, core.ReasonResetHint, core.ReasonBucket}
 	for range 20000 {
 		from := time.Duration(rng.Int64N(int64(20 * time.Second)))
-		sp := span{worker: rng.IntN(3000), reason: reasons[rng.IntN(4)], from: from, planned: from + time.Duration(rng.Int64N(int64(3*time.Second)))}
+		sp := span{worker: rng.IntN(3000), reason: waitReasons[rng.IntN(len(waitReasons))], from: from, planned: from + time.Duration(rng.Int64N(int64(3*time.Second)))}
 		sp.to = sp.planned
 		if rng.IntN(10) == 0 {
 			sp.to = -1 // still waiting: drawn to its planned end
@@ -759,7 +758,7 @@ func TestDenseLanesPicture(t *testing.T) {
 
 	cols, rows := int(l.right-l.left)+2, int(l.laneH*float64(l.workers))+2
 	want := make([]byte, cols*rows*4)
-	for _, r := range reasons {
+	for _, r := range waitReasons {
 		cover := make([]bool, cols*rows)
 		for _, sp := range m.spans {
 			y := int(float64(sp.worker) * l.laneH)
