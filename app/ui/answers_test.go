@@ -15,7 +15,7 @@ import (
 var answerCases = []string{
 	`{"lan":true,"origins":["http://192.168.1.20:8080","http://[fe80::1]:8080"],"hint":""}`,
 	`{"lan":false,"origins":[],"hint":"The server listens on loopback only: restart it with -host 0.0.0.0."}`,
-	`{"key":"run-6f1c2a","at":"2026-12-04T04:01:02.123456789Z","n":20,"allowed":3,"rejected":17}` + "\n",
+	`{"key":"run-6f1c2a","at":"2026-12-04T04:01:02.123456789Z","n":20,"allowed":3,"rejected":17,"outage":0}` + "\n",
 	`{"key":"run-6f1c2a","from":"2026-12-04T04:01:02.5Z","until":"2026-12-04T04:01:05.5Z"}` + "\n",
 	`{"key":"room-1","from":"2026-12-04T04:01:02.5Z","until":"2026-12-04T04:01:07.5Z","scale":0.5}` + "\n",
 	`{"error":"n: want a whole number from 1 to 1000","param":"n","value":"0","allowed":"1 to 1000"}` + "\n",
