@@ -83,6 +83,24 @@ func TestEveryFieldHasACase(t *testing.T) {
 	}
 }
 
+// A menu labels all its choices or none (status, malformed: their values
+// are what they mean). choiceField falls back to a value without a label
+// silently: a strategy added to core and not to strategyLabels would have
+// shown as "linear" among "Exponential, full jitter" and its kind.
+func TestMenusLabelEveryChoiceOrNone(t *testing.T) {
+	for _, f := range Fields {
+		var bare []string
+		for _, c := range f.Choices {
+			if c.Label == c.Value {
+				bare = append(bare, c.Value)
+			}
+		}
+		if len(bare) > 0 && len(bare) < len(f.Choices) {
+			t.Errorf("%s: choices %q have no label, where the others have one", f.Key, bare)
+		}
+	}
+}
+
 func TestFieldsDescribeThemselves(t *testing.T) {
 	groups := []string{"fleet", "backoff", "retry-after", "bucket", "budget", "endpoint", "failures", "outage"}
 	last := 0
