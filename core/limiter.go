@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"time"
 )
 
@@ -17,7 +18,10 @@ const (
 	LimitSlidingWindow                    // Limit requests in any window of length Window
 )
 
-var limiterKindNames = [...]string{"none", "token-bucket", "fixed-window", "sliding-window"}
+// limiterKindNames are the kinds' names, by their constants: one place for
+// ParseLimiterKind, String and the errors' lists, as strategyNames is for
+// Strategy.
+var limiterKindNames = [...]string{LimitNone: "none", LimitTokenBucket: "token-bucket", LimitFixedWindow: "fixed-window", LimitSlidingWindow: "sliding-window"}
 
 // String returns "none", "token-bucket", "fixed-window" or "sliding-window".
 func (k LimiterKind) String() string {
@@ -34,7 +38,7 @@ func ParseLimiterKind(s string) (LimiterKind, error) {
 			return LimiterKind(i), nil
 		}
 	}
-	return 0, fmt.Errorf("core: limiter kind %q: must be one of none, token-bucket, fixed-window, sliding-window", s)
+	return 0, fmt.Errorf("core: limiter kind %q: must be one of %s", s, strings.Join(limiterKindNames[:], ", "))
 }
 
 // LimiterConfig describes a server-side limit. Only the fields of the
@@ -64,7 +68,8 @@ func (c LimiterConfig) Validate() error {
 		}
 		return LimiterWindowRange.check("limiter window", c.Window)
 	}
-	return fmt.Errorf("core: limiter kind %d: must be between 0 and 3", uint8(c.Kind))
+	last := len(limiterKindNames) - 1
+	return fmt.Errorf("core: limiter kind %d: must be between 0 (%s) and %d (%s)", uint8(c.Kind), limiterKindNames[0], last, limiterKindNames[last])
 }
 
 // Scaled returns c with its limit multiplied by f, as a server that cuts

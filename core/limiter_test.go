@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -134,7 +135,7 @@ func TestLimiterConfigValidate(t *testing.T) {
 		{LimiterConfig{Kind: LimitFixedWindow, Limit: 1000, Window: time.Minute}, ""},
 		{LimiterConfig{Kind: LimitSlidingWindow, Limit: 1001, Window: time.Minute}, "core: limiter limit 1001: must be between 1 and 1000"},
 		{LimiterConfig{Kind: LimitSlidingWindow, Limit: 10, Window: 0}, "core: limiter window 0s: must be between 1ms and 24h"},
-		{LimiterConfig{Kind: 9}, "core: limiter kind 9"},
+		{LimiterConfig{Kind: 9}, "core: limiter kind 9: must be between 0 (none) and 3 (sliding-window)"},
 	}
 	for _, tt := range tests {
 		wantErr(t, tt.c.Validate(), tt.want)
@@ -150,14 +151,22 @@ func TestNewLimiterPanicsOnInvalidConfig(t *testing.T) {
 	NewLimiter(LimiterConfig{Kind: LimitFixedWindow}, t0)
 }
 
+// The kinds' names are written once (limiterKindNames): the errors list
+// them from there, as the strategies' do, where two hand-written lists
+// ("must be between 0 and 3", "must be one of none, ...") waited to miss
+// a kind added.
 func TestLimiterKindNames(t *testing.T) {
-	for k := LimitNone; k <= LimitSlidingWindow; k++ {
-		got, err := ParseLimiterKind(k.String())
-		if err != nil || got != k {
-			t.Errorf("ParseLimiterKind(%q) = %v, %v", k.String(), got, err)
+	for i, name := range limiterKindNames {
+		k := LimiterKind(i)
+		got, err := ParseLimiterKind(name)
+		if err != nil || got != k || k.String() != name {
+			t.Errorf("ParseLimiterKind(%q) = %v, %v; want %d", name, got, err, i)
 		}
 	}
-	wantErr(t, func() error { _, err := ParseLimiterKind("leaky"); return err }(), `limiter kind "leaky"`)
+	wantErr(t, func() error { _, err := ParseLimiterKind("leaky"); return err }(), `core: limiter kind "leaky": must be one of none, token-bucket, fixed-window, sliding-window`)
+	last := limiterKindNames[len(limiterKindNames)-1]
+	err := LimiterConfig{Kind: LimiterKind(len(limiterKindNames))}.Validate()
+	wantErr(t, err, fmt.Sprintf("must be between 0 (none) and %d (%s)", len(limiterKindNames)-1, last))
 }
 
 // randomTimes returns n non-decreasing instants with gaps drawn to hit
