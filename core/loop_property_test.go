@@ -22,7 +22,7 @@ func TestLoopRandomRunsKeepInvariants(t *testing.T) {
 	for run := 0; run < 3000; run++ {
 		p := Policy{
 			Backoff: Backoff{
-				Strategy:   Strategy(r.IntN(6)),
+				Strategy:   Strategy(r.IntN(len(strategyNames))), // every strategy, a new one too
 				Base:       time.Duration(1+r.IntN(500)) * ms,
 				Multiplier: 1 + 3*r.Float64(),
 			},
