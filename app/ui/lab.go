@@ -401,18 +401,12 @@ func (l *Lab) Watch(ctx app.Context) {
 	if !l.CanWatch() {
 		return
 	}
-	l.dismissToast()
-	l.cancelRehearsal()
-	l.StopReplay()
 	s := l.s
-	l.runs++
-	l.runKey = s.Room
-	l.closeStream()
 	rctx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
-	l.running, l.watching, l.watched, l.stopping = true, true, true, false
-	l.rec, l.stats, l.disp, l.simSum, l.tr, l.live = nil, fleet.Stats{}, 0, fleet.SimSummary{}, nil, nil
-	l.summary = runSummary{} // nor the last run's recording kept alive by the summary's key (a review)
+	l.beginRun(cancel)
+	l.runKey = s.Room
+	l.watching, l.watched = true, true
+	l.simSum, l.tr, l.live = fleet.SimSummary{}, nil, nil
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
 	l.view.startWatch(s, start)
@@ -963,31 +957,21 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
-	l.dismissToast()
-	l.checkSubdomains(ctx) // again, when the last check got no answer in time
-	l.cancelRehearsal()
-	l.StopReplay()
 	s := l.s
-	l.runs++
+	rctx, cancel := context.WithCancel(context.Background())
+	l.beginRun(cancel)
+	l.checkSubdomains(ctx) // again, when the last check got no answer in time
 	l.runKey = newKey("run-")
 	if s.Room != "" {
 		l.runKey = s.Room
 	}
 	_ = browser.PrepareTimings(250_000, s.Target == "")
-	rctx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
-	l.running, l.stopping = true, false
-	l.rec, l.stats, l.hasStats, l.disp, l.watched = nil, fleet.Stats{}, true, 0, false
-	l.summary = runSummary{} // nor its recording kept alive by the summary's key
+	l.hasStats = true
 	tr := newFetchTransport(l.pageURL(), l.subdomains, s, l.runKey, l.device)
 	l.tr = tr
-	live := &liveRecords{countOnly: true} // its numbers start with the run (restart, below)
-	l.live = live
 	l.view.start(s, time.Now(), tr.device) // an empty timeline at once; its origin is set below
-	l.runRev++
-	l.publish()
-	l.showRun(ctx)
-	l.closeStream()
+	live := &liveRecords{countOnly: true}  // its numbers start with the run (restart, below)
+	l.showNewRun(ctx, live)
 	var ready <-chan struct{}
 	if s.Target == "" {
 		// The server's own view: every arrival for the key (the whole room
@@ -1035,6 +1019,35 @@ func (l *Lab) Run(ctx app.Context) {
 			l.publish()
 		})
 	})
+}
+
+// beginRun readies the page for a new run, live or simulated, or a watch:
+// it ends what the last one left going (its message, the rehearsal, a
+// replay, the arrivals stream, its context), forgets its recording,
+// numbers and summary, counts the run and takes cancel as its Stop. Run,
+// Simulate and Watch then set what is theirs; showNewRun shows a run.
+func (l *Lab) beginRun(cancel context.CancelFunc) {
+	l.dismissToast()
+	l.cancelRehearsal()
+	l.StopReplay()
+	l.closeStream()
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.cancel = cancel
+	l.runs++
+	l.running, l.stopping, l.watched = true, false, false
+	l.rec, l.stats, l.disp = nil, fleet.Stats{}, 0
+	l.summary = runSummary{} // nor its recording kept alive by the summary's key
+}
+
+// showNewRun makes live the records of the run just begun (beginRun), whose
+// numbers the page shows, and shows the run.
+func (l *Lab) showNewRun(ctx app.Context, live *liveRecords) {
+	l.live = live
+	l.runRev++
+	l.publish()
+	l.showRun(ctx)
 }
 
 // streamWait is how long a live run waits for its arrivals stream to open
@@ -1145,29 +1158,16 @@ func (l *Lab) Simulate(ctx app.Context) {
 	if !l.CanSimulate() {
 		return
 	}
-	l.dismissToast()
-	l.cancelRehearsal()
-	l.StopReplay()
 	s := l.s
-	l.runs++
-	l.runKey = ""
 	at := time.Now()
-	if l.cancel != nil {
-		l.cancel()
-	}
 	sctx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
-	l.closeStream()
-	l.running, l.simulating, l.stopping, l.watched = true, true, false, false
-	l.rec, l.stats, l.hasStats, l.disp = nil, fleet.Stats{}, false, 0
-	l.summary = runSummary{} // nor its recording kept alive by the summary's key
+	l.beginRun(cancel)
+	l.runKey = ""
+	l.simulating, l.hasStats = true, false
 	l.simSum, l.simSoFar, l.simDrawing = fleet.SimSummary{}, sim.Progress{}, false
 	l.tr = nil
 	live := &liveRecords{}
-	l.live = live
-	l.runRev++
-	l.publish()
-	l.showRun(ctx)
+	l.showNewRun(ctx, live)
 	ctx.Async(func() {
 		// Let the browser paint "Simulating…" before the thread is busy.
 		browser.Clock{}.AfterPaint(context.Background())
