@@ -84,7 +84,9 @@ func formatValue[T ~int | ~int64 | ~float64](v T) string {
 // in a configuration: hexadecimal ("0x1p-2"), digit separators ("1_000"),
 // "Inf" and "NaN". Zero is zero whatever its sign: "-0" reads as 0, which
 // a link then writes "0", not "-0". The page's fields and the mock's
-// parameters read numbers with it.
+// parameters read numbers with it. Its error is strconv's own
+// *strconv.NumError (ErrSyntax, or ErrRange past ±1.8e308), not a "core:"
+// one: the callers name the field.
 func ParseFloat(s string) (float64, error) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E' {
