@@ -227,15 +227,46 @@ func floatField(key, group, label, unit, help string, r core.Range[float64], ptr
 		Min: core.FormatFloat(r.Min), Max: core.FormatFloat(r.Max), allowed: allowed,
 		Get: func(s *Scenario) string { return core.FormatFloat(*ptr(s)) },
 		Set: func(s *Scenario, v string) error {
-			f, err := core.ParseFloat(strings.TrimSpace(v))
+			t, why := decimalComma(strings.TrimSpace(v))
+			f, err := core.ParseFloat(t)
 			if err != nil || !r.Contains(f) { // Contains is false for NaN
-				return invalid(label, v, allowed)
+				return invalid(label, v, allowed+why)
 			}
 			*ptr(s) = f
 			return nil
 		},
 	}
 }
+
+// decimalComma reads a number typed with a decimal comma, as German and
+// French write it (and as a phone's decimal keypad in those languages
+// types it): "0,5" is 0.5, "1,5s" 1.5s. It reads v's one comma between two
+// digits, with no point in v, as a decimal point. A comma before exactly
+// three digits after a whole part other than 0 ("2,500") is as likely
+// English's thousands separator: v is returned as it is, to be refused,
+// with why: the second result, for the field's message. (Refused as "must
+// be a number between 1 and 10", "1,5" read as a mistake to whoever
+// writes it so.)
+func decimalComma(v string) (string, string) {
+	i := strings.IndexByte(v, ',')
+	if i < 1 || i+1 >= len(v) || strings.Count(v, ",") > 1 || strings.IndexByte(v, '.') >= 0 || !isDigit(v[i-1]) || !isDigit(v[i+1]) {
+		return v, ""
+	}
+	j, k := i+1, i
+	for j < len(v) && isDigit(v[j]) {
+		j++
+	}
+	for k > 0 && isDigit(v[k-1]) {
+		k--
+	}
+	dot := v[:i] + "." + v[i+1:]
+	if j-i == 4 && strings.TrimLeft(v[k:i], "0") != "" {
+		return v, "; is " + v + " " + dot + " or " + v[:i] + v[i+1:] + "? Write one of them"
+	}
+	return dot, ""
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // unitHint is what a duration field's message adds for a bare number,
 // which Go reads as no duration ("100" typed into Base): the same number
@@ -265,9 +296,10 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 		Min: core.FormatDuration(r.Min), Max: core.FormatDuration(r.Max), allowed: allowed,
 		Get: func(s *Scenario) string { return core.FormatDuration(*ptr(s)) },
 		Set: func(s *Scenario, v string) error {
-			d, err := time.ParseDuration(strings.TrimSpace(v))
+			t, why := decimalComma(strings.TrimSpace(v))
+			d, err := time.ParseDuration(t)
 			if err != nil || !r.Contains(d) {
-				return invalid(label, v, allowed+unitHint(v, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
+				return invalid(label, v, allowed+why+unitHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
 			}
 			*ptr(s) = d
 			return nil

@@ -988,3 +988,48 @@ func TestDurationFieldsSuggestAUnit(t *testing.T) {
 		}
 	}
 }
+
+// A number typed with a decimal comma, as German and French write it (and
+// as their phones' decimal keypads type it), is the number meant: "1,5"
+// was refused as "must be a number between 1 and 10", which it is, to
+// whoever writes it so (a review in a German browser). A comma that may
+// be English's thousands separator ("2,500") is refused, saying why.
+func TestFieldsTakeADecimalComma(t *testing.T) {
+	for _, c := range []struct{ key, value, want string }{
+		{"mult", "1,5", "1.5"},
+		{"bucket_rate", " 0,5 ", "0.5"},
+		{"budget_refill", "0,125", "0.125"}, // a whole part of 0: no thousands
+		{"rate", "2,5", "2.5"},              // an endpoint field's (mock's parser) too
+		{"fail500", "12,5", "12.5"},
+		{"timeout", "1,5s", "1.5s"},
+		{"base", "0,25s", "250ms"},
+		{"latency", "1,5s", "1.5s"},
+		{"ra_ceiling", "1m2,5s", "1m2.5s"},
+	} {
+		f, _ := FieldByKey(c.key)
+		s := Default()
+		if err := f.Set(&s, c.value); err != nil {
+			t.Errorf("%s=%q: %v", c.key, c.value, err)
+		} else if got := f.Get(&s); got != c.want {
+			t.Errorf("%s=%q reads as %q, want %q", c.key, c.value, got, c.want)
+		}
+	}
+	for _, c := range []struct{ key, value, want string }{
+		{"rate", "2,500", `Server rate "2,500": must be a number between 0.001 and 1000000; is 2,500 2.500 or 2500? Write one of them`},
+		{"mult", "1,250", `; is 1,250 1.250 or 1250? Write one of them`},
+		{"timeout", "1,500s", `; is 1,500s 1.500s or 1500s? Write one of them`},
+		{"mult", "1,5,5", `Multiplier "1,5,5": must be a number between 1 and 10`},
+		{"mult", "1.5,5", `Multiplier "1.5,5": must be a number between 1 and 10`},
+		{"mult", ",5", `Multiplier ",5": must be a number between 1 and 10`},
+		{"base", "0,5", `; with a unit: 0.5s or 0.5m, perhaps`},
+		{"workers", "1,5", `Workers "1,5": must be an integer`}, // no comma in an integer
+		{"burst", "2,5", `Server burst "2,5": must be an integer`},
+	} {
+		f, _ := FieldByKey(c.key)
+		s := Default()
+		err := f.Set(&s, c.value)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%q: %v, want %q", c.key, c.value, err, c.want)
+		}
+	}
+}

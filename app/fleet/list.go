@@ -525,9 +525,13 @@ func mockAllowed(name string) string {
 func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func(*Scenario, string) error {
 	return func(s *Scenario, v string) error {
 		p := s.Mock
-		if err := p.Set(name, strings.TrimSpace(v)); err != nil { // as typed: " 10" is 10, as in every other field
-			_, duration := any(*new(T)).(time.Duration)
-			return mockInvalid(s.Mock, name, label, allowed, v, duration)
+		t, why := strings.TrimSpace(v), "" // as typed: " 10" is 10, as in every other field
+		_, duration := any(*new(T)).(time.Duration)
+		if _, float := any(*new(T)).(float64); float || duration {
+			t, why = decimalComma(t) // the page's fields' reading: /mock's own query still refuses "1,5"
+		}
+		if err := p.Set(name, t); err != nil {
+			return mockInvalid(s.Mock, name, label, allowed+why, t, v, duration)
 		}
 		*ptr(&s.Mock) = *ptr(&p)
 		return nil
@@ -536,9 +540,10 @@ func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func
 
 // mockInvalid is mockSet's error for v, with a duration's unit hint: one
 // function, not one per mockSet's type.
-func mockInvalid(p mock.Params, name, label, allowed, v string, duration bool) error {
+// t is v as read (decimalComma).
+func mockInvalid(p mock.Params, name, label, allowed, t, v string, duration bool) error {
 	if duration {
-		allowed += unitHint(v, func(t string) bool { q := p; return q.Set(name, t) == nil })
+		allowed += unitHint(t, func(t string) bool { q := p; return q.Set(name, t) == nil })
 	}
 	return invalid(label, v, allowed)
 }
