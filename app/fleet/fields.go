@@ -271,9 +271,15 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // unitHint is what a duration field's message adds for a bare number,
 // which Go reads as no duration ("100" typed into Base): the same number
 // with the units that make it one the field takes (ok), "; with a unit:
-// 100ms, perhaps". "" for anything else.
+// 100ms, perhaps". A duration written with a space before its unit, as
+// the page writes measured ones ("1.5 s") and as SI style has it, is
+// offered without the space: "; without a space: 1.5s". "" for anything
+// else.
 func unitHint(v string, ok func(string) bool) string {
 	v = strings.TrimSpace(v)
+	if w := strings.Join(strings.Fields(v), ""); w != v && ok(w) {
+		return "; without a space: " + w
+	}
 	if _, err := core.ParseFloat(v); err != nil {
 		return ""
 	}

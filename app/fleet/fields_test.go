@@ -976,12 +976,22 @@ func TestDurationFieldsSuggestAUnit(t *testing.T) {
 		{"latency", "200", `; with a unit: 200ms, perhaps`}, // an endpoint field's too
 		{"window", "1", `; with a unit: 1ms or 1s or 1m, perhaps`},
 		{"rate", "5x", `must be a number`},
+		// With a space before the unit, as the page writes a measured
+		// duration ("1.5 s"): the message said only "must be a duration".
+		{"cap", "1 s", `Cap "1 s": must be a duration between 0s and 24h (e.g. 250ms, 2s, 1m); without a space: 1s`},
+		{"timeout", " 1,5 s", `; without a space: 1.5s`},
+		{"latency", "50 ms", `; without a space: 50ms`}, // an endpoint field's too
+		{"elapsed", "1m 30s", `; without a space: 1m30s`},
+		{"timeout", "1 h", `(e.g. 250ms, 2s, 1m)`}, // 1h is not allowed either: no hint
 	} {
 		f, _ := FieldByKey(c.key)
 		s := Default()
 		err := f.Set(&s, c.value)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s=%q: %v, want %q", c.key, c.value, err, c.want)
+		}
+		if c.value == "1 h" && strings.Contains(err.Error(), "space") {
+			t.Errorf("%s=%q: %v offers a value not allowed", c.key, c.value, err)
 		}
 		if (c.value == "fast" || c.key == "rate") && strings.Contains(err.Error(), "with a unit") {
 			t.Errorf("%s=%q: %v suggests a unit for no number", c.key, c.value, err)
