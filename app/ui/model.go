@@ -157,6 +157,11 @@ type model struct {
 	devIdx    map[string]int
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
+	// clockLo and clockHi bound the server's clock less the page's, from
+	// the answers so far (clockN): each was received between its send and
+	// its answer (clockOff).
+	clockLo, clockHi time.Duration
+	clockN           int
 	// unanswered counts, for each tag whose arrival the server left
 	// unanswered (a drop, a hang), how many times it arrived again since.
 	unanswered map[string]int
@@ -270,6 +275,30 @@ func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
 	return m
 }
 
+// clockSlack is how far the server's clock may seem off the page's on one
+// machine: the page's wall clock is in whole milliseconds (Go's in wasm
+// reads Date).
+const clockSlack = 20 * time.Millisecond
+
+// clockOff is how much the server's clock is ahead of the page's (behind:
+// negative), at least, when the answers show it, else 0. The server's
+// arrivals are drawn by its clock, and another machine's (a workshop's
+// laptops joining the presenter's server) may be seconds off the page's:
+// an arrival 2 s behind was drawn before its request was sent, most of a
+// run's left of the axis, unseen. Each answered request was received
+// between its send and its answer, by the page's clock.
+func (m *model) clockOff() time.Duration {
+	switch {
+	case m.clockN == 0 || m.simulated:
+		return 0
+	case m.clockLo > clockSlack:
+		return m.clockLo
+	case m.clockHi < -clockSlack:
+		return m.clockHi
+	}
+	return 0
+}
+
 // since is t as an offset from the run's start.
 func (m *model) since(t time.Time) time.Duration { return t.Sub(m.start) }
 
@@ -336,6 +365,12 @@ func (m *model) add(r *fleet.Record) {
 			k.handoff, k.queued, k.pickup, k.redirected = a.Handoff, a.Queued, a.Pickup, a.Redirected != ""
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
+				if lo, hi := k.serverAt-t, k.serverAt-k.sent; m.clockN == 0 {
+					m.clockLo, m.clockHi = lo, hi
+				} else {
+					m.clockLo, m.clockHi = max(m.clockLo, lo), min(m.clockHi, hi)
+				}
+				m.clockN++
 			}
 			if a.ServerSeq > 0 && !m.simulated { // a simulation has no arrivals stream to match
 				m.markBySeq[a.ServerSeq] = i

@@ -269,6 +269,18 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	case m != nil && m.others:
 		srvNotes = []string{"each request when the server received it; grey: another client's (Burst)", "grey: another client's (Burst)", "grey: Burst"}
 	}
+	var off time.Duration
+	if m != nil {
+		off = m.clockOff()
+	}
+	if off != 0 { // what else the note says matters less than that the panel is drawn off
+		ahead, late := "ahead of", "late"
+		if off < 0 {
+			off, ahead, late = -off, "behind", "early"
+		}
+		d := fmtDur(off)
+		srvNotes = []string{"by the server's clock, at least " + d + " " + ahead + " this device's: drawn that much too " + late, "server's clock " + d + " " + ahead + " this device's", "clock off " + d}
+	}
 	o.Text(fitText(srvNotes, l.right-l.left-titleWidth("Server arrivals", s), fontSmall, s), l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	paintHistogramUnit(o, l)
 	paintLaneLabels(o, l)

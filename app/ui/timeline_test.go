@@ -2717,3 +2717,47 @@ func TestHitSpanFollowsTheDrawnWait(t *testing.T) {
 		}
 	}
 }
+
+// The server's arrivals are drawn by its clock: on another machine (a
+// workshop's laptops joining the presenter's server) it may be seconds off
+// the page's, and the panel was drawn that much off without a word (a
+// laptop 2 s ahead: 26 of a run's 30 arrivals left of the axis, the other
+// 4 under the wrong requests). The answers bound the difference, each
+// received between its send and its answer, and the panel's note says it.
+func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
+	shifted := func(d time.Duration) []fleet.Record {
+		recs := oneJob()
+		for i := range recs {
+			if a := recs[i].Attempt; a != nil {
+				a.ServerAt = a.ServerAt.Add(d)
+			}
+		}
+		return recs
+	}
+	for _, c := range []struct {
+		skew time.Duration
+		want string
+	}{
+		{0, "each request when the server received it (rows cycle by arrival number)"},
+		{15 * time.Millisecond, "each request when the server received it (rows cycle by arrival number)"}, // within the answers' bounds: second 1's 1101–1150 ms
+		{-2 * time.Second, "by the server's clock, at least 2 s behind this device's: drawn that much too early"},
+		{3 * time.Second, "by the server's clock, at least 2.96 s ahead of this device's: drawn that much too late"},
+	} {
+		m := newModel(t0, 3)
+		for _, r := range shifted(c.skew) {
+			m.add(&r)
+		}
+		l := newLayout(1400, 3, 2*time.Second, &normalTheme)
+		var o browser.Ops
+		paint(&o, &l, m, frameInput{th: &normalTheme})
+		if _, ok := textY(&o, c.want); !ok {
+			var notes []string
+			for _, s := range o.Strings() {
+				if strings.Contains(s, "server") || strings.Contains(s, "clock") {
+					notes = append(notes, s)
+				}
+			}
+			t.Errorf("server's clock %v off: the panel's note is none of %q, want %q", c.skew, notes, c.want)
+		}
+	}
+}
