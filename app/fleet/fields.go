@@ -259,11 +259,14 @@ func decimalComma(v string) (string, string) {
 	for k > 0 && isDigit(v[k-1]) {
 		k--
 	}
-	dot := v[:i] + "." + v[i+1:]
 	if j-i == 4 && strings.TrimLeft(v[k:i], "0") != "" {
-		return v, "; is " + v + " " + dot + " or " + v[:i] + v[i+1:] + "? Write one of them"
+		frac := strings.TrimRight(v[i+1:j], "0") // "2.5", not "2.500"
+		if frac != "" {
+			frac = "." + frac
+		}
+		return v, "; " + v + " could be " + v[:i] + frac + v[j:] + " or " + v[:i] + v[i+1:] + ": write one of them"
 	}
-	return dot, ""
+	return v[:i] + "." + v[i+1:], ""
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -1025,9 +1025,9 @@ func TestFieldsTakeADecimalComma(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ key, value, want string }{
-		{"rate", "2,500", `Server rate "2,500": must be a number between 0.001 and 1000000; is 2,500 2.500 or 2500? Write one of them`},
-		{"mult", "1,250", `; is 1,250 1.250 or 1250? Write one of them`},
-		{"timeout", "1,500s", `; is 1,500s 1.500s or 1500s? Write one of them`},
+		{"rate", "2,500", `Server rate "2,500": must be a number between 0.001 and 1000000; 2,500 could be 2.5 or 2500: write one of them`},
+		{"mult", "1,250", `; 1,250 could be 1.25 or 1250: write one of them`},
+		{"timeout", "1,000s", `; 1,000s could be 1s or 1000s: write one of them`},
 		{"mult", "1,5,5", `Multiplier "1,5,5": must be a number between 1 and 10`},
 		{"mult", "1.5,5", `Multiplier "1.5,5": must be a number between 1 and 10`},
 		{"mult", ",5", `Multiplier ",5": must be a number between 1 and 10`},
