@@ -212,6 +212,9 @@ func intFieldAllowed(key, group, label, unit, help string, r core.Range[int], al
 		Set: func(s *Scenario, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || !r.Contains(n) {
+				if grouped(v) {
+					return invalid(label, v, allowed+"; with no thousands separator: "+strings.Replace(strings.TrimSpace(v), ".", "", 1))
+				}
 				return invalid(label, v, allowed)
 			}
 			*ptr(s) = n
@@ -270,6 +273,33 @@ func decimalComma(v string) (string, string) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// grouped reports whether v is a whole number written with a point before
+// its last three digits, as German writes a thousand ("1.000", "12.500"):
+// a number field reads it as 1 or 12.5, a count field refuses it.
+func grouped(v string) bool {
+	v = strings.TrimSpace(v)
+	i := strings.IndexByte(v, '.')
+	if i < 1 || i > 3 || len(v) != i+4 || v[0] == '0' {
+		return false
+	}
+	for j := range len(v) {
+		if j != i && !isDigit(v[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// PointNote is what a number field says beside a value it took that
+// German writes for a thousand or more, "1.000": what it read, lest a rate
+// of 1 be run for one of 1000 without a word. "" for any other value.
+func (f *Field) PointNote(s *Scenario, v string) string {
+	if f.Kind != KindFloat || !grouped(v) {
+		return ""
+	}
+	return "Read as " + f.Get(s) + ": a point is a decimal point here (a thousand is 1000, with no separator)."
+}
 
 // unitHint is what a duration field's message adds for a bare number,
 // which Go reads as no duration ("100" typed into Base): the same number

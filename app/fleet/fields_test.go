@@ -1043,3 +1043,44 @@ func TestFieldsTakeADecimalComma(t *testing.T) {
 		}
 	}
 }
+
+// A thousand written as German writes it, "1.000": a number field takes it
+// as 1 and says so (PointNote); a count field refuses it, saying how to
+// write a thousand.
+func TestAPointBeforeThreeDigits(t *testing.T) {
+	for _, c := range []struct{ key, value, note string }{
+		{"rate", "1.000", "Read as 1: a point is a decimal point here (a thousand is 1000, with no separator)."},
+		{"bucket_rate", " 12.500 ", "Read as 12.5: a point is a decimal point here (a thousand is 1000, with no separator)."},
+		{"rate", "1.5", ""},
+		{"rate", "0.500", ""}, // no thousand
+		{"rate", "1000", ""},
+		{"rate", "1.0000", ""},
+		{"budget_refill", "1.000e1", ""},
+		{"base", "1.000s", ""}, // not a number field
+	} {
+		f, _ := FieldByKey(c.key)
+		s := Default()
+		if err := f.Set(&s, c.value); err != nil {
+			t.Errorf("%s=%q: %v", c.key, c.value, err)
+			continue
+		}
+		if got := f.PointNote(&s, c.value); got != c.note {
+			t.Errorf("%s=%q: note %q, want %q", c.key, c.value, got, c.note)
+		}
+	}
+	for _, c := range []struct{ key, value, want string }{
+		{"workers", "1.000", `Workers "1.000": must be an integer between 1 and 10000 (at most 500 for a live run); with no thousands separator: 1000`},
+		{"burst", "2.500", `; with no thousands separator: 2500`}, // an endpoint field's too
+		{"attempts", "1.5", `Max attempts "1.5": must be an integer between 1 and 1000`},
+	} {
+		f, _ := FieldByKey(c.key)
+		s := Default()
+		err := f.Set(&s, c.value)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%q: %v, want %q", c.key, c.value, err, c.want)
+		}
+		if c.key == "attempts" && strings.Contains(err.Error(), "separator") {
+			t.Errorf("%s=%q: %v", c.key, c.value, err)
+		}
+	}
+}

@@ -529,6 +529,8 @@ func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func
 		_, duration := any(*new(T)).(time.Duration)
 		if _, float := any(*new(T)).(float64); float || duration {
 			t, why = decimalComma(t) // the page's fields' reading: /mock's own query still refuses "1,5"
+		} else if grouped(t) {
+			why = "; with no thousands separator: " + strings.Replace(t, ".", "", 1)
 		}
 		if err := p.Set(name, t); err != nil {
 			return mockInvalid(s.Mock, name, label, allowed+why, t, v, duration)

@@ -848,3 +848,32 @@ func TestJoinPanelWarnsOfTooManyWorkers(t *testing.T) {
 		}
 	}
 }
+
+// "1.000", as German writes a thousand, typed into a number field is 1: the
+// field says what it read, beside the input and in its description, lest
+// a server rate of 1 be run for one of 1000 without a word (a review in
+// a German browser). "1.5" says nothing, nor does a count field, which
+// refuses "1.000" saying how to write it.
+func TestFieldSaysAPointWasReadAsADecimalPoint(t *testing.T) {
+	l := newLab()
+	l.Type("rate", "1.000")
+	l.Type("mult", "1.5")
+	l.Type("workers", "1.000")
+	out := renderHTML(&Controls{Lab: l, Rev: l.cfgRev})
+	i := strings.Index(out, `id="info-rate"`)
+	if i < 0 {
+		t.Fatal("no #info-rate beside Server rate 1.000")
+	}
+	if want := "Read as 1: a point is a decimal point here (a thousand is 1000, with no separator)."; !strings.Contains(out[i:], want) {
+		t.Errorf("#info-rate does not say %q", want)
+	}
+	if d := tagWith(out, `id="f-rate"`); !strings.Contains(d, "info-rate") {
+		t.Errorf("the input is not described by its info: %s", d)
+	}
+	if strings.Contains(out, `id="info-mult"`) {
+		t.Error("Multiplier 1.5 says how it read a point")
+	}
+	if i := strings.Index(out, `id="err-workers"`); i < 0 || !strings.Contains(out[i:], "with no thousands separator: 1000") {
+		t.Error("Workers 1.000 is not refused saying how to write a thousand")
+	}
+}

@@ -121,6 +121,8 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 		described = "note-" + key + " " + described
 	} else if key == "room" && errMsg == "" {
 		info = l.roomNote() // the page's name in the room
+	} else if errMsg == "" {
+		info = f.PointNote(&s, l.Text(key)) // "1.000" read as 1
 	}
 	if info != "" {
 		described = "info-" + key + " " + described
