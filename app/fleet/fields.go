@@ -212,10 +212,7 @@ func intFieldAllowed(key, group, label, unit, help string, r core.Range[int], al
 		Set: func(s *Scenario, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || !r.Contains(n) {
-				if grouped(v) {
-					return invalid(label, v, allowed+"; with no thousands separator: "+strings.Replace(strings.TrimSpace(v), ".", "", 1))
-				}
-				return invalid(label, v, allowed)
+				return invalid(label, v, allowed+groupedHint(v))
 			}
 			*ptr(s) = n
 			return nil
@@ -289,6 +286,16 @@ func grouped(v string) bool {
 		}
 	}
 	return true
+}
+
+// groupedHint is what a count's message adds for a thousand written as
+// German writes it (grouped): "; with no thousands separator: 1000". ""
+// for anything else.
+func groupedHint(v string) string {
+	if !grouped(v) {
+		return ""
+	}
+	return "; with no thousands separator: " + strings.Replace(strings.TrimSpace(v), ".", "", 1)
 }
 
 // PointNote is what a number field says beside a value it took that

@@ -1034,6 +1034,10 @@ func TestFieldsTakeADecimalComma(t *testing.T) {
 		{"base", "0,5", `; with a unit: 0.5s or 0.5m, perhaps`},
 		{"workers", "1,5", `Workers "1,5": must be an integer`}, // no comma in an integer
 		{"burst", "2,5", `Server burst "2,5": must be an integer`},
+		// A percentage with its sign: the field's unit is %.
+		{"fail500", "2,5 %", `500 errors "2,5 %": must be a number between 0 and 100; fail500+fail503+drop+hang ≤ 100; without the %: 2.5`},
+		{"hang", "1%", `; without the %: 1`},
+		{"drop", "200%", `Dropped connections "200%": must be a number between 0 and 100; fail500+fail503+drop+hang ≤ 100`},
 	} {
 		f, _ := FieldByKey(c.key)
 		s := Default()
@@ -1071,6 +1075,7 @@ func TestAPointBeforeThreeDigits(t *testing.T) {
 	for _, c := range []struct{ key, value, want string }{
 		{"workers", "1.000", `Workers "1.000": must be an integer between 1 and 10000 (at most 500 for a live run); with no thousands separator: 1000`},
 		{"burst", "2.500", `; with no thousands separator: 2500`}, // an endpoint field's too
+		{"seed", "42.000", `Random seed "42.000": must be an integer between 0 and 18446744073709551615; with no thousands separator: 42000`},
 		{"attempts", "1.5", `Max attempts "1.5": must be an integer between 1 and 1000`},
 	} {
 		f, _ := FieldByKey(c.key)

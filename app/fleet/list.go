@@ -228,7 +228,7 @@ func seedField() Field {
 		Set: func(s *Scenario, v string) error {
 			n, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(v), "+"), 10, 64) // "+5", as the other integers take it
 			if err != nil {
-				return invalid("Random seed", v, allowed)
+				return invalid("Random seed", v, allowed+groupedHint(v))
 			}
 			s.Seed = n
 			return nil
@@ -529,10 +529,14 @@ func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func
 		_, duration := any(*new(T)).(time.Duration)
 		if _, float := any(*new(T)).(float64); float || duration {
 			t, why = decimalComma(t) // the page's fields' reading: /mock's own query still refuses "1,5"
-		} else if grouped(t) {
-			why = "; with no thousands separator: " + strings.Replace(t, ".", "", 1)
+		} else {
+			why = groupedHint(t)
 		}
 		if err := p.Set(name, t); err != nil {
+			// A percentage typed with its sign, "2,5 %": the unit is the field's.
+			if n := strings.TrimSpace(strings.TrimSuffix(t, "%")); n != t && p.Set(name, n) == nil {
+				why += "; without the %: " + n
+			}
 			return mockInvalid(s.Mock, name, label, allowed+why, t, v, duration)
 		}
 		*ptr(&s.Mock) = *ptr(&p)
