@@ -48,7 +48,8 @@ type layerKey struct {
 	outageTo   time.Duration // the last one's end (ended early: redraw)
 	limits     int           // scaled-limit stretches, likewise
 	limitTo    time.Duration
-	bursts     int // another client's bursts, marked on the kept drawing
+	bursts     int           // another client's bursts, marked on the kept drawing
+	shift      time.Duration // the server's clock's (model.reclock): a move moves every arrival
 	// Hatched stretches (the tab hidden, the stream lost): how many of
 	// each, and the last one's end (-1: open, drawn on top).
 	hidden, lost     int
@@ -78,7 +79,7 @@ func (ly *layers) drawUpTo(l *layout, m *model, in frameInput, budget int, show 
 	if n := len(m.limits); n > 0 {
 		key.limits, key.limitTo = n, m.limits[n-1].to
 	}
-	key.bursts = len(m.bursts)
+	key.bursts, key.shift = len(m.bursts), m.shift
 	if n := len(m.hidden); n > 0 {
 		key.hidden, key.hiddenTo = n, m.hidden[n-1].to
 	}

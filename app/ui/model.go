@@ -25,7 +25,7 @@ type mark struct {
 	handoff              time.Duration // from sent to the browser starting the request (fetchStart)
 	queued               time.Duration // browser-side queueing, after the handoff
 	pickup               time.Duration // from the answer's end (responseEnd) to the loop taking it in, at end
-	serverAt             time.Duration // server receive time (by the server's clock)
+	serverAt             time.Duration // server receive time (by the server's clock, less model.shift)
 	hasServer            bool
 	serverSeq            int
 	again                int           // how many times its client sent it again after the server left it unanswered (arrival.again)
@@ -75,7 +75,7 @@ type jobEnd struct {
 // arrival is one request as the server saw it, from the mock's arrivals
 // stream: its own requests and, in a shared room, everyone else's.
 type arrival struct {
-	at        time.Duration // server receive time (by the server's clock)
+	at        time.Duration // server receive time (by the server's clock, less model.shift)
 	seq       int
 	class     fleet.Class // what the server did: ok, limited, failed (500/503/drop), timeout (hang)
 	mark      int         // the attempt it is, or -1 (another client, or not matched yet)
@@ -136,9 +136,9 @@ type model struct {
 	lanes    [][]int // per worker: indices into marks, in send order
 	hidden   []interval
 	lost     []interval    // the server's stream not connected: arrivals not seen
-	outages  []interval    // the server was down (POST /mock/outage), by the server's clock
-	limits   []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock
-	bursts   []burst       // another client's bursts (POST /mock/burst), by the server's clock
+	outages  []interval    // the server was down (POST /mock/outage), by the server's clock (less shift)
+	limits   []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock (less shift)
+	bursts   []burst       // another client's bursts (POST /mock/burst), by the server's clock (less shift)
 	last     time.Duration // latest event time
 
 	arrivals  []arrival       // from the server's stream; empty without one
@@ -162,6 +162,11 @@ type model struct {
 	// its answer (clockOff).
 	clockLo, clockHi time.Duration
 	clockN           int
+	// shift is how far the server's clock is taken to be ahead of the
+	// page's (reclock): its times (arrivals, answers' receipt, outages,
+	// scaled limits, bursts) are drawn that much earlier, on the page's
+	// clock. 0 on one machine.
+	shift time.Duration
 	// unanswered counts, for each tag whose arrival the server left
 	// unanswered (a drop, a hang), how many times it arrived again since.
 	unanswered map[string]int
@@ -281,12 +286,10 @@ func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
 const clockSlack = 20 * time.Millisecond
 
 // clockOff is how much the server's clock is ahead of the page's (behind:
-// negative), at least, when the answers show it, else 0. The server's
-// arrivals are drawn by its clock, and another machine's (a workshop's
-// laptops joining the presenter's server) may be seconds off the page's:
-// an arrival 2 s behind was drawn before its request was sent, most of a
-// run's left of the axis, unseen. Each answered request was received
-// between its send and its answer, by the page's clock.
+// negative), at least, when the answers show it, else 0: another
+// machine's (a workshop's laptops joining the presenter's server) may be
+// seconds off the page's. Each answered request was received between its
+// send and its answer, by the page's clock.
 func (m *model) clockOff() time.Duration {
 	switch {
 	case m.clockN == 0 || m.simulated:
@@ -301,6 +304,53 @@ func (m *model) clockOff() time.Duration {
 
 // since is t as an offset from the run's start.
 func (m *model) since(t time.Time) time.Duration { return t.Sub(m.start) }
+
+// sinceServer is t, a time by the server's clock, as an offset from the
+// run's start on the page's clock (shift).
+func (m *model) sinceServer(t time.Time) time.Duration { return m.since(t) - m.shift }
+
+// clockStep is the least move of shift once it is not 0: each move
+// shifts every server time drawn, and the answers narrow the bounds by a
+// little at a time.
+const clockStep = 5 * time.Millisecond
+
+// reclock takes the server's clock to be off the page's by the middle of
+// the answers' bounds, once they show it off (clockOff), and moves the
+// server times drawn so far by the change: a laptop 2 s ahead of the
+// presenter's server drew 26 of a run's 30 arrivals left of the axis and
+// the rest under the wrong requests (a review). Any shift within the
+// bounds puts each of this page's arrivals within its request's flight.
+func (m *model) reclock() {
+	want := m.clockOff()
+	if want != 0 && m.clockLo <= m.clockHi {
+		want = m.clockLo + (m.clockHi-m.clockLo)/2
+	}
+	d := want - m.shift
+	if d == 0 || want != 0 && m.shift != 0 && d.Abs() < clockStep {
+		return
+	}
+	m.shift = want
+	for i := range m.arrivals {
+		m.arrivals[i].at -= d
+	}
+	for i := range m.marks {
+		if m.marks[i].hasServer {
+			m.marks[i].serverAt -= d
+		}
+	}
+	for i := range m.outages {
+		m.outages[i].from -= d
+		m.outages[i].to -= d
+	}
+	for i := range m.limits {
+		m.limits[i].from -= d
+		m.limits[i].to -= d
+	}
+	for i := range m.bursts {
+		m.bursts[i].at -= d
+	}
+	m.faultRev++ // the summary says when they were
+}
 
 // add takes one record in.
 func (m *model) add(r *fleet.Record) {
@@ -364,13 +414,14 @@ func (m *model) add(r *fleet.Record) {
 		if a := r.Attempt; a != nil {
 			k.handoff, k.queued, k.pickup, k.redirected = a.Handoff, a.Queued, a.Pickup, a.Redirected != ""
 			if !a.ServerAt.IsZero() {
-				k.serverAt, k.hasServer, k.serverSeq = m.since(a.ServerAt), true, a.ServerSeq
-				if lo, hi := k.serverAt-t, k.serverAt-k.sent; m.clockN == 0 {
-					m.clockLo, m.clockHi = lo, hi
+				k.serverAt, k.hasServer, k.serverSeq = m.sinceServer(a.ServerAt), true, a.ServerSeq
+				if raw := m.since(a.ServerAt); m.clockN == 0 {
+					m.clockLo, m.clockHi = raw-t, raw-k.sent
 				} else {
-					m.clockLo, m.clockHi = max(m.clockLo, lo), min(m.clockHi, hi)
+					m.clockLo, m.clockHi = max(m.clockLo, raw-t), min(m.clockHi, raw-k.sent)
 				}
 				m.clockN++
+				m.reclock()
 			}
 			if a.ServerSeq > 0 && !m.simulated { // a simulation has no arrivals stream to match
 				m.markBySeq[a.ServerSeq] = i
@@ -485,7 +536,7 @@ func (m *model) serverEvent(e *mock.Event) {
 		}
 		// The strings are copied: the decoder's point into the whole
 		// message, which would stay alive with each of 300,000 arrivals.
-		a := arrival{at: m.since(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: outcomeName(e.Outcome), tag: strings.Clone(e.Tag)}
+		a := arrival{at: m.sinceServer(e.At), seq: int(e.Seq), class: serverClass(e.Outcome), mark: -1, status: e.Status, outcome: outcomeName(e.Outcome), tag: strings.Clone(e.Tag)}
 		if i, ok := m.markBySeq[a.seq]; ok {
 			a.mark = i
 		} else if !m.watch {
@@ -533,19 +584,19 @@ func (m *model) serverEvent(e *mock.Event) {
 		m.wcount.Dropped += int(e.Dropped)
 	case "outage":
 		m.faultRev++
-		from, to := m.since(e.At), m.since(e.Until)
+		from, to := m.sinceServer(e.At), m.sinceServer(e.Until)
 		if n := len(m.outages); (n == 0 || !resumes(&m.outages[n-1], from, to)) && to > from {
 			m.outages = append(m.outages, interval{from, to})
 		}
 	case "burst":
 		m.faultRev++
-		b := burst{m.since(e.At), e.N, e.Admitted}
+		b := burst{m.sinceServer(e.At), e.N, e.Admitted}
 		if !slices.Contains(m.bursts, b) { // the Burst button's answer tells of it too (in case the stream's is lost)
 			m.bursts = append(m.bursts, b)
 		}
 	case "limit":
 		m.faultRev++
-		from, to := m.since(e.At), m.since(e.Until)
+		from, to := m.sinceServer(e.At), m.sinceServer(e.Until)
 		if n := len(m.limits); n > 0 && from >= m.limits[n-1].from && from <= m.limits[n-1].to {
 			// About the latest stretch: the same scale extends it; an end
 			// (to = from) or another scale (the mock holds one per key:

@@ -269,17 +269,13 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	case m != nil && m.others:
 		srvNotes = []string{"each request when the server received it; grey: another client's (Burst)", "grey: another client's (Burst)", "grey: Burst"}
 	}
-	var off time.Duration
-	if m != nil {
-		off = m.clockOff()
-	}
-	if off != 0 { // what else the note says matters less than that the panel is drawn off
-		ahead, late := "ahead of", "late"
+	if m != nil && m.shift != 0 { // what else the note says matters less than that the panel's times were moved
+		off, ahead := m.shift, "ahead of"
 		if off < 0 {
-			off, ahead, late = -off, "behind", "early"
+			off, ahead = -off, "behind"
 		}
 		d := fmtDur(off)
-		srvNotes = []string{"by the server's clock, at least " + d + " " + ahead + " this device's: drawn that much too " + late, "server's clock " + d + " " + ahead + " this device's", "clock off " + d}
+		srvNotes = []string{"the server's clock is about " + d + " " + ahead + " this device's: its times are drawn moved onto this device's", "server's clock ~" + d + " " + ahead + " this device's: moved", "clock moved " + d}
 	}
 	o.Text(fitText(srvNotes, l.right-l.left-titleWidth("Server arrivals", s), fontSmall, s), l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)
 	paintHistogramUnit(o, l)

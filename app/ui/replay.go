@@ -166,7 +166,7 @@ func (v *view) replayTo(at time.Duration) {
 			}
 			r.hasNext = true
 		}
-		if m.since(r.next.At) > r.at {
+		if m.sinceServer(r.next.At) > r.at {
 			break
 		}
 		m.serverEvent(&r.next)

@@ -110,12 +110,19 @@ func debugJSON(v *view) string {
 	firstSent := -1.0         // the earliest attempt drawn: its send, ms since the run's start
 	lanes := []string{}       // a watch's lanes: the devices drawn ("" for arrivals with no device name)
 	laneArrivals := []int{}   // the arrivals drawn in each
+	outside := 0              // this page's arrivals drawn outside their requests' flights (model.reclock)
 	if v.m != nil {
 		lanes = append(lanes, v.lay.names...)
 		laneArrivals = make([]int, len(lanes))
 		for i := range v.m.arrivals {
-			if d := v.m.arrivals[i].dev; v.m.watch && d < len(laneArrivals) {
+			a := &v.m.arrivals[i]
+			if d := a.dev; v.m.watch && d < len(laneArrivals) {
 				laneArrivals[d]++
+			}
+			if a.mark >= 0 {
+				if k := &v.m.marks[a.mark]; a.at < k.sent || k.end > k.sent && a.at > k.end {
+					outside++
+				}
 			}
 		}
 		for _, h := range v.m.hidden {
@@ -156,6 +163,7 @@ func debugJSON(v *view) string {
 	// (TestDebugJSONIsEncodingJSONs).
 	var w jsonlite.Writer
 	w.BeginObject()
+	w.Key("arrivals_outside").Int(outside)
 	w.Key("bursts").BeginArray()
 	for _, b := range bursts {
 		w.Floats(b[:])

@@ -2740,13 +2740,20 @@ func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
 	}{
 		{0, "each request when the server received it (rows cycle by arrival number)"},
 		{15 * time.Millisecond, "each request when the server received it (rows cycle by arrival number)"}, // within the answers' bounds: second 1's 1101–1150 ms
-		{-2 * time.Second, "by the server's clock, at least 2 s behind this device's: drawn that much too early"},
-		{3 * time.Second, "by the server's clock, at least 2.96 s ahead of this device's: drawn that much too late"},
+		{-2 * time.Second, "the server's clock is about 2.02 s behind this device's: its times are drawn moved onto this device's"},
+		{3 * time.Second, "the server's clock is about 2.98 s ahead of this device's: its times are drawn moved onto this device's"},
 	} {
 		m := newModel(t0, 3)
-		for _, r := range shifted(c.skew) {
+		// The stream tells of the first arrival before its answer comes,
+		// and of an outage; of the second arrival after its answer.
+		for i, r := range shifted(c.skew) {
 			m.add(&r)
+			if i == 1 { // the first attempt sent
+				m.serverEvent(&mock.Event{Type: "arrival", Seq: 7, Tag: fleet.AttemptTag("", 1, 0, 1), At: at(56).Add(c.skew), Outcome: "limited", Status: 429})
+				m.serverEvent(&mock.Event{Type: "outage", At: at(300).Add(c.skew), Until: at(600).Add(c.skew)})
+			}
 		}
+		m.serverEvent(&mock.Event{Type: "arrival", Seq: 9, Tag: fleet.AttemptTag("", 1, 0, 2), At: at(1103).Add(c.skew), Outcome: "ok", Status: 200})
 		l := newLayout(1400, 3, 2*time.Second, &normalTheme)
 		var o browser.Ops
 		paint(&o, &l, m, frameInput{th: &normalTheme})
@@ -2758,6 +2765,19 @@ func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
 				}
 			}
 			t.Errorf("server's clock %v off: the panel's note is none of %q, want %q", c.skew, notes, c.want)
+		}
+		// Each arrival is drawn within its request's flight, and the
+		// outage where it was by the page's clock, however far off the
+		// server's clock is: drawn by it, 2 s behind, every arrival lay
+		// left of its request.
+		for _, a := range m.arrivals {
+			k := m.marks[a.mark]
+			if a.at < k.sent || a.at > k.end || k.serverAt != a.at {
+				t.Errorf("server's clock %v off: arrival %d at %v (its answer's %v), its request in flight %v–%v", c.skew, a.seq, a.at, k.serverAt, k.sent, k.end)
+			}
+		}
+		if o := m.outages[0]; (o.from-300*time.Millisecond).Abs() > 50*time.Millisecond || o.to-o.from != 300*time.Millisecond {
+			t.Errorf("server's clock %v off: the outage drawn %v–%v, want about 300ms–600ms", c.skew, o.from, o.to)
 		}
 	}
 }
