@@ -19,8 +19,9 @@ import (
 // The server's arrivals are drawn by the server's clock, and with the
 // device 2 s ahead most of a run's arrivals were drawn left of the axis,
 // the rest under the wrong requests, without a word (a review with the
-// page's clock moved). The server panel's note says by how much it is off.
-// On one machine it says nothing of the kind (the other tests' runs).
+// page's clock moved). They are now drawn moved onto the device's clock,
+// each within its request's flight, and the server panel's note says by
+// how much. On one machine nothing moves, and the note says nothing of it.
 func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
 	srv := startServer(t)
 	drawn := func(ctx context.Context) string {
