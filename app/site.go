@@ -290,7 +290,7 @@ var retrylabWasm = (function () {
     '      var reader = r.clone().body.getReader(), loaded = 0, last = 0;' +
     '      for (;;) {' +
     '        var c = await reader.read();' +
-    '        if (c.done) return;' +
+    '        if (c.done) { postMessage([1, 100]); return; }' +
     '        loaded += c.value.byteLength;' +
     '        if (performance.now() - last > 100) { last = performance.now(); postMessage([1, Math.min(100, Math.round(loaded * 100 / total))]); }' +
     '      }' +
@@ -339,23 +339,51 @@ var retrylabWasm = (function () {
 })();
 `
 
+// startingLabel is the loader's label once app.wasm is downloaded: the
+// page then starts, its thread busy until it shows (0.9 s on a phone 4×
+// slower than this machine; app/site.go's progress stayed at the last one
+// the worker sent, "Loading Retry Lab 17%", a review on a slow phone).
+const startingLabel = "Starting Retry Lab…"
+
 // fetchWasmJS instantiates the module compileWasmJS's worker compiled, or
 // where there is none, fetches app.wasm for instantiateStreaming and
 // reports its progress from a clone of the response.
 const fetchWasmJS = `
 // Retry Lab (app/site.go): the module the head's worker compiled, or
 // app.wasm fetched and compiled here when the worker could not.
+// The label says the page is starting once app.wasm is all in, and at the
+// latest once it is compiled (the count of its bytes may lag behind).
 async function retrylabInstantiate(instantiateStreaming, url, importObject, progress) {
+  const shown = retrylabProgress(progress);
   if (window.retrylabWasm) {
-    retrylabWasm.onProgress(progress);
+    retrylabWasm.onProgress(shown);
     try {
       const module = await retrylabWasm.module;
+      shown(100);
       return { instance: await WebAssembly.instantiate(module, importObject) };
     } catch (err) {
       console.warn("Retry Lab: app.wasm could not be compiled in a worker (" + err + "); compiling it here");
     }
   }
-  return instantiateStreaming(retrylabFetchWasm(url, progress), importObject);
+  const wasm = await instantiateStreaming(retrylabFetchWasm(url, shown), importObject);
+  shown(100);
+  return wasm;
+}
+
+// Retry Lab (app/site.go): the download's progress, then, once app.wasm is
+// all in, what the page does next (its compile's end, Go's start and the
+// first mount, which on a slow phone hold its thread for a second or more).
+function retrylabProgress(progress) {
+  return (p) => {
+    if (p < 100) {
+      progress(p);
+      return;
+    }
+    const label = document.getElementById("app-wasm-loader-label");
+    if (label) {
+      label.innerText = "` + startingLabel + `";
+    }
+  };
 }
 
 // Retry Lab (app/site.go): app.wasm streams into the compiler untouched; a
@@ -376,6 +404,8 @@ async function retrylabFetchWasm(url, progress) {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) {
+        loaded = Math.max(loaded, total); // a label queued for the next frame says 100 too
+        progress(100);
         return;
       }
       loaded += value.byteLength;

@@ -220,12 +220,18 @@ performance.mark = function (name, options) { if (options) throw new TypeError("
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, log := newBrowser(t)
-			if tt.before != "" {
-				if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: tt.before}); err != nil {
-					t.Fatal(err)
-				}
+			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: tt.before + loaderLabelsJS}); err != nil {
+				t.Fatal(err)
 			}
 			boot(t, ctx, srv.URL+"/")
+			// What the loader said last, before the page took its place:
+			// the page starting, not the download's progress (on a slow
+			// phone it said "Loading Retry Lab 17%" for a second with
+			// app.wasm all in, its thread busy starting Go).
+			labels := eval[[]string](t, ctx, `window.__loaderLabels`)
+			if len(labels) == 0 || labels[len(labels)-1] != "Starting Retry Lab…" {
+				t.Errorf("the loader said %q, last; want it to end with \"Starting Retry Lab…\"", labels)
+			}
 			got := eval[map[string]bool](t, ctx, `({
 				page: performance.getEntriesByType("resource").some(e => e.name.endsWith("/web/app.wasm")),
 				mark: performance.getEntriesByName("app.wasm received", "mark").length === 1,
@@ -239,6 +245,22 @@ performance.mark = function (name, options) { if (options) throw new TypeError("
 		})
 	}
 }
+
+// loaderLabelsJS keeps each text go-app's loader label shows, in
+// window.__loaderLabels, until the loader is removed.
+const loaderLabelsJS = `
+window.__loaderLabels = [];
+document.addEventListener("DOMContentLoaded", () => {
+	const note = () => {
+		const l = document.getElementById("app-wasm-loader-label");
+		if (!l) { watch.disconnect(); return; }
+		const ls = window.__loaderLabels;
+		if (ls[ls.length - 1] !== l.textContent) ls.push(l.textContent);
+	};
+	const watch = new MutationObserver(note);
+	watch.observe(document.body, {subtree: true, childList: true, characterData: true});
+	note();
+});`
 
 // TestSettingsMountAfterThePaint: the page is interactive with the first
 // group of settings (what the sidebar shows on the first screen) and mounts
