@@ -206,6 +206,7 @@ func newSiteWith(root string, mo mock.Options) (*site, error) {
 		// Without JavaScript the loader would cover the page's note for good.
 		RawHeaders: []string{
 			"<script>" + compileWasmJS + "</script>",
+			"<script>" + touchTitlesJS + "</script>",
 			`<noscript><style>#app-wasm-loader{display:none}</style></noscript>`,
 		},
 	}
@@ -336,6 +337,53 @@ var retrylabWasm = (function () {
   });
   module.catch(function () {});
   return { module: module, onProgress: function (f) { progress = f; } };
+})();
+`
+
+// touchTitlesJS shows a title on a tap, as a pointer's hover does: a
+// touch screen shows none, and the page explains much of what it draws
+// there (each number's card, each of the legend's items: "late", "held by
+// the browser"), so a phone in a workshop room read "lateness p99 171 ms"
+// with no word on whose lateness it was (a review on a slow phone). Only
+// for a tap on something that does nothing else (not a control, the
+// canvas or what the keyboard reaches); gone at the next touch, a scroll
+// or Esc. It is drawn only: a screen reader has the title already.
+const touchTitlesJS = `
+// Retry Lab (app/site.go): a tap shows a title, as a hover does.
+(function () {
+  var tip = null, touch = false;
+  var hide = function () {
+    if (tip) {
+      tip.remove();
+      tip = null;
+    }
+  };
+  addEventListener("pointerdown", function (e) {
+    touch = e.pointerType === "touch" || e.pointerType === "pen";
+    hide();
+  }, true);
+  addEventListener("scroll", hide, true);
+  addEventListener("resize", hide);
+  addEventListener("keydown", function (e) {
+    if (e.key === "Escape") hide();
+  }, true);
+  addEventListener("click", function (e) {
+    var t = e.target;
+    if (!touch || !(t instanceof Element) || t.closest("a, button, input, select, textarea, label, summary, canvas, [tabindex], [role=button]")) return;
+    var el = t.closest("[title]");
+    if (!el || !el.title) return;
+    hide();
+    tip = document.createElement("div");
+    tip.className = "touch-tip";
+    tip.setAttribute("aria-hidden", "true");
+    tip.textContent = el.title;
+    document.documentElement.appendChild(tip);
+    var r = el.getBoundingClientRect(), w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
+    var top = r.bottom + 6;
+    if (top + tip.offsetHeight > h - 8 && r.top - 6 - tip.offsetHeight >= 8) top = r.top - 6 - tip.offsetHeight;
+    tip.style.left = Math.max(8, Math.min(r.left, w - 8 - tip.offsetWidth)) + "px";
+    tip.style.top = Math.max(8, top) + "px";
+  });
 })();
 `
 
