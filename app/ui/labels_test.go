@@ -1148,15 +1148,18 @@ func TestHistogramLabelsFitAtAnyScale(t *testing.T) {
 // card's tooltip gives its p99 and max when the run measured it (a live
 // run in the page), and only the percentiles' rule when not (under load a
 // flood's first answers were taken in 0.45 s late, drawn as "late"
-// outlines, and no number said so).
+// outlines, and no number said so). Either way it first says whose
+// lateness it is: this device's, not the server's (a phone in a workshop
+// room read "lateness p99 171 ms" with no word on whose doing it was).
 func TestLatenessCardTellsThePickup(t *testing.T) {
+	const whose = "this device's own delay (its timers, its busy thread), not the server's"
 	for _, c := range []struct {
 		st   fleet.Stats
 		want string
 	}{
 		{fleet.Stats{LatenessN: 4, PickupN: 4, PickupP99: 450 * time.Millisecond, PickupMax: 512 * time.Millisecond},
-			"The page took the answers in 450\u00a0ms after they came at p99 (at most 512\u00a0ms), its thread busy elsewhere; a job's completion counts that. Nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)."},
-		{fleet.Stats{LatenessN: 4}, percentileTip},
+			whose + ". The page took the answers in 450\u00a0ms after they came at p99 (at most 512\u00a0ms), its thread busy elsewhere; a job's completion counts that. Nearest-rank percentile: of n values sorted, the ⌈p·n⌉-th (p99 of 50 is the largest)."},
+		{fleet.Stats{LatenessN: 4}, whose + "; " + percentileTip},
 	} {
 		for _, s := range statList(&c.st, 0, endLive, 0) {
 			if s.Name == "lateness_p99_ms" && s.Tip != c.want {

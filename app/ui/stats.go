@@ -262,11 +262,16 @@ const percentileTip = "nearest-rank percentile: of n values sorted, the ⌈p·n�
 // thread's being busy (drawn as "late" outlines; a job's completion
 // counts it). Under load a flood's first answers were taken in 0.45 s
 // late, and no number said so.
+//
+// It starts by saying whose lateness it is: this device's, never the
+// server's (a phone 4× slower than a laptop sent 171 ms late at p99 and
+// nothing on its screen said whose doing that was; a review on a slow phone).
 func latenessTip(st *fleet.Stats) string {
+	const whose = "this device's own delay (its timers, its busy thread), not the server's"
 	if st.PickupN == 0 {
-		return percentileTip
+		return whose + "; " + percentileTip
 	}
-	return "The page took the answers in " + durTogether(st.PickupP99) + " after they came at p99 (at most " + durTogether(st.PickupMax) +
+	return whose + ". The page took the answers in " + durTogether(st.PickupP99) + " after they came at p99 (at most " + durTogether(st.PickupMax) +
 		"), its thread busy elsewhere; a job's completion counts that. " + strings.ToUpper(percentileTip[:1]) + percentileTip[1:] + "."
 }
 
