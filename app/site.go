@@ -400,7 +400,9 @@ const fetchWasmJS = `
 // Retry Lab (app/site.go): the module the head's worker compiled, or
 // app.wasm fetched and compiled here when the worker could not.
 // The label says the page is starting once app.wasm is all in, and at the
-// latest once it is compiled (the count of its bytes may lag behind).
+// latest once it is compiled (the count of its bytes may lag behind), and
+// it is painted before Go starts, which holds the thread from there to the
+// first mount.
 async function retrylabInstantiate(instantiateStreaming, url, importObject, progress) {
   const shown = retrylabProgress(progress);
   if (window.retrylabWasm) {
@@ -408,6 +410,7 @@ async function retrylabInstantiate(instantiateStreaming, url, importObject, prog
     try {
       const module = await retrylabWasm.module;
       shown(100);
+      await retrylabPainted();
       return { instance: await WebAssembly.instantiate(module, importObject) };
     } catch (err) {
       console.warn("Retry Lab: app.wasm could not be compiled in a worker (" + err + "); compiling it here");
@@ -415,7 +418,17 @@ async function retrylabInstantiate(instantiateStreaming, url, importObject, prog
   }
   const wasm = await instantiateStreaming(retrylabFetchWasm(url, shown), importObject);
   shown(100);
+  await retrylabPainted();
   return wasm;
+}
+
+// Retry Lab (app/site.go): resolves once the next frame is painted, or
+// after 100 ms (a hidden page paints none; its timers may wait longer).
+function retrylabPainted() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
 }
 
 // Retry Lab (app/site.go): the download's progress, then, once app.wasm is

@@ -232,6 +232,12 @@ performance.mark = function (name, options) { if (options) throw new TypeError("
 			if len(labels) == 0 || labels[len(labels)-1] != "Starting Retry Lab…" {
 				t.Errorf("the loader said %q, last; want it to end with \"Starting Retry Lab…\"", labels)
 			}
+			// And it was painted: a frame came after it and before Go's main,
+			// whose start and the first mount hold the thread.
+			frame, goStart := eval[float64](t, ctx, `window.__loaderFrame`), eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).go_start_ms`)
+			if !(frame > 0 && frame < goStart) {
+				t.Errorf("the first frame after the loader said it was starting came at %.0f ms, Go started at %.0f ms: want the frame first (0: none)", frame, goStart)
+			}
 			got := eval[map[string]bool](t, ctx, `({
 				page: performance.getEntriesByType("resource").some(e => e.name.endsWith("/web/app.wasm")),
 				mark: performance.getEntriesByName("app.wasm received", "mark").length === 1,
@@ -247,15 +253,21 @@ performance.mark = function (name, options) { if (options) throw new TypeError("
 }
 
 // loaderLabelsJS keeps each text go-app's loader label shows, in
-// window.__loaderLabels, until the loader is removed.
+// window.__loaderLabels, until the loader is removed, and when the first
+// frame after it said "Starting Retry Lab…" came (window.__loaderFrame, on
+// performance.now()'s clock).
 const loaderLabelsJS = `
 window.__loaderLabels = [];
+window.__loaderFrame = 0;
 document.addEventListener("DOMContentLoaded", () => {
 	const note = () => {
 		const l = document.getElementById("app-wasm-loader-label");
 		if (!l) { watch.disconnect(); return; }
 		const ls = window.__loaderLabels;
-		if (ls[ls.length - 1] !== l.textContent) ls.push(l.textContent);
+		if (ls[ls.length - 1] !== l.textContent) {
+			ls.push(l.textContent);
+			if (l.textContent === "Starting Retry Lab…") requestAnimationFrame(t => { window.__loaderFrame = performance.now(); });
+		}
 	};
 	const watch = new MutationObserver(note);
 	watch.observe(document.body, {subtree: true, childList: true, characterData: true});
