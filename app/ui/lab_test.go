@@ -1368,6 +1368,38 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 	}
 }
 
+// A finished live run whose requests waited in the browser says so in its
+// status, with why: a phone that joined by the network link (one origin)
+// waited 305–406 ms at p99, and the note on why lay 2,000 px below Run (a
+// review on a slow phone). A simulation has no browser queue.
+func TestFinishedSaysTheBrowserHeldRequests(t *testing.T) {
+	const held = "Requests waited in this browser up to 406\u00a0ms (p99) before it sent them: over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
+	for _, c := range []struct {
+		name      string
+		queued    time.Duration
+		simulated bool
+		want      bool
+	}{
+		{"one origin", 406 * time.Millisecond, false, true},
+		{"spread over *.localhost", 22 * time.Millisecond, false, false},
+		{"at the threshold", 100 * time.Millisecond, false, false},
+		{"simulated", 406 * time.Millisecond, true, false},
+	} {
+		l := newLab()
+		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.rec.Finish(time.Now())
+		l.stats = fleet.Stats{Requests: 100, Jobs: 100, Successes: 100, QueuedP99: c.queued}
+		l.hasStats = true
+		out := renderHTML(&RunBar{Lab: l})
+		if !strings.Contains(out, "100 of 100 jobs succeeded") {
+			t.Fatalf("%s: the status is not a finished run's: %s", c.name, out)
+		}
+		if got := strings.Contains(out, "waited in this browser"); got != c.want || got && !strings.Contains(out, held) {
+			t.Errorf("%s: the status says the browser held the requests: %v, want %v (%s)", c.name, got, c.want, out)
+		}
+	}
+}
+
 // The rehearsal's configuration is valid, small, never a room's or a
 // custom target's, and (simulated: the same events a live run gives) meets
 // the code a real run meets: 429s with Retry-After, waits for the server,
