@@ -346,8 +346,10 @@ var retrylabWasm = (function () {
 // the browser"), so a phone in a workshop room read "lateness p99 171 ms"
 // with no word on whose lateness it was (a review on a slow phone). Only
 // for a tap on something that does nothing else (not a control, the
-// canvas or what the keyboard reaches); gone at the next touch, a scroll
-// or Esc. It is drawn only: a screen reader has the title already.
+// canvas or what the keyboard reaches), and for a touch on a disabled
+// button, which takes no click and whose title says why it is off; gone
+// at the next touch, a scroll or Esc. It is drawn only: a screen reader
+// has the title already.
 const touchTitlesJS = `
 // Retry Lab (app/site.go): a tap shows a title, as a hover does.
 (function () {
@@ -358,20 +360,7 @@ const touchTitlesJS = `
       tip = null;
     }
   };
-  addEventListener("pointerdown", function (e) {
-    touch = e.pointerType === "touch" || e.pointerType === "pen";
-    hide();
-  }, true);
-  addEventListener("scroll", hide, true);
-  addEventListener("resize", hide);
-  addEventListener("keydown", function (e) {
-    if (e.key === "Escape") hide();
-  }, true);
-  addEventListener("click", function (e) {
-    var t = e.target;
-    if (!touch || !(t instanceof Element) || t.closest("a, button, input, select, textarea, label, summary, canvas, [tabindex], [role=button]")) return;
-    var el = t.closest("[title]");
-    if (!el || !el.title) return;
+  var show = function (el) {
     hide();
     tip = document.createElement("div");
     tip.className = "touch-tip";
@@ -383,6 +372,24 @@ const touchTitlesJS = `
     if (top + tip.offsetHeight > h - 8 && r.top - 6 - tip.offsetHeight >= 8) top = r.top - 6 - tip.offsetHeight;
     tip.style.left = Math.max(8, Math.min(r.left, w - 8 - tip.offsetWidth)) + "px";
     tip.style.top = Math.max(8, top) + "px";
+  };
+  addEventListener("pointerdown", function (e) {
+    touch = e.pointerType === "touch" || e.pointerType === "pen";
+    hide();
+    // A disabled button takes no click, and its title says why it is off.
+    var b = touch && e.target instanceof Element && e.target.closest("button:disabled[title]");
+    if (b) show(b);
+  }, true);
+  addEventListener("scroll", hide, true);
+  addEventListener("resize", hide);
+  addEventListener("keydown", function (e) {
+    if (e.key === "Escape") hide();
+  }, true);
+  addEventListener("click", function (e) {
+    var t = e.target;
+    if (!touch || !(t instanceof Element) || t.closest("a, button, input, select, textarea, label, summary, canvas, [tabindex], [role=button]")) return;
+    var el = t.closest("[title]");
+    if (el && el.title) show(el);
   });
 })();
 `

@@ -299,6 +299,11 @@ func TestPhoneTapShowsTheTitles(t *testing.T) {
 	if err := waitFor(30*time.Second, func() bool { st := state(t, ctx); return st.Runs == 2 && !st.Running }); err != nil {
 		t.Fatalf("the tapped run did not run to its end: %v", err)
 	}
+	// A disabled button takes no click: a tap shows its title, which says
+	// why it is off (the fault switches say nothing of it otherwise).
+	if r := tap("#outage"); !r.Shown || !strings.Contains(r.Text, "Off now: only during a live run") {
+		t.Errorf("a tap on the disabled Outage showed %q (shown %v), want its title saying why it is off (its title %q)", r.Text, r.Shown, r.Title)
+	}
 	// A mouse's click shows nothing: its hover shows the title.
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
 		t.Fatal(err)

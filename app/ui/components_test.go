@@ -743,6 +743,16 @@ func TestFaultTitlesFitTheServer(t *testing.T) {
 	if strings.Contains(bar, "Off with a custom target") {
 		t.Error("the fault switches say they are off for a custom target, on the mock")
 	}
+	// Before a run, off too, and each says when they work (a phone's tap
+	// on a disabled switch shows its title, and showed what it would do).
+	if strings.Count(bar, "Off now: "+faultWhen) != 3 {
+		t.Errorf("before a run, the fault switches' titles: %s", bar)
+	}
+	l.running = true
+	if bar = renderHTML(&RunBar{Lab: l}); strings.Contains(bar, "Off now") {
+		t.Errorf("during a live run, a fault switch's title says it is off: %s", bar)
+	}
+	l.running = false
 	l.s.Target = "http://example.com/api"
 	if bar = renderHTML(&RunBar{Lab: l}); strings.Count(bar, "Off with a custom target: only the built-in mock can be switched from here") != 3 {
 		t.Errorf("with a custom target, the fault switches' titles: %s", bar)

@@ -33,11 +33,18 @@ func (l *Lab) CanOutage() bool {
 	return l.watching && !l.stopping || l.running && !l.simulating && !l.watching && !l.stopping && l.s.Target == ""
 }
 
-// faultTitle is a fault switch's title, which says, with a custom target,
-// why the switch is off (it said only what it would do).
+// faultWhen is when the fault switches work.
+const faultWhen = "only during a live run on the built-in mock, or a watch of a shared room"
+
+// faultTitle is a fault switch's title, which says, when the switch is
+// off, why (it said only what it would do; a phone's tap on it, which
+// takes no click, shows the title).
 func (l *Lab) faultTitle(title string) string {
-	if l.s.Target != "" {
+	switch {
+	case l.s.Target != "":
 		return title + ". Off with a custom target: only the built-in mock can be switched from here"
+	case !l.CanOutage():
+		return title + ". Off now: " + faultWhen
 	}
 	return title
 }
@@ -248,7 +255,7 @@ func (v *view) tell(e mock.Event) {
 // a watch, and flashes what answered made of its answer, or why it failed.
 func (l *Lab) fault(ctx app.Context, name, u string, answered func(body string) string) {
 	if !l.CanOutage() {
-		l.Flash(ctx, name+": only during a live run on the built-in mock, or a watch of a shared room")
+		l.Flash(ctx, name+": "+faultWhen)
 		return
 	}
 	ctx.Async(func() {
