@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/mock"
 )
@@ -608,14 +609,24 @@ func FuzzFromQuery(f *testing.F) {
 	}
 	f.Add("base=2s&cap=1s&latency=20s&spread=20s&fail500=60&drop=60")
 	f.Add("%zz=1&workers=%41")
+	// As a German browser types them: decimal commas, a thousand's point, a percent sign.
+	f.Add("mult=1,5&timeout=0,5s&rate=2,500&fail500=2,5%20%25&workers=1.000&seed=42.000&bucket_rate=1.000")
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, _ := url.ParseQuery(raw)
 		s, notes := FromQuery(q)
 		if errs := s.Validate(); errs != nil {
 			t.Fatalf("FromQuery(%q) = invalid scenario: %v (notes %v)", raw, errs, notes)
 		}
-		// A target taken is sent with no byte a request line refuses.
-		if sent := s.SentTarget(); strings.ContainsFunc(sent, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+		// A target taken is sent with no byte a request line refuses, its
+		// host (not in the request line) as text: a name in other
+		// scripts than Latin ("ü.example") is the browser's to encode.
+		sent := s.SentTarget()
+		_, rest, _ := strings.Cut(sent, "://")
+		host, path := rest, ""
+		if i := strings.IndexAny(rest, "/?"); i >= 0 {
+			host, path = rest[:i], rest[i:]
+		}
+		if strings.ContainsFunc(path, func(r rune) bool { return r <= ' ' || r >= 0x7f }) || !utf8.ValidString(host) || strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 			t.Fatalf("target %q is sent as %q", s.Target, sent)
 		} else if _, err := url.Parse(sent); err != nil {
 			t.Fatalf("target %q is sent as %q, which does not parse: %v", s.Target, sent, err)
@@ -867,6 +878,11 @@ func TestTargetURLs(t *testing.T) {
 		{"http://[::1]:8080/", ""},
 		{`http://a"b.example/`, ""}, // browsers take it
 		{"http://exa%6dple.com/", "host has no %-escapes"},
+		// A host in another script is the browser's to encode; bytes that
+		// are no character are refused (a fuzzer's).
+		{"http://bücher.example/", ""},
+		{"http://\xaf0", "host is text (UTF-8)"},
+		{"http://a\xaf.example/x", "host is text (UTF-8)"},
 		{"a b", "1 and 65535"},
 		{"http://a b.com/", "1 and 65535"},
 		{"https://example.com/" + strings.Repeat("a", MaxTargetLen), "1 and 65535"},

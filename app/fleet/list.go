@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"retrylab/app/mock"
 	"retrylab/core"
@@ -318,6 +319,10 @@ func targetPort(v string) (int, string) {
 		// Go takes a zone (RFC 6874); the URL Standard does not, and
 		// fetch() failed as if the network had.
 		return 0, "a URL whose IPv6 address has no zone (%25eth0): browsers refuse one; " + targetAllowed
+	case !utf8.ValidString(u.Host):
+		// Bytes that are no character (a fuzzer's "http://\xaf0"): the
+		// page's string has U+FFFD there, which no host name takes.
+		return 0, "a URL whose host is text (UTF-8), not bytes that are no character; " + targetAllowed
 	case !strings.HasPrefix(u.Host, "[") && strings.ContainsAny(u.Hostname(), forbiddenHost):
 		return 0, "a URL whose host has none of " + strings.Join(strings.Split(forbiddenHost, ""), " ") + " (browsers refuse them in a host name); " + targetAllowed
 	}
