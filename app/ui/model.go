@@ -139,7 +139,10 @@ type model struct {
 	outages  []interval    // the server was down (POST /mock/outage), by the server's clock (less shift)
 	limits   []squeeze     // the server's limit was scaled (POST /mock/limit), by its clock (less shift)
 	bursts   []burst       // another client's bursts (POST /mock/burst), by the server's clock (less shift)
-	last     time.Duration // latest event time
+	last     time.Duration // latest event time: lastPage's or lastSrv's
+	// lastPage and lastSrv are the latest event times by the page's clock
+	// and by the server's (less shift, which reclock moves it by).
+	lastPage, lastSrv time.Duration
 
 	arrivals  []arrival       // from the server's stream; empty without one
 	simulated bool            // the run was simulated in virtual time
@@ -349,6 +352,10 @@ func (m *model) reclock() {
 	for i := range m.bursts {
 		m.bursts[i].at -= d
 	}
+	if len(m.arrivals) > 0 { // an arrival before the first answer no longer stretches the axis
+		m.lastSrv -= d
+		m.last = max(m.lastPage, m.lastSrv)
+	}
 	m.faultRev++ // the summary says when they were
 }
 
@@ -360,7 +367,8 @@ func (m *model) add(r *fleet.Record) {
 	}
 	e := &r.Event
 	t := m.since(e.At)
-	m.last = max(m.last, t)
+	m.lastPage = max(m.lastPage, t)
+	m.last = max(m.lastPage, m.lastSrv)
 	j := m.job(r)
 	switch e.Kind {
 	case core.EventWait:
@@ -524,7 +532,8 @@ func (m *model) finish(t time.Duration) {
 	if n := len(m.hidden); n > 0 && m.hidden[n-1].to < 0 {
 		m.hidden[n-1].to = t
 	}
-	m.last = max(m.last, t)
+	m.lastPage = max(m.lastPage, t)
+	m.last = max(m.lastPage, m.lastSrv)
 }
 
 // serverEvent takes one message of the mock's arrivals stream in.
@@ -574,9 +583,12 @@ func (m *model) serverEvent(e *mock.Event) {
 				m.quotas = append(m.quotas, e.Limit)
 			}
 		}
+		if len(m.arrivals) == 0 || a.at > m.lastSrv {
+			m.lastSrv = a.at
+		}
 		m.arrBySeq[a.seq] = len(m.arrivals)
 		m.arrivals = append(m.arrivals, a)
-		m.last = max(m.last, a.at)
+		m.last = max(m.lastPage, m.lastSrv)
 		if m.watch {
 			m.countWatch(&a)
 		}

@@ -2779,5 +2779,10 @@ func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
 		if o := m.outages[0]; (o.from-300*time.Millisecond).Abs() > 50*time.Millisecond || o.to-o.from != 300*time.Millisecond {
 			t.Errorf("server's clock %v off: the outage drawn %v–%v, want about 300ms–600ms", c.skew, o.from, o.to)
 		}
+		// The run ends with its last answer: an arrival taken in by the
+		// server's clock before the first answer moved it no further.
+		if m.last != 1150*time.Millisecond {
+			t.Errorf("server's clock %v off: the run drawn to %v, want 1.15s", c.skew, m.last)
+		}
 	}
 }
