@@ -3,10 +3,10 @@ package mock
 import (
 	"encoding/json"
 	"reflect"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
+
+	"retrylab/app/jsonlite/jsontest"
 )
 
 // The hand-written decoder of stream messages agrees with encoding/json.
@@ -139,8 +139,8 @@ func FuzzDecodeEvent(f *testing.F) {
 		var got, want Event
 		gerr := DecodeEvent(s, &got)
 		werr := json.Unmarshal([]byte(s), &want)
-		if gerr != nil && werr == nil && !strictTimes(s, "at", "until") {
-			return // jsonlite refuses what RFC 3339 does not allow (app/jsonlite's checkTime)
+		if gerr != nil && werr == nil && !jsontest.StrictTimes(s, "at", "until") {
+			return // jsonlite refuses what RFC 3339 does not allow (jsontest)
 		}
 		if (gerr == nil) != (werr == nil) {
 			t.Fatalf("%q: decodeEvent error %v, encoding/json error %v", s, gerr, werr)
@@ -149,29 +149,6 @@ func FuzzDecodeEvent(f *testing.F) {
 			t.Fatalf("%q:\n got %+v\nwant %+v", s, got, want)
 		}
 	})
-}
-
-// rfc3339 is RFC 3339's date-time, which time.Time's UnmarshalJSON takes
-// more than (an hour of one digit, a comma before the fraction, a zone's
-// hour from 24: its strict checks are off, go.dev/issue/54580).
-var rfc3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$`)
-
-// strictTimes reports whether each of msg's members named one of names
-// (in any case, as encoding/json matches them) that is a string is an RFC
-// 3339 time.
-func strictTimes(msg string, names ...string) bool {
-	var m map[string]any
-	if json.Unmarshal([]byte(msg), &m) != nil {
-		return true
-	}
-	for k, v := range m {
-		for _, n := range names {
-			if s, ok := v.(string); ok && strings.EqualFold(k, n) && !rfc3339.MatchString(s) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // FuzzDecodeBody: DecodeBody agrees with encoding/json on every body, but
@@ -193,8 +170,8 @@ func FuzzDecodeBody(f *testing.F) {
 		var got, want Body
 		gerr := DecodeBody([]byte(s), &got)
 		werr := json.Unmarshal([]byte(s), &want)
-		if gerr != nil && werr == nil && !strictTimes(s, "received") {
-			return // jsonlite refuses what RFC 3339 does not allow (app/jsonlite's checkTime)
+		if gerr != nil && werr == nil && !jsontest.StrictTimes(s, "received") {
+			return // jsonlite refuses what RFC 3339 does not allow (jsontest)
 		}
 		if (gerr == nil) != (werr == nil) {
 			t.Fatalf("%q: DecodeBody error %v, encoding/json error %v", s, gerr, werr)

@@ -8,6 +8,7 @@ import (
 
 	"retrylab/app/fleet"
 	"retrylab/app/jsonlite"
+	"retrylab/app/jsonlite/jsontest"
 	"retrylab/app/mock"
 )
 
@@ -34,6 +35,9 @@ func checkAnswer[T any, P interface {
 	var got, want T
 	werr := json.Unmarshal([]byte(s), &want)
 	gerr := jsonlite.ReadObject(s, P(&got).member)
+	if gerr != nil && werr == nil && !jsontest.StrictTimes(s, "at", "until") {
+		return // jsonlite refuses a time RFC 3339 does not allow (jsontest)
+	}
 	if (gerr == nil) != (werr == nil) {
 		t.Errorf("%q as %T: error %v, encoding/json's %v", s, got, gerr, werr)
 	} else if werr == nil && !reflect.DeepEqual(got, want) {
