@@ -80,6 +80,16 @@ func (g *hostGuard) allowed(host string) bool {
 	return false
 }
 
+// loopbackName reports whether name (normalHost's) reaches this machine
+// only: localhost, a subdomain of it, or a loopback address.
+func loopbackName(name string) bool {
+	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(name)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
 // normalHost is host's name without its port, the brackets of an IPv6
 // address, a trailing dot and case: "WWW.Example.com.:80" is
 // "www.example.com". It is "" for a host with an empty name, a port that

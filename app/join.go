@@ -142,10 +142,7 @@ func lanOrigins(host string, port int, interfaceAddrs func() ([]net.Addr, error)
 // IPv6, without duplicates.
 func joinOrigins(host string, port int, addrs []net.Addr) (origins []string, lan bool, hint string) {
 	origins = []string{}
-	if strings.EqualFold(host, "localhost") {
-		return origins, false, hintLocalhost
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if loopbackName(normalHost(host)) {
 		return origins, false, hintLocalhost
 	}
 	if !wildcardHost(host) {

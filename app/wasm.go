@@ -111,12 +111,7 @@ func direct(r *http.Request) bool {
 			return false
 		}
 	}
-	name := normalHost(r.Host)
-	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
-		return true
-	}
-	ip, err = netip.ParseAddr(name)
-	return err == nil && ip.Unmap().IsLoopback()
+	return loopbackName(normalHost(r.Host))
 }
 
 // pickEncoding chooses br, then gzip, among the encodings available and

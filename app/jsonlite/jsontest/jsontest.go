@@ -13,11 +13,9 @@ import (
 	"strings"
 )
 
+// rfc3339 is a date-time as RFC 3339 writes one (the T and the Z upper
+// case, as time.RFC3339 has them).
 var rfc3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$`)
-
-// RFC3339 reports whether s is a date-time as RFC 3339 writes one (the
-// T and the Z upper case, as time.RFC3339 has them).
-func RFC3339(s string) bool { return rfc3339.MatchString(s) }
 
 // StrictTimes reports whether each member of the JSON object msg named one
 // of names (in any case, as encoding/json matches names) that holds a
@@ -29,7 +27,7 @@ func StrictTimes(msg string, names ...string) bool {
 	}
 	for k, v := range m {
 		for _, n := range names {
-			if s, ok := v.(string); ok && strings.EqualFold(k, n) && !RFC3339(s) {
+			if s, ok := v.(string); ok && strings.EqualFold(k, n) && !rfc3339.MatchString(s) {
 				return false
 			}
 		}
