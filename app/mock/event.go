@@ -58,7 +58,8 @@ type Body struct {
 // Every message is an unnamed SSE event whose data is one JSON object; Type
 // tells them apart:
 //
-//   - "hello": sent once when the stream opens (Key only).
+//   - "hello": sent once when the stream opens: Key, and At, the
+//     server's time then.
 //   - "arrival": a request reached the server and was decided. At is its
 //     receive time; Outcome, Status, the limiter fields and LatencyMS say what
 //     the server will do.

@@ -194,14 +194,20 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	hdr["Content-Type"] = hvEventStream
 	hdr["X-Accel-Buffering"] = []string{"no"}
 	w.WriteHeader(http.StatusOK)
+	// The hello says the server's time: a page whose clock is off the
+	// server's (a projector watching a workshop's room) bounds the
+	// difference by when it opened the stream and when the hello came.
+	now := h.opts.Now()
 	b := append([]byte(nil), streamPreamble...)
 	b = append(b, `data: {"type":"hello","key":"`...)
 	b = append(b, key...)
+	b = append(b, `","at":"`...)
+	b = now.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, "\"}\n\n"...)
 	// The stretches going on are told at once, in the order they began: a
 	// stream opened during one (a watch, a reconnect) would otherwise see
 	// 503s or a smaller limit with no reason.
-	b = h.appendStretchesAt(b, key, h.opts.Now())
+	b = h.appendStretchesAt(b, key, now)
 	if h.flush(w, rc, b) != nil {
 		return
 	}

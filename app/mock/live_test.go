@@ -59,6 +59,7 @@ func (ls *liveServer) client() *http.Client {
 
 // sseClient reads an open arrivals stream.
 type sseClient struct {
+	hello  Event // the stream's first message
 	events chan Event
 	lines  chan string // comment lines
 	close  func()
@@ -111,8 +112,8 @@ func openStreamFrom(t *testing.T, url, from string) *sseClient {
 		}
 	}()
 	t.Cleanup(cancel)
-	if ev := s.next(t); ev.Type != "hello" {
-		t.Fatalf("first event %+v, want hello", ev)
+	if s.hello = s.next(t); s.hello.Type != "hello" {
+		t.Fatalf("first event %+v, want hello", s.hello)
 	}
 	return s
 }
@@ -325,6 +326,17 @@ func TestStreamDeliversArrivals(t *testing.T) {
 	}
 	if n := ls.h.Stats().Streams; n != 1 {
 		t.Errorf("streams %d after one closed, want 1", n)
+	}
+}
+
+// The hello says the server's time, by the handler's clock: a page whose
+// clock is off the server's bounds the difference by it.
+func TestStreamHelloSaysTheServersTime(t *testing.T) {
+	at := time.Date(2026, 12, 7, 3, 4, 5, 678901234, time.FixedZone("CET", 3600))
+	ls := newLive(t, Options{Now: func() time.Time { return at }})
+	st := openStream(t, ls.URL+"/mock/events?key=room")
+	if h := st.hello; h.Key != "room" || !h.At.Equal(at) {
+		t.Errorf("hello %+v, want key room at %v", h, at)
 	}
 }
 

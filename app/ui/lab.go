@@ -414,6 +414,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.askJoin(ctx)
 	hello := l.openStream(s.Room, true)
 	stop := l.stream
+	origin := l.pageOrigin()
 	l.runRev++
 	l.publish()
 	ctx.Async(func() {
@@ -425,6 +426,9 @@ func (l *Lab) Watch(ctx app.Context) {
 			l.view.request()
 			select {
 			case <-hello:
+				if !open { // the clocks, once the server is there: a watch sends nothing else
+					go l.view.probeClock(rctx, origin, 3)
+				}
 				open = true
 			default:
 			}
@@ -1340,6 +1344,7 @@ func (l *Lab) openStream(key string, retry bool) <-chan struct{} {
 // receives once the stream says hello, and stop closes it.
 func streamInto(origin, key string, retry bool, v *view) (hello <-chan struct{}, stop func(), err error) {
 	h := make(chan struct{}, 1)
+	v.opening(time.Now())
 	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), retry, func(data string) {
 		if v.onServerEvent(data) {
 			select {

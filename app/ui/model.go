@@ -161,8 +161,7 @@ type model struct {
 	arrBySeq  map[int]int // arrival number → index in arrivals
 	markBySeq map[int]int // arrival number → index in marks (from response bodies)
 	// clockLo and clockHi bound the server's clock less the page's, from
-	// the answers so far (clockN): each was received between its send and
-	// its answer (clockOff).
+	// the answers so far and the stream's hello (clockN, bound).
 	clockLo, clockHi time.Duration
 	clockN           int
 	// shift is how far the server's clock is taken to be ahead of the
@@ -289,10 +288,9 @@ func newModelFor(start time.Time, workers int, recs []fleet.Record) *model {
 const clockSlack = 20 * time.Millisecond
 
 // clockOff is how much the server's clock is ahead of the page's (behind:
-// negative), at least, when the answers show it, else 0: another
-// machine's (a workshop's laptops joining the presenter's server) may be
-// seconds off the page's. Each answered request was received between its
-// send and its answer, by the page's clock.
+// negative), at least, when the bounds show it (bound), else 0: another
+// machine's (a workshop's laptops joining the presenter's server, the
+// projector watching its room) may be seconds off the page's.
 func (m *model) clockOff() time.Duration {
 	switch {
 	case m.clockN == 0 || m.simulated:
@@ -318,7 +316,7 @@ func (m *model) sinceServer(t time.Time) time.Duration { return m.since(t) - m.s
 const clockStep = 5 * time.Millisecond
 
 // reclock takes the server's clock to be off the page's by the middle of
-// the answers' bounds, once they show it off (clockOff), and moves the
+// the bounds, once they show it off (clockOff), and moves the
 // server times drawn so far by the change: a laptop 2 s ahead of the
 // presenter's server drew 26 of a run's 30 arrivals left of the axis and
 // the rest under the wrong requests (a review). Any shift within the
@@ -357,6 +355,20 @@ func (m *model) reclock() {
 		m.last = max(m.lastPage, m.lastSrv)
 	}
 	m.faultRev++ // the summary says when they were
+}
+
+// bound takes in that the server's clock less the page's is between lo
+// and hi (an answer's: it was received between its send and its answer;
+// the stream's hello: it was sent between the stream's opening and its
+// arrival), and moves the server's times drawn if the bounds now say so.
+func (m *model) bound(lo, hi time.Duration) {
+	if m.clockN == 0 {
+		m.clockLo, m.clockHi = lo, hi
+	} else {
+		m.clockLo, m.clockHi = max(m.clockLo, lo), min(m.clockHi, hi)
+	}
+	m.clockN++
+	m.reclock()
 }
 
 // add takes one record in.
@@ -423,13 +435,8 @@ func (m *model) add(r *fleet.Record) {
 			k.handoff, k.queued, k.pickup, k.redirected = a.Handoff, a.Queued, a.Pickup, a.Redirected != ""
 			if !a.ServerAt.IsZero() {
 				k.serverAt, k.hasServer, k.serverSeq = m.sinceServer(a.ServerAt), true, a.ServerSeq
-				if raw := m.since(a.ServerAt); m.clockN == 0 {
-					m.clockLo, m.clockHi = raw-t, raw-k.sent
-				} else {
-					m.clockLo, m.clockHi = max(m.clockLo, raw-t), min(m.clockHi, raw-k.sent)
-				}
-				m.clockN++
-				m.reclock()
+				raw := m.since(a.ServerAt)
+				m.bound(raw-t, raw-k.sent)
 			}
 			if a.ServerSeq > 0 && !m.simulated { // a simulation has no arrivals stream to match
 				m.markBySeq[a.ServerSeq] = i

@@ -2303,6 +2303,53 @@ func TestWatchConnectionLost(t *testing.T) {
 	}
 }
 
+// A watch has no answers of its own to tell the clocks apart: the
+// stream's hello, sent between the stream's opening (or its last loss)
+// and its arrival, bounds them, and a projector whose clock is off the
+// server's draws the room's arrivals on its own clock, and says so. It
+// drew them seconds off its "now" line.
+func TestWatchTakesTheClockFromTheHello(t *testing.T) {
+	js := func(ts time.Time) string { return ts.UTC().Format(time.RFC3339Nano) }
+	for _, c := range []struct {
+		name      string
+		skew      time.Duration
+		reconnect bool
+		note      string
+	}{
+		{"one machine", 0, false, ""},
+		{"server ahead", 2 * time.Second, false, "ahead of this device's"},
+		{"server behind", -3 * time.Second, false, "behind this device's"},
+		{"server behind, after a reconnect", -3 * time.Second, true, "behind this device's"},
+	} {
+		v := newViewOn("c", "o")
+		s := fleet.Default()
+		s.Room = "r1"
+		start := time.Now()
+		v.startWatch(s, start)
+		v.opening(time.Now())
+		if c.reconnect {
+			v.opening(start.Add(-time.Hour)) // the first hello's bounds, had it come, would be loose
+			v.onServerEvent(`{"type":"lost","at":"` + js(time.Now()) + `"}`)
+		}
+		v.onServerEvent(`{"type":"hello","key":"r1","at":"` + js(time.Now().Add(c.skew)) + `"}`)
+		sent := time.Now()
+		v.mu.Lock()
+		v.m.serverEvent(&mock.Event{Type: "arrival", Seq: 1, Tag: "laptop-1.w1.1", At: sent.Add(c.skew), Outcome: "ok", Status: 200})
+		a, shift := v.m.arrivals[0], v.m.shift
+		l := newLayout(1000, 0, 3*time.Second, &normalTheme)
+		var o browser.Ops
+		paint(&o, &l, v.m, frameInput{th: &normalTheme, now: time.Since(start)})
+		v.mu.Unlock()
+		if want := sent.Sub(start); (a.at - want).Abs() > 50*time.Millisecond {
+			t.Errorf("%s: the arrival drawn at %v (shift %v), want %v on this device's clock", c.name, a.at, shift, want)
+		}
+		said := slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, "the server's clock is about") })
+		if c.note == "" && said || c.note != "" && !slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, c.note) }) {
+			t.Errorf("%s: the notes %q, want one saying %q", c.name, o.Strings(), c.note)
+		}
+	}
+}
+
 // A limit message inside the latest stretch extends it when its scale is
 // the same, ends it when it is an end (to = from), and with another scale
 // (another client's switch in a room: the mock holds one stretch a key,

@@ -46,6 +46,15 @@ type view struct {
 	theme     *theme
 	paced     bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
 
+	// streamFrom is when the arrivals stream was opened or last lost, by
+	// the page's clock: its next hello was sent after it. clockLo and
+	// clockHi bound the server's clock less the page's, by the stream's
+	// hellos and the clock's probes since it opened (clockOK), for each
+	// live model made since (model.bound).
+	streamFrom       time.Time
+	clockLo, clockHi time.Duration
+	clockOK          bool
+
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
 	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
 	axisCv     browser.Canvas // its sticky axis (axisID; ID "": none)
@@ -138,6 +147,9 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.m.room = s.Room != "" && s.Target == ""
 	v.m.self = device
 	v.m.ownServer = s.Target != ""
+	if v.clockOK && !v.m.ownServer {
+		v.m.bound(v.clockLo, v.clockHi)
+	}
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
 	v.srvLog, v.replay = nil, nil
@@ -187,6 +199,9 @@ func (v *view) startWatch(s fleet.Scenario, start time.Time) {
 	v.mu.Lock()
 	v.m = newModel(start, 0)
 	v.m.room, v.m.watch = true, true
+	if v.clockOK {
+		v.m.bound(v.clockLo, v.clockHi)
+	}
 	v.lim.client = 0 // no fleet of ours: its bucket is not the room's
 	if v.hidden {
 		v.m.setHidden(true, 0)
@@ -290,6 +305,52 @@ func (v *view) onRecord(r fleet.Record) {
 	v.request()
 }
 
+// opening notes that an arrivals stream is opened at t (the page's
+// clock): its hello bounds the server's clock.
+func (v *view) opening(t time.Time) {
+	v.mu.Lock()
+	v.streamFrom, v.clockOK = t, false
+	v.mu.Unlock()
+}
+
+// clockBound takes in that the server's clock less the page's is between
+// lo and hi, for the run shown and those after it on the same stream. A
+// watch has no answers of its own to tell the clocks apart: a projector
+// whose clock was off the server's drew the room's arrivals seconds off
+// its "now" line. v.mu is held.
+func (v *view) clockBound(lo, hi time.Duration) {
+	if v.clockOK {
+		lo, hi = max(v.clockLo, lo), min(v.clockHi, hi)
+	}
+	v.clockLo, v.clockHi, v.clockOK = lo, hi, true
+	if v.m != nil && !v.m.simulated && !v.m.ownServer {
+		v.m.bound(lo, hi)
+	}
+}
+
+// probeClock asks the mock at origin for its time n times, on a key of its
+// own (the room's arrivals do not count them): each answer bounds the
+// server's clock less the page's by its round trip (clockBound). The
+// stream's hello bounds it only loosely: a stream opened in a busy task
+// (Watch's) was sent 400 ms after it was asked for.
+func (v *view) probeClock(ctx context.Context, origin string, n int) {
+	u := origin + "/mock?key=" + newKey("clock-")
+	for range n {
+		t0 := time.Now()
+		r, err := browser.FetchOpen(ctx, u)
+		t1 := time.Now()
+		if err != nil {
+			return
+		}
+		if _, at, ok := fleet.MockFacts([]byte(r.Body)); ok {
+			v.mu.Lock()
+			v.clockBound(at.Sub(t1), at.Sub(t0))
+			v.mu.Unlock()
+			v.request()
+		}
+	}
+}
+
 // onServerEvent queues one message of the mock's arrivals stream (its JSON
 // data) for the next frame and reports whether it was the stream's hello.
 // It is called from a JS callback and returns at once.
@@ -301,7 +362,16 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	if e.Type == "hello" || e.Type == "lost" || e.Type == "refused" {
 		// The connection: lost (the browser reconnects, or the page asks
 		// again), refused for good, or (re)opened.
+		now := time.Now()
 		v.mu.Lock()
+		switch {
+		case e.Type == "lost" && !e.At.IsZero():
+			v.streamFrom = e.At // the page's clock: the browser's, when it lost the stream
+		case e.Type == "hello" && !e.At.IsZero() && !v.streamFrom.IsZero():
+			// The server said hello between the stream's (re)opening
+			// and now.
+			v.clockBound(e.At.Sub(now), e.At.Sub(v.streamFrom))
+		}
 		if v.m != nil {
 			v.m.setLost(e.Type != "hello", v.m.since(time.Now()))
 			if e.Type == "refused" {
