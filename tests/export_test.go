@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -274,3 +275,43 @@ func checkHandoffs(t *testing.T, name string, events []map[string]any) {
 // exportedMS is ms as the exports write a time: to the microsecond
 // (fleet's ms), where the page's debug() gives it whole.
 func exportedMS(ms float64) float64 { return math.Round(ms*1000) / 1000 }
+
+// TestWatchPNGIsNamedAfterItsStart: a watch has no events to export, only
+// its timeline, whose PNG is named after when the watch began, as a run's
+// files after its start, and again so when exported again later. It was
+// named after the moment of each export (a review: one watch's PNGs
+// exported seconds apart had two names, neither its start).
+func TestWatchPNGIsNamedAfterItsStart(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?room="+fmt.Sprintf("e2e-watch-png-%d", time.Now().UnixNano()))
+	before := time.Now().UTC().Truncate(time.Second)
+	press(t, ctx, "w")
+	if err := waitFor(5*time.Second, func() bool { s := state(t, ctx); return s.Watching && s.WatchOpen }); err != nil {
+		t.Fatalf("w did not start watching the room: %+v", state(t, ctx))
+	}
+	after := time.Now().UTC()
+	time.Sleep(1500 * time.Millisecond)
+	click(t, ctx, "stop")
+	if err := waitFor(5*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+		t.Fatal("Stop did not end the watch")
+	}
+	time.Sleep(1100 * time.Millisecond) // past the watch's last second
+	if eval[bool](t, ctx, `!document.getElementById("export-json").disabled`) {
+		t.Error("Events JSON is enabled after a watch, which records no events")
+	}
+	dir := allowDownloads(t, ctx)
+	var names []string
+	for range 2 {
+		name, _ := download(t, ctx, dir, "export-png", ".png")
+		names = append(names, name)
+		time.Sleep(1100 * time.Millisecond)
+	}
+	ok := false
+	for at := before; !at.After(after); at = at.Add(time.Second) {
+		ok = ok || names[0] == "retrylab-"+at.Format("2006-01-02T15-04-05Z")+"-watch.png"
+	}
+	if !ok || names[1] != names[0] {
+		t.Errorf("a watch begun between %s and %s exported as %q, then as %q", before.Format(time.TimeOnly), after.Format(time.TimeOnly), names[0], names[1])
+	}
+}

@@ -100,11 +100,14 @@ func (l *Lab) setCodeOpen(open bool) {
 // origin, the same for every simulation (fleet.SimEpoch): its files are
 // named after the moment it was simulated instead, so that two
 // simulations' files do not share one name (every simulation's was
-// retrylab-2026-01-01T00-00-00-simulated).
+// retrylab-2026-01-01T00-00-00-simulated). A watch, which has no
+// recording, names its PNG after when it began (simAt): it was named
+// after the moment of the export, a name of its own for each PNG of one
+// watch, and none of them its start.
 func (l *Lab) fileStamp() string {
 	t := time.Now()
 	switch {
-	case l.Simulated() && !l.simAt.IsZero():
+	case (l.Simulated() || l.watched) && !l.simAt.IsZero():
 		t = l.simAt
 	case l.rec != nil:
 		t = l.rec.Start

@@ -343,6 +343,43 @@ func TestExportFileNames(t *testing.T) {
 	}
 }
 
+// A watch has no recording: its PNG is named after when the watch began
+// (Watch sets simAt, as Simulate does), whenever it is exported. It was
+// named after the moment of the export, so each PNG of one watch had a
+// name of its own and none said when the watch began (a review:
+// retrylab-…T03-07-34Z-watch.png of a watch begun at 03:07:27). The
+// cases are what the page shows at the export: the watch, and a live run
+// or a simulation after one.
+func TestWatchFileNames(t *testing.T) {
+	began := time.Date(2026, 12, 2, 10, 15, 7, 0, time.FixedZone("UTC+1", 3600))
+	for _, c := range []struct {
+		name  string
+		after string // "", "live" or "sim": what ran after the watch
+		want  string
+	}{
+		{"the watch", "", "retrylab-2026-12-02T09-15-07Z-watch"},
+		{"a live run after it", "live", "retrylab-2026-11-29T10-00-00Z"},
+		{"a simulation after it", "sim", "retrylab-2026-12-02T09-20-07Z-simulated"},
+	} {
+		l := newLab()
+		// What Watch leaves: no recording, the view's watch begun, the
+		// watch shown, and simAt.
+		l.rec, l.watched, l.simAt = nil, true, began
+		l.view.startWatch(l.s, began)
+		switch c.after {
+		case "live":
+			l.watched = false
+			finishRun(l, oneJob(), false)
+		case "sim":
+			l.watched = false
+			l.rec, l.simAt = fleet.Simulate(l.s), began.Add(5*time.Minute)
+		}
+		if got := l.fileStamp(); got != c.want {
+			t.Errorf("%s: files named %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // What the browser's timing of an answer tells reaches the exports as it
 // is: a time it exposed as 0 (a request sent at once, an answer taken in
 // at once) is a measured 0, one it did not expose is unknown. Each was 0

@@ -81,7 +81,7 @@ type Lab struct {
 	join       joinState        // how devices join the watched room
 	device     string           // this page's name in a shared room (room.go)
 	simSum     fleet.SimSummary // of the last run, when it was simulated
-	simAt      time.Time        // when the last run was simulated, by the wall clock (its Start is virtual: fleet.SimEpoch)
+	simAt      time.Time        // when the last run was simulated, or the watch began, by the wall clock (a simulation's Start is virtual: fleet.SimEpoch; a watch has no recording)
 	stopping   bool
 	cancel     context.CancelFunc
 	runKey     string
@@ -409,6 +409,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.simSum, l.tr, l.live = fleet.SimSummary{}, nil, nil
 	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
 	start := time.Now()
+	l.simAt = start // the files' name (fileStamp)
 	l.view.startWatch(s, start)
 	_ = ctx.SessionStorage().Set(watchStorageKey, s.Room) // a reload of the projector watches on (adoptWatch)
 	l.askJoin(ctx)
