@@ -154,6 +154,14 @@ func TestExports(t *testing.T) {
 		t.Errorf("%s: %v requests, the page counted %v", name, got, want)
 	}
 	checkHandoffs(t, name, doc.Events)
+	// In time order, as the README says (TestExportedEventsAreInTimeOrder
+	// checks a simulation's).
+	for i := 1; i < len(doc.Events); i++ {
+		if a, b := doc.Events[i-1]["t_ms"].(float64), doc.Events[i]["t_ms"].(float64); b < a {
+			t.Errorf("%s: event %d at %v ms comes after one at %v ms", name, i, b, a)
+			break
+		}
+	}
 	// One origin: the timeline draws the first attempt where the export
 	// puts it (the run starts after the arrivals stream's hello, not when
 	// Run was pressed).
