@@ -330,7 +330,11 @@ func (l *Lab) runURL(against bool) string {
 // every job it was set up with, names the jobs it cancelled and those it
 // never started, and says when it was cut instead of when it drained.
 func (l *Lab) keyNumbers() string {
-	if !l.hasStats || l.watched || l.rec == nil {
+	if w := &l.wstats; l.watched {
+		return thousands(w.OK) + " allowed" + numbersSep + thousands(w.Limited) + " 429s (" + percentOf(w.Limited, w.Arrivals) + ")" + numbersSep +
+			thousands(w.Failed) + " other failures" + numbersSep + "peak " + thousands(w.Peak) + " req/s"
+	}
+	if !l.hasStats || l.rec == nil {
 		return ""
 	}
 	return keyNumbers(&l.stats, l.rec.Scenario, l.runEnd())

@@ -228,6 +228,24 @@ func TestPNGNumbersTellHowTheRunEnded(t *testing.T) {
 	}
 }
 
+// A watch's PNG says the numbers its cards show: the title had only the
+// requests received and for how long, and its numbers line was empty, so
+// a picture of a watch of 60 requests, 36 of them 429s, said nothing of
+// them (a review).
+func TestPNGOfAWatchHasItsNumbers(t *testing.T) {
+	l := newLab()
+	l.view.startWatch(l.s, t0)
+	l.watched, l.watchRoom, l.hasStats = true, "room1", true
+	l.wstats = watchStats{Arrivals: 60, OK: 22, Limited: 36, Failed: 2, Peak: 36, For: 6330 * time.Millisecond}
+	h := l.pngHead()
+	if want := "Retry Lab: watch of room “room1” — 60 requests from everyone in 6.33 s"; h.title != want {
+		t.Errorf("a watch's PNG title %q, want %q", h.title, want)
+	}
+	if want := "22 allowed · 36 429s (60.0%) · 2 other failures · peak 36 req/s"; h.numbers != want {
+		t.Errorf("a watch's PNG numbers %q, want %q", h.numbers, want)
+	}
+}
+
 // The PNG carries a legend, so that a picture pasted alone explains its
 // colours, shapes and hatching: the page's legend items (legend.go), as
 // the page shows them for the run (a watch without what only a fleet
