@@ -57,15 +57,18 @@ const DefaultHangLimit = 60 * time.Second
 
 // Endpoint describes the mock endpoint in virtual time: the same core
 // limiter with the same configuration, the same rejection status and
-// headers, latency and injected failures, decided in the same order as the
-// live endpoint decides them (see app/mock):
+// headers, latency and injected failures, decided by the function the live
+// endpoint (app/mock) decides with, Rules.Decide:
 //
 //  1. The request is numbered (Seq, from 1).
-//  2. Injected failures are rolled (Fail500, Fail503, Drop, Hang, percent
-//     of all requests, in that order); one bypasses the limiter, whose
-//     headers then come from core.Limiter.Peek.
-//  3. Otherwise the limiter decides (core.Limiter.Decide); a rejection gets
-//     Status and Retry-After as RetryAfter says.
+//  2. Rules.Decide decides it: during an outage (Outages), 503 without a
+//     failure roll; otherwise an injected failure, when one is rolled
+//     (Fail500, Fail503, Drop, Hang, percent of all requests, in that
+//     order). Neither counts against the limit: the limiter is only
+//     consulted (core.Limiter.Peek), for the headers. Otherwise the
+//     limiter decides (core.Limiter.Decide); a rejection gets Status.
+//  3. A rejection and an outage's 503 carry Retry-After as RetryAfter says
+//     (AppendRetryAfter).
 //  4. The answer leaves after Latency + U(0, Spread). A drop answers with
 //     ErrDropped after that delay; a hang with ErrHangClosed after
 //     HangLimit (a client timeout usually ends it first).
@@ -178,10 +181,12 @@ func (e *Endpoint) Validate() error {
 // usable.
 type EndpointServer struct {
 	e      Endpoint
+	rules  Rules
 	start  time.Time
 	lim    *core.Limiter
 	rng    *core.PCG
 	seq    int
+	rl     bool   // rate-limit headers sent: a limiter, and IETF or X
 	policy string // RateLimit-Policy
 	quota  string // X-RateLimit-Limit
 
@@ -215,6 +220,8 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 		e.HangLimit = DefaultHangLimit
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
+	s.rules = Rules{Status: e.Status, Fail500: e.Fail500, Fail503: e.Fail503, Drop: e.Drop, Hang: e.Hang, Latency: e.Latency, Spread: e.Spread}
+	s.rl = e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	q, w := e.Limiter.Policy()
 	s.policy = string(AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
@@ -239,8 +246,9 @@ const (
 // Inject is the failure a request that rolled u in [0, 1) gets, for
 // percentages fail500, fail503, drop and hang taken in that order: u·100
 // below fail500 gets a 500, below fail500+fail503 a 503, and so on; at or
-// above their sum none. The mock endpoint and EndpointServer both decide
-// so, and with the same roll (mock.SeededRolls) inject the same failures.
+// above their sum none. Rules.Decide rolls so, for the mock endpoint and
+// EndpointServer alike: with the same roll (mock.SeededRolls) they inject
+// the same failures.
 func Inject(u, fail500, fail503, drop, hang float64) Injected {
 	switch u *= 100; {
 	case u < fail500:
@@ -287,104 +295,56 @@ func (s *EndpointServer) rolls(req Request, up bool) (fail, spread float64) {
 	return fail, spread
 }
 
-// outage answers req, arriving at now while the server is down until
-// until, in r.
-func (s *EndpointServer) outage(now, until time.Time, req Request, r Response) Response {
-	e := &s.e
-	r.Status = 503
-	_, spread := s.rolls(req, false)
-	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
-	// Nothing is allowed before the outage ends: Retry-After says so as
-	// the endpoint writes it (the seconds left, the moment it ends, its
-	// fixed value).
-	d := s.lim.Peek(now)
-	d.Allowed = false
-	d.RetryAfter = max(d.RetryAfter, until.Sub(now))
-	var k headerKey
-	set := false
-	if v, ok := s.retryAfter(d, now); ok {
-		k.retryAfter, k.retryAfterEmpty, set = v, v == "", true
-	}
-	if e.Limiter.Kind != core.LimitNone && (e.IETF || e.X) {
-		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
-	}
-	if set {
-		r.Header = s.header(k)
-	}
-	return r
-}
-
-// Arrive decides one request arriving at now.
+// Arrive decides one request arriving at now (Rules.Decide).
 func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
-	e := &s.e
 	s.seq++
-	r := Response{Seq: s.seq, Received: now, Status: 200}
-	if until, down := s.down(now); down {
-		return s.outage(now, until, req, r)
-	}
-	fail, spread := s.rolls(req, true)
-	inj := Inject(fail, e.Fail500, e.Fail503, e.Drop, e.Hang)
-	switch inj {
-	case Inject500:
-		r.Status = 500
-	case Inject503:
-		r.Status = 503
-	case InjectDrop, InjectHang:
-		r.Status = 0
-	}
-	var d core.Decision
-	if inj == InjectNone {
-		d = s.lim.Decide(now)
-		if !d.Allowed {
-			r.Status = e.Status
-		}
-	} else {
-		d = s.lim.Peek(now)
-		d.Allowed = false
-	}
-	r.Delay = e.Latency + time.Duration(spread*float64(e.Spread))
-	switch inj {
-	case InjectHang:
-		r.Delay, r.Err = e.HangLimit, ErrHangClosed
+	until, down := s.down(now)
+	fail, spread := s.rolls(req, !down)
+	v := s.rules.Decide(now, down, until, fail, s.lim)
+	r := Response{Status: v.Status, Delay: s.rules.Delay(spread), Seq: s.seq, Received: now}
+	switch v.Outcome {
+	case OutcomeHang:
+		r.Delay, r.Err = s.e.HangLimit, ErrHangClosed
 		return r
-	case InjectDrop:
+	case OutcomeDrop:
 		r.Err = ErrDropped
 		return r
 	}
-	var k headerKey
-	set := false
-	if inj == InjectNone && !d.Allowed {
-		if v, ok := s.retryAfter(d, now); ok {
-			k.retryAfter, k.retryAfterEmpty, set = v, v == "", true
-		}
+	var buf [64]byte
+	var ra []byte
+	sent := false
+	if v.Outcome.SendsRetryAfter() {
+		ra, sent = s.retryAfter(buf[:0], v.Decision, now)
 	}
-	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
-	if rl {
-		k.remaining, k.reset, set = d.Remaining, d.ResetSeconds(), true
-	}
-	if set {
-		r.Header = s.header(k)
+	if sent || s.rl {
+		r.Header = s.header(ra, sent, v.Decision)
 	}
 	return r
 }
 
-// header is the Header of an answer with k's values, shared by every
-// answer that has the same (up to maxSharedHeaders of them).
-func (s *EndpointServer) header(k headerKey) *Header {
-	if h := s.headers[k]; h != nil {
+// header is the Header of an answer decided d, with Retry-After ra when
+// sent, shared by every answer that has the same values (up to
+// maxSharedHeaders of them).
+func (s *EndpointServer) header(ra []byte, sent bool, d core.Decision) *Header {
+	var remaining, reset int
+	if s.rl {
+		remaining, reset = d.Remaining, d.ResetSeconds()
+	}
+	// string(ra) inside the key's literal is not copied for the lookup.
+	if h := s.headers[headerKey{string(ra), sent && len(ra) == 0, remaining, reset}]; h != nil {
 		return h
 	}
+	k := headerKey{string(ra), sent && len(ra) == 0, remaining, reset}
 	e := &s.e
-	rl := e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	h := &Header{RetryAfter: k.retryAfter, RetryAfterEmpty: k.retryAfterEmpty}
-	if rl && e.IETF {
+	if s.rl && e.IETF {
 		h.RateLimitPolicy = s.policy
-		h.RateLimit = string(AppendRateLimit(nil, e.Limiter.Kind, k.remaining, k.reset))
+		h.RateLimit = string(AppendRateLimit(nil, e.Limiter.Kind, remaining, reset))
 	}
-	if rl && e.X {
+	if s.rl && e.X {
 		h.XRateLimitLimit = s.quota
-		h.XRateLimitRemaining = strconv.Itoa(k.remaining)
-		h.XRateLimitReset = strconv.Itoa(k.reset)
+		h.XRateLimitRemaining = strconv.Itoa(remaining)
+		h.XRateLimitReset = strconv.Itoa(reset)
 	}
 	if s.headers == nil {
 		s.headers = make(map[headerKey]*Header)
@@ -395,20 +355,18 @@ func (s *EndpointServer) header(k headerKey) *Header {
 	return h
 }
 
-func (s *EndpointServer) retryAfter(d core.Decision, now time.Time) (string, bool) {
+// retryAfter appends to b the Retry-After value of an answer decided d at
+// now; ok is false when none is sent.
+func (s *EndpointServer) retryAfter(b []byte, d core.Decision, now time.Time) (_ []byte, ok bool) {
 	e := &s.e
 	if e.RetryAfterValue != nil {
-		return e.RetryAfterValue(d, now, s.seq)
+		v, ok := e.RetryAfterValue(d, now, s.seq)
+		if !ok {
+			return b, false
+		}
+		return append(b, v...), true
 	}
-	switch e.RetryAfter {
-	case RetryAfterSeconds:
-		return strconv.Itoa(d.RetryAfterSeconds()), true
-	case RetryAfterDate:
-		return d.RetryAt(now).Format(TimeFormat), true
-	case RetryAfterFixed:
-		return strconv.Itoa(e.RetryValue), true
-	}
-	return "", false
+	return AppendRetryAfter(b, e.RetryAfter, e.RetryValue, d, now)
 }
 
 // TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's

@@ -3,9 +3,29 @@ package sim
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"retrylab/core"
 )
+
+// AppendRetryAfter appends the Retry-After value an endpoint in mode sends
+// with d, decided at now: RetryAfterSeconds the wait in whole seconds,
+// rounded up (core.Decision.RetryAfterSeconds); RetryAfterDate the
+// IMF-fixdate of d.RetryAt(now); RetryAfterFixed fixed seconds. ok is
+// false, and b returned as it is, for RetryAfterNone: no Retry-After. The
+// mock endpoint and EndpointServer both write these values here (the
+// mock's malformed ones are its own: Endpoint.RetryAfterValue).
+func AppendRetryAfter(b []byte, mode RetryAfterMode, fixed int, d core.Decision, now time.Time) (_ []byte, ok bool) {
+	switch mode {
+	case RetryAfterSeconds:
+		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
+	case RetryAfterDate:
+		return d.RetryAt(now).AppendFormat(b, TimeFormat), true
+	case RetryAfterFixed:
+		return strconv.AppendInt(b, int64(fixed), 10), true
+	}
+	return b, false
+}
 
 // AppendRateLimitPolicy appends the RateLimit-Policy value an endpoint
 // limiting as kind sends, quota requests per window seconds:
