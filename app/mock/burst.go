@@ -72,7 +72,7 @@ func (h *Handler) serveBurst(w http.ResponseWriter, r *http.Request) {
 	now := h.opts.Now()
 	allowed, down := 0, 0
 	for range n {
-		a, _, _ := h.decide(&p, now, ctx.Done())
+		a, _ := h.decide(&p, now, ctx.Done())
 		switch a.outcome {
 		case OutcomeOK:
 			allowed++

@@ -3,24 +3,25 @@ package mock
 // This file is compiled for the browser too: the page decodes responses and
 // the arrivals stream into these types.
 
-import "time"
+import (
+	"time"
 
-// Outcome is what the server did with an arrival.
-type Outcome uint8
-
-const (
-	OutcomeOK      Outcome = iota // allowed, answered 200
-	OutcomeLimited                // rejected by the limiter: Params.Status with Retry-After
-	OutcomeFail500                // injected 500, no Retry-After
-	OutcomeFail503                // injected 503, no Retry-After
-	OutcomeDrop                   // injected: connection closed without a response
-	OutcomeHang                   // injected: never answered
-	OutcomeOutage                 // the key's server is down (POST /mock/outage): 503, the limiter untouched
+	"retrylab/core/sim"
 )
 
-var outcomeNames = [...]string{"ok", "limited", "fail500", "fail503", "drop", "hang", "outage"}
+// Outcome is what the server did with an arrival: core/sim's, which
+// decides it (sim.Rules.Decide) and names it (String).
+type Outcome = sim.Outcome
 
-func (o Outcome) String() string { return enumName(outcomeNames[:], int(o)) }
+const (
+	OutcomeOK      = sim.OutcomeOK      // allowed, answered 200
+	OutcomeLimited = sim.OutcomeLimited // rejected by the limiter: Params.Status with Retry-After
+	OutcomeFail500 = sim.OutcomeFail500 // injected 500, no Retry-After
+	OutcomeFail503 = sim.OutcomeFail503 // injected 503, no Retry-After
+	OutcomeDrop    = sim.OutcomeDrop    // injected: connection closed without a response
+	OutcomeHang    = sim.OutcomeHang    // injected: never answered
+	OutcomeOutage  = sim.OutcomeOutage  // the key's server is down (POST /mock/outage): 503, the limiter untouched
+)
 
 // End is how the handling of a request finished.
 type End uint8

@@ -213,7 +213,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	a, cfg, isDown := h.decide(&p, now, nil)
+	a, cfg := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
 		end := EndDropped // one hang too many from its address: closed at once
 		if addr, ok := h.hangs.take(h.counted(r), h.opts.MaxHangsPerClient); ok {
@@ -246,8 +246,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hv.buf = (*bp)[:0]
 	// A rejection, and an answer during an outage, say when to come back
 	// as retry_after asks: an outage's decision waits until it ends
-	// (decide).
-	if a.outcome == OutcomeLimited || isDown {
+	// (sim.Rules.Decide).
+	if a.outcome.SendsRetryAfter() {
 		if b, ok := AppendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
 			hv.buf = b
 			hv.add("Retry-After")
@@ -280,21 +280,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.end(&a, EndSent)
 }
 
-// decide decides a request for p arriving at now and publishes its arrival:
-// an outage, then injected failures, come first and bypass the limiter
-// (Peek): they do not count against the limit; otherwise the key's limiter
-// decides, with its limit scaled during a stretch of POST /mock/limit. It
-// returns the arrival, the limiter configuration in force (the headers show
-// it) and whether the key is down: its decision then waits until the
-// outage ends. burst is nil for a request with
-// a connection to hold (GET): a latency is chosen for it, and its arrival
-// never waits for a slow stream. For a request of a burst, answered at once,
-// burst is closed when its events must stop waiting for room in a slow
-// stream (see hub.publishWait).
-func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig, isDown bool) {
-	a = arrival{key: p.Key, tag: p.Tag, at: now, outcome: OutcomeOK, status: http.StatusOK}
-	down, isDown := h.outages.active(p.Key, now)
-	inj := p.Fail500 + p.Fail503 + p.Drop + p.Hang
+// decide decides a request for p arriving at now and publishes its arrival.
+// sim.Rules.Decide decides it, as it decides the simulator's: an outage,
+// then injected failures, come first and bypass the limiter (Peek): they
+// do not count against the limit; otherwise the key's limiter decides,
+// with its limit scaled during a stretch of POST /mock/limit. It returns
+// the arrival and the limiter configuration in force (the headers show
+// it). burst is nil for a request with a connection to hold (GET): a
+// latency is chosen for it, and its arrival never waits for a slow
+// stream. For a request of a burst, answered at once, burst is closed when
+// its events must stop waiting for room in a slow stream (see
+// hub.publishWait).
+func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig) {
+	a = arrival{key: p.Key, tag: p.Tag, at: now}
+	until, down := h.outages.active(p.Key, now)
+	rules := sim.Rules{Status: p.Status, Fail500: p.Fail500, Fail503: p.Fail503, Drop: p.Drop, Hang: p.Hang, Latency: p.Latency, Spread: p.Spread}
 	// The rolls, for the injected failure and the spread: random; or with
 	// a seed, a function of it and the tag (SeededRolls), or, for a request
 	// without one of its own (a burst's are all "burst"), of the key and
@@ -306,68 +306,37 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	switch {
 	case !p.Seeded:
-		if inj > 0 && !isDown {
+		if p.Fail500+p.Fail503+p.Drop+p.Hang > 0 && !down {
 			fail = h.opts.Rand()
 		}
 	case tag != "":
 		fail, spread = SeededRolls(p.Seed, p.Key, tag, 0)
 	}
-	if isDown {
-		a.outcome, a.status = OutcomeOutage, http.StatusServiceUnavailable
-	}
-	// take rolls the injected failure, once the request is numbered, and
-	// tells the key's limiter whether to decide it: injected failures
-	// bypass it.
-	take := func(seq uint64) bool {
-		if p.Seeded && tag == "" {
-			fail, spread = SeededRolls(p.Seed, p.Key, "", seq)
-		}
-		if isDown || inj == 0 {
-			return !isDown
-		}
-		switch sim.Inject(fail, p.Fail500, p.Fail503, p.Drop, p.Hang) {
-		case sim.Inject500:
-			a.outcome, a.status = OutcomeFail500, http.StatusInternalServerError
-		case sim.Inject503:
-			a.outcome, a.status = OutcomeFail503, http.StatusServiceUnavailable
-		case sim.InjectDrop:
-			a.outcome, a.status = OutcomeDrop, 0
-		case sim.InjectHang:
-			a.outcome, a.status = OutcomeHang, 0
-		}
-		return a.outcome == OutcomeOK
-	}
 	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
 	// reconfigured for the stretch; the headers show the limit in force.
 	cfg = p.LimiterConfig()
+	var v sim.Verdict
 	var lim stretch
-	a.d, a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, take)
+	a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, func(seq uint64, l *core.Limiter) {
+		if p.Seeded && tag == "" {
+			fail, spread = SeededRolls(p.Seed, p.Key, "", seq)
+		}
+		v = rules.Decide(now, down, until, fail, l)
+	})
+	a.outcome, a.status, a.d = v.Outcome, v.Status, v.Decision
 	if lim.scale != 0 {
 		cfg = cfg.Scaled(lim.scale)
 	}
-	if a.outcome != OutcomeOK {
-		// Not admitted: the limiter was only consulted. In an outage
-		// nothing is allowed before it ends.
-		a.d.Allowed = false
-		if isDown {
-			a.d.RetryAfter = max(a.d.RetryAfter, down.Sub(now))
-		}
-	} else if !a.d.Allowed {
-		a.outcome, a.status = OutcomeLimited, p.Status
-	}
 	if burst != nil {
 		h.hub.publishWait(a.key, &streamEvent{a: a}, burst, h.done)
-		return a, cfg, isDown
+		return a, cfg
 	}
-	a.latency = p.Latency
-	if p.Spread > 0 {
-		if !p.Seeded {
-			spread = h.opts.Rand()
-		}
-		a.latency += time.Duration(spread * float64(p.Spread))
+	if p.Spread > 0 && !p.Seeded {
+		spread = h.opts.Rand()
 	}
+	a.latency = rules.Delay(spread)
 	h.hub.arrival(&a)
-	return a, cfg, isDown
+	return a, cfg
 }
 
 // end publishes the end of a's handling, reading the clock only when a

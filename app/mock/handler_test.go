@@ -866,7 +866,7 @@ func TestShardsFor(t *testing.T) {
 	}
 	s := newStore(10, 1<<20, time.Hour, t0)
 	for i := 0; i < 100; i++ {
-		s.decide("k"+strconv.Itoa(i), core.LimiterConfig{}, nil, t0, func(uint64) bool { return true })
+		s.decide("k"+strconv.Itoa(i), core.LimiterConfig{}, nil, t0, func(uint64, *core.Limiter) {})
 	}
 	if s.len() != 10 {
 		t.Errorf("MaxKeys 10 holds %d", s.len())

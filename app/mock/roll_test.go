@@ -33,7 +33,7 @@ func rollAll(t *testing.T, q string, tags []string) map[string]roll {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _, _ := h.decide(&p, h.opts.Now(), nil)
+		a, _ := h.decide(&p, h.opts.Now(), nil)
 		if tag == "" {
 			tag = "#" + strconv.FormatUint(a.seq, 10)
 		}
@@ -134,8 +134,8 @@ func TestUnseededRollsAreRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _, _ := h.decide(&p, t0, nil)
-	b, _, _ := h.decide(&p, t0, nil)
+	a, _ := h.decide(&p, t0, nil)
+	b, _ := h.decide(&p, t0, nil)
 	if a.outcome != OutcomeFail500 || a.latency != 500*time.Millisecond || b.outcome != OutcomeOK || b.latency != 250*time.Millisecond {
 		t.Errorf("same tag, no seed: %v %v then %v %v, want fail500 500ms then ok 250ms (the Rand's draws)", a.outcome, a.latency, b.outcome, b.latency)
 	}

@@ -103,19 +103,20 @@ func (s *store) shard(key string) *shard {
 
 // decide records an arrival for key at now under the limiter configuration
 // cfg, multiplied by lim.scale over the stretch lim when lim.scale is not 0
-// (POST /mock/limit), and returns the limiter's decision and the arrival's
-// number for the key. take is called once, under the key's lock, with that
-// number: Decide when it returns true, else Peek (an outage or an injected
-// failure, which it rolls, does not count against the limit). A key that is
-// new or expired (see stale) gets a fresh limiter and restarts its arrival
-// numbers. A key whose last arrival asked for another configuration keeps
-// its limiter, changed to cfg from now on (see rebase): clients with
-// different settings taking turns on a shared key share one limit. A
-// change of stretch alone reconfigures the limiter, carrying its state over
-// (see rescale). The key's stretch in limits (nil: none) is read under the
-// key's lock, so a switch that ends it (unscale) runs wholly before or
-// after this decision; it is returned with the decision.
-func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, take func(seq uint64) bool) (core.Decision, uint64, stretch) {
+// (POST /mock/limit), and returns the arrival's number for the key. decide
+// is called once, under the key's lock, with that number and the key's
+// limiter to decide the request with (sim.Rules.Decide), or nil for a
+// request with limiter=none on a key that has a limit: it passes, and
+// leaves the key's limit as it is. A key that is new or expired (see
+// stale) gets a fresh limiter and restarts its arrival numbers. A key whose
+// last arrival asked for another configuration keeps its limiter, changed
+// to cfg from now on (see rebase): clients with different settings taking
+// turns on a shared key share one limit. A change of stretch alone
+// reconfigures the limiter, carrying its state over (see rescale). The
+// key's stretch in limits (nil: none) is read under the key's lock, so a
+// switch that ends it (unscale) runs wholly before or after this decision;
+// it is returned with the arrival's number.
+func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, now time.Time, decide func(seq uint64, lim *core.Limiter)) (uint64, stretch) {
 	t := int64(now.Sub(s.base))
 	sh := s.shard(key)
 	sh.mu.Lock()
@@ -173,19 +174,15 @@ func (s *store) decide(key string, cfg core.LimiterConfig, limits *stretches, no
 	}
 	e.used = t
 	e.seq++
-	admit := take(e.seq)
-	d := core.Decision{Allowed: true} // what a none limiter decides
-	switch {
-	case unlimited:
-	case admit:
-		d = e.lim.Decide(now)
-	default:
-		d = e.lim.Peek(now)
+	if unlimited {
+		decide(e.seq, nil)
+	} else {
+		decide(e.seq, e.lim)
 	}
 	s.settle(e, now)
 	seq := e.seq
 	sh.mu.Unlock()
-	return d, seq, lim
+	return seq, lim
 }
 
 // stale reports whether e may be forgotten at t: unused for longer than the
