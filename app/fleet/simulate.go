@@ -71,10 +71,11 @@ type SimSummary struct {
 // The endpoint is app/mock's, modelled by core/sim: the same core limiter
 // built from Mock.LimiterConfig(), the same status, Retry-After values
 // (malformed ones included) and rate-limit headers, latency + U(0, spread),
-// and injected failures, decided in the mock's order, each attempt's
-// failure and spread rolled as the mock rolls them with the page's seed
-// (mock.SeededRolls of Seed and the attempt's tag), so with one seed the
-// same attempts fail, and wait alike, live and simulated. Requests reach the
+// and injected failures, decided by the function the mock decides with
+// (sim.Rules.Decide), each attempt's failure and spread rolled as the mock
+// rolls them with the page's seed (mock.SeededRolls of Seed and the
+// attempt's tag), so with one seed the same attempts fail, and wait alike,
+// live and simulated. Requests reach the
 // mock the instant they are sent and answers come back after the mock's
 // latency: no network, browser queueing or timer lateness (Attempt.Queued
 // is 0, every attempt is sent when intended). A drop is answered at once

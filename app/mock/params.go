@@ -25,15 +25,17 @@ const (
 	MaxLatency    = 30 * time.Second  // bound on latency+spread
 )
 
-// RetryMode says what the Retry-After header of a rejection carries.
+// RetryMode says what the Retry-After header of a rejection carries. The
+// modes up to RetryFixed are core/sim's RetryAfterMode, whose values
+// sim.AppendRetryAfter writes; RetryMalformed is the mock's own.
 type RetryMode uint8
 
 const (
-	RetryNone      RetryMode = iota // no Retry-After header
-	RetrySeconds                    // delta-seconds: Decision.RetryAfterSeconds (rounded up)
-	RetryDate                       // IMF-fixdate of the first whole second at or after now+RetryAfter
-	RetryFixed                      // Params.RetryValue seconds, whatever the limiter says
-	RetryMalformed                  // deliberately invalid value, kind chosen by Params.Malformed
+	RetryNone      = RetryMode(sim.RetryAfterNone)    // no Retry-After header
+	RetrySeconds   = RetryMode(sim.RetryAfterSeconds) // delta-seconds: Decision.RetryAfterSeconds (rounded up)
+	RetryDate      = RetryMode(sim.RetryAfterDate)    // IMF-fixdate of the first whole second at or after now+RetryAfter
+	RetryFixed     = RetryMode(sim.RetryAfterFixed)   // Params.RetryValue seconds, whatever the limiter says
+	RetryMalformed = RetryFixed + 1                   // deliberately invalid value, kind chosen by Params.Malformed
 )
 
 var retryModeNames = [...]string{"none", "seconds", "date", "fixed", "malformed"}

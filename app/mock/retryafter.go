@@ -24,19 +24,12 @@ func malformedKind(m Malformed, seq uint64) Malformed {
 
 // AppendRetryAfter appends the Retry-After value the endpoint sends with a
 // rejection decided at now for arrival seq; ok is false when no header is to
-// be sent. The handler uses it; the simulator (core/sim's EndpointServer)
-// writes the same values its own way, and app/fleet's SimEndpoint uses this
-// for the malformed ones: TestSimEndpointMatchesMock (app/fleet)
-// checks that the two agree.
+// be sent. The handler uses it. The seconds, dates and fixed values are
+// core/sim's (sim.AppendRetryAfter), which the simulator (EndpointServer)
+// writes too; app/fleet's SimEndpoint has it use this for the malformed
+// ones. TestSimEndpointMatchesMock (app/fleet) checks the two end to end.
 func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
-	switch p.RetryAfter {
-	case RetrySeconds:
-		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
-	case RetryDate:
-		return d.RetryAt(now).AppendFormat(b, sim.TimeFormat), true
-	case RetryFixed:
-		return strconv.AppendInt(b, int64(p.RetryValue), 10), true
-	case RetryMalformed:
+	if p.RetryAfter == RetryMalformed {
 		secs := int64(d.RetryAfterSeconds())
 		switch malformedKind(p.Malformed, seq) {
 		case MalformedText:
@@ -56,6 +49,7 @@ func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq u
 		case MalformedISO8601:
 			return d.RetryAt(now).AppendFormat(b, time.RFC3339), true
 		}
+		return b, false
 	}
-	return b, false
+	return sim.AppendRetryAfter(b, sim.RetryAfterMode(p.RetryAfter), p.RetryValue, d, now)
 }
