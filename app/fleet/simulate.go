@@ -72,7 +72,7 @@ type SimSummary struct {
 // built from Mock.LimiterConfig(), the same status, Retry-After values
 // (malformed ones included) and rate-limit headers, latency + U(0, spread),
 // and injected failures, decided by the function the mock decides with
-// (sim.Rules.Decide), each attempt's failure and spread rolled as the mock
+// (sim.Endpoint.Decide), each attempt's failure and spread rolled as the mock
 // rolls them with the page's seed (mock.SeededRolls of Seed and the
 // attempt's tag), so with one seed the same attempts fail, and wait alike,
 // live and simulated. Requests reach the
@@ -287,19 +287,14 @@ func SimEndpoint(p mock.Params) sim.Endpoint {
 			return mock.SeededRolls(seed, "", string(appendAttemptTag(b[:0], r.Worker, r.Job, r.Attempt)), 0)
 		}
 	}
-	switch p.RetryAfter {
-	case mock.RetrySeconds:
-		e.RetryAfter = sim.RetryAfterSeconds
-	case mock.RetryDate:
-		e.RetryAfter = sim.RetryAfterDate
-	case mock.RetryFixed:
-		e.RetryAfter = sim.RetryAfterFixed
-	case mock.RetryMalformed:
+	if p.RetryAfter == mock.RetryMalformed {
 		// The mock's own function: the same garbage, kind by kind.
 		e.RetryAfterValue = func(d core.Decision, now time.Time, seq int) (string, bool) {
 			b, ok := mock.AppendRetryAfter(nil, &p, d, now, uint64(seq))
 			return string(b), ok
 		}
+	} else {
+		e.RetryAfter = sim.RetryAfterMode(p.RetryAfter) // the other modes are sim's (mock.RetryMode)
 	}
 	return e
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Outcome is what the server did with an arrival: core/sim's, which
-// decides it (sim.Rules.Decide) and names it (String).
+// decides it (sim.Endpoint.Decide) and names it (String).
 type Outcome = sim.Outcome
 
 const (

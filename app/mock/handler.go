@@ -246,7 +246,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hv.buf = (*bp)[:0]
 	// A rejection, and an answer during an outage, say when to come back
 	// as retry_after asks: an outage's decision waits until it ends
-	// (sim.Rules.Decide).
+	// (sim.Endpoint.Decide).
 	if a.outcome.SendsRetryAfter() {
 		if b, ok := AppendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
 			hv.buf = b
@@ -281,7 +281,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // decide decides a request for p arriving at now and publishes its arrival.
-// sim.Rules.Decide decides it, as it decides the simulator's: an outage,
+// sim.Endpoint.Decide decides it, as it decides the simulator's: an outage,
 // then injected failures, come first and bypass the limiter (Peek): they
 // do not count against the limit; otherwise the key's limiter decides,
 // with its limit scaled during a stretch of POST /mock/limit. It returns
@@ -294,7 +294,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now}
 	until, down := h.outages.active(p.Key, now)
-	rules := sim.Rules{Status: p.Status, Fail500: p.Fail500, Fail503: p.Fail503, Drop: p.Drop, Hang: p.Hang, Latency: p.Latency, Spread: p.Spread}
+	// The request's endpoint, as far as the decision reads it.
+	e := sim.Endpoint{Status: p.Status, Fail500: p.Fail500, Fail503: p.Fail503, Drop: p.Drop, Hang: p.Hang, Latency: p.Latency, Spread: p.Spread}
 	// The rolls, for the injected failure and the spread: random; or with
 	// a seed, a function of it and the tag (SeededRolls), or, for a request
 	// without one of its own (a burst's are all "burst"), of the key and
@@ -321,7 +322,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 		if p.Seeded && tag == "" {
 			fail, spread = SeededRolls(p.Seed, p.Key, "", seq)
 		}
-		v = rules.Decide(now, down, until, fail, l)
+		v = e.Decide(now, down, until, fail, l)
 	})
 	a.outcome, a.status, a.d = v.Outcome, v.Status, v.Decision
 	if lim.scale != 0 {
@@ -334,7 +335,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	if p.Spread > 0 && !p.Seeded {
 		spread = h.opts.Rand()
 	}
-	a.latency = rules.Delay(spread)
+	a.latency = e.Delay(spread)
 	h.hub.arrival(&a)
 	return a, cfg
 }

@@ -13,7 +13,7 @@ type Outcome uint8
 
 const (
 	OutcomeOK      Outcome = iota // admitted by the limiter, answered 200
-	OutcomeLimited                // rejected by the limiter: Rules.Status with Retry-After
+	OutcomeLimited                // rejected by the limiter: Endpoint.Status with Retry-After
 	OutcomeFail500                // injected 500, no Retry-After
 	OutcomeFail503                // injected 503, no Retry-After
 	OutcomeDrop                   // injected: connection closed without a response
@@ -37,59 +37,42 @@ func (o Outcome) String() string {
 // rejection and an outage's 503 do.
 func (o Outcome) SendsRetryAfter() bool { return o == OutcomeLimited || o == OutcomeOutage }
 
-// Rules are what an endpoint's answers follow besides its limiter: the
-// status of a rejection, the injected failures and the latency. The live
-// mock endpoint (app/mock) takes them from a request's query,
-// EndpointServer from its Endpoint.
-type Rules struct {
-	Status                       int           // of a rejection by the limiter: 429 or 503
-	Fail500, Fail503, Drop, Hang float64       // injected failures, percent of all requests (Inject)
-	Latency, Spread              time.Duration // an answer leaves Latency + spread·Spread after the arrival (Delay)
-}
-
 // Verdict is an endpoint's decision on one request.
 type Verdict struct {
 	Outcome  Outcome
-	Status   int           // 200, Rules.Status, 500 or 503; 0 for a drop or a hang
+	Status   int           // 200, Endpoint.Status, 500 or 503; 0 for a drop or a hang
 	Decision core.Decision // the limiter's; Allowed only with OutcomeOK
 }
 
-// Decide decides a request arriving at now, in this order:
+// Decide decides a request that reaches e at now, in this order:
 //
 //  1. When the server is down (down, until the outage's end): 503,
 //     OutcomeOutage, with no failure rolled (fail is not read). The
 //     limiter is only consulted (core.Limiter.Peek): the request does not
 //     count against the limit. Nothing is allowed before the outage ends:
 //     the Decision's RetryAfter is at least until - now.
-//  2. An injected failure, when fail (a roll in [0, 1)) falls among the
+//  2. An injected failure, when fail (a roll in [0, 1)) falls among e's
 //     percentages (Inject): 500, 503, a drop or a hang. It bypasses the
 //     limiter too: Peek, and the Decision is not Allowed.
 //  3. Otherwise lim decides (core.Limiter.Decide): 200 when it admits the
-//     request, OutcomeLimited with r.Status when it rejects it.
+//     request, OutcomeLimited with e.Status (0: 429) when it rejects it.
 //
-// A nil lim decides as a LimitNone limiter does: everything is allowed
-// (the mock's request with limiter=none, on a key whose limit it leaves
-// as it is). The answer leaves after r.Delay of the request's spread roll,
-// and carries Retry-After when its Outcome.SendsRetryAfter.
+// Of e, Decide reads only Status and the failures' percentages. A nil lim
+// decides as a LimitNone limiter does: everything is allowed (the mock's
+// request with limiter=none, on a key whose limit it leaves as it is).
+// The answer leaves after e.Delay of the request's spread roll, and
+// carries Retry-After when its Outcome.SendsRetryAfter.
 //
-// This is the one place the mock endpoint decides: its handler calls it
-// under the key's lock once the request is numbered, EndpointServer.Arrive
-// in virtual time. Each draws its own rolls.
-func (r *Rules) Decide(now time.Time, down bool, until time.Time, fail float64, lim *core.Limiter) Verdict {
+// This is the one place the mock endpoint decides: the live handler
+// (app/mock) calls it under the key's lock once the request is numbered,
+// with an Endpoint made from the request's query, and
+// EndpointServer.Arrive in virtual time. Each draws its own rolls.
+func (e *Endpoint) Decide(now time.Time, down bool, until time.Time, fail float64, lim *core.Limiter) Verdict {
 	v := Verdict{Outcome: OutcomeOK, Status: 200}
 	if down {
 		v.Outcome, v.Status = OutcomeOutage, 503
-	} else {
-		switch Inject(fail, r.Fail500, r.Fail503, r.Drop, r.Hang) {
-		case Inject500:
-			v.Outcome, v.Status = OutcomeFail500, 500
-		case Inject503:
-			v.Outcome, v.Status = OutcomeFail503, 503
-		case InjectDrop:
-			v.Outcome, v.Status = OutcomeDrop, 0
-		case InjectHang:
-			v.Outcome, v.Status = OutcomeHang, 0
-		}
+	} else if inj := Inject(fail, e.Fail500, e.Fail503, e.Drop, e.Hang); inj != InjectNone {
+		v.Outcome, v.Status = injected[inj].outcome, injected[inj].status
 	}
 	admit := v.Outcome == OutcomeOK
 	v.Decision = core.Decision{Allowed: true} // what a LimitNone limiter decides
@@ -107,13 +90,27 @@ func (r *Rules) Decide(now time.Time, down bool, until time.Time, fail float64, 
 			v.Decision.RetryAfter = max(v.Decision.RetryAfter, until.Sub(now))
 		}
 	case !v.Decision.Allowed:
-		v.Outcome, v.Status = OutcomeLimited, r.Status
+		v.Outcome, v.Status = OutcomeLimited, e.Status
+		if e.Status == 0 {
+			v.Status = 429
+		}
 	}
 	return v
 }
 
+// injected is how each injected failure answers.
+var injected = [...]struct {
+	outcome Outcome
+	status  int // none for a drop or a hang
+}{
+	Inject500:  {OutcomeFail500, 500},
+	Inject503:  {OutcomeFail503, 503},
+	InjectDrop: {OutcomeDrop, 0},
+	InjectHang: {OutcomeHang, 0},
+}
+
 // Delay is how long after its arrival a request's answer leaves, for its
 // spread roll in [0, 1): Latency + spread·Spread.
-func (r *Rules) Delay(spread float64) time.Duration {
-	return r.Latency + time.Duration(spread*float64(r.Spread))
+func (e *Endpoint) Delay(spread float64) time.Duration {
+	return e.Latency + time.Duration(spread*float64(e.Spread))
 }

@@ -7,11 +7,11 @@ import (
 	"retrylab/core"
 )
 
-// Rules.Decide at t0, with a token bucket of 2 (a token a second) that
+// Endpoint.Decide at t0, with a token bucket of 2 (a token a second) that
 // has admitted used requests before: an outage first, then the failure
 // roll, both only consulting the limiter; otherwise the limiter decides.
-func TestRulesDecide(t *testing.T) {
-	r := Rules{Status: 503, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10}
+func TestEndpointDecide(t *testing.T) {
+	e := Endpoint{Status: 503, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10}
 	bucket := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 2}
 	until := t0.Add(3500 * time.Millisecond)
 	full := core.Decision{Limit: 2, Remaining: 2} // Peek of a full bucket
@@ -25,7 +25,7 @@ func TestRulesDecide(t *testing.T) {
 		counted bool // the bucket took a token for it
 	}{
 		{"admitted", 0, false, false, 0.5, Verdict{OutcomeOK, 200, core.Decision{Allowed: true, Limit: 2, Remaining: 1, Reset: time.Second}}, true},
-		{"rejected: the rules' status", 2, false, false, 0.5,
+		{"rejected: the endpoint's status", 2, false, false, 0.5,
 			Verdict{OutcomeLimited, 503, core.Decision{Limit: 2, Reset: 2 * time.Second, RetryAfter: time.Second}}, false},
 		{"fail500", 0, false, false, 0, Verdict{OutcomeFail500, 500, full}, false},
 		{"fail503", 0, false, false, 0.1, Verdict{OutcomeFail503, 503, full}, false},
@@ -51,7 +51,7 @@ func TestRulesDecide(t *testing.T) {
 			if !tt.noLimit {
 				l = lim
 			}
-			got := r.Decide(t0, tt.down, until, tt.fail, l)
+			got := e.Decide(t0, tt.down, until, tt.fail, l)
 			if got != tt.want {
 				t.Errorf("Decide = %+v\nwant       %+v", got, tt.want)
 			}
@@ -69,17 +69,29 @@ func TestRulesDecide(t *testing.T) {
 	}
 }
 
-func TestRulesDelay(t *testing.T) {
-	r := Rules{Latency: 50 * time.Millisecond, Spread: time.Second}
+// An Endpoint's Status 0 is 429, as NewEndpointServer takes it.
+func TestEndpointDecideStatusZero(t *testing.T) {
+	lim := core.NewLimiter(core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: time.Second}, t0)
+	e := Endpoint{}
+	if v := e.Decide(t0, false, time.Time{}, 0, lim); v.Outcome != OutcomeOK || v.Status != 200 {
+		t.Errorf("first: %+v, want ok 200", v)
+	}
+	if v := e.Decide(t0, false, time.Time{}, 0, lim); v.Outcome != OutcomeLimited || v.Status != 429 {
+		t.Errorf("second: %+v, want limited 429", v)
+	}
+}
+
+func TestEndpointDelay(t *testing.T) {
+	e := Endpoint{Latency: 50 * time.Millisecond, Spread: time.Second}
 	for _, tt := range []struct {
 		spread float64
 		want   time.Duration
 	}{{0, 50 * time.Millisecond}, {0.25, 300 * time.Millisecond}, {0.999, 1049 * time.Millisecond}} {
-		if got := r.Delay(tt.spread); got != tt.want {
+		if got := e.Delay(tt.spread); got != tt.want {
 			t.Errorf("Delay(%v) = %v, want %v", tt.spread, got, tt.want)
 		}
 	}
-	if got := (&Rules{Latency: time.Second}).Delay(0.7); got != time.Second {
+	if got := (&Endpoint{Latency: time.Second}).Delay(0.7); got != time.Second {
 		t.Errorf("no spread: Delay = %v, want the latency", got)
 	}
 }

@@ -42,7 +42,7 @@
 //     same core.Limiter with the same configuration, the rejection status,
 //     Retry-After (seconds, date, fixed, or a custom value), the IETF and
 //     X-RateLimit headers, latency base + spread, and injected failures,
-//     decided by the function the mock decides with (Rules.Decide).
+//     decided by the function the mock decides with (Endpoint.Decide).
 //   - Contention: the optimistic-concurrency model of the AWS Architecture
 //     Blog's "Exponential Backoff And Jitter" (2015). Clients read a
 //     version and write conditionally; a write fails if another client

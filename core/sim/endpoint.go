@@ -58,10 +58,10 @@ const DefaultHangLimit = 60 * time.Second
 // Endpoint describes the mock endpoint in virtual time: the same core
 // limiter with the same configuration, the same rejection status and
 // headers, latency and injected failures, decided by the function the live
-// endpoint (app/mock) decides with, Rules.Decide:
+// endpoint (app/mock) decides with, Decide:
 //
 //  1. The request is numbered (Seq, from 1).
-//  2. Rules.Decide decides it: during an outage (Outages), 503 without a
+//  2. Decide decides it: during an outage (Outages), 503 without a
 //     failure roll; otherwise an injected failure, when one is rolled
 //     (Fail500, Fail503, Drop, Hang, percent of all requests, in that
 //     order). Neither counts against the limit: the limiter is only
@@ -181,7 +181,6 @@ func (e *Endpoint) Validate() error {
 // usable.
 type EndpointServer struct {
 	e      Endpoint
-	rules  Rules
 	start  time.Time
 	lim    *core.Limiter
 	rng    *core.PCG
@@ -220,7 +219,6 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 		e.HangLimit = DefaultHangLimit
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
-	s.rules = Rules{Status: e.Status, Fail500: e.Fail500, Fail503: e.Fail503, Drop: e.Drop, Hang: e.Hang, Latency: e.Latency, Spread: e.Spread}
 	s.rl = e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	q, w := e.Limiter.Policy()
 	s.policy = string(AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
@@ -246,7 +244,7 @@ const (
 // Inject is the failure a request that rolled u in [0, 1) gets, for
 // percentages fail500, fail503, drop and hang taken in that order: u·100
 // below fail500 gets a 500, below fail500+fail503 a 503, and so on; at or
-// above their sum none. Rules.Decide rolls so, for the mock endpoint and
+// above their sum none. Endpoint.Decide rolls so, for the mock endpoint and
 // EndpointServer alike: with the same roll (mock.SeededRolls) they inject
 // the same failures.
 func Inject(u, fail500, fail503, drop, hang float64) Injected {
@@ -295,13 +293,13 @@ func (s *EndpointServer) rolls(req Request, up bool) (fail, spread float64) {
 	return fail, spread
 }
 
-// Arrive decides one request arriving at now (Rules.Decide).
+// Arrive decides one request arriving at now (Endpoint.Decide).
 func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	s.seq++
 	until, down := s.down(now)
 	fail, spread := s.rolls(req, !down)
-	v := s.rules.Decide(now, down, until, fail, s.lim)
-	r := Response{Status: v.Status, Delay: s.rules.Delay(spread), Seq: s.seq, Received: now}
+	v := s.e.Decide(now, down, until, fail, s.lim)
+	r := Response{Status: v.Status, Delay: s.e.Delay(spread), Seq: s.seq, Received: now}
 	switch v.Outcome {
 	case OutcomeHang:
 		r.Delay, r.Err = s.e.HangLimit, ErrHangClosed
@@ -313,8 +311,15 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	var buf [64]byte
 	var ra []byte
 	sent := false
-	if v.Outcome.SendsRetryAfter() {
-		ra, sent = s.retryAfter(buf[:0], v.Decision, now)
+	switch {
+	case !v.Outcome.SendsRetryAfter():
+	case s.e.RetryAfterValue != nil:
+		var val string
+		if val, sent = s.e.RetryAfterValue(v.Decision, now, s.seq); sent {
+			ra = append(buf[:0], val...)
+		}
+	default:
+		ra, sent = AppendRetryAfter(buf[:0], s.e.RetryAfter, s.e.RetryValue, v.Decision, now)
 	}
 	if sent || s.rl {
 		r.Header = s.header(ra, sent, v.Decision)
@@ -353,20 +358,6 @@ func (s *EndpointServer) header(ra []byte, sent bool, d core.Decision) *Header {
 		s.headers[k] = h
 	}
 	return h
-}
-
-// retryAfter appends to b the Retry-After value of an answer decided d at
-// now; ok is false when none is sent.
-func (s *EndpointServer) retryAfter(b []byte, d core.Decision, now time.Time) (_ []byte, ok bool) {
-	e := &s.e
-	if e.RetryAfterValue != nil {
-		v, ok := e.RetryAfterValue(d, now, s.seq)
-		if !ok {
-			return b, false
-		}
-		return append(b, v...), true
-	}
-	return AppendRetryAfter(b, e.RetryAfter, e.RetryValue, d, now)
 }
 
 // TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's
