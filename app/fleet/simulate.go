@@ -72,13 +72,13 @@ type SimSummary struct {
 // built from Mock.LimiterConfig(), the same status, Retry-After values
 // (malformed ones included) and rate-limit headers, latency + U(0, spread),
 // and injected failures, decided by the function the mock decides with
-// (sim.Endpoint.Decide), each attempt's failure and spread rolled as the mock
-// rolls them with the page's seed (mock.SeededRolls of Seed and the
+// (sim.Endpoint.Decide), each attempt's failure and spread rolled as the
+// mock rolls them with the page's seed (mock.SeededRolls of Seed and the
 // attempt's tag), so with one seed the same attempts fail, and wait alike,
-// live and simulated. Requests reach the
-// mock the instant they are sent and answers come back after the mock's
-// latency: no network, browser queueing or timer lateness (Attempt.Queued
-// is 0, every attempt is sent when intended). A drop is answered at once
+// live and simulated. Requests reach the mock the instant they are sent
+// and answers come back after the mock's latency: no network, browser
+// queueing or timer lateness (Attempt.Queued is 0, every attempt is sent
+// when intended). A drop is answered at once
 // by an error (a live Go or browser client may resend it once on a reused
 // connection); a hang ends at the timeout, or after the mock's 60 s limit.
 //
