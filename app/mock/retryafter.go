@@ -23,8 +23,8 @@ func malformedKind(m Malformed, seq uint64) Malformed {
 }
 
 // AppendRetryAfter appends the Retry-After value the endpoint sends with a
-// rejection decided at now for arrival seq; ok is false when no header is to
-// be sent. The handler uses it. The seconds, dates and fixed values are
+// rejection (or an outage's 503) decided at now for arrival seq; ok is
+// false when no header is to be sent. The handler uses it. The seconds, dates and fixed values are
 // core/sim's (sim.AppendRetryAfter), which the simulator (EndpointServer)
 // writes too; app/fleet's SimEndpoint has it use this for the malformed
 // ones. TestSimEndpointMatchesMock (app/fleet) checks the two end to end.
