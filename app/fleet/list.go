@@ -121,25 +121,29 @@ var Fields = []Field{
 		func(p *mock.Params) *mock.Headers { return &p.Headers }, mock.Headers.String, headersLabels,
 		func(s *Scenario) bool { return s.Mock.Limiter != core.LimitNone }, "while the server limiter is No limit"),
 	mockNumber("latency", "endpoint", "Latency", "", "Time the endpoint takes to answer each request; a worker's next attempt waits for it.",
-		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil, ""),
+		core.FormatDuration(mock.LatencyRange.Min), core.FormatDuration(mock.LatencyRange.Max), func(p *mock.Params) *time.Duration { return &p.Latency }, time.Duration.String, nil, ""),
 	mockNumber("spread", "endpoint", "Latency spread", "", "Extra random latency, up to this much, on each response.",
-		"0s", core.FormatDuration(mock.MaxLatency), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil, ""),
+		core.FormatDuration(mock.LatencyRange.Min), core.FormatDuration(mock.LatencyRange.Max), func(p *mock.Params) *time.Duration { return &p.Spread }, time.Duration.String, nil, ""),
 
 	// Injected failures.
 	mockNumber("fail500", "failures", "500 errors", "%", "Requests answered 500, with no Retry-After, before the limit is consulted: retried on backoff alone.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Fail500 }, core.FormatFloat, nil, ""),
+		failMin, failMax, func(p *mock.Params) *float64 { return &p.Fail500 }, core.FormatFloat, nil, ""),
 	mockNumber("fail503", "failures", "503 errors", "%", "Requests answered 503 without Retry-After, before the limit is consulted: an overloaded server that gives no hint.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Fail503 }, core.FormatFloat, nil, ""),
+		failMin, failMax, func(p *mock.Params) *float64 { return &p.Fail503 }, core.FormatFloat, nil, ""),
 	mockNumber("drop", "failures", "Dropped connections", "%", "Requests whose connection is closed without an answer: a network error.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil, ""),
+		failMin, failMax, func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil, ""),
 	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
-		"0", "100", func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil, ""),
+		failMin, failMax, func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil, ""),
 	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503, with Retry-After as the endpoint sends it for the time left (the seconds left, the date it is back; a fixed value stays fixed; None sends none); watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
 	durationField("outage_at", "outage", "Outage starts", "How long after the start the server goes down (live: after Run; simulated: in virtual time).",
 		OutageAtRange, func(s *Scenario) *time.Duration { return &s.OutageAt }).
 		with(func(s *Scenario) bool { return s.Outage > 0 }, "while the outage is 0 (none)"),
 }
+
+// failMin and failMax are the injected failures' range, as their fields
+// show it.
+var failMin, failMax = core.FormatFloat(sim.FailureRange.Min), core.FormatFloat(sim.FailureRange.Max)
 
 var strategyLabels = map[string]string{
 	"none":         "None (never retry)",

@@ -25,6 +25,10 @@ const (
 	MaxLatency    = 30 * time.Second  // bound on latency+spread
 )
 
+// LatencyRange is the range of latency and of spread (their sum is at most
+// MaxLatency too).
+var LatencyRange = core.Range[time.Duration]{Min: 0, Max: MaxLatency}
+
 // RetryMode says what the Retry-After header of a rejection carries. The
 // modes up to RetryFixed are core/sim's RetryAfterMode, whose values
 // sim.AppendRetryAfter writes; RetryMalformed is the mock's own.
@@ -240,12 +244,12 @@ var table = [numParams]ParamInfo{
 	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and " + strconv.Itoa(MaxRetryValue)},
 	pMalformed:  {"malformed", "kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
 	pHeaders:    {"headers", "extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
-	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration between 0s and " + MaxLatency.String() + "; " + allowedLatency},
-	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration between 0s and " + MaxLatency.String() + "; " + allowedLatency},
-	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
-	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
-	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
-	pHang:       {"hang", "percent of requests never answered: held until the client gives up, or closed after 60 s without a response", "0", "a number between 0 and 100; fail500+fail503+drop+hang ≤ 100"},
+	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration " + LatencyRange.String() + "; " + allowedLatency},
+	pSpread:     {"spread", "extra uniform random delay in [0, spread)", "0s", "a duration " + LatencyRange.String() + "; " + allowedLatency},
+	pFail500:    {"fail500", "percent of requests answered 500, no Retry-After (they bypass the limiter)", "0", allowedFailure},
+	pFail503:    {"fail503", "percent of requests answered 503, no Retry-After (they bypass the limiter)", "0", allowedFailure},
+	pDrop:       {"drop", "percent of requests whose connection is closed without a response", "0", allowedFailure},
+	pHang:       {"hang", "percent of requests never answered: held until the client gives up, or closed after 60 s without a response", "0", allowedFailure},
 	pSeed:       {"seed", "rolls each request's injected failure and spread from seed and its tag (key and seq without a tag), not at random: same tag, same rolls", "(random)", "an integer between 0 and 18446744073709551615"},
 }
 
@@ -302,10 +306,10 @@ func paramIndex(name string) int {
 // AllowedOnce is what a parameter given more than once is told.
 const AllowedOnce = "one value; the parameter is given more than once"
 
-const allowedSum = "fail500+fail503+drop+hang ≤ 100"
-
 var (
 	allowedLatency = "latency+spread ≤ " + MaxLatency.String()
+	allowedSum     = "fail500+fail503+drop+hang ≤ " + core.FormatFloat(sim.FailureRange.Max)
+	allowedFailure = "a number " + sim.FailureRange.String() + "; " + allowedSum
 	// allowedKnown names every parameter, from the table: written out
 	// by hand, a parameter added to the table was missing from it (a
 	// review).
@@ -515,17 +519,17 @@ func (p *Params) set(i int, v string) *ParamError {
 		k, ok = enumIndex(headersNames[:], v)
 		p.Headers = Headers(k)
 	case pLatency:
-		p.Latency, ok = parseDuration(v, 0, MaxLatency)
+		p.Latency, ok = parseDuration(v, LatencyRange.Min, LatencyRange.Max)
 	case pSpread:
-		p.Spread, ok = parseDuration(v, 0, MaxLatency)
+		p.Spread, ok = parseDuration(v, LatencyRange.Min, LatencyRange.Max)
 	case pFail500:
-		p.Fail500, ok = parseFloat(v, 0, 100)
+		p.Fail500, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
 	case pFail503:
-		p.Fail503, ok = parseFloat(v, 0, 100)
+		p.Fail503, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
 	case pDrop:
-		p.Drop, ok = parseFloat(v, 0, 100)
+		p.Drop, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
 	case pHang:
-		p.Hang, ok = parseFloat(v, 0, 100)
+		p.Hang, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
 	case pSeed:
 		var err error
 		// A sign, as parseInt (strconv.Atoi) takes one: "+5" was refused
@@ -563,7 +567,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 		return &ParamError{Param: "spread", Value: Cut(given[pSpread]), Allowed: p.AllowedBeside("spread")}
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
-	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > 100+sumTolerance {
+	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > sim.FailureRange.Max+sumTolerance {
 		// The last that could make the sum 100 alone (a zero cannot):
 		// fail500=60, fail503=60, drop=10 blamed drop, "at most 0", which
 		// no drop can mend; fail503 may be 30.
@@ -571,7 +575,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 			return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]), Allowed: allowed}
 		}
 		for i := len(pct) - 1; i >= 0; i-- {
-			if others := s - pct[i]; others <= 100+sumTolerance {
+			if others := s - pct[i]; others <= sim.FailureRange.Max+sumTolerance {
 				return sumErr(i, p.AllowedBeside(table[pFail500+i].Name))
 			}
 		}
@@ -603,10 +607,10 @@ func (p Params) AllowedBeside(name string) string {
 	for i := range pct {
 		if table[pFail500+i].Name == name {
 			others := pct[0] + pct[1] + pct[2] + pct[3] - pct[i]
-			if others > 100+sumTolerance { // it cannot mend the sum alone
+			if others > sim.FailureRange.Max+sumTolerance { // it cannot mend the sum alone
 				return "at most 0: " + allowedSum + ", and the others add up to " + formatPct(others)
 			}
-			return "at most " + formatPct(max(0, 100-others)) + ": " + allowedSum
+			return "at most " + formatPct(max(0, sim.FailureRange.Max-others)) + ": " + allowedSum
 		}
 	}
 	return ""

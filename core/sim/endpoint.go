@@ -136,6 +136,10 @@ type Outage struct{ From, To time.Duration }
 // parameters allow the same.
 const FailureSumSlack = 1e-9
 
+// FailureRange is the range of each injected failure's percentage
+// (Endpoint.Fail500, Fail503, Drop, Hang), the mock's too.
+var FailureRange = core.Range[float64]{Min: 0, Max: 100}
+
 // MaxRetryValue is the most seconds RetryAfterFixed sends (a day), the
 // mock's bound on retry_value too.
 const MaxRetryValue = 86400
@@ -165,13 +169,13 @@ func (e *Endpoint) Validate() error {
 		name string
 		v    float64
 	}{{"fail500", e.Fail500}, {"fail503", e.Fail503}, {"drop", e.Drop}, {"hang", e.Hang}} {
-		if !(p.v >= 0 && p.v <= 100) {
-			return fmt.Errorf("sim: endpoint %s %v: must be between 0 and 100", p.name, p.v)
+		if !FailureRange.Contains(p.v) { // a NaN is in no range
+			return fmt.Errorf("sim: endpoint %s %v: must be %v", p.name, p.v, FailureRange)
 		}
 		sum += p.v
 	}
-	if sum > 100+FailureSumSlack {
-		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most 100", sum)
+	if sum > FailureRange.Max+FailureSumSlack {
+		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most %v", sum, FailureRange.Max)
 	}
 	return nil
 }
