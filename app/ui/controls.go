@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"html"
 	"strconv"
 	"sync"
 
@@ -247,7 +246,7 @@ var staticFields = sync.OnceValue(func() map[string]fieldStatic {
 		if f.Kind == fleet.KindDuration && rangeText != "" {
 			rangeText += " (e.g. 250ms, 2s)"
 		}
-		esc := html.EscapeString
+		esc := escapeHTML
 		head := `<div class="field-head"><label for="f-` + esc(key) + `">` + esc(f.Label)
 		if f.Unit != "" {
 			head += `<span class="unit">` + esc(f.Unit) + `</span>`

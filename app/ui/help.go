@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"html"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -84,7 +83,7 @@ func (h *Help) Render() app.UI {
 // 1024 × 768 screen. A run of keys (the story's steps) is written as its
 // first and last, 1–7.
 func helpHTML() string {
-	esc := html.EscapeString
+	esc := escapeHTML
 	b := `<div><h2 id="help-title" tabindex="-1" ` + browser.FocusNextAttr + `="help-open">Keyboard shortcuts</h2><dl class="keys">`
 	for _, sc := range shortcuts {
 		b += `<div><dt>`

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"html"
 	"strings"
 	"sync"
 
@@ -111,11 +110,11 @@ var legendHTML = sync.OnceValue(func() [2]string {
 				if watch && it.fleetOnly {
 					continue
 				}
-				b.WriteString(`<li title="` + html.EscapeString(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>`)
+				b.WriteString(`<li title="` + escapeHTML(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>`)
 				if it.sample.kind == sampleMark {
 					b.WriteString(`<span class="sw seg ` + strings.TrimPrefix(it.swatch, "sw mark ") + `" aria-hidden="true"></span>`)
 				}
-				b.WriteString(html.EscapeString(it.label) + `</li>`)
+				b.WriteString(escapeHTML(it.label) + `</li>`)
 			}
 			b.WriteString(`</ul>`)
 		}
