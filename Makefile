@@ -29,9 +29,12 @@ SOURCES   := go.mod go.sum $(shell find app core -name '*.go' -not -name '*_test
 # of gzip, for no change in the JSON export's or the timeline's time
 # under node (app/README.md). And app/fleet and app/mock: ~10 KB of gzip,
 # for no change in Simulate's, the export's or the stream's decoding time
-# under node (app/README.md).
+# under node (app/README.md). And reflect, which go-app's renders reach
+# through reflect.DeepEqual, itself built without inlining, and syscall/js
+# and safejs, each call of which crosses into JavaScript (1.5-2 us) anyway:
+# 12.5 KB of gzip (reflect 9.5, the JS boundary 3.1).
 # wasmtest builds the same way.
-NOINLINE  := fmt net/url strconv $(GOAPP)/pkg/app retrylab/app/jsonlite retrylab/app/fleet retrylab/app/mock
+NOINLINE  := fmt net/url strconv reflect syscall/js github.com/hack-pad/safejs $(GOAPP)/pkg/app retrylab/app/jsonlite retrylab/app/fleet retrylab/app/mock
 WASMFLAGS := -modfile=$(WASMMOD) -trimpath $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 # Extra flags for `make run`, e.g. make run ARGS='-host 0.0.0.0 -port 9000'
 ARGS      ?=
