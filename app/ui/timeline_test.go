@@ -2343,6 +2343,9 @@ func TestWatchTakesTheClockFromTheHello(t *testing.T) {
 		if want := sent.Sub(start); (a.at - want).Abs() > 50*time.Millisecond {
 			t.Errorf("%s: the arrival drawn at %v (shift %v), want %v on this device's clock", c.name, a.at, shift, want)
 		}
+		if tip := strings.Join(describeArrival(&a, true, shift != 0).Lines, "\n"); strings.Contains(tip, "moved onto this device's") != (c.note != "") {
+			t.Errorf("%s: the arrival's tip says %q", c.name, tip)
+		}
 		said := slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, "the server's clock is about") })
 		if c.note == "" && said || c.note != "" && !slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, c.note) }) {
 			t.Errorf("%s: the notes %q, want one saying %q", c.name, o.Strings(), c.note)
@@ -2430,11 +2433,11 @@ func TestArrivalsSentAgainAreTold(t *testing.T) {
 				t.Errorf("watch %v, arrival %d: sent again %d times, want %d", mm.watch, i+1, got, c.again)
 			}
 		}
-		text := strings.Join(describeArrival(&mm.arrivals[2], mm.watch).Lines, "\n")
+		text := strings.Join(describeArrival(&mm.arrivals[2], mm.watch, false).Lines, "\n")
 		if !strings.Contains(text, "arrival 3: its connection closed with no answer") {
 			t.Errorf("watch %v, the third arrival of a dropped attempt: %s", mm.watch, text)
 		}
-		if text := strings.Join(describeArrival(&mm.arrivals[0], mm.watch).Lines, "\n"); strings.Contains(text, "sent it again") {
+		if text := strings.Join(describeArrival(&mm.arrivals[0], mm.watch, false).Lines, "\n"); strings.Contains(text, "sent it again") {
 			t.Errorf("watch %v, the first arrival: %s", mm.watch, text)
 		}
 	}

@@ -1228,7 +1228,7 @@ func (v *view) selection() (t tip, ok bool) {
 		if x := v.lay.x(a.at); x < v.lay.left || x > v.lay.right {
 			return tip{}, false // zoomed or panned away, as for an attempt
 		}
-		t = describeArrival(a, v.m.watch)
+		t = describeArrival(a, v.m.watch, v.m.shift != 0)
 		if v.details {
 			t.Said = strings.Join(t.Lines, ". ")
 		}
@@ -1312,13 +1312,18 @@ func describeBin(m *model, l *layout, b int, base *baselineDraw) tip {
 
 // describeArrival writes the facts of a request the server received that
 // is not one of this page's attempts: another client's in a shared room,
-// or anyone's in a watch.
-func describeArrival(a *arrival, watch bool) tip {
+// or anyone's in a watch; moved: the server's times are drawn moved onto
+// the page's clock (model.reclock).
+func describeArrival(a *arrival, watch, moved bool) tip {
 	t := tip{Class: a.class.String(), Title: "Arrival #" + strconv.Itoa(a.seq) + " from another client"}
 	if watch {
 		t.Title = "Arrival #" + strconv.Itoa(a.seq)
 	}
-	t.Lines = append(t.Lines, "received at "+fmtSeconds(a.at)+" (by the server's clock)")
+	clock := " (by the server's clock)"
+	if moved {
+		clock = " (by the server's clock, moved onto this device's)"
+	}
+	t.Lines = append(t.Lines, "received at "+fmtSeconds(a.at)+clock)
 	res := a.outcome
 	if a.status != 0 {
 		res = strconv.Itoa(a.status) + " " + statusText(a.status) + " (" + a.outcome + ")"
