@@ -2353,6 +2353,36 @@ func TestWatchTakesTheClockFromTheHello(t *testing.T) {
 	}
 }
 
+// A run's clocks are told apart by its own stream and its own answers,
+// not by the last stream's: the bounds a closed stream's hello left were
+// taken in by the next run before its own stream opened. A laptop 2 s
+// behind the server that set its clock right between two runs (joining
+// the venue's network) drew the second run's arrivals 2 s off, outside
+// their requests, with a note that the server's clock was 2 s ahead.
+func TestRunTakesNoClockFromTheLastStream(t *testing.T) {
+	js := func(ts time.Time) string { return ts.UTC().Format(time.RFC3339Nano) }
+	v := newViewOn("c", "o")
+	s := fleet.Default()
+	v.start(s, time.Now(), "")
+	v.opening(time.Now())
+	v.onServerEvent(`{"type":"hello","key":"run-1","at":"` + js(time.Now().Add(2*time.Second)) + `"}`)
+	// The next run, the device's clock now the server's.
+	v.start(s, t0, "")
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, r := range oneJob() {
+		v.m.add(&r)
+	}
+	if v.m.shift != 0 {
+		t.Errorf("the next run takes the server's clock %v off this device's, want 0", v.m.shift)
+	}
+	for _, k := range v.m.marks {
+		if k.hasServer && (k.serverAt < k.sent || k.serverAt > k.end) {
+			t.Errorf("an arrival drawn at %v, its request in flight %v–%v", k.serverAt, k.sent, k.end)
+		}
+	}
+}
+
 // A limit message inside the latest stretch extends it when its scale is
 // the same, ends it when it is an end (to = from), and with another scale
 // (another client's switch in a room: the mock holds one stretch a key,

@@ -49,8 +49,10 @@ type view struct {
 	// streamFrom is when the arrivals stream was opened or last lost, by
 	// the page's clock: its next hello was sent after it. clockLo and
 	// clockHi bound the server's clock less the page's, by the stream's
-	// hellos and the clock's probes since it opened (clockOK), for each
-	// live model made since (model.bound).
+	// hellos and the clock's probes since it opened (clockOK), for the
+	// live model shown (model.bound). A new run's model takes none of
+	// them: it opens a stream of its own, and the page's clock may have
+	// been set since the last one.
 	streamFrom       time.Time
 	clockLo, clockHi time.Duration
 	clockOK          bool
@@ -147,9 +149,6 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.m.room = s.Room != "" && s.Target == ""
 	v.m.self = device
 	v.m.ownServer = s.Target != ""
-	if v.clockOK && !v.m.ownServer {
-		v.m.bound(v.clockLo, v.clockHi)
-	}
 	v.pending = v.pending[:0]
 	v.srv = v.srv[:0]
 	v.srvLog, v.replay = nil, nil
@@ -199,9 +198,6 @@ func (v *view) startWatch(s fleet.Scenario, start time.Time) {
 	v.mu.Lock()
 	v.m = newModel(start, 0)
 	v.m.room, v.m.watch = true, true
-	if v.clockOK {
-		v.m.bound(v.clockLo, v.clockHi)
-	}
 	v.lim.client = 0 // no fleet of ours: its bucket is not the room's
 	if v.hidden {
 		v.m.setHidden(true, 0)
@@ -314,7 +310,7 @@ func (v *view) opening(t time.Time) {
 }
 
 // clockBound takes in that the server's clock less the page's is between
-// lo and hi, for the run shown and those after it on the same stream. A
+// lo and hi, for the run shown. A
 // watch has no answers of its own to tell the clocks apart: a projector
 // whose clock was off the server's drew the room's arrivals seconds off
 // its "now" line. v.mu is held.
