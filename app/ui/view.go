@@ -47,15 +47,8 @@ type view struct {
 	paced     bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
 
 	// streamFrom is when the arrivals stream was opened or last lost, by
-	// the page's clock: its next hello was sent after it. clockLo and
-	// clockHi bound the server's clock less the page's, by the stream's
-	// hellos and the clock's probes since it opened (clockOK), for the
-	// live model shown (model.bound). A new run's model takes none of
-	// them: it opens a stream of its own, and the page's clock may have
-	// been set since the last one.
-	streamFrom       time.Time
-	clockLo, clockHi time.Duration
-	clockOK          bool
+	// the page's clock: its next hello was sent after it (clockBound).
+	streamFrom time.Time
 
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
 	overlay    browser.Canvas // its overlay (overlayID, or the rehearsal's)
@@ -305,20 +298,16 @@ func (v *view) onRecord(r fleet.Record) {
 // clock): its hello bounds the server's clock.
 func (v *view) opening(t time.Time) {
 	v.mu.Lock()
-	v.streamFrom, v.clockOK = t, false
+	v.streamFrom = t
 	v.mu.Unlock()
 }
 
 // clockBound takes in that the server's clock less the page's is between
-// lo and hi, for the run shown. A
-// watch has no answers of its own to tell the clocks apart: a projector
-// whose clock was off the server's drew the room's arrivals seconds off
-// its "now" line. v.mu is held.
+// lo and hi, for the live run or watch shown (model.bound). A new run's
+// model takes none from the last one's stream: it opens its own, and the
+// page's clock may have been set since. A watch has only these bounds, as
+// it sends nothing of its own to be answered. v.mu is held.
 func (v *view) clockBound(lo, hi time.Duration) {
-	if v.clockOK {
-		lo, hi = max(v.clockLo, lo), min(v.clockHi, hi)
-	}
-	v.clockLo, v.clockHi, v.clockOK = lo, hi, true
 	if v.m != nil && !v.m.simulated && !v.m.ownServer {
 		v.m.bound(lo, hi)
 	}
@@ -335,7 +324,7 @@ func (v *view) probeClock(ctx context.Context, origin string, n int) {
 		t0 := time.Now()
 		r, err := browser.FetchOpen(ctx, u)
 		t1 := time.Now()
-		if err != nil {
+		if err != nil || ctx.Err() != nil { // a watch ended meanwhile: the next run's model is not its
 			return
 		}
 		if _, at, ok := fleet.MockFacts([]byte(r.Body)); ok {
