@@ -84,7 +84,7 @@ test: lint unit wasmtest e2e ## every test: lint, unit (-race), js/wasm under no
 
 unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
-	$(GO) test -modfile=$(WASMMOD) -count=1 -run JSON $(GOAPP)/pkg/app # app/go-app.patch's JSON, against encoding/json
+	$(GO) test -modfile=$(WASMMOD) -count=1 -run 'JSON|HTMLEscaper' $(GOAPP)/pkg/app # app/go-app.patch's JSON, against encoding/json, and its HTML escaper, against html
 
 wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/jsonlite/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
@@ -122,7 +122,7 @@ lint: deps $(WASMMOD) ## gofmt, go vet (native, and js/wasm as app.wasm is built
 	@test -z "$$(gofmt -l app core tests)" || { echo "gofmt needed:"; gofmt -l app core tests; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet -modfile=$(WASMMOD) ./core/... ./app/...
-	@! GOOS=js GOARCH=wasm $(GO) list -modfile=$(WASMMOD) -deps ./app | grep -xE 'net|net/http|crypto/tls|crypto/rand|crypto/aes|encoding/json|github.com/google/uuid' || { echo "app.wasm links the packages above (see app/go-app.patch)"; exit 1; }
+	@! GOOS=js GOARCH=wasm $(GO) list -modfile=$(WASMMOD) -deps ./app | grep -xE 'net|net/http|crypto/tls|crypto/rand|crypto/aes|encoding/json|html|github.com/google/uuid' || { echo "app.wasm links the packages above (see app/go-app.patch)"; exit 1; }
 	$(GO) vet -tags e2e ./tests/
 
 clean: ## remove everything make built
