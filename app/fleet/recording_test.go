@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"bytes"
-	"encoding/csv"
 	"reflect"
 	"strconv"
 	"strings"
@@ -75,14 +74,7 @@ func TestExportedEventsAreInTimeOrder(t *testing.T) {
 			t.Fatalf("%s: %v", q, errs)
 		}
 		rec := Simulate(s)
-		var buf bytes.Buffer
-		if err := rec.CSV(&buf); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(&buf).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := csvRows(t, rec)
 		type job struct{ w, j string }
 		last := map[job]string{} // the job's last kind at the last instant
 		prev, lastAt := -1.0, map[job]float64{}

@@ -4,7 +4,6 @@ package fleet
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -58,14 +57,7 @@ func checkEmptyRetryAfter(t *testing.T, rec *Recording) {
 			t.Fatalf("wait note %q, want %q", n, want)
 		}
 	}
-	var buf bytes.Buffer
-	if err := rec.CSV(&buf); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvRows(t, rec)
 	col := -1
 	for i, c := range rows[0] {
 		if c == "retry_after" {

@@ -536,14 +536,7 @@ func TestExportsAreWrittenInPieces(t *testing.T) {
 func TestExportCSV(t *testing.T) {
 	rec := NewRecording(Default(), t0, false)
 	rec.Append(handMade()...)
-	var buf bytes.Buffer
-	if err := rec.CSV(&buf); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvRows(t, rec)
 	if len(rows) != 1+len(handMade()) {
 		t.Fatalf("%d rows", len(rows))
 	}
@@ -1102,4 +1095,18 @@ func TestExportedMillisecondsToTheMicrosecond(t *testing.T) {
 			t.Errorf("ms(%d ns) = %v, want %v", int64(c.d), got, c.want)
 		}
 	}
+}
+
+// csvRows is rec's CSV export, read back by encoding/csv.
+func csvRows(t *testing.T, rec *Recording) [][]string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := rec.CSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
