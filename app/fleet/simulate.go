@@ -78,9 +78,9 @@ type SimSummary struct {
 // live and simulated. Requests reach the mock the instant they are sent
 // and answers come back after the mock's latency: no network, browser
 // queueing or timer lateness (Attempt.Queued is 0, every attempt is sent
-// when intended). A drop is answered at once
-// by an error (a live Go or browser client may resend it once on a reused
-// connection); a hang ends at the timeout, or after the mock's 60 s limit.
+// when intended). A drop is answered at once by an error (a live Go or
+// browser client may resend it once on a reused connection); a hang ends
+// at the timeout, or after the mock's 60 s limit.
 //
 // Workers may go up to SimWorkersRange.Max (10,000); every other field must
 // pass Validate. A custom Target cannot be simulated, and a shared Room is

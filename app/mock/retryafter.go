@@ -24,10 +24,11 @@ func malformedKind(m Malformed, seq uint64) Malformed {
 
 // AppendRetryAfter appends the Retry-After value the endpoint sends with a
 // rejection (or an outage's 503) decided at now for arrival seq; ok is
-// false when no header is to be sent. The handler uses it. The seconds, dates and fixed values are
-// core/sim's (sim.AppendRetryAfter), which the simulator (EndpointServer)
-// writes too; app/fleet's SimEndpoint has it use this for the malformed
-// ones. TestSimEndpointMatchesMock (app/fleet) checks the two end to end.
+// false when no header is to be sent. The handler uses it. The seconds,
+// dates and fixed values are core/sim's (sim.AppendRetryAfter), which the
+// simulator (EndpointServer) writes too; app/fleet's SimEndpoint has it
+// use this for the malformed ones. TestSimEndpointMatchesMock (app/fleet)
+// checks the two end to end.
 func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
 	if p.RetryAfter == RetryMalformed {
 		secs := int64(d.RetryAfterSeconds())

@@ -94,16 +94,13 @@ func (l *Lab) setCodeOpen(open bool) {
 }
 
 // fileStamp names exported files after the run: when it started, by the
-// wall clock, in UTC as the JSON's start, and saying so (Z). It was the
+// wall clock, in UTC as the JSON's start, and saying so (Z), not in the
 // browser's local time (Go's time.Local in the page is the browser's
-// offset), saying nothing of it. A simulation's Start is virtual time's
-// origin, the same for every simulation (fleet.SimEpoch): its files are
-// named after the moment it was simulated instead, so that two
-// simulations' files do not share one name (every simulation's was
-// retrylab-2026-01-01T00-00-00-simulated). A watch, which has no
-// recording, names its PNG after when it began (simAt): it was named
-// after the moment of the export, a name of its own for each PNG of one
-// watch, and none of them its start.
+// offset). A simulation's Start is virtual time's origin, the same for
+// every simulation (fleet.SimEpoch), so its files are named after the
+// moment it was simulated: two simulations' files never share a name. A
+// watch, which has no recording, names its PNG after when it began
+// (simAt): every PNG of one watch has the one name, its start's.
 func (l *Lab) fileStamp() string {
 	t := time.Now()
 	switch {

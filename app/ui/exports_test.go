@@ -384,12 +384,13 @@ func TestWatchFileNames(t *testing.T) {
 		// watch shown, and simAt.
 		l.rec, l.watched, l.simAt = nil, true, began
 		l.view.startWatch(l.s, began)
+		if c.after != "" {
+			l.beginRun(func() {}) // as Run and Simulate begin
+		}
 		switch c.after {
 		case "live":
-			l.watched = false
 			finishRun(l, oneJob(), false)
 		case "sim":
-			l.watched = false
 			l.rec, l.simAt = fleet.Simulate(l.s), began.Add(5*time.Minute)
 		}
 		if got := l.fileStamp(); got != c.want {

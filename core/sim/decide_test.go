@@ -62,10 +62,21 @@ func TestEndpointDecide(t *testing.T) {
 			if rem := lim.Peek(t0).Remaining; rem != left {
 				t.Errorf("the bucket has %d left, want %d (counted: %v)", rem, left, tt.counted)
 			}
-			if sends := got.Outcome == OutcomeLimited || got.Outcome == OutcomeOutage; got.Outcome.SendsRetryAfter() != sends {
-				t.Errorf("%v.SendsRetryAfter() = %v", got.Outcome, !sends)
-			}
 		})
+	}
+}
+
+// Retry-After goes with a rejection and an outage's 503, not with an
+// injected failure (whose verdict still carries the limiter's Peek, for the
+// rate-limit headers) nor a success.
+func TestOutcomeSendsRetryAfter(t *testing.T) {
+	for o, want := range map[Outcome]bool{
+		OutcomeOK: false, OutcomeLimited: true, OutcomeFail500: false, OutcomeFail503: false,
+		OutcomeDrop: false, OutcomeHang: false, OutcomeOutage: true, Outcome(len(outcomeNames)): false,
+	} {
+		if got := o.SendsRetryAfter(); got != want {
+			t.Errorf("%v.SendsRetryAfter() = %v, want %v", o, got, want)
+		}
 	}
 }
 
