@@ -2136,7 +2136,7 @@ func TestFitHeight(t *testing.T) {
 		if l.rowH > before.rowH || l.rowH < math.Min(before.rowH, fitRow(c.sub)) || (l.rowH == fitRow(c.sub)) != c.min {
 			t.Errorf("%d workers × %d rows in %v px: rows of %v px, were %v", c.workers, c.sub, c.h, l.rowH, before.rowH)
 		}
-		if l.laneH != l.rowH*float64(c.sub) || l.histTop != l.lanesTop+l.laneH*float64(c.workers)+28*l.scale || l.markR != markRadius(l.rowH, l.scale, l.markMin) {
+		if l.laneH != l.rowH*float64(c.sub) || l.histTop != math.Round(l.lanesTop+l.laneH*float64(c.workers)+28*l.scale) || l.markR != markRadius(l.rowH, l.scale, l.markMin) {
 			t.Errorf("%d workers: lanes %v, rows %v, histogram at %v, marks %v: not laid out again", c.workers, l.laneH, l.rowH, l.histTop, l.markR)
 		}
 	}
