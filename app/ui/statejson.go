@@ -2,6 +2,7 @@ package ui
 
 import (
 	"runtime"
+	"time"
 
 	"retrylab/app/browser"
 	"retrylab/app/jsonlite"
@@ -111,7 +112,9 @@ func debugJSON(v *view) string {
 	lanes := []string{}       // a watch's lanes: the devices drawn ("" for arrivals with no device name)
 	laneArrivals := []int{}   // the arrivals drawn in each
 	outside := 0              // this page's arrivals drawn outside their requests' flights (model.reclock)
+	now := -1.0               // the time now on the run shown's axis, ms since its start (-1: none shown)
 	if v.m != nil {
+		now = float64(v.m.since(time.Now())) / 1e6
 		lanes = append(lanes, v.lay.names...)
 		laneArrivals = make([]int, len(lanes))
 		for i := range v.m.arrivals {
@@ -200,6 +203,7 @@ func debugJSON(v *view) string {
 	w.Key("live_anew").Int(anew)   // a live run's kept drawing made again at a frame for another axis
 	w.Key("live_whole").Int(whole) // a live run or a replay painted whole at a frame
 	w.Key("mounted_ms").Float(mountedAt)
+	w.Key("now_ms").Float(now)
 	w.Key("outages").BeginArray()
 	for _, o := range outages {
 		w.Floats(o[:])

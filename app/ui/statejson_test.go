@@ -76,7 +76,7 @@ func TestDebugJSONIsEncodingJSONs(t *testing.T) {
 		t.Errorf("debug():\n%s\nencoding/json writes it\n%s", got, again)
 	}
 	keys := []string{"gc_cycles", "heap_mb", "heap_sys_mb", "stacks_mb", "goroutines", "funcs", "funcs_permanent", "pending_waits",
-		"last_redraw_ms", "go_start_ms", "mounted_ms", "settled_ms", "first_sent_ms", "draws", "live_anew", "live_whole",
+		"last_redraw_ms", "go_start_ms", "mounted_ms", "now_ms", "settled_ms", "first_sent_ms", "draws", "live_anew", "live_whole",
 		"sim_computed_ms", "drawn_ms", "hidden", "outages", "limits", "bursts", "hist_rect", "window_ms", "hist_bin_ms",
 		"replay", "lanes", "lane_arrivals", "arrivals_outside", "lane_count", "lanes_rect", "lane_h", "scale", "theme", "paced"}
 	var have []string

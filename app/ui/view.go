@@ -302,15 +302,31 @@ func (v *view) opening(t time.Time) {
 	v.mu.Unlock()
 }
 
-// clockBound takes in that the server's clock less the page's is between
-// lo and hi, for the live run or watch shown (model.bound). A new run's
+// clockBound takes in that the server's clock read at between the page's
+// from and to, for the live run or watch shown (model.bound). A new run's
 // model takes none from the last one's stream: it opens its own, and the
 // page's clock may have been set since. A watch has only these bounds, as
 // it sends nothing of its own to be answered. v.mu is held.
-func (v *view) clockBound(lo, hi time.Duration) {
-	if v.m != nil && !v.m.simulated && !v.m.ownServer {
-		v.m.bound(lo, hi)
+//
+// The bounds are on the model's time base, as its answers' are: the page's
+// times by their monotonic readings since its start, the server's by the
+// wall clock (model.since). Taken wall clock against wall clock, a
+// projector whose clock was set back 2 s during a watch (joining the
+// venue's network) and whose stream then reconnected bounded the
+// difference 2 s off the bounds before, and moved the room's arrivals 2 s.
+func (v *view) clockBound(at, from, to time.Time) {
+	if m := v.m; m != nil && !m.simulated && !m.ownServer {
+		srv := m.since(at)
+		m.bound(srv-m.since(to), srv-m.since(from))
 	}
+}
+
+// onMonotonic is wall, a time by the page's wall clock without a
+// monotonic reading (the browser's, from JavaScript), as a time.Now() with
+// one: now, less how long before now wall was by the wall clock.
+func onMonotonic(wall time.Time) time.Time {
+	now := time.Now()
+	return now.Add(wall.Sub(now.Round(0)))
 }
 
 // probeClock asks the mock at origin for its time n times, on a key of its
@@ -329,7 +345,7 @@ func (v *view) probeClock(ctx context.Context, origin string, n int) {
 		}
 		if _, at, ok := fleet.MockFacts([]byte(r.Body)); ok {
 			v.mu.Lock()
-			v.clockBound(at.Sub(t1), at.Sub(t0))
+			v.clockBound(at, t0, t1)
 			v.mu.Unlock()
 			v.request()
 		}
@@ -351,11 +367,11 @@ func (v *view) onServerEvent(data string) (hello bool) {
 		v.mu.Lock()
 		switch {
 		case e.Type == "lost" && !e.At.IsZero():
-			v.streamFrom = e.At // the page's clock: the browser's, when it lost the stream
+			v.streamFrom = onMonotonic(e.At) // the browser's, when it lost the stream
 		case e.Type == "hello" && !e.At.IsZero() && !v.streamFrom.IsZero():
 			// The server said hello between the stream's (re)opening
 			// and now.
-			v.clockBound(e.At.Sub(now), e.At.Sub(v.streamFrom))
+			v.clockBound(e.At, v.streamFrom, now)
 		}
 		if v.m != nil {
 			v.m.setLost(e.Type != "hello", v.m.since(time.Now()))
