@@ -134,20 +134,111 @@ return i;
 // widthJS is the CSS width of the element with the given id (0 if absent).
 const widthJS = `var e = document.getElementById(id); return e ? e.clientWidth : 0;`
 
-// pngJS resolves to a PNG Blob of the canvas.
+// pngJS returns a function that draws a display list on a canvas of its
+// own (not in the page), sized w×h CSS pixels at the device pixel ratio,
+// as drawJS draws the timeline, and resolves to it as a PNG Blob. The page
+// stays responsive meanwhile: the list is replayed in slices of about
+// sliceMS each, each rasterised at once (a one-pixel read makes the canvas
+// draw what it recorded) and the next one in a task of its own; then a
+// worker encodes the picture (an ImageBitmap of it, handed over as it is:
+// the same pixels), where Chromium's toBlob encodes a PNG on the page's
+// thread. Drawn on the timeline's canvas, a 500-worker run's PNG (24,000
+// events) held the page's thread 170–760 ms in one task (rasterised all
+// at once by toBlob), then redrew the view, then encoded. (An
+// OffscreenCanvas draws the same list otherwise: its hatching lay a pixel
+// off the canvas's; so the drawing stays on a canvas.) Without a worker,
+// OffscreenCanvas or createImageBitmap, or if the worker fails, toBlob
+// encodes it.
 const pngJS = `
-var c = document.getElementById(id);
-if (!c) return Promise.reject(new Error("no canvas #" + id));
-return new Promise(function (ok, fail) {
+var sliceMS = 12, enc = null, encDead = false, encReady = false, next = 1, jobs = new Map();
+function toBlob(c, ok, fail) {
   c.toBlob(function (b) { if (b) ok(b); else fail(new Error("canvas is empty")); }, "image/png");
-});`
+}
+function encDie() {
+  encDead = true;
+  var left = Array.from(jobs.values()); jobs.clear();
+  left.forEach(function (j) { toBlob(j.c, j.ok, j.fail); });
+}
+function startEncoder() {
+  if (typeof OffscreenCanvas === "undefined" || !OffscreenCanvas.prototype.convertToBlob || typeof createImageBitmap === "undefined") { encDead = true; return; }
+  var u = URL.createObjectURL(new Blob([workerJS], {type: "text/javascript"}));
+  try { enc = new Worker(u); } catch (e) { encDead = true; }
+  URL.revokeObjectURL(u);
+  if (!enc) return;
+  enc.onmessage = function (e) {
+    var d = e.data;
+    if (d[0] === 0) { encReady = true; return; }
+    var j = jobs.get(d[0]);
+    if (!j) return;
+    jobs.delete(d[0]);
+    if (d[1]) j.ok(d[2]); else toBlob(j.c, j.ok, j.fail);
+  };
+  enc.onerror = function () { if (!encReady) encDie(); };
+}
+function encode(c, ok, fail) {
+  if (!encDead && !enc) startEncoder();
+  if (encDead) { toBlob(c, ok, fail); return; }
+  createImageBitmap(c).then(function (bmp) {
+    if (encDead) { bmp.close(); toBlob(c, ok, fail); return; }
+    var id = next++;
+    jobs.set(id, {c: c, ok: ok, fail: fail});
+    enc.postMessage([id, bmp], [bmp]);
+  }, function () { toBlob(c, ok, fail); });
+}
+// later runs f in a task of its own, without setTimeout's 4 ms clamp.
+var ch = null, q = [];
+function later(f) {
+  if (typeof MessageChannel === "undefined") { setTimeout(f, 0); return; }
+  if (!ch) { ch = new MessageChannel(); ch.port1.onmessage = function () { q.shift()(); }; }
+  q.push(f); ch.port2.postMessage(0);
+}
+return function (buf, strs, palette, fonts, w, h, imgs) {
+  return new Promise(function (ok, fail) {
+    var dpr = window.devicePixelRatio || 1;
+    var c = document.createElement("canvas");
+    c.width = Math.max(1, Math.round(w * dpr)); c.height = Math.max(1, Math.round(h * dpr));
+    var g = c.getContext("2d", {willReadFrequently: true});
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.globalAlpha = 1;
+    var S = strs.split("\x1f"), P = palette.split("\x1f"), F = fonts.split("\x1f");
+    var n = buf.length, i = 0, step = 4096;
+    function slice() {
+      var t0 = performance.now(), to = Math.min(n, i + step), r = replay(g, buf, i, to, S, P, F, imgs);
+      if (r < to || r > n) { fail(new Error("corrupt display list")); return; }
+      i = r;
+      g.getImageData(0, 0, 1, 1);
+      var dt = performance.now() - t0;
+      // At most twice as many values as the last slice's: a slice of
+      // cheap values (lines) came before one of costly ones (text, hatching).
+      step = Math.max(256, Math.round(step * Math.min(2, sliceMS / Math.max(dt, 0.5))));
+      if (i < n) later(slice); else encode(c, ok, fail);
+    }
+    later(slice);
+  });
+};
+` + replayJS
+
+// pngWorkerJS is the PNG encoder's code (pngJS): it takes [id, an
+// ImageBitmap], puts it on an OffscreenCanvas as it is (bitmaprenderer)
+// and answers [id, true, the PNG Blob], or [id, false] when it cannot.
+const pngWorkerJS = `
+onmessage = function (e) {
+  var id = e.data[0], bmp = e.data[1];
+  try {
+    var o = new OffscreenCanvas(bmp.width, bmp.height), g = o.getContext("bitmaprenderer");
+    if (!g) { postMessage([id, false]); return; }
+    g.transferFromImageBitmap(bmp);
+    o.convertToBlob({type: "image/png"}).then(function (b) { postMessage([id, true, b]); }, function () { postMessage([id, false]); });
+  } catch (err) { postMessage([id, false]); }
+};
+postMessage([0]);`
 
 type drawer struct {
 	mu      sync.Mutex
 	draw    safejs.Value
 	layers  safejs.Value
 	width   safejs.Value
-	png     safejs.Value
+	png     safejs.Value // pngJS's function
 	f32     safejs.Value // persistent Float32Array
 	u8      safejs.Value // a byte view of it, for the copy
 	capa    int          // its length in float32s
@@ -164,7 +255,10 @@ func getDrawer() (*drawer, error) {
 		var errs [4]error
 		d.draw, errs[0] = compile(drawJS, "id", "buf", "n", "strs", "palette", "fonts", "w", "h", "imgs")
 		d.width, errs[1] = compile(widthJS, "id")
-		d.png, errs[2] = compile(pngJS, "id")
+		var mk safejs.Value
+		if mk, errs[2] = compile(pngJS, "workerJS"); errs[2] == nil {
+			d.png, errs[2] = mk.Invoke(pngWorkerJS)
+		}
 		d.layers, errs[3] = compile(layersJS, "id", "slot", "buf", "nb", "n", "strsB", "strsT", "palette", "fonts", "w", "h", "fresh")
 		d.initErr = errors.Join(errs[:]...)
 	})
@@ -323,18 +417,48 @@ func (d *drawer) copy(buf []float32) error {
 	return nil
 }
 
-// PNG encodes the canvas as a PNG Blob. The canvas's pixels are copied
-// before PNG waits for the encoding; started (nil ok) is then called, so the
-// caller may draw on the canvas again.
-func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {
+// DrawPNG draws o on a canvas of its own, sized w×h CSS pixels at the
+// device pixel ratio (as Draw draws a canvas of the page), and encodes it
+// as a PNG Blob, off the page's thread where the browser can (pngJS). No
+// canvas of the page is touched.
+func DrawPNG(ctx context.Context, o *Ops, w, h float64) (Blob, error) {
 	d, err := getDrawer()
 	if err != nil {
 		return Blob{}, err
 	}
-	p, err := d.png.Invoke(c.ID)
-	if started != nil {
-		started()
+	g := safejs.Global()
+	ctor, err := g.Get("Float32Array")
+	if err != nil {
+		return Blob{}, err
 	}
+	u8ctor, err := g.Get("Uint8Array")
+	if err != nil {
+		return Blob{}, err
+	}
+	n := len(o.buf)
+	buf, err := ctor.New(n)
+	if err != nil {
+		return Blob{}, err
+	}
+	if n > 0 {
+		ab, err := buf.Get("buffer")
+		if err != nil {
+			return Blob{}, err
+		}
+		u8, err := u8ctor.New(ab)
+		if err != nil {
+			return Blob{}, err
+		}
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&o.buf[0])), n*4) // wasm is little-endian, like Float32Array
+		if _, err := safejs.CopyBytesToJS(u8, bytes); err != nil {
+			return Blob{}, err
+		}
+	}
+	imgs, err := jsImages(o.Images())
+	if err != nil {
+		return Blob{}, err
+	}
+	p, err := d.png.Invoke(buf, joinStrings(o.strs), joinStrings(o.Palette), joinStrings(o.Fonts), w, h, imgs)
 	if err != nil {
 		return Blob{}, err
 	}

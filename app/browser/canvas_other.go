@@ -15,10 +15,7 @@ func (c Canvas) DrawLayers(slot string, base *Ops, fresh bool, top *Ops, w, h fl
 	return ErrNoBrowser
 }
 
-// PNG returns ErrNoBrowser natively.
-func (c Canvas) PNG(ctx context.Context, started func()) (Blob, error) {
-	if started != nil {
-		started()
-	}
+// DrawPNG returns ErrNoBrowser natively.
+func DrawPNG(ctx context.Context, o *Ops, w, h float64) (Blob, error) {
 	return Blob{}, ErrNoBrowser
 }

@@ -363,29 +363,19 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	), numbersSep)
 }
 
-// png draws the timeline with head above it, encodes it and redraws the
-// normal view. The canvas's pixels are copied when the encoding starts
-// (toBlob), so frames are held back only until then.
+// png draws the timeline with head above it and encodes it, on a canvas
+// of its own (browser.DrawPNG): the page's canvas, and what it keeps
+// drawn, are left as they are, and no frame waits for the export. It
+// paints in a task of its own, after the click's.
 func (v *view) png(ctx context.Context, name string, head pngHead) error {
+	browser.Clock{}.Yield(ctx)
 	v.mu.Lock()
 	v.ingest()
 	lay, in := v.frameFor(&head)
 	var ops browser.Ops
 	paint(&ops, &lay, v.m, in)
-	canvas := browser.Canvas{ID: canvasID}
-	err := canvas.Draw(&ops, lay.w, lay.h)
-	v.frozen = err == nil
 	v.mu.Unlock()
-	if err != nil {
-		v.invalidate()
-		return err
-	}
-	blob, err := canvas.PNG(ctx, func() {
-		v.mu.Lock()
-		v.frozen = false
-		v.mu.Unlock()
-		v.invalidate()
-	})
+	blob, err := browser.DrawPNG(ctx, &ops, lay.w, lay.h)
 	if err != nil {
 		return err
 	}

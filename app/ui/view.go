@@ -87,7 +87,6 @@ type view struct {
 	pinned     bool          // the selection came from a click or the keyboard
 	details    bool          // Enter asked for the selected attempt's details said in full (tip.Said), until the selection moves
 	hidden     bool          // the page is hidden now
-	frozen     bool          // a PNG export owns the canvas: frames wait
 	offscreen  bool          // the timeline is scrolled out of sight: frames wait until it shows
 	missed     bool          // a frame was asked for while offscreen
 	draws      int           // full redraws so far (window.retrylab.debug's draws)
@@ -797,9 +796,6 @@ func (v *view) setOnBin(f func()) {
 // drawFrame is frame's work. v.mu must be held.
 func (v *view) drawFrame() {
 	v.scheduled = false
-	if v.frozen {
-		return
-	}
 	if width, err := v.canvas.Width(); err == nil && width > 0 && width != v.width {
 		v.width, v.viewH = width, 0
 		v.dirty, v.ovlDirty = true, true

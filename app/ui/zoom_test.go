@@ -197,9 +197,7 @@ func TestZoomedHitAndAnchor(t *testing.T) {
 	px := v.lay.x(500 * time.Millisecond)
 	v.mu.Unlock()
 	v.pointer(px, -1)
-	v.mu.Lock()
-	v.frozen = true // frames do nothing from here on: v.lay stays the one drawn before the pan
-	v.mu.Unlock()
+	v.frames.Stop() // frames do nothing from here on: v.lay stays the one drawn before the pan
 	v.pan(0.25)
 	v.mu.Lock()
 	from, span := v.window(0)
