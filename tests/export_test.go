@@ -24,7 +24,7 @@ import (
 
 // allowDownloads makes the browser save downloads into a fresh folder,
 // which it returns.
-func allowDownloads(t *testing.T, ctx context.Context) string {
+func allowDownloads(t testing.TB, ctx context.Context) string {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
