@@ -6,6 +6,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -606,7 +607,7 @@ func TestPlaygroundShell(t *testing.T) {
 func TestWatchLegend(t *testing.T) {
 	fleetOnly := []string{"aborted", "in flight", "request in flight", "held by the browser", "backoff wait", "Retry-After wait", "reset-hint wait", "fleet-bucket wait", "gave up", "fleet bucket rate"}
 	both := []string{"2xx success", "429 / 503", "other failure", "timeout", "tab hidden", "server down", "limit halved", "another client", "server limit"}
-	run, watch := renderHTML(&Legend{}), renderHTML(&Legend{Watch: true})
+	run, watch := renderHTML(&Legend{}), renderHTML(&Legend{Shows: showsWatch})
 	for _, label := range append(fleetOnly, both...) {
 		if !strings.Contains(run, ">"+label+"<") {
 			t.Errorf("a run's legend lacks %q", label)
@@ -620,6 +621,31 @@ func TestWatchLegend(t *testing.T) {
 	for _, label := range both {
 		if !strings.Contains(watch, ">"+label+"<") {
 			t.Errorf("a watch's legend lacks %q", label)
+		}
+	}
+}
+
+// A simulation's legend, on the page, leaves out what only a browser and a
+// server make, which virtual time never draws: time held by the browser,
+// lateness of the page's thread, a hidden tab, a halved limit, another
+// client's requests. It listed them all, as a run's.
+func TestSimulationLegend(t *testing.T) {
+	never := []string{"held by the browser", "late", "tab hidden", "limit halved", "another client"}
+	l := newLab()
+	l.page = &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}
+	finishRun(l, oneJob(), false)
+	run := renderHTML(&Playground{lab: l, ready: true})
+	finishRun(l, oneJob(), true)
+	page := renderHTML(&Playground{lab: l, ready: true})
+	for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {
+		if !strings.Contains(run, ">"+it.label+"</li>") {
+			t.Errorf("a run's legend lacks %q", it.label)
+		}
+		switch listed := strings.Contains(page, ">"+it.label+"</li>"); {
+		case listed && slices.Contains(never, it.label):
+			t.Errorf("a simulation's legend lists %q, which a simulation never draws", it.label)
+		case !listed && !slices.Contains(never, it.label):
+			t.Errorf("a simulation's legend lacks %q", it.label)
 		}
 	}
 }

@@ -291,10 +291,17 @@ func TestPNGHasTheLegend(t *testing.T) {
 		{"a run whose page was busy: an answer taken in late", func(l *Lab) {
 			l.view.m.marks[0].pickup = 300 * time.Millisecond
 		}, without(all, "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now")},
+		// A simulation of a shared room's configuration: no browser held
+		// its requests (they were listed), and no other client's are
+		// drawn (they were listed too: the room was taken for them).
+		{"a simulation in a shared room", func(l *Lab) {
+			l.rec.Simulated = true
+			l.view.m.simulated, l.view.m.room = true, true
+		}, without(all, append(occasional, "held by the browser")...)},
 		{"a watch", func(l *Lab) { l.view.m.watch = true }, func() []string {
 			var out []string
 			for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {
-				if !it.fleetOnly && !slices.Contains(occasional, it.label) {
+				if it.listed(showsWatch) && !slices.Contains(occasional, it.label) {
 					out = append(out, it.label)
 				}
 			}

@@ -284,7 +284,7 @@ func TestBurstLabelBesideItsLine(t *testing.T) {
 func TestLegendNamesTheNowLine(t *testing.T) {
 	for i, h := range legendHTML() {
 		if !strings.Contains(h, `<span class="sw line now" aria-hidden="true"></span>now</li>`) {
-			t.Errorf("legend %d (run, watch) names no now line: %s", i, h)
+			t.Errorf("legend %d (run, simulation, watch) names no now line: %s", i, h)
 		}
 	}
 	type stroke struct {

@@ -14,20 +14,52 @@ import (
 // view (sticky) while the timeline scrolls; on a phone it sits right above
 // the timeline instead (web/app.css), as it would cover much of it.
 //
+// It lists what the timeline of what is shown can draw (legendItem.listed).
 // A watch of a room draws the server's arrivals only, by its answer: its
 // legend leaves out what only a fleet of this page draws (waits, bars in
-// flight, aborts, give-ups).
+// flight, aborts, give-ups). A simulation runs in virtual time, with no
+// browser and no server: its legend leaves out what only they make (time
+// held by the browser, lateness of the page's thread, a hidden tab, a
+// halved limit, another client's requests).
 type Legend struct {
 	app.Compo
 
-	Watch bool
+	Shows kindShown
 }
+
+// kindShown is what the timeline shows: a run of this page's fleet, a
+// simulation of one, or a watch of a room.
+type kindShown uint8
+
+const (
+	showsRun kindShown = iota
+	showsSim
+	showsWatch
+	numShown
+)
+
+// drawnIn is a set of kindShown: where a legend item can be drawn.
+type drawnIn uint8
+
+const (
+	inRun   drawnIn = 1 << showsRun
+	inSim   drawnIn = 1 << showsSim
+	inWatch drawnIn = 1 << showsWatch
+	inAll           = inRun | inSim | inWatch
+	inFleet         = inRun | inSim   // this page's own fleet: never in a watch
+	inLive          = inRun | inWatch // in a browser, against the server: never in a simulation
+)
 
 type legendItem struct {
 	swatch, label, title string
-	fleetOnly            bool   // drawn for this page's own fleet, never in a watch
-	sample               sample // how the PNG's legend draws it (paintSample)
+	in                   drawnIn // what the timeline can draw it in
+	sample               sample  // how the PNG's legend draws it (paintSample)
 }
+
+// listed reports whether the legend of what is shown, k, lists it: the
+// page's (legendHTML) and a PNG's (pngLegend, which also leaves out what
+// did not happen in the run drawn) alike.
+func (it legendItem) listed(k kindShown) bool { return it.in&(1<<k) != 0 }
 
 // sample is how the timeline draws a legend item, for the legend painted
 // into a PNG (paintSample): the same shapes and colours as the timeline's
@@ -59,55 +91,51 @@ const (
 // legendOutcomes: each outcome's mark, then its part of a histogram bar
 // (classPattern): the legend's "sw seg" swatch after the mark's.
 var legendOutcomes = []legendItem{
-	{"sw mark ok", "2xx success", "circle; solid in the histogram", false, sample{kind: sampleMark, class: fleet.ClassOK}},
-	{"sw mark limited", "429 / 503", "triangle; hatched / in the histogram", false, sample{kind: sampleMark, class: fleet.ClassLimited}},
-	{"sw mark failed", "other failure", "square; hatched \\ in the histogram", false, sample{kind: sampleMark, class: fleet.ClassFailed}},
-	{"sw mark timeout", "timeout", "diamond; dotted in the histogram", false, sample{kind: sampleMark, class: fleet.ClassTimeout}},
-	{"sw mark aborted", "aborted", "cross; cross-hatched in the histogram", true, sample{kind: sampleMark, class: fleet.ClassAborted}},
-	{"sw mark pending", "in flight", "bar; solid in the histogram", true, sample{kind: sampleMark, class: fleet.ClassPending}},
+	{"sw mark ok", "2xx success", "circle; solid in the histogram", inAll, sample{kind: sampleMark, class: fleet.ClassOK}},
+	{"sw mark limited", "429 / 503", "triangle; hatched / in the histogram", inAll, sample{kind: sampleMark, class: fleet.ClassLimited}},
+	{"sw mark failed", "other failure", "square; hatched \\ in the histogram", inAll, sample{kind: sampleMark, class: fleet.ClassFailed}},
+	{"sw mark timeout", "timeout", "diamond; dotted in the histogram", inAll, sample{kind: sampleMark, class: fleet.ClassTimeout}},
+	{"sw mark aborted", "aborted", "cross; cross-hatched in the histogram", inFleet, sample{kind: sampleMark, class: fleet.ClassAborted}},
+	{"sw mark pending", "in flight", "bar; solid in the histogram", inFleet, sample{kind: sampleMark, class: fleet.ClassPending}},
 }
 
 var legendPhases = []legendItem{
-	{"sw bar flight", "request in flight", "like the network panel's waiting (TTFB)", true, sample{kind: sampleFlight}},
-	{"sw bar queued", "held by the browser", "until the request left: the call to fetch(), then connection limits (requestStart − fetchStart)", true, sample{kind: sampleQueued}},
-	{"sw bar backoff", "backoff wait", "like the network panel's stalled", true, sample{kind: sampleWait, reason: core.ReasonBackoff}},
-	{"sw bar server", "Retry-After wait", "the server said how long", true, sample{kind: sampleWait, reason: core.ReasonRetryAfter}},
-	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", true, sample{kind: sampleWait, reason: core.ReasonResetHint}},
-	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", true, sample{kind: sampleWait, reason: core.ReasonBucket}},
-	{"sw giveup", "gave up", "the job stopped retrying", true, sample{kind: sampleGiveUp}},
-	{"sw bar late", "late", "outlined: the page's thread was busy: a wait past its planned end, or an answer taken in after it came", true, sample{kind: sampleLate}},
-	{"sw hidden", "tab hidden", "timers throttled: not measured truth", false, sample{kind: sampleHidden}},
-	{"sw outage", "server down", "the Outage button, or the Server outage setting: every request answered 503", false, sample{kind: sampleOutage}},
-	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", false, sample{kind: sampleSqueeze}},
-	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", false, sample{kind: sampleOther}},
-	{"sw line limit", "server limit", "dashed, in the histogram", false, sample{kind: sampleLimit}},
-	{"sw line client", "fleet bucket rate", "dotted, in the histogram", true, sample{kind: sampleClient}},
+	{"sw bar flight", "request in flight", "like the network panel's waiting (TTFB)", inFleet, sample{kind: sampleFlight}},
+	{"sw bar queued", "held by the browser", "until the request left: the call to fetch(), then connection limits (requestStart − fetchStart)", inRun, sample{kind: sampleQueued}},
+	{"sw bar backoff", "backoff wait", "like the network panel's stalled", inFleet, sample{kind: sampleWait, reason: core.ReasonBackoff}},
+	{"sw bar server", "Retry-After wait", "the server said how long", inFleet, sample{kind: sampleWait, reason: core.ReasonRetryAfter}},
+	{"sw bar hint", "reset-hint wait", "RateLimit / X-RateLimit reset", inFleet, sample{kind: sampleWait, reason: core.ReasonResetHint}},
+	{"sw bar bucket", "fleet-bucket wait", "like the network panel's queueing", inFleet, sample{kind: sampleWait, reason: core.ReasonBucket}},
+	{"sw giveup", "gave up", "the job stopped retrying", inFleet, sample{kind: sampleGiveUp}},
+	{"sw bar late", "late", "outlined: the page's thread was busy: a wait past its planned end, or an answer taken in after it came", inRun, sample{kind: sampleLate}},
+	{"sw hidden", "tab hidden", "timers throttled: not measured truth", inLive, sample{kind: sampleHidden}},
+	{"sw outage", "server down", "the Outage button, or the Server outage setting: every request answered 503", inAll, sample{kind: sampleOutage}},
+	{"sw squeeze", "limit halved", "the Halve limit button: the limit line steps down", inLive, sample{kind: sampleSqueeze}},
+	{"sw mark other", "another client", "grey in the server panel: a shared room's others, or the Burst button's requests", inLive, sample{kind: sampleOther}},
+	{"sw line limit", "server limit", "dashed, in the histogram", inAll, sample{kind: sampleLimit}},
+	{"sw line client", "fleet bucket rate", "dotted, in the histogram", inFleet, sample{kind: sampleClient}},
 	// Always listed, as the other marks of what happens only at times:
 	// the legend keeps its height as a run starts and ends.
-	{"sw line now", "now", "dashed, down the timeline: the time a live run, a watch or a replay has reached", false, sample{kind: sampleNow}},
+	{"sw line now", "now", "dashed, down the timeline: the time a live run, a watch or a replay has reached", inAll, sample{kind: sampleNow}},
 }
 
 // Render draws the legend: static HTML, one element for go-app to mount.
 func (g *Legend) Render() app.UI {
-	if g.Watch {
-		return app.Raw(legendHTML()[1])
-	}
-	return app.Raw(legendHTML()[0])
+	return app.Raw(legendHTML()[min(g.Shows, numShown-1)])
 }
 
 // legendID is the legend's element id.
 const legendID = "legend"
 
-// legendHTML is the legend's HTML: [0] for a run or a simulation, [1] for
-// a watch.
-var legendHTML = sync.OnceValue(func() [2]string {
-	var out [2]string
-	for i, watch := range []bool{false, true} {
+// legendHTML is the legend's HTML for what is shown, by kindShown.
+var legendHTML = sync.OnceValue(func() [numShown]string {
+	var out [numShown]string
+	for i := range out {
 		var b strings.Builder
 		list := func(class string, items []legendItem) {
 			b.WriteString(`<ul class="` + class + `">`)
 			for _, it := range items {
-				if watch && it.fleetOnly {
+				if !it.listed(kindShown(i)) {
 					continue
 				}
 				b.WriteString(`<li title="` + escapeHTML(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>`)

@@ -332,21 +332,35 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 }
 
 // pngLegend is the legend a PNG carries under its head: the page's legend
-// items (legendOutcomes, legendPhases) as the page shows them for the run
-// drawn — a watch's without what only a fleet draws — less what did not
-// happen in it (a hidden tab, an outage, a halved limit, another client's
-// requests, a fleet bucket), so that it stays short.
+// items (legendOutcomes, legendPhases) as the page lists them for what is
+// drawn (legendItem.listed: a watch's without what only a fleet draws, a
+// simulation's without what only a browser and a server make), less what
+// did not happen in it (a hidden tab, an outage, a halved limit, another
+// client's requests, a fleet bucket), so that it stays short.
 func pngLegend(m *model, in *frameInput) []legendItem {
-	watch := m != nil && m.watch
+	k := m.shows()
 	var out []legendItem
 	for _, list := range [][]legendItem{legendOutcomes, legendPhases} {
 		for _, it := range list {
-			if (!watch || !it.fleetOnly) && it.sample.drawn(m, in) {
+			if it.listed(k) && it.sample.drawn(m, in) {
 				out = append(out, it)
 			}
 		}
 	}
 	return out
+}
+
+// shows is what m is the timeline of (nil: a run's, none yet).
+func (m *model) shows() kindShown {
+	switch {
+	case m == nil:
+		return showsRun
+	case m.watch:
+		return showsWatch
+	case m.simulated:
+		return showsSim
+	}
+	return showsRun
 }
 
 // drawn reports whether what the sample stands for can be in the picture

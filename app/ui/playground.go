@@ -453,7 +453,7 @@ func (p *Playground) Render() app.UI {
 				// (web/app.css, .legend-scope).
 				scope.Body(
 					subHeading("h-timeline", "Timeline"),
-					&Legend{Watch: l.watching || l.watched},
+					&Legend{Shows: l.shows()},
 					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
 				),
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},

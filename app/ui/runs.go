@@ -530,6 +530,18 @@ func sharing(stop func() bool, told func(sim.Progress)) func(sim.Progress) bool 
 // Simulated reports whether the run shown was simulated.
 func (l *Lab) Simulated() bool { return l.rec != nil && l.rec.Simulated }
 
+// shows is what the timeline shows, for its legend: a watch, a simulation
+// (being computed, or done), or a run of the fleet (also before any).
+func (l *Lab) shows() kindShown {
+	switch {
+	case l.watching || l.watched:
+		return showsWatch
+	case l.simulating || l.Simulated():
+		return showsSim
+	}
+	return showsRun
+}
+
 // SimulatedText describes the simulated run shown, for the PNG's title:
 // "Simulated in virtual time — 10,000 workers, 50,000 jobs, computed in
 // 0.7 s", and the attempt limit when it was reached. "" when the run shown
