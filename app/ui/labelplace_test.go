@@ -283,7 +283,7 @@ func TestBurstLabelBesideItsLine(t *testing.T) {
 // keeps its height as a run starts and ends.
 func TestLegendNamesTheNowLine(t *testing.T) {
 	for i, h := range legendHTML() {
-		if !strings.Contains(h, `<span class="sw line now" aria-hidden="true"></span>now</li>`) {
+		if !strings.Contains(h[1], `<span class="sw line now" aria-hidden="true"></span>now</li>`) {
 			t.Errorf("legend %d (run, simulation, watch) names no now line: %s", i, h)
 		}
 	}

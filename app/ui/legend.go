@@ -119,20 +119,28 @@ var legendPhases = []legendItem{
 	{"sw line now", "now", "dashed, down the timeline: the time a live run, a watch or a replay has reached", inAll, sample{kind: sampleNow}},
 }
 
-// Render draws the legend: static HTML, one element for go-app to mount.
+// Render draws the legend: its two lists static HTML, in one element
+// that stays the same whatever is shown. Only the lists are made again
+// when another kind of run is shown: the sticky axis under the legend
+// (browser.StickBelow) and the timeline's fitting to it
+// (browser.WatchResize) keep following the element they found (a legend
+// made again whole left them with one out of the page: the axis stuck
+// at the viewport's top, under the legend).
 func (g *Legend) Render() app.UI {
-	return app.Raw(legendHTML()[min(g.Shows, numShown-1)])
+	lists := legendHTML()[min(g.Shows, numShown-1)]
+	return app.Div().ID(legendID).Class("legend").Aria("label", "Legend").Body(app.Raw(lists[0]), app.Raw(lists[1]))
 }
 
 // legendID is the legend's element id.
 const legendID = "legend"
 
-// legendHTML is the legend's HTML for what is shown, by kindShown.
-var legendHTML = sync.OnceValue(func() [numShown]string {
-	var out [numShown]string
+// legendHTML is the legend's two lists' HTML for what is shown, by
+// kindShown: the outcomes', then the phases'.
+var legendHTML = sync.OnceValue(func() [numShown][2]string {
+	var out [numShown][2]string
 	for i := range out {
-		var b strings.Builder
-		list := func(class string, items []legendItem) {
+		list := func(class string, items []legendItem) string {
+			var b strings.Builder
 			b.WriteString(`<ul class="` + class + `">`)
 			for _, it := range items {
 				if !it.listed(kindShown(i)) {
@@ -145,12 +153,9 @@ var legendHTML = sync.OnceValue(func() [numShown]string {
 				b.WriteString(escapeHTML(it.label) + `</li>`)
 			}
 			b.WriteString(`</ul>`)
+			return b.String()
 		}
-		b.WriteString(`<div id="` + legendID + `" class="legend" aria-label="Legend">`)
-		list("legend-outcomes", legendOutcomes)
-		list("legend-phases", legendPhases)
-		b.WriteString(`</div>`)
-		out[i] = b.String()
+		out[i] = [2]string{list("legend-outcomes", legendOutcomes), list("legend-phases", legendPhases)}
 	}
 	return out
 })

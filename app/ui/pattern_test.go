@@ -133,7 +133,7 @@ func TestHistogramPatternsTheOutcomes(t *testing.T) {
 	}
 	// The page's legend shows the bars' sample after each outcome's mark.
 	for _, c := range []string{"ok", "limited", "failed", "timeout", "aborted", "pending"} {
-		if !strings.Contains(legendHTML()[0], `"></span><span class="sw seg `+c+`" aria-hidden="true"></span>`) {
+		if !strings.Contains(legendHTML()[showsRun][0], `"></span><span class="sw seg `+c+`" aria-hidden="true"></span>`) {
 			t.Errorf("the legend has no histogram sample for %s after its mark", c)
 		}
 	}
