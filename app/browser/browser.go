@@ -140,15 +140,24 @@ func (e *JSError) Error() string {
 var lastEntry atomic.Int64
 
 // Busy is how long Go code has been running since JavaScript last called
-// into it through this package: roughly how long the page's event loop has
-// been kept waiting. Code about to start more work (a burst of fetches) can
-// yield first when it is large. 0 natively.
+// into it through this package (or Entered said it did): roughly how long
+// the page's event loop has been kept waiting. Code about to start more
+// work (a burst of fetches) can yield first when it is large. 0 natively.
 func Busy() time.Duration {
 	if !inBrowser {
 		return 0
 	}
 	return time.Duration(time.Now().UnixNano() - lastEntry.Load())
 }
+
+// Entered notes that JavaScript called into Go by another way than this
+// package, now: a go-app event handler (a click), which Busy does not see
+// otherwise. Work a click starts then counts from the click, not from the
+// last timer or message this package handled: a run started by a click
+// on Run (a custom target's, which waits for no stream) found Busy at
+// seconds, so each of its workers gave the event loop a turn before its
+// first send, and the page drew the run's first frames before the sends.
+func Entered() { lastEntry.Store(time.Now().UnixNano()) }
 
 // liveFuncs counts the Go functions currently handed to JavaScript by this
 // package; permanentFuncs the long-lived ones among them (the bridge, the

@@ -234,6 +234,7 @@ func (l *Lab) Run(ctx app.Context) {
 	if !l.CanRun() {
 		return
 	}
+	browser.Entered() // a click's handler: the run's first sends count the page's busy time from here (browser.Clock.Pace)
 	s := l.s
 	rctx, cancel := context.WithCancel(context.Background())
 	l.beginRun(cancel)
