@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -226,6 +227,8 @@ const liveGCPercent = 2000
 var (
 	_ fleet.Yielder = browser.Clock{}
 	_ core.Pacer    = browser.Clock{}
+	_ fleet.Yielder = waveClock{}
+	_ core.Pacer    = waveClock{}
 )
 
 // Run starts a live run of the configuration, unless one is running or a
@@ -360,7 +363,9 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	start := browser.Clock{}.Now()
 	live.restart(start)
 	v.start(s, start, tr.device)
-	rec := fleet.RunFrom(rctx, start, s, tr, browser.Clock{}, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
+	clock := waveClock{unpaced: new(atomic.Int64)}
+	clock.unpaced.Store(int64(min(s.Workers, firstWave)))
+	rec := fleet.RunFrom(rctx, start, s, tr, clock, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
 		live.add(r)
 		v.onRecord(r)
 	})
@@ -372,6 +377,35 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	v.finish(end)
 	st, disp := rec.Numbers(rec.Shared()) // the run is over: no copy
 	return rec, st, disp
+}
+
+// firstWave is how many of a live run's first attempts begin without
+// pacing (waveClock): fleet.Run's batch of workers started in one task
+// (its startBatch), 50.
+const firstWave = 50
+
+// waveClock is the page's clock for a live run, but for the run's first
+// wave: its first unpaced attempts (the workers' first sends, due at the
+// run's start) begin at once, whatever Busy says. Paced as the rest
+// (browser.Clock.Pace), each of them gave the event loop a turn once Go
+// had held it 12 ms, and the turn went to what the run's start had
+// queued: the page's update and the timeline's first frame (20–120 ms on
+// a new page), the arrivals stream's first messages; the sends after
+// it waited for them. A custom target's first attempts, each a fetch()
+// of 1–2 ms on the page's thread, reached that threshold within the
+// first ten. The wave is one batch of fleet.Run's: a larger run yields
+// between batches, and its later attempts are paced as before.
+type waveClock struct {
+	browser.Clock
+	unpaced *atomic.Int64 // attempts still to begin unpaced
+}
+
+// Pace is browser.Clock.Pace, but returns at once for the first wave.
+func (c waveClock) Pace(ctx context.Context) error {
+	if c.unpaced.Add(-1) >= 0 {
+		return nil
+	}
+	return c.Clock.Pace(ctx)
 }
 
 // tick refreshes the live numbers (and the status with them) while a run
