@@ -346,6 +346,11 @@ const streamWait = 2 * time.Second
 // tr from that moment, each record to live and v as it comes, and ends
 // v's run. It returns the recording with its numbers.
 func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
+	// The collector relaxed from Run's click on, not from the stream's
+	// hello: the page's update for the run and its first frame allocate,
+	// and on a new page a cycle they started marked for ~100 ms of the
+	// wait for the hello, on the page's only thread.
+	restoreGC := fleet.RelaxGC(liveGCPercent)
 	if ready != nil {
 		wait, cancelWait := context.WithTimeout(rctx, streamWait)
 		select {
@@ -355,7 +360,6 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 		cancelWait()
 	}
 	started()
-	restoreGC := fleet.RelaxGC(liveGCPercent)
 	// One origin for the timeline, the live numbers, the final numbers
 	// and the exports: the run starts now, after the stream's hello
 	// (up to streamWait), not when Run was pressed. fleet.Run reads its
