@@ -87,7 +87,7 @@ type Outager interface {
 // Yielder is a clock that can let its host run between pieces of work. In
 // the browser the page's one thread runs Go until every goroutine is
 // blocked: 500 workers made runnable at once held it for about 200 ms, so
-// Run starts workers startBatch at a time, yielding in between, when the
+// Run starts workers StartBatch at a time, yielding in between, when the
 // clock is a Yielder. Each yield lets the browser draw a frame before the
 // next batch, and a worker's first send waits for it: the first sends'
 // lateness counts from the run's start (core.Loop.SetDue).
@@ -95,7 +95,8 @@ type Yielder interface {
 	Yield(ctx context.Context)
 }
 
-// startBatch is how many workers Run starts before it yields. Since the
+// StartBatch is how many workers Run starts before it yields (the page
+// sends their first attempts unpaced: app/ui's waveClock). Since the
 // fetch workers get a task's requests in one message, starting a worker
 // costs the page's thread ~0.1 ms (50 workers' first sends left Go within
 // 3–12 ms in one batch, against 11–30 ms in two batches of 25), so a batch
@@ -104,7 +105,7 @@ type Yielder interface {
 // BenchmarkPageRun 28 and 32 ms against 30 ms), and in a 500-worker run
 // batches of 25 and of 100 measured alike (BenchmarkResponsiveLiveRun:
 // longest task 85 vs 93 ms, slowest key press 136 vs 112 ms).
-const startBatch = 50
+const StartBatch = 50
 
 // ErrRequestLimit is the cause of the cancellation of the jobs still going
 // when a live run reaches RunOptions.MaxRequests: their EventDone's error
@@ -240,7 +241,7 @@ func RunFrom(ctx context.Context, start time.Time, s Scenario, tr Transport, clo
 		defer func() { cancel(); owg.Wait() }()
 	}
 	for w := range s.Workers {
-		if y != nil && w > 0 && w%startBatch == 0 {
+		if y != nil && w > 0 && w%StartBatch == 0 {
 			y.Yield(gate)
 		}
 		wg.Go(func() {

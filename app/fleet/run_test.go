@@ -703,7 +703,7 @@ type yieldClock struct {
 // attempt (a worker is a goroutine: no sleep guarantees it ran), notes how
 // many have, and lets Run go on.
 func (c *yieldClock) Yield(ctx context.Context) {
-	want := int32(startBatch * (len(c.at) + 1))
+	want := int32(StartBatch * (len(c.at) + 1))
 	for deadline := time.Now().Add(5 * time.Second); c.started.Load() < want && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
@@ -711,15 +711,15 @@ func (c *yieldClock) Yield(ctx context.Context) {
 	c.yields.Add(1)
 }
 
-// With a clock that can yield, Run starts the workers startBatch at a
+// With a clock that can yield, Run starts the workers StartBatch at a
 // time and yields in between, so the browser's thread is not held by
 // all of them at once.
 func TestRunStartsWorkersInBatches(t *testing.T) {
-	s := scenario(t, "workers", fmt.Sprint(2*startBatch+10), "jobs", "1")
+	s := scenario(t, "workers", fmt.Sprint(2*StartBatch+10), "jobs", "1")
 	var started, early atomic.Int32
 	clock := &yieldClock{started: &started}
 	tr := transportFunc(func(ctx context.Context, worker, job, attempt int) Attempt {
-		if worker >= startBatch*(int(clock.yields.Load())+1) {
+		if worker >= StartBatch*(int(clock.yields.Load())+1) {
 			early.Add(1) // a later batch's worker, before its yield
 		}
 		started.Add(1)
@@ -730,7 +730,7 @@ func TestRunStartsWorkersInBatches(t *testing.T) {
 	if n := early.Load(); n > 0 {
 		t.Errorf("%d workers started before their batch's yield", n)
 	}
-	if want := fmt.Sprint([]int{startBatch, 2 * startBatch}); fmt.Sprint(clock.at) != want {
+	if want := fmt.Sprint([]int{StartBatch, 2 * StartBatch}); fmt.Sprint(clock.at) != want {
 		t.Errorf("workers started at each yield: %v, want %s", clock.at, want)
 	}
 }
@@ -856,7 +856,7 @@ func (slowYield) Yield(ctx context.Context) { time.Sleep(30 * time.Millisecond) 
 // intended at the run's start, and the delay counts in the send lateness.
 // It used to be intended when the worker's goroutine got to it.
 func TestFirstJobsAreDueAtTheStart(t *testing.T) {
-	s := scenario(t, "workers", fmt.Sprint(startBatch+5), "jobs", "2", "limiter", "none")
+	s := scenario(t, "workers", fmt.Sprint(StartBatch+5), "jobs", "2", "limiter", "none")
 	rec := Run(context.Background(), s, constTransport{Status: 200}, slowYield{}, nil)
 	late := 0
 	for _, r := range rec.Records() {
@@ -867,7 +867,7 @@ func TestFirstJobsAreDueAtTheStart(t *testing.T) {
 		if r.Job == 0 && !e.Intended.Equal(rec.Start) {
 			t.Errorf("worker %d's first job: intended %v after the start, want at it", r.Worker, e.Intended.Sub(rec.Start))
 		}
-		if r.Job == 0 && r.Worker >= startBatch && e.At.Sub(e.Intended) >= 30*time.Millisecond {
+		if r.Job == 0 && r.Worker >= StartBatch && e.At.Sub(e.Intended) >= 30*time.Millisecond {
 			late++
 		}
 		if r.Job == 1 && e.At.Sub(e.Intended) >= 30*time.Millisecond {
@@ -1102,7 +1102,7 @@ func TestCompletionCountsFromWhenTheJobWasDue(t *testing.T) {
 			t.Errorf("%s: completion %v, want %v", c.name, got, c.want)
 		}
 	}
-	s := scenario(t, "workers", fmt.Sprint(startBatch+5), "jobs", "1", "limiter", "none")
+	s := scenario(t, "workers", fmt.Sprint(StartBatch+5), "jobs", "1", "limiter", "none")
 	rec := Run(context.Background(), s, constTransport{Status: 200}, slowYield{}, nil)
 	if st := rec.Stats(); st.CompletionMax < 30*time.Millisecond {
 		t.Errorf("live: completion max %v: the workers started 30 ms late do not count it", st.CompletionMax)

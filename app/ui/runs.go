@@ -368,7 +368,7 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	live.restart(start)
 	v.start(s, start, tr.device)
 	clock := waveClock{unpaced: new(atomic.Int64)}
-	clock.unpaced.Store(int64(min(s.Workers, firstWave)))
+	clock.unpaced.Store(int64(min(s.Workers, fleet.StartBatch)))
 	rec := fleet.RunFrom(rctx, start, s, tr, clock, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {
 		live.add(r)
 		v.onRecord(r)
@@ -383,13 +383,9 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	return rec, st, disp
 }
 
-// firstWave is how many of a live run's first attempts begin without
-// pacing (waveClock): fleet.Run's batch of workers started in one task
-// (its startBatch), 50.
-const firstWave = 50
-
 // waveClock is the page's clock for a live run, but for the run's first
-// wave: its first unpaced attempts (the workers' first sends, due at the
+// wave (fleet.StartBatch, the workers fleet.Run starts in one task): its
+// first unpaced attempts (the workers' first sends, due at the
 // run's start) begin at once, whatever Busy says. Paced as the rest
 // (browser.Clock.Pace), each of them gave the event loop a turn once Go
 // had held it 12 ms, and the turn went to what the run's start had
