@@ -134,6 +134,29 @@ return i;
 // widthJS is the CSS width of the element with the given id (0 if absent).
 const widthJS = `var e = document.getElementById(id); return e ? e.clientWidth : 0;`
 
+// pixelRatioJS is the device pixel ratio a canvas is drawn at (Draw).
+const pixelRatioJS = `var r = window.devicePixelRatio; return r > 0 ? r : 1;`
+
+var pixelRatioFn lazyFunc
+
+// PixelRatio is the device pixels to a CSS pixel the page's canvases are
+// drawn at (Draw, DrawPNG): 1.5 at a 150% zoom or display scale.
+func PixelRatio() float64 {
+	fn, err := compiled(&pixelRatioFn, pixelRatioJS)
+	if err != nil {
+		return 1
+	}
+	v, err := fn.Invoke()
+	if err != nil {
+		return 1
+	}
+	r, err := v.Float()
+	if err != nil || r <= 0 {
+		return 1
+	}
+	return r
+}
+
 // pngJS returns a function that draws a display list on a canvas of its
 // own (not in the page), sized w×h CSS pixels at the device pixel ratio,
 // as drawJS draws the timeline, and resolves to it as a PNG Blob. The page
@@ -150,14 +173,23 @@ const widthJS = `var e = document.getElementById(id); return e ? e.clientWidth :
 // OffscreenCanvas or createImageBitmap, or if the worker fails, toBlob
 // encodes it.
 const pngJS = `
-var sliceMS = 12, enc = null, encDead = false, encReady = false, next = 1, jobs = new Map();
+var sliceMS = 12, jobMS = 10000, enc = null, encDead = false, encReady = false, next = 1, jobs = new Map();
 function toBlob(c, ok, fail) {
-  c.toBlob(function (b) { if (b) ok(b); else fail(new Error("canvas is empty")); }, "image/png");
+  try {
+    c.toBlob(function (b) { if (b) ok(b); else fail(new Error("canvas is empty")); }, "image/png");
+  } catch (e) { fail(e); }
+}
+// fallBack has toBlob encode job id's canvas, if the job is still waiting.
+function fallBack(id) {
+  var j = jobs.get(id);
+  if (!j) return;
+  jobs.delete(id);
+  clearTimeout(j.timer);
+  toBlob(j.c, j.ok, j.fail);
 }
 function encDie() {
   encDead = true;
-  var left = Array.from(jobs.values()); jobs.clear();
-  left.forEach(function (j) { toBlob(j.c, j.ok, j.fail); });
+  Array.from(jobs.keys()).forEach(fallBack);
 }
 function startEncoder() {
   if (typeof OffscreenCanvas === "undefined" || !OffscreenCanvas.prototype.convertToBlob || typeof createImageBitmap === "undefined") { encDead = true; return; }
@@ -170,10 +202,15 @@ function startEncoder() {
     if (d[0] === 0) { encReady = true; return; }
     var j = jobs.get(d[0]);
     if (!j) return;
+    if (!d[1]) { fallBack(d[0]); return; }
     jobs.delete(d[0]);
-    if (d[1]) j.ok(d[2]); else toBlob(j.c, j.ok, j.fail);
+    clearTimeout(j.timer);
+    j.ok(d[2]);
   };
+  // A worker that fails to start, or whose answer cannot be read, hands
+  // its jobs to toBlob, as does a job unanswered after jobMS.
   enc.onerror = function () { if (!encReady) encDie(); };
+  enc.onmessageerror = encDie;
 }
 function encode(c, ok, fail) {
   if (!encDead && !enc) startEncoder();
@@ -181,8 +218,8 @@ function encode(c, ok, fail) {
   createImageBitmap(c).then(function (bmp) {
     if (encDead) { bmp.close(); toBlob(c, ok, fail); return; }
     var id = next++;
-    jobs.set(id, {c: c, ok: ok, fail: fail});
-    enc.postMessage([id, bmp], [bmp]);
+    jobs.set(id, {c: c, ok: ok, fail: fail, timer: setTimeout(function () { fallBack(id); }, jobMS)});
+    try { enc.postMessage([id, bmp], [bmp]); } catch (e) { bmp.close(); fallBack(id); }
   }, function () { toBlob(c, ok, fail); });
 }
 // later runs f in a task of its own, without setTimeout's 4 ms clamp.
@@ -193,25 +230,33 @@ function later(f) {
   q.push(f); ch.port2.postMessage(0);
 }
 return function (buf, strs, palette, fonts, w, h, imgs) {
-  return new Promise(function (ok, fail) {
+  return new Promise(function (resolve, reject) {
     var dpr = window.devicePixelRatio || 1;
     var c = document.createElement("canvas");
+    // Settled, the canvas's pixels (4–17 MB) are let go at once.
+    function ok(b) { c.width = 0; resolve(b); }
+    function fail(e) { c.width = 0; reject(e); }
     c.width = Math.max(1, Math.round(w * dpr)); c.height = Math.max(1, Math.round(h * dpr));
     var g = c.getContext("2d", {willReadFrequently: true});
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.globalAlpha = 1;
     var S = strs.split("\x1f"), P = palette.split("\x1f"), F = fonts.split("\x1f");
     var n = buf.length, i = 0, step = 4096;
+    // A slice runs in a task of its own, outside the promise's executor:
+    // what it throws (a canvas the browser could not make, a bad image)
+    // fails the export instead of leaving it waiting for ever.
     function slice() {
-      var t0 = performance.now(), to = Math.min(n, i + step), r = replay(g, buf, i, to, S, P, F, imgs);
-      if (r < to || r > n) { fail(new Error("corrupt display list")); return; }
-      i = r;
-      g.getImageData(0, 0, 1, 1);
-      var dt = performance.now() - t0;
-      // At most twice as many values as the last slice's: a slice of
-      // cheap values (lines) came before one of costly ones (text, hatching).
-      step = Math.max(256, Math.round(step * Math.min(2, sliceMS / Math.max(dt, 0.5))));
-      if (i < n) later(slice); else encode(c, ok, fail);
+      try {
+        var t0 = performance.now(), to = Math.min(n, i + step), r = replay(g, buf, i, to, S, P, F, imgs);
+        if (r < to || r > n) { fail(new Error("corrupt display list")); return; }
+        i = r;
+        g.getImageData(0, 0, 1, 1);
+        var dt = performance.now() - t0;
+        // At most twice as many values as the last slice's: a slice of
+        // cheap values (lines) came before one of costly ones (text, hatching).
+        step = Math.max(256, Math.round(step * Math.min(2, sliceMS / Math.max(dt, 0.5))));
+        if (i < n) later(slice); else encode(c, ok, fail);
+      } catch (e) { fail(e); }
     }
     later(slice);
   });
@@ -221,15 +266,16 @@ return function (buf, strs, palette, fonts, w, h, imgs) {
 // pngWorkerJS is the PNG encoder's code (pngJS): it takes [id, an
 // ImageBitmap], puts it on an OffscreenCanvas as it is (bitmaprenderer)
 // and answers [id, true, the PNG Blob], or [id, false] when it cannot.
+// The worker lives as long as the page, once a PNG was first exported.
 const pngWorkerJS = `
 onmessage = function (e) {
   var id = e.data[0], bmp = e.data[1];
   try {
     var o = new OffscreenCanvas(bmp.width, bmp.height), g = o.getContext("bitmaprenderer");
-    if (!g) { postMessage([id, false]); return; }
+    if (!g) { bmp.close(); postMessage([id, false]); return; }
     g.transferFromImageBitmap(bmp);
     o.convertToBlob({type: "image/png"}).then(function (b) { postMessage([id, true, b]); }, function () { postMessage([id, false]); });
-  } catch (err) { postMessage([id, false]); }
+  } catch (err) { bmp.close(); postMessage([id, false]); }
 };
 postMessage([0]);`
 
@@ -382,39 +428,49 @@ func jsImages(imgs [][]byte) (any, error) {
 
 // copy puts buf in the persistent Float32Array, growing it as needed.
 func (d *drawer) copy(buf []float32) error {
-	n := len(buf)
-	if n > d.capa {
+	if n := len(buf); n > d.capa {
 		capa := max(4096, d.capa)
 		for capa < n {
 			capa *= 2
 		}
-		ctor, err := safejs.Global().Get("Float32Array")
-		if err != nil {
-			return err
-		}
-		if d.f32, err = ctor.New(capa); err != nil {
-			return err
-		}
-		u8ctor, err := safejs.Global().Get("Uint8Array")
-		if err != nil {
-			return err
-		}
-		ab, err := d.f32.Get("buffer")
-		if err != nil {
-			return err
-		}
-		if d.u8, err = u8ctor.New(ab); err != nil {
+		var err error
+		if d.f32, d.u8, err = newF32(capa); err != nil {
 			return err
 		}
 		d.capa = capa
 	}
-	if n > 0 {
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), n*4) // wasm is little-endian, like Float32Array
-		if _, err := safejs.CopyBytesToJS(d.u8, bytes); err != nil {
-			return err
-		}
+	return putF32(d.u8, buf)
+}
+
+// newF32 is a new Float32Array of n values, and a byte view of it.
+func newF32(n int) (f32, u8 safejs.Value, err error) {
+	ctor, err := safejs.Global().Get("Float32Array")
+	if err != nil {
+		return f32, u8, err
 	}
-	return nil
+	if f32, err = ctor.New(n); err != nil {
+		return f32, u8, err
+	}
+	u8ctor, err := safejs.Global().Get("Uint8Array")
+	if err != nil {
+		return f32, u8, err
+	}
+	ab, err := f32.Get("buffer")
+	if err != nil {
+		return f32, u8, err
+	}
+	u8, err = u8ctor.New(ab)
+	return f32, u8, err
+}
+
+// putF32 copies buf to the start of u8, a byte view of a Float32Array.
+func putF32(u8 safejs.Value, buf []float32) error {
+	if len(buf) == 0 {
+		return nil
+	}
+	bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), len(buf)*4) // wasm is little-endian, like Float32Array
+	_, err := safejs.CopyBytesToJS(u8, bytes)
+	return err
 }
 
 // DrawPNG draws o on a canvas of its own, sized w×h CSS pixels at the
@@ -426,33 +482,14 @@ func DrawPNG(ctx context.Context, o *Ops, w, h float64) (Blob, error) {
 	if err != nil {
 		return Blob{}, err
 	}
-	g := safejs.Global()
-	ctor, err := g.Get("Float32Array")
+	// An array of its own: the drawer's is the next frame's while the
+	// PNG is drawn, slice by slice.
+	buf, u8, err := newF32(len(o.buf))
 	if err != nil {
 		return Blob{}, err
 	}
-	u8ctor, err := g.Get("Uint8Array")
-	if err != nil {
+	if err := putF32(u8, o.buf); err != nil {
 		return Blob{}, err
-	}
-	n := len(o.buf)
-	buf, err := ctor.New(n)
-	if err != nil {
-		return Blob{}, err
-	}
-	if n > 0 {
-		ab, err := buf.Get("buffer")
-		if err != nil {
-			return Blob{}, err
-		}
-		u8, err := u8ctor.New(ab)
-		if err != nil {
-			return Blob{}, err
-		}
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&o.buf[0])), n*4) // wasm is little-endian, like Float32Array
-		if _, err := safejs.CopyBytesToJS(u8, bytes); err != nil {
-			return Blob{}, err
-		}
 	}
 	imgs, err := jsImages(o.Images())
 	if err != nil {
