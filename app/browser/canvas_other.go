@@ -15,6 +15,9 @@ func (c Canvas) DrawLayers(slot string, base *Ops, fresh bool, top *Ops, w, h fl
 	return ErrNoBrowser
 }
 
+// PixelRatio is 1 natively.
+func PixelRatio() float64 { return 1 }
+
 // DrawPNG returns ErrNoBrowser natively.
 func DrawPNG(ctx context.Context, o *Ops, w, h float64) (Blob, error) {
 	return Blob{}, ErrNoBrowser

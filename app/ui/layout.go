@@ -49,7 +49,8 @@ type layout struct {
 	legend                []legendCell
 	legendTop, legendRowH float64
 	legendRows            int
-	hint                  rect // where paintFrame wrote the hint of an empty timeline ("Press Run (r)…"); zero: none
+	hint                  rect    // where paintFrame wrote the hint of an empty timeline ("Press Run (r)…"); zero: none
+	px                    float64 // a device pixel, in CSS px (1 / the device pixel ratio); 0: 1
 }
 
 // lanesHeight is the height worker lanes get: up to 14 px each, about 440
@@ -129,22 +130,39 @@ func newLayoutRows(width float64, workers, sub int, span time.Duration, th *them
 
 // place puts the panels one under the other from top down, sizes the
 // canvas to hold them and the marks to the lanes' rows (markRadius). The
-// histogram and the server panel start and end on whole pixels, as their
-// frames, bars and hatching are drawn crisp: lanes of a fractional height
-// (40 workers in presentation mode's fitted 1.4 px rows) put the
-// histogram's top at 367.03 px, and its 429s' hatching blurred into no
-// pixel of their colour.
+// lanes, the histogram and the server panel start and end on whole device
+// pixels (snap), as their frames, bars and hatching are drawn crisp:
+// lanes of a fractional height (40 workers in presentation mode's fitted
+// rows) put the histogram's top at 367.03 px, and its 429s' hatching
+// blurred into no pixel of their colour.
 func (l *layout) place(top float64) {
 	s := l.scale
 	l.markR = markRadius(l.rowH, s, l.markMin)
 	l.axisY = top + 14*s
-	l.lanesTop = math.Round(top + 26*s)
-	l.histTop = math.Round(l.lanesTop + l.laneH*float64(l.workers) + 28*s)
-	l.histH = math.Round(130 * s)
-	l.srvTop = l.histTop + l.histH + math.Round(28*s)
-	l.srvH = math.Round(64 * s)
+	l.lanesTop = l.snap(top + 26*s)
+	l.histTop = l.snap(l.lanesTop + l.laneH*float64(l.workers) + 28*s)
+	l.histH = l.snap(130 * s)
+	l.srvTop = l.histTop + l.histH + l.snap(28*s)
+	l.srvH = l.snap(64 * s)
 	l.bottom = l.srvTop + l.srvH
 	l.h = l.bottom + axisRoom*s // the time axis under the last panel (web/app.css keeps the legend off it: --axis-room)
+}
+
+// snap is y on the nearest whole device pixel (px).
+func (l *layout) snap(y float64) float64 {
+	px := l.pixel()
+	return math.Round(y/px) * px
+}
+
+// setPixelRatio places the panels on whole pixels of a canvas drawn at
+// ratio device pixels to a CSS pixel (place): at 1.5 (a 150% zoom, as the
+// README has a presenter set), a whole CSS pixel is half a device pixel
+// off one every other time. Called before setHead or fitHeight.
+func (l *layout) setPixelRatio(ratio float64) {
+	if ratio > 0 && ratio != 1 {
+		l.px = 1 / ratio
+		l.place(0)
+	}
 }
 
 // axisRoom is the height of the time axis under the last panel, CSS px at
@@ -202,6 +220,21 @@ func (l *layout) fitHeight(h float64) {
 	l.rowH = row
 	l.laneH = row * float64(l.sub)
 	l.place(l.headHeight())
+	// The panels' snap to whole pixels may add up to a pixel: the lanes
+	// give it back, as long as they are not at their thinnest.
+	if over := l.h - h; over > 0 && l.rowH > fitRow(l.sub) {
+		l.rowH = math.Max(fitRow(l.sub), l.rowH-(over+l.pixel())/rows)
+		l.laneH = l.rowH * float64(l.sub)
+		l.place(l.headHeight())
+	}
+}
+
+// pixel is a device pixel, in CSS px (px, or 1).
+func (l *layout) pixel() float64 {
+	if l.px <= 0 {
+		return 1
+	}
+	return l.px
 }
 
 // pngHead is what a PNG says above its timeline: what ran (title), its

@@ -2136,8 +2136,36 @@ func TestFitHeight(t *testing.T) {
 		if l.rowH > before.rowH || l.rowH < math.Min(before.rowH, fitRow(c.sub)) || (l.rowH == fitRow(c.sub)) != c.min {
 			t.Errorf("%d workers × %d rows in %v px: rows of %v px, were %v", c.workers, c.sub, c.h, l.rowH, before.rowH)
 		}
-		if l.laneH != l.rowH*float64(c.sub) || l.histTop != math.Round(l.lanesTop+l.laneH*float64(c.workers)+28*l.scale) || l.markR != markRadius(l.rowH, l.scale, l.markMin) {
+		if l.laneH != l.rowH*float64(c.sub) || l.histTop != l.snap(l.lanesTop+l.laneH*float64(c.workers)+28*l.scale) || l.markR != markRadius(l.rowH, l.scale, l.markMin) {
 			t.Errorf("%d workers: lanes %v, rows %v, histogram at %v, marks %v: not laid out again", c.workers, l.laneH, l.rowH, l.histTop, l.markR)
+		}
+	}
+}
+
+// fitHeight keeps the canvas within the height it is given whatever the
+// fleet and the device pixel ratio, once the lanes may thin to fit, and
+// the panels lie on whole device pixels: placed on whole CSS pixels, the
+// canvas grew up to half a pixel past the height, and at a 150% zoom the
+// histogram's top fell between two device pixels.
+func TestFitHeightOnWholePixels(t *testing.T) {
+	onPixel := func(y, ratio float64) bool { return math.Abs(y*ratio-math.Round(y*ratio)) < 1e-6 }
+	for _, ratio := range []float64{1, 1.25, 1.5, 2} {
+		for workers := 2; workers <= 120; workers += 3 {
+			for sub := 1; sub <= 4; sub++ {
+				for h := 300.0; h <= 900; h += 37 {
+					l := newLayoutRows(1238, workers, sub, 10*time.Second, &presentTheme)
+					l.setPixelRatio(ratio)
+					l.fitHeight(h)
+					if l.h > h && l.rowH > fitRow(sub) {
+						t.Fatalf("%d workers × %d rows at %gx in %v px: %v px high, rows of %v", workers, sub, ratio, h, l.h, l.rowH)
+					}
+					for _, y := range []float64{l.lanesTop, l.histTop, l.histTop + l.histH, l.srvTop, l.srvTop + l.srvH} {
+						if !onPixel(y, ratio) {
+							t.Fatalf("%d workers × %d rows at %gx in %v px: a panel's edge at %v px, %v device pixels", workers, sub, ratio, h, y, y*ratio)
+						}
+					}
+				}
+			}
 		}
 	}
 }
@@ -2349,6 +2377,22 @@ func TestWatchTakesTheClockFromTheHello(t *testing.T) {
 		said := slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, "the server's clock is about") })
 		if c.note == "" && said || c.note != "" && !slices.ContainsFunc(o.Strings(), func(s string) bool { return strings.Contains(s, c.note) }) {
 			t.Errorf("%s: the notes %q, want one saying %q", c.name, o.Strings(), c.note)
+		}
+	}
+}
+
+// onMonotonic puts a wall-clock time (the browser's, from JavaScript) on
+// the monotonic clock at its distance from now: a second ago stays a
+// second ago, now with a monotonic reading, which model.since then reads.
+func TestOnMonotonic(t *testing.T) {
+	for _, ago := range []time.Duration{0, time.Second, -time.Second, time.Hour} {
+		wall := time.Now().Add(-ago).Round(0)
+		got := onMonotonic(wall)
+		if !strings.Contains(got.String(), " m=") {
+			t.Errorf("%v ago: %v has no monotonic reading", ago, got)
+		}
+		if d := time.Since(got) - ago; d < 0 || d > 50*time.Millisecond {
+			t.Errorf("%v ago: onMonotonic is %v ago", ago, time.Since(got))
 		}
 	}
 }

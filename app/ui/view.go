@@ -47,7 +47,8 @@ type view struct {
 	paced     bool // the browser paces requests itself (browser.PacesRequests): the tooltip says so
 
 	// streamFrom is when the arrivals stream was opened or last lost, by
-	// the page's clock: its next hello was sent after it (clockBound).
+	// the page's clock, with a monotonic reading (onMonotonic): its next
+	// hello was sent after it (clockBound).
 	streamFrom time.Time
 
 	canvas     browser.Canvas // drawn on (canvasID, or the rehearsal's)
@@ -64,6 +65,7 @@ type view struct {
 	ops, ovl   browser.Ops
 	width      float64
 	viewH      float64 // the viewport's height under the sticky legend, for a theme that fits it (0: not known yet)
+	dpr        float64 // the device pixel ratio the canvas is drawn at (0: not read yet)
 	dirty      bool    // the drawing must be redone
 	ovlDirty   bool    // the overlay must be redone
 	ovlW, ovlH float64 // the overlay's size when last drawn: it must follow the layout's
@@ -800,6 +802,10 @@ func (v *view) drawFrame() {
 		v.width, v.viewH = width, 0
 		v.dirty, v.ovlDirty = true, true
 	}
+	if r := browser.PixelRatio(); r != v.dpr { // a zoom, or the window on another screen
+		v.dpr = r
+		v.dirty, v.ovlDirty = true, true
+	}
 	// The height the timeline fits (presentation mode): read again after
 	// a resize or a new width (the page's layout changed, and perhaps the
 	// legend's height). The zoom and replay row under it shows too: at
@@ -942,6 +948,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 		rows = laneRows(workers, v.m.rows)
 	}
 	l := newLayoutRows(v.width, workers, rows, span, v.theme)
+	l.setPixelRatio(v.dpr)
 	l.from, l.names = from, names
 	if head != nil {
 		l.setHead(*head, pngLegend(v.m, &in))
