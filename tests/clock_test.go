@@ -154,14 +154,14 @@ func drawnWhenSent(t *testing.T, before, after, got float64, said string) {
 	}
 }
 
-// TestWatchKeepsItsClockWhenTheDevicesIsSet: a projector watching a room
+// TestWatchKeepsItsClockWhenTheDevicesClockIsSet: a projector watching a room
 // whose clock is set back 2 s during the watch (joining the venue's
 // network), its stream lost and opened again, draws the room's arrivals
 // where they came, with no note of the clocks: the hello's bounds were
 // taken wall clock against wall clock, 2 s off the watch's first ones,
 // and moved every arrival 2 s ("the server's clock is about 2 s ahead").
 // A proxy between the page and Retry Lab cuts the room's stream.
-func TestWatchKeepsItsClockWhenTheDevicesIsSet(t *testing.T) {
+func TestWatchKeepsItsClockWhenTheDevicesClockIsSet(t *testing.T) {
 	srv := startServer(t)
 	target, err := url.Parse(srv.URL)
 	if err != nil {

@@ -298,15 +298,8 @@ func TestPNGHasTheLegend(t *testing.T) {
 			l.rec.Simulated = true
 			l.view.m.simulated, l.view.m.room = true, true
 		}, without(all, append(occasional, "held by the browser")...)},
-		{"a watch", func(l *Lab) { l.view.m.watch = true }, func() []string {
-			var out []string
-			for _, it := range append(slices.Clone(legendOutcomes), legendPhases...) {
-				if it.listed(showsWatch) && !slices.Contains(occasional, it.label) {
-					out = append(out, it.label)
-				}
-			}
-			return out
-		}()},
+		// A watch draws the room's arrivals by the server's answer.
+		{"a watch", func(l *Lab) { l.view.m.watch = true }, []string{"2xx success", "429 / 503", "other failure", "timeout", "server limit"}},
 	} {
 		l := newLab()
 		l.page = &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}

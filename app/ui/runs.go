@@ -346,10 +346,10 @@ const streamWait = 2 * time.Second
 // tr from that moment, each record to live and v as it comes, and ends
 // v's run. It returns the recording with its numbers.
 func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <-chan struct{}, v *view, live *liveRecords, limit int, started func()) (*fleet.Recording, fleet.Stats, float64) {
-	// The collector relaxed from Run's click on, not from the stream's
-	// hello: the page's update for the run and its first frame allocate,
-	// and on a new page a cycle they started marked for ~100 ms of the
-	// wait for the hello, on the page's only thread.
+	// The collector relaxed before the wait for the stream's hello, not
+	// after it: the page's update for the run and its first frame
+	// allocate, and on a new page a cycle they started marked for ~100 ms
+	// of that wait, on the page's only thread.
 	restoreGC := fleet.RelaxGC(liveGCPercent)
 	if ready != nil {
 		wait, cancelWait := context.WithTimeout(rctx, streamWait)
@@ -384,9 +384,12 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 }
 
 // waveClock is the page's clock for a live run, but for the run's first
-// wave (fleet.StartBatch, the workers fleet.Run starts in one task): its
-// first unpaced attempts (the workers' first sends, due at the
-// run's start) begin at once, whatever Busy says. Paced as the rest
+// wave (fleet.StartBatch, the workers fleet.Run starts in one task): the
+// run's first unpaced attempts to begin (in a closed workload the
+// workers' first sends, due at the run's start; in an open one the first
+// jobs' whenever they arrive) begin at once, whatever Busy says. A custom
+// target's wave, 50 fetch() calls on the page's thread, is then one task
+// of 50–100 ms: the price of its first sends leaving at once. Paced as the rest
 // (browser.Clock.Pace), each of them gave the event loop a turn once Go
 // had held it 12 ms, and the turn went to what the run's start had
 // queued: the page's update and the timeline's first frame (20–120 ms on

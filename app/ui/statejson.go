@@ -112,9 +112,11 @@ func debugJSON(v *view) string {
 	lanes := []string{}       // a watch's lanes: the devices drawn ("" for arrivals with no device name)
 	laneArrivals := []int{}   // the arrivals drawn in each
 	outside := 0              // this page's arrivals drawn outside their requests' flights (model.reclock)
-	now := -1.0               // the time now on the run shown's axis, ms since its start (-1: none shown)
+	now := -1.0               // the time now on the live run or watch shown's axis, ms since its start (-1: none, or a simulation)
 	if v.m != nil {
-		now = float64(v.m.since(time.Now())) / 1e6
+		if !v.m.simulated {
+			now = float64(v.m.since(time.Now())) / 1e6
+		}
 		lanes = append(lanes, v.lay.names...)
 		laneArrivals = make([]int, len(lanes))
 		for i := range v.m.arrivals {

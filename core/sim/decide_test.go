@@ -70,10 +70,14 @@ func TestEndpointDecide(t *testing.T) {
 // injected failure (whose verdict still carries the limiter's Peek, for the
 // rate-limit headers) nor a success.
 func TestOutcomeSendsRetryAfter(t *testing.T) {
-	for o, want := range map[Outcome]bool{
+	table := map[Outcome]bool{
 		OutcomeOK: false, OutcomeLimited: true, OutcomeFail500: false, OutcomeFail503: false,
 		OutcomeDrop: false, OutcomeHang: false, OutcomeOutage: true, Outcome(len(outcomeNames)): false,
-	} {
+	}
+	if len(table) != len(outcomeNames)+1 {
+		t.Fatalf("the table has %d outcomes; there are %d and an invalid one", len(table), len(outcomeNames))
+	}
+	for o, want := range table {
 		if got := o.SendsRetryAfter(); got != want {
 			t.Errorf("%v.SendsRetryAfter() = %v, want %v", o, got, want)
 		}
