@@ -4,11 +4,14 @@ package tests
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // histColumns is JavaScript reading the timeline's histogram bin by bin:
@@ -147,5 +150,19 @@ func TestCutBarShowsItsRejections(t *testing.T) {
 	presentMode(t, ctx, true)
 	screenshot(t, ctx, "cut-bar-presentation")
 	check("presentation mode")
+	// At a 150% zoom (the README's advice for a projector) the bars lie on
+	// whole device pixels too: the histogram's top, in CSS pixels, is a
+	// whole number of device pixels (layout.setPixelRatio).
+	viewport(t, ctx, 1400, 1000, chromedp.EmulateScale(1.5))
+	if err := waitFor(5*time.Second, func() bool {
+		return eval[bool](t, ctx, `(() => { const c = document.getElementById("timeline"); return Math.abs(c.width / c.clientWidth - 1.5) < 0.01; })()`)
+	}); err != nil {
+		t.Fatal("the canvas was not drawn again at 1.5 device pixels a CSS pixel")
+	}
+	if top := eval[float64](t, ctx, `JSON.parse(window.retrylab.debug()).hist_rect[1]`); math.Abs(top*1.5-math.Round(top*1.5)) > 1e-3 {
+		t.Errorf("at 1.5 device pixels a CSS pixel, the histogram's top is at %v px: %v device pixels", top, top*1.5)
+	}
+	screenshot(t, ctx, "cut-bar-150")
+	check("presentation mode at 150%")
 	press(t, ctx, "p")
 }
