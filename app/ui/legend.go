@@ -18,9 +18,10 @@ import (
 // A watch of a room draws the server's arrivals only, by its answer: its
 // legend leaves out what only a fleet of this page draws (waits, bars in
 // flight, aborts, give-ups). A simulation runs in virtual time, with no
-// browser and no server: its legend leaves out what only they make (time
-// held by the browser, lateness of the page's thread, a hidden tab, a
-// halved limit, another client's requests).
+// browser and no server: what only they make (time held by the browser,
+// lateness of the page's thread, a hidden tab, a halved limit, another
+// client's requests) is left out of its PNG's legend, and faded in the
+// page's, where it keeps its place.
 type Legend struct {
 	app.Compo
 
@@ -143,10 +144,20 @@ var legendHTML = sync.OnceValue(func() [numShown][2]string {
 			var b strings.Builder
 			b.WriteString(`<ul class="` + class + `">`)
 			for _, it := range items {
-				if !it.listed(kindShown(i)) {
+				li := `<li title="` + escapeHTML(it.title) + `">`
+				switch {
+				case it.listed(kindShown(i)):
+				case kindShown(i) == showsSim && it.listed(showsRun):
+					// Kept in its place, faded and not read out: the legend
+					// keeps its height from a run to a simulation and back,
+					// and the timeline under it stays put (one row fewer
+					// moved it 26 px up at Simulate in presentation mode,
+					// under the presenter's pointer).
+					li = `<li class="absent" aria-hidden="true" title="Not in a simulation: virtual time has no browser, no page thread and no other client.">`
+				default:
 					continue
 				}
-				b.WriteString(`<li title="` + escapeHTML(it.title) + `"><span class="` + it.swatch + `" aria-hidden="true"></span>`)
+				b.WriteString(li + `<span class="` + it.swatch + `" aria-hidden="true"></span>`)
 				if it.sample.kind == sampleMark {
 					b.WriteString(`<span class="sw seg ` + strings.TrimPrefix(it.swatch, "sw mark ") + `" aria-hidden="true"></span>`)
 				}
