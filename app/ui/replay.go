@@ -30,7 +30,7 @@ const maxReplayStep = 300 * time.Millisecond
 
 // A replay's frame takes records in for a replayShare of the time between
 // two frames (minGap), at least minReplayBudget, checking the clock every
-// replayCheck records: a frame's drawing takes a quarter of it at most, so
+// replayCheck records (replay.check): a frame's drawing takes a quarter of it at most, so
 // the page keeps more than half of its thread. Unbudgeted, 2.4 s of a
 // simulation's run (a frame at 8×) held up to 140,000 of its 955,000
 // records: frames of 250–400 ms, during which the page answered nothing.
@@ -39,7 +39,7 @@ const (
 	minReplayBudget = 8 * time.Millisecond
 )
 
-var replayCheck = 256
+const replayCheck = 256
 
 // replay is a replay in progress.
 type replay struct {
@@ -55,6 +55,7 @@ type replay struct {
 	speed    float64
 	last     time.Time          // when the playhead last moved (wall clock)
 	budget   time.Duration      // a frame's time to take records in; 0: no limit
+	check    int                // records taken in between two looks at the clock (replayCheck)
 	slowed   time.Time          // when a frame last ran out of its budget
 	onRecord func(fleet.Record) // each record as the playhead passes it
 	onEnd    func()             // the replay reached its end (not called on stop)
@@ -77,7 +78,7 @@ func (v *view) startReplay(recs []fleet.Record, speed float64, onRecord func(fle
 	full := v.m
 	r := &replay{
 		full: full, recs: recs, srv: v.srvLog, end: full.last, span: v.span(0),
-		speed: speed, last: time.Now(), onRecord: onRecord, onEnd: onEnd,
+		speed: speed, last: time.Now(), onRecord: onRecord, onEnd: onEnd, check: replayCheck,
 	}
 	m := newModelFor(full.start, full.workers, recs)
 	m.room, m.watch, m.simulated, m.self, m.ownServer = full.room, full.watch, full.simulated, full.self, full.ownServer
@@ -146,7 +147,7 @@ func (v *view) replayTo(at time.Duration) {
 		if t > to {
 			break
 		}
-		if r.budget > 0 && taken > 0 && taken%replayCheck == 0 && time.Since(t0) >= r.budget {
+		if r.budget > 0 && taken > 0 && taken%r.check == 0 && time.Since(t0) >= r.budget {
 			to, r.slowed, cut = reached, time.Now(), true
 			break
 		}
