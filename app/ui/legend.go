@@ -20,7 +20,7 @@ import (
 // flight, aborts, give-ups). A simulation runs in virtual time, with no
 // browser and no server: what only they make (time held by the browser,
 // lateness of the page's thread, a hidden tab, a halved limit, another
-// client's requests) is left out of its PNG's legend, and faded in the
+// client's requests) is left out of its PNG's legend, and struck through in the
 // page's, where it keeps its place.
 type Legend struct {
 	app.Compo
@@ -148,7 +148,7 @@ var legendHTML = sync.OnceValue(func() [numShown][2]string {
 				switch {
 				case it.listed(kindShown(i)):
 				case kindShown(i) == showsSim && it.listed(showsRun):
-					// Kept in its place, faded and not read out: the legend
+					// Kept in its place, struck through and not read out: the legend
 					// keeps its height from a run to a simulation and back,
 					// and the timeline under it stays put (one row fewer
 					// moved it 26 px up at Simulate in presentation mode,
