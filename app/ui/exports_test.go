@@ -272,7 +272,7 @@ func TestPNGHasTheLegend(t *testing.T) {
 		return out
 	}
 	all := labels(legendOutcomes, legendPhases)
-	occasional := []string{"late", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now"}
+	occasional := []string{"in flight", "late", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now"}
 	for _, c := range []struct {
 		name  string
 		setup func(l *Lab)
@@ -282,15 +282,20 @@ func TestPNGHasTheLegend(t *testing.T) {
 		{"a run with a fleet bucket and an outage", func(l *Lab) {
 			l.Set("bucket", "on")
 			l.view.m.outages = append(l.view.m.outages, interval{100 * time.Millisecond, 600 * time.Millisecond})
-		}, without(all, "late", "tab hidden", "limit halved", "another client", "now")},
+		}, without(all, "in flight", "late", "tab hidden", "limit halved", "another client", "now")},
 		{"a run in a shared room, its tab hidden for a while, the limit halved", func(l *Lab) {
 			l.view.m.room = true
 			l.view.m.hidden = append(l.view.m.hidden, interval{200 * time.Millisecond, 300 * time.Millisecond})
 			l.view.m.limits = append(l.view.m.limits, squeeze{interval{0, time.Second}, 0.5})
-		}, without(all, "late", "server down", "fleet-bucket wait", "fleet bucket rate", "now")},
+		}, without(all, "in flight", "late", "server down", "fleet-bucket wait", "fleet bucket rate", "now")},
 		{"a run whose page was busy: an answer taken in late", func(l *Lab) {
 			l.view.m.marks[0].pickup = 300 * time.Millisecond
-		}, without(all, "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now")},
+		}, without(all, "in flight", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now")},
+		// A finished run lists its marks in flight only when one had no
+		// answer (it listed "in flight" with nothing in flight).
+		{"a run with an attempt still in flight", func(l *Lab) {
+			l.view.m.marks[0].end, l.view.m.marks[0].class = -1, fleet.ClassPending
+		}, without(all, "late", "tab hidden", "server down", "limit halved", "another client", "fleet-bucket wait", "fleet bucket rate", "now")},
 		// A simulation of a shared room's configuration: no browser held
 		// its requests (they were listed), and no other client's are
 		// drawn (they were listed too: the room was taken for them).

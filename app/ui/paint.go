@@ -385,8 +385,20 @@ func (sm sample) drawn(m *model, in *frameInput) bool {
 		return in.running
 	case sampleWait:
 		return sm.reason != core.ReasonBucket || in.lim.client > 0
+	case sampleMark:
+		return sm.class != fleet.ClassPending || m != nil && m.anyInFlight()
 	}
 	return true
+}
+
+// anyInFlight reports whether an attempt of m has had no answer yet.
+func (m *model) anyInFlight() bool {
+	for i := range m.marks {
+		if m.marks[i].end < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // paintSample draws a legend item's sample with its left edge at x,
