@@ -998,6 +998,55 @@ setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
 	}
 }
 
+// A stream's loss is told by the wall clock as it reads when Go is told,
+// less the time since the loss by the monotonic clock: a device's clock
+// set back 2 s between the loss and the hand-over (up to streamFlushMS; a
+// hidden tab's timers, up to a minute) moved the loss 2 s, and with it the
+// bounds a watch puts on the server's clock (helper-151's review).
+func TestStreamLossIsTimedOnTheMonotonicClock(t *testing.T) {
+	install(t, `var saved = globalThis.EventSource, savedDate = globalThis.Date;
+globalThis.EventSource = function (url) { globalThis.lastES = this; };
+globalThis.EventSource.prototype.close = function () {};
+return function () { globalThis.EventSource = saved; globalThis.Date = savedDate; };`)
+	got := make(chan string, 10)
+	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	// The stream is lost, then the clock is set back 2 s (Go's time.Now
+	// reads the same Date), before the batch is handed over.
+	fire, err := compile(`globalThis.lastES.onerror({});
+var real = Date, skew = -2000;
+function Skewed(...a) { return a.length ? new real(...a) : new real(real.now() + skew); }
+Skewed.now = function () { return real.now() + skew; };
+Skewed.prototype = real.prototype;
+globalThis.Date = Skewed;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fire.Invoke(); err != nil {
+		t.Fatal(err)
+	}
+	var d string
+	select {
+	case d = <-got:
+	case <-time.After(time.Second):
+		t.Fatal("no message after the stream was lost")
+	}
+	now := time.Now().Round(0)
+	var e struct {
+		Type string    `json:"type"`
+		At   time.Time `json:"at"`
+	}
+	if err := json.Unmarshal([]byte(d), &e); err != nil || e.Type != "lost" {
+		t.Fatalf("got %q (%v), want a lost message", d, err)
+	}
+	if ago := now.Sub(e.At); ago < 0 || ago > 500*time.Millisecond {
+		t.Errorf("the loss is told %v before now by the page's clock set back 2 s after it, want 0–500 ms (the hand-over's wait, %v)", ago, streamFlushMS*time.Millisecond)
+	}
+}
+
 // install runs js, a fake of a browser API that returns [restore(), …],
 // puts the API back when the test ends, and returns what it returned.
 func install(t *testing.T, js string) safejs.Value {

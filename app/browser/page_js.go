@@ -943,10 +943,21 @@ func ClaimName(ch, name string, clash func()) (rename func(string), stop func(),
 // at most every flushMS; it returns a function that closes the stream.
 // When the connection drops (the browser then reconnects by itself) it
 // forwards {"type":"lost","at":…} once, until the next message: what the
-// server sent meanwhile is not seen.
+// server sent meanwhile is not seen. Its "at" is the wall clock's time
+// then as the wall clock reads at the hand-over: the time since the loss
+// by performance.now(), before the wall clock's time now. Go's clock reads
+// the same wall clock a moment later, so a page's clock set (back or
+// forward) between the loss and the hand-over does not move it: the
+// receiver puts it on the monotonic clock by its distance from now.
 const streamJS = `
 var es = null, buf = [], timer = 0, lost = false, again = 0, tries = 0, closed = false, probe = null;
-function flush() { timer = 0; if (buf.length === 0) return; var s = buf.join("\u001e"); buf = []; fn(s); }
+function flush() {
+  timer = 0;
+  if (buf.length === 0) return;
+  var s = buf.map(function (d) { return typeof d === "string" ? d : JSON.stringify({type: "lost", at: new Date(Date.now() - (performance.now() - d.lost)).toISOString()}); }).join("\u001e");
+  buf = [];
+  fn(s);
+}
 function push(data) {
   buf.push(data);
   if (buf.length === 1 && timer === 0) timer = setTimeout(flush, flushMS);
@@ -958,7 +969,7 @@ function open() {
   es.onerror = function () {
     if (!lost) {
       lost = true;
-      push(JSON.stringify({type: "lost", at: new Date().toISOString()}));
+      push({lost: performance.now()});
     }
     // Closed for good: an answer that is not a stream. EventSource does
     // not say which, so the same request asks: a 503 (too many streams

@@ -324,7 +324,9 @@ func (v *view) clockBound(at, from, to time.Time) {
 
 // onMonotonic is wall, a time by the page's wall clock without a
 // monotonic reading (the browser's, from JavaScript), as a time.Now() with
-// one: now, less how long before now wall was by the wall clock.
+// one: now, less how long before now wall was by the wall clock. It holds
+// across a clock set between the two when wall was written as the wall
+// clock read just before now (browser.Stream's "lost" is).
 func onMonotonic(wall time.Time) time.Time {
 	now := time.Now()
 	return now.Add(wall.Sub(now.Round(0)))
