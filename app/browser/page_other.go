@@ -2,7 +2,10 @@
 
 package browser
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // CopyText returns ErrNoBrowser natively.
 func CopyText(ctx context.Context, text string) error { return ErrNoBrowser }
@@ -54,23 +57,32 @@ func WatchDark(fn func(dark bool)) (stop func(), err error) { return nil, ErrNoB
 // WatchVisibility returns ErrNoBrowser natively.
 func WatchVisibility(fn func(hidden bool)) (stop func(), err error) { return nil, ErrNoBrowser }
 
-// FrameLoop calls its function at once natively (there are no animation frames).
-type FrameLoop struct{ frame func() }
+// FrameLoop calls its function at once natively (there are no animation
+// frames). Its frames are asked for from any goroutine (a view's delayed
+// frames come on goroutines of their own), and Stop may come meanwhile.
+type FrameLoop struct{ frame atomic.Pointer[func()] }
 
 // NewFrameLoop returns a loop that runs frame synchronously on Request.
-func NewFrameLoop(frame func()) (*FrameLoop, error) { return &FrameLoop{frame: frame}, nil }
+func NewFrameLoop(frame func()) (*FrameLoop, error) {
+	l := &FrameLoop{}
+	if frame != nil {
+		l.frame.Store(&frame)
+	}
+	return l, nil
+}
 
 // Request runs the frame function, unless the loop is stopped.
 func (l *FrameLoop) Request() {
-	if l.frame != nil {
-		l.frame()
+	if f := l.frame.Load(); f != nil {
+		(*f)()
 	}
 }
 
-// Stop ends the loop: Request runs nothing after it (a nil loop is stopped).
+// Stop ends the loop: a Request after it runs nothing (a nil loop is
+// stopped).
 func (l *FrameLoop) Stop() {
 	if l != nil {
-		l.frame = nil
+		l.frame.Store(nil)
 	}
 }
 
