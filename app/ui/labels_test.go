@@ -265,6 +265,40 @@ func ownLine(l *layout, marks []drawnMark, lb drawnLabel) (line drawnMark, byLin
 	return line, lb.plate >= 0 && best <= 8*l.scale // the gap, the line's casing and a pad
 }
 
+// An outage's dashed edges run down the lanes and the server panel, not
+// across the panels' titles between them ("by send time, 1 s bins…",
+// "each request when the server received it…"), nor through the
+// histogram, whose labels lay over them: one line ran from the lanes'
+// top to the foot (a review).
+func TestOutageEdgesStayInTheirPanels(t *testing.T) {
+	v := simulatedView(t, "outage", "")
+	for _, sz := range frameSizes {
+		o, l := paintView(v, sz)
+		lanes := [2]float64{l.lanesTop, l.lanesTop + l.laneH*float64(l.workers)}
+		srv := [2]float64{l.srvTop, l.srvTop + l.srvH}
+		stroke, n := -1, 0
+		for _, op := range displayOps(o) {
+			switch op.code {
+			case 2:
+				stroke = int(op.args[0])
+			case 5:
+				if stroke != colOutageLn {
+					continue
+				}
+				n++
+				y1, y2 := float64(min(op.args[1], op.args[3])), float64(max(op.args[1], op.args[3]))
+				in := func(p [2]float64) bool { return y1 >= p[0]-0.5 && y2 <= p[1]+0.5 }
+				if !in(lanes) && !in(srv) {
+					t.Errorf("%s: an outage's edge runs from y %.1f to %.1f, outside the lanes (%.1f–%.1f) and the server panel (%.1f–%.1f)", sz.name, y1, y2, lanes[0], lanes[1], srv[0], srv[1])
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: the outage preset's run draws no outage edge", sz.name)
+		}
+	}
+}
+
 // lineLabels tells the labels of the histogram's lines (the server's
 // limit, the fleet bucket's rate) and of the server panel (an outage, a
 // burst).

@@ -668,7 +668,8 @@ func paintStretches(o *browser.Ops, l *layout, stretches []interval, in frameInp
 }
 
 // paintOutages shades the stretches when the server was down (the Outage
-// button) across every panel, under the marks, with a label; histOnly
+// button) across every panel, under the marks, and edges them with a
+// dashed line in the lanes and the server panel; histOnly
 // shades the histogram alone (a live run repaints it at every frame).
 func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 	s := l.scale
@@ -694,7 +695,15 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 			if x := l.x(e.at); x < l.left || x > l.right {
 				continue // zoomed in, the outage goes on past the window's edge: no edge there
 			}
-			o.Line(math.Round(e.x)+0.5, l.lanesTop, math.Round(e.x)+0.5, l.bottom)
+			// Down the lanes and the server panel: one line from the
+			// lanes to the foot crossed the titles between the panels
+			// (a review). The histogram has its shading alone: its
+			// labels (the limit's, a cut bar's value) lay over the line.
+			x := math.Round(e.x) + 0.5
+			if l.workers > 0 {
+				o.Line(x, l.lanesTop, x, l.lanesTop+l.laneH*float64(l.workers))
+			}
+			o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
 		}
 	}
 }
