@@ -273,7 +273,11 @@ func settingsDiff(base, cur fleet.Scenario) string {
 	n := 0
 	for i := range fleet.Fields {
 		f := &fleet.Fields[i]
-		if f.Enabled != nil && !f.Enabled(&base) && !f.Enabled(&cur) {
+		// A setting in effect on one side only is told by the one that
+		// turns it on or off ("Server outage 0s → 3s"): its value on the
+		// other side had no effect ("Outage starts 5s → 3s" after a step
+		// with no outage, a review).
+		if f.Enabled != nil && (!f.Enabled(&base) || !f.Enabled(&cur)) {
 			continue
 		}
 		if a, b := f.Get(&base), f.Get(&cur); a != b {

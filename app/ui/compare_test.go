@@ -588,6 +588,9 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 		{"workers=20&jobs=2&strategy=full", ""},
 		{"workers=20&jobs=2&strategy=exponential", "Strategy Exponential, full jitter → Exponential, no jitter"},
 		{"workers=20&jobs=2&strategy=full&bucket_rate=7", ""}, // no effect with the bucket off
+		// The bucket turned on: its rate had no effect before, and is not
+		// told as a change from the value it had then.
+		{"workers=20&jobs=2&strategy=full&bucket=on&bucket_rate=7", "Fleet token bucket off → on"},
 		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Workers 20 → 30; Jobs 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more"},
 	}
 	for _, tt := range tests {
