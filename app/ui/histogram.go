@@ -559,6 +559,11 @@ func rejectedShare(n, tot int) string {
 // shows its classes' shares), so the value goes beside it.
 func placeCutValue(l *layout, taken []rect, rate float64, share string, x, bw float64, col int, besideToo bool) (v cutValue, ok bool) {
 	texts := []string{rateText(rate * l.ratePer), shortRate(rate * l.ratePer)}
+	if r := rate * l.ratePer; r >= 999.5 && r < 9999.5 {
+		// With its thousands' comma, as a card writes it: "7593, 99%
+		// rejected" stood under a card's "7,593" (a review).
+		texts[0] = thousands(int(math.Round(r)))
+	}
 	if rate*l.ratePer >= 9999.5 {
 		// In three figures from 10,000 on, as the cards write counts
 		// (shortFloat: "12.1k"): "37978, 99% rejected" stood beside the

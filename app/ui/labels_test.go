@@ -204,7 +204,7 @@ func (r rect) shrink(d float64) rect { return rect{r.x + d, r.y + d, r.w - 2*d, 
 // isValue reports whether a label is a number: a cut bar's value, with
 // or without its rejected share (", 40% rejected").
 func isValue(text string) bool {
-	_, err := strconv.ParseFloat(valueNumber(text), 64)
+	_, err := strconv.ParseFloat(strings.ReplaceAll(valueNumber(text), ",", ""), 64)
 	return err == nil
 }
 
@@ -815,6 +815,8 @@ func TestEveryCutBarSaysItsValue(t *testing.T) {
 					t.Errorf("%s: the value %q of the %v bar is not on a plate it reads on (plate colour %d)", name, lb.text, time.Duration(i)*l.slice, lb.plate)
 				case rate*l.ratePer >= 9999.5 && valueNumber(lb.text) != shortFloat(rate*l.ratePer):
 					t.Errorf("%s: the value %q of the %v bar, %.0f, is not in three figures as the cards write it", name, lb.text, time.Duration(i)*l.slice, rate*l.ratePer)
+				case rate*l.ratePer >= 999.5 && rate*l.ratePer < 9999.5 && valueNumber(lb.text) != shortFloat(rate*l.ratePer) && valueNumber(lb.text) != shortRate(rate*l.ratePer):
+					t.Errorf("%s: the value %q of the %v bar, %.0f, is not written with its thousands' comma as the cards write it (or short, \"7.6k\")", name, lb.text, time.Duration(i)*l.slice, rate*l.ratePer)
 				}
 			}
 			for _, problem := range labelsClear(o, &l, isValue) {
