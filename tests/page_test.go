@@ -1587,6 +1587,53 @@ func TestTimelineKeyShowsTheTimeAxis(t *testing.T) {
 	}
 }
 
+// TestTimelineKeyHoldsThroughAResize: after t, the timeline stays in view
+// when the window changes size (a presenter's full screen, the projector):
+// t at 1024 × 768 then a window of 1280 × 720 left lanes w1–w35 under the
+// sticky legend and axis, w40–w50 alone in sight (a review); and the
+// other way round, the lanes' foot below the screen. The browser's scroll
+// anchoring keeps nothing: the timeline's height changes with the window.
+func TestTimelineKeyHoldsThroughAResize(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	presentMode(t, ctx, true)
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	type where struct{ Top, Bottom, Legend, Inner float64 }
+	look := func() where {
+		return eval[where](t, ctx, `(() => {
+			const r = document.getElementById("timeline").getBoundingClientRect();
+			return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom, Inner: innerHeight};
+		})()`)
+	}
+	for _, c := range [][2][2]int64{{{1024, 768}, {1280, 720}}, {{1280, 720}, {1024, 768}}} {
+		from, to := c[0], c[1]
+		viewport(t, ctx, from[0], from[1])
+		eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
+		eval[chromedp.Void](t, ctx, afterFrames)
+		press(t, ctx, "t")
+		if err := waitFor(5*time.Second, func() bool {
+			w := look()
+			return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`) == "timeline" && math.Abs(w.Top-w.Legend) <= 2
+		}); err != nil {
+			t.Fatalf("%d × %d: t did not bring the timeline under the legend: %+v", from[0], from[1], look())
+		}
+		viewport(t, ctx, to[0], to[1])
+		var w where
+		if err := waitFor(3*time.Second, func() bool {
+			eval[chromedp.Void](t, ctx, afterFrames)
+			w = look()
+			return math.Abs(w.Top-w.Legend) <= 2 && w.Bottom <= w.Inner+0.5
+		}); err != nil {
+			t.Errorf("t at %d × %d, then a window of %d × %d: the timeline spans %.0f–%.0f px, want it under the legend (%.0f px) and on the %.0f px screen",
+				from[0], from[1], to[0], to[1], w.Top, w.Bottom, w.Legend, w.Inner)
+			screenshot(t, ctx, fmt.Sprintf("t-key-resized-%dx%d", to[0], to[1]))
+		}
+		press(t, ctx, "t") // back up to the run: the next round starts from the top
+	}
+}
+
 // TestTimelineKey: t brings the whole timeline into view under the legend
 // and focuses it, and t again goes back up to the run. In presentation
 // mode at 1280 × 720 the first screen holds the numbers and the top lanes,

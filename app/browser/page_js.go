@@ -153,7 +153,9 @@ func BringUp(id, shown string, min float64) error {
 // off screen.) With foot, an element taller than the screen under under
 // shows its foot at the screen's bottom instead of its top under under,
 // and, when it takes the focus, is marked data-foot for its focus handler
-// (which would bring its top back: revealTop).
+// (which would bring its top back: revealTop). Until it loses the focus,
+// it is brought so again when the window is resized and that leaves it
+// hidden or cut.
 const toggleViewJS = `
 var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
 if (!e) return;
@@ -180,11 +182,32 @@ if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) 
 var a = document.activeElement;
 if (a !== e) e.retrylabPrev = a && a !== document.body ? a : null;
 if (r.top < h || r.bottom > innerHeight) {
-  foot = foot && r.height > innerHeight - h;
-  if (foot && a !== e) e.setAttribute("data-foot", "");
-  scrollTo(scrollX, scrollY + (foot ? r.bottom - innerHeight : r.top - h));
+  var f = foot && r.height > innerHeight - h;
+  if (f && a !== e) e.setAttribute("data-foot", "");
+  scrollTo(scrollX, scrollY + (f ? r.bottom - innerHeight : r.top - h));
 }
-e.focus({preventScroll: true});`
+e.focus({preventScroll: true});
+e.retrylabFoot = foot;
+if (document.activeElement !== e || e.retrylabKeep) return;
+// Kept so while it has the focus: a window resized (a projector's full
+// screen, another screen) moves it, and the page above it, and the
+// browser's scroll anchoring, suppressed by its new height, keeps nothing.
+// Only for a second after the window changed size (the page fits the
+// timeline to it a frame later): the page's height changes during a run
+// too, and a person may have scrolled on since.
+var lw = innerWidth, lh = innerHeight, until = 0;
+var keep = new ResizeObserver(function () {
+  if (innerWidth !== lw || innerHeight !== lh) { lw = innerWidth; lh = innerHeight; until = performance.now() + 1000; }
+  if (document.activeElement !== e || performance.now() > until) return;
+  var h = 0;
+  if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
+  var r = e.getBoundingClientRect(), f = e.retrylabFoot && r.height > innerHeight - h;
+  if (f ? Math.abs(r.bottom - innerHeight) > 1 : r.top < h - 1 || (r.bottom > innerHeight + 1 && r.top > h + 1)) scrollTo(scrollX, scrollY + (f ? r.bottom - innerHeight : r.top - h));
+});
+keep.observe(e);
+keep.observe(document.body);
+e.retrylabKeep = keep;
+e.addEventListener("blur", function () { keep.disconnect(); e.retrylabKeep = null; }, {once: true});`
 
 var toggleViewFn lazyFunc
 
