@@ -998,6 +998,50 @@ setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
 	}
 }
 
+// A stream's hello is handed over at once, not after the batch's wait
+// (streamFlushMS): a run waits for it before it starts. Other messages
+// still wait for their batch.
+func TestStreamHandsTheHelloOverAtOnce(t *testing.T) {
+	install(t, `var saved = globalThis.EventSource;
+globalThis.EventSource = function (url) { globalThis.lastES = this; };
+globalThis.EventSource.prototype.close = function () {};
+return function () { globalThis.EventSource = saved; };`)
+	got := make(chan string, 10)
+	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	say, err := compile(`globalThis.lastES.onmessage({data: d});`, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := say.Invoke(`{"type":"arrival","seq":1}`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-got:
+		t.Fatalf("an arrival handed over at once: %q, want it in its batch", d)
+	default:
+	}
+	hello := `{"type":"hello","key":"k","at":"2026-12-07T10:00:00Z"}`
+	if _, err := say.Invoke(hello); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for len(msgs) < 2 {
+		select {
+		case d := <-got:
+			msgs = append(msgs, d)
+		default:
+			t.Fatalf("after the hello's message event returned, Go had %q, want the arrival and the hello at once", msgs)
+		}
+	}
+	if msgs[1] != hello {
+		t.Errorf("got %q, want the arrival, then the hello", msgs)
+	}
+}
+
 // A stream's loss is told by the wall clock as it reads when Go is told,
 // less the time since the loss by the monotonic clock: a device's clock
 // set back 2 s between the loss and the hand-over (up to streamFlushMS; a

@@ -963,7 +963,8 @@ func ClaimName(ch, name string, clash func()) (rename func(string), stop func(),
 // batches: a busy stream (a 500-worker run sends thousands of messages a
 // second) would otherwise wake Go once per message, and each wake-up costs
 // more than the message. Messages are joined with U+001E and handed over
-// at most every flushMS; it returns a function that closes the stream.
+// at most every flushMS, and at once with the stream's hello (a run waits
+// for it); it returns a function that closes the stream.
 // When the connection drops (the browser then reconnects by itself) it
 // forwards {"type":"lost","at":…} once, until the next message: what the
 // server sent meanwhile is not seen. Its "at" is the wall clock's time
@@ -988,7 +989,11 @@ function push(data) {
 function open() {
   again = 0;
   es = new EventSource(url);
-  es.onmessage = function (e) { lost = false; tries = 0; push(e.data); };
+  es.onmessage = function (e) {
+    lost = false; tries = 0; push(e.data);
+    // The hello at once: a run waits for it before it starts.
+    if (e.data.lastIndexOf('{"type":"hello"', 0) === 0) { if (timer) clearTimeout(timer); flush(); }
+  };
   es.onerror = function () {
     if (!lost) {
       lost = true;
