@@ -1544,6 +1544,30 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 	}
 }
 
+// presentedSimulation is a page in presentation mode showing a finished
+// simulation of its first configuration.
+func presentedSimulation(t *testing.T) context.Context {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/")
+	presentMode(t, ctx, true)
+	press(t, ctx, "m")
+	simulatedToEnd(t, ctx)
+	return ctx
+}
+
+// timelineWhere is where the timeline lies on the screen, CSS px from the
+// viewport's top: its top and bottom, the sticky legend's bottom, and the
+// screen's height.
+type timelineWhere struct{ Top, Bottom, Legend, Inner float64 }
+
+func timelineNow(t *testing.T, ctx context.Context) timelineWhere {
+	return eval[timelineWhere](t, ctx, `(() => {
+		const r = document.getElementById("timeline").getBoundingClientRect();
+		return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom, Inner: innerHeight};
+	})()`)
+}
+
 // TestTimelineKeyShowsTheTimeAxis: in presentation mode t shows the
 // timeline's foot, its time axis and the caption under it ("time since
 // Run"), where the timeline is taller than the screen under the legend:
@@ -1553,24 +1577,15 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 // Where the timeline fits (1024 × 768, 1280 × 720) its top still goes
 // under the legend (TestTimelineKey).
 func TestTimelineKeyShowsTheTimeAxis(t *testing.T) {
-	srv := startServer(t)
-	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/")
-	presentMode(t, ctx, true)
-	press(t, ctx, "m")
-	simulatedToEnd(t, ctx)
-	type where struct{ Top, Bottom, Legend, Inner float64 }
+	ctx := presentedSimulation(t)
 	for _, c := range [][2]int64{{1280, 700}, {1024, 680}, {900, 720}, {1024, 768}, {1280, 720}} {
 		viewport(t, ctx, c[0], c[1])
 		eval[chromedp.Void](t, ctx, `scrollTo(0, 0)`)
 		eval[chromedp.Void](t, ctx, afterFrames)
 		press(t, ctx, "t")
-		var w where
+		var w timelineWhere
 		if err := waitFor(5*time.Second, func() bool {
-			w = eval[where](t, ctx, `(() => {
-				const r = document.getElementById("timeline").getBoundingClientRect();
-				return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom, Inner: innerHeight};
-			})()`)
+			w = timelineNow(t, ctx)
 			return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`) == "timeline" && w.Top < w.Inner/2
 		}); err != nil {
 			t.Fatalf("%d × %d: t did not bring the timeline up: %+v", c[0], c[1], w)
@@ -1594,19 +1609,7 @@ func TestTimelineKeyShowsTheTimeAxis(t *testing.T) {
 // other way round, the lanes' foot below the screen. The browser's scroll
 // anchoring keeps nothing: the timeline's height changes with the window.
 func TestTimelineKeyHoldsThroughAResize(t *testing.T) {
-	srv := startServer(t)
-	ctx, _ := newBrowser(t)
-	boot(t, ctx, srv.URL+"/")
-	presentMode(t, ctx, true)
-	press(t, ctx, "m")
-	simulatedToEnd(t, ctx)
-	type where struct{ Top, Bottom, Legend, Inner float64 }
-	look := func() where {
-		return eval[where](t, ctx, `(() => {
-			const r = document.getElementById("timeline").getBoundingClientRect();
-			return {Top: r.top, Bottom: r.bottom, Legend: document.getElementById("legend").getBoundingClientRect().bottom, Inner: innerHeight};
-		})()`)
-	}
+	ctx := presentedSimulation(t)
 	for _, c := range [][2][2]int64{{{1024, 768}, {1280, 720}}, {{1280, 720}, {1024, 768}}} {
 		from, to := c[0], c[1]
 		viewport(t, ctx, from[0], from[1])
@@ -1614,16 +1617,16 @@ func TestTimelineKeyHoldsThroughAResize(t *testing.T) {
 		eval[chromedp.Void](t, ctx, afterFrames)
 		press(t, ctx, "t")
 		if err := waitFor(5*time.Second, func() bool {
-			w := look()
+			w := timelineNow(t, ctx)
 			return eval[string](t, ctx, `(document.activeElement && document.activeElement.id) || ""`) == "timeline" && math.Abs(w.Top-w.Legend) <= 2
 		}); err != nil {
-			t.Fatalf("%d × %d: t did not bring the timeline under the legend: %+v", from[0], from[1], look())
+			t.Fatalf("%d × %d: t did not bring the timeline under the legend: %+v", from[0], from[1], timelineNow(t, ctx))
 		}
 		viewport(t, ctx, to[0], to[1])
-		var w where
+		var w timelineWhere
 		if err := waitFor(3*time.Second, func() bool {
 			eval[chromedp.Void](t, ctx, afterFrames)
-			w = look()
+			w = timelineNow(t, ctx)
 			return math.Abs(w.Top-w.Legend) <= 2 && w.Bottom <= w.Inner+0.5
 		}); err != nil {
 			t.Errorf("t at %d × %d, then a window of %d × %d: the timeline spans %.0f–%.0f px, want it under the legend (%.0f px) and on the %.0f px screen",

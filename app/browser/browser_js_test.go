@@ -959,16 +959,7 @@ return [function () { globalThis.Worker = saved; }, messages];`).Index(1)
 // A stream whose connection drops tells fn once, {"type":"lost",…}, until
 // the next message (the browser's reconnects may fail many times over).
 func TestStreamSaysWhenLost(t *testing.T) {
-	install(t, `var saved = globalThis.EventSource;
-globalThis.EventSource = function (url) { globalThis.lastES = this; };
-globalThis.EventSource.prototype.close = function () {};
-return function () { globalThis.EventSource = saved; };`)
-	got := make(chan string, 10)
-	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	got := fakeStream(t)
 	fire, err := compile(`var es = globalThis.lastES;
 es.onerror({}); es.onerror({});
 setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
@@ -1002,16 +993,7 @@ setTimeout(function () { es.onmessage({data: "back"}); es.onerror({}); }, 40);`)
 // (streamFlushMS): a run waits for it before it starts. Other messages
 // still wait for their batch.
 func TestStreamHandsTheHelloOverAtOnce(t *testing.T) {
-	install(t, `var saved = globalThis.EventSource;
-globalThis.EventSource = function (url) { globalThis.lastES = this; };
-globalThis.EventSource.prototype.close = function () {};
-return function () { globalThis.EventSource = saved; };`)
-	got := make(chan string, 10)
-	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	got := fakeStream(t)
 	say, err := compile(`globalThis.lastES.onmessage({data: d});`, "d")
 	if err != nil {
 		t.Fatal(err)
@@ -1048,16 +1030,8 @@ return function () { globalThis.EventSource = saved; };`)
 // hidden tab's timers, up to a minute) moved the loss 2 s, and with it the
 // bounds a watch puts on the server's clock (helper-151's review).
 func TestStreamLossIsTimedOnTheMonotonicClock(t *testing.T) {
-	install(t, `var saved = globalThis.EventSource, savedDate = globalThis.Date;
-globalThis.EventSource = function (url) { globalThis.lastES = this; };
-globalThis.EventSource.prototype.close = function () {};
-return function () { globalThis.EventSource = saved; globalThis.Date = savedDate; };`)
-	got := make(chan string, 10)
-	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	install(t, `var saved = globalThis.Date; return function () { globalThis.Date = saved; };`)
+	got := fakeStream(t)
 	// The stream is lost, then the clock is set back 2 s (Go's time.Now
 	// reads the same Date), before the batch is handed over.
 	fire, err := compile(`globalThis.lastES.onerror({});
@@ -1089,6 +1063,23 @@ globalThis.Date = Skewed;`)
 	if ago := now.Sub(e.At); ago < 0 || ago > 500*time.Millisecond {
 		t.Errorf("the loss is told %v before now by the page's clock set back 2 s after it, want 0–500 ms (the hand-over's wait, %v)", ago, streamFlushMS*time.Millisecond)
 	}
+}
+
+// fakeStream opens a Stream on a fake EventSource (globalThis.lastES, to
+// fire its events from) for the test, and returns what it hands over.
+func fakeStream(t *testing.T) <-chan string {
+	t.Helper()
+	install(t, `var saved = globalThis.EventSource;
+globalThis.EventSource = function (url) { globalThis.lastES = this; };
+globalThis.EventSource.prototype.close = function () {};
+return function () { globalThis.EventSource = saved; };`)
+	got := make(chan string, 10)
+	stop, err := Stream("/mock/events?key=k", false, func(d string) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return got
 }
 
 // install runs js, a fake of a browser API that returns [restore(), …],
