@@ -95,6 +95,9 @@ func TestSettingsSayTheyAreLockedDuringARun(t *testing.T) {
 // them. Beside the settings (1400 px), in one column (390 px) and in
 // presentation mode (1024 px, the settings under the timeline).
 func TestLockedNoteLeavesTheHeadings(t *testing.T) {
+	// The first text field's edge and pointer ("dashed not-allowed" while
+	// locked).
+	const fieldLook = `(() => { const s = getComputedStyle(document.querySelector(".frame .field input[type=text]")); return s.borderTopStyle + " " + s.cursor; })()`
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	// What of the settings the note covers (legends: the groups' headings
@@ -130,6 +133,11 @@ func TestLockedNoteLeavesTheHeadings(t *testing.T) {
 		}) != nil {
 			t.Fatalf("%s: no note over the locked settings during the run", what)
 		}
+		// The locked fields look it: at opacity 0.7 alone, Workers' white
+		// ground on the white panel read as a field to type in (a review).
+		if look := eval[string](t, ctx, fieldLook); look != "dashed not-allowed" {
+			t.Errorf("%s: a locked field's edge and pointer are %q, want dashed not-allowed", what, look)
+		}
 		// The settings' top: the page scrolled to them, they to their top.
 		eval[chromedp.Void](t, ctx, `(() => { const s = document.querySelector(".sidebar"); s.scrollTop = 0; s.scrollIntoView({block: "start"}); })()`)
 		eval[chromedp.Void](t, ctx, afterFrames)
@@ -151,6 +159,9 @@ func TestLockedNoteLeavesTheHeadings(t *testing.T) {
 		press(t, ctx, "s")
 		if waitFor(10*time.Second, func() bool { return !state(t, ctx).Running }) != nil {
 			t.Fatalf("%s: s did not stop the run", what)
+		}
+		if look := eval[string](t, ctx, fieldLook); look == "dashed not-allowed" {
+			t.Errorf("%s, no run going: a field still looks locked (%q)", what, look)
 		}
 		// With no run going, the strip kept for the note at the foot of
 		// the settings in view takes no pointer: a click there reaches the
