@@ -159,8 +159,16 @@ func BringUp(id, shown string, min float64) error {
 const toggleViewJS = `
 var e = document.getElementById(id), u = document.getElementById(under), b = document.getElementById(back);
 if (!e) return;
-var h = 0;
-if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
+// The height stuck to the screen's top over e: under's, while it sticks.
+function stuck() {
+  if (!u) return 0;
+  var p = getComputedStyle(u).position;
+  return p === "sticky" || p === "fixed" ? u.getBoundingClientRect().height : 0;
+}
+// Scrolls e's top right under under's, or with atFoot its foot to the
+// screen's bottom.
+function bring(r, h, atFoot) { scrollTo(scrollX, scrollY + (atFoot ? r.bottom - innerHeight : r.top - h)); }
+var h = stuck();
 var r = e.getBoundingClientRect();
 var seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, h); // px of it on screen
 if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) / 2) {
@@ -182,9 +190,9 @@ if (document.activeElement === e && seen >= Math.min(r.height, innerHeight - h) 
 var a = document.activeElement;
 if (a !== e) e.retrylabPrev = a && a !== document.body ? a : null;
 if (r.top < h || r.bottom > innerHeight) {
-  var f = foot && r.height > innerHeight - h;
-  if (f && a !== e) e.setAttribute("data-foot", "");
-  scrollTo(scrollX, scrollY + (f ? r.bottom - innerHeight : r.top - h));
+  var atFoot = foot && r.height > innerHeight - h;
+  if (atFoot && a !== e) e.setAttribute("data-foot", "");
+  bring(r, h, atFoot);
 }
 e.focus({preventScroll: true});
 e.retrylabFoot = foot;
@@ -199,10 +207,8 @@ var lw = innerWidth, lh = innerHeight, until = 0;
 var keep = new ResizeObserver(function () {
   if (innerWidth !== lw || innerHeight !== lh) { lw = innerWidth; lh = innerHeight; until = performance.now() + 1000; }
   if (document.activeElement !== e || performance.now() > until) return;
-  var h = 0;
-  if (u) { var p = getComputedStyle(u).position; if (p === "sticky" || p === "fixed") h = u.getBoundingClientRect().height; }
-  var r = e.getBoundingClientRect(), f = e.retrylabFoot && r.height > innerHeight - h;
-  if (f ? Math.abs(r.bottom - innerHeight) > 1 : r.top < h - 1 || (r.bottom > innerHeight + 1 && r.top > h + 1)) scrollTo(scrollX, scrollY + (f ? r.bottom - innerHeight : r.top - h));
+  var h = stuck(), r = e.getBoundingClientRect(), atFoot = e.retrylabFoot && r.height > innerHeight - h;
+  if (atFoot ? Math.abs(r.bottom - innerHeight) > 1 : r.top < h - 1 || (r.bottom > innerHeight + 1 && r.top > h + 1)) bring(r, h, atFoot);
 });
 keep.observe(e);
 keep.observe(document.body);

@@ -30,10 +30,11 @@ const maxReplayStep = 300 * time.Millisecond
 
 // A replay's frame takes records in for a replayShare of the time between
 // two frames (minGap), at least minReplayBudget, checking the clock every
-// replayCheck records (replay.check): a frame's drawing takes a quarter of it at most, so
-// the page keeps more than half of its thread. Unbudgeted, 2.4 s of a
-// simulation's run (a frame at 8×) held up to 140,000 of its 955,000
-// records: frames of 250–400 ms, during which the page answered nothing.
+// replayCheck records (replay.check): a frame's drawing takes a quarter of
+// it at most, so the page keeps more than half of its thread. Unbudgeted,
+// 2.4 s of a simulation's run (a frame at 8×) held up to 140,000 of its
+// 955,000 records: frames of 250–400 ms, during which the page answered
+// nothing.
 const (
 	replayShare     = 8
 	minReplayBudget = 8 * time.Millisecond
