@@ -641,16 +641,16 @@ func TestSimulationLegend(t *testing.T) {
 		if !strings.Contains(run, ">"+it.label+"</li>") {
 			t.Errorf("a run's legend lacks %q", it.label)
 		}
-		// What a simulation never draws keeps its place, faded and not
+		// What a simulation never draws keeps its place, struck through and not
 		// read out (class absent, aria-hidden): the legend keeps its height.
 		li := regexp.MustCompile(`<li( class="absent" aria-hidden="true")?[^>]*>(?:<span[^>]*></span>)+` + regexp.QuoteMeta(it.label) + `</li>`).FindStringSubmatch(page)
 		switch {
 		case li == nil:
-			t.Errorf("a simulation's legend lacks %q, even faded", it.label)
+			t.Errorf("a simulation's legend lacks %q, even struck through", it.label)
 		case li[1] == "" && slices.Contains(never, it.label):
 			t.Errorf("a simulation's legend lists %q, which a simulation never draws", it.label)
 		case li[1] != "" && !slices.Contains(never, it.label):
-			t.Errorf("a simulation's legend fades %q", it.label)
+			t.Errorf("a simulation's legend strikes through %q", it.label)
 		}
 	}
 }
