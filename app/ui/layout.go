@@ -140,7 +140,7 @@ func (l *layout) place(top float64) {
 	l.markR = markRadius(l.rowH, s, l.markMin)
 	l.axisY = top + 14*s
 	l.lanesTop = l.snap(top + 26*s)
-	l.histTop = l.snap(l.lanesTop + l.laneH*float64(l.workers) + 28*s)
+	l.histTop = l.snap(l.lanesTop + l.lanesH() + 28*s)
 	l.histH = l.snap(130 * s)
 	l.srvTop = l.histTop + l.histH + l.snap(28*s)
 	l.srvH = l.snap(64 * s)
@@ -212,7 +212,7 @@ func (l *layout) fitHeight(h float64) {
 	if h <= 0 || rows == 0 || l.h <= h {
 		return
 	}
-	fit := (h - (l.h - l.laneH*float64(l.workers))) / rows
+	fit := (h - (l.h - l.lanesH())) / rows
 	row := math.Min(l.rowH, math.Max(fit, fitRow(l.sub)))
 	if row >= l.rowH {
 		return
@@ -387,6 +387,10 @@ func (l *layout) ticks(step time.Duration) []time.Duration {
 func (l *layout) bins() int { return int((l.from+l.span)/l.slice) + 1 }
 
 func (l *layout) laneY(w int) float64 { return l.lanesTop + (float64(w)+0.5)*l.laneH }
+
+// lanesH is the height of all the worker lanes (a watch's: its devices'),
+// from lanesTop down.
+func (l *layout) lanesH() float64 { return l.laneH * float64(l.workers) }
 
 // rowY is the middle of the row of worker w's lane that a job in slot
 // draws in (the lane's middle when it is not split).

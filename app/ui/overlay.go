@@ -120,7 +120,7 @@ func hit(l *layout, m *model, x, y float64) int {
 			best, bestD = i, d
 		}
 	}
-	lanesBottom := l.lanesTop + l.laneH*float64(l.workers)
+	lanesBottom := l.lanesTop + l.lanesH()
 	switch {
 	case !m.watch && y >= l.lanesTop-reach && y <= lanesBottom+reach: // a watch's lanes hold arrivals (hitArrival)
 		w := int((y - l.lanesTop) / l.laneH)
@@ -223,7 +223,7 @@ func hitArrival(l *layout, m *model, x, y float64) int {
 	if m == nil || x < l.left || x > l.right {
 		return -1
 	}
-	inLanes := m.watch && l.names != nil && y >= l.lanesTop-reach && y <= l.lanesTop+l.laneH*float64(l.workers)+reach
+	inLanes := m.watch && l.names != nil && y >= l.lanesTop-reach && y <= l.lanesTop+l.lanesH()+reach
 	if !inLanes && (y < l.srvTop || y > l.srvTop+l.srvH) {
 		return -1
 	}

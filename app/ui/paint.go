@@ -170,9 +170,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		o.Text(c.item.label, c.x+(legendSampleW+5)*s, c.y, fontSmall, browser.AlignLeft, browser.BaselineMiddle)
 	}
 	plotW := l.right - l.left
-	lanesH := l.laneH * float64(l.workers)
 	o.FillStyle(colPanel)
-	o.Rect(l.left, l.lanesTop, plotW, lanesH)
+	o.Rect(l.left, l.lanesTop, plotW, l.lanesH())
 	o.Rect(l.left, l.histTop, plotW, l.histH)
 	o.Rect(l.left, l.srvTop, plotW, l.srvH)
 
@@ -308,7 +307,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// first hint that fits, else the shortest on one line.
 		// Without lanes (no workers to draw) the hint is in the empty
 		// histogram.
-		top, height := l.lanesTop, lanesH
+		top, height := l.lanesTop, l.lanesH()
 		if l.workers == 0 {
 			top, height = l.histTop, l.histH
 		}
@@ -491,7 +490,7 @@ func paintOutlines(o *browser.Ops, l *layout) {
 	plotW := l.right - l.left
 	o.StrokeStyle(colAxis, 1, 0)
 	if l.workers > 0 {
-		o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, l.laneH*float64(l.workers))
+		o.StrokeRect(l.left+0.5, l.lanesTop+0.5, plotW-1, l.lanesH())
 	}
 	o.StrokeRect(l.left+0.5, l.histTop+0.5, plotW-1, l.histH-1)
 	o.StrokeRect(l.left+0.5, l.srvTop+0.5, plotW-1, l.srvH-1)
@@ -548,7 +547,7 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 // (presentation mode's flood: 12 px of text on 5.6 px lanes).
 func (l *layout) laneLabelY(w int) float64 {
 	half := laneLabelH * l.scale / 2
-	top, bottom := l.lanesTop+half, l.lanesTop+l.laneH*float64(l.workers)-half
+	top, bottom := l.lanesTop+half, l.lanesTop+l.lanesH()-half
 	return math.Max(top, math.Min(bottom, l.laneY(w)))
 }
 
@@ -684,7 +683,7 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 			continue
 		}
 		if l.workers > 0 {
-			o.Rect(x1, l.lanesTop, x2-x1, l.laneH*float64(l.workers))
+			o.Rect(x1, l.lanesTop, x2-x1, l.lanesH())
 		}
 		o.Rect(x1, l.srvTop, x2-x1, l.srvH)
 		o.StrokeStyle(colOutageLn, 1, 4*s)
@@ -701,7 +700,7 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 			// labels (the limit's, a cut bar's value) lay over the line.
 			x := math.Round(e.x) + 0.5
 			if l.workers > 0 {
-				o.Line(x, l.lanesTop, x, l.lanesTop+l.laneH*float64(l.workers))
+				o.Line(x, l.lanesTop, x, l.lanesTop+l.lanesH())
 			}
 			o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
 		}
@@ -1215,7 +1214,7 @@ const denseCell = 2
 // 10,000-worker simulation handed the browser ~150,000 of them.
 func paintDenseLanes(o *browser.Ops, l *layout, m *model, in frameInput) {
 	cols := int(l.right-l.left) + 2
-	rows := int(l.laneH*float64(l.workers)) + 2
+	rows := int(l.lanesH()) + 2
 	px := o.Image(cols, rows, l.left, l.lanesTop, float64(cols), float64(rows))
 	reasons := waitReasons[:]
 	// One pass over the waits, constant work each: per reason and pixel
@@ -1531,7 +1530,7 @@ func paintDenseArrivals(o *browser.Ops, l *layout, m *model, p pick, th *theme) 
 	if l.names == nil {
 		return
 	}
-	rows = int(l.laneH*float64(l.workers)) + 2
+	rows = int(l.lanesH()) + 2
 	px = o.Image(cols, rows, l.left, l.lanesTop, float64(cols), float64(rows))
 	seen, ccols = cellsOf(p.n(len(m.arrivals)), cols, rows, func(j int) (x, y float64, c fleet.Class, ok bool) {
 		a := &m.arrivals[p.at(j)]
