@@ -219,22 +219,27 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		// second row): a stopped run's "1.27 s time to drain" and "47
 		// give-ups" lost their "not drained" and "by Stop" (found by a review).
 		drainShort, giveUpsShort string
+		// The first tries' label there keeps their retries: "first tries
+		// vs retries" is what a presenter points at (a review found the
+		// retries gone at 1280 × 720); its _ a space there, the line's a
+		// no-break one.
+		firstShort string
 	}{
-		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2},
-			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
+		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2, Retries: 296},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", "", "first tries, 296_retries"},
 		{"live, stopped", false, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Timeouts: 3, Aborted: 12},
-			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},
-		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200},
-			"", "Simulate → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", ""},
+			"50_by_Stop", "Run → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "3_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop", "first tries, 0_retries"},
+		{"simulated, finished", true, false, fleet.Stats{Jobs: 200, Successes: 200, Retries: 12345},
+			"", "Simulate → last job done", "jobs cancelled by Stop", "of_200_jobs", "0_timeouts_· 0_aborted", "", "", "first tries, 12.3k_retries"},
 		// One timeout is one, not "1 timeouts" (a review).
-		{"live, one timeout", false, false, fleet.Stats{Jobs: 200, Successes: 200, Timeouts: 1},
-			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "1_timeout_· 0_aborted", "", ""},
+		{"live, one timeout", false, false, fleet.Stats{Jobs: 200, Successes: 200, Timeouts: 1, Retries: 1},
+			"", "Run → last job done", "jobs cancelled by Stop", "of_200_jobs", "1_timeout_· 0_aborted", "", "", "first tries, 1_retry"},
 		// Stop interrupts a simulation as it stops a live run.
 		{"simulated, stopped", true, false, fleet.Stats{Jobs: 73, Successes: 23, GiveUps: 50, Cancelled: 50, Aborted: 12},
-			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop"},
+			"50_by_Stop", "Simulate → Stop: not drained", "jobs cancelled by Stop", "of_200_· 127_not_run", "0_timeouts_· 12_aborted", "time to Stop: not drained", "give-ups, 50_by Stop", "first tries, 0_retries"},
 		// Nobody pressed Stop: "238 aborted" read as Stop's.
 		{"simulated, at the attempt limit", true, true, fleet.Stats{Jobs: 42482, Successes: 10000, GiveUps: 32482, Cancelled: 10000, Aborted: 238, AbortedAtLimit: 238},
-			"10k_at_the page's_limit", "not drained: page's limit", "jobs cancelled at the page's limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "time to the limit: not drained", "give-ups, 10k_at limit"},
+			"10k_at_the page's_limit", "not drained: page's limit", "jobs cancelled at the page's limit", "of_50k_· 7,518_not_run", "0_timeouts_· 238_cut at_limit", "time to the limit: not drained", "give-ups, 10k_at limit", "first tries, 0_retries"},
 	} {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 50, 4
@@ -268,6 +273,12 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		}
 		if g := got["give_ups"].Short; g != nbsp(c.giveUpsShort) {
 			t.Errorf("%s: give-ups' short label %q, want %q", c.name, g, nbsp(c.giveUpsShort))
+		}
+		if g := got["first_tries"].Short; g != strings.ReplaceAll(c.firstShort, "_", " ") {
+			t.Errorf("%s: first tries' short label %q, want %q", c.name, g, c.firstShort)
+		}
+		if g, want := got["first_tries"].Figures, strings.TrimPrefix(c.firstShort, "first tries, "); g != nbsp(want) && got["first_tries"].Full != nbsp(want) {
+			t.Errorf("%s: first tries' line %q, want %q", c.name, g, nbsp(want))
 		}
 	}
 }
