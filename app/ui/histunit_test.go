@@ -59,6 +59,11 @@ func TestHistogramAgreesWithTheCards(t *testing.T) {
 				if c.limit != "" && !strings.Contains(all, c.limit) {
 					t.Errorf("%s: no limit label with %q: %s", name, c.limit, all)
 				}
+				// The title's note names scaled limits only where one is
+				// drawn: with none it named limits not there (a review).
+				if said := strings.Contains(all, "limits scaled to "+c.unit); l.ratePer < 1 && said != (c.limit != "") {
+					t.Errorf("%s: the note says the limits are scaled: %v, with a limit line %v: %s", name, said, c.limit != "", all)
+				}
 			}
 			if l.slice < time.Second && strings.Contains(all, "req/s|") {
 				t.Errorf("%s: bins of %v with a req/s axis: %s", name, l.slice, all)

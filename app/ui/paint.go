@@ -224,15 +224,29 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 	// The title names the unit, and so the bin under a second (each bar
 	// the requests in it: "Requests sent per 250 ms"); a bin longer than
 	// its unit is an average, under the peak card's most in any 1 s.
+	// With no limit line (the user's own URL, a mock with no limiter and
+	// no fleet bucket) a bar of a bin under a second needs no word: "limits
+	// scaled to 500 ms" named limits not drawn (a review).
 	bins := secondsLabel(l.slice, l.slice, l.slice) + " bins"
 	if l.ratePer < 1 {
 		bins = "limits scaled to " + l.rateWord
+		if in.lim.server == 0 && in.lim.client == 0 {
+			bins = ""
+		}
 	} else if l.slice.Seconds() > l.ratePer {
 		bins = "averaged over " + bins
 	}
-	histTitle, histNotes := "Requests sent per "+l.rateWord, []string{"by send time, " + bins + ", stacked by outcome", "by send time, " + bins, bins}
+	sent, stacked := "by send time", "stacked by outcome"
 	if m != nil && m.watch {
-		histTitle, histNotes = "Requests received per "+l.rateWord, []string{"by arrival, " + bins + ", stacked by the server's answer", "by arrival, " + bins, bins}
+		sent, stacked = "by arrival", "stacked by the server's answer"
+	}
+	histNotes := []string{sent + ", " + bins + ", " + stacked, sent + ", " + bins, bins}
+	if bins == "" {
+		histNotes = []string{sent + ", " + stacked, sent}
+	}
+	histTitle := "Requests sent per " + l.rateWord
+	if m != nil && m.watch {
+		histTitle = "Requests received per " + l.rateWord
 	}
 	noteRoom := l.right - l.left - titleWidth(histTitle, s)
 	o.Text(histTitle, l.left, l.histTop-9*s, fontTitle, browser.AlignLeft, browser.BaselineBottom)
