@@ -318,12 +318,19 @@ const heldPast = 100 * time.Millisecond
 // the network link ran 50 workers on one origin, queue p99 305–406 ms, the
 // "held by the browser" bars filling the run's opening, and the note that
 // says why (oneOriginNote, beside Workers) lay 2,000 px below Run (a
-// review on a slow phone).
+// review on a slow phone). The six connections are the reason only where
+// more workers than they serve shared one origin: a run spread over the
+// *.localhost origins, six workers each, that waited 347 ms on a busy
+// machine was told it too (a review).
 func (l *Lab) heldNote() string {
 	if l.rec == nil || l.rec.Simulated || l.stats.QueuedP99 <= heldPast {
 		return ""
 	}
-	return " Requests waited in this browser up to " + FormatMeasured(l.stats.QueuedP99) + " (p99) before it sent them: over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
+	held := " Requests waited in this browser up to " + FormatMeasured(l.stats.QueuedP99) + " (p99) before it sent them"
+	if s := &l.rec.Scenario; l.tr.oneOrigin() && (s.Open || s.Workers > oneOriginFree) {
+		return held + ": over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
+	}
+	return held + ", though no server had more than six at once: the browser was slow to send them, on a busy machine (other programs or tabs) (drawn “held by the browser”)."
 }
 
 // noAnswer reports whether rec, a finished run's, got not one answer:
