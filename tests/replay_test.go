@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp/kb"
 )
 
 // replayDebug is window.retrylab.debug()'s replay: where the playhead is,
@@ -109,6 +111,41 @@ func TestReplayAFinishedRun(t *testing.T) {
 	}
 	if st.Stats["requests"] != done.Stats["requests"] || st.Records != done.Records || replayState(t, ctx).Replay != nil {
 		t.Errorf("after stopping the replay: %v requests, %d records; want the run's %v and %d", st.Stats["requests"], st.Records, done.Stats["requests"], done.Records)
+	}
+}
+
+// TestReplayClearsTheSelection: an attempt selected from the keyboard
+// (sent 6.2 s into the flood), then y pressed with the timeline still
+// focused: the replay starts without the attempt's tooltip, which was
+// left over the lanes describing an attempt seconds ahead of the playhead
+// (a presenter's review), and its end, by s, leaves none either.
+func TestReplayClearsTheSelection(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	viewport(t, ctx, 1280, 720)
+	simulated(t, ctx, srv.URL+"/?strategy=constant&base=2s&workers=50&jobs=2")
+	press(t, ctx, "t")
+	for range 5 { // worker 1's attempts, the fifth sent at 6.2 s
+		keyOnFocus(t, ctx, kb.ArrowRight)
+	}
+	var sel tipBox
+	if err := waitFor(3*time.Second, func() bool { sel = readTip(t, ctx); return strings.Contains(sel.Text, "sent 6.200 s") }); err != nil {
+		t.Fatalf("the fifth attempt walked to has no tooltip: %+v", sel)
+	}
+	keyOnFocus(t, ctx, "y")
+	var d replayDebug
+	if err := waitFor(5*time.Second, func() bool { d = replayState(t, ctx); return d.Replay != nil && d.Replay.At > 500 }); err != nil {
+		t.Fatalf("y did not start a replay: %+v", d.Replay)
+	}
+	if b := readTip(t, ctx); b.Shown {
+		t.Errorf("at %.0f ms into the replay a tooltip says %q", d.Replay.At, b.Text)
+	}
+	keyOnFocus(t, ctx, "s")
+	if err := waitFor(3*time.Second, func() bool { return !state(t, ctx).Replaying }); err != nil {
+		t.Fatal("s did not stop the replay")
+	}
+	if b := readTip(t, ctx); b.Shown {
+		t.Errorf("after the replay a tooltip says %q", b.Text)
 	}
 }
 

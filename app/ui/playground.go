@@ -454,7 +454,7 @@ func (p *Playground) Render() app.UI {
 				scope.Body(
 					subHeading("h-timeline", "Timeline"),
 					&Legend{Shows: l.shows()},
-					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary()},
+					&Timeline{Lab: l, Baseline: l.comparedWith(), Watch: l.watching || l.watched, Zoom: zoom, Summary: l.timelineSummary(), Replaying: l.replaying},
 				),
 				&ZoomBar{Lab: l, Text: zoom, Rev: l.runRev},
 				&ExportBar{Lab: l, Rev: l.cfgRev, RunRev: l.runRev},

@@ -22,6 +22,11 @@ type Timeline struct {
 	Watch    bool   // a watch of a shared room is shown: no lanes
 	Zoom     string // the zoomed window (view.zoomText): a change re-renders the tooltip
 	Summary  string // what the finished run's timeline shows, in words (Lab.timelineSummary)
+	// Replaying: a replay goes on. Its start and its end clear the
+	// selection (view.startReplay, endReplay), and the change re-renders
+	// the tooltip: a replay kept the tooltip of an attempt selected
+	// before it, seconds ahead of the playhead (a review).
+	Replaying bool
 
 	stopWatch func() // stops browser.WatchOnScreen
 	stopFloat func() // stops browser.FloatBeside
