@@ -186,12 +186,18 @@ func (z *ZoomBar) Render() app.UI {
 	l := z.Lab
 	on := l.view.zoomable()
 	text := l.view.zoomText()
-	shown := "Showing the whole run"
+	// A watch is no run: after one it said "Showing the whole run" (a
+	// review).
+	what := "run"
+	if l.watching || l.watched {
+		what = "watch"
+	}
+	shown := "Showing the whole " + what
 	if text != "" {
 		shown = "Showing " + text
 	}
 	if !on {
-		shown = "Zooming works once a run is over"
+		shown = "Zooming works once a " + what + " is over"
 	}
 	btn := func(id, icon, title string, act func()) app.UI {
 		return app.Button().ID(id).Class("ghost small").Disabled(!on || (text == "" && (id == "zoom-out" || id == "zoom-reset" || id == "pan-left" || id == "pan-right"))).

@@ -145,6 +145,12 @@ func TestZoomBar(t *testing.T) {
 	if isTrue(tagWith(out, `id="zoom-in"`), "disabled") || !isTrue(tagWith(out, `id="zoom-reset"`), "disabled") || !strings.Contains(out, "the whole run") {
 		t.Errorf("zoom bar of a finished run: %s", out)
 	}
+	// A watch is no run.
+	l.watched = true
+	if out := renderHTML(&ZoomBar{Lab: l}); !strings.Contains(out, "Showing the whole watch") {
+		t.Errorf("zoom bar of a finished watch: %s", out)
+	}
+	l.watched = false
 	l.Zoom(0.5)
 	out = renderHTML(&ZoomBar{Lab: l})
 	if isTrue(tagWith(out, `id="zoom-reset"`), "disabled") || !strings.Contains(out, "Showing 0.") {
