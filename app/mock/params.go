@@ -193,10 +193,25 @@ type ParamError struct {
 	Param   string // the parameter's name (or "query" when the query itself is not decodable)
 	Value   string // the value received, cut to 64 bytes
 	Allowed string // what would have been accepted
+
+	// unknown: Param is no parameter's name; near names the one it is
+	// in other case ("RATE": rate), if any. The message says both: "mock:
+	// RATE "5": allowed key, tag, …" read as a value refused, and the
+	// list of names left the case to be spotted (a review).
+	unknown bool
+	near    string
 }
 
 func (e *ParamError) Error() string {
-	return "mock: " + e.Param + " " + strconv.Quote(e.Value) + ": allowed " + e.Allowed
+	what := "mock: "
+	if e.unknown {
+		what += "unknown parameter "
+	}
+	what += e.Param + " " + strconv.Quote(e.Value)
+	if e.near != "" {
+		what += " (names are lower case: " + e.near + ")"
+	}
+	return what + ": allowed " + e.Allowed
 }
 
 // ParamInfo documents one query parameter; Table lists them all.
@@ -452,7 +467,11 @@ func unknownParam(name, value string) *ParamError {
 	if name == "" {
 		return &ParamError{Param: "query", Value: Cut("=" + value), Allowed: "name=value pairs with names " + allowedKnown}
 	}
-	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowedKnown}
+	e := &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowedKnown, unknown: true}
+	if lower := strings.ToLower(name); lower != name && paramIndex(lower) >= 0 {
+		e.near = lower
+	}
+	return e
 }
 
 func unescape(s string) (string, error) {

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -296,24 +297,40 @@ func TestAllowedBeside(t *testing.T) {
 func TestParseQueryErrors(t *testing.T) {
 	tests := []struct {
 		raw, param, allowed string
+		msg                 string // the message begins so ("": "mock: " and param)
 	}{
-		{"bogus=1", "bogus", allowedKnown},
-		{"rate=1&rate=2", "rate", AllowedOnce},
-		{"key=a%zz", "query", "a percent-encoded query"},
-		{"=1", "query", "name=value pairs with names " + allowedKnown},
-		{"ke%zz=a", "query", "a percent-encoded query"},
-		{"rate", "rate", Table()[pRate].Allowed},
-		{"key=a;rate=1", "key", Table()[pKey].Allowed},
-		{"a;b=1", "a;b", allowedKnown},
-		{"burst=+1000", "burst", Table()[pBurst].Allowed + " (a + in a query reads as a space: write it %2B)"},
-		{"burst=%2B1000&rate=+x", "rate", Table()[pRate].Allowed + " (a + in a query reads as a space: write it %2B)"},
-		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "… (500 bytes)", allowedKnown},
+		// A name the mock has not says so, and one it has in other case
+		// names it: "mock: RATE \"5\": allowed key, tag, …" read as a
+		// value refused (a review).
+		{"bogus=1", "bogus", allowedKnown, `mock: unknown parameter bogus "1": allowed key, tag`},
+		{"RATE=5", "RATE", allowedKnown, `mock: unknown parameter RATE "5" (names are lower case: rate): allowed key, tag`},
+		{"Key=a", "Key", allowedKnown, `mock: unknown parameter Key "a" (names are lower case: key): allowed`},
+		{"rate=1&rate=2", "rate", AllowedOnce, ""},
+		{"key=a%zz", "query", "a percent-encoded query", ""},
+		{"=1", "query", "name=value pairs with names " + allowedKnown, ""},
+		{"ke%zz=a", "query", "a percent-encoded query", ""},
+		{"rate", "rate", Table()[pRate].Allowed, ""},
+		{"key=a;rate=1", "key", Table()[pKey].Allowed, ""},
+		{"a;b=1", "a;b", allowedKnown, ""},
+		{"burst=+1000", "burst", Table()[pBurst].Allowed + " (a + in a query reads as a space: write it %2B)", ""},
+		{"burst=%2B1000&rate=+x", "rate", Table()[pRate].Allowed + " (a + in a query reads as a space: write it %2B)", ""},
+		{strings.Repeat("x", 500) + "=1", strings.Repeat("x", 64) + "… (500 bytes)", allowedKnown, ""},
 	}
 	for _, tt := range tests {
 		_, err := ParseQuery(tt.raw)
 		var pe *ParamError
 		if !errors.As(err, &pe) || pe.Param != tt.param || pe.Allowed != tt.allowed {
 			t.Errorf("ParseQuery(%.40q) = %v, want param %q allowed %q", tt.raw, err, tt.param, tt.allowed)
+		}
+		if err == nil {
+			continue
+		}
+		said := err.Error()
+		if tt.msg == "" {
+			said = strings.Replace(said, "unknown parameter ", "", 1)
+		}
+		if msg := cmp.Or(tt.msg, "mock: "+tt.param); !strings.HasPrefix(said, msg) {
+			t.Errorf("ParseQuery(%.40q) says %q, want it to begin %q", tt.raw, err, msg)
 		}
 	}
 	// url.Values: unknown names are reported in a deterministic order, after known ones.

@@ -177,7 +177,7 @@ func unknownName(name, value, pair, allowed string) *ParamError {
 	if name == "" {
 		return &ParamError{Param: "query", Value: Cut(pair), Allowed: allowed}
 	}
-	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowed}
+	return &ParamError{Param: Cut(name), Value: Cut(value), Allowed: allowed, unknown: true}
 }
 
 // crossOrigin refuses a switch's POST from a page of another site
