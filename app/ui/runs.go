@@ -366,7 +366,7 @@ func runLive(rctx context.Context, s fleet.Scenario, tr *fetchTransport, ready <
 	// Start from here too.
 	start := browser.Clock{}.Now()
 	live.restart(start)
-	v.start(s, start, tr.device)
+	v.restart(s, start, tr.device)
 	clock := waveClock{unpaced: new(atomic.Int64)}
 	clock.unpaced.Store(int64(min(s.Workers, fleet.StartBatch)))
 	rec := fleet.RunFrom(rctx, start, s, tr, clock, fleet.RunOptions{MaxRequests: limit}, func(r fleet.Record) {

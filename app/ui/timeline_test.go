@@ -2435,6 +2435,41 @@ func TestRunTakesNoClockFromTheLastStream(t *testing.T) {
 	}
 }
 
+// A live run's model from its real start (view.restart, after its
+// stream's hello) keeps what that stream told the model Run made at the
+// click: the hello's bounds on the clocks, which put the first arrivals
+// on this device's clock before any answer came, and a loss before the
+// run began.
+func TestRunKeepsWhatItsStreamToldBeforeItStarted(t *testing.T) {
+	js := func(ts time.Time) string { return ts.UTC().Format(time.RFC3339Nano) }
+	s := fleet.Default()
+	v := newViewOn("c", "o")
+	v.start(s, time.Now(), "") // the click's
+	v.opening(time.Now())
+	v.onServerEvent(`{"type":"hello","key":"run-1","at":"` + js(time.Now().Add(2*time.Second)) + `"}`)
+	start := time.Now()
+	v.restart(s, start, "")
+	v.mu.Lock()
+	v.m.serverEvent(&mock.Event{Type: "arrival", Seq: 1, Tag: "w0.j0.a1", At: start.Add(2*time.Second + 10*time.Millisecond), Outcome: "ok", Status: 200})
+	a, n := v.m.arrivals[0], v.m.clockN
+	v.mu.Unlock()
+	if n != 1 || (a.at-10*time.Millisecond).Abs() > 50*time.Millisecond {
+		t.Errorf("the first arrival, 10 ms into the run by a server 2 s ahead, drawn at %v (%d bounds), want about 10 ms", a.at, n)
+	}
+
+	v = newViewOn("c", "o")
+	v.start(s, time.Now(), "")
+	v.opening(time.Now())
+	v.onServerEvent(`{"type":"lost","at":"` + js(time.Now()) + `"}`)
+	v.restart(s, time.Now(), "")
+	v.mu.Lock()
+	lost, _ := v.m.lostFor(time.Second)
+	v.mu.Unlock()
+	if !lost {
+		t.Error("a stream lost before the run began is not drawn lost")
+	}
+}
+
 // A limit message inside the latest stretch extends it when its scale is
 // the same, ends it when it is an end (to = from), and with another scale
 // (another client's switch in a room: the mock holds one stretch a key,

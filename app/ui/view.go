@@ -161,6 +161,34 @@ func (v *view) start(s fleet.Scenario, start time.Time, device string) {
 	v.request()
 }
 
+// restart is start for a live run's course (runLive), from the moment it
+// really starts, after its stream's hello: the model Run made at the
+// click, empty, gives way to one from that moment, and keeps what the
+// run's own stream told meanwhile: the clocks' bounds from its hello
+// (a laptop whose clock is off the server's drew its first arrivals off
+// until the first answer came), and a loss (the server panel drew no
+// sign of a stream that was gone before the run began). The last run's
+// stream has told a model nothing by then: Run closed it first.
+func (v *view) restart(s fleet.Scenario, start time.Time, device string) {
+	v.mu.Lock()
+	old := v.m
+	v.mu.Unlock()
+	v.start(s, start, device)
+	if old == nil || old.simulated || old.watch {
+		return
+	}
+	v.mu.Lock()
+	m := v.m
+	if old.clockN > 0 {
+		m.clockLo, m.clockHi, m.clockN = old.clockLo, old.clockHi, old.clockN
+		m.reclock()
+	}
+	if lost, _ := old.lostFor(0); lost {
+		m.setLost(true, 0)
+	}
+	v.mu.Unlock()
+}
+
 // hasModel reports whether a run is drawn (or being drawn).
 func (v *view) hasModel() bool {
 	v.mu.Lock()
