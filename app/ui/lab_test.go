@@ -222,7 +222,7 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		// The first tries' label there keeps their retries: "first tries
 		// vs retries" is what a presenter points at (a review found the
 		// retries gone at 1280 × 720); its _ a space there, the line's a
-		// no-break one.
+		// no-break one, and the retries on a line of their own.
 		firstShort string
 	}{
 		{"live, finished", false, false, fleet.Stats{Jobs: 200, Successes: 198, GiveUps: 2, Retries: 296},
@@ -274,11 +274,30 @@ func TestStatListNamesWhatCutJobsShort(t *testing.T) {
 		if g := got["give_ups"].Short; g != nbsp(c.giveUpsShort) {
 			t.Errorf("%s: give-ups' short label %q, want %q", c.name, g, nbsp(c.giveUpsShort))
 		}
-		if g := got["first_tries"].Short; g != strings.ReplaceAll(c.firstShort, "_", " ") {
+		if g := got["first_tries"].Short; g != strings.Replace(strings.ReplaceAll(c.firstShort, "_", " "), ", ", ",\n", 1) {
 			t.Errorf("%s: first tries' short label %q, want %q", c.name, g, c.firstShort)
 		}
 		if g, want := got["first_tries"].Figures, strings.TrimPrefix(c.firstShort, "first tries, "); g != nbsp(want) && got["first_tries"].Full != nbsp(want) {
 			t.Errorf("%s: first tries' line %q, want %q", c.name, g, nbsp(want))
+		}
+	}
+}
+
+// Before a run the first tries' short label is the one the run's figures
+// fill, "first tries," and "– retries" on a line of its own, as many lines
+// as any count takes: the numbers grew 20 px as a run began at 1024 px in
+// presentation mode (TestNumbersKeepTheirHeight).
+func TestFirstTriesLabelBeforeARun(t *testing.T) {
+	l := newLab()
+	for _, s := range l.statList() {
+		if s.Name == "first_tries" && s.Short != "first tries,\n– retries" {
+			t.Errorf("before a run the first tries' short label is %q", s.Short)
+		}
+	}
+	l.stats, l.hasStats = fleet.Stats{FirstTries: 10, Retries: 24}, true
+	for _, s := range l.statList() {
+		if s.Name == "first_tries" && s.Short != "first tries,\n24 retries" {
+			t.Errorf("after a run the first tries' short label is %q", s.Short)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func (n *Numbers) Render() app.UI {
 		// (stat.Short), and has the line's tooltip. A screen reader
 		// hears the name and the line instead (app.css).
 		label := app.Span().Class("k").Title(title).Text(s.Label)
-		if s.Short != "" && l.hasStats {
+		if s.Short != "" {
 			label = app.Span().Class("k").Title(title).Body(app.Span().Class("k-long").Text(s.Label), app.Span().Class("k-short").Aria("hidden", "true").Text(s.Short))
 		}
 		body := []app.UI{value, label, line}

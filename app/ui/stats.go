@@ -182,9 +182,8 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		// line is not shown (presentation's second row under 1600 px) the
 		// retries stay in the name, "first tries, 296 retries" (a review
 		// found them gone at 1280 × 720). The count may part from its
-		// word there: "267k retries" whole was wider than the card at
-		// 320–650 px.
-		named(counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries), "first tries, "+short(st.Retries)+plural(st.Retries, " retry", " retries")),
+		// word: "267k retries" whole was wider than the card at 320–650 px.
+		named(counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries), firstTriesShort(short(st.Retries)+plural(st.Retries, " retry", " retries"))),
 		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due → done", false), st)), st.CompletionN, noneCompleted),
 		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
 		named(d("drain_ms", "time to drain", st.Drain, drainLine, false), drainShort),
@@ -422,6 +421,15 @@ func cutBy(end runEnd) string {
 	}
 	return "by Stop"
 }
+
+// firstTriesShort is the first tries' label where their line is not
+// shown: "first tries," and their retries ("296 retries", or "– retries"
+// before a run) on a line of their own (web/app.css keeps the break), so
+// that it takes as many lines before a run as with any count: "first
+// tries, – retries" fitted one line at 1024 px where "first tries, 24
+// retries" took two, and the numbers grew 20 px as a run began
+// (TestNumbersKeepTheirHeight).
+func firstTriesShort(retries string) string { return "first tries,\n" + retries }
 
 // drainSub is what the time to drain measures: up to the last job's end,
 // or, for a run cut short, up to the cut (fleet.Recording.Final): the jobs
