@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/sim"
 )
 
 // fixedRand draws u every time.
@@ -170,6 +171,25 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 				}
 			}
 			return errors.Join(errs...)
+		}},
+		// It said only the timeout gets the worker out: with none, the
+		// server's hang limit does (a learner's review).
+		{"hang", []string{"the server closes the connection after " + strings.ReplaceAll(sim.DefaultHangLimit.String(), "1m0s", "60 s")}, func() error {
+			s, ferrs := FromQuery(url.Values{"workers": {"1"}, "jobs": {"1"}, "hang": {"100"}, "timeout": {"0s"}, "attempts": {"2"}, "strategy": {"constant"}, "base": {"1s"}})
+			if ferrs != nil {
+				return ferrs[0]
+			}
+			var sent []time.Duration
+			rec := Simulate(s)
+			for _, r := range rec.Records() {
+				if r.Event.Kind == core.EventAttempt {
+					sent = append(sent, r.Event.At.Sub(rec.Start))
+				}
+			}
+			if len(sent) != 2 || sent[1] != sim.DefaultHangLimit+time.Second {
+				return errors.New("attempts sent at " + durs(sent) + ", want 0s and " + (sim.DefaultHangLimit + time.Second).String())
+			}
+			return nil
 		}},
 		{"jobs_of", []string{"each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2)", "a worker dealt none sends nothing"}, func() error {
 			s, ferrs := FromQuery(url.Values{"workers": {"3"}, "jobs": {"7"}, "jobs_of": {"fleet"}})

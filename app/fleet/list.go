@@ -132,7 +132,7 @@ var Fields = []Field{
 		failMin, failMax, func(p *mock.Params) *float64 { return &p.Fail503 }, core.FormatFloat, nil, ""),
 	mockNumber("drop", "failures", "Dropped connections", "%", "Requests whose connection is closed without an answer: a network error.",
 		failMin, failMax, func(p *mock.Params) *float64 { return &p.Drop }, core.FormatFloat, nil, ""),
-	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: only the request timeout gets the worker out.",
+	mockNumber("hang", "failures", "Hangs", "%", "Requests never answered: the request timeout gets the worker out, or, with none, the server closes the connection after 60 s, a network error to retry.",
 		failMin, failMax, func(p *mock.Params) *float64 { return &p.Hang }, core.FormatFloat, nil, ""),
 	durationField("outage", "outage", "Server outage", "The server goes down for this long during the run: every request gets 503, with Retry-After as the endpoint sends it for the time left (the seconds left, the date it is back; a fixed value stays fixed; None sends none); watch who comes back at once when it returns. 0 = none.",
 		OutageRange, func(s *Scenario) *time.Duration { return &s.Outage }),
