@@ -112,8 +112,8 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	if par == 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
-	fmt.Fprintf(stdout, "Exponential Backoff And Jitter (AWS Architecture Blog, 2015), simulated: %d client counts × %d runs × %d strategies on %d goroutines\n\n",
-		len(e.Clients), e.Runs, len(e.Curves), par)
+	fmt.Fprintf(stdout, "Exponential Backoff And Jitter (AWS Architecture Blog, 2015), simulated: %s × %s × %s on %s\n\n",
+		count(len(e.Clients), "client count"), count(e.Runs, "run"), count(len(e.Curves), "strategy", "strategies"), count(par, "goroutine"))
 	// A sweep of -runs 100000 takes hours: a terminal is told how far it is.
 	end := func() {}
 	if isTerminal(stderr) {
@@ -147,7 +147,9 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", out.path)
 	}
-	fmt.Fprintf(stdout, "\nsweep took %v (wall clock)\n", res.Wall.Round(10*time.Millisecond))
+	// On stderr: the same seed prints the same stdout (a review found
+	// two runs' outputs differing in this line alone).
+	fmt.Fprintf(stderr, "sweep took %v (wall clock)\n", res.Wall.Round(10*time.Millisecond))
 	return nil
 }
 
@@ -314,14 +316,21 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// count is n and its noun, plural but for one: "1 run", "19 client
+// counts"; nouns, ones of their own ("1 retry", "2 retries").
+func count(n int, nouns ...string) string {
+	noun := nouns[0]
+	switch {
+	case n != 1 && len(nouns) > 1:
+		noun = nouns[1]
+	case n != 1:
+		noun += "s"
+	}
+	return strconv.Itoa(n) + " " + noun
+}
+
 func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum fleet.SimSummary) {
 	ms := ui.FormatMeasured // as the page writes them: "18.50 s", "1 min 33 s"
-	count := func(n int, noun string) string {
-		if n != 1 {
-			noun += "s"
-		}
-		return strconv.Itoa(n) + " " + noun
-	}
 	fleetSize := count(s.Workers, "worker") + " × " + count(s.Jobs, "job")
 	if s.JobsTotal { // dealt over the workers
 		fleetSize = count(s.Workers, "worker") + " sharing " + count(s.Jobs, "job")
@@ -332,7 +341,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	row := func(name string, format string, a ...any) {
 		fmt.Fprintf(w, "  %-22s "+format+"\n", append([]any{name}, a...)...)
 	}
-	row("requests", "%d (%d first tries, %d retries; amplification %.2f×)", st.Requests, st.FirstTries, st.Retries, st.Amplification)
+	row("requests", "%d (%s, %s; amplification %.2f×)", st.Requests, count(st.FirstTries, "first try", "first tries"), count(st.Retries, "retry", "retries"), st.Amplification)
 	// The attempts aborted by cause, as the page and the JSON's stats tell
 	// them apart: a simulation has no Stop, and its attempt limit aborts
 	// the attempts in flight when it is reached ("238 aborted" read as
@@ -354,7 +363,7 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	if st.Successes > 0 {
 		row("wasted per success", "%.2f requests", st.WastedPerSuccess)
 	} else { // no ratio: 0 would read as nothing wasted
-		row("wasted per success", "– (no job succeeded: all %d requests wasted)", st.Requests-st.InFlight)
+		row("wasted per success", "– (no job succeeded: %s wasted)", map[bool]string{true: "the 1 request", false: "all " + count(st.Requests-st.InFlight, "request")}[st.Requests-st.InFlight == 1])
 	}
 	row("peak", "%s in one second", count(st.PeakRPS, "request"))
 	if st.Retries > 0 {

@@ -122,6 +122,29 @@ func TestSimScenarioBadQueryKeepsTheFiles(t *testing.T) {
 	}
 }
 
+// The same seed prints the same stdout: the sweep's wall-clock time, its
+// one line that differs between runs, goes to stderr (a review found two
+// runs' stdout differing there alone); and one run is one.
+func TestSimAWSStdoutIsTheSeeds(t *testing.T) {
+	var outs [2]string
+	for i := range outs {
+		var stdout, stderr strings.Builder
+		if err := runSim([]string{"aws", "-runs", "1", "-seed", "7"}, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		outs[i] = stdout.String()
+		if !strings.Contains(stderr.String(), "sweep took") || strings.Contains(outs[i], "wall clock") {
+			t.Errorf("the sweep's time: stderr %q, stdout says it: %v", stderr.String(), strings.Contains(outs[i], "wall clock"))
+		}
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("one seed, two stdouts:\n%s\n---\n%s", outs[0], outs[1])
+	}
+	if !strings.Contains(outs[0], "19 client counts × 1 run × 5 strategies on ") {
+		t.Errorf("the header: %s", strings.SplitN(outs[0], "\n", 2)[0])
+	}
+}
+
 // The printed numbers say what happened: a run in which no job succeeded
 // printed "wasted per success 0.00 requests" (no waste at all), and one
 // stopped at its attempt limit "drained after", when the jobs left were
@@ -143,6 +166,11 @@ func TestSimScenarioNumbersTellWhatHappened(t *testing.T) {
 		// A total is said as such, and run as dealt: 7 jobs, not 3 × 7.
 		{[]string{"scenario", "workers=3&jobs=7&jobs_of=fleet&limiter=none"},
 			[]string{"3 workers sharing 7 jobs,", "7 succeeded, 0 gave up; at most 3 at once\n"}, []string{"workers ×"}},
+		// One is one: "1 first tries", "all 1 requests wasted" (a review).
+		{[]string{"scenario", "workers=1&jobs=1&fail500=100&attempts=1&latency=10ms"},
+			[]string{"1 (1 first try, 0 retries;", "(no job succeeded: the 1 request wasted)"}, []string{"1 first tries", "1 requests"}},
+		{[]string{"scenario", "workers=1&jobs=1&fail500=100&attempts=2&latency=10ms"},
+			[]string{"2 (1 first try, 1 retry;", "all 2 requests wasted"}, []string{"1 retries"}},
 		{[]string{"scenario", "workers=5&jobs=1&limiter=none"},
 			[]string{"wasted per success     0.00 requests", "drained after", " timed out, 0 aborted at the attempt limit\n", "; at most 5 at once\n", "dispersion             – (no retry)"}, []string{"stopped after", "by Stop"}},
 	} {
