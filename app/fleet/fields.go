@@ -69,6 +69,9 @@ type Field struct {
 	// mock: a parameter of the built-in mock, of no effect while a custom
 	// target replaces it.
 	mock bool
+	// retries: a setting of retries, of no effect while the strategy is
+	// None (retrying).
+	retries bool
 
 	allowed string // what Allowed returns for kinds other than choice and bool
 }
@@ -85,6 +88,8 @@ func (f *Field) NotInEffect(s *Scenario) string {
 		return ""
 	case f.mock && s.Target != "":
 		return "while a custom target replaces the mock"
+	case f.retries && s.Strategy == core.None:
+		return noRetries
 	}
 	return f.why
 }
@@ -420,6 +425,22 @@ func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T 
 	}
 	return out
 }
+
+// retrying returns f as a setting of retries: of no effect while the
+// strategy is None, as core.Loop stops a job at its first failure before
+// it reads a Retry-After, counts attempts or spends from the budget. Max
+// attempts, Retry-After and the budget stayed active under None with no
+// note, and "None + Honour Retry-After" read as retrying only when the
+// server says when (a learner's review).
+func (f Field) retrying() Field {
+	on := f.Enabled
+	f.Enabled = func(s *Scenario) bool { return s.Strategy != core.None && (on == nil || on(s)) }
+	f.retries = true
+	return f
+}
+
+// noRetries is why a setting of retries has no effect (retrying).
+const noRetries = "while the strategy is None (a failure is not retried)"
 
 // with returns f with Enabled set, and why it is false (NotInEffect).
 func (f Field) with(enabled func(*Scenario) bool, why string) Field {

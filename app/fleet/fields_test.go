@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // fieldCase holds, for one field, a valid value (with its canonical text),
@@ -1102,6 +1103,65 @@ func TestAPointBeforeThreeDigits(t *testing.T) {
 		}
 		if c.key == "attempts" && strings.Contains(err.Error(), "separator") {
 			t.Errorf("%s=%q: %v", c.key, c.value, err)
+		}
+	}
+}
+
+// The settings of retries have no effect while the strategy is None, and
+// say so: core.Loop stops a job at its first failure before it reads a
+// Retry-After, counts attempts or spends from the budget. They stayed
+// active with no note, and "None + Honour Retry-After" read as retrying
+// only when the server says when (a learner's review). Each, changed, runs
+// None the same; each counts under a strategy that retries.
+func TestRetrySettingsNeedRetries(t *testing.T) {
+	base := url.Values{"workers": {"10"}, "jobs": {"3"}, "strategy": {"none"}, "rate": {"5"}, "burst": {"2"},
+		"headers": {"both"}, "retry_after": {"seconds"}, "seed": {"3"}}
+	changed := map[string]url.Values{
+		"attempts":      {"attempts": {"10"}},
+		"ra_honour":     {"ra_honour": {"on"}},
+		"ra_ceiling":    {"ra_honour": {"on"}, "ra_ceiling": {"100ms"}},
+		"ra_above":      {"ra_honour": {"on"}, "ra_ceiling": {"100ms"}, "ra_above": {"stop"}},
+		"ra_spread":     {"ra_honour": {"on"}, "ra_spread": {"2s"}},
+		"hints":         {"hints": {"on"}},
+		"budget":        {"budget": {"on"}, "budget_size": {"1"}},
+		"budget_size":   {"budget": {"on"}, "budget_size": {"1"}},
+		"budget_refill": {"budget": {"on"}, "budget_size": {"1"}, "budget_refill": {"0"}},
+	}
+	run := func(q url.Values) (Scenario, Stats) {
+		s, ferrs := FromQuery(q)
+		if ferrs != nil {
+			t.Fatal(ferrs)
+		}
+		return s, Simulate(s).Stats()
+	}
+	_, want := run(base)
+	for key, extra := range changed {
+		q := url.Values{}
+		for k, v := range base {
+			q[k] = v
+		}
+		for k, v := range extra {
+			q[k] = v
+		}
+		s, got := run(q)
+		if got.Requests != want.Requests || got.Successes != want.Successes || got.GiveUps != want.GiveUps {
+			t.Errorf("%s under None: %d requests, %d successes, %d give-ups; without it %d, %d, %d", key, got.Requests, got.Successes, got.GiveUps, want.Requests, want.Successes, want.GiveUps)
+		}
+		f, _ := FieldByKey(key)
+		if f.IsEnabled(&s) || f.NotInEffect(&s) != noRetries {
+			t.Errorf("%s under None: enabled %v, not in effect %q", key, f.IsEnabled(&s), f.NotInEffect(&s))
+		}
+		s.Strategy = core.FullJitter
+		if !f.IsEnabled(&s) {
+			t.Errorf("%s under full jitter (%s): not in effect %q", key, s.Encode(), f.NotInEffect(&s))
+		}
+	}
+	if len(changed) != 9 {
+		t.Fatal("a setting of retries is missing")
+	}
+	for _, f := range Fields {
+		if _, ok := changed[f.Key]; ok != f.retries {
+			t.Errorf("%s: a setting of retries %v, in this test %v", f.Key, f.retries, ok)
 		}
 	}
 }

@@ -50,25 +50,31 @@ var Fields = []Field{
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
 		with(func(s *Scenario) bool { return s.Strategy.Capped() }, "while the strategy is None or Constant"),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
-		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }),
+		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }).
+		retrying(),
 	durationField("elapsed", "backoff", "Max elapsed", "A job gives up rather than start a wait (backoff, server, bucket) that would end more than this long after it started, so it may stop well before; an attempt in flight runs on to its timeout; 0 = no limit.",
 		core.PolicyMaxElapsedRange, func(s *Scenario) *time.Duration { return &s.MaxElapsed }),
 
 	// Retry-After and hints.
 	boolField("ra_honour", "retry-after", "Honour Retry-After", "Wait as long as the server's Retry-After says instead of guessing: the server knows when it will have room.",
-		func(s *Scenario) *bool { return &s.RetryAfter }),
+		func(s *Scenario) *bool { return &s.RetryAfter }).
+		retrying(),
 	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured, before the spread is added; 0 = no ceiling. Protects against a server asking for hours.",
 		core.PolicyCeilingRange, func(s *Scenario) *time.Duration { return &s.Ceiling }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used").
+		retrying(),
 	choiceField("ra_above", "retry-after", "Above the ceiling", "When the server asks for longer than the ceiling: wait the ceiling (clamp) or give up (stop).",
 		[]core.CeilingAction{core.CeilingClamp, core.CeilingStop}, ceilingName, ceilingLabels,
 		func(s *Scenario) *core.CeilingAction { return &s.AboveCeiling }).
-		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }, "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)"),
+		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }, "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)").
+		retrying(),
 	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used"),
+		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used").
+		retrying(),
 	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up (or sends a reset without saying what remains), wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers): when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
-		func(s *Scenario) *bool { return &s.ResetHints }),
+		func(s *Scenario) *bool { return &s.ResetHints }).
+		retrying(),
 
 	// Fleet token bucket.
 	boolField("bucket", "bucket", "Fleet token bucket", "One bucket shared by every worker paces all attempts, so backoff is the exception, not what holds throughput down.",
@@ -82,13 +88,16 @@ var Fields = []Field{
 
 	// Retry budget.
 	boolField("budget", "budget", "Retry budget", "Retries spend from a budget shared by the fleet and successes earn it back: when it is empty, failures give up instead of piling on.",
-		func(s *Scenario) *bool { return &s.Budget }),
+		func(s *Scenario) *bool { return &s.Budget }).
+		retrying(),
 	floatField("budget_size", "budget", "Budget size", "retries", "Retries the fleet may spend before it must earn them back with successes.",
 		core.BudgetCapacityRange, func(s *Scenario) *float64 { return &s.BudgetSize }).
-		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off"),
+		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off").
+		retrying(),
 	floatField("budget_refill", "budget", "Refill per success", "retries", "Budget each success earns back: 0.1 allows one retry per ten successes once the budget is spent.",
 		core.BudgetRefillRange, func(s *Scenario) *float64 { return &s.BudgetRefill }).
-		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off"),
+		with(func(s *Scenario) bool { return s.Budget }, "while the retry budget is off").
+		retrying(),
 
 	// Endpoint.
 	targetField(),
