@@ -102,6 +102,15 @@ func TestInputsAreDescribedByTheirRange(t *testing.T) {
 			t.Errorf("%s: the input is not described by its help and range: %s", c.key, input)
 		}
 	}
+	// Jobs counted in total take up to the workers × a worker's most:
+	// "1 – 1000 per worker" stood over a total of 5000 (a learner's review).
+	l := newLab()
+	l.Set("workers", "50")
+	l.Set("jobs_of", "fleet")
+	out = html.UnescapeString(renderHTML(&Controls{Lab: l}))
+	if !strings.Contains(out, `id="range-jobs">1 – 50,000 in all (1000 a worker)<`) {
+		t.Errorf("jobs in total: range %s", tagWith(out, `id="range-jobs"`))
+	}
 }
 
 // TestReloadSaysOneAlert: a link with a value not allowed, reloaded with

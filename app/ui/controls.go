@@ -135,8 +135,12 @@ func (c *Controls) field(f *fleet.Field) app.UI {
 	default:
 		input = textInput(l, f, id, described, errMsg != "")
 	}
+	head := st.head
+	if key == "jobs" && s.JobsTotal && fleet.SimWorkersRange.Contains(s.Workers) {
+		head = fieldHead(f, fieldRange(f, s.Workers))
+	}
 	return app.Div().Class(cls).DataSet("key", key).Body(
-		append([]app.UI{app.Raw(st.head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, simOnly, info, off)...)...,
+		append([]app.UI{app.Raw(head), input, app.Raw(st.help)}, fieldMessages(key, errMsg, alert, note, simOnly, info, off)...)...,
 	)
 }
 
@@ -229,38 +233,53 @@ var staticFields = sync.OnceValue(func() map[string]fieldStatic {
 	m := make(map[string]fieldStatic, len(fleet.Fields))
 	for i := range fleet.Fields {
 		f := &fleet.Fields[i]
-		key := f.Key
-		rangeText := ""
-		if f.Min != "" || f.Max != "" {
-			rangeText = f.Min + " – " + f.Max
-			if f.Unit != "" {
-				rangeText += " " + f.Unit
-			}
-		}
-		switch key {
-		case "workers":
-			rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
-		case "jobs": // its Max is a worker's
-			rangeText += " per worker" // and so up to workers × Max in total: jobs_of's help says so
-		}
-		if f.Kind == fleet.KindDuration && rangeText != "" {
-			rangeText += " (e.g. 250ms, 2s)"
-		}
-		esc := escapeHTML
-		head := `<div class="field-head"><label for="f-` + esc(key) + `">` + esc(f.Label)
-		if f.Unit != "" {
-			head += `<span class="unit">` + esc(f.Unit) + `</span>`
-		}
-		head += `</label>`
-		if rangeText != "" {
-			head += `<span class="range" id="range-` + esc(key) + `">` + esc(rangeText) + `</span>`
-		}
-		head += `</div>`
-		m[key] = fieldStatic{
-			head:   head,
-			help:   `<p id="help-` + esc(key) + `" class="help">` + esc(f.Help) + `</p>`,
+		rangeText := fieldRange(f, 0)
+		m[f.Key] = fieldStatic{
+			head:   fieldHead(f, rangeText),
+			help:   `<p id="help-` + escapeHTML(f.Key) + `" class="help">` + escapeHTML(f.Help) + `</p>`,
 			ranged: rangeText != "",
 		}
 	}
 	return m
 })
+
+// fieldRange is what f's head says of its allowed values, "" for none.
+// Jobs counted in total (totalOf, the workers, > 0) take up to the
+// workers × a worker's most: "1 – 1000 per worker" stood over a total of
+// 5000 (a learner's review).
+func fieldRange(f *fleet.Field, totalOf int) string {
+	rangeText := ""
+	if f.Min != "" || f.Max != "" {
+		rangeText = f.Min + " – " + f.Max
+		if f.Unit != "" {
+			rangeText += " " + f.Unit
+		}
+	}
+	switch f.Key {
+	case "workers":
+		rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
+	case "jobs": // its Max is a worker's
+		rangeText += " per worker"
+		if totalOf > 0 {
+			rangeText = f.Min + " – " + thousands(totalOf*fleet.JobsRange.Max) + " in all (" + f.Max + " a worker)"
+		}
+	}
+	if f.Kind == fleet.KindDuration && rangeText != "" {
+		rangeText += " (e.g. 250ms, 2s)"
+	}
+	return rangeText
+}
+
+// fieldHead is f's label, unit and allowed range (rangeText), as HTML.
+func fieldHead(f *fleet.Field, rangeText string) string {
+	esc, key := escapeHTML, f.Key
+	head := `<div class="field-head"><label for="f-` + esc(key) + `">` + esc(f.Label)
+	if f.Unit != "" {
+		head += `<span class="unit">` + esc(f.Unit) + `</span>`
+	}
+	head += `</label>`
+	if rangeText != "" {
+		head += `<span class="range" id="range-` + esc(key) + `">` + esc(rangeText) + `</span>`
+	}
+	return head + `</div>`
+}
