@@ -75,8 +75,11 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 		{"strategy", []string{"equal jitter t/2 plus a random 0…t/2"}, func() error {
 			return errors.Join(want(b(core.EqualJitter).Delay(3, 0, 0), t3/2), want(b(core.EqualJitter).Delay(3, 0, 1), t3))
 		}},
-		{"strategy", []string{"t = base × multiplierⁿ up to the cap"}, func() error {
-			return want(b(core.Exponential).Delay(20, 0, 0), capD)
+		{"strategy", []string{"t = base × multiplierⁿ after the n-th failure, up to the cap"}, func() error {
+			return errors.Join(want(b(core.Exponential).Delay(1, 0, 0), 2*base), want(b(core.Exponential).Delay(20, 0, 0), capD))
+		}},
+		{"strategy", []string{"constant waits the base"}, func() error {
+			return errors.Join(want(b(core.Constant).Delay(1, 0, 0.5), base), want(b(core.Constant).Delay(5, 0, 0.5), base))
 		}},
 		{"strategy", []string{"decorrelated a random base…3 × its last backoff wait (base at first), up to the cap"}, func() error {
 			d := b(core.DecorrelatedJitter)

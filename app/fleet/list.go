@@ -22,7 +22,7 @@ var Fields = []Field{
 	// Client fleet.
 	workersField(),
 	jobsField(),
-	choiceField("jobs_of", "fleet", "Jobs counted", "Per worker: each worker runs Jobs, so more workers bring more work. In total: the fleet shares Jobs (up to "+strconv.Itoa(JobsRange.Max)+" a worker, so Workers × "+strconv.Itoa(JobsRange.Max)+"), and changing Workers changes only how many send at once: each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2), and a worker dealt none sends nothing (its lane stays empty). In an open workload each worker's share arrives on its own schedule: with steady arrivals, the fleet's first Jobs.",
+	choiceField("jobs_of", "fleet", "Jobs counted", "Per worker: each worker runs Jobs, so more workers bring more work. In total: the fleet shares Jobs (up to "+strconv.Itoa(JobsRange.Max)+" a worker, so Workers × "+strconv.Itoa(JobsRange.Max)+"), and changing Workers changes only how many send at once: each worker gets Jobs ÷ workers, the first Jobs mod workers one more (7 over 3: 3, 2, 2), and a worker dealt none sends nothing (its lane stays empty). In an open workload each worker's share arrives on its own schedule; with steady arrivals, the jobs that arrive are the first Jobs of the fleet's schedule.",
 		[]bool{false, true}, jobsOfName, jobsOfLabels, func(s *Scenario) *bool { return &s.JobsTotal }),
 	choiceField("workload", "fleet", "Workload", "Closed: a worker starts its next job when the last one ends, so backing off also slows what it sends. Open: jobs arrive on a schedule, like users or a queue, and keep coming while earlier ones back off.",
 		[]bool{false, true}, workloadName, workloadLabels, func(s *Scenario) *bool { return &s.Open }),
@@ -37,7 +37,7 @@ var Fields = []Field{
 	seedField(),
 
 	// Backoff.
-	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen, with t = base × multiplierⁿ up to the cap: exponential waits t; full jitter a random 0…t; equal jitter t/2 plus a random 0…t/2; decorrelated a random base…3 × its last backoff wait (base at first), up to the cap. Without jitter, workers rejected together retry together.",
+	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen, with t = base × multiplierⁿ after the n-th failure, up to the cap: constant waits the base; exponential waits t; full jitter a random 0…t; equal jitter t/2 plus a random 0…t/2; decorrelated a random base…3 × its last backoff wait (base at first), up to the cap; none does not retry. Without jitter, workers rejected together retry together.",
 		enumerate(core.Strategy.String, func(v string) (core.Strategy, bool) { st, err := core.ParseStrategy(v); return st, err == nil }),
 		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
 	durationField("base", "backoff", "Base", "The wait's unit: constant waits exactly this; exponential ones wait (up to) base × multiplierⁿ after the n-th failure, the first base × multiplier; decorrelated starts between base and 3 × base.",
@@ -72,7 +72,7 @@ var Fields = []Field{
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
 		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used").
 		retrying(),
-	boolField("hints", "retry-after", "Use reset hints", "When no Retry-After is honoured (absent, unreadable, or not honoured) and the server says the quota is used up (or sends a reset without saying what remains), wait for the RateLimit / X-RateLimit reset it announced (needs Rate-limit headers): when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
+	boolField("hints", "retry-after", "Use reset hints", "A rejection that brings no Retry-After to honour (none sent, unreadable, or Honour Retry-After off) may still say when the server's quota, the requests it allows, comes back: its RateLimit / X-RateLimit headers announce a reset (the endpoint sends them with Rate-limit headers). When they say the quota is used up (or give a reset without saying what remains), wait for that reset. It is when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
 		func(s *Scenario) *bool { return &s.ResetHints }).
 		retrying(),
 
