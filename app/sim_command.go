@@ -363,7 +363,11 @@ func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum
 	if st.Successes > 0 {
 		row("wasted per success", "%.2f requests", st.WastedPerSuccess)
 	} else { // no ratio: 0 would read as nothing wasted
-		row("wasted per success", "– (no job succeeded: %s wasted)", map[bool]string{true: "the 1 request", false: "all " + count(st.Requests-st.InFlight, "request")}[st.Requests-st.InFlight == 1])
+		wasted := "all " + count(st.Requests-st.InFlight, "request")
+		if st.Requests-st.InFlight == 1 {
+			wasted = "the 1 request"
+		}
+		row("wasted per success", "– (no job succeeded: %s wasted)", wasted)
 	}
 	row("peak", "%s in one second", count(st.PeakRPS, "request"))
 	if st.Retries > 0 {

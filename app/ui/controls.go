@@ -259,9 +259,10 @@ func fieldRange(f *fleet.Field, totalOf int) string {
 	case "workers":
 		rangeText += " (live runs ≤ " + strconv.Itoa(fleet.WorkersRange.Max) + ")"
 	case "jobs": // its Max is a worker's
-		rangeText += " per worker"
 		if totalOf > 0 {
 			rangeText = f.Min + " – " + thousands(totalOf*fleet.JobsRange.Max) + " in all (" + f.Max + " a worker)"
+		} else {
+			rangeText += " per worker"
 		}
 	}
 	if f.Kind == fleet.KindDuration && rangeText != "" {

@@ -1408,7 +1408,7 @@ func TestStopBetweenArrivalsIsAStop(t *testing.T) {
 func TestFinishedSaysTheBrowserHeldRequests(t *testing.T) {
 	const (
 		six  = "Requests waited in this browser up to 406\u00a0ms (p99) before it sent them: over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
-		busy = "Requests waited in this browser up to 406\u00a0ms (p99) before it sent them, though no server had more than six at once: the browser was slow to send them, on a busy machine (other programs or tabs) (drawn “held by the browser”)."
+		busy = "Requests waited in this browser up to 406\u00a0ms (p99) before it sent them, though no server had more than six at once: the browser, on a busy machine, was slow to send them (drawn “held by the browser”)."
 	)
 	local, lan := &url.URL{Scheme: "http", Host: "localhost:8080"}, &url.URL{Scheme: "http", Host: "192.168.1.5:8080"}
 	for _, c := range []struct {

@@ -140,7 +140,7 @@ func (l *layout) place(top float64) {
 	l.markR = markRadius(l.rowH, s, l.markMin)
 	l.axisY = top + 14*s
 	l.lanesTop = l.snap(top + 26*s)
-	l.histTop = l.snap(l.lanesTop + l.lanesH() + 28*s)
+	l.histTop = l.snap(l.lanesBottom() + 28*s)
 	l.histH = l.snap(130 * s)
 	l.srvTop = l.histTop + l.histH + l.snap(28*s)
 	l.srvH = l.snap(64 * s)
@@ -391,6 +391,9 @@ func (l *layout) laneY(w int) float64 { return l.lanesTop + (float64(w)+0.5)*l.l
 // lanesH is the height of all the worker lanes (a watch's: its devices'),
 // from lanesTop down.
 func (l *layout) lanesH() float64 { return l.laneH * float64(l.workers) }
+
+// lanesBottom is where the lanes end, down the canvas.
+func (l *layout) lanesBottom() float64 { return l.lanesTop + l.lanesH() }
 
 // rowY is the middle of the row of worker w's lane that a job in slot
 // draws in (the lane's middle when it is not split).

@@ -120,9 +120,8 @@ func hit(l *layout, m *model, x, y float64) int {
 			best, bestD = i, d
 		}
 	}
-	lanesBottom := l.lanesTop + l.lanesH()
 	switch {
-	case !m.watch && y >= l.lanesTop-reach && y <= lanesBottom+reach: // a watch's lanes hold arrivals (hitArrival)
+	case !m.watch && y >= l.lanesTop-reach && y <= l.lanesBottom()+reach: // a watch's lanes hold arrivals (hitArrival)
 		w := int((y - l.lanesTop) / l.laneH)
 		d := int(math.Ceil(reach / l.laneH))
 		tLo, tHi := l.t(x-reach), l.t(x+reach)
@@ -223,7 +222,7 @@ func hitArrival(l *layout, m *model, x, y float64) int {
 	if m == nil || x < l.left || x > l.right {
 		return -1
 	}
-	inLanes := m.watch && l.names != nil && y >= l.lanesTop-reach && y <= l.lanesTop+l.lanesH()+reach
+	inLanes := m.watch && l.names != nil && y >= l.lanesTop-reach && y <= l.lanesBottom()+reach
 	if !inLanes && (y < l.srvTop || y > l.srvTop+l.srvH) {
 		return -1
 	}

@@ -561,7 +561,7 @@ func paintLaneLabels(o *browser.Ops, l *layout) {
 // (presentation mode's flood: 12 px of text on 5.6 px lanes).
 func (l *layout) laneLabelY(w int) float64 {
 	half := laneLabelH * l.scale / 2
-	top, bottom := l.lanesTop+half, l.lanesTop+l.lanesH()-half
+	top, bottom := l.lanesTop+half, l.lanesBottom()-half
 	return math.Max(top, math.Min(bottom, l.laneY(w)))
 }
 
@@ -714,7 +714,7 @@ func paintOutages(o *browser.Ops, l *layout, m *model, histOnly bool) {
 			// labels (the limit's, a cut bar's value) lay over the line.
 			x := math.Round(e.x) + 0.5
 			if l.workers > 0 {
-				o.Line(x, l.lanesTop, x, l.lanesTop+l.lanesH())
+				o.Line(x, l.lanesTop, x, l.lanesBottom())
 			}
 			o.Line(x, l.srvTop, x, l.srvTop+l.srvH)
 		}

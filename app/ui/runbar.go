@@ -330,7 +330,7 @@ func (l *Lab) heldNote() string {
 	if s := &l.rec.Scenario; l.tr.oneOrigin() && (s.Open || s.Workers > oneOriginFree) {
 		return held + ": over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
 	}
-	return held + ", though no server had more than six at once: the browser was slow to send them, on a busy machine (other programs or tabs) (drawn “held by the browser”)."
+	return held + ", though no server had more than six at once: the browser, on a busy machine, was slow to send them (drawn “held by the browser”)."
 }
 
 // noAnswer reports whether rec, a finished run's, got not one answer:

@@ -101,7 +101,7 @@ func debugJSON(v *view) string {
 	histBin := float64(v.lay.slice) / 1e6
 	laneCount := v.lay.workers // the lanes drawn: workers, or a watch's devices
 	// The lanes' plot, as hist_rect, and a lane's height, CSS pixels.
-	lanesRect := [4]float64{v.lay.left, v.lay.lanesTop, v.lay.right, v.lay.lanesTop + v.lay.lanesH()}
+	lanesRect := [4]float64{v.lay.left, v.lay.lanesTop, v.lay.right, v.lay.lanesBottom()}
 	// The time drawn, ms: [from, to] (a finished run zoomed in shows part of it).
 	drawnWindow := [2]float64{float64(v.lay.from) / 1e6, float64(v.lay.from+v.lay.span) / 1e6}
 	hidden := [][2]float64{}  // the run shown's hidden-tab stretches, ms since its start (-1: still open)

@@ -145,9 +145,8 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 	inFlight := func(num func(int) string) string { return together(num(st.InFlight), "in", "flight") }
 	finished := func(num func(int) string) string { return finishedText(st, jobs, num) }
 	failed := func(num func(int) string) string { return failedText(st, num) }
-	retries := func(num func(int) string) string {
-		return together(num(st.Retries), plural(st.Retries, "retry", "retries"))
-	}
+	retryWord := plural(st.Retries, "retry", "retries")
+	retries := func(num func(int) string) string { return together(num(st.Retries), retryWord) }
 	cancelled := func(num func(int) string) string { return cancelledText(st, end, num) }
 	// Aborted requests are wasted too, Stop's among them: "10.83 failed
 	// requests per success" counted 90 Stop had cut of 195.
@@ -183,7 +182,7 @@ func statList(st *fleet.Stats, disp float64, end runEnd, jobs int) []stat {
 		// retries stay in the name, "first tries, 296 retries" (a review
 		// found them gone at 1280 × 720). The count may part from its
 		// word: "267k retries" whole was wider than the card at 320–650 px.
-		named(counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries), firstTriesShort(short(st.Retries)+plural(st.Retries, " retry", " retries"))),
+		named(counted(n("first_tries", "first tries", st.FirstTries, "one per job started", false), retries), firstTriesShort(short(st.Retries)+" "+retryWord)),
 		unmeasured(pct(allGaveUp(d("completion_p50_ms", "completion p50", st.CompletionP50, "a job, due → done", false), st)), st.CompletionN, noneCompleted),
 		unmeasured(pct(figured(d("completion_p99_ms", "completion p99", st.CompletionP99, "the slowest jobs", false), together("max", durTogether(st.CompletionMax)))), st.CompletionN, noneCompleted),
 		named(d("drain_ms", "time to drain", st.Drain, drainLine, false), drainShort),
