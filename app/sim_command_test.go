@@ -70,7 +70,9 @@ func TestSimScenarioRefusesABadQuery(t *testing.T) {
 	}{
 		{"workers=20&jobs=1&limiter=none", nil},
 		{"workers=abc", []string{`Workers "abc": must be an integer between 1 and 10000`}},
-		{"rate=0&limiter=bogus", []string{`Server rate "0"`, `Server limiter "bogus"`}},
+		// The key typed, beside the label the page shows (a review).
+		{"rate=0&limiter=bogus", []string{`Server rate (rate) "0"`, `Server limiter (limiter) "bogus"`}},
+		{"limiter=fixed&limit=0", []string{`Requests per window (limit) "0": must be`}},
 		{"fail500=60&drop=60", []string{"500 errors + 503 errors + Dropped connections + Hangs ≤ 100%"}},
 		{"nosuch=1", []string{`unknown parameter "nosuch"`}},
 		// A page link with a baseline: what vs is, and how to simulate it.
@@ -142,6 +144,31 @@ func TestSimAWSStdoutIsTheSeeds(t *testing.T) {
 	}
 	if !strings.Contains(outs[0], "19 client counts × 1 run × 5 strategies on ") {
 		t.Errorf("the header: %s", strings.SplitN(outs[0], "\n", 2)[0])
+	}
+}
+
+// With few runs a point, a finding that misses is said to be chance (a
+// review ran -runs 1 and read "DOES NOT HOLD" as the post being wrong);
+// when every finding holds, nothing is said.
+func TestSimAWSFewRunsMissByChance(t *testing.T) {
+	for _, c := range []struct {
+		runs, seed string
+		note       bool
+	}{
+		{"1", "1", true},
+		{"10", "6", true},
+		{"10", "1", false},
+	} {
+		var stdout, stderr strings.Builder
+		if err := runSim([]string{"aws", "-runs", c.runs, "-seed", c.seed}, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		out := stdout.String()
+		missed := strings.Contains(out, "DOES NOT HOLD")
+		said := strings.Contains(out, "a point, chance can make a finding miss: the post averaged 100 runs")
+		if missed != c.note || said != c.note {
+			t.Errorf("-runs %s -seed %s: a finding missed %v, said it is chance %v; want both %v\n%s", c.runs, c.seed, missed, said, c.note, out)
+		}
 	}
 }
 
