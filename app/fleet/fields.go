@@ -61,14 +61,13 @@ type Field struct {
 	// endpoint's sums) are checked by Scenario.Validate.
 	Set func(*Scenario, string) error
 	// Enabled reports whether the field has an effect in s (the bucket rate
-	// only matters when the bucket is on). nil means always.
+	// only matters when the bucket is on): every condition of when holds.
+	// nil means always.
 	Enabled func(*Scenario) bool
-	// why says when Enabled is false, from "while": "while the fleet
-	// bucket is off" (NotInEffect).
-	why string
-	// mock: a parameter of the built-in mock, of no effect while a custom
-	// target replaces it.
-	mock bool
+	// when lists what the field's effect needs, each with why it is
+	// missing (NotInEffect), the most basic first: a custom target, then
+	// retries, then the field's own.
+	when []condition
 	// retries: a setting of retries, of no effect while the strategy is
 	// None (retrying).
 	retries bool
@@ -83,15 +82,19 @@ func (f *Field) IsEnabled(s *Scenario) bool { return f.Enabled == nil || f.Enabl
 // off" or "while a custom target replaces the mock", and "" when it has.
 // The field can still be set: its value waits for when it counts.
 func (f *Field) NotInEffect(s *Scenario) string {
-	switch {
-	case f.IsEnabled(s):
-		return ""
-	case f.mock && s.Target != "":
-		return "while a custom target replaces the mock"
-	case f.retries && s.Strategy == core.None:
-		return noRetries
+	for _, c := range f.when {
+		if !c.on(s) {
+			return c.why
+		}
 	}
-	return f.why
+	return ""
+}
+
+// condition is one thing a field's effect needs, and why it has none
+// without it, from "while": "while the fleet bucket is off".
+type condition struct {
+	on  func(*Scenario) bool
+	why string
 }
 
 // Allowed describes the values f accepts, e.g. "between 1 and 500",
@@ -433,18 +436,43 @@ func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T 
 // note, and "None + Honour Retry-After" read as retrying only when the
 // server says when (a learner's review).
 func (f Field) retrying() Field {
-	on := f.Enabled
-	f.Enabled = func(s *Scenario) bool { return s.Strategy != core.None && (on == nil || on(s)) }
+	f.when = append([]condition{{func(s *Scenario) bool { return s.Strategy != core.None }, noRetries}}, f.when...)
 	f.retries = true
-	return f
+	return f.enabledWhen()
 }
 
 // noRetries is why a setting of retries has no effect (retrying).
 const noRetries = "while the strategy is None (a failure is not retried)"
 
-// with returns f with Enabled set, and why it is false (NotInEffect).
+// with returns f with one more condition of its effect, and why it has
+// none without it (NotInEffect).
 func (f Field) with(enabled func(*Scenario) bool, why string) Field {
-	f.Enabled, f.why = enabled, why
+	f.when = append(f.when[:len(f.when):len(f.when)], condition{enabled, why})
+	return f.enabledWhen()
+}
+
+// enabledWhen sets f.Enabled from f.when.
+func (f Field) enabledWhen() Field {
+	when := f.when
+	f.Enabled = func(s *Scenario) bool {
+		for _, c := range when {
+			if !c.on(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return f
+}
+
+// mockOnly returns f as a parameter of the built-in mock, of no effect
+// while a custom target replaces it, and also while enabled is false
+// (when not nil), for why.
+func (f Field) mockOnly(enabled func(*Scenario) bool, why string) Field {
+	f = f.with(mockOn, "while a custom target replaces the mock")
+	if enabled != nil {
+		f = f.with(enabled, why)
+	}
 	return f
 }
 

@@ -949,15 +949,23 @@ func TestNotInEffectSaysWhy(t *testing.T) {
 		want map[string]string // key → its reason; keys not listed are only checked to agree with IsEnabled
 	}{
 		{"defaults", nil, map[string]string{"bucket_rate": "while the fleet bucket is off", "every": "while the workload is closed",
-			"ra_spread": "while neither Retry-After nor reset hints are used", "outage_at": "while the outage is 0 (none)", "rate": "", "limit": "while the server limiter is not a window"}},
+			"ra_spread": "while neither Retry-After nor reset hints are used (off, or not sent by the mock)", "outage_at": "while the outage is 0 (none)", "rate": "", "limit": "while the server limiter is not a window"}},
 		{"everything on", map[string]string{"workload": "open", "bucket": "on", "budget": "on", "ra_honour": "on", "outage": "2s", "retry_after": "fixed"},
 			map[string]string{"bucket_rate": "", "every": "", "ra_above": "", "outage_at": "", "retry_value": "", "malformed": "while Retry-After sent is not Malformed"}},
 		{"no retries", map[string]string{"strategy": "none"}, map[string]string{"base": "while the strategy is None", "cap": "while the strategy is None or Constant"}},
 		{"constant", map[string]string{"strategy": "constant"}, map[string]string{"base": "", "mult": "while the strategy does not grow (only exponential, full and equal jitter use it)"}},
-		{"no ceiling", map[string]string{"ra_honour": "on", "ra_ceiling": "0s"}, map[string]string{"ra_spread": "", "ra_above": "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)"}},
+		{"no ceiling", map[string]string{"ra_honour": "on", "ra_ceiling": "0s"}, map[string]string{"ra_spread": "", "ra_above": "while the ceiling is 0 (none)"}},
+		// What the mock does not send, honouring it does nothing with (a
+		// learner's review): reset hints by default, which has no headers.
+		{"nothing sent", map[string]string{"ra_honour": "on", "hints": "on", "retry_after": "none"}, map[string]string{
+			"ra_honour": "while the mock sends no Retry-After (Retry-After sent: None)", "ra_spread": "while neither Retry-After nor reset hints are used (off, or not sent by the mock)",
+			"hints": "while the mock sends no rate-limit headers (Rate-limit headers: None, or Server limiter: No limit)", "ra_above": "while neither Retry-After nor reset hints are used (off, or not sent by the mock)"}},
+		{"hints sent", map[string]string{"hints": "on", "retry_after": "none", "headers": "ietf"}, map[string]string{"ra_honour": "while the mock sends no Retry-After (Retry-After sent: None)", "hints": "", "ra_spread": ""}},
+		{"no limiter, no hints", map[string]string{"hints": "on", "headers": "ietf", "limiter": "none"}, map[string]string{"hints": "while the mock sends no rate-limit headers (Rate-limit headers: None, or Server limiter: No limit)"}},
 		{"windowed, no headers", map[string]string{"limiter": "none"}, map[string]string{"headers": "while the server limiter is No limit", "rate": "while the server limiter is not a token bucket"}},
 		{"custom target", map[string]string{"target": "https://api.example.com/x", "limiter": "fixed"},
-			map[string]string{"room": "while a custom target replaces the mock", "rate": "while a custom target replaces the mock", "fail500": "while a custom target replaces the mock", "jobs": ""}},
+			map[string]string{"room": "while a custom target replaces the mock", "rate": "while a custom target replaces the mock", "fail500": "while a custom target replaces the mock", "jobs": "", "hints": ""}},
+		{"custom target, none sent", map[string]string{"target": "https://api.example.com/x", "retry_after": "none", "ra_honour": "on"}, map[string]string{"ra_honour": "", "ra_spread": "", "retry_after": "while a custom target replaces the mock"}},
 	} {
 		s := Default()
 		for k, v := range c.set {
@@ -1162,6 +1170,59 @@ func TestRetrySettingsNeedRetries(t *testing.T) {
 	for _, f := range Fields {
 		if _, ok := changed[f.Key]; ok != f.retries {
 			t.Errorf("%s: a setting of retries %v, in this test %v", f.Key, f.retries, ok)
+		}
+	}
+}
+
+// What the mock does not send, honouring it changes nothing: Honour
+// Retry-After with Retry-After sent None, reset hints with no rate-limit
+// headers, and the ceiling, above it and the spread with neither. Each is
+// greyed there (a learner's review: "+ honour Retry-After" did nothing and
+// said nothing), and changes the run once the mock sends it.
+func TestServerWaitSettingsNeedWhatTheMockSends(t *testing.T) {
+	base := url.Values{"workers": {"10"}, "jobs": {"3"}, "strategy": {"full"}, "rate": {"5"}, "burst": {"2"},
+		"headers": {"none"}, "retry_after": {"none"}, "seed": {"3"}}
+	for _, c := range []struct {
+		key   string
+		extra url.Values
+		sent  url.Values // what the mock must send for key to count
+	}{
+		{"ra_honour", url.Values{"ra_honour": {"on"}}, url.Values{"retry_after": {"seconds"}}},
+		{"ra_ceiling", url.Values{"ra_honour": {"on"}, "ra_ceiling": {"100ms"}}, url.Values{"retry_after": {"seconds"}}},
+		{"ra_above", url.Values{"ra_honour": {"on"}, "ra_ceiling": {"100ms"}, "ra_above": {"stop"}}, url.Values{"retry_after": {"seconds"}}},
+		{"ra_spread", url.Values{"ra_honour": {"on"}, "ra_spread": {"2s"}}, url.Values{"retry_after": {"seconds"}}},
+		{"hints", url.Values{"hints": {"on"}}, url.Values{"headers": {"ietf"}}},
+		{"ra_spread", url.Values{"hints": {"on"}, "ra_spread": {"2s"}}, url.Values{"headers": {"x"}}},
+	} {
+		run := func(sets ...url.Values) (Scenario, Stats) {
+			q := url.Values{}
+			for _, set := range append([]url.Values{base}, sets...) {
+				for k, v := range set {
+					q[k] = v
+				}
+			}
+			s, ferrs := FromQuery(q)
+			if ferrs != nil {
+				t.Fatal(ferrs)
+			}
+			return s, Simulate(s).Stats()
+		}
+		same := func(a, b Stats) bool {
+			return a.Requests == b.Requests && a.Successes == b.Successes && a.GiveUps == b.GiveUps && a.Drain == b.Drain
+		}
+		f, _ := FieldByKey(c.key)
+		_, without := run()
+		s, with := run(c.extra)
+		if !same(with, without) {
+			t.Errorf("%s %v with nothing sent: %+v; without it %+v", c.key, c.extra, with, without)
+		}
+		if f.IsEnabled(&s) || !strings.Contains(f.NotInEffect(&s), "not sent by the mock") && !strings.Contains(f.NotInEffect(&s), "the mock sends no") {
+			t.Errorf("%s %v with nothing sent: enabled %v, not in effect %q", c.key, c.extra, f.IsEnabled(&s), f.NotInEffect(&s))
+		}
+		_, without = run(c.sent)
+		s, with = run(c.sent, c.extra)
+		if same(with, without) || !f.IsEnabled(&s) {
+			t.Errorf("%s %v with %v sent: no change (%+v), or not in effect %q", c.key, c.extra, c.sent, with, f.NotInEffect(&s))
 		}
 	}
 }

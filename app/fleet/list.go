@@ -56,24 +56,27 @@ var Fields = []Field{
 		core.PolicyMaxElapsedRange, func(s *Scenario) *time.Duration { return &s.MaxElapsed }),
 
 	// Retry-After and hints.
-	boolField("ra_honour", "retry-after", "Honour Retry-After", "Wait as long as the server's Retry-After says instead of guessing: the server knows when it will have room.",
+	boolField("ra_honour", "retry-after", "Honour Retry-After", "Wait as long as the server's Retry-After says instead of guessing: the server knows when it will have room. Workers told the same moment come back together, though: the spread scatters them.",
 		func(s *Scenario) *bool { return &s.RetryAfter }).
+		with(sendsRetryAfter, "while the mock sends no Retry-After (Retry-After sent: None)").
 		retrying(),
 	durationField("ra_ceiling", "retry-after", "Retry-After ceiling", "The longest server-requested wait honoured, before the spread is added; 0 = no ceiling. Protects against a server asking for hours.",
 		core.PolicyCeilingRange, func(s *Scenario) *time.Duration { return &s.Ceiling }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used").
+		with(honoursServerWaits, noServerWaits).
 		retrying(),
 	choiceField("ra_above", "retry-after", "Above the ceiling", "When the server asks for longer than the ceiling: wait the ceiling (clamp) or give up (stop).",
 		[]core.CeilingAction{core.CeilingClamp, core.CeilingStop}, ceilingName, ceilingLabels,
 		func(s *Scenario) *core.CeilingAction { return &s.AboveCeiling }).
-		with(func(s *Scenario) bool { return (s.RetryAfter || s.ResetHints) && s.Ceiling > 0 }, "while neither Retry-After nor reset hints are used, or the ceiling is 0 (none)").
+		with(honoursServerWaits, noServerWaits).
+		with(func(s *Scenario) bool { return s.Ceiling > 0 }, "while the ceiling is 0 (none)").
 		retrying(),
 	durationField("ra_spread", "retry-after", "Retry-After spread", "Adds a random 0…spread to server-requested waits, so a herd told “1 s” does not return in the same millisecond.",
 		core.PolicySpreadRange, func(s *Scenario) *time.Duration { return &s.Spread }).
-		with(func(s *Scenario) bool { return s.RetryAfter || s.ResetHints }, "while neither Retry-After nor reset hints are used").
+		with(honoursServerWaits, noServerWaits).
 		retrying(),
 	boolField("hints", "retry-after", "Use reset hints", "A rejection that brings no Retry-After to honour (none sent, unreadable, or Honour Retry-After off) may still say when the server's quota, the requests it allows, comes back: its RateLimit / X-RateLimit headers announce a reset (the endpoint sends them with Rate-limit headers). When they say the quota is used up (or give a reset without saying what remains), wait for that reset. It is when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
 		func(s *Scenario) *bool { return &s.ResetHints }).
+		with(sendsResetHints, "while the mock sends no rate-limit headers (Rate-limit headers: None, or Server limiter: No limit)").
 		retrying(),
 
 	// Fleet token bucket.
@@ -231,6 +234,29 @@ func windowed(k core.LimiterKind) bool {
 }
 
 func mockOn(s *Scenario) bool { return s.Target == "" }
+
+// sendsRetryAfter says whether the server of s may send a Retry-After to
+// honour: the mock does unless told to send none; a custom target may.
+func sendsRetryAfter(s *Scenario) bool {
+	return s.Target != "" || s.Mock.RetryAfter != mock.RetryNone
+}
+
+// sendsResetHints says whether the server of s may send rate-limit headers
+// for reset hints to read: the mock does when asked and it has a limiter
+// to describe; a custom target may.
+func sendsResetHints(s *Scenario) bool {
+	return s.Target != "" || s.Mock.Headers != mock.HeadersNone && s.Mock.Limiter != core.LimitNone
+}
+
+// honoursServerWaits says whether a wait the server asks for may be
+// honoured in s, through Retry-After or reset hints: what the ceiling and
+// the spread act on.
+func honoursServerWaits(s *Scenario) bool {
+	return s.RetryAfter && sendsRetryAfter(s) || s.ResetHints && sendsResetHints(s)
+}
+
+// noServerWaits is why the ceiling and the spread have no effect.
+const noServerWaits = "while neither Retry-After nor reset hints are used (off, or not sent by the mock)"
 
 func seedField() Field {
 	allowed := "an integer between 0 and " + strconv.FormatUint(math.MaxUint64, 10)
@@ -513,9 +539,8 @@ func roomField() Field {
 	allowed := "empty (this run alone) or 1–" + strconv.Itoa(mock.MaxKeyLen) + " characters from A–Z a–z 0–9 . _ ~ -"
 	return Field{
 		Key: "room", Group: "endpoint", Label: "Shared room", Kind: KindText, allowed: allowed,
-		Help:    "Everyone using the same room name hits one shared limit (a workshop's whole audience); empty = this run has its own.",
-		Get:     func(s *Scenario) string { return s.Room },
-		Enabled: mockOn, mock: true,
+		Help: "Everyone using the same room name hits one shared limit (a workshop's whole audience); empty = this run has its own.",
+		Get:  func(s *Scenario) string { return s.Room },
 		Set: func(s *Scenario, v string) error {
 			v = strings.TrimSpace(v) // as typed, as every field is
 			if v != "" && !mock.ValidKey(v) {
@@ -524,7 +549,7 @@ func roomField() Field {
 			s.Room = v
 			return nil
 		},
-	}
+	}.mockOnly(nil, "")
 }
 
 // mockAllowed is what app/mock's parameter table says a parameter accepts.
@@ -572,13 +597,6 @@ func mockInvalid(p mock.Params, name, label, allowed, t, v string, duration bool
 	return invalid(label, v, allowed)
 }
 
-func mockEnabled(extra func(*Scenario) bool) func(*Scenario) bool {
-	if extra == nil {
-		return mockOn
-	}
-	return func(s *Scenario) bool { return mockOn(s) && extra(s) }
-}
-
 func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func(*mock.Params) *T, format func(T) string, enabled func(*Scenario) bool, why string) Field {
 	kind := KindFloat
 	switch any(*new(T)).(type) {
@@ -590,10 +608,9 @@ func mockNumber[T any](name, group, label, unit, help, min, max string, ptr func
 	return Field{
 		Key: name, Group: group, Label: label, Unit: unit, Kind: kind, Help: help,
 		Min: min, Max: max, allowed: mockAllowed(name),
-		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
-		Set:     mockSet(name, label, mockAllowed(name), ptr),
-		Enabled: mockEnabled(enabled), why: why, mock: true,
-	}
+		Get: func(s *Scenario) string { return format(*ptr(&s.Mock)) },
+		Set: mockSet(name, label, mockAllowed(name), ptr),
+	}.mockOnly(enabled, why)
 }
 
 // mockChoice is a KindChoice endpoint field whose choices are the values
@@ -612,9 +629,8 @@ func mockChoice[T any](name, group, label, help string, ptr func(*mock.Params) *
 	}
 	f := Field{
 		Key: name, Group: group, Label: label, Kind: KindChoice, Choices: cs, Help: help,
-		Get:     func(s *Scenario) string { return format(*ptr(&s.Mock)) },
-		Enabled: mockEnabled(enabled), why: why, mock: true,
-	}
+		Get: func(s *Scenario) string { return format(*ptr(&s.Mock)) },
+	}.mockOnly(enabled, why)
 	set := mockSet(name, label, f.Allowed(), ptr)
 	f.Set = func(s *Scenario, v string) error {
 		// Any case, as the page's own choices are (choiceField); the

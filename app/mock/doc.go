@@ -40,7 +40,7 @@
 //	| `rate` | token bucket refill, tokens per second | 5 | a number between 0.001 and 1000000 |
 //	| `burst` | token bucket capacity (it starts full) | 10 | an integer between 1 and 1000000 |
 //	| `limit` | fixed/sliding window: requests allowed per window | 10 | an integer between 1 and 1000 |
-//	| `window` | fixed/sliding window length (Go duration syntax) | 1s | a duration between 1ms and 24h (e.g. 500ms, 2s, 1m) |
+//	| `window` | fixed/sliding window length (Go duration syntax) | 1s | a duration between 1ms and 24h (e.g. 250ms, 2s, 1m) |
 //	| `status` | status code of a rejection | 429 | 429, 503 |
 //	| `retry_after` | Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage | seconds | none, seconds, date, fixed, malformed |
 //	| `retry_value` | seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise) | 1 | an integer between 0 and 86400 |

@@ -253,7 +253,7 @@ var table = [numParams]ParamInfo{
 	pRate:       {"rate", "token bucket refill, tokens per second", "5", "a number " + core.LimiterRateRange.String()},
 	pBurst:      {"burst", "token bucket capacity (it starts full)", "10", "an integer " + core.LimiterBurstRange.String()},
 	pLimit:      {"limit", "fixed/sliding window: requests allowed per window", "10", "an integer " + core.LimiterLimitRange.String()},
-	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + " (e.g. 500ms, 2s, 1m)"},
+	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + " (e.g. 250ms, 2s, 1m)"},
 	pStatus:     {"status", "status code of a rejection", "429", "429, 503"},
 	pRetryAfter: {"retry_after", "Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
 	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and " + strconv.Itoa(MaxRetryValue)},
