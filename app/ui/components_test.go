@@ -219,9 +219,12 @@ func TestGreyedFieldSaysWhy(t *testing.T) {
 		key, text string // typed first
 		off       map[string]string
 	}{
-		{"", "", map[string]string{"bucket_rate": "Not in effect while the fleet bucket is off.", "every": "Not in effect while the workload is closed.", "jobs": ""}},
+		{"", "", map[string]string{"bucket_rate": "Not in effect while the fleet bucket is off.", "every": "Not in effect while the workload is closed.", "jobs": "",
+			"hints": "Not in effect while the mock sends no rate-limit headers (Rate-limit headers: None, or Server limiter: No limit).", "ra_honour": ""}},
 		{"bucket", "on", map[string]string{"bucket_rate": "", "bucket_cap": ""}},
-		{"target", "https://api.example.com/x", map[string]string{"rate": "Not in effect while a custom target replaces the mock.", "bucket_rate": ""}},
+		{"headers", "ietf", map[string]string{"hints": ""}},
+		{"retry_after", "none", map[string]string{"ra_honour": "Not in effect while the mock sends no Retry-After (Retry-After sent: None)."}},
+		{"target", "https://api.example.com/x", map[string]string{"rate": "Not in effect while a custom target replaces the mock.", "bucket_rate": "", "ra_honour": ""}},
 	} {
 		if step.key != "" {
 			l.Set(step.key, step.text)
