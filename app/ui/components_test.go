@@ -263,6 +263,11 @@ func TestControlsRenderEveryField(t *testing.T) {
 		if !strings.Contains(out, f.Label) {
 			t.Errorf("label %q missing", f.Label)
 		}
+		// What may be typed is shown before a value is refused: the
+		// custom target and the room showed nothing (a learner's review).
+		if f.Kind != fleet.KindBool && f.Kind != fleet.KindChoice && !strings.Contains(out, `id="range-`+f.Key+`"`) {
+			t.Errorf("%s shows no range or form", f.Key)
+		}
 	}
 	if strings.Contains(out, `id="err-`) {
 		t.Error("an error shown for the default configuration")

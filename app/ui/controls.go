@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 )
 
 // groupTitles names the groups of fleet.Fields, in the order shown.
@@ -18,7 +19,7 @@ var groupTitles = []struct{ id, title, note string }{
 	{"budget", "Retry budget", "Capping retries across the fleet."},
 	{"endpoint", "Endpoint", "The rate-limited server the workers call."},
 	{"failures", "Injected failures", "Percent of all requests that fail whatever the limit says; they do not count against it. The four together: at most 100%."},
-	{"outage", "Scheduled outage", "The server goes down for a while during every run, live or simulated: the herd that comes back is the point."},
+	{"outage", "Scheduled outage", "Give it a length and the server goes down for that long in every run, live or simulated: the herd that comes back is the point."},
 }
 
 // Controls are the inputs, generated from fleet.Fields: each with its
@@ -264,6 +265,12 @@ func fieldRange(f *fleet.Field, totalOf int) string {
 		} else {
 			rangeText += " per worker"
 		}
+	// The text fields' forms, short (their message gives the whole rule):
+	// they showed none until a value was refused (a learner's review).
+	case "target":
+		rangeText = "http(s):// URL or empty"
+	case "room":
+		rangeText = "≤ " + strconv.Itoa(mock.MaxKeyLen) + " of A–Z a–z 0–9 . _ ~ -"
 	}
 	if f.Kind == fleet.KindDuration && rangeText != "" {
 		rangeText += " (e.g. 250ms, 2s)"
