@@ -24,8 +24,8 @@ func watchedView(t *testing.T, end time.Time, evs ...mock.Event) *view {
 	v.startWatch(fleet.Default(), t0)
 	for i, ev := range evs {
 		b, _ := json.Marshal(ev)
-		if v.onServerEvent(string(b)) {
-			t.Fatalf("event %d taken for hello", i)
+		if c := v.onServerEvent(string(b)); c != "" {
+			t.Fatalf("event %d taken for the connection's %q", i, c)
 		}
 	}
 	v.finish(end)

@@ -337,7 +337,8 @@ func (l *Lab) showNewRun(ctx app.Context, live *liveRecords) {
 // longer than the 500 ms this was, and the arrivals before it opened
 // (the first 230 ms of a run whose every attempt hung) were never seen:
 // no arrival number for those attempts, none in the server panel (found
-// by a review). A stream that cannot open at all delays the run this long.
+// by a review). A stream that fails starts the run at once (streamed); one
+// the server does not answer delays it this long.
 const streamWait = 2 * time.Second
 
 // runLive is a live run's course, Run's and the rehearsal's: it lets the
@@ -649,7 +650,8 @@ func (l *Lab) Stop() {
 }
 
 // openStream opens the mock's arrivals stream for key into the view (l.stream
-// closes it); the returned channel receives once the stream says hello.
+// closes it); the returned channel receives once the stream says hello
+// (or, without retry, fails: streamed).
 // With retry (a watch, which sees nothing without it) a stream the server
 // refused is opened again; a run's is not: the run draws its server panel
 // from the answers without it, and a stream opened late would replace
@@ -664,19 +666,28 @@ func (l *Lab) openStream(key string, retry bool) <-chan struct{} {
 
 // streamInto opens the arrivals stream of the mock at origin for key into
 // v (with retry: again if the server refused it); the returned channel
-// receives once the stream says hello, and stop closes it.
+// receives once the stream says hello (streamed), and stop closes it.
 func streamInto(origin, key string, retry bool, v *view) (hello <-chan struct{}, stop func(), err error) {
 	h := make(chan struct{}, 1)
 	v.opening(time.Now())
-	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), retry, func(data string) {
-		if v.onServerEvent(data) {
+	stop, err = browser.Stream(origin+"/mock/events?key="+url.QueryEscape(key), retry, streamed(v, h, retry))
+	return h, stop, err
+}
+
+// streamed is streamInto's handler of each message: into v, and a signal
+// on h once the stream says hello, or, without retry, once it fails: it
+// is not asked again, and the browser reconnects only after seconds, so a
+// run waiting for its hello would wait out streamWait in vain (a stream
+// the server refused held the run 2 s).
+func streamed(v *view, h chan<- struct{}, retry bool) func(data string) {
+	return func(data string) {
+		if c := v.onServerEvent(data); c == "hello" || !retry && c != "" {
 			select {
 			case h <- struct{}{}:
 			default:
 			}
 		}
-	})
-	return h, stop, err
+	}
 }
 
 // closeStream closes the arrivals stream of the last run, if still open.

@@ -2319,7 +2319,7 @@ func TestWatchConnectionLost(t *testing.T) {
 		t.Fatalf("after the connection dropped: %+v", st)
 	}
 	time.Sleep(20 * time.Millisecond)
-	if hello := v.onServerEvent(`{"type":"hello","key":"r1"}`); !hello {
+	if c := v.onServerEvent(`{"type":"hello","key":"r1"}`); c != "hello" {
 		t.Error("the stream's hello again is not a hello")
 	}
 	st := v.watchStats()
@@ -2467,6 +2467,34 @@ func TestRunKeepsWhatItsStreamToldBeforeItStarted(t *testing.T) {
 	v.mu.Unlock()
 	if !lost {
 		t.Error("a stream lost before the run began is not drawn lost")
+	}
+}
+
+// A run waits for its stream's hello (up to streamWait) before it starts,
+// but not for a stream that failed: a run's is not asked again, so its
+// wait was in vain (a stream the server refused held the run 2 s). A
+// watch, which asks again, waits on; arrivals signal nothing.
+func TestRunStopsWaitingForAStreamThatFailed(t *testing.T) {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	for _, c := range []struct {
+		msg    string
+		retry  bool
+		signal bool
+	}{
+		{`{"type":"hello","key":"run-1","at":"` + now + `"}`, false, true},
+		{`{"type":"hello","key":"room","at":"` + now + `"}`, true, true},
+		{`{"type":"lost","at":"` + now + `"}`, false, true},
+		{`{"type":"refused","status":404,"at":"` + now + `"}`, false, true},
+		{`{"type":"lost","at":"` + now + `"}`, true, false},
+		{`{"type":"arrival","key":"run-1","seq":1,"tag":"w0.j0.a1","at":"` + now + `","outcome":"ok","status":200}`, false, false},
+	} {
+		v := newViewOn("c", "o")
+		v.start(fleet.Default(), time.Now(), "")
+		h := make(chan struct{}, 1)
+		streamed(v, h, c.retry)(c.msg)
+		if got := len(h) == 1; got != c.signal {
+			t.Errorf("%s with retry %v: the run's wait ends %v, want %v", c.msg, c.retry, got, c.signal)
+		}
 	}
 }
 

@@ -384,12 +384,13 @@ func (v *view) probeClock(ctx context.Context, origin string, n int) {
 }
 
 // onServerEvent queues one message of the mock's arrivals stream (its JSON
-// data) for the next frame and reports whether it was the stream's hello.
-// It is called from a JS callback and returns at once.
-func (v *view) onServerEvent(data string) (hello bool) {
+// data) for the next frame and returns its type if it tells of the
+// connection ("hello", "lost", "refused"), else "". It is called from a
+// JS callback and returns at once.
+func (v *view) onServerEvent(data string) (conn string) {
 	var e mock.Event
 	if mock.DecodeEvent(data, &e) != nil {
-		return false
+		return ""
 	}
 	if e.Type == "hello" || e.Type == "lost" || e.Type == "refused" {
 		// The connection: lost (the browser reconnects, or the page asks
@@ -413,7 +414,7 @@ func (v *view) onServerEvent(data string) (hello bool) {
 		}
 		v.mu.Unlock()
 		v.request()
-		return e.Type == "hello"
+		return e.Type
 	}
 	v.mu.Lock()
 	v.srv = append(v.srv, e)
@@ -429,7 +430,7 @@ func (v *view) onServerEvent(data string) (hello bool) {
 	v.dirty = true
 	v.mu.Unlock()
 	v.request()
-	return false
+	return ""
 }
 
 // loadSlice is the most time load keeps the page's thread before it lets
