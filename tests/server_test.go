@@ -339,7 +339,8 @@ func TestSettingsMountAfterThePaint(t *testing.T) {
 // a run that got no answer says so in its status, where it read
 // "Finished: 0 of 100 jobs succeeded"; and once the server is back, the
 // next run asks again and spreads the workers over *.localhost (the review
-// saw it held by the browser until a reload).
+// saw it held by the browser until a reload). Until then the status says
+// the server is not answering (it said "Ready"), and Ready once it is back.
 func TestOfflineAfterFirstVisit(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -361,6 +362,17 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	if st := state(t, ctx); st.Subdomains != "server down" {
 		t.Errorf("the check says %q, want \"server down\"", st.Subdomains)
 	}
+	// The status says it too, where it read "Ready" (a review), and
+	// says Ready once the server is back.
+	if status := textOf(t, ctx, "run-status"); !strings.Contains(status, "is not answering (stopped?)") {
+		t.Errorf("the server stopped, the status says %q", status)
+	}
+	back := startServer(t, "-port", u.Port())
+	var status string
+	if err := waitFor(15*time.Second, func() bool { status = textOf(t, ctx, "run-status"); return strings.HasPrefix(status, "Ready.") }); err != nil {
+		t.Errorf("the server back, the status says %q after 15 s", status)
+	}
+	back.Stop(t)
 	runToEnd(t, ctx, 60*time.Second)
 	if status, want := textOf(t, ctx, "run-status"), "No request got an answer (network errors): is the server at "+u.Host+" running?"; !strings.Contains(status, want) {
 		t.Errorf("a run with the server down: status %q, want %q in it", status, want)

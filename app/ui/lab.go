@@ -617,6 +617,7 @@ func (l *Lab) checkSubdomains(ctx app.Context) {
 	if !app.IsClient || (l.subdomains != nil && !l.subdomains.expired()) || l.page == nil || !sharded(l.page) {
 		return
 	}
+	wasDown := l.subdomains.down()
 	c := newSubdomainCheck(l.page, newKey("origins-"), func() { browser.Clock{}.AfterPaint(context.Background()) }, browser.FetchOpen)
 	l.subdomains = c
 	ctx.Async(func() {
@@ -624,14 +625,29 @@ func (l *Lab) checkSubdomains(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			l.publish()
 			switch {
-			case c.serverDown && !l.running:
+			case c.serverDown && !l.running && !wasDown:
 				l.Flash(ctx, l.serverDownMsg())
-			case c.unreachable && !c.timedOut:
+			case c.unreachable && !c.timedOut && !c.serverDown:
 				l.Flash(ctx, subdomainsMsg)
+			}
+		})
+		if !c.serverDown {
+			return
+		}
+		// Down, it is asked again every serverDownRecheck, so that the
+		// status, which says so, says Ready once the server is back.
+		_ = browser.Clock{}.Sleep(context.Background(), serverDownRecheck)
+		ctx.Dispatch(func(ctx app.Context) {
+			if l.subdomains == c {
+				l.checkSubdomains(ctx)
 			}
 		})
 	})
 }
+
+// serverDownRecheck is how often the page asks again whether the server
+// it found not answering is back.
+const serverDownRecheck = 5 * time.Second
 
 // subdomainsState is the check's state for window.retrylab.state().
 func (l *Lab) subdomainsState() string {

@@ -129,6 +129,11 @@ func (b *RunBar) Render() app.UI {
 		status = "Watched room “" + l.watchRoom + "” for " + FormatMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 	case live != nil:
 		status = cannotRun(&l.s, live, simErr)
+	case l.rec == nil && l.s.Target == "" && l.subdomains.down():
+		// Said in the status, not only flashed: after an offline
+		// reload the page read "Ready" and a Run spent a minute failing
+		// (a review). Asked again until the server is back.
+		status = l.serverDownMsg()
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + FormatMeasured(l.stats.Drain) +
 			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed()
