@@ -133,7 +133,8 @@ func TestWatchRoom(t *testing.T) {
 }
 
 // TestWatchSurvivesAReload: a projector reloaded during a watch (or its tab
-// restored) watches the room again and says so; a watch ended with s stays
+// restored) watches the room again and says so, in its status as long as
+// it lasts: the counts are since the reload; a watch ended with s stays
 // ended across a reload.
 func TestWatchSurvivesAReload(t *testing.T) {
 	srv := startServer(t)
@@ -159,6 +160,10 @@ func TestWatchSurvivesAReload(t *testing.T) {
 		return s.Watching && s.WatchOpen && toast != ""
 	}); err != nil || !strings.Contains(toast, "again after the reload") {
 		t.Fatalf("after a reload: %+v, toast %q; want the watch going on, and said", ws(), toast)
+	}
+	// Said as long as the watch lasts, not only by the flash (a review).
+	if status := textOf(t, ctx, "run-status"); !strings.Contains(status, "requests from everyone since the page reloaded") {
+		t.Errorf("after a reload, the watch's status %q does not say its counts are since", status)
 	}
 	press(t, ctx, "s")
 	if err := waitFor(5*time.Second, func() bool { return !ws().Watching }); err != nil {

@@ -76,6 +76,7 @@ type Lab struct {
 	watchRoom  string           // the room watched
 	watchOpen  bool             // the room's stream said hello
 	watchFull  bool             // the watch stopped at WatchMaxArrivals
+	watchAgain bool             // the watch was started again by a reload (adoptWatch): its counts are since
 	join       joinState        // how devices join the watched room
 	device     string           // this page's name in a shared room (room.go)
 	simSum     fleet.SimSummary // of the last run, when it was simulated

@@ -57,6 +57,7 @@ func (l *Lab) adoptWatch(ctx app.Context) {
 		return
 	}
 	l.Watch(ctx)
+	l.watchAgain = true // the status says it as long as the watch lasts: the flash goes
 	l.Flash(ctx, "Watching room “"+room+"” again after the reload: the counts start from now")
 }
 

@@ -26,6 +26,17 @@ type RunBar struct {
 // to a screen reader.
 const toastSaidID = "toast-said"
 
+// watchSince says from when the watch's counts are: "so far", or, for a
+// watch a reload started again, "since the page reloaded": the server
+// keeps no history, and a projector reloaded mid-workshop showed counts
+// restarted with nothing lasting to say so (a presenter's review).
+func (l *Lab) watchSince() string {
+	if l.watchAgain {
+		return "since the page reloaded"
+	}
+	return "so far"
+}
+
 // stopTitle is the Stop button's title: what it stops.
 func stopTitle(simulating bool) string {
 	if simulating {
@@ -91,7 +102,7 @@ func (b *RunBar) Render() app.UI {
 		counts = " " + thousands(l.wstats.Arrivals) + " seen so far. Stop (s) ends the watch."
 	case l.watching:
 		status = "Watching room “" + l.watchRoom + "”"
-		counts = ": " + thousands(l.wstats.Arrivals) + " requests from everyone so far (" +
+		counts = ": " + thousands(l.wstats.Arrivals) + " requests from everyone " + l.watchSince() + " (" +
 			thousands(l.wstats.OK) + " allowed, " + thousands(l.wstats.Limited) + " rejected)" + droppedText(l.wstats.Dropped) + lostText(l.wstats.LostFor) + ". Stop (s) ends the watch."
 	case l.replaying:
 		status = "Replaying"
@@ -127,6 +138,9 @@ func (b *RunBar) Render() app.UI {
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
 		status = "Watched room “" + l.watchRoom + "” for " + FormatMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
+		if l.watchAgain {
+			status = strings.TrimSuffix(status, ".") + " " + l.watchSince() + "."
+		}
 	case live != nil:
 		status = cannotRun(&l.s, live, simErr)
 	case l.rec == nil && l.s.Target == "" && l.subdomains.down():

@@ -141,7 +141,7 @@ func (l *Lab) Watch(ctx app.Context) {
 	l.runKey = s.Room
 	l.watching, l.watched = true, true
 	l.simSum, l.tr, l.live = fleet.SimSummary{}, nil, nil
-	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull = true, watchStats{}, s.Room, false, false
+	l.hasStats, l.wstats, l.watchRoom, l.watchOpen, l.watchFull, l.watchAgain = true, watchStats{}, s.Room, false, false, false
 	start := time.Now()
 	l.simAt = start // the files' name (fileStamp)
 	l.view.startWatch(s, start)
