@@ -98,8 +98,8 @@ func (t Timing) Queued() (ms float64, ok bool) {
 }
 
 // MaxBody is the most of an answer's body a fetch reads; the rest is
-// cancelled unread. It is fleet.MaxBody, the native transport's (their
-// test in app/ui says so).
+// cancelled unread. The native tests' net/http transport reads as much
+// (app/fleet/httptransport_test.go).
 const MaxBody = 64 << 10
 
 // maxBodyJS is MaxBody as fetch_js.go's JavaScript writes it (TestMaxBody).

@@ -1,13 +1,14 @@
 // Package fleet is the model and the runner behind the playground page: a
 // Scenario (every client-fleet and mock-endpoint parameter), the Fields that
-// describe, validate and encode it, the Presets that tell the story, and Run,
-// which drives a fleet of workers through core's retry loop and records every
-// event.
+// describe, validate and encode it, the Presets that tell the story, RunFrom
+// (and Run, which starts now), which drives a fleet of workers through core's
+// retry loop and records every event, and Simulate, the same in virtual time.
 //
 // The package is pure Go: it compiles natively and for js/wasm, touches no
 // JavaScript and no go-app. The page plugs in a fetch()-based Transport and a
-// JS-timer core.Clock; tests and the simulator comparison use HTTPTransport
-// and the real clock.
+// JS-timer core.Clock; the native tests, which run fleets against a real
+// server and compare them with Simulate, use a net/http one
+// (httptransport_test.go) and the real clock.
 //
 // # One place for every parameter
 //

@@ -376,7 +376,7 @@ func targetPort(v string) (int, string) {
 }
 
 // SentTarget is the custom target as fetch() sends it, for a client in Go
-// to call (the Go code, HTTPTransport): without its fragment, which no
+// to call (the Go code, the tests' HTTPTransport): without its fragment, which no
 // request carries, and with the bytes the browser's URL parser
 // percent-encodes so (the URL Standard's path and special-query
 // percent-encode sets: controls, space, " < > and every byte of a

@@ -243,9 +243,13 @@ func (r *Recording) Numbers(recs []Record) (Stats, float64) {
 			return n.st, n.disp
 		}
 	}
-	st := StatsOf(r.Start, recs)
+	acc := NewStatsAcc(r.Start, len(recs))
+	for i := range recs {
+		acc.Add(&recs[i])
+	}
+	st := acc.Stats()
 	r.Final(&st)
-	disp := Dispersion(recs, DispersionSlice)
+	disp := acc.Dispersion(DispersionSlice)
 	if whole {
 		r.KeepNumbers(st, disp)
 	}

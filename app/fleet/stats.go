@@ -230,7 +230,7 @@ func (a *StatsAcc) Add(r *Record) {
 		st.Requests++
 		if e.Attempt == 1 {
 			st.FirstTries++
-		} else if e.Attempt > 1 {
+		} else if isRetry(e) {
 			a.retries = append(a.retries, e.At.Sub(a.start))
 		}
 		a.sends = append(a.sends, e.At.Sub(a.start))
@@ -471,12 +471,16 @@ func Dispersion(recs []Record, slice time.Duration) float64 {
 	}
 	var ts []time.Time
 	for i := range recs {
-		if e := &recs[i].Event; e.Kind == core.EventAttempt && e.Attempt > 1 {
+		if e := &recs[i].Event; isRetry(e) {
 			ts = append(ts, e.At)
 		}
 	}
 	return dispersionSorted(sinceFirst(ts), slice)
 }
+
+// isRetry reports whether e is a retry's attempt: what Dispersion, and
+// StatsAcc's, count.
+func isRetry(e *core.Event) bool { return e.Kind == core.EventAttempt && e.Attempt > 1 }
 
 // DispersionOneSlice reports whether d, the Dispersion of a run's retries
 // retries, says they all fell in one slice: only then is it their number.

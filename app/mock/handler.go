@@ -49,7 +49,7 @@ const (
 	DefaultMaxKeys    = 100_000
 	DefaultMaxBytes   = 64 << 20
 	DefaultIdleTTL    = 10 * time.Minute
-	DefaultHangLimit  = 60 * time.Second
+	DefaultHangLimit  = sim.DefaultHangLimit // what the simulator holds a hang for, as the mock does
 	DefaultMaxStreams = 500
 
 	DefaultMaxStreamsPerClient   = 50

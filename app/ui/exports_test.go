@@ -577,14 +577,6 @@ func TestExportTellsWhatTheStreamHeardOfUnansweredAttempts(t *testing.T) {
 	}
 }
 
-// TestBodyCapsAgree: the page's fetch reads as much of an answer's body as
-// the native transport does.
-func TestBodyCapsAgree(t *testing.T) {
-	if browser.MaxBody != fleet.MaxBody {
-		t.Errorf("the page's fetch reads %d bytes of a body, the native transport %d", browser.MaxBody, fleet.MaxBody)
-	}
-}
-
 // An export is collected in parts of at most exportPart, which the file's
 // Blob copies one by one: a growing buffer copied the whole at each
 // doubling, and the Blob took 80 MB in one copy.

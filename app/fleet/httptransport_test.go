@@ -11,17 +11,16 @@ import (
 	"net/http"
 	"time"
 
+	"retrylab/app/browser"
 	"retrylab/app/mock"
 )
 
-// MaxBody is the most of a response body a transport reads; the rest is
-// discarded unread.
-const MaxBody = 64 << 10
-
-// HTTPTransport performs attempts with net/http: for native tests, the
-// server-side comparison with the simulator, and tools. (The page uses
-// fetch() through app/browser instead: net/http in the browser cannot
-// bypass the HTTP cache, see the README's facts.) It is safe for concurrent use.
+// HTTPTransport performs attempts with net/http, for the native tests that
+// run a fleet against a real server, and compare it with the simulator.
+// It reads at most browser.MaxBody of a body, as the page's fetch() does.
+// (The page uses fetch() through app/browser: net/http in the browser
+// cannot bypass the HTTP cache, see the README's facts.) It is safe for
+// concurrent use.
 type HTTPTransport struct {
 	Client *http.Client            // nil: NewHTTPTransport's own client (idle connections for every worker), else http.DefaultClient
 	URL    func(worker int) string // the base URL of worker's attempts
@@ -64,7 +63,7 @@ func (t *HTTPTransport) client() *http.Client {
 	return http.DefaultClient
 }
 
-// Do sends one GET and reads up to MaxBody of the answer.
+// Do sends one GET and reads up to browser.MaxBody of the answer.
 func (t *HTTPTransport) Do(ctx context.Context, worker, job, attempt int) Attempt {
 	tag := ""
 	if t.Tag {
@@ -81,7 +80,7 @@ func (t *HTTPTransport) Do(ctx context.Context, worker, job, attempt int) Attemp
 	}
 	defer resp.Body.Close()
 	a := Attempt{Status: resp.StatusCode, Header: resp.Header}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, browser.MaxBody))
 	if err != nil {
 		a.Err = err
 		return a
@@ -107,7 +106,7 @@ func (t *HTTPTransport) Outage(ctx context.Context, d time.Duration) error {
 		return err
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, browser.MaxBody))
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("fleet: POST /mock/outage: %s: %s", resp.Status, bytes.TrimSpace(body))
 	}
