@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"runtime"
 	"sort"
@@ -323,17 +322,15 @@ func scenarioFromQuery(q string) (fleet.Scenario, []fleet.FieldError, error) {
 	if i := strings.IndexByte(q, '#'); i >= 0 {
 		q = q[:i]
 	}
-	v, err := url.ParseQuery(q)
-	if err != nil {
-		return fleet.Scenario{}, nil, fmt.Errorf("query %q: %w", q, err)
-	}
+	// Read as the page reads it, each parameter it cannot read named.
+	v, unread := fleet.ParseQuery(q)
 	// A page's link with a comparison baseline (Keep as baseline) carries
 	// it as vs=, the baseline's own query: not a setting of this run.
 	if base, ok := v["vs"]; ok {
 		return fleet.Scenario{}, nil, fmt.Errorf("vs is the page's comparison baseline, not a setting: leave it out, and simulate the baseline on its own with retrylab sim scenario %s", shellQuote(base[0]))
 	}
 	s, notes := fleet.FromQuery(v)
-	return s, notes, nil
+	return s, append(unread, notes...), nil
 }
 
 // shellQuote quotes s for a POSIX shell, in single quotes.

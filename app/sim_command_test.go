@@ -357,3 +357,47 @@ func TestSweepProgress(t *testing.T) {
 		t.Error("a pipe is a terminal")
 	}
 }
+
+// FuzzScenarioFromQuery: whatever is typed as the query, sim scenario
+// reads it without a panic, and a query it takes whole is the scenario
+// it says it simulates: its printed query (Encode) reads back the same.
+func FuzzScenarioFromQuery(f *testing.F) {
+	for _, q := range []string{"", "workers=5&jobs=3", "?workers=5#x", "workers=5;jobs=3", "workers=%zz", "vs=workers%3D3",
+		"http://localhost:8080/?strategy=none&attempts=3", "a%zz=1", "workers=5&workers=6", "rate=0&limiter=bogus", "workers=2000&jobs=1"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		s, notes, err := scenarioFromQuery(q)
+		if err != nil || len(notes) > 0 {
+			return
+		}
+		again, notes, err := scenarioFromQuery(s.Encode())
+		if err != nil || len(notes) > 0 || again.Encode() != s.Encode() {
+			t.Fatalf("%q read as %s, which reads back as %s (%v, %v)", q, s.Encode(), again.Encode(), notes, err)
+		}
+	})
+}
+
+// FuzzDecimalFlag: a flag's value is a decimal integer it keeps, or one
+// its check refuses, naming the value; never a panic, never a number
+// read otherwise (0x50, 1e3 and " 5" are refused).
+func FuzzDecimalFlag(f *testing.F) {
+	for _, v := range []string{"5", "-1", "0x50", "1e3", "+5", " 5", "", "18446744073709551615", "18446744073709551616"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var n int
+		fl := &decimalFlag[int]{p: &n}
+		if err := fl.Set(v); err != nil {
+			t.Fatalf("Set(%q): %v", v, err)
+		}
+		err := fl.check("runs", "an integer")
+		want, perr := strconv.Atoi(v)
+		switch {
+		case perr != nil && (err == nil || !strings.Contains(err.Error(), strconv.Quote(v))):
+			t.Fatalf("%q: check %v, want it refused by name", v, err)
+		case perr == nil && (err != nil || n != want):
+			t.Fatalf("%q: %d, %v; want %d", v, n, err, want)
+		}
+	})
+}

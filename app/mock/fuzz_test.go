@@ -264,3 +264,39 @@ func FuzzParseEventsQuery(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPreflight: whatever a preflight asks to send
+// (Access-Control-Request-Headers, read from any web page's request), the
+// answer is 204 with no body, and it allows those headers only as asked,
+// only when they are a plain list of field names of at most 1 KB: nothing
+// else of the request is written back (no CR, LF or other byte that could
+// start a header of its own).
+func FuzzPreflight(f *testing.F) {
+	for _, s := range []string{"x-worker, content-type", "x\r\nSet-Cookie: a=b", "", ",,", "a b", "ä", strings.Repeat("x", 1025)} {
+		f.Add(s)
+	}
+	h := New(Options{MaxKeys: 10})
+	f.Cleanup(h.Close)
+	f.Fuzz(func(t *testing.T, asked string) {
+		req := httptest.NewRequest(http.MethodOptions, "/mock?key=x", nil)
+		req.Header["Access-Control-Request-Method"] = []string{"GET"}
+		req.Header["Access-Control-Request-Headers"] = []string{asked}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+			t.Fatalf("%q: %d %q", asked, rec.Code, rec.Body)
+		}
+		allowed, ok := rec.Header()["Access-Control-Allow-Headers"]
+		if !ok {
+			return
+		}
+		if len(allowed) != 1 || allowed[0] != asked || len(asked) > 1024 {
+			t.Fatalf("asked %q, allowed %q", asked, allowed)
+		}
+		for _, c := range []byte(asked) {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_, ", c) >= 0) {
+				t.Fatalf("allowed %q, with %q", asked, c)
+			}
+		}
+	})
+}

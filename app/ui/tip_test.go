@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"retrylab/app/browser"
 )
@@ -119,4 +123,28 @@ func TestNoteText(t *testing.T) {
 			t.Errorf("noteText(%q) = %q, want %q", tc.note, got, tc.want)
 		}
 	}
+}
+
+// FuzzNoteText: noteText reads core's notes, which quote header values as
+// the server sent them: whatever a server sends, a note's quoted value
+// comes out as it went in, the page's durations around it, and no note
+// panics or loses valid UTF-8.
+func FuzzNoteText(f *testing.F) {
+	f.Add("1.5", int64(877*time.Millisecond), "spread +877ms")
+	f.Add(`a "2s" b`, int64(20*time.Millisecond), "")
+	f.Add("2m", int64(-1), `"unclosed`)
+	f.Fuzz(func(t *testing.T, value string, d int64, note string) {
+		quoted := strconv.Quote(value)
+		n := "retry-after " + quoted + ": invalid syntax; spread +" + time.Duration(d).String()
+		got := noteText(n)
+		if !strings.HasPrefix(got, "retry-after "+quoted+": invalid syntax; spread +") {
+			t.Fatalf("noteText(%q) = %q: the quoted value is not as it came", n, got)
+		}
+		if d > 0 && !strings.HasSuffix(got, "+"+fmtDur(time.Duration(d))) {
+			t.Fatalf("noteText(%q) = %q, want the spread written %q", n, got, fmtDur(time.Duration(d)))
+		}
+		if out := noteText(note); utf8.ValidString(note) && !utf8.ValidString(out) {
+			t.Fatalf("noteText(%q) = %q: not UTF-8", note, out)
+		}
+	})
 }
