@@ -135,9 +135,6 @@ const mockEndpoints = "/mock, /mock/events, /mock/outage, /mock/limit, /mock/bur
 // started from another folder, the server looks in the wrong place.
 const pointRoot = "or point -root (RETRYLAB_ROOT) at the repository"
 
-// newSite is newSiteWith root and the mock's defaults.
-func newSite(root string) (*site, error) { return newSiteWith(root, mock.Options{}) }
-
 // newSiteWith reads the built assets under root and wires the handlers,
 // the mock's with mo.
 // Paths are made absolute first, so that a file missing under the default

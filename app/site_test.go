@@ -660,3 +660,6 @@ func TestMockRefusalsCarryTheMockHeaders(t *testing.T) {
 		}
 	}
 }
+
+// newSite is newSiteWith root and the mock's defaults.
+func newSite(root string) (*site, error) { return newSiteWith(root, mock.Options{}) }

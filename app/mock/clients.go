@@ -55,13 +55,6 @@ func (c *clients) give(addr string) {
 	}
 }
 
-// held is how many addr holds.
-func (c *clients) held(addr string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n[addr]
-}
-
 // remoteHost is r's remote IP address as clients counts it: "" for a
 // loopback one, without an IPv6 zone ("fe80::1%eth0" was unreadable, and
 // so went uncounted, as loopback), IPv4 for an IPv4-mapped one; an

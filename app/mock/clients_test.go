@@ -286,3 +286,10 @@ func TestUncappedAddresses(t *testing.T) {
 		}
 	}
 }
+
+// held is how many addr holds.
+func (c *clients) held(addr string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[addr]
+}

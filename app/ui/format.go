@@ -136,8 +136,12 @@ func plural(n int, one, many string) string {
 }
 
 // fmtSeconds is an offset from the run's start: "2.104 s".
-func fmtSeconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + " s"
+func fmtSeconds(d time.Duration) string { return secondsTo(d, 3) }
+
+// secondsTo is d in seconds with the given decimals: "3.2 s" with one, for
+// a replay's playhead, which moves too fast for milliseconds.
+func secondsTo(d time.Duration, decimals int) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', decimals, 64) + " s"
 }
 
 // fmtDur is a duration for people: "850 µs", "12.3 ms", "1.25 s",

@@ -374,7 +374,7 @@ func (l *Lab) selfTargetNote() string {
 	u, err := url.Parse(l.s.Target)
 	page := l.pageURL()
 	if l.s.Target == "" || err != nil || u.Scheme != page.Scheme || portOf(u) != portOf(page) ||
-		!strings.EqualFold(u.Hostname(), page.Hostname()) && !(isLoopback(page.Hostname()) && isLoopback(u.Hostname())) {
+		!strings.EqualFold(u.Hostname(), page.Hostname()) && !(reachedByLocalhostNames(page.Hostname()) && reachedByLocalhostNames(u.Hostname())) {
 		return ""
 	}
 	if u.Path == "/mock" || strings.HasPrefix(u.Path, "/mock/") {

@@ -50,12 +50,14 @@ func pageOrigin(page *url.URL) string {
 
 // sharded reports whether a page at page spreads the mock's requests over
 // *.localhost origins: an http page on this machine.
-func sharded(page *url.URL) bool { return page.Scheme == "http" && isLoopback(page.Hostname()) }
+func sharded(page *url.URL) bool {
+	return page.Scheme == "http" && reachedByLocalhostNames(page.Hostname())
+}
 
-// isLoopback reports whether host is one the *.localhost names reach:
+// reachedByLocalhostNames reports whether host is one the *.localhost names reach:
 // browsers resolve them to 127.0.0.1 and ::1 only, so a page on another
 // loopback address (127.0.0.5) keeps every worker on its own origin.
-func isLoopback(host string) bool {
+func reachedByLocalhostNames(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}

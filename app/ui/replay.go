@@ -209,16 +209,11 @@ func (v *view) replayText() string {
 	}
 	at, end, speed, slowed := r.at, r.end, r.speed, r.slowed
 	v.mu.Unlock()
-	text := "Replaying " + secondsText(at) + " of " + secondsText(end) + " at " + speedText(speed)
+	text := "Replaying " + secondsTo(at, 1) + " of " + secondsTo(end, 1) + " at " + speedText(speed)
 	if !slowed.IsZero() && time.Since(slowed) < time.Second {
 		text += ", slowed: too many attempts to draw at that speed"
 	}
 	return text
-}
-
-// secondsText is d in seconds with one decimal: "3.2 s".
-func secondsText(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
 }
 
 // speedText is a replay speed: "0.25×", "2×".

@@ -142,7 +142,7 @@ func joinLinks(page *url.URL, query string, origins []string) []string {
 	link := func(scheme, host string) string {
 		return (&url.URL{Scheme: scheme, Host: host, Path: path, RawQuery: query}).String()
 	}
-	if page != nil && page.Host != "" && !loopbackHost(page.Hostname()) {
+	if page != nil && page.Host != "" && !localOnlyHost(page.Hostname()) {
 		return []string{link(page.Scheme, page.Host)}
 	}
 	var links []string
@@ -166,10 +166,10 @@ func joinQuery(s fleet.Scenario) string {
 	return s.EncodeChanged()
 }
 
-// loopbackHost reports whether host cannot be used from another device:
+// localOnlyHost reports whether host cannot be used from another device:
 // localhost, a subdomain of it, a loopback address, or the unspecified
 // address (a page opened at http://0.0.0.0:8080/).
-func loopbackHost(host string) bool {
+func localOnlyHost(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
@@ -183,7 +183,7 @@ func loopbackHost(host string) bool {
 func (l *Lab) askJoin(ctx app.Context) {
 	l.join = joinState{Asked: true, Workers: l.s.Workers}
 	query := joinQuery(l.s)
-	if l.page != nil && !loopbackHost(l.page.Hostname()) {
+	if l.page != nil && !localOnlyHost(l.page.Hostname()) {
 		l.join.Links = joinLinks(l.page, query, nil)
 		return // the audience reaches the page where it is
 	}

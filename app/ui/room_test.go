@@ -312,8 +312,8 @@ func TestLoopbackHost(t *testing.T) {
 		"0.0.0.0": true, "::": true,
 		"10.0.0.5": false, "192.168.1.7": false, "2001:db8::7": false, "lab.example": false, "notlocalhost": false, "": false,
 	} {
-		if got := loopbackHost(host); got != want {
-			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		if got := localOnlyHost(host); got != want {
+			t.Errorf("localOnlyHost(%q) = %v, want %v", host, got, want)
 		}
 	}
 }
