@@ -269,3 +269,38 @@ func ExampleFormatDuration() {
 	// 1_000 refused
 	// NaN refused
 }
+
+// A policy from user input is checked before a loop runs: Validate names
+// the first field out of range, its value and what is allowed, as the
+// exported ranges say it.
+func ExamplePolicy_Validate() {
+	p := core.DefaultPolicy()
+	fmt.Println(p.Validate())
+	p.MaxAttempts = 0
+	fmt.Println(p.Validate())
+	p = core.DefaultPolicy()
+	p.Backoff.Cap = 50 * time.Millisecond // under the 100ms base
+	fmt.Println(p.Validate())
+	fmt.Println(core.PolicyMaxAttemptsRange, core.PolicyMaxAttemptsRange.Contains(0))
+	// Output:
+	// <nil>
+	// core: policy max attempts 0: must be between 1 and 1000
+	// core: backoff cap 50ms: must be 0 (no cap) or at least base 100ms
+	// between 1 and 1000 false
+}
+
+// The limiter kinds and the ceiling's actions are read from configuration
+// by their names, as String writes them.
+func ExampleParseLimiterKind() {
+	for _, name := range []string{"token-bucket", "sliding-window", "leaky"} {
+		k, err := core.ParseLimiterKind(name)
+		fmt.Println(k, err)
+	}
+	a, err := core.ParseCeilingAction("stop")
+	fmt.Println(a, err)
+	// Output:
+	// token-bucket <nil>
+	// sliding-window <nil>
+	// none core: limiter kind "leaky": must be one of none, token-bucket, fixed-window, sliding-window
+	// stop <nil>
+}

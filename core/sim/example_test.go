@@ -52,3 +52,27 @@ func ExampleFleet() {
 	// Output:
 	// 20 jobs, 49 attempts (20 ok, 29 rejected), 0 gave up, last ended after 3.540441172s
 }
+
+// The scheduler runs actors in virtual time: events fire in time order,
+// those due at the same instant in the order they were scheduled, and an
+// actor may schedule more. A run takes no wall-clock time.
+func ExampleScheduler() {
+	s := sim.NewScheduler(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	var tick sim.ActorFunc
+	tick = func(now time.Time, n int) {
+		fmt.Println(s.Elapsed(), "tick", n)
+		if n < 3 {
+			s.After(time.Duration(n)*time.Second, tick, n+1) // waits growing, as backoff's
+		}
+	}
+	s.After(0, tick, 1)
+	// Due at 1s as tick 2 is, but scheduled first: it fires first.
+	s.After(time.Second, sim.ActorFunc(func(time.Time, int) { fmt.Println(s.Elapsed(), "other") }), 0)
+	fmt.Println("fired", s.Run(), "ending at", s.Now().Format(time.TimeOnly))
+	// Output:
+	// 0s tick 1
+	// 1s other
+	// 1s tick 2
+	// 3s tick 3
+	// fired 4 ending at 00:00:03
+}
