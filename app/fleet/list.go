@@ -124,7 +124,7 @@ var Fields = []Field{
 	mockChoice("retry_after", "endpoint", "Retry-After sent", "What the endpoint puts in Retry-After: nothing, seconds, a date, a fixed value, or garbage that tests the client's parser.",
 		func(p *mock.Params) *mock.RetryMode { return &p.RetryAfter }, mock.RetryMode.String, retryModeLabels, nil, ""),
 	mockNumber("retry_value", "endpoint", "Fixed Retry-After", "s", "Seconds sent in every Retry-After, whatever the limiter says; a value too small brings a herd back too early.",
-		"0", strconv.Itoa(mock.MaxRetryValue), func(p *mock.Params) *int { return &p.RetryValue }, strconv.Itoa,
+		strconv.Itoa(mock.RetryValueRange.Min), strconv.Itoa(mock.RetryValueRange.Max), func(p *mock.Params) *int { return &p.RetryValue }, strconv.Itoa,
 		func(s *Scenario) bool { return s.Mock.RetryAfter == mock.RetryFixed }, "while Retry-After sent is not Fixed value"),
 	mockChoice("malformed", "endpoint", "Malformed kind", "Which broken Retry-After the endpoint sends; mix rotates through them all. Huge is valid but longer than any clock holds: core reads it as the longest wait, so the ceiling clamps it or gives up.",
 		func(p *mock.Params) *mock.Malformed { return &p.Malformed }, mock.Malformed.String, nil,

@@ -133,7 +133,7 @@ func parseBurstQuery(raw string) (int, Params, *ParamError) {
 		case seen:
 			return 0, Params{}, &ParamError{Param: "n", Value: Cut(value), Allowed: AllowedOnce}
 		}
-		v, ok := parseInt(value, BurstNRange.Min, BurstNRange.Max)
+		v, ok := parseIn(value, BurstNRange, strconv.Atoi)
 		if !ok {
 			return 0, Params{}, &ParamError{Param: "n", Value: Cut(value), Allowed: burstNAllowed}
 		}

@@ -29,6 +29,9 @@ const (
 // MaxLatency too).
 var LatencyRange = core.Range[time.Duration]{Min: 0, Max: MaxLatency}
 
+// RetryValueRange is the range of retry_value, in seconds.
+var RetryValueRange = core.Range[int]{Min: 0, Max: MaxRetryValue}
+
 // RetryMode says what the Retry-After header of a rejection carries. The
 // modes up to RetryFixed are core/sim's RetryAfterMode, whose values
 // sim.AppendRetryAfter writes; RetryMalformed is the mock's own.
@@ -256,7 +259,7 @@ var table = [numParams]ParamInfo{
 	pWindow:     {"window", "fixed/sliding window length (Go duration syntax)", "1s", "a duration " + core.LimiterWindowRange.String() + " (e.g. 250ms, 2s, 1m)"},
 	pStatus:     {"status", "status code of a rejection", "429", "429, 503"},
 	pRetryAfter: {"retry_after", "Retry-After on rejections and in an outage: none, delta-seconds (rounded up), HTTP-date, a fixed value, or garbage", "seconds", "none, seconds, date, fixed, malformed"},
-	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer between 0 and " + strconv.Itoa(MaxRetryValue)},
+	pRetryValue: {"retry_value", "seconds sent in Retry-After, only with retry_after=fixed (ignored otherwise)", "1", "an integer " + RetryValueRange.String()},
 	pMalformed:  {"malformed", "kind of garbage sent in Retry-After (mix rotates through all), only with retry_after=malformed (ignored otherwise)", "mix", "mix, text, empty, negative, decimal, unit, huge, rfc1123z, iso8601"},
 	pHeaders:    {"headers", "extra rate-limit headers on every response (none with limiter=none: no limit to describe): IETF RateLimit/RateLimit-Policy, X-RateLimit-*, or both", "none", "none, ietf, x, both"},
 	pLatency:    {"latency", "delay before every response (abandoned when the client goes away)", "0s", "a duration " + LatencyRange.String() + "; " + allowedLatency},
@@ -512,15 +515,15 @@ func (p *Params) set(i int, v string) *ParamError {
 		}
 		p.Limiter = core.LimiterKind(k)
 	case pRate:
-		p.Rate, ok = parseFloat(v, core.LimiterRateRange.Min, core.LimiterRateRange.Max)
+		p.Rate, ok = parseIn(v, core.LimiterRateRange, core.ParseFloat)
 	case pBurst:
-		p.Burst, ok = parseInt(v, core.LimiterBurstRange.Min, core.LimiterBurstRange.Max)
+		p.Burst, ok = parseIn(v, core.LimiterBurstRange, strconv.Atoi)
 	case pLimit:
-		p.Limit, ok = parseInt(v, core.LimiterLimitRange.Min, core.LimiterLimitRange.Max)
+		p.Limit, ok = parseIn(v, core.LimiterLimitRange, strconv.Atoi)
 	case pWindow:
-		p.Window, ok = parseDuration(v, core.LimiterWindowRange.Min, core.LimiterWindowRange.Max)
+		p.Window, ok = parseIn(v, core.LimiterWindowRange, time.ParseDuration)
 	case pStatus:
-		p.Status, ok = parseInt(v, 429, 503)
+		p.Status, ok = parseIn(v, core.Range[int]{Min: 429, Max: 503}, strconv.Atoi)
 		_, listed := enumIndex(statusNames[:], strconv.Itoa(p.Status))
 		ok = ok && listed
 	case pRetryAfter:
@@ -528,7 +531,7 @@ func (p *Params) set(i int, v string) *ParamError {
 		k, ok = enumIndex(retryModeNames[:], v)
 		p.RetryAfter = RetryMode(k)
 	case pRetryValue:
-		p.RetryValue, ok = parseInt(v, 0, MaxRetryValue)
+		p.RetryValue, ok = parseIn(v, RetryValueRange, strconv.Atoi)
 	case pMalformed:
 		var k int
 		k, ok = enumIndex(malformedNames[:], v)
@@ -538,20 +541,20 @@ func (p *Params) set(i int, v string) *ParamError {
 		k, ok = enumIndex(headersNames[:], v)
 		p.Headers = Headers(k)
 	case pLatency:
-		p.Latency, ok = parseDuration(v, LatencyRange.Min, LatencyRange.Max)
+		p.Latency, ok = parseIn(v, LatencyRange, time.ParseDuration)
 	case pSpread:
-		p.Spread, ok = parseDuration(v, LatencyRange.Min, LatencyRange.Max)
+		p.Spread, ok = parseIn(v, LatencyRange, time.ParseDuration)
 	case pFail500:
-		p.Fail500, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
+		p.Fail500, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
 	case pFail503:
-		p.Fail503, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
+		p.Fail503, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
 	case pDrop:
-		p.Drop, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
+		p.Drop, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
 	case pHang:
-		p.Hang, ok = parseFloat(v, sim.FailureRange.Min, sim.FailureRange.Max)
+		p.Hang, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
 	case pSeed:
 		var err error
-		// A sign, as parseInt (strconv.Atoi) takes one: "+5" was refused
+		// A sign, as strconv.Atoi takes one: "+5" was refused
 		// as no integer between 0 and 2^64−1 (a robustness review).
 		p.Seed, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 10, 64)
 		p.Seeded, ok = true, err == nil
@@ -662,19 +665,11 @@ func enumIndex(names []string, v string) (int, bool) {
 	return 0, false
 }
 
-func parseInt(v string, lo, hi int) (int, bool) {
-	n, err := strconv.Atoi(v)
-	return n, err == nil && lo <= n && n <= hi
-}
-
-func parseFloat(v string, lo, hi float64) (float64, bool) {
-	f, err := core.ParseFloat(v)
-	return f, err == nil && lo <= f && f <= hi // false for NaN
-}
-
-func parseDuration(v string, lo, hi time.Duration) (time.Duration, bool) {
-	d, err := time.ParseDuration(v)
-	return d, err == nil && lo <= d && d <= hi
+// parseIn reads v with parse and reports whether it is in r (a NaN is
+// not).
+func parseIn[T ~int | ~int64 | ~float64](v string, r core.Range[T], parse func(string) (T, error)) (T, bool) {
+	x, err := parse(v)
+	return x, err == nil && r.Contains(x)
 }
 
 // Query encodes p as query values, leaving out parameters equal to their default.
