@@ -27,6 +27,7 @@ type baseline struct {
 	end       runEnd // how it ended: cut short (runEnd.cut), its numbers of work get no verdict
 	stats     fleet.Stats
 	list      []stat // its numbers, as the panel lists them
+	pressed   string // the faults pressed during it (pressedFaults), "" for none
 	draw      baselineDraw
 }
 
@@ -39,7 +40,7 @@ func newBaseline(rec *fleet.Recording, recs []fleet.Record, st fleet.Stats, disp
 	if rec.Simulated {
 		unmeasuredInSim(list)
 	}
-	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, end: end, stats: st, list: list}
+	b := &baseline{scen: rec.Scenario, run: run, simulated: rec.Simulated, end: end, stats: st, list: list, pressed: pressedFaults(rec.Scenario, rec.Faults(), rec.Start)}
 	b.draw.label = runLabel(rec.Scenario, rec.Simulated, run)
 	b.draw.sends = make([]time.Duration, 0, st.Requests)
 	for i := range recs {
@@ -114,6 +115,9 @@ func (l *Lab) Compare() (replaced string) {
 	case l.CanCompare():
 		if l.base != nil {
 			replaced = l.base.label()
+		}
+		if fs, ok := l.view.faultsOf(l.rec.Start); ok && !l.rec.Simulated { // the faults its timeline drew, which the baseline says (a simulation has its own)
+			l.rec.SetFaults(fs)
 		}
 		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.atLimit()), true)
 	}
@@ -320,19 +324,14 @@ func jobsOf(s fleet.Scenario) int { return s.TotalJobs() }
 
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the
-// numbers only a live run measures are left out; with otherSize (the two
-// workloads differ), the counts of work get no verdict; with cut (either
-// run was cut short: by Stop, or a limit), no number does: each tells only
-// the run's start, up to the cut — its counts and times, and its ratios
-// too (a full-jitter run stopped in its first wave of 429s had "wasted /
-// success +99% worse", and against it the flood's whole run was "−61%
-// better"). A number this run has not measured, yet (no job completed so
+// numbers only a live run measures are left out; the numbers u names get
+// no verdict (Lab.judged). A number this run has not measured, yet (no job completed so
 // far, in a run or a replay going on) or at all (a dispersion with no
 // retries), shows the baseline's figure beside its "–", with no change;
 // the numbers only a live run measures are left out then too. A simulation
 // against a live baseline shows the baseline's lateness and queueing
 // beside its own "–", with no change.
-func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
+func withBaseline(cur, base []stat, mixed bool, u unjudged) []stat {
 	byName := make(map[string]*stat, len(base))
 	for i := range base {
 		byName[base[i].Name] = &base[i]
@@ -358,9 +357,112 @@ func withBaseline(cur, base []stat, mixed, otherSize, cut bool) []stat {
 		if b.NotMeasured != "" {
 			cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 		}
-		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || cut || otherSize && countsOfWork[cur[i].Name]
+		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || u.of(cur[i].Name)
 	}
 	return cur
+}
+
+// endsEarly are the numbers a job that gives up lowers by ending early:
+// what it would have sent, waited and been refused had it gone on. Against
+// a baseline whose jobs succeeded in another share they get no verdict: a
+// retry budget's run in which 121 of 200 jobs gave up drained "−58%
+// better" than one in which all succeeded (a review).
+var endsEarly = map[string]bool{"requests": true, "limited": true, "failures": true, "peak_rps": true, "amplification": true,
+	"completion_p50_ms": true, "completion_p99_ms": true, "drain_ms": true}
+
+// unjudged says which numbers of a run compared with a baseline get no
+// verdict: all of them, the counts of work (countsOfWork) or those a job
+// giving up lowers (endsEarly).
+type unjudged struct{ all, work, early bool }
+
+func (u unjudged) of(name string) bool {
+	return u.all || u.work && countsOfWork[name] || u.early && endsEarly[name]
+}
+
+// judged says which of the shown run's numbers are not called better or
+// worse than the baseline's (u), and why, in sentences for the compare
+// bar: none of them when either run was cut short (each tells only its
+// start: a stopped baseline's 17 cancelled jobs were "−100% better"
+// give-ups, and the flood's whole run "wasted / success −61% better" than
+// a full-jitter run stopped in its first wave), when a fault was pressed
+// during either (the cards called a run whose limit was halved for 5 s
+// "+21% worse", and the bar did not say why: a review), and when a live
+// run repeats the baseline's settings (the differences are the machine's
+// timing: a rerun's p50 was "+23% worse"); the counts of work when the
+// workloads differ; those a job giving up lowers (endsEarly) when the
+// share of jobs that succeeded differs by more than 5 points.
+func (l *Lab) judged() (u unjudged, why []string) {
+	cur := l.shownScenario()
+	if n, b := jobsOf(cur), jobsOf(l.base.scen); n != b {
+		u.work = true
+		why = append(why, "The workloads differ ("+thousands(n)+" jobs against "+thousands(b)+"): the counts and the time to drain are not called better or worse.")
+	}
+	switch thisCut := l.shownCut(); {
+	case l.base.end.cut() && thisCut:
+		u.all = true
+		why = append(why, "Both runs were cut short: their numbers are not called better or worse.")
+	case l.base.end.cut():
+		u.all = true
+		why = append(why, "The baseline was cut short "+cutBy(l.base.end)+" ("+succeededOf(l.base.stats.Successes, jobsOf(l.base.scen))+"): its numbers tell only its start, so none is called better or worse.")
+	case thisCut:
+		u.all = true
+		why = append(why, "This run was cut short "+cutBy(l.runEnd())+": its numbers tell only its start, so none is called better or worse.")
+	}
+	if l.rec != nil && !l.numbersSoFar() {
+		fs, ok := l.view.faultsOf(l.rec.Start)
+		if !ok {
+			fs = l.rec.Faults()
+		}
+		if p := pressedFaults(cur, fs, l.rec.Start); p != "" {
+			u.all = true
+			why = append(why, "During this run "+p+": its numbers are not called better or worse.")
+		}
+	}
+	if l.base.pressed != "" {
+		u.all = true
+		why = append(why, "During the baseline "+l.base.pressed+": its numbers are not called better or worse.")
+	}
+	if !u.all && l.rec != nil && !l.rec.Simulated && !l.base.simulated && settingsDiff(l.base.scen, cur) == "" {
+		u.all = true
+		why = append(why, "The settings are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
+	}
+	if n, b := jobsOf(cur), jobsOf(l.base.scen); !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
+		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)
+		if math.Abs(share-baseShare) > 0.05 {
+			u.early = true
+			why = append(why, "This run's jobs succeeded "+percent(share)+" of the time, the baseline's "+percent(baseShare)+
+				": a job that gives up ends early and sends less, so the times and counts are not called better or worse; the successes, give-ups and wasted per success are.")
+		}
+	}
+	return u, why
+}
+
+// percent is a share as a whole percentage: "40%".
+func percent(f float64) string { return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + "%" }
+
+// pressedFaults says the faults of a run that its configuration s did not
+// schedule (a button pressed, on this page or another in the room): "the
+// limit was halved at 3.1 s" (start is the run's). Its scheduled outage,
+// the one at s.OutageAt, is the configuration's.
+func pressedFaults(s fleet.Scenario, fs []fleet.Fault, start time.Time) string {
+	var said []string
+	scheduled := s.Outage > 0
+	for _, f := range fs {
+		at := FormatMeasured(f.From.Sub(start))
+		switch f.Kind {
+		case "outage":
+			if scheduled && (f.From.Sub(start)-s.OutageAt).Abs() < time.Second {
+				scheduled = false
+				continue
+			}
+			said = append(said, "the server went down at "+at)
+		case "limit":
+			said = append(said, "the limit was scaled ×"+core.FormatFloat(f.Scale)+" at "+at)
+		case "burst":
+			said = append(said, "another client sent a burst of "+thousands(f.N)+" at "+at)
+		}
+	}
+	return strings.Join(said, ", ")
 }
 
 // baseDelta says how a number compares with its baseline: "−74%", "+4.0%",
@@ -495,19 +597,9 @@ func (c *CompareBar) Render() app.UI {
 		if d := settingsDiff(l.base.scen, l.shownScenario()); d != "" {
 			what += " Changed from the baseline: " + d + "."
 		}
-		if n, b := jobsOf(l.shownScenario()), jobsOf(l.base.scen); n != b {
-			what += " The workloads differ (" + thousands(n) + " jobs against " + thousands(b) + "): the counts and the time to drain are not called better or worse."
-		}
-		// A run cut short did part of its work: no number of it is its
-		// client's whole (a stopped baseline's 17 cancelled jobs were
-		// "−100% better" give-ups).
-		switch thisCut := l.shownCut(); {
-		case l.base.end.cut() && thisCut:
-			what += " Both runs were cut short: their numbers are not called better or worse."
-		case l.base.end.cut():
-			what += " The baseline was cut short " + cutBy(l.base.end) + " (" + succeededOf(l.base.stats.Successes, jobsOf(l.base.scen)) + "): its numbers tell only its start, so none is called better or worse."
-		case thisCut:
-			what += " This run was cut short " + cutBy(l.runEnd()) + ": its numbers tell only its start, so none is called better or worse."
+		_, why := l.judged()
+		for _, w := range why {
+			what += " " + w
 		}
 		if l.numbersSoFar() {
 			upTo, ends := "now", "the run ends"

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"html"
 	"math"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
 	"retrylab/core"
 )
 
@@ -456,7 +458,7 @@ func TestVerdict(t *testing.T) {
 		cur, base int
 		want      bool
 	}{{0, 5, true}, {5, 0, true}, {5, 5, false}} {
-		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive, 0), false, false, false)
+		nums := withBaseline(statList(&fleet.Stats{Successes: c.cur}, 0, endLive, 0), statList(&fleet.Stats{Successes: c.base, WastedPerSuccess: 2.3}, 0, endLive, 0), false, unjudged{})
 		for _, s := range nums {
 			if s.Name == "wasted_per_success" && (s.verdict("−100%") == "") != c.want {
 				t.Errorf("successes %d against %d: verdict %q", c.cur, c.base, s.verdict("−100%"))
@@ -476,7 +478,7 @@ func TestVerdict(t *testing.T) {
 	cur.Drain, base.Drain = 4*time.Second, 2*time.Second
 	cur.Amplification, base.Amplification = 14.6, 3
 	for _, c := range []struct{ otherSize, cut bool }{{false, false}, {true, false}, {false, true}} {
-		for _, s := range withBaseline(statList(&cur, 0, endLive, 0), statList(&base, 0, endLive, 0), false, c.otherSize, c.cut) {
+		for _, s := range withBaseline(statList(&cur, 0, endLive, 0), statList(&base, 0, endLive, 0), false, unjudged{all: c.cut, work: c.otherSize}) {
 			judged := s.verdict(baseDelta(s.Value, s.Base, s.Text)) != ""
 			switch s.Name {
 			case "successes", "requests", "limited", "drain_ms": // the time to drain is the whole workload's (20 workers' "−83% better" than 50's)
@@ -694,7 +696,7 @@ func TestCutShortBaselineGetsNoVerdict(t *testing.T) {
 func TestUnmeasuredNumberKeepsTheBaselines(t *testing.T) {
 	cur := statList(&fleet.Stats{Requests: 100, Successes: 100, FirstTries: 100}, 0, endLive, 100)
 	base := statList(&fleet.Stats{Requests: 300, Successes: 100, FirstTries: 100, Retries: 200}, 5.3, endLive, 100)
-	for _, s := range withBaseline(cur, base, false, false, false) {
+	for _, s := range withBaseline(cur, base, false, unjudged{}) {
 		if s.Name != "dispersion" {
 			continue
 		}
@@ -793,5 +795,92 @@ func TestCardsShowTheBaselineBeforeARun(t *testing.T) {
 		if c := card(name); strings.Contains(c, "baseline") {
 			t.Errorf("a simulated baseline measured no page timing: %s", c)
 		}
+	}
+}
+
+// A run is called better or worse than the baseline only like for like
+// (a review of tuning with a baseline):
+//   - when the share of jobs that succeeded differs, the numbers a job that
+//     gives up lowers get no verdict (a retry budget's run in which 121 of
+//     200 jobs gave up drained "−58% better"), and the bar says why; the
+//     successes and give-ups keep theirs;
+//   - a live run with the baseline's settings gets none (its differences
+//     are the machine's timing: a rerun's p50 was "+23% worse");
+//   - nor does a run during which a fault was pressed, and the bar names
+//     it (a halved limit made a run "+21% worse", and nothing said why).
+func TestCompareJudgesLikeForLike(t *testing.T) {
+	verdicts := func(l *Lab) map[string]string {
+		out := map[string]string{}
+		for _, s := range l.statList() {
+			if s.HasBase && !s.NoDelta {
+				out[s.Name] = s.verdict(baseDelta(s.Value, s.Base, s.Text))
+			}
+		}
+		return out
+	}
+	simulate := func(l *Lab) {
+		l.runs++
+		rec := fleet.Simulate(l.s)
+		l.rec = rec
+		l.stats, l.disp = rec.Numbers(rec.Shared())
+		l.hasStats = true
+		l.view.start(l.s, rec.Start, "")
+		l.view.finish(rec.Start.Add(l.stats.Drain))
+	}
+
+	l := newLab()
+	q := url.Values{"workers": {"20"}, "jobs": {"5"}, "rate": {"10"}, "burst": {"5"}, "seed": {"3"}, "attempts": {"20"}}
+	for k, v := range q {
+		l.Set(k, v[0])
+	}
+	simulate(l)
+	l.Compare()
+	l.Set("budget", "on")
+	l.Set("budget_size", "1")
+	l.Set("budget_refill", "0")
+	simulate(l)
+	v, bar := verdicts(l), html.UnescapeString(renderHTML(&CompareBar{Lab: l}))
+	if l.stats.GiveUps < 10 {
+		t.Fatalf("the budget's run gave up %d jobs: not the case this test is about", l.stats.GiveUps)
+	}
+	for _, name := range []string{"drain_ms", "requests", "limited", "completion_p99_ms", "amplification"} {
+		if v[name] != "" {
+			t.Errorf("with %d of 100 jobs given up against none, %s is called %q", l.stats.GiveUps, name, v[name])
+		}
+	}
+	if v["successes"] != "worse" || v["give_ups"] != "worse" || !strings.Contains(bar, "of the time, the baseline's 100%: a job that gives up ends early") {
+		t.Errorf("successes %q, give-ups %q; bar %s", v["successes"], v["give_ups"], bar)
+	}
+
+	// The same settings, live, twice.
+	l = newLab()
+	finishRun(l, oneJob(), false)
+	l.Compare()
+	recs := oneJob()
+	recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(300 * time.Millisecond)
+	finishRun(l, recs, false)
+	if v := verdicts(l); v["drain_ms"] != "" || v["completion_p50_ms"] != "" || !strings.Contains(html.UnescapeString(renderHTML(&CompareBar{Lab: l})), "The settings are the baseline's: the differences are live timing") {
+		t.Errorf("a rerun of the baseline's settings: verdicts %v; bar %s", v, renderHTML(&CompareBar{Lab: l}))
+	}
+	l.Set("seed", "9") // a change: judged again
+	finishRun(l, recs, false)
+	if v := verdicts(l); v["drain_ms"] == "" {
+		t.Errorf("a run with another seed: no verdict on its drain (%v)", v)
+	}
+
+	// A fault pressed during the run.
+	ev, _ := json.Marshal(mock.Event{Type: "limit", Key: "k", At: at(300), Until: at(800), Scale: 0.5})
+	l.view.onServerEvent(string(ev))
+	l.view.mu.Lock()
+	l.view.ingest()
+	l.view.mu.Unlock()
+	if v, bar := verdicts(l), html.UnescapeString(renderHTML(&CompareBar{Lab: l})); v["drain_ms"] != "" || !strings.Contains(bar, "During this run the limit was scaled ×0.5 at 300 ms: its numbers are not called better or worse.") {
+		t.Errorf("a run whose limit was halved: verdicts %v; bar %s", v, bar)
+	}
+	// Kept as the baseline, it says so against the next run.
+	l.Compare()
+	finishRun(l, oneJob(), false)
+	if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "During the baseline the limit was scaled ×0.5 at 300 ms") {
+		t.Errorf("against a baseline whose limit was halved: %s", bar)
 	}
 }

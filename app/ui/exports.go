@@ -206,6 +206,17 @@ func (v *view) told(start time.Time) (fs []fleet.Fault, gs []fleet.Gap, hs []fle
 
 // faults are the outages, scaled limits and bursts the server's stream
 // told m of, as the timeline draws them, in the order they began.
+// faultsOf is the faults the shown model drew for the run that began at
+// start; ok is false when the model shown is another run's.
+func (v *view) faultsOf(start time.Time) (fs []fleet.Fault, ok bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if m := v.shownModel(); m != nil && m.start.Equal(start) {
+		return m.faults(), true
+	}
+	return nil, false
+}
+
 func (m *model) faults() []fleet.Fault {
 	var fs []fleet.Fault
 	for _, o := range m.outages {

@@ -755,13 +755,13 @@ func (l *Lab) statList() []stat {
 	}
 	switch {
 	case l.base != nil && l.hasStats && !l.showingBaseline():
-		cut := l.base.end.cut() || l.shownCut()
-		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, jobsOf(l.shownScenario()) != jobsOf(l.base.scen), cut)
+		u, _ := l.judged()
+		cur = withBaseline(cur, l.base.list, simulated != l.base.simulated, u)
 	case l.base != nil && !l.hasStats:
 		// No run yet (a shared link with a baseline): the baseline's
 		// figures, the numbers to beat, in the room their cards keep for
 		// them, which stood empty (a review).
-		cur = withBaseline(cur, l.base.list, l.base.simulated, false, false) // a simulation measured no page timing
+		cur = withBaseline(cur, l.base.list, l.base.simulated, unjudged{}) // a simulation measured no page timing
 		for i := range cur {
 			cur[i].NoDelta = true
 			cur[i].HasBase = cur[i].HasBase && cur[i].BaseText != "–" // a figure the baseline did not measure
