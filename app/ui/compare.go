@@ -388,7 +388,8 @@ func (u unjudged) of(name string) bool {
 // during either (the cards called a run whose limit was halved for 5 s
 // "+21% worse", and the bar did not say why: a review), and when a live
 // run repeats the baseline's settings (the differences are the machine's
-// timing: a rerun's p50 was "+23% worse"); the counts of work when the
+// timing: a rerun's p50 was "+23% worse"), or either sent late past
+// latePast (the page bunched its sends); the counts of work when the
 // workloads differ; those a job giving up lowers (endsEarly) when the
 // share of jobs that succeeded differs by more than 5 points.
 func (l *Lab) judged() (u unjudged, why []string) {
@@ -421,6 +422,14 @@ func (l *Lab) judged() (u unjudged, why []string) {
 	if l.base.pressed != "" {
 		u.all = true
 		why = append(why, "During the baseline "+l.base.pressed+": its numbers are not called better or worse.")
+	}
+	if l.rec != nil && !l.numbersSoFar() && !l.rec.Simulated && l.stats.LatenessP99 > latePast {
+		u.all = true
+		why = append(why, "This page sent this run's requests up to "+FormatMeasured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+	}
+	if !l.base.simulated && l.base.stats.LatenessP99 > latePast {
+		u.all = true
+		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
 	if !u.all && l.rec != nil && !l.rec.Simulated && !l.base.simulated && settingsDiff(l.base.scen, cur) == "" {
 		u.all = true

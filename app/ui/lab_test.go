@@ -1447,6 +1447,29 @@ func TestFinishedSaysTheBrowserHeldRequests(t *testing.T) {
 	}
 }
 
+// A finished live run the page sent late (lateness p99 past latePast)
+// says so in its status: a run whose timers fired 3 s late had 47 sends
+// leave together past its fleet bucket, and only the hatching told it (a
+// review). A simulation is never late.
+func TestFinishedSaysThePageSentLate(t *testing.T) {
+	for _, c := range []struct {
+		late      time.Duration
+		simulated bool
+		want      bool
+	}{{2950 * time.Millisecond, false, true}, {250 * time.Millisecond, false, false}, {40 * time.Millisecond, false, false}, {2950 * time.Millisecond, true, false}} {
+		l := newLab()
+		l.rec = fleet.NewRecording(l.s, time.Now(), c.simulated)
+		l.rec.Finish(time.Now())
+		l.stats = fleet.Stats{Requests: 100, Jobs: 100, Successes: 100, LatenessP99: c.late}
+		l.hasStats = true
+		out := renderHTML(&RunBar{Lab: l})
+		said := strings.Contains(strings.Join(strings.Fields(out), " "), "This page sent up to "+FormatMeasured(c.late)+" late (lateness p99): its thread, or the machine, was busy")
+		if said != c.want || !strings.Contains(out, "100 of 100 jobs succeeded") {
+			t.Errorf("lateness %v, simulated %v: said %v, want %v (%s)", c.late, c.simulated, said, c.want, out)
+		}
+	}
+}
+
 // The rehearsal's configuration is valid, small, never a room's or a
 // custom target's, and (simulated: the same events a live run gives) meets
 // the code a real run meets: 429s with Retry-After, waits for the server,
