@@ -1226,3 +1226,56 @@ func TestServerWaitSettingsNeedWhatTheMockSends(t *testing.T) {
 		}
 	}
 }
+
+// With Retry-After honoured, and the mock sending one with every failure
+// (no injected failures, no timeouts), the server decides every wait: the
+// backoff's Base, Multiplier and Cap, and reset hints, change nothing, and
+// are greyed saying so (a tuner changed them, and every number stayed the
+// same: a review). Once a failure comes without one (500s injected), each
+// is in effect and changes the run.
+func TestBackoffSettingsNeedFailuresWithoutRetryAfter(t *testing.T) {
+	base := url.Values{"workers": {"10"}, "jobs": {"3"}, "strategy": {"exponential"}, "rate": {"5"}, "burst": {"2"},
+		"ra_honour": {"on"}, "headers": {"ietf"}, "seed": {"3"}, "outage": {"1s"}, "outage_at": {"500ms"}}
+	run := func(sets ...url.Values) (Scenario, Stats) {
+		q := url.Values{}
+		for _, set := range append([]url.Values{base}, sets...) {
+			for k, v := range set {
+				q[k] = v
+			}
+		}
+		s, ferrs := FromQuery(q)
+		if ferrs != nil {
+			t.Fatal(ferrs)
+		}
+		return s, Simulate(s).Stats()
+	}
+	same := func(a, b Stats) bool {
+		return a.Requests == b.Requests && a.Successes == b.Successes && a.Drain == b.Drain && a.CompletionP99 == b.CompletionP99
+	}
+	failing := url.Values{"fail500": {"30"}}
+	for key, v := range map[string]string{"base": "2s", "mult": "5", "cap": "300ms", "hints": "on"} {
+		f, _ := FieldByKey(key)
+		_, without := run()
+		s, with := run(url.Values{key: {v}})
+		if !same(with, without) {
+			t.Errorf("%s=%s with the server deciding every wait: %+v; without %+v", key, v, with, without)
+		}
+		if why := f.NotInEffect(&s); why != serverDecides {
+			t.Errorf("%s=%s with the server deciding every wait: not in effect %q", key, v, why)
+		}
+		_, without = run(failing)
+		s, with = run(failing, url.Values{key: {v}})
+		if same(with, without) || !f.IsEnabled(&s) {
+			t.Errorf("%s=%s with 500s injected: no change (%+v), or not in effect %q", key, v, with, f.NotInEffect(&s))
+		}
+	}
+	// Each way a failure comes without a readable Retry-After brings the
+	// backoff back.
+	f, _ := FieldByKey("base")
+	for _, q := range []url.Values{{"ra_honour": {"off"}}, {"retry_after": {"malformed"}}, {"retry_after": {"none"}}, {"fail503": {"5"}}, {"drop": {"5"}}, {"hang": {"5"}},
+		{"timeout": {"100ms"}, "latency": {"80ms"}}, {"target": {"https://api.example.com/x"}}} {
+		if s, _ := run(q); !f.IsEnabled(&s) {
+			t.Errorf("base with %v: not in effect %q", q, f.NotInEffect(&s))
+		}
+	}
+}

@@ -37,18 +37,21 @@ var Fields = []Field{
 	seedField(),
 
 	// Backoff.
-	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen, with t = base × multiplierⁿ after the n-th failure, up to the cap: constant waits the base; exponential waits t; full jitter a random 0…t; equal jitter t/2 plus a random 0…t/2; decorrelated a random base…3 × its last backoff wait (base at first), up to the cap; none does not retry. Without jitter, workers rejected together retry together.",
+	choiceField("strategy", "backoff", "Strategy", "How the wait after a failure is chosen, with t = base × multiplierⁿ after the n-th failure, up to the cap: constant waits the base; exponential waits t; full jitter a random 0…t; equal jitter t/2 plus a random 0…t/2; decorrelated a random base…3 × its last backoff wait (base at first), up to the cap; none does not retry. Without jitter, workers rejected together retry together. Where a Retry-After is honoured, it decides the wait instead.",
 		enumerate(core.Strategy.String, func(v string) (core.Strategy, bool) { st, err := core.ParseStrategy(v); return st, err == nil }),
 		core.Strategy.String, strategyLabels, func(s *Scenario) *core.Strategy { return &s.Strategy }),
 	durationField("base", "backoff", "Base", "The wait's unit: constant waits exactly this; exponential ones wait (up to) base × multiplierⁿ after the n-th failure, the first base × multiplier; decorrelated starts between base and 3 × base.",
 		core.BackoffBaseRange, func(s *Scenario) *time.Duration { return &s.Base }).
-		with(func(s *Scenario) bool { return s.Strategy != core.None }, "while the strategy is None"),
+		with(func(s *Scenario) bool { return s.Strategy != core.None }, "while the strategy is None").
+		with(backsOff, serverDecides),
 	floatField("mult", "backoff", "Multiplier", "×", "How fast exponential waits grow: the n-th retry waits up to base·multiplierⁿ (the AWS formulas use 2).",
 		core.BackoffMultiplierRange, func(s *Scenario) *float64 { return &s.Multiplier }).
-		with(func(s *Scenario) bool { return s.Strategy.Grows() }, "while the strategy does not grow (only exponential, full and equal jitter use it)"),
+		with(func(s *Scenario) bool { return s.Strategy.Grows() }, "while the strategy does not grow (only exponential, full and equal jitter use it)").
+		with(backsOff, serverDecides),
 	durationField("cap", "backoff", "Cap", "The longest backoff wait; 0 = no cap (otherwise at least the base). Full and equal jitter draw under it; decorrelated draws past it wait exactly the cap.",
 		core.BackoffCapRange, func(s *Scenario) *time.Duration { return &s.Cap }).
-		with(func(s *Scenario) bool { return s.Strategy.Capped() }, "while the strategy is None or Constant"),
+		with(func(s *Scenario) bool { return s.Strategy.Capped() }, "while the strategy is None or Constant").
+		with(backsOff, serverDecides),
 	intField("attempts", "backoff", "Max attempts", "", "Attempts per job, the first included (1 = never retry); a job that runs out gives up.",
 		core.PolicyMaxAttemptsRange, func(s *Scenario) *int { return &s.MaxAttempts }).
 		retrying(),
@@ -77,6 +80,7 @@ var Fields = []Field{
 	boolField("hints", "retry-after", "Use reset hints", "A rejection that brings no Retry-After to honour (none sent, unreadable, or Honour Retry-After off) may still say when the server's quota, the requests it allows, comes back: its RateLimit / X-RateLimit headers announce a reset (the endpoint sends them with Rate-limit headers). When they say the quota is used up (or give a reset without saying what remains), wait for that reset. It is when the whole quota is back (a full bucket, the window's end), often later than the next request would be let through, so a fleet waiting for it returns together.",
 		func(s *Scenario) *bool { return &s.ResetHints }).
 		with(sendsResetHints, "while the mock sends no rate-limit headers (Rate-limit headers: None, or Server limiter: No limit)").
+		with(backsOff, serverDecides).
 		retrying(),
 
 	// Fleet token bucket.
@@ -254,6 +258,25 @@ func sendsResetHints(s *Scenario) bool {
 func honoursServerWaits(s *Scenario) bool {
 	return s.RetryAfter && sendsRetryAfter(s) || s.ResetHints && sendsResetHints(s)
 }
+
+// backsOff says whether a failure of s may be retried after a backoff
+// wait (or a reset hint's): not when Retry-After is honoured and the mock
+// sends a readable one with every failure, 429s, 503s and an outage's
+// alike, injects none without (500s, 503s, drops, hangs) and answers well
+// within the timeout. Then the server decides every wait: a tuner changed
+// Strategy, Base and Cap and every number stayed the same, with nothing
+// to say why (a review). A network error in a live run would still back
+// off.
+func backsOff(s *Scenario) bool {
+	p := &s.Mock
+	readable := p.RetryAfter == mock.RetrySeconds || p.RetryAfter == mock.RetryDate || p.RetryAfter == mock.RetryFixed
+	injected := p.Fail500 > 0 || p.Fail503 > 0 || p.Drop > 0 || p.Hang > 0
+	timesOut := s.Timeout > 0 && p.Latency+p.Spread > s.Timeout/2
+	return s.Target != "" || s.Strategy == core.None || !s.RetryAfter || !readable || injected || timesOut
+}
+
+// serverDecides is why the backoff's settings have no effect (backsOff).
+const serverDecides = "while Retry-After is honoured and the mock sends one with every failure: the server decides each wait"
 
 // noServerWaits is why the ceiling and the spread have no effect.
 const noServerWaits = "while neither Retry-After nor reset hints are used (off, or not sent by the mock)"
