@@ -433,7 +433,7 @@ func (l *Lab) judged() (u unjudged, why []string) {
 	}
 	if !u.all && l.rec != nil && !l.rec.Simulated && !l.base.simulated && settingsDiff(l.base.scen, cur) == "" {
 		u.all = true
-		why = append(why, "The settings are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
+		why = append(why, "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
 	}
 	if n, b := jobsOf(cur), jobsOf(l.base.scen); !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
 		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)

@@ -859,7 +859,7 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	recs := oneJob()
 	recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(300 * time.Millisecond)
 	finishRun(l, recs, false)
-	if v := verdicts(l); v["drain_ms"] != "" || v["completion_p50_ms"] != "" || !strings.Contains(html.UnescapeString(renderHTML(&CompareBar{Lab: l})), "The settings are the baseline's: the differences are live timing") {
+	if v := verdicts(l); v["drain_ms"] != "" || v["completion_p50_ms"] != "" || !strings.Contains(html.UnescapeString(renderHTML(&CompareBar{Lab: l})), "The settings in effect are the baseline's: the differences are live timing") {
 		t.Errorf("a rerun of the baseline's settings: verdicts %v; bar %s", v, renderHTML(&CompareBar{Lab: l}))
 	}
 	l.Set("seed", "9") // a change: judged again
