@@ -469,6 +469,7 @@ func (l *Lab) Preset(id string) (target string) {
 			own.invalid[key] = l.texts[key]
 		}
 		l.custom = own
+		l.keepCustom()
 	}
 	l.setScenario(p.Scenario())
 	return target
@@ -494,6 +495,7 @@ func (l *Lab) RestoreCustom() {
 		return
 	}
 	l.custom = nil
+	l.keepCustom()
 	l.setScenario(c.s)
 	for key, text := range c.invalid {
 		l.Set(key, text) // its message comes back with it, and Run is disabled again

@@ -901,6 +901,33 @@ func TestPresetKeepsTheUsersConfiguration(t *testing.T) {
 		t.Error("u with nothing kept changed the configuration")
 	}
 
+	// Kept across a reload of the tab (its session storage): after a
+	// reload, or Back and Forward, the way back was gone (a review). Its
+	// field not allowed comes back with it.
+	st := &fakeStorage{m: map[string]string{}}
+	l = newLab()
+	l.Load(mustURL(t, "http://localhost:8080/?workers=33&strategy=equal"))
+	l.adoptDraft(st)
+	l.adoptCustom(st)
+	l.Set("cap", "5")
+	l.Preset("bucket")
+	r := newLab()
+	r.Load(mustURL(t, "http://localhost:8080/?"+l.address))
+	r.adoptDraft(st)
+	r.adoptCustom(st)
+	if !r.CustomKept() || r.ActivePreset() != "bucket" {
+		t.Fatalf("after a reload: kept %v, step %q", r.CustomKept(), r.ActivePreset())
+	}
+	r.RestoreCustom()
+	if r.s.Workers != 33 || r.s.Strategy != core.EqualJitter || r.Text("cap") != "5" || r.Err("cap") == "" || r.CustomKept() {
+		t.Errorf("u after a reload: workers %d, strategy %v, cap %q (%q), kept %v", r.s.Workers, r.s.Strategy, r.Text("cap"), r.Err("cap"), r.CustomKept())
+	}
+	r2 := newLab() // brought back, it is kept no more
+	r2.adoptCustom(st)
+	if r2.CustomKept() {
+		t.Error("a configuration brought back is kept again after another reload")
+	}
+
 	// A step sets a custom target aside (the steps run against the mock)
 	// and says which; u brings it back.
 	l = newLab()

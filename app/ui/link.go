@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"maps"
 	"net/url"
 
 	"retrylab/app/browser"
@@ -126,6 +127,43 @@ func (l *Lab) adoptDraft(st storage) {
 		}
 	}
 	l.restored = true
+}
+
+// customStorageKey holds, in the tab's session storage, the user's own
+// configuration a step replaced (Lab.custom), as a draft: its query, and
+// the texts of its fields not allowed.
+const customStorageKey = "retrylab.custom"
+
+// keepCustom stores the configuration a step replaced, for a reload of
+// the tab: ↶ Your configuration was gone after a reload, or after Back
+// and Forward, which a step's change does not add to (a review).
+func (l *Lab) keepCustom() {
+	if l.drafts == nil {
+		return
+	}
+	kept := ""
+	if c := l.custom; c != nil {
+		d := draft{Query: c.s.Encode(), Texts: map[string]string{}}
+		maps.Copy(d.Texts, c.invalid)
+		kept = d.String()
+	}
+	_ = l.drafts.Set(customStorageKey, kept)
+}
+
+// adoptCustom takes back the configuration a step replaced (keepCustom)
+// from st, the tab's session storage.
+func (l *Lab) adoptCustom(st storage) {
+	var text string
+	if st.Get(customStorageKey, &text) != nil || text == "" {
+		return
+	}
+	d := parseDraft(text)
+	q, _ := fleet.ParseQuery(d.Query)
+	s, _ := fleet.FromQuery(q)
+	l.custom = &ownConfig{s: s}
+	if len(d.Texts) > 0 {
+		l.custom.invalid = d.Texts
+	}
 }
 
 // query is the page address's query: the configuration and, when there is

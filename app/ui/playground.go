@@ -115,6 +115,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	l.adoptPresent(ctx.LocalStorage())
 	l.adoptShortcuts(ctx.LocalStorage())
 	l.adoptDraft(ctx.SessionStorage())
+	l.adoptCustom(ctx.SessionStorage())
 	var rename func(string)
 	rename, stop, err := browser.ClaimName(deviceChannel, l.device, func() {
 		ctx.Dispatch(func(ctx app.Context) { rename(l.renameDevice(ctx.SessionStorage())) })
