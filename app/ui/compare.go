@@ -270,8 +270,8 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 // Base 100ms → 1s". Two custom configurations were told apart by their run
 // numbers alone, and a run's status did not say the inputs had changed
 // since it (review). A setting with no effect in either (the bucket's
-// rate with the bucket off) is left out; past maxDiffs, how many more; ""
-// when none differ.
+// rate with the bucket off) is left out, one of effect in cur alone told
+// with its value; past maxDiffs, how many more; "" when none differ.
 func settingsDiff(base, cur fleet.Scenario) string {
 	var parts []string
 	n := 0
@@ -280,8 +280,19 @@ func settingsDiff(base, cur fleet.Scenario) string {
 		// A setting in effect on one side only is told by the one that
 		// turns it on or off ("Server outage 0s → 3s"): its value on the
 		// other side had no effect ("Outage starts 5s → 3s" after a step
-		// with no outage, a review).
-		if f.Enabled != nil && (!f.Enabled(&base) || !f.Enabled(&cur)) {
+		// with no outage, a review). One it turned on is told with the
+		// value it now has ("Outage starts 5s"): a fixed window's limit
+		// went untold (a review), but an option left off.
+		on, wasOn := f.IsEnabled(&cur), f.IsEnabled(&base)
+		if on && !wasOn {
+			if v := f.Get(&cur); f.Kind != fleet.KindBool || v != "off" {
+				if n++; n <= maxDiffs {
+					parts = append(parts, f.Label+" "+choiceText(f, v))
+				}
+			}
+			continue
+		}
+		if !on || !wasOn {
 			continue
 		}
 		if a, b := f.Get(&base), f.Get(&cur); a != b {

@@ -591,8 +591,12 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 		{"workers=20&jobs=2&strategy=exponential", "Strategy Exponential, full jitter → Exponential, no jitter"},
 		{"workers=20&jobs=2&strategy=full&bucket_rate=7", ""}, // no effect with the bucket off
 		// The bucket turned on: its rate had no effect before, and is not
-		// told as a change from the value it had then.
-		{"workers=20&jobs=2&strategy=full&bucket=on&bucket_rate=7", "Fleet token bucket off → on"},
+		// told as a change from the value it had then, but with its value
+		// now (a fixed window's limit went untold: a review).
+		{"workers=20&jobs=2&strategy=full&bucket=on&bucket_rate=7", "Fleet token bucket off → on; Bucket rate 7; Bucket capacity 5"},
+		{"workers=20&jobs=2&strategy=full&limiter=fixed&limit=20", "Server limiter Token bucket → Fixed window; Requests per window 20; Window 1s"},
+		// Turned off: told by what turned it off alone.
+		{"workers=20&jobs=2&strategy=none", "Strategy Exponential, full jitter → None (never retry)"},
 		{"workers=30&jobs=3&strategy=constant&base=1s&seed=9", "Workers 20 → 30; Jobs 2 → 3; Random seed 1 → 9; Strategy Exponential, full jitter → Constant; and 1 more"},
 	}
 	for _, tt := range tests {
