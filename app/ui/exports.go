@@ -318,7 +318,14 @@ func (l *Lab) pngHead() pngHead {
 			numbers = "whole run: " + numbers
 		}
 	}
-	return pngHead{title: title, numbers: numbers, link: l.runURL(against)}
+	h := pngHead{title: title, numbers: numbers, link: l.runURL(against)}
+	if against && !l.watched {
+		h.base = "baseline: " + keyNumbers(&l.base.stats, l.base.scen, l.base.end)
+		if d := settingsDiff(l.base.scen, l.shownScenario()); d != "" {
+			h.changed = "Changed from the baseline: " + d + "."
+		}
+	}
+	return h
 }
 
 // runURL is the link that reproduces the run shown: its own scenario, and

@@ -107,14 +107,16 @@ func TestPNGCarriesTheRunsWholeLink(t *testing.T) {
 				t.Errorf("%s, %s: the PNG's link is\n%q, want the run's\n%q", when, sz.name, got, want)
 			}
 			var numbers []string
+			ours := true // the run's numbers, before the baseline's (TestPNGSaysTheBaselinesNumbers)
 			for i, p := range head {
+				ours = ours && !strings.HasPrefix(p.text, "baseline: ")
 				if p.x < 0 || p.x+p.w > lay.w {
 					t.Errorf("%s, %s: %q spans %.0f–%.0f px of %.0f", when, sz.name, p.text, p.x, p.x+p.w, lay.w)
 				}
 				if i > 0 && p.y < head[i-1].y+head[i-1].h {
 					t.Errorf("%s, %s: %q overlaps the line above it, %q", when, sz.name, p.text, head[i-1].text)
 				}
-				if p.font == fontLabel {
+				if p.font == fontLabel && ours {
 					numbers = append(numbers, p.text)
 				}
 			}
@@ -603,5 +605,35 @@ func TestExportWriterParts(t *testing.T) {
 	}
 	if !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("the parts hold %d bytes, not the %d written", len(got), want.Len())
+	}
+}
+
+// A run drawn against a baseline says in its PNG, under its own numbers,
+// the baseline's and what changed from it: the picture showed the
+// baseline's outline and this run's numbers alone (a review).
+func TestPNGSaysTheBaselinesNumbers(t *testing.T) {
+	l := newLab()
+	l.page = &url.URL{Scheme: "http", Host: "localhost:8080", Path: "/"}
+	l.Preset("full-jitter")
+	finishRun(l, oneJob(), true)
+	l.Compare()
+	l.Set("cap", "2s")
+	recs := append(oneJob(), oneJob()...)
+	for i := range recs[len(recs)/2:] {
+		recs[len(recs)/2+i].Worker = 2
+	}
+	finishRun(l, recs, true)
+	for _, sz := range frameSizes {
+		head, _ := paintPNG(t, l, sz)
+		var text []string
+		for _, p := range head {
+			text = append(text, p.text)
+		}
+		all := strings.Join(text, " ")
+		for _, want := range []string{"baseline: 2 requests", "1 of 1 job succeeded", "Changed from the baseline: Cap 10s → 2s."} {
+			if !strings.Contains(all, want) {
+				t.Errorf("%s: the PNG's head does not say %q:\n%s", sz.name, want, strings.Join(text, "\n"))
+			}
+		}
 	}
 }

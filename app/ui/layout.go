@@ -239,7 +239,14 @@ func (l *layout) pixel() float64 {
 
 // pngHead is what a PNG says above its timeline: what ran (title), its
 // key numbers (separated by numbersSep), and the link that reproduces it.
-type pngHead struct{ title, numbers, link string }
+type pngHead struct {
+	title, numbers string
+	// base is the baseline's key numbers and what changed from it, for a
+	// run drawn against one: the picture showed its outline, and this
+	// run's numbers alone (a review).
+	base, changed string
+	link          string
+}
 
 // numbersSep separates a PNG's key numbers: a line breaks only there.
 const numbersSep = " · "
@@ -293,6 +300,10 @@ func (l *layout) setHead(h pngHead, legend []legendItem) {
 	}
 	add(words(h.title, fontTitle), fontTitle, colText)
 	add(wrapItems(strings.Split(h.numbers, numbersSep), numbersSep, w, fontLabel, l.scale), fontLabel, colText)
+	if h.base != "" {
+		add(wrapItems(strings.Split(h.base, numbersSep), numbersSep, w, fontLabel, l.scale), fontLabel, colMuted)
+	}
+	add(words(h.changed, fontLabel), fontLabel, colMuted)
 	add(wrapLink(h.link, w, fontSmall, l.scale), fontSmall, colMuted)
 	l.setLegend(legend)
 	l.place(l.headHeight())
