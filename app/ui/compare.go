@@ -336,9 +336,9 @@ func jobsOf(s fleet.Scenario) int { return s.TotalJobs() }
 // withBaseline adds the baseline's figure to each of the current numbers
 // that has one; with mixed (one run live, the other simulated), the
 // numbers only a live run measures are left out; the numbers u names get
-// no verdict (Lab.judged). A number this run has not measured, yet (no job completed so
-// far, in a run or a replay going on) or at all (a dispersion with no
-// retries), shows the baseline's figure beside its "–", with no change;
+// no verdict (Lab.judged). A number this run has not measured, yet (no
+// job completed so far, in a run or a replay going on) or at all (a
+// dispersion with no retries), shows the baseline's figure beside its "–", with no change;
 // the numbers only a live run measures are left out then too. A simulation
 // against a live baseline shows the baseline's lateness and queueing
 // beside its own "–", with no change.
@@ -462,7 +462,7 @@ func percent(f float64) string { return strconv.FormatFloat(math.Round(f*100), '
 
 // pressedFaults says the faults of a run that its configuration s did not
 // schedule (a button pressed, on this page or another in the room): "the
-// limit was halved at 3.1 s" (start is the run's). Its scheduled outage,
+// limit was scaled ×0.5 at 3.1 s" (start is the run's). Its scheduled outage,
 // the one at s.OutageAt, is the configuration's.
 func pressedFaults(s fleet.Scenario, fs []fleet.Fault, start time.Time) string {
 	var said []string

@@ -353,7 +353,7 @@ func (l *Lab) heldNote() string {
 }
 
 // latePast is the send lateness p99 past which a finished live run's
-// status says the page sent late: a run here is 20–90 ms late at p99
+// status says the page sent late: a run here is 28–116 ms late at p99
 // (tests/README.md); past a quarter second the page stalled.
 const latePast = 250 * time.Millisecond
 
