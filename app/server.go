@@ -139,13 +139,24 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// from names where a value came from: the flag, or else its variable
+	// (an RETRYLAB_UNCAPPED not allowed was told as -uncapped's, which the
+	// command line did not have: found by a fuzz test).
+	from := func(flag, variable string) string {
+		if set[flag] {
+			return "-" + flag
+		}
+		return variable
+	}
 	for _, a := range strings.Split(*uncapped, ",") {
 		if a = strings.TrimSpace(a); a == "" {
 			continue
 		}
 		p, err := parsePrefix(a)
 		if err != nil {
-			return c, fmt.Errorf("-uncapped %q: must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16", a)
+			return c, fmt.Errorf("%s %q: must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16", from("uncapped", "RETRYLAB_UNCAPPED"), a)
 		}
 		c.uncapped = append(c.uncapped, p)
 	}
@@ -154,7 +165,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			continue
 		}
 		if h := normalHost(n); n != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
-			return c, fmt.Errorf("-allow-host %q: must be host names separated by commas (a port is ignored; *.example.com allows its subdomains), or *", n)
+			return c, fmt.Errorf("%s %q: must be host names separated by commas (a port is ignored; *.example.com allows its subdomains), or *", from("allow-host", "RETRYLAB_ALLOW_HOST"), n)
 		}
 		c.allowHosts = append(c.allowHosts, n)
 	}
@@ -165,9 +176,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	source := "-port"
-	portSet := false
-	fs.Visit(func(f *flag.Flag) { portSet = portSet || f.Name == "port" })
-	if env := getenv("RETRYLAB_PORT"); env != "" && !portSet { // -port wins over the variable
+	if env := getenv("RETRYLAB_PORT"); env != "" && !set["port"] { // -port wins over the variable
 		n, err := strconv.Atoi(env)
 		if err != nil {
 			return c, fmt.Errorf("RETRYLAB_PORT %q: must be a port number between 1 and 65535 (0 picks a free port)", env)

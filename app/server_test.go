@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"retrylab/app/fleet"
 )
 
 func TestPickEncoding(t *testing.T) {
@@ -166,6 +168,9 @@ func TestParseConfig(t *testing.T) {
 		{"uncapped", []string{"-uncapped", "172.17.0.9/16, 192.168.1.10,::ffff:10.0.0.1,2001:db8::/32"}, env(), config{host: "localhost", port: 8080, root: ".",
 			uncapped: []netip.Prefix{netip.MustParsePrefix("172.17.0.0/16"), netip.MustParsePrefix("192.168.1.10/32"), netip.MustParsePrefix("10.0.0.1/32"), netip.MustParsePrefix("2001:db8::/32")}}, ""},
 		{"uncapped from the environment", nil, env("RETRYLAB_UNCAPPED", "10.0.0.0/8"), config{host: "localhost", port: 8080, root: ".", uncapped: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, ""},
+		// A value not allowed names where it came from.
+		{"uncapped name from the environment", nil, env("RETRYLAB_UNCAPPED", "router.lan"), config{}, `RETRYLAB_UNCAPPED "router.lan": must be IP addresses`},
+		{"allowed host from the environment", nil, env("RETRYLAB_ALLOW_HOST", "http://x/"), config{}, `RETRYLAB_ALLOW_HOST "http://x/": must be host names`},
 		{"uncapped name", []string{"-uncapped", "router.lan"}, env(), config{}, `-uncapped "router.lan": must be IP addresses or prefixes separated by commas, such as 192.168.1.10 or 172.17.0.0/16`},
 		{"uncapped bad prefix", []string{"-uncapped", "10.0.0.0/33"}, env(), config{}, `-uncapped "10.0.0.0/33"`},
 		{"uncapped zone", []string{"-uncapped", "fe80::1%eth0"}, env(), config{}, `-uncapped "fe80::1%eth0"`},
@@ -189,6 +194,53 @@ func TestParseConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseConfig: whatever the flags and RETRYLAB_* variables say, the
+// server starts with a port it may serve a page on (1–65535, not a bad
+// port; 0 for a free one), only allowed host names without a scheme, and
+// uncapped prefixes masked; or it refuses them with an error that names
+// the flag or the variable; never a panic.
+func FuzzParseConfig(f *testing.F) {
+	f.Add("8080", "", "demo.example.com", "172.17.0.9/16")
+	f.Add("0x1F90", "6667", "http://x/", "fe80::1%eth0")
+	f.Add("", "99999", "*.*.example.com", "::ffff:172.17.0.0/112")
+	f.Fuzz(func(t *testing.T, port, envPort, hosts, uncapped string) {
+		env := func(k string) string {
+			switch k {
+			case "RETRYLAB_PORT":
+				return envPort
+			case "RETRYLAB_UNCAPPED":
+				return uncapped
+			}
+			return ""
+		}
+		args := []string{"-allow-host", hosts}
+		if port != "" {
+			args = append(args, "-port", port)
+		}
+		c, err := parseConfig(args, env, io.Discard)
+		if err != nil {
+			if !strings.Contains(err.Error(), "-port") && !strings.Contains(err.Error(), "RETRYLAB_") && !strings.Contains(err.Error(), "-allow-host") &&
+				!strings.Contains(err.Error(), "flag") {
+				t.Fatalf("%q %q %q %q: %v names no flag or variable", port, envPort, hosts, uncapped, err)
+			}
+			return
+		}
+		if c.port < 0 || c.port > 65535 || c.port != 0 && fleet.BadPort(c.port) {
+			t.Fatalf("%q %q: port %d", port, envPort, c.port)
+		}
+		for _, h := range c.allowHosts {
+			if h == "" || strings.Contains(h, "/") || strings.Contains(h, ",") {
+				t.Fatalf("%q: allowed host %q", hosts, h)
+			}
+		}
+		for _, p := range c.uncapped {
+			if !p.IsValid() || p != p.Masked() {
+				t.Fatalf("%q: uncapped %v", uncapped, p)
+			}
+		}
+	})
 }
 
 // FuzzPickEncoding: whatever Accept-Encoding says, the encoding chosen is
