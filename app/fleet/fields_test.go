@@ -1174,6 +1174,28 @@ func TestRetrySettingsNeedRetries(t *testing.T) {
 	}
 }
 
+// simulateWith simulates base with each of sets over it, in order.
+func simulateWith(t *testing.T, base url.Values, sets ...url.Values) (Scenario, Stats) {
+	t.Helper()
+	q := url.Values{}
+	for _, set := range append([]url.Values{base}, sets...) {
+		for k, v := range set {
+			q[k] = v
+		}
+	}
+	s, ferrs := FromQuery(q)
+	if ferrs != nil {
+		t.Fatal(ferrs)
+	}
+	return s, Simulate(s).Stats()
+}
+
+// same reports whether two simulations made the same run, as far as its
+// numbers tell.
+func same(a, b Stats) bool {
+	return a.Requests == b.Requests && a.Successes == b.Successes && a.GiveUps == b.GiveUps && a.Drain == b.Drain && a.CompletionP99 == b.CompletionP99
+}
+
 // What the mock does not send, honouring it changes nothing: Honour
 // Retry-After with Retry-After sent None, reset hints with no rate-limit
 // headers, and the ceiling, above it and the spread with neither. Each is
@@ -1194,22 +1216,7 @@ func TestServerWaitSettingsNeedWhatTheMockSends(t *testing.T) {
 		{"hints", url.Values{"hints": {"on"}}, url.Values{"headers": {"ietf"}}},
 		{"ra_spread", url.Values{"hints": {"on"}, "ra_spread": {"2s"}}, url.Values{"headers": {"x"}}},
 	} {
-		run := func(sets ...url.Values) (Scenario, Stats) {
-			q := url.Values{}
-			for _, set := range append([]url.Values{base}, sets...) {
-				for k, v := range set {
-					q[k] = v
-				}
-			}
-			s, ferrs := FromQuery(q)
-			if ferrs != nil {
-				t.Fatal(ferrs)
-			}
-			return s, Simulate(s).Stats()
-		}
-		same := func(a, b Stats) bool {
-			return a.Requests == b.Requests && a.Successes == b.Successes && a.GiveUps == b.GiveUps && a.Drain == b.Drain
-		}
+		run := func(sets ...url.Values) (Scenario, Stats) { return simulateWith(t, base, sets...) }
 		f, _ := FieldByKey(c.key)
 		_, without := run()
 		s, with := run(c.extra)
@@ -1236,22 +1243,7 @@ func TestServerWaitSettingsNeedWhatTheMockSends(t *testing.T) {
 func TestBackoffSettingsNeedFailuresWithoutRetryAfter(t *testing.T) {
 	base := url.Values{"workers": {"10"}, "jobs": {"3"}, "strategy": {"exponential"}, "rate": {"5"}, "burst": {"2"},
 		"ra_honour": {"on"}, "headers": {"ietf"}, "seed": {"3"}, "outage": {"1s"}, "outage_at": {"500ms"}}
-	run := func(sets ...url.Values) (Scenario, Stats) {
-		q := url.Values{}
-		for _, set := range append([]url.Values{base}, sets...) {
-			for k, v := range set {
-				q[k] = v
-			}
-		}
-		s, ferrs := FromQuery(q)
-		if ferrs != nil {
-			t.Fatal(ferrs)
-		}
-		return s, Simulate(s).Stats()
-	}
-	same := func(a, b Stats) bool {
-		return a.Requests == b.Requests && a.Successes == b.Successes && a.Drain == b.Drain && a.CompletionP99 == b.CompletionP99
-	}
+	run := func(sets ...url.Values) (Scenario, Stats) { return simulateWith(t, base, sets...) }
 	failing := url.Values{"fail500": {"30"}}
 	for key, v := range map[string]string{"base": "2s", "mult": "5", "cap": "300ms", "hints": "on"} {
 		f, _ := FieldByKey(key)
