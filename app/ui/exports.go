@@ -110,6 +110,11 @@ func (l *Lab) fileStamp() string {
 		t = l.rec.Start
 	}
 	name := "retrylab-" + t.UTC().Format("2006-01-02T15-04-05Z")
+	if i := presetIndex(l.shownScenario()); i >= 0 && !l.watched {
+		// The step it ran: after ten runs, files named by their times
+		// alone could not be told apart (a review).
+		name += "-" + fleet.Presets[i].ID
+	}
 	if l.Simulated() {
 		name += "-simulated" // and every event says "simulated": true
 	}

@@ -347,13 +347,19 @@ func TestPNGHasTheLegend(t *testing.T) {
 func TestExportFileNames(t *testing.T) {
 	l := newLab()
 	finishRun(l, oneJob(), false)
-	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
+	// The step it ran is in the name too: after ten runs, names of times
+	// alone could not be told apart (a review).
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z-full-jitter"; got != want {
 		t.Errorf("a live run's files: %q, want %q", got, want)
 	}
 	paris := time.FixedZone("UTC+1", 3600)
 	l.rec.Start = l.rec.Start.In(paris)
-	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z"; got != want {
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z-full-jitter"; got != want {
 		t.Errorf("a live run's files, in a browser an hour ahead of UTC: %q, want %q", got, want)
+	}
+	l.Set("workers", "7") // the run's configuration names it, not the inputs'
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z-full-jitter"; got != want {
+		t.Errorf("after an edit: %q, want %q", got, want)
 	}
 	var names []string
 	for i, preset := range []string{"flood", "full-jitter"} {
@@ -362,7 +368,11 @@ func TestExportFileNames(t *testing.T) {
 		l.simAt = time.Date(2026, 12, 2, 10, 15, 7+i, 0, paris)
 		names = append(names, l.fileStamp())
 	}
-	want := []string{"retrylab-2026-12-02T09-15-07Z-simulated", "retrylab-2026-12-02T09-15-08Z-simulated"}
+	l.Set("workers", "7")
+	l.rec = fleet.Simulate(l.s)
+	l.simAt = time.Date(2026, 12, 2, 10, 15, 9, 0, paris)
+	names = append(names, l.fileStamp()) // a configuration of the user's own: no step's
+	want := []string{"retrylab-2026-12-02T09-15-07Z-flood-simulated", "retrylab-2026-12-02T09-15-08Z-full-jitter-simulated", "retrylab-2026-12-02T09-15-09Z-simulated"}
 	if !slices.Equal(names, want) {
 		t.Errorf("two simulations' files: %q, want %q", names, want)
 	}
@@ -383,8 +393,8 @@ func TestWatchFileNames(t *testing.T) {
 		want  string
 	}{
 		{"the watch", "", "retrylab-2026-12-02T09-15-07Z-watch"},
-		{"a live run after it", "live", "retrylab-2026-11-29T10-00-00Z"},
-		{"a simulation after it", "sim", "retrylab-2026-12-02T09-20-07Z-simulated"},
+		{"a live run after it", "live", "retrylab-2026-11-29T10-00-00Z-full-jitter"},
+		{"a simulation after it", "sim", "retrylab-2026-12-02T09-20-07Z-full-jitter-simulated"},
 	} {
 		l := newLab()
 		// What Watch leaves: no recording, the view's watch begun, the
