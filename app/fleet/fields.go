@@ -60,10 +60,6 @@ type Field struct {
 	// value and what is allowed. Rules between fields (cap >= base, the
 	// endpoint's sums) are checked by Scenario.Validate.
 	Set func(*Scenario, string) error
-	// Enabled reports whether the field has an effect in s (the bucket rate
-	// only matters when the bucket is on): every condition of when holds.
-	// nil means always.
-	Enabled func(*Scenario) bool
 	// when lists what the field's effect needs, each with why it is
 	// missing (NotInEffect), the most basic first: a custom target, then
 	// retries, then the field's own.
@@ -75,8 +71,9 @@ type Field struct {
 	allowed string // what Allowed returns for kinds other than choice and bool
 }
 
-// IsEnabled reports whether f has an effect in s (Enabled, or true when nil).
-func (f *Field) IsEnabled(s *Scenario) bool { return f.Enabled == nil || f.Enabled(s) }
+// IsEnabled reports whether f has an effect in s (the bucket rate only
+// matters when the bucket is on): every condition of its when holds.
+func (f *Field) IsEnabled(s *Scenario) bool { return f.NotInEffect(s) == "" }
 
 // NotInEffect says why f has no effect in s, "while the fleet bucket is
 // off" or "while a custom target replaces the mock", and "" when it has.
@@ -438,7 +435,7 @@ func enumerate[T ~uint8](name func(T) string, parse func(string) (T, bool)) []T 
 func (f Field) retrying() Field {
 	f.when = append([]condition{{func(s *Scenario) bool { return s.Strategy != core.None }, noRetries}}, f.when...)
 	f.retries = true
-	return f.enabledWhen()
+	return f
 }
 
 // noRetries is why a setting of retries has no effect (retrying).
@@ -448,20 +445,6 @@ const noRetries = "while the strategy is None (a failure is not retried)"
 // none without it (NotInEffect).
 func (f Field) with(enabled func(*Scenario) bool, why string) Field {
 	f.when = append(f.when[:len(f.when):len(f.when)], condition{enabled, why})
-	return f.enabledWhen()
-}
-
-// enabledWhen sets f.Enabled from f.when.
-func (f Field) enabledWhen() Field {
-	when := f.when
-	f.Enabled = func(s *Scenario) bool {
-		for _, c := range when {
-			if !c.on(s) {
-				return false
-			}
-		}
-		return true
-	}
 	return f
 }
 

@@ -405,7 +405,8 @@ func (u unjudged) of(name string) bool {
 // share of jobs that succeeded differs by more than 5 points.
 func (l *Lab) judged() (u unjudged, why []string) {
 	cur := l.shownScenario()
-	if n, b := jobsOf(cur), jobsOf(l.base.scen); n != b {
+	n, b := jobsOf(cur), jobsOf(l.base.scen)
+	if n != b {
 		u.work = true
 		why = append(why, "The workloads differ ("+thousands(n)+" jobs against "+thousands(b)+"): the counts and the time to drain are not called better or worse.")
 	}
@@ -446,7 +447,7 @@ func (l *Lab) judged() (u unjudged, why []string) {
 		u.all = true
 		why = append(why, "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
 	}
-	if n, b := jobsOf(cur), jobsOf(l.base.scen); !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
+	if !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
 		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)
 		if math.Abs(share-baseShare) > 0.05 {
 			u.early = true
