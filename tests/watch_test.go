@@ -162,7 +162,13 @@ func TestWatchSurvivesAReload(t *testing.T) {
 		t.Fatalf("after a reload: %+v, toast %q; want the watch going on, and said", ws(), toast)
 	}
 	// Said as long as the watch lasts, not only by the flash (a review).
-	if status := textOf(t, ctx, "run-status"); !strings.Contains(status, "requests from everyone since the page reloaded") {
+	// Waited for: the state is read from the Lab, which flips watch_open
+	// a render before the status shows it (a CI run read "connecting…").
+	var status string
+	if err := waitFor(2*time.Second, func() bool {
+		status = textOf(t, ctx, "run-status")
+		return strings.Contains(status, "requests from everyone since the page reloaded")
+	}); err != nil {
 		t.Errorf("after a reload, the watch's status %q does not say its counts are since", status)
 	}
 	press(t, ctx, "s")
