@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"retrylab/app/awsreport"
 	"retrylab/app/fleet"
 	"retrylab/app/ui"
 	"retrylab/core/sim"
@@ -128,7 +129,7 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("sim aws: %w", err)
 	}
-	if err := res.WriteTable(stdout); err != nil {
+	if err := awsreport.Table(stdout, res); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "\nThe post's findings:")
@@ -149,7 +150,7 @@ func simAWS(args []string, stdout, stderr io.Writer) error {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{*csvPath, res.WriteCSV}, {*svgPath, res.WriteSVG}} {
+	}{{*csvPath, func(w io.Writer) error { return awsreport.CSV(w, res) }}, {*svgPath, func(w io.Writer) error { return awsreport.SVG(w, res) }}} {
 		if out.path == "" {
 			continue
 		}

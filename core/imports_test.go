@@ -78,10 +78,11 @@ func TestImportsStandardLibraryOnly(t *testing.T) {
 	}
 }
 
-// TestTransitiveDepsAreStandard asks the go command for core's full
-// dependency graph (non-test build, for linux/amd64 and js/wasm): every
-// package must be standard, and net/http must not be among them even
-// indirectly. It needs the go command,
+// TestTransitiveDepsAreStandard asks the go command for the full
+// dependency graph of core and the packages under it, core/endpoint and
+// core/sim (non-test build, for linux/amd64 and js/wasm): every package
+// must be standard or one of them, and net/http must not be among them
+// even indirectly. It needs the go command,
 // so it is skipped under js/wasm.
 func TestTransitiveDepsAreStandard(t *testing.T) {
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
@@ -92,7 +93,7 @@ func TestTransitiveDepsAreStandard(t *testing.T) {
 		t.Fatalf("no go command on PATH: %v", err)
 	}
 	for _, goos := range []string{"linux", "js"} {
-		cmd := exec.Command(goCmd, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".")
+		cmd := exec.Command(goCmd, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", "./...")
 		cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+map[string]string{"linux": "amd64", "js": "wasm"}[goos])
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -102,7 +103,7 @@ func TestTransitiveDepsAreStandard(t *testing.T) {
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			path, std, _ := strings.Cut(line, " ")
 			n++
-			if path == "retrylab/core" {
+			if path == "retrylab/core" || strings.HasPrefix(path, "retrylab/core/") {
 				continue
 			}
 			if std != "true" {
@@ -132,19 +133,19 @@ var platformMath = map[string]bool{
 	"J0": true, "J1": true, "Jn": true, "Y0": true, "Y1": true, "Yn": true,
 }
 
-// TestNoPlatformDependentMath: core's and core/sim's results (backoff
-// delays, simulated event streams) are promised identical natively and in
-// WebAssembly, so their non-test code calls none of platformMath: it uses
-// hand-written, fusion-free versions (sim's logf and log1pf, core's
-// powInt). sim/chart.go is exempt: it only places an SVG chart's axis
-// ticks, which no simulation or hash depends on.
+// TestNoPlatformDependentMath: core's, core/endpoint's and core/sim's
+// results (backoff delays, the endpoint's answers, simulated event
+// streams) are promised identical natively and in WebAssembly, so their
+// non-test code calls none of platformMath: it uses hand-written,
+// fusion-free versions (sim's logf and log1pf, core's powInt).
 func TestNoPlatformDependentMath(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	simFiles, _ := filepath.Glob(filepath.Join("sim", "*.go"))
+	endpointFiles, _ := filepath.Glob(filepath.Join("endpoint", "*.go"))
 	fset := token.NewFileSet()
 	checked := 0
-	for _, name := range append(files, simFiles...) {
-		if strings.HasSuffix(name, "_test.go") || name == filepath.Join("sim", "chart.go") {
+	for _, name := range append(append(files, simFiles...), endpointFiles...) {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, 0)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 // fixedRand draws u every time.
@@ -177,7 +177,7 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 		}},
 		// It said only the timeout gets the worker out: with none, the
 		// server's hang limit does (a learner's review).
-		{"hang", []string{"the server closes the connection after " + strings.ReplaceAll(sim.DefaultHangLimit.String(), "1m0s", "60 s")}, func() error {
+		{"hang", []string{"the server closes the connection after " + strings.ReplaceAll(endpoint.DefaultHangLimit.String(), "1m0s", "60 s")}, func() error {
 			s, ferrs := FromQuery(url.Values{"workers": {"1"}, "jobs": {"1"}, "hang": {"100"}, "timeout": {"0s"}, "attempts": {"2"}, "strategy": {"constant"}, "base": {"1s"}})
 			if ferrs != nil {
 				return ferrs[0]
@@ -189,8 +189,8 @@ func TestHelpLinesTellWhatTheCodeDoes(t *testing.T) {
 					sent = append(sent, r.Event.At.Sub(rec.Start))
 				}
 			}
-			if len(sent) != 2 || sent[1] != sim.DefaultHangLimit+time.Second {
-				return errors.New("attempts sent at " + durs(sent) + ", want 0s and " + (sim.DefaultHangLimit + time.Second).String())
+			if len(sent) != 2 || sent[1] != endpoint.DefaultHangLimit+time.Second {
+				return errors.New("attempts sent at " + durs(sent) + ", want 0s and " + (endpoint.DefaultHangLimit + time.Second).String())
 			}
 			return nil
 		}},

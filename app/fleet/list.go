@@ -11,7 +11,7 @@ import (
 
 	"retrylab/app/mock"
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 // Fields lists every parameter of a Scenario, in the order the page shows
@@ -110,7 +110,7 @@ var Fields = []Field{
 	targetField(),
 	roomField(),
 	mockChoice("limiter", "endpoint", "Server limiter", "How the endpoint decides a request is over the limit: a bucket allows bursts; a fixed window resets all at once, so up to twice the limit passes around a boundary; a sliding window never lets more than the limit through in any window's length.",
-		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, sim.LimiterName, limiterLabels, nil, ""),
+		func(p *mock.Params) *core.LimiterKind { return &p.Limiter }, endpoint.LimiterName, limiterLabels, nil, ""),
 	mockNumber("rate", "endpoint", "Server rate", "req/s", "Requests per second the endpoint's bucket refills: the most the fleet can sustain.",
 		core.FormatFloat(core.LimiterRateRange.Min), core.FormatFloat(core.LimiterRateRange.Max), func(p *mock.Params) *float64 { return &p.Rate }, core.FormatFloat,
 		func(s *Scenario) bool { return s.Mock.Limiter == core.LimitTokenBucket }, "while the server limiter is not a token bucket"),
@@ -159,7 +159,7 @@ var Fields = []Field{
 
 // failMin and failMax are the injected failures' range, as their fields
 // show it.
-var failMin, failMax = core.FormatFloat(sim.FailureRange.Min), core.FormatFloat(sim.FailureRange.Max)
+var failMin, failMax = core.FormatFloat(endpoint.FailureRange.Min), core.FormatFloat(endpoint.FailureRange.Max)
 
 var strategyLabels = map[string]string{
 	"none":         "None (never retry)",

@@ -72,7 +72,7 @@ type SimSummary struct {
 // built from Mock.LimiterConfig(), the same status, Retry-After values
 // (malformed ones included) and rate-limit headers, latency + U(0, spread),
 // and injected failures, decided by the function the mock decides with
-// (sim.Endpoint.Decide), each attempt's failure and spread rolled as the
+// (endpoint.Config.Decide), each attempt's failure and spread rolled as the
 // mock rolls them with the page's seed (mock.SeededRolls of Seed and the
 // attempt's tag), so with one seed the same attempts fail, and wait alike,
 // live and simulated. Requests reach the mock the instant they are sent
@@ -267,19 +267,7 @@ func checkSimulable(s Scenario) error {
 // p.Seed; without, the endpoint server draws them. Key and Tag play no
 // part.
 func SimEndpoint(p mock.Params) sim.Endpoint {
-	e := sim.Endpoint{
-		Limiter:    p.LimiterConfig(),
-		Status:     p.Status,
-		RetryValue: p.RetryValue,
-		IETF:       p.Headers.IETF(),
-		X:          p.Headers.X(),
-		Latency:    p.Latency,
-		Spread:     p.Spread,
-		Fail500:    p.Fail500,
-		Fail503:    p.Fail503,
-		Drop:       p.Drop,
-		Hang:       p.Hang,
-	}
+	e := sim.Endpoint{Config: p.Endpoint()}
 	if p.Seeded {
 		seed := p.Seed
 		e.Rolls = func(r sim.Request) (fail, spread float64) {
@@ -293,8 +281,6 @@ func SimEndpoint(p mock.Params) sim.Endpoint {
 			b, ok := mock.AppendRetryAfter(nil, &p, d, now, uint64(seq))
 			return string(b), ok
 		}
-	} else {
-		e.RetryAfter = sim.RetryAfterMode(p.RetryAfter) // the other modes are sim's (mock.RetryMode)
 	}
 	return e
 }

@@ -75,8 +75,8 @@
 //     client's ceiling clamps or gives up on), rfc1123z (a date with
 //     "+0000" instead of "GMT"), iso8601 ("2026-11-05T10:00:02Z"); mix rotates through them by seq.
 //     Steps 2 and 3, with an outage (see Handler.Outage) before them, are
-//     core/sim's Endpoint.Decide, which the simulator decides with too, and
-//     the seconds, date and fixed values its AppendRetryAfter.
+//     core/endpoint's Config.Decide, which the simulator decides with too,
+//     and the seconds, date and fixed values its AppendRetryAfter.
 //  4. The response waits latency + U(0, spread). When the client goes away
 //     first, nothing is written and the stream reports "cancelled". A hang
 //     waits until the client goes away or Options.HangLimit passes (then the

@@ -6,21 +6,21 @@ package mock
 import (
 	"time"
 
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
-// Outcome is what the server did with an arrival: core/sim's, which
-// decides it (sim.Endpoint.Decide) and names it (String).
-type Outcome = sim.Outcome
+// Outcome is what the server did with an arrival: core/endpoint's, which
+// decides it (endpoint.Config.Decide) and names it (String).
+type Outcome = endpoint.Outcome
 
 const (
-	OutcomeOK      = sim.OutcomeOK      // allowed, answered 200
-	OutcomeLimited = sim.OutcomeLimited // rejected by the limiter: Params.Status with Retry-After
-	OutcomeFail500 = sim.OutcomeFail500 // injected 500, no Retry-After
-	OutcomeFail503 = sim.OutcomeFail503 // injected 503, no Retry-After
-	OutcomeDrop    = sim.OutcomeDrop    // injected: connection closed without a response
-	OutcomeHang    = sim.OutcomeHang    // injected: never answered
-	OutcomeOutage  = sim.OutcomeOutage  // the key's server is down (POST /mock/outage): 503, the limiter untouched
+	OutcomeOK      = endpoint.OutcomeOK      // allowed, answered 200
+	OutcomeLimited = endpoint.OutcomeLimited // rejected by the limiter: Params.Status with Retry-After
+	OutcomeFail500 = endpoint.OutcomeFail500 // injected 500, no Retry-After
+	OutcomeFail503 = endpoint.OutcomeFail503 // injected 503, no Retry-After
+	OutcomeDrop    = endpoint.OutcomeDrop    // injected: connection closed without a response
+	OutcomeHang    = endpoint.OutcomeHang    // injected: never answered
+	OutcomeOutage  = endpoint.OutcomeOutage  // the key's server is down (POST /mock/outage): 503, the limiter untouched
 )
 
 // End is how the handling of a request finished.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 // Options configure a Handler. The zero value is ready to use; every zero
@@ -49,7 +49,7 @@ const (
 	DefaultMaxKeys    = 100_000
 	DefaultMaxBytes   = 64 << 20
 	DefaultIdleTTL    = 10 * time.Minute
-	DefaultHangLimit  = sim.DefaultHangLimit // what the simulator holds a hang for, as the mock does
+	DefaultHangLimit  = endpoint.DefaultHangLimit // the simulator holds a hang as long
 	DefaultMaxStreams = 500
 
 	DefaultMaxStreamsPerClient   = 50
@@ -246,7 +246,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hv.buf = (*bp)[:0]
 	// A rejection, and an answer during an outage, say when to come back
 	// as retry_after asks: an outage's decision waits until it ends
-	// (sim.Endpoint.Decide).
+	// (endpoint.Config.Decide).
 	if a.outcome.SendsRetryAfter() {
 		if b, ok := AppendRetryAfter(hv.buf, &p, a.d, now, a.seq); ok {
 			hv.buf = b
@@ -256,9 +256,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cfg.Kind != core.LimitNone {
 		if p.Headers.IETF() {
 			q, w := cfg.Policy()
-			hv.buf = sim.AppendRateLimitPolicy(hv.buf, cfg.Kind, q, w)
+			hv.buf = endpoint.AppendRateLimitPolicy(hv.buf, cfg.Kind, q, w)
 			hv.add("Ratelimit-Policy")
-			hv.buf = sim.AppendRateLimit(hv.buf, cfg.Kind, a.d.Remaining, a.d.ResetSeconds())
+			hv.buf = endpoint.AppendRateLimit(hv.buf, cfg.Kind, a.d.Remaining, a.d.ResetSeconds())
 			hv.add("Ratelimit")
 		}
 		if p.Headers.X() {
@@ -281,7 +281,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // decide decides a request for p arriving at now and publishes its arrival.
-// sim.Endpoint.Decide decides it, as it decides the simulator's: an outage,
+// endpoint.Config.Decide decides it, as it decides the simulator's: an outage,
 // then injected failures, come first and bypass the limiter (Peek): they
 // do not count against the limit; otherwise the key's limiter decides,
 // with its limit scaled during a stretch of POST /mock/limit. It returns
@@ -294,8 +294,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now}
 	until, down := h.outages.active(p.Key, now)
-	// The request's endpoint, as far as the decision reads it.
-	e := sim.Endpoint{Status: p.Status, Fail500: p.Fail500, Fail503: p.Fail503, Drop: p.Drop, Hang: p.Hang, Latency: p.Latency, Spread: p.Spread}
+	e := p.Endpoint()
 	// The rolls, for the injected failure and the spread: random; or with
 	// a seed, a function of it and the tag (SeededRolls), or, for a request
 	// without one of its own (a burst's are all "burst"), of the key and
@@ -307,7 +306,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	switch {
 	case !p.Seeded:
-		if p.Fail500+p.Fail503+p.Drop+p.Hang > 0 && !down {
+		if e.Injects() && !down {
 			fail = h.opts.Rand()
 		}
 	case tag != "":
@@ -316,7 +315,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
 	// reconfigured for the stretch; the headers show the limit in force.
 	cfg = p.LimiterConfig()
-	var v sim.Verdict
+	var v endpoint.Verdict
 	var lim stretch
 	a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, func(seq uint64, l *core.Limiter) {
 		if p.Seeded && tag == "" {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 // Bounds on the parameters that core does not define. The limiter's own
@@ -19,10 +19,10 @@ import (
 // LimiterLimitRange, LimiterWindowRange), read here so the page, the mock
 // and core can never disagree.
 const (
-	MaxKeyLen     = 64                // longest key and tag, in bytes
-	MaxOutage     = time.Minute       // the longest outage one POST /mock/outage starts (a page schedules no longer)
-	MaxRetryValue = sim.MaxRetryValue // seconds, for retry_after=fixed
-	MaxLatency    = 30 * time.Second  // bound on latency+spread
+	MaxKeyLen     = 64                     // longest key and tag, in bytes
+	MaxOutage     = time.Minute            // the longest outage one POST /mock/outage starts (a page schedules no longer)
+	MaxRetryValue = endpoint.MaxRetryValue // seconds, for retry_after=fixed
+	MaxLatency    = 30 * time.Second       // bound on latency+spread
 )
 
 // LatencyRange is the range of latency and of spread (their sum is at most
@@ -33,16 +33,16 @@ var LatencyRange = core.Range[time.Duration]{Min: 0, Max: MaxLatency}
 var RetryValueRange = core.Range[int]{Min: 0, Max: MaxRetryValue}
 
 // RetryMode says what the Retry-After header of a rejection carries. The
-// modes up to RetryFixed are core/sim's RetryAfterMode, whose values
-// sim.AppendRetryAfter writes; RetryMalformed is the mock's own.
+// modes up to RetryFixed are core/endpoint's RetryAfterMode, whose values
+// endpoint.AppendRetryAfter writes; RetryMalformed is the mock's own.
 type RetryMode uint8
 
 const (
-	RetryNone      = RetryMode(sim.RetryAfterNone)    // no Retry-After header
-	RetrySeconds   = RetryMode(sim.RetryAfterSeconds) // delta-seconds: Decision.RetryAfterSeconds (rounded up)
-	RetryDate      = RetryMode(sim.RetryAfterDate)    // IMF-fixdate of the first whole second at or after now+RetryAfter
-	RetryFixed     = RetryMode(sim.RetryAfterFixed)   // Params.RetryValue seconds, whatever the limiter says
-	RetryMalformed = RetryFixed + 1                   // deliberately invalid value, kind chosen by Params.Malformed
+	RetryNone      = RetryMode(endpoint.RetryAfterNone)    // no Retry-After header
+	RetrySeconds   = RetryMode(endpoint.RetryAfterSeconds) // delta-seconds: Decision.RetryAfterSeconds (rounded up)
+	RetryDate      = RetryMode(endpoint.RetryAfterDate)    // IMF-fixdate of the first whole second at or after now+RetryAfter
+	RetryFixed     = RetryMode(endpoint.RetryAfterFixed)   // Params.RetryValue seconds, whatever the limiter says
+	RetryMalformed = RetryFixed + 1                        // deliberately invalid value, kind chosen by Params.Malformed
 )
 
 var retryModeNames = [...]string{"none", "seconds", "date", "fixed", "malformed"}
@@ -101,7 +101,7 @@ func Choices(name string) []string {
 	var names []string
 	switch paramIndex(name) {
 	case pLimiter:
-		names = sim.LimiterNames[:]
+		names = endpoint.LimiterNames[:]
 	case pStatus:
 		names = statusNames[:]
 	case pRetryAfter:
@@ -186,6 +186,31 @@ func (p Params) LimiterConfig() core.LimiterConfig {
 		c.Rate, c.Burst = p.Rate, p.Burst
 	case core.LimitFixedWindow, core.LimitSlidingWindow:
 		c.Limit, c.Window = p.Limit, p.Window
+	}
+	return c
+}
+
+// Endpoint is the endpoint these parameters describe, the Config
+// core/endpoint decides with: the handler answers with it, and app/fleet's
+// SimEndpoint simulates it. A malformed Retry-After is the mock's own
+// (AppendRetryAfter), not the Config's: its RetryAfter is then
+// RetryAfterNone.
+func (p *Params) Endpoint() endpoint.Config {
+	c := endpoint.Config{
+		Limiter:    p.LimiterConfig(),
+		Status:     p.Status,
+		RetryValue: p.RetryValue,
+		IETF:       p.Headers.IETF(),
+		X:          p.Headers.X(),
+		Latency:    p.Latency,
+		Spread:     p.Spread,
+		Fail500:    p.Fail500,
+		Fail503:    p.Fail503,
+		Drop:       p.Drop,
+		Hang:       p.Hang,
+	}
+	if p.RetryAfter != RetryMalformed {
+		c.RetryAfter = endpoint.RetryAfterMode(p.RetryAfter)
 	}
 	return c
 }
@@ -326,8 +351,8 @@ const AllowedOnce = "one value; the parameter is given more than once"
 
 var (
 	allowedLatency = "latency+spread ≤ " + MaxLatency.String()
-	allowedSum     = "fail500+fail503+drop+hang ≤ " + core.FormatFloat(sim.FailureRange.Max)
-	allowedFailure = "a number " + sim.FailureRange.String() + "; " + allowedSum
+	allowedSum     = "fail500+fail503+drop+hang ≤ " + core.FormatFloat(endpoint.FailureRange.Max)
+	allowedFailure = "a number " + endpoint.FailureRange.String() + "; " + allowedSum
 	// allowedKnown names every parameter, from the table: written out
 	// by hand, a parameter added to the table was missing from it (a
 	// review).
@@ -509,7 +534,7 @@ func (p *Params) set(i int, v string) *ParamError {
 		p.Tag = v
 	case pLimiter:
 		var k int
-		if k, ok = enumIndex(sim.LimiterNames[:], v); !ok { // core's names are aliases
+		if k, ok = enumIndex(endpoint.LimiterNames[:], v); !ok { // core's names are aliases
 			kind, err := core.ParseLimiterKind(v)
 			k, ok = int(kind), err == nil
 		}
@@ -545,13 +570,13 @@ func (p *Params) set(i int, v string) *ParamError {
 	case pSpread:
 		p.Spread, ok = parseIn(v, LatencyRange, time.ParseDuration)
 	case pFail500:
-		p.Fail500, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
+		p.Fail500, ok = parseIn(v, endpoint.FailureRange, core.ParseFloat)
 	case pFail503:
-		p.Fail503, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
+		p.Fail503, ok = parseIn(v, endpoint.FailureRange, core.ParseFloat)
 	case pDrop:
-		p.Drop, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
+		p.Drop, ok = parseIn(v, endpoint.FailureRange, core.ParseFloat)
 	case pHang:
-		p.Hang, ok = parseIn(v, sim.FailureRange, core.ParseFloat)
+		p.Hang, ok = parseIn(v, endpoint.FailureRange, core.ParseFloat)
 	case pSeed:
 		var err error
 		// A sign, as strconv.Atoi takes one: "+5" was refused
@@ -589,7 +614,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 		return &ParamError{Param: "spread", Value: Cut(given[pSpread]), Allowed: p.AllowedBeside("spread")}
 	}
 	pct := [...]float64{p.Fail500, p.Fail503, p.Drop, p.Hang}
-	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > sim.FailureRange.Max+sumTolerance {
+	if s := pct[0] + pct[1] + pct[2] + pct[3]; s > endpoint.FailureRange.Max+sumTolerance {
 		// The last that could make the sum 100 alone (a zero cannot):
 		// fail500=60, fail503=60, drop=10 blamed drop, "at most 0", which
 		// no drop can mend; fail503 may be 30.
@@ -597,7 +622,7 @@ func (p *Params) check(given *[numParams]string) *ParamError {
 			return &ParamError{Param: table[pFail500+i].Name, Value: Cut(given[pFail500+i]), Allowed: allowed}
 		}
 		for i := len(pct) - 1; i >= 0; i-- {
-			if others := s - pct[i]; others <= sim.FailureRange.Max+sumTolerance {
+			if others := s - pct[i]; others <= endpoint.FailureRange.Max+sumTolerance {
 				return sumErr(i, p.AllowedBeside(table[pFail500+i].Name))
 			}
 		}
@@ -629,10 +654,10 @@ func (p Params) AllowedBeside(name string) string {
 	for i := range pct {
 		if table[pFail500+i].Name == name {
 			others := pct[0] + pct[1] + pct[2] + pct[3] - pct[i]
-			if others > sim.FailureRange.Max+sumTolerance { // it cannot mend the sum alone
+			if others > endpoint.FailureRange.Max+sumTolerance { // it cannot mend the sum alone
 				return "at most 0: " + allowedSum + ", and the others add up to " + formatPct(others)
 			}
-			return "at most " + formatPct(max(0, sim.FailureRange.Max-others)) + ": " + allowedSum
+			return "at most " + formatPct(max(0, endpoint.FailureRange.Max-others)) + ": " + allowedSum
 		}
 	}
 	return ""
@@ -646,9 +671,9 @@ func formatPct(v float64) string {
 
 // sumTolerance is the float error allowed in fail500+fail503+drop+hang ≤
 // 100 (0.2+85.4+14.4 adds up to 100.00000000000001), and the precision of
-// the sum named when it is refused: core/sim's, whose Endpoint.Validate
+// the sum named when it is refused: core/endpoint's, whose Config.Validate
 // allows the same.
-const sumTolerance = sim.FailureSumSlack
+const sumTolerance = endpoint.FailureSumSlack
 
 // Valid reports whether p is within every bound (what ParseParams would accept).
 func (p Params) Valid() error {
@@ -752,7 +777,7 @@ func (p Params) each(f func(i int, v string)) {
 	}
 	str(pKey, p.Key, d.Key)
 	str(pTag, p.Tag, d.Tag)
-	str(pLimiter, sim.LimiterName(p.Limiter), sim.LimiterName(d.Limiter))
+	str(pLimiter, endpoint.LimiterName(p.Limiter), endpoint.LimiterName(d.Limiter))
 	num(pRate, p.Rate, d.Rate)
 	integer(pBurst, p.Burst, d.Burst)
 	integer(pLimit, p.Limit, d.Limit)

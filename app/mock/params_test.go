@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -461,9 +461,9 @@ func TestParamIndex(t *testing.T) {
 }
 
 func TestEnumStrings(t *testing.T) {
-	for i, n := range sim.LimiterNames {
-		if sim.LimiterName(core.LimiterKind(i)) != n {
-			t.Errorf("sim.LimiterName(%d) = %q", i, sim.LimiterName(core.LimiterKind(i)))
+	for i, n := range endpoint.LimiterNames {
+		if endpoint.LimiterName(core.LimiterKind(i)) != n {
+			t.Errorf("endpoint.LimiterName(%d) = %q", i, endpoint.LimiterName(core.LimiterKind(i)))
 		}
 	}
 	if s := RetryMode(99).String(); s != "invalid(99)" {
@@ -484,7 +484,7 @@ func TestChoices(t *testing.T) {
 		name  func(i int) string // the i-th member as the query writes it
 		n     int                // members tried: 0 to n-1
 	}{
-		{"limiter", []string{"none", "bucket", "fixed", "sliding"}, func(i int) string { return sim.LimiterName(core.LimiterKind(i)) }, 256},
+		{"limiter", []string{"none", "bucket", "fixed", "sliding"}, func(i int) string { return endpoint.LimiterName(core.LimiterKind(i)) }, 256},
 		{"status", []string{"429", "503"}, strconv.Itoa, 1000},
 		{"retry_after", []string{"none", "seconds", "date", "fixed", "malformed"}, func(i int) string { return RetryMode(i).String() }, 256},
 		{"malformed", []string{"mix", "text", "empty", "negative", "decimal", "unit", "huge", "rfc1123z", "iso8601"}, func(i int) string { return Malformed(i).String() }, 256},

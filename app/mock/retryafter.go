@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"retrylab/core"
-	"retrylab/core/sim"
+	"retrylab/core/endpoint"
 )
 
 const hugeValue = "99999999999999999999"
@@ -25,8 +25,8 @@ func malformedKind(m Malformed, seq uint64) Malformed {
 // AppendRetryAfter appends the Retry-After value the endpoint sends with a
 // rejection (or an outage's 503) decided at now for arrival seq; ok is
 // false when no header is to be sent. The handler uses it. The seconds,
-// dates and fixed values are core/sim's (sim.AppendRetryAfter), which the
-// simulator (EndpointServer) writes too; app/fleet's SimEndpoint has it
+// dates and fixed values are core/endpoint's (endpoint.AppendRetryAfter),
+// which the simulator (sim.EndpointServer) writes too; app/fleet's SimEndpoint has it
 // use this for the malformed ones. TestSimEndpointMatchesMock (app/fleet)
 // checks the two end to end.
 func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq uint64) (_ []byte, ok bool) {
@@ -52,5 +52,5 @@ func AppendRetryAfter(b []byte, p *Params, d core.Decision, now time.Time, seq u
 		}
 		return b, false
 	}
-	return sim.AppendRetryAfter(b, sim.RetryAfterMode(p.RetryAfter), p.RetryValue, d, now)
+	return endpoint.AppendRetryAfter(b, endpoint.RetryAfterMode(p.RetryAfter), p.RetryValue, d, now)
 }

@@ -105,7 +105,7 @@ func (s *store) shard(key string) *shard {
 // cfg, multiplied by lim.scale over the stretch lim when lim.scale is not 0
 // (POST /mock/limit), and returns the arrival's number for the key. decide
 // is called once, under the key's lock, with that number and the key's
-// limiter to decide the request with (sim.Endpoint.Decide), or nil for a
+// limiter to decide the request with (endpoint.Config.Decide), or nil for a
 // request with limiter=none on a key that has a limit: it passes, and
 // leaves the key's limit as it is. A key that is new or expired (see
 // stale) gets a fresh limiter and restarts its arrival numbers. A key whose

@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 )
 
 // fleet10k is the page's largest simulation: 10,000 workers × 5 jobs with
 // full jitter (100 ms … 10 s, 10 attempts) against the mock's token bucket
 // (1000 req/s, burst 100, 50 ms latency).
 func fleet10k(b *testing.B, observe func(*Record)) (*Fleet, *Scheduler) {
-	srv, err := NewEndpointServer(Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1000, Burst: 100},
-		RetryAfter: RetryAfterSeconds, Latency: 50 * time.Millisecond}, t0, 1)
+	srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1000, Burst: 100},
+		RetryAfter: endpoint.RetryAfterSeconds, Latency: 50 * time.Millisecond}}, t0, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

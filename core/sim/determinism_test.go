@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 )
 
 // eventHash hashes every field of a stream of records: times as offsets
@@ -95,14 +96,14 @@ var hashStart = time.Date(2026, 11, 29, 10, 0, 0, 123456789, time.UTC)
 // hints, both header families, latency spread and every injected failure.
 func mixedFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Scheduler) {
 	t.Helper()
-	srv, err := NewEndpointServer(Endpoint{
+	srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{
 		Limiter:    core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 20, Burst: 5},
 		Status:     429,
-		RetryAfter: RetryAfterDate,
+		RetryAfter: endpoint.RetryAfterDate,
 		IETF:       true, X: true,
 		Latency: 30 * time.Millisecond, Spread: 40 * time.Millisecond,
 		Fail500: 3, Fail503: 3, Drop: 2, Hang: 2,
-	}, hashStart, core.SubSeed(seed, 1<<20, 0))
+	}}, hashStart, core.SubSeed(seed, 1<<20, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,12 +133,12 @@ func openFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Sched
 // decorrelated jitter, a hard attempt limit that stops the run.
 func windowFleet(t *testing.T, seed uint64, observe func(*Record)) (*Fleet, *Scheduler) {
 	t.Helper()
-	srv, err := NewEndpointServer(Endpoint{
+	srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{
 		Limiter:    core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 7, Window: 500 * time.Millisecond},
 		Status:     503,
-		RetryAfter: RetryAfterFixed, RetryValue: 2,
+		RetryAfter: endpoint.RetryAfterFixed, RetryValue: 2,
 		Latency: 5 * time.Millisecond,
-	}, hashStart, core.SubSeed(seed, 1<<20, 0))
+	}}, hashStart, core.SubSeed(seed, 1<<20, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

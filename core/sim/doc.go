@@ -42,7 +42,8 @@
 //     same core.Limiter with the same configuration, the rejection status,
 //     Retry-After (seconds, date, fixed, or a custom value), the IETF and
 //     X-RateLimit headers, latency base + spread, and injected failures,
-//     decided by the function the mock decides with (Endpoint.Decide).
+//     decided by the function the mock decides with (core/endpoint's
+//     Config.Decide).
 //   - Contention: the optimistic-concurrency model of the AWS Architecture
 //     Blog's "Exponential Backoff And Jitter" (2015). Clients read a
 //     version and write conditionally; a write fails if another client
@@ -51,8 +52,8 @@
 //   - Experiment: a sweep of the contention model, run in parallel with
 //     deterministic results; AWS returns the post's setup (base 5 ms, cap
 //     2 s, 10–190 clients, 100 runs per point, no backoff, exponential,
-//     full, equal and decorrelated jitter). Results print as a table, CSV
-//     and an SVG chart.
+//     full, equal and decorrelated jitter). app/awsreport prints Results
+//     as a table, a CSV file and an SVG chart.
 //
 // # What the AWS model counts
 //

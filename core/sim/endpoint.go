@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 )
 
 // Request is one attempt as it reaches a simulated server.
@@ -34,62 +35,35 @@ type Server interface {
 	Arrive(now time.Time, r Request) Response
 }
 
-// RetryAfterMode says what the Retry-After field of a rejection carries.
-type RetryAfterMode uint8
-
-const (
-	RetryAfterNone    RetryAfterMode = iota // no Retry-After
-	RetryAfterSeconds                       // delta-seconds: core.Decision.RetryAfterSeconds (exact wait rounded up, >= 1)
-	RetryAfterDate                          // IMF-fixdate of the first whole second at or after now+RetryAfter
-	RetryAfterFixed                         // Endpoint.RetryValue seconds, whatever the limiter says
-)
-
 // Errors of attempts that got no response.
 var (
 	ErrDropped    = errors.New("sim: connection closed without a response")
 	ErrHangClosed = errors.New("sim: no response: connection closed after the server's hang limit")
 )
 
-// DefaultHangLimit is how long a hanging request is held before the
-// connection is closed when Endpoint.HangLimit is 0: the mock endpoint's
-// default.
-const DefaultHangLimit = 60 * time.Second
-
-// Endpoint describes the mock endpoint in virtual time: the same core
-// limiter with the same configuration, the same rejection status and
-// headers, latency and injected failures, decided by the function the live
-// endpoint (app/mock) decides with, Decide:
+// Endpoint is the mock endpoint in virtual time: its Config, the one the
+// live endpoint (app/mock) answers with, decided by the same function
+// (endpoint.Config.Decide), and what a simulation adds:
 //
 //  1. The request is numbered (Seq, from 1).
-//  2. Decide decides it: during an outage (Outages), 503 without a
-//     failure roll; otherwise an injected failure, when one is rolled
-//     (Fail500, Fail503, Drop, Hang, percent of all requests, in that
-//     order). Neither counts against the limit: the limiter is only
-//     consulted (core.Limiter.Peek), for the headers. Otherwise the
-//     limiter decides (core.Limiter.Decide); a rejection gets Status.
+//  2. Decide decides it: an outage (Outages), an injected failure, or
+//     the limiter (see endpoint.Config).
 //  3. A rejection and an outage's 503 carry Retry-After as RetryAfter says
-//     (AppendRetryAfter).
-//  4. The answer leaves after Latency + U(0, Spread). A drop answers with
-//     ErrDropped after that delay; a hang with ErrHangClosed after
-//     HangLimit (a client timeout usually ends it first).
-//  5. With IETF set, RateLimit-Policy: "<kind>";q=<q>;w=<w> (the limiter
-//     config's Policy: the limit per window in whole seconds) and
-//     RateLimit: "<kind>";r=<remaining>;t=<reset s>; with X set,
-//     X-RateLimit-Limit, -Remaining and -Reset (seconds, rounded up).
-//     No limiter (LimitNone) sends neither.
+//     (endpoint.AppendRetryAfter), or as RetryAfterValue returns it.
+//  4. The answer leaves after Delay. A drop answers with ErrDropped after
+//     that delay; a hang with ErrHangClosed after HangLimit (a client
+//     timeout usually ends it first).
+//  5. The rate-limit headers, as endpoint.Config says.
 //
 // The rolls, one for the injected failure (when any is configured and the
 // server is up) and one for the spread (when Spread > 0), are Rolls's for
 // the request, or without Rolls drawn in that order from the server's own
 // generator; either way a simulated run is reproducible from its seed.
 //
-// The zero Endpoint is valid: no limiter (LimitNone), no latency, no
-// failures, no rate-limit headers: every request is answered 200 at once.
+// The zero Endpoint is valid, as the zero Config is: every request is
+// answered 200 at once.
 type Endpoint struct {
-	Limiter    core.LimiterConfig
-	Status     int            // status of a rejection: 429 or 503 (0 means 429)
-	RetryAfter RetryAfterMode // Retry-After on rejections and in an outage
-	RetryValue int            // seconds, for RetryAfterFixed (0–MaxRetryValue)
+	endpoint.Config
 
 	// RetryAfterValue, when set, replaces RetryAfter: it returns the
 	// Retry-After value of a rejection decided at now (seq is the arrival
@@ -98,14 +72,6 @@ type Endpoint struct {
 	// mock's deliberately malformed values.
 	RetryAfterValue func(d core.Decision, now time.Time, seq int) (string, bool)
 
-	IETF bool // send RateLimit and RateLimit-Policy
-	X    bool // send X-RateLimit-Limit, -Remaining, -Reset
-
-	Latency time.Duration // base delay of every answer
-	Spread  time.Duration // plus U(0, Spread)
-
-	Fail500, Fail503, Drop, Hang float64 // injected failures, percent of all requests (sum <= 100, see FailureSumSlack)
-
 	// Rolls, when set, returns a request's two rolls in [0, 1): the
 	// failure's (fail·100 falls among Fail500, Fail503, Drop and Hang, in
 	// that order, or past them) and the spread's (the delay is Latency +
@@ -113,7 +79,7 @@ type Endpoint struct {
 	// rolls its tag, so the same attempt fails alike live and simulated.
 	Rolls func(r Request) (fail, spread float64)
 
-	HangLimit time.Duration // how long a hang is held; 0 = DefaultHangLimit
+	HangLimit time.Duration // how long a hang is held; 0 = endpoint.DefaultHangLimit
 
 	// Outages are stretches when the server is down, as POST /mock/outage
 	// takes the mock down: every request arriving in one is answered 503
@@ -128,54 +94,18 @@ type Endpoint struct {
 // Outage is a stretch [From, To) after the server's start when it is down.
 type Outage struct{ From, To time.Duration }
 
-// FailureSumSlack is how far above 100 the float64 sum of the injected
-// failure percentages may come: shares that add up to 100 in decimal can
-// add up to a little more in float64 (0.2 + 85.4 + 14.4 =
-// 100.00000000000001). Rolls compare a draw in [0, 100) with the running
-// sums, so such a sum means failures only, as 100 does. The mock's
-// parameters allow the same.
-const FailureSumSlack = 1e-9
-
-// FailureRange is the range of each injected failure's percentage
-// (Endpoint.Fail500, Fail503, Drop, Hang), the mock's too.
-var FailureRange = core.Range[float64]{Min: 0, Max: 100}
-
-// MaxRetryValue is the most seconds RetryAfterFixed sends (a day), the
-// mock's bound on retry_value too.
-const MaxRetryValue = 86400
-
 // Validate reports the first field that makes no sense.
 func (e *Endpoint) Validate() error {
-	if err := e.Limiter.Validate(); err != nil {
+	if err := e.Config.Validate(); err != nil {
 		return err
 	}
-	switch {
-	case e.Status != 0 && e.Status != 429 && e.Status != 503:
-		return fmt.Errorf("sim: endpoint status %d: must be 429 or 503", e.Status)
-	case e.RetryAfter > RetryAfterFixed:
-		return fmt.Errorf("sim: endpoint retry-after mode %d: must be between 0 (none) and 3 (fixed)", e.RetryAfter)
-	case e.RetryValue < 0 || e.RetryValue > MaxRetryValue:
-		return fmt.Errorf("sim: endpoint retry value %d: must be between 0 and %d", e.RetryValue, MaxRetryValue)
-	case e.Latency < 0 || e.Spread < 0 || e.HangLimit < 0:
-		return fmt.Errorf("sim: endpoint latency %v, spread %v, hang limit %v: must not be negative", e.Latency, e.Spread, e.HangLimit)
+	if e.HangLimit < 0 {
+		return fmt.Errorf("sim: endpoint hang limit %v: must not be negative", e.HangLimit)
 	}
 	for _, o := range e.Outages {
 		if o.From < 0 || o.To <= o.From {
 			return fmt.Errorf("sim: endpoint outage [%v, %v): must start at or after 0 and end after it starts", o.From, o.To)
 		}
-	}
-	sum := 0.0
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"fail500", e.Fail500}, {"fail503", e.Fail503}, {"drop", e.Drop}, {"hang", e.Hang}} {
-		if !FailureRange.Contains(p.v) { // a NaN is in no range
-			return fmt.Errorf("sim: endpoint %s %v: must be %v", p.name, p.v, FailureRange)
-		}
-		sum += p.v
-	}
-	if sum > FailureRange.Max+FailureSumSlack {
-		return fmt.Errorf("sim: endpoint fail500+fail503+drop+hang %v: must be at most %v", sum, FailureRange.Max)
 	}
 	return nil
 }
@@ -220,50 +150,18 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 		e.Status = 429
 	}
 	if e.HangLimit == 0 {
-		e.HangLimit = DefaultHangLimit
+		e.HangLimit = endpoint.DefaultHangLimit
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
 	s.rl = e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
 	q, w := e.Limiter.Policy()
-	s.policy = string(AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
+	s.policy = string(endpoint.AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
 	return s, nil
 }
 
 // Arrivals returns the number of requests received so far.
 func (s *EndpointServer) Arrivals() int { return s.seq }
-
-// Injected is the failure an endpoint injects into an answer (none: it
-// answers as its limiter decides).
-type Injected uint8
-
-const (
-	InjectNone Injected = iota
-	Inject500
-	Inject503
-	InjectDrop
-	InjectHang
-)
-
-// Inject is the failure a request that rolled u in [0, 1) gets, for
-// percentages fail500, fail503, drop and hang taken in that order: u·100
-// below fail500 gets a 500, below fail500+fail503 a 503, and so on; at or
-// above their sum none. Endpoint.Decide rolls so, for the mock endpoint and
-// EndpointServer alike: with the same roll (mock.SeededRolls) they inject
-// the same failures.
-func Inject(u, fail500, fail503, drop, hang float64) Injected {
-	switch u *= 100; {
-	case u < fail500:
-		return Inject500
-	case u < fail500+fail503:
-		return Inject503
-	case u < fail500+fail503+drop:
-		return InjectDrop
-	case u < fail500+fail503+drop+hang:
-		return InjectHang
-	}
-	return InjectNone
-}
 
 // down reports whether now falls in an outage, and when it ends.
 func (s *EndpointServer) down(now time.Time) (until time.Time, ok bool) {
@@ -281,7 +179,7 @@ func (s *EndpointServer) down(now time.Time) (until time.Time, ok bool) {
 // only when used.
 func (s *EndpointServer) rolls(req Request, up bool) (fail, spread float64) {
 	e := &s.e
-	failing := up && e.Fail500+e.Fail503+e.Drop+e.Hang > 0
+	failing := up && e.Injects()
 	if e.Rolls != nil {
 		if failing || e.Spread > 0 {
 			return e.Rolls(req)
@@ -297,7 +195,7 @@ func (s *EndpointServer) rolls(req Request, up bool) (fail, spread float64) {
 	return fail, spread
 }
 
-// Arrive decides one request arriving at now (Endpoint.Decide).
+// Arrive decides one request arriving at now (endpoint.Config.Decide).
 func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	s.seq++
 	until, down := s.down(now)
@@ -305,10 +203,10 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 	v := s.e.Decide(now, down, until, fail, s.lim)
 	r := Response{Status: v.Status, Delay: s.e.Delay(spread), Seq: s.seq, Received: now}
 	switch v.Outcome {
-	case OutcomeHang:
+	case endpoint.OutcomeHang:
 		r.Delay, r.Err = s.e.HangLimit, ErrHangClosed
 		return r
-	case OutcomeDrop:
+	case endpoint.OutcomeDrop:
 		r.Err = ErrDropped
 		return r
 	}
@@ -323,7 +221,7 @@ func (s *EndpointServer) Arrive(now time.Time, req Request) Response {
 			ra = append(buf[:0], val...)
 		}
 	default:
-		ra, sent = AppendRetryAfter(buf[:0], s.e.RetryAfter, s.e.RetryValue, v.Decision, now)
+		ra, sent = endpoint.AppendRetryAfter(buf[:0], s.e.RetryAfter, s.e.RetryValue, v.Decision, now)
 	}
 	if sent || s.rl {
 		r.Header = s.header(ra, sent, v.Decision)
@@ -348,7 +246,7 @@ func (s *EndpointServer) header(ra []byte, sent bool, d core.Decision) *Header {
 	h := &Header{RetryAfter: k.retryAfter, RetryAfterEmpty: k.retryAfterEmpty}
 	if s.rl && e.IETF {
 		h.RateLimitPolicy = s.policy
-		h.RateLimit = string(AppendRateLimit(nil, e.Limiter.Kind, remaining, reset))
+		h.RateLimit = string(endpoint.AppendRateLimit(nil, e.Limiter.Kind, remaining, reset))
 	}
 	if s.rl && e.X {
 		h.XRateLimitLimit = s.quota
@@ -362,27 +260,4 @@ func (s *EndpointServer) header(ra []byte, sent bool, d core.Decision) *Header {
 		s.headers[k] = h
 	}
 	return h
-}
-
-// TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's
-// TimeFormat; core/sim does not import net/http).
-const TimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
-
-// LimiterNames are the mock endpoint's query names of the limiter kinds,
-// indexed by core.LimiterKind; the IETF fields use them as the policy
-// name.
-var LimiterNames = [...]string{
-	core.LimitNone:          "none",
-	core.LimitTokenBucket:   "bucket",
-	core.LimitFixedWindow:   "fixed",
-	core.LimitSlidingWindow: "sliding",
-}
-
-// LimiterName is k's name in LimiterNames, "invalid(N)" for a kind it
-// lacks.
-func LimiterName(k core.LimiterKind) string {
-	if int(k) < len(LimiterNames) {
-		return LimiterNames[k]
-	}
-	return "invalid(" + strconv.Itoa(int(k)) + ")"
 }

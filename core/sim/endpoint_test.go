@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 )
 
 func newEndpoint(t *testing.T, e Endpoint) *EndpointServer {
@@ -31,38 +32,37 @@ func TestEndpointAnswers(t *testing.T) {
 		e    Endpoint
 		in   []arrival
 	}{
-		{"seconds, IETF", Endpoint{Limiter: bucket, RetryAfter: RetryAfterSeconds, IETF: true}, []arrival{
+		{"seconds, IETF", Endpoint{Config: endpoint.Config{Limiter: bucket, RetryAfter: endpoint.RetryAfterSeconds, IETF: true}}, []arrival{
 			{0, 200, "", `"bucket";r=1;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 			{0, 200, "", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 			{0, 429, "1", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 			{100 * time.Millisecond, 200, "", `"bucket";r=0;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 			{2 * time.Second, 200, "", `"bucket";r=1;t=1`, `"bucket";q=10;w=1`, "", "", ""},
 		}},
-		{"date, X, 503", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: 10 * time.Second}, Status: 503, RetryAfter: RetryAfterDate, X: true}, []arrival{
+		{"date, X, 503", Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: 10 * time.Second}, Status: 503, RetryAfter: endpoint.RetryAfterDate, X: true}}, []arrival{
 			{0, 200, "", "", "", "1", "0", "10"},
 			// Rejected 1 s in: the window resets in 9 s, at 10:00:10.123456789;
 			// the date names the next whole second.
 			{time.Second, 503, "Sun, 29 Nov 2026 10:00:11 GMT", "", "", "1", "0", "9"},
 		}},
-		{"fixed", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 1, Window: time.Second}, RetryAfter: RetryAfterFixed, RetryValue: 7}, []arrival{
+		{"fixed", Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 1, Window: time.Second}, RetryAfter: endpoint.RetryAfterFixed, RetryValue: 7}}, []arrival{
 			{0, 200, "", "", "", "", "", ""},
 			{0, 429, "7", "", "", "", "", ""},
 		}},
-		{"none: no header at all", Endpoint{Limiter: bucket}, []arrival{
+		{"none: no header at all", Endpoint{Config: endpoint.Config{Limiter: bucket}}, []arrival{
 			{0, 200, "", "", "", "", "", ""}, {0, 200, "", "", "", "", "", ""}, {0, 429, "", "", "", "", "", ""},
 		}},
-		{"no limiter: no rate-limit headers", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitNone}, IETF: true, X: true}, []arrival{
+		{"no limiter: no rate-limit headers", Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitNone}, IETF: true, X: true}}, []arrival{
 			{0, 200, "", "", "", "", "", ""},
 		}},
-		{"custom value", Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1},
-			RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
-				return "soon" + strings.Repeat("!", seq), true
-			}}, []arrival{
+		{"custom value", Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}}, RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
+			return "soon" + strings.Repeat("!", seq), true
+		}}, []arrival{
 			{0, 200, "", "", "", "", "", ""}, {0, 429, "soon!!", "", "", "", "", ""},
 		}},
 		// Down from 100 ms to 2.1 s: 503 with the seconds left, rounded up;
 		// the limiter untouched, so its burst of 2 is whole afterwards.
-		{"outage", Endpoint{Limiter: bucket, RetryAfter: RetryAfterSeconds, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
+		{"outage", Endpoint{Config: endpoint.Config{Limiter: bucket, RetryAfter: endpoint.RetryAfterSeconds}, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
 			{0, 200, "", "", "", "", "", ""},
 			{100 * time.Millisecond, 503, "2", "", "", "", "", ""},
 			{1200 * time.Millisecond, 503, "1", "", "", "", "", ""},
@@ -73,23 +73,22 @@ func TestEndpointAnswers(t *testing.T) {
 		}},
 		// Retry-After written as the endpoint writes it, for a wait until
 		// the outage ends (at 10:00:02.223456789).
-		{"outage, date", Endpoint{Limiter: bucket, RetryAfter: RetryAfterDate, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
+		{"outage, date", Endpoint{Config: endpoint.Config{Limiter: bucket, RetryAfter: endpoint.RetryAfterDate}, Outages: []Outage{{100 * time.Millisecond, 2100 * time.Millisecond}}}, []arrival{
 			{1200 * time.Millisecond, 503, "Sun, 29 Nov 2026 10:00:03 GMT", "", "", "", "", ""},
 		}},
-		{"outage, fixed", Endpoint{Limiter: bucket, RetryAfter: RetryAfterFixed, RetryValue: 7, Outages: []Outage{{0, 2 * time.Second}}}, []arrival{
+		{"outage, fixed", Endpoint{Config: endpoint.Config{Limiter: bucket, RetryAfter: endpoint.RetryAfterFixed, RetryValue: 7}, Outages: []Outage{{0, 2 * time.Second}}}, []arrival{
 			{time.Second, 503, "7", "", "", "", "", ""},
 		}},
-		{"outage, custom value: the wait until it ends", Endpoint{Limiter: bucket, Outages: []Outage{{0, 2 * time.Second}},
-			RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
-				return d.RetryAfter.String(), true
-			}}, []arrival{
+		{"outage, custom value: the wait until it ends", Endpoint{Config: endpoint.Config{Limiter: bucket}, Outages: []Outage{{0, 2 * time.Second}}, RetryAfterValue: func(d core.Decision, now time.Time, seq int) (string, bool) {
+			return d.RetryAfter.String(), true
+		}}, []arrival{
 			{500 * time.Millisecond, 503, "1.5s", "", "", "", "", ""},
 		}},
-		{"outage, no Retry-After, X headers from Peek", Endpoint{Limiter: bucket, X: true, Outages: []Outage{{0, time.Second}}}, []arrival{
+		{"outage, no Retry-After, X headers from Peek", Endpoint{Config: endpoint.Config{Limiter: bucket, X: true}, Outages: []Outage{{0, time.Second}}}, []arrival{
 			{0, 503, "", "", "", "2", "2", "0"},
 			{time.Second, 200, "", "", "", "2", "1", "1"},
 		}},
-		{"an outage comes before injected failures", Endpoint{Limiter: bucket, Fail500: 100, RetryAfter: RetryAfterSeconds, Outages: []Outage{{0, time.Second}}}, []arrival{
+		{"an outage comes before injected failures", Endpoint{Config: endpoint.Config{Limiter: bucket, Fail500: 100, RetryAfter: endpoint.RetryAfterSeconds}, Outages: []Outage{{0, time.Second}}}, []arrival{
 			{0, 503, "1", "", "", "", "", ""},
 			{time.Second, 500, "", "", "", "", "", ""},
 		}},
@@ -127,8 +126,8 @@ func TestEndpointAnswers(t *testing.T) {
 // Injected failures bypass the limiter (its headers show it unchanged),
 // carry no Retry-After, and come in the configured proportions.
 func TestEndpointInjectedFailures(t *testing.T) {
-	e := Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 3}, RetryAfter: RetryAfterSeconds, X: true,
-		Latency: 10 * time.Millisecond, Spread: 20 * time.Millisecond, Fail500: 20, Fail503: 20, Drop: 20, Hang: 20}
+	e := Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 3}, RetryAfter: endpoint.RetryAfterSeconds, X: true,
+		Latency: 10 * time.Millisecond, Spread: 20 * time.Millisecond, Fail500: 20, Fail503: 20, Drop: 20, Hang: 20}}
 	s := newEndpoint(t, e)
 	counts := map[string]int{}
 	for i := range 20000 {
@@ -137,7 +136,7 @@ func TestEndpointInjectedFailures(t *testing.T) {
 		switch {
 		case r.Err == ErrDropped && r.Status == 0 && r.Delay >= 10*time.Millisecond && r.Delay < 30*time.Millisecond:
 			key = "drop"
-		case r.Err == ErrHangClosed && r.Status == 0 && r.Delay == DefaultHangLimit:
+		case r.Err == ErrHangClosed && r.Status == 0 && r.Delay == endpoint.DefaultHangLimit:
 			key = "hang"
 		case r.Err == nil && (r.Status == 500 || r.Status == 503 || r.Status == 200):
 			key = http(r.Status)
@@ -158,21 +157,19 @@ func TestEndpointInjectedFailures(t *testing.T) {
 
 func http(status int) string { return map[int]string{200: "200", 500: "500", 503: "503"}[status] }
 
+// TestEndpointValidate: what a simulation adds to the endpoint's Config is
+// checked too.
 func TestEndpointValidate(t *testing.T) {
 	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
 	for _, tc := range []struct {
 		e    Endpoint
 		want string
 	}{
-		{Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 0, Burst: 1}}, "core: limiter rate 0"},
-		{Endpoint{Limiter: ok, Status: 500}, "sim: endpoint status 500: must be 429 or 503"},
-		{Endpoint{Limiter: ok, RetryAfter: 9}, "sim: endpoint retry-after mode 9"},
-		{Endpoint{Limiter: ok, RetryValue: 86401}, "sim: endpoint retry value 86401: must be between 0 and 86400"},
-		{Endpoint{Limiter: ok, Latency: -1}, "sim: endpoint latency -1ns"},
-		{Endpoint{Limiter: ok, Drop: 101}, "sim: endpoint drop 101: must be between 0 and 100"},
-		{Endpoint{Limiter: ok, Fail500: 60, Hang: 50}, "sim: endpoint fail500+fail503+drop+hang 110: must be at most 100"},
-		{Endpoint{Limiter: ok, Outages: []Outage{{-1, time.Second}}}, "sim: endpoint outage [-1ns, 1s)"},
-		{Endpoint{Limiter: ok, Outages: []Outage{{time.Second, time.Second}}}, "sim: endpoint outage [1s, 1s)"},
+		{Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 0, Burst: 1}}}, "core: limiter rate 0"},
+		{Endpoint{Config: endpoint.Config{Limiter: ok, Status: 500}}, "endpoint: status 500: must be 429 or 503"}, // the Config's own (endpoint.TestValidate)
+		{Endpoint{Config: endpoint.Config{Limiter: ok}, HangLimit: -1}, "sim: endpoint hang limit -1ns"},
+		{Endpoint{Config: endpoint.Config{Limiter: ok}, Outages: []Outage{{-1, time.Second}}}, "sim: endpoint outage [-1ns, 1s)"},
+		{Endpoint{Config: endpoint.Config{Limiter: ok}, Outages: []Outage{{time.Second, time.Second}}}, "sim: endpoint outage [1s, 1s)"},
 	} {
 		_, err := NewEndpointServer(tc.e, hashStart, 0)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -195,33 +192,6 @@ func TestHeaderGet(t *testing.T) {
 	}
 	if len(h.Fields()) != 6 {
 		t.Error("fields")
-	}
-}
-
-// The injected failures may add up to 100 percent: the sum is float64
-// addition, so shares that add up to 100 in decimal (0.2 + 85.4 + 14.4 is
-// 100.00000000000001 in float64) are allowed within 1e-9.
-func TestEndpointValidateFailureSum(t *testing.T) {
-	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
-	for _, tc := range []struct {
-		fail500, fail503, drop, hang float64
-		valid                        bool
-	}{
-		{0.2, 85.4, 14.4, 0, true},
-		{0, 0.2, 85.4, 14.4, true},
-		{0.1, 0.2, 99.7, 0, true},
-		{33.3, 33.3, 33.4, 0, true},
-		{25, 25, 25, 25, true},
-		{100, 0, 0, 0, true},
-		{0.2, 85.4, 14.4, 0.000001, false},
-		{50, 50.00001, 0, 0, false},
-		{60, 50, 0, 0, false},
-	} {
-		e := Endpoint{Limiter: ok, Fail500: tc.fail500, Fail503: tc.fail503, Drop: tc.drop, Hang: tc.hang}
-		err := e.Validate()
-		if (err == nil) != tc.valid {
-			t.Errorf("%v + %v + %v + %v: err %v, want valid %v", tc.fail500, tc.fail503, tc.drop, tc.hang, err, tc.valid)
-		}
 	}
 }
 
@@ -252,17 +222,17 @@ func TestEndpointTakesTheRequestsRolls(t *testing.T) {
 		asked int
 	}{
 		{"each attempt its own, in any order",
-			Endpoint{Limiter: none, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10, Latency: 10 * time.Millisecond, Spread: time.Second, HangLimit: time.Minute},
+			Endpoint{Config: endpoint.Config{Limiter: none, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10, Latency: 10 * time.Millisecond, Spread: time.Second}, HangLimit: time.Minute},
 			[]int{5, 3, 1, 4, 2},
 			map[int]want{
 				1: {500, nil, 510 * time.Millisecond}, 2: {503, nil, 260 * time.Millisecond}, 3: {0, ErrDropped, 10 * time.Millisecond},
 				4: {0, ErrHangClosed, time.Minute}, 5: {200, nil, 110 * time.Millisecond},
 			}, 5},
-		{"spread only", Endpoint{Limiter: none, Spread: time.Second}, []int{1, 4},
+		{"spread only", Endpoint{Config: endpoint.Config{Limiter: none, Spread: time.Second}}, []int{1, 4},
 			map[int]want{1: {200, nil, 500 * time.Millisecond}, 4: {200, nil, 750 * time.Millisecond}}, 2},
-		{"nothing to roll", Endpoint{Limiter: none, Latency: time.Millisecond}, []int{1, 2},
+		{"nothing to roll", Endpoint{Config: endpoint.Config{Limiter: none, Latency: time.Millisecond}}, []int{1, 2},
 			map[int]want{1: {200, nil, time.Millisecond}, 2: {200, nil, time.Millisecond}}, 0},
-		{"outage: the spread roll only", Endpoint{Limiter: none, Fail500: 100, Spread: time.Second, Outages: []Outage{{0, time.Hour}}}, []int{1, 2},
+		{"outage: the spread roll only", Endpoint{Config: endpoint.Config{Limiter: none, Fail500: 100, Spread: time.Second}, Outages: []Outage{{0, time.Hour}}}, []int{1, 2},
 			map[int]want{1: {503, nil, 500 * time.Millisecond}, 2: {503, nil, 250 * time.Millisecond}}, 2},
 	}
 	for _, tc := range tests {
@@ -303,7 +273,7 @@ func TestEndpointZeroValue(t *testing.T) {
 func TestEmptyRetryAfterIsSent(t *testing.T) {
 	bucket := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
 	empty := func(core.Decision, time.Time, int) (string, bool) { return "", true }
-	s := newEndpoint(t, Endpoint{Limiter: bucket, RetryAfterValue: empty})
+	s := newEndpoint(t, Endpoint{Config: endpoint.Config{Limiter: bucket}, RetryAfterValue: empty})
 	s.Arrive(hashStart, Request{})
 	r := s.Arrive(hashStart, Request{})
 	if r.Status != 429 || r.Header == nil {
@@ -320,14 +290,14 @@ func TestEmptyRetryAfterIsSent(t *testing.T) {
 		t.Errorf("Values(RateLimit) = %q, want nil", vs)
 	}
 	// Not sent at all: no header.
-	none := newEndpoint(t, Endpoint{Limiter: bucket})
+	none := newEndpoint(t, Endpoint{Config: endpoint.Config{Limiter: bucket}})
 	none.Arrive(hashStart, Request{})
 	if r := none.Arrive(hashStart, Request{}); r.Header != nil {
 		t.Errorf("no Retry-After: header %v", r.Header)
 	}
 
 	policy := core.Policy{Backoff: core.Backoff{Strategy: core.Constant, Base: 100 * time.Millisecond}, MaxAttempts: 3, RetryAfter: true}
-	srv, err := NewEndpointServer(Endpoint{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}, RetryAfterValue: empty}, t0, 0)
+	srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}}, RetryAfterValue: empty}, t0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,68 +315,5 @@ func TestEmptyRetryAfterIsSent(t *testing.T) {
 	}
 	if waits == 0 {
 		t.Error("no wait: the test's endpoint rejected nothing")
-	}
-}
-
-// Inject takes the percentages in order, each from where the last ends: a
-// roll's place in [0, 100) decides, the same for the mock and the simulator.
-func TestInject(t *testing.T) {
-	for _, c := range []struct {
-		u                         float64
-		fail500, fail503, d, hang float64
-		want                      Injected
-	}{
-		{0, 0, 0, 0, 0, InjectNone},
-		{0, 10, 0, 0, 0, Inject500},
-		{0.0999, 10, 0, 0, 0, Inject500},
-		{0.1, 10, 0, 0, 0, InjectNone},
-		{0.1, 10, 5, 0, 0, Inject503},
-		{0.15, 10, 5, 5, 0, InjectDrop},
-		{0.2, 10, 5, 5, 5, InjectHang},
-		{0.25, 10, 5, 5, 5, InjectNone},
-		{0.5, 0, 0, 0, 100, InjectHang},
-		{0.9999, 25, 25, 25, 25, InjectHang},
-		{0.3, 0, 50, 0, 0, Inject503},
-	} {
-		if got := Inject(c.u, c.fail500, c.fail503, c.d, c.hang); got != c.want {
-			t.Errorf("Inject(%v, %v, %v, %v, %v) = %v, want %v", c.u, c.fail500, c.fail503, c.d, c.hang, got, c.want)
-		}
-	}
-}
-
-// TestRateLimitValuesReadBack: the RateLimit and RateLimit-Policy values
-// an endpoint writes (the mock's and the simulated one's) read back through
-// core.ParseRateLimit as the quota, window, remaining and reset written.
-func TestRateLimitValuesReadBack(t *testing.T) {
-	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		kind             core.LimiterKind
-		quota            int
-		window           int64
-		remaining, reset int
-		policy, value    string
-	}{
-		{core.LimitTokenBucket, 10, 1, 3, 1, `"bucket";q=10;w=1`, `"bucket";r=3;t=1`},
-		{core.LimitFixedWindow, 5, 10, 0, 7, `"fixed";q=5;w=10`, `"fixed";r=0;t=7`},
-		{core.LimitSlidingWindow, 100, 60, 99, 60, `"sliding";q=100;w=60`, `"sliding";r=99;t=60`},
-	}
-	for _, tt := range tests {
-		policy := string(AppendRateLimitPolicy(nil, tt.kind, tt.quota, tt.window))
-		value := string(AppendRateLimit([]byte("kept "), tt.kind, tt.remaining, tt.reset))
-		if policy != tt.policy || value != "kept "+tt.value {
-			t.Errorf("%v: policy %q, value %q; want %q, %q", tt.kind, policy, value, tt.policy, "kept "+tt.value)
-			continue
-		}
-		h, err := core.ParseRateLimit(&Header{RateLimit: tt.value, RateLimitPolicy: policy}, now)
-		if err != nil {
-			t.Errorf("%v: %v", tt.kind, err)
-			continue
-		}
-		if h.Limit != tt.quota || h.Window != time.Duration(tt.window)*time.Second || h.Remaining != tt.remaining || h.Reset != time.Duration(tt.reset)*time.Second {
-			t.Errorf("%v: read back %+v", tt.kind, h)
-		}
-	}
-	if got := LimiterName(core.LimiterKind(9)); got != "invalid(9)" {
-		t.Errorf("LimiterName(9) = %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 	"retrylab/core/sim"
 )
 
@@ -15,11 +16,11 @@ import (
 // microseconds) and the same seed gives the same run everywhere.
 func ExampleFleet() {
 	start := time.Date(2026, time.November, 2, 9, 30, 0, 0, time.UTC)
-	server, err := sim.NewEndpointServer(sim.Endpoint{
+	server, err := sim.NewEndpointServer(sim.Endpoint{Config: endpoint.Config{
 		Limiter:    core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 5, Burst: 5},
-		RetryAfter: sim.RetryAfterSeconds,
+		RetryAfter: endpoint.RetryAfterSeconds,
 		Latency:    20 * time.Millisecond,
-	}, start, 1)
+	}}, start, 1)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"retrylab/core"
+	"retrylab/core/endpoint"
 )
 
 // constServer answers every request with the same response.
@@ -473,10 +474,10 @@ func TestArrivalsRandom(t *testing.T) {
 // jobs. Both against the same overloaded endpoint with backoff.
 func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
 	overloaded := func() Server {
-		srv, err := NewEndpointServer(Endpoint{
+		srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{
 			Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 10, Burst: 10},
 			Status:  429, Latency: 10 * time.Millisecond,
-		}, t0, 1)
+		}}, t0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -533,10 +534,10 @@ func TestOpenWorkloadStartsJobsOnArrival(t *testing.T) {
 // ended jobs along the way (the endpoint answers faster than the interval
 // for some, slower for others).
 func TestOpenFleetMaxAttemptsStops(t *testing.T) {
-	srv, err := NewEndpointServer(Endpoint{
+	srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{
 		Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 5, Burst: 3},
 		Status:  429, Latency: 20 * time.Millisecond, Spread: 400 * time.Millisecond,
-	}, t0, 9)
+	}}, t0, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,10 +667,10 @@ func TestFleetInterrupt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func(interrupt func(Progress) bool) ([]Record, FleetResult) {
 				t.Helper()
-				srv, err := NewEndpointServer(Endpoint{
+				srv, err := NewEndpointServer(Endpoint{Config: endpoint.Config{
 					Limiter: core.LimiterConfig{Kind: core.LimitSlidingWindow, Limit: 100, Window: time.Second},
 					Status:  429, Latency: 20 * time.Millisecond, Spread: 400 * time.Millisecond,
-				}, t0, 11)
+				}}, t0, 11)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package sim
+package endpoint
 
 import (
 	"testing"
@@ -7,11 +7,13 @@ import (
 	"retrylab/core"
 )
 
-// Endpoint.Decide at t0, with a token bucket of 2 (a token a second) that
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+// Config.Decide at t0, with a token bucket of 2 (a token a second) that
 // has admitted used requests before: an outage first, then the failure
 // roll, both only consulting the limiter; otherwise the limiter decides.
-func TestEndpointDecide(t *testing.T) {
-	e := Endpoint{Status: 503, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10}
+func TestDecide(t *testing.T) {
+	e := Config{Status: 503, Fail500: 10, Fail503: 10, Drop: 10, Hang: 10}
 	bucket := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 2}
 	until := t0.Add(3500 * time.Millisecond)
 	full := core.Decision{Limit: 2, Remaining: 2} // Peek of a full bucket
@@ -84,10 +86,10 @@ func TestOutcomeSendsRetryAfter(t *testing.T) {
 	}
 }
 
-// An Endpoint's Status 0 is 429, as NewEndpointServer takes it.
-func TestEndpointDecideStatusZero(t *testing.T) {
+// A Config's Status 0 is 429.
+func TestDecideStatusZero(t *testing.T) {
 	lim := core.NewLimiter(core.LimiterConfig{Kind: core.LimitFixedWindow, Limit: 1, Window: time.Second}, t0)
-	e := Endpoint{}
+	e := Config{}
 	if v := e.Decide(t0, false, time.Time{}, 0, lim); v.Outcome != OutcomeOK || v.Status != 200 {
 		t.Errorf("first: %+v, want ok 200", v)
 	}
@@ -96,8 +98,8 @@ func TestEndpointDecideStatusZero(t *testing.T) {
 	}
 }
 
-func TestEndpointDelay(t *testing.T) {
-	e := Endpoint{Latency: 50 * time.Millisecond, Spread: time.Second}
+func TestDelay(t *testing.T) {
+	e := Config{Latency: 50 * time.Millisecond, Spread: time.Second}
 	for _, tt := range []struct {
 		spread float64
 		want   time.Duration
@@ -106,7 +108,7 @@ func TestEndpointDelay(t *testing.T) {
 			t.Errorf("Delay(%v) = %v, want %v", tt.spread, got, tt.want)
 		}
 	}
-	if got := (&Endpoint{Latency: time.Second}).Delay(0.7); got != time.Second {
+	if got := (&Config{Latency: time.Second}).Delay(0.7); got != time.Second {
 		t.Errorf("no spread: Delay = %v, want the latency", got)
 	}
 }

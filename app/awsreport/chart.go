@@ -1,10 +1,11 @@
-package sim
+package awsreport
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"math"
+	"retrylab/core/sim"
 	"strconv"
 	"strings"
 )
@@ -27,21 +28,21 @@ const (
 
 var panelLeft = [2]float64{80, 580}
 
-// WriteSVG draws the results as an SVG chart: two panels side by side,
+// SVG draws the results as an SVG chart: two panels side by side,
 // mean calls against clients (linear) and mean completion time against
 // clients (seconds, logarithmic: exponential backoff without jitter takes
 // ten times longer than the rest), one line per curve with its own colour
 // and dash pattern, and a legend.
-func (r *Results) WriteSVG(w io.Writer) error {
+func SVG(w io.Writer, r *sim.Results) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="13">`+"\n", chartW, chartH, chartW, chartH)
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p(`<text x="%d" y="28" text-anchor="middle" font-size="17" font-weight="600">Optimistic concurrency under contention: backoff and jitter (AWS, 2015), simulated</text>`+"\n", chartW/2)
-	p(`<text x="%d" y="48" text-anchor="middle" fill="#444">%s</text>`+"\n", chartW/2, esc(r.Caption()))
+	p(`<text x="%d" y="48" text-anchor="middle" fill="#444">%s</text>`+"\n", chartW/2, esc(Caption(r)))
 
 	// Legend.
-	names := r.curveNames()
+	names := curveNames(r)
 	lx := float64(chartW)/2 - float64(len(names))*150/2
 	for i, n := range names {
 		x := lx + float64(i)*150

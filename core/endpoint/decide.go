@@ -1,4 +1,4 @@
-package sim
+package endpoint
 
 import (
 	"strconv"
@@ -13,7 +13,7 @@ type Outcome uint8
 
 const (
 	OutcomeOK      Outcome = iota // admitted by the limiter, answered 200
-	OutcomeLimited                // rejected by the limiter: Endpoint.Status with Retry-After
+	OutcomeLimited                // rejected by the limiter: Config.Status with Retry-After
 	OutcomeFail500                // injected 500, no Retry-After
 	OutcomeFail503                // injected 503, no Retry-After
 	OutcomeDrop                   // injected: connection closed without a response
@@ -40,38 +40,38 @@ func (o Outcome) SendsRetryAfter() bool { return o == OutcomeLimited || o == Out
 // Verdict is an endpoint's decision on one request.
 type Verdict struct {
 	Outcome  Outcome
-	Status   int           // 200, Endpoint.Status, 500 or 503; 0 for a drop or a hang
+	Status   int           // 200, Config.Status, 500 or 503; 0 for a drop or a hang
 	Decision core.Decision // the limiter's; Allowed only with OutcomeOK
 }
 
-// Decide decides a request that reaches e at now, in this order:
+// Decide decides a request that reaches c at now, in this order:
 //
 //  1. When the server is down (down, until the outage's end): 503,
 //     OutcomeOutage, with no failure rolled (fail is not read). The
 //     limiter is only consulted (core.Limiter.Peek): the request does not
 //     count against the limit. Nothing is allowed before the outage ends:
 //     the Decision's RetryAfter is at least until - now.
-//  2. An injected failure, when fail (a roll in [0, 1)) falls among e's
+//  2. An injected failure, when fail (a roll in [0, 1)) falls among c's
 //     percentages (Inject): 500, 503, a drop or a hang. It bypasses the
 //     limiter too: Peek, and the Decision is not Allowed.
 //  3. Otherwise lim decides (core.Limiter.Decide): 200 when it admits the
-//     request, OutcomeLimited with e.Status (0: 429) when it rejects it.
+//     request, OutcomeLimited with c.Status (0: 429) when it rejects it.
 //
-// Of e, Decide reads only Status and the failures' percentages. A nil lim
+// Of c, Decide reads only Status and the failures' percentages. A nil lim
 // decides as a LimitNone limiter does: everything is allowed (the mock's
 // request with limiter=none, on a key whose limit it leaves as it is).
-// The answer leaves after e.Delay of the request's spread roll, and
+// The answer leaves after c.Delay of the request's spread roll, and
 // carries Retry-After when its Outcome.SendsRetryAfter.
 //
 // This is the one place the mock endpoint decides: the live handler
 // (app/mock) calls it under the key's lock once the request is numbered,
-// with an Endpoint made from the request's query, and
+// with a Config made from the request's query, and core/sim's
 // EndpointServer.Arrive in virtual time. Each draws its own rolls.
-func (e *Endpoint) Decide(now time.Time, down bool, until time.Time, fail float64, lim *core.Limiter) Verdict {
+func (c *Config) Decide(now time.Time, down bool, until time.Time, fail float64, lim *core.Limiter) Verdict {
 	v := Verdict{Outcome: OutcomeOK, Status: 200}
 	if down {
 		v.Outcome, v.Status = OutcomeOutage, 503
-	} else if inj := Inject(fail, e.Fail500, e.Fail503, e.Drop, e.Hang); inj != InjectNone {
+	} else if inj := Inject(fail, c.Fail500, c.Fail503, c.Drop, c.Hang); inj != InjectNone {
 		v.Outcome, v.Status = injected[inj].outcome, injected[inj].status
 	}
 	admit := v.Outcome == OutcomeOK
@@ -90,8 +90,8 @@ func (e *Endpoint) Decide(now time.Time, down bool, until time.Time, fail float6
 			v.Decision.RetryAfter = max(v.Decision.RetryAfter, until.Sub(now))
 		}
 	case !v.Decision.Allowed:
-		v.Outcome, v.Status = OutcomeLimited, e.Status
-		if e.Status == 0 {
+		v.Outcome, v.Status = OutcomeLimited, c.Status
+		if c.Status == 0 {
 			v.Status = 429
 		}
 	}
@@ -111,6 +111,6 @@ var injected = [...]struct {
 
 // Delay is how long after its arrival a request's answer leaves, for its
 // spread roll in [0, 1): Latency + spread·Spread.
-func (e *Endpoint) Delay(spread float64) time.Duration {
-	return e.Latency + time.Duration(spread*float64(e.Spread))
+func (c *Config) Delay(spread float64) time.Duration {
+	return c.Latency + time.Duration(spread*float64(c.Spread))
 }

@@ -1,4 +1,6 @@
-package sim
+// Package awsreport prints the results of core/sim's AWS experiment
+// (retrylab sim aws): a table, a CSV file and an SVG chart.
+package awsreport
 
 import (
 	"bufio"
@@ -8,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"retrylab/core/sim"
 )
 
 // curveNames returns the curves' names in experiment order.
-func (r *Results) curveNames() []string {
+func curveNames(r *sim.Results) []string {
 	names := make([]string, len(r.Experiment.Curves))
 	for i, c := range r.Experiment.Curves {
 		names[i] = c.Name
@@ -19,8 +23,8 @@ func (r *Results) curveNames() []string {
 	return names
 }
 
-// Caption describes the setup in one line.
-func (r *Results) Caption() string {
+// Caption describes r's setup in one line.
+func Caption(r *sim.Results) string {
 	e := &r.Experiment
 	base, cap := "", ""
 	for _, c := range e.Curves {
@@ -36,12 +40,12 @@ func (r *Results) Caption() string {
 	return s
 }
 
-// WriteTable writes the results as a Markdown table (readable as plain
+// Table writes the results as a Markdown table (readable as plain
 // text too): one row per number of clients, the mean calls of each curve,
 // then the mean completion time of each curve in seconds.
-func (r *Results) WriteTable(w io.Writer) error {
+func Table(w io.Writer, r *sim.Results) error {
 	bw := bufio.NewWriter(w)
-	names := r.curveNames()
+	names := curveNames(r)
 	head := []string{"clients"}
 	for _, n := range names {
 		head = append(head, "calls "+n)
@@ -88,20 +92,20 @@ func (r *Results) WriteTable(w io.Writer) error {
 	for _, p := range r.Points {
 		gave += p.GaveUp
 	}
-	fmt.Fprintf(bw, "\nCalls: attempts (read + conditional write) of all clients, mean over runs. Time: until the last client's write succeeded.\n%s.\n", r.Caption())
+	fmt.Fprintf(bw, "\nCalls: attempts (read + conditional write) of all clients, mean over runs. Time: until the last client's write succeeded.\n%s.\n", Caption(r))
 	if gave > 0 {
 		fmt.Fprintf(bw, "Warning: %d clients gave up after the maximum number of attempts; their points undercount.\n", gave)
 	}
 	return bw.Flush()
 }
 
-// CSVHeader is the header line of WriteCSV.
+// CSVHeader is the header line of CSV.
 var CSVHeader = []string{"strategy", "clients", "runs", "calls_mean", "calls_sd", "completion_ms_mean", "completion_ms_sd", "gave_up"}
 
-// WriteCSV writes one line per point: strategy, clients, runs, mean and
+// CSV writes one line per point: strategy, clients, runs, mean and
 // standard deviation of the calls and of the completion time (ms), and the
 // clients that gave up.
-func (r *Results) WriteCSV(w io.Writer) error {
+func CSV(w io.Writer, r *sim.Results) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CSVHeader)
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }

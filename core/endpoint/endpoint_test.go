@@ -1,0 +1,130 @@
+package endpoint
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core"
+)
+
+// header is a response's header fields by their canonical names.
+type header map[string]string
+
+func (h header) Get(key string) string { return h[key] }
+
+func TestValidate(t *testing.T) {
+	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
+	for _, tc := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{}, ""},
+		{Config{Limiter: ok, Status: 503, RetryAfter: RetryAfterFixed, RetryValue: MaxRetryValue, Latency: time.Second, Spread: time.Second, Fail500: 50, Hang: 50}, ""},
+		{Config{Limiter: core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 0, Burst: 1}}, "core: limiter rate 0"},
+		{Config{Limiter: ok, Status: 500}, "endpoint: status 500: must be 429 or 503"},
+		{Config{Limiter: ok, RetryAfter: 9}, "endpoint: retry-after mode 9"},
+		{Config{Limiter: ok, RetryValue: 86401}, "endpoint: retry value 86401: must be between 0 and 86400"},
+		{Config{Limiter: ok, RetryValue: -1}, "endpoint: retry value -1"},
+		{Config{Limiter: ok, Latency: -1}, "endpoint: latency -1ns"},
+		{Config{Limiter: ok, Spread: -1}, "endpoint: latency 0s, spread -1ns"},
+		{Config{Limiter: ok, Drop: 101}, "endpoint: drop 101: must be between 0 and 100"},
+		{Config{Limiter: ok, Fail503: -0.5}, "endpoint: fail503 -0.5"},
+		{Config{Limiter: ok, Fail500: 60, Hang: 50}, "endpoint: fail500+fail503+drop+hang 110: must be at most 100"},
+	} {
+		err := tc.c.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%+v: got %v, want %q", tc.c, err, tc.want)
+		}
+	}
+}
+
+// Inject takes the percentages in order, each from where the last ends: a
+// roll's place in [0, 100) decides, the same for the mock and the simulator.
+func TestInject(t *testing.T) {
+	for _, c := range []struct {
+		u                         float64
+		fail500, fail503, d, hang float64
+		want                      Injected
+	}{
+		{0, 0, 0, 0, 0, InjectNone},
+		{0, 10, 0, 0, 0, Inject500},
+		{0.0999, 10, 0, 0, 0, Inject500},
+		{0.1, 10, 0, 0, 0, InjectNone},
+		{0.1, 10, 5, 0, 0, Inject503},
+		{0.15, 10, 5, 5, 0, InjectDrop},
+		{0.2, 10, 5, 5, 5, InjectHang},
+		{0.25, 10, 5, 5, 5, InjectNone},
+		{0.5, 0, 0, 0, 100, InjectHang},
+		{0.9999, 25, 25, 25, 25, InjectHang},
+		{0.3, 0, 50, 0, 0, Inject503},
+	} {
+		if got := Inject(c.u, c.fail500, c.fail503, c.d, c.hang); got != c.want {
+			t.Errorf("Inject(%v, %v, %v, %v, %v) = %v, want %v", c.u, c.fail500, c.fail503, c.d, c.hang, got, c.want)
+		}
+	}
+}
+
+// TestRateLimitValuesReadBack: the RateLimit and RateLimit-Policy values
+// an endpoint writes (the mock's and the simulated one's) read back through
+// core.ParseRateLimit as the quota, window, remaining and reset written.
+func TestRateLimitValuesReadBack(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		kind             core.LimiterKind
+		quota            int
+		window           int64
+		remaining, reset int
+		policy, value    string
+	}{
+		{core.LimitTokenBucket, 10, 1, 3, 1, `"bucket";q=10;w=1`, `"bucket";r=3;t=1`},
+		{core.LimitFixedWindow, 5, 10, 0, 7, `"fixed";q=5;w=10`, `"fixed";r=0;t=7`},
+		{core.LimitSlidingWindow, 100, 60, 99, 60, `"sliding";q=100;w=60`, `"sliding";r=99;t=60`},
+	}
+	for _, tt := range tests {
+		policy := string(AppendRateLimitPolicy(nil, tt.kind, tt.quota, tt.window))
+		value := string(AppendRateLimit([]byte("kept "), tt.kind, tt.remaining, tt.reset))
+		if policy != tt.policy || value != "kept "+tt.value {
+			t.Errorf("%v: policy %q, value %q; want %q, %q", tt.kind, policy, value, tt.policy, "kept "+tt.value)
+			continue
+		}
+		h, err := core.ParseRateLimit(header{"RateLimit": tt.value, "RateLimit-Policy": policy}, now)
+		if err != nil {
+			t.Errorf("%v: %v", tt.kind, err)
+			continue
+		}
+		if h.Limit != tt.quota || h.Window != time.Duration(tt.window)*time.Second || h.Remaining != tt.remaining || h.Reset != time.Duration(tt.reset)*time.Second {
+			t.Errorf("%v: read back %+v", tt.kind, h)
+		}
+	}
+	if got := LimiterName(core.LimiterKind(9)); got != "invalid(9)" {
+		t.Errorf("LimiterName(9) = %q", got)
+	}
+}
+
+// The injected failures may add up to 100 percent: the sum is float64
+// addition, so shares that add up to 100 in decimal (0.2 + 85.4 + 14.4 is
+// 100.00000000000001 in float64) are allowed within 1e-9.
+func TestValidateFailureSum(t *testing.T) {
+	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
+	for _, tc := range []struct {
+		fail500, fail503, drop, hang float64
+		valid                        bool
+	}{
+		{0.2, 85.4, 14.4, 0, true},
+		{0, 0.2, 85.4, 14.4, true},
+		{0.1, 0.2, 99.7, 0, true},
+		{33.3, 33.3, 33.4, 0, true},
+		{25, 25, 25, 25, true},
+		{100, 0, 0, 0, true},
+		{0.2, 85.4, 14.4, 0.000001, false},
+		{50, 50.00001, 0, 0, false},
+		{60, 50, 0, 0, false},
+	} {
+		e := Config{Limiter: ok, Fail500: tc.fail500, Fail503: tc.fail503, Drop: tc.drop, Hang: tc.hang}
+		err := e.Validate()
+		if (err == nil) != tc.valid {
+			t.Errorf("%v + %v + %v + %v: err %v, want valid %v", tc.fail500, tc.fail503, tc.drop, tc.hang, err, tc.valid)
+		}
+	}
+}
