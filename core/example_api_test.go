@@ -304,3 +304,66 @@ func ExampleParseLimiterKind() {
 	// none core: limiter kind "leaky": must be one of none, token-bucket, fixed-window, sliding-window
 	// stop <nil>
 }
+
+// A Range is what a field accepts; the page shows it beside the input and
+// the mock checks its query against it, both reading it from core.
+func ExampleRange() {
+	r := core.BackoffBaseRange
+	for _, typed := range []string{"250ms", "2h"} {
+		d, _ := time.ParseDuration(typed)
+		if r.Contains(d) {
+			fmt.Println(typed, "ok")
+		} else {
+			fmt.Printf("base %s: must be %v\n", typed, r)
+		}
+	}
+	// Output:
+	// 250ms ok
+	// base 2h: must be between 1ms and 1h
+}
+
+// ParseFloat reads numbers as people write them and refuses Go's other
+// spellings, which no configuration means.
+func ExampleParseFloat() {
+	for _, s := range []string{"0.5", "1e3", "-0", "1_000", "0x1p-2", "NaN"} {
+		f, err := core.ParseFloat(s)
+		if err != nil {
+			fmt.Printf("%q: refused\n", s)
+			continue
+		}
+		fmt.Printf("%q: %s\n", s, core.FormatFloat(f))
+	}
+	// Output:
+	// "0.5": 0.5
+	// "1e3": 1000
+	// "-0": 0
+	// "1_000": refused
+	// "0x1p-2": refused
+	// "NaN": refused
+}
+
+// A PCG drawn from the same seed draws the same numbers, natively and in
+// WebAssembly: each worker's job gets its own with SubSeed, so a run is
+// reproducible from its seed whatever order the workers run in.
+func ExampleNewPCG() {
+	a := core.NewPCG(core.SubSeed(42, 3, 0))
+	b := core.NewPCG(core.SubSeed(42, 3, 0))
+	other := core.NewPCG(core.SubSeed(42, 4, 0))
+	x, y, z := a.Float64(), b.Float64(), other.Float64()
+	fmt.Println(x == y, x == z, x >= 0 && x < 1)
+	// Output: true false true
+}
+
+// RealClock waits on a real timer, and stops waiting as soon as the
+// context is done: Stop on the page cancels every worker's wait so.
+func ExampleRealClock() {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		cancel() // Stop
+	}()
+	start := time.Now()
+	err := core.RealClock{}.Sleep(ctx, time.Hour)
+	fmt.Println(err, time.Since(start) < time.Minute)
+	// Output: context canceled true
+}
