@@ -244,12 +244,47 @@ func (l *Lab) simulateBaseline(ctx app.Context) {
 }
 
 // presetName names a configuration: its step of the story, "Full jitter
-// (step 3)", or "Custom configuration".
+// (step 3)"; one close to a step, by the step and what differs from it,
+// "Full jitter (step 3) with Cap 5s and Workers 80" (every run of a
+// tuning session read "Custom configuration", in the compare bar and the
+// PNG's title alike: a review); else "Custom configuration". The shared
+// room plays no part, nor, in a room, the seed (each device draws its
+// own), as for presetIndex.
 func presetName(s fleet.Scenario) string {
 	if i := presetIndex(s); i >= 0 {
-		return fleet.Presets[i].Title + " (step " + strconv.Itoa(i+1) + ")"
+		return stepName(i)
 	}
-	return "Custom configuration"
+	near, nearest := -1, []change(nil)
+	for i, p := range fleet.Presets {
+		ps := p.Scenario()
+		ps.Room = s.Room
+		if s.Room != "" {
+			ps.Seed = s.Seed
+		}
+		if cs := changes(ps, s); len(cs) <= maxNamedChanges && (near < 0 || len(cs) < len(nearest)) {
+			near, nearest = i, cs
+		}
+	}
+	switch {
+	case near < 0:
+		return "Custom configuration"
+	case len(nearest) == 0: // differs in settings that have no effect
+		return stepName(near)
+	}
+	with := make([]string, len(nearest))
+	for i, c := range nearest {
+		with[i] = c.label + " " + c.to
+	}
+	return stepName(near) + " with " + strings.Join(with, " and ")
+}
+
+// maxNamedChanges is how many changes from a step presetName names; a
+// configuration further from every step is a custom one.
+const maxNamedChanges = 2
+
+// stepName is preset i's title and step: "Full jitter (step 3)".
+func stepName(i int) string {
+	return fleet.Presets[i].Title + " (step " + strconv.Itoa(i+1) + ")"
 }
 
 // runLabel names a run for the comparison: its configuration, whether it
@@ -265,30 +300,27 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 	return t
 }
 
-// settingsDiff says which settings differ from base to cur, as the fields
-// name them: "Strategy Exponential, full jitter → Exponential, no jitter;
-// Base 100ms → 1s". Two custom configurations were told apart by their run
-// numbers alone, and a run's status did not say the inputs had changed
-// since it (review). A setting with no effect in either (the bucket's
-// rate with the bucket off) is left out, one of effect in cur alone told
-// with its value; past maxDiffs, how many more; "" when none differ.
-func settingsDiff(base, cur fleet.Scenario) string {
-	var parts []string
-	n := 0
+// change is a setting that differs between two configurations, its
+// values as its field shows them; from is "" for a setting the change
+// brought into effect.
+type change struct{ label, from, to string }
+
+// changes lists the settings that differ from base to cur, in the fields'
+// order. A setting with no effect in either (the bucket's rate with the
+// bucket off) is left out. A setting in effect on one side only is told
+// by the one that turns it on or off ("Server outage 0s → 3s"): its value
+// on the other side had no effect ("Outage starts 5s → 3s" after a step
+// with no outage, a review). One it turned on is told with the value it
+// now has ("Outage starts 5s", from ""): a fixed window's limit went
+// untold (a review), but an option left off is not.
+func changes(base, cur fleet.Scenario) []change {
+	var out []change
 	for i := range fleet.Fields {
 		f := &fleet.Fields[i]
-		// A setting in effect on one side only is told by the one that
-		// turns it on or off ("Server outage 0s → 3s"): its value on the
-		// other side had no effect ("Outage starts 5s → 3s" after a step
-		// with no outage, a review). One it turned on is told with the
-		// value it now has ("Outage starts 5s"): a fixed window's limit
-		// went untold (a review), but an option left off.
 		on, wasOn := f.IsEnabled(&cur), f.IsEnabled(&base)
 		if on && !wasOn {
 			if v := f.Get(&cur); f.Kind != fleet.KindBool || v != "off" {
-				if n++; n <= maxDiffs {
-					parts = append(parts, f.Label+" "+choiceText(f, v))
-				}
+				out = append(out, change{f.Label, "", choiceText(f, v)})
 			}
 			continue
 		}
@@ -296,13 +328,31 @@ func settingsDiff(base, cur fleet.Scenario) string {
 			continue
 		}
 		if a, b := f.Get(&base), f.Get(&cur); a != b {
-			if n++; n <= maxDiffs {
-				parts = append(parts, f.Label+" "+choiceText(f, a)+" → "+choiceText(f, b))
-			}
+			out = append(out, change{f.Label, choiceText(f, a), choiceText(f, b)})
 		}
 	}
-	if n > maxDiffs {
-		parts = append(parts, "and "+thousands(n-maxDiffs)+" more")
+	return out
+}
+
+// settingsDiff says which settings differ from base to cur (changes), as
+// the fields name them: "Strategy Exponential, full jitter → Exponential,
+// no jitter; Base 100ms → 1s". Two custom configurations were told apart
+// by their run numbers alone, and a run's status did not say the inputs
+// had changed since it (review). Past maxDiffs, how many more; "" when
+// none differ.
+func settingsDiff(base, cur fleet.Scenario) string {
+	cs := changes(base, cur)
+	var parts []string
+	for i, c := range cs {
+		if i == maxDiffs {
+			parts = append(parts, "and "+thousands(len(cs)-maxDiffs)+" more")
+			break
+		}
+		if c.from == "" {
+			parts = append(parts, c.label+" "+c.to)
+		} else {
+			parts = append(parts, c.label+" "+c.from+" → "+c.to)
+		}
 	}
 	return strings.Join(parts, "; ")
 }

@@ -122,7 +122,7 @@ func TestCompareRules(t *testing.T) {
 	if in.base == nil || l.comparedWith() != "Full jitter (step 3), simulated (run 1)" {
 		t.Error("no outline over the next run")
 	}
-	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Custom configuration, live (run 2)") {
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Full jitter (step 3) with Random seed 7, live (run 2)") {
 		t.Errorf("compare bar after the next run: %s", bar)
 	}
 	l.publish()
@@ -156,7 +156,7 @@ func TestCompareRules(t *testing.T) {
 	if old := l.Compare(); old != "Full jitter (step 3), simulated (run 1)" { // the later run becomes the baseline, and says which it replaced
 		t.Errorf("Compare on a later run replaced %q", old)
 	}
-	if l.base == nil || l.base.label() != "Custom configuration, live (run 3)" {
+	if l.base == nil || l.base.label() != "Full jitter (step 3) with Workers 7 and Random seed 7, live (run 3)" {
 		t.Fatalf("baseline after a second Compare: %+v", l.base)
 	}
 	if old := l.Compare(); old != "" || l.base != nil || l.view.base != nil {
@@ -602,6 +602,51 @@ func TestCompareBarSaysWhatChanged(t *testing.T) {
 	for _, tt := range tests {
 		if got := settingsDiff(base, scen(tt.query)); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+// A configuration close to a step of the story is named by the step and
+// what differs from it: every run of a tuning session read "Custom
+// configuration", in the compare bar and the PNG's title (a review).
+func TestPresetNameSaysTheNearestStep(t *testing.T) {
+	step := func(id string, set ...string) fleet.Scenario {
+		for _, p := range fleet.Presets {
+			if p.ID != id {
+				continue
+			}
+			q := url.Values{}
+			for k, v := range p.Query {
+				q[k] = v
+			}
+			for i := 0; i < len(set); i += 2 {
+				q.Set(set[i], set[i+1])
+			}
+			s, notes := fleet.FromQuery(q)
+			if len(notes) > 0 {
+				t.Fatalf("%v: %v", set, notes)
+			}
+			return s
+		}
+		t.Fatalf("no preset %q", id)
+		return fleet.Scenario{}
+	}
+	for _, tt := range []struct {
+		name string
+		s    fleet.Scenario
+		want string
+	}{
+		{"a step", step("full-jitter"), "Full jitter (step 3)"},
+		{"a step in a room", step("full-jitter", "room", "r1", "seed", "99"), "Full jitter (step 3)"},
+		{"one change", step("full-jitter", "cap", "5s"), "Full jitter (step 3) with Cap 5s"},
+		{"two changes", step("full-jitter", "cap", "5s", "workers", "80"), "Full jitter (step 3) with Workers 80 and Cap 5s"},
+		{"nearest of two steps", step("retry-after", "ra_spread", "250ms"), "+ honour Retry-After (step 4) with Retry-After spread 250ms"},
+		{"a setting turned on, with its value", step("full-jitter", "outage", "2s"), "Full jitter (step 3) with Server outage 2s and Outage starts 5s"},
+		{"three changes", step("full-jitter", "cap", "5s", "workers", "80", "jobs", "9"), "Custom configuration"},
+		{"a setting with no effect", step("full-jitter", "bucket_rate", "3"), "Full jitter (step 3)"}, // the settings in effect are the step's
+	} {
+		if got := presetName(tt.s); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
