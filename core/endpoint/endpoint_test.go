@@ -1,17 +1,13 @@
 package endpoint
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"retrylab/core"
 )
-
-// header is a response's header fields by their canonical names.
-type header map[string]string
-
-func (h header) Get(key string) string { return h[key] }
 
 func TestValidate(t *testing.T) {
 	ok := core.LimiterConfig{Kind: core.LimitTokenBucket, Rate: 1, Burst: 1}
@@ -88,7 +84,7 @@ func TestRateLimitValuesReadBack(t *testing.T) {
 			t.Errorf("%v: policy %q, value %q; want %q, %q", tt.kind, policy, value, tt.policy, "kept "+tt.value)
 			continue
 		}
-		h, err := core.ParseRateLimit(header{"RateLimit": tt.value, "RateLimit-Policy": policy}, now)
+		h, err := core.ParseRateLimit(http.Header{"Ratelimit": {tt.value}, "Ratelimit-Policy": {policy}}, now)
 		if err != nil {
 			t.Errorf("%v: %v", tt.kind, err)
 			continue
