@@ -122,3 +122,37 @@ func FormatDuration(d time.Duration) string {
 	}
 	return s
 }
+
+// DurationHint is what a message refusing v as a duration adds when v is
+// a bare number, which time.ParseDuration reads as no duration ("50",
+// meant as 50 ms or 50 s): that a number needs a unit, and the units
+// that make it a duration ok takes, of ms, s and m, "; a number needs a
+// unit: 50ms, perhaps" (or "; a number needs a unit: ms, s or m" when
+// none does). A duration written with spaces, as the page writes a
+// measured one ("1.5 s") and as SI style has it, is offered without them
+// where ok takes that: "; without a space: 1.5s". "" for anything else,
+// 0 included, the one number Go reads as a duration. The page's duration
+// fields and the mock's duration parameters (the query's, and the fault
+// switches' for=) end their messages with it.
+func DurationHint(v string, ok func(string) bool) string {
+	v = strings.TrimSpace(v)
+	if w := strings.Join(strings.Fields(v), ""); w != v && ok(w) {
+		return "; without a space: " + w
+	}
+	if _, err := ParseFloat(v); err != nil {
+		return ""
+	}
+	if _, err := time.ParseDuration(v); err == nil { // "0": a duration, refused for its range
+		return ""
+	}
+	var fits []string
+	for _, unit := range []string{"ms", "s", "m"} {
+		if ok(v + unit) {
+			fits = append(fits, v+unit)
+		}
+	}
+	if len(fits) == 0 {
+		return "; a number needs a unit: ms, s or m"
+	}
+	return "; a number needs a unit: " + strings.Join(fits, " or ") + ", perhaps"
+}

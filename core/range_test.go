@@ -155,3 +155,64 @@ func FuzzFormatFloat(f *testing.F) {
 		}
 	})
 }
+
+// durationIn is DurationHint's ok for a duration in r.
+func durationIn(r Range[time.Duration]) func(string) bool {
+	return func(s string) bool { d, err := time.ParseDuration(s); return err == nil && r.Contains(d) }
+}
+
+// A bare number refused as a duration says that it needs a unit, and
+// which units make it one allowed: the mock answered latency=50 with the
+// range alone, "allowed a duration between 0s and 30s", which 50 seemed
+// to be.
+func TestDurationHint(t *testing.T) {
+	latency := durationIn(Range[time.Duration]{0, 30 * time.Second})
+	base := durationIn(BackoffBaseRange)
+	for _, c := range []struct {
+		v    string
+		ok   func(string) bool
+		want string
+	}{
+		{"50", latency, "; a number needs a unit: 50ms, perhaps"}, // 50s is past 30s: not offered
+		{"100", base, "; a number needs a unit: 100ms or 100s, perhaps"},
+		{" 2.5 ", base, "; a number needs a unit: 2.5ms or 2.5s or 2.5m, perhaps"},
+		{".5", base, "; a number needs a unit: .5s or .5m, perhaps"}, // 0.5ms is under 1ms
+		{"1e9", base, "; a number needs a unit: ms, s or m"},         // Go's durations take no exponent
+		{"-5", latency, "; a number needs a unit: ms, s or m"},
+		{"1 s", base, "; without a space: 1s"},
+		{"1m 30s", base, "; without a space: 1m30s"},
+		{"2 h", base, ""}, // 2h is not allowed either
+		{"50ms", base, ""},
+		{"0", base, ""}, // a duration, 0s, under 1ms: "needs a unit" would mislead
+		{"-0", base, ""},
+		{"fast", base, ""},
+		{"", base, ""},
+		{"0x10", base, ""}, // no number as people write one (ParseFloat)
+	} {
+		if got := DurationHint(c.v, c.ok); got != c.want {
+			t.Errorf("DurationHint(%q) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// FuzzDurationHint: every duration DurationHint offers is one its ok
+// takes.
+func FuzzDurationHint(f *testing.F) {
+	for _, s := range []string{"50", "1 s", " 2.5 ", "1e9", "fast", "1m 30s", "-0"} {
+		f.Add(s)
+	}
+	ok := durationIn(Range[time.Duration]{time.Millisecond, time.Minute})
+	f.Fuzz(func(t *testing.T, s string) {
+		h := DurationHint(s, ok)
+		_, offered, found := strings.Cut(h, ": ")
+		if !found || offered == "ms, s or m" {
+			return
+		}
+		offered = strings.TrimSuffix(offered, ", perhaps")
+		for _, d := range strings.Split(offered, " or ") {
+			if !ok(d) {
+				t.Fatalf("DurationHint(%q) = %q offers %q, which ok refuses", s, h, d)
+			}
+		}
+	})
+}

@@ -513,18 +513,22 @@ func TestPresetsTellTheStory(t *testing.T) {
 
 // TestInvalidInputStartsNothing: a bad value gets its message beside the
 // input naming the field, the value and the range; Run is disabled and
-// nothing reaches the server; fixing the value enables Run again.
+// nothing reaches the server; fixing the value enables Run again. A bare
+// number in a duration field (Latency 50, meant as 50 ms or 50 s) is
+// offered the units that make it one allowed: 50ms, not 50s, which is
+// past Latency's 30s.
 func TestInvalidInputStartsNothing(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
 	boot(t, ctx, srv.URL+"/")
 	typeInto(t, ctx, "room", "e2e-invalid")
 	arr := watchArrivals(t, srv, "e2e-invalid")
-	for _, tt := range []struct{ key, value, wantInMsg string }{
-		{"workers", "0", "500"},
-		{"workers", "abc", "workers"},
-		{"base", "-5s", "base"},
-		{"rate", "0", "0.001"},
+	for _, tt := range []struct{ key, value, wantInMsg, hint string }{
+		{"workers", "0", "500", ""},
+		{"workers", "abc", "workers", ""},
+		{"base", "-5s", "base", ""},
+		{"rate", "0", "0.001", ""},
+		{"latency", "50", "latency", "unit: 50ms, perhaps"},
 	} {
 		typeInto(t, ctx, tt.key, tt.value)
 		// The page re-renders after each keystroke; wait for it to settle.
@@ -538,6 +542,9 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		}
 		if !strings.Contains(strings.ToLower(msg), tt.wantInMsg) || !strings.Contains(msg, tt.value) {
 			t.Errorf("%s=%q: message %q should name the field, the value and the allowed range", tt.key, tt.value, msg)
+		}
+		if tt.hint != "" && (!strings.Contains(msg, tt.hint) || strings.Contains(msg, "50s")) {
+			t.Errorf("%s=%q: message %q should say that a number needs a unit, %q", tt.key, tt.value, msg, tt.hint)
 		}
 		if !eval[bool](t, ctx, `document.getElementById("run").disabled`) {
 			t.Errorf("%s=%q: Run is enabled", tt.key, tt.value)
@@ -562,7 +569,7 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		if st := state(t, ctx); st.Running || st.Runs != 0 {
 			t.Fatalf("%s=%q: a run started: %+v", tt.key, tt.value, st)
 		}
-		defaults := map[string]string{"workers": "50", "base": "100ms", "rate": "10"}
+		defaults := map[string]string{"workers": "50", "base": "100ms", "rate": "10", "latency": "50ms"}
 		typeInto(t, ctx, tt.key, defaults[tt.key])
 	}
 	if n := len(arr.snapshot()); n != 0 {

@@ -873,6 +873,19 @@ func TestShardsFor(t *testing.T) {
 	}
 }
 
+// TestBareNumberLatencyAnswer: GET /mock?latency=50 is answered with a
+// 400 that says a number needs a unit (TestDurationParamsSayAUnit).
+func TestBareNumberLatencyAnswer(t *testing.T) {
+	h, _ := newTestHandler(t, Options{})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mock?latency=50", nil))
+	const want = `mock: latency "50": allowed a duration between 0s and 30s; latency+spread ≤ 30s; a number needs a unit: 50ms, perhaps`
+	var e struct{ Error string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != 400 || err != nil || e.Error != want {
+		t.Errorf("GET /mock?latency=50: %d %s, want 400 saying %q", rec.Code, rec.Body, want)
+	}
+}
+
 func TestErrorResponses(t *testing.T) {
 	h, _ := newTestHandler(t, Options{})
 	tests := []struct {

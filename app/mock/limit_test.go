@@ -289,7 +289,8 @@ func TestLimitErrors(t *testing.T) {
 		{http.MethodPost, "key=a&scale=0.5&scale=0.5", 400, "scale", "0.5", AllowedOnce},
 		{http.MethodPost, "key=a&for=2m", 400, "for", "2m", forAllowed},
 		{http.MethodPost, "key=a&for=-1s", 400, "for", "-1s", forAllowed},
-		{http.MethodPost, "key=a&for=5", 400, "for", "5", forAllowed},
+		{http.MethodPost, "key=a&for=5", 400, "for", "5", forAllowed + "; a number needs a unit: 5ms or 5s, perhaps"},
+		{http.MethodPost, "key=a&for=90", 400, "for", "90", forAllowed + "; a number needs a unit: 90ms, perhaps"}, // 90s is past 1m
 		{http.MethodPost, "key=a&for=1s&for=2s", 400, "for", "2s", AllowedOnce},
 		{http.MethodPost, "key=a%20b", 400, "key", "a b", table[pKey].Allowed},
 		{http.MethodPost, "key=a&key=b", 400, "key", "b", AllowedOnce},

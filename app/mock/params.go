@@ -372,7 +372,24 @@ func perr(i int, value string) *ParamError {
 		// refused as " 1000", and nothing said why (a review).
 		allowed += " (a + in a query reads as a space: write it %2B)"
 	}
+	if r, ok := durationRange(i); ok {
+		allowed += core.DurationHint(value, func(t string) bool { _, ok := parseIn(t, r, time.ParseDuration); return ok })
+	}
 	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: allowed}
+}
+
+// durationRange is the range of parameter i when it is a duration: a
+// bare number refused for one says that it needs a unit (perr), as the
+// page's fields do: "latency \"50\"" was refused with the range alone,
+// "between 0s and 30s", which 50 seemed to be.
+func durationRange(i int) (core.Range[time.Duration], bool) {
+	switch i {
+	case pWindow:
+		return core.LimiterWindowRange, true
+	case pLatency, pSpread:
+		return LatencyRange, true
+	}
+	return core.Range[time.Duration]{}, false
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then

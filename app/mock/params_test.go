@@ -83,7 +83,7 @@ func TestParseEachParam(t *testing.T) {
 			{"1ms", func(p Params) bool { return p.Window == time.Millisecond }},
 			{"1.5s", func(p Params) bool { return p.Window == 1500*time.Millisecond }},
 			{"24h", func(p Params) bool { return p.Window == 24*time.Hour }},
-		}, []string{"", "0", "999us", "24h1ns", "10", "-1s", "1 s", "1y"}},
+		}, []string{"", "0", "999us", "24h1ns", "-1s", "1y"}}, // "10", "1 s": TestDurationParamsSayAUnit
 		{"status", []ok{
 			{"429", func(p Params) bool { return p.Status == 429 }},
 			{"503", func(p Params) bool { return p.Status == 503 }},
@@ -114,7 +114,7 @@ func TestParseEachParam(t *testing.T) {
 			{"0", func(p Params) bool { return p.Latency == 0 }},
 			{"200ms", func(p Params) bool { return p.Latency == 200*time.Millisecond }},
 			{"30s", func(p Params) bool { return p.Latency == 30*time.Second }},
-		}, []string{"", "-1ms", "30.001s", "1h", "200"}},
+		}, []string{"", "-1ms", "30.001s", "1h"}}, // "200": TestDurationParamsSayAUnit
 		{"spread", []ok{
 			{"0s", func(p Params) bool { return p.Spread == 0 }},
 			{"30s", func(p Params) bool { return p.Spread == 30*time.Second }},
@@ -162,6 +162,33 @@ func TestParseEachParam(t *testing.T) {
 				if !strings.HasPrefix(pe.Error(), "mock: "+tt.name+" ") {
 					t.Errorf("%s=%q: Error() = %q", tt.name, b, pe.Error())
 				}
+			}
+		}
+	}
+}
+
+// TestDurationParamsSayAUnit: a bare number refused for a duration
+// parameter says that it needs a unit, and which make it one the
+// parameter takes: latency=50 was answered with the range alone,
+// "allowed a duration between 0s and 30s; latency+spread ≤ 30s", which
+// 50 seemed to be. Each way the query is decoded says it, and so does
+// the endpoint's answer (TestBareNumberLatencyAnswer).
+func TestDurationParamsSayAUnit(t *testing.T) {
+	for _, c := range []struct{ name, value, hint string }{
+		{"latency", "50", "; a number needs a unit: 50ms, perhaps"}, // 50s is past 30s
+		{"spread", "2.5", "; a number needs a unit: 2.5ms or 2.5s, perhaps"},
+		{"window", "10", "; a number needs a unit: 10ms or 10s or 10m, perhaps"},
+		{"window", "1 s", "; without a space: 1s"},
+		{"latency", " 50", " (a + in a query reads as a space: write it %2B); a number needs a unit: 50ms, perhaps"},
+		{"window", "0", ""}, // 0s, a duration: too short, not unitless
+		{"latency", "1h", ""},
+		{"rate", "abc", ""}, // not a duration
+	} {
+		want := Table()[paramIndex(c.name)].Allowed + c.hint
+		for _, p := range parseOne(t, c.name, c.value) {
+			var pe *ParamError
+			if !errors.As(p.err, &pe) || pe.Allowed != want {
+				t.Errorf("%s=%q: %s: %v, want allowed %q", c.name, c.value, p.via, p.err, want)
 			}
 		}
 	}

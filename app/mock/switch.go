@@ -53,7 +53,8 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 		case name == "for":
 			v, err := time.ParseDuration(value)
 			if err != nil || v < 0 || v > sw.maxFor {
-				return &ParamError{Param: "for", Value: Cut(value), Allowed: sw.forAllowed}
+				ok := func(t string) bool { v, err := time.ParseDuration(t); return err == nil && v >= 0 && v <= sw.maxFor }
+				return &ParamError{Param: "for", Value: Cut(value), Allowed: sw.forAllowed + core.DurationHint(value, ok)}
 			}
 			q.d, seenFor = v, true
 		case name == "scale" && sw.scaled:

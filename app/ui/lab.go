@@ -47,6 +47,13 @@ type Lab struct {
 		of   *fleet.Recording
 		none bool
 	}
+	// unread is what the waits of the run of 'of' fell back to for a
+	// Retry-After they could not read (unreadNote), counted once per run
+	// shown.
+	unread struct {
+		of *fleet.Recording
+		n  unreadRetryAfter
+	}
 	edited    map[string]int // per field key: when the user last set it (edits at the time), since the configuration was loaded
 	edits     int
 	crossErrs []fleet.FieldError

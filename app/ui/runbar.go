@@ -9,6 +9,8 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/mock"
+	"retrylab/core"
 )
 
 // RunBar holds Run, Stop, Simulate and (with a shared room) Watch room,
@@ -133,7 +135,7 @@ func (b *RunBar) Render() app.UI {
 			// a run that was over, where a live run still waits.
 			status += "; " + thousands(n) + " gave up because their next wait would end past the end of virtual time (a live run would still be waiting)"
 		}
-		status += "." + l.outageNotReached()
+		status += "." + l.outageNotReached() + l.unreadNote()
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
@@ -150,11 +152,11 @@ func (b *RunBar) Render() app.UI {
 		status = l.serverDownMsg()
 	case l.rec != nil && l.runEnd() == endLiveCapped:
 		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + FormatMeasured(l.stats.Drain) +
-			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed()
+			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed() + l.unreadNote()
 	case l.rec != nil && l.runEnd() == endStopped:
-		status = "Stopped after " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed()
+		status = "Stopped after " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.unreadNote()
 	case l.rec != nil:
-		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached() + l.noAnswerNote() + l.heldNote() + l.lateNote()
+		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached() + l.noAnswerNote() + l.unreadNote() + l.heldNote() + l.lateNote()
 	}
 	changed := ""
 	if d := l.changedSinceShown(); d != "" {
@@ -325,6 +327,96 @@ func (l *Lab) noAnswerNote() string {
 		return ""
 	}
 	return " No request got an answer (network errors): is the server at " + l.pageURL().Host + " running? Simulate works without it."
+}
+
+// unreadRetryAfter is what a run's waits fell back to for a Retry-After
+// the loop could not read ("1.5", "soon", an empty value): the backoff,
+// or (with reset hints honoured) the rate-limit headers' reset.
+type unreadRetryAfter struct {
+	backoff, resetHint int
+	example            string // the first: the value and why, `"1.5": fractional seconds not allowed`
+}
+
+// unreadPrefix begins the note of a wait that fell back for a Retry-After
+// the loop could not read: core's error for it, `retry-after "1.5":
+// fractional seconds not allowed`, then "; fell back to backoff" (or to
+// the reset hint).
+const unreadPrefix = `retry-after "`
+
+// countUnread counts the waits of recs that fell back for a Retry-After
+// the loop could not read, from the loop's own events: a wait of reason
+// backoff or reset hint whose note begins with the Retry-After's error.
+func countUnread(recs []fleet.Record) unreadRetryAfter {
+	var u unreadRetryAfter
+	for i := range recs {
+		e := &recs[i].Event
+		if e.Kind != core.EventWait || !strings.HasPrefix(e.Note, unreadPrefix) {
+			continue
+		}
+		switch e.Reason {
+		case core.ReasonBackoff:
+			u.backoff++
+		case core.ReasonResetHint:
+			u.resetHint++
+		default:
+			continue
+		}
+		if u.example == "" {
+			u.example = unreadExample(e.Note)
+		}
+	}
+	return u
+}
+
+// unreadMax is the longest value an example quotes whole: a custom
+// target's garbage may be long.
+const unreadMax = 40
+
+// unreadExample is the value and why from a wait's note, `"1.5":
+// fractional seconds not allowed`, the value cut to unreadMax bytes.
+func unreadExample(note string) string {
+	rest := note[len("retry-after "):]
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return ""
+	}
+	why, _, _ := strings.Cut(strings.TrimPrefix(rest[len(q):], ": "), "; ")
+	if v, _ := strconv.Unquote(q); len(v) > unreadMax {
+		q = strconv.Quote(mock.CutTo(v, unreadMax))
+	}
+	return q + ": " + why
+}
+
+// unreadNote says, after a run whose server sent Retry-After values the
+// loop could not read, how many waits fell back to the backoff (or the
+// reset hint) for it, with one such value: the exports' notes said so of
+// each wait, and the run's status of none, so a server's broken header
+// read as a client that ignored it. "" otherwise.
+func (l *Lab) unreadNote() string {
+	if l.rec == nil {
+		return ""
+	}
+	if l.unread.of != l.rec {
+		l.unread.of, l.unread.n = l.rec, countUnread(l.rec.Shared())
+	}
+	u := l.unread.n
+	n := u.backoff + u.resetHint
+	if n == 0 {
+		return ""
+	}
+	waits := thousands(n) + " waits fell back"
+	if n == 1 {
+		waits = "1 wait fell back"
+	}
+	switch {
+	case u.resetHint == 0:
+		waits += " to backoff"
+	case u.backoff == 0:
+		waits += " to the reset hint"
+	default:
+		waits += ", " + thousands(u.backoff) + " to backoff and " + thousands(u.resetHint) + " to the reset hint,"
+	}
+	return " " + waits + " because the server's Retry-After could not be read (e.g. " + u.example + ")."
 }
 
 // heldPast is the browser queue p99 past which a finished live run's

@@ -6,10 +6,12 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"retrylab/app/fleet"
+	"retrylab/core"
 )
 
 // The status says why Run cannot start, and offers Simulate only when it
@@ -222,5 +224,114 @@ func TestATotalIsToldAsSuch(t *testing.T) {
 	l.Set("jobs_of", "worker") // 7 each: 21
 	if got := finishedText(&cut, jobsOf(l.s), thousands); got != nbsp("of_21")+itemSep+nbsp("17_not_run") {
 		t.Errorf("per worker, cut after 4 of 21 jobs: %q", got)
+	}
+}
+
+// A run whose server sent Retry-After values the loop could not read says
+// in its status how many waits fell back for it, and one such value: the
+// exports' notes said so of every wait, the status of none. Counted from
+// the loop's events (here a simulation's, the same core loop a live run
+// drives), against the waits whose note ends in the fallback.
+func TestStatusSaysRetryAfterWasUnread(t *testing.T) {
+	const q = "workers=5&jobs=2&rate=2&burst=2&ra_honour=on&retry_after=malformed&seed=1"
+	for _, c := range []struct {
+		query, want string
+		fellBack    string // the note's end on the waits counted; "" for none
+	}{
+		{q + "&malformed=decimal", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "0.5": fractional seconds not allowed).`, "; fell back to backoff"},
+		{q + "&malformed=text", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "soon": invalid syntax (want delay-seconds or an HTTP-date)).`, "; fell back to backoff"},
+		{q + "&malformed=empty", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "": empty (want delay-seconds or an HTTP-date)).`, "; fell back to backoff"},
+		{q + "&malformed=decimal&headers=both&hints=on", `waits fell back to the reset hint because the server's Retry-After could not be read (e.g. "0.5": fractional seconds not allowed).`, "; fell back to reset hint"},
+		{"workers=5&jobs=2&rate=2&burst=2&ra_honour=off&retry_after=malformed&malformed=decimal&seed=1", "", ""}, // not read: nothing unread
+		{"workers=5&jobs=2&rate=2&burst=2&ra_honour=on&retry_after=seconds&seed=1", "", ""},
+	} {
+		u, _ := url.Parse("http://localhost:8080/?" + c.query)
+		l := newLab()
+		l.Load(u)
+		if len(l.fieldErrs) > 0 || len(l.notices) > 0 {
+			t.Fatalf("%s: %v %v", c.query, l.fieldErrs, l.notices)
+		}
+		sim := fleet.Simulate(l.s)
+		n := 0
+		for _, r := range sim.Records() {
+			if r.Event.Kind == core.EventWait && c.fellBack != "" && strings.HasSuffix(r.Event.Note, c.fellBack) {
+				n++
+			}
+		}
+		if c.want != "" && n < 2 {
+			t.Fatalf("%s: %d waits fell back, want a few to count", c.query, n)
+		}
+		for _, simulated := range []bool{true, false} {
+			l.rec, l.unread.of = sim, nil
+			if !simulated { // the same events, as a live run's
+				l.rec = fleet.NewRecording(l.s, sim.Start, false)
+				l.rec.Append(sim.Records()...)
+				end, _ := sim.End()
+				l.rec.Finish(end)
+			}
+			l.stats, l.hasStats = fleet.StatsOf(l.rec.Start, l.rec.Records()), true
+			status := renderHTML(&RunBar{Lab: l})
+			status = html.UnescapeString(status[strings.Index(status, `id="run-status"`):])
+			status = status[:strings.Index(status, "</")]
+			said := strings.Contains(status, "Retry-After could not be read")
+			if c.want == "" {
+				if said {
+					t.Errorf("%s (simulated %v): status %q says a Retry-After was unread", c.query, simulated, status)
+				}
+				continue
+			}
+			if want := " " + strconv.Itoa(n) + " " + c.want; !strings.Contains(status, want) {
+				t.Errorf("%s (simulated %v): status %q, want %q", c.query, simulated, status, want)
+			}
+		}
+	}
+}
+
+// countUnread counts the waits that fell back for an unreadable
+// Retry-After, by what they fell back to, and quotes the first value, cut
+// when long; other notes beginning with "retry-after" are not counted.
+func TestCountUnread(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	wait := func(r core.Reason, note string) fleet.Record {
+		return fleet.Record{Event: core.Event{Kind: core.EventWait, Reason: r, Note: note}}
+	}
+	recs := []fleet.Record{
+		wait(core.ReasonRetryAfter, "retry-after date already past: a server clock behind, or a slow answer"),
+		wait(core.ReasonRetryAfter, "retry-after 1h above ceiling 1m"),
+		wait(core.ReasonBackoff, ""),
+		wait(core.ReasonBucket, "bucket empty"),
+		{Event: core.Event{Kind: core.EventDone, Note: `retry-after "x": invalid syntax; fell back to backoff; max elapsed …`}},
+		wait(core.ReasonBackoff, `retry-after "`+long+`": invalid syntax (want delay-seconds or an HTTP-date); fell back to backoff`),
+		wait(core.ReasonResetHint, `retry-after "1; 2": a list is not allowed (one value only); fell back to reset hint; spread +12ms`),
+		wait(core.ReasonBackoff, `retry-after "-1": negative delay; reset hint ignored: 3 remaining; fell back to backoff`),
+	}
+	got := countUnread(recs)
+	want := unreadRetryAfter{backoff: 2, resetHint: 1, example: `"` + strings.Repeat("x", unreadMax) + `…": invalid syntax (want delay-seconds or an HTTP-date)`}
+	if got != want {
+		t.Errorf("countUnread = %+v, want %+v", got, want)
+	}
+	if got := countUnread(recs[6:]).example; got != `"1; 2": a list is not allowed (one value only)` {
+		t.Errorf("example %q", got)
+	}
+}
+
+// unreadNote's words: one wait, and waits that fell back to both.
+func TestUnreadNoteWords(t *testing.T) {
+	l := newLab()
+	l.rec = fleet.NewRecording(l.s, t0, false)
+	for _, c := range []struct {
+		n    unreadRetryAfter
+		want string
+	}{
+		{unreadRetryAfter{}, ""},
+		{unreadRetryAfter{backoff: 1, example: `"soon": invalid`}, ` 1 wait fell back to backoff because the server's Retry-After could not be read (e.g. "soon": invalid).`},
+		{unreadRetryAfter{resetHint: 1, example: `"soon": invalid`}, ` 1 wait fell back to the reset hint because the server's Retry-After could not be read (e.g. "soon": invalid).`},
+		{unreadRetryAfter{backoff: 1200, resetHint: 3, example: `"1.5": fractional seconds not allowed`},
+			` 1,203 waits fell back, 1,200 to backoff and 3 to the reset hint, because the server's Retry-After could not be read (e.g. "1.5": fractional seconds not allowed).`},
+	} {
+		l.unread.of, l.unread.n = l.rec, c.n
+		if got := l.unreadNote(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.n, got, c.want)
+		}
 	}
 }
