@@ -313,33 +313,6 @@ func (f *Field) PointNote(s *Scenario, v string) string {
 	return "Read as " + f.Get(s) + ": a point is a decimal point here (a thousand is 1000, with no separator)."
 }
 
-// unitHint is what a duration field's message adds for a bare number,
-// which Go reads as no duration ("100" typed into Base): the same number
-// with the units that make it one the field takes (ok), "; with a unit:
-// 100ms, perhaps". A duration written with a space before its unit, as
-// the page writes measured ones ("1.5 s") and as SI style has it, is
-// offered without the space: "; without a space: 1.5s". "" for anything
-// else.
-func unitHint(v string, ok func(string) bool) string {
-	v = strings.TrimSpace(v)
-	if w := strings.Join(strings.Fields(v), ""); w != v && ok(w) {
-		return "; without a space: " + w
-	}
-	if _, err := core.ParseFloat(v); err != nil {
-		return ""
-	}
-	var fits []string
-	for _, unit := range []string{"ms", "s", "m"} {
-		if ok(v + unit) {
-			fits = append(fits, v+unit)
-		}
-	}
-	if len(fits) == 0 {
-		return "; with a unit: ms, s or m"
-	}
-	return "; with a unit: " + strings.Join(fits, " or ") + ", perhaps"
-}
-
 func durationField(key, group, label, help string, r core.Range[time.Duration], ptr func(*Scenario) *time.Duration) Field {
 	allowed := "a duration " + r.String() + " (e.g. 250ms, 2s, 1m)"
 	return Field{
@@ -350,7 +323,7 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 			t, why := decimalComma(strings.TrimSpace(v))
 			d, err := time.ParseDuration(t)
 			if err != nil || !r.Contains(d) {
-				return invalid(label, v, allowed+why+unitHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
+				return invalid(label, v, allowed+why+core.DurationHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
 			}
 			*ptr(s) = d
 			return nil

@@ -992,14 +992,14 @@ func TestNotInEffectSaysWhy(t *testing.T) {
 // the range alone, where the target's message suggests a fix: a review).
 func TestDurationFieldsSuggestAUnit(t *testing.T) {
 	for _, c := range []struct{ key, value, want string }{
-		{"base", "100", `Base "100": must be a duration between 1ms and 1h (e.g. 250ms, 2s, 1m); with a unit: 100ms or 100s, perhaps`},
-		{"base", " 2.5 ", `; with a unit: 2.5ms or 2.5s or 2.5m, perhaps`},
-		{"timeout", "500", `; with a unit: 500ms, perhaps`},
-		{"every", "5", `; with a unit: 5s, perhaps`},
-		{"every", "1e9", `; with a unit: ms, s or m`},
+		{"base", "100", `Base "100": must be a duration between 1ms and 1h (e.g. 250ms, 2s, 1m); a number needs a unit: 100ms or 100s, perhaps`},
+		{"base", " 2.5 ", `; a number needs a unit: 2.5ms or 2.5s or 2.5m, perhaps`},
+		{"timeout", "500", `; a number needs a unit: 500ms, perhaps`},
+		{"every", "5", `; a number needs a unit: 5s, perhaps`},
+		{"every", "1e9", `; a number needs a unit: ms, s or m`},
 		{"base", "fast", `(e.g. 250ms, 2s, 1m)`},
-		{"latency", "200", `; with a unit: 200ms, perhaps`}, // an endpoint field's too
-		{"window", "1", `; with a unit: 1ms or 1s or 1m, perhaps`},
+		{"latency", "200", `; a number needs a unit: 200ms, perhaps`}, // an endpoint field's too
+		{"window", "1", `; a number needs a unit: 1ms or 1s or 1m, perhaps`},
 		{"rate", "5x", `must be a number`},
 		// With a space before the unit, as the page writes a measured
 		// duration ("1.5 s"): the message said only "must be a duration".
@@ -1018,7 +1018,7 @@ func TestDurationFieldsSuggestAUnit(t *testing.T) {
 		if c.value == "1 h" && strings.Contains(err.Error(), "space") {
 			t.Errorf("%s=%q: %v offers a value not allowed", c.key, c.value, err)
 		}
-		if (c.value == "fast" || c.key == "rate") && strings.Contains(err.Error(), "with a unit") {
+		if (c.value == "fast" || c.key == "rate") && strings.Contains(err.Error(), "needs a unit") {
 			t.Errorf("%s=%q: %v suggests a unit for no number", c.key, c.value, err)
 		}
 	}
@@ -1056,7 +1056,7 @@ func TestFieldsTakeADecimalComma(t *testing.T) {
 		{"mult", "1,5,5", `Multiplier "1,5,5": must be a number between 1 and 10`},
 		{"mult", "1.5,5", `Multiplier "1.5,5": must be a number between 1 and 10`},
 		{"mult", ",5", `Multiplier ",5": must be a number between 1 and 10`},
-		{"base", "0,5", `; with a unit: 0.5s or 0.5m, perhaps`},
+		{"base", "0,5", `; a number needs a unit: 0.5s or 0.5m, perhaps`},
 		{"workers", "1,5", `Workers "1,5": must be an integer`}, // no comma in an integer
 		{"burst", "2,5", `Server burst "2,5": must be an integer`},
 		// A percentage with its sign: the field's unit is %.

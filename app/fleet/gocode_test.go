@@ -451,9 +451,9 @@ func TestGoCodeKeepsAConnectionPerWorker(t *testing.T) {
 		// A worker whose next request goes out before the transport has
 		// put its connection back (after the body's end) opens another:
 		// 500 workers opened 500–504 on an idle machine, 529–542 on a busy
-		// one (665–671 with the default's 100 idle connections in all,
-		// 853 with two per host).
-		if n := conns.Load(); n > int64(tt.workers+tt.workers/5) {
+		// one, 602 beside an e2e run (665–671 with the default's 100 idle
+		// connections in all, 853 with two per host).
+		if n := conns.Load(); n > int64(tt.workers+tt.workers/4) {
 			t.Errorf("%d workers × %d jobs opened %d connections, want about one per worker", tt.workers, tt.jobs, n)
 		}
 		// And what it sent, as the server counted it: the page's requests
