@@ -528,7 +528,7 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		{"workers", "abc", "workers", ""},
 		{"base", "-5s", "base", ""},
 		{"rate", "0", "0.001", ""},
-		{"latency", "50", "latency", "unit: 50ms, perhaps"},
+		{"latency", "50", "latency", "a number needs a unit: 50ms, perhaps"},
 	} {
 		typeInto(t, ctx, tt.key, tt.value)
 		// The page re-renders after each keystroke; wait for it to settle.
