@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"retrylab/core/sim"
 	"strconv"
 	"strings"
+
+	"retrylab/core/sim"
 )
 
 // Okabe–Ito colours (distinguishable with every common colour-vision
@@ -39,7 +40,7 @@ func SVG(w io.Writer, r *sim.Results) error {
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="13">`+"\n", chartW, chartH, chartW, chartH)
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p(`<text x="%d" y="28" text-anchor="middle" font-size="17" font-weight="600">Optimistic concurrency under contention: backoff and jitter (AWS, 2015), simulated</text>`+"\n", chartW/2)
-	p(`<text x="%d" y="48" text-anchor="middle" fill="#444">%s</text>`+"\n", chartW/2, esc(Caption(r)))
+	p(`<text x="%d" y="48" text-anchor="middle" fill="#444">%s</text>`+"\n", chartW/2, esc(caption(r)))
 
 	// Legend.
 	names := curveNames(r)

@@ -23,8 +23,8 @@ func curveNames(r *sim.Results) []string {
 	return names
 }
 
-// Caption describes r's setup in one line.
-func Caption(r *sim.Results) string {
+// caption describes r's setup in one line.
+func caption(r *sim.Results) string {
 	e := &r.Experiment
 	base, cap := "", ""
 	for _, c := range e.Curves {
@@ -92,7 +92,7 @@ func Table(w io.Writer, r *sim.Results) error {
 	for _, p := range r.Points {
 		gave += p.GaveUp
 	}
-	fmt.Fprintf(bw, "\nCalls: attempts (read + conditional write) of all clients, mean over runs. Time: until the last client's write succeeded.\n%s.\n", Caption(r))
+	fmt.Fprintf(bw, "\nCalls: attempts (read + conditional write) of all clients, mean over runs. Time: until the last client's write succeeded.\n%s.\n", caption(r))
 	if gave > 0 {
 		fmt.Fprintf(bw, "Warning: %d clients gave up after the maximum number of attempts; their points undercount.\n", gave)
 	}

@@ -32,7 +32,9 @@ func TestOutputs(t *testing.T) {
 		t.Errorf("csv:\n%v", rows)
 	}
 	b.Reset()
-	Table(&b, res)
+	if err := Table(&b, res); err != nil {
+		t.Fatal(err)
+	}
 	if lines := strings.Split(b.String(), "\n"); !strings.HasPrefix(lines[0], "| clients | calls none |") || !strings.Contains(lines[2], "|      10 |") {
 		t.Errorf("table:\n%s", b.String())
 	}

@@ -73,9 +73,9 @@ func lockedRand(seed uint64) func() float64 {
 // bubble, so its latencies and hangs take no time.
 // Every field of the mock's parameters reaches the simulator's endpoint
 // but the key and the tag (SimEndpoint's doc): each, changed, changes the
-// endpoint for some setting of the rest. SimEndpoint copies them one by
-// one, and a new parameter left out of it was ignored by Simulate without
-// a word (a newcomer's review: jitter_latency=5s simulated as 0s).
+// endpoint for some setting of the rest. mock.Params.Endpoint and
+// SimEndpoint copy them one by one, and a new parameter left out was
+// ignored by Simulate without a word (a newcomer's review: jitter_latency=5s simulated as 0s).
 func TestSimEndpointTakesEveryParam(t *testing.T) {
 	// What the endpoint does, its functions included: their answers to one
 	// question each.

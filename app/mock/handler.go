@@ -213,7 +213,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	a, cfg := h.decide(&p, now, nil)
+	a, c := h.decide(&p, now, nil)
 	if a.outcome == OutcomeHang {
 		end := EndDropped // one hang too many from its address: closed at once
 		if addr, ok := h.hangs.take(h.counted(r), h.opts.MaxHangsPerClient); ok {
@@ -253,22 +253,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			hv.add("Retry-After")
 		}
 	}
-	if cfg.Kind != core.LimitNone {
-		if p.Headers.IETF() {
-			q, w := cfg.Policy()
-			hv.buf = endpoint.AppendRateLimitPolicy(hv.buf, cfg.Kind, q, w)
-			hv.add("Ratelimit-Policy")
-			hv.buf = endpoint.AppendRateLimit(hv.buf, cfg.Kind, a.d.Remaining, a.d.ResetSeconds())
-			hv.add("Ratelimit")
-		}
-		if p.Headers.X() {
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Limit), 10)
-			hv.add("X-Ratelimit-Limit")
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Remaining), 10)
-			hv.add("X-Ratelimit-Remaining")
-			hv.buf = strconv.AppendInt(hv.buf, int64(a.d.ResetSeconds()), 10)
-			hv.add("X-Ratelimit-Reset")
-		}
+	ietf, x := c.RateLimitHeaders()
+	if ietf {
+		q, w := c.Limiter.Policy()
+		hv.buf = endpoint.AppendRateLimitPolicy(hv.buf, c.Limiter.Kind, q, w)
+		hv.add("Ratelimit-Policy")
+		hv.buf = endpoint.AppendRateLimit(hv.buf, c.Limiter.Kind, a.d.Remaining, a.d.ResetSeconds())
+		hv.add("Ratelimit")
+	}
+	if x {
+		hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Limit), 10)
+		hv.add("X-Ratelimit-Limit")
+		hv.buf = strconv.AppendInt(hv.buf, int64(a.d.Remaining), 10)
+		hv.add("X-Ratelimit-Remaining")
+		hv.buf = strconv.AppendInt(hv.buf, int64(a.d.ResetSeconds()), 10)
+		hv.add("X-Ratelimit-Reset")
 	}
 	hv.set(hdr)
 	hdr["Content-Type"] = hvJSON
@@ -285,16 +284,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // then injected failures, come first and bypass the limiter (Peek): they
 // do not count against the limit; otherwise the key's limiter decides,
 // with its limit scaled during a stretch of POST /mock/limit. It returns
-// the arrival and the limiter configuration in force (the headers show
-// it). burst is nil for a request with a connection to hold (GET): a
+// the arrival and the endpoint p describes, with the limiter configuration
+// in force (the headers show it). burst is nil for a request with a connection to hold (GET): a
 // latency is chosen for it, and its arrival never waits for a slow
 // stream. For a request of a burst, answered at once, burst is closed when
 // its events must stop waiting for room in a slow stream (see
 // hub.publishWait).
-func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, cfg core.LimiterConfig) {
+func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arrival, c endpoint.Config) {
 	a = arrival{key: p.Key, tag: p.Tag, at: now}
 	until, down := h.outages.active(p.Key, now)
-	e := p.Endpoint()
+	c = p.Endpoint()
 	// The rolls, for the injected failure and the spread: random; or with
 	// a seed, a function of it and the tag (SeededRolls), or, for a request
 	// without one of its own (a burst's are all "burst"), of the key and
@@ -306,7 +305,7 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	switch {
 	case !p.Seeded:
-		if e.Injects() && !down {
+		if c.Injects() && !down {
 			fail = h.opts.Rand()
 		}
 	case tag != "":
@@ -314,29 +313,28 @@ func (h *Handler) decide(p *Params, now time.Time, burst <-chan struct{}) (a arr
 	}
 	// A scaled limit (POST /mock/limit) is decided by the key's limiter,
 	// reconfigured for the stretch; the headers show the limit in force.
-	cfg = p.LimiterConfig()
 	var v endpoint.Verdict
 	var lim stretch
-	a.seq, lim = h.store.decide(p.Key, cfg, &h.limits, now, func(seq uint64, l *core.Limiter) {
+	a.seq, lim = h.store.decide(p.Key, c.Limiter, &h.limits, now, func(seq uint64, l *core.Limiter) {
 		if p.Seeded && tag == "" {
 			fail, spread = SeededRolls(p.Seed, p.Key, "", seq)
 		}
-		v = e.Decide(now, down, until, fail, l)
+		v = c.Decide(now, down, until, fail, l)
 	})
 	a.outcome, a.status, a.d = v.Outcome, v.Status, v.Decision
 	if lim.scale != 0 {
-		cfg = cfg.Scaled(lim.scale)
+		c.Limiter = c.Limiter.Scaled(lim.scale)
 	}
 	if burst != nil {
 		h.hub.publishWait(a.key, &streamEvent{a: a}, burst, h.done)
-		return a, cfg
+		return a, c
 	}
-	if p.Spread > 0 && !p.Seeded {
+	if c.Spread > 0 && !p.Seeded {
 		spread = h.opts.Rand()
 	}
-	a.latency = e.Delay(spread)
+	a.latency = c.Delay(spread)
 	h.hub.arrival(&a)
-	return a, cfg
+	return a, c
 }
 
 // end publishes the end of a's handling, reading the clock only when a

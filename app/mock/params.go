@@ -195,7 +195,7 @@ func (p Params) LimiterConfig() core.LimiterConfig {
 // SimEndpoint simulates it. A malformed Retry-After is the mock's own
 // (AppendRetryAfter), not the Config's: its RetryAfter is then
 // RetryAfterNone.
-func (p *Params) Endpoint() endpoint.Config {
+func (p Params) Endpoint() endpoint.Config {
 	c := endpoint.Config{
 		Limiter:    p.LimiterConfig(),
 		Status:     p.Status,

@@ -255,13 +255,8 @@ func presetName(s fleet.Scenario) string {
 		return stepName(i)
 	}
 	near, nearest := -1, []change(nil)
-	for i, p := range fleet.Presets {
-		ps := p.Scenario()
-		ps.Room = s.Room
-		if s.Room != "" {
-			ps.Seed = s.Seed
-		}
-		if cs := changes(ps, s); len(cs) <= maxNamedChanges && (near < 0 || len(cs) < len(nearest)) {
+	for i := range fleet.Presets {
+		if cs := changes(asPreset(i, s), s); len(cs) <= maxNamedChanges && (near < 0 || len(cs) < len(nearest)) {
 			near, nearest = i, cs
 		}
 	}

@@ -557,7 +557,7 @@ func presetIndex(s fleet.Scenario) int {
 	enc := s.Encode()
 	for i, pe := range presetEncodings() {
 		if inRoom { // compared with the preset's seed
-			if seed := fleet.Presets[i].Scenario().Seed; s.Seed != seed {
+			if seed := presetScenarios()[i].Seed; s.Seed != seed {
 				s.Seed = seed
 				enc = s.Encode()
 			}
@@ -569,17 +569,37 @@ func presetIndex(s fleet.Scenario) int {
 	return -1
 }
 
+// presetScenarios are the presets' configurations, computed once.
+var presetScenarios = sync.OnceValue(func() []fleet.Scenario {
+	out := make([]fleet.Scenario, len(fleet.Presets))
+	for i, p := range fleet.Presets {
+		out[i] = p.Scenario()
+	}
+	return out
+})
+
 // presetEncodings are the presets' configurations (without a room) as
 // query strings, computed once.
 var presetEncodings = sync.OnceValue(func() []string {
 	out := make([]string, len(fleet.Presets))
-	for i, p := range fleet.Presets {
-		s := p.Scenario()
+	for i, s := range presetScenarios() {
 		s.Room = ""
 		out[i] = s.Encode()
 	}
 	return out
 })
+
+// asPreset is preset i's configuration as s would have it: in s's room,
+// and in a room with s's seed (each device draws its own). presetIndex
+// compares s with the presets so.
+func asPreset(i int, s fleet.Scenario) fleet.Scenario {
+	p := presetScenarios()[i]
+	p.Room = s.Room
+	if s.Room != "" {
+		p.Seed = s.Seed
+	}
+	return p
+}
 
 // EndpointURL is the mock URL of the configuration, as curl would call it
 // (on the page's own origin, with the last run's key).

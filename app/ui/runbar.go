@@ -375,7 +375,7 @@ const unreadMax = 40
 // unreadExample is the value and why from a wait's note, `"1.5":
 // fractional seconds not allowed`, the value cut to unreadMax bytes.
 func unreadExample(note string) string {
-	rest := note[len("retry-after "):]
+	rest := note[len(unreadPrefix)-len(`"`):] // from the value's opening quote
 	q, err := strconv.QuotedPrefix(rest)
 	if err != nil {
 		return ""

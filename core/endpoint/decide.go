@@ -52,7 +52,7 @@ type Verdict struct {
 //     count against the limit. Nothing is allowed before the outage ends:
 //     the Decision's RetryAfter is at least until - now.
 //  2. An injected failure, when fail (a roll in [0, 1)) falls among c's
-//     percentages (Inject): 500, 503, a drop or a hang. It bypasses the
+//     percentages (inject): 500, 503, a drop or a hang. It bypasses the
 //     limiter too: Peek, and the Decision is not Allowed.
 //  3. Otherwise lim decides (core.Limiter.Decide): 200 when it admits the
 //     request, OutcomeLimited with c.Status (0: 429) when it rejects it.
@@ -71,8 +71,8 @@ func (c *Config) Decide(now time.Time, down bool, until time.Time, fail float64,
 	v := Verdict{Outcome: OutcomeOK, Status: 200}
 	if down {
 		v.Outcome, v.Status = OutcomeOutage, 503
-	} else if inj := Inject(fail, c.Fail500, c.Fail503, c.Drop, c.Hang); inj != InjectNone {
-		v.Outcome, v.Status = injected[inj].outcome, injected[inj].status
+	} else if o, status, ok := inject(fail, c.Fail500, c.Fail503, c.Drop, c.Hang); ok {
+		v.Outcome, v.Status = o, status
 	}
 	admit := v.Outcome == OutcomeOK
 	v.Decision = core.Decision{Allowed: true} // what a LimitNone limiter decides
@@ -98,15 +98,24 @@ func (c *Config) Decide(now time.Time, down bool, until time.Time, fail float64,
 	return v
 }
 
-// injected is how each injected failure answers.
-var injected = [...]struct {
-	outcome Outcome
-	status  int // none for a drop or a hang
-}{
-	Inject500:  {OutcomeFail500, 500},
-	Inject503:  {OutcomeFail503, 503},
-	InjectDrop: {OutcomeDrop, 0},
-	InjectHang: {OutcomeHang, 0},
+// inject is the failure a request that rolled u in [0, 1) gets, and its
+// status (none for a drop or a hang), for percentages fail500, fail503,
+// drop and hang taken in that order: u·100 below fail500 gets a 500, below
+// fail500+fail503 a 503, and so on; at or above their sum none (ok false).
+// Decide rolls so, for the mock endpoint and the simulated one alike: with
+// the same roll (mock.SeededRolls) they inject the same failures.
+func inject(u, fail500, fail503, drop, hang float64) (_ Outcome, status int, ok bool) {
+	switch u *= 100; {
+	case u < fail500:
+		return OutcomeFail500, 500, true
+	case u < fail500+fail503:
+		return OutcomeFail503, 503, true
+	case u < fail500+fail503+drop:
+		return OutcomeDrop, 0, true
+	case u < fail500+fail503+drop+hang:
+		return OutcomeHang, 0, true
+	}
+	return OutcomeOK, 0, false
 }
 
 // Delay is how long after its arrival a request's answer leaves, for its

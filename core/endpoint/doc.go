@@ -9,6 +9,6 @@
 // in virtual time (core/sim's EndpointServer). So a live run and its
 // simulation are refused, fail and are told to wait alike.
 //
-// Like core, it uses the standard library only, and takes time and random
+// It uses the standard library and core only, and takes time and random
 // rolls as arguments.
 package endpoint

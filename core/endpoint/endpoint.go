@@ -106,36 +106,12 @@ func (c *Config) Validate() error {
 // request's failure rolled.
 func (c *Config) Injects() bool { return c.Fail500+c.Fail503+c.Drop+c.Hang > 0 }
 
-// Injected is the failure an endpoint injects into an answer (none: it
-// answers as its limiter decides).
-type Injected uint8
-
-const (
-	InjectNone Injected = iota
-	Inject500
-	Inject503
-	InjectDrop
-	InjectHang
-)
-
-// Inject is the failure a request that rolled u in [0, 1) gets, for
-// percentages fail500, fail503, drop and hang taken in that order: u·100
-// below fail500 gets a 500, below fail500+fail503 a 503, and so on; at or
-// above their sum none. Config.Decide rolls so, for the mock endpoint and
-// the simulated one alike: with the same roll (mock.SeededRolls) they
-// inject the same failures.
-func Inject(u, fail500, fail503, drop, hang float64) Injected {
-	switch u *= 100; {
-	case u < fail500:
-		return Inject500
-	case u < fail500+fail503:
-		return Inject503
-	case u < fail500+fail503+drop:
-		return InjectDrop
-	case u < fail500+fail503+drop+hang:
-		return InjectHang
-	}
-	return InjectNone
+// RateLimitHeaders reports which rate-limit fields an answer carries: the
+// IETF pair (RateLimit and RateLimit-Policy) and the X-RateLimit trio,
+// each as asked, and neither without a limiter.
+func (c *Config) RateLimitHeaders() (ietf, x bool) {
+	limited := c.Limiter.Kind != core.LimitNone
+	return limited && c.IETF, limited && c.X
 }
 
 // LimiterNames are the mock endpoint's query names of the limiter kinds,

@@ -35,28 +35,30 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// Inject takes the percentages in order, each from where the last ends: a
+// inject takes the percentages in order, each from where the last ends: a
 // roll's place in [0, 100) decides, the same for the mock and the simulator.
-func TestInject(t *testing.T) {
+func TestInjectTakesThemInOrder(t *testing.T) {
 	for _, c := range []struct {
 		u                         float64
 		fail500, fail503, d, hang float64
-		want                      Injected
+		want                      Outcome // OutcomeOK: none injected
+		status                    int
 	}{
-		{0, 0, 0, 0, 0, InjectNone},
-		{0, 10, 0, 0, 0, Inject500},
-		{0.0999, 10, 0, 0, 0, Inject500},
-		{0.1, 10, 0, 0, 0, InjectNone},
-		{0.1, 10, 5, 0, 0, Inject503},
-		{0.15, 10, 5, 5, 0, InjectDrop},
-		{0.2, 10, 5, 5, 5, InjectHang},
-		{0.25, 10, 5, 5, 5, InjectNone},
-		{0.5, 0, 0, 0, 100, InjectHang},
-		{0.9999, 25, 25, 25, 25, InjectHang},
-		{0.3, 0, 50, 0, 0, Inject503},
+		{0, 0, 0, 0, 0, OutcomeOK, 0},
+		{0, 10, 0, 0, 0, OutcomeFail500, 500},
+		{0.0999, 10, 0, 0, 0, OutcomeFail500, 500},
+		{0.1, 10, 0, 0, 0, OutcomeOK, 0},
+		{0.1, 10, 5, 0, 0, OutcomeFail503, 503},
+		{0.15, 10, 5, 5, 0, OutcomeDrop, 0},
+		{0.2, 10, 5, 5, 5, OutcomeHang, 0},
+		{0.25, 10, 5, 5, 5, OutcomeOK, 0},
+		{0.5, 0, 0, 0, 100, OutcomeHang, 0},
+		{0.9999, 25, 25, 25, 25, OutcomeHang, 0},
+		{0.3, 0, 50, 0, 0, OutcomeFail503, 503},
 	} {
-		if got := Inject(c.u, c.fail500, c.fail503, c.d, c.hang); got != c.want {
-			t.Errorf("Inject(%v, %v, %v, %v, %v) = %v, want %v", c.u, c.fail500, c.fail503, c.d, c.hang, got, c.want)
+		o, status, ok := inject(c.u, c.fail500, c.fail503, c.d, c.hang)
+		if o != c.want || status != c.status || ok != (c.want != OutcomeOK) {
+			t.Errorf("inject(%v, %v, %v, %v, %v) = %v, %d, %v; want %v, %d", c.u, c.fail500, c.fail503, c.d, c.hang, o, status, ok, c.want, c.status)
 		}
 	}
 }

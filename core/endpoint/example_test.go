@@ -10,7 +10,7 @@ import (
 
 // An endpoint that allows 2 requests a second and answers the rest 429
 // with Retry-After in seconds, as the mock does with
-// /mock?limiter=fixed&limit=2&window=1s&retry_after=seconds. Three
+// /mock?limiter=fixed&limit=2&window=1s&retry_after=seconds&latency=20ms. Three
 // requests arrive at once: the third is refused, told to wait until the
 // window turns.
 func ExampleConfig_Decide() {

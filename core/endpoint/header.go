@@ -7,9 +7,9 @@ import (
 	"retrylab/core"
 )
 
-// TimeFormat is the IMF-fixdate layout of HTTP dates (net/http's
-// TimeFormat; core does not import net/http).
-const TimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
+// timeFormat is the IMF-fixdate layout of HTTP dates (net/http's
+// TimeFormat; this package does not import net/http).
+const timeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 // AppendRetryAfter appends the Retry-After value an endpoint in mode sends
 // with d, decided at now: RetryAfterSeconds the wait in whole seconds,
@@ -23,7 +23,7 @@ func AppendRetryAfter(b []byte, mode RetryAfterMode, fixed int, d core.Decision,
 	case RetryAfterSeconds:
 		return strconv.AppendInt(b, int64(d.RetryAfterSeconds()), 10), true
 	case RetryAfterDate:
-		return d.RetryAt(now).AppendFormat(b, TimeFormat), true
+		return d.RetryAt(now).AppendFormat(b, timeFormat), true
 	case RetryAfterFixed:
 		return strconv.AppendInt(b, int64(fixed), 10), true
 	}

@@ -119,7 +119,9 @@ type EndpointServer struct {
 	lim    *core.Limiter
 	rng    *core.PCG
 	seq    int
-	rl     bool   // rate-limit headers sent: a limiter, and IETF or X
+	rl     bool   // rate-limit headers sent: ietf or x
+	ietf   bool   // RateLimit and RateLimit-Policy sent (endpoint.Config.RateLimitHeaders)
+	x      bool   // X-RateLimit-* sent
 	policy string // RateLimit-Policy
 	quota  string // X-RateLimit-Limit
 
@@ -146,14 +148,12 @@ func NewEndpointServer(e Endpoint, start time.Time, seed uint64) (*EndpointServe
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	if e.Status == 0 {
-		e.Status = 429
-	}
 	if e.HangLimit == 0 {
 		e.HangLimit = endpoint.DefaultHangLimit
 	}
 	s := &EndpointServer{e: e, start: start, lim: core.NewLimiter(e.Limiter, start), rng: core.NewPCG(seed)}
-	s.rl = e.Limiter.Kind != core.LimitNone && (e.IETF || e.X)
+	s.ietf, s.x = e.RateLimitHeaders()
+	s.rl = s.ietf || s.x
 	q, w := e.Limiter.Policy()
 	s.policy = string(endpoint.AppendRateLimitPolicy(nil, e.Limiter.Kind, q, w))
 	s.quota = strconv.Itoa(s.lim.Peek(start).Limit)
@@ -244,11 +244,11 @@ func (s *EndpointServer) header(ra []byte, sent bool, d core.Decision) *Header {
 	k := headerKey{string(ra), sent && len(ra) == 0, remaining, reset}
 	e := &s.e
 	h := &Header{RetryAfter: k.retryAfter, RetryAfterEmpty: k.retryAfterEmpty}
-	if s.rl && e.IETF {
+	if s.ietf {
 		h.RateLimitPolicy = s.policy
 		h.RateLimit = string(endpoint.AppendRateLimit(nil, e.Limiter.Kind, remaining, reset))
 	}
-	if s.rl && e.X {
+	if s.x {
 		h.XRateLimitLimit = s.quota
 		h.XRateLimitRemaining = strconv.Itoa(remaining)
 		h.XRateLimitReset = strconv.Itoa(reset)
