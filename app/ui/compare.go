@@ -298,7 +298,7 @@ func runLabel(s fleet.Scenario, simulated bool, run int) string {
 // change is a setting that differs between two configurations, its
 // values as its field shows them; from is "" for a setting the change
 // brought into effect.
-type change struct{ label, from, to string }
+type change struct{ key, label, from, to string }
 
 // changes lists the settings that differ from base to cur, in the fields'
 // order. A setting with no effect in either (the bucket's rate with the
@@ -315,7 +315,7 @@ func changes(base, cur fleet.Scenario) []change {
 		on, wasOn := f.IsEnabled(&cur), f.IsEnabled(&base)
 		if on && !wasOn {
 			if v := f.Get(&cur); f.Kind != fleet.KindBool || v != "off" {
-				out = append(out, change{f.Label, "", choiceText(f, v)})
+				out = append(out, change{f.Key, f.Label, "", choiceText(f, v)})
 			}
 			continue
 		}
@@ -323,7 +323,7 @@ func changes(base, cur fleet.Scenario) []change {
 			continue
 		}
 		if a, b := f.Get(&base), f.Get(&cur); a != b {
-			out = append(out, change{f.Label, choiceText(f, a), choiceText(f, b)})
+			out = append(out, change{f.Key, f.Label, choiceText(f, a), choiceText(f, b)})
 		}
 	}
 	return out
@@ -414,6 +414,10 @@ func withBaseline(cur, base []stat, mixed bool, u unjudged) []stat {
 			cur[i].BaseText, cur[i].BaseExact, cur[i].NoDelta = "–", "–", true
 		}
 		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || u.of(cur[i].Name)
+		if u.live && !cur[i].NoVerdict {
+			cur[i].Noise = withinNoise(cur[i].Name, cur[i].Value, b.Value)
+			cur[i].NoVerdict = cur[i].Noise > 0
+		}
 	}
 	return cur
 }
@@ -428,8 +432,34 @@ var endsEarly = map[string]bool{"requests": true, "limited": true, "failures": t
 
 // unjudged says which numbers of a run compared with a baseline get no
 // verdict: all of them, the counts of work (countsOfWork) or those a job
-// giving up lowers (endsEarly).
-type unjudged struct{ all, work, early bool }
+// giving up lowers (endsEarly); and, with either run live, those whose
+// change is within liveNoise.
+type unjudged struct{ all, work, early, live bool }
+
+// liveNoise is, per number, how far apart two live runs of the same
+// settings came, one after the other: the largest relative change between
+// consecutive runs, over six live runs of each of the five steps of the
+// story (BenchmarkLiveRerunNoise, tests/README.md), rounded up. With
+// either run live, a change from the baseline within it is not called
+// better or worse: a rerun alone moves the number that far (full
+// jitter's completion p50 by up to 57%). Numbers a run's jobs decide
+// (jobs succeeded, give-ups) did not move and are not listed.
+var liveNoise = map[string]float64{
+	"requests": 0.05, "amplification": 0.05, "peak_rps": 0.05,
+	"limited": 0.10, "wasted_per_success": 0.10,
+	"completion_p50_ms": 0.60, "completion_p99_ms": 0.30, "drain_ms": 0.30,
+	"dispersion": 0.35,
+}
+
+// withinNoise is the live rerun spread (liveNoise) that number name's
+// change from base to cur is within, or 0.
+func withinNoise(name string, cur, base float64) float64 {
+	n := liveNoise[name]
+	if n == 0 || base == 0 || math.Abs(cur-base) > n*math.Abs(base) {
+		return 0
+	}
+	return n
+}
 
 func (u unjudged) of(name string) bool {
 	return u.all || u.work && countsOfWork[name] || u.early && endsEarly[name]
@@ -488,10 +518,19 @@ func (l *Lab) judged() (u unjudged, why []string) {
 		u.all = true
 		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
-	if !u.all && l.rec != nil && !l.rec.Simulated && !l.base.simulated && settingsDiff(l.base.scen, cur) == "" {
+	cs := changes(l.base.scen, cur)
+	switch {
+	case u.all:
+	case l.rec != nil && !l.rec.Simulated && !l.base.simulated && len(cs) == 0:
 		u.all = true
 		why = append(why, "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
+	case len(cs) == 1 && cs[0].key == "seed":
+		// Another draw of the same settings: "Random seed 1 → 7" had
+		// its p50 called "−30% better".
+		u.all = true
+		why = append(why, "Only the random seed differs: the differences are chance (another draw of the same settings), so none is called better or worse.")
 	}
+	u.live = l.rec != nil && !l.rec.Simulated || !l.base.simulated
 	if !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
 		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)
 		if math.Abs(share-baseShare) > 0.05 {

@@ -85,7 +85,7 @@ func TestCompareRules(t *testing.T) {
 
 	// While the next run goes on, each number shows the baseline's whole
 	// run's figure, without a change: the run's numbers are partial.
-	l.Set("seed", "7")
+	l.Set("cap", "5s") // a change in effect (another seed alone is chance)
 	l.runs++
 	l.running, l.rec, l.stats = true, nil, fleet.Stats{Requests: 1}
 	if out := renderHTML(&Numbers{Lab: l}); !strings.Contains(out, ">baseline 2 (whole run)<") || strings.Contains(out, "−100%") {
@@ -122,7 +122,7 @@ func TestCompareRules(t *testing.T) {
 	if in.base == nil || l.comparedWith() != "Full jitter (step 3), simulated (run 1)" {
 		t.Error("no outline over the next run")
 	}
-	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Full jitter (step 3) with Random seed 7, live (run 2)") {
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Full jitter (step 3) with Cap 5s, live (run 2)") {
 		t.Errorf("compare bar after the next run: %s", bar)
 	}
 	l.publish()
@@ -156,7 +156,7 @@ func TestCompareRules(t *testing.T) {
 	if old := l.Compare(); old != "Full jitter (step 3), simulated (run 1)" { // the later run becomes the baseline, and says which it replaced
 		t.Errorf("Compare on a later run replaced %q", old)
 	}
-	if l.base == nil || l.base.label() != "Full jitter (step 3) with Workers 7 and Random seed 7, live (run 3)" {
+	if l.base == nil || l.base.label() != "Full jitter (step 3) with Workers 7 and Cap 5s, live (run 3)" {
 		t.Fatalf("baseline after a second Compare: %+v", l.base)
 	}
 	if old := l.Compare(); old != "" || l.base != nil || l.view.base != nil {
@@ -911,10 +911,26 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	if v := verdicts(l); v["drain_ms"] != "" || v["completion_p50_ms"] != "" || !strings.Contains(html.UnescapeString(renderHTML(&CompareBar{Lab: l})), "The settings in effect are the baseline's: the differences are live timing") {
 		t.Errorf("a rerun of the baseline's settings: verdicts %v; bar %s", v, renderHTML(&CompareBar{Lab: l}))
 	}
-	l.Set("seed", "9") // a change: judged again
+	// Another seed alone: another draw of the same settings, chance.
+	l.Set("seed", "9")
 	finishRun(l, recs, false)
-	if v := verdicts(l); v["drain_ms"] == "" {
-		t.Errorf("a run with another seed: no verdict on its drain (%v)", v)
+	if v, bar := verdicts(l), html.UnescapeString(renderHTML(&CompareBar{Lab: l})); v["drain_ms"] != "" || !strings.Contains(bar, "Only the random seed differs: the differences are chance") {
+		t.Errorf("a run with another seed alone: verdicts %v; bar %s", v, bar)
+	}
+	// A change in effect: judged again, past the spread of live reruns
+	// (liveNoise) and not within it.
+	l.Set("cap", "5s")
+	finishRun(l, recs, false)
+	if v := verdicts(l); v["drain_ms"] != "" || v["completion_p50_ms"] != "" {
+		t.Errorf("a drain 26%% longer, within live reruns' 30%%: verdicts %v", v)
+	}
+	if card := tagWith(html.UnescapeString(renderHTML(&Numbers{Lab: l})), `title="The baseline run's figure, and this run's change from it, not called better or worse: within ±30%`); !strings.Contains(card, "not judged: within live runs' spread") {
+		t.Errorf("the drain's change within the spread does not say why it is not judged: %q", card)
+	}
+	recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(time.Second)
+	finishRun(l, recs, false)
+	if v := verdicts(l); v["drain_ms"] != "worse" {
+		t.Errorf("a drain twice as long after a change: no verdict (%v)", v)
 	}
 
 	// A fault pressed during the run.

@@ -134,9 +134,14 @@ func (n *Numbers) Render() app.UI {
 				if v = s.verdict(d); v != "" {
 					spoken += ", " + v
 				}
-				if pageTiming[s.Name] && d != "same" {
+				switch {
+				case d == "same":
+				case pageTiming[s.Name]:
 					title += ", " + pageTimingWhy
 					spoken += ", not judged: this page's timing"
+				case s.Noise > 0:
+					title += ", not called better or worse: within ±" + percent(s.Noise) + ", how far two live runs of the same settings came apart on our machines"
+					spoken += ", not judged: within live runs' spread"
 				}
 			}
 			div = div.DataSet("base", strconv.FormatFloat(s.Base, 'f', -1, 64))

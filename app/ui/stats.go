@@ -51,6 +51,10 @@ type stat struct {
 	// NoVerdict: the change from the baseline is not better or worse
 	// (wasted per success when either run had no success: 0 says nothing).
 	NoVerdict bool
+	// Noise: with either run live, the change is within how far two live
+	// runs of the same settings came apart (liveNoise), and is not judged
+	// for that.
+	Noise float64
 	// NoDelta: the baseline's figure was not measured ("–"): there is no
 	// change from it to tell.
 	NoDelta bool
