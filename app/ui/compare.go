@@ -451,6 +451,18 @@ var liveNoise = map[string]float64{
 	"dispersion": 0.35,
 }
 
+// noisyChanges counts the numbers shown whose change from the baseline is
+// not judged for being within the live rerun spread (stat.Noise).
+func (l *Lab) noisyChanges() int {
+	n := 0
+	for _, s := range l.statList() {
+		if s.Noise > 0 && s.Value != s.Base {
+			n++
+		}
+	}
+	return n
+}
+
 // withinNoise is the live rerun spread (liveNoise) that number name's
 // change from base to cur is within, or 0.
 func withinNoise(name string, cur, base float64) float64 {
@@ -705,6 +717,13 @@ func (c *CompareBar) Render() app.UI {
 		_, why := l.judged()
 		for _, w := range why {
 			what += " " + w
+		}
+		if n := l.noisyChanges(); n > 0 {
+			// Said here, not in the tooltips alone: a run whose every
+			// change was within the spread read as one with no verdicts
+			// and no reason.
+			what += " Live runs vary: " + thousands(n) + map[bool]string{true: " change is", false: " changes are"}[n == 1] +
+				" within how far two live runs of the same settings come apart, and not called better or worse (each number's tooltip says how far)."
 		}
 		if l.numbersSoFar() {
 			upTo, ends := "now", "the run ends"

@@ -927,6 +927,9 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	if card := tagWith(html.UnescapeString(renderHTML(&Numbers{Lab: l})), `title="The baseline run's figure, and this run's change from it, not called better or worse: within ±30%`); !strings.Contains(card, "not judged: within live runs' spread") {
 		t.Errorf("the drain's change within the spread does not say why it is not judged: %q", card)
 	}
+	if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "Live runs vary: ") || !strings.Contains(bar, "within how far two live runs of the same settings come apart") {
+		t.Errorf("the compare bar does not say why changes within the spread are not judged: %s", bar)
+	}
 	recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(time.Second)
 	finishRun(l, recs, false)
 	if v := verdicts(l); v["drain_ms"] != "worse" {
