@@ -262,7 +262,7 @@ func presetName(s fleet.Scenario) string {
 	}
 	switch {
 	case near < 0:
-		return "Custom configuration"
+		return customName
 	case len(nearest) == 0: // differs in settings that have no effect
 		return stepName(near)
 	}
@@ -272,6 +272,9 @@ func presetName(s fleet.Scenario) string {
 	}
 	return stepName(near) + " with " + strings.Join(with, " and ")
 }
+
+// customName is presetName's for a configuration far from every step.
+const customName = "Custom configuration"
 
 // maxNamedChanges is how many changes from a step presetName names; a
 // configuration further from every step is a custom one.

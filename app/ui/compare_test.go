@@ -651,6 +651,23 @@ func TestPresetNameSaysTheNearestStep(t *testing.T) {
 	}
 }
 
+// The caption under the steps says which step a configuration of the
+// user's own is near, and what differs, as the compare bar names it.
+func TestCaptionNamesTheNearestStep(t *testing.T) {
+	l := newLab()
+	l.Preset("full-jitter")
+	l.Set("cap", "5s")
+	if out := html.UnescapeString(renderHTML(&PresetBar{Lab: l})); !strings.Contains(out, "Full jitter (step 3) with Cap 5s: a step with your changes.") {
+		t.Errorf("the caption near step 3: %s", out)
+	}
+	for _, kv := range [][2]string{{"workers", "80"}, {"jobs", "9"}} {
+		l.Set(kv[0], kv[1])
+	}
+	if out := html.UnescapeString(renderHTML(&PresetBar{Lab: l})); !strings.Contains(out, "Custom configuration: pick a step") {
+		t.Errorf("the caption three changes from every step: %s", out)
+	}
+}
+
 // A finished run's status says when the inputs were edited after it, and
 // what changed: the timeline and numbers are the run's, Copy share link and
 // the Go code the inputs' (review).

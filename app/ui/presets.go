@@ -25,6 +25,11 @@ func (b *PresetBar) Render() app.UI {
 	l := b.Lab
 	active := l.ActivePreset()
 	caption := "Custom configuration: pick a step of the story to reset every field, or keep tuning."
+	if name := presetName(l.s); active == "" && name != customName {
+		// Near a step: which, and what differs, as the compare bar and
+		// the PNG name it.
+		caption = name + ": a step with your changes. Pick a step of the story to reset every field, or keep tuning."
+	}
 	step := 0
 	for i, p := range fleet.Presets {
 		if p.ID == active {
