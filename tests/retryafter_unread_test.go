@@ -25,7 +25,7 @@ func TestStatusCountsUnreadRetryAfter(t *testing.T) {
 	runToEnd(t, ctx, 60*time.Second)
 	status := eval[string](t, ctx, `document.getElementById("run-status").textContent`)
 	t.Logf("status: %s", status)
-	m := regexp.MustCompile(`(\d+) waits? fell back to backoff because the server's Retry-After could not be read \(e\.g\. "(\d+\.\d)": fractional seconds not allowed\)\.`).FindStringSubmatch(status)
+	m := regexp.MustCompile(`(\d+) waits? fell back to backoff because the server's Retry-After could not be read; one was "(\d+\.\d)": fractional seconds not allowed\.`).FindStringSubmatch(status)
 	if m == nil {
 		t.Fatalf("the run's status does not say that waits fell back for an unreadable Retry-After: %q", status)
 	}

@@ -666,6 +666,13 @@ func TestCaptionNamesTheNearestStep(t *testing.T) {
 	if out := html.UnescapeString(renderHTML(&PresetBar{Lab: l})); !strings.Contains(out, "Custom configuration: pick a step") {
 		t.Errorf("the caption three changes from every step: %s", out)
 	}
+	// Changes with no effect: said so, not "a step with your changes"
+	// naming none (a review).
+	l.Preset("full-jitter")
+	l.Set("bucket_rate", "3") // the fleet bucket is off
+	if out := html.UnescapeString(renderHTML(&PresetBar{Lab: l})); !strings.Contains(out, "Full jitter (step 3): what you changed has no effect with the step's settings.") {
+		t.Errorf("the caption after a change with no effect: %s", out)
+	}
 }
 
 // A finished run's status says when the inputs were edited after it, and
@@ -933,6 +940,23 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	finishRun(l, recs, false)
 	if v, bar := verdicts(l), html.UnescapeString(renderHTML(&CompareBar{Lab: l})); v["drain_ms"] != "" || !strings.Contains(bar, "Only the random seed differs: the differences are chance") {
 		t.Errorf("a run with another seed alone: verdicts %v; bar %s", v, bar)
+	}
+	{
+		// The same outcome: not "the differences are chance" (a review).
+		l := newLab()
+		finishRun(l, oneJob(), false)
+		l.Compare()
+		l.Set("seed", "10")
+		finishRun(l, oneJob(), false)
+		if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "Only the random seed differs, and these settings draw nothing from it that changed the outcome: the runs came out the same.") {
+			t.Errorf("a seed-only run with the same outcome: bar %s", bar)
+		}
+		// One live, one simulated: chance and live timing.
+		l.Set("seed", "11")
+		finishRun(l, recs, true)
+		if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "Only the random seed differs, and one run was live, the other simulated: the differences are chance and live timing") {
+			t.Errorf("a seed-only simulation against a live baseline: bar %s", bar)
+		}
 	}
 	// A change in effect: judged again, past the spread of live reruns
 	// (liveNoise) and not within it.

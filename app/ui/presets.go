@@ -25,10 +25,14 @@ func (b *PresetBar) Render() app.UI {
 	l := b.Lab
 	active := l.ActivePreset()
 	caption := "Custom configuration: pick a step of the story to reset every field, or keep tuning."
-	if name := presetName(l.s); active == "" && name != customName {
+	if near, cs := nearStep(l.s); active == "" && near >= 0 {
 		// Near a step: which, and what differs, as the compare bar and
-		// the PNG name it.
-		caption = name + ": a step with your changes. Pick a step of the story to reset every field, or keep tuning."
+		// the PNG name it; or that what differs has no effect ("a step
+		// with your changes" named none: a review).
+		caption = presetName(l.s) + ": a step with your changes. Pick a step of the story to reset every field, or keep tuning."
+		if len(cs) == 0 {
+			caption = stepName(near) + ": what you changed has no effect with the step's settings. Pick a step of the story to reset every field, or keep tuning."
+		}
 	}
 	step := 0
 	for i, p := range fleet.Presets {

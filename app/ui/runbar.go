@@ -416,7 +416,9 @@ func (l *Lab) unreadNote() string {
 	default:
 		waits += ", " + thousands(u.backoff) + " to backoff and " + thousands(u.resetHint) + " to the reset hint,"
 	}
-	return " " + waits + " because the server's Retry-After could not be read (e.g. " + u.example + ")."
+	// "; one was …", not "(e.g. …)": core's reasons carry parentheses of
+	// their own, "(want delay-seconds or an HTTP-date)" (a review).
+	return " " + waits + " because the server's Retry-After could not be read; one was " + u.example + "."
 }
 
 // heldPast is the browser queue p99 past which a finished live run's

@@ -238,10 +238,10 @@ func TestStatusSaysRetryAfterWasUnread(t *testing.T) {
 		query, want string
 		fellBack    string // the note's end on the waits counted; "" for none
 	}{
-		{q + "&malformed=decimal", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "0.5": fractional seconds not allowed).`, "; fell back to backoff"},
-		{q + "&malformed=text", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "soon": invalid syntax (want delay-seconds or an HTTP-date)).`, "; fell back to backoff"},
-		{q + "&malformed=empty", `waits fell back to backoff because the server's Retry-After could not be read (e.g. "": empty (want delay-seconds or an HTTP-date)).`, "; fell back to backoff"},
-		{q + "&malformed=decimal&headers=both&hints=on", `waits fell back to the reset hint because the server's Retry-After could not be read (e.g. "0.5": fractional seconds not allowed).`, "; fell back to reset hint"},
+		{q + "&malformed=decimal", `waits fell back to backoff because the server's Retry-After could not be read; one was "0.5": fractional seconds not allowed.`, "; fell back to backoff"},
+		{q + "&malformed=text", `waits fell back to backoff because the server's Retry-After could not be read; one was "soon": invalid syntax (want delay-seconds or an HTTP-date).`, "; fell back to backoff"},
+		{q + "&malformed=empty", `waits fell back to backoff because the server's Retry-After could not be read; one was "": empty (want delay-seconds or an HTTP-date).`, "; fell back to backoff"},
+		{q + "&malformed=decimal&headers=both&hints=on", `waits fell back to the reset hint because the server's Retry-After could not be read; one was "0.5": fractional seconds not allowed.`, "; fell back to reset hint"},
 		{"workers=5&jobs=2&rate=2&burst=2&ra_honour=off&retry_after=malformed&malformed=decimal&seed=1", "", ""}, // not read: nothing unread
 		{"workers=5&jobs=2&rate=2&burst=2&ra_honour=on&retry_after=seconds&seed=1", "", ""},
 	} {
@@ -324,10 +324,10 @@ func TestUnreadNoteWords(t *testing.T) {
 		want string
 	}{
 		{unreadRetryAfter{}, ""},
-		{unreadRetryAfter{backoff: 1, example: `"soon": invalid`}, ` 1 wait fell back to backoff because the server's Retry-After could not be read (e.g. "soon": invalid).`},
-		{unreadRetryAfter{resetHint: 1, example: `"soon": invalid`}, ` 1 wait fell back to the reset hint because the server's Retry-After could not be read (e.g. "soon": invalid).`},
+		{unreadRetryAfter{backoff: 1, example: `"soon": invalid`}, ` 1 wait fell back to backoff because the server's Retry-After could not be read; one was "soon": invalid.`},
+		{unreadRetryAfter{resetHint: 1, example: `"soon": invalid`}, ` 1 wait fell back to the reset hint because the server's Retry-After could not be read; one was "soon": invalid.`},
 		{unreadRetryAfter{backoff: 1200, resetHint: 3, example: `"1.5": fractional seconds not allowed`},
-			` 1,203 waits fell back, 1,200 to backoff and 3 to the reset hint, because the server's Retry-After could not be read (e.g. "1.5": fractional seconds not allowed).`},
+			` 1,203 waits fell back, 1,200 to backoff and 3 to the reset hint, because the server's Retry-After could not be read; one was "1.5": fractional seconds not allowed.`},
 	} {
 		l.unread.of, l.unread.n = l.rec, c.n
 		if got := l.unreadNote(); got != c.want {
