@@ -453,11 +453,11 @@ type unjudged struct{ all, work, early, live bool }
 // story (BenchmarkLiveRerunNoise, tests/README.md), rounded up. Peak req/s
 // moved 3.8% there, but 148–193 over a review's live runs of full jitter
 // on a busier machine (the busiest second is how the page's sends bunch):
-// its band is that review's 30%. With
-// either run live, a change from the baseline within it is not called
-// better or worse: a rerun alone moves the number that far (full
-// jitter's completion p50 by up to 57%). Numbers a run's jobs decide
-// (jobs succeeded, give-ups) did not move and are not listed.
+// its band is that review's 30%. With either run live, a change from the
+// baseline within it is not called better or worse: a rerun alone moves
+// the number that far (full jitter's completion p50 by up to 57%).
+// Numbers a run's jobs decide (jobs succeeded, give-ups) did not move and
+// are not listed.
 var liveNoise = map[string]float64{
 	"requests": 0.05, "amplification": 0.05, "peak_rps": 0.30,
 	"limited": 0.10, "wasted_per_success": 0.10,
