@@ -737,7 +737,12 @@ func (c *CompareBar) Render() app.UI {
 		if l.rec != nil {
 			this = runLabel(l.rec.Scenario, l.rec.Simulated, l.runs)
 		}
-		label, what = l.base.label(), "against "+this+": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
+		label, what = l.base.label(), "against "+this+"."
+		if l.base.run < 0 || l.runs <= l.base.run+1 {
+			// Told with the first run against it, not after every run:
+			// the bar ran to three lines (a review).
+			what = "against " + this + ": its numbers are beside each of this run's, its requests per second the violet outline on the histogram."
+		}
 		if d := settingsDiff(l.base.scen, l.shownScenario()); d != "" {
 			what += " Changed from the baseline: " + d + "."
 		}

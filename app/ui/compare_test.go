@@ -122,7 +122,7 @@ func TestCompareRules(t *testing.T) {
 	if in.base == nil || l.comparedWith() != "Full jitter (step 3), simulated (run 1)" {
 		t.Error("no outline over the next run")
 	}
-	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Full jitter (step 3) with Cap 5s, live (run 2)") {
+	if bar := renderHTML(&CompareBar{Lab: l}); !strings.Contains(bar, "against Full jitter (step 3) with Cap 5s, live (run 2): its numbers are beside each of this run") {
 		t.Errorf("compare bar after the next run: %s", bar)
 	}
 	l.publish()
@@ -970,6 +970,8 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	}
 	if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "Live runs vary: ") || !strings.Contains(bar, "within how far two live runs of the same settings come apart") {
 		t.Errorf("the compare bar does not say why changes within the spread are not judged: %s", bar)
+	} else if strings.Contains(bar, "violet outline") {
+		t.Errorf("the compare bar explains the comparison again after the first run against it: %s", bar)
 	}
 	recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(time.Second)
 	finishRun(l, recs, false)
