@@ -159,6 +159,16 @@ func invalid(label, value, allowed string) error {
 	return fmt.Errorf("%s %s: must be %s", label, strconv.Quote(mock.Cut(value)), allowed)
 }
 
+// invalidDuration is invalid for a duration field, with the fix
+// core.DurationHint offers (hint) first: after the range it read as one
+// more rule, behind Latency's own "latency+spread ≤ 30s" (a review).
+func invalidDuration(label, value, allowed, hint string) error {
+	if hint == "" {
+		return invalid(label, value, allowed)
+	}
+	return fmt.Errorf("%s %s: %s; must be %s", label, strconv.Quote(mock.Cut(value)), strings.TrimPrefix(hint, "; "), allowed)
+}
+
 // Text forms of values: durations and floats as core writes them
 // (core.FormatDuration: "1m", not "1m0s"; core.FormatFloat: the shortest
 // form that parses back exactly).
@@ -323,7 +333,7 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 			t, why := decimalComma(strings.TrimSpace(v))
 			d, err := time.ParseDuration(t)
 			if err != nil || !r.Contains(d) {
-				return invalid(label, v, allowed+why+core.DurationHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
+				return invalidDuration(label, v, allowed+why, core.DurationHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
 			}
 			*ptr(s) = d
 			return nil

@@ -251,7 +251,9 @@ func TestFieldSet(t *testing.T) {
 					t.Errorf("%s: Set(%q) failed but changed the scenario", bad.name, bad.v)
 				}
 				msg := err.Error()
-				if !strings.HasPrefix(msg, f.Label+" "+strconv.Quote(bad.v)+": must be ") || !strings.Contains(msg, f.Allowed()) {
+				// A duration's unit hint may come before "must be"
+				// (invalidDuration).
+				if !strings.HasPrefix(msg, f.Label+" "+strconv.Quote(bad.v)+": ") || !strings.Contains(msg, "must be ") || !strings.Contains(msg, f.Allowed()) {
 					t.Errorf("%s: Set(%q) error %q should name the label, the value and %q", bad.name, bad.v, msg, f.Allowed())
 				}
 			}
@@ -992,21 +994,21 @@ func TestNotInEffectSaysWhy(t *testing.T) {
 // the range alone, where the target's message suggests a fix: a review).
 func TestDurationFieldsSuggestAUnit(t *testing.T) {
 	for _, c := range []struct{ key, value, want string }{
-		{"base", "100", `Base "100": must be a duration between 1ms and 1h (e.g. 250ms, 2s, 1m); a number needs a unit: 100ms or 100s, perhaps`},
-		{"base", " 2.5 ", `; a number needs a unit: 2.5ms or 2.5s or 2.5m, perhaps`},
-		{"timeout", "500", `; a number needs a unit: 500ms, perhaps`},
-		{"every", "5", `; a number needs a unit: 5s, perhaps`},
-		{"every", "1e9", `; a number needs a unit: ms, s or m`},
+		{"base", "100", `Base "100": a number needs a unit: 100ms or 100s, perhaps; must be a duration between 1ms and 1h (e.g. 250ms, 2s, 1m)`},
+		{"base", " 2.5 ", `": a number needs a unit: 2.5ms or 2.5s or 2.5m, perhaps; must be`},
+		{"timeout", "500", `": a number needs a unit: 500ms, perhaps; must be`},
+		{"every", "5", `": a number needs a unit: 5s, perhaps; must be`},
+		{"every", "1e9", `": a number needs a unit: ms, s or m; must be`},
 		{"base", "fast", `(e.g. 250ms, 2s, 1m)`},
-		{"latency", "200", `; a number needs a unit: 200ms, perhaps`}, // an endpoint field's too
-		{"window", "1", `; a number needs a unit: 1ms or 1s or 1m, perhaps`},
+		{"latency", "200", `": a number needs a unit: 200ms, perhaps; must be`}, // an endpoint field's too
+		{"window", "1", `": a number needs a unit: 1ms or 1s or 1m, perhaps; must be`},
 		{"rate", "5x", `must be a number`},
 		// With a space before the unit, as the page writes a measured
 		// duration ("1.5 s"): the message said only "must be a duration".
-		{"cap", "1 s", `Cap "1 s": must be a duration between 0s and 24h (e.g. 250ms, 2s, 1m); without a space: 1s`},
-		{"timeout", " 1,5 s", `; without a space: 1.5s`},
-		{"latency", "50 ms", `; without a space: 50ms`}, // an endpoint field's too
-		{"elapsed", "1m 30s", `; without a space: 1m30s`},
+		{"cap", "1 s", `Cap "1 s": without a space: 1s; must be a duration between 0s and 24h (e.g. 250ms, 2s, 1m)`},
+		{"timeout", " 1,5 s", `": without a space: 1.5s; must be`},
+		{"latency", "50 ms", `": without a space: 50ms; must be`}, // an endpoint field's too
+		{"elapsed", "1m 30s", `": without a space: 1m30s; must be`},
 		{"timeout", "1 h", `(e.g. 250ms, 2s, 1m)`}, // 1h is not allowed either: no hint
 	} {
 		f, _ := FieldByKey(c.key)
@@ -1056,7 +1058,7 @@ func TestFieldsTakeADecimalComma(t *testing.T) {
 		{"mult", "1,5,5", `Multiplier "1,5,5": must be a number between 1 and 10`},
 		{"mult", "1.5,5", `Multiplier "1.5,5": must be a number between 1 and 10`},
 		{"mult", ",5", `Multiplier ",5": must be a number between 1 and 10`},
-		{"base", "0,5", `; a number needs a unit: 0.5s or 0.5m, perhaps`},
+		{"base", "0,5", `": a number needs a unit: 0.5s or 0.5m, perhaps; must be`},
 		{"workers", "1,5", `Workers "1,5": must be an integer`}, // no comma in an integer
 		{"burst", "2,5", `Server burst "2,5": must be an integer`},
 		// A percentage with its sign: the field's unit is %.

@@ -615,7 +615,7 @@ func mockSet[T any](name, label, allowed string, ptr func(*mock.Params) *T) func
 // t is v as read (decimalComma).
 func mockInvalid(p mock.Params, name, label, allowed, t, v string, duration bool) error {
 	if duration {
-		allowed += core.DurationHint(t, func(t string) bool { q := p; return q.Set(name, t) == nil })
+		return invalidDuration(label, v, allowed, core.DurationHint(t, func(t string) bool { q := p; return q.Set(name, t) == nil }))
 	}
 	return invalid(label, v, allowed)
 }
