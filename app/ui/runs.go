@@ -320,6 +320,7 @@ func (l *Lab) beginRun(cancel context.CancelFunc) {
 	l.running, l.stopping, l.watched = true, false, false
 	l.rec, l.stats, l.disp = nil, fleet.Stats{}, 0
 	l.summary = runSummary{} // nor its recording kept alive by the summary's key
+	l.unread.of = nil        // nor by the Retry-After count's: the tab's heap grew by a run's (TestSimulationsDoNotPileUp)
 }
 
 // showNewRun makes live the records of the run just begun (beginRun), whose
