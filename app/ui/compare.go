@@ -254,7 +254,12 @@ func presetName(s fleet.Scenario) string {
 	if i := presetIndex(s); i >= 0 {
 		return stepName(i)
 	}
-	near, cs := nearStep(s)
+	return nearName(nearStep(s))
+}
+
+// nearName names a configuration near step near (nearStep) by the step and
+// cs, what differs from it.
+func nearName(near int, cs []change) string {
 	switch {
 	case near < 0:
 		return customName

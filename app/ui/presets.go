@@ -29,7 +29,7 @@ func (b *PresetBar) Render() app.UI {
 		// Near a step: which, and what differs, as the compare bar and
 		// the PNG name it; or that what differs has no effect ("a step
 		// with your changes" named none: a review).
-		caption = presetName(l.s) + ": a step with your changes. Pick a step of the story to reset every field, or keep tuning."
+		caption = nearName(near, cs) + ": a step with your changes. Pick a step of the story to reset every field, or keep tuning."
 		if len(cs) == 0 {
 			caption = stepName(near) + ": what you changed has no effect with the step's settings. Pick a step of the story to reset every field, or keep tuning."
 		}
