@@ -65,7 +65,10 @@
 //     ("retry-after \"abc\": ...; fell back to backoff"), a Retry-After
 //     sent with no value too ("retry-after \"\": empty ..."): through a
 //     Header with net/http's Values method, LookupHeader tells it from
-//     one not sent, which is no note.
+//     one not sent, which is no note. A wait that fell back for an
+//     unreadable Retry-After also carries its *RetryAfterError (the
+//     event's Err), the value and what is wrong with it, for a caller
+//     that counts them.
 //  3. If the wait would end past Policy.MaxElapsed the job stops now
 //     (ErrMaxElapsed) rather than sleep in vain; so it does (ErrHorizon)
 //     if the wait would end past the horizon its driver set

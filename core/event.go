@@ -71,5 +71,5 @@ type Event struct {
 	Wait     time.Duration // EventWait
 	Reason   Reason        // EventWait
 	Note     string        // why, when not obvious: fallbacks, clamping, spread, the stop reason
-	Err      error         // EventDone: nil on success, else the *StopError (or the Policy's Validate error)
+	Err      error         // EventDone: nil on success, else the *StopError (or the Policy's Validate error); EventWait: the *RetryAfterError of a Retry-After the loop could not read, when the wait fell back for it (nil otherwise)
 }

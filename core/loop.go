@@ -300,7 +300,7 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 	if l.attempt >= l.p.MaxAttempts {
 		return l.stop(now, ErrExhausted, fmt.Sprintf("max attempts %d reached", l.p.MaxAttempts))
 	}
-	d, reason, note, stop := l.nextWait(now, o)
+	d, reason, note, unread, stop := l.nextWait(now, o)
 	if stop != nil {
 		return l.stop(now, stop, note)
 	}
@@ -320,47 +320,49 @@ func (l *Loop) end(now time.Time, o Outcome, cancelled error) Step {
 		l.holdsBudget = true
 	}
 	l.state, l.waitEnd = stateRetryWait, now.Add(d)
-	l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: d, Reason: reason, Note: note})
+	l.emit(Event{Kind: EventWait, At: now, Attempt: l.attempt + 1, Wait: d, Reason: reason, Note: note, Err: unread})
 	return Step{Action: ActWait, Wait: d, Reason: reason}
 }
 
 // nextWait decides how long to wait before the next attempt and why: a
-// usable Retry-After, else a usable reset hint, else the backoff.
-func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string, error) {
-	var note string
+// usable Retry-After, else a usable reset hint, else the backoff. unread
+// is the Retry-After it could not read, when it fell back for one (nil
+// otherwise).
+func (l *Loop) nextWait(now time.Time, o Outcome) (d time.Duration, reason Reason, note string, unread error, stop error) {
 	if l.p.RetryAfter && o.Header != nil {
 		// A Retry-After sent empty is an invalid value, noted as one: an
 		// absent one is no note.
 		if v, ok := LookupHeader(o.Header, "Retry-After"); ok {
-			d, err := ParseRetryAfter(v, now)
+			wait, err := ParseRetryAfter(v, now)
 			if err == nil {
 				// A date already past means no wait (RFC 9110); the note
 				// tells it from a server asking for 0 seconds, or for now:
 				// a server whose clock is behind sends dates past, and its
 				// clients retry at once (a review).
 				past := ""
-				if d == 0 && !isDigit(trimOWS(v)[0]) {
+				if wait == 0 && !isDigit(trimOWS(v)[0]) {
 					if at, _ := parseHTTPDate(trimOWS(v), now); at.Before(now) {
 						past = "retry-after date already past: a server clock behind, or a slow answer"
 					}
 				}
-				return l.serverWait(d, ReasonRetryAfter, past)
+				d, reason, note, stop = l.serverWait(wait, ReasonRetryAfter, past)
+				return d, reason, note, nil, stop
 			}
-			note = trimCore(err.Error())
+			unread, note = err, trimCore(err.Error())
 		}
 	}
 	if l.p.UseResetHints && o.Header != nil {
-		fellBack := note != "" // from a Retry-After not usable
 		hint, err := ParseRateLimit(o.Header, now)
 		if err != nil { // with a hint still, when only RateLimit-Policy was malformed
 			note = joinNote(note, trimCore(err.Error()))
 		}
 		switch {
 		case hint.HasReset && (!hint.HasRemaining || hint.Remaining == 0):
-			if fellBack {
+			if unread != nil {
 				note += "; fell back to reset hint"
 			}
-			return l.serverWait(hint.Reset, ReasonResetHint, note)
+			d, reason, note, stop = l.serverWait(hint.Reset, ReasonResetHint, note)
+			return d, reason, note, unread, stop
 		case hint.HasReset:
 			note = joinNote(note, fmt.Sprintf("reset hint ignored: %d remaining", hint.Remaining))
 		}
@@ -372,9 +374,9 @@ func (l *Loop) nextWait(now time.Time, o Outcome) (time.Duration, Reason, string
 	if l.p.Backoff.Strategy.Random() {
 		u = l.rng.Float64()
 	}
-	d := l.p.Backoff.Delay(l.attempt, l.prev, u)
+	d = l.p.Backoff.Delay(l.attempt, l.prev, u)
 	l.prev = d
-	return d, ReasonBackoff, note, nil
+	return d, ReasonBackoff, note, unread, nil
 }
 
 // serverWait applies the ceiling and the spread to a server-requested wait.

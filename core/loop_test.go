@@ -55,6 +55,12 @@ func traceEvents(evs []Event) []string {
 			}
 		case EventWait:
 			line = fmt.Sprintf("wait %s %s for %d at %s", e.Reason, FormatDuration(e.Wait), e.Attempt, rel(e.At))
+			// The Retry-After the wait could not follow, as a page reads it.
+			if ra := (*RetryAfterError)(nil); errors.As(e.Err, &ra) {
+				line += fmt.Sprintf(" unread %q", ra.Value)
+			} else if e.Err != nil {
+				line += " error " + e.Err.Error()
+			}
 		case EventDone:
 			line = fmt.Sprintf("done at %s after %d", rel(e.At), e.Attempt)
 			if e.Err != nil {
@@ -183,19 +189,19 @@ func TestLoopScenarios(t *testing.T) {
 		}},
 		{"invalid retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{status(429, "Retry-After", "1.5"), status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
-			`wait backoff 200ms for 2 at 0s (retry-after "1.5": fractional seconds not allowed; fell back to backoff)`,
+			`wait backoff 200ms for 2 at 0s unread "1.5" (retry-after "1.5": fractional seconds not allowed; fell back to backoff)`,
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
 		}},
 		// An empty Retry-After (the field sent with no value) is an invalid
 		// value, noted as the others are; an absent one is no note.
 		{"empty retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {""}}}, status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
-			`wait backoff 200ms for 2 at 0s (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
+			`wait backoff 200ms for 2 at 0s unread "" (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
 		}},
 		{"blank retry-after falls back to backoff", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {" \t "}}}, status(200)}, []string{
 			"attempt 1 at 0s", "outcome 1 at 0s: 429",
-			`wait backoff 200ms for 2 at 0s (retry-after " \t ": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
+			`wait backoff 200ms for 2 at 0s unread " \t " (retry-after " \t ": empty (want delay-seconds or an HTTP-date); fell back to backoff)`,
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
 		}},
 		{"absent retry-after is no note", withPolicy(expo(2), func(p *Policy) { p.RetryAfter = true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Content-Type": {"text/plain"}}}, status(200)}, []string{
@@ -203,7 +209,7 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 2 at 200ms", "outcome 2 at 200ms: 200", "done at 200ms after 2",
 		}},
 		{"empty retry-after falls back to the reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{{Status: 429, Header: http.Header{"Retry-After": {""}, "Ratelimit": {`"d";r=0;t=4`}}}, status(200)}, []string{
-			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to reset hint)`,
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s unread "" (retry-after "": empty (want delay-seconds or an HTTP-date); fell back to reset hint)`,
 			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
 		}},
 		// A malformed RateLimit-Policy is ignored alone: the reset hint in
@@ -280,7 +286,7 @@ func TestLoopScenarios(t *testing.T) {
 			"attempt 2 at 1s", "outcome 2 at 1s: 200", "done at 1s after 2",
 		}},
 		{"invalid retry-after falls back to the reset hint", withPolicy(expo(2), func(p *Policy) { p.RetryAfter, p.UseResetHints = true, true }), nil, 0, []Outcome{status(429, "Retry-After", "soon", "RateLimit", `"d";r=0;t=4`), status(200)}, []string{
-			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s (retry-after "soon": invalid syntax (want delay-seconds or an HTTP-date); fell back to reset hint)`,
+			"attempt 1 at 0s", "outcome 1 at 0s: 429", `wait reset-hint 4s for 2 at 0s unread "soon" (retry-after "soon": invalid syntax (want delay-seconds or an HTTP-date); fell back to reset hint)`,
 			"attempt 2 at 4s", "outcome 2 at 4s: 200", "done at 4s after 2",
 		}},
 		{"reset hint ignored while quota remains", withPolicy(expo(2), func(p *Policy) { p.UseResetHints = true }), nil, 0, []Outcome{status(503, "RateLimit", `"d";r=7;t=40`), status(200)}, []string{

@@ -47,6 +47,7 @@ const maxDelaySeconds = int64(maxDuration / time.Second) // 9223372036
 // impossible dates (Feb 30, hour 24, second 61, second 60 other than at
 // 23:59:60), and a date that saturates with now the zero time.Time (a
 // caller who forgot to pass the current time) — never a negative wait.
+// The error is a *RetryAfterError.
 func ParseRetryAfter(value string, now time.Time) (time.Duration, error) {
 	v := trimOWS(value)
 	if v == "" {
@@ -95,8 +96,21 @@ func until(t, now time.Time) (time.Duration, string) {
 	return d, ""
 }
 
+// A RetryAfterError is a Retry-After value ParseRetryAfter could not read:
+// the value as received and what is wrong with it. The loop's wait that
+// fell back for it carries it (Event.Err), so a page counts a server's
+// broken header, and quotes it, without reading the wait's note.
+type RetryAfterError struct {
+	Value   string // as received
+	Problem string // "fractional seconds not allowed"
+}
+
+func (e *RetryAfterError) Error() string {
+	return fmt.Sprintf("core: retry-after %q: %s", e.Value, e.Problem)
+}
+
 func retryAfterError(value, problem string) error {
-	return fmt.Errorf("core: retry-after %q: %s", value, problem)
+	return &RetryAfterError{Value: value, Problem: problem}
 }
 
 func parseDelaySeconds(value, v string) (time.Duration, error) {

@@ -242,6 +242,10 @@ func FuzzParseRetryAfter(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "core: retry-after ") {
 				t.Fatalf("error %q lacks the prefix", err)
 			}
+			var ra *RetryAfterError
+			if !errors.As(err, &ra) || ra.Value != value || ra.Problem == "" {
+				t.Fatalf("ParseRetryAfter(%q) error %#v: want a *RetryAfterError of the value, saying what is wrong", value, err)
+			}
 		}
 		// Against independent parsers: strconv for delay-seconds, and
 		// net/http for the dates it writes itself (IMF-fixdate, asctime).

@@ -337,20 +337,15 @@ type unreadRetryAfter struct {
 	example            string // the first: the value and why, `"1.5": fractional seconds not allowed`
 }
 
-// unreadPrefix begins the note of a wait that fell back for a Retry-After
-// the loop could not read: core's error for it, `retry-after "1.5":
-// fractional seconds not allowed`, then "; fell back to backoff" (or to
-// the reset hint).
-const unreadPrefix = `retry-after "`
-
 // countUnread counts the waits of recs that fell back for a Retry-After
 // the loop could not read, from the loop's own events: a wait of reason
-// backoff or reset hint whose note begins with the Retry-After's error.
+// backoff or reset hint that carries the value's *core.RetryAfterError.
 func countUnread(recs []fleet.Record) unreadRetryAfter {
 	var u unreadRetryAfter
 	for i := range recs {
 		e := &recs[i].Event
-		if e.Kind != core.EventWait || !strings.HasPrefix(e.Note, unreadPrefix) {
+		ra, ok := e.Err.(*core.RetryAfterError)
+		if e.Kind != core.EventWait || !ok {
 			continue
 		}
 		switch e.Reason {
@@ -362,7 +357,7 @@ func countUnread(recs []fleet.Record) unreadRetryAfter {
 			continue
 		}
 		if u.example == "" {
-			u.example = unreadExample(e.Note)
+			u.example = unreadExample(ra)
 		}
 	}
 	return u
@@ -372,19 +367,14 @@ func countUnread(recs []fleet.Record) unreadRetryAfter {
 // target's garbage may be long.
 const unreadMax = 40
 
-// unreadExample is the value and why from a wait's note, `"1.5":
-// fractional seconds not allowed`, the value cut to unreadMax bytes.
-func unreadExample(note string) string {
-	rest := note[len(unreadPrefix)-len(`"`):] // from the value's opening quote
-	q, err := strconv.QuotedPrefix(rest)
-	if err != nil {
-		return ""
+// unreadExample is the value and why, `"1.5": fractional seconds not
+// allowed`, the value cut to unreadMax bytes.
+func unreadExample(ra *core.RetryAfterError) string {
+	v := ra.Value
+	if len(v) > unreadMax {
+		v = mock.CutTo(v, unreadMax)
 	}
-	why, _, _ := strings.Cut(strings.TrimPrefix(rest[len(q):], ": "), "; ")
-	if v, _ := strconv.Unquote(q); len(v) > unreadMax {
-		q = strconv.Quote(mock.CutTo(v, unreadMax))
-	}
-	return q + ": " + why
+	return strconv.Quote(v) + ": " + ra.Problem
 }
 
 // unreadNote says, after a run whose server sent Retry-After values the

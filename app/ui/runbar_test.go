@@ -288,22 +288,24 @@ func TestStatusSaysRetryAfterWasUnread(t *testing.T) {
 }
 
 // countUnread counts the waits that fell back for an unreadable
-// Retry-After, by what they fell back to, and quotes the first value, cut
-// when long; other notes beginning with "retry-after" are not counted.
+// Retry-After (their *core.RetryAfterError), by what they fell back to,
+// and quotes the first value, cut when long. Other waits, with notes that
+// begin "retry-after" too, and a job's end are not counted.
 func TestCountUnread(t *testing.T) {
 	long := strings.Repeat("x", 100)
-	wait := func(r core.Reason, note string) fleet.Record {
-		return fleet.Record{Event: core.Event{Kind: core.EventWait, Reason: r, Note: note}}
+	wait := func(r core.Reason, note string, err error) fleet.Record {
+		return fleet.Record{Event: core.Event{Kind: core.EventWait, Reason: r, Note: note, Err: err}}
 	}
+	unread := func(v, problem string) error { return &core.RetryAfterError{Value: v, Problem: problem} }
 	recs := []fleet.Record{
-		wait(core.ReasonRetryAfter, "retry-after date already past: a server clock behind, or a slow answer"),
-		wait(core.ReasonRetryAfter, "retry-after 1h above ceiling 1m"),
-		wait(core.ReasonBackoff, ""),
-		wait(core.ReasonBucket, "bucket empty"),
-		{Event: core.Event{Kind: core.EventDone, Note: `retry-after "x": invalid syntax; fell back to backoff; max elapsed …`}},
-		wait(core.ReasonBackoff, `retry-after "`+long+`": invalid syntax (want delay-seconds or an HTTP-date); fell back to backoff`),
-		wait(core.ReasonResetHint, `retry-after "1; 2": a list is not allowed (one value only); fell back to reset hint; spread +12ms`),
-		wait(core.ReasonBackoff, `retry-after "-1": negative delay; reset hint ignored: 3 remaining; fell back to backoff`),
+		wait(core.ReasonRetryAfter, "retry-after date already past: a server clock behind, or a slow answer", nil),
+		wait(core.ReasonRetryAfter, "retry-after 1h above ceiling 1m", nil),
+		wait(core.ReasonBackoff, `retry-after "x": invalid syntax; fell back to backoff`, nil),
+		wait(core.ReasonBucket, "bucket empty", nil),
+		{Event: core.Event{Kind: core.EventDone, Note: `retry-after "x": invalid syntax; fell back to backoff; max elapsed …`, Err: unread("x", "invalid syntax")}},
+		wait(core.ReasonBackoff, "", unread(long, "invalid syntax (want delay-seconds or an HTTP-date)")),
+		wait(core.ReasonResetHint, "", unread("1; 2", "a list is not allowed (one value only)")),
+		wait(core.ReasonBackoff, "", unread("-1", "negative delay")),
 	}
 	got := countUnread(recs)
 	want := unreadRetryAfter{backoff: 2, resetHint: 1, example: `"` + strings.Repeat("x", unreadMax) + `…": invalid syntax (want delay-seconds or an HTTP-date)`}
