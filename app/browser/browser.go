@@ -172,6 +172,19 @@ func LiveFuncs() (live, permanent int) {
 	return int(liveFuncs.Load()), int(permanentFuncs.Load())
 }
 
+// parsePostResult reads the string Post's routine hands back: the
+// status and the body, separated by U+0001 (the body may contain
+// anything). A result without the separator, or with a status that is not
+// a number from 0 to 999, is an error, not an answer.
+func parsePostResult(raw string) (status int, body string, err error) {
+	s, body, ok := strings.Cut(raw, "\x01")
+	status, err = strconv.Atoi(s)
+	if !ok || err != nil || status < 0 || status > 999 || s != strconv.Itoa(status) {
+		return 0, "", fmt.Errorf("browser: malformed POST result %.80q", raw)
+	}
+	return status, body, nil
+}
+
 // fetchFields is how many fields the fetch routine's result has.
 const fetchFields = 9
 

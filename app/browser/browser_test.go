@@ -276,3 +276,51 @@ func TestMaxBody(t *testing.T) {
 		t.Errorf("the fetch's JavaScript reads %s bytes of a body, MaxBody is %d", maxBodyJS, MaxBody)
 	}
 }
+
+func TestParsePostResult(t *testing.T) {
+	for _, c := range []struct {
+		raw    string
+		status int
+		body   string
+		ok     bool
+	}{
+		{"200\x01", 200, "", true},
+		{"409\x01{\"error\":\"a\x01b\"}", 409, "{\"error\":\"a\x01b\"}", true}, // the body may hold the separator
+		{"0\x01", 0, "", true}, // an opaque answer's status
+		{"200", 0, "", false},  // no separator: not an answer
+		{"\x01body", 0, "", false},
+		{"2x0\x01", 0, "", false},
+		{"+200\x01", 0, "", false},
+		{"0200\x01", 0, "", false},
+		{"-1\x01", 0, "", false},
+		{"1000\x01", 0, "", false},
+		{"TypeError: Failed to fetch", 0, "", false},
+	} {
+		status, body, err := parsePostResult(c.raw)
+		if (err == nil) != c.ok || status != c.status || body != c.body {
+			t.Errorf("parsePostResult(%q) = %d, %q, %v; want %d, %q, ok %v", c.raw, status, body, err, c.status, c.body, c.ok)
+		}
+	}
+}
+
+// Whatever string comes back from Post's routine, reading it never
+// panics, and what it reads is the whole string: the status as written
+// and the body after the first separator.
+func FuzzParsePostResult(f *testing.F) {
+	f.Add("200\x01ok")
+	f.Add("409\x01a\x01b")
+	f.Add("")
+	f.Add("200")
+	f.Fuzz(func(t *testing.T, raw string) {
+		status, body, err := parsePostResult(raw)
+		if err != nil {
+			if status != 0 || body != "" {
+				t.Fatalf("parsePostResult(%q) = %d, %q with error %v", raw, status, body, err)
+			}
+			return
+		}
+		if got := strconv.Itoa(status) + "\x01" + body; got != raw {
+			t.Fatalf("parsePostResult(%q) = %d, %q: that is %q", raw, status, body, got)
+		}
+	})
+}

@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -543,10 +541,9 @@ func Post(ctx context.Context, url string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	status, body, _ := strings.Cut(raw, "\u0001")
-	code, err := strconv.Atoi(status)
+	code, body, err := parsePostResult(raw)
 	if err != nil {
-		return 0, "", fmt.Errorf("browser: POST %s: status %q", url, status)
+		return 0, "", fmt.Errorf("browser: POST %s: %w", url, err)
 	}
 	return code, body, nil
 }
