@@ -110,10 +110,16 @@ func (l *Lab) fileStamp() string {
 		t = l.rec.Start
 	}
 	name := "retrylab-" + t.UTC().Format("2006-01-02T15-04-05Z")
-	if i := presetIndex(l.shownScenario()); i >= 0 && !l.watched {
-		// The step it ran: after ten runs, files named by their times
-		// alone could not be told apart (a review).
-		name += "-" + fleet.Presets[i].ID
+	if near, cs := nearStep(l.shownScenario()); near >= 0 && !l.watched {
+		// The step it ran, and what it changed of it, as the compare bar
+		// names the run ("Full jitter (step 3) with Cap 5s"): after ten
+		// runs, files named by their times alone could not be told apart
+		// (a review), and a tuning session's runs, near a step, were
+		// named by their times alone (a review).
+		name += "-" + fleet.Presets[near].ID
+		for _, c := range cs {
+			name += "-" + fileWord(c.key+" "+c.to)
+		}
 	}
 	if l.Simulated() {
 		name += "-simulated" // and every event says "simulated": true
@@ -122,6 +128,26 @@ func (l *Lab) fileStamp() string {
 		name += "-watch"
 	}
 	return name
+}
+
+// fileWord is s for a file name: lower-case ASCII letters, digits and
+// dots, every other run of characters one hyphen ("cap-5s",
+// "strategy-exponential-no-jitter").
+func fileWord(s string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' {
+			if gap && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			gap = false
+			continue
+		}
+		gap = true
+	}
+	return b.String()
 }
 
 // export downloads the last run as JSON or CSV. The file is written in

@@ -368,13 +368,21 @@ func TestExportFileNames(t *testing.T) {
 		l.simAt = time.Date(2026, 12, 2, 10, 15, 7+i, 0, paris)
 		names = append(names, l.fileStamp())
 	}
-	l.Set("workers", "7")
-	l.rec = fleet.Simulate(l.s)
-	l.simAt = time.Date(2026, 12, 2, 10, 15, 9, 0, paris)
-	names = append(names, l.fileStamp()) // a configuration of the user's own: no step's
-	want := []string{"retrylab-2026-12-02T09-15-07Z-flood-simulated", "retrylab-2026-12-02T09-15-08Z-full-jitter-simulated", "retrylab-2026-12-02T09-15-09Z-simulated"}
+	// A step with changes is named by the nearest step and what changed,
+	// as the compare bar names it ("Full jitter (step 3) with Workers 7"):
+	// a tuning session's files were named by their times alone (a
+	// review). Further from every step, it is the user's own.
+	for i, kv := range [][2]string{{"workers", "7"}, {"strategy", "equal"}, {"cap", "5s"}} {
+		l.Set(kv[0], kv[1])
+		l.rec = fleet.Simulate(l.s)
+		l.simAt = time.Date(2026, 12, 2, 10, 15, 9+i, 0, paris)
+		names = append(names, l.fileStamp())
+	}
+	want := []string{"retrylab-2026-12-02T09-15-07Z-flood-simulated", "retrylab-2026-12-02T09-15-08Z-full-jitter-simulated",
+		"retrylab-2026-12-02T09-15-09Z-full-jitter-workers-7-simulated", "retrylab-2026-12-02T09-15-10Z-exponential-workers-7-strategy-exponential-equal-jitter-simulated",
+		"retrylab-2026-12-02T09-15-11Z-simulated"}
 	if !slices.Equal(names, want) {
-		t.Errorf("two simulations' files: %q, want %q", names, want)
+		t.Errorf("the simulations' files: %q, want %q", names, want)
 	}
 }
 
