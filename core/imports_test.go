@@ -8,21 +8,30 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// testOnlyDeps are the only non-standard imports allowed, and only in the
-// external test package core_test (differential tests and benchmarks).
-var testOnlyDeps = map[string]bool{
-	"retrylab/core":                  true,
-	"golang.org/x/time/rate":         true,
-	"github.com/cenkalti/backoff/v5": true,
+// corePackages are core and the packages under it, each with the
+// packages of this module its files may import, and (external) the
+// further imports its external test package may use: core's differential
+// tests and benchmarks compare it with the libraries a user would
+// otherwise pick.
+var corePackages = []struct {
+	dir, pkg string
+	imports  []string // non-standard imports allowed in every file
+	external []string // and in package pkg_test
+}{
+	{".", "core", nil, []string{"retrylab/core", "golang.org/x/time/rate", "github.com/cenkalti/backoff/v5"}},
+	{"endpoint", "endpoint", []string{"retrylab/core"}, []string{"retrylab/core/endpoint"}},
+	{"sim", "sim", []string{"retrylab/core", "retrylab/core/endpoint"}, []string{"retrylab/core/sim"}},
 }
 
-// bannedInCore are standard packages core must not use: net/http bloats
-// the WebAssembly build, syscall/js belongs in app/browser.
+// bannedInCore are standard packages core's non-test files must not use:
+// net/http bloats the WebAssembly build, syscall/js belongs in
+// app/browser.
 var bannedInCore = map[string]bool{"net/http": true, "syscall/js": true}
 
 func isStandard(path string) bool {
@@ -30,51 +39,110 @@ func isStandard(path string) bool {
 	return !strings.Contains(first, ".") && first != "retrylab"
 }
 
-// TestImportsStandardLibraryOnly parses every .go file in core/ (all build
-// tags, tests included) and checks:
-//   - package core files (non-test): standard library only, and neither
-//     net/http nor syscall/js;
-//   - package core internal tests (_test.go): standard library only
-//     (net/http allowed, for the differential HTTP-date test);
-//   - package core_test external tests: standard library, retrylab/core,
-//     golang.org/x/time/rate and github.com/cenkalti/backoff/v5 only.
+// TestImportsStandardLibraryOnly parses every .go file of core, core/endpoint
+// and core/sim, whatever its build tags (go list sees only the files of
+// one build), tests included, and checks its package clause and imports
+// (importProblem).
 func TestImportsStandardLibraryOnly(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no Go files found: %v", err)
-	}
 	fset := token.NewFileSet()
-	var checked int
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
+	for _, p := range corePackages {
+		files, err := filepath.Glob(filepath.Join(p.dir, "*.go"))
+		if err != nil || len(files) < 3 {
+			t.Fatalf("%s: only %d Go files: %v", p.dir, len(files), err)
 		}
-		isTest := strings.HasSuffix(name, "_test.go")
-		external := f.Name.Name == "core_test"
-		if f.Name.Name != "core" && !external {
-			t.Errorf("%s: package %s", name, f.Name.Name)
-		}
-		if external && !isTest {
-			t.Errorf("%s: package core_test in a non-test file", name)
-		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			switch {
-			case external:
-				if !isStandard(path) && !testOnlyDeps[path] {
-					t.Errorf("%s imports %s: not standard nor an allowed test dependency", name, path)
-				}
-			case !isStandard(path):
-				t.Errorf("%s imports %s: package core must use the standard library only", name, path)
-			case !isTest && bannedInCore[path]:
-				t.Errorf("%s imports %s: not allowed in core", name, path)
+		checked := 0
+		for _, name := range files {
+			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
 			}
-			checked++
+			if problem := packageClauseProblem(p.pkg, filepath.Base(name), f.Name.Name); problem != "" {
+				t.Errorf("%s: %s", name, problem)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if problem := importProblem(p.imports, p.external, f.Name.Name == p.pkg+"_test", strings.HasSuffix(name, "_test.go"), path); problem != "" {
+					t.Errorf("%s imports %s: %s", name, path, problem)
+				}
+				checked++
+			}
+		}
+		if checked < 5 {
+			t.Fatalf("%s: only %d imports checked: wrong directory?", p.dir, checked)
 		}
 	}
-	if checked < 20 {
-		t.Fatalf("only %d imports checked: wrong directory?", checked)
+}
+
+// importProblem says what is wrong with a file importing path, or "": a
+// non-test file may use the standard library but bannedInCore, and the
+// module's packages in allowed; a test the standard library whole; the
+// external test package the packages in external too.
+func importProblem(allowed, external []string, inExternal, isTest bool, path string) string {
+	switch {
+	case isStandard(path):
+		if !isTest && bannedInCore[path] {
+			return "not allowed in core"
+		}
+		return ""
+	case slices.Contains(allowed, path), inExternal && slices.Contains(external, path):
+		return ""
+	}
+	return "core uses the standard library and core only"
+}
+
+// packageClauseProblem says what is wrong with a file named name in
+// package got of a directory of package pkg, or "": pkg, or pkg_test in a
+// _test.go file. (A file the build ignores, e.g. "//go:build ignore" with
+// package main, is not compiled, so only this check sees it.)
+func packageClauseProblem(pkg, name, got string) string {
+	switch {
+	case got == pkg, got == pkg+"_test" && strings.HasSuffix(name, "_test.go"):
+		return ""
+	case got == pkg+"_test":
+		return "package " + got + " in a non-test file"
+	}
+	return "package " + got + ", want " + pkg + " (or " + pkg + "_test in a _test.go file)"
+}
+
+// The checks can fail.
+func TestImportAndPackageProblems(t *testing.T) {
+	for _, c := range []struct {
+		pkg, name, got string
+		ok             bool
+	}{
+		{"sim", "fleet.go", "sim", true},
+		{"sim", "fleet_test.go", "sim", true},
+		{"sim", "bench_test.go", "sim_test", true},
+		{"sim", "gen.go", "main", false},
+		{"sim", "gen_test.go", "main", false},
+		{"sim", "x.go", "sim_test", false},
+		{"sim", "x_test.go", "other_test", false},
+		{"sim", "x.go", "core", false},
+	} {
+		if got := packageClauseProblem(c.pkg, c.name, c.got); (got == "") != c.ok {
+			t.Errorf("%s in package %s: %q, want ok %v", c.name, c.got, got, c.ok)
+		}
+	}
+	ep := corePackages[1]
+	for _, c := range []struct {
+		inExternal, isTest bool
+		path               string
+		ok                 bool
+	}{
+		{false, false, "strconv", true},
+		{false, false, "retrylab/core", true},
+		{false, false, "net/http", false},
+		{false, true, "net/http", true},
+		{false, false, "syscall/js", false},
+		{false, false, "retrylab/app/mock", false},
+		{false, false, "retrylab/core/sim", false},
+		{false, true, "retrylab/core/endpoint", false}, // itself, from its own package
+		{true, true, "retrylab/core/endpoint", true},
+		{true, true, "golang.org/x/time/rate", false},
+	} {
+		if got := importProblem(ep.imports, ep.external, c.inExternal, c.isTest, c.path); (got == "") != c.ok {
+			t.Errorf("endpoint (external %v, test %v) importing %s: %q, want ok %v", c.inExternal, c.isTest, c.path, got, c.ok)
+		}
 	}
 }
 
