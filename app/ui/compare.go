@@ -431,7 +431,7 @@ func withBaseline(cur, base []stat, mixed bool, u unjudged) []stat {
 		}
 		cur[i].NoVerdict = cur[i].NoVerdict || b.NoVerdict || u.of(cur[i].Name)
 		if u.live && !cur[i].NoVerdict {
-			cur[i].Noise = withinNoise(cur[i].Name, cur[i].Value, b.Value)
+			cur[i].Noise, cur[i].NoiseHere = u.noise(cur[i].Name, cur[i].Value, b.Value)
 			cur[i].NoVerdict = cur[i].Noise > 0
 		}
 	}
@@ -449,8 +449,12 @@ var endsEarly = map[string]bool{"requests": true, "limited": true, "failures": t
 // unjudged says which numbers of a run compared with a baseline get no
 // verdict: all of them, the counts of work (countsOfWork) or those a job
 // giving up lowers (endsEarly); and, with either run live, those whose
-// change is within liveNoise.
-type unjudged struct{ all, work, early, live bool }
+// change is within the live rerun spread (unjudged.noise), ours or this
+// page's own (here, Lab.rerunNoise).
+type unjudged struct {
+	all, work, early, live bool
+	here                   map[string]float64
+}
 
 // liveNoise is, per number, how far apart two live runs of the same
 // settings came, one after the other: the largest relative change between
@@ -482,14 +486,65 @@ func (l *Lab) noisyChanges() int {
 	return n
 }
 
-// withinNoise is the live rerun spread (liveNoise) that number name's
-// change from base to cur is within, or 0.
-func withinNoise(name string, cur, base float64) float64 {
-	n := liveNoise[name]
-	if n == 0 || base == 0 || math.Abs(cur-base) > n*math.Abs(base) {
-		return 0
+// noise is the live rerun spread that number name's change from base to
+// cur is within, the larger of ours (liveNoise) and this page's own
+// (u.here), and whether it is this page's; 0 when the change is past it.
+func (u unjudged) noise(name string, cur, base float64) (band float64, here bool) {
+	band = liveNoise[name]
+	if h := u.here[name]; h > band {
+		band, here = h, true
 	}
-	return n
+	if band == 0 || base == 0 || math.Abs(cur-base) > band*math.Abs(base) {
+		return 0, false
+	}
+	return band, here
+}
+
+// learnNoise keeps, when the live run just finished repeats its live
+// baseline's settings and neither was disturbed (disturbed: cut short, a
+// fault pressed, sent late), how far each of its numbers came from the
+// baseline's: Lab.rerunNoise, the largest per number, for the page's
+// life. How far live runs come apart is the machine's: ours (liveNoise)
+// were measured on a quiet one, and on a busier one a review's two live
+// runs of full jitter peaked at 148 and 193 req/s, and its Cap 10s → 5s
+// read "requests +13% worse", past our 5%. A user who doubts a verdict
+// reruns the baseline's settings, and the page then allows for what that
+// showed. The numbers of this page's timing (lateness, queueing) are
+// never judged, and not learned.
+func (l *Lab) learnNoise() {
+	if l.base == nil || l.rec == nil || l.rec.Simulated || l.base.simulated ||
+		len(changes(l.base.scen, l.rec.Scenario)) > 0 || len(l.disturbed()) > 0 {
+		return
+	}
+	byName := make(map[string]*stat, len(l.base.list))
+	for i := range l.base.list {
+		byName[l.base.list[i].Name] = &l.base.list[i]
+	}
+	for _, c := range statList(&l.stats, l.disp, l.runEnd(), jobsOf(l.rec.Scenario)) {
+		b, ok := byName[c.Name]
+		if !ok || pageTiming[c.Name] || c.NotMeasured != "" || b.NotMeasured != "" || b.Value == 0 {
+			continue
+		}
+		if d := math.Abs(c.Value-b.Value) / math.Abs(b.Value); d > l.rerunNoise[c.Name] {
+			if l.rerunNoise == nil {
+				l.rerunNoise = map[string]float64{}
+			}
+			l.rerunNoise[c.Name] = d
+		}
+	}
+}
+
+// noisierHere says which numbers this page's own live reruns
+// (Lab.rerunNoise) moved further than ours did (liveNoise), and how far:
+// "peak req/s by 41%, requests by 8%"; "" for none.
+func (l *Lab) noisierHere() string {
+	var said []string
+	for _, s := range l.base.list { // the same numbers, labelled (not statList: it asks judged, which asks this)
+		if h := l.rerunNoise[s.Name]; h > liveNoise[s.Name] && !s.Hidden {
+			said = append(said, strings.ToLower(s.Label)+" by "+percent(h))
+		}
+	}
+	return strings.Join(said, ", ")
 }
 
 func (u unjudged) of(name string) bool {
@@ -498,17 +553,13 @@ func (u unjudged) of(name string) bool {
 
 // judged says which of the shown run's numbers are not called better or
 // worse than the baseline's (u), and why, in sentences for the compare
-// bar: none of them when either run was cut short (each tells only its
-// start: a stopped baseline's 17 cancelled jobs were "−100% better"
-// give-ups, and the flood's whole run "wasted / success −61% better" than
-// a full-jitter run stopped in its first wave), when a fault was pressed
-// during either (the cards called a run whose limit was halved for 5 s
-// "+21% worse", and the bar did not say why: a review), and when a live
-// run repeats the baseline's settings (the differences are the machine's
-// timing: a rerun's p50 was "+23% worse"), or either sent late past
-// latePast (the page bunched its sends); the counts of work when the
+// bar: none of them when either run was disturbed (disturbed), when a
+// live run repeats the baseline's settings (the differences are the
+// machine's timing: a rerun's p50 was "+23% worse"; learnNoise keeps how
+// far) or only the seed differs (chance); the counts of work when the
 // workloads differ; those a job giving up lowers (endsEarly) when the
-// share of jobs that succeeded differs by more than 5 points.
+// share of jobs that succeeded differs by more than 5 points; with either
+// run live, those within the live rerun spread (unjudged.noise).
 func (l *Lab) judged() (u unjudged, why []string) {
 	cur := l.shownScenario()
 	n, b := jobsOf(cur), jobsOf(l.base.scen)
@@ -516,45 +567,21 @@ func (l *Lab) judged() (u unjudged, why []string) {
 		u.work = true
 		why = append(why, "The workloads differ ("+thousands(n)+" jobs against "+thousands(b)+"): the counts and the time to drain are not called better or worse.")
 	}
-	switch thisCut := l.shownCut(); {
-	case l.base.end.cut() && thisCut:
+	if d := l.disturbed(); len(d) > 0 {
 		u.all = true
-		why = append(why, "Both runs were cut short: their numbers are not called better or worse.")
-	case l.base.end.cut():
-		u.all = true
-		why = append(why, "The baseline was cut short "+cutBy(l.base.end)+" ("+succeededOf(l.base.stats.Successes, jobsOf(l.base.scen))+"): its numbers tell only its start, so none is called better or worse.")
-	case thisCut:
-		u.all = true
-		why = append(why, "This run was cut short "+cutBy(l.runEnd())+": its numbers tell only its start, so none is called better or worse.")
-	}
-	if l.rec != nil && !l.numbersSoFar() {
-		fs, ok := l.view.faultsOf(l.rec.Start)
-		if !ok {
-			fs = l.rec.Faults()
-		}
-		if p := pressedFaults(cur, fs, l.rec.Start); p != "" {
-			u.all = true
-			why = append(why, "During this run "+p+": its numbers are not called better or worse.")
-		}
-	}
-	if l.base.pressed != "" {
-		u.all = true
-		why = append(why, "During the baseline "+l.base.pressed+": its numbers are not called better or worse.")
-	}
-	if l.rec != nil && !l.numbersSoFar() && !l.rec.Simulated && l.stats.LatenessP99 > latePast {
-		u.all = true
-		why = append(why, "This page sent this run's requests up to "+FormatMeasured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
-	}
-	if !l.base.simulated && l.base.stats.LatenessP99 > latePast {
-		u.all = true
-		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+		why = append(why, d...)
 	}
 	cs := changes(l.base.scen, cur)
 	switch {
 	case u.all:
 	case l.rec != nil && !l.rec.Simulated && !l.base.simulated && len(cs) == 0:
 		u.all = true
-		why = append(why, "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse.")
+		w := "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse."
+		if h := l.noisierHere(); h != "" {
+			// What learnNoise kept of it, said where it is learned.
+			w += " Live runs on this machine came apart further than on ours (" + h + "): a change within that is not called better or worse either."
+		}
+		why = append(why, w)
 	case len(cs) == 1 && cs[0].key == "seed":
 		// Another draw of the same settings: "Random seed 1 → 7" had
 		// its p50 called "−30% better".
@@ -568,7 +595,7 @@ func (l *Lab) judged() (u unjudged, why []string) {
 			why = append(why, "Only the random seed differs: the differences are chance (another draw of the same settings), so none is called better or worse.")
 		}
 	}
-	u.live = l.rec != nil && !l.rec.Simulated || !l.base.simulated
+	u.live, u.here = l.rec != nil && !l.rec.Simulated || !l.base.simulated, l.rerunNoise
 	if !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
 		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)
 		if math.Abs(share-baseShare) > 0.05 {
@@ -578,6 +605,45 @@ func (l *Lab) judged() (u unjudged, why []string) {
 		}
 	}
 	return u, why
+}
+
+// disturbed says why the shown run's numbers and the baseline's cannot be
+// told apart fairly, in sentences for the compare bar: either was cut
+// short (each tells only its start: a stopped baseline's 17 cancelled
+// jobs were "−100% better" give-ups, and the flood's whole run "wasted /
+// success −61% better" than a full-jitter run stopped in its first wave),
+// a fault was pressed during either (the cards called a run whose limit
+// was halved for 5 s "+21% worse", and the bar did not say why: a
+// review), or either sent late past latePast (the page bunched its
+// sends). None: nil.
+func (l *Lab) disturbed() (why []string) {
+	switch thisCut := l.shownCut(); {
+	case l.base.end.cut() && thisCut:
+		why = append(why, "Both runs were cut short: their numbers are not called better or worse.")
+	case l.base.end.cut():
+		why = append(why, "The baseline was cut short "+cutBy(l.base.end)+" ("+succeededOf(l.base.stats.Successes, jobsOf(l.base.scen))+"): its numbers tell only its start, so none is called better or worse.")
+	case thisCut:
+		why = append(why, "This run was cut short "+cutBy(l.runEnd())+": its numbers tell only its start, so none is called better or worse.")
+	}
+	if l.rec != nil && !l.numbersSoFar() {
+		fs, ok := l.view.faultsOf(l.rec.Start)
+		if !ok {
+			fs = l.rec.Faults()
+		}
+		if p := pressedFaults(l.shownScenario(), fs, l.rec.Start); p != "" {
+			why = append(why, "During this run "+p+": its numbers are not called better or worse.")
+		}
+	}
+	if l.base.pressed != "" {
+		why = append(why, "During the baseline "+l.base.pressed+": its numbers are not called better or worse.")
+	}
+	if l.rec != nil && !l.numbersSoFar() && !l.rec.Simulated && l.stats.LatenessP99 > latePast {
+		why = append(why, "This page sent this run's requests up to "+FormatMeasured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+	}
+	if !l.base.simulated && l.base.stats.LatenessP99 > latePast {
+		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+	}
+	return why
 }
 
 // sameOutcome reports whether two runs' main numbers are the same.

@@ -36,6 +36,7 @@ func finishRun(l *Lab, recs []fleet.Record, simulated bool) {
 	l.stats = fleet.StatsOf(t0, recs)
 	l.hasStats = true
 	l.running = false
+	l.learnNoise()
 }
 
 func TestCompareRules(t *testing.T) {
@@ -993,5 +994,62 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 	finishRun(l, oneJob(), false)
 	if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); !strings.Contains(bar, "During the baseline the limit was scaled ×0.5 at 300 ms") {
 		t.Errorf("against a baseline whose limit was halved: %s", bar)
+	}
+}
+
+// A live rerun of the baseline's settings teaches the page how far live
+// runs come apart on this machine (learnNoise): a later change within it
+// is not called better or worse, its tooltip saying the spread is this
+// machine's, where our machines' bands (liveNoise) called it worse. A
+// simulated rerun, or one cut short, teaches nothing.
+func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
+	later := func(d time.Duration) []fleet.Record { // one job, done d later
+		recs := oneJob()
+		recs[len(recs)-1].Event.At = recs[len(recs)-1].Event.At.Add(d)
+		return recs
+	}
+	drainVerdict := func(l *Lab) (verdict string, here bool, title string) {
+		for _, s := range l.statList() {
+			if s.Name == "drain_ms" {
+				verdict, here = s.verdict(baseDelta(s.Value, s.Base, s.Text)), s.NoiseHere
+			}
+		}
+		title = tagWith(html.UnescapeString(renderHTML(&Numbers{Lab: l})), `how far two live runs of the same settings came apart on this machine`)
+		return verdict, here, title
+	}
+	for _, c := range []struct {
+		name     string
+		rerun    func(l *Lab)
+		learned  bool
+		barWords string
+	}{
+		{"a live rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), false) }, true,
+			"Live runs on this machine came apart further than on ours (completion p99 by 52%, time to drain by 52%): a change within that is not called better or worse either."},
+		{"no rerun", func(*Lab) {}, false, ""},
+		{"a simulated rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), true) }, false, ""},
+		{"a rerun with another seed", func(l *Lab) {
+			l.Set("seed", "99")
+			finishRun(l, later(600*time.Millisecond), false)
+			l.Set("seed", l.base.scen.Query().Get("seed"))
+		}, false, ""},
+	} {
+		l := newLab()
+		finishRun(l, oneJob(), false) // drain 1.15 s
+		l.Compare()
+		c.rerun(l)
+		if bar := html.UnescapeString(renderHTML(&CompareBar{Lab: l})); c.barWords != "" && !strings.Contains(bar, c.barWords) {
+			t.Errorf("%s: the bar does not say what it learned: %s", c.name, bar)
+		}
+		// A change in effect, its drain 43% longer: past our 30%, within
+		// the 52% this machine's rerun came apart.
+		l.Set("cap", "5s")
+		finishRun(l, later(500*time.Millisecond), false)
+		verdict, here, title := drainVerdict(l)
+		switch {
+		case c.learned && (verdict != "" || !here || !strings.Contains(title, "within ±52%, how far two live runs of the same settings came apart on this machine (your rerun of a baseline's settings)")):
+			t.Errorf("%s: a drain 43%% longer, within this machine's 52%%: verdict %q, this machine's %v, tooltip %q", c.name, verdict, here, title)
+		case !c.learned && (verdict != "worse" || title != ""):
+			t.Errorf("%s: a drain 43%% longer, past our 30%%: verdict %q, tooltip %q", c.name, verdict, title)
+		}
 	}
 }

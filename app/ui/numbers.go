@@ -140,7 +140,11 @@ func (n *Numbers) Render() app.UI {
 					title += ", " + pageTimingWhy
 					spoken += ", not judged: this page's timing"
 				case s.Noise > 0:
-					title += ", not called better or worse: within ±" + percent(s.Noise) + ", how far two live runs of the same settings came apart on our machines"
+					where := "on our machines"
+					if s.NoiseHere {
+						where = "on this machine (your rerun of a baseline's settings)"
+					}
+					title += ", not called better or worse: within ±" + percent(s.Noise) + ", how far two live runs of the same settings came apart " + where
 					spoken += ", not judged: within live runs' spread"
 				}
 			}

@@ -296,6 +296,7 @@ func (l *Lab) Run(ctx app.Context) {
 			}
 			l.running, l.stopping = false, false
 			l.rec, l.stats, l.disp = rec, st, disp
+			l.learnNoise()
 			l.runRev++
 			l.publish()
 		})

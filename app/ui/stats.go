@@ -52,9 +52,11 @@ type stat struct {
 	// (wasted per success when either run had no success: 0 says nothing).
 	NoVerdict bool
 	// Noise: with either run live, the change is within how far two live
-	// runs of the same settings came apart (liveNoise), and is not judged
-	// for that.
-	Noise float64
+	// runs of the same settings came apart (unjudged.noise), and is not
+	// judged for that; NoiseHere: on this page (Lab.rerunNoise), not on
+	// our machines (liveNoise).
+	Noise     float64
+	NoiseHere bool
 	// NoDelta: the baseline's figure was not measured ("–"): there is no
 	// change from it to tell.
 	NoDelta bool
