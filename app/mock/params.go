@@ -373,7 +373,7 @@ func perr(i int, value string) *ParamError {
 		allowed += " (a + in a query reads as a space: write it %2B)"
 	}
 	if r, ok := durationRange(i); ok {
-		allowed += core.DurationHint(value, func(t string) bool { _, ok := parseIn(t, r, time.ParseDuration); return ok })
+		allowed += core.DurationHint(value, core.DurationIn(r))
 	}
 	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: allowed}
 }
