@@ -557,12 +557,7 @@ func (p *Params) set(i int, v string) *ParamError {
 		ok = v == "" || ValidKey(v)
 		p.Tag = v
 	case pLimiter:
-		var k int
-		if k, ok = enumIndex(endpoint.LimiterNames[:], v); !ok { // core's names are aliases
-			kind, err := core.ParseLimiterKind(v)
-			k, ok = int(kind), err == nil
-		}
-		p.Limiter = core.LimiterKind(k)
+		p.Limiter, ok = endpoint.ParseLimiterName(v) // core's names too
 	case pRate:
 		p.Rate, ok = parseIn(v, core.LimiterRateRange, core.ParseFloat)
 	case pBurst:
