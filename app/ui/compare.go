@@ -13,6 +13,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 )
 
@@ -543,11 +544,11 @@ func (l *Lab) judged() (u unjudged, why []string) {
 	}
 	if l.rec != nil && !l.numbersSoFar() && !l.rec.Simulated && l.stats.LatenessP99 > latePast {
 		u.all = true
-		why = append(why, "This page sent this run's requests up to "+FormatMeasured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+		why = append(why, "This page sent this run's requests up to "+human.Measured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
 	if !l.base.simulated && l.base.stats.LatenessP99 > latePast {
 		u.all = true
-		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+		why = append(why, "This page sent the baseline's requests up to "+human.Measured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
 	cs := changes(l.base.scen, cur)
 	switch {
@@ -597,7 +598,7 @@ func pressedFaults(s fleet.Scenario, fs []fleet.Fault, start time.Time) string {
 	var said []string
 	scheduled := s.Outage > 0
 	for _, f := range fs {
-		at := FormatMeasured(f.From.Sub(start))
+		at := human.Measured(f.From.Sub(start))
 		switch f.Kind {
 		case "outage":
 			if scheduled && (f.From.Sub(start)-s.OutageAt).Abs() < time.Second {
