@@ -86,8 +86,8 @@ unit: deps $(WASMMOD) ## unit tests, natively with the race detector
 	$(GO) test -race -count=1 ./...
 	$(GO) test -modfile=$(WASMMOD) -count=1 -run 'JSON|HTMLEscaper' $(GOAPP)/pkg/app # app/go-app.patch's JSON, against encoding/json, and its HTML escaper, against html
 
-wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
-	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/jsonlite/... ./app/fleet/... ./app/mock/... ./app/ui/... ./app/browser/...
+wasmtest: deps node $(WASMMOD) ## core, jsonlite, simulator, fleet, mock, durations, page model and browser glue tests compiled to js/wasm (with the go-app app.wasm links), run under node
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 ./core/... ./app/jsonlite/... ./app/fleet/... ./app/mock/... ./app/human/... ./app/ui/... ./app/browser/...
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -count=1 -run TextEncoder $(GOAPP)/pkg/errors # app/go-app.patch's errors as text
 
 # The timeout guards against a hang, not speed: the suite takes 17–23 min

@@ -16,7 +16,7 @@ import (
 
 	"retrylab/app/awsreport"
 	"retrylab/app/fleet"
-	"retrylab/app/ui"
+	"retrylab/app/human"
 	"retrylab/core/sim"
 )
 
@@ -353,7 +353,7 @@ func count(n int, nouns ...string) string {
 }
 
 func printStats(w io.Writer, s fleet.Scenario, st fleet.Stats, disp float64, sum fleet.SimSummary) {
-	ms := ui.FormatMeasured // as the page writes them: "18.50 s", "1 min 33 s"
+	ms := human.Measured // as the page writes them: "18.50 s", "1 min 33 s"
 	fleetSize := count(s.Workers, "worker") + " × " + count(s.Jobs, "job")
 	if s.JobsTotal { // dealt over the workers
 		fleetSize = count(s.Workers, "worker") + " sharing " + count(s.Jobs, "job")

@@ -322,6 +322,18 @@ func ExampleRange() {
 	// base 2h: must be between 1ms and 1h
 }
 
+// DurationHint says what a refused duration lacks, and DurationIn is its
+// ok for a field with a range.
+func ExampleDurationHint() {
+	ok := core.DurationIn(core.BackoffBaseRange)
+	for _, typed := range []string{"100", "1 s"} {
+		fmt.Printf("base %q: must be %v%s\n", typed, core.BackoffBaseRange, core.DurationHint(typed, ok))
+	}
+	// Output:
+	// base "100": must be between 1ms and 1h; a number needs a unit: 100ms or 100s, perhaps
+	// base "1 s": must be between 1ms and 1h; without a space: 1s
+}
+
 // ParseFloat reads numbers as people write them and refuses Go's other
 // spellings, which no configuration means.
 func ExampleParseFloat() {

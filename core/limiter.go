@@ -20,7 +20,8 @@ const (
 
 // limiterKindNames are the kinds' names, by their constants: one place for
 // ParseLimiterKind, String and the errors' lists, as strategyNames is for
-// Strategy.
+// Strategy. The mock's query spells them shorter, and takes these too
+// (core/endpoint's LimiterNames says why there are two).
 var limiterKindNames = [...]string{LimitNone: "none", LimitTokenBucket: "token-bucket", LimitFixedWindow: "fixed-window", LimitSlidingWindow: "sliding-window"}
 
 // String returns "none", "token-bucket", "fixed-window" or "sliding-window".

@@ -133,7 +133,8 @@ func FormatDuration(d time.Duration) string {
 // where ok takes that: "; without a space: 1.5s". "" for anything else,
 // 0 included, the one number Go reads as a duration. The page's duration
 // fields and the mock's duration parameters (the query's, and the fault
-// switches' for=) end their messages with it.
+// switches' for=) end their messages with it, and most take DurationIn
+// as ok.
 func DurationHint(v string, ok func(string) bool) string {
 	v = strings.TrimSpace(v)
 	if w := strings.Join(strings.Fields(v), ""); w != v && ok(w) {
@@ -155,4 +156,11 @@ func DurationHint(v string, ok func(string) bool) string {
 		return "; a number needs a unit: ms, s or m"
 	}
 	return "; a number needs a unit: " + strings.Join(fits, " or ") + ", perhaps"
+}
+
+// DurationIn reports whether a text is a duration in r, as
+// time.ParseDuration reads one: the ok that DurationHint takes for a
+// duration field or parameter with a range.
+func DurationIn(r Range[time.Duration]) func(string) bool {
+	return func(s string) bool { d, err := time.ParseDuration(s); return err == nil && r.Contains(d) }
 }

@@ -156,18 +156,13 @@ func FuzzFormatFloat(f *testing.F) {
 	})
 }
 
-// durationIn is DurationHint's ok for a duration in r.
-func durationIn(r Range[time.Duration]) func(string) bool {
-	return func(s string) bool { d, err := time.ParseDuration(s); return err == nil && r.Contains(d) }
-}
-
 // A bare number refused as a duration says that it needs a unit, and
 // which units make it one allowed: the mock answered latency=50 with the
 // range alone, "allowed a duration between 0s and 30s", which 50 seemed
 // to be.
 func TestDurationHint(t *testing.T) {
-	latency := durationIn(Range[time.Duration]{0, 30 * time.Second})
-	base := durationIn(BackoffBaseRange)
+	latency := DurationIn(Range[time.Duration]{0, 30 * time.Second})
+	base := DurationIn(BackoffBaseRange)
 	for _, c := range []struct {
 		v    string
 		ok   func(string) bool
@@ -201,7 +196,7 @@ func FuzzDurationHint(f *testing.F) {
 	for _, s := range []string{"50", "1 s", " 2.5 ", "1e9", "fast", "1m 30s", "-0"} {
 		f.Add(s)
 	}
-	ok := durationIn(Range[time.Duration]{time.Millisecond, time.Minute})
+	ok := DurationIn(Range[time.Duration]{time.Millisecond, time.Minute})
 	f.Fuzz(func(t *testing.T, s string) {
 		h := DurationHint(s, ok)
 		_, offered, found := strings.Cut(h, ": ")

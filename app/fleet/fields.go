@@ -333,7 +333,7 @@ func durationField(key, group, label, help string, r core.Range[time.Duration], 
 			t, why := decimalComma(strings.TrimSpace(v))
 			d, err := time.ParseDuration(t)
 			if err != nil || !r.Contains(d) {
-				return invalidDuration(label, v, allowed+why, core.DurationHint(t, func(t string) bool { d, err := time.ParseDuration(t); return err == nil && r.Contains(d) }))
+				return invalidDuration(label, v, allowed+why, core.DurationHint(t, core.DurationIn(r)))
 			}
 			*ptr(s) = d
 			return nil

@@ -335,6 +335,22 @@ func TestFromQueryNotices(t *testing.T) {
 	}
 }
 
+// A page link that names the server limiter as core does
+// (limiter=sliding-window), which the mock's parameter takes beside its
+// own names, loads without a notice, and the link written again uses the
+// mock's name.
+func TestLinksWithCoreLimiterNamesLoad(t *testing.T) {
+	for _, k := range []core.LimiterKind{core.LimitNone, core.LimitTokenBucket, core.LimitFixedWindow, core.LimitSlidingWindow} {
+		s, notes := FromQuery(url.Values{"limiter": {k.String()}})
+		if s.Mock.Limiter != k || len(notes) != 0 {
+			t.Errorf("limiter=%s: %v, notes %v", k, s.Mock.Limiter, notes)
+		}
+		if got, want := s.Query().Get("limiter"), mock.Choices("limiter")[k]; k != mock.Defaults().Limiter && got != want {
+			t.Errorf("limiter=%s written again as %q, want %q", k, got, want)
+		}
+	}
+}
+
 func TestCrossFieldRules(t *testing.T) {
 	tests := []struct {
 		name    string

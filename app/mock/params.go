@@ -373,15 +373,16 @@ func perr(i int, value string) *ParamError {
 		allowed += " (a + in a query reads as a space: write it %2B)"
 	}
 	if r, ok := durationRange(i); ok {
-		allowed += core.DurationHint(value, func(t string) bool { _, ok := parseIn(t, r, time.ParseDuration); return ok })
+		allowed += core.DurationHint(value, core.DurationIn(r))
 	}
 	return &ParamError{Param: table[i].Name, Value: Cut(value), Allowed: allowed}
 }
 
-// durationRange is the range of parameter i when it is a duration: a
-// bare number refused for one says that it needs a unit (perr), as the
-// page's fields do: "latency \"50\"" was refused with the range alone,
-// "between 0s and 30s", which 50 seemed to be.
+// durationRange is the range of parameter i when it is a duration, the
+// one source of it: set parses with it (parseDuration), and a bare number
+// refused for one says that it needs a unit (perr), as the page's fields
+// do: "latency \"50\"" was refused with the range alone, "between 0s and
+// 30s", which 50 seemed to be.
 func durationRange(i int) (core.Range[time.Duration], bool) {
 	switch i {
 	case pWindow:
@@ -390,6 +391,12 @@ func durationRange(i int) (core.Range[time.Duration], bool) {
 		return LatencyRange, true
 	}
 	return core.Range[time.Duration]{}, false
+}
+
+// parseDuration reads v as duration parameter i, in durationRange(i).
+func parseDuration(i int, v string) (time.Duration, bool) {
+	r, _ := durationRange(i)
+	return parseIn(v, r, time.ParseDuration)
 }
 
 // Cut is how a refused value appears in an error: at most 64 bytes, then
@@ -550,12 +557,7 @@ func (p *Params) set(i int, v string) *ParamError {
 		ok = v == "" || ValidKey(v)
 		p.Tag = v
 	case pLimiter:
-		var k int
-		if k, ok = enumIndex(endpoint.LimiterNames[:], v); !ok { // core's names are aliases
-			kind, err := core.ParseLimiterKind(v)
-			k, ok = int(kind), err == nil
-		}
-		p.Limiter = core.LimiterKind(k)
+		p.Limiter, ok = endpoint.ParseLimiterName(v) // core's names too
 	case pRate:
 		p.Rate, ok = parseIn(v, core.LimiterRateRange, core.ParseFloat)
 	case pBurst:
@@ -563,7 +565,7 @@ func (p *Params) set(i int, v string) *ParamError {
 	case pLimit:
 		p.Limit, ok = parseIn(v, core.LimiterLimitRange, strconv.Atoi)
 	case pWindow:
-		p.Window, ok = parseIn(v, core.LimiterWindowRange, time.ParseDuration)
+		p.Window, ok = parseDuration(i, v)
 	case pStatus:
 		p.Status, ok = parseIn(v, core.Range[int]{Min: 429, Max: 503}, strconv.Atoi)
 		_, listed := enumIndex(statusNames[:], strconv.Itoa(p.Status))
@@ -583,9 +585,9 @@ func (p *Params) set(i int, v string) *ParamError {
 		k, ok = enumIndex(headersNames[:], v)
 		p.Headers = Headers(k)
 	case pLatency:
-		p.Latency, ok = parseIn(v, LatencyRange, time.ParseDuration)
+		p.Latency, ok = parseDuration(i, v)
 	case pSpread:
-		p.Spread, ok = parseIn(v, LatencyRange, time.ParseDuration)
+		p.Spread, ok = parseDuration(i, v)
 	case pFail500:
 		p.Fail500, ok = parseIn(v, endpoint.FailureRange, core.ParseFloat)
 	case pFail503:

@@ -64,6 +64,7 @@ func TestParseEachParam(t *testing.T) {
 			{"sliding", func(p Params) bool { return p.Limiter == core.LimitSlidingWindow }},
 			{"none", func(p Params) bool { return p.Limiter == core.LimitNone }},
 			{"token-bucket", func(p Params) bool { return p.Limiter == core.LimitTokenBucket }},
+			{"fixed-window", func(p Params) bool { return p.Limiter == core.LimitFixedWindow }},
 			{"sliding-window", func(p Params) bool { return p.Limiter == core.LimitSlidingWindow }},
 		}, []string{"", "Bucket", "leaky", "0", "1"}},
 		{"rate", []ok{

@@ -51,10 +51,10 @@ func (sw *faultSwitch) parse(raw string) (switchQuery, *ParamError) {
 			}
 			q.key, seenKey = value, true
 		case name == "for":
+			r := core.Range[time.Duration]{Min: 0, Max: sw.maxFor}
 			v, err := time.ParseDuration(value)
-			if err != nil || v < 0 || v > sw.maxFor {
-				ok := func(t string) bool { v, err := time.ParseDuration(t); return err == nil && v >= 0 && v <= sw.maxFor }
-				return &ParamError{Param: "for", Value: Cut(value), Allowed: sw.forAllowed + core.DurationHint(value, ok)}
+			if err != nil || !r.Contains(v) {
+				return &ParamError{Param: "for", Value: Cut(value), Allowed: sw.forAllowed + core.DurationHint(value, core.DurationIn(r))}
 			}
 			q.d, seenFor = v, true
 		case name == "scale" && sw.scaled:

@@ -13,6 +13,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 )
 
@@ -638,10 +639,10 @@ func (l *Lab) disturbed() (why []string) {
 		why = append(why, "During the baseline "+l.base.pressed+": its numbers are not called better or worse.")
 	}
 	if l.rec != nil && !l.numbersSoFar() && !l.rec.Simulated && l.stats.LatenessP99 > latePast {
-		why = append(why, "This page sent this run's requests up to "+FormatMeasured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+		why = append(why, "This page sent this run's requests up to "+human.Measured(l.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
 	if !l.base.simulated && l.base.stats.LatenessP99 > latePast {
-		why = append(why, "This page sent the baseline's requests up to "+FormatMeasured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
+		why = append(why, "This page sent the baseline's requests up to "+human.Measured(l.base.stats.LatenessP99)+" late (lateness p99), bunching them: its numbers are not called better or worse.")
 	}
 	return why
 }
@@ -663,7 +664,7 @@ func pressedFaults(s fleet.Scenario, fs []fleet.Fault, start time.Time) string {
 	var said []string
 	scheduled := s.Outage > 0
 	for _, f := range fs {
-		at := FormatMeasured(f.From.Sub(start))
+		at := human.Measured(f.From.Sub(start))
 		switch f.Kind {
 		case "outage":
 			if scheduled && (f.From.Sub(start)-s.OutageAt).Abs() < time.Second {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 )
 
@@ -129,7 +130,7 @@ func describeRun(rec *fleet.Recording, st fleet.Stats, recs []fleet.Record, bin 
 	default:
 		b.WriteString("Timeline of the finished run: ")
 	}
-	over := " in " + FormatMeasured(st.Drain)
+	over := " in " + human.Measured(st.Drain)
 	if st.Drain == 0 { // a simulation with no latency: "in 0 µs"
 		over = " at once"
 	}
@@ -420,7 +421,7 @@ func faultTime(d time.Duration) string {
 	case d < time.Minute-5*time.Millisecond:
 		return trimFloat(d.Seconds()) + " s"
 	}
-	return fmtDur(d)
+	return human.Duration(d)
 }
 
 // peakSent ends the summary's sentence on the peak: "1 request was sent
@@ -448,7 +449,7 @@ func (v *view) describeWatch(room string, st watchStats, bin time.Duration) stri
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("Timeline of the watch of room “" + room + "” over " + FormatMeasured(st.For) + ": " + thousands(st.Arrivals) +
+	b.WriteString("Timeline of the watch of room “" + room + "” over " + human.Measured(st.For) + ": " + thousands(st.Arrivals) +
 		plural(st.Arrivals, " request", " requests") + " reached the server")
 	if st.Devices > 0 { // pages in the room; curl's and a burst's have no device
 		b.WriteString(" from " + thousands(st.Devices) + plural(st.Devices, " device", " devices"))

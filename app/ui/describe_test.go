@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/app/mock"
 	"retrylab/core"
 	"retrylab/core/sim"
@@ -363,7 +364,7 @@ func TestSummaryCountsInTheHistogramsBins(t *testing.T) {
 			bins := m.histogram(l.slice, 0, l.bins())
 			text := describeRun(rec, st, rec.Records(), l.slice)
 			width, said, counts := sliceNumbers(t, text)
-			name := fmt.Sprintf("%s run, %.0f px %s", fmtDur(c.took), f.width, f.th.name)
+			name := fmt.Sprintf("%s run, %.0f px %s", human.Duration(c.took), f.width, f.th.name)
 			k := 1 // bins to a slice, as the summary says
 			if said != "" {
 				fmt.Sscanf(said, "%d", &k)
@@ -424,7 +425,7 @@ func TestSummaryFollowsTheCanvas(t *testing.T) {
 }
 
 // TestWatchClockAgreesWithTheStatus: the watch time card (fmtClock) and
-// the status (FormatMeasured) give a watch the same seconds.
+// the status (human.Measured) give a watch the same seconds.
 func TestWatchClockAgreesWithTheStatus(t *testing.T) {
 	for _, tt := range []struct {
 		d             time.Duration
@@ -440,8 +441,8 @@ func TestWatchClockAgreesWithTheStatus(t *testing.T) {
 		if got := fmtClock(tt.d); got != tt.clock {
 			t.Errorf("fmtClock(%v) = %q, want %q", tt.d, got, tt.clock)
 		}
-		if got := FormatMeasured(tt.d); tt.status != "" && got != tt.status {
-			t.Errorf("FormatMeasured(%v) = %q, want %q", tt.d, got, tt.status)
+		if got := human.Measured(tt.d); tt.status != "" && got != tt.status {
+			t.Errorf("human.Measured(%v) = %q, want %q", tt.d, got, tt.status)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 )
 
 // ExportBar downloads the last run's events (JSON, CSV) and the timeline
@@ -337,7 +338,7 @@ func (l *Lab) pngHead() pngHead {
 		title += " — against the baseline " + l.base.label()
 	}
 	if l.watched {
-		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + FormatMeasured(l.wstats.For)
+		title = "Retry Lab: watch of room “" + l.watchRoom + "” — " + thousands(l.wstats.Arrivals) + " requests from everyone in " + human.Measured(l.wstats.For)
 	}
 	numbers := l.keyNumbers()
 	if w := l.view.zoomText(); w != "" {
@@ -390,7 +391,7 @@ func (l *Lab) keyNumbers() string {
 // end says.
 func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 	jobs := []string{succeededOf(st.Successes, st.Jobs)}
-	last := "drained in " + FormatMeasured(st.Drain)
+	last := "drained in " + human.Measured(st.Drain)
 	if end.cut() {
 		jobs[0] = succeededOf(st.Successes, jobsOf(s))
 		if st.Cancelled > 0 { // Stop between an open workload's arrivals cancels none
@@ -399,15 +400,15 @@ func keyNumbers(st *fleet.Stats, s fleet.Scenario, end runEnd) string {
 		if n := neverStarted(st, jobsOf(s)); n > 0 {
 			jobs = append(jobs, thousands(n)+" never started")
 		}
-		last = "stopped after " + FormatMeasured(st.Drain)
+		last = "stopped after " + human.Measured(st.Drain)
 		if end == endCapped || end == endLiveCapped {
-			last = "stopped " + cutBy(end) + " after " + FormatMeasured(st.Drain)
+			last = "stopped " + cutBy(end) + " after " + human.Measured(st.Drain)
 		}
 	}
 	return strings.Join(append(append([]string{thousands(st.Requests) + " requests"}, jobs...),
 		thousands(st.Limited)+" 429s ("+percentOf(st.Limited, st.Requests)+")",
 		"peak "+thousands(st.PeakRPS)+" req/s",
-		"completion p50 "+FormatMeasured(st.CompletionP50)+", p99 "+FormatMeasured(st.CompletionP99),
+		"completion p50 "+human.Measured(st.CompletionP50)+", p99 "+human.Measured(st.CompletionP99),
 		last,
 	), numbersSep)
 }

@@ -12,6 +12,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/app/jsonlite"
 	"retrylab/app/mock"
 	"retrylab/core"
@@ -60,7 +61,7 @@ func (l *Lab) Outage(ctx app.Context) {
 // request 503, with Retry-After written as the endpoint writes it for a
 // wait until the server is back.
 func outageText(s *fleet.Scenario, d time.Duration) string {
-	text := "Server down for " + fmtDur(d) + ": every request gets 503"
+	text := "Server down for " + human.Duration(d) + ": every request gets 503"
 	switch s.Mock.RetryAfter {
 	case mock.RetryNone:
 		return text + " (no Retry-After: the endpoint sends none)"
@@ -100,12 +101,12 @@ func (l *Lab) scheduledOutage(key string, flash func(msg string)) func(context.C
 // what its limiter had admitted; the histogram's limit line steps down
 // when the stream tells of it.
 func (l *Lab) HalveLimit(ctx app.Context) {
-	msg := "Limit halved for " + fmtDur(LimitLength) + ": the server allows half as many requests"
+	msg := "Limit halved for " + human.Duration(LimitLength) + ": the server allows half as many requests"
 	if l.s.Mock.Headers != mock.HeadersNone {
 		msg += ", and its rate-limit headers say so"
 	}
 	if l.s.Mock.Limiter == core.LimitNone {
-		msg = "Limit halved for " + fmtDur(LimitLength) + " — but this endpoint has no limiter (Limiter: none), so nothing changes"
+		msg = "Limit halved for " + human.Duration(LimitLength) + " — but this endpoint has no limiter (Limiter: none), so nothing changes"
 	}
 	l.fault(ctx, "Halve limit", l.switchURL("/mock/limit?scale="+strconv.FormatFloat(LimitScale, 'f', -1, 64)+"&for="+LimitLength.String()), l.stretchAnswer("limit", msg))
 }
@@ -149,7 +150,7 @@ func halveTitle(s *fleet.Scenario) string {
 	if s.Mock.LimiterConfig().Kind == core.LimitNone {
 		return "Halve limit (h): this endpoint has no limiter (Limiter: none), so halving its limit changes nothing"
 	}
-	t := "Halve limit (h): for " + fmtDur(LimitLength) + " the server allows half its limit (what its limiter had admitted still counts)"
+	t := "Halve limit (h): for " + human.Duration(LimitLength) + " the server allows half its limit (what its limiter had admitted still counts)"
 	if s.Mock.Headers != mock.HeadersNone {
 		t += " and its rate-limit headers say so"
 	}
@@ -272,7 +273,7 @@ func (l *Lab) outageFailed() string {
 		return ""
 	}
 	s := &l.rec.Scenario
-	return " The scheduled outage (" + fmtDur(s.Outage) + ", " + fmtDur(s.OutageAt) + " after the start) did not start, so the server stayed up: " + l.rec.OutageErr.Error() + "."
+	return " The scheduled outage (" + human.Duration(s.Outage) + ", " + human.Duration(s.OutageAt) + " after the start) did not start, so the server stayed up: " + l.rec.OutageErr.Error() + "."
 }
 
 // postSwitch posts the fault switch u, named name, within ctx and at most

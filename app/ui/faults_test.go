@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 )
 
 // A live run whose scheduled outage could not be started says so once it
@@ -45,7 +46,7 @@ func TestScheduledOutageThatFailedIsTold(t *testing.T) {
 		t.Errorf("flashed %q", flashed)
 	}
 	l.rec, l.stats, l.hasStats = rec, rec.Stats(), true
-	said := "The scheduled outage (" + fmtDur(2*time.Second) + ", " + fmtDur(100*time.Millisecond) + " after the start) did not start, so the server stayed up: " + rec.OutageErr.Error() + "."
+	said := "The scheduled outage (" + human.Duration(2*time.Second) + ", " + human.Duration(100*time.Millisecond) + " after the start) did not start, so the server stayed up: " + rec.OutageErr.Error() + "."
 	if out := renderHTML(&RunBar{Lab: l}); !strings.Contains(out, unitsTogether(said)) { // each figure joined to its unit
 		t.Errorf("the status does not say %q:\n%s", said, tagWith(out, `id="run-status"`))
 	}

@@ -5,11 +5,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"retrylab/app/human"
 )
 
 // How the page writes numbers for people: counts, shares, ratios, rates
 // and durations, one place for each, on the cards, in tooltips, in the
-// canvas's labels and in the screen-reader summary alike.
+// canvas's labels and in the screen-reader summary alike. A duration on
+// its own is app/human's (human.Duration, human.Measured), which
+// `retrylab sim` writes with too.
 
 // thousands writes n with comma separators: 10,000.
 func thousands(n int) string {
@@ -144,89 +148,22 @@ func secondsTo(d time.Duration, decimals int) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', decimals, 64) + " s"
 }
 
-// fmtDur is a duration for people: "850 µs", "12.3 ms", "1.25 s",
-// "2 min 5 s", "3 h 20 min", "4 d 2 h", "292 years". Past a minute it
-// rounds to its two largest units (1m29.7s is "1 min 30 s"), and leaves
-// out a second one that rounds to 0 ("2 min").
-func fmtDur(d time.Duration) string {
-	neg := d < 0
-	if neg {
-		d = -d
-	}
-	var s string
-	switch {
-	// Each unit up to where it would round to the next one's: 152.99998 ms
-	// is "153 ms" (the export's 153, not "152"), 999.7 ms "1 s", 59.996 s
-	// "1 min", not "60 s".
-	case d < time.Millisecond-time.Microsecond/2:
-		s = strconv.FormatInt(d.Round(time.Microsecond).Microseconds(), 10) + " µs"
-	case d < 100*time.Millisecond-50*time.Microsecond:
-		s = strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + " ms"
-	case d < time.Second-time.Millisecond/2:
-		s = strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + " ms"
-	case d < time.Minute-5*time.Millisecond:
-		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 2, 64), "0"), ".") + " s"
-	case d < time.Hour-time.Second/2:
-		s = twoUnits(d, time.Minute, "min", time.Second, "s")
-	case d < 24*time.Hour-time.Minute/2:
-		s = twoUnits(d, time.Hour, "h", time.Minute, "min")
-	case d < 365*24*time.Hour-time.Hour/2:
-		s = twoUnits(d, 24*time.Hour, "d", time.Hour, "h")
-	default:
-		y, prec := d.Hours()/(365.25*24), 0
-		if y < 10 {
-			prec = 1
-		}
-		s = strconv.FormatFloat(y, 'f', prec, 64) + " years"
-	}
-	if neg {
-		return "−" + s
-	}
-	return s
-}
-
-// FormatMeasured is fmtDur for what a run measured: between a second and a
-// minute it keeps both decimals ("1.00 s" beside a baseline's "2.55 s",
-// where fmtDur writes "1 s", as a setting reads: "Outage 3 s"). The page
-// and `retrylab sim` write their numbers with it.
-func FormatMeasured(d time.Duration) string {
-	if a := d.Abs(); a < time.Second-time.Millisecond/2 || a >= time.Minute-5*time.Millisecond {
-		return fmtDur(d)
-	}
-	s := strconv.FormatFloat(d.Abs().Seconds(), 'f', 2, 64) + " s"
-	if d < 0 {
-		return "−" + s
-	}
-	return s
-}
-
-// twoUnits is d rounded to small and written in big and small: "2 min 5 s",
-// or "2 min" when the small part is 0.
-func twoUnits(d, big time.Duration, bigName string, small time.Duration, smallName string) string {
-	d = d.Round(small)
-	s := strconv.FormatInt(int64(d/big), 10) + " " + bigName
-	if rest := d % big / small; rest != 0 {
-		s += " " + strconv.FormatInt(int64(rest), 10) + " " + smallName
-	}
-	return s
-}
-
 // fmtSigned is a lateness: "+0.8 ms", "−0.2 ms".
 func fmtSigned(d time.Duration) string {
 	if d >= 0 {
-		return "+" + fmtDur(d)
+		return "+" + human.Duration(d)
 	}
-	return fmtDur(d)
+	return human.Duration(d)
 }
 
-// durTogether is FormatMeasured(d) with each figure and its unit joined by a
+// durTogether is human.Measured(d) with each figure and its unit joined by a
 // no-break space: "max 4.37 s" broke before its "s", and "p50 1 min 3 s"
 // may break only between "1 min" and "3 s".
-func durTogether(d time.Duration) string { return unitsTogether(FormatMeasured(d)) }
+func durTogether(d time.Duration) string { return unitsTogether(human.Measured(d)) }
 
 // unitsTogether is s with each figure joined to the unit after it (one of
-// fmtDur's) by a no-break space: the run bar's status broke "in 18.55" /
-// "s." and "computed in 11.0" / "ms" at some widths
+// human.Duration's) by a no-break space: the run bar's status broke "in
+// 18.55" / "s." and "computed in 11.0" / "ms" at some widths
 // (TestNumbersWholeAtEveryWidth).
 func unitsTogether(s string) string {
 	words := strings.Split(s, " ")
@@ -245,7 +182,7 @@ func unitsTogether(s string) string {
 	return b.String()
 }
 
-// isDurUnit reports whether w is one of the units fmtDur writes.
+// isDurUnit reports whether w is one of the units human.Duration writes.
 func isDurUnit(w string) bool {
 	switch w {
 	case "µs", "ms", "s", "min", "h", "d", "years":

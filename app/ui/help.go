@@ -7,6 +7,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 )
 
 // Help lists the keyboard shortcuts and how to read the timeline.
@@ -26,8 +27,8 @@ var shortcuts = []struct {
 	{[]string{"s", "Esc"}, "Stop: abort every request in flight"},
 	{[]string{"m"}, "Simulate: the same configuration in virtual time, at once (up to 10,000 workers)"},
 	{[]string{"w"}, "Watch the shared room: everyone's requests as the server sees them, no fleet of your own (set a room first)"},
-	{[]string{"o"}, "Outage: take the server down for " + fmtDur(OutageLength) + " during a live run (or for the watched room): every request gets 503"},
-	{[]string{"h"}, "Halve limit: for " + fmtDur(LimitLength) + " the server allows half its limit, during a live run (or for the watched room)"},
+	{[]string{"o"}, "Outage: take the server down for " + human.Duration(OutageLength) + " during a live run (or for the watched room): every request gets 503"},
+	{[]string{"h"}, "Halve limit: for " + human.Duration(LimitLength) + " the server allows half its limit, during a live run (or for the watched room)"},
 	{[]string{"b"}, "Burst: another client sends twice the limit's burst at once to the same key, during a live run (or to the watched room)"},
 	{[]string{"c"}, "Compare: keep the finished run as the baseline; the next runs are drawn and counted against it (c on the baseline clears it)"},
 	{[]string{"+", "-", "0"}, "Zoom a finished run in (around the pointer) and out; 0 shows the whole run"},

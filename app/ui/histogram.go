@@ -9,6 +9,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 )
 
@@ -41,7 +42,7 @@ func serverLimit(c core.LimiterConfig) (float64, string) {
 		return c.Rate, "server limit " + rateText(c.Rate) + " req/s (burst " + strconv.Itoa(c.Burst) + ")"
 	case core.LimitFixedWindow, core.LimitSlidingWindow:
 		if c.Window > 0 {
-			return float64(c.Limit) / c.Window.Seconds(), "server limit " + strconv.Itoa(c.Limit) + " per " + fmtDur(c.Window)
+			return float64(c.Limit) / c.Window.Seconds(), "server limit " + strconv.Itoa(c.Limit) + " per " + human.Duration(c.Window)
 		}
 	}
 	return 0, ""

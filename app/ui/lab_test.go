@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 	"retrylab/core/sim"
 )
@@ -1490,7 +1491,7 @@ func TestFinishedSaysThePageSentLate(t *testing.T) {
 		l.stats = fleet.Stats{Requests: 100, Jobs: 100, Successes: 100, LatenessP99: c.late}
 		l.hasStats = true
 		out := renderHTML(&RunBar{Lab: l})
-		said := strings.Contains(strings.Join(strings.Fields(out), " "), "This page sent up to "+FormatMeasured(c.late)+" late (lateness p99): its thread, or the machine, was busy")
+		said := strings.Contains(strings.Join(strings.Fields(out), " "), "This page sent up to "+human.Measured(c.late)+" late (lateness p99): its thread, or the machine, was busy")
 		if said != c.want || !strings.Contains(out, "100 of 100 jobs succeeded") {
 			t.Errorf("lateness %v, simulated %v: said %v, want %v (%s)", c.late, c.simulated, said, c.want, out)
 		}

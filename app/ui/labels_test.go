@@ -15,6 +15,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/app/mock"
 	"retrylab/core"
 )
@@ -1077,7 +1078,7 @@ func TestDispersionSaysWhatItMeasures(t *testing.T) {
 			d = s
 		}
 	}
-	if want := "per " + fmtDur(fleet.DispersionSlice); !strings.Contains(d.Tip, want) || !strings.Contains(d.Tip, "herds of k") {
+	if want := "per " + human.Duration(fleet.DispersionSlice); !strings.Contains(d.Tip, want) || !strings.Contains(d.Tip, "herds of k") {
 		t.Fatalf("dispersion's tooltip %q does not say it counts retries %s and what herds of k give", d.Tip, want)
 	}
 	t0 := time.Unix(0, 0)

@@ -8,6 +8,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 )
 
@@ -287,7 +288,7 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		if off < 0 {
 			off, ahead = -off, "behind"
 		}
-		d := fmtDur(off)
+		d := human.Duration(off)
 		srvNotes = []string{"the server's clock is about " + d + " " + ahead + " this device's: its times are drawn moved onto this device's", "server's clock ~" + d + " " + ahead + " this device's: moved", "clock moved " + d}
 	}
 	o.Text(fitText(srvNotes, l.right-l.left-titleWidth("Server arrivals", s), fontSmall, s), l.left+titleWidth("Server arrivals", s), l.srvTop-9*s, fontSmall, browser.AlignLeft, browser.BaselineBottom)

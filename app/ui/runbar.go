@@ -9,6 +9,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/app/mock"
 	"retrylab/core"
 )
@@ -81,7 +82,7 @@ func (b *RunBar) Render() app.UI {
 		if p := l.simSoFar; p.Attempts > 0 {
 			counts = ": " + thousands(p.Attempts) + " attempts so far"
 			if p.Elapsed > 0 {
-				counts += ", " + FormatMeasured(p.Elapsed) + " into the run"
+				counts += ", " + human.Measured(p.Elapsed) + " into the run"
 			}
 			counts += ". Stop (s) ends it there."
 		}
@@ -125,7 +126,7 @@ func (b *RunBar) Render() app.UI {
 		// result and where it stopped. (A banner between the legend and
 		// the timeline said it again, and pushed the timeline off a
 		// projector's first screen.)
-		status = "Simulated in virtual time (computed in " + l.simTook() + "; nothing went over the network): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + FormatMeasured(l.stats.Drain)
+		status = "Simulated in virtual time (computed in " + l.simTook() + "; nothing went over the network): " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + " in " + human.Measured(l.stats.Drain)
 		if l.simSum.Stopped || l.simSum.Interrupted {
 			status += "; " + l.simStopped()
 		}
@@ -139,7 +140,7 @@ func (b *RunBar) Render() app.UI {
 	case l.watched && l.watchFull:
 		status = "The watch of room “" + l.watchRoom + "” stopped at " + thousands(WatchMaxArrivals) + " requests, the most the page keeps."
 	case l.watched:
-		status = "Watched room “" + l.watchRoom + "” for " + FormatMeasured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
+		status = "Watched room “" + l.watchRoom + "” for " + human.Measured(l.wstats.For) + ": " + thousands(l.wstats.Arrivals) + " requests from everyone" + droppedText(l.wstats.Dropped) + "."
 		if l.watchAgain {
 			status = strings.TrimSuffix(status, ".") + " " + l.watchSince() + "."
 		}
@@ -151,12 +152,12 @@ func (b *RunBar) Render() app.UI {
 		// (a review). Asked again until the server is back.
 		status = l.serverDownMsg()
 	case l.rec != nil && l.runEnd() == endLiveCapped:
-		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + FormatMeasured(l.stats.Drain) +
+		status = "Stopped at " + thousands(liveMaxRequests) + " requests, the most a live run sends (the tab keeps every one), after " + human.Measured(l.stats.Drain) +
 			": " + succeededOf(l.stats.Successes, jobsOf(l.rec.Scenario)) + "." + l.outageFailed() + l.unreadNote()
 	case l.rec != nil && l.runEnd() == endStopped:
-		status = "Stopped after " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.unreadNote()
+		status = "Stopped after " + human.Measured(l.stats.Drain) + "." + l.outageFailed() + l.unreadNote()
 	case l.rec != nil:
-		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + FormatMeasured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached() + l.noAnswerNote() + l.unreadNote() + l.heldNote() + l.lateNote()
+		status = "Finished: " + succeededOf(l.stats.Successes, l.stats.Jobs) + " in " + human.Measured(l.stats.Drain) + "." + l.outageFailed() + l.outageNotReached() + l.noAnswerNote() + l.unreadNote() + l.heldNote() + l.lateNote()
 	}
 	changed := ""
 	if d := l.changedSinceShown(); d != "" {
@@ -196,13 +197,13 @@ func (b *RunBar) Render() app.UI {
 			}),
 			app.Button().ID("outage").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
-				Title(l.faultTitle("Outage (o): take the server down for "+fmtDur(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back")).
-				Body(icon("⚡"), app.Text("Outage "+fmtDur(OutageLength))).
+				Title(l.faultTitle("Outage (o): take the server down for "+human.Duration(OutageLength)+" — every request of this run (or of the watched room) is answered 503 — and watch what the fleet does when it comes back")).
+				Body(icon("⚡"), app.Text("Outage "+human.Duration(OutageLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.Outage(ctx) }),
 			app.Button().ID("halve-limit").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
 				Title(l.faultTitle(halveTitle(&l.s))).
-				Body(icon("½"), app.Text("Halve limit "+fmtDur(LimitLength))).
+				Body(icon("½"), app.Text("Halve limit "+human.Duration(LimitLength))).
 				OnClick(func(ctx app.Context, e app.Event) { l.HalveLimit(ctx) }),
 			app.Button().ID("burst").Class("ghost").Attr(browser.FocusNextAttr, "run").
 				Disabled(!l.CanOutage()).
@@ -429,7 +430,7 @@ func (l *Lab) heldNote() string {
 	if l.rec == nil || l.rec.Simulated || l.stats.QueuedP99 <= heldPast {
 		return ""
 	}
-	held := " Requests waited in this browser up to " + FormatMeasured(l.stats.QueuedP99) + " (p99) before it sent them"
+	held := " Requests waited in this browser up to " + human.Measured(l.stats.QueuedP99) + " (p99) before it sent them"
 	if s := &l.rec.Scenario; l.tr.oneOrigin() && (s.Open || s.Workers > oneOriginFree) {
 		return held + ": over HTTP/1.1 a browser sends at most six at once to one server (drawn “held by the browser”)."
 	}
@@ -450,7 +451,7 @@ func (l *Lab) lateNote() string {
 	if l.rec == nil || l.rec.Simulated || l.stats.LatenessP99 <= latePast {
 		return ""
 	}
-	return " This page sent up to " + FormatMeasured(l.stats.LatenessP99) + " late (lateness p99): its thread, or the machine, was busy, and the sends due meanwhile left together (drawn “late”), a bunching the configuration did not make."
+	return " This page sent up to " + human.Measured(l.stats.LatenessP99) + " late (lateness p99): its thread, or the machine, was busy, and the sends due meanwhile left together (drawn “late”), a bunching the configuration did not make."
 }
 
 // noAnswer reports whether rec, a finished run's, got not one answer:
@@ -480,7 +481,7 @@ func (l *Lab) outageNotReached() string {
 	if s.Outage <= 0 || s.OutageAt < l.stats.Drain {
 		return ""
 	}
-	return " The scheduled outage (" + fmtDur(s.OutageAt) + " after the start) never came: the run was over by then."
+	return " The scheduled outage (" + human.Duration(s.OutageAt) + " after the start) never came: the run was over by then."
 }
 
 // cannotRun is the status while Run cannot take the configuration (live,
@@ -624,7 +625,7 @@ func lostText(d time.Duration) string {
 	if d <= 0 {
 		return ""
 	}
-	return "; not counting " + fmtDur(d) + " when the page had no stream from the server (lost, or not open yet; had the server restarted, the room's limit started afresh)"
+	return "; not counting " + human.Duration(d) + " when the page had no stream from the server (lost, or not open yet; had the server restarted, the room's limit started afresh)"
 }
 
 // icon is a button's glyph, beside its words: hidden from screen readers,

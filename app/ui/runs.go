@@ -18,6 +18,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/core"
 	"retrylab/core/sim"
 )
@@ -604,9 +605,9 @@ func (l *Lab) SimulatedText() string {
 func (l *Lab) simTook() string {
 	switch w := l.simSum.Wall; {
 	case w >= time.Second:
-		return FormatMeasured(w.Round(10 * time.Millisecond))
+		return human.Measured(w.Round(10 * time.Millisecond))
 	case w >= time.Millisecond:
-		return fmtDur(w.Round(time.Millisecond))
+		return human.Duration(w.Round(time.Millisecond))
 	}
 	return "under 1 ms"
 }

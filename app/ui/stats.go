@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 )
 
 // stat is one number of the numbers panel. Name is its data-stat
@@ -408,7 +409,7 @@ func dispersion(s stat, retries int) stat {
 	case retries == 1:
 		s.Figures = "a single retry"
 	case fleet.DispersionOneSlice(s.Value, retries):
-		s.Figures = "all in one " + together(unitsTogether(fmtDur(fleet.DispersionSlice)), "slice")
+		s.Figures = "all in one " + together(unitsTogether(human.Duration(fleet.DispersionSlice)), "slice")
 	}
 	return s
 }
@@ -556,11 +557,11 @@ func watchStatList(w watchStats) []stat {
 }
 
 // fmtClock is a watch's time as a clock reads it, "1:38" or "1:02:05": a
-// big number's tile holds it on one line (fmtDur's "1 min 38 s" wrapped
-// onto two in presentation mode, growing the numbers' row mid-watch). It
-// rounds to the second as the status's FormatMeasured does: cut, a watch
-// of 98.6 s read "1:38" on its card and "1 min 39 s" in the status (a soak
-// review).
+// big number's tile holds it on one line (human.Duration's "1 min 38 s"
+// wrapped onto two in presentation mode, growing the numbers' row
+// mid-watch). It rounds to the second as the status's human.Measured
+// does: cut, a watch of 98.6 s read "1:38" on its card and "1 min 39 s" in
+// the status (a soak review).
 func fmtClock(d time.Duration) string {
 	s := int((max(d, 0) + time.Second/2) / time.Second)
 	two := func(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }

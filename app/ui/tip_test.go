@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/app/browser"
+	"retrylab/app/human"
 )
 
 // TestPlaceTip: the tooltip stands to the right of its mark and just below
@@ -140,8 +141,8 @@ func FuzzNoteText(f *testing.F) {
 		if !strings.HasPrefix(got, "retry-after "+quoted+": invalid syntax; spread +") {
 			t.Fatalf("noteText(%q) = %q: the quoted value is not as it came", n, got)
 		}
-		if d > 0 && !strings.HasSuffix(got, "+"+fmtDur(time.Duration(d))) {
-			t.Fatalf("noteText(%q) = %q, want the spread written %q", n, got, fmtDur(time.Duration(d)))
+		if d > 0 && !strings.HasSuffix(got, "+"+human.Duration(time.Duration(d))) {
+			t.Fatalf("noteText(%q) = %q, want the spread written %q", n, got, human.Duration(time.Duration(d)))
 		}
 		if out := noteText(note); utf8.ValidString(note) && !utf8.ValidString(out) {
 			t.Fatalf("noteText(%q) = %q: not UTF-8", note, out)

@@ -12,6 +12,7 @@ import (
 
 	"retrylab/app/browser"
 	"retrylab/app/fleet"
+	"retrylab/app/human"
 	"retrylab/app/mock"
 	"retrylab/core"
 )
@@ -1421,16 +1422,16 @@ func describe(k *mark, of shown) tip {
 		t.Lines = append(t.Lines, "sent late: the page's thread was busy (or the tab hidden) when it was due")
 	}
 	if k.bucketWait > 0 {
-		t.Lines = append(t.Lines, "waited "+fmtDur(k.bucketWait)+" for a fleet-bucket token first")
+		t.Lines = append(t.Lines, "waited "+human.Duration(k.bucketWait)+" for a fleet-bucket token first")
 	}
 	if k.handoff >= 500*time.Microsecond {
-		t.Lines = append(t.Lines, "fetch() started "+fmtDur(k.handoff)+" after that ("+fmtSigned(late+k.handoff)+" late in all)")
+		t.Lines = append(t.Lines, "fetch() started "+human.Duration(k.handoff)+" after that ("+fmtSigned(late+k.handoff)+" late in all)")
 	}
 	if k.queued > 0 {
 		// Resource Timing's requestStart − fetchStart: a connection opened
 		// for it counts too (a first attempt's 48 ms, with few workers,
 		// was mostly connecting: a review).
-		t.Lines = append(t.Lines, "held "+fmtDur(k.queued)+" inside the browser before it went out (for a free connection, or opening one)")
+		t.Lines = append(t.Lines, "held "+human.Duration(k.queued)+" inside the browser before it went out (for a free connection, or opening one)")
 		if of.heldNote != "" && k.queued >= pacedMin {
 			t.Lines = append(t.Lines, of.heldNote)
 		}
@@ -1457,10 +1458,10 @@ func describe(k *mark, of shown) tip {
 			res = strconv.Itoa(k.status) + " " + statusText(k.status)
 		}
 		outcome = res
-		res += " after " + fmtDur(k.end-k.pickup-k.sent)
+		res += " after " + human.Duration(k.end-k.pickup-k.sent)
 		t.Lines = append(t.Lines, res)
 		if k.pickup >= lateMin {
-			t.Lines = append(t.Lines, "answered at "+fmtSeconds(k.end-k.pickup)+"; the page took it in "+fmtDur(k.pickup)+" later (its thread was busy)")
+			t.Lines = append(t.Lines, "answered at "+fmtSeconds(k.end-k.pickup)+"; the page took it in "+human.Duration(k.pickup)+" later (its thread was busy)")
 		}
 		// "timeout after 1 s" says a timeout; an abort's cause, Go's
 		// "context canceled", is said as Stop or the page's limit below.
@@ -1492,7 +1493,7 @@ func describe(k *mark, of shown) tip {
 		if k.cut != 0 {
 			w = "then was to wait "
 		}
-		w += fmtDur(k.waitAfter) + ": " + reasonLabel[k.waitReason]
+		w += human.Duration(k.waitAfter) + ": " + reasonLabel[k.waitReason]
 		if k.waitNote != "" {
 			w += " (" + noteText(k.waitNote) + ")"
 		}
@@ -1629,7 +1630,7 @@ func noteText(note string) string {
 			}
 			word := note[i:j]
 			if d, err := time.ParseDuration(word); err == nil && strings.ContainsAny(word, "nuµmsh") {
-				b.WriteString(fmtDur(d))
+				b.WriteString(human.Duration(d))
 			} else {
 				b.WriteString(word)
 			}

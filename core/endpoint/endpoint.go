@@ -117,11 +117,34 @@ func (c *Config) RateLimitHeaders() (ietf, x bool) {
 // LimiterNames are the mock endpoint's query names of the limiter kinds,
 // indexed by core.LimiterKind; the IETF fields use them as the policy
 // name.
+//
+// They are a second spelling of the kinds beside core's own
+// (core.LimiterKind.String: "token-bucket", "fixed-window",
+// "sliding-window"), and neither can be the only one without changing
+// what users read and what links already say. These short names are in
+// every link the page writes (limiter=bucket), in the page's menu and in
+// the RateLimit-Policy header on the wire; core's are its API's String and
+// errors, and the mock's limiter parameter says it takes them ("core's
+// token-bucket, fixed-window, sliding-window also accepted"), so links
+// written with them work too. ParseLimiterName reads both.
 var LimiterNames = [...]string{
 	core.LimitNone:          "none",
 	core.LimitTokenBucket:   "bucket",
 	core.LimitFixedWindow:   "fixed",
 	core.LimitSlidingWindow: "sliding",
+}
+
+// ParseLimiterName reads a limiter kind as the mock's limiter parameter
+// takes one: a name in LimiterNames, or core's (core.ParseLimiterKind),
+// exactly as written. ok is false for anything else.
+func ParseLimiterName(s string) (k core.LimiterKind, ok bool) {
+	for i, name := range LimiterNames {
+		if s == name {
+			return core.LimiterKind(i), true
+		}
+	}
+	k, err := core.ParseLimiterKind(s)
+	return k, err == nil
 }
 
 // LimiterName is k's name in LimiterNames, "invalid(N)" for a kind it

@@ -100,6 +100,41 @@ func TestRateLimitValuesReadBack(t *testing.T) {
 	}
 }
 
+// ParseLimiterName reads each kind in both spellings, the mock's and
+// core's: a link written with core's (limiter=token-bucket) still works.
+func TestParseLimiterName(t *testing.T) {
+	for i, short := range LimiterNames {
+		want := core.LimiterKind(i)
+		for _, name := range []string{short, want.String()} {
+			if k, ok := ParseLimiterName(name); !ok || k != want {
+				t.Errorf("ParseLimiterName(%q) = %v, %v; want %v", name, k, ok, want)
+			}
+		}
+	}
+	for _, bad := range []string{"", "Bucket", "Token-Bucket", "leaky", "window", "0", " fixed"} {
+		if k, ok := ParseLimiterName(bad); ok {
+			t.Errorf("ParseLimiterName(%q) = %v, true; want refused", bad, k)
+		}
+	}
+}
+
+// FuzzParseLimiterName: ParseLimiterName takes exactly the two spellings
+// of a kind, its name in LimiterNames and core's.
+func FuzzParseLimiterName(f *testing.F) {
+	for i, name := range LimiterNames {
+		f.Add(name)
+		f.Add(core.LimiterKind(i).String())
+	}
+	f.Add("Bucket")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		k, ok := ParseLimiterName(s)
+		if ok != (LimiterName(k) == s || k.String() == s) || !ok && k != 0 {
+			t.Fatalf("ParseLimiterName(%q) = %v, %v", s, k, ok)
+		}
+	})
+}
+
 // The injected failures may add up to 100 percent: the sum is float64
 // addition, so shares that add up to 100 in decimal (0.2 + 85.4 + 14.4 is
 // 100.00000000000001 in float64) are allowed within 1e-9.
