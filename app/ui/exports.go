@@ -132,14 +132,27 @@ func (l *Lab) fileStamp() string {
 }
 
 // fileWord is s for a file name: lower-case ASCII letters, digits and
-// dots, every other run of characters one hyphen ("cap-5s",
-// "strategy-exponential-no-jitter").
+// dots, µ as u ("latency-500us": dropped, it read "latency-500-s", 500
+// seconds), every other run of characters one hyphen ("cap-5s",
+// "strategy-exponential-no-jitter"), and at most fileWordMax bytes: a
+// custom target's URL made a name of 396 bytes, past the 255 a file
+// system takes.
 func fileWord(s string) string {
 	var b strings.Builder
 	gap := false
 	for _, r := range strings.ToLower(s) {
+		if r == 'µ' || r == 'μ' { // time.Duration's micro sign, and the Greek letter
+			r = 'u'
+		}
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' {
+			need := 1 // the byte r is (ASCII by now), and the hyphen before it
 			if gap && b.Len() > 0 {
+				need = 2
+			}
+			if b.Len()+need > fileWordMax {
+				break
+			}
+			if need == 2 {
 				b.WriteByte('-')
 			}
 			b.WriteRune(r)
@@ -150,6 +163,9 @@ func fileWord(s string) string {
 	}
 	return b.String()
 }
+
+// fileWordMax is how long a change's word in a file name may be (fileWord).
+const fileWordMax = 40
 
 // export downloads the last run as JSON or CSV. The file is written in
 // pieces that give the page's thread back every browser.PaceAfter

@@ -386,6 +386,24 @@ func TestExportFileNames(t *testing.T) {
 	}
 }
 
+// fileWord writes a change for a file name: a duration's µ as u (it read
+// "latency-500-s", 500 seconds), and a long value (a custom target's URL)
+// cut, where the name had 396 bytes, past what a file system takes.
+func TestFileWord(t *testing.T) {
+	for s, want := range map[string]string{
+		"cap 5s":                          "cap-5s",
+		"strategy Exponential, no jitter": "strategy-exponential-no-jitter",
+		"latency 500µs":                   "latency-500us",
+		"  spread --1.5s ":                "spread-1.5s",
+		"target https://api.example.com/v1/orders?token=" + strings.Repeat("a", 300): "target-https-api.example.com-v1-orders-t",
+		"": "",
+	} {
+		if got := fileWord(s); got != want || len(got) > fileWordMax {
+			t.Errorf("fileWord(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // A watch has no recording: its PNG is named after when the watch began
 // (Watch sets simAt, as Simulate does), whenever it is exported. It was
 // named after the moment of the export, so each PNG of one watch had a
