@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"html"
 	"math"
@@ -1027,6 +1028,11 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 			"Live runs on this machine came apart further than on ours (completion p99 by 52%, time to drain by 52%): a change within that is not called better or worse either."},
 		{"no rerun", func(*Lab) {}, false, ""},
 		{"a simulated rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), true) }, false, ""},
+		{"a rerun cut short", func(l *Lab) { // stopped: its one job cancelled
+			recs := later(600 * time.Millisecond)
+			recs[len(recs)-1].Event.Err = &core.StopError{Cause: core.ErrCancelled, Attempts: 2, Context: context.Canceled}
+			finishRun(l, recs, false)
+		}, false, ""},
 		{"a rerun with another seed", func(l *Lab) {
 			l.Set("seed", "99")
 			finishRun(l, later(600*time.Millisecond), false)
