@@ -503,9 +503,10 @@ func (u unjudged) noise(name string, cur, base float64) (band float64, here bool
 
 // learnNoise keeps, when the live run just finished repeats its live
 // baseline's settings and neither was disturbed (disturbed: cut short, a
-// fault pressed, sent late), how far each of its numbers came from the
-// baseline's: Lab.rerunNoise, the largest per number, for the page's
-// life. How far live runs come apart is the machine's: ours (liveNoise)
+// fault pressed, sent late) nor ran in a shared room (the others' requests
+// share its limit: how far it came apart is theirs, not this machine's),
+// how far each of its numbers came from the baseline's: Lab.rerunNoise,
+// the largest per number, for the page's life. How far live runs come apart is the machine's: ours (liveNoise)
 // were measured on a quiet one, and on a busier one a review's two live
 // runs of full jitter peaked at 148 and 193 req/s, and its Cap 10s → 5s
 // read "requests +13% worse", past our 5%. A user who doubts a verdict
@@ -513,7 +514,7 @@ func (u unjudged) noise(name string, cur, base float64) (band float64, here bool
 // showed. The numbers of this page's timing (lateness, queueing) are
 // never judged, and not learned.
 func (l *Lab) learnNoise() {
-	if l.base == nil || l.rec == nil || l.rec.Simulated || l.base.simulated ||
+	if l.base == nil || l.rec == nil || l.rec.Simulated || l.base.simulated || l.rec.Scenario.Room != "" ||
 		len(changes(l.base.scen, l.rec.Scenario)) > 0 || len(l.disturbed()) > 0 {
 		return
 	}

@@ -1002,7 +1002,8 @@ func TestCompareJudgesLikeForLike(t *testing.T) {
 // runs come apart on this machine (learnNoise): a later change within it
 // is not called better or worse, its tooltip saying the spread is this
 // machine's, where our machines' bands (liveNoise) called it worse. A
-// simulated rerun, or one cut short, teaches nothing.
+// simulated rerun, one cut short, or one in a shared room teaches
+// nothing.
 func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 	later := func(d time.Duration) []fleet.Record { // one job, done d later
 		recs := oneJob()
@@ -1032,6 +1033,15 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 			recs := later(600 * time.Millisecond)
 			recs[len(recs)-1].Event.Err = &core.StopError{Cause: core.ErrCancelled, Attempts: 2, Context: context.Canceled}
 			finishRun(l, recs, false)
+		}, false, ""},
+		{"a rerun in a shared room", func(l *Lab) { // the others' requests share its limit
+			l.Set("room", "workshop")
+			finishRun(l, oneJob(), false)
+			l.Compare()
+			finishRun(l, later(600*time.Millisecond), false)
+			l.Set("room", "")
+			finishRun(l, oneJob(), false) // the baseline again, alone
+			l.Compare()
 		}, false, ""},
 		{"a rerun with another seed", func(l *Lab) {
 			l.Set("seed", "99")
