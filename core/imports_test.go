@@ -14,16 +14,21 @@ import (
 	"testing"
 )
 
-// corePackages are core and the packages under it, each with the
+// A corePackage is a directory under core, its package name and what its
+// files may import beyond the standard library.
+type corePackage struct {
+	dir, pkg string
+	imports  []string // non-standard imports allowed in every file
+	external []string // and in package pkg_test
+}
+
+// corePackages are core and the packages under it (every one:
+// TestCorePackagesListsEveryPackage), each with the
 // packages of this module its files may import, and (external) the
 // further imports its external test package may use: core's differential
 // tests and benchmarks compare it with the libraries a user would
 // otherwise pick.
-var corePackages = []struct {
-	dir, pkg string
-	imports  []string // non-standard imports allowed in every file
-	external []string // and in package pkg_test
-}{
+var corePackages = []corePackage{
 	{".", "core", nil, []string{"retrylab/core", "golang.org/x/time/rate", "github.com/cenkalti/backoff/v5"}},
 	{"endpoint", "endpoint", []string{"retrylab/core"}, []string{"retrylab/core/endpoint"}},
 	{"sim", "sim", []string{"retrylab/core", "retrylab/core/endpoint"}, []string{"retrylab/core/sim"}},
@@ -69,6 +74,31 @@ func TestImportsStandardLibraryOnly(t *testing.T) {
 		}
 		if checked < 5 {
 			t.Fatalf("%s: only %d imports checked: wrong directory?", p.dir, checked)
+		}
+	}
+}
+
+// Every directory of Go files under core is in corePackages: a package
+// added beside endpoint and sim was checked by nothing.
+func TestCorePackagesListsEveryPackage(t *testing.T) {
+	var dirs []string
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "testdata" || path != "." && strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".go") && !slices.Contains(dirs, filepath.Dir(path)):
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if !slices.ContainsFunc(corePackages, func(p corePackage) bool { return filepath.Clean(p.dir) == dir }) {
+			t.Errorf("core/%s has Go files and no entry in corePackages: its imports are not checked", dir)
 		}
 	}
 }
