@@ -30,6 +30,10 @@ type baseline struct {
 	list      []stat // its numbers, as the panel lists them
 	pressed   string // the faults pressed during it (pressedFaults), "" for none
 	draw      baselineDraw
+	// noise is how far live reruns of its settings came from it on this
+	// machine, per number (learnNoise): for comparisons against it, and
+	// against a baseline kept in its place with the same settings.
+	noise map[string]float64
 }
 
 // newBaseline makes a baseline of a finished recording, recs its records,
@@ -120,7 +124,11 @@ func (l *Lab) Compare() (replaced string) {
 		if fs, ok := l.view.faultsOf(l.rec.Start); ok && !l.rec.Simulated { // the faults its timeline drew, which the baseline says (a simulation has its own)
 			l.rec.SetFaults(fs)
 		}
-		l.setBaseline(newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.atLimit()), true)
+		b := newBaseline(l.rec, l.rec.Shared(), l.stats, l.disp, l.runs, l.atLimit())
+		if old := l.base; old != nil && !old.simulated && !b.simulated && len(changes(old.scen, b.scen)) == 0 {
+			b.noise = old.noise // the same settings' reruns: what they taught holds
+		}
+		l.setBaseline(b, true)
 	}
 	return replaced
 }
@@ -451,7 +459,7 @@ var endsEarly = map[string]bool{"requests": true, "limited": true, "failures": t
 // verdict: all of them, the counts of work (countsOfWork) or those a job
 // giving up lowers (endsEarly); and, with either run live, those whose
 // change is within the live rerun spread (unjudged.noise), ours or this
-// page's own (here, Lab.rerunNoise).
+// page's own (here, the baseline's noise).
 type unjudged struct {
 	all, work, early, live bool
 	here                   map[string]float64
@@ -505,18 +513,24 @@ func (u unjudged) noise(name string, cur, base float64) (band float64, here bool
 // baseline's settings and neither was disturbed (disturbed: cut short, a
 // fault pressed, sent late) nor ran in a shared room (the others' requests
 // share its limit: how far it came apart is theirs, not this machine's),
-// how far each of its numbers came from the baseline's: Lab.rerunNoise,
-// the largest per number, for the page's life. How far live runs come apart is the machine's: ours (liveNoise)
-// were measured on a quiet one, and on a busier one a review's two live
-// runs of full jitter peaked at 148 and 193 req/s, and its Cap 10s → 5s
-// read "requests +13% worse", past our 5%. A user who doubts a verdict
-// reruns the baseline's settings, and the page then allows for what that
-// showed. The numbers of this page's timing (lateness, queueing) are
-// never judged, and not learned.
+// how far each number that live timing moves (liveNoise's) came from the
+// baseline's: baseline.noise, the largest per number over its reruns.
+// How far live runs come apart is the machine's: ours (liveNoise) were
+// measured on a quiet one, and on a busier one a review's two live runs
+// of full jitter peaked at 148 and 193 req/s, and its Cap 10s → 5s read
+// "requests +13% worse", past our 5%. A user who doubts a verdict reruns
+// the baseline's settings, and comparisons against that baseline then
+// allow for what the rerun showed. It is the baseline's, not the page's:
+// a spread is of its settings (2 give-ups against 5 is 150%), and
+// clearing the baseline forgets it (a review: kept for the page's life,
+// one rerun's spread silenced every later comparison).
 func (l *Lab) learnNoise() {
 	if l.base == nil || l.rec == nil || l.rec.Simulated || l.base.simulated || l.rec.Scenario.Room != "" ||
 		len(changes(l.base.scen, l.rec.Scenario)) > 0 || len(l.disturbed()) > 0 {
 		return
+	}
+	if l.base.noise == nil {
+		l.base.noise = map[string]float64{}
 	}
 	byName := make(map[string]*stat, len(l.base.list))
 	for i := range l.base.list {
@@ -524,25 +538,22 @@ func (l *Lab) learnNoise() {
 	}
 	for _, c := range statList(&l.stats, l.disp, l.runEnd(), jobsOf(l.rec.Scenario)) {
 		b, ok := byName[c.Name]
-		if !ok || pageTiming[c.Name] || c.NotMeasured != "" || b.NotMeasured != "" || b.Value == 0 {
+		if !ok || liveNoise[c.Name] == 0 || c.NotMeasured != "" || b.NotMeasured != "" || b.Value == 0 {
 			continue
 		}
-		if d := math.Abs(c.Value-b.Value) / math.Abs(b.Value); d > l.rerunNoise[c.Name] {
-			if l.rerunNoise == nil {
-				l.rerunNoise = map[string]float64{}
-			}
-			l.rerunNoise[c.Name] = d
+		if d := math.Abs(c.Value-b.Value) / math.Abs(b.Value); d > l.base.noise[c.Name] {
+			l.base.noise[c.Name] = d
 		}
 	}
 }
 
-// noisierHere says which numbers this page's own live reruns
-// (Lab.rerunNoise) moved further than ours did (liveNoise), and how far:
-// "peak req/s by 41%, requests by 8%"; "" for none.
+// noisierHere says which numbers the live reruns of the baseline's
+// settings (baseline.noise) moved further than ours did (liveNoise), and
+// how far: "peak req/s by 41%, requests by 8%"; "" for none.
 func (l *Lab) noisierHere() string {
 	var said []string
 	for _, s := range l.base.list { // the same numbers, labelled (not statList: it asks judged, which asks this)
-		if h := l.rerunNoise[s.Name]; h > liveNoise[s.Name] && !s.Hidden {
+		if h := l.base.noise[s.Name]; h > liveNoise[s.Name] && !s.Hidden {
 			said = append(said, strings.ToLower(s.Label)+" by "+percent(h))
 		}
 	}
@@ -581,7 +592,7 @@ func (l *Lab) judged() (u unjudged, why []string) {
 		w := "The settings in effect are the baseline's: the differences are live timing (this machine, the browser, the network), so none is called better or worse."
 		if h := l.noisierHere(); h != "" {
 			// What learnNoise kept of it, said where it is learned.
-			w += " Live runs on this machine came apart further than on ours (" + h + "): a change within that is not called better or worse either."
+			w += " Live runs of these settings came apart further on this machine than on ours (" + h + "): against this baseline, a change within that is not called better or worse either."
 		}
 		why = append(why, w)
 	case len(cs) == 1 && cs[0].key == "seed":
@@ -597,7 +608,7 @@ func (l *Lab) judged() (u unjudged, why []string) {
 			why = append(why, "Only the random seed differs: the differences are chance (another draw of the same settings), so none is called better or worse.")
 		}
 	}
-	u.live, u.here = l.rec != nil && !l.rec.Simulated || !l.base.simulated, l.rerunNoise
+	u.live, u.here = l.rec != nil && !l.rec.Simulated || !l.base.simulated, l.base.noise
 	if !u.all && n > 0 && b > 0 && !l.numbersSoFar() {
 		share, baseShare := float64(l.stats.Successes)/float64(n), float64(l.base.stats.Successes)/float64(b)
 		if math.Abs(share-baseShare) > 0.05 {

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"html"
@@ -1024,16 +1025,31 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 		rerun    func(l *Lab)
 		learned  bool
 		barWords string
+		drain    time.Duration // the change's run's: 43% longer than the baseline's
 	}{
 		{"a live rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), false) }, true,
-			"Live runs on this machine came apart further than on ours (completion p99 by 52%, time to drain by 52%): a change within that is not called better or worse either."},
-		{"no rerun", func(*Lab) {}, false, ""},
-		{"a simulated rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), true) }, false, ""},
+			"Live runs of these settings came apart further on this machine than on ours (completion p99 by 52%, time to drain by 52%): against this baseline, a change within that is not called better or worse either.", 0},
+		// The rerun kept as the baseline in its place: the same settings,
+		// what their reruns taught holds (its drain 1.75 s).
+		{"a live rerun kept as the baseline", func(l *Lab) {
+			finishRun(l, later(600*time.Millisecond), false)
+			l.Compare()
+		}, true, "", 1350 * time.Millisecond},
+		// The baseline cleared: a spread is of its settings and runs, and
+		// one rerun's silenced every later comparison for the page's life.
+		{"a live rerun, then the baseline cleared", func(l *Lab) {
+			finishRun(l, later(600*time.Millisecond), false)
+			l.ClearBaseline()
+			finishRun(l, oneJob(), false)
+			l.Compare()
+		}, false, "", 0},
+		{"no rerun", func(*Lab) {}, false, "", 0},
+		{"a simulated rerun", func(l *Lab) { finishRun(l, later(600*time.Millisecond), true) }, false, "", 0},
 		{"a rerun cut short", func(l *Lab) { // stopped: its one job cancelled
 			recs := later(600 * time.Millisecond)
 			recs[len(recs)-1].Event.Err = &core.StopError{Cause: core.ErrCancelled, Attempts: 2, Context: context.Canceled}
 			finishRun(l, recs, false)
-		}, false, ""},
+		}, false, "", 0},
 		{"a rerun in a shared room", func(l *Lab) { // the others' requests share its limit
 			l.Set("room", "workshop")
 			finishRun(l, oneJob(), false)
@@ -1042,12 +1058,12 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 			l.Set("room", "")
 			finishRun(l, oneJob(), false) // the baseline again, alone
 			l.Compare()
-		}, false, ""},
+		}, false, "", 0},
 		{"a rerun with another seed", func(l *Lab) {
 			l.Set("seed", "99")
 			finishRun(l, later(600*time.Millisecond), false)
 			l.Set("seed", l.base.scen.Query().Get("seed"))
-		}, false, ""},
+		}, false, "", 0},
 	} {
 		l := newLab()
 		finishRun(l, oneJob(), false) // drain 1.15 s
@@ -1059,7 +1075,7 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 		// A change in effect, its drain 43% longer: past our 30%, within
 		// the 52% this machine's rerun came apart.
 		l.Set("cap", "5s")
-		finishRun(l, later(500*time.Millisecond), false)
+		finishRun(l, later(cmp.Or(c.drain, 500*time.Millisecond)), false)
 		verdict, here, title := drainVerdict(l)
 		switch {
 		case c.learned && (verdict != "" || !here || !strings.Contains(title, "within ±52%, how far two live runs of the same settings came apart on this machine (your rerun of a baseline's settings)")):

@@ -47,9 +47,6 @@ type Lab struct {
 		of   *fleet.Recording
 		none bool
 	}
-	// rerunNoise is how far this page's own live reruns of a baseline's
-	// settings came apart, per number (learnNoise), for the page's life.
-	rerunNoise map[string]float64
 	// unread is what the waits of the run of 'of' fell back to for a
 	// Retry-After they could not read (unreadNote), counted once per run
 	// shown.

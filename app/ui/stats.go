@@ -54,7 +54,7 @@ type stat struct {
 	NoVerdict bool
 	// Noise: with either run live, the change is within how far two live
 	// runs of the same settings came apart (unjudged.noise), and is not
-	// judged for that; NoiseHere: on this page (Lab.rerunNoise), not on
+	// judged for that; NoiseHere: on this machine (baseline.noise), not on
 	// our machines (liveNoise).
 	Noise     float64
 	NoiseHere bool
