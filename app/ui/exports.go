@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -119,7 +120,11 @@ func (l *Lab) fileStamp() string {
 		// named by their times alone (a review).
 		name += "-" + fleet.Presets[near].ID
 		for _, c := range cs {
-			name += "-" + fileWord(c.key+" "+c.to)
+			to := c.to
+			if u, err := url.Parse(to); c.key == "target" && err == nil && u.Host != "" {
+				to = u.Host // your API's host: its path and query were cut mid-word (a review)
+			}
+			name += "-" + fileWord(c.key+" "+to)
 		}
 	}
 	if l.Simulated() {

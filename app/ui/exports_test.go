@@ -384,6 +384,14 @@ func TestExportFileNames(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("the simulations' files: %q, want %q", names, want)
 	}
+	// A step run against your own API: named by its host, where its path
+	// and query were cut mid-word.
+	l = newLab()
+	l.Set("target", "https://api.example.com/v1/orders?token="+strings.Repeat("a", 300))
+	finishRun(l, oneJob(), false)
+	if got, want := l.fileStamp(), "retrylab-2026-11-29T10-00-00Z-full-jitter-target-api.example.com"; got != want {
+		t.Errorf("a step's run against a custom target: %q, want %q", got, want)
+	}
 }
 
 // fileWord writes a change for a file name: a duration's µ as u (it read
