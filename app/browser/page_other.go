@@ -102,6 +102,9 @@ func Stream(url string, retry bool, fn func(data string)) (stop func(), err erro
 // Focus moves the keyboard focus to the element with the given id.
 func Focus(id string) error { return ErrNoBrowser }
 
+// FocusInView returns ErrNoBrowser natively.
+func FocusInView(id string) error { return ErrNoBrowser }
+
 // FocusedID is "" natively.
 func FocusedID() string { return "" }
 
