@@ -110,13 +110,18 @@ func ViewportHeightBelow(id, after, foot string) (float64, error) {
 }
 
 // bringUpJS, when fewer than min px of the element shown are on the
-// screen, scrolls to the top of the screen the element id, or the first of
-// its children that leaves min px of shown on the screen (else its last).
+// screen, scrolls to the top of the screen the element keep (if any) when
+// that leaves keepMin px of shown on the screen, else the element id, or
+// the first of its children that leaves min px (else its last).
 const bringUpJS = `
-var s = document.getElementById(shown), e = document.getElementById(id);
+var s = document.getElementById(shown), e = document.getElementById(id), k = keep && document.getElementById(keep);
 if (!s || !e) return;
 var r = s.getBoundingClientRect();
 if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= min) return;
+if (k) {
+  var kt = k.getBoundingClientRect().top;
+  if (kt <= r.top && r.top - kt <= innerHeight - keepMin) { scrollTo(scrollX, scrollY + kt); return; }
+}
 var tops = [e].concat(Array.from(e.children)).map(function (c) { return c.getBoundingClientRect().top; }).filter(function (t) { return t <= r.top; });
 var top = tops.find(function (t) { return r.top - t <= innerHeight - min; });
 scrollTo(scrollX, scrollY + (top === undefined ? tops[tops.length - 1] : top));`
@@ -127,13 +132,14 @@ var bringUpFn lazyFunc
 // the viewport, when fewer than min CSS px of the element shown are on the
 // screen (else it leaves the page where it is); or, if fewer than min px
 // of shown would be on the screen even then, the first of id's children
-// that leaves that much.
-func BringUp(id, shown string, min float64) error {
-	fn, err := compiled(&bringUpFn, bringUpJS, "id", "shown", "min")
+// that leaves that much. The element keep ("": none), above id, goes to
+// the top instead when that leaves keepMin px of shown on the screen.
+func BringUp(keep, id, shown string, min, keepMin float64) error {
+	fn, err := compiled(&bringUpFn, bringUpJS, "keep", "id", "shown", "min", "keepMin")
 	if err != nil {
 		return err
 	}
-	_, err = fn.Invoke(id, shown, min)
+	_, err = fn.Invoke(keep, id, shown, min, keepMin)
 	return err
 }
 

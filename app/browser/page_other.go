@@ -20,7 +20,7 @@ func Hidden() bool { return false }
 func ViewportHeightBelow(id, after, foot string) (float64, error) { return 0, ErrNoBrowser }
 
 // BringUp returns ErrNoBrowser natively.
-func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
+func BringUp(keep, id, shown string, min, keepMin float64) error { return ErrNoBrowser }
 
 // ToggleView returns ErrNoBrowser natively.
 func ToggleView(id, under, back string, foot bool) error { return ErrNoBrowser }
