@@ -76,7 +76,8 @@ type Lab struct {
 	running    bool
 	simulating bool         // running is a simulation (Stop interrupts it)
 	simSoFar   sim.Progress // how far the simulation going on has come
-	simDrawing bool         // the simulation going on is computed, and being drawn: nothing left for Stop
+	simDrawing bool         // the simulation going on is computed, and being drawn (Stop leaves it undrawn)
+	simDropped bool         // Stop came as it was drawn: it is dropped, undrawn
 	watching   bool         // running is a watch of the shared room (no fleet)
 	watched    bool         // what is shown is a watch: the numbers are wstats
 	wstats     watchStats
