@@ -74,8 +74,11 @@ func (b *RunBar) Render() app.UI {
 		status = "Stopping: the simulation is left undrawn…"
 	case l.simDrawing:
 		status = "Drawing the simulation's " + thousands(l.simSoFar.Attempts) + " attempts…"
+		// Said once, in the status itself: in the counts after it, its
+		// text moved with the status's length, a shift of the page
+		// (TestRunBarStaysPut).
 		if !l.stopping { // else Stop came as it was computed: what it computed is drawn
-			counts = " Stop (s) leaves it undrawn."
+			status += " Stop (s) leaves it undrawn."
 		}
 	case l.simulating && l.stopping:
 		status = "Stopping the simulation…"
