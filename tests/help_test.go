@@ -21,7 +21,8 @@ import (
 // presenter looks at the timeline, it shows its beginning (its title, which
 // has the focus, and the first shortcuts), not its end where its Close
 // button is; closed with Escape, the page is where it was, not scrolled
-// back up to the header's ? button that takes the focus back.
+// back up to the header's ? button, and the focus is on what shows there
+// (TestHelpGivesTheFocusBackInView), not on that button, off the screen.
 func TestHelpKeepsItsPlace(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
@@ -50,8 +51,12 @@ func TestHelpKeepsItsPlace(t *testing.T) {
 		t.Errorf("the dialog opened scrolled %.0f px down, its title %.0f px from its top: want its beginning shown", l.ScrollTop, l.Title)
 	}
 	press(t, ctx, kb.Escape)
-	if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-open" }); err != nil {
-		t.Fatalf("after Escape the focus is on %q, want the button that opens the dialog", focusedID(t, ctx))
+	if err := waitFor(2*time.Second, func() bool {
+		id, seen := focused(t, ctx)
+		return id != "BODY" && id != "help-title" && seen
+	}); err != nil {
+		id, _ := focused(t, ctx)
+		t.Fatalf("after Escape the focus is on %q, want a control in view", id)
 	}
 	time.Sleep(100 * time.Millisecond)
 	if now := eval[float64](t, ctx, `scrollY`); math.Abs(now-scrolled) > 1 {
@@ -206,6 +211,69 @@ func TestHelpFitsTheScreen(t *testing.T) {
 		press(t, ctx, kb.Escape)
 		if err := waitFor(2*time.Second, func() bool { return eval[bool](t, ctx, `!document.getElementById("help")`) }); err != nil {
 			t.Fatal("Escape did not close the dialog")
+		}
+	}
+}
+
+// TestHelpGivesTheFocusBackInView: the shortcuts dialog opened with ? from
+// the page (nothing focused), then closed with Escape, gave the focus to
+// the header's ? button, off the screen once the page was scrolled (at
+// 360 × 800 scrolled 1500 px it was 1490 px above it): a keyboard user saw
+// no focus, and Tab went on from the page's top. Where the ? button shows
+// it still takes the focus back; where it does not, the first control in
+// view does, and the page stays where it was, on a phone's width, a
+// desktop's and a projector's.
+func TestHelpGivesTheFocusBackInView(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type focus struct {
+		ID, Tag              string
+		Top, Bottom, ScrollY float64
+		Inner                float64
+		Ring                 bool // :focus-visible: its outline shows
+	}
+	for _, c := range []struct {
+		w, h    int64
+		present bool
+		scroll  float64 // where the page is scrolled to; -1: the timeline's top
+	}{{360, 800, false, 0}, {360, 800, false, 1500}, {1280, 800, false, 600}, {1280, 800, true, -1}, {1280, 800, true, 1200}} {
+		viewport(t, ctx, c.w, c.h)
+		boot(t, ctx, srv.URL+"/")
+		presentMode(t, ctx, c.present)
+		to := strconv.FormatFloat(c.scroll, 'f', 0, 64)
+		if c.scroll < 0 {
+			to = `document.getElementById("timeline").getBoundingClientRect().top + scrollY`
+		}
+		y := eval[float64](t, ctx, `(() => { scrollTo(0, `+to+`); return scrollY; })()`)
+		name := fmt.Sprintf("%d × %d, presentation mode %v, scrolled %.0f px", c.w, c.h, c.present, y)
+		press(t, ctx, "?")
+		if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
+			t.Fatalf("%s: ? left the focus on %q, want the dialog's title", name, focusedID(t, ctx))
+		}
+		keyOnFocus(t, ctx, kb.Escape)
+		var f focus
+		read := func() focus {
+			return eval[focus](t, ctx, `(() => { const e = document.activeElement, r = e.getBoundingClientRect();
+				return {ID: e.id, Tag: e.tagName, Top: r.top, Bottom: r.bottom, ScrollY: scrollY, Inner: innerHeight, Ring: e.matches(":focus-visible")}; })()`)
+		}
+		if err := waitFor(2*time.Second, func() bool {
+			f = read()
+			return f.Tag != "BODY" && !eval[bool](t, ctx, `!!document.getElementById("help")`)
+		}); err != nil {
+			t.Fatalf("%s: after Escape the focus is on %+v, the dialog open %v", name, f, eval[bool](t, ctx, `!!document.getElementById("help")`))
+		}
+		time.Sleep(200 * time.Millisecond) // a focus handler that would scroll has run
+		f = read()
+		if f.Bottom <= 0 || f.Top >= f.Inner || !f.Ring || f.ScrollY != y {
+			t.Errorf("%s: after Escape the focus is on #%s (%s) at %.0f–%.0f px of a %.0f px screen, its ring shown %v, the page scrolled to %.0f px: want it in view with its ring, the page where it was",
+				name, f.ID, f.Tag, f.Top, f.Bottom, f.Inner, f.Ring, f.ScrollY)
+		}
+		if y == 0 && f.ID != "help-open" {
+			t.Errorf("%s: after Escape the focus is on #%s, want the ? button, in view", name, f.ID)
+		}
+		t.Logf("%s: the focus went back to #%s (%s), %.0f px from the top", name, f.ID, f.Tag, f.Top)
+		if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil { // the screen, not the page
+			saveShot(t, fmt.Sprintf("help-back-%dx%d-%v-%.0f", c.w, c.h, c.present, y), png)
 		}
 	}
 }

@@ -1551,6 +1551,65 @@ func TestPresentationRunShowsTheLanes(t *testing.T) {
 	}
 }
 
+// TestPresentationRunKeepsTheCaption: in presentation mode, where a run
+// brings the timeline up (TestPresentationRunShowsTheLanes), the step's
+// caption, which the presenter teaches from, stays on the screen above the
+// run bar when that still leaves 140 px of the timeline, with room for the
+// numbers to grow as the figures come in: at 1280 × 690 (a 1280 × 800
+// laptop's browser window) r and m scrolled the run bar to the screen's
+// top and the caption 100 px above it, off the screen (a review). At
+// 1024 × 768 the caption at the top would leave 126 px once a
+// simulation's figures are in: the run bar goes to the top there, as
+// before.
+func TestPresentationRunKeepsTheCaption(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	type where struct {
+		Caption [2]float64 // its top and bottom on the screen
+		Lanes   float64    // px of the timeline on the screen
+		Inner   float64
+		ScrollY float64
+	}
+	read := func() where {
+		return eval[where](t, ctx, `(() => {
+			const c = document.getElementById("preset-caption").getBoundingClientRect(), r = document.getElementById("timeline").getBoundingClientRect();
+			return {Caption: [c.top, c.bottom], Lanes: Math.min(r.bottom, innerHeight) - Math.max(r.top, 0), Inner: innerHeight, ScrollY: scrollY};
+		})()`)
+	}
+	for _, size := range [][2]int64{{1280, 690}} {
+		viewport(t, ctx, size[0], size[1])
+		boot(t, ctx, srv.URL+"/")
+		presentMode(t, ctx, true)
+		press(t, ctx, "3") // a caption of three lines
+		for _, key := range []string{"r", "m"} {
+			eval[chromedp.Void](t, ctx, `window.scrollTo(0, 0)`)
+			runs := state(t, ctx).Runs
+			press(t, ctx, key)
+			var got where
+			if err := waitFor(10*time.Second, func() bool {
+				s := state(t, ctx)
+				got = read()
+				return s.Runs > runs && (s.Simulated || s.Records > 100) && got.ScrollY > 0
+			}); err != nil {
+				t.Fatalf("%v, %s: the page did not bring the run up (%+v)", size, key, got)
+			}
+			if got.Caption[0] < -1 || got.Caption[1] > got.Inner || got.Lanes < 140 {
+				t.Errorf("%v, %s: the caption spans %.0f–%.0f px of a %.0f px screen, %.0f px of the timeline show: want the caption whole and at least 140 px of the timeline",
+					size, key, got.Caption[0], got.Caption[1], got.Inner, got.Lanes)
+			}
+			if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil { // the screen, not the page
+				saveShot(t, fmt.Sprintf("run-keeps-caption-%dx%d-%s", size[0], size[1], key), png)
+			}
+			if key == "r" {
+				press(t, ctx, "s")
+			}
+			if err := waitFor(60*time.Second, func() bool { return !state(t, ctx).Running }); err != nil {
+				t.Fatalf("%s did not end: %v", key, err)
+			}
+		}
+	}
+}
+
 // presentedSimulation is a page in presentation mode showing a finished
 // simulation of its first configuration.
 func presentedSimulation(t *testing.T) context.Context {

@@ -216,3 +216,59 @@ func TestSimulationLeavesThePageLive(t *testing.T) {
 	eval[chromedp.Void](t, ctx, `document.getElementById("numbers").scrollIntoView()`)
 	screenshot(t, ctx, "simulation-stopped")
 }
+
+// TestStopLeavesASimulationUndrawn: once a big simulation is computed, the
+// page takes its records in for the timeline and the numbers ("Drawing
+// the simulation's 300,000 attempts…"), 2–3 s here, and Stop was disabled
+// meanwhile: a person who had asked for 500 workers × 1,000 jobs by
+// mistake could not get the page back (a review). Stop now leaves it
+// undrawn: the page is ready at once, shows no run, and says why.
+func TestStopLeavesASimulationUndrawn(t *testing.T) {
+	srv := startServer(t)
+	ctx, _ := newBrowser(t)
+	boot(t, ctx, srv.URL+"/?workers=500&jobs=1000") // 300,000 attempts, the page's limit
+	click(t, ctx, "simulate")
+	type bar struct {
+		Status string
+		Stop   bool // Stop enabled
+	}
+	read := func() bar {
+		return eval[bar](t, ctx, `({Status: document.getElementById("run-status").textContent, Stop: !document.getElementById("stop").disabled})`)
+	}
+	var b bar
+	if err := waitFor(60*time.Second, func() bool { b = read(); return strings.HasPrefix(b.Status, "Drawing") || state(t, ctx).Simulated }); err != nil || !strings.HasPrefix(b.Status, "Drawing") {
+		t.Fatalf("the page never said it was drawing the simulation (%v; status %q)", err, b.Status)
+	}
+	if !b.Stop || !strings.Contains(b.Status, "Stop (s) leaves it undrawn") {
+		t.Errorf("while drawing: Stop enabled %v, status %q; want Stop enabled, and the status saying what it does", b.Stop, b.Status)
+	}
+	pressed := time.Now()
+	press(t, ctx, "s")
+	var st pageState
+	if err := waitFor(10*time.Second, func() bool { st = state(t, ctx); return !st.Running }); err != nil {
+		t.Fatalf("Stop did not end the drawing: %v (state %+v)", err, st)
+	}
+	took := time.Since(pressed)
+	t.Logf("Stop pressed while drawing: the page was ready %v later", took.Round(time.Millisecond))
+	if st.Simulated || st.Records != 0 {
+		t.Errorf("after Stop while drawing: simulated %v, %d records; want no run shown", st.Simulated, st.Records)
+	}
+	var toast string
+	if err := waitFor(5*time.Second, func() bool { toast = toastText(t, ctx); return strings.Contains(toast, "not drawn") }); err != nil {
+		t.Errorf("after Stop while drawing the page says %q, want that it is not drawn", toast)
+	}
+	if b = read(); !strings.HasPrefix(b.Status, "Ready") {
+		t.Errorf("after Stop while drawing the status says %q, want Ready", b.Status)
+	}
+	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil { // the screen, with the message
+		saveShot(t, "stop-while-drawing", png)
+	}
+	// The page works on: a small simulation is drawn.
+	typeInto(t, ctx, "workers", "5")
+	typeInto(t, ctx, "jobs", "2")
+	click(t, ctx, "simulate")
+	simulatedToEnd(t, ctx)
+	if st = state(t, ctx); st.Stats["successes"] != 10 {
+		t.Errorf("the next simulation: %v jobs succeeded, want 10", st.Stats["successes"])
+	}
+}

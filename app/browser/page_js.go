@@ -110,13 +110,18 @@ func ViewportHeightBelow(id, after, foot string) (float64, error) {
 }
 
 // bringUpJS, when fewer than min px of the element shown are on the
-// screen, scrolls to the top of the screen the element id, or the first of
-// its children that leaves min px of shown on the screen (else its last).
+// screen, scrolls to the top of the screen the element keep (if any) when
+// that leaves keepMin px of shown on the screen, else the element id, or
+// the first of its children that leaves min px (else its last).
 const bringUpJS = `
-var s = document.getElementById(shown), e = document.getElementById(id);
+var s = document.getElementById(shown), e = document.getElementById(id), k = keep && document.getElementById(keep);
 if (!s || !e) return;
 var r = s.getBoundingClientRect();
 if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= min) return;
+if (k) {
+  var kt = k.getBoundingClientRect().top;
+  if (kt <= r.top && r.top - kt <= innerHeight - keepMin) { scrollTo(scrollX, scrollY + kt); return; }
+}
 var tops = [e].concat(Array.from(e.children)).map(function (c) { return c.getBoundingClientRect().top; }).filter(function (t) { return t <= r.top; });
 var top = tops.find(function (t) { return r.top - t <= innerHeight - min; });
 scrollTo(scrollX, scrollY + (top === undefined ? tops[tops.length - 1] : top));`
@@ -127,13 +132,14 @@ var bringUpFn lazyFunc
 // the viewport, when fewer than min CSS px of the element shown are on the
 // screen (else it leaves the page where it is); or, if fewer than min px
 // of shown would be on the screen even then, the first of id's children
-// that leaves that much.
-func BringUp(id, shown string, min float64) error {
-	fn, err := compiled(&bringUpFn, bringUpJS, "id", "shown", "min")
+// that leaves that much. The element keep ("": none), above id, goes to
+// the top instead when that leaves keepMin px of shown on the screen.
+func BringUp(keep, id, shown string, min, keepMin float64) error {
+	fn, err := compiled(&bringUpFn, bringUpJS, "keep", "id", "shown", "min", "keepMin")
 	if err != nil {
 		return err
 	}
-	_, err = fn.Invoke(id, shown, min)
+	_, err = fn.Invoke(keep, id, shown, min, keepMin)
 	return err
 }
 
@@ -766,6 +772,60 @@ var n = 0;
 
 var focusFn lazyFunc
 
+// focusInViewJS is focusJS for a control that may be off the screen when
+// the focus goes back to it: the header's ? button, once the page is
+// scrolled (at 360 × 800 scrolled 1500 px it was 1490 px above the
+// screen: Escape closed the shortcuts dialog and no focus showed, and Tab
+// went on from the page's top; a review). Once the element is shown and
+// not inert, it takes the focus if it is in view; else the first element
+// Tab reaches, in the page's order, that is in view does: whole, or, taller
+// than half the screen (the timeline), half the screen of it; within the
+// boxes that clip it (the settings' scrolling sidebar) and drawn at its
+// middle (not under the sticky legend). Nothing scrolls. One focused not
+// whole, or with its top under something (the timeline's, under the sticky
+// legend and axis), is marked data-foot, as ToggleView marks the timeline
+// it leaves so, for its focus handler, which would bring its top clear
+// (revealTop: the page moved 89 px at 1280 × 800 in presentation mode).
+// With none in view, the element takes the focus where it is.
+const focusInViewJS = `
+var n = 0;
+function inView(e) {
+  var r = e.getBoundingClientRect();
+  if (!r.width || !r.height) return false;
+  var top = 0, bottom = innerHeight, left = 0, right = innerWidth;
+  for (var p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+    var o = getComputedStyle(p);
+    if (o.overflowX === "visible" && o.overflowY === "visible") continue;
+    var q = p.getBoundingClientRect();
+    top = Math.max(top, q.top); bottom = Math.min(bottom, q.bottom); left = Math.max(left, q.left); right = Math.min(right, q.right);
+  }
+  if (r.left < left - 1 || r.right > right + 1) return false;
+  var from = Math.max(r.top, top), to = Math.min(r.bottom, bottom);
+  if (to - from < Math.min(r.height, (bottom - top) / 2) - 1) return false;
+  var hit = document.elementFromPoint((r.left + r.right) / 2, (from + to) / 2);
+  return !!hit && (hit === e || e.contains(hit));
+}
+(function tryFocus() {
+  var e = document.getElementById(id);
+  if (!e || e.offsetParent === null || e.closest("[inert]")) {
+    if (++n < 10) requestAnimationFrame(tryFocus);
+    return;
+  }
+  if (!inView(e)) {
+    var f = Array.prototype.find.call(document.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"), function (c) {
+      return c.tabIndex >= 0 && !c.matches(":disabled") && !c.closest("[inert]") && inView(c);
+    });
+    if (f) {
+      var r = f.getBoundingClientRect(), at = document.elementFromPoint((r.left + r.right) / 2, r.top + 1);
+      if (r.top < 0 || r.bottom > innerHeight || !at || !f.contains(at)) f.setAttribute("data-foot", "");
+      e = f;
+    }
+  }
+  e.focus({preventScroll: true});
+})();`
+
+var focusInViewFn lazyFunc
+
 var focusedFn lazyFunc
 
 // FocusedID is the id of the element that has the keyboard focus: "" when
@@ -788,6 +848,18 @@ func FocusedID() string {
 // as it is shown (a dialog opening, or the control it returns to).
 func Focus(id string) error {
 	fn, err := compiled(&focusFn, focusJS, "id")
+	if err != nil {
+		return err
+	}
+	_, err = fn.Invoke(id)
+	return err
+}
+
+// FocusInView moves the keyboard focus to the element with the given id
+// as soon as it is shown, when it is in view; else to the first control in
+// view (focusInViewJS). Nothing scrolls.
+func FocusInView(id string) error {
+	fn, err := compiled(&focusInViewFn, focusInViewJS, "id")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func Hidden() bool { return false }
 func ViewportHeightBelow(id, after, foot string) (float64, error) { return 0, ErrNoBrowser }
 
 // BringUp returns ErrNoBrowser natively.
-func BringUp(id, shown string, min float64) error { return ErrNoBrowser }
+func BringUp(keep, id, shown string, min, keepMin float64) error { return ErrNoBrowser }
 
 // ToggleView returns ErrNoBrowser natively.
 func ToggleView(id, under, back string, foot bool) error { return ErrNoBrowser }
@@ -101,6 +101,9 @@ func Stream(url string, retry bool, fn func(data string)) (stop func(), err erro
 
 // Focus moves the keyboard focus to the element with the given id.
 func Focus(id string) error { return ErrNoBrowser }
+
+// FocusInView returns ErrNoBrowser natively.
+func FocusInView(id string) error { return ErrNoBrowser }
 
 // FocusedID is "" natively.
 func FocusedID() string { return "" }

@@ -76,7 +76,8 @@ type Lab struct {
 	running    bool
 	simulating bool         // running is a simulation (Stop interrupts it)
 	simSoFar   sim.Progress // how far the simulation going on has come
-	simDrawing bool         // the simulation going on is computed, and being drawn: nothing left for Stop
+	simDrawing bool         // the simulation going on is computed, and being drawn (Stop leaves it undrawn)
+	simDropped bool         // Stop came as it was drawn: it is dropped, undrawn
 	watching   bool         // running is a watch of the shared room (no fleet)
 	watched    bool         // what is shown is a watch: the numbers are wstats
 	wstats     watchStats
@@ -884,12 +885,28 @@ const stageID = "stage"
 // With a baseline's banner above the numbers (the timeline's top then 98
 // px above the fold with the run bar at the screen's top), the banner goes
 // to the top, the run bar above it. It measures the page as the run draws
-// it, after this update.
+// it, after this update. Where that leaves lanesOnScreen px of the
+// timeline and captionRoom more, the step's caption goes to the top
+// instead, over the run bar: the presenter teaches from it, and at 1280 ×
+// 690 (a 1280 × 800 laptop's browser window) the run bar at the top put it
+// 100 px above the screen with 305 px of the timeline showing, where the
+// caption at the top leaves 205 px (a review;
+// TestPresentationRunKeepsTheCaption). At 1024 × 768 it would leave 149 px
+// as a run starts, 126 px once a simulation's figures are in: the run bar
+// goes to the top there, as before.
 func (l *Lab) showRun(ctx app.Context) {
 	if l.present {
-		ctx.Defer(func(app.Context) { _ = browser.BringUp(stageID, canvasID, lanesOnScreen) })
+		ctx.Defer(func(app.Context) {
+			_ = browser.BringUp(captionID, stageID, canvasID, lanesOnScreen, lanesOnScreen+captionRoom)
+		})
 	}
 }
+
+// captionRoom is the room, CSS px, showRun leaves for the numbers' cards
+// to grow by once a run's figures come in, before it keeps the caption on
+// the screen: they grew by 18–23 px at 1024 × 768 (two lines of a card's
+// 15 px sub-line are 38).
+const captionRoom = 40
 
 // ToggleTimeline (the t key) brings the whole timeline into view, its top
 // right under the legend stuck to the screen's top, and gives it the

@@ -189,7 +189,9 @@ func (p *Playground) OnDismount() {
 // it (its title, at its top: a screen reader reads on from there, and the
 // Close button is at its end) or back to what had it before, else to the
 // button that opens it (or, over the enlarged QR code, to that code: the
-// page behind is inert).
+// page behind is inert). That button is in the header: with the page
+// scrolled it is off the screen, and the first control in view takes the
+// focus instead (browser.FocusInView; TestHelpGivesTheFocusBackInView).
 func (l *Lab) setHelp(open bool) {
 	l.help = open
 	l.runRev++
@@ -200,11 +202,11 @@ func (l *Lab) setHelp(open bool) {
 	}
 	back := l.helpBack
 	switch {
-	case back != "":
-	case l.joinBig():
+	case back == "help-open", back == "" && !l.joinBig():
+		_ = browser.FocusInView("help-open")
+		return
+	case back == "":
 		back = "join-unzoom"
-	default:
-		back = "help-open"
 	}
 	_ = browser.Focus(back)
 }

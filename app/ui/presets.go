@@ -9,6 +9,10 @@ import (
 	"retrylab/app/fleet"
 )
 
+// captionID is the element id of the step's caption (PresetBar), which a
+// run in presentation mode keeps on the screen where it can (showRun).
+const captionID = "preset-caption"
+
 // PresetBar shows the story as numbered steps (keys 1–7), with the active
 // step's caption beside them, and, once a step replaced a configuration of
 // the user's own, a way back to it (key u).
@@ -67,9 +71,9 @@ func (b *PresetBar) Render() app.UI {
 		caption = "The room “" + l.watchRoom + "” as its server saw it: a lane per device that sends, and everyone's requests in the histogram. Each device runs its own configuration."
 		room = ""
 	}
-	text := app.P().ID("preset-caption").Class("caption").Aria("live", "polite").Text(caption)
+	text := app.P().ID(captionID).Class("caption").Aria("live", "polite").Text(caption)
 	if room != "" {
-		text = app.P().ID("preset-caption").Class("caption in-room").Aria("live", "polite").Body(
+		text = app.P().ID(captionID).Class("caption in-room").Aria("live", "polite").Body(
 			app.Span().Class("step-text").Text(caption),
 			app.Text(" "),
 			app.Span().Class("room-line").Text(room),

@@ -41,8 +41,11 @@ func (l *Lab) watchSince() string {
 }
 
 // stopTitle is the Stop button's title: what it stops.
-func stopTitle(simulating bool) string {
-	if simulating {
+func stopTitle(simulating, drawing bool) string {
+	switch {
+	case drawing:
+		return "Stop (s or Esc): leave the simulation undrawn, and show nothing of it"
+	case simulating:
 		return "Stop (s or Esc): end the simulation where it is, and show what it computed"
 	}
 	return "Stop (s or Esc): abort every request in flight"
@@ -68,8 +71,16 @@ func (b *RunBar) Render() app.UI {
 	}
 	counts := "" // after status, changing as the run goes on: not announced
 	switch {
+	case l.simDropped:
+		status = "Stopping: the simulation is left undrawn…"
 	case l.simDrawing:
 		status = "Drawing the simulation's " + thousands(l.simSoFar.Attempts) + " attempts…"
+		// Said once, in the status itself: in the counts after it, its
+		// text moved with the status's length, a shift of the page
+		// (TestRunBarStaysPut).
+		if !l.stopping { // else Stop came as it was computed: what it computed is drawn
+			status += " Stop (s) leaves it undrawn."
+		}
 	case l.simulating && l.stopping:
 		status = "Stopping the simulation…"
 	case l.simulating:
@@ -176,9 +187,9 @@ func (b *RunBar) Render() app.UI {
 				Body(icon("▶"), app.Text("Run")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Run(ctx) }),
 			app.Button().ID("stop").Class("danger").
-				Disabled(!l.running || l.stopping || l.simDrawing).
+				Disabled(!l.running || l.stopping).
 				Attr(browser.FocusNextAttr, "run watch").
-				Title(stopTitle(l.simulating)).
+				Title(stopTitle(l.simulating, l.simDrawing)).
 				Body(icon("■"), app.Text("Stop")).
 				OnClick(func(ctx app.Context, e app.Event) { l.Stop() }),
 			app.Button().ID("simulate").Class("ghost").

@@ -462,6 +462,15 @@ func (s *slicer) maybe() {
 // aside and shown when complete, so frames meanwhile draw what was there.
 // It must not run on go-app's UI goroutine.
 func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) (fleet.Stats, float64) {
+	st, disp, _ := v.loadUnless(s, rec, recs, nil)
+	return st, disp
+}
+
+// loadUnless is load, until stop (if not nil) says so, asked after each
+// slice: then it gives up and reports false, the view as it was (undrawn
+// ends its computing).
+func (v *view) loadUnless(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record, stop func() bool) (fleet.Stats, float64, bool) {
+	stopped := func() bool { return stop != nil && stop() }
 	var sl slicer
 	sl.yield()
 	m := newModelFor(rec.Start, s.Workers, recs)
@@ -485,6 +494,9 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 		acc.Add(&recs[i])
 		if i&255 == 255 {
 			sl.maybe()
+			if stopped() {
+				return fleet.Stats{}, 0, false
+			}
 		}
 	}
 	end, ok := rec.End()
@@ -497,8 +509,11 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	rec.Final(&st)
 	sl.yield()
 	disp := acc.Dispersion(fleet.DispersionSlice)
-	rec.KeepNumbers(st, disp) // for the JSON export's head
 	sl.yield()
+	if stopped() {
+		return fleet.Stats{}, 0, false
+	}
+	rec.KeepNumbers(st, disp) // for the JSON export's head
 
 	v.mu.Lock()
 	v.m = m
@@ -513,7 +528,17 @@ func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record)
 	v.dirty, v.ovlDirty = true, true
 	v.mu.Unlock()
 	v.request()
-	return st, disp
+	return st, disp, true
+}
+
+// undrawn ends the computing of a simulation that is not drawn after all
+// (Stop as load took it in: Lab.Simulate): the timeline is empty again.
+func (v *view) undrawn() {
+	v.mu.Lock()
+	v.computing = false
+	v.dirty, v.ovlDirty = true, true
+	v.mu.Unlock()
+	v.request()
 }
 
 // finish marks the run over at end.
