@@ -22,6 +22,7 @@ type frameInput struct {
 	invalid   int           // before a run: values to fix in the inputs first (the empty timeline says so)
 	cannot    cannot        // before a run: what the configuration, valid, cannot do
 	computing bool          // a simulation is being computed: the empty timeline says so
+	drawing   bool          // computing, and computed: it is being drawn (Stop leaves it undrawn)
 }
 
 // cannot is what a valid configuration cannot do, for the empty timeline's
@@ -303,6 +304,8 @@ func paintFrame(o *browser.Ops, l *layout, m *model, in frameInput) {
 		// the one typed (Workers 501, then "abc", went on asking for
 		// Simulate over 501 lanes; Lab.configureView).
 		switch {
+		case in.drawing:
+			hints = []string{"Simulated in virtual time: drawing the timeline…", "Drawing the timeline…", "Drawing…"}
 		case in.computing:
 			hints = []string{"Simulating in virtual time: the timeline is drawn when it is done, or when Stop (s) ends it.", "Simulating in virtual time…", "Simulating…"}
 		case in.invalid > 0:

@@ -916,6 +916,42 @@ func TestEmptyTimelineFollowsTheInputs(t *testing.T) {
 	}
 }
 
+// The empty timeline of a simulation says what the page does with it:
+// computes it, then draws it, then, left undrawn by Stop, waits for Run or
+// Simulate again. While it was drawn it said "drawn when it is done, or
+// when Stop (s) ends it", as the run bar said Stop leaves it undrawn.
+func TestEmptyTimelineOfASimulation(t *testing.T) {
+	s := fleet.Default()
+	s.Workers, s.Jobs = 50, 4
+	rec := fleet.Simulate(s)
+	v := newView()
+	hint := func() string {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		lay, in := v.frameFor(nil)
+		var o browser.Ops
+		paint(&o, &lay, v.m, in)
+		return strings.Join(o.Strings(), "|")
+	}
+	for _, step := range []struct {
+		name, want, unwanted string
+		do                   func()
+	}{
+		{"computing", "Simulating in virtual time: the timeline is drawn when it is done, or when Stop (s) ends it", "Drawing", func() { v.forget(s) }},
+		{"computed", "Simulated in virtual time: drawing the timeline…", "Stop (s) ends it", v.computed},
+		{"left undrawn", "Press Run (r)", "Drawing", func() {
+			v.loadUnless(s, rec, rec.Records(), func() bool { return true })
+			v.undrawn()
+		}},
+		{"computing again", "Simulating in virtual time: the timeline is drawn", "Drawing", func() { v.forget(s) }},
+	} {
+		step.do()
+		if j := hint(); !strings.Contains(j, step.want) || strings.Contains(j, step.unwanted) {
+			t.Errorf("%s: drawn %s; want %q and no %q", step.name, j, step.want, step.unwanted)
+		}
+	}
+}
+
 // A watch of a shared room has no lanes: its histogram counts the room's
 // arrivals by receive time and what the server did, and its numbers count
 // them, with the busiest second.

@@ -42,6 +42,7 @@ type view struct {
 	invalid   int    // values to fix in the inputs before scen can run (configure)
 	cannot    cannot // what scen, valid, cannot do (configure)
 	computing bool   // a simulation of scen is being computed (forget, then load)
+	drawing   bool   // computing, it is computed: its records are being taken in (computed, then load or undrawn)
 	lim       limits
 	running   bool
 	theme     *theme
@@ -206,7 +207,7 @@ func (v *view) forget(s fleet.Scenario) {
 	v.m = nil
 	v.pending, v.srv, v.srvLog, v.replay = nil, nil, nil, nil
 	v.scen, v.lim, v.invalid, v.cannot = s, limitsOf(&s), 0, cannotOf(&s)
-	v.running, v.computing = false, true
+	v.running, v.computing, v.drawing = false, true, false
 	v.unselect()
 	v.zoomFrom, v.zoomSpan = 0, 0
 	v.dirty, v.ovlDirty = true, true
@@ -984,7 +985,7 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 		now = time.Since(v.m.start)
 		workers = v.m.workers
 	}
-	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid, cannot: v.cannot, computing: v.computing}
+	in := frameInput{th: v.theme, running: v.running, now: now, lim: v.lim, base: v.shownBaseline(), invalid: v.invalid, cannot: v.cannot, computing: v.computing, drawing: v.computing && v.drawing}
 	if v.m != nil && v.m.watch {
 		scales := make([]float64, len(v.m.limits))
 		for i, q := range v.m.limits {
@@ -1015,11 +1016,16 @@ func (v *view) frameFor(head *pngHead) (layout, frameInput) {
 	return l, in
 }
 
-// computed notes that a simulation's result is in (for debug()).
+// computed notes that a simulation's result is in (for debug()), and that
+// the empty timeline now waits for it to be drawn, not computed: it said
+// "drawn when it is done, or when Stop (s) ends it" as the run bar said
+// that Stop leaves it undrawn.
 func (v *view) computed() {
 	v.mu.Lock()
 	v.computedAt = browser.Now()
+	v.drawing, v.dirty = true, true
 	v.mu.Unlock()
+	v.request()
 }
 
 // Redraw draws everything now, synchronously, and returns how long it took
