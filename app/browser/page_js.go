@@ -777,8 +777,9 @@ var focusFn lazyFunc
 // scrolled (at 360 × 800 scrolled 1500 px it was 1490 px above the
 // screen: Escape closed the shortcuts dialog and no focus showed, and Tab
 // went on from the page's top; a review). Once the element is shown and
-// not inert, it takes the focus if it is in view; else the first element
-// Tab reaches, in the page's order, that is in view does: whole, or, taller
+// not inert, it takes the focus if it is in view; else the first control
+// (a link, button, field or summary), in the page's order, that is in
+// view does, or with none any other Tab stop (a scrolling region): whole, or, taller
 // than half the screen (the timeline), half the screen of it; within the
 // boxes that clip it (the settings' scrolling sidebar) and drawn at its
 // middle (not under the sticky legend). Nothing scrolls. One focused not
@@ -812,9 +813,12 @@ function inView(e) {
     return;
   }
   if (!inView(e)) {
-    var f = Array.prototype.find.call(document.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"), function (c) {
-      return c.tabIndex >= 0 && !c.matches(":disabled") && !c.closest("[inert]") && inView(c);
-    });
+    // A control first (summary too: "Client settings as Go code"), then
+    // any stop: during a run the settings' sidebar (tabindex 0) is the
+    // first in view, a region where a control was meant (a review).
+    var all = document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]"), control = "a[href], button, input, select, textarea, summary";
+    function can(c) { return c.tabIndex >= 0 && !c.matches(":disabled") && !c.closest("[inert]") && inView(c); }
+    var f = Array.prototype.find.call(all, function (c) { return c.matches(control) && can(c); }) || Array.prototype.find.call(all, can);
     if (f) {
       var r = f.getBoundingClientRect(), at = document.elementFromPoint((r.left + r.right) / 2, r.top + 1);
       if (r.top < 0 || r.bottom > innerHeight || !at || !f.contains(at)) f.setAttribute("data-foot", "");

@@ -492,6 +492,8 @@ func (l *Lab) Simulate(ctx app.Context) {
 	l.runKey = ""
 	l.simulating, l.hasStats = true, false
 	l.simSum, l.simSoFar, l.simDrawing, l.simDropped = fleet.SimSummary{}, sim.Progress{}, false, false
+	drop := new(atomic.Bool) // Stop came as it was drawn (Stop sets it): leave it undrawn
+	l.simDrop = drop
 	l.tr = nil
 	live := &liveRecords{}
 	l.showNewRun(ctx, live)
@@ -516,9 +518,12 @@ func (l *Lab) Simulate(ctx app.Context) {
 					}
 				})
 			})})
-		// Stop since it was computed (not interrupted by it) drops it:
-		// its context is cancelled once it is drawn, not before.
-		dropped := func() bool { return !sum.Interrupted && sctx.Err() != nil }
+		// Stop as it was drawn drops it; Stop as it was computed, once
+		// its last check for Stop had passed, does not: the page said
+		// what was computed would be drawn (a review: its cancelled
+		// context dropped it, "not drawn"). A failure is told, not
+		// dropped.
+		dropped := func() bool { return rec.Err == nil && drop.Load() }
 		var st fleet.Stats
 		var disp float64
 		drawn := !dropped()
@@ -565,7 +570,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 			case rec.Err != nil:
 				l.Flash(ctx, "Simulation failed: "+rec.Err.Error())
 			case late:
-				l.Flash(ctx, "Stop came once the simulation was drawn: it is shown whole.")
+				l.Flash(ctx, "Stop came once the simulation was computed: it is shown whole.")
 			}
 		})
 	})
@@ -669,6 +674,9 @@ func (l *Lab) Stop() {
 		return
 	}
 	l.stopping, l.simDropped = true, l.simDrawing
+	if l.simDrawing && l.simDrop != nil {
+		l.simDrop.Store(true)
+	}
 	l.runRev++
 	l.publish()
 	// Cancelling wakes every worker at once: with 500 of them, aborting
