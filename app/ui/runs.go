@@ -550,6 +550,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 					return
 				}
 				l.view.undrawn()
+				l.runs-- // shown nowhere: the next run is not "(run 3)" after "(run 1)" (a review)
 				l.running, l.simulating, l.stopping, l.simDrawing, l.simDropped = false, false, false, false, false
 				l.runRev++
 				l.publish()
