@@ -459,7 +459,7 @@ var endsEarly = map[string]bool{"requests": true, "limited": true, "failures": t
 // verdict: all of them, the counts of work (countsOfWork) or those a job
 // giving up lowers (endsEarly); and, with either run live, those whose
 // change is within the live rerun spread (unjudged.noise), ours or this
-// page's own (here, the baseline's noise).
+// machine's (here: the baseline's noise, learnNoise).
 type unjudged struct {
 	all, work, early, live bool
 	here                   map[string]float64
@@ -521,9 +521,9 @@ func (u unjudged) noise(name string, cur, base float64) (band float64, here bool
 // "requests +13% worse", past our 5%. A user who doubts a verdict reruns
 // the baseline's settings, and comparisons against that baseline then
 // allow for what the rerun showed. It is the baseline's, not the page's:
-// a spread is of its settings (2 give-ups against 5 is 150%), and
-// clearing the baseline forgets it (a review: kept for the page's life,
-// one rerun's spread silenced every later comparison).
+// a spread is of its settings (a few 429s against a few more is a large
+// share), and clearing the baseline forgets it (a review: kept for the
+// page's life, one rerun's spread silenced every later comparison).
 func (l *Lab) learnNoise() {
 	if l.base == nil || l.rec == nil || l.rec.Simulated || l.base.simulated || l.rec.Scenario.Room != "" ||
 		len(changes(l.base.scen, l.rec.Scenario)) > 0 || len(l.disturbed()) > 0 {
