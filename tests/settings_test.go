@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -24,16 +25,8 @@ func TestCheckboxesAreTargets(t *testing.T) {
 		W, H                      float64
 		Inside, RightOfLabel, Row bool // inside its field; right of its label; on the label's row, above the help
 	}
-	for _, size := range [][2]int64{{360, 800}, {1280, 1000}} {
-		viewport(t, ctx, size[0], size[1])
-		boot(t, ctx, srv.URL+"/")
-		for _, present := range []bool{false, true} {
-			presentMode(t, ctx, present)
-			press(t, ctx, "?")
-			if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
-				t.Fatalf("%v: ? did not open the help dialog", size)
-			}
-			boxes := eval[[]box](t, ctx, `[...document.querySelectorAll('input[type="checkbox"]')].filter(e => e.getClientRects().length).map(e => {
+	eachSizeWithHelp(t, ctx, srv, func(size [2]int64, present bool) {
+		boxes := eval[[]box](t, ctx, `[...document.querySelectorAll('input[type="checkbox"]')].filter(e => e.getClientRects().length).map(e => {
 				const r = e.getBoundingClientRect(), f = e.closest(".field");
 				const b = {ID: e.id, W: r.width, H: r.height, Inside: true, RightOfLabel: true, Row: true};
 				if (f) {
@@ -44,27 +37,25 @@ func TestCheckboxesAreTargets(t *testing.T) {
 				}
 				return b;
 			})`)
-			if len(boxes) < 5 {
-				t.Fatalf("%v presentation mode %v: %d checkboxes shown, want the settings' four and the dialog's", size, present, len(boxes))
-			}
-			for _, b := range boxes {
-				if b.W < 24 || b.H < 24 {
-					t.Errorf("%v presentation mode %v: checkbox #%s is %.1f × %.1f px, under 24 × 24", size, present, b.ID, b.W, b.H)
-				}
-				if !b.Inside || !b.RightOfLabel || !b.Row {
-					t.Errorf("%v presentation mode %v: checkbox #%s: inside its field %v, right of its label %v, on its label's row above its help %v; want all", size, present, b.ID, b.Inside, b.RightOfLabel, b.Row)
-				}
-			}
-			press(t, ctx, "?")
+		if len(boxes) < 5 {
+			t.Fatalf("%v presentation mode %v: %d checkboxes shown, want the settings' four and the dialog's", size, present, len(boxes))
 		}
-		presentMode(t, ctx, false)
+		for _, b := range boxes {
+			if b.W < 24 || b.H < 24 {
+				t.Errorf("%v presentation mode %v: checkbox #%s is %.1f × %.1f px, under 24 × 24", size, present, b.ID, b.W, b.H)
+			}
+			if !b.Inside || !b.RightOfLabel || !b.Row {
+				t.Errorf("%v presentation mode %v: checkbox #%s: inside its field %v, right of its label %v, on its label's row above its help %v; want all", size, present, b.ID, b.Inside, b.RightOfLabel, b.Row)
+			}
+		}
+	}, func(size [2]int64) {
 		// Scrolled to first: at 1280 px the group is in the sidebar's own
 		// scrolling box, and its picture was blank.
 		eval[chromedp.Void](t, ctx, `document.getElementById("group-retry-after").scrollIntoView()`)
 		if png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#group-retry-after"))); err == nil {
 			saveShot(t, fmt.Sprintf("checkboxes-%dx%d", size[0], size[1]), png)
 		}
-	}
+	})
 }
 
 // TestSettingsHelpIsReadable: the line under each setting that says what
@@ -74,21 +65,13 @@ func TestCheckboxesAreTargets(t *testing.T) {
 func TestSettingsHelpIsReadable(t *testing.T) {
 	srv := startServer(t)
 	ctx, _ := newBrowser(t)
-	for _, size := range [][2]int64{{360, 800}, {1280, 1000}} {
-		viewport(t, ctx, size[0], size[1])
-		boot(t, ctx, srv.URL+"/")
-		for _, present := range []bool{false, true} {
-			presentMode(t, ctx, present)
-			press(t, ctx, "?")
-			if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
-				t.Fatalf("%v: ? did not open the help dialog", size)
-			}
-			type small struct {
-				ID   string
-				Size float64
-				N    int
-			}
-			s := eval[small](t, ctx, `(() => {
+	eachSizeWithHelp(t, ctx, srv, func(size [2]int64, present bool) {
+		type small struct {
+			ID   string
+			Size float64
+			N    int
+		}
+		s := eval[small](t, ctx, `(() => {
 				let m = {ID: "", Size: 0, N: 0};
 				for (const e of document.querySelectorAll(".help")) {
 					if (!e.getClientRects().length || !e.textContent.trim()) continue;
@@ -98,19 +81,39 @@ func TestSettingsHelpIsReadable(t *testing.T) {
 				}
 				return m;
 			})()`)
-			if s.N < 60 {
-				t.Errorf("%v presentation mode %v: %d help lines shown, want every setting's and the dialog's", size, present, s.N)
-			}
-			if s.Size < 12 {
-				t.Errorf("%v presentation mode %v: help #%s is %.2f px, want at least 12", size, present, s.ID, s.Size)
-			}
-			press(t, ctx, "?")
+		if s.N < 60 {
+			t.Errorf("%v presentation mode %v: %d help lines shown, want every setting's and the dialog's", size, present, s.N)
 		}
-		presentMode(t, ctx, false)
+		if s.Size < 12 {
+			t.Errorf("%v presentation mode %v: help #%s is %.2f px, want at least 12", size, present, s.ID, s.Size)
+		}
+	}, func(size [2]int64) {
 		eval[chromedp.Void](t, ctx, `document.getElementById("group-fleet").scrollIntoView()`)
 		eval[chromedp.Void](t, ctx, afterFrames)
 		if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
 			saveShot(t, fmt.Sprintf("settings-help-%dx%d", size[0], size[1]), png)
 		}
+	})
+}
+
+// eachSizeWithHelp boots the page on a phone's width and a desktop's and
+// calls open with the help dialog open, out of presentation mode and in
+// it, then after with the dialog closed and presentation mode off.
+func eachSizeWithHelp(t *testing.T, ctx context.Context, srv *server, open func(size [2]int64, present bool), after func(size [2]int64)) {
+	t.Helper()
+	for _, size := range [][2]int64{{360, 800}, {1280, 1000}} {
+		viewport(t, ctx, size[0], size[1])
+		boot(t, ctx, srv.URL+"/")
+		for _, present := range []bool{false, true} {
+			presentMode(t, ctx, present)
+			press(t, ctx, "?")
+			if err := waitFor(2*time.Second, func() bool { return focusedID(t, ctx) == "help-title" }); err != nil {
+				t.Fatalf("%v: ? did not open the help dialog", size)
+			}
+			open(size, present)
+			press(t, ctx, "?")
+		}
+		presentMode(t, ctx, false)
+		after(size)
 	}
 }
