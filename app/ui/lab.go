@@ -77,8 +77,7 @@ type Lab struct {
 	simulating bool         // running is a simulation (Stop interrupts it)
 	simSoFar   sim.Progress // how far the simulation going on has come
 	simDrawing bool         // the simulation going on is computed, and being drawn (Stop leaves it undrawn)
-	simDropped bool         // Stop came as it was drawn: it is dropped, undrawn
-	simDrop    *atomic.Bool // the same, for the simulation's goroutine (Simulate)
+	simDrop    *atomic.Bool // Stop came as the simulation going on was drawn: it is dropped, undrawn (simDropping; read by its goroutine too)
 	watching   bool         // running is a watch of the shared room (no fleet)
 	watched    bool         // what is shown is a watch: the numbers are wstats
 	wstats     watchStats

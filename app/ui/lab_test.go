@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -794,7 +795,8 @@ func TestSimulationGoingOnSaysHowFar(t *testing.T) {
 		l := newLab()
 		l.s.Workers, l.s.Jobs = 10000, 5
 		l.running, l.simulating, l.simSoFar, l.simDrawing, l.stopping = true, true, c.soFar, c.drawing, c.stopping
-		l.cancel = func() {} // Stop calls it after the next frame, on a goroutine of its own
+		l.simDrop = new(atomic.Bool) // as Simulate sets it
+		l.cancel = func() {}         // Stop calls it after the next frame, on a goroutine of its own
 		bar := renderHTML(&RunBar{Lab: l})
 		for _, w := range c.want {
 			if !strings.Contains(bar, w) {
@@ -808,8 +810,8 @@ func TestSimulationGoingOnSaysHowFar(t *testing.T) {
 		if l.stopping != (c.stopCalled || c.stopping) {
 			t.Errorf("%s: Stop did not take (stopping %v)", c.name, l.stopping)
 		}
-		if l.simDropped != c.dropped {
-			t.Errorf("%s: Stop left it undrawn %v, want %v", c.name, l.simDropped, c.dropped)
+		if l.simDropping() != c.dropped {
+			t.Errorf("%s: Stop left it undrawn %v, want %v", c.name, l.simDropping(), c.dropped)
 		}
 		if c.dropped {
 			if bar := renderHTML(&RunBar{Lab: l}); !strings.Contains(bar, "Stopping: the simulation is left undrawn…") || !isTrue(tagWith(bar, `id="stop"`), "disabled") {

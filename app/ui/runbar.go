@@ -71,7 +71,7 @@ func (b *RunBar) Render() app.UI {
 	}
 	counts := "" // after status, changing as the run goes on: not announced
 	switch {
-	case l.simDropped:
+	case l.simDropping():
 		status = "Stopping: the simulation is left undrawn…"
 	case l.simDrawing:
 		status = "Drawing the simulation's " + thousands(l.simSoFar.Attempts) + " attempts…"

@@ -491,7 +491,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 	l.beginRun(cancel)
 	l.runKey = ""
 	l.simulating, l.hasStats = true, false
-	l.simSum, l.simSoFar, l.simDrawing, l.simDropped = fleet.SimSummary{}, sim.Progress{}, false, false
+	l.simSum, l.simSoFar, l.simDrawing = fleet.SimSummary{}, sim.Progress{}, false
 	drop := new(atomic.Bool) // Stop came as it was drawn (Stop sets it): leave it undrawn
 	l.simDrop = drop
 	l.tr = nil
@@ -551,7 +551,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 				}
 				l.view.undrawn()
 				l.runs-- // shown nowhere: the next run is not "(run 3)" after "(run 1)" (a review)
-				l.running, l.simulating, l.stopping, l.simDrawing, l.simDropped = false, false, false, false, false
+				l.running, l.simulating, l.stopping, l.simDrawing = false, false, false, false
 				l.runRev++
 				l.publish()
 				l.Flash(ctx, "Stopped: the simulation's "+thousands(sum.Attempts)+" attempts were computed, and are not drawn.")
@@ -563,7 +563,7 @@ func (l *Lab) Simulate(ctx app.Context) {
 				return
 			}
 			late := l.stopping && !sum.Interrupted
-			l.running, l.simulating, l.stopping, l.simDrawing, l.simDropped = false, false, false, false, false
+			l.running, l.simulating, l.stopping, l.simDrawing = false, false, false, false
 			l.rec, l.stats, l.hasStats, l.disp, l.simSum, l.simAt = rec, st, true, disp, sum, at
 			l.runRev++
 			l.publish()
@@ -664,6 +664,10 @@ func (l *Lab) simStopped() string {
 	return t
 }
 
+// simDropping reports whether Stop came as the simulation going on was
+// drawn: it is being left undrawn.
+func (l *Lab) simDropping() bool { return l.simulating && l.simDrop != nil && l.simDrop.Load() }
+
 // Stop aborts every request in flight and ends every wait of the run at
 // once, by cancelling its context as soon as "Stopping…" is painted.
 func (l *Lab) Stop() {
@@ -674,7 +678,7 @@ func (l *Lab) Stop() {
 	if !l.running || l.cancel == nil || l.stopping {
 		return
 	}
-	l.stopping, l.simDropped = true, l.simDrawing
+	l.stopping = true
 	if l.simDrawing && l.simDrop != nil {
 		l.simDrop.Store(true)
 	}
