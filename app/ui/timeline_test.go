@@ -2960,3 +2960,9 @@ func TestServerPanelSaysTheClocksDiffer(t *testing.T) {
 		}
 	}
 }
+
+// load is loadUnless to the end, as the tests draw a recording.
+func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) (fleet.Stats, float64) {
+	st, disp, _ := v.loadUnless(s, rec, recs, nil)
+	return st, disp
+}

@@ -456,20 +456,14 @@ func (s *slicer) maybe() {
 	}
 }
 
-// load draws a finished recording (a simulation's) for s, through the same
-// model as a live run, and returns its numbers. recs are taken in by slices
-// of at most loadSlice, yielding to the event loop between them (a
-// simulation of 10,000 workers has ~900,000 records); the model is built
-// aside and shown when complete, so frames meanwhile draw what was there.
-// It must not run on go-app's UI goroutine.
-func (v *view) load(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record) (fleet.Stats, float64) {
-	st, disp, _ := v.loadUnless(s, rec, recs, nil)
-	return st, disp
-}
-
-// loadUnless is load, until stop (if not nil) says so, asked after each
-// slice: then it gives up and reports false, the view as it was (undrawn
-// ends its computing).
+// loadUnless draws a finished recording (a simulation's) for s, through
+// the same model as a live run, and returns its numbers and true. recs are
+// taken in by slices of at most loadSlice, yielding to the event loop
+// between them (a simulation of 10,000 workers has ~900,000 records); the
+// model is built aside and shown when complete, so frames meanwhile draw
+// what was there. Once stop (if not nil) says so, asked after each slice,
+// it gives up and reports false, the view as it was (undrawn ends its
+// computing). It must not run on go-app's UI goroutine.
 func (v *view) loadUnless(s fleet.Scenario, rec *fleet.Recording, recs []fleet.Record, stop func() bool) (fleet.Stats, float64, bool) {
 	stopped := func() bool { return stop != nil && stop() }
 	var sl slicer
