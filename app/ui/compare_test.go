@@ -1085,3 +1085,15 @@ func TestCompareLearnsLiveNoiseFromAReRun(t *testing.T) {
 		}
 	}
 }
+
+// The bar names a number that came apart further than ours only when it
+// reads further: a rerun's 30.4% against our 30% was "by 30%".
+func TestNoisierHereSaysOnlyWhatReadsFurther(t *testing.T) {
+	l := newLab()
+	finishRun(l, oneJob(), false)
+	l.Compare()
+	l.base.noise = map[string]float64{"completion_p99_ms": 0.304, "drain_ms": 0.52}
+	if got, want := l.noisierHere(), "time to drain by 52%"; got != want {
+		t.Errorf("noisierHere = %q, want %q", got, want)
+	}
+}
